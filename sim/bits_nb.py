@@ -1,0 +1,59 @@
+"""Bit tricks on card masks: population count and lowest-set-bit index.
+
+Compiled code uses the LLVM intrinsics; with NUMBA_DISABLE_JIT=1 (coverage runs) the same names
+are plain Python.
+"""
+
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core.extending import intrinsic
+
+from sim.numba_config import JIT_DISABLED, jit
+
+if JIT_DISABLED:
+
+    def popcount(x):
+        return bin(int(x) & 0xFFFFFFFF).count("1")
+
+    def lowest_index(x):
+        x = int(x) & 0xFFFFFFFF
+        return (x & -x).bit_length() - 1
+
+else:
+
+    @intrinsic
+    def _ctpop32(typingctx, x):
+        sig = types.int64(types.uint32)
+
+        def codegen(context, builder, signature, args):
+            (val,) = args
+            ir_t = context.get_value_type(types.uint32)
+            fn = builder.module.declare_intrinsic("llvm.ctpop", [ir_t])
+            res = builder.call(fn, [val])
+            return builder.zext(res, context.get_value_type(types.int64))
+
+        return sig, codegen
+
+    @intrinsic
+    def _cttz32(typingctx, x):
+        sig = types.int64(types.uint32)
+
+        def codegen(context, builder, signature, args):
+            (val,) = args
+            ir_t = context.get_value_type(types.uint32)
+            fn = builder.module.declare_intrinsic("llvm.cttz", [ir_t, ir.IntType(1)])
+            res = builder.call(fn, [val, ir.Constant(ir.IntType(1), 0)])
+            return builder.zext(res, context.get_value_type(types.int64))
+
+        return sig, codegen
+
+    @jit
+    def popcount(x):
+        """Number of cards in a mask."""
+        return _ctpop32(np.uint32(x))
+
+    @jit
+    def lowest_index(x):
+        """Index of the lowest card in a non-empty mask (32 for an empty one)."""
+        return _cttz32(np.uint32(x))

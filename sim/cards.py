@@ -1,0 +1,117 @@
+"""Cards in the canonical encoding and the text notation of RULES.md §1.
+
+Card index = 6 × suit + rank, suits S C D H = 0..3, ranks 9 J Q K T A = 0..5; a hand is a
+24-bit mask held in a ``uint32``. Within a suit a higher index is a stronger card (the ten beats
+the king).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+import numpy as np
+
+SUITS = "SCDH"
+RANKS = "9JQKTA"
+SUIT_SYMBOLS = {"♠": "S", "♣": "C", "♦": "D", "♥": "H"}
+N_CARDS = 24
+FULL_DECK = (1 << N_CARDS) - 1
+RANK_POINTS = (0, 2, 3, 4, 10, 11)
+CARD_POINTS = np.array([RANK_POINTS[c % 6] for c in range(N_CARDS)], dtype=np.int64)
+SUIT_MASKS = np.array([0x3F << (6 * s) for s in range(4)], dtype=np.uint32)
+QUEEN, KING = 2, 3
+
+_CARD_RE = re.compile(r"^(10|[9JQKTA])([SCDH♠♣♦♥])$", re.IGNORECASE)
+
+
+class CardError(ValueError):
+    """A card, hand or layout written wrongly; the message names what is wrong."""
+
+
+def card_index(suit: int, rank: int) -> int:
+    return 6 * suit + rank
+
+
+def parse_card(text: str) -> int:
+    """One card such as ``AH``, ``10♦`` or ``ts`` → its index."""
+    m = _CARD_RE.match(text.strip())
+    if not m:
+        raise CardError(
+            f"malformed card {text!r}: write rank 9 J Q K T(10) A then suit S C D H (or ♠ ♣ ♦ ♥)"
+        )
+    rank_text, suit_text = m.group(1).upper(), m.group(2).upper()
+    rank = RANKS.index("T" if rank_text == "10" else rank_text)
+    suit = SUITS.index(SUIT_SYMBOLS.get(suit_text, suit_text))
+    return card_index(suit, rank)
+
+
+def _tokens(text: str) -> list[str]:
+    # Any separator: whitespace, commas, semicolons; cards may also be written back to back.
+    out = []
+    for chunk in re.split(r"[\s,;]+", text.strip()):
+        if chunk:
+            out.extend(re.findall(r"10.|..?", chunk) if len(chunk) > 3 else [chunk])
+    return out
+
+
+def parse_cards(text: str, *, count: int | None = None, what: str = "hand") -> list[int]:
+    """Cards written in text → indices, refusing duplicates and (if given) a wrong count."""
+    cards = [parse_card(t) for t in _tokens(text)]
+    seen: set[int] = set()
+    for c in cards:
+        if c in seen:
+            raise CardError(f"duplicate card {format_card(c)} in {what} {text!r}")
+        seen.add(c)
+    if count is not None and len(cards) != count:
+        raise CardError(f"{what} {text!r} has {len(cards)} cards; expected {count}")
+    return cards
+
+
+def parse_hand(text: str, *, count: int | None = None, what: str = "hand") -> int:
+    """Cards written in text → a hand mask."""
+    return cards_to_mask(parse_cards(text, count=count, what=what))
+
+
+def cards_to_mask(cards: Iterable[int]) -> int:
+    mask = 0
+    for c in cards:
+        if not 0 <= int(c) < N_CARDS:
+            raise CardError(f"card index {c} out of range 0..23")
+        mask |= 1 << int(c)
+    return mask
+
+
+def mask_to_cards(mask: int) -> list[int]:
+    """Indices of the cards in a mask, lowest first (iterating with ``x & -x``)."""
+    mask = int(mask)
+    if mask & ~FULL_DECK:
+        raise CardError(f"mask {mask:#x} has bits outside the 24-card deck")
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def format_card(card: int) -> str:
+    card = int(card)
+    if not 0 <= card < N_CARDS:
+        raise CardError(f"card index {card} out of range 0..23")
+    return RANKS[card % 6] + SUITS[card // 6]
+
+
+def format_hand(mask: int) -> str:
+    """A mask → text, strongest suit (hearts) first and strongest card first within a suit."""
+    cards = sorted(mask_to_cards(mask), key=lambda c: (-(c // 6), -(c % 6)))
+    return " ".join(format_card(c) for c in cards)
+
+
+def hand_points(mask: int) -> int:
+    return int(sum(CARD_POINTS[c] for c in mask_to_cards(mask)))
+
+
+def marriage_suits(mask: int) -> list[int]:
+    """Suits in which the hand holds both king and queen."""
+    return [s for s in range(4) if (mask >> (6 * s + QUEEN)) & 3 == 3]

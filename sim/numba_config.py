@@ -1,0 +1,27 @@
+"""The one place that sets Numba options for the whole project.
+
+The on-disk cache is tied to the package version: a stale cache from another version is never
+read, because Numba's cache index does not notice edits in other modules a kernel calls.
+"""
+
+import os
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+try:
+    __version__ = version("thousand")
+except PackageNotFoundError:  # running from a source tree that was not installed
+    __version__ = "0.0.0+source"
+
+os.environ.setdefault(
+    "NUMBA_CACHE_DIR",
+    str(Path.home() / ".cache" / "thousand" / f"numba-{__version__}"),
+)
+
+import numba  # noqa: E402  (must come after NUMBA_CACHE_DIR is set)
+
+JIT_DISABLED = bool(numba.config.DISABLE_JIT)
+
+# Kernels are serial and release the GIL: runners parallelise over chunks with threads, so that
+# results never depend on how many threads run them.
+jit = numba.njit(cache=True, nogil=True, fastmath=False, error_model="numpy")

@@ -1,0 +1,318 @@
+"""House rules as data: one record naming every option of RULES.md §4, and named presets.
+
+The record is what users write (TOML files, ``--rules``) and what output files carry as metadata;
+``to_array`` packs it into the integer array that compiled kernels read, at the offsets named in
+``sim.rules_layout``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from sim import rules_layout as L
+
+
+class RulesError(ValueError):
+    """An unknown option, a bad value or contradictory options; the message names the option."""
+
+
+def _opt(default, allowed: str, meaning: str):
+    return field(default=default, metadata={"allowed": allowed, "meaning": meaning})
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    # §4.1 two and four players
+    players: int = _opt(3, "2, 3, 4", "number of players")
+    sitout_half_marriage: bool = _opt(
+        False, "bool", "4 players: the dealer also scores half a marriage for a lone K or Q in the talon"
+    )
+    two_player_talon: int = _opt(2, "2, 3", "2 players: cards in each of the two talons")
+    # §4.2 deal and redeal
+    redeal_policy: str = _opt("always", "always, never", "when a redeal is allowed, ask for it or not")
+    redeal_hand_points_below: int = _opt(0, "0 (off) or 1..60", "redeal for a hand under N card points")
+    redeal_four_nines: bool = _opt(False, "bool", "redeal for four nines in a 7-card hand")
+    redeal_three_nines: bool = _opt(False, "bool", "redeal for three nines in a 7-card hand")
+    redeal_talon_points_below: int = _opt(0, "0 (off) or 1..31", "redeal when the declarer's talon is worth under N")
+    redeal_talon_only_at_100: bool = _opt(False, "bool", "talon redeal only when the talon was won with the forced 100")
+    redeal_talon_two_nines: bool = _opt(False, "bool", "redeal for two nines in the talon")
+    redeal_talon_three_jacks: bool = _opt(False, "bool", "redeal for three jacks in the talon")
+    redeal_four_aces: bool = _opt(False, "bool", "four aces in a hand force a redeal")
+    redeal_four_nines_after_talon: bool = _opt(False, "bool", "redeal for four nines after the talon and the discard")
+    redeal_limit_penalty: bool = _opt(False, "bool", "a third consecutive redeal costs the dealer 120 and is played")
+    # §4.3 bidding and contract
+    min_bid: int = _opt(100, "multiple of 5, 60..200", "the forced / lowest bid")
+    bid_step: int = _opt(5, "5, 10", "bids go up in steps of this")
+    forced_first_bid: bool = _opt(True, "bool", "first hand must bid the minimum at his first turn")
+    no_bid_cap: bool = _opt(False, "bool", "bids above 120 without a marriage are allowed")
+    max_contract: int = _opt(300, "multiple of 5, 120..400", "absolute ceiling of any bid or contract")
+    no_jump_bids: bool = _opt(False, "bool", "every raise is exactly one step")
+    silence_below: int | None = _opt(None, "off or a score such as -120", "a player below this score always passes")
+    talon_hidden_at_100: bool = _opt(False, "bool", "a talon won with the uncontested forced bid is not shown")
+    talon_shown_to_declarer_only: bool = _opt(False, "bool", "only the declarer sees the talon")
+    discard_face_down: bool = _opt(False, "bool", "each opponent sees only the card he is given")
+    no_aces_tens_in_discard: bool = _opt(False, "bool", "the declarer may not give away an ace or a ten")
+    concede: bool = _opt(True, "bool", "the declarer may concede (расписать) after seeing the talon")
+    concede_60: bool = _opt(False, "bool", "on a concession each defender gets 60")
+    concede_no_deduction: bool = _opt(False, "bool", "on a concession the declarer loses nothing")
+    concede_limit: int = _opt(0, "0 (none) or 1..10", "concessions allowed per player per game")
+    concede_third_penalty: bool = _opt(False, "bool", "a player's third concession costs 120")
+    concede_on_barrel: bool = _opt(False, "bool", "concession allowed while anyone sits on the barrel")
+    round_declarer: bool = _opt(False, "bool", "declarer's points are rounded like a defender's before comparing")
+    # §4.4 play and marriages
+    must_head: bool = _opt(False, "bool", "a follower must beat the winning card when he can")
+    marriage_first_lead: bool = _opt(False, "bool", "a marriage may be declared without a prior trick")
+    marriage_burns_without_trick: bool = _opt(False, "bool", "a marriage scores only if its player wins a trick")
+    marriage_optional: bool = _opt(False, "bool", "K or Q of a held marriage may be led without declaring")
+    marriage_values: tuple[int, int, int, int] = _opt(
+        (40, 60, 80, 100), "four multiples of 5 for S C D H", "marriage values by suit"
+    )
+    ace_marriage: int = _opt(0, "0 (off) or a value such as 200", "four aces declared like a marriage")
+    half_marriage: bool = _opt(False, "bool", "Q+J of one suit is worth half a marriage")
+    no_lead_foreign_trump: bool = _opt(False, "bool", "no leading another player's trump while holding other cards")
+    must_lead_trump: bool = _opt(False, "bool", "a player holding trumps must lead one")
+    four_nines_bonus: int = _opt(0, "0 (off) or a bonus", "four nines after the discard score this")
+    # §4.5 bolts
+    bolt_on: str = _opt("no_tricks", "no_tricks, zero_points, three_passes", "what earns a bolt")
+    bolt_count: str = _opt("cumulative", "cumulative, consecutive", "how bolts are counted toward a penalty")
+    bolt_penalty: int = _opt(120, "0 (off) or a multiple of 5", "cost of every third bolt")
+    bolt_own_game_exempt: bool = _opt(False, "bool", "the declarer gets no bolt")
+    bolt_double_in_dark: bool = _opt(False, "bool", "a bolt in a dark game counts twice")
+    # §4.6 scores and the barrel
+    target: int = _opt(1000, "multiple of 5, 300..3000", "score that wins the game")
+    barrel: int | None = _opt(880, "a score below target, or none", "score at which a player sits on the barrel")
+    barrel_min_contract: int = _opt(120, "multiple of 5", "least contract that takes the sitter off upward")
+    barrel_attempts: int = _opt(3, "1..10", "deals the sitter has to win")
+    barrel_penalty: int = _opt(120, "multiple of 5", "cost of falling off the barrel")
+    barrel_knock_off: bool = _opt(True, "bool", "a newcomer knocks the sitter off")
+    barrel_simultaneous_penalty: bool = _opt(True, "bool", "players reaching the barrel together each pay")
+    barrel_falls_to_zero: int = _opt(3, "0 (never) or 1..10", "this many falls set the score to 0")
+    barrel_talon_free: bool = _opt(False, "bool", "the sitter gets the talon without bidding")
+    barrel_accumulate: bool = _opt(False, "bool", "the sitter accumulates the rest instead of a contract")
+    barrel_forced_last: bool = _opt(False, "bool", "on his third barrel's last attempt the sitter gets the talon")
+    dump_truck: bool = _opt(True, "bool", "a score of exactly 555 is reset to 0")
+    dump_truck_negative: bool = _opt(False, "bool", "a score of exactly -555 is reset to 0")
+    win_only_as_declarer: bool = _opt(True, "bool", "only a declarer can reach the target")
+    # §4.7 dark game and golden round
+    dark_game: bool = _opt(False, "bool", "first hand may declare a dark game (120, doubled)")
+    dark_min_score: int | None = _opt(None, "off or a score such as 240", "least score to go dark")
+    golden_round: bool = _opt(False, "bool", "a first round of forced doubled 120s")
+
+    # ---- construction -------------------------------------------------------------------
+    @classmethod
+    def from_dict(cls, values: dict[str, Any], *, base: HouseRules | None = None, source: str = "rules"):
+        base = base or cls()
+        known = {f.name: f for f in fields(cls)}
+        changes = {}
+        for name, value in values.items():
+            if name not in known:
+                raise RulesError(f"{source}: unknown house rule {name!r}{_suggest(name, known)}")
+            changes[name] = _coerce(name, value, getattr(base, name), source)
+        rules = dataclasses.replace(base, **changes)
+        rules.validate()
+        return rules
+
+    def changes_from(self, other: HouseRules) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) != getattr(other, f.name)}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: (list(v) if isinstance(v := getattr(self, f.name), tuple) else v) for f in fields(self)}
+
+    # ---- checks ---------------------------------------------------------------------------
+    def validate(self) -> None:
+        def bad(name, why):
+            raise RulesError(f"house rule {name!r} = {getattr(self, name)!r}: {why}")
+
+        if self.players not in (2, 3, 4):
+            bad("players", "must be 2, 3 or 4")
+        if self.two_player_talon not in (2, 3):
+            bad("two_player_talon", "must be 2 or 3")
+        if self.redeal_policy not in ("always", "never"):
+            bad("redeal_policy", "must be 'always' or 'never'")
+        if self.bid_step not in (5, 10):
+            bad("bid_step", "must be 5 or 10")
+        for name in ("min_bid", "max_contract", "target", "barrel_min_contract", "barrel_penalty", "bolt_penalty"):
+            if getattr(self, name) % 5:
+                bad(name, "must be a multiple of 5")
+        if not 60 <= self.min_bid <= 200:
+            bad("min_bid", "must be between 60 and 200")
+        if not self.min_bid < self.max_contract <= 400:
+            bad("max_contract", f"must be above min_bid ({self.min_bid}) and at most 400")
+        if len(self.marriage_values) != 4 or any(v <= 0 or v % 5 for v in self.marriage_values):
+            bad("marriage_values", "must be four positive multiples of 5 (S C D H)")
+        if self.bolt_on not in ("no_tricks", "zero_points", "three_passes"):
+            bad("bolt_on", "must be no_tricks, zero_points or three_passes")
+        if self.bolt_count not in ("cumulative", "consecutive"):
+            bad("bolt_count", "must be cumulative or consecutive")
+        if not 300 <= self.target <= 3000:
+            bad("target", "must be between 300 and 3000")
+        if self.barrel is not None:
+            if self.barrel % 5 or not 0 < self.barrel < self.target:
+                bad("barrel", f"must be a multiple of 5 below the target ({self.target}), or none")
+            if self.barrel + self.barrel_min_contract < self.target:
+                bad("barrel_min_contract", f"barrel {self.barrel} + {self.barrel_min_contract} does not reach the target {self.target}")
+            if self.barrel_min_contract > self.max_contract:
+                bad("barrel_min_contract", f"is above max_contract ({self.max_contract}): nobody could leave the barrel")
+        if not 1 <= self.barrel_attempts <= 10:
+            bad("barrel_attempts", "must be 1..10")
+        if not 0 <= self.barrel_falls_to_zero <= 10:
+            bad("barrel_falls_to_zero", "must be 0..10")
+        if not self.concede and (self.concede_60 or self.concede_no_deduction or self.concede_limit
+                                 or self.concede_third_penalty or self.concede_on_barrel):
+            bad("concede", "is off, so the concede_* options contradict it")
+        if self.marriage_burns_without_trick and not self.marriage_first_lead:
+            bad("marriage_burns_without_trick", "needs marriage_first_lead (a marriage always follows a trick otherwise)")
+        if self.redeal_talon_only_at_100 and not self.redeal_talon_points_below:
+            bad("redeal_talon_only_at_100", "needs redeal_talon_points_below")
+        if self.dark_min_score is not None and not self.dark_game:
+            bad("dark_min_score", "needs dark_game")
+        if self.barrel is None and (self.barrel_talon_free or self.barrel_accumulate or self.barrel_forced_last):
+            bad("barrel", "is none, so barrel_* options contradict it")
+        if not self.win_only_as_declarer and self.barrel is not None:
+            bad("win_only_as_declarer", "is implied by the barrel (set barrel = none to turn it off)")
+
+    def check_implemented(self) -> None:
+        """Refuse options the engine does not play yet, naming them."""
+        defaults = HouseRules()
+        missing = sorted(n for n in self.changes_from(defaults) if n not in IMPLEMENTED)
+        if missing:
+            raise RulesError(
+                "house rule(s) not implemented in the engine yet: " + ", ".join(missing)
+                + " (see docs/RULES.md for what is played)"
+            )
+
+    # ---- kernels --------------------------------------------------------------------------
+    def to_array(self) -> np.ndarray:
+        self.check_implemented()
+        a = np.zeros(L.N_FIELDS, dtype=np.int64)
+        a[L.MIN_BID] = self.min_bid
+        a[L.BID_STEP] = self.bid_step
+        a[L.FORCED_FIRST_BID] = self.forced_first_bid
+        a[L.NO_BID_CAP] = self.no_bid_cap
+        a[L.MAX_CONTRACT] = self.max_contract
+        a[L.NO_JUMP_BIDS] = self.no_jump_bids
+        a[L.CONCEDE] = self.concede
+        a[L.CONCEDE_60] = self.concede_60
+        a[L.CONCEDE_NO_DEDUCTION] = self.concede_no_deduction
+        a[L.CONCEDE_ON_BARREL] = self.concede_on_barrel
+        a[L.ROUND_DECLARER] = self.round_declarer
+        a[L.MARRIAGE_VALUE: L.MARRIAGE_VALUE + 4] = self.marriage_values
+        a[L.BOLT_PENALTY] = self.bolt_penalty
+        a[L.TARGET] = self.target
+        a[L.BARREL] = 0 if self.barrel is None else self.barrel
+        a[L.BARREL_MIN_CONTRACT] = self.barrel_min_contract
+        a[L.BARREL_ATTEMPTS] = self.barrel_attempts
+        a[L.BARREL_PENALTY] = self.barrel_penalty
+        a[L.BARREL_KNOCK_OFF] = self.barrel_knock_off
+        a[L.BARREL_SIMULTANEOUS_PENALTY] = self.barrel_simultaneous_penalty
+        a[L.BARREL_FALLS_TO_ZERO] = self.barrel_falls_to_zero
+        a[L.DUMP_TRUCK] = self.dump_truck
+        a[L.DUMP_TRUCK_NEGATIVE] = self.dump_truck_negative
+        return a
+
+
+# Options the engine plays today; the rest are refused by ``check_implemented``.
+IMPLEMENTED = frozenset({
+    "min_bid", "bid_step", "forced_first_bid", "no_bid_cap", "max_contract", "no_jump_bids",
+    "concede", "concede_60", "concede_no_deduction", "concede_on_barrel", "round_declarer",
+    "marriage_values", "bolt_penalty", "target", "barrel", "barrel_min_contract",
+    "barrel_attempts", "barrel_penalty", "barrel_knock_off", "barrel_simultaneous_penalty",
+    "barrel_falls_to_zero", "dump_truck", "dump_truck_negative",
+})
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "classic": {},
+    "online": {
+        "marriage_first_lead": True, "marriage_burns_without_trick": True,
+        "bolt_on": "three_passes", "bolt_count": "consecutive", "dump_truck": False,
+    },
+    "strict": {"must_head": True, "no_aces_tens_in_discard": True, "talon_shown_to_declarer_only": True},
+    "short": {"target": 555, "barrel": 440},
+    "long": {"target": 1500, "barrel": 1380},
+}
+
+
+def preset(name: str) -> HouseRules:
+    if name not in PRESETS:
+        raise RulesError(f"unknown preset {name!r}; presets are: {', '.join(PRESETS)}")
+    return HouseRules.from_dict(PRESETS[name], source=f"preset {name!r}")
+
+
+def load_rules(spec: str | Path | None) -> HouseRules:
+    """A preset name or a TOML file (which may start from ``preset = "name"``)."""
+    if spec is None or str(spec) == "":
+        return HouseRules()
+    text = str(spec)
+    if text in PRESETS:
+        return preset(text)
+    path = Path(text)
+    if not path.exists():
+        raise RulesError(f"rules {text!r} is neither a preset ({', '.join(PRESETS)}) nor an existing file")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise RulesError(f"{path}: not valid TOML: {exc}") from None
+    data = dict(data.get("rules", data)) if isinstance(data.get("rules"), dict) else dict(data)
+    base = preset(str(data.pop("preset", "classic")))
+    if "barrel" in data and str(data["barrel"]).lower() == "none":
+        data["barrel"] = None
+    return HouseRules.from_dict(data, base=base, source=str(path))
+
+
+def _coerce(name: str, value: Any, current: Any, source: str) -> Any:
+    def bad(expect):
+        raise RulesError(f"{source}: house rule {name!r} must be {expect}, got {value!r}")
+
+    spec = HouseRules.__dataclass_fields__[name]
+    if isinstance(current, bool) or spec.type == "bool":
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in ("true", "false", "on", "off", "yes", "no"):
+            return value.lower() in ("true", "on", "yes")
+        bad("true or false")
+    if name == "marriage_values":
+        if isinstance(value, str):
+            value = [v for v in value.replace(",", " ").split() if v]
+        try:
+            vals = tuple(int(v) for v in value)
+        except (TypeError, ValueError):
+            bad("four integers (S C D H)")
+        if len(vals) != 4:
+            bad("four integers (S C D H)")
+        return vals
+    if spec.type in ("int | None",):
+        if value is None or (isinstance(value, str) and value.lower() in ("none", "off")):
+            return None
+    if spec.type in ("int", "int | None"):
+        if isinstance(value, bool):
+            bad("an integer")
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            bad("an integer")
+    if spec.type == "str":
+        return str(value)
+    return value
+
+
+def _suggest(name: str, known) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(name, list(known), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def option_table() -> list[tuple[str, str, str, str]]:
+    """(name, default, allowed values, meaning) for every option, in RULES.md order."""
+    out = []
+    for f in fields(HouseRules):
+        d = f.default
+        out.append((f.name, "none" if d is None else str(list(d) if isinstance(d, tuple) else d),
+                    f.metadata["allowed"], f.metadata["meaning"]))
+    return out
