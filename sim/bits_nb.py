@@ -18,7 +18,10 @@ if JIT_DISABLED:
 
     def lowest_index(x):
         x = int(x) & 0xFFFFFFFF
-        return (x & -x).bit_length() - 1
+        return (x & -x).bit_length() - 1 if x else 32
+
+    def highest_index(x):
+        return (int(x) & 0xFFFFFFFF).bit_length() - 1
 
 else:
 
@@ -48,6 +51,19 @@ else:
 
         return sig, codegen
 
+    @intrinsic
+    def _ctlz32(typingctx, x):
+        sig = types.int64(types.uint32)
+
+        def codegen(context, builder, signature, args):
+            (val,) = args
+            ir_t = context.get_value_type(types.uint32)
+            fn = builder.module.declare_intrinsic("llvm.ctlz", [ir_t, ir.IntType(1)])
+            res = builder.call(fn, [val, ir.Constant(ir.IntType(1), 0)])
+            return builder.zext(res, context.get_value_type(types.int64))
+
+        return sig, codegen
+
     @jit
     def popcount(x):
         """Number of cards in a mask."""
@@ -57,3 +73,8 @@ else:
     def lowest_index(x):
         """Index of the lowest card in a non-empty mask (32 for an empty one)."""
         return _cttz32(np.uint32(x))
+
+    @jit
+    def highest_index(x):
+        """Index of the highest card in a non-empty mask (-1 for an empty one)."""
+        return 31 - _ctlz32(np.uint32(x))

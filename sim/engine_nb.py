@@ -1,0 +1,407 @@
+"""The compiled game: deal, bidding, talon, discard, final contract, eight tricks, deal scoring
+and the game-level rules (bolts, dump truck, barrel), plus the chunk kernels the runners call.
+
+Kernels take only arrays and scalars. The house rules are the int64 array of
+``HouseRules.to_array`` (offsets in ``sim.rules_layout``); records and game state use the
+offsets in ``sim.layout``. Players are chosen per seat by integer code.
+"""
+
+import numpy as np
+
+from sim import layout as Y
+from sim import rules_layout as R
+from sim.bits_nb import lowest_index, popcount
+from sim.numba_config import jit
+from sim.play_nb import (
+    CARD_POINTS,
+    FULL_DECK,
+    beats,
+    declares_marriage,
+    legal_follows,
+    marriage_total,
+    nth_card,
+    round5,
+)
+from sim.players_nb import choose_bid, choose_card, choose_contract, choose_discard
+from sim.rng_nb import below
+
+ILLEGAL = -1  # returned status when a player chose an illegal action (a bug, never expected)
+
+
+@jit
+def deal_cards(rng, hands):
+    """Shuffle and deal 7 cards to each seat; return the 3-card talon mask."""
+    deck = np.arange(24)
+    for i in range(23, 0, -1):
+        j = below(rng, i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    for p in range(3):
+        h = 0
+        for k in range(7):
+            h |= np.int64(1) << deck[7 * p + k]
+        hands[p] = h
+    return (np.int64(1) << deck[21]) | (np.int64(1) << deck[22]) | (np.int64(1) << deck[23])
+
+
+@jit
+def bid_cap(hand, rules):
+    cap = rules[R.MAX_CONTRACT]
+    if not rules[R.NO_BID_CAP]:
+        cap = min(cap, 120 + marriage_total(hand, rules[R.MARRIAGE_VALUE:R.MARRIAGE_VALUE + 4]))
+    return cap
+
+
+@jit
+def anyone_on_barrel(gs):
+    return gs[Y.G_ON_BARREL] + gs[Y.G_ON_BARREL + 1] + gs[Y.G_ON_BARREL + 2] > 0
+
+
+@jit
+def play_deal(rng, rules, codes, prm, gs, dealer, hands, rec, row, plays):
+    """Play one deal from the game state ``gs`` (scores, barrel, bolts), write its record to
+    ``rec[row]`` and ``plays[row]``, and update ``gs``. Returns 0, or ILLEGAL."""
+    mvals = rules[R.MARRIAGE_VALUE:R.MARRIAGE_VALUE + 4]
+    talon = deal_cards(rng, hands)
+    rec[row, Y.D_DEALER] = dealer
+    for p in range(3):
+        rec[row, Y.D_HAND + p] = hands[p]
+    rec[row, Y.D_TALON] = talon
+
+    # ---- bidding: first hand is forced to the minimum, then raise or pass, clockwise ----------
+    step = rules[R.BID_STEP]
+    first = (dealer + 1) % 3
+    active = np.ones(3, dtype=np.int64)
+    last_bid = np.zeros(3, dtype=np.int64)
+    high = rules[R.MIN_BID]
+    high_seat = first
+    last_bid[first] = high
+    n_active = 3
+    turns = 0
+    p = (first + 1) % 3
+    while n_active > 1:
+        if active[p]:
+            cap = bid_cap(hands[p], rules)
+            min_raise = high + step
+            bid = choose_bid(codes[p], p, hands[p], high, high_seat, min_raise, cap, gs, rules,
+                             prm[p], rng)
+            turns += 1
+            if bid == 0:
+                active[p] = 0
+                n_active -= 1
+            else:
+                if bid < min_raise or bid > cap or bid % 5 or (rules[R.NO_JUMP_BIDS] and bid != min_raise):
+                    return ILLEGAL
+                high = bid
+                high_seat = p
+                last_bid[p] = bid
+        p = (p + 1) % 3
+    declarer = high_seat
+    for q in range(3):
+        rec[row, Y.D_BID + q] = last_bid[q]
+    rec[row, Y.D_BID_TURNS] = turns
+    rec[row, Y.D_DECLARER] = declarer
+    rec[row, Y.D_WINNING_BID] = high
+
+    # ---- talon (shown, taken) and discard: one card to each opponent --------------------------
+    hands[declarer] |= talon
+    left = (declarer + 1) % 3
+    right = (declarer + 2) % 3
+    g1, g2 = choose_discard(codes[declarer], declarer, hands[declarer], rules, prm[declarer], rng)
+    if g1 == g2 or not (hands[declarer] >> g1) & 1 or not (hands[declarer] >> g2) & 1:
+        return ILLEGAL
+    hands[declarer] &= ~((np.int64(1) << g1) | (np.int64(1) << g2))
+    hands[left] |= np.int64(1) << g1
+    hands[right] |= np.int64(1) << g2
+    rec[row, Y.D_GIFT + declarer] = -1
+    rec[row, Y.D_GIFT + left] = g1
+    rec[row, Y.D_GIFT + right] = g2
+
+    # ---- final contract or concession ----------------------------------------------------------
+    can_concede = rules[R.CONCEDE] and (rules[R.CONCEDE_ON_BARREL] or not anyone_on_barrel(gs))
+    final_cap = bid_cap(hands[declarer], rules)
+    contract = choose_contract(codes[declarer], declarer, hands[declarer], high, final_cap,
+                               can_concede, gs, rules, prm[declarer], rng)
+    conceded = contract == -1
+    if conceded:
+        if not can_concede:
+            return ILLEGAL
+        contract = high
+    elif contract < high or contract % 5 or (contract > high and contract > final_cap):
+        return ILLEGAL
+    rec[row, Y.D_CONTRACT] = contract
+    rec[row, Y.D_CONCEDED] = conceded
+
+    card_points = np.zeros(3, dtype=np.int64)
+    marriage_points = np.zeros(3, dtype=np.int64)
+    marriages = np.zeros(3, dtype=np.int64)
+    tricks = np.zeros(3, dtype=np.int64)
+    result = np.zeros(3, dtype=np.int64)
+    made = False
+    if conceded:
+        loss = 0 if rules[R.CONCEDE_NO_DEDUCTION] else contract
+        gain = 60 if rules[R.CONCEDE_60] else (contract + 9) // 10 * 5
+        for q in range(3):
+            result[q] = -loss if q == declarer else gain
+        plays[row, :] = -1
+    else:
+        status = play_tricks(rng, rules, codes, prm, hands, declarer, row, plays, card_points,
+                             marriage_points, marriages, tricks, mvals)
+        if status != 0:
+            return status
+        total = card_points[declarer] + marriage_points[declarer]
+        if rules[R.ROUND_DECLARER]:
+            total = round5(total)
+        made = total >= contract
+        for q in range(3):
+            if q == declarer:
+                result[q] = contract if made else -contract
+            else:
+                result[q] = round5(card_points[q] + marriage_points[q])
+    rec[row, Y.D_MADE] = made
+    for q in range(3):
+        rec[row, Y.D_CARD_POINTS + q] = card_points[q]
+        rec[row, Y.D_MARRIAGE_POINTS + q] = marriage_points[q]
+        rec[row, Y.D_MARRIAGES + q] = marriages[q]
+        rec[row, Y.D_TRICKS + q] = tricks[q]
+        rec[row, Y.D_RESULT + q] = result[q]
+        # A bolt is a played deal without a trick; a conceded deal has no play.
+        rec[row, Y.D_BOLT + q] = (not conceded) and tricks[q] == 0
+    apply_deal(gs, rules, declarer, contract, made, conceded, result, rec, row)
+    return 0
+
+
+@jit
+def play_tricks(rng, rules, codes, prm, hands, declarer, row, plays, card_points,
+                marriage_points, marriages, tricks, mvals):
+    """Eight tricks with the declarer on lead; fills the per-seat tallies. Returns 0 or ILLEGAL."""
+    trick = np.zeros(3, dtype=np.int64)
+    voids = np.zeros(3, dtype=np.int64)
+    leader = declarer
+    trump = -1
+    played = 0
+    for t in range(8):
+        win_card = -1
+        win_seat = -1
+        led_suit = -1
+        for k in range(3):
+            p = (leader + k) % 3
+            hand = hands[p]
+            if k == 0:
+                legal = hand
+            else:
+                legal = legal_follows(hand, led_suit, win_card, trump, False)
+            can_declare = tricks[p] > 0
+            c = choose_card(codes[p], p, hands, legal, trick, k, leader, trump, declarer, played,
+                            voids, can_declare, rules, prm[p], rng)
+            if c < 0 or c > 23 or not (legal >> c) & 1:
+                return ILLEGAL
+            if k == 0:
+                led_suit = c // 6
+                win_card = c
+                win_seat = p
+                if can_declare and declares_marriage(hand, c):
+                    marriage_points[p] += mvals[led_suit]
+                    marriages[p] |= 1 << led_suit
+                    trump = led_suit
+            else:
+                if c // 6 != led_suit:
+                    voids[p] |= 1 << led_suit
+                    if trump >= 0 and c // 6 != trump:
+                        voids[p] |= 1 << trump
+                if beats(c, win_card, trump):
+                    win_card = c
+                    win_seat = p
+            trick[k] = c
+            hands[p] = hand & ~(np.int64(1) << c)
+            played |= np.int64(1) << c
+            plays[row, 3 * t + k] = c
+        tricks[win_seat] += 1
+        card_points[win_seat] += CARD_POINTS[trick[0]] + CARD_POINTS[trick[1]] + CARD_POINTS[trick[2]]
+        leader = win_seat
+    return 0
+
+
+@jit
+def _fall(gs, rules, p, new_scores):
+    """A counted fall from the barrel (the penalty is already in ``new_scores``); the n-th fall
+    (``barrel_falls_to_zero``) sets the score to zero and the count starts again."""
+    gs[Y.G_ON_BARREL + p] = 0
+    gs[Y.G_ATTEMPTS + p] = 0
+    gs[Y.G_BARREL_FALLS + p] += 1
+    gs[Y.G_FALLS + p] += 1
+    n = rules[R.BARREL_FALLS_TO_ZERO]
+    if n > 0 and gs[Y.G_FALLS + p] >= n:
+        new_scores[p] = 0
+        gs[Y.G_FALLS + p] = 0
+        gs[Y.G_ZEROED + p] += 1
+        return Y.EV_FALL_TO_ZERO
+    return 0
+
+
+@jit
+def apply_deal(gs, rules, declarer, contract, made, conceded, result, rec, row):
+    """Turn the deal's raw results into score changes under bolts, the barrel and the dump truck;
+    record them and update the game state. See docs/RULES.md for the order of these rules."""
+    barrel = rules[R.BARREL]
+    penalty = rules[R.BARREL_PENALTY]
+    new = np.zeros(3, dtype=np.int64)
+    events = np.zeros(3, dtype=np.int64)
+    climbers = 0
+    sat_before = np.zeros(3, dtype=np.int64)
+    for p in range(3):
+        old = gs[Y.G_SCORE + p]
+        new[p] = old
+        sat_before[p] = gs[Y.G_ON_BARREL + p]
+        if sat_before[p]:
+            if p == declarer and made and contract >= rules[R.BARREL_MIN_CONTRACT]:
+                new[p] = old + contract
+                events[p] |= Y.EV_WIN
+                gs[Y.G_WINNER] = p
+                continue
+            if p == declarer and not made:
+                new[p] = old + result[p]
+                events[p] |= Y.EV_FALL_CONTRACT | _fall(gs, rules, p, new)
+                continue
+            if p != declarer and result[p] != 0:
+                events[p] |= Y.EV_DEFENCE_IGNORED
+            gs[Y.G_ATTEMPTS + p] += 1
+            if gs[Y.G_ATTEMPTS + p] >= rules[R.BARREL_ATTEMPTS]:
+                new[p] = old - penalty
+                events[p] |= Y.EV_FALL_ATTEMPTS | _fall(gs, rules, p, new)
+        else:
+            new[p] = old + result[p]
+            if barrel > 0 and new[p] >= barrel:
+                climbers |= 1 << p
+            elif barrel == 0 and p == declarer and made and new[p] >= rules[R.TARGET]:
+                events[p] |= Y.EV_WIN
+                gs[Y.G_WINNER] = p
+    if climbers:
+        together = popcount(climbers) > 1 and rules[R.BARREL_SIMULTANEOUS_PENALTY]
+        for p in range(3):
+            if not (climbers >> p) & 1:
+                continue
+            if together:
+                new[p] = barrel - penalty
+                events[p] |= Y.EV_SIMULTANEOUS | _fall(gs, rules, p, new)
+            else:
+                new[p] = barrel
+                gs[Y.G_ON_BARREL + p] = 1
+                gs[Y.G_ATTEMPTS + p] = 0
+                gs[Y.G_BARREL_ENTRIES + p] += 1
+                events[p] |= Y.EV_BARREL_ON
+        if not together and rules[R.BARREL_KNOCK_OFF]:
+            for q in range(3):
+                if sat_before[q] and gs[Y.G_ON_BARREL + q] and not (climbers >> q) & 1:
+                    new[q] = gs[Y.G_SCORE + q] - penalty
+                    events[q] |= Y.EV_KNOCKED_OFF | _fall(gs, rules, q, new)
+    for p in range(3):
+        if rec[row, Y.D_BOLT + p]:
+            gs[Y.G_BOLTS + p] += 1
+            if gs[Y.G_BOLTS + p] >= 3:
+                gs[Y.G_BOLTS + p] = 0
+                if rules[R.BOLT_PENALTY] > 0 and not events[p] & Y.EV_WIN:
+                    new[p] -= rules[R.BOLT_PENALTY]
+                    events[p] |= Y.EV_BOLT_PENALTY
+                    gs[Y.G_BOLT_PENALTIES + p] += 1
+                    if gs[Y.G_ON_BARREL + p]:
+                        events[p] |= _fall(gs, rules, p, new)
+        if not events[p] & Y.EV_WIN and (
+            (rules[R.DUMP_TRUCK] and new[p] == 555) or (rules[R.DUMP_TRUCK_NEGATIVE] and new[p] == -555)
+        ):
+            new[p] = 0
+            events[p] |= Y.EV_DUMP_TRUCK
+            gs[Y.G_DUMP_TRUCKS + p] += 1
+        if gs[Y.G_ON_BARREL + p] and not events[p] & Y.EV_BARREL_ON:
+            events[p] |= Y.EV_BARREL_STAY
+        rec[row, Y.D_CHANGE + p] = new[p] - gs[Y.G_SCORE + p]
+        rec[row, Y.D_SCORE + p] = new[p]
+        rec[row, Y.D_EVENTS + p] = events[p]
+        gs[Y.G_SCORE + p] = new[p]
+
+
+# ---- chunk kernels ----------------------------------------------------------------------------
+@jit
+def run_deals(rng, rules, codes, prm, first_id, n, rec, plays):
+    """``n`` independent deals, each from a zero score with a random dealer. Returns the number
+    of rows written (``n``), or ILLEGAL."""
+    gs = np.zeros(Y.N_GAME_STATE, dtype=np.int64)
+    hands = np.zeros(3, dtype=np.int64)
+    for i in range(n):
+        gs[:] = 0
+        dealer = below(rng, 3)
+        rec[i, Y.D_GAME] = first_id + i
+        rec[i, Y.D_DEAL] = 0
+        if play_deal(rng, rules, codes, prm, gs, dealer, hands, rec, i, plays) != 0:
+            return ILLEGAL
+    return n
+
+
+@jit
+def run_games(rng, rules, codes, prm, gs, first_id, n_games, max_deals, rec, plays, grec, done):
+    """Play whole games until ``n_games`` are finished or the deal buffer is full. The game in
+    progress lives in ``gs``, so a call with fresh buffers resumes it. ``done[0]`` counts finished
+    games (also the row of ``grec`` written next). Returns deal rows written, or ILLEGAL."""
+    hands = np.zeros(3, dtype=np.int64)
+    row = 0
+    capacity = rec.shape[0]
+    while done[0] < n_games and row < capacity:
+        if gs[Y.G_DEALS] == 0:
+            gs[:] = 0
+            gs[Y.G_WINNER] = -1
+            gs[Y.G_FIRST_DEALER] = below(rng, 3)
+            gs[Y.G_DEALER] = gs[Y.G_FIRST_DEALER]
+        game_id = first_id + done[0]
+        rec[row, Y.D_GAME] = game_id
+        rec[row, Y.D_DEAL] = gs[Y.G_DEALS]
+        if play_deal(rng, rules, codes, prm, gs, gs[Y.G_DEALER], hands, rec, row, plays) != 0:
+            return ILLEGAL
+        row += 1
+        gs[Y.G_DEALS] += 1
+        gs[Y.G_DEALER] = (gs[Y.G_DEALER] + 1) % 3
+        if gs[Y.G_WINNER] >= 0 or gs[Y.G_DEALS] >= max_deals:
+            g = done[0]
+            grec[g, 0] = game_id
+            grec[g, 1] = gs[Y.G_DEALS]
+            grec[g, 2] = gs[Y.G_WINNER]
+            grec[g, 3] = gs[Y.G_FIRST_DEALER]
+            for k in range(Y.G_ON_BARREL):
+                grec[g, Y.GAME_STATE_TO_RECORD + k] = gs[k]
+            done[0] += 1
+            gs[Y.G_DEALS] = 0
+    return row
+
+
+@jit
+def run_bare_playouts(rng, n, plays):
+    """Benchmark baseline: deal, then eight tricks of uniformly random legal cards (no bidding,
+    talon, marriages or scoring). Returns the total card points taken by seat 0."""
+    hands = np.zeros(3, dtype=np.int64)
+    total = 0
+    for i in range(n):
+        talon = deal_cards(rng, hands)
+        hands[0] |= talon & -talon  # 8 cards each: hand the talon out like a discard would
+        rest = talon & (talon - 1)
+        hands[1] |= rest & -rest
+        hands[2] |= rest & (rest - 1)
+        leader = 0
+        for t in range(8):
+            win_card = -1
+            win_seat = 0
+            points = 0
+            for k in range(3):
+                p = (leader + k) % 3
+                if k == 0:
+                    legal = hands[p]
+                else:
+                    legal = legal_follows(hands[p], win_card // 6, win_card, -1, False)
+                c = nth_card(legal, below(rng, popcount(legal)))
+                if k == 0 or beats(c, win_card, -1):
+                    win_card = c
+                    win_seat = p
+                hands[p] &= ~(np.int64(1) << c)
+                points += CARD_POINTS[c]
+                plays[i % plays.shape[0], 3 * t + k] = c
+            if win_seat == 0:
+                total += points
+            leader = win_seat
+    return total

@@ -1,0 +1,108 @@
+"""Compiled primitives of trick play on card masks, shared by the engine, players and solver.
+
+A card is its index 6 × suit + rank; a hand is a uint32-sized mask held in an int64. Within a
+suit a higher index is a stronger card.
+"""
+
+import numpy as np
+
+from sim.bits_nb import lowest_index
+from sim.numba_config import jit
+
+FULL_DECK = (1 << 24) - 1
+SUIT_MASK = np.array([0x3F << (6 * s) for s in range(4)], dtype=np.int64)
+CARD_POINTS = np.array([(0, 2, 3, 4, 10, 11)[c % 6] for c in range(24)], dtype=np.int64)
+# K and Q of each suit: ranks 3 and 2.
+MARRIAGE_MASK = np.array([0b001100 << (6 * s) for s in range(4)], dtype=np.int64)
+NINE, JACK, QUEEN, KING, TEN, ACE = 0, 1, 2, 3, 4, 5
+
+
+@jit
+def above_in_suit(card):
+    """Cards of the same suit stronger than ``card``."""
+    return SUIT_MASK[card // 6] & ~((np.int64(2) << card) - 1)
+
+
+@jit
+def mask_points(mask):
+    total = 0
+    m = mask
+    while m:
+        low = m & -m
+        total += CARD_POINTS[lowest_index(low)]
+        m ^= low
+    return total
+
+
+@jit
+def beaters(mask, winning_card, trump):
+    """Cards of ``mask`` that would beat ``winning_card`` (the best card of the trick so far)."""
+    out = mask & above_in_suit(winning_card)
+    if trump >= 0 and winning_card // 6 != trump:
+        out |= mask & SUIT_MASK[trump]
+    return out
+
+
+@jit
+def beats(card, winning_card, trump):
+    return (beaters(np.int64(1) << card, winning_card, trump)) != 0
+
+
+@jit
+def legal_follows(hand, led_suit, winning_card, trump, must_head):
+    """Cards a follower may play: follow suit, else trump, else anything; with ``must_head`` he
+    must also beat the winning card whenever a card allowed by those duties can."""
+    allowed = hand & SUIT_MASK[led_suit]
+    if allowed == 0 and trump >= 0:
+        allowed = hand & SUIT_MASK[trump]
+    if allowed == 0:
+        allowed = hand
+    if must_head:
+        heads = beaters(allowed, winning_card, trump)
+        if heads:
+            return heads
+    return allowed
+
+
+@jit
+def marriages_in(hand):
+    """Bitmask of suits whose king and queen are both in ``hand``."""
+    out = 0
+    for s in range(4):
+        if hand & MARRIAGE_MASK[s] == MARRIAGE_MASK[s]:
+            out |= 1 << s
+    return out
+
+
+@jit
+def marriage_total(hand, marriage_values):
+    total = 0
+    for s in range(4):
+        if hand & MARRIAGE_MASK[s] == MARRIAGE_MASK[s]:
+            total += marriage_values[s]
+    return total
+
+
+@jit
+def declares_marriage(hand, card):
+    """Leading ``card`` from ``hand`` declares a marriage (classic: automatic when K or Q of a
+    held marriage is led; the caller checks the prior-trick condition)."""
+    rank = card % 6
+    s = card // 6
+    return (rank == KING or rank == QUEEN) and (hand & MARRIAGE_MASK[s]) == MARRIAGE_MASK[s]
+
+
+@jit
+def nth_card(mask, n):
+    """The n-th lowest card of a mask (0-based)."""
+    m = mask
+    for _ in range(n):
+        m &= m - 1
+    return lowest_index(m)
+
+
+@jit
+def round5(points):
+    """Round to a multiple of 5: remainder 1 or 2 down, 3 or 4 up (47 → 45, 48 → 50)."""
+    r = points % 5
+    return points - r if r <= 2 else points + 5 - r

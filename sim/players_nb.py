@@ -1,0 +1,329 @@
+"""Compiled player decisions, selected by an integer player code.
+
+Every decision function takes the acting seat's own view of the deal; the engine checks the
+answer is legal. Codes: ``PLAYER_RANDOM`` (a uniformly random legal action at every decision) and
+``PLAYER_HEURISTIC`` (a rule-based club player whose weights are a float row, see
+``sim.players.HeuristicParams``).
+"""
+
+import numpy as np
+
+from sim import layout as Y
+from sim import rules_layout as R
+from sim.bits_nb import highest_index, lowest_index, popcount
+from sim.numba_config import jit
+from sim.play_nb import (
+    ACE,
+    CARD_POINTS,
+    FULL_DECK,
+    KING,
+    MARRIAGE_MASK,
+    QUEEN,
+    SUIT_MASK,
+    TEN,
+    above_in_suit,
+    beaters,
+    nth_card,
+)
+from sim.rng_nb import below
+
+TALON_HALF_MARRIAGE_CHANCE = 3.0 / 17.0  # the missing half lies among 17 unseen cards, 3 in the talon
+
+
+# ---- hand evaluation --------------------------------------------------------------------------
+@jit
+def estimate_points(hand, before_talon, prm, rules):
+    """Points the hand is expected to take as declarer: sure cards, marriages, suit length and,
+    before the talon, what the talon is likely to add."""
+    est = prm[Y.H_BASE]
+    if before_talon:
+        est += prm[Y.H_TALON]
+    for s in range(4):
+        cs = hand & SUIT_MASK[s]
+        if cs == 0:
+            continue
+        n = popcount(cs)
+        base = 6 * s
+        has_ace = (cs >> (base + ACE)) & 1
+        if has_ace:
+            est += prm[Y.H_ACE]
+        if (cs >> (base + TEN)) & 1:
+            if has_ace:
+                est += prm[Y.H_TEN_WITH_ACE]
+            elif n >= 3:
+                est += prm[Y.H_TEN_SIDE]
+            else:
+                est += prm[Y.H_TEN_BARE]
+        has_k = (cs >> (base + KING)) & 1
+        has_q = (cs >> (base + QUEEN)) & 1
+        value = rules[R.MARRIAGE_VALUE + s]
+        if has_k and has_q:
+            est += prm[Y.H_MARRIAGE] * value + prm[Y.H_MARRIAGE_CARDS]
+        else:
+            est += has_k * prm[Y.H_KING] + has_q * prm[Y.H_QUEEN]
+            if before_talon and (has_k or has_q):
+                est += prm[Y.H_TALON_MARRIAGE] * TALON_HALF_MARRIAGE_CHANCE * value
+        if n > 3:
+            est += (n - 3) * prm[Y.H_LENGTH]
+    return est
+
+
+@jit
+def _floor_step(x, step):
+    return np.int64(np.floor(x / step)) * step
+
+
+# ---- bidding ----------------------------------------------------------------------------------
+@jit
+def choose_bid(code, seat, hand, high_bid, high_seat, min_raise, cap, gs, rules, prm, rng):
+    """A raise (the new bid) or 0 to pass. Raises are multiples of the step from ``min_raise``
+    up to ``cap``; with ``no_jump_bids`` only ``min_raise``."""
+    step = rules[R.BID_STEP]
+    if min_raise > cap:
+        return 0
+    top = min_raise if rules[R.NO_JUMP_BIDS] else cap
+    n_raises = (top - min_raise) // step + 1
+    if code == Y.PLAYER_RANDOM:
+        k = below(rng, n_raises + 1)
+        return 0 if k == n_raises else min_raise + k * step
+    est = estimate_points(hand, True, prm, rules)
+    limit = _floor_step(est - prm[Y.H_RISK], 5)
+    barrel_min = rules[R.BARREL_MIN_CONTRACT]
+    if rules[R.BARREL] > 0:
+        if gs[Y.G_ON_BARREL + seat]:
+            # On the barrel only a contract that takes him off upward is worth declaring.
+            if limit < barrel_min:
+                return 0
+            want = max(min_raise, barrel_min)
+            if rules[R.NO_JUMP_BIDS]:
+                want = min_raise
+            return want if want <= min(limit, top) else 0
+        if high_seat >= 0 and high_seat != seat and gs[Y.G_ON_BARREL + high_seat]:
+            # Stop a sitter from winning: overbid further than the hand alone would.
+            limit = _floor_step(est - prm[Y.H_RISK] + prm[Y.H_BLOCK_MARGIN], 5)
+    if min_raise <= min(limit, cap):
+        return min_raise
+    return 0
+
+
+# ---- discard ----------------------------------------------------------------------------------
+@jit
+def _keep_value(hand, card):
+    s = card // 6
+    rank = card % 6
+    cs = hand & SUIT_MASK[s]
+    n = popcount(cs)
+    value = (1.0, 3.0, 5.0, 6.0, 15.0, 30.0)[rank]
+    if (rank == KING or rank == QUEEN) and (hand & MARRIAGE_MASK[s]) == MARRIAGE_MASK[s]:
+        value += 100.0
+    if rank == TEN and (cs >> (6 * s + ACE)) & 1:
+        value += 10.0
+    if n <= 2 and rank < TEN:
+        value -= 3.0 / n  # leaving the suit makes a void (trumps count later)
+    return value
+
+
+@jit
+def choose_discard(code, seat, hand, rules, prm, rng):
+    """Two cards of the 10-card hand: the first goes to the next seat, the second to the one after."""
+    if code == Y.PLAYER_RANDOM:
+        n = popcount(hand)
+        i = below(rng, n)
+        j = below(rng, n - 1)
+        if j >= i:
+            j += 1
+        return nth_card(hand, i), nth_card(hand, j)
+    best1 = -1
+    best2 = -1
+    v1 = 1e9
+    v2 = 1e9
+    m = hand
+    while m:
+        low = m & -m
+        c = lowest_index(low)
+        m ^= low
+        v = _keep_value(hand, c)
+        if v < v1:
+            best2, v2 = best1, v1
+            best1, v1 = c, v
+        elif v < v2:
+            best2, v2 = c, v
+    return best1, best2
+
+
+# ---- final contract ---------------------------------------------------------------------------
+@jit
+def choose_contract(code, seat, hand, contract, cap, can_concede, gs, rules, prm, rng):
+    """The final contract (≥ the bid, ≤ ``cap`` when raising) or -1 to concede."""
+    step = rules[R.BID_STEP]
+    top = max(contract, cap)
+    if code == Y.PLAYER_RANDOM:
+        n = (top - contract) // step + 1
+        k = below(rng, n + (1 if can_concede else 0))
+        return -1 if k == n else contract + k * step
+    est = estimate_points(hand, False, prm, rules)
+    if can_concede and est < contract - prm[Y.H_CONCEDE_MARGIN]:
+        return -1
+    barrel_min = rules[R.BARREL_MIN_CONTRACT]
+    if rules[R.BARREL] > 0 and gs[Y.G_ON_BARREL + seat] and contract < barrel_min <= top:
+        if est - prm[Y.H_RISK] >= barrel_min:
+            return barrel_min
+    raise_to = _floor_step(est - prm[Y.H_RAISE_MARGIN], step)
+    return min(max(contract, raise_to), top)
+
+
+# ---- card play --------------------------------------------------------------------------------
+@jit
+def _is_master(card, unseen):
+    return (unseen & above_in_suit(card)) == 0
+
+
+@jit
+def _play_cost(hand, card, unseen):
+    """What a card is worth keeping when it is not meant to win this trick."""
+    s = card // 6
+    cost = CARD_POINTS[card] * 1.0
+    rank = card % 6
+    if (rank == KING or rank == QUEEN) and (hand & MARRIAGE_MASK[s]) == MARRIAGE_MASK[s]:
+        cost += 40.0
+    if _is_master(card, unseen):
+        cost += 8.0
+    return cost + rank * 0.1
+
+
+@jit
+def _cheapest(hand, cards, unseen):
+    best = -1
+    best_cost = 1e9
+    m = cards
+    while m:
+        low = m & -m
+        c = lowest_index(low)
+        m ^= low
+        cost = _play_cost(hand, c, unseen)
+        if cost < best_cost:
+            best, best_cost = c, cost
+    return best
+
+
+@jit
+def _richest(hand, cards, unseen):
+    """The card with most points that is not part of a held marriage (for smearing)."""
+    best = -1
+    best_value = -1e9
+    m = cards
+    while m:
+        low = m & -m
+        c = lowest_index(low)
+        m ^= low
+        s = c // 6
+        value = CARD_POINTS[c] * 1.0 - c % 6 * 0.01
+        if (hand & MARRIAGE_MASK[s]) == MARRIAGE_MASK[s] and (c % 6 == KING or c % 6 == QUEEN):
+            value -= 50.0
+        if value > best_value:
+            best, best_value = c, value
+    return best
+
+
+@jit
+def _safe_from_trumps(card, trump, unseen, voids, opponents_after):
+    """No opponent still to play is known to be void in the card's suit while trumps are out."""
+    s = card // 6
+    if trump < 0 or s == trump or (unseen & SUIT_MASK[trump]) == 0:
+        return True
+    m = opponents_after
+    for q in range(3):
+        if (m >> q) & 1 and (voids[q] >> s) & 1 and not (voids[q] >> trump) & 1:
+            return False
+    return True
+
+
+@jit
+def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, declarer, played,
+                voids, can_declare, rules, prm, rng):
+    """The card to play. ``hands`` holds every seat's cards; only the random and heuristic players'
+    own hand, the cards played and the known voids are read here."""
+    if code == Y.PLAYER_RANDOM:
+        return nth_card(legal, below(rng, popcount(legal)))
+    hand = hands[seat]
+    unseen = FULL_DECK & ~played & ~hand
+    if n_in_trick == 0:
+        return _heuristic_lead(seat, hand, unseen, trump, declarer, voids, can_declare, rules)
+    # Follow: who is winning so far, and who is still to play.
+    win_card = trick[0]
+    win_seat = leader
+    if n_in_trick == 2 and (trick[1] // 6 == win_card // 6 and trick[1] > win_card
+                            or trump >= 0 and trick[1] // 6 == trump and win_card // 6 != trump):
+        win_card = trick[1]
+        win_seat = (leader + 1) % 3
+    last = n_in_trick == 2
+    after = 0 if last else 1 << ((seat + 1) % 3)
+    partner_winning = seat != declarer and win_seat != declarer
+    if partner_winning:
+        if last or (beaters(unseen, win_card, trump) == 0
+                    and _safe_from_trumps(win_card, trump, unseen, voids, after)):
+            return _richest(hand, legal, unseen)
+    winners = beaters(legal, win_card, trump)
+    if winners:
+        if last:
+            # Bank a ten whose ace is still out; otherwise win as cheaply as possible.
+            m = winners
+            while m:
+                low = m & -m
+                c = lowest_index(low)
+                m ^= low
+                if c % 6 == TEN and (unseen >> (c + 1)) & 1:
+                    return c
+            return _cheapest(hand, winners, unseen)
+        # Second to play: win only with a card the last player cannot beat.
+        safe = 0
+        m = winners
+        while m:
+            low = m & -m
+            c = lowest_index(low)
+            m ^= low
+            if beaters(unseen, c, trump) == 0 or (
+                _is_master(c, unseen) and _safe_from_trumps(c, trump, unseen, voids, after)
+            ):
+                safe |= low
+        if safe:
+            return _cheapest(hand, safe, unseen)
+    return _cheapest(hand, legal, unseen)
+
+
+@jit
+def _heuristic_lead(seat, hand, unseen, trump, declarer, voids, can_declare, rules):
+    opponents = (7 ^ (1 << seat)) if seat == declarer else (1 << declarer)
+    # 1. Declare the most valuable marriage: lead its queen (the cheaper half).
+    if can_declare:
+        best_suit = -1
+        for s in range(4):
+            if (hand & MARRIAGE_MASK[s]) == MARRIAGE_MASK[s]:
+                if best_suit < 0 or rules[R.MARRIAGE_VALUE + s] > rules[R.MARRIAGE_VALUE + best_suit]:
+                    best_suit = s
+        if best_suit >= 0:
+            return 6 * best_suit + QUEEN
+    # 2. Draw trumps with a master trump while opponents still hold some.
+    if trump >= 0 and (unseen & SUIT_MASK[trump]) and seat == declarer:
+        top = hand & SUIT_MASK[trump]
+        if top:
+            c = highest_index(top)
+            if _is_master(c, unseen):
+                return c
+    # 3. Cash a master that cannot be trumped, richest first.
+    best = -1
+    best_points = -1
+    for s in range(4):
+        cs = hand & SUIT_MASK[s]
+        if cs == 0:
+            continue
+        c = highest_index(cs)
+        if _is_master(c, unseen) and _safe_from_trumps(c, trump, unseen, voids, opponents):
+            if (unseen & SUIT_MASK[s]) == 0 and s != trump:
+                continue  # nobody else holds the suit: keep it as a late winner
+            if CARD_POINTS[c] > best_points:
+                best, best_points = c, CARD_POINTS[c]
+    if best >= 0:
+        return best
+    # 4. Otherwise lead the cheapest card, away from marriages and masters.
+    return _cheapest(hand, hand, unseen)

@@ -1,0 +1,49 @@
+"""xoshiro256** random numbers on a 4-word state array, one state per chunk.
+
+Our own generator rather than ``np.random`` inside kernels: its state lives in an array the caller
+owns, so a chunk's stream depends only on the chunk's seed, never on which thread runs it.
+"""
+
+import numpy as np
+
+from sim.numba_config import jit
+
+_U64 = np.uint64
+
+
+def seed_state(words) -> np.ndarray:
+    """A generator state from four 64-bit words (e.g. ``SeedSequence.generate_state(4, np.uint64)``)."""
+    state = np.asarray(words, dtype=np.uint64).copy()
+    if state.shape != (4,) or not state.any():
+        raise ValueError("a xoshiro256** state is four 64-bit words, not all zero")
+    return state
+
+
+@jit
+def _rotl(x, k):
+    return (x << _U64(k)) | (x >> _U64(64 - k))
+
+
+@jit
+def next_u64(s):
+    result = _rotl(s[1] * _U64(5), 7) * _U64(9)
+    t = s[1] << _U64(17)
+    s[2] ^= s[0]
+    s[3] ^= s[1]
+    s[1] ^= s[2]
+    s[0] ^= s[3]
+    s[2] ^= t
+    s[3] = _rotl(s[3], 45)
+    return result
+
+
+@jit
+def below(s, n):
+    """A uniform integer in [0, n) for 0 < n < 2**32 (Lemire's multiply-shift)."""
+    return np.int64(((next_u64(s) >> _U64(32)) * _U64(n)) >> _U64(32))
+
+
+@jit
+def uniform(s):
+    """A uniform float in [0, 1)."""
+    return np.float64(next_u64(s) >> _U64(11)) * (1.0 / 9007199254740992.0)
