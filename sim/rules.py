@@ -189,7 +189,7 @@ class HouseRules:
 
     # ---- kernels --------------------------------------------------------------------------
     def to_array(self) -> np.ndarray:
-        self.check_implemented()
+        """The record as the int64 array kernels read (engine callers check_implemented first)."""
         a = np.zeros(L.N_FIELDS, dtype=np.int64)
         a[L.MIN_BID] = self.min_bid
         a[L.BID_STEP] = self.bid_step
@@ -214,12 +214,20 @@ class HouseRules:
         a[L.BARREL_FALLS_TO_ZERO] = self.barrel_falls_to_zero
         a[L.DUMP_TRUCK] = self.dump_truck
         a[L.DUMP_TRUCK_NEGATIVE] = self.dump_truck_negative
+        a[L.MUST_HEAD] = self.must_head
+        a[L.MARRIAGE_FIRST_LEAD] = self.marriage_first_lead
+        a[L.MARRIAGE_BURNS_WITHOUT_TRICK] = self.marriage_burns_without_trick
+        a[L.MARRIAGE_OPTIONAL] = self.marriage_optional
+        a[L.ACE_MARRIAGE] = self.ace_marriage
+        a[L.HALF_MARRIAGE] = self.half_marriage
+        a[L.NO_LEAD_FOREIGN_TRUMP] = self.no_lead_foreign_trump
+        a[L.MUST_LEAD_TRUMP] = self.must_lead_trump
         return a
 
 
 # Options the engine plays today; the rest are refused by ``check_implemented``.
 IMPLEMENTED = frozenset({
-    "min_bid", "bid_step", "forced_first_bid", "no_bid_cap", "max_contract", "no_jump_bids",
+    "min_bid", "bid_step", "no_bid_cap", "max_contract", "no_jump_bids",
     "concede", "concede_60", "concede_no_deduction", "concede_on_barrel", "round_declarer",
     "marriage_values", "bolt_penalty", "target", "barrel", "barrel_min_contract",
     "barrel_attempts", "barrel_penalty", "barrel_knock_off", "barrel_simultaneous_penalty",
