@@ -10,11 +10,10 @@ import numpy as np
 
 from sim import layout as Y
 from sim import rules_layout as R
-from sim.bits_nb import lowest_index, popcount
+from sim.bits_nb import popcount
 from sim.numba_config import jit
 from sim.play_nb import (
     CARD_POINTS,
-    FULL_DECK,
     beats,
     declares_marriage,
     legal_follows,
