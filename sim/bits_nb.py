@@ -9,7 +9,7 @@ from llvmlite import ir
 from numba import types
 from numba.core.extending import intrinsic
 
-from sim.numba_config import JIT_DISABLED, jit
+from sim.numba_config import JIT_DISABLED, jit_hot
 
 if JIT_DISABLED:
 
@@ -64,17 +64,17 @@ else:
 
         return sig, codegen
 
-    @jit
+    @jit_hot
     def popcount(x):
         """Number of cards in a mask."""
         return _ctpop32(np.uint32(x))
 
-    @jit
+    @jit_hot
     def lowest_index(x):
         """Index of the lowest card in a non-empty mask (32 for an empty one)."""
         return _cttz32(np.uint32(x))
 
-    @jit
+    @jit_hot
     def highest_index(x):
         """Index of the highest card in a non-empty mask (-1 for an empty one)."""
         return 31 - _ctlz32(np.uint32(x))

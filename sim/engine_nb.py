@@ -11,7 +11,7 @@ import numpy as np
 from sim import layout as Y
 from sim import rules_layout as R
 from sim.bits_nb import popcount
-from sim.numba_config import jit
+from sim.numba_config import jit_hot
 from sim.play_nb import (
     CARD_POINTS,
     beats,
@@ -27,10 +27,11 @@ from sim.rng_nb import below
 ILLEGAL = -1  # returned status when a player chose an illegal action (a bug, never expected)
 
 
-@jit
-def deal_cards(rng, hands):
-    """Shuffle and deal 7 cards to each seat; return the 3-card talon mask."""
-    deck = np.arange(24)
+@jit_hot
+def deal_cards(rng, hands, deck):
+    """Shuffle ``deck`` (24 slots) and deal 7 cards to each seat; return the 3-card talon mask."""
+    for i in range(24):
+        deck[i] = i
     for i in range(23, 0, -1):
         j = below(rng, i + 1)
         deck[i], deck[j] = deck[j], deck[i]
@@ -42,25 +43,39 @@ def deal_cards(rng, hands):
     return (np.int64(1) << deck[21]) | (np.int64(1) << deck[22]) | (np.int64(1) << deck[23])
 
 
-@jit
+@jit_hot
 def bid_cap(hand, rules):
     cap = rules[R.MAX_CONTRACT]
     if not rules[R.NO_BID_CAP]:
-        cap = min(cap, 120 + marriage_total(hand, rules[R.MARRIAGE_VALUE:R.MARRIAGE_VALUE + 4]))
+        cap = min(cap, 120 + marriage_total(hand, rules))
     return cap
 
 
-@jit
+@jit_hot
 def anyone_on_barrel(gs):
     return gs[Y.G_ON_BARREL] + gs[Y.G_ON_BARREL + 1] + gs[Y.G_ON_BARREL + 2] > 0
 
 
-@jit
-def play_deal(rng, rules, codes, prm, gs, dealer, hands, rec, row, plays):
+# Rows of the per-chunk workspace (a (WORKSPACE_ROWS, 24) int64 array), so that no deal allocates.
+W_HANDS, W_ACTIVE, W_LAST_BID, W_CARD_POINTS, W_MARRIAGE_POINTS, W_MARRIAGES, W_TRICKS = 0, 1, 2, 3, 4, 5, 6
+W_RESULT, W_TRICK, W_VOIDS, W_NEW, W_EVENTS, W_SAT_BEFORE, W_DECK = 7, 8, 9, 10, 11, 12, 13
+WORKSPACE_ROWS = 14
+
+
+def new_workspace():
+    return np.zeros((WORKSPACE_ROWS, 24), dtype=np.int64)
+
+
+def new_game_state():
+    return np.zeros(Y.N_GAME_STATE, dtype=np.int64)
+
+
+@jit_hot
+def play_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays):
     """Play one deal from the game state ``gs`` (scores, barrel, bolts), write its record to
     ``rec[row]`` and ``plays[row]``, and update ``gs``. Returns 0, or ILLEGAL."""
-    mvals = rules[R.MARRIAGE_VALUE:R.MARRIAGE_VALUE + 4]
-    talon = deal_cards(rng, hands)
+    hands = ws[W_HANDS, :3]
+    talon = deal_cards(rng, hands, ws[W_DECK])
     rec[row, Y.D_DEALER] = dealer
     for p in range(3):
         rec[row, Y.D_HAND + p] = hands[p]
@@ -69,8 +84,10 @@ def play_deal(rng, rules, codes, prm, gs, dealer, hands, rec, row, plays):
     # ---- bidding: first hand is forced to the minimum, then raise or pass, clockwise ----------
     step = rules[R.BID_STEP]
     first = (dealer + 1) % 3
-    active = np.ones(3, dtype=np.int64)
-    last_bid = np.zeros(3, dtype=np.int64)
+    active = ws[W_ACTIVE, :3]
+    active[:] = 1
+    last_bid = ws[W_LAST_BID, :3]
+    last_bid[:] = 0
     high = rules[R.MIN_BID]
     high_seat = first
     last_bid[first] = high
@@ -82,7 +99,7 @@ def play_deal(rng, rules, codes, prm, gs, dealer, hands, rec, row, plays):
             cap = bid_cap(hands[p], rules)
             min_raise = high + step
             bid = choose_bid(codes[p], p, hands[p], high, high_seat, min_raise, cap, gs, rules,
-                             prm[p], rng)
+                             prm, rng)
             turns += 1
             if bid == 0:
                 active[p] = 0
@@ -105,7 +122,7 @@ def play_deal(rng, rules, codes, prm, gs, dealer, hands, rec, row, plays):
     hands[declarer] |= talon
     left = (declarer + 1) % 3
     right = (declarer + 2) % 3
-    g1, g2 = choose_discard(codes[declarer], declarer, hands[declarer], rules, prm[declarer], rng)
+    g1, g2 = choose_discard(codes[declarer], declarer, hands[declarer], rules, prm, rng)
     if g1 == g2 or not (hands[declarer] >> g1) & 1 or not (hands[declarer] >> g2) & 1:
         return ILLEGAL
     hands[declarer] &= ~((np.int64(1) << g1) | (np.int64(1) << g2))
@@ -119,7 +136,7 @@ def play_deal(rng, rules, codes, prm, gs, dealer, hands, rec, row, plays):
     can_concede = rules[R.CONCEDE] and (rules[R.CONCEDE_ON_BARREL] or not anyone_on_barrel(gs))
     final_cap = bid_cap(hands[declarer], rules)
     contract = choose_contract(codes[declarer], declarer, hands[declarer], high, final_cap,
-                               can_concede, gs, rules, prm[declarer], rng)
+                               can_concede, gs, rules, prm, rng)
     conceded = contract == -1
     if conceded:
         if not can_concede:
@@ -130,11 +147,16 @@ def play_deal(rng, rules, codes, prm, gs, dealer, hands, rec, row, plays):
     rec[row, Y.D_CONTRACT] = contract
     rec[row, Y.D_CONCEDED] = conceded
 
-    card_points = np.zeros(3, dtype=np.int64)
-    marriage_points = np.zeros(3, dtype=np.int64)
-    marriages = np.zeros(3, dtype=np.int64)
-    tricks = np.zeros(3, dtype=np.int64)
-    result = np.zeros(3, dtype=np.int64)
+    card_points = ws[W_CARD_POINTS, :3]
+    marriage_points = ws[W_MARRIAGE_POINTS, :3]
+    marriages = ws[W_MARRIAGES, :3]
+    tricks = ws[W_TRICKS, :3]
+    result = ws[W_RESULT, :3]
+    for q in range(3):
+        card_points[q] = 0
+        marriage_points[q] = 0
+        marriages[q] = 0
+        tricks[q] = 0
     made = False
     if conceded:
         loss = 0 if rules[R.CONCEDE_NO_DEDUCTION] else contract
@@ -143,8 +165,7 @@ def play_deal(rng, rules, codes, prm, gs, dealer, hands, rec, row, plays):
             result[q] = -loss if q == declarer else gain
         plays[row, :] = -1
     else:
-        status = play_tricks(rng, rules, codes, prm, hands, declarer, row, plays, card_points,
-                             marriage_points, marriages, tricks, mvals)
+        status = play_tricks(rng, rules, codes, prm, ws, declarer, row, plays)
         if status != 0:
             return status
         total = card_points[declarer] + marriage_points[declarer]
@@ -165,16 +186,22 @@ def play_deal(rng, rules, codes, prm, gs, dealer, hands, rec, row, plays):
         rec[row, Y.D_RESULT + q] = result[q]
         # A bolt is a played deal without a trick; a conceded deal has no play.
         rec[row, Y.D_BOLT + q] = (not conceded) and tricks[q] == 0
-    apply_deal(gs, rules, declarer, contract, made, conceded, result, rec, row)
+    apply_deal(gs, rules, declarer, contract, made, conceded, ws, rec, row)
     return 0
 
 
-@jit
-def play_tricks(rng, rules, codes, prm, hands, declarer, row, plays, card_points,
-                marriage_points, marriages, tricks, mvals):
-    """Eight tricks with the declarer on lead; fills the per-seat tallies. Returns 0 or ILLEGAL."""
-    trick = np.zeros(3, dtype=np.int64)
-    voids = np.zeros(3, dtype=np.int64)
+@jit_hot
+def play_tricks(rng, rules, codes, prm, ws, declarer, row, plays):
+    """Eight tricks with the declarer on lead; fills the per-seat tallies in the workspace.
+    Returns 0 or ILLEGAL."""
+    hands = ws[W_HANDS, :3]
+    card_points = ws[W_CARD_POINTS, :3]
+    marriage_points = ws[W_MARRIAGE_POINTS, :3]
+    marriages = ws[W_MARRIAGES, :3]
+    tricks = ws[W_TRICKS, :3]
+    trick = ws[W_TRICK, :3]
+    voids = ws[W_VOIDS, :3]
+    voids[:] = 0
     leader = declarer
     trump = -1
     played = 0
@@ -191,7 +218,7 @@ def play_tricks(rng, rules, codes, prm, hands, declarer, row, plays, card_points
                 legal = legal_follows(hand, led_suit, win_card, trump, False)
             can_declare = tricks[p] > 0
             c = choose_card(codes[p], p, hands, legal, trick, k, leader, trump, declarer, played,
-                            voids, can_declare, rules, prm[p], rng)
+                            voids, can_declare, rules, prm, rng)
             if c < 0 or c > 23 or not (legal >> c) & 1:
                 return ILLEGAL
             if k == 0:
@@ -199,7 +226,7 @@ def play_tricks(rng, rules, codes, prm, hands, declarer, row, plays, card_points
                 win_card = c
                 win_seat = p
                 if can_declare and declares_marriage(hand, c):
-                    marriage_points[p] += mvals[led_suit]
+                    marriage_points[p] += rules[R.MARRIAGE_VALUE + led_suit]
                     marriages[p] |= 1 << led_suit
                     trump = led_suit
             else:
@@ -220,7 +247,7 @@ def play_tricks(rng, rules, codes, prm, hands, declarer, row, plays, card_points
     return 0
 
 
-@jit
+@jit_hot
 def _fall(gs, rules, p, new_scores):
     """A counted fall from the barrel (the penalty is already in ``new_scores``); the n-th fall
     (``barrel_falls_to_zero``) sets the score to zero and the count starts again."""
@@ -237,16 +264,19 @@ def _fall(gs, rules, p, new_scores):
     return 0
 
 
-@jit
-def apply_deal(gs, rules, declarer, contract, made, conceded, result, rec, row):
-    """Turn the deal's raw results into score changes under bolts, the barrel and the dump truck;
-    record them and update the game state. See docs/RULES.md for the order of these rules."""
+@jit_hot
+def apply_deal(gs, rules, declarer, contract, made, conceded, ws, rec, row):
+    """Turn the deal's raw results (workspace row W_RESULT) into score changes under bolts, the
+    barrel and the dump truck; record them and update the game state. See docs/RULES.md for the
+    order in which these rules apply."""
     barrel = rules[R.BARREL]
     penalty = rules[R.BARREL_PENALTY]
-    new = np.zeros(3, dtype=np.int64)
-    events = np.zeros(3, dtype=np.int64)
+    result = ws[W_RESULT, :3]
+    new = ws[W_NEW, :3]
+    events = ws[W_EVENTS, :3]
+    events[:] = 0
     climbers = 0
-    sat_before = np.zeros(3, dtype=np.int64)
+    sat_before = ws[W_SAT_BEFORE, :3]
     for p in range(3):
         old = gs[Y.G_SCORE + p]
         new[p] = old
@@ -319,28 +349,27 @@ def apply_deal(gs, rules, declarer, contract, made, conceded, result, rec, row):
 
 
 # ---- chunk kernels ----------------------------------------------------------------------------
-@jit
-def run_deals(rng, rules, codes, prm, first_id, n, rec, plays):
-    """``n`` independent deals, each from a zero score with a random dealer. Returns the number
-    of rows written (``n``), or ILLEGAL."""
-    gs = np.zeros(Y.N_GAME_STATE, dtype=np.int64)
-    hands = np.zeros(3, dtype=np.int64)
+@jit_hot
+def run_deals(rng, rules, codes, prm, first_id, n, rec, plays, gs, ws):
+    """``n`` independent deals, each from a zero score with a random dealer. ``gs`` and ``ws``
+    are scratch (``new_game_state``, ``new_workspace``). Returns the number of rows written
+    (``n``), or ILLEGAL."""
     for i in range(n):
         gs[:] = 0
         dealer = below(rng, 3)
         rec[i, Y.D_GAME] = first_id + i
         rec[i, Y.D_DEAL] = 0
-        if play_deal(rng, rules, codes, prm, gs, dealer, hands, rec, i, plays) != 0:
+        if play_deal(rng, rules, codes, prm, gs, dealer, ws, rec, i, plays) != 0:
             return ILLEGAL
     return n
 
 
-@jit
-def run_games(rng, rules, codes, prm, gs, first_id, n_games, max_deals, rec, plays, grec, done):
+@jit_hot
+def run_games(rng, rules, codes, prm, gs, first_id, n_games, max_deals, rec, plays, grec, done, ws):
     """Play whole games until ``n_games`` are finished or the deal buffer is full. The game in
     progress lives in ``gs``, so a call with fresh buffers resumes it. ``done[0]`` counts finished
-    games (also the row of ``grec`` written next). Returns deal rows written, or ILLEGAL."""
-    hands = np.zeros(3, dtype=np.int64)
+    games (also the row of ``grec`` written next); ``ws`` is scratch. Returns deal rows written,
+    or ILLEGAL."""
     row = 0
     capacity = rec.shape[0]
     while done[0] < n_games and row < capacity:
@@ -352,7 +381,7 @@ def run_games(rng, rules, codes, prm, gs, first_id, n_games, max_deals, rec, pla
         game_id = first_id + done[0]
         rec[row, Y.D_GAME] = game_id
         rec[row, Y.D_DEAL] = gs[Y.G_DEALS]
-        if play_deal(rng, rules, codes, prm, gs, gs[Y.G_DEALER], hands, rec, row, plays) != 0:
+        if play_deal(rng, rules, codes, prm, gs, gs[Y.G_DEALER], ws, rec, row, plays) != 0:
             return ILLEGAL
         row += 1
         gs[Y.G_DEALS] += 1
@@ -370,14 +399,14 @@ def run_games(rng, rules, codes, prm, gs, first_id, n_games, max_deals, rec, pla
     return row
 
 
-@jit
-def run_bare_playouts(rng, n, plays):
+@jit_hot
+def run_bare_playouts(rng, n, plays, ws):
     """Benchmark baseline: deal, then eight tricks of uniformly random legal cards (no bidding,
     talon, marriages or scoring). Returns the total card points taken by seat 0."""
-    hands = np.zeros(3, dtype=np.int64)
+    hands = ws[W_HANDS, :3]
     total = 0
     for i in range(n):
-        talon = deal_cards(rng, hands)
+        talon = deal_cards(rng, hands, ws[W_DECK])
         hands[0] |= talon & -talon  # 8 cards each: hand the talon out like a discard would
         rest = talon & (talon - 1)
         hands[1] |= rest & -rest

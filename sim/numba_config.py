@@ -25,3 +25,7 @@ JIT_DISABLED = bool(numba.config.DISABLE_JIT)
 # Kernels are serial and release the GIL: runners parallelise over chunks with threads, so that
 # results never depend on how many threads run them.
 jit = numba.njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
+# For code that runs once per card or per deal and allocates nothing: without the Numba runtime's
+# reference counting of array arguments (atomic increments on every call), a game plays about
+# three times faster. Such functions take every buffer from their caller.
+jit_hot = numba.njit(cache=True, nogil=True, fastmath=False, error_model="numpy", _nrt=False)

@@ -6,8 +6,9 @@ suit a higher index is a stronger card.
 
 import numpy as np
 
+from sim import rules_layout as R
 from sim.bits_nb import lowest_index
-from sim.numba_config import jit
+from sim.numba_config import jit_hot
 
 FULL_DECK = (1 << 24) - 1
 SUIT_MASK = np.array([0x3F << (6 * s) for s in range(4)], dtype=np.int64)
@@ -17,13 +18,13 @@ MARRIAGE_MASK = np.array([0b001100 << (6 * s) for s in range(4)], dtype=np.int64
 NINE, JACK, QUEEN, KING, TEN, ACE = 0, 1, 2, 3, 4, 5
 
 
-@jit
+@jit_hot
 def above_in_suit(card):
     """Cards of the same suit stronger than ``card``."""
     return SUIT_MASK[card // 6] & ~((np.int64(2) << card) - 1)
 
 
-@jit
+@jit_hot
 def mask_points(mask):
     total = 0
     m = mask
@@ -34,7 +35,7 @@ def mask_points(mask):
     return total
 
 
-@jit
+@jit_hot
 def beaters(mask, winning_card, trump):
     """Cards of ``mask`` that would beat ``winning_card`` (the best card of the trick so far)."""
     out = mask & above_in_suit(winning_card)
@@ -43,12 +44,12 @@ def beaters(mask, winning_card, trump):
     return out
 
 
-@jit
+@jit_hot
 def beats(card, winning_card, trump):
     return (beaters(np.int64(1) << card, winning_card, trump)) != 0
 
 
-@jit
+@jit_hot
 def legal_follows(hand, led_suit, winning_card, trump, must_head):
     """Cards a follower may play: follow suit, else trump, else anything; with ``must_head`` he
     must also beat the winning card whenever a card allowed by those duties can."""
@@ -64,7 +65,7 @@ def legal_follows(hand, led_suit, winning_card, trump, must_head):
     return allowed
 
 
-@jit
+@jit_hot
 def marriages_in(hand):
     """Bitmask of suits whose king and queen are both in ``hand``."""
     out = 0
@@ -74,16 +75,17 @@ def marriages_in(hand):
     return out
 
 
-@jit
-def marriage_total(hand, marriage_values):
+@jit_hot
+def marriage_total(hand, rules):
+    """Value of the marriages held in ``hand`` under the rules array's marriage values."""
     total = 0
     for s in range(4):
         if hand & MARRIAGE_MASK[s] == MARRIAGE_MASK[s]:
-            total += marriage_values[s]
+            total += rules[R.MARRIAGE_VALUE + s]
     return total
 
 
-@jit
+@jit_hot
 def declares_marriage(hand, card):
     """Leading ``card`` from ``hand`` declares a marriage (classic: automatic when K or Q of a
     held marriage is led; the caller checks the prior-trick condition)."""
@@ -92,7 +94,7 @@ def declares_marriage(hand, card):
     return (rank == KING or rank == QUEEN) and (hand & MARRIAGE_MASK[s]) == MARRIAGE_MASK[s]
 
 
-@jit
+@jit_hot
 def nth_card(mask, n):
     """The n-th lowest card of a mask (0-based)."""
     m = mask
@@ -101,7 +103,7 @@ def nth_card(mask, n):
     return lowest_index(m)
 
 
-@jit
+@jit_hot
 def round5(points):
     """Round to a multiple of 5: remainder 1 or 2 down, 3 or 4 up (47 → 45, 48 → 50)."""
     r = points % 5

@@ -11,7 +11,7 @@ import numpy as np
 from sim import layout as Y
 from sim import rules_layout as R
 from sim.bits_nb import highest_index, lowest_index, popcount
-from sim.numba_config import jit
+from sim.numba_config import jit_hot
 from sim.play_nb import (
     ACE,
     CARD_POINTS,
@@ -31,13 +31,13 @@ TALON_HALF_MARRIAGE_CHANCE = 3.0 / 17.0  # the missing half lies among 17 unseen
 
 
 # ---- hand evaluation --------------------------------------------------------------------------
-@jit
-def estimate_points(hand, before_talon, prm, rules):
+@jit_hot
+def estimate_points(hand, before_talon, prm, seat, rules):
     """Points the hand is expected to take as declarer: sure cards, marriages, suit length and,
     before the talon, what the talon is likely to add."""
-    est = prm[Y.H_BASE]
+    est = prm[seat, Y.H_BASE]
     if before_talon:
-        est += prm[Y.H_TALON]
+        est += prm[seat, Y.H_TALON]
     for s in range(4):
         cs = hand & SUIT_MASK[s]
         if cs == 0:
@@ -46,35 +46,35 @@ def estimate_points(hand, before_talon, prm, rules):
         base = 6 * s
         has_ace = (cs >> (base + ACE)) & 1
         if has_ace:
-            est += prm[Y.H_ACE]
+            est += prm[seat, Y.H_ACE]
         if (cs >> (base + TEN)) & 1:
             if has_ace:
-                est += prm[Y.H_TEN_WITH_ACE]
+                est += prm[seat, Y.H_TEN_WITH_ACE]
             elif n >= 3:
-                est += prm[Y.H_TEN_SIDE]
+                est += prm[seat, Y.H_TEN_SIDE]
             else:
-                est += prm[Y.H_TEN_BARE]
+                est += prm[seat, Y.H_TEN_BARE]
         has_k = (cs >> (base + KING)) & 1
         has_q = (cs >> (base + QUEEN)) & 1
         value = rules[R.MARRIAGE_VALUE + s]
         if has_k and has_q:
-            est += prm[Y.H_MARRIAGE] * value + prm[Y.H_MARRIAGE_CARDS]
+            est += prm[seat, Y.H_MARRIAGE] * value + prm[seat, Y.H_MARRIAGE_CARDS]
         else:
-            est += has_k * prm[Y.H_KING] + has_q * prm[Y.H_QUEEN]
+            est += has_k * prm[seat, Y.H_KING] + has_q * prm[seat, Y.H_QUEEN]
             if before_talon and (has_k or has_q):
-                est += prm[Y.H_TALON_MARRIAGE] * TALON_HALF_MARRIAGE_CHANCE * value
+                est += prm[seat, Y.H_TALON_MARRIAGE] * TALON_HALF_MARRIAGE_CHANCE * value
         if n > 3:
-            est += (n - 3) * prm[Y.H_LENGTH]
+            est += (n - 3) * prm[seat, Y.H_LENGTH]
     return est
 
 
-@jit
+@jit_hot
 def _floor_step(x, step):
     return np.int64(np.floor(x / step)) * step
 
 
 # ---- bidding ----------------------------------------------------------------------------------
-@jit
+@jit_hot
 def choose_bid(code, seat, hand, high_bid, high_seat, min_raise, cap, gs, rules, prm, rng):
     """A raise (the new bid) or 0 to pass. Raises are multiples of the step from ``min_raise``
     up to ``cap``; with ``no_jump_bids`` only ``min_raise``."""
@@ -86,8 +86,8 @@ def choose_bid(code, seat, hand, high_bid, high_seat, min_raise, cap, gs, rules,
     if code == Y.PLAYER_RANDOM:
         k = below(rng, n_raises + 1)
         return 0 if k == n_raises else min_raise + k * step
-    est = estimate_points(hand, True, prm, rules)
-    limit = _floor_step(est - prm[Y.H_RISK], 5)
+    est = estimate_points(hand, True, prm, seat, rules)
+    limit = _floor_step(est - prm[seat, Y.H_RISK], 5)
     barrel_min = rules[R.BARREL_MIN_CONTRACT]
     if rules[R.BARREL] > 0:
         if gs[Y.G_ON_BARREL + seat]:
@@ -100,14 +100,14 @@ def choose_bid(code, seat, hand, high_bid, high_seat, min_raise, cap, gs, rules,
             return want if want <= min(limit, top) else 0
         if high_seat >= 0 and high_seat != seat and gs[Y.G_ON_BARREL + high_seat]:
             # Stop a sitter from winning: overbid further than the hand alone would.
-            limit = _floor_step(est - prm[Y.H_RISK] + prm[Y.H_BLOCK_MARGIN], 5)
+            limit = _floor_step(est - prm[seat, Y.H_RISK] + prm[seat, Y.H_BLOCK_MARGIN], 5)
     if min_raise <= min(limit, cap):
         return min_raise
     return 0
 
 
 # ---- discard ----------------------------------------------------------------------------------
-@jit
+@jit_hot
 def _keep_value(hand, card):
     s = card // 6
     rank = card % 6
@@ -123,7 +123,7 @@ def _keep_value(hand, card):
     return value
 
 
-@jit
+@jit_hot
 def choose_discard(code, seat, hand, rules, prm, rng):
     """Two cards of the 10-card hand: the first goes to the next seat, the second to the one after."""
     if code == Y.PLAYER_RANDOM:
@@ -152,7 +152,7 @@ def choose_discard(code, seat, hand, rules, prm, rng):
 
 
 # ---- final contract ---------------------------------------------------------------------------
-@jit
+@jit_hot
 def choose_contract(code, seat, hand, contract, cap, can_concede, gs, rules, prm, rng):
     """The final contract (≥ the bid, ≤ ``cap`` when raising) or -1 to concede."""
     step = rules[R.BID_STEP]
@@ -161,24 +161,24 @@ def choose_contract(code, seat, hand, contract, cap, can_concede, gs, rules, prm
         n = (top - contract) // step + 1
         k = below(rng, n + (1 if can_concede else 0))
         return -1 if k == n else contract + k * step
-    est = estimate_points(hand, False, prm, rules)
-    if can_concede and est < contract - prm[Y.H_CONCEDE_MARGIN]:
+    est = estimate_points(hand, False, prm, seat, rules)
+    if can_concede and est < contract - prm[seat, Y.H_CONCEDE_MARGIN]:
         return -1
     barrel_min = rules[R.BARREL_MIN_CONTRACT]
     if rules[R.BARREL] > 0 and gs[Y.G_ON_BARREL + seat] and contract < barrel_min <= top:
-        if est - prm[Y.H_RISK] >= barrel_min:
+        if est - prm[seat, Y.H_RISK] >= barrel_min:
             return barrel_min
-    raise_to = _floor_step(est - prm[Y.H_RAISE_MARGIN], step)
+    raise_to = _floor_step(est - prm[seat, Y.H_RAISE_MARGIN], step)
     return min(max(contract, raise_to), top)
 
 
 # ---- card play --------------------------------------------------------------------------------
-@jit
+@jit_hot
 def _is_master(card, unseen):
     return (unseen & above_in_suit(card)) == 0
 
 
-@jit
+@jit_hot
 def _play_cost(hand, card, unseen):
     """What a card is worth keeping when it is not meant to win this trick."""
     s = card // 6
@@ -191,7 +191,7 @@ def _play_cost(hand, card, unseen):
     return cost + rank * 0.1
 
 
-@jit
+@jit_hot
 def _cheapest(hand, cards, unseen):
     best = -1
     best_cost = 1e9
@@ -206,7 +206,7 @@ def _cheapest(hand, cards, unseen):
     return best
 
 
-@jit
+@jit_hot
 def _richest(hand, cards, unseen):
     """The card with most points that is not part of a held marriage (for smearing)."""
     best = -1
@@ -225,7 +225,7 @@ def _richest(hand, cards, unseen):
     return best
 
 
-@jit
+@jit_hot
 def _safe_from_trumps(card, trump, unseen, voids, opponents_after):
     """No opponent still to play is known to be void in the card's suit while trumps are out."""
     s = card // 6
@@ -238,7 +238,7 @@ def _safe_from_trumps(card, trump, unseen, voids, opponents_after):
     return True
 
 
-@jit
+@jit_hot
 def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, declarer, played,
                 voids, can_declare, rules, prm, rng):
     """The card to play. ``hands`` holds every seat's cards; only the random and heuristic players'
@@ -291,7 +291,7 @@ def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, decl
     return _cheapest(hand, legal, unseen)
 
 
-@jit
+@jit_hot
 def _heuristic_lead(seat, hand, unseen, trump, declarer, voids, can_declare, rules):
     opponents = (7 ^ (1 << seat)) if seat == declarer else (1 << declarer)
     # 1. Declare the most valuable marriage: lead its queen (the cheaper half).

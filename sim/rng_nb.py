@@ -6,7 +6,7 @@ owns, so a chunk's stream depends only on the chunk's seed, never on which threa
 
 import numpy as np
 
-from sim.numba_config import jit
+from sim.numba_config import jit_hot
 
 _U64 = np.uint64
 
@@ -19,12 +19,12 @@ def seed_state(words) -> np.ndarray:
     return state
 
 
-@jit
+@jit_hot
 def _rotl(x, k):
     return (x << _U64(k)) | (x >> _U64(64 - k))
 
 
-@jit
+@jit_hot
 def next_u64(s):
     result = _rotl(s[1] * _U64(5), 7) * _U64(9)
     t = s[1] << _U64(17)
@@ -37,13 +37,13 @@ def next_u64(s):
     return result
 
 
-@jit
+@jit_hot
 def below(s, n):
     """A uniform integer in [0, n) for 0 < n < 2**32 (Lemire's multiply-shift)."""
     return np.int64(((next_u64(s) >> _U64(32)) * _U64(n)) >> _U64(32))
 
 
-@jit
+@jit_hot
 def uniform(s):
     """A uniform float in [0, 1)."""
     return np.float64(next_u64(s) >> _U64(11)) * (1.0 / 9007199254740992.0)
