@@ -33,11 +33,12 @@ TALON_HALF_MARRIAGE_CHANCE = 3.0 / 17.0  # the missing half lies among 17 unseen
 # ---- hand evaluation --------------------------------------------------------------------------
 @jit_hot
 def estimate_points(hand, before_talon, prm, seat, rules):
-    """Points the hand is expected to take as declarer: sure cards, marriages, suit length and,
-    before the talon, what the talon is likely to add."""
-    est = prm[seat, Y.H_BASE]
-    if before_talon:
-        est += prm[seat, Y.H_TALON]
+    """Points the hand is expected to take as declarer (card points won + marriages): a linear
+    score of its cards (aces, tens, loose kings and queens, marriages, suit length) fitted to
+    played deals. Before the talon the score is scaled and the talon's expected worth added,
+    including the chance that it completes a half marriage."""
+    score = 0.0
+    chance = 0.0
     for s in range(4):
         cs = hand & SUIT_MASK[s]
         if cs == 0:
@@ -46,26 +47,28 @@ def estimate_points(hand, before_talon, prm, seat, rules):
         base = 6 * s
         has_ace = (cs >> (base + ACE)) & 1
         if has_ace:
-            est += prm[seat, Y.H_ACE]
+            score += prm[seat, Y.H_ACE]
         if (cs >> (base + TEN)) & 1:
             if has_ace:
-                est += prm[seat, Y.H_TEN_WITH_ACE]
+                score += prm[seat, Y.H_TEN_WITH_ACE]
             elif n >= 3:
-                est += prm[seat, Y.H_TEN_SIDE]
+                score += prm[seat, Y.H_TEN_SIDE]
             else:
-                est += prm[seat, Y.H_TEN_BARE]
+                score += prm[seat, Y.H_TEN_BARE]
         has_k = (cs >> (base + KING)) & 1
         has_q = (cs >> (base + QUEEN)) & 1
         value = rules[R.MARRIAGE_VALUE + s]
         if has_k and has_q:
-            est += prm[seat, Y.H_MARRIAGE] * value + prm[seat, Y.H_MARRIAGE_CARDS]
+            score += prm[seat, Y.H_MARRIAGE] * value + prm[seat, Y.H_MARRIAGE_CARDS]
         else:
-            est += has_k * prm[seat, Y.H_KING] + has_q * prm[seat, Y.H_QUEEN]
-            if before_talon and (has_k or has_q):
-                est += prm[seat, Y.H_TALON_MARRIAGE] * TALON_HALF_MARRIAGE_CHANCE * value
+            score += has_k * prm[seat, Y.H_KING] + has_q * prm[seat, Y.H_QUEEN]
+            if has_k or has_q:
+                chance += TALON_HALF_MARRIAGE_CHANCE * value
         if n > 3:
-            est += (n - 3) * prm[seat, Y.H_LENGTH]
-    return est
+            score += (n - 3) * prm[seat, Y.H_LENGTH]
+    if before_talon:
+        return prm[seat, Y.H_TALON] + prm[seat, Y.H_TALON_SCALE] * score + prm[seat, Y.H_TALON_MARRIAGE] * chance
+    return prm[seat, Y.H_BASE] + score
 
 
 @jit_hot

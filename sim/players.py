@@ -1,0 +1,79 @@
+"""Players: names, integer codes for compiled code, and the heuristic player's parameters."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+
+import numpy as np
+
+from sim import layout as Y
+
+
+class PlayerError(ValueError):
+    """An unknown player name or a wrong number of seats; the message names it."""
+
+
+@dataclass(frozen=True)
+class HeuristicParams:
+    """Weights of the heuristic player, in one record so that later work can tune them.
+
+    The hand-value weights come from a least-squares fit of the declarer's points (card points
+    won + marriages) on these features over 300,000 heuristic deals played to the end
+    (``analysis.calibrate``); the margins are judgement: how sure the player wants to be.
+    """
+
+    # Value of an 8-card hand after the talon and discard: base + sum of card weights.
+    base: float = -9.8
+    ace: float = 24.9
+    ten_with_ace: float = 9.8
+    ten_side: float = 11.0  # ten without its ace, in a suit of three or more
+    ten_bare: float = 7.9  # ten without its ace, in a suit of one or two
+    king: float = -0.1  # a king or queen outside a marriage
+    queen: float = -1.1
+    marriage: float = 0.93  # share of a held marriage's value that the player realises
+    marriage_cards: float = -2.6
+    length: float = 12.2  # per card beyond three in a suit
+    # Before the talon: talon + talon_scale × card weights + talon_marriage × chance value.
+    talon: float = 17.6
+    talon_scale: float = 0.95
+    talon_marriage: float = 0.77
+    # Decisions.
+    risk: float = 10.0  # bid up to the estimate minus this
+    raise_margin: float = 25.0  # raise the final contract only this far below the estimate
+    concede_margin: float = 25.0  # concede when the estimate falls this far short of the contract
+    block_margin: float = 20.0  # extra overbid to stop a player on the barrel from winning
+
+    def to_array(self) -> np.ndarray:
+        a = np.zeros(Y.N_HEURISTIC, dtype=np.float64)
+        for f in fields(self):
+            a[getattr(Y, "H_" + f.name.upper())] = getattr(self, f.name)
+        return a
+
+    def to_dict(self) -> dict[str, float]:
+        return asdict(self)
+
+
+PLAYER_NAMES = tuple(Y.PLAYER_CODES)
+
+
+def parse_players(spec: str | list[str] | tuple[str, ...]) -> tuple[str, str, str]:
+    """``"heuristic"`` (every seat) or ``"heuristic,random,random"`` (seat by seat)."""
+    names = [n.strip().lower() for n in (spec.split(",") if isinstance(spec, str) else spec)]
+    if len(names) == 1:
+        names = names * 3
+    if len(names) != 3:
+        raise PlayerError(f"players {spec!r}: give one player for every seat or three, comma-separated")
+    for n in names:
+        if n not in Y.PLAYER_CODES:
+            raise PlayerError(f"unknown player {n!r}; players are: {', '.join(PLAYER_NAMES)}")
+    return (names[0], names[1], names[2])
+
+
+def player_codes(names: tuple[str, str, str]) -> np.ndarray:
+    return np.array([Y.PLAYER_CODES[n] for n in names], dtype=np.int64)
+
+
+def params_matrix(params: HeuristicParams | None = None) -> np.ndarray:
+    """The (3, N_HEURISTIC) weights array kernels read, one row per seat."""
+    row = (params or HeuristicParams()).to_array()
+    return np.tile(row, (3, 1))
