@@ -4,6 +4,7 @@ print. Errors in user input are reported as one line, never a traceback."""
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -23,8 +24,9 @@ def _user_errors():
     """The error types that mean bad input (reported without a traceback)."""
     from sim.cards import CardError
     from sim.rules import RulesError
+    from sim.simulate import USER_ERRORS
 
-    return (CardError, RulesError, FileNotFoundError, ValueError)
+    return (CardError, RulesError, FileNotFoundError, ValueError, *USER_ERRORS)
 
 
 @rules_app.callback()
@@ -53,6 +55,34 @@ def rules_show(spec: Annotated[str, typer.Argument(help="a preset name or a TOML
     changed = rules.changes_from(HouseRules())
     for name, value in rules.to_dict().items():
         typer.echo(f"{name} = {value!r}{'   # changed from classic' if name in changed else ''}")
+
+
+@app.command()
+def simulate(
+    games: Annotated[int | None, typer.Option(help="play this many whole games")] = None,
+    deals: Annotated[int | None, typer.Option(help="play this many independent deals from a zero score")] = None,
+    rules: Annotated[str, typer.Option(help="a preset (classic, short, long, ...) or a TOML file")] = "classic",
+    players: Annotated[str, typer.Option(help="one player for all seats or three, e.g. heuristic,random,random")]
+    = "heuristic",
+    seed: Annotated[int, typer.Option(help="root seed: the same seed gives the same results")] = 0,
+    out: Annotated[Path, typer.Option(help="run directory (Parquet shards + run.json); rerun to resume")]
+    = Path("out/run"),
+    workers: Annotated[int, typer.Option(help="threads playing chunks (results do not depend on it)")] = 0,
+    chunk_size: Annotated[int, typer.Option(help="deals or games per chunk (part of what fixes the results)")]
+    = 0,
+    progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
+) -> None:
+    """Play deals or whole games and store them as Parquet, then print a summary."""
+    from sim.simulate import simulate as run
+
+    if (games is None) == (deals is None):
+        _fail("give exactly one of --games N or --deals N")
+    try:
+        summary = run(games=games, deals=deals, rules=rules, players=players, seed=seed, out=out,
+                      workers=workers or None, chunk_size=chunk_size, progress=progress)
+    except _user_errors() as exc:
+        _fail(str(exc))
+    typer.echo(summary)
 
 
 def main() -> None:  # console-script entry point

@@ -1,0 +1,53 @@
+"""``thousand simulate``: a batch run with a progress bar, resumable, then its summary."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from tqdm import tqdm
+
+from sim.engine import BatchSpec
+from sim.players import PlayerError
+from sim.rules import load_rules
+from sim.runner import RunDirError, run_batch, stored_units
+
+USER_ERRORS = (PlayerError, RunDirError)
+
+
+def simulate(*, games: int | None = None, deals: int | None = None, rules: str = "classic",
+             players: str = "heuristic", seed: int = 0, out: Path = Path("out/run"),
+             workers: int | None = None, chunk_size: int = 0, progress: bool = True) -> str:
+    """Run (or resume) a batch into ``out`` and return its printed summary."""
+    from analysis.summary import format_summary
+
+    if (games is None) == (deals is None):
+        raise ValueError("give exactly one of games or deals")
+    mode = "games" if games is not None else "deals"
+    spec = BatchSpec(mode=mode, n=games if games is not None else deals, rules=load_rules(rules),
+                     players=players, seed=seed, chunk_size=chunk_size)
+    out = Path(out)
+    _warm_up(spec, progress)
+    already = stored_units(spec, out) if (out / "run.json").exists() else 0
+    bar = tqdm(total=spec.n, initial=already, unit=mode[:-1], unit_scale=True, disable=not progress,
+               desc=f"{mode} ({spec.n_chunks} chunks)", dynamic_ncols=True, file=sys.stderr)
+    with bar:
+        result = run_batch(spec, out, workers=workers, on_chunk=bar.update)
+    if result.interrupted:
+        return (f"interrupted: {stored_units(spec, out):,} of {spec.n:,} {mode} stored in {out}; "
+                "run the same command again to resume")
+    return format_summary(out)
+
+
+def _warm_up(spec: BatchSpec, progress: bool) -> None:
+    """Load (or, on a first run, compile) the engine before the progress bar starts."""
+    from sim.engine import play_chunk
+
+    if progress:
+        print("loading the compiled engine (the first run compiles it: about a minute)...", file=sys.stderr)
+    t = time.perf_counter()
+    tiny = BatchSpec(mode=spec.mode, n=1, rules=spec.rules, players=spec.players, seed=0, chunk_size=1)
+    play_chunk(tiny, 0)
+    if progress:
+        print(f"engine ready in {time.perf_counter() - t:.1f}s", file=sys.stderr)
