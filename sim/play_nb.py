@@ -108,3 +108,44 @@ def round5(points):
     """Round to a multiple of 5: remainder 1 or 2 down, 3 or 4 up (47 → 45, 48 → 50)."""
     r = points % 5
     return points - r if r <= 2 else points + 5 - r
+
+
+# ---- play options of RULES.md §4.4 (semantics in docs/solver.md) ------------------------------
+DECLARE_NONE, DECLARE_MARRIAGE, DECLARE_HALF, DECLARE_ACES = 0, 1, 2, 3
+# Q and J of each suit (a half marriage) and the four aces.
+HALF_MARRIAGE_MASK = np.array([0b000110 << (6 * s) for s in range(4)], dtype=np.int64)
+ACES_MASK = np.int64(sum(1 << (6 * s + 5) for s in range(4)))
+
+
+@jit_hot
+def legal_leads(hand, trump, own_trump, no_lead_foreign_trump, must_lead_trump):
+    """Cards a player on lead may lead. ``no_lead_foreign_trump``: no trump card while he holds
+    another suit, unless he declared the trump himself (``own_trump``); ``must_lead_trump``: a
+    trump card if he holds one, where the first rule lets him lead trump at all."""
+    if trump < 0:
+        return hand
+    trumps = hand & SUIT_MASK[trump]
+    if trumps == 0 or trumps == hand:
+        return hand
+    if no_lead_foreign_trump and not own_trump:
+        return hand ^ trumps
+    if must_lead_trump:
+        return trumps
+    return hand
+
+
+@jit_hot
+def declaration_kind(hand, card, half_marriage, ace_marriage):
+    """What leading ``card`` from ``hand`` declares (the most valuable combination it belongs
+    to): DECLARE_MARRIAGE for K or Q of a held K+Q, DECLARE_HALF for Q or J of a held Q+J (with
+    ``half_marriage``), DECLARE_ACES for an ace of four held aces (with ``ace_marriage``), else
+    DECLARE_NONE. The caller checks the prior-trick condition."""
+    rank = card % 6
+    s = card // 6
+    if (rank == KING or rank == QUEEN) and (hand & MARRIAGE_MASK[s]) == MARRIAGE_MASK[s]:
+        return DECLARE_MARRIAGE
+    if half_marriage and (rank == QUEEN or rank == JACK) and (hand & HALF_MARRIAGE_MASK[s]) == HALF_MARRIAGE_MASK[s]:
+        return DECLARE_HALF
+    if ace_marriage and rank == ACE and (hand & ACES_MASK) == ACES_MASK:
+        return DECLARE_ACES
+    return DECLARE_NONE

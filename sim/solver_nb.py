@@ -1,0 +1,576 @@
+"""Compiled double-dummy solver: the most points the declarer (seat 0) can be sure of, with all cards
+visible, against two defenders (seats 1 and 2) who both minimise them. Semantics in docs/solver.md.
+
+Search. One self-recursive, fail-soft, zero-window alpha-beta over single card plays (Numba cannot
+run mutual recursion between jitted functions); the value of a node is the declarer's points still
+to come, including the cards already on the table if he wins the trick. Exact values come from
+MTD(f) over zero-window tests. What makes it fast:
+
+- a transposition table at trick starts holding lower and upper bounds, keyed by the three hands
+  (so work is shared between positions that reach the same state, e.g. across discards) and by
+  only the parts of leader / trump / owner / won-trick state that can still matter;
+- quick bounds: 0 below, and above the points left + the marriages the declarer still holds;
+- equivalent cards: two cards of one hand adjacent in rank among the live cards are
+  interchangeable for the rest of the deal except for their points. When the side that wins the
+  current trick no longer depends on later plays, the mover's best choice among them is known:
+  the highest-point card if his side wins the trick, the lowest otherwise (swapping the two cards
+  mirrors every continuation and changes the payoff by (p(x) - p(y)) * (W_now - W_later), whose
+  sign is then fixed). Cards that can declare a marriage are never merged;
+- move ordering: the table's best lead first, then sure winners for the mover's side with most
+  points, then undecided tricks, then sure losers with fewest points;
+- the last trick is scored directly.
+
+All kernels take arrays and scalars; buffers come from the caller so that search allocates nothing.
+Nothing depends on timing or threads: the same inputs always give the same answers and node counts.
+"""
+
+import numpy as np
+
+from sim import rules_layout as R
+from sim.bits_nb import lowest_index, popcount
+from sim.numba_config import jit, jit_hot
+from sim.play_nb import (
+    ACES_MASK,
+    CARD_POINTS,
+    DECLARE_HALF,
+    DECLARE_MARRIAGE,
+    DECLARE_NONE,
+    HALF_MARRIAGE_MASK,
+    MARRIAGE_MASK,
+    above_in_suit,
+    beaters,
+    beats,
+    declaration_kind,
+    legal_follows,
+    legal_leads,
+)
+
+# ---- the search state: one int64 array, changed in place and restored on the way back --------
+ST_HAND = 0  # three entries: the hands of seats 0 (declarer), 1, 2
+ST_LEADER = 3
+ST_TRUMP = 4  # -1 = no trump
+ST_OWNER = 5  # seat that declared the trump, -1 = none of them
+ST_WON = 6  # bit s: seat s has won a trick in this deal
+ST_UNSECURED = 7  # declarer's marriage points that score only once he wins a trick (burning rule)
+ST_K = 8  # cards on the table in the current trick
+ST_WIN_CARD = 9
+ST_WIN_SEAT = 10
+ST_LED = 11  # suit led
+ST_TRICK_POINTS = 12  # points on the table
+ST_REST_POINTS = 13  # points still in the hands
+ST_PLY = 14  # depth below the root, the row of the move buffer
+ST_NODES = 15
+ST_STAMP = 16  # transposition-table generation of the current solve
+N_ST = 17
+
+# Move codes: card index, plus DECLARE_FLAG when a lead declares its marriage.
+DECLARE_FLAG = 32
+MAX_MOVES = 16  # 8 cards + at most 4 declaration alternatives (marriage_optional)
+WORK_ROWS = 26  # plies of a whole deal + 1
+
+# ---- transposition table: rows of (key_a, key_b, data) -------------------------------------------
+# data: lower (12 bits) | upper (12 bits) | best lead move + 1 (7 bits) | cards per hand (4) | stamp
+TT_VALUE_BITS = 12
+TT_NO_UPPER = (1 << TT_VALUE_BITS) - 1
+TT_STAMP_SHIFT = 35
+TT_STAMP_LIMIT = 1 << 27
+TT_BUCKET = 4
+
+INFINITE = 1 << 20
+
+
+def new_work():
+    """Buffers one thread needs for searching: the state, the move lists, the table."""
+    return np.zeros(N_ST, dtype=np.int64), np.zeros((WORK_ROWS, 2 * MAX_MOVES), dtype=np.int64)
+
+
+@jit
+def new_table(log2_rows):
+    return np.zeros((np.int64(1) << log2_rows, 3), dtype=np.int64)
+
+
+@jit_hot
+def next_stamp(st, tt):
+    """Start a new solve: entries of earlier solves become invisible (cleared on wrap-around), so
+    results and node counts never depend on what the table held before."""
+    stamp = st[ST_STAMP] + 1
+    if stamp >= TT_STAMP_LIMIT:
+        tt[:, :] = 0
+        stamp = 1
+    st[ST_STAMP] = stamp
+
+
+# ---- small helpers ------------------------------------------------------------------------------
+@jit_hot
+def _side(seat):
+    """1 for the declarer, 2 for a defender."""
+    return 1 if seat == 0 else 2
+
+
+@jit_hot
+def _declaration(hand, card, rules):
+    """(value, new trump or -1) of the combination leading ``card`` from ``hand`` declares."""
+    kind = declaration_kind(hand, card, rules[R.HALF_MARRIAGE], rules[R.ACE_MARRIAGE])
+    s = card // 6
+    if kind == DECLARE_MARRIAGE:
+        return rules[R.MARRIAGE_VALUE + s], s
+    if kind == DECLARE_HALF:
+        return rules[R.MARRIAGE_VALUE + s] // 2, s
+    if kind == DECLARE_NONE:
+        return 0, -1
+    return rules[R.ACE_MARRIAGE], -1
+
+
+@jit_hot
+def combination_bound(hand, rules):
+    """Most marriage points ``hand`` can still declare (K+Q, Q+J halves, the four aces)."""
+    total = 0
+    for s in range(4):
+        if hand & MARRIAGE_MASK[s] == MARRIAGE_MASK[s]:
+            total += rules[R.MARRIAGE_VALUE + s]
+        if rules[R.HALF_MARRIAGE] and hand & HALF_MARRIAGE_MASK[s] == HALF_MARRIAGE_MASK[s]:
+            total += rules[R.MARRIAGE_VALUE + s] // 2
+    if rules[R.ACE_MARRIAGE] and hand & ACES_MASK == ACES_MASK:
+        total += rules[R.ACE_MARRIAGE]
+    return total
+
+
+@jit_hot
+def _unsecured(st):
+    return 0 if st[ST_WON] & 1 else st[ST_UNSECURED]
+
+
+@jit_hot
+def upper_bound(st, rules):
+    """Declarer's points to come can be no more than everything left plus his combinations."""
+    return st[ST_REST_POINTS] + st[ST_TRICK_POINTS] * (st[ST_K] > 0) + _unsecured(st) + combination_bound(
+        st[ST_HAND], rules
+    )
+
+
+@jit_hot
+def set_position(st, h0, h1, h2, leader, trump, owner, won, unsecured):
+    """A trick-start position into the state array (the stamp and node count are kept)."""
+    st[0] = h0
+    st[1] = h1
+    st[2] = h2
+    st[ST_LEADER] = leader
+    st[ST_TRUMP] = trump
+    st[ST_OWNER] = owner
+    st[ST_WON] = won
+    st[ST_UNSECURED] = unsecured
+    st[ST_K] = 0
+    st[ST_WIN_CARD] = -1
+    st[ST_WIN_SEAT] = -1
+    st[ST_LED] = -1
+    st[ST_TRICK_POINTS] = 0
+    rest = 0
+    m = h0 | h1 | h2
+    while m:
+        low = m & -m
+        rest += CARD_POINTS[lowest_index(low)]
+        m ^= low
+    st[ST_REST_POINTS] = rest
+    st[ST_PLY] = 0
+
+
+# ---- transposition table ---------------------------------------------------------------------
+@jit_hot
+def _tt_keys(st, rules):
+    """Keys of a trick-start state, leaving out what can no longer change the value: the owner of
+    the trump without no_lead_foreign_trump, won-trick bits of seats holding no combination (and
+    all of them under marriage_first_lead, but the declarer's with the burning rule)."""
+    won = st[ST_WON]
+    if rules[R.MARRIAGE_FIRST_LEAD]:
+        key_won = won & 1 if rules[R.MARRIAGE_BURNS_WITHOUT_TRICK] else 0
+    else:
+        key_won = 0
+        for s in range(3):
+            if (won >> s) & 1 and combination_bound(st[s], rules) > 0:
+                key_won |= 1 << s
+    owner = st[ST_OWNER] if rules[R.NO_LEAD_FOREIGN_TRUMP] else -1
+    ka = (st[0] | (st[1] << 24) | (st[ST_LEADER] << 48) | ((st[ST_TRUMP] + 1) << 50) | (key_won << 53)
+          | ((owner + 1) << 56))
+    kb = st[2] | (_unsecured(st) << 24)
+    return ka, kb
+
+
+@jit_hot
+def _tt_index(tt, ka, kb):
+    h = ka * 0x9E3779B1 + kb * 0x85EBCA77
+    h ^= h >> 29
+    h ^= h >> 13
+    return h & (tt.shape[0] - 1)
+
+
+@jit_hot
+def _tt_find(tt, stamp, ka, kb):
+    """Row of the entry for these keys, or -1."""
+    size = tt.shape[0]
+    i = _tt_index(tt, ka, kb)
+    for _ in range(TT_BUCKET):
+        if tt[i, 0] == ka and tt[i, 1] == kb and (tt[i, 2] >> TT_STAMP_SHIFT) == stamp:
+            return i
+        i = (i + 1) & (size - 1)
+    return -1
+
+
+@jit_hot
+def _tt_store(tt, stamp, ka, kb, lower, upper, move, n_cards):
+    """Merge bounds into the entry for these keys; a new entry replaces a stale one, else the one
+    with the fewest cards (the cheapest to recompute)."""
+    size = tt.shape[0]
+    i = _tt_index(tt, ka, kb)
+    victim = -1
+    victim_cards = 99
+    for _ in range(TT_BUCKET):
+        data = tt[i, 2]
+        if (data >> TT_STAMP_SHIFT) != stamp:
+            if victim_cards > -1:
+                victim = i
+                victim_cards = -1
+        elif tt[i, 0] == ka and tt[i, 1] == kb:
+            lower = max(lower, data & TT_NO_UPPER)
+            upper = min(upper, (data >> TT_VALUE_BITS) & TT_NO_UPPER)
+            if move < 0:
+                move = ((data >> 24) & 0x7F) - 1
+            victim = i
+            break
+        else:
+            cards = (data >> 31) & 0xF
+            if cards < victim_cards:
+                victim = i
+                victim_cards = cards
+        i = (i + 1) & (size - 1)
+    tt[victim, 0] = ka
+    tt[victim, 1] = kb
+    tt[victim, 2] = (lower | (min(upper, TT_NO_UPPER) << TT_VALUE_BITS) | ((move + 1) << 24) | (n_cards << 31)
+                     | (stamp << TT_STAMP_SHIFT))
+
+
+# ---- move generation ----------------------------------------------------------------------------
+@jit_hot
+def trick_side(st, rules, seat, card, trump):
+    """Side (1 declarer, 2 defenders) that wins the current trick once ``seat`` plays ``card``
+    whatever the later players do, or 0 if they can still change it."""
+    k = st[ST_K]
+    must_head = rules[R.MUST_HEAD]
+    if k == 0:
+        mine = _side(seat)
+        for j in (1, 2):
+            f = (seat + j) % 3
+            if _side(f) != mine and beaters(legal_follows(st[f], card // 6, card, trump, must_head), card, trump):
+                return 0
+        return mine
+    win_card = st[ST_WIN_CARD]
+    win_seat = st[ST_WIN_SEAT]
+    if beats(card, win_card, trump):
+        win_card = card
+        win_seat = seat
+    if k == 1:
+        last = (st[ST_LEADER] + 2) % 3
+        if _side(last) != _side(win_seat) and beaters(
+            legal_follows(st[last], st[ST_LED], win_card, trump, must_head), win_card, trump
+        ):
+            return 0
+    return _side(win_seat)
+
+
+@jit_hot
+def _add_move(work, ply, n, move, score):
+    work[ply, n] = move
+    work[ply, MAX_MOVES + n] = score
+    return n + 1
+
+
+@jit_hot
+def _move_score(st, seat, card, side, declared_value):
+    """Ordering heuristic: sure winners for the mover's side with most points first, then
+    undecided tricks, then sure losers shedding fewest points; declarations by value."""
+    points = CARD_POINTS[card]
+    if side == _side(seat):
+        score = 2000 + st[ST_TRICK_POINTS] + points
+    elif side == 0:
+        score = 1000 + 4 * (card % 6) - points
+    else:
+        score = 100 - points
+    if declared_value:
+        score += 2 * declared_value if seat == 0 else declared_value
+    return score
+
+
+@jit_hot
+def generate_moves(st, rules, work, reduce):
+    """Fill row ``ply`` of ``work`` with the mover's moves and their ordering scores; return their
+    number. With ``reduce``, keep one card of each run of equivalent cards when the trick's side
+    is already decided (see the module docstring)."""
+    ply = st[ST_PLY]
+    k = st[ST_K]
+    seat = (st[ST_LEADER] + k) % 3
+    hand = st[seat]
+    trump = st[ST_TRUMP]
+    half = rules[R.HALF_MARRIAGE]
+    aces = rules[R.ACE_MARRIAGE]
+    if k == 0:
+        legal = legal_leads(hand, trump, st[ST_OWNER] == seat, rules[R.NO_LEAD_FOREIGN_TRUMP],
+                            rules[R.MUST_LEAD_TRUMP])
+        can_declare = (st[ST_WON] >> seat) & 1 or rules[R.MARRIAGE_FIRST_LEAD]
+        live = st[0] | st[1] | st[2]
+    else:
+        legal = legal_follows(hand, st[ST_LED], st[ST_WIN_CARD], trump, rules[R.MUST_HEAD])
+        can_declare = False
+        live = st[0] | st[1] | st[2] | (np.int64(1) << st[ST_WIN_CARD])
+    own = _side(seat)
+    n = 0
+    m = legal
+    while m:
+        c = lowest_index(m)
+        m &= m - 1
+        if declaration_kind(hand, c, half, aces) != DECLARE_NONE:
+            if can_declare:
+                value, new_trump = _declaration(hand, c, rules)
+                t = new_trump if new_trump >= 0 else trump
+                n = _add_move(work, ply, n, c | DECLARE_FLAG,
+                              _move_score(st, seat, c, trick_side(st, rules, seat, c, t), value))
+                if not rules[R.MARRIAGE_OPTIONAL]:
+                    continue
+            n = _add_move(work, ply, n, c, _move_score(st, seat, c, trick_side(st, rules, seat, c, trump), 0))
+            continue
+        # The run of equivalent cards starting at c: live cards of the suit adjacent upward that
+        # the mover holds and could play, none able to declare.
+        top = c
+        run = np.int64(1) << c
+        if reduce:
+            while True:
+                above = live & above_in_suit(top)
+                if above == 0:
+                    break
+                nxt = lowest_index(above)
+                if not (legal >> nxt) & 1 or declaration_kind(hand, nxt, half, aces) != DECLARE_NONE:
+                    break
+                top = nxt
+                run |= np.int64(1) << nxt
+        side = trick_side(st, rules, seat, c, trump)
+        if top == c or side == 0:
+            r = run
+            while r:
+                x = lowest_index(r)
+                r &= r - 1
+                n = _add_move(work, ply, n, x, _move_score(st, seat, x, side, 0))
+        else:
+            keep = top if side == own else c
+            n = _add_move(work, ply, n, keep, _move_score(st, seat, keep, side, 0))
+        m &= ~run
+    return n
+
+
+@jit_hot
+def _sort_moves(work, ply, n, first):
+    """Insertion sort by score, highest first; ``first`` (a move code or -1) goes to the front."""
+    for i in range(n):
+        if work[ply, i] == first:
+            work[ply, MAX_MOVES + i] = INFINITE
+    for i in range(1, n):
+        mv = work[ply, i]
+        sc = work[ply, MAX_MOVES + i]
+        j = i - 1
+        while j >= 0 and work[ply, MAX_MOVES + j] < sc:
+            work[ply, j + 1] = work[ply, j]
+            work[ply, MAX_MOVES + j + 1] = work[ply, MAX_MOVES + j]
+            j -= 1
+        work[ply, j + 1] = mv
+        work[ply, MAX_MOVES + j + 1] = sc
+
+
+# ---- playing one card and taking it back ----------------------------------------------------------
+@jit_hot
+def play_lead(st, rules, move):
+    """Lead ``move`` (declaring when flagged); return the declarer's points it scores at once.
+    The caller saves trump, owner and unsecured points to restore them."""
+    c = move & 31
+    seat = st[ST_LEADER]
+    gain = 0
+    if move & DECLARE_FLAG:
+        value, new_trump = _declaration(st[seat], c, rules)
+        if new_trump >= 0:
+            st[ST_TRUMP] = new_trump
+            st[ST_OWNER] = seat
+        if seat == 0:
+            if rules[R.MARRIAGE_BURNS_WITHOUT_TRICK] and not st[ST_WON] & 1:
+                st[ST_UNSECURED] += value
+            else:
+                gain = value
+    points = CARD_POINTS[c]
+    st[seat] ^= np.int64(1) << c
+    st[ST_REST_POINTS] -= points
+    st[ST_K] = 1
+    st[ST_WIN_CARD] = c
+    st[ST_WIN_SEAT] = seat
+    st[ST_LED] = c // 6
+    st[ST_TRICK_POINTS] = points
+    return gain
+
+
+@jit_hot
+def play_follow(st, card):
+    """Play ``card`` as the next follower; when it completes the trick, give the trick to its
+    winner and return the declarer's points from it (its cards, and his unsecured marriages on his
+    first trick). The caller restores leader, won bits and the trick fields from its own copies."""
+    k = st[ST_K]
+    seat = (st[ST_LEADER] + k) % 3
+    points = CARD_POINTS[card]
+    st[seat] ^= np.int64(1) << card
+    st[ST_REST_POINTS] -= points
+    st[ST_TRICK_POINTS] += points
+    if beats(card, st[ST_WIN_CARD], st[ST_TRUMP]):
+        st[ST_WIN_CARD] = card
+        st[ST_WIN_SEAT] = seat
+    if k == 1:
+        st[ST_K] = 2
+        return 0
+    winner = st[ST_WIN_SEAT]
+    gain = 0
+    if winner == 0:
+        gain = st[ST_TRICK_POINTS] + _unsecured(st)
+    st[ST_K] = 0
+    st[ST_LEADER] = winner
+    st[ST_WON] |= 1 << winner
+    return gain
+
+
+@jit_hot
+def _last_trick(st):
+    """Value of a trick start where everyone holds one card (no combination fits in one card)."""
+    leader = st[ST_LEADER]
+    trump = st[ST_TRUMP]
+    win_card = lowest_index(st[leader])
+    win_seat = leader
+    points = CARD_POINTS[win_card]
+    for j in (1, 2):
+        f = (leader + j) % 3
+        c = lowest_index(st[f])
+        points += CARD_POINTS[c]
+        if beats(c, win_card, trump):
+            win_card = c
+            win_seat = f
+    return points + _unsecured(st) if win_seat == 0 else 0
+
+
+# ---- the search -----------------------------------------------------------------------------------
+@jit_hot
+def search(st, rules, tt, work, alpha, beta):
+    """Fail-soft alpha-beta on the declarer's points to come: a result r <= alpha means the value
+    is at most r, r >= beta that it is at least r, otherwise r is the value."""
+    st[ST_NODES] += 1
+    k = st[ST_K]
+    ka = 0
+    kb = 0
+    tt_move = -1
+    if k == 0:
+        h0 = st[0]
+        if h0 == 0:
+            return 0
+        if h0 & (h0 - 1) == 0:
+            return _last_trick(st)
+        upper = upper_bound(st, rules)
+        if upper <= alpha:
+            return upper
+        if beta <= 0:
+            return 0
+        ka, kb = _tt_keys(st, rules)
+        row = _tt_find(tt, st[ST_STAMP], ka, kb)
+        if row >= 0:
+            data = tt[row, 2]
+            lower = data & TT_NO_UPPER
+            if lower >= beta:
+                return lower
+            stored_upper = (data >> TT_VALUE_BITS) & TT_NO_UPPER
+            if stored_upper <= alpha:
+                return stored_upper
+            tt_move = ((data >> 24) & 0x7F) - 1
+    ply = st[ST_PLY]
+    n = generate_moves(st, rules, work, True)
+    _sort_moves(work, ply, n, tt_move)
+    seat = (st[ST_LEADER] + k) % 3
+    maximise = seat == 0
+    best = -INFINITE if maximise else INFINITE
+    best_move = -1
+    a = alpha
+    b = beta
+    # This node's trick and rule state, to restore after each child.
+    leader = st[ST_LEADER]
+    trump = st[ST_TRUMP]
+    owner = st[ST_OWNER]
+    won = st[ST_WON]
+    unsecured = st[ST_UNSECURED]
+    win_card = st[ST_WIN_CARD]
+    win_seat = st[ST_WIN_SEAT]
+    led = st[ST_LED]
+    trick_points = st[ST_TRICK_POINTS]
+    rest_points = st[ST_REST_POINTS]
+    hand = st[seat]
+    st[ST_PLY] = ply + 1
+    for i in range(n):
+        move = work[ply, i]
+        if k == 0:
+            gain = play_lead(st, rules, move)
+        else:
+            gain = play_follow(st, move)
+        v = gain + search(st, rules, tt, work, a - gain, b - gain)
+        st[seat] = hand
+        st[ST_K] = k
+        st[ST_LEADER] = leader
+        st[ST_TRUMP] = trump
+        st[ST_OWNER] = owner
+        st[ST_WON] = won
+        st[ST_UNSECURED] = unsecured
+        st[ST_WIN_CARD] = win_card
+        st[ST_WIN_SEAT] = win_seat
+        st[ST_LED] = led
+        st[ST_TRICK_POINTS] = trick_points
+        st[ST_REST_POINTS] = rest_points
+        if maximise:
+            if v > best:
+                best = v
+                best_move = move
+                if best >= b:
+                    break
+                a = max(a, best)
+        else:
+            if v < best:
+                best = v
+                best_move = move
+                if best <= a:
+                    break
+                b = min(b, best)
+    st[ST_PLY] = ply
+    if k == 0:
+        lower = best if best > alpha else 0
+        upper = best if best < beta else TT_NO_UPPER
+        _tt_store(tt, st[ST_STAMP], ka, kb, lower, upper, best_move, popcount(st[0]))
+    return best
+
+
+@jit_hot
+def exact_value(st, rules, tt, work, guess):
+    """MTD(f): the exact value by zero-window tests, each moving a bound to its fail-soft result."""
+    lo = 0
+    hi = upper_bound(st, rules)
+    g = min(max(guess, lo), hi)
+    while lo < hi:
+        beta = max(g, lo + 1)
+        r = search(st, rules, tt, work, beta - 1, beta)
+        if r >= beta:
+            lo = r
+        else:
+            hi = r
+        g = r
+    return lo
+
+
+@jit_hot
+def at_least(st, rules, tt, work, target):
+    """Can the declarer be sure of ``target`` points to come?"""
+    if target <= 0:
+        return True
+    return search(st, rules, tt, work, target - 1, target) >= target
