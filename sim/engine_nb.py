@@ -71,11 +71,18 @@ def new_game_state():
 
 
 @jit_hot
-def play_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays):
-    """Play one deal from the game state ``gs`` (scores, barrel, bolts), write its record to
-    ``rec[row]`` and ``plays[row]``, and update ``gs``. Returns 0, or ILLEGAL."""
+def play_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script):
+    """Deal at random, then play the deal (``play_dealt``)."""
+    talon = deal_cards(rng, ws[W_HANDS, :3], ws[W_DECK])
+    return play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, script)
+
+
+@jit_hot
+def play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, script):
+    """Play one deal whose hands are in the workspace and whose talon is ``talon``, from the game
+    state ``gs`` (scores, barrel, bolts); write its record to ``rec[row]`` and ``plays[row]`` and
+    update ``gs``. Scripted seats read their actions from ``script``. Returns 0, or ILLEGAL."""
     hands = ws[W_HANDS, :3]
-    talon = deal_cards(rng, hands, ws[W_DECK])
     rec[row, Y.D_DEALER] = dealer
     for p in range(3):
         rec[row, Y.D_HAND + p] = hands[p]
@@ -99,7 +106,7 @@ def play_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays):
             cap = bid_cap(hands[p], rules)
             min_raise = high + step
             bid = choose_bid(codes[p], p, hands[p], high, high_seat, min_raise, cap, gs, rules,
-                             prm, rng)
+                             prm, rng, script)
             turns += 1
             if bid == 0:
                 active[p] = 0
@@ -122,7 +129,7 @@ def play_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays):
     hands[declarer] |= talon
     left = (declarer + 1) % 3
     right = (declarer + 2) % 3
-    g1, g2 = choose_discard(codes[declarer], declarer, hands[declarer], rules, prm, rng)
+    g1, g2 = choose_discard(codes[declarer], declarer, hands[declarer], rules, prm, rng, script)
     if g1 == g2 or not (hands[declarer] >> g1) & 1 or not (hands[declarer] >> g2) & 1:
         return ILLEGAL
     hands[declarer] &= ~((np.int64(1) << g1) | (np.int64(1) << g2))
@@ -136,7 +143,7 @@ def play_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays):
     can_concede = rules[R.CONCEDE] and (rules[R.CONCEDE_ON_BARREL] or not anyone_on_barrel(gs))
     final_cap = bid_cap(hands[declarer], rules)
     contract = choose_contract(codes[declarer], declarer, hands[declarer], high, final_cap,
-                               can_concede, gs, rules, prm, rng)
+                               can_concede, gs, rules, prm, rng, script)
     conceded = contract == -1
     if conceded:
         if not can_concede:
@@ -165,7 +172,7 @@ def play_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays):
             result[q] = -loss if q == declarer else gain
         plays[row, :] = -1
     else:
-        status = play_tricks(rng, rules, codes, prm, ws, declarer, row, plays)
+        status = play_tricks(rng, rules, codes, prm, ws, declarer, row, plays, script)
         if status != 0:
             return status
         total = card_points[declarer] + marriage_points[declarer]
@@ -191,7 +198,7 @@ def play_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays):
 
 
 @jit_hot
-def play_tricks(rng, rules, codes, prm, ws, declarer, row, plays):
+def play_tricks(rng, rules, codes, prm, ws, declarer, row, plays, script):
     """Eight tricks with the declarer on lead; fills the per-seat tallies in the workspace.
     Returns 0 or ILLEGAL."""
     hands = ws[W_HANDS, :3]
@@ -218,7 +225,7 @@ def play_tricks(rng, rules, codes, prm, ws, declarer, row, plays):
                 legal = legal_follows(hand, led_suit, win_card, trump, False)
             can_declare = tricks[p] > 0
             c = choose_card(codes[p], p, hands, legal, trick, k, leader, trump, declarer, played,
-                            voids, can_declare, rules, prm, rng)
+                            voids, can_declare, rules, prm, rng, script)
             if c < 0 or c > 23 or not (legal >> c) & 1:
                 return ILLEGAL
             if k == 0:
@@ -350,7 +357,7 @@ def apply_deal(gs, rules, declarer, contract, made, conceded, ws, rec, row):
 
 # ---- chunk kernels ----------------------------------------------------------------------------
 @jit_hot
-def run_deals(rng, rules, codes, prm, first_id, n, rec, plays, gs, ws):
+def run_deals(rng, rules, codes, prm, first_id, n, rec, plays, gs, ws, script):
     """``n`` independent deals, each from a zero score with a random dealer. ``gs`` and ``ws``
     are scratch (``new_game_state``, ``new_workspace``). Returns the number of rows written
     (``n``), or ILLEGAL."""
@@ -359,13 +366,13 @@ def run_deals(rng, rules, codes, prm, first_id, n, rec, plays, gs, ws):
         dealer = below(rng, 3)
         rec[i, Y.D_GAME] = first_id + i
         rec[i, Y.D_DEAL] = 0
-        if play_deal(rng, rules, codes, prm, gs, dealer, ws, rec, i, plays) != 0:
+        if play_deal(rng, rules, codes, prm, gs, dealer, ws, rec, i, plays, script) != 0:
             return ILLEGAL
     return n
 
 
 @jit_hot
-def run_games(rng, rules, codes, prm, gs, first_id, n_games, max_deals, rec, plays, grec, done, ws):
+def run_games(rng, rules, codes, prm, gs, first_id, n_games, max_deals, rec, plays, grec, done, ws, script):
     """Play whole games until ``n_games`` are finished or the deal buffer is full. The game in
     progress lives in ``gs``, so a call with fresh buffers resumes it. ``done[0]`` counts finished
     games (also the row of ``grec`` written next); ``ws`` is scratch. Returns deal rows written,
@@ -381,7 +388,7 @@ def run_games(rng, rules, codes, prm, gs, first_id, n_games, max_deals, rec, pla
         game_id = first_id + done[0]
         rec[row, Y.D_GAME] = game_id
         rec[row, Y.D_DEAL] = gs[Y.G_DEALS]
-        if play_deal(rng, rules, codes, prm, gs, gs[Y.G_DEALER], ws, rec, row, plays) != 0:
+        if play_deal(rng, rules, codes, prm, gs, gs[Y.G_DEALER], ws, rec, row, plays, script) != 0:
             return ILLEGAL
         row += 1
         gs[Y.G_DEALS] += 1

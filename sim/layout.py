@@ -93,6 +93,7 @@ EVENT_NAMES = {
 # ---- player codes ---------------------------------------------------------------------------
 PLAYER_RANDOM = 0
 PLAYER_HEURISTIC = 1
+PLAYER_SCRIPTED = 9  # plays a given list of actions (known-answer tests); not a user's choice
 PLAYER_CODES = {"random": PLAYER_RANDOM, "heuristic": PLAYER_HEURISTIC}
 
 # ---- heuristic parameters (float64 row per seat) --------------------------------------------

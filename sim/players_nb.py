@@ -28,6 +28,17 @@ from sim.play_nb import (
 from sim.rng_nb import below
 
 TALON_HALF_MARRIAGE_CHANCE = 3.0 / 17.0  # the missing half lies among 17 unseen cards, 3 in the talon
+SCRIPT_EXHAUSTED = -999  # an action no decision accepts: the engine reports the deal illegal
+
+
+@jit_hot
+def next_scripted(script):
+    """The next action of a scripted seat (known-answer tests): ``script[0]`` is the cursor."""
+    i = script[0]
+    if i >= script.shape[0]:
+        return SCRIPT_EXHAUSTED
+    script[0] = i + 1
+    return script[i]
 
 
 # ---- hand evaluation --------------------------------------------------------------------------
@@ -78,9 +89,11 @@ def _floor_step(x, step):
 
 # ---- bidding ----------------------------------------------------------------------------------
 @jit_hot
-def choose_bid(code, seat, hand, high_bid, high_seat, min_raise, cap, gs, rules, prm, rng):
+def choose_bid(code, seat, hand, high_bid, high_seat, min_raise, cap, gs, rules, prm, rng, script):
     """A raise (the new bid) or 0 to pass. Raises are multiples of the step from ``min_raise``
     up to ``cap``; with ``no_jump_bids`` only ``min_raise``."""
+    if code == Y.PLAYER_SCRIPTED:
+        return next_scripted(script)
     step = rules[R.BID_STEP]
     if min_raise > cap:
         return 0
@@ -127,8 +140,11 @@ def _keep_value(hand, card):
 
 
 @jit_hot
-def choose_discard(code, seat, hand, rules, prm, rng):
+def choose_discard(code, seat, hand, rules, prm, rng, script):
     """Two cards of the 10-card hand: the first goes to the next seat, the second to the one after."""
+    if code == Y.PLAYER_SCRIPTED:
+        first = next_scripted(script)
+        return first, next_scripted(script)
     if code == Y.PLAYER_RANDOM:
         n = popcount(hand)
         i = below(rng, n)
@@ -156,8 +172,10 @@ def choose_discard(code, seat, hand, rules, prm, rng):
 
 # ---- final contract ---------------------------------------------------------------------------
 @jit_hot
-def choose_contract(code, seat, hand, contract, cap, can_concede, gs, rules, prm, rng):
+def choose_contract(code, seat, hand, contract, cap, can_concede, gs, rules, prm, rng, script):
     """The final contract (≥ the bid, ≤ ``cap`` when raising) or -1 to concede."""
+    if code == Y.PLAYER_SCRIPTED:
+        return next_scripted(script)
     step = rules[R.BID_STEP]
     top = max(contract, cap)
     if code == Y.PLAYER_RANDOM:
@@ -243,11 +261,13 @@ def _safe_from_trumps(card, trump, unseen, voids, opponents_after):
 
 @jit_hot
 def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, declarer, played,
-                voids, can_declare, rules, prm, rng):
+                voids, can_declare, rules, prm, rng, script):
     """The card to play. ``hands`` holds every seat's cards; only the random and heuristic players'
     own hand, the cards played and the known voids are read here."""
     if code == Y.PLAYER_RANDOM:
         return nth_card(legal, below(rng, popcount(legal)))
+    if code == Y.PLAYER_SCRIPTED:
+        return next_scripted(script)
     hand = hands[seat]
     unseen = FULL_DECK & ~played & ~hand
     if n_in_trick == 0:
