@@ -135,7 +135,7 @@ def play_chunk(spec: BatchSpec, index: int) -> tuple[pl.DataFrame, pl.DataFrame 
     rng = chunk_rng(spec.seed, index)
     rules = spec.rules.to_array()
     codes = player_codes(spec.players)
-    prm = params_matrix(spec.params)
+    prm = params_matrix(spec.params, spec.rules)
     ws = new_workspace()
     gs = new_game_state()
     no_script = np.zeros(1, dtype=np.int64)  # no seat of a batch is scripted
@@ -230,8 +230,8 @@ def play_scripted_deal(*, hands: list[str | int], talon: str | int, dealer: int,
     plays = np.zeros((1, Y.N_PLAYS), dtype=np.int8)
     codes = np.full(3, Y.PLAYER_SCRIPTED, dtype=np.int64)
     rng = chunk_rng(0, 0)  # unused: every seat is scripted
-    status = play_dealt(rng, rules.to_array(), codes, params_matrix(), gs, dealer, ws, talon_mask, rec, 0, plays,
-                        script)
+    status = play_dealt(rng, rules.to_array(), codes, params_matrix(rules=rules), gs, dealer, ws, talon_mask, rec, 0,
+                        plays, script)
     if status == ILLEGAL:
         if script[0] == len(script):
             raise IllegalAction(len(actions), f"the deal needs more than the {len(actions)} actions given")

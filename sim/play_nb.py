@@ -13,6 +13,7 @@ from sim.numba_config import jit_hot
 FULL_DECK = (1 << 24) - 1
 SUIT_MASK = np.array([0x3F << (6 * s) for s in range(4)], dtype=np.int64)
 CARD_POINTS = np.array([(0, 2, 3, 4, 10, 11)[c % 6] for c in range(24)], dtype=np.int64)
+RANK_MASK = np.array([sum(1 << (6 * s + r) for s in range(4)) for r in range(6)], dtype=np.int64)
 # K and Q of each suit: ranks 3 and 2.
 MARRIAGE_MASK = np.array([0b001100 << (6 * s) for s in range(4)], dtype=np.int64)
 NINE, JACK, QUEEN, KING, TEN, ACE = 0, 1, 2, 3, 4, 5

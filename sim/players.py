@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, fields
 import numpy as np
 
 from sim import layout as Y
+from sim.rules import HouseRules
 
 
 class PlayerError(ValueError):
@@ -73,7 +74,12 @@ def player_codes(names: tuple[str, str, str]) -> np.ndarray:
     return np.array([Y.PLAYER_CODES[n] for n in names], dtype=np.int64)
 
 
-def params_matrix(params: HeuristicParams | None = None) -> np.ndarray:
-    """The (3, N_HEURISTIC) weights array kernels read, one row per seat."""
-    row = (params or HeuristicParams()).to_array()
-    return np.tile(row, (3, 1))
+def params_matrix(params: HeuristicParams | None = None, rules: HouseRules | None = None) -> np.ndarray:
+    """The array kernels read, one row per seat: the weights, then hand-value tables derived
+    from them and the rules' marriage values."""
+    from sim.players_nb import fill_suit_tables
+
+    prm = np.zeros((3, Y.N_HEURISTIC_COLUMNS), dtype=np.float64)
+    prm[:, :Y.N_HEURISTIC] = (params or HeuristicParams()).to_array()
+    fill_suit_tables(prm, (rules or HouseRules()).to_array())
+    return prm

@@ -19,9 +19,9 @@ from sim.play_nb import (
     KING,
     MARRIAGE_MASK,
     QUEEN,
+    RANK_MASK,
     SUIT_MASK,
     TEN,
-    above_in_suit,
     beaters,
     nth_card,
 )
@@ -43,40 +43,63 @@ def next_scripted(script):
 
 # ---- hand evaluation --------------------------------------------------------------------------
 @jit_hot
+def _suit_terms(cs, s, prm, seat, rules):
+    """(card score, talon chance value) of the cards ``cs`` a hand holds in suit ``s``."""
+    if cs == 0:
+        return 0.0, 0.0
+    score = 0.0
+    chance = 0.0
+    n = popcount(cs)
+    base = 6 * s
+    has_ace = (cs >> (base + ACE)) & 1
+    if has_ace:
+        score += prm[seat, Y.H_ACE]
+    if (cs >> (base + TEN)) & 1:
+        if has_ace:
+            score += prm[seat, Y.H_TEN_WITH_ACE]
+        elif n >= 3:
+            score += prm[seat, Y.H_TEN_SIDE]
+        else:
+            score += prm[seat, Y.H_TEN_BARE]
+    has_k = (cs >> (base + KING)) & 1
+    has_q = (cs >> (base + QUEEN)) & 1
+    value = rules[R.MARRIAGE_VALUE + s]
+    if has_k and has_q:
+        score += prm[seat, Y.H_MARRIAGE] * value + prm[seat, Y.H_MARRIAGE_CARDS]
+    else:
+        score += has_k * prm[seat, Y.H_KING] + has_q * prm[seat, Y.H_QUEEN]
+        if has_k or has_q:
+            chance += TALON_HALF_MARRIAGE_CHANCE * value
+    if n > 3:
+        score += (n - 3) * prm[seat, Y.H_LENGTH]
+    return score, chance
+
+
+@jit_hot
+def fill_suit_tables(prm, rules):
+    """Tabulate ``_suit_terms`` for every seat, suit and 6-bit suit holding, so that valuing a
+    hand is eight table look-ups (bidding values hands at every turn)."""
+    for seat in range(prm.shape[0]):
+        for s in range(4):
+            for pattern in range(64):
+                score, chance = _suit_terms(np.int64(pattern) << (6 * s), s, prm, seat, rules)
+                prm[seat, Y.H_SCORE_TABLE + 64 * s + pattern] = score
+                prm[seat, Y.H_CHANCE_TABLE + 64 * s + pattern] = chance
+
+
+@jit_hot
 def estimate_points(hand, before_talon, prm, seat, rules):
     """Points the hand is expected to take as declarer (card points won + marriages): a linear
     score of its cards (aces, tens, loose kings and queens, marriages, suit length) fitted to
     played deals. Before the talon the score is scaled and the talon's expected worth added,
-    including the chance that it completes a half marriage."""
+    including the chance that it completes a half marriage. Reads the tables of
+    ``fill_suit_tables``."""
     score = 0.0
     chance = 0.0
     for s in range(4):
-        cs = hand & SUIT_MASK[s]
-        if cs == 0:
-            continue
-        n = popcount(cs)
-        base = 6 * s
-        has_ace = (cs >> (base + ACE)) & 1
-        if has_ace:
-            score += prm[seat, Y.H_ACE]
-        if (cs >> (base + TEN)) & 1:
-            if has_ace:
-                score += prm[seat, Y.H_TEN_WITH_ACE]
-            elif n >= 3:
-                score += prm[seat, Y.H_TEN_SIDE]
-            else:
-                score += prm[seat, Y.H_TEN_BARE]
-        has_k = (cs >> (base + KING)) & 1
-        has_q = (cs >> (base + QUEEN)) & 1
-        value = rules[R.MARRIAGE_VALUE + s]
-        if has_k and has_q:
-            score += prm[seat, Y.H_MARRIAGE] * value + prm[seat, Y.H_MARRIAGE_CARDS]
-        else:
-            score += has_k * prm[seat, Y.H_KING] + has_q * prm[seat, Y.H_QUEEN]
-            if has_k or has_q:
-                chance += TALON_HALF_MARRIAGE_CHANCE * value
-        if n > 3:
-            score += (n - 3) * prm[seat, Y.H_LENGTH]
+        pattern = (hand >> (6 * s)) & 63
+        score += prm[seat, Y.H_SCORE_TABLE + 64 * s + pattern]
+        chance += prm[seat, Y.H_CHANCE_TABLE + 64 * s + pattern]
     if before_talon:
         return prm[seat, Y.H_TALON] + prm[seat, Y.H_TALON_SCALE] * score + prm[seat, Y.H_TALON_MARRIAGE] * chance
     return prm[seat, Y.H_BASE] + score
@@ -195,66 +218,63 @@ def choose_contract(code, seat, hand, contract, cap, can_concede, gs, rules, prm
 
 # ---- card play --------------------------------------------------------------------------------
 @jit_hot
-def _is_master(card, unseen):
-    return (unseen & above_in_suit(card)) == 0
+def _marriage_cards(hand):
+    """Kings and queens of the marriages held in ``hand``."""
+    queens = hand & (hand >> 1) & RANK_MASK[QUEEN]
+    return queens | (queens << 1)
 
 
 @jit_hot
-def _play_cost(hand, card, unseen):
-    """What a card is worth keeping when it is not meant to win this trick."""
-    s = card // 6
-    cost = CARD_POINTS[card] * 1.0
-    rank = card % 6
-    if (rank == KING or rank == QUEEN) and (hand & MARRIAGE_MASK[s]) == MARRIAGE_MASK[s]:
-        cost += 40.0
-    if _is_master(card, unseen):
-        cost += 8.0
-    return cost + rank * 0.1
+def _masters(hand, unseen):
+    """Cards of ``hand`` that no unseen card of their suit can beat."""
+    out = np.int64(0)
+    for s in range(4):
+        h = hand & SUIT_MASK[s]
+        if h == 0:
+            continue
+        u = unseen & SUIT_MASK[s]
+        out |= h if u == 0 else h & ~((np.int64(2) << highest_index(u)) - 1)
+    return out
 
 
 @jit_hot
 def _cheapest(hand, cards, unseen):
-    best = -1
-    best_cost = 1e9
-    m = cards
-    while m:
-        low = m & -m
-        c = lowest_index(low)
-        m ^= low
-        cost = _play_cost(hand, c, unseen)
-        if cost < best_cost:
-            best, best_cost = c, cost
-    return best
+    """The card to give up when not trying to win: lowest rank (points rise with rank), sparing
+    the halves of a held marriage and, among equal ranks, the masters."""
+    pool = cards & ~_marriage_cards(hand)
+    if pool == 0:
+        pool = cards
+    for r in range(6):
+        m = pool & RANK_MASK[r]
+        if m:
+            if m & (m - 1):
+                keep = m & _masters(hand, unseen)
+                if m != keep:
+                    m ^= keep
+            return lowest_index(m)
+    return -1
 
 
 @jit_hot
-def _richest(hand, cards, unseen):
-    """The card with most points that is not part of a held marriage (for smearing)."""
-    best = -1
-    best_value = -1e9
-    m = cards
-    while m:
-        low = m & -m
-        c = lowest_index(low)
-        m ^= low
-        s = c // 6
-        value = CARD_POINTS[c] * 1.0 - c % 6 * 0.01
-        if (hand & MARRIAGE_MASK[s]) == MARRIAGE_MASK[s] and (c % 6 == KING or c % 6 == QUEEN):
-            value -= 50.0
-        if value > best_value:
-            best, best_value = c, value
-    return best
+def _richest(hand, cards):
+    """The card with most points that is not half of a held marriage (to smear on a partner)."""
+    pool = cards & ~_marriage_cards(hand)
+    if pool == 0:
+        pool = cards
+    for r in range(5, -1, -1):
+        m = pool & RANK_MASK[r]
+        if m:
+            return lowest_index(m)
+    return -1
 
 
 @jit_hot
-def _safe_from_trumps(card, trump, unseen, voids, opponents_after):
-    """No opponent still to play is known to be void in the card's suit while trumps are out."""
-    s = card // 6
-    if trump < 0 or s == trump or (unseen & SUIT_MASK[trump]) == 0:
+def _safe_from_trumps(suit, trump, unseen, voids, opponents_after):
+    """No opponent still to play is known to be void in ``suit`` while trumps are out."""
+    if trump < 0 or suit == trump or (unseen & SUIT_MASK[trump]) == 0:
         return True
-    m = opponents_after
     for q in range(3):
-        if (m >> q) & 1 and (voids[q] >> s) & 1 and not (voids[q] >> trump) & 1:
+        if (opponents_after >> q) & 1 and (voids[q] >> suit) & 1 and not (voids[q] >> trump) & 1:
             return False
     return True
 
@@ -275,40 +295,29 @@ def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, decl
     # Follow: who is winning so far, and who is still to play.
     win_card = trick[0]
     win_seat = leader
-    if n_in_trick == 2 and (trick[1] // 6 == win_card // 6 and trick[1] > win_card
-                            or trump >= 0 and trick[1] // 6 == trump and win_card // 6 != trump):
+    if n_in_trick == 2 and beaters(np.int64(1) << trick[1], win_card, trump):
         win_card = trick[1]
         win_seat = (leader + 1) % 3
     last = n_in_trick == 2
     after = 0 if last else 1 << ((seat + 1) % 3)
-    partner_winning = seat != declarer and win_seat != declarer
-    if partner_winning:
+    if seat != declarer and win_seat != declarer:
+        # Partner is winning: smear points on it unless the declarer, still to play, may beat it.
         if last or (beaters(unseen, win_card, trump) == 0
-                    and _safe_from_trumps(win_card, trump, unseen, voids, after)):
-            return _richest(hand, legal, unseen)
+                    and _safe_from_trumps(win_card // 6, trump, unseen, voids, after)):
+            return _richest(hand, legal)
     winners = beaters(legal, win_card, trump)
     if winners:
         if last:
             # Bank a ten whose ace is still out; otherwise win as cheaply as possible.
-            m = winners
-            while m:
-                low = m & -m
-                c = lowest_index(low)
-                m ^= low
-                if c % 6 == TEN and (unseen >> (c + 1)) & 1:
-                    return c
+            bank = winners & RANK_MASK[TEN] & (unseen >> 1)
+            if bank:
+                return lowest_index(bank)
             return _cheapest(hand, winners, unseen)
         # Second to play: win only with a card the last player cannot beat.
-        safe = 0
-        m = winners
-        while m:
-            low = m & -m
-            c = lowest_index(low)
-            m ^= low
-            if beaters(unseen, c, trump) == 0 or (
-                _is_master(c, unseen) and _safe_from_trumps(c, trump, unseen, voids, after)
-            ):
-                safe |= low
+        safe = _masters(winners, unseen)
+        led = trick[0] // 6
+        if trump >= 0 and led != trump and not _safe_from_trumps(led, trump, unseen, voids, after):
+            safe &= SUIT_MASK[trump]
         if safe:
             return _cheapest(hand, safe, unseen)
     return _cheapest(hand, legal, unseen)
@@ -319,34 +328,36 @@ def _heuristic_lead(seat, hand, unseen, trump, declarer, voids, can_declare, rul
     opponents = (7 ^ (1 << seat)) if seat == declarer else (1 << declarer)
     # 1. Declare the most valuable marriage: lead its queen (the cheaper half).
     if can_declare:
-        best_suit = -1
-        for s in range(4):
-            if (hand & MARRIAGE_MASK[s]) == MARRIAGE_MASK[s]:
-                if best_suit < 0 or rules[R.MARRIAGE_VALUE + s] > rules[R.MARRIAGE_VALUE + best_suit]:
-                    best_suit = s
-        if best_suit >= 0:
-            return 6 * best_suit + QUEEN
+        queens = _marriage_cards(hand) & RANK_MASK[QUEEN]
+        if queens:
+            best = -1
+            m = queens
+            while m:
+                low = m & -m
+                c = lowest_index(low)
+                m ^= low
+                if best < 0 or rules[R.MARRIAGE_VALUE + c // 6] > rules[R.MARRIAGE_VALUE + best // 6]:
+                    best = c
+            return best
+    masters = _masters(hand, unseen)
     # 2. Draw trumps with a master trump while opponents still hold some.
-    if trump >= 0 and (unseen & SUIT_MASK[trump]) and seat == declarer:
-        top = hand & SUIT_MASK[trump]
+    if trump >= 0 and seat == declarer and (unseen & SUIT_MASK[trump]):
+        top = masters & SUIT_MASK[trump]
         if top:
-            c = highest_index(top)
-            if _is_master(c, unseen):
-                return c
-    # 3. Cash a master that cannot be trumped, richest first.
+            return highest_index(top)
+    # 3. Cash a master that cannot be trumped, richest first; a suit nobody else holds is kept
+    #    as a late winner.
     best = -1
-    best_points = -1
     for s in range(4):
-        cs = hand & SUIT_MASK[s]
-        if cs == 0:
+        top = masters & SUIT_MASK[s]
+        if top == 0 or ((unseen & SUIT_MASK[s]) == 0 and s != trump):
             continue
-        c = highest_index(cs)
-        if _is_master(c, unseen) and _safe_from_trumps(c, trump, unseen, voids, opponents):
-            if (unseen & SUIT_MASK[s]) == 0 and s != trump:
-                continue  # nobody else holds the suit: keep it as a late winner
-            if CARD_POINTS[c] > best_points:
-                best, best_points = c, CARD_POINTS[c]
+        if not _safe_from_trumps(s, trump, unseen, voids, opponents):
+            continue
+        c = highest_index(top)
+        if best < 0 or CARD_POINTS[c] > CARD_POINTS[best]:
+            best = c
     if best >= 0:
         return best
-    # 4. Otherwise lead the cheapest card, away from marriages and masters.
+    # 4. Otherwise lead the cheapest card, sparing marriages and masters.
     return _cheapest(hand, hand, unseen)

@@ -156,9 +156,11 @@ class HouseRules:
             if self.barrel % 5 or not 0 < self.barrel < self.target:
                 bad("barrel", f"must be a multiple of 5 below the target ({self.target}), or none")
             if self.barrel + self.barrel_min_contract < self.target:
-                bad("barrel_min_contract", f"barrel {self.barrel} + {self.barrel_min_contract} does not reach the target {self.target}")
+                bad("barrel_min_contract",
+                    f"barrel {self.barrel} + {self.barrel_min_contract} does not reach the target {self.target}")
             if self.barrel_min_contract > self.max_contract:
-                bad("barrel_min_contract", f"is above max_contract ({self.max_contract}): nobody could leave the barrel")
+                bad("barrel_min_contract",
+                    f"is above max_contract ({self.max_contract}): nobody could leave the barrel")
         if not 1 <= self.barrel_attempts <= 10:
             bad("barrel_attempts", "must be 1..10")
         if not 0 <= self.barrel_falls_to_zero <= 10:
@@ -167,7 +169,8 @@ class HouseRules:
                                  or self.concede_third_penalty or self.concede_on_barrel):
             bad("concede", "is off, so the concede_* options contradict it")
         if self.marriage_burns_without_trick and not self.marriage_first_lead:
-            bad("marriage_burns_without_trick", "needs marriage_first_lead (a marriage always follows a trick otherwise)")
+            bad("marriage_burns_without_trick",
+                "needs marriage_first_lead (a marriage always follows a trick otherwise)")
         if self.redeal_talon_only_at_100 and not self.redeal_talon_points_below:
             bad("redeal_talon_only_at_100", "needs redeal_talon_points_below")
         if self.dark_min_score is not None and not self.dark_game:
