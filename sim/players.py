@@ -19,25 +19,26 @@ class HeuristicParams:
     """Weights of the heuristic player, in one record so that later work can tune them.
 
     The hand-value weights come from a least-squares fit of the declarer's points (card points
-    won + marriages) on these features over 300,000 heuristic deals played to the end
-    (``analysis.calibrate``); the margins are judgement: how sure the player wants to be.
+    won + marriages) on these features over heuristic deals played to the end
+    (``python -m analysis.calibrate --deals 200000 --rounds 2``); the margins are judgement: how
+    sure the player wants to be.
     """
 
     # Value of an 8-card hand after the talon and discard: base + sum of card weights.
-    base: float = -9.8
-    ace: float = 24.9
-    ten_with_ace: float = 9.8
-    ten_side: float = 11.0  # ten without its ace, in a suit of three or more
-    ten_bare: float = 7.9  # ten without its ace, in a suit of one or two
-    king: float = -0.1  # a king or queen outside a marriage
-    queen: float = -1.1
-    marriage: float = 0.93  # share of a held marriage's value that the player realises
-    marriage_cards: float = -2.6
-    length: float = 12.2  # per card beyond three in a suit
+    base: float = -10.9
+    ace: float = 26.65
+    ten_with_ace: float = 9.29
+    ten_side: float = 10.79  # ten without its ace, in a suit of three or more
+    ten_bare: float = 8.3  # ten without its ace, in a suit of one or two
+    king: float = -0.32  # a king or queen outside a marriage
+    queen: float = -1.21
+    marriage: float = 0.92  # share of a held marriage's value that the player realises
+    marriage_cards: float = -3.93
+    length: float = 12.26  # per card beyond three in a suit
     # Before the talon: talon + talon_scale × card weights + talon_marriage × chance value.
-    talon: float = 17.6
-    talon_scale: float = 0.95
-    talon_marriage: float = 0.77
+    talon: float = 18.4
+    talon_scale: float = 0.94
+    talon_marriage: float = 0.72
     # Decisions.
     risk: float = 10.0  # bid up to the estimate minus this
     raise_margin: float = 25.0  # raise the final contract only this far below the estimate

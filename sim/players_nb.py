@@ -106,6 +106,13 @@ def estimate_points(hand, before_talon, prm, seat, rules):
 
 
 @jit_hot
+def estimate_many(hands, before_talon, prm, seat, rules, out):
+    """``estimate_points`` of many hands into ``out`` (for calibration and analyses)."""
+    for i in range(hands.shape[0]):
+        out[i] = estimate_points(hands[i], before_talon, prm, seat, rules)
+
+
+@jit_hot
 def _floor_step(x, step):
     return np.int64(np.floor(x / step)) * step
 
