@@ -85,6 +85,28 @@ def simulate(
     typer.echo(summary)
 
 
+@app.command("solve")
+def solve(
+    layout: Annotated[str | None, typer.Argument(help='three hands, "H0 | H1 | H2" (seat 0 is the declarer)')] = None,
+    leader: Annotated[int | None, typer.Option(help="seat on lead (default 0)")] = None,
+    trump: Annotated[str | None, typer.Option(help="trump suit S C D H (default none)")] = None,
+    won: Annotated[str | None, typer.Option(help="seats that have won a trick, comma-separated")] = None,
+    rules: Annotated[str | None, typer.Option(help="a preset name or a TOML file")] = None,
+    file: Annotated[str | None, typer.Option("--file", help="one layout per line, with ';' settings")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON object per layout")] = False,
+) -> None:
+    """Double-dummy solve: the declarer's value, the value of each lead and a principal variation."""
+    from sim.solver import solve_layouts
+
+    try:
+        lines = solve_layouts(text=layout, file=file, leader=leader, trump=trump, won=won, rules=rules,
+                              as_json=as_json)
+    except _user_errors() as exc:
+        _fail(str(exc))
+    for line in lines:
+        typer.echo(line)
+
+
 def main() -> None:  # console-script entry point
     try:
         app()

@@ -46,7 +46,7 @@ def run(deals: np.ndarray, rules: np.ndarray, log2_rows: int = 20) -> dict:
     tt = S.new_table(log2_rows)
 
     def ours_exact():
-        return S.exact_value(st, rules, tt, work, 60)
+        return S.exact_value(st, rules, tt, work, 0, 60)
 
     def ours_threshold(t):
         return S.at_least(st, rules, tt, work, t)

@@ -66,7 +66,10 @@ N_ST = 17
 # Move codes: card index, plus DECLARE_FLAG when a lead declares its marriage.
 DECLARE_FLAG = 32
 MAX_MOVES = 16  # 8 cards + at most 4 declaration alternatives (marriage_optional)
-WORK_ROWS = 26  # plies of a whole deal + 1
+SEARCH_ROWS = 25  # one row of moves per ply of a whole deal
+DISCARD_ROW = SEARCH_ROWS  # then rows holding the 90 discards of best_discard, MAX_MOVES a row
+N_DISCARDS = 90
+WORK_ROWS = DISCARD_ROW + (N_DISCARDS + MAX_MOVES - 1) // MAX_MOVES
 
 # ---- transposition table: rows of (key_a, key_b, data) -------------------------------------------
 # data: lower (12 bits) | upper (12 bits) | best lead move + 1 (7 bits) | cards per hand (4) | stamp
@@ -552,9 +555,9 @@ def search(st, rules, tt, work, alpha, beta):
 
 
 @jit_hot
-def exact_value(st, rules, tt, work, guess):
-    """MTD(f): the exact value by zero-window tests, each moving a bound to its fail-soft result."""
-    lo = 0
+def exact_value(st, rules, tt, work, lo, guess):
+    """MTD(f): the exact value, known to be at least ``lo``, by zero-window tests, each moving a
+    bound to its fail-soft result."""
     hi = upper_bound(st, rules)
     g = min(max(guess, lo), hi)
     while lo < hi:
@@ -574,3 +577,217 @@ def at_least(st, rules, tt, work, target):
     if target <= 0:
         return True
     return search(st, rules, tt, work, target - 1, target) >= target
+
+
+# ---- what callers need: batches, per-card values, best moves, discards, the DD player ----------
+EXACT, THRESHOLD = 0, 1
+
+
+@jit_hot
+def solve_positions(hands, leaders, trumps, owners, won, unsecured, targets, rules, mode, out, nodes,
+                    st, work, tt):
+    """Trick-start positions (row i: ``hands[i]`` = masks of seats 0..2 and the per-row state):
+    the exact value (mode EXACT) or 1/0 for "at least ``targets[i]``" (mode THRESHOLD) into
+    ``out[i]``, nodes searched into ``nodes[i]``. Each position is solved from a fresh table."""
+    for i in range(hands.shape[0]):
+        next_stamp(st, tt)
+        set_position(st, hands[i, 0], hands[i, 1], hands[i, 2], leaders[i], trumps[i], owners[i], won[i],
+                     unsecured[i])
+        st[ST_NODES] = 0
+        if mode == EXACT:
+            out[i] = exact_value(st, rules, tt, work, 0, st[ST_REST_POINTS] // 2)
+        else:
+            out[i] = at_least(st, rules, tt, work, targets[i])
+        nodes[i] = st[ST_NODES]
+
+
+@jit_hot
+def move_value(st, rules, tt, work, move):
+    """Exact value of the position after the mover plays ``move`` (its immediate points included)."""
+    k = st[ST_K]
+    saved = (st[0], st[1], st[2], st[ST_LEADER], st[ST_TRUMP], st[ST_OWNER], st[ST_WON], st[ST_UNSECURED],
+             st[ST_K], st[ST_WIN_CARD], st[ST_WIN_SEAT], st[ST_LED], st[ST_TRICK_POINTS], st[ST_REST_POINTS])
+    ply = st[ST_PLY]
+    gain = play_lead(st, rules, move) if k == 0 else play_follow(st, move)
+    st[ST_PLY] = ply + 1
+    v = gain + exact_value(st, rules, tt, work, 0, 0)
+    for j in range(ST_PLY):  # state fields 0..ST_PLY-1 in order
+        st[j] = saved[j]
+    st[ST_PLY] = ply
+    return v
+
+
+@jit_hot
+def lead_values(st, rules, tt, work, out):
+    """For a trick start: ``out[c]`` = the value if the seat on lead leads card c (with the
+    declaration choice best for him where marriages are optional), -1 for cards he may not lead."""
+    out[:] = -1
+    n = generate_moves(st, rules, work, False)
+    seat = st[ST_LEADER]
+    ply = st[ST_PLY]
+    for i in range(n):
+        move = work[ply, i]
+        v = move_value(st, rules, tt, work, move)
+        generate_moves(st, rules, work, False)  # the same list again: deeper searches used the row
+        c = move & 31
+        if out[c] < 0 or (v > out[c] if seat == 0 else v < out[c]):
+            out[c] = v
+
+
+@jit_hot
+def best_move(st, rules, tt, work):
+    """(move, value) for the mover at any node: the first move in search order whose value equals
+    the position's value. Deterministic for a given table state."""
+    value = exact_value(st, rules, tt, work, 0, 0)
+    k = st[ST_K]
+    maximise = (st[ST_LEADER] + k) % 3 == 0
+    ply = st[ST_PLY]
+    saved = (st[0], st[1], st[2], st[ST_LEADER], st[ST_TRUMP], st[ST_OWNER], st[ST_WON], st[ST_UNSECURED],
+             st[ST_K], st[ST_WIN_CARD], st[ST_WIN_SEAT], st[ST_LED], st[ST_TRICK_POINTS], st[ST_REST_POINTS])
+    n = generate_moves(st, rules, work, True)
+    _sort_moves(work, ply, n, -1)
+    for i in range(n):
+        move = work[ply, i]
+        gain = play_lead(st, rules, move) if k == 0 else play_follow(st, move)
+        st[ST_PLY] = ply + 1
+        if maximise:
+            ok = gain + search(st, rules, tt, work, value - gain - 1, value - gain) >= value
+        else:
+            ok = gain + search(st, rules, tt, work, value - gain, value - gain + 1) <= value
+        for j in range(ST_PLY):
+            st[j] = saved[j]
+        st[ST_PLY] = ply
+        if ok:
+            return move, value
+        n = generate_moves(st, rules, work, True)
+        _sort_moves(work, ply, n, -1)
+    return -1, value  # not reached: some move always attains the value
+
+
+@jit_hot
+def principal_variation(st, rules, tt, work, out):
+    """Play the position out with best moves; ``out[i]`` = move code, ``out[24 + i]`` = the seat
+    that played it. Returns the number of cards played. The state is left as it was."""
+    saved = (st[0], st[1], st[2], st[ST_LEADER], st[ST_TRUMP], st[ST_OWNER], st[ST_WON], st[ST_UNSECURED],
+             st[ST_K], st[ST_WIN_CARD], st[ST_WIN_SEAT], st[ST_LED], st[ST_TRICK_POINTS], st[ST_REST_POINTS])
+    n = 0
+    while st[0] | st[1] | st[2]:
+        move, _ = best_move(st, rules, tt, work)
+        out[n] = move
+        out[24 + n] = (st[ST_LEADER] + st[ST_K]) % 3
+        n += 1
+        if st[ST_K] == 0:
+            play_lead(st, rules, move)
+        else:
+            play_follow(st, move)
+    for j in range(ST_PLY):
+        st[j] = saved[j]
+    return n
+
+
+@jit_hot
+def _discard_cost(hand, card, rules):
+    """Ordering of discards: what a card is worth keeping (its points, its combinations)."""
+    cost = CARD_POINTS[card]
+    if declaration_kind(hand, card, rules[R.HALF_MARRIAGE], rules[R.ACE_MARRIAGE]) != DECLARE_NONE:
+        value, _ = _declaration(hand, card, rules)
+        cost += value
+    return cost
+
+
+@jit_hot
+def best_discard(hand10, opp1, opp2, rules, st, work, tt):
+    """The discard (card to seat 1, card to seat 2) from the declarer's 10 cards that maximises the
+    value of the play that follows (declarer on lead, no trump, no trick won), and that value.
+    Discards are tried cheapest first; each later one is first tested against the best value so
+    far (one zero-window search, often cut at once by the quick upper bound), and all share one
+    table, keyed by the hands, so states reached from several discards are solved once."""
+    next_stamp(st, tt)
+    n = 0
+    a_mask = hand10
+    while a_mask:
+        a = lowest_index(a_mask)
+        a_mask &= a_mask - 1
+        b_mask = hand10 ^ (np.int64(1) << a)
+        while b_mask:
+            b = lowest_index(b_mask)
+            b_mask &= b_mask - 1
+            row = DISCARD_ROW + n // MAX_MOVES
+            work[row, n % MAX_MOVES] = a * 24 + b
+            work[row, MAX_MOVES + n % MAX_MOVES] = _discard_cost(hand10, a, rules) + _discard_cost(hand10, b, rules)
+            n += 1
+    # Insertion sort by cost, cheapest first (ties by card order, for determinism).
+    for i in range(1, n):
+        code = work[DISCARD_ROW + i // MAX_MOVES, i % MAX_MOVES]
+        cost = work[DISCARD_ROW + i // MAX_MOVES, MAX_MOVES + i % MAX_MOVES]
+        j = i - 1
+        while j >= 0 and work[DISCARD_ROW + j // MAX_MOVES, MAX_MOVES + j % MAX_MOVES] > cost:
+            work[DISCARD_ROW + (j + 1) // MAX_MOVES, (j + 1) % MAX_MOVES] = work[DISCARD_ROW + j // MAX_MOVES,
+                                                                                 j % MAX_MOVES]
+            work[DISCARD_ROW + (j + 1) // MAX_MOVES, MAX_MOVES + (j + 1) % MAX_MOVES] = work[
+                DISCARD_ROW + j // MAX_MOVES, MAX_MOVES + j % MAX_MOVES]
+            j -= 1
+        work[DISCARD_ROW + (j + 1) // MAX_MOVES, (j + 1) % MAX_MOVES] = code
+        work[DISCARD_ROW + (j + 1) // MAX_MOVES, MAX_MOVES + (j + 1) % MAX_MOVES] = cost
+    best = -1
+    best_a = -1
+    best_b = -1
+    for i in range(n):
+        code = work[DISCARD_ROW + i // MAX_MOVES, i % MAX_MOVES]
+        a = code // 24
+        b = code % 24
+        set_position(st, hand10 & ~(np.int64(1) << a) & ~(np.int64(1) << b), opp1 | (np.int64(1) << a),
+                     opp2 | (np.int64(1) << b), 0, -1, -1, 0, 0)
+        if best >= 0:
+            if upper_bound(st, rules) <= best:
+                continue
+            r = search(st, rules, tt, work, best, best + 1)
+            if r <= best:
+                continue
+            v = exact_value(st, rules, tt, work, r, r)
+        else:
+            v = exact_value(st, rules, tt, work, 0, st[ST_REST_POINTS] // 2)
+        best = v
+        best_a = a
+        best_b = b
+    return best_a, best_b, best
+
+
+@jit_hot
+def dd_choose_discard(hand10, opp1, opp2, rules, st, work, tt):
+    """The double-dummy player's discard: (card to the seat after the declarer, card to the seat
+    after that). ``opp1``/``opp2`` are those seats' 7 cards."""
+    a, b, _ = best_discard(hand10, opp1, opp2, rules, st, work, tt)
+    return a, b
+
+
+@jit_hot
+def dd_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won,
+                   unsecured, rules, st, work, tt):
+    """The double-dummy player's card, seeing every hand: (card, declare). Seats are the engine's
+    (0..2 around the table); ``hands`` holds every seat's cards not yet played, ``trick`` the
+    ``n_in_trick`` cards of the current trick from ``leader`` on, ``trump`` the trump in force for
+    it (-1 none), ``trump_owner`` the seat that declared it (-1 none), ``won`` a bit per seat that
+    has won a trick, ``unsecured`` the declarer's marriage points waiting for his first trick
+    (burning rule). ``declare`` tells whether a lead of K/Q (J, A) declares its combination; it
+    only differs from automatic declaration under marriage_optional. The declarer maximises his
+    points to come, the defenders minimise them; ties go to the first move in search order. A new
+    table generation per call keeps every answer independent of earlier calls."""
+    next_stamp(st, tt)
+    rel_won = 0
+    for s in range(3):
+        if (won >> s) & 1:
+            rel_won |= 1 << ((s - declarer) % 3)
+    rel_owner = -1 if trump_owner < 0 else (trump_owner - declarer) % 3
+    set_position(st, hands[declarer], hands[(declarer + 1) % 3], hands[(declarer + 2) % 3],
+                 (leader - declarer) % 3, trump, rel_owner, rel_won, unsecured)
+    for i in range(n_in_trick):
+        if i == 0:
+            play_lead(st, rules, trick[0])  # already declared if it did: trump is the one in force
+        else:
+            play_follow(st, trick[i])
+    move, _ = best_move(st, rules, tt, work)
+    card = move & 31
+    if move < 0 or not (legal >> card) & 1:
+        return lowest_index(legal), False  # not reached when the engine's rules match the solver's
+    return card, (move & DECLARE_FLAG) != 0
