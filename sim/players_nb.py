@@ -295,6 +295,8 @@ def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, decl
         return nth_card(legal, below(rng, popcount(legal)))
     if code == Y.PLAYER_SCRIPTED:
         return next_scripted(script)
+    if legal & (legal - 1) == 0:
+        return lowest_index(legal)  # a forced card: nothing to weigh
     hand = hands[seat]
     unseen = FULL_DECK & ~played & ~hand
     if n_in_trick == 0:
