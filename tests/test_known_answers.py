@@ -1,0 +1,144 @@
+"""Known-answer tests: hand-written deals and game situations whose expected results were
+computed by hand from RULES.md and docs/RULES.md (never from the engine), read from
+``tests/known_answers/*.toml`` and run through the engine's known-answer API.
+
+``deals.toml`` is a library of deals (hands, talon, dealer) and play scripts (the 24 cards in
+play order) that the case files name; every other file holds ``[[case]]`` tables. A case's
+``kind`` says what it runs: ``deal`` (play_scripted_deal), ``game`` (settle_deal over one or more
+deals, each checked), ``legal`` (legal_cards) or ``cap`` (bidding_cap). Expected values name only
+what the case is about; per-seat columns of a deal record are written as three-element lists.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from sim import layout as Y
+from sim.cards import SUITS, parse_card, parse_cards, parse_hand
+from sim.engine import GameState, IllegalAction, bidding_cap, legal_cards, play_scripted_deal, settle_deal
+from sim.rules import HouseRules
+
+HERE = Path(__file__).parent / "known_answers"
+LIBRARY = tomllib.loads((HERE / "deals.toml").read_text(encoding="utf-8"))
+EVENT_BITS = {name: bit for bit, name in Y.EVENT_NAMES.items()}
+
+
+def _load_cases() -> list:
+    cases, seen = [], set()
+    for path in sorted(HERE.glob("*.toml")):
+        if path.name == "deals.toml":
+            continue
+        for case in tomllib.loads(path.read_text(encoding="utf-8")).get("case", []):
+            name = case["name"]
+            assert name not in seen, f"duplicate case name {name!r} in {path.name}"
+            seen.add(name)
+            marks = [pytest.mark.xfail(strict=True, reason=case["xfail"])] if "xfail" in case else []
+            cases.append(pytest.param(case, id=name, marks=marks))
+    return cases
+
+
+def _rules(case: dict) -> HouseRules:
+    return HouseRules.from_dict(case.get("rules", {}), source=case.get("name", "case"))
+
+
+def _state(values: dict | None) -> GameState:
+    return GameState(**{key: tuple(v) for key, v in (values or {}).items()})
+
+
+def _events(names: list[list[str]]) -> list[int]:
+    return [sum(EVENT_BITS[n] for n in seat) for seat in names]
+
+
+def _check_state(got: GameState, want: dict, where: str) -> None:
+    for key, value in want.items():
+        assert list(getattr(got, key)) == list(value), f"{where}: state {key}"
+
+
+def _card_or_none(value) -> int:
+    return -1 if value in ("", -1) else parse_card(value)
+
+
+def _suit_bits(text: str) -> int:
+    return sum(1 << SUITS.index(s) for s in text)
+
+
+# Per-seat record columns whose file notation differs from the stored integers.
+_SEAT_CONVERT = {
+    "gift": _card_or_none,
+    "marriages": _suit_bits,
+    "bolt": int,
+}
+
+
+def _script(case: dict) -> list:
+    actions = list(case.get("actions", []))
+    if "play" in case:
+        actions += parse_cards(LIBRARY["plays"][case["play"]].replace("|", " "))
+    if "swap" in case:
+        step, action = case["swap"]
+        actions[step] = action
+    return actions
+
+
+def run_deal(case: dict) -> None:
+    deal = LIBRARY["deals"][case["deal"]]
+    actions = _script(case)
+    kwargs = dict(hands=deal["hands"], talon=deal["talon"], dealer=case.get("dealer", deal["dealer"]),
+                  actions=actions, rules=_rules(case), state=_state(case.get("state")))
+    expect = case["expect"]
+    if "illegal_step" in expect:
+        with pytest.raises(IllegalAction) as info:
+            play_scripted_deal(**kwargs)
+        assert info.value.step == expect["illegal_step"], str(info.value)
+        return
+    row, plays, state = play_scripted_deal(**kwargs)
+    for key, want in expect.get("row", {}).items():
+        if isinstance(want, list):
+            convert = _SEAT_CONVERT.get(key, lambda v: v)
+            want_ints = _events(want) if key == "events" else [convert(v) for v in want]
+            assert [row[f"{key}{p}"] for p in range(3)] == want_ints, f"column {key}"
+        else:
+            assert row[key] == want, f"column {key}"
+    # Every completed deal: the record's plays are the scripted cards, or none for a concession.
+    cards = [a if isinstance(a, int) else parse_card(a) for a in actions[-24:]]
+    assert plays == ([-1] * 24 if row["conceded"] else cards)
+    _check_state(state, expect.get("state", {}), "after the deal")
+
+
+def run_game(case: dict) -> None:
+    rules, state = _rules(case), _state(case.get("state"))
+    for i, step in enumerate(case["step"]):
+        state, out = settle_deal(state=state, declarer=step["declarer"], contract=step["contract"],
+                                 made=step["made"], results=tuple(step["results"]),
+                                 bolts=tuple(step.get("bolts", (False, False, False))),
+                                 conceded=step.get("conceded", False), rules=rules)
+        want = step["expect"]
+        where = f"deal {i + 1}"
+        assert out["change"] == want["change"], f"{where}: change"
+        assert out["score"] == want["score"], f"{where}: score"
+        if "events" in want:
+            assert out["events"] == _events(want["events"]), f"{where}: events"
+        assert out["winner"] == want.get("winner", -1), f"{where}: winner"
+        _check_state(state, want.get("state", {}), where)
+
+
+def run_legal(case: dict) -> None:
+    trump = case.get("trump")
+    got = legal_cards(case["hand"], trick=case.get("trick", []),
+                      trump=None if trump is None else SUITS.index(trump), rules=_rules(case))
+    assert got == parse_hand(case["expect"])
+
+
+def run_cap(case: dict) -> None:
+    assert bidding_cap(case["hand"], _rules(case)) == case["expect"]
+
+
+RUNNERS = {"deal": run_deal, "game": run_game, "legal": run_legal, "cap": run_cap}
+
+
+@pytest.mark.parametrize("case", _load_cases())
+def test_known_answer(case):
+    RUNNERS[case["kind"]](case)
