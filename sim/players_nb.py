@@ -33,9 +33,11 @@ SCRIPT_EXHAUSTED = -999  # an action no decision accepts: the engine reports the
 
 @jit_hot
 def next_scripted(script):
-    """The next action of a scripted seat (known-answer tests): ``script[0]`` is the cursor."""
+    """The next action of a scripted seat (known-answer tests): ``script[0]`` is the cursor, left
+    one past the end when the script ran out."""
     i = script[0]
     if i >= script.shape[0]:
+        script[0] = script.shape[0] + 1
         return SCRIPT_EXHAUSTED
     script[0] = i + 1
     return script[i]
