@@ -41,7 +41,7 @@ def _timed(fn):
     return result, time.perf_counter() - t
 
 
-def run(deals: np.ndarray, rules: np.ndarray, log2_rows: int = 20) -> dict:
+def run(deals: np.ndarray, rules: np.ndarray, log2_rows: int = 18) -> dict:
     st, work = S.new_work()
     tt = S.new_table(log2_rows)
 

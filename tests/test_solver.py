@@ -293,11 +293,11 @@ def test_dd_player_plays_a_best_card_mid_trick(compiled):
     rng = random.Random("player")
     st, work = K.new_work()
     tt = K.new_table(14)
-    for i in range(80):
+    for i in range(150):
         options = random_options(rng) if i % 2 else {}
         rules = HouseRules.from_dict(options)
         pr = play_rules(options)
-        pos = random_position(rng, rng.randint(2, 4), options)
+        pos = random_position(rng, rng.randint(2, 5), options)
         leader, trump, owner = pos["leader"], pos["trump"], pos["owner"]
         hands = [ref.cards_of(h) for h in pos["hands"]]
         trick = ()
@@ -351,6 +351,63 @@ def ref_after_follow(masks, trick, kw):
         gain = sum(ref.POINTS[c[1]] for c in cards) + (kw["unsecured"] if 0 not in kw["won"] else 0)
     rest = dict(kw, leader=winner, won=tuple(set(kw["won"]) | {winner}))
     return gain + ref.solve(masks, **rest)
+
+
+@pytest.mark.parametrize("options", [{}, {"marriage_first_lead": True, "marriage_burns_without_trick": True,
+                                          "marriage_optional": True, "half_marriage": True, "must_head": True}])
+def test_dd_self_play_scores_the_discard_value(compiled, options):
+    """Whole deals played by the DD player at every seat, from its own discard, with the declarer
+    at each engine seat: the declarer scores exactly the value the solver promised."""
+    rules = HouseRules.from_dict(options)
+    arr = rules.to_array()
+    pr = play_rules(options)
+    st, work = K.new_work()
+    tt = K.new_table(16)
+    rng = np.random.default_rng(17)
+    for d in range(6):
+        deck = [int(c) for c in rng.permutation(24)]
+        declarer = d % 3
+        hand10, opp1, opp2 = (sum(1 << c for c in deck[:10]), sum(1 << c for c in deck[10:17]),
+                              sum(1 << c for c in deck[17:]))
+        a, b = K.dd_choose_discard(hand10, opp1, opp2, arr, st, work, tt)
+        promised = solver.best_discard(hand10, opp1, opp2, rules=rules)[2]
+        hands = np.zeros(3, dtype=np.int64)
+        hands[declarer] = hand10 & ~(1 << a) & ~(1 << b)
+        hands[(declarer + 1) % 3] = opp1 | 1 << a
+        hands[(declarer + 2) % 3] = opp2 | 1 << b
+        leader, trump, owner, won, points, unsecured = declarer, -1, -1, 0, 0, 0
+        for _ in range(8):
+            trick = np.zeros(3, dtype=np.int64)
+            cards = ()
+            for k in range(3):
+                p = (leader + k) % 3
+                hand = ref.cards_of(int(hands[p]))
+                legal = (ref._leads(hand, p, trump, owner, pr) if k == 0
+                         else ref._follows(hand, cards, trump, pr.must_head))
+                legal_mask = sum(1 << ref.card_index(c) for c in legal)
+                c, declare = K.dd_choose_card(hands, p, legal_mask, trick, k, leader, trump, owner, declarer, won,
+                                              unsecured, arr, st, work, tt)
+                assert legal_mask >> c & 1
+                if declare:
+                    assert k == 0 and (won >> p & 1 or pr.marriage_first_lead)
+                    val, changes = ref._declaration(hand, (c // 6, c % 6), pr)
+                    if changes:
+                        trump, owner = c // 6, p
+                    if p == declarer:
+                        if pr.marriage_burns_without_trick and not won >> declarer & 1:
+                            unsecured += val
+                        else:
+                            points += val
+                trick[k] = c
+                cards += ((c // 6, c % 6),)
+                hands[p] &= ~(1 << c)
+            winner = (leader + ref._winner(cards, trump)) % 3
+            if winner == declarer:
+                points += sum(ref.POINTS[x[1]] for x in cards) + unsecured
+                unsecured = 0
+            won |= 1 << winner
+            leader = winner
+        assert points == promised
 
 
 def test_dd_choose_discard_matches_best_discard(compiled):
