@@ -16,8 +16,9 @@ from sim.play_nb import (
     ACE,
     CARD_POINTS,
     FULL_DECK,
+    JACK,
     KING,
-    MARRIAGE_MASK,
+    NINE,
     QUEEN,
     RANK_MASK,
     SUIT_MASK,
@@ -156,22 +157,6 @@ def choose_bid(code, seat, hand, high_bid, high_seat, min_raise, cap, gs, rules,
 
 # ---- discard ----------------------------------------------------------------------------------
 @jit_hot
-def _keep_value(hand, card):
-    s = card // 6
-    rank = card % 6
-    cs = hand & SUIT_MASK[s]
-    n = popcount(cs)
-    value = (1.0, 3.0, 5.0, 6.0, 15.0, 30.0)[rank]
-    if (rank == KING or rank == QUEEN) and (hand & MARRIAGE_MASK[s]) == MARRIAGE_MASK[s]:
-        value += 100.0
-    if rank == TEN and (cs >> (6 * s + ACE)) & 1:
-        value += 10.0
-    if n <= 2 and rank < TEN:
-        value -= 3.0 / n  # leaving the suit makes a void (trumps count later)
-    return value
-
-
-@jit_hot
 def choose_discard(code, seat, hand, rules, prm, rng, script):
     """Two cards of the 10-card hand: the first goes to the next seat, the second to the one after."""
     if code == Y.PLAYER_SCRIPTED:
@@ -184,22 +169,38 @@ def choose_discard(code, seat, hand, rules, prm, rng, script):
         if j >= i:
             j += 1
         return nth_card(hand, i), nth_card(hand, j)
-    best1 = -1
-    best2 = -1
-    v1 = 1e9
-    v2 = 1e9
-    m = hand
-    while m:
-        low = m & -m
-        c = lowest_index(low)
-        m ^= low
-        v = _keep_value(hand, c)
-        if v < v1:
-            best2, v2 = best1, v1
-            best1, v1 = c, v
-        elif v < v2:
-            best2, v2 = c, v
-    return best1, best2
+    # Give away the least useful cards, in this order (lowest card first within a step): nines,
+    # then jacks, queens and kings, preferring those that leave a void (a singleton) or nearly
+    # (a doubleton), since trumps count later; then unguarded tens, guarded tens, aces, and
+    # the halves of a marriage last.
+    short1 = np.int64(0)
+    short2 = np.int64(0)
+    for s in range(4):
+        n = popcount(hand & SUIT_MASK[s])
+        if n == 1:
+            short1 |= SUIT_MASK[s]
+        elif n == 2:
+            short2 |= SUIT_MASK[s]
+    marriage_cards = _marriage_cards(hand)
+    free = hand & ~marriage_cards
+    long_suits = ~(short1 | short2)
+    nines, jacks = free & RANK_MASK[NINE], free & RANK_MASK[JACK]
+    queens, kings = free & RANK_MASK[QUEEN], free & RANK_MASK[KING]
+    tens = hand & RANK_MASK[TEN]
+    guarded_tens = tens & (hand >> 1)  # the ace is the next card up
+    order = (nines & short1, nines & short2, jacks & short1, nines & long_suits, jacks & short2,
+             queens & short1, jacks & long_suits | kings & short1, queens & short2, kings & short2,
+             queens & long_suits, kings & long_suits, tens & ~guarded_tens, guarded_tens,
+             hand & RANK_MASK[ACE], marriage_cards)
+    first = -1
+    for bucket in order:
+        while bucket:
+            card = lowest_index(bucket)
+            if first >= 0:
+                return first, card
+            first = card
+            bucket &= bucket - 1
+    return first, first  # unreachable for a 10-card hand
 
 
 # ---- final contract ---------------------------------------------------------------------------
