@@ -14,3 +14,14 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def engine_compiled():
+    """Compile the engine's kernels once per session: a one-game and a one-deal chunk."""
+    # Imported here so that tests which never play cards do not load the engine.
+    from sim.engine import BatchSpec, play_chunk
+
+    play_chunk(BatchSpec(mode="games", n=1, seed=0, chunk_size=1), 0)
+    play_chunk(BatchSpec(mode="deals", n=1, seed=0, chunk_size=1), 0)
+    return True
