@@ -1,4 +1,5 @@
-"""Shared pytest options: ``--runslow`` runs the tests marked ``slow``."""
+"""Shared pytest options and fixtures: ``--runslow`` runs the tests marked ``slow``;
+``engine_compiled`` compiles the engine once per session."""
 
 import pytest
 
