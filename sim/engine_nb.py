@@ -293,6 +293,7 @@ def apply_deal(gs, rules, declarer, contract, made, conceded, ws, rec, row):
                 new[p] = old + contract
                 events[p] |= Y.EV_WIN
                 gs[Y.G_WINNER] = p
+                gs[Y.G_ON_BARREL + p] = 0  # off upward: nobody climbing now can knock him off
                 continue
             if p == declarer and not made:
                 new[p] = old + result[p]
@@ -347,7 +348,7 @@ def apply_deal(gs, rules, declarer, contract, made, conceded, ws, rec, row):
             new[p] = 0
             events[p] |= Y.EV_DUMP_TRUCK
             gs[Y.G_DUMP_TRUCKS + p] += 1
-        if gs[Y.G_ON_BARREL + p] and not events[p] & (Y.EV_BARREL_ON | Y.EV_WIN):
+        if gs[Y.G_ON_BARREL + p] and not events[p] & Y.EV_BARREL_ON:
             events[p] |= Y.EV_BARREL_STAY
         rec[row, Y.D_CHANGE + p] = new[p] - gs[Y.G_SCORE + p]
         rec[row, Y.D_SCORE + p] = new[p]

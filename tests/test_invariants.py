@@ -6,9 +6,6 @@ Default run: a hundred games (a few thousand deals) for each of several player m
 rules, and a few thousand all-random independent deals, every row replayed by the reference.
 ``--runslow`` adds 100,000 games through the batch runner: vectorized checks on every row, the
 game-rule replay on every game, the full deal replay on a sample of 20,000 deals.
-
-One engine discrepancy is known (see the xfail test at the end): the main game replay sets the
-games it touches aside, and a strict xfail test replays them, passing once the engine is fixed.
 """
 
 from __future__ import annotations
@@ -100,29 +97,21 @@ def assert_all_pass(check, items, what: str) -> None:
         failures[:5])
 
 
-# ---- a known engine discrepancy, set aside in the main replay -------------------------------------
-
 def won_in_this_deal() -> pl.Expr:
     return pl.any_horizontal([(pl.col(f"events{s}") & ref.EV_WIN) != 0 for s in SEATS])
 
 
-def games_won_during_a_knock_off(deals: pl.DataFrame, rules: HouseRules) -> set[int]:
-    """Games whose sitter wins in a deal where another player climbs alone: the engine knocks the
-    winner off the barrel too (see test_sitter_who_wins_is_not_knocked_off)."""
-    if not rules.barrel_knock_off or rules.barrel is None:
-        return set()
+def games_won_during_a_climb(deals: pl.DataFrame) -> set[int]:
+    """Games whose sitter wins in a deal where another player climbs alone (a collision that once
+    knocked the winner off the barrel)."""
     climb = pl.any_horizontal([(pl.col(f"events{s}") & ref.EV_BARREL_ON) != 0 for s in SEATS])
     return set(deals.filter(won_in_this_deal() & climb)["game"].to_list())
 
 
-def replay_games(deals: pl.DataFrame, games: pl.DataFrame, rules: HouseRules) -> int:
-    """Replay the game rules of every game not hit by a known discrepancy; returns how many were
-    set aside."""
-    set_aside = games_won_during_a_knock_off(deals, rules)
+def replay_games(deals: pl.DataFrame, games: pl.DataFrame, rules: HouseRules) -> None:
     by_game = rows_by_game(deals)
-    checked = [g for g in games.iter_rows(named=True) if g["game"] not in set_aside]
-    assert_all_pass(lambda g: ref.replay_game(by_game[g["game"]], g, rules), checked, "games")
-    return len(set_aside)
+    assert_all_pass(lambda g: ref.replay_game(by_game[g["game"]], g, rules), list(games.iter_rows(named=True)),
+                    "games")
 
 
 # ---- vectorized checks over whole frames ---------------------------------------------------------
@@ -195,8 +184,7 @@ def test_every_deal_replays(engine_compiled, name):
 def test_every_game_settles_as_the_reference(engine_compiled, name):
     deals, games, rules = played(name)
     assert games.height == FAST_GAMES and games["finished"].all()
-    set_aside = replay_games(deals, games, rules)
-    assert set_aside <= games.height // 4, f"{set_aside} of {games.height} games set aside as known discrepancies"
+    replay_games(deals, games, rules)
 
 
 @pytest.mark.parametrize("name", list(DEAL_CONFIGS))
@@ -269,37 +257,33 @@ def test_hundred_thousand_games(engine_compiled, tmp_path):
     shards = sorted((tmp_path / "deals").glob("part-*.parquet"))
     assert len(shards) == spec.n_chunks
     sample_per_shard = -(-SLOW_DEAL_SAMPLE // len(shards))
-    sampled = set_aside = 0
+    sampled = 0
     for index, shard in enumerate(shards):
         deals = pl.read_parquet(shard)
         games = pl.read_parquet(tmp_path / "games" / shard.name)
         check_deal_frame(deals, rules)
         check_game_frames(deals, games)
-        set_aside += replay_games(deals, games, rules)
+        replay_games(deals, games, rules)
         sample = deals.sample(min(sample_per_shard, deals.height), seed=index)
         assert_all_pass(lambda row: ref.replay_deal(row, rules), list(sample.iter_rows(named=True)), "deals")
         sampled += sample.height
     assert sampled >= SLOW_DEAL_SAMPLE
-    assert set_aside <= SLOW_GAMES // 4, f"{set_aside} games set aside as known discrepancies"
     ids = scan_games(tmp_path).select(pl.col("game")).collect()["game"]
     assert ids.n_unique() == SLOW_GAMES and ids.min() == 0 and ids.max() == SLOW_GAMES - 1
 
 
-# ---- the known engine discrepancy ----------------------------------------------------------------
+# ---- a collision worth its own check ----------------------------------------------------------
 
 BARREL_CONFIGS = [name for name, (_, rules) in GAME_CONFIGS.items() if rules.barrel is not None]
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="engine knocks the winning sitter off the barrel when another player climbs in the same "
-                          "deal (winner kept, score barrel − penalty instead of barrel + contract)")
 def test_sitter_who_wins_is_not_knocked_off(engine_compiled):
     # docs/RULES.md settlement: step 1 ends the game with barrel + contract; step 3 knocks off only a
     # player "still sitting there from before", which the winner no longer is.
     affected = []
     for name in BARREL_CONFIGS:
         deals, games, rules = played(name)
-        games_hit = games_won_during_a_knock_off(deals, rules)
+        games_hit = games_won_during_a_climb(deals) if rules.barrel_knock_off else set()
         by_game = rows_by_game(deals)
         affected += [(by_game[g["game"]], g, rules) for g in games.iter_rows(named=True) if g["game"] in games_hit]
     if not affected:
