@@ -20,7 +20,7 @@ from sim.engine import BatchSpec, chunk_rng, deals_frame, play_chunk
 from sim.engine_nb import new_game_state, new_workspace, run_bare_playouts, run_deals
 from sim.players import params_matrix, player_codes
 from sim.rules import HouseRules
-from sim.runner import write_parquet_atomic
+from sim.runner import run_chunk_to_disk, write_parquet_atomic
 
 
 def main() -> None:
@@ -83,6 +83,11 @@ def main() -> None:
     t = time.perf_counter()
     play_chunk(spec, 0)
     print(f"one whole chunk (kernel + frame), heuristic: {n / (time.perf_counter() - t):,.0f} deals/s")
+    with tempfile.TemporaryDirectory() as tmp:
+        t = time.perf_counter()
+        run_chunk_to_disk(spec, Path(tmp), 0)
+        print(f"one whole chunk stored as a Parquet shard (kernel + frame + file): "
+              f"{n / (time.perf_counter() - t):,.0f} deals/s")
 
 
 if __name__ == "__main__":
