@@ -14,9 +14,11 @@ from sim.bits_nb import popcount
 from sim.numba_config import jit_hot
 from sim.play_nb import (
     CARD_POINTS,
+    LEAD_WITHOUT_DECLARING,
     beats,
-    declares_marriage,
+    declaration,
     legal_follows,
+    legal_leads,
     marriage_total,
     nth_card,
     round5,
@@ -211,6 +213,7 @@ def play_tricks(rng, rules, codes, prm, ws, declarer, row, plays, script):
     voids[:] = 0
     leader = declarer
     trump = -1
+    trump_owner = -1
     played = 0
     for t in range(8):
         win_card = -1
@@ -219,24 +222,37 @@ def play_tricks(rng, rules, codes, prm, ws, declarer, row, plays, script):
         for k in range(3):
             p = (leader + k) % 3
             hand = hands[p]
+            can_declare = False
             if k == 0:
-                legal = hand
+                legal = legal_leads(hand, trump, trump_owner == p, rules[R.NO_LEAD_FOREIGN_TRUMP],
+                                    rules[R.MUST_LEAD_TRUMP])
+                can_declare = tricks[p] > 0 or rules[R.MARRIAGE_FIRST_LEAD]
             else:
-                legal = legal_follows(hand, led_suit, win_card, trump, False)
-            can_declare = tricks[p] > 0
-            c = choose_card(codes[p], p, hands, legal, trick, k, leader, trump, declarer, played,
-                            voids, can_declare, rules, prm, rng, script)
-            if c < 0 or c > 23 or not (legal >> c) & 1:
+                legal = legal_follows(hand, led_suit, win_card, trump, rules[R.MUST_HEAD])
+            choice = choose_card(codes[p], p, hands, legal, trick, k, leader, trump, trump_owner, declarer,
+                                 played, voids, can_declare, rules, prm, rng, script)
+            c = choice & ~LEAD_WITHOUT_DECLARING
+            if choice < 0 or c > 23 or not (legal >> c) & 1:
                 return ILLEGAL
             if k == 0:
                 led_suit = c // 6
                 win_card = c
                 win_seat = p
-                if can_declare and declares_marriage(hand, c):
-                    marriage_points[p] += rules[R.MARRIAGE_VALUE + led_suit]
-                    marriages[p] |= 1 << led_suit
-                    trump = led_suit
+                if can_declare:
+                    value, new_trump, bit = declaration(hand, c, rules)
+                    if c != choice and (not rules[R.MARRIAGE_OPTIONAL] or bit == 0):
+                        return ILLEGAL  # declining is a choice only where a declaration is possible
+                    if bit and c == choice:
+                        marriage_points[p] += value
+                        marriages[p] |= bit
+                        if new_trump >= 0:
+                            trump = new_trump
+                            trump_owner = p
+                elif c != choice:
+                    return ILLEGAL
             else:
+                if c != choice:
+                    return ILLEGAL
                 if c // 6 != led_suit:
                     voids[p] |= 1 << led_suit
                     if trump >= 0 and c // 6 != trump:
@@ -247,10 +263,14 @@ def play_tricks(rng, rules, codes, prm, ws, declarer, row, plays, script):
             trick[k] = c
             hands[p] = hand & ~(np.int64(1) << c)
             played |= np.int64(1) << c
-            plays[row, 3 * t + k] = c
+            plays[row, 3 * t + k] = choice
         tricks[win_seat] += 1
         card_points[win_seat] += CARD_POINTS[trick[0]] + CARD_POINTS[trick[1]] + CARD_POINTS[trick[2]]
         leader = win_seat
+    if rules[R.MARRIAGE_BURNS_WITHOUT_TRICK]:
+        for q in range(3):
+            if tricks[q] == 0:
+                marriage_points[q] = 0  # declared (the trump changed) but burnt: no trick won
     return 0
 
 

@@ -87,15 +87,6 @@ def marriage_total(hand, rules):
 
 
 @jit_hot
-def declares_marriage(hand, card):
-    """Leading ``card`` from ``hand`` declares a marriage (classic: automatic when K or Q of a
-    held marriage is led; the caller checks the prior-trick condition)."""
-    rank = card % 6
-    s = card // 6
-    return (rank == KING or rank == QUEEN) and (hand & MARRIAGE_MASK[s]) == MARRIAGE_MASK[s]
-
-
-@jit_hot
 def nth_card(mask, n):
     """The n-th lowest card of a mask (0-based)."""
     m = mask
@@ -135,6 +126,15 @@ def legal_leads(hand, trump, own_trump, no_lead_foreign_trump, must_lead_trump):
     return hand
 
 
+# A lead written as ``card | LEAD_WITHOUT_DECLARING`` declines the combination it would declare
+# (only legal under marriage_optional); ``plays`` records such a lead the same way.
+LEAD_WITHOUT_DECLARING = 32
+# Bits of a seat's ``marriages`` record: full marriage of suit s = 1 << s, half marriage of suit
+# s = 1 << (4 + s), the four aces = 1 << 8.
+DECLARED_BIT_HALF = 4
+DECLARED_BIT_ACES = 8
+
+
 @jit_hot
 def declaration_kind(hand, card, half_marriage, ace_marriage):
     """What leading ``card`` from ``hand`` declares (the most valuable combination it belongs
@@ -150,3 +150,19 @@ def declaration_kind(hand, card, half_marriage, ace_marriage):
     if ace_marriage and rank == ACE and (hand & ACES_MASK) == ACES_MASK:
         return DECLARE_ACES
     return DECLARE_NONE
+
+
+@jit_hot
+def declaration(hand, card, rules):
+    """(value, new trump or -1, bit of the ``marriages`` record) of the combination that leading
+    ``card`` from ``hand`` declares; value 0 and bit 0 when it declares nothing. Half marriages
+    are worth half the suit's value (rounded down) and set trump; the four aces do not."""
+    kind = declaration_kind(hand, card, rules[R.HALF_MARRIAGE], rules[R.ACE_MARRIAGE])
+    s = card // 6
+    if kind == DECLARE_MARRIAGE:
+        return rules[R.MARRIAGE_VALUE + s], s, 1 << s
+    if kind == DECLARE_HALF:
+        return rules[R.MARRIAGE_VALUE + s] // 2, s, 1 << (DECLARED_BIT_HALF + s)
+    if kind == DECLARE_ACES:
+        return rules[R.ACE_MARRIAGE], -1, 1 << DECLARED_BIT_ACES
+    return 0, -1, 0

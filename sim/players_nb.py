@@ -18,12 +18,14 @@ from sim.play_nb import (
     FULL_DECK,
     JACK,
     KING,
+    LEAD_WITHOUT_DECLARING,
     NINE,
     QUEEN,
     RANK_MASK,
     SUIT_MASK,
     TEN,
     beaters,
+    declaration,
     nth_card,
 )
 from sim.rng_nb import below
@@ -235,6 +237,19 @@ def _marriage_cards(hand):
 
 
 @jit_hot
+def _combination_cards(hand, rules):
+    """Cards of ``hand`` whose lead can declare something: marriage halves, with the rules that
+    count them the Q and J of a half marriage and the four aces."""
+    cards = _marriage_cards(hand)
+    if rules[R.HALF_MARRIAGE]:
+        jacks = hand & (hand >> 1) & RANK_MASK[JACK]
+        cards |= jacks | (jacks << 1)
+    if rules[R.ACE_MARRIAGE] and hand & RANK_MASK[ACE] == RANK_MASK[ACE]:
+        cards |= RANK_MASK[ACE]
+    return cards
+
+
+@jit_hot
 def _masters(hand, unseen):
     """Cards of ``hand`` that no unseen card of their suit can beat."""
     out = np.int64(0)
@@ -290,12 +305,17 @@ def _safe_from_trumps(suit, trump, unseen, voids, opponents_after):
 
 
 @jit_hot
-def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, declarer, played,
+def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, played,
                 voids, can_declare, rules, prm, rng, script):
-    """The card to play. ``hands`` holds every seat's cards; only the random and heuristic players'
-    own hand, the cards played and the known voids are read here."""
+    """The card to play, or on lead ``card | LEAD_WITHOUT_DECLARING`` to decline the combination
+    it would declare (marriage_optional). ``hands`` holds every seat's cards; only the random and
+    heuristic players' own hand, the cards played and the known voids are read here."""
     if code == Y.PLAYER_RANDOM:
-        return nth_card(legal, below(rng, popcount(legal)))
+        card = nth_card(legal, below(rng, popcount(legal)))
+        if n_in_trick == 0 and can_declare and rules[R.MARRIAGE_OPTIONAL] and below(rng, 2):
+            if declaration(hands[seat], card, rules)[2]:
+                return card | LEAD_WITHOUT_DECLARING
+        return card
     if code == Y.PLAYER_SCRIPTED:
         return next_scripted(script)
     if legal & (legal - 1) == 0:
@@ -303,7 +323,7 @@ def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, decl
     hand = hands[seat]
     unseen = FULL_DECK & ~played & ~hand
     if n_in_trick == 0:
-        return _heuristic_lead(seat, hand, unseen, trump, declarer, voids, can_declare, rules)
+        return _heuristic_lead(seat, hand, legal, unseen, trump, declarer, voids, can_declare, rules)
     # Follow: who is winning so far, and who is still to play.
     win_card = trick[0]
     win_seat = leader
@@ -336,22 +356,30 @@ def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, decl
 
 
 @jit_hot
-def _heuristic_lead(seat, hand, unseen, trump, declarer, voids, can_declare, rules):
+def _heuristic_lead(seat, hand, legal, unseen, trump, declarer, voids, can_declare, rules):
     opponents = (7 ^ (1 << seat)) if seat == declarer else (1 << declarer)
-    # 1. Declare the most valuable marriage: lead its queen (the cheaper half).
+    # 1. Declare the most valuable combination: a marriage (leading the queen, the cheaper half,
+    #    where both are allowed), a half marriage, the four aces.
     if can_declare:
-        queens = _marriage_cards(hand) & RANK_MASK[QUEEN]
-        if queens:
-            best = -1
-            m = queens
+        best = -1
+        best_value = 0
+        m = _marriage_cards(hand) & legal
+        while m:
+            c = lowest_index(m)
+            m &= m - 1
+            if rules[R.MARRIAGE_VALUE + c // 6] > best_value:
+                best, best_value = c, rules[R.MARRIAGE_VALUE + c // 6]
+        if rules[R.HALF_MARRIAGE] or rules[R.ACE_MARRIAGE]:
+            m = _combination_cards(hand, rules) & legal & ~_marriage_cards(hand)
             while m:
-                low = m & -m
-                c = lowest_index(low)
-                m ^= low
-                if best < 0 or rules[R.MARRIAGE_VALUE + c // 6] > rules[R.MARRIAGE_VALUE + best // 6]:
-                    best = c
+                c = lowest_index(m)
+                m &= m - 1
+                value = declaration(hand, c, rules)[0]
+                if value > best_value:
+                    best, best_value = c, value
+        if best >= 0:
             return best
-    masters = _masters(hand, unseen)
+    masters = _masters(legal, unseen)
     # 2. Draw trumps with a master trump while opponents still hold some.
     if trump >= 0 and seat == declarer and (unseen & SUIT_MASK[trump]):
         top = masters & SUIT_MASK[trump]
@@ -372,4 +400,4 @@ def _heuristic_lead(seat, hand, unseen, trump, declarer, voids, can_declare, rul
     if best >= 0:
         return best
     # 4. Otherwise lead the cheapest card, sparing marriages and masters.
-    return _cheapest(hand, hand, unseen)
+    return _cheapest(hand, legal, unseen)

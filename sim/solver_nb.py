@@ -33,14 +33,13 @@ from sim.numba_config import jit, jit_hot
 from sim.play_nb import (
     ACES_MASK,
     CARD_POINTS,
-    DECLARE_HALF,
-    DECLARE_MARRIAGE,
     DECLARE_NONE,
     HALF_MARRIAGE_MASK,
     MARRIAGE_MASK,
     above_in_suit,
     beaters,
     beats,
+    declaration,
     declaration_kind,
     legal_follows,
     legal_leads,
@@ -109,20 +108,6 @@ def next_stamp(st, tt):
 def _side(seat):
     """1 for the declarer, 2 for a defender."""
     return 1 if seat == 0 else 2
-
-
-@jit_hot
-def _declaration(hand, card, rules):
-    """(value, new trump or -1) of the combination leading ``card`` from ``hand`` declares."""
-    kind = declaration_kind(hand, card, rules[R.HALF_MARRIAGE], rules[R.ACE_MARRIAGE])
-    s = card // 6
-    if kind == DECLARE_MARRIAGE:
-        return rules[R.MARRIAGE_VALUE + s], s
-    if kind == DECLARE_HALF:
-        return rules[R.MARRIAGE_VALUE + s] // 2, s
-    if kind == DECLARE_NONE:
-        return 0, -1
-    return rules[R.ACE_MARRIAGE], -1
 
 
 @jit_hot
@@ -332,7 +317,7 @@ def generate_moves(st, rules, work, reduce):
         m &= m - 1
         if declaration_kind(hand, c, half, aces) != DECLARE_NONE:
             if can_declare:
-                value, new_trump = _declaration(hand, c, rules)
+                value, new_trump, _ = declaration(hand, c, rules)
                 t = new_trump if new_trump >= 0 else trump
                 n = _add_move(work, ply, n, c | DECLARE_FLAG,
                               _move_score(st, seat, c, trick_side(st, rules, seat, c, t), value))
@@ -395,7 +380,7 @@ def play_lead(st, rules, move):
     seat = st[ST_LEADER]
     gain = 0
     if move & DECLARE_FLAG:
-        value, new_trump = _declaration(st[seat], c, rules)
+        value, new_trump, _ = declaration(st[seat], c, rules)
         if new_trump >= 0:
             st[ST_TRUMP] = new_trump
             st[ST_OWNER] = seat
@@ -692,7 +677,7 @@ def _discard_cost(hand, card, rules):
     """Ordering of discards: what a card is worth keeping (its points, its combinations)."""
     cost = CARD_POINTS[card]
     if declaration_kind(hand, card, rules[R.HALF_MARRIAGE], rules[R.ACE_MARRIAGE]) != DECLARE_NONE:
-        value, _ = _declaration(hand, card, rules)
+        value = declaration(hand, card, rules)[0]
         cost += value
     return cost
 
