@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from sim import layout as Y
-from sim.engine import BatchSpec, chunk_rng, deals_frame, play_chunk
+from sim.engine import BatchSpec, chunk_rng, deals_frame, play_chunk, solver_buffers
 from sim.engine_nb import new_game_state, new_workspace, run_bare_playouts, run_deals
 from sim.players import params_matrix, player_codes
 from sim.rules import HouseRules
@@ -35,10 +35,11 @@ def main() -> None:
     rec = np.zeros((n, Y.N_DEAL_COLUMNS), dtype=np.int32)
     plays = np.zeros((n, Y.N_PLAYS), dtype=np.int8)
     ws, gs, no_script = new_workspace(), new_game_state(), np.zeros(1, dtype=np.int64)
+    solver = solver_buffers(())
 
     def engine(codes):
         rng = chunk_rng(1, 0)
-        return lambda: run_deals(rng, rules_arr, player_codes(codes), prm, 0, n, rec, plays, gs, ws, no_script)
+        return lambda: run_deals(rng, rules_arr, player_codes(codes), prm, 0, n, rec, plays, gs, ws, no_script, solver)
 
     def bare():
         rng = chunk_rng(1, 0)

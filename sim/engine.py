@@ -32,7 +32,9 @@ from sim.play_nb import beats, legal_follows
 from sim.players import HeuristicParams, params_matrix, parse_players, player_codes
 from sim.rng_nb import seed_state
 from sim.rules import HouseRules
+from sim.solver_nb import new_table, new_work
 
+DD_TABLE_LOG2 = 18  # 2**18 transposition-table rows (6 MiB) per double-dummy thread
 MAX_DEALS_PER_GAME = 2000  # a game still running after this many deals is stored unfinished
 DEFAULT_CHUNK = {"deals": 50_000, "games": 500}
 
@@ -128,6 +130,13 @@ def games_frame(grec: np.ndarray) -> pl.DataFrame:
     return df.with_columns(finished=pl.col("winner") >= 0)
 
 
+def solver_buffers(players) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The double-dummy search's buffers (state, moves, transposition table); a token table when
+    no seat plays double dummy."""
+    st, work = new_work()
+    return st, work, new_table(DD_TABLE_LOG2 if "dd" in players else 1)
+
+
 def play_chunk(spec: BatchSpec, index: int) -> tuple[pl.DataFrame, pl.DataFrame | None]:
     """Chunk ``index`` of a run: (deal rows, game rows or None in deals mode). A pure function
     of the spec and the index, so any executor may run any chunk."""
@@ -139,10 +148,11 @@ def play_chunk(spec: BatchSpec, index: int) -> tuple[pl.DataFrame, pl.DataFrame 
     ws = new_workspace()
     gs = new_game_state()
     no_script = np.zeros(1, dtype=np.int64)  # no seat of a batch is scripted
+    solver = solver_buffers(spec.players)
     if spec.mode == "deals":
         rec = np.zeros((size, Y.N_DEAL_COLUMNS), dtype=np.int32)
         plays = np.zeros((size, Y.N_PLAYS), dtype=np.int8)
-        if run_deals(rng, rules, codes, prm, first, size, rec, plays, gs, ws, no_script) == ILLEGAL:
+        if run_deals(rng, rules, codes, prm, first, size, rec, plays, gs, ws, no_script, solver) == ILLEGAL:
             raise EngineError(f"illegal action in chunk {index} (seed {spec.seed})")
         return deals_frame(rec, plays), None
     grec = np.zeros((size, Y.N_GAME_COLUMNS), dtype=np.int32)
@@ -153,7 +163,7 @@ def play_chunk(spec: BatchSpec, index: int) -> tuple[pl.DataFrame, pl.DataFrame 
         rec = np.zeros((capacity, Y.N_DEAL_COLUMNS), dtype=np.int32)
         plays = np.zeros((capacity, Y.N_PLAYS), dtype=np.int8)
         rows = run_games(rng, rules, codes, prm, gs, first, size, spec.max_deals_per_game, rec, plays, grec,
-                         done, ws, no_script)
+                         done, ws, no_script, solver)
         if rows == ILLEGAL:
             raise EngineError(f"illegal action in chunk {index} (seed {spec.seed})")
         parts.append(deals_frame(rec[:rows], plays[:rows]))
@@ -231,7 +241,7 @@ def play_scripted_deal(*, hands: list[str | int], talon: str | int, dealer: int,
     codes = np.full(3, Y.PLAYER_SCRIPTED, dtype=np.int64)
     rng = chunk_rng(0, 0)  # unused: every seat is scripted
     status = play_dealt(rng, rules.to_array(), codes, params_matrix(rules=rules), gs, dealer, ws, talon_mask, rec, 0,
-                        plays, script)
+                        plays, script, solver_buffers(()))
     if status == ILLEGAL:
         if script[0] > len(script):
             raise IllegalAction(len(actions), f"the deal needs more than the {len(actions)} actions given")

@@ -23,8 +23,9 @@ from sim.play_nb import (
     nth_card,
     round5,
 )
-from sim.players_nb import choose_bid, choose_card, choose_contract, choose_discard
+from sim.players_nb import choose_bid, choose_card, choose_contract, choose_discard, dd_final_contract
 from sim.rng_nb import below
+from sim.solver_nb import best_discard, dd_choose_card
 
 ILLEGAL = -1  # returned status when a player chose an illegal action (a bug, never expected)
 
@@ -73,17 +74,18 @@ def new_game_state():
 
 
 @jit_hot
-def play_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script):
+def play_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script, solver):
     """Deal at random, then play the deal (``play_dealt``)."""
     talon = deal_cards(rng, ws[W_HANDS, :3], ws[W_DECK])
-    return play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, script)
+    return play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, script, solver)
 
 
 @jit_hot
-def play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, script):
+def play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, script, solver):
     """Play one deal whose hands are in the workspace and whose talon is ``talon``, from the game
     state ``gs`` (scores, barrel, bolts); write its record to ``rec[row]`` and ``plays[row]`` and
-    update ``gs``. Scripted seats read their actions from ``script``. Returns 0, or ILLEGAL."""
+    update ``gs``. Scripted seats read their actions from ``script``; double-dummy seats search
+    with the buffers ``solver`` = (state, moves, table). Returns 0, or ILLEGAL."""
     hands = ws[W_HANDS, :3]
     rec[row, Y.D_DEALER] = dealer
     for p in range(3):
@@ -131,7 +133,12 @@ def play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, s
     hands[declarer] |= talon
     left = (declarer + 1) % 3
     right = (declarer + 2) % 3
-    g1, g2 = choose_discard(codes[declarer], declarer, hands[declarer], rules, prm, rng, script)
+    dd_value = 0
+    if codes[declarer] == Y.PLAYER_DD:
+        g1, g2, dd_value = best_discard(hands[declarer], hands[left], hands[right], rules, solver[0], solver[1],
+                                        solver[2])
+    else:
+        g1, g2 = choose_discard(codes[declarer], declarer, hands[declarer], rules, prm, rng, script)
     if g1 == g2 or not (hands[declarer] >> g1) & 1 or not (hands[declarer] >> g2) & 1:
         return ILLEGAL
     hands[declarer] &= ~((np.int64(1) << g1) | (np.int64(1) << g2))
@@ -144,8 +151,11 @@ def play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, s
     # ---- final contract or concession ----------------------------------------------------------
     can_concede = rules[R.CONCEDE] and (rules[R.CONCEDE_ON_BARREL] or not anyone_on_barrel(gs))
     final_cap = bid_cap(hands[declarer], rules)
-    contract = choose_contract(codes[declarer], declarer, hands[declarer], high, final_cap,
-                               can_concede, gs, rules, prm, rng, script)
+    if codes[declarer] == Y.PLAYER_DD:
+        contract = dd_final_contract(high, final_cap, dd_value, can_concede)
+    else:
+        contract = choose_contract(codes[declarer], declarer, hands[declarer], high, final_cap,
+                                   can_concede, gs, rules, prm, rng, script)
     conceded = contract == -1
     if conceded:
         if not can_concede:
@@ -174,7 +184,7 @@ def play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, s
             result[q] = -loss if q == declarer else gain
         plays[row, :] = -1
     else:
-        status = play_tricks(rng, rules, codes, prm, ws, declarer, row, plays, script)
+        status = play_tricks(rng, rules, codes, prm, ws, declarer, row, plays, script, solver)
         if status != 0:
             return status
         total = card_points[declarer] + marriage_points[declarer]
@@ -200,7 +210,7 @@ def play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, s
 
 
 @jit_hot
-def play_tricks(rng, rules, codes, prm, ws, declarer, row, plays, script):
+def play_tricks(rng, rules, codes, prm, ws, declarer, row, plays, script, solver):
     """Eight tricks with the declarer on lead; fills the per-seat tallies in the workspace.
     Returns 0 or ILLEGAL."""
     hands = ws[W_HANDS, :3]
@@ -229,8 +239,17 @@ def play_tricks(rng, rules, codes, prm, ws, declarer, row, plays, script):
                 can_declare = tricks[p] > 0 or rules[R.MARRIAGE_FIRST_LEAD]
             else:
                 legal = legal_follows(hand, led_suit, win_card, trump, rules[R.MUST_HEAD])
-            choice = choose_card(codes[p], p, hands, legal, trick, k, leader, trump, trump_owner, declarer,
-                                 played, voids, can_declare, rules, prm, rng, script)
+            if codes[p] == Y.PLAYER_DD:
+                won = (tricks[0] > 0) | (tricks[1] > 0) << 1 | (tricks[2] > 0) << 2
+                burning = rules[R.MARRIAGE_BURNS_WITHOUT_TRICK] and tricks[declarer] == 0
+                unsecured = marriage_points[declarer] if burning else 0
+                choice, declare = dd_choose_card(hands, p, legal, trick, k, leader, trump, trump_owner, declarer, won,
+                                                 unsecured, rules, solver[0], solver[1], solver[2])
+                if k == 0 and can_declare and not declare and declaration(hand, choice, rules)[2]:
+                    choice |= LEAD_WITHOUT_DECLARING
+            else:
+                choice = choose_card(codes[p], p, hands, legal, trick, k, leader, trump, trump_owner, declarer,
+                                     played, voids, can_declare, rules, prm, rng, script)
             c = choice & ~LEAD_WITHOUT_DECLARING
             if choice < 0 or c > 23 or not (legal >> c) & 1:
                 return ILLEGAL
@@ -378,7 +397,7 @@ def apply_deal(gs, rules, declarer, contract, made, conceded, ws, rec, row):
 
 # ---- chunk kernels ----------------------------------------------------------------------------
 @jit_hot
-def run_deals(rng, rules, codes, prm, first_id, n, rec, plays, gs, ws, script):
+def run_deals(rng, rules, codes, prm, first_id, n, rec, plays, gs, ws, script, solver):
     """``n`` independent deals, each from a zero score with a random dealer. ``gs`` and ``ws``
     are scratch (``new_game_state``, ``new_workspace``). Returns the number of rows written
     (``n``), or ILLEGAL."""
@@ -387,13 +406,14 @@ def run_deals(rng, rules, codes, prm, first_id, n, rec, plays, gs, ws, script):
         dealer = below(rng, 3)
         rec[i, Y.D_GAME] = first_id + i
         rec[i, Y.D_DEAL] = 0
-        if play_deal(rng, rules, codes, prm, gs, dealer, ws, rec, i, plays, script) != 0:
+        if play_deal(rng, rules, codes, prm, gs, dealer, ws, rec, i, plays, script, solver) != 0:
             return ILLEGAL
     return n
 
 
 @jit_hot
-def run_games(rng, rules, codes, prm, gs, first_id, n_games, max_deals, rec, plays, grec, done, ws, script):
+def run_games(rng, rules, codes, prm, gs, first_id, n_games, max_deals, rec, plays, grec, done, ws, script,
+              solver):
     """Play whole games until ``n_games`` are finished or the deal buffer is full. The game in
     progress lives in ``gs``, so a call with fresh buffers resumes it. ``done[0]`` counts finished
     games (also the row of ``grec`` written next); ``ws`` is scratch. Returns deal rows written,
@@ -409,7 +429,7 @@ def run_games(rng, rules, codes, prm, gs, first_id, n_games, max_deals, rec, pla
         game_id = first_id + done[0]
         rec[row, Y.D_GAME] = game_id
         rec[row, Y.D_DEAL] = gs[Y.G_DEALS]
-        if play_deal(rng, rules, codes, prm, gs, gs[Y.G_DEALER], ws, rec, row, plays, script) != 0:
+        if play_deal(rng, rules, codes, prm, gs, gs[Y.G_DEALER], ws, rec, row, plays, script, solver) != 0:
             return ILLEGAL
         row += 1
         gs[Y.G_DEALS] += 1

@@ -93,8 +93,9 @@ EVENT_NAMES = {
 # ---- player codes ---------------------------------------------------------------------------
 PLAYER_RANDOM = 0
 PLAYER_HEURISTIC = 1
+PLAYER_DD = 2  # double dummy: sees every hand; bids like the heuristic player
 PLAYER_SCRIPTED = 9  # plays a given list of actions (known-answer tests); not a user's choice
-PLAYER_CODES = {"random": PLAYER_RANDOM, "heuristic": PLAYER_HEURISTIC}
+PLAYER_CODES = {"random": PLAYER_RANDOM, "heuristic": PLAYER_HEURISTIC, "dd": PLAYER_DD}
 
 # ---- heuristic parameters (float64 row per seat) --------------------------------------------
 H_BASE = 0

@@ -228,6 +228,15 @@ def choose_contract(code, seat, hand, contract, cap, can_concede, gs, rules, prm
     return min(max(contract, raise_to), top)
 
 
+@jit_hot
+def dd_final_contract(contract, cap, value, can_concede):
+    """The double-dummy declarer knows the points he will take (``value``, his best discard's):
+    he raises to them (within the cap) and concedes a contract they cannot make."""
+    if value < contract:
+        return -1 if can_concede else contract
+    return max(contract, min(cap, value - value % 5))
+
+
 # ---- card play --------------------------------------------------------------------------------
 @jit_hot
 def _marriage_cards(hand):
