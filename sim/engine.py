@@ -103,7 +103,7 @@ _DEAL_DTYPES = {
     "game": pl.Int64, "deal": pl.Int32, "dealer": pl.Int8, "hand": pl.UInt32, "talon": pl.UInt32,
     "bid": pl.Int16, "bid_turns": pl.Int16, "declarer": pl.Int8, "winning_bid": pl.Int16,
     "contract": pl.Int16, "conceded": pl.Boolean, "made": pl.Boolean, "gift": pl.Int8,
-    "card_points": pl.Int16, "marriage_points": pl.Int16, "marriages": pl.UInt8, "tricks": pl.Int8,
+    "card_points": pl.Int16, "marriage_points": pl.Int16, "marriages": pl.UInt16, "tricks": pl.Int8,
     "result": pl.Int16, "change": pl.Int16, "score": pl.Int32, "bolt": pl.Boolean, "events": pl.UInt16,
 }
 _GAME_DTYPES = {"game": pl.Int64, "deals": pl.Int32, "winner": pl.Int8, "first_dealer": pl.Int8,

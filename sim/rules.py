@@ -235,6 +235,8 @@ IMPLEMENTED = frozenset({
     "marriage_values", "bolt_penalty", "target", "barrel", "barrel_min_contract",
     "barrel_attempts", "barrel_penalty", "barrel_knock_off", "barrel_simultaneous_penalty",
     "barrel_falls_to_zero", "dump_truck", "dump_truck_negative",
+    "must_head", "marriage_first_lead", "marriage_burns_without_trick", "marriage_optional", "ace_marriage",
+    "half_marriage", "no_lead_foreign_trump", "must_lead_trump",
 })
 
 PRESETS: dict[str, dict[str, Any]] = {
