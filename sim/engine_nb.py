@@ -13,8 +13,12 @@ from sim import rules_layout as R
 from sim.bits_nb import popcount
 from sim.numba_config import jit_hot
 from sim.play_nb import (
+    ACE,
     CARD_POINTS,
     LEAD_WITHOUT_DECLARING,
+    NINE,
+    RANK_MASK,
+    TEN,
     beats,
     declaration,
     legal_follows,
@@ -28,6 +32,8 @@ from sim.rng_nb import below
 from sim.solver_nb import best_discard, dd_choose_card
 
 ILLEGAL = -1  # returned status when a player chose an illegal action (a bug, never expected)
+REDEAL = 1  # returned status of a deal thrown in: the same dealer deals again
+THIRD_CONCESSION_PENALTY = 120  # concede_third_penalty: every third concession of a player costs this
 
 
 @jit_hot
@@ -92,54 +98,33 @@ def play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, s
         rec[row, Y.D_HAND + p] = hands[p]
     rec[row, Y.D_TALON] = talon
 
-    # ---- bidding: first hand is forced to the minimum, then raise or pass, clockwise ----------
-    step = rules[R.BID_STEP]
-    first = (dealer + 1) % 3
-    active = ws[W_ACTIVE, :3]
-    active[:] = 1
     last_bid = ws[W_LAST_BID, :3]
-    last_bid[:] = 0
-    high = rules[R.MIN_BID]
-    high_seat = first
-    last_bid[first] = high
-    n_active = 3
-    turns = 0
-    p = (first + 1) % 3
-    while n_active > 1:
-        if active[p]:
-            cap = bid_cap(hands[p], rules)
-            min_raise = high + step
-            bid = choose_bid(codes[p], p, hands[p], high, high_seat, min_raise, cap, gs, rules,
-                             prm, rng, script)
-            turns += 1
-            if bid == 0:
-                active[p] = 0
-                n_active -= 1
-            else:
-                if bid < min_raise or bid > cap or bid % 5 or (rules[R.NO_JUMP_BIDS] and bid != min_raise):
-                    return ILLEGAL
-                high = bid
-                high_seat = p
-                last_bid[p] = bid
-        p = (p + 1) % 3
-    declarer = high_seat
+    declarer, high, turns = run_auction(rng, rules, codes, prm, gs, dealer, hands, last_bid, ws[W_ACTIVE, :3],
+                                        script)
+    if declarer == ILLEGAL:
+        return ILLEGAL
     for q in range(3):
         rec[row, Y.D_BID + q] = last_bid[q]
     rec[row, Y.D_BID_TURNS] = turns
     rec[row, Y.D_DECLARER] = declarer
     rec[row, Y.D_WINNING_BID] = high
+    if declarer < 0:
+        return thrown_in(gs, rec, row, plays, Y.REDEAL_ALL_PASSED)
 
     # ---- talon (shown, taken) and discard: one card to each opponent --------------------------
     hands[declarer] |= talon
     left = (declarer + 1) % 3
     right = (declarer + 2) % 3
+    givable = hands[declarer]
+    if rules[R.NO_ACES_TENS_IN_DISCARD]:
+        givable &= ~(RANK_MASK[ACE] | RANK_MASK[TEN])  # 10 cards hold at most 8 aces and tens
     dd_value = 0
     if codes[declarer] == Y.PLAYER_DD:
         g1, g2, dd_value = best_discard(hands[declarer], hands[left], hands[right], rules, solver[0], solver[1],
                                         solver[2])
     else:
-        g1, g2 = choose_discard(codes[declarer], declarer, hands[declarer], rules, prm, rng, script)
-    if g1 == g2 or not (hands[declarer] >> g1) & 1 or not (hands[declarer] >> g2) & 1:
+        g1, g2 = choose_discard(codes[declarer], declarer, hands[declarer], givable, rules, prm, rng, script)
+    if g1 == g2 or not (givable >> g1) & 1 or not (givable >> g2) & 1:
         return ILLEGAL
     hands[declarer] &= ~((np.int64(1) << g1) | (np.int64(1) << g2))
     hands[left] |= np.int64(1) << g1
@@ -147,9 +132,15 @@ def play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, s
     rec[row, Y.D_GIFT + declarer] = -1
     rec[row, Y.D_GIFT + left] = g1
     rec[row, Y.D_GIFT + right] = g2
+    four_nines = -1  # the seat holding the four nines after the discard, where they score
+    if rules[R.FOUR_NINES_BONUS]:
+        for q in range(3):
+            if hands[q] & RANK_MASK[NINE] == RANK_MASK[NINE]:
+                four_nines = q
 
     # ---- final contract or concession ----------------------------------------------------------
-    can_concede = rules[R.CONCEDE] and (rules[R.CONCEDE_ON_BARREL] or not anyone_on_barrel(gs))
+    can_concede = rules[R.CONCEDE] and (rules[R.CONCEDE_ON_BARREL] or not anyone_on_barrel(gs)) and (
+        rules[R.CONCEDE_LIMIT] == 0 or gs[Y.G_CONCESSIONS + declarer] < rules[R.CONCEDE_LIMIT])
     final_cap = bid_cap(hands[declarer], rules)
     if codes[declarer] == Y.PLAYER_DD:
         contract = dd_final_contract(high, final_cap, dd_value, can_concede)
@@ -165,6 +156,7 @@ def play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, s
         return ILLEGAL
     rec[row, Y.D_CONTRACT] = contract
     rec[row, Y.D_CONCEDED] = conceded
+    rec[row, Y.D_REDEAL] = Y.REDEAL_NONE
 
     card_points = ws[W_CARD_POINTS, :3]
     marriage_points = ws[W_MARRIAGE_POINTS, :3]
@@ -179,6 +171,9 @@ def play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, s
     made = False
     if conceded:
         loss = 0 if rules[R.CONCEDE_NO_DEDUCTION] else contract
+        gs[Y.G_CONCESSIONS + declarer] += 1
+        if rules[R.CONCEDE_THIRD_PENALTY] and gs[Y.G_CONCESSIONS + declarer] % 3 == 0:
+            loss += THIRD_CONCESSION_PENALTY
         gain = 60 if rules[R.CONCEDE_60] else (contract + 9) // 10 * 5
         for q in range(3):
             result[q] = -loss if q == declarer else gain
@@ -198,15 +193,117 @@ def play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, s
                 result[q] = round5(card_points[q] + marriage_points[q])
     rec[row, Y.D_MADE] = made
     for q in range(3):
+        if q == four_nines:
+            result[q] += rules[R.FOUR_NINES_BONUS]
         rec[row, Y.D_CARD_POINTS + q] = card_points[q]
         rec[row, Y.D_MARRIAGE_POINTS + q] = marriage_points[q]
         rec[row, Y.D_MARRIAGES + q] = marriages[q]
         rec[row, Y.D_TRICKS + q] = tricks[q]
         rec[row, Y.D_RESULT + q] = result[q]
-        # A bolt is a played deal without a trick; a conceded deal has no play.
-        rec[row, Y.D_BOLT + q] = (not conceded) and tricks[q] == 0
+        rec[row, Y.D_BOLT + q] = earns_bolt(gs, rules, q, declarer, conceded, tricks[q],
+                                            card_points[q] + marriage_points[q])
     apply_deal(gs, rules, declarer, contract, made, conceded, ws, rec, row)
     return 0
+
+
+@jit_hot
+def free_talon_seat(gs, rules):
+    """A player on the barrel who takes the talon without bidding: always with barrel_talon_free;
+    with barrel_forced_last on the last attempt of his third barrel. -1 if none."""
+    for p in range(3):
+        if not gs[Y.G_ON_BARREL + p]:
+            continue
+        if rules[R.BARREL_TALON_FREE]:
+            return p
+        third_barrel = gs[Y.G_FALLS + p] == 2
+        if rules[R.BARREL_FORCED_LAST] and third_barrel and gs[Y.G_ATTEMPTS + p] == rules[R.BARREL_ATTEMPTS] - 1:
+            return p
+    return -1
+
+
+@jit_hot
+def run_auction(rng, rules, codes, prm, gs, dealer, hands, last_bid, active, script):
+    """The bidding, clockwise from first hand (left of the dealer): raise or pass, a pass is final,
+    until one bidder is left. First hand's opening bid of min_bid is forced (forced_first_bid); a
+    player below silence_below always passes. Returns (declarer, winning bid, decisions taken);
+    declarer -1 when everybody passed, ILLEGAL for an illegal bid. ``last_bid`` gets each seat's
+    last bid."""
+    last_bid[:] = 0
+    free = free_talon_seat(gs, rules)
+    if free >= 0:
+        last_bid[free] = rules[R.BARREL_MIN_CONTRACT]
+        return free, rules[R.BARREL_MIN_CONTRACT], 0
+    step = rules[R.BID_STEP]
+    first = (dealer + 1) % 3
+    active[:] = 1
+    n_active = 3
+    high = 0
+    high_seat = -1
+    turns = 0
+    p = first
+    if rules[R.FORCED_FIRST_BID]:
+        high = rules[R.MIN_BID]
+        high_seat = first
+        last_bid[first] = high
+        p = (first + 1) % 3
+    while n_active > 1 or (n_active == 1 and high_seat < 0):
+        if active[p]:
+            min_raise = high + step if high_seat >= 0 else rules[R.MIN_BID]
+            if rules[R.SILENCE_ON] and gs[Y.G_SCORE + p] < rules[R.SILENCE_BELOW]:
+                bid = 0
+            else:
+                cap = bid_cap(hands[p], rules)
+                bid = choose_bid(codes[p], p, hands[p], high, high_seat, min_raise, cap, gs, rules, prm, rng, script)
+                if bid != 0 and (bid < min_raise or bid > cap or bid % 5
+                                 or (rules[R.NO_JUMP_BIDS] and bid != min_raise)):
+                    return ILLEGAL, 0, turns
+            turns += 1
+            if bid == 0:
+                active[p] = 0
+                n_active -= 1
+                if n_active == 0:
+                    return -1, 0, turns
+            else:
+                high = bid
+                high_seat = p
+                last_bid[p] = bid
+        p = (p + 1) % 3
+    return high_seat, high, turns
+
+
+@jit_hot
+def earns_bolt(gs, rules, seat, declarer, conceded, tricks, points):
+    """Whether ``seat`` gets a bolt for this deal: by default a played deal without a trick;
+    bolt_on = zero_points: a played deal without a point; bolt_on = three_passes: the third deal
+    in a row without declaring (counted here). bolt_own_game_exempt spares the declarer."""
+    if rules[R.BOLT_ON] == R.BOLT_ON_THREE_PASSES:
+        if seat == declarer:
+            gs[Y.G_QUIET + seat] = 0
+            return False
+        gs[Y.G_QUIET + seat] += 1
+        if gs[Y.G_QUIET + seat] < 3:
+            return False
+        gs[Y.G_QUIET + seat] = 0
+        return True
+    if conceded or (seat == declarer and rules[R.BOLT_OWN_GAME_EXEMPT]):
+        return False
+    if rules[R.BOLT_ON] == R.BOLT_ON_ZERO_POINTS:
+        return points == 0
+    return tricks == 0
+
+
+@jit_hot
+def thrown_in(gs, rec, row, plays, reason):
+    """Record a deal that is not played (the same dealer deals again): no declarer, nothing
+    scored, the scores as they were."""
+    for col in range(Y.D_CONTRACT, Y.N_DEAL_COLUMNS):
+        rec[row, col] = 0
+    for q in range(3):
+        rec[row, Y.D_GIFT + q] = -1
+        rec[row, Y.D_SCORE + q] = gs[Y.G_SCORE + q]
+    rec[row, Y.D_REDEAL] = reason
+    plays[row, :] = -1
+    return REDEAL
 
 
 @jit_hot
@@ -371,6 +468,8 @@ def apply_deal(gs, rules, declarer, contract, made, conceded, ws, rec, row):
                     new[q] = gs[Y.G_SCORE + q] - penalty
                     events[q] |= Y.EV_KNOCKED_OFF | _fall(gs, rules, q, new)
     for p in range(3):
+        if rules[R.BOLT_CONSECUTIVE] and not rec[row, Y.D_BOLT + p]:
+            gs[Y.G_BOLTS + p] = 0  # bolts count only in an unbroken run
         if rec[row, Y.D_BOLT + p]:
             gs[Y.G_BOLTS + p] += 1
             if gs[Y.G_BOLTS + p] >= 3:
@@ -406,7 +505,7 @@ def run_deals(rng, rules, codes, prm, first_id, n, rec, plays, gs, ws, script, s
         dealer = below(rng, 3)
         rec[i, Y.D_GAME] = first_id + i
         rec[i, Y.D_DEAL] = 0
-        if play_deal(rng, rules, codes, prm, gs, dealer, ws, rec, i, plays, script, solver) != 0:
+        if play_deal(rng, rules, codes, prm, gs, dealer, ws, rec, i, plays, script, solver) == ILLEGAL:
             return ILLEGAL
     return n
 
@@ -429,11 +528,13 @@ def run_games(rng, rules, codes, prm, gs, first_id, n_games, max_deals, rec, pla
         game_id = first_id + done[0]
         rec[row, Y.D_GAME] = game_id
         rec[row, Y.D_DEAL] = gs[Y.G_DEALS]
-        if play_deal(rng, rules, codes, prm, gs, gs[Y.G_DEALER], ws, rec, row, plays, script, solver) != 0:
+        status = play_deal(rng, rules, codes, prm, gs, gs[Y.G_DEALER], ws, rec, row, plays, script, solver)
+        if status == ILLEGAL:
             return ILLEGAL
         row += 1
         gs[Y.G_DEALS] += 1
-        gs[Y.G_DEALER] = (gs[Y.G_DEALER] + 1) % 3
+        if status != REDEAL:
+            gs[Y.G_DEALER] = (gs[Y.G_DEALER] + 1) % 3
         if gs[Y.G_WINNER] >= 0 or gs[Y.G_DEALS] >= max_deals:
             g = done[0]
             grec[g, 0] = game_id

@@ -15,7 +15,7 @@ DEAL_COLUMNS = (
     + _per_seat("hand")
     + ["talon"]
     + _per_seat("bid")
-    + ["bid_turns", "declarer", "winning_bid", "contract", "conceded", "made"]
+    + ["bid_turns", "declarer", "winning_bid", "contract", "conceded", "made", "redeal"]
     + _per_seat("gift", "card_points", "marriage_points", "marriages", "tricks", "result",
                 "change", "score", "bolt", "events")
 )
@@ -31,6 +31,7 @@ D_WINNING_BID = DEAL_COLUMNS.index("winning_bid")
 D_CONTRACT = DEAL_COLUMNS.index("contract")
 D_CONCEDED = DEAL_COLUMNS.index("conceded")
 D_MADE = DEAL_COLUMNS.index("made")
+D_REDEAL = DEAL_COLUMNS.index("redeal")
 D_GIFT = DEAL_COLUMNS.index("gift0")
 D_CARD_POINTS = DEAL_COLUMNS.index("card_points0")
 D_MARRIAGE_POINTS = DEAL_COLUMNS.index("marriage_points0")
@@ -67,7 +68,9 @@ G_DEALER = 30
 G_DEALS = 31
 G_WINNER = 32
 G_FIRST_DEALER = 33
-N_GAME_STATE = 34
+G_CONCESSIONS = 34  # concessions so far in the game (concede_limit, concede_third_penalty)
+G_QUIET = 37  # deals in a row without declaring (bolt_on = three_passes)
+N_GAME_STATE = 40
 GAME_STATE_TO_RECORD = 4  # game record column of G_SCORE
 
 # ---- events: bits of the per-seat ``events`` column ------------------------------------------
@@ -89,6 +92,10 @@ EVENT_NAMES = {
     EV_SIMULTANEOUS: "simultaneous", EV_FALL_TO_ZERO: "fall_to_zero",
     EV_BOLT_PENALTY: "bolt_penalty", EV_DUMP_TRUCK: "dump_truck",
 }
+
+# ---- why a deal was not played (the ``redeal`` column) ----------------------------------------
+REDEAL_NONE = 0
+REDEAL_ALL_PASSED = 1  # forced_first_bid off and every player passed
 
 # ---- player codes ---------------------------------------------------------------------------
 PLAYER_RANDOM = 0

@@ -159,18 +159,19 @@ def choose_bid(code, seat, hand, high_bid, high_seat, min_raise, cap, gs, rules,
 
 # ---- discard ----------------------------------------------------------------------------------
 @jit_hot
-def choose_discard(code, seat, hand, rules, prm, rng, script):
-    """Two cards of the 10-card hand: the first goes to the next seat, the second to the one after."""
+def choose_discard(code, seat, hand, givable, rules, prm, rng, script):
+    """Two cards of ``givable`` (the 10-card hand, less what the rules forbid giving): the first
+    goes to the next seat, the second to the one after."""
     if code == Y.PLAYER_SCRIPTED:
         first = next_scripted(script)
         return first, next_scripted(script)
     if code == Y.PLAYER_RANDOM:
-        n = popcount(hand)
+        n = popcount(givable)
         i = below(rng, n)
         j = below(rng, n - 1)
         if j >= i:
             j += 1
-        return nth_card(hand, i), nth_card(hand, j)
+        return nth_card(givable, i), nth_card(givable, j)
     # Give away the least useful cards, in this order (lowest card first within a step): nines,
     # then jacks, queens and kings, preferring those that leave a void (a singleton) or nearly
     # (a doubleton), since trumps count later; then unguarded tens, guarded tens, aces, and
@@ -183,17 +184,17 @@ def choose_discard(code, seat, hand, rules, prm, rng, script):
             short1 |= SUIT_MASK[s]
         elif n == 2:
             short2 |= SUIT_MASK[s]
-    marriage_cards = _marriage_cards(hand)
-    free = hand & ~marriage_cards
+    marriage_cards = _marriage_cards(hand) & givable
+    free = givable & ~marriage_cards
     long_suits = ~(short1 | short2)
     nines, jacks = free & RANK_MASK[NINE], free & RANK_MASK[JACK]
     queens, kings = free & RANK_MASK[QUEEN], free & RANK_MASK[KING]
-    tens = hand & RANK_MASK[TEN]
+    tens = givable & RANK_MASK[TEN]
     guarded_tens = tens & (hand >> 1)  # the ace is the next card up
     order = (nines & short1, nines & short2, jacks & short1, nines & long_suits, jacks & short2,
              queens & short1, jacks & long_suits | kings & short1, queens & short2, kings & short2,
              queens & long_suits, kings & long_suits, tens & ~guarded_tens, guarded_tens,
-             hand & RANK_MASK[ACE], marriage_cards)
+             givable & RANK_MASK[ACE], marriage_cards)
     first = -1
     for bucket in order:
         while bucket:

@@ -225,6 +225,17 @@ class HouseRules:
         a[L.HALF_MARRIAGE] = self.half_marriage
         a[L.NO_LEAD_FOREIGN_TRUMP] = self.no_lead_foreign_trump
         a[L.MUST_LEAD_TRUMP] = self.must_lead_trump
+        a[L.SILENCE_ON] = self.silence_below is not None
+        a[L.SILENCE_BELOW] = 0 if self.silence_below is None else self.silence_below
+        a[L.NO_ACES_TENS_IN_DISCARD] = self.no_aces_tens_in_discard
+        a[L.CONCEDE_LIMIT] = self.concede_limit
+        a[L.CONCEDE_THIRD_PENALTY] = self.concede_third_penalty
+        a[L.BOLT_ON] = L.BOLT_ON_NAMES.index(self.bolt_on)
+        a[L.BOLT_CONSECUTIVE] = self.bolt_count == "consecutive"
+        a[L.BOLT_OWN_GAME_EXEMPT] = self.bolt_own_game_exempt
+        a[L.BARREL_TALON_FREE] = self.barrel_talon_free
+        a[L.BARREL_FORCED_LAST] = self.barrel_forced_last
+        a[L.FOUR_NINES_BONUS] = self.four_nines_bonus
         return a
 
 
@@ -237,6 +248,8 @@ IMPLEMENTED = frozenset({
     "barrel_falls_to_zero", "dump_truck", "dump_truck_negative",
     "must_head", "marriage_first_lead", "marriage_burns_without_trick", "marriage_optional", "ace_marriage",
     "half_marriage", "no_lead_foreign_trump", "must_lead_trump",
+    "forced_first_bid", "silence_below", "no_aces_tens_in_discard", "concede_limit", "concede_third_penalty",
+    "bolt_on", "bolt_count", "bolt_own_game_exempt", "barrel_talon_free", "barrel_forced_last", "four_nines_bonus",
 })
 
 PRESETS: dict[str, dict[str, Any]] = {

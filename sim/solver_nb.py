@@ -31,11 +31,14 @@ from sim import rules_layout as R
 from sim.bits_nb import lowest_index, popcount
 from sim.numba_config import jit, jit_hot
 from sim.play_nb import (
+    ACE,
     ACES_MASK,
     CARD_POINTS,
     DECLARE_NONE,
     HALF_MARRIAGE_MASK,
     MARRIAGE_MASK,
+    RANK_MASK,
+    TEN,
     above_in_suit,
     beaters,
     beats,
@@ -688,14 +691,18 @@ def best_discard(hand10, opp1, opp2, rules, st, work, tt):
     value of the play that follows (declarer on lead, no trump, no trick won), and that value.
     Discards are tried cheapest first; each later one is first tested against the best value so
     far (one zero-window search, often cut at once by the quick upper bound), and all share one
-    table, keyed by the hands, so states reached from several discards are solved once."""
+    table, keyed by the hands, so states reached from several discards are solved once. Under
+    no_aces_tens_in_discard only the other cards may be given."""
     next_stamp(st, tt)
     n = 0
-    a_mask = hand10
+    givable = hand10
+    if rules[R.NO_ACES_TENS_IN_DISCARD]:
+        givable &= ~(RANK_MASK[ACE] | RANK_MASK[TEN])
+    a_mask = givable
     while a_mask:
         a = lowest_index(a_mask)
         a_mask &= a_mask - 1
-        b_mask = hand10 ^ (np.int64(1) << a)
+        b_mask = givable ^ (np.int64(1) << a)
         while b_mask:
             b = lowest_index(b_mask)
             b_mask &= b_mask - 1
