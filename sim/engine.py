@@ -268,7 +268,7 @@ def settle_deal(*, state: GameState, declarer: int, contract: int, made: bool, r
     ws[W_RESULT, :3] = results
     rec = np.zeros((1, Y.N_DEAL_COLUMNS), dtype=np.int32)
     rec[0, Y.D_BOLT:Y.D_BOLT + 3] = bolts
-    apply_deal(gs, rules.to_array(), declarer, contract, made, conceded, ws, rec, 0)
+    apply_deal(gs, rules.to_array(), declarer, contract, made, conceded, -1, ws, rec, 0)
     out = {key: [int(rec[0, col + p]) for p in range(3)]
            for key, col in (("change", Y.D_CHANGE), ("score", Y.D_SCORE), ("events", Y.D_EVENTS))}
     out["winner"] = int(gs[Y.G_WINNER])

@@ -15,6 +15,7 @@ from sim.numba_config import jit_hot
 from sim.play_nb import (
     ACE,
     CARD_POINTS,
+    JACK,
     LEAD_WITHOUT_DECLARING,
     NINE,
     RANK_MASK,
@@ -24,6 +25,7 @@ from sim.play_nb import (
     legal_follows,
     legal_leads,
     marriage_total,
+    mask_points,
     nth_card,
     round5,
 )
@@ -33,7 +35,9 @@ from sim.solver_nb import best_discard, dd_choose_card
 
 ILLEGAL = -1  # returned status when a player chose an illegal action (a bug, never expected)
 REDEAL = 1  # returned status of a deal thrown in: the same dealer deals again
+ALL_PASSED = -2  # the auction's "declarer" when nobody bid
 THIRD_CONCESSION_PENALTY = 120  # concede_third_penalty: every third concession of a player costs this
+REDEAL_LIMIT_PENALTY = 120  # redeal_limit_penalty: the dealer's third redeal in a row costs him this
 
 
 @jit_hot
@@ -98,6 +102,12 @@ def play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, s
         rec[row, Y.D_HAND + p] = hands[p]
     rec[row, Y.D_TALON] = talon
 
+    as_it_lies = not rules[R.REDEAL_ANY]  # also when redeal_limit_penalty refuses a redeal
+    reason = 0 if as_it_lies else hand_redeal(hands, dealer, rules)
+    if reason:
+        if not limit_reached(gs, rules):
+            return redeal(gs, rec, row, plays, reason)
+        as_it_lies = True
     last_bid = ws[W_LAST_BID, :3]
     declarer, high, turns = run_auction(rng, rules, codes, prm, gs, dealer, hands, last_bid, ws[W_ACTIVE, :3],
                                         script)
@@ -108,10 +118,18 @@ def play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, s
     rec[row, Y.D_BID_TURNS] = turns
     rec[row, Y.D_DECLARER] = declarer
     rec[row, Y.D_WINNING_BID] = high
-    if declarer < 0:
-        return thrown_in(gs, rec, row, plays, Y.REDEAL_ALL_PASSED)
+    if declarer == ALL_PASSED:
+        rec[row, Y.D_DECLARER] = -1
+        return thrown_in(gs, rec, row, plays, Y.REDEAL_ALL_PASSED)  # not one of the dealer's redeals
 
     # ---- talon (shown, taken) and discard: one card to each opponent --------------------------
+    if not as_it_lies:
+        uncontested = rules[R.FORCED_FIRST_BID] and high == rules[R.MIN_BID] and declarer == (dealer + 1) % 3
+        reason = talon_redeal(talon, uncontested, rules)
+        if reason:
+            if not limit_reached(gs, rules):
+                return redeal(gs, rec, row, plays, reason)
+            as_it_lies = True
     hands[declarer] |= talon
     left = (declarer + 1) % 3
     right = (declarer + 2) % 3
@@ -132,11 +150,16 @@ def play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, s
     rec[row, Y.D_GIFT + declarer] = -1
     rec[row, Y.D_GIFT + left] = g1
     rec[row, Y.D_GIFT + right] = g2
-    four_nines = -1  # the seat holding the four nines after the discard, where they score
-    if rules[R.FOUR_NINES_BONUS]:
+    four_nines = -1  # the seat holding the four nines after the discard
+    if rules[R.FOUR_NINES_BONUS] or rules[R.REDEAL_FOUR_NINES_AFTER_TALON]:
         for q in range(3):
             if hands[q] & RANK_MASK[NINE] == RANK_MASK[NINE]:
                 four_nines = q
+    if four_nines >= 0 and rules[R.REDEAL_FOUR_NINES_AFTER_TALON] and rules[R.REDEAL_ASK] and not as_it_lies:
+        if not limit_reached(gs, rules):
+            return redeal(gs, rec, row, plays, Y.REDEAL_FOUR_NINES_AFTER_TALON)
+        as_it_lies = True
+    gs[Y.G_REDEALS] = 0  # the deal is played
 
     # ---- final contract or concession ----------------------------------------------------------
     can_concede = rules[R.CONCEDE] and (rules[R.CONCEDE_ON_BARREL] or not anyone_on_barrel(gs)) and (
@@ -194,7 +217,7 @@ def play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, s
     rec[row, Y.D_MADE] = made
     for q in range(3):
         if q == four_nines:
-            result[q] += rules[R.FOUR_NINES_BONUS]
+            result[q] += rules[R.FOUR_NINES_BONUS]  # zero unless four_nines_bonus
         rec[row, Y.D_CARD_POINTS + q] = card_points[q]
         rec[row, Y.D_MARRIAGE_POINTS + q] = marriage_points[q]
         rec[row, Y.D_MARRIAGES + q] = marriages[q]
@@ -202,7 +225,8 @@ def play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, s
         rec[row, Y.D_RESULT + q] = result[q]
         rec[row, Y.D_BOLT + q] = earns_bolt(gs, rules, q, declarer, conceded, tricks[q],
                                             card_points[q] + marriage_points[q])
-    apply_deal(gs, rules, declarer, contract, made, conceded, ws, rec, row)
+    paying_dealer = dealer if as_it_lies and rules[R.REDEAL_ANY] else -1
+    apply_deal(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec, row)
     return 0
 
 
@@ -226,7 +250,7 @@ def run_auction(rng, rules, codes, prm, gs, dealer, hands, last_bid, active, scr
     """The bidding, clockwise from first hand (left of the dealer): raise or pass, a pass is final,
     until one bidder is left. First hand's opening bid of min_bid is forced (forced_first_bid); a
     player below silence_below always passes. Returns (declarer, winning bid, decisions taken);
-    declarer -1 when everybody passed, ILLEGAL for an illegal bid. ``last_bid`` gets each seat's
+    declarer ALL_PASSED when everybody passed, ILLEGAL for an illegal bid. ``last_bid`` gets each seat's
     last bid."""
     last_bid[:] = 0
     free = free_talon_seat(gs, rules)
@@ -262,7 +286,7 @@ def run_auction(rng, rules, codes, prm, gs, dealer, hands, last_bid, active, scr
                 active[p] = 0
                 n_active -= 1
                 if n_active == 0:
-                    return -1, 0, turns
+                    return ALL_PASSED, 0, turns
             else:
                 high = bid
                 high_seat = p
@@ -290,6 +314,54 @@ def earns_bolt(gs, rules, seat, declarer, conceded, tricks, points):
     if rules[R.BOLT_ON] == R.BOLT_ON_ZERO_POINTS:
         return points == 0
     return tricks == 0
+
+
+@jit_hot
+def hand_redeal(hands, dealer, rules):
+    """Why the deal is redealt before the bidding (the ``redeal`` code), or 0: four aces force it;
+    a poor hand or the nines allow a player to ask (redeal_policy = always asks)."""
+    for k in range(3):
+        hand = hands[(dealer + 1 + k) % 3]
+        if rules[R.REDEAL_FOUR_ACES] and hand & RANK_MASK[ACE] == RANK_MASK[ACE]:
+            return Y.REDEAL_FOUR_ACES
+        if not rules[R.REDEAL_ASK]:
+            continue
+        if mask_points(hand) < rules[R.REDEAL_HAND_POINTS_BELOW]:
+            return Y.REDEAL_HAND_POINTS
+        nines = popcount(hand & RANK_MASK[NINE])
+        if rules[R.REDEAL_FOUR_NINES] and nines == 4:
+            return Y.REDEAL_FOUR_NINES
+        if rules[R.REDEAL_THREE_NINES] and nines >= 3:
+            return Y.REDEAL_THREE_NINES
+    return 0
+
+
+@jit_hot
+def talon_redeal(talon, uncontested, rules):
+    """Why the declarer may ask for a redeal on seeing the talon, or 0."""
+    if not rules[R.REDEAL_ASK]:
+        return 0
+    if mask_points(talon) < rules[R.REDEAL_TALON_POINTS_BELOW] and (
+            uncontested or not rules[R.REDEAL_TALON_ONLY_AT_100]):
+        return Y.REDEAL_TALON_POINTS
+    if rules[R.REDEAL_TALON_TWO_NINES] and popcount(talon & RANK_MASK[NINE]) >= 2:
+        return Y.REDEAL_TALON_TWO_NINES
+    if rules[R.REDEAL_TALON_THREE_JACKS] and popcount(talon & RANK_MASK[JACK]) == 3:
+        return Y.REDEAL_TALON_THREE_JACKS
+    return 0
+
+
+@jit_hot
+def limit_reached(gs, rules):
+    """redeal_limit_penalty: this would be the dealer's third redeal in a row, so the deal is
+    played as it lies and the dealer pays (in apply_deal)."""
+    return rules[R.REDEAL_LIMIT_PENALTY] and gs[Y.G_REDEALS] >= 2
+
+
+@jit_hot
+def redeal(gs, rec, row, plays, reason):
+    gs[Y.G_REDEALS] += 1
+    return thrown_in(gs, rec, row, plays, reason)
 
 
 @jit_hot
@@ -408,7 +480,7 @@ def _fall(gs, rules, p, new_scores):
 
 
 @jit_hot
-def apply_deal(gs, rules, declarer, contract, made, conceded, ws, rec, row):
+def apply_deal(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec, row):
     """Turn the deal's raw results (workspace row W_RESULT) into score changes under bolts, the
     barrel and the dump truck; record them and update the game state. See docs/RULES.md for the
     order in which these rules apply."""
@@ -467,6 +539,11 @@ def apply_deal(gs, rules, declarer, contract, made, conceded, ws, rec, row):
                 if sat_before[q] and gs[Y.G_ON_BARREL + q] and not (climbers >> q) & 1:
                     new[q] = gs[Y.G_SCORE + q] - penalty
                     events[q] |= Y.EV_KNOCKED_OFF | _fall(gs, rules, q, new)
+    if paying_dealer >= 0:
+        new[paying_dealer] -= REDEAL_LIMIT_PENALTY
+        events[paying_dealer] |= Y.EV_REDEAL_PENALTY
+        if gs[Y.G_ON_BARREL + paying_dealer]:
+            events[paying_dealer] |= _fall(gs, rules, paying_dealer, new)
     for p in range(3):
         if rules[R.BOLT_CONSECUTIVE] and not rec[row, Y.D_BOLT + p]:
             gs[Y.G_BOLTS + p] = 0  # bolts count only in an unbroken run

@@ -70,7 +70,8 @@ G_WINNER = 32
 G_FIRST_DEALER = 33
 G_CONCESSIONS = 34  # concessions so far in the game (concede_limit, concede_third_penalty)
 G_QUIET = 37  # deals in a row without declaring (bolt_on = three_passes)
-N_GAME_STATE = 40
+G_REDEALS = 40  # redeals in a row by the current dealer (redeal_limit_penalty)
+N_GAME_STATE = 41
 GAME_STATE_TO_RECORD = 4  # game record column of G_SCORE
 
 # ---- events: bits of the per-seat ``events`` column ------------------------------------------
@@ -85,17 +86,26 @@ EV_SIMULTANEOUS = 1 << 7  # reached the barrel together with another player
 EV_FALL_TO_ZERO = 1 << 8  # a counted fall set the score to zero
 EV_BOLT_PENALTY = 1 << 9
 EV_DUMP_TRUCK = 1 << 10
+EV_REDEAL_PENALTY = 1 << 11  # the dealer's third redeal in a row: he pays, the deal is played
 EVENT_NAMES = {
     EV_WIN: "win", EV_BARREL_ON: "barrel_on", EV_BARREL_STAY: "barrel_stay",
     EV_DEFENCE_IGNORED: "defence_ignored", EV_FALL_ATTEMPTS: "fall_attempts",
     EV_FALL_CONTRACT: "fall_contract", EV_KNOCKED_OFF: "knocked_off",
     EV_SIMULTANEOUS: "simultaneous", EV_FALL_TO_ZERO: "fall_to_zero",
-    EV_BOLT_PENALTY: "bolt_penalty", EV_DUMP_TRUCK: "dump_truck",
+    EV_BOLT_PENALTY: "bolt_penalty", EV_DUMP_TRUCK: "dump_truck", EV_REDEAL_PENALTY: "redeal_penalty",
 }
 
 # ---- why a deal was not played (the ``redeal`` column) ----------------------------------------
 REDEAL_NONE = 0
 REDEAL_ALL_PASSED = 1  # forced_first_bid off and every player passed
+REDEAL_HAND_POINTS = 2  # a 7-card hand under redeal_hand_points_below
+REDEAL_FOUR_NINES = 3
+REDEAL_THREE_NINES = 4
+REDEAL_FOUR_ACES = 5  # forced, not asked
+REDEAL_TALON_POINTS = 6
+REDEAL_TALON_TWO_NINES = 7
+REDEAL_TALON_THREE_JACKS = 8
+REDEAL_FOUR_NINES_AFTER_TALON = 9
 
 # ---- player codes ---------------------------------------------------------------------------
 PLAYER_RANDOM = 0

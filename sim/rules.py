@@ -236,6 +236,18 @@ class HouseRules:
         a[L.BARREL_TALON_FREE] = self.barrel_talon_free
         a[L.BARREL_FORCED_LAST] = self.barrel_forced_last
         a[L.FOUR_NINES_BONUS] = self.four_nines_bonus
+        a[L.REDEAL_ASK] = self.redeal_policy == "always"
+        a[L.REDEAL_HAND_POINTS_BELOW] = self.redeal_hand_points_below
+        a[L.REDEAL_FOUR_NINES] = self.redeal_four_nines
+        a[L.REDEAL_THREE_NINES] = self.redeal_three_nines
+        a[L.REDEAL_TALON_POINTS_BELOW] = self.redeal_talon_points_below
+        a[L.REDEAL_TALON_ONLY_AT_100] = self.redeal_talon_only_at_100
+        a[L.REDEAL_TALON_TWO_NINES] = self.redeal_talon_two_nines
+        a[L.REDEAL_TALON_THREE_JACKS] = self.redeal_talon_three_jacks
+        a[L.REDEAL_FOUR_ACES] = self.redeal_four_aces
+        a[L.REDEAL_FOUR_NINES_AFTER_TALON] = self.redeal_four_nines_after_talon
+        a[L.REDEAL_LIMIT_PENALTY] = self.redeal_limit_penalty
+        a[L.REDEAL_ANY] = a[L.REDEAL_HAND_POINTS_BELOW:L.REDEAL_LIMIT_PENALTY].any()
         return a
 
 
@@ -250,6 +262,9 @@ IMPLEMENTED = frozenset({
     "half_marriage", "no_lead_foreign_trump", "must_lead_trump",
     "forced_first_bid", "silence_below", "no_aces_tens_in_discard", "concede_limit", "concede_third_penalty",
     "bolt_on", "bolt_count", "bolt_own_game_exempt", "barrel_talon_free", "barrel_forced_last", "four_nines_bonus",
+    "redeal_policy", "redeal_hand_points_below", "redeal_four_nines", "redeal_three_nines",
+    "redeal_talon_points_below", "redeal_talon_only_at_100", "redeal_talon_two_nines", "redeal_talon_three_jacks",
+    "redeal_four_aces", "redeal_four_nines_after_talon", "redeal_limit_penalty",
 })
 
 PRESETS: dict[str, dict[str, Any]] = {
