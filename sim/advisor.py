@@ -1,0 +1,567 @@
+"""The bid advisor: how much can this 7-card hand bid?
+
+``advise`` samples the 17 cards the player cannot see (talon 3, the two opponents 7 + 7, cards
+known to lie somewhere kept there), and for every contract from the minimum bid to the hand's
+bidding cap (and on, to what a talon could let the declarer raise it to) estimates the chance of
+making it by one or more methods (docs/advisor.md):
+
+- ``dd``: double dummy with the best discard, an optimistic bound: success at contract b in a
+  sample <=> some discard (one card to each opponent) gives a double-dummy value >= b with the
+  declarer on lead and seat 1 (his left) playing second;
+- ``pimc``: every seat (discard and cards) by perfect-information Monte Carlo over the worlds
+  consistent with what it knows (``sim.pimc_nb``);
+- ``heuristic``: every seat is the heuristic player.
+
+It also gives the expected score of declaring each contract next to that of passing and defending
+(estimated on the same sampled deals with the other seats bidding and everybody playing as the
+heuristic player), the highest bid at a given risk, the bid of best expected score, and the
+talon's chances for the hand computed exactly over every possible talon.
+
+Samples are drawn in chunks of ``CHUNK`` from ``SeedSequence(seed, spawn_key=(chunk,))``; the
+methods' own random streams from ``spawn_key=(chunk, method)``. Results depend on the seed and the
+sample count only, never on the number of threads.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import json
+import math
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from analysis.stats import mean_interval, wilson_interval
+from sim import __version__
+from sim import layout as Y
+from sim.cards import SUITS, CardError, format_card, format_hand, mask_to_cards, parse_hand
+from sim.rng_nb import seed_state
+from sim.rules import HouseRules, load_rules
+
+CHUNK = 50
+METHODS = ("dd", "pimc", "heuristic")
+METHOD_IDS = {"dd": 1, "pimc": 2, "heuristic": 3, "pass": 4, "sample": 0}
+SEATS = {"first": 2, "second": 1, "third": 0}  # --seat → the dealer's seat (the player is seat 0)
+DEFAULT_PIMC_SAMPLES = 100
+DEFAULT_WORLDS = 16
+TABLE_LOG2 = 16
+SUIT_SYMBOL = {"S": "♠", "C": "♣", "D": "♦", "H": "♥"}
+PASS_METHOD = ("the same sampled deals; you pass at every turn (as first hand: the forced minimum bid, then "
+               "pass), the other two seats bid and everybody plays as the heuristic player; your result is "
+               "your rounded defence points (or a concession's payout), or +-the contract when nobody outbids "
+               "your forced bid")
+
+
+class AdvisorError(ValueError):
+    """Bad advisor input (hand, known cards, seat, risk, sizes); the message says what is wrong."""
+
+
+@dataclass(frozen=True)
+class Known:
+    """Cards known to lie with the left opponent (seat 1, plays after you), the right one, or in
+    the talon."""
+
+    left: int = 0
+    right: int = 0
+    talon: int = 0
+
+
+@dataclass(frozen=True)
+class Situation:
+    """The score situation: your score and whether you sit on the barrel."""
+
+    score: int = 0
+    on_barrel: bool = False
+
+
+def parse_known(hand: int, left: str | None, right: str | None, talon: str | None) -> Known:
+    masks = {}
+    for name, text, limit in (("left", left, 7), ("right", right, 7), ("talon", talon, 3)):
+        m = parse_hand(text, what=f"{name} cards") if text else 0
+        if bin(m).count("1") > limit:
+            raise AdvisorError(f"{bin(m).count('1')} known {name} cards: at most {limit}")
+        if m & hand:
+            raise AdvisorError(f"known {name} card {format_hand(m & hand)} is in your hand")
+        masks[name] = m
+    for a, b in itertools.combinations(masks, 2):
+        if masks[a] & masks[b]:
+            raise AdvisorError(f"card {format_hand(masks[a] & masks[b])} is given both as {a} and as {b}")
+    return Known(masks["left"], masks["right"], masks["talon"])
+
+
+def parse_methods(spec: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    names = [m.strip().lower() for m in (spec.split(",") if isinstance(spec, str) else spec) if m.strip()]
+    if not names:
+        raise AdvisorError("give at least one method: dd, pimc, heuristic")
+    for m in names:
+        if m not in METHODS:
+            raise AdvisorError(f"unknown method {m!r}; methods are: {', '.join(METHODS)}")
+    return tuple(dict.fromkeys(names))
+
+
+# ---- contracts and caps -------------------------------------------------------------------------
+def marriage_value(mask: int, rules: HouseRules) -> int:
+    return sum(rules.marriage_values[s] for s in range(4) if (mask >> (6 * s + 2)) & 3 == 3)
+
+
+def bidding_cap(hand: int, rules: HouseRules) -> int:
+    cap = rules.max_contract
+    if not rules.no_bid_cap:
+        cap = min(cap, 120 + marriage_value(hand, rules))
+    return cap
+
+
+def raise_cap(hand: int, known: Known, rules: HouseRules) -> int:
+    """The highest final contract any talon could allow: 120 + the marriages of the best 8 cards
+    of the hand and a possible talon (at most ``max_contract``)."""
+    if rules.no_bid_cap:
+        return rules.max_contract
+    free = [c for c in range(24) if not (hand | known.left | known.right | known.talon) >> c & 1]
+    need = 3 - bin(known.talon).count("1")
+    best = 0
+    for extra in itertools.combinations(free, need):
+        ten = hand | known.talon | sum(1 << c for c in extra)
+        # Keeping 8 of the 10 cards: give away two cards outside the marriages when possible.
+        held = [s for s in range(4) if (ten >> (6 * s + 2)) & 3 == 3]
+        values = sorted((rules.marriage_values[s] for s in held), reverse=True)
+        keep = len(values) if 2 * len(values) <= 8 else 4
+        best = max(best, sum(values[:keep]))
+    return min(rules.max_contract, 120 + best)
+
+
+def contract_levels(hand: int, known: Known, rules: HouseRules) -> tuple[list[int], int, int]:
+    """(contracts from the minimum bid to the raise cap, the bidding cap, the raise cap)."""
+    cap = bidding_cap(hand, rules)
+    top = max(cap, raise_cap(hand, known, rules))
+    return list(range(rules.min_bid, top + 1, rules.bid_step)), cap, top
+
+
+# ---- the talon's chances, exactly ---------------------------------------------------------------
+def talon_chances(hand: int, known: Known = Known()) -> dict:
+    """Exact chances over every talon consistent with what is known (each equally likely):
+    completing each half marriage and any marriage, each missing ace and ten arriving, at least one
+    ace / ten, the distribution of aces, and the talon's expected card points."""
+    from sim.cards import CARD_POINTS
+
+    located = known.left | known.right
+    free = [c for c in range(24) if not (hand | located | known.talon) >> c & 1]
+    need = 3 - bin(known.talon).count("1")
+    talons = [known.talon | sum(1 << c for c in extra) for extra in itertools.combinations(free, need)]
+    n = len(talons)
+
+    def chance(pred) -> Fraction:
+        return Fraction(sum(1 for t in talons if pred(t)), n)
+
+    out: dict = {"talons": n, "marriages": {}, "aces": {}, "tens": {}}
+    for s, name in enumerate(SUITS):
+        kq = 0b1100 << (6 * s)
+        if hand & kq == kq:
+            continue
+        p = chance(lambda t, kq=kq: (hand | t) & kq == kq)
+        if p:
+            half = "K" if hand >> (6 * s + 3) & 1 else ("Q" if hand >> (6 * s + 2) & 1 else "")
+            out["marriages"][name] = {"holding": half + name if half else "", "p": p}
+    new_marriage = [0b1100 << (6 * s) for s in range(4) if hand & (0b1100 << (6 * s)) != 0b1100 << (6 * s)]
+    out["any_marriage"] = chance(lambda t: any((hand | t) & kq == kq for kq in new_marriage))
+    for rank, key in ((5, "aces"), (4, "tens")):
+        for s, name in enumerate(SUITS):
+            c = 6 * s + rank
+            if not (hand >> c) & 1:
+                out[key]["AT"[rank == 4] + name] = chance(lambda t, c=c: (t >> c) & 1)
+        bits = [6 * s + rank for s in range(4)]
+        counts = [sum((t >> c) & 1 for c in bits) for t in talons]
+        out[f"at_least_one_{key[:-1]}"] = Fraction(sum(1 for k in counts if k), n)
+        out[f"{key}_distribution"] = {k: Fraction(counts.count(k), n) for k in range(4) if counts.count(k)}
+    out["expected_points"] = Fraction(sum(int(CARD_POINTS[c]) for t in talons for c in mask_to_cards(t)), n)
+    return out
+
+
+# ---- sampling and the methods -------------------------------------------------------------------
+def _rng(seed: int, chunk: int, method: str) -> np.ndarray:
+    key = (chunk,) if method == "sample" else (chunk, METHOD_IDS[method])
+    return seed_state(np.random.SeedSequence(seed, spawn_key=key).generate_state(4, np.uint64))
+
+
+_local = threading.local()
+
+
+def _buffers(rules: HouseRules):
+    """Per-thread buffers: solver state, moves, table, PIMC scratch, play scratch, engine workspace."""
+    from sim import advisor_nb as A
+    from sim import solver_nb as K
+    from sim.engine_nb import new_game_state, new_workspace
+    from sim.pimc_nb import new_pimc_buffer
+
+    if not hasattr(_local, "b"):
+        st, work = K.new_work()
+        _local.b = {
+            "st": st, "work": work, "tt": K.new_table(TABLE_LOG2), "wbuf": new_pimc_buffer(),
+            "pb": np.zeros(A.PB_SIZE, dtype=np.int64), "ws": new_workspace(), "gs": new_game_state(),
+            "plays": np.zeros((1, Y.N_PLAYS), dtype=np.int8), "script": np.zeros(64, dtype=np.int64),
+        }
+    return _local.b
+
+
+def sample_unseen(hand: int, known: Known, n: int, seed: int) -> np.ndarray:
+    """``n`` samples (talon, left 7, right 7) of the unseen cards, chunk by chunk."""
+    from sim import advisor_nb as A
+
+    free = ((1 << 24) - 1) & ~(hand | known.left | known.right | known.talon)
+    out = np.zeros((n, 3), dtype=np.int64)
+    deck = np.zeros(24, dtype=np.int64)
+    for i, lo in enumerate(range(0, n, CHUNK)):
+        hi = min(n, lo + CHUNK)
+        A.sample_deals(_rng(seed, i, "sample"), free, known.talon, known.left, known.right, hi - lo, out[lo:hi], deck)
+    return out
+
+
+def _parallel(n: int, work, threads: int | None) -> None:
+    starts = list(range(0, n, CHUNK))
+    workers = max(1, threads or os.cpu_count() or 1)
+    if workers == 1 or len(starts) == 1:
+        for i, lo in enumerate(starts):
+            work(i, lo, min(n, lo + CHUNK))
+        return
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        list(pool.map(lambda a: work(a[0], a[1], min(n, a[1] + CHUNK)), enumerate(starts)))
+
+
+def dd_levels(hand: int, samples: np.ndarray, rules: HouseRules, lo: int, hi: int, threads: int | None = None,
+              step: int | None = None) -> np.ndarray:
+    """Per sample, the highest level lo, lo + step, ..., hi that the best discard's double-dummy
+    value reaches (lo - step if none)."""
+    from sim import advisor_nb as A
+
+    step = step or rules.bid_step
+    arr = rules.to_array()
+    out = np.zeros(len(samples), dtype=np.int64)
+
+    def work(_i, a, b):
+        bf = _buffers(rules)
+        A.dd_levels(samples[a:b], hand, arr, lo, hi, step, out[a:b], bf["st"], bf["work"], bf["tt"])
+
+    _parallel(len(samples), work, threads)
+    return out
+
+
+def dd_exact_values(hand: int, samples: np.ndarray, rules: HouseRules, threads: int | None = None) -> np.ndarray:
+    """Per sample, the exact best-discard double-dummy value."""
+    from sim import advisor_nb as A
+
+    arr = rules.to_array()
+    out = np.zeros(len(samples), dtype=np.int64)
+
+    def work(_i, a, b):
+        bf = _buffers(rules)
+        A.dd_values(samples[a:b], hand, arr, out[a:b], bf["st"], bf["work"], bf["tt"])
+
+    _parallel(len(samples), work, threads)
+    return out
+
+
+def played_points(hand: int, samples: np.ndarray, rules: HouseRules, method: str, seed: int, *,
+                  worlds: int = DEFAULT_WORLDS, threads: int | None = None,
+                  hands: np.ndarray | None = None) -> np.ndarray:
+    """The declarer's points (card points + marriages) when every seat plays by ``method``
+    (``heuristic``, ``pimc`` or ``dd``) from the talon on. ``hands``: per-sample 7-card hands
+    instead of one ``hand`` for all."""
+    from sim import advisor_nb as A
+    from sim.pimc_nb import PLAYER_PIMC
+    from sim.players import params_matrix
+
+    code = {"heuristic": Y.PLAYER_HEURISTIC, "dd": Y.PLAYER_DD, "pimc": PLAYER_PIMC}[method]
+    codes = np.full(3, code, dtype=np.int64)
+    arr = rules.to_array()
+    prm = params_matrix(rules=rules)
+    out = np.zeros(len(samples), dtype=np.int64)
+
+    def work(i, a, b):
+        bf = _buffers(rules)
+        rng = _rng(seed, i, method)
+        if hands is None:
+            A.play_samples(codes, samples[a:b], hand, arr, prm, worlds, rng, out[a:b], bf["st"], bf["work"],
+                           bf["tt"], bf["wbuf"], bf["pb"], bf["script"])
+        else:
+            for j in range(a, b):
+                out[j] = A.play_from_talon(codes, int(hands[j]) | int(samples[j, 0]), samples[j, 1], samples[j, 2],
+                                           samples[j, 0], arr, prm, worlds, rng, bf["st"], bf["work"], bf["tt"],
+                                           bf["wbuf"], bf["pb"], bf["script"])[0]
+
+    _parallel(len(samples), work, threads)
+    return out
+
+
+def pass_results(hand: int, samples: np.ndarray, rules: HouseRules, dealer: int, situation: Situation, seed: int,
+                 threads: int | None = None) -> np.ndarray:
+    """(seat 0's raw result, the declarer) per sample on the pass-and-defend line (``PASS_METHOD``)."""
+    from sim import advisor_nb as A
+    from sim.players import params_matrix
+
+    codes = np.full(3, Y.PLAYER_HEURISTIC, dtype=np.int64)
+    bid_codes = codes.copy()
+    bid_codes[0] = Y.PLAYER_SCRIPTED  # seat 0 passes: its script is all zeros
+    arr = rules.to_array()
+    prm = params_matrix(rules=rules)
+    out = np.zeros((len(samples), 2), dtype=np.int64)
+
+    def work(i, a, b):
+        bf = _buffers(rules)
+        gs = bf["gs"]
+        gs[:] = 0
+        gs[Y.G_SCORE] = situation.score
+        gs[Y.G_ON_BARREL] = situation.on_barrel
+        A.pass_samples(samples[a:b], hand, dealer, arr, codes, bid_codes, prm, gs, _rng(seed, i, "pass"), out[a:b], bf["ws"],
+                       bf["plays"], bf["script"], (bf["st"], bf["work"], bf["tt"]))
+
+    _parallel(len(samples), work, threads)
+    return out
+
+
+# ---- scores -------------------------------------------------------------------------------------
+def _made_gain(b: int, rules: HouseRules, sit: Situation) -> int:
+    if sit.on_barrel:
+        return b if b >= rules.barrel_min_contract else 0
+    if rules.barrel is not None and sit.score + b >= rules.barrel:
+        return max(0, rules.barrel - sit.score)
+    return b
+
+
+def _fail_loss(b: int, rules: HouseRules, sit: Situation) -> int:
+    """What failing costs, or conceding when that costs less (concede_no_deduction)."""
+    can_concede = rules.concede and (rules.concede_on_barrel or not sit.on_barrel)
+    if can_concede and rules.concede_no_deduction:
+        return 0
+    return b
+
+
+def _defence_gain(results: np.ndarray, declarers: np.ndarray, rules: HouseRules, sit: Situation) -> np.ndarray:
+    out = results.astype(np.float64)
+    mine = declarers == 0
+    defend = ~mine
+    if sit.on_barrel:
+        out[defend] = 0.0  # a sitter's defence points are not recorded
+        made = mine & (results > 0)
+        out[made] = [_made_gain(int(r), rules, sit) for r in results[made]]
+    elif rules.barrel is not None:
+        room = max(0, rules.barrel - sit.score)
+        out = np.where(out > 0, np.minimum(out, room), out)
+    return out
+
+
+@dataclass
+class MethodResult:
+    method: str
+    n: int
+    points: np.ndarray  # per sample: the declarer's points (dd: the level reached)
+    rows: list[dict] = field(default_factory=list)
+
+
+def _method_rows(res: MethodResult, levels: list[int], rules: HouseRules, sit: Situation) -> None:
+    pts = res.points
+    if rules.round_declarer and res.method != "dd":
+        pts = np.array([p - p % 5 + (5 if p % 5 >= 3 else 0) for p in pts])
+    for b in levels:
+        k = int((pts >= b).sum())
+        n = res.n
+        p = k / n
+        lo, hi = wilson_interval(k, n)
+        gain, loss = _made_gain(b, rules, sit), _fail_loss(b, rules, sit)
+        ev = p * gain - (1 - p) * loss
+        sd = math.sqrt(p * (1 - p)) * (gain + loss)
+        ev_lo, ev_hi = mean_interval(ev, sd * math.sqrt(n / max(1, n - 1)), n) if n > 1 else (ev, ev)
+        res.rows.append({"contract": b, "made": k, "n": n, "p_make": p, "ci_low": lo, "ci_high": hi,
+                         "ev_declare": ev, "ev_ci_low": ev_lo, "ev_ci_high": ev_hi})
+
+
+def advise(hand: str | int, *, rules: str | HouseRules | None = None, samples: int = 2000, seed: int = 0,
+           methods: str | tuple[str, ...] = ("dd",), seat: str = "first", risk: float = 0.3,
+           left: str | None = None, right: str | None = None, talon: str | None = None, score: int = 0,
+           on_barrel: bool = False, pimc_samples: int = DEFAULT_PIMC_SAMPLES, worlds: int = DEFAULT_WORLDS,
+           threads: int | None = None) -> dict:
+    """Everything ``thousand bid`` prints, as a JSON-ready dict (see the module docstring)."""
+    rec = rules if isinstance(rules, HouseRules) else load_rules(rules)
+    rec.check_implemented()
+    mask = parse_hand(hand, count=7, what="hand") if isinstance(hand, str) else int(hand)
+    if bin(mask).count("1") != 7:
+        raise CardError(f"the hand has {bin(mask).count('1')} cards; expected 7 (before the talon)")
+    known = parse_known(mask, left, right, talon)
+    methods = parse_methods(methods)
+    if seat not in SEATS:
+        raise AdvisorError(f"seat {seat!r}: write first, second or third")
+    if not 0 < risk < 1:
+        raise AdvisorError(f"risk {risk}: must be between 0 and 1 (the failure chance you accept)")
+    if samples < 1 or pimc_samples < 1 or worlds < 1:
+        raise AdvisorError("samples, pimc samples and worlds must be at least 1")
+    if on_barrel and rec.barrel is None:
+        raise AdvisorError("these rules have no barrel (barrel = none)")
+    sit = Situation(score=rec.barrel if on_barrel and rec.barrel is not None else score, on_barrel=on_barrel)
+    levels, cap, top = contract_levels(mask, known, rec)
+    deals = sample_unseen(mask, known, samples, seed)
+    results: dict[str, MethodResult] = {}
+    for m in methods:
+        if m == "dd":
+            pts = dd_levels(mask, deals, rec, levels[0], levels[-1], threads)
+            results[m] = MethodResult(m, samples, pts)
+        else:
+            n = samples if m == "heuristic" else min(samples, pimc_samples)
+            pts = played_points(mask, deals[:n], rec, m, seed, worlds=worlds, threads=threads)
+            results[m] = MethodResult(m, n, pts)
+        _method_rows(results[m], levels, rec, sit)
+    dealer = SEATS[seat]
+    pr = pass_results(mask, deals, rec, dealer, sit, seed, threads)
+    pass_gain = _defence_gain(pr[:, 0], pr[:, 1], rec, sit)
+    pass_ev = float(pass_gain.mean())
+    pass_ci = mean_interval(pass_ev, float(pass_gain.std(ddof=1)) if samples > 1 else math.nan, samples)
+    forced = float((pr[:, 1] == 0).mean())
+
+    rows = []
+    for j, b in enumerate(levels):
+        first = results[methods[0]].rows[j]
+        row = {"contract": b, "biddable": b <= cap, "p_make": first["p_make"], "ci_low": first["ci_low"],
+               "ci_high": first["ci_high"], "ev_declare": first["ev_declare"], "method": methods[0],
+               "by_method": {m: {k: v for k, v in results[m].rows[j].items() if k != "contract"} for m in methods}}
+        rows.append(row)
+    advice = {}
+    for m in methods:
+        biddable = [r for r in results[m].rows if r["contract"] <= cap]
+        ok = [r["contract"] for r in biddable if r["p_make"] >= 1 - risk]
+        best = max(biddable, key=lambda r: (r["ev_declare"], -r["contract"]))
+        advice[m] = {
+            "max_bid_at_risk": ok[-1] if ok else None,
+            "best_ev_bid": best["contract"] if best["ev_declare"] > pass_ev or seat == "first" else None,
+            "best_ev": best["ev_declare"],
+        }
+    tal = talon_chances(mask, known)
+    return {
+        "hand": format_hand(mask), "seat": seat, "rules": rec.changes_from(HouseRules()) or "classic",
+        "samples": samples, "seed": seed, "methods": list(methods), "risk": risk,
+        "method_samples": {m: results[m].n for m in methods}, "worlds": worlds if "pimc" in methods else None,
+        "known": {k: format_hand(v) for k, v in (("left", known.left), ("right", known.right),
+                                                  ("talon", known.talon)) if v},
+        "situation": {"score": sit.score, "on_barrel": sit.on_barrel},
+        "bidding_cap": cap, "raise_cap": top, "contracts": rows,
+        "pass": {"ev": pass_ev, "ci_low": pass_ci[0], "ci_high": pass_ci[1], "stuck_with_forced_bid": forced,
+                 "method": PASS_METHOD},
+        "advice": advice, "talon": _talon_json(tal), "version": __version__,
+    }
+
+
+def _frac(p: Fraction) -> dict:
+    return {"p": float(p), "exact": f"{p.numerator}/{p.denominator}"}
+
+
+def _talon_json(t: dict) -> dict:
+    return {
+        "talons": t["talons"],
+        "marriage_completed": {s: {"holding": v["holding"], **_frac(v["p"])} for s, v in t["marriages"].items()},
+        "any_new_marriage": _frac(t["any_marriage"]),
+        "ace_arrives": {c: _frac(p) for c, p in t["aces"].items()},
+        "ten_arrives": {c: _frac(p) for c, p in t["tens"].items()},
+        "at_least_one_ace": _frac(t["at_least_one_ace"]),
+        "at_least_one_ten": _frac(t["at_least_one_ten"]),
+        "aces_distribution": {str(k): _frac(p) for k, p in t["aces_distribution"].items()},
+        "expected_points": float(t["expected_points"]),
+    }
+
+
+# ---- output ---------------------------------------------------------------------------------------
+METHOD_TEXT = {
+    "dd": "dd = double dummy, best discard, all cards seen (optimistic bound)",
+    "pimc": "pimc = every seat averages double-dummy values over the worlds it cannot tell apart",
+    "heuristic": "heuristic = every seat is the heuristic player",
+}
+
+
+def format_text(r: dict) -> list[str]:
+    ms = r["methods"]
+    forced = f", forced to bid {r['contracts'][0]['contract']}" if r["seat"] == "first" else ""
+    out = [f"hand {r['hand']}  ({r['seat']} hand{forced}; rules {r['rules']})"]
+    if r["known"]:
+        out.append("known: " + ", ".join(f"{k} {v}" for k, v in r["known"].items()))
+    if r["situation"]["on_barrel"]:
+        out.append("you sit on the barrel: a made contract scores only if it takes you off (wins the game)")
+    elif r["situation"]["score"]:
+        out.append(f"your score {r['situation']['score']}")
+    out.append(f"bidding cap {r['bidding_cap']}; a talon could let you raise the final contract to {r['raise_cap']}")
+    sizes = ", ".join(f"{m} {r['method_samples'][m]}" for m in ms)
+    out.append(f"samples: {sizes} (seed {r['seed']}{', pimc worlds ' + str(r['worlds']) if r['worlds'] else ''})"
+               "; [95% interval]; E = expected score of declaring")
+    head = "contract  " + "  ".join(f"{m + ' p_make [95%]':<24}{'E':>7}" for m in ms)
+    out.append(head)
+    shown_raise = False
+    for row in r["contracts"]:
+        if not row["biddable"]:
+            if all(row["by_method"][m]["p_make"] == 0 for m in ms):
+                out.append(f"(from {row['contract']} on: made in no sample)")
+                break
+            if not shown_raise:
+                out.append("-- above the bidding cap: only as a final contract, if the talon brings the marriages --")
+                shown_raise = True
+        cells = []
+        for m in ms:
+            x = row["by_method"][m]
+            cells.append(f"{x['p_make']:6.3f} [{x['ci_low']:.3f}, {x['ci_high']:.3f}]  {x['ev_declare']:+7.1f}")
+        out.append(f"{row['contract']:>8}  " + "  ".join(cells))
+    p = r["pass"]
+    out.append(f"pass and defend: E = {p['ev']:+.1f} [{p['ci_low']:+.1f}, {p['ci_high']:+.1f}]"
+               + (f"; nobody outbids your forced bid in {p['stuck_with_forced_bid']:.1%}"
+                  if r["seat"] == "first" else ""))
+    out.append(f"  (estimated on {p['method']})")
+    out.append(f"advice (risk {r['risk']:.2f}: the highest bid made at least {1 - r['risk']:.0%} of the time):")
+    for m in ms:
+        a = r["advice"][m]
+        top = a["max_bid_at_risk"]
+        best = a["best_ev_bid"]
+        out.append(f"  {m:<9} bid up to {top if top is not None else '(nothing: pass)'}; best expected score "
+                   + (f"at {best} ({a['best_ev']:+.1f} vs pass {p['ev']:+.1f})" if best is not None
+                      else f"by passing ({p['ev']:+.1f} vs {a['best_ev']:+.1f} declaring)"))
+    t = r["talon"]
+    out.append(f"talon (exact, over all {t['talons']} possible talons):")
+    for s, v in t["marriage_completed"].items():
+        what = f"completes your {v['holding']}" if v["holding"] else "brings both halves of"
+        out.append(f"  {what} {SUIT_SYMBOL[s]} marriage: {v['exact']} = {v['p']:.1%}")
+    out.append(f"  any new marriage: {t['any_new_marriage']['exact']} = {t['any_new_marriage']['p']:.1%}")
+    aces = "  ".join(f"{c} {v['p']:.1%}" for c, v in t["ace_arrives"].items())
+    tens = "  ".join(f"{c} {v['p']:.1%}" for c, v in t["ten_arrives"].items())
+    out.append(f"  at least one ace {t['at_least_one_ace']['p']:.1%} ({aces or 'you hold all four'})")
+    out.append(f"  at least one ten {t['at_least_one_ten']['p']:.1%} ({tens or 'you hold all four'})")
+    out.append(f"  expected talon card points {t['expected_points']:.1f}")
+    out.append("methods: " + "; ".join(METHOD_TEXT[m] for m in ms))
+    return out
+
+
+def format_csv(r: dict) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["method", "contract", "biddable", "n", "made", "p_make", "ci_low", "ci_high", "ev_declare",
+                "ev_pass"])
+    for row in r["contracts"]:
+        for m in r["methods"]:
+            x = row["by_method"][m]
+            w.writerow([m, row["contract"], row["biddable"], x["n"], x["made"], f"{x['p_make']:.6f}",
+                        f"{x['ci_low']:.6f}", f"{x['ci_high']:.6f}", f"{x['ev_declare']:.3f}", f"{r['pass']['ev']:.3f}"])
+    return buf.getvalue()
+
+
+def format_json(r: dict) -> str:
+    return json.dumps(r, ensure_ascii=False, indent=1)
+
+
+def warm_up(rules: HouseRules, methods: tuple[str, ...]) -> None:
+    """Load (or compile) the kernels ``advise`` needs, on a tiny input."""
+    hand = parse_hand("AH TH KH QH AS 9C JD")
+    deals = sample_unseen(hand, Known(), 1, 0)
+    dd_levels(hand, deals, rules, 100, 105, threads=1)
+    for m in methods:
+        if m != "dd":
+            played_points(hand, deals, rules, m, 0, worlds=1, threads=1)
+    pass_results(hand, deals, rules, 2, Situation(), 0, threads=1)
+
+
+__all__ = ["advise", "format_text", "format_csv", "format_json", "talon_chances", "format_card"]

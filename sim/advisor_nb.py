@@ -1,0 +1,362 @@
+"""Compiled kernels of the bid advisor (``sim.advisor``): sampling the unseen cards, the
+double-dummy success level of a sample, heuristic and PIMC play of a fixed deal from the talon on,
+and the "pass and defend" line.
+
+Seats in these kernels: the advisor's player is seat 0 (the declarer-to-be), seat 1 plays after
+him (his left), seat 2 after seat 1. Every kernel takes its buffers from the caller.
+"""
+
+import numpy as np
+
+from sim import layout as Y
+from sim import rules_layout as R
+from sim.bits_nb import lowest_index, popcount
+from sim.engine_nb import (
+    W_ACTIVE,
+    W_CARD_POINTS,
+    W_HANDS,
+    W_LAST_BID,
+    W_MARRIAGE_POINTS,
+    W_MARRIAGES,
+    W_TRICKS,
+    anyone_on_barrel,
+    bid_cap,
+    play_tricks,
+    run_auction,
+)
+from sim.numba_config import jit_hot
+from sim.pimc_nb import PLAYER_PIMC, pimc_choose_card, pimc_choose_discard
+from sim.play_nb import (
+    ACE,
+    CARD_POINTS,
+    LEAD_WITHOUT_DECLARING,
+    RANK_MASK,
+    TEN,
+    beats,
+    declaration,
+    legal_follows,
+    legal_leads,
+    round5,
+)
+from sim.players_nb import choose_card, choose_contract, choose_discard
+from sim.rng_nb import below
+from sim.solver_nb import (
+    DISCARD_ROW,
+    MAX_MOVES,
+    _discard_cost,
+    best_discard,
+    dd_choose_card,
+    next_stamp,
+    search,
+    set_position,
+    upper_bound,
+)
+
+FULL_DECK = (1 << 24) - 1
+
+
+# ---- sampling the unseen cards --------------------------------------------------------------
+@jit_hot
+def sample_deals(rng, free, known_talon, known1, known2, n, out, deck):
+    """``n`` deals of the unseen cards into ``out[i]`` = (talon, seat 1's 7 cards, seat 2's 7):
+    the known cards where they are known to lie, the ``free`` cards shuffled into the remaining
+    places (talon first, then seat 1, then seat 2). ``deck``: int64 scratch of 24."""
+    m = free
+    k = 0
+    while m:
+        deck[k] = lowest_index(m)
+        m &= m - 1
+        k += 1
+    need_t = 3 - popcount(known_talon)
+    need_1 = 7 - popcount(known1)
+    for i in range(n):
+        # Partial Fisher-Yates: positions 0..need_t-1 to the talon, then seat 1, the rest seat 2.
+        for j in range(k - 1):
+            r = j + below(rng, k - j)
+            deck[j], deck[r] = deck[r], deck[j]
+        t = known_talon
+        a = known1
+        b = known2
+        for j in range(k):
+            bit = np.int64(1) << deck[j]
+            if j < need_t:
+                t |= bit
+            elif j < need_t + need_1:
+                a |= bit
+            else:
+                b |= bit
+        out[i, 0] = t
+        out[i, 1] = a
+        out[i, 2] = b
+
+
+# ---- double dummy: the success level of one sample -----------------------------------------
+@jit_hot
+def _level_floor(x, lo, step):
+    return lo + ((x - lo) // step) * step
+
+
+@jit_hot
+def dd_level(hand10, opp1, opp2, rules, lo, hi, step, st, work, tt):
+    """The highest contract level g of lo, lo + step, ..., hi such that some discard (one card to
+    each opponent) gives a double-dummy value >= g (declarer on lead, seat 1 second); lo - step if
+    none does. Equivalent to thresholding ``best_discard``'s value at every level, but only
+    zero-window tests at levels are searched: each discard is first tested at the next level above
+    the best so far, and a discard that reaches it is raised level by level by bisection."""
+    next_stamp(st, tt)
+    n = 0
+    givable = hand10
+    if rules[R.NO_ACES_TENS_IN_DISCARD]:
+        givable &= ~(RANK_MASK[ACE] | RANK_MASK[TEN])
+    a_mask = givable
+    while a_mask:
+        a = lowest_index(a_mask)
+        a_mask &= a_mask - 1
+        b_mask = givable ^ (np.int64(1) << a)
+        while b_mask:
+            b = lowest_index(b_mask)
+            b_mask &= b_mask - 1
+            row = DISCARD_ROW + n // MAX_MOVES
+            work[row, n % MAX_MOVES] = a * 24 + b
+            work[row, MAX_MOVES + n % MAX_MOVES] = _discard_cost(hand10, a, rules) + _discard_cost(hand10, b, rules)
+            n += 1
+    # Cheapest first (ties by card order), as best_discard orders them.
+    for i in range(1, n):
+        code = work[DISCARD_ROW + i // MAX_MOVES, i % MAX_MOVES]
+        cost = work[DISCARD_ROW + i // MAX_MOVES, MAX_MOVES + i % MAX_MOVES]
+        j = i - 1
+        while j >= 0 and work[DISCARD_ROW + j // MAX_MOVES, MAX_MOVES + j % MAX_MOVES] > cost:
+            work[DISCARD_ROW + (j + 1) // MAX_MOVES, (j + 1) % MAX_MOVES] = work[DISCARD_ROW + j // MAX_MOVES,
+                                                                                 j % MAX_MOVES]
+            work[DISCARD_ROW + (j + 1) // MAX_MOVES, MAX_MOVES + (j + 1) % MAX_MOVES] = work[
+                DISCARD_ROW + j // MAX_MOVES, MAX_MOVES + j % MAX_MOVES]
+            j -= 1
+        work[DISCARD_ROW + (j + 1) // MAX_MOVES, (j + 1) % MAX_MOVES] = code
+        work[DISCARD_ROW + (j + 1) // MAX_MOVES, MAX_MOVES + (j + 1) % MAX_MOVES] = cost
+    best = lo - step
+    for i in range(n):
+        target = best + step
+        if target > hi:
+            break
+        code = work[DISCARD_ROW + i // MAX_MOVES, i % MAX_MOVES]
+        a = code // 24
+        b = code % 24
+        set_position(st, hand10 & ~(np.int64(1) << a) & ~(np.int64(1) << b), opp1 | (np.int64(1) << a),
+                     opp2 | (np.int64(1) << b), 0, -1, -1, 0, 0)
+        upper = upper_bound(st, rules)
+        if upper < target:
+            continue
+        r = search(st, rules, tt, work, target - 1, target)
+        if r < target:
+            continue
+        # value >= r >= target; bisect over the levels left below min(upper, hi).
+        known = _level_floor(min(r, hi), lo, step)
+        top = min(upper, hi)
+        while known + step <= top:
+            top_level = _level_floor(top, lo, step)
+            mid = known + ((top_level - known) // step + 1) // 2 * step
+            r = search(st, rules, tt, work, mid - 1, mid)
+            if r >= mid:
+                known = _level_floor(min(r, hi), lo, step)
+            else:
+                top = r
+        best = known
+    return best
+
+
+@jit_hot
+def dd_levels(samples, hand7, rules, lo, hi, step, out, st, work, tt):
+    """``dd_level`` of each sample (rows of ``sample_deals``: talon, seat 1, seat 2) into ``out``."""
+    for i in range(samples.shape[0]):
+        out[i] = dd_level(hand7 | samples[i, 0], samples[i, 1], samples[i, 2], rules, lo, hi, step, st, work, tt)
+
+
+@jit_hot
+def dd_values(samples, hand7, rules, out, st, work, tt):
+    """Exact best-discard values (``solver_nb.best_discard``) of each sample into ``out``."""
+    for i in range(samples.shape[0]):
+        out[i] = best_discard(hand7 | samples[i, 0], samples[i, 1], samples[i, 2], rules, st, work, tt)[2]
+
+
+# ---- playing a fixed deal from the talon on --------------------------------------------------
+PLAYER_HEURISTIC = Y.PLAYER_HEURISTIC
+PLAYER_DD = Y.PLAYER_DD
+# pb (int64 scratch of PB_SIZE): trick, voids, known cards, card points, marriage points, tricks.
+PB_TRICK, PB_VOIDS, PB_KNOWN, PB_CARD_POINTS, PB_MARRIAGE_POINTS, PB_TRICKS, PB_HANDS = 0, 3, 6, 9, 12, 15, 18
+PB_SIZE = 24
+
+
+@jit_hot
+def play_from_talon(codes, hand10, opp1, opp2, talon, rules, prm, n_worlds, rng, st, work, tt, wbuf, pb, script):
+    """The declarer (seat 0) holds ``hand10`` (his 7 cards + the talon ``talon``, shown to all);
+    the seats play by ``codes`` (PLAYER_HEURISTIC, PLAYER_DD or PLAYER_PIMC): the declarer's
+    discard (one card to each opponent, face up) and eight tricks with him on lead. The contract
+    does not enter: these players maximise (the declarer) or minimise (defenders) his points, so
+    one play answers every contract. Returns (the declarer's points: card points + marriages
+    declared, with burning applied; gift to seat 1; gift to seat 2)."""
+    hands = pb[PB_HANDS:PB_HANDS + 3]
+    code = codes[0]
+    if code == PLAYER_DD:
+        g1, g2, _ = best_discard(hand10, opp1, opp2, rules, st, work, tt)
+    elif code == PLAYER_PIMC:
+        g1, g2 = pimc_choose_discard(hand10, 0, 0, n_worlds, rules, rng, st, work, tt, wbuf)
+    else:
+        givable = hand10
+        if rules[R.NO_ACES_TENS_IN_DISCARD]:
+            givable &= ~(RANK_MASK[ACE] | RANK_MASK[TEN])
+        g1, g2 = choose_discard(code, 0, hand10, givable, rules, prm, rng, script)
+    hands[0] = hand10 & ~(np.int64(1) << g1) & ~(np.int64(1) << g2)
+    hands[1] = opp1 | (np.int64(1) << g1)
+    hands[2] = opp2 | (np.int64(1) << g2)
+    trick = pb[PB_TRICK:PB_TRICK + 3]
+    voids = pb[PB_VOIDS:PB_VOIDS + 3]
+    known = pb[PB_KNOWN:PB_KNOWN + 3]
+    card_points = pb[PB_CARD_POINTS:PB_CARD_POINTS + 3]
+    marriage_points = pb[PB_MARRIAGE_POINTS:PB_MARRIAGE_POINTS + 3]
+    tricks = pb[PB_TRICKS:PB_TRICKS + 3]
+    for q in range(3):
+        voids[q] = 0
+        card_points[q] = 0
+        marriage_points[q] = 0
+        tricks[q] = 0
+        trick[q] = 0
+    # Public knowledge: the talon's cards are the declarer's, the gifts are face up.
+    known[0] = talon & hands[0]
+    known[1] = np.int64(1) << g1
+    known[2] = np.int64(1) << g2
+    leader = 0
+    trump = -1
+    trump_owner = -1
+    played = np.int64(0)
+    for _t in range(8):
+        win_card = -1
+        win_seat = 0
+        led_suit = -1
+        for k in range(3):
+            p = (leader + k) % 3
+            hand = hands[p]
+            can_declare = False
+            if k == 0:
+                legal = legal_leads(hand, trump, trump_owner == p, rules[R.NO_LEAD_FOREIGN_TRUMP],
+                                    rules[R.MUST_LEAD_TRUMP])
+                can_declare = tricks[p] > 0 or rules[R.MARRIAGE_FIRST_LEAD]
+            else:
+                legal = legal_follows(hand, led_suit, win_card, trump, rules[R.MUST_HEAD])
+            won = (tricks[0] > 0) | (tricks[1] > 0) << 1 | (tricks[2] > 0) << 2
+            burning = rules[R.MARRIAGE_BURNS_WITHOUT_TRICK] and tricks[0] == 0
+            unsecured = marriage_points[0] if burning else 0
+            if legal & (legal - 1) == 0 and not (k == 0 and can_declare and rules[R.MARRIAGE_OPTIONAL]):
+                choice = lowest_index(legal)
+            elif codes[p] == PLAYER_DD or codes[p] == PLAYER_PIMC:
+                if codes[p] == PLAYER_DD:
+                    choice, declare = dd_choose_card(hands, p, legal, trick, k, leader, trump, trump_owner, 0, won,
+                                                     unsecured, rules, st, work, tt)
+                else:
+                    for q in range(3):
+                        known[q] &= hands[q]
+                    choice, declare = pimc_choose_card(hands, p, legal, trick, k, leader, trump, trump_owner, 0,
+                                                       won, unsecured, played, voids, known, n_worlds, rules, rng,
+                                                       st, work, tt, wbuf)
+                if k == 0 and can_declare and not declare and declaration(hand, choice, rules)[2]:
+                    choice |= LEAD_WITHOUT_DECLARING
+            else:
+                choice = choose_card(codes[p], p, hands, legal, trick, k, leader, trump, trump_owner, 0,
+                                     played, voids, can_declare, rules, prm, rng, script)
+            c = choice & ~LEAD_WITHOUT_DECLARING
+            if k == 0:
+                led_suit = c // 6
+                win_card = c
+                win_seat = p
+                if can_declare and c == choice:
+                    value, new_trump, bit = declaration(hand, c, rules)
+                    if bit:
+                        marriage_points[p] += value
+                        if new_trump >= 0:
+                            trump = new_trump
+                            trump_owner = p
+            else:
+                if c // 6 != led_suit:
+                    voids[p] |= 1 << led_suit
+                    if trump >= 0 and c // 6 != trump:
+                        voids[p] |= 1 << trump
+                if beats(c, win_card, trump):
+                    win_card = c
+                    win_seat = p
+            trick[k] = c
+            hands[p] = hand & ~(np.int64(1) << c)
+            played |= np.int64(1) << c
+        tricks[win_seat] += 1
+        card_points[win_seat] += CARD_POINTS[trick[0]] + CARD_POINTS[trick[1]] + CARD_POINTS[trick[2]]
+        leader = win_seat
+    points = card_points[0] + marriage_points[0]
+    if rules[R.MARRIAGE_BURNS_WITHOUT_TRICK] and tricks[0] == 0:
+        points = card_points[0]
+    return points, g1, g2
+
+
+@jit_hot
+def play_samples(codes, samples, hand7, rules, prm, n_worlds, rng, out, st, work, tt, wbuf, pb, script):
+    """``play_from_talon`` of each sample; the declarer's points into ``out``."""
+    for i in range(samples.shape[0]):
+        out[i] = play_from_talon(codes, hand7 | samples[i, 0], samples[i, 1], samples[i, 2], samples[i, 0], rules,
+                                 prm, n_worlds, rng, st, work, tt, wbuf, pb, script)[0]
+
+
+# ---- passing: the other seats bid and play heuristically -----------------------------------
+@jit_hot
+def pass_line(hand7, opp1, opp2, talon, dealer, rules, codes, bid_codes, prm, gs, rng, ws, plays, script, solver):
+    """Seat 0 passes at every turn (first hand: the forced minimum bid, then passes); the others
+    bid (the engine's auction, ``bid_codes`` with seat 0 scripted to pass: ``script`` = [1, 0, 0,
+    ...]) and everyone plays as ``codes`` (heuristic) from the talon on. Returns (seat 0's raw
+    deal result: his rounded defence points, a concession's payout, or +-contract if nobody
+    outbid his forced bid, 0 when everybody passed; the declarer's seat, -1 if none)."""
+    hands = ws[W_HANDS, :3]
+    hands[0] = hand7
+    hands[1] = opp1
+    hands[2] = opp2
+    script[0] = 1
+    declarer, high, _ = run_auction(rng, rules, bid_codes, prm, gs, dealer, hands, ws[W_LAST_BID, :3],
+                                    ws[W_ACTIVE, :3], script)
+    if declarer < 0:
+        return 0, -1
+    hands[declarer] |= talon
+    left = (declarer + 1) % 3
+    right = (declarer + 2) % 3
+    givable = hands[declarer]
+    if rules[R.NO_ACES_TENS_IN_DISCARD]:
+        givable &= ~(RANK_MASK[ACE] | RANK_MASK[TEN])
+    g1, g2 = choose_discard(codes[declarer], declarer, hands[declarer], givable, rules, prm, rng, script)
+    hands[declarer] &= ~((np.int64(1) << g1) | (np.int64(1) << g2))
+    hands[left] |= np.int64(1) << g1
+    hands[right] |= np.int64(1) << g2
+    can_concede = rules[R.CONCEDE] and (rules[R.CONCEDE_ON_BARREL] or not anyone_on_barrel(gs))
+    contract = choose_contract(codes[declarer], declarer, hands[declarer], high, bid_cap(hands[declarer], rules),
+                               can_concede, gs, rules, prm, rng, script)
+    if contract == -1:
+        if declarer == 0:
+            return -(0 if rules[R.CONCEDE_NO_DEDUCTION] else high), declarer
+        return (60 if rules[R.CONCEDE_60] else (high + 9) // 10 * 5), declarer
+    card_points = ws[W_CARD_POINTS, :3]
+    marriage_points = ws[W_MARRIAGE_POINTS, :3]
+    for q in range(3):
+        card_points[q] = 0
+        marriage_points[q] = 0
+        ws[W_MARRIAGES, q] = 0
+        ws[W_TRICKS, q] = 0
+    play_tricks(rng, rules, codes, prm, ws, declarer, 0, plays, script, solver)
+    if declarer == 0:
+        total = card_points[0] + marriage_points[0]
+        if rules[R.ROUND_DECLARER]:
+            total = round5(total)
+        return (contract if total >= contract else -contract), declarer
+    return round5(card_points[0] + marriage_points[0]), declarer
+
+
+@jit_hot
+def pass_samples(samples, hand7, dealer, rules, codes, bid_codes, prm, gs, rng, out, ws, plays, script, solver):
+    """``pass_line`` of each sample: seat 0's result into ``out[i, 0]``, the declarer into ``out[i, 1]``."""
+    for i in range(samples.shape[0]):
+        r, d = pass_line(hand7, samples[i, 1], samples[i, 2], samples[i, 0], dealer, rules, codes, bid_codes, prm, gs,
+                         rng, ws, plays, script, solver)
+        out[i, 0] = r
+        out[i, 1] = d

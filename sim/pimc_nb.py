@@ -1,0 +1,208 @@
+"""Perfect-information Monte Carlo (PIMC) player, compiled.
+
+A seat that does not see the other hands samples ``n_worlds`` deals of the cards it cannot see,
+consistent with what it knows — its own hand, the cards already played, the cards every seat is
+known to hold (the talon shown to everybody is in the declarer's hand, the declarer's gifts lie
+face up with their receivers), and the suits a seat has shown out of — and scores each of its
+legal moves by the double-dummy value (``sim.solver_nb``) averaged over those worlds: the
+declarer takes the highest average, a defender the lowest. Worlds are drawn uniformly among the
+consistent ones (cards of a suit one seat is void in are forced to the other; the rest are
+shuffled). Ties go to the first move in the solver's move order.
+
+Both kernels are ``jit_hot`` (no allocation): buffers come from the caller, one set per thread:
+``st, work = solver_nb.new_work()``, ``tt = solver_nb.new_table(18)``, ``wbuf = new_pimc_buffer()``,
+and ``rng`` a generator state of ``sim.rng_nb``. Seats are the engine's (0..2 clockwise).
+"""
+
+import numpy as np
+
+from sim.bits_nb import lowest_index, popcount
+from sim.numba_config import jit_hot
+from sim.rng_nb import below
+from sim.solver_nb import (
+    DECLARE_FLAG,
+    ST_PLY,
+    ST_REST_POINTS,
+    best_discard,
+    exact_value,
+    generate_moves,
+    move_value,
+    next_stamp,
+    play_follow,
+    play_lead,
+    set_position,
+)
+
+PLAYER_PIMC = 3  # player code (the engine's layout names 0 random, 1 heuristic, 2 dd)
+DEFAULT_WORLDS = 20
+FULL_DECK = (1 << 24) - 1
+SUIT_MASK = np.array([0x3F << (6 * s) for s in range(4)], dtype=np.int64)
+
+# wbuf layout (int64): shuffle scratch, a world's hands, move codes, per-move sums of values.
+WB_DECK = 0
+WB_HANDS = 24
+WB_MOVES = 32
+WB_SUMS = 64
+MAX_CANDIDATES = 32
+PIMC_BUFFER = WB_SUMS + MAX_CANDIDATES
+CANDIDATE_WORLDS = 6  # worlds whose best discards are the PIMC discard's candidates
+
+
+def new_pimc_buffer():
+    return np.zeros(PIMC_BUFFER, dtype=np.int64)
+
+
+@jit_hot
+def _void_cards(void_bits):
+    out = np.int64(0)
+    for s in range(4):
+        if (void_bits >> s) & 1:
+            out |= SUIT_MASK[s]
+    return out
+
+
+@jit_hot
+def sample_world(rng, pool, q1, need1, q2, need2, voids, out, wbuf):
+    """Deal the ``pool`` of unseen cards: ``need1`` to seat ``q1``, ``need2`` to seat ``q2``
+    (added to ``out[q1]``, ``out[q2]``), never a card of a suit a seat is known void in (where the
+    voids leave a choice). Uniform over the consistent deals."""
+    only1 = pool & _void_cards(voids[q2]) & ~_void_cards(voids[q1])
+    only2 = pool & _void_cards(voids[q1]) & ~_void_cards(voids[q2])
+    if popcount(only1) > need1 or popcount(only2) > need2:
+        only1 = np.int64(0)  # knowledge contradicts itself (cannot happen in play): ignore voids
+        only2 = np.int64(0)
+    out[q1] |= only1
+    out[q2] |= only2
+    free = pool & ~only1 & ~only2
+    k = 0
+    m = free
+    while m:
+        wbuf[WB_DECK + k] = lowest_index(m)
+        m &= m - 1
+        k += 1
+    give1 = need1 - popcount(only1)
+    for j in range(give1):
+        r = j + below(rng, k - j)
+        c = wbuf[WB_DECK + r]
+        wbuf[WB_DECK + r] = wbuf[WB_DECK + j]
+        wbuf[WB_DECK + j] = c
+        out[q1] |= np.int64(1) << c
+    for j in range(give1, k):
+        out[q2] |= np.int64(1) << wbuf[WB_DECK + j]
+
+
+@jit_hot
+def pimc_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won, unsecured,
+                     played, voids, known, n_worlds, rules, rng, st, work, tt, wbuf):
+    """The PIMC player's card: (card, declare), arguments as ``solver_nb.dd_choose_card`` plus
+    what the seat knows. ``hands``: int64 (3,) every seat's cards not yet played; only
+    ``hands[seat]`` and the other hands' sizes are read. ``played``: mask of every card played
+    so far (this trick's included). ``voids``: int64 (3,) bit s = the seat has shown out of suit
+    s. ``known``: int64 (3,) cards each seat is known by ``seat`` to hold (e.g. the talon's cards
+    to the declarer, the face-up gifts to their receivers); played cards are ignored.
+    ``n_worlds`` worlds are sampled with ``rng``; ``wbuf`` = ``new_pimc_buffer()``."""
+    own = hands[seat]
+    q1 = (seat + 1) % 3
+    q2 = (seat + 2) % 3
+    k1 = known[q1] & ~played & ~own
+    k2 = known[q2] & ~played & ~own & ~k1
+    pool = FULL_DECK & ~played & ~own & ~k1 & ~k2
+    need1 = popcount(hands[q1]) - popcount(k1)
+    need2 = popcount(hands[q2]) - popcount(k2)
+    rel_won = 0
+    for s in range(3):
+        if (won >> s) & 1:
+            rel_won |= 1 << ((s - declarer) % 3)
+    rel_owner = -1 if trump_owner < 0 else (trump_owner - declarer) % 3
+    maximise = seat == declarer
+    n = 0
+    wh = wbuf[WB_HANDS:WB_HANDS + 3]
+    for w in range(max(1, n_worlds)):
+        wh[seat] = own
+        wh[q1] = k1
+        wh[q2] = k2
+        sample_world(rng, pool, q1, need1, q2, need2, voids, wh, wbuf)
+        # The trick's cards go back to their players and are played again on the solver's state.
+        for i in range(n_in_trick):
+            p = (leader + i) % 3
+            wh[p] |= np.int64(1) << trick[i]
+        next_stamp(st, tt)
+        set_position(st, wh[declarer], wh[(declarer + 1) % 3], wh[(declarer + 2) % 3], (leader - declarer) % 3,
+                     trump, rel_owner, rel_won, unsecured)
+        for i in range(n_in_trick):
+            if i == 0:
+                play_lead(st, rules, trick[0])  # its declaration is already in trump and points
+            else:
+                play_follow(st, trick[i])
+        if w == 0:
+            n = generate_moves(st, rules, work, False)
+            ply = st[ST_PLY]
+            m = 0
+            for i in range(n):
+                move = work[ply, i]
+                if (legal >> (move & 31)) & 1 and m < MAX_CANDIDATES:
+                    wbuf[WB_MOVES + m] = move
+                    wbuf[WB_SUMS + m] = 0
+                    m += 1
+            n = m
+            if n == 1:
+                break
+        for i in range(n):
+            wbuf[WB_SUMS + i] += move_value(st, rules, tt, work, wbuf[WB_MOVES + i])
+    if n == 0:
+        return lowest_index(legal), False  # not reached when the rules match the solver's
+    best = 0
+    for i in range(1, n):
+        if (wbuf[WB_SUMS + i] > wbuf[WB_SUMS + best]) if maximise else (wbuf[WB_SUMS + i] < wbuf[WB_SUMS + best]):
+            best = i
+    move = wbuf[WB_MOVES + best]
+    return move & 31, (move & DECLARE_FLAG) != 0
+
+
+@jit_hot
+def pimc_choose_discard(hand10, known1, known2, n_worlds, rules, rng, st, work, tt, wbuf):
+    """The PIMC declarer's discard: (card to the seat after him, card to the seat after that).
+    He holds ``hand10`` (his 7 cards and the talon) and knows the opponents hold ``known1`` and
+    ``known2`` (usually nothing); the other cards are unseen, 7 to each opponent. Candidates are
+    the double-dummy best discards of the first CANDIDATE_WORLDS sampled worlds; each candidate is
+    then scored by its exact double-dummy value averaged over ``n_worlds`` fresh worlds."""
+    pool = FULL_DECK & ~hand10 & ~known1 & ~known2
+    need1 = 7 - popcount(known1)
+    need2 = 7 - popcount(known2)
+    wh = wbuf[WB_HANDS:WB_HANDS + 3]
+    voids = wbuf[WB_HANDS + 3:WB_HANDS + 6]  # nobody has shown out of anything yet
+    voids[:] = 0
+    n = 0
+    for _w in range(min(max(1, n_worlds), CANDIDATE_WORLDS)):
+        wh[0] = hand10
+        wh[1] = known1
+        wh[2] = known2
+        sample_world(rng, pool, 1, need1, 2, need2, voids, wh, wbuf)
+        a, b, _ = best_discard(hand10, wh[1], wh[2], rules, st, work, tt)
+        code = a * 24 + b
+        new = True
+        for i in range(n):
+            if wbuf[WB_MOVES + i] == code:
+                new = False
+        if new and n < MAX_CANDIDATES:
+            wbuf[WB_MOVES + n] = code
+            wbuf[WB_SUMS + n] = 0
+            n += 1
+    if n > 1:
+        for _w in range(max(1, n_worlds)):
+            wh[0] = hand10
+            wh[1] = known1
+            wh[2] = known2
+            sample_world(rng, pool, 1, need1, 2, need2, voids, wh, wbuf)
+            next_stamp(st, tt)
+            for i in range(n):
+                a = wbuf[WB_MOVES + i] // 24
+                b = wbuf[WB_MOVES + i] % 24
+                set_position(st, hand10 & ~(np.int64(1) << a) & ~(np.int64(1) << b), wh[1] | (np.int64(1) << a),
+                             wh[2] | (np.int64(1) << b), 0, -1, -1, 0, 0)
+                wbuf[WB_SUMS + i] += exact_value(st, rules, tt, work, 0, st[ST_REST_POINTS] // 2)
+    best = 0
+    for i in range(1, n):
+        if wbuf[WB_SUMS + i] > wbuf[WB_SUMS + best]:
+            best = i
+    return wbuf[WB_MOVES + best] // 24, wbuf[WB_MOVES + best] % 24
