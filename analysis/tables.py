@@ -1,0 +1,221 @@
+"""Bid-success tables: how often a 7-card hand makes each contract, by hand class.
+
+``build_bid_tables`` plays N random deals. In each, seat 0 is the declarer-to-be: he takes the
+talon and plays every contract level from the minimum bid up. Per deal it stores his 7-card hand's
+features (card points, aces, tens, marriages by suit, longest suit), the talon, and the points he
+takes under each method: ``dd`` (the exact best-discard double-dummy value), ``heuristic`` (every
+seat the heuristic player) and, on the first ``pimc_deals`` deals, ``pimc``; a contract b is made
+when those points reach b, and the stored ``*_made`` arrays hold that for every level. The table is
+one Parquet file written atomically with the rules, seed, version and sample size as metadata.
+``summarize_bid_tables`` reads it lazily with Polars, prints make-rates by hand class with 95%
+intervals and plots make-rate against the contract.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from analysis.stats import wilson_interval
+from sim import __version__
+from sim.advisor import DEFAULT_WORLDS, dd_exact_values, played_points
+from sim.cards import CARD_POINTS
+from sim.rules import HouseRules, load_rules
+from sim.runner import write_parquet_atomic
+
+TABLE_FILE = "bids.parquet"
+PLOT_FILE = "bid_make_rates.png"
+METHODS = ("dd", "heuristic", "pimc")
+COMPARE_LEVELS = (100, 110, 120, 140)
+
+
+def random_deals(n: int, seed: int) -> np.ndarray:
+    """(n, 4) masks: seat 0's 7 cards, the talon, seat 1's 7, seat 2's 7; deal i from
+    ``SeedSequence(seed, spawn_key=(i // 1000,))`` so the first deals never depend on n."""
+    out = np.zeros((n, 4), dtype=np.int64)
+    weights = np.int64(1) << np.arange(24, dtype=np.int64)
+    for lo in range(0, n, 1000):
+        rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(lo // 1000,)))
+        for i in range(lo, min(n, lo + 1000)):
+            p = rng.permutation(24)
+            out[i] = [weights[p[0:7]].sum(), weights[p[7:10]].sum(), weights[p[10:17]].sum(), weights[p[17:24]].sum()]
+    return out
+
+
+def hand_features(hands: np.ndarray, rules: HouseRules) -> dict[str, np.ndarray]:
+    bits = (hands[:, None] >> np.arange(24)) & 1
+    suits = bits.reshape(-1, 4, 6)
+    married = (suits[:, :, 2] & suits[:, :, 3]).astype(np.uint8)
+    return {
+        "card_points": (bits * CARD_POINTS[None, :]).sum(axis=1).astype(np.int16),
+        "aces": suits[:, :, 5].sum(axis=1).astype(np.int8),
+        "tens": suits[:, :, 4].sum(axis=1).astype(np.int8),
+        "marriages": (married * (1 << np.arange(4))[None, :]).sum(axis=1).astype(np.uint8),
+        "marriage_value": (married * np.array(rules.marriage_values)[None, :]).sum(axis=1).astype(np.int16),
+        "half_marriages": (suits[:, :, 2] ^ suits[:, :, 3]).sum(axis=1).astype(np.int8),
+        "longest_suit": suits.sum(axis=2).max(axis=1).astype(np.int8),
+    }
+
+
+def levels_for(rules: HouseRules) -> list[int]:
+    return list(range(rules.min_bid, rules.max_contract + 1, rules.bid_step))
+
+
+def build_bid_tables(*, deals: int, rules: str | HouseRules | None = "classic", seed: int = 0,
+                     out: Path = Path("out/tables"), pimc_deals: int = 100, worlds: int = DEFAULT_WORLDS,
+                     threads: int | None = None, progress=None) -> Path:
+    """Play the deals and store the table; returns its path. ``progress(stage)`` is called
+    before each stage."""
+    rec = rules if isinstance(rules, HouseRules) else load_rules(rules)
+    rec.check_implemented()
+    if deals < 1:
+        raise ValueError("--deals must be at least 1")
+    pimc_deals = max(0, min(pimc_deals, deals))
+    d = random_deals(deals, seed)
+    hand10 = d[:, 0] | d[:, 1]
+    samples = np.stack([hand10, d[:, 2], d[:, 3]], axis=1)  # column 0 = all ten cards, hand 0
+    say = progress or (lambda _stage: None)
+    say(f"double dummy, {deals:,} deals")
+    dd = dd_exact_values(0, samples, rec, threads)
+    plays = np.stack([d[:, 1], d[:, 2], d[:, 3]], axis=1)
+    say(f"heuristic play, {deals:,} deals")
+    heur = played_points(0, plays, rec, "heuristic", seed, threads=threads, hands=d[:, 0])
+    pimc = np.full(deals, -1, dtype=np.int64)
+    if pimc_deals:
+        say(f"pimc play, {pimc_deals:,} deals ({worlds} worlds a decision)")
+        pimc[:pimc_deals] = played_points(0, plays[:pimc_deals], rec, "pimc", seed, worlds=worlds, threads=threads,
+                                          hands=d[:pimc_deals, 0])
+    levels = np.array(levels_for(rec))
+    cols: dict[str, object] = {"deal": np.arange(deals), "hand": d[:, 0].astype(np.uint32),
+                               "talon": d[:, 1].astype(np.uint32), "left": d[:, 2].astype(np.uint32),
+                               "right": d[:, 3].astype(np.uint32)}
+    cols.update(hand_features(d[:, 0], rec))
+    df = pl.DataFrame(cols).with_columns(
+        dd_points=pl.Series(dd, dtype=pl.Int16),
+        heuristic_points=pl.Series(heur, dtype=pl.Int16),
+        pimc_points=pl.Series([int(x) if x >= 0 else None for x in pimc], dtype=pl.Int16),
+    )
+    n_lv = len(levels)
+    for m, pts in (("dd", dd), ("heuristic", heur)):
+        df = df.with_columns(pl.Series(f"{m}_made", pts[:, None] >= levels[None, :], dtype=pl.Array(pl.Boolean, n_lv)))
+    pimc_made = [list(map(bool, x >= levels)) if x >= 0 else None for x in pimc]
+    df = df.with_columns(pl.Series("pimc_made", pimc_made, dtype=pl.Array(pl.Boolean, n_lv)))
+    meta = {
+        "thousand_version": __version__, "table": "bids", "sample_size": deals, "seed": seed,
+        "pimc_deals": pimc_deals, "worlds": worlds, "levels": levels.tolist(), "rules": rec.to_dict(),
+        "declarer": "seat 0 of each random deal plays every contract from the talon on",
+    }
+    path = Path(out) / TABLE_FILE
+    write_parquet_atomic(df, path, {k: json.dumps(v) for k, v in meta.items()})
+    return path
+
+
+def read_metadata(path: Path) -> dict:
+    import pyarrow.parquet as pq
+
+    raw = pq.read_metadata(path).metadata or {}
+    return {k.decode(): json.loads(v) for k, v in raw.items() if k.decode() != "ARROW:schema"}
+
+
+def _class_expr() -> pl.Expr:
+    mv = pl.col("marriage_value")
+    return (pl.when(mv == 0).then(pl.lit("no marriage")).when(mv < 100).then(pl.lit("marriage <100"))
+            .when(mv == 100).then(pl.lit("marriage 100")).otherwise(pl.lit("marriages >100"))
+            + pl.lit(", aces ") + pl.col("aces").clip(0, 3).cast(pl.String).str.replace("3", "3+"))
+
+
+def make_rates(path: Path, levels: list[int] | None = None) -> pl.DataFrame:
+    """Make-rates by hand class and level for dd and heuristic (and pimc where played)."""
+    meta = read_metadata(path)
+    levels = levels or [lv for lv in meta["levels"] if lv <= 200]
+    lf = pl.scan_parquet(path).with_columns(hand_class=_class_expr())
+    exprs = [pl.len().alias("n"), pl.col("pimc_points").is_not_null().sum().alias("n_pimc")]
+    for lv in levels:
+        for m in METHODS:
+            exprs.append((pl.col(f"{m}_points") >= lv).sum().alias(f"{m}_{lv}"))
+    return lf.group_by("hand_class").agg(exprs).sort("hand_class").collect()
+
+
+def comparison(path: Path) -> list[dict]:
+    """Make-rates of the three declarers on the deals pimc played, at COMPARE_LEVELS and over all."""
+    meta = read_metadata(path)
+    df = pl.scan_parquet(path).filter(pl.col("pimc_points").is_not_null()).collect()
+    rows = []
+    for lv in COMPARE_LEVELS:
+        row = {"contract": lv, "n": df.height}
+        for m in METHODS:
+            k = int((df[f"{m}_points"] >= lv).sum()) if df.height else 0
+            row[m] = (k / df.height if df.height else float("nan"), *wilson_interval(k, df.height))
+        rows.append(row)
+    pooled = [lv for lv in meta["levels"] if lv <= 200]
+    row = {"contract": f"{pooled[0]}-{pooled[-1]}", "n": df.height * len(pooled)}
+    for m in METHODS:
+        k = int(sum((df[f"{m}_points"] >= lv).sum() for lv in pooled)) if df.height else 0
+        row[m] = (k / row["n"] if row["n"] else float("nan"), *wilson_interval(k, row["n"]))
+    rows.append(row)
+    return rows
+
+
+def summarize_bid_tables(path: Path, *, plot: Path | None = None, min_n: int = 30) -> list[str]:
+    meta = read_metadata(path)
+    shown = [100, 110, 120, 130, 140, 160]
+    shown = [lv for lv in shown if lv in meta["levels"]]
+    rates = make_rates(path, shown)
+    lines = [f"bid-success tables: {meta['sample_size']:,} deals (seed {meta['seed']}), pimc on "
+             f"{meta['pimc_deals']:,}; seat 0 declares every contract; make-rates by hand class"]
+    head = f"{'hand class':<26}{'n':>7}  " + "  ".join(f"{'dd ' + str(lv):>10}" for lv in shown) + "  " + \
+        "  ".join(f"{'heur ' + str(lv):>10}" for lv in shown)
+    lines.append(head)
+    for r in rates.iter_rows(named=True):
+        if r["n"] < min_n:
+            continue
+        cells = [f"{r[f'dd_{lv}'] / r['n']:>10.3f}" for lv in shown]
+        cells += [f"{r[f'heuristic_{lv}'] / r['n']:>10.3f}" for lv in shown]
+        lines.append(f"{r['hand_class']:<26}{r['n']:>7}  " + "  ".join(cells))
+    if meta["pimc_deals"]:
+        lines.append(f"declarers compared on the {meta['pimc_deals']:,} deals pimc played (make-rate [95%]):")
+        for row in comparison(path):
+            cells = "  ".join(f"{m} {row[m][0]:.3f} [{row[m][1]:.3f}, {row[m][2]:.3f}]" for m in METHODS)
+            lines.append(f"  {str(row['contract']):>10}: {cells}")
+    if plot is not None:
+        _plot(path, meta, plot)
+        lines.append(f"plot: {plot}")
+    return lines
+
+
+def _plot(path: Path, meta: dict, out: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    levels = [lv for lv in meta["levels"] if lv <= 220]
+    rates = make_rates(path, levels)
+    fig, ax = plt.subplots(figsize=(9, 6))
+    biggest = rates.sort("n", descending=True).head(8).sort("hand_class")
+    for i, r in enumerate(biggest.iter_rows(named=True)):
+        color = f"C{i}"
+        ax.plot(levels, [r[f"dd_{lv}"] / r["n"] for lv in levels], color=color, label=f"{r['hand_class']} (n={r['n']})")
+        ax.plot(levels, [r[f"heuristic_{lv}"] / r["n"] for lv in levels], color=color, linestyle="--")
+    ax.set_xlabel("contract")
+    ax.set_ylabel("make-rate")
+    ax.set_title(f"Make-rate by hand class: dd solid, heuristic dashed ({meta['sample_size']:,} deals)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.name}.tmp.png")
+    fig.savefig(tmp, dpi=110)
+    plt.close(fig)
+    tmp.replace(out)
+
+
+def tables_bids(*, deals: int, rules: str = "classic", seed: int = 0, out: Path = Path("out/tables"),
+                pimc_deals: int = 100, worlds: int = DEFAULT_WORLDS, threads: int | None = None,
+                progress=None) -> list[str]:
+    """What ``thousand tables bids`` does: build the table, then summarise and plot it."""
+    path = build_bid_tables(deals=deals, rules=rules, seed=seed, out=out, pimc_deals=pimc_deals, worlds=worlds,
+                            threads=threads, progress=progress)
+    return [f"table: {path}"] + summarize_bid_tables(path, plot=Path(out) / PLOT_FILE)
