@@ -108,6 +108,70 @@ def solve(
         typer.echo(line)
 
 
+@app.command("bid")
+def bid(
+    hand: Annotated[str, typer.Argument(help='your 7 cards before the talon, e.g. "AH TH KH QH AS 9C JD"')],
+    rules: Annotated[str, typer.Option(help="a preset or a TOML file")] = "classic",
+    samples: Annotated[int, typer.Option(help="sampled deals of the 17 unseen cards")] = 2000,
+    seed: Annotated[int, typer.Option(help="the same seed gives the same answer")] = 0,
+    method: Annotated[str, typer.Option(help="dd, pimc, heuristic, or several comma-separated")] = "dd,heuristic",
+    seat: Annotated[str, typer.Option(help="first (forced to bid the minimum), second or third hand")] = "first",
+    risk: Annotated[float, typer.Option(help="failure chance you accept for the highest bid advised")] = 0.3,
+    left: Annotated[str | None, typer.Option(help="cards known to lie with the opponent on your left")] = None,
+    right: Annotated[str | None, typer.Option(help="cards known to lie with the opponent on your right")] = None,
+    talon: Annotated[str | None, typer.Option(help="cards known to lie in the talon")] = None,
+    score: Annotated[int, typer.Option(help="your score before this deal")] = 0,
+    on_barrel: Annotated[bool, typer.Option("--on-barrel", help="you sit on the barrel")] = False,
+    pimc_samples: Annotated[int, typer.Option(help="deals the (slow) pimc method plays")] = 100,
+    worlds: Annotated[int, typer.Option(help="worlds a pimc decision averages over")] = 16,
+    threads: Annotated[int, typer.Option(help="threads (results do not depend on it)")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    as_csv: Annotated[bool, typer.Option("--csv", help="print CSV, one row per method and contract")] = False,
+) -> None:
+    """How much can this hand bid? Chances of making each contract, expected scores, advice, talon odds."""
+    from sim.advisor import advise, format_csv, format_json, format_text
+
+    typer.echo("loading the compiled kernels (the first run compiles them: under a minute)...", err=True)
+    try:
+        result = advise(hand, rules=rules, samples=samples, seed=seed, methods=method, seat=seat, risk=risk,
+                        left=left, right=right, talon=talon, score=score, on_barrel=on_barrel,
+                        pimc_samples=pimc_samples, worlds=worlds, threads=threads or None)
+    except _user_errors() as exc:
+        _fail(str(exc))
+    if as_json:
+        typer.echo(format_json(result))
+    elif as_csv:
+        typer.echo(format_csv(result), nl=False)
+    else:
+        typer.echo("\n".join(format_text(result)))
+
+
+tables_app = typer.Typer(help="Tables built from many deals (bid-success tables).", no_args_is_help=True)
+app.add_typer(tables_app, name="tables")
+
+
+@tables_app.command("bids")
+def tables_bids(
+    deals: Annotated[int, typer.Option(help="random deals to play")] = 2000,
+    rules: Annotated[str, typer.Option(help="a preset or a TOML file")] = "classic",
+    seed: Annotated[int, typer.Option(help="root seed")] = 0,
+    out: Annotated[Path, typer.Option(help="directory for bids.parquet and the plot")] = Path("out/tables"),
+    pimc_deals: Annotated[int, typer.Option(help="deals (the first ones) also played by pimc")] = 100,
+    worlds: Annotated[int, typer.Option(help="worlds a pimc decision averages over")] = 16,
+    threads: Annotated[int, typer.Option(help="threads (results do not depend on it)")] = 0,
+) -> None:
+    """Bid-success tables: dd, heuristic and pimc make-rates by hand class, stored as Parquet and plotted."""
+    from analysis.tables import tables_bids as run
+
+    typer.echo("loading the compiled kernels (the first run compiles them: under a minute)...", err=True)
+    try:
+        lines = run(deals=deals, rules=rules, seed=seed, out=out, pimc_deals=pimc_deals, worlds=worlds,
+                    threads=threads or None, progress=lambda stage: typer.echo(stage + "...", err=True))
+    except _user_errors() as exc:
+        _fail(str(exc))
+    typer.echo("\n".join(lines))
+
+
 def main() -> None:  # console-script entry point
     try:
         app()
