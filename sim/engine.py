@@ -104,7 +104,8 @@ _DEAL_DTYPES = {
     "bid": pl.Int16, "bid_turns": pl.Int16, "declarer": pl.Int8, "winning_bid": pl.Int16,
     "contract": pl.Int16, "conceded": pl.Boolean, "made": pl.Boolean, "gift": pl.Int8,
     "card_points": pl.Int16, "marriage_points": pl.Int16, "marriages": pl.UInt16, "tricks": pl.Int8,
-    "result": pl.Int16, "change": pl.Int16, "score": pl.Int32, "bolt": pl.Boolean, "events": pl.UInt16,
+    "result": pl.Int16, "change": pl.Int16, "score": pl.Int32, "bolt": pl.Int8, "events": pl.UInt16,
+    "bid_kind": pl.Int8, "redeal": pl.Int8,
 }
 _GAME_DTYPES = {"game": pl.Int64, "deals": pl.Int32, "winner": pl.Int8, "first_dealer": pl.Int8,
                 "score": pl.Int32}

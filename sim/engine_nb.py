@@ -29,13 +29,26 @@ from sim.play_nb import (
     nth_card,
     round5,
 )
-from sim.players_nb import choose_bid, choose_card, choose_contract, choose_discard, dd_final_contract
+from sim.players_nb import (
+    choose_bid,
+    choose_card,
+    choose_contract,
+    choose_dark,
+    choose_discard,
+    dd_final_contract,
+)
 from sim.rng_nb import below
 from sim.solver_nb import best_discard, dd_choose_card
 
 ILLEGAL = -1  # returned status when a player chose an illegal action (a bug, never expected)
 REDEAL = 1  # returned status of a deal thrown in: the same dealer deals again
 ALL_PASSED = -2  # the auction's "declarer" when nobody bid
+DARK_CONTRACT = 120  # a dark game's bid, and a golden-round deal's forced contract
+GOLDEN_CONTRACT = 120
+UNDARK_BID = 125  # the least bid that undarks
+GOLDEN_ROUND_DEALS = 3  # one deal per player
+GOLDEN_ROUND_REPLAYS = 3  # a golden round nobody made is replayed, at most this many rounds in all
+ACCUMULATE_BID_CAP = 120  # barrel_accumulate: the sitter may not bid above this
 THIRD_CONCESSION_PENALTY = 120  # concede_third_penalty: every third concession of a player costs this
 REDEAL_LIMIT_PENALTY = 120  # redeal_limit_penalty: the dealer's third redeal in a row costs him this
 
@@ -102,20 +115,40 @@ def play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, s
         rec[row, Y.D_HAND + p] = hands[p]
     rec[row, Y.D_TALON] = talon
 
-    as_it_lies = not rules[R.REDEAL_ANY]  # also when redeal_limit_penalty refuses a redeal
+    first = (dealer + 1) % 3
+    mode = Y.BID_NORMAL
+    if gs[Y.G_GOLDEN_LEFT] > 0:
+        mode = Y.BID_GOLDEN
+    elif rules[R.DARK_GAME] and not anyone_on_barrel(gs) and (
+            not rules[R.DARK_MIN_ON] or gs[Y.G_SCORE + first] >= rules[R.DARK_MIN_SCORE]):
+        choice = choose_dark(codes[first], first, gs, rules, prm, rng, script)
+        if choice != 0 and choice != 1:
+            return ILLEGAL
+        if choice:
+            mode = Y.BID_DARK
+    # Cards taken unseen (dark, golden) are played as they lie: no redeal.
+    as_it_lies = mode != Y.BID_NORMAL or not rules[R.REDEAL_ANY]  # also when the redeal limit refuses one
     reason = 0 if as_it_lies else hand_redeal(hands, dealer, rules)
     if reason:
         if not limit_reached(gs, rules):
             return redeal(gs, rec, row, plays, reason)
         as_it_lies = True
     last_bid = ws[W_LAST_BID, :3]
-    declarer, high, turns = run_auction(rng, rules, codes, prm, gs, dealer, hands, last_bid, ws[W_ACTIVE, :3],
-                                        script)
+    if mode == Y.BID_GOLDEN:
+        last_bid[:] = 0
+        last_bid[first] = GOLDEN_CONTRACT
+        declarer, high, turns = first, GOLDEN_CONTRACT, 0
+    else:
+        declarer, high, turns, still_dark = run_auction(rng, rules, codes, prm, gs, dealer, hands, last_bid,
+                                                        ws[W_ACTIVE, :3], mode == Y.BID_DARK, script)
+        if mode == Y.BID_DARK and not still_dark:
+            mode = Y.BID_UNDARKED
     if declarer == ILLEGAL:
         return ILLEGAL
     for q in range(3):
         rec[row, Y.D_BID + q] = last_bid[q]
     rec[row, Y.D_BID_TURNS] = turns
+    rec[row, Y.D_BID_KIND] = mode
     rec[row, Y.D_DECLARER] = declarer
     rec[row, Y.D_WINNING_BID] = high
     if declarer == ALL_PASSED:
@@ -162,10 +195,15 @@ def play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, s
     gs[Y.G_REDEALS] = 0  # the deal is played
 
     # ---- final contract or concession ----------------------------------------------------------
-    can_concede = rules[R.CONCEDE] and (rules[R.CONCEDE_ON_BARREL] or not anyone_on_barrel(gs)) and (
+    doubled = mode == Y.BID_DARK or mode == Y.BID_GOLDEN  # 120 taken unseen: fixed and doubled
+    can_concede = not doubled and rules[R.CONCEDE] and (rules[R.CONCEDE_ON_BARREL] or not anyone_on_barrel(gs)) and (
         rules[R.CONCEDE_LIMIT] == 0 or gs[Y.G_CONCESSIONS + declarer] < rules[R.CONCEDE_LIMIT])
     final_cap = bid_cap(hands[declarer], rules)
-    if codes[declarer] == Y.PLAYER_DD:
+    if accumulates(gs, rules, declarer):
+        final_cap = min(final_cap, ACCUMULATE_BID_CAP)
+    if doubled:
+        contract = high
+    elif codes[declarer] == Y.PLAYER_DD:
         contract = dd_final_contract(high, final_cap, dd_value, can_concede)
     else:
         contract = choose_contract(codes[declarer], declarer, hands[declarer], high, final_cap,
@@ -209,11 +247,12 @@ def play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, s
         if rules[R.ROUND_DECLARER]:
             total = round5(total)
         made = total >= contract
+        factor = 2 if doubled else 1  # a dark or golden deal doubles all but the defenders' marriages
         for q in range(3):
             if q == declarer:
-                result[q] = contract if made else -contract
+                result[q] = factor * (contract if made else -contract)
             else:
-                result[q] = round5(card_points[q] + marriage_points[q])
+                result[q] = round5(factor * card_points[q] + marriage_points[q])
     rec[row, Y.D_MADE] = made
     for q in range(3):
         if q == four_nines:
@@ -223,10 +262,12 @@ def play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, s
         rec[row, Y.D_MARRIAGES + q] = marriages[q]
         rec[row, Y.D_TRICKS + q] = tricks[q]
         rec[row, Y.D_RESULT + q] = result[q]
-        rec[row, Y.D_BOLT + q] = earns_bolt(gs, rules, q, declarer, conceded, tricks[q],
-                                            card_points[q] + marriage_points[q])
-    paying_dealer = dealer if as_it_lies and rules[R.REDEAL_ANY] else -1
+        bolt = earns_bolt(gs, rules, q, declarer, conceded, tricks[q], card_points[q] + marriage_points[q])
+        rec[row, Y.D_BOLT + q] = 2 * bolt if mode == Y.BID_DARK and rules[R.BOLT_DOUBLE_IN_DARK] else bolt
+    paying_dealer = dealer if as_it_lies and rules[R.REDEAL_ANY] and mode == Y.BID_NORMAL else -1
     apply_deal(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec, row)
+    if mode == Y.BID_GOLDEN:
+        end_golden_deal(gs, made, rec, row)
     return 0
 
 
@@ -246,17 +287,19 @@ def free_talon_seat(gs, rules):
 
 
 @jit_hot
-def run_auction(rng, rules, codes, prm, gs, dealer, hands, last_bid, active, script):
+def run_auction(rng, rules, codes, prm, gs, dealer, hands, last_bid, active, dark, script):
     """The bidding, clockwise from first hand (left of the dealer): raise or pass, a pass is final,
     until one bidder is left. First hand's opening bid of min_bid is forced (forced_first_bid); a
-    player below silence_below always passes. Returns (declarer, winning bid, decisions taken);
-    declarer ALL_PASSED when everybody passed, ILLEGAL for an illegal bid. ``last_bid`` gets each seat's
+    player below silence_below always passes. When first hand went ``dark`` his bid is 120 and
+    only a player holding a marriage may overbid ("undark"), with 125 or more; then bidding goes
+    on as usual. Returns (declarer, winning bid, decisions taken, still dark); declarer
+    ALL_PASSED when everybody passed, ILLEGAL for an illegal bid. ``last_bid`` gets each seat's
     last bid."""
     last_bid[:] = 0
     free = free_talon_seat(gs, rules)
-    if free >= 0:
+    if free >= 0 and not dark:
         last_bid[free] = rules[R.BARREL_MIN_CONTRACT]
-        return free, rules[R.BARREL_MIN_CONTRACT], 0
+        return free, rules[R.BARREL_MIN_CONTRACT], 0, False
     step = rules[R.BID_STEP]
     first = (dealer + 1) % 3
     active[:] = 1
@@ -265,34 +308,66 @@ def run_auction(rng, rules, codes, prm, gs, dealer, hands, last_bid, active, scr
     high_seat = -1
     turns = 0
     p = first
-    if rules[R.FORCED_FIRST_BID]:
-        high = rules[R.MIN_BID]
+    if dark or rules[R.FORCED_FIRST_BID]:
+        high = DARK_CONTRACT if dark else rules[R.MIN_BID]
         high_seat = first
         last_bid[first] = high
         p = (first + 1) % 3
     while n_active > 1 or (n_active == 1 and high_seat < 0):
         if active[p]:
             min_raise = high + step if high_seat >= 0 else rules[R.MIN_BID]
+            cap = bid_cap(hands[p], rules)
+            if dark:
+                min_raise = max(min_raise, UNDARK_BID)
+                if marriage_total(hands[p], rules) == 0:
+                    cap = 0  # only a marriage lets a player undark
+            if accumulates(gs, rules, p):
+                cap = min(cap, ACCUMULATE_BID_CAP)
             if rules[R.SILENCE_ON] and gs[Y.G_SCORE + p] < rules[R.SILENCE_BELOW]:
                 bid = 0
             else:
-                cap = bid_cap(hands[p], rules)
                 bid = choose_bid(codes[p], p, hands[p], high, high_seat, min_raise, cap, gs, rules, prm, rng, script)
                 if bid != 0 and (bid < min_raise or bid > cap or bid % 5
                                  or (rules[R.NO_JUMP_BIDS] and bid != min_raise)):
-                    return ILLEGAL, 0, turns
+                    return ILLEGAL, 0, turns, dark
             turns += 1
             if bid == 0:
                 active[p] = 0
                 n_active -= 1
                 if n_active == 0:
-                    return ALL_PASSED, 0, turns
+                    return ALL_PASSED, 0, turns, dark
             else:
                 high = bid
                 high_seat = p
                 last_bid[p] = bid
+                dark = False
         p = (p + 1) % 3
-    return high_seat, high, turns
+    return high_seat, high, turns, dark
+
+
+@jit_hot
+def accumulates(gs, rules, seat):
+    """The seat sits on the barrel under barrel_accumulate."""
+    return rules[R.BARREL_ACCUMULATE] and gs[Y.G_ON_BARREL + seat]
+
+
+@jit_hot
+def end_golden_deal(gs, made, rec, row):
+    """Count a golden-round deal; at the end of a round nobody made, scores go back to zero and
+    the round is played again (at most GOLDEN_ROUND_REPLAYS rounds)."""
+    if made:
+        gs[Y.G_GOLDEN_MADE] = 1
+    gs[Y.G_GOLDEN_LEFT] -= 1
+    if gs[Y.G_GOLDEN_LEFT] > 0 or gs[Y.G_GOLDEN_MADE]:
+        return
+    for q in range(3):
+        rec[row, Y.D_CHANGE + q] -= gs[Y.G_SCORE + q]
+        rec[row, Y.D_SCORE + q] = 0
+        rec[row, Y.D_EVENTS + q] |= Y.EV_GOLDEN_RESET
+        gs[Y.G_SCORE + q] = 0
+    if gs[Y.G_GOLDEN_ROUNDS] < GOLDEN_ROUND_REPLAYS:
+        gs[Y.G_GOLDEN_ROUNDS] += 1
+        gs[Y.G_GOLDEN_LEFT] = GOLDEN_ROUND_DEALS
 
 
 @jit_hot
@@ -496,7 +571,20 @@ def apply_deal(gs, rules, declarer, contract, made, conceded, paying_dealer, ws,
         old = gs[Y.G_SCORE + p]
         new[p] = old
         sat_before[p] = gs[Y.G_ON_BARREL + p]
-        if sat_before[p]:
+        if sat_before[p] and rules[R.BARREL_ACCUMULATE]:
+            # He adds the card points he takes, whatever his role, until he reaches the target;
+            # after his attempts he falls from his score rounded down to tens.
+            new[p] = old + ws[W_CARD_POINTS, p]
+            if new[p] >= rules[R.TARGET]:
+                events[p] |= Y.EV_WIN
+                gs[Y.G_WINNER] = p
+                gs[Y.G_ON_BARREL + p] = 0
+                continue
+            gs[Y.G_ATTEMPTS + p] += 1
+            if gs[Y.G_ATTEMPTS + p] >= rules[R.BARREL_ATTEMPTS]:
+                new[p] = new[p] // 10 * 10 - penalty
+                events[p] |= Y.EV_FALL_ATTEMPTS | _fall(gs, rules, p, new)
+        elif sat_before[p]:
             if p == declarer and made and contract >= rules[R.BARREL_MIN_CONTRACT]:
                 new[p] = old + contract
                 events[p] |= Y.EV_WIN
@@ -548,7 +636,7 @@ def apply_deal(gs, rules, declarer, contract, made, conceded, paying_dealer, ws,
         if rules[R.BOLT_CONSECUTIVE] and not rec[row, Y.D_BOLT + p]:
             gs[Y.G_BOLTS + p] = 0  # bolts count only in an unbroken run
         if rec[row, Y.D_BOLT + p]:
-            gs[Y.G_BOLTS + p] += 1
+            gs[Y.G_BOLTS + p] += rec[row, Y.D_BOLT + p]  # 2 for a doubled bolt (bolt_double_in_dark)
             if gs[Y.G_BOLTS + p] >= 3:
                 gs[Y.G_BOLTS + p] = 0
                 if rules[R.BOLT_PENALTY] > 0 and not events[p] & Y.EV_WIN:
@@ -602,6 +690,9 @@ def run_games(rng, rules, codes, prm, gs, first_id, n_games, max_deals, rec, pla
             gs[Y.G_WINNER] = -1
             gs[Y.G_FIRST_DEALER] = below(rng, 3)
             gs[Y.G_DEALER] = gs[Y.G_FIRST_DEALER]
+            if rules[R.GOLDEN_ROUND]:
+                gs[Y.G_GOLDEN_LEFT] = GOLDEN_ROUND_DEALS
+                gs[Y.G_GOLDEN_ROUNDS] = 1
         game_id = first_id + done[0]
         rec[row, Y.D_GAME] = game_id
         rec[row, Y.D_DEAL] = gs[Y.G_DEALS]

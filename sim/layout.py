@@ -15,7 +15,7 @@ DEAL_COLUMNS = (
     + _per_seat("hand")
     + ["talon"]
     + _per_seat("bid")
-    + ["bid_turns", "declarer", "winning_bid", "contract", "conceded", "made", "redeal"]
+    + ["bid_turns", "bid_kind", "declarer", "winning_bid", "contract", "conceded", "made", "redeal"]
     + _per_seat("gift", "card_points", "marriage_points", "marriages", "tricks", "result",
                 "change", "score", "bolt", "events")
 )
@@ -26,6 +26,7 @@ D_HAND = DEAL_COLUMNS.index("hand0")
 D_TALON = DEAL_COLUMNS.index("talon")
 D_BID = DEAL_COLUMNS.index("bid0")
 D_BID_TURNS = DEAL_COLUMNS.index("bid_turns")
+D_BID_KIND = DEAL_COLUMNS.index("bid_kind")
 D_DECLARER = DEAL_COLUMNS.index("declarer")
 D_WINNING_BID = DEAL_COLUMNS.index("winning_bid")
 D_CONTRACT = DEAL_COLUMNS.index("contract")
@@ -71,7 +72,10 @@ G_FIRST_DEALER = 33
 G_CONCESSIONS = 34  # concessions so far in the game (concede_limit, concede_third_penalty)
 G_QUIET = 37  # deals in a row without declaring (bolt_on = three_passes)
 G_REDEALS = 40  # redeals in a row by the current dealer (redeal_limit_penalty)
-N_GAME_STATE = 41
+G_GOLDEN_LEFT = 41  # deals left in the current golden round (golden_round)
+G_GOLDEN_ROUNDS = 42  # golden rounds begun
+G_GOLDEN_MADE = 43  # somebody made his contract in the current golden round
+N_GAME_STATE = 44
 GAME_STATE_TO_RECORD = 4  # game record column of G_SCORE
 
 # ---- events: bits of the per-seat ``events`` column ------------------------------------------
@@ -87,13 +91,21 @@ EV_FALL_TO_ZERO = 1 << 8  # a counted fall set the score to zero
 EV_BOLT_PENALTY = 1 << 9
 EV_DUMP_TRUCK = 1 << 10
 EV_REDEAL_PENALTY = 1 << 11  # the dealer's third redeal in a row: he pays, the deal is played
+EV_GOLDEN_RESET = 1 << 12  # nobody made a golden-round contract: scores back to zero
 EVENT_NAMES = {
     EV_WIN: "win", EV_BARREL_ON: "barrel_on", EV_BARREL_STAY: "barrel_stay",
     EV_DEFENCE_IGNORED: "defence_ignored", EV_FALL_ATTEMPTS: "fall_attempts",
     EV_FALL_CONTRACT: "fall_contract", EV_KNOCKED_OFF: "knocked_off",
     EV_SIMULTANEOUS: "simultaneous", EV_FALL_TO_ZERO: "fall_to_zero",
     EV_BOLT_PENALTY: "bolt_penalty", EV_DUMP_TRUCK: "dump_truck", EV_REDEAL_PENALTY: "redeal_penalty",
+    EV_GOLDEN_RESET: "golden_reset",
 }
+
+# ---- how a deal was bid (the ``bid_kind`` column) --------------------------------------------------
+BID_NORMAL = 0
+BID_DARK = 1  # first hand went dark: 120, doubled
+BID_GOLDEN = 2  # a golden-round deal: first hand's forced 120, doubled
+BID_UNDARKED = 3  # first hand went dark, another player undarked: bidding went on as usual
 
 # ---- why a deal was not played (the ``redeal`` column) ----------------------------------------
 REDEAL_NONE = 0
@@ -132,7 +144,8 @@ H_RAISE_MARGIN = 13
 H_CONCEDE_MARGIN = 14
 H_BLOCK_MARGIN = 15
 H_TALON_SCALE = 16
-N_HEURISTIC = 17  # weights; the per-suit tables filled from them follow
+H_DARK_DEFICIT = 17
+N_HEURISTIC = 18  # weights; the per-suit tables filled from them follow
 H_SCORE_TABLE = N_HEURISTIC  # 4 suits × 64 holdings
 H_CHANCE_TABLE = H_SCORE_TABLE + 256
 N_HEURISTIC_COLUMNS = H_CHANCE_TABLE + 256

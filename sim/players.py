@@ -44,6 +44,7 @@ class HeuristicParams:
     raise_margin: float = 25.0  # raise the final contract only this far below the estimate
     concede_margin: float = 25.0  # concede when the estimate falls this far short of the contract
     block_margin: float = 20.0  # extra overbid to stop a player on the barrel from winning
+    dark_deficit: float = 400.0  # go dark (where allowed) when this far behind the leading opponent
 
     def to_array(self) -> np.ndarray:
         a = np.zeros(Y.N_HEURISTIC, dtype=np.float64)

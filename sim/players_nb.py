@@ -124,6 +124,19 @@ def _floor_step(x, step):
 
 # ---- bidding ----------------------------------------------------------------------------------
 @jit_hot
+def choose_dark(code, seat, gs, rules, prm, rng, script):
+    """1 if first hand goes dark before seeing his cards, else 0 (the caller checks it is allowed).
+    The heuristic player gambles only when far behind; the random one tosses a coin."""
+    if code == Y.PLAYER_SCRIPTED:
+        return next_scripted(script)  # 1 dark, 0 not
+    if code == Y.PLAYER_RANDOM:
+        return below(rng, 2)
+    best_other = max(gs[Y.G_SCORE + (seat + 1) % 3], gs[Y.G_SCORE + (seat + 2) % 3])
+    return 1 if best_other - gs[Y.G_SCORE + seat] >= prm[seat, Y.H_DARK_DEFICIT] else 0
+
+
+
+@jit_hot
 def choose_bid(code, seat, hand, high_bid, high_seat, min_raise, cap, gs, rules, prm, rng, script):
     """A raise (the new bid) or 0 to pass. Raises are multiples of the step from ``min_raise``
     up to ``cap``; with ``no_jump_bids`` only ``min_raise``."""

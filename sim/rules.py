@@ -248,6 +248,12 @@ class HouseRules:
         a[L.REDEAL_FOUR_NINES_AFTER_TALON] = self.redeal_four_nines_after_talon
         a[L.REDEAL_LIMIT_PENALTY] = self.redeal_limit_penalty
         a[L.REDEAL_ANY] = a[L.REDEAL_HAND_POINTS_BELOW:L.REDEAL_LIMIT_PENALTY].any()
+        a[L.DARK_GAME] = self.dark_game
+        a[L.DARK_MIN_ON] = self.dark_min_score is not None
+        a[L.DARK_MIN_SCORE] = 0 if self.dark_min_score is None else self.dark_min_score
+        a[L.BOLT_DOUBLE_IN_DARK] = self.bolt_double_in_dark
+        a[L.GOLDEN_ROUND] = self.golden_round
+        a[L.BARREL_ACCUMULATE] = self.barrel_accumulate
         return a
 
 
@@ -265,6 +271,7 @@ IMPLEMENTED = frozenset({
     "redeal_policy", "redeal_hand_points_below", "redeal_four_nines", "redeal_three_nines",
     "redeal_talon_points_below", "redeal_talon_only_at_100", "redeal_talon_two_nines", "redeal_talon_three_jacks",
     "redeal_four_aces", "redeal_four_nines_after_talon", "redeal_limit_penalty",
+    "dark_game", "dark_min_score", "bolt_double_in_dark", "golden_round", "barrel_accumulate",
 })
 
 PRESETS: dict[str, dict[str, Any]] = {

@@ -64,6 +64,6 @@ def test_bad_toml(tmp_path):
 
 
 def test_engine_refuses_unimplemented_options_by_name():
-    with pytest.raises(RulesError, match="not implemented in the engine yet: golden_round"):
-        HouseRules(golden_round=True).check_implemented()
+    with pytest.raises(RulesError, match="not implemented in the engine yet: players"):
+        HouseRules(players=4).check_implemented()
     HouseRules(barrel=900, barrel_min_contract=125).check_implemented()
