@@ -371,6 +371,7 @@ def _method_rows(res: MethodResult, levels: list[int], rules: HouseRules, sit: S
         n = res.n
         p = k / n
         lo, hi = wilson_interval(k, n)
+        lo, hi = min(lo, p), max(hi, p)  # rounding at p = 0 or 1
         gain, loss = _made_gain(b, rules, sit), _fail_loss(b, rules, sit)
         ev = p * gain - (1 - p) * loss
         sd = math.sqrt(p * (1 - p)) * (gain + loss)

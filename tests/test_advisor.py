@@ -1,0 +1,207 @@
+"""The bid advisor: exact talon chances, sampling, the dd method against the solver and a stored
+independent estimate, monotone success curves, expected scores, determinism, PIMC kernels, CLI
+errors. The three-declarer comparison on many deals is in the slow tier."""
+
+import json
+import math
+from fractions import Fraction
+from math import comb
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from sim import advisor as ADV
+from sim.cards import parse_card, parse_hand
+from sim.rules import HouseRules
+
+KNOWN = Path(__file__).parent / "known_answers" / "bid_dd.json"
+HAND = "AH TH KH QH AS 9C JD"
+
+
+# ---- exact talon chances ---------------------------------------------------------------------------
+def test_talon_chances_match_closed_forms():
+    hand = parse_hand("KH AS TS 9C JC 9D JD")  # half marriage KH, aces AS, tens TS
+    t = ADV.talon_chances(hand)
+    assert t["talons"] == comb(17, 3)
+    assert t["marriages"]["H"]["p"] == Fraction(3, 17)  # QH is one of the 17 unseen cards
+    # Both halves of another suit's marriage arrive together: C(15, 1) / C(17, 3).
+    assert t["marriages"]["C"]["p"] == Fraction(15, comb(17, 3))
+    assert set(t["aces"]) == {"AC", "AD", "AH"} and all(p == Fraction(3, 17) for p in t["aces"].values())
+    assert t["at_least_one_ace"] == 1 - Fraction(comb(14, 3), comb(17, 3))
+    assert sum(t["aces_distribution"].values()) == 1
+    assert t["aces_distribution"][3] == Fraction(1, comb(17, 3))
+    # Expected talon points: 3/17 of the unseen cards' points.
+    unseen_points = 120 - sum((0, 2, 3, 4, 10, 11)[c % 6] for c in range(24) if hand >> c & 1)
+    assert t["expected_points"] == Fraction(3 * unseen_points, 17)
+
+
+def test_talon_chances_with_known_cards():
+    hand = parse_hand("KH AS TS 9C JC 9D JD")
+    known = ADV.Known(left=parse_hand("QH"))
+    t = ADV.talon_chances(hand, known)
+    assert "H" not in t["marriages"] or t["marriages"]["H"]["p"] == 0  # the QH is with the left opponent
+    assert t["talons"] == comb(16, 3)
+    t2 = ADV.talon_chances(hand, ADV.Known(talon=parse_hand("QH")))
+    assert t2["marriages"]["H"]["p"] == 1
+
+
+def test_sampling_agrees_with_the_exact_chances_and_keeps_known_cards():
+    hand = parse_hand("KH AS TS 9C JC 9D JD")
+    known = ADV.Known(left=parse_hand("AC"), right=parse_hand("TD"))
+    n = 20000
+    s = ADV.sample_unseen(hand, known, n, seed=3)
+    assert np.all(s[:, 1] >> parse_card("AC") & 1) and np.all(s[:, 2] >> parse_card("TD") & 1)
+    assert np.all((s[:, 0] | s[:, 1] | s[:, 2] | hand) == (1 << 24) - 1)
+    assert [bin(int(x)).count("1") for x in s[0]] == [3, 7, 7]
+    exact = ADV.talon_chances(hand, known)
+    p = float(exact["marriages"]["H"]["p"])  # 3/16 now
+    freq = float(np.mean(s[:, 0] >> parse_card("QH") & 1))
+    assert abs(freq - p) < 4 * math.sqrt(p * (1 - p) / n)
+    ace = float(exact["at_least_one_ace"])
+    aces = (1 << parse_card("AD")) | (1 << parse_card("AH"))
+    freq_ace = float(np.mean((s[:, 0] & aces) != 0))
+    assert abs(freq_ace - ace) < 4 * math.sqrt(ace * (1 - ace) / n)
+
+
+# ---- the dd method -----------------------------------------------------------------------------------
+def test_dd_levels_equal_thresholded_best_discard_values():
+    rules = HouseRules()
+    for text in (HAND, "AS KS 9H JC QD 9D TC"):
+        hand = parse_hand(text)
+        s = ADV.sample_unseen(hand, ADV.Known(), 24, seed=11)
+        levels = ADV.dd_levels(hand, s, rules, 100, 300, threads=1)
+        exact = ADV.dd_exact_values(hand, s, rules, threads=1)
+        expected = np.where(exact >= 100, 100 + (np.minimum(exact, 300) - 100) // 5 * 5, 95)
+        assert np.array_equal(levels, expected)
+
+
+def test_dd_agrees_with_the_independent_estimate():
+    known = json.loads(KNOWN.read_text())
+    for h in known["hands"]:
+        n = 400
+        r = ADV.advise(h["hand"], samples=n, seed=5, methods="dd")
+        rows = {row["contract"]: row for row in r["contracts"]}
+        for b, p_known in h["p_make"].items():
+            if int(b) not in rows:
+                assert p_known == 0
+                continue
+            p = rows[int(b)]["p_make"]
+            pooled = (p * n + p_known * h["samples"]) / (n + h["samples"])
+            se = math.sqrt(max(pooled * (1 - pooled), 1e-4) * (1 / n + 1 / h["samples"]))
+            assert abs(p - p_known) <= 4 * se + 1e-9, (h["hand"], b, p, p_known)
+
+
+# ---- the report ----------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def report():
+    return ADV.advise(HAND, samples=150, seed=1, methods="dd,heuristic", seat="second")
+
+
+def test_json_rows_and_monotone_probabilities(report):
+    text = ADV.format_json(report)
+    data = json.loads(text)
+    rows = data["contracts"]
+    assert rows[0]["contract"] == 100
+    for row in rows:
+        assert {"contract", "p_make", "ci_low", "ci_high"} <= set(row)
+        assert row["ci_low"] <= row["p_make"] <= row["ci_high"]
+    for m in ("dd", "heuristic"):
+        ps = [row["by_method"][m]["p_make"] for row in rows]
+        assert all(a >= b for a, b in zip(ps, ps[1:], strict=False))
+    assert [r["contract"] for r in rows if r["biddable"]][-1] == report["bidding_cap"] == 220
+    assert rows[-1]["contract"] == report["raise_cap"]
+
+
+def test_expected_scores_and_advice(report):
+    for row in report["contracts"]:
+        for x in row["by_method"].values():
+            assert x["ev_declare"] == pytest.approx((2 * x["p_make"] - 1) * row["contract"])
+    dd = report["advice"]["dd"]
+    ok = [r["contract"] for r in report["contracts"] if r["biddable"] and r["by_method"]["dd"]["p_make"] >= 0.7]
+    assert dd["max_bid_at_risk"] == ok[-1]
+    assert math.isfinite(report["pass"]["ev"]) and "heuristic" in report["pass"]["method"]
+    assert ADV.format_text(report) and ADV.format_csv(report).startswith("method,contract")
+
+
+def test_on_the_barrel_small_contracts_score_nothing():
+    r = ADV.advise(HAND, samples=60, seed=2, methods="dd", on_barrel=True)
+    for row in r["contracts"]:
+        x = row["by_method"]["dd"]
+        if row["contract"] < 120:
+            assert x["ev_declare"] == pytest.approx(-(1 - x["p_make"]) * row["contract"])
+    assert r["situation"]["on_barrel"]
+
+
+def test_deterministic_whatever_the_threads():
+    a = ADV.advise(HAND, samples=120, seed=9, methods="dd,heuristic", threads=1)
+    b = ADV.advise(HAND, samples=120, seed=9, methods="dd,heuristic", threads=2)
+    assert a["contracts"] == b["contracts"] and a["pass"] == b["pass"]
+
+
+# ---- PIMC kernels ------------------------------------------------------------------------------------
+def test_sample_world_respects_voids_and_known_cards():
+    from sim.pimc_nb import new_pimc_buffer, sample_world
+    from sim.rng_nb import seed_state
+
+    rng = seed_state([1, 2, 3, 4])
+    wbuf = new_pimc_buffer()
+    pool = parse_hand("9S JS QS 9C JC QC 9D JD")
+    voids = np.array([0, 1, 0], dtype=np.int64)  # seat 1 has shown out of spades
+    for _ in range(200):
+        out = np.zeros(3, dtype=np.int64)
+        sample_world(rng, pool, 1, 4, 2, 4, voids, out, wbuf)
+        assert out[1] & 0x3F == 0 and out[1] | out[2] == pool and bin(int(out[1])).count("1") == 4
+
+
+def test_pimc_plays_legal_deals():
+    r = ADV.played_points(parse_hand(HAND), ADV.sample_unseen(parse_hand(HAND), ADV.Known(), 3, 0), HouseRules(),
+                          "pimc", 0, worlds=4, threads=1)
+    assert np.all((r >= 0) & (r <= 120 + 100 + 80))
+
+
+# ---- command line --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("args, words", [
+    (["AH TH KH QH AS 9C"], "expected 7"),
+    (["AH TH KH QH AS 9C 9C"], "duplicate"),
+    (["AH TH KH QH AS 9C XX"], "malformed"),
+    ([HAND, "--left", "AH"], "in your hand"),
+    ([HAND, "--rules", "nope"], "neither a preset"),
+    ([HAND, "--method", "magic"], "unknown method"),
+    ([HAND, "--seat", "fourth"], "seat"),
+])
+def test_cli_errors_are_one_line(args, words):
+    from cli import app
+
+    res = CliRunner().invoke(app, ["bid", *args, "--samples", "10"])
+    assert res.exit_code == 2
+    err = [ln for ln in res.output.splitlines() if ln.startswith("error:")]
+    assert len(err) == 1 and words in err[0] and "Traceback" not in res.output
+
+
+def test_cli_json():
+    from cli import app
+
+    res = CliRunner().invoke(app, ["bid", HAND, "--samples", "40", "--method", "dd", "--json"])
+    assert res.exit_code == 0
+    data = json.loads(res.output[res.output.index("{"):])
+    assert data["contracts"][0]["contract"] == 100 and "p_make" in data["contracts"][0]
+
+
+# ---- slow: the three declarers on the same deals -------------------------------------------------------
+@pytest.mark.slow
+def test_pimc_declarer_between_heuristic_and_dd():
+    from analysis.tables import random_deals
+
+    rules = HouseRules()
+    d = random_deals(150, seed=7)
+    plays = np.stack([d[:, 1], d[:, 2], d[:, 3]], axis=1)
+    dd = ADV.dd_exact_values(0, np.stack([d[:, 0] | d[:, 1], d[:, 2], d[:, 3]], axis=1), rules)
+    heur = ADV.played_points(0, plays, rules, "heuristic", 7, hands=d[:, 0])
+    pimc = ADV.played_points(0, plays, rules, "pimc", 7, hands=d[:, 0], worlds=12)
+    levels = np.arange(100, 205, 5)
+    rate = {m: float((v[:, None] >= levels[None, :]).mean()) for m, v in (("dd", dd), ("heuristic", heur),
+                                                                          ("pimc", pimc))}
+    print("make-rates over 100..200:", rate)
+    assert rate["heuristic"] < rate["pimc"] < rate["dd"]
