@@ -1,0 +1,68 @@
+"""Bid-success tables: stored columns and metadata, features, made arrays against the points,
+the summary and the plot, the command line."""
+
+import numpy as np
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from analysis import tables as T
+from sim.cards import parse_hand
+from sim.rules import HouseRules
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    out = tmp_path_factory.mktemp("tables")
+    path = T.build_bid_tables(deals=80, seed=4, out=out, pimc_deals=3, worlds=3)
+    return out, path
+
+
+def test_table_columns_metadata_and_made_arrays(table):
+    _, path = table
+    df = pl.read_parquet(path)
+    meta = T.read_metadata(path)
+    assert df.height == 80 and meta["sample_size"] == 80 and meta["seed"] == 4 and meta["pimc_deals"] == 3
+    assert meta["rules"]["min_bid"] == 100 and "thousand_version" in meta
+    levels = np.array(meta["levels"])
+    for m in ("dd", "heuristic"):
+        made = np.array(df[f"{m}_made"].to_list())
+        assert np.array_equal(made, df[f"{m}_points"].to_numpy()[:, None] >= levels[None, :])
+    assert df["pimc_points"].null_count() == 77
+    # 24 cards exactly once per deal.
+    u = df["hand"].to_numpy().astype(np.int64) | df["talon"].to_numpy() | df["left"].to_numpy() | df["right"].to_numpy()
+    assert np.all(u == (1 << 24) - 1)
+    # A declarer's points: dd value is at least the sure 0 and at most 120 + marriages of 10 cards.
+    assert df["dd_points"].min() >= 0 and df["dd_points"].max() <= 120 + 280
+
+
+def test_hand_features():
+    h = np.array([parse_hand("AH TH KH QH AS 9C JD")], dtype=np.int64)
+    f = T.hand_features(h, HouseRules())
+    assert f["card_points"][0] == 11 + 10 + 4 + 3 + 11 + 0 + 2
+    assert f["aces"][0] == 2 and f["tens"][0] == 1
+    assert f["marriages"][0] == 1 << 3 and f["marriage_value"][0] == 100
+    assert f["longest_suit"][0] == 4 and f["half_marriages"][0] == 0
+
+
+def test_deals_do_not_depend_on_n():
+    assert np.array_equal(T.random_deals(30, 1), T.random_deals(1200, 1)[:30])
+
+
+def test_summary_and_plot(table):
+    out, path = table
+    lines = T.summarize_bid_tables(path, plot=out / T.PLOT_FILE, min_n=1)
+    assert any("dd 100" in ln for ln in lines) and any("declarers compared" in ln for ln in lines)
+    assert (out / T.PLOT_FILE).stat().st_size > 1000
+    cmp = T.comparison(path)
+    assert cmp[0]["contract"] == 100 and cmp[0]["n"] == 3
+
+
+def test_cli_tables_bids(tmp_path):
+    from cli import app
+
+    res = CliRunner().invoke(app, ["tables", "bids", "--deals", "20", "--pimc-deals", "0", "--out", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / T.TABLE_FILE).exists() and "bid-success tables" in res.output
+    bad = CliRunner().invoke(app, ["tables", "bids", "--deals", "5", "--rules", "nope", "--out", str(tmp_path)])
+    assert bad.exit_code == 2 and "error:" in bad.output
