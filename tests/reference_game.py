@@ -1,14 +1,16 @@
 """A slow, plainly correct replay of the engine's stored deals and games, for checking it.
 
-Written from ../shared/RULES.md §1–§3 and docs/RULES.md (settlement order, record layout, event
-bits), sharing no code with the compiled engine: cards are plain indices (6 × suit + rank), hands
-are Python sets, and every rule is one visible step. ``replay_deal`` checks one deal row,
+Written from ../shared/RULES.md §1–§3 and §4.4, docs/RULES.md (settlement order, record layout,
+event bits) and the play rules of docs/solver.md (the exact meaning of the §4.4 options), sharing
+no code with the compiled engine: cards are plain indices (6 × suit + rank), hands are Python
+sets, and every rule is one visible step. ``replay_deal`` checks one deal row,
 ``replay_game`` the game rules over the rows of one game; both raise ``AssertionError`` naming
 the game, the deal, the column and the expected and stored values.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from sim.rules import HouseRules
@@ -18,7 +20,9 @@ DECK_SIZE = 24
 FULL_DECK = (1 << DECK_SIZE) - 1
 TRICKS_PER_DEAL = 8
 RANK_POINTS = (0, 2, 3, 4, 10, 11)  # 9 J Q K T A
-QUEEN, KING = 2, 3
+JACK, QUEEN, KING, ACE = 1, 2, 3, 5
+FOUR_ACES_BIT = 1 << 8  # bit 8 of ``marriages``: four aces (bit s: marriage of suit s, 4 + s: half)
+LEAD_DECLINES = 32  # a lead stored as card + 32 declines its combination (marriage_optional)
 BASE_CAP = 120  # a bid or contract may not pass 120 + the marriages held
 
 # Event bits of the ``events`` columns (docs/RULES.md, record of a deal).
@@ -84,9 +88,11 @@ def _fail(row: dict, message: str) -> None:
 
 # ---- one deal -----------------------------------------------------------------------------------
 
-def replay_deal(row: dict, rules: HouseRules) -> None:
-    """Check one deal row against the rules of one deal (RULES.md §2): the deal, the bidding, the
-    talon and gifts, the final contract, every card played and the deal's results."""
+def replay_deal(row: dict, rules: HouseRules, seen: Counter | None = None) -> None:
+    """Check one deal row against the rules of one deal (RULES.md §2, §4.4): the deal, the bidding,
+    the talon and gifts, the final contract, every card played and the deal's results. ``seen``, if
+    given, counts the play situations met (see ``_check_play``), for tests that the sample reaches
+    each rule."""
     hands = [row[f"hand{s}"] for s in range(SEATS)]
     talon = row["talon"]
     _check_dealt(row, hands, talon)
@@ -117,7 +123,7 @@ def replay_deal(row: dict, rules: HouseRules) -> None:
     if row["conceded"]:
         _check_concession(row, rules, declarer, contract)
         return
-    _check_play(row, rules, declarer, contract, eight_cards)
+    _check_play(row, rules, declarer, contract, eight_cards, Counter() if seen is None else seen)
 
 
 def _check_dealt(row: dict, hands: list[int], talon: int) -> None:
@@ -192,21 +198,78 @@ def legal_cards(holding: set[int], led_suit: int | None, trump: int | None) -> s
     return set(holding)
 
 
+def beats(card: int, top: int, trump: int | None) -> bool:
+    """``card`` played after ``top`` (the card winning the trick so far) takes the trick from it:
+    a higher card of the same suit, or a trump on a card that is not one."""
+    if suit_of(card) == suit_of(top):
+        return rank_of(card) > rank_of(top)
+    return suit_of(card) == trump
+
+
 def trick_winner_index(cards: list[int], trump: int | None) -> int:
     """Index in the trick of the winning card: the highest trump, else the highest of the led suit."""
     # The best card so far is of the led suit or a trump, so a card of another suit wins only as a trump.
     best = 0
     for i in range(1, len(cards)):
-        card, top = cards[i], cards[best]
-        if suit_of(card) == suit_of(top):
-            if rank_of(card) > rank_of(top):
-                best = i
-        elif suit_of(card) == trump:
+        if beats(cards[i], cards[best], trump):
             best = i
     return best
 
 
-def _check_play(row: dict, rules: HouseRules, declarer: int, contract: int, eight_cards: list[set[int]]) -> None:
+def legal_follows(holding: set[int], trick: list[int], trump: int | None, rules: HouseRules) -> set[int]:
+    """Cards a follower may play to ``trick`` (leader first, at least one card): the follow/trump
+    duty, and with ``must_head`` one of those that beats the winning card when there is one."""
+    duty = legal_cards(holding, suit_of(trick[0]), trump)
+    if not rules.must_head:
+        return duty
+    top = trick[trick_winner_index(trick, trump)]
+    heading = {c for c in duty if beats(c, top, trump)}
+    return heading or duty
+
+
+def legal_leads(holding: set[int], trump: int | None, owns_trump: bool, rules: HouseRules) -> set[int]:
+    """Cards the leader may lead (the suit of the card, whatever it declares, against the trump in
+    force before the lead). ``no_lead_foreign_trump``: no card of another player's trump while he
+    holds another suit; ``must_lead_trump``: a trump if he holds one; both: the ban wins."""
+    if trump is None:
+        return set(holding)
+    trumps = {c for c in holding if suit_of(c) == trump}
+    others = holding - trumps
+    if rules.no_lead_foreign_trump and not owns_trump and others:
+        return others
+    if rules.must_lead_trump and trumps:
+        return trumps
+    return set(holding)
+
+
+@dataclass(frozen=True)
+class Combination:
+    """What leading a card can declare: its points, its bit in the ``marriages`` column, and the
+    suit it makes trump (None: the trump stays)."""
+
+    value: int
+    bit: int
+    new_trump: int | None
+
+
+def combination_of(lead: int, holding: set[int], rules: HouseRules) -> Combination | None:
+    """The most valuable combination the led card belongs to in ``holding`` (which still holds
+    it): a marriage K+Q (its value; its suit becomes trump), with ``half_marriage`` a half marriage
+    Q+J (half the value rounded down; its suit becomes trump), with ``ace_marriage`` four aces
+    (that value; the trump stays). None if the card belongs to none."""
+    suit, rank = suit_of(lead), rank_of(lead)
+    found = []
+    if rank in (QUEEN, KING) and {6 * suit + QUEEN, 6 * suit + KING} <= holding:
+        found.append(Combination(rules.marriage_values[suit], 1 << suit, suit))
+    if rules.half_marriage and rank in (JACK, QUEEN) and {6 * suit + JACK, 6 * suit + QUEEN} <= holding:
+        found.append(Combination(rules.marriage_values[suit] // 2, 1 << (4 + suit), suit))
+    if rules.ace_marriage and rank == ACE and {6 * s + ACE for s in range(4)} <= holding:
+        found.append(Combination(rules.ace_marriage, FOUR_ACES_BIT, None))
+    return max(found, key=lambda c: c.value, default=None)
+
+
+def _check_play(row: dict, rules: HouseRules, declarer: int, contract: int, eight_cards: list[set[int]],
+                seen: Counter) -> None:
     plays = list(row["plays"])
     _expect(row, "number of cards played", 24, len(plays))
     holding = [set(h) for h in eight_cards]
@@ -215,31 +278,68 @@ def _check_play(row: dict, rules: HouseRules, declarer: int, contract: int, eigh
     marriage_points = [0] * SEATS
     marriages = [0] * SEATS
     trump = None
+    trump_owner = None  # the seat that declared the trump in force
     leader = declarer
     for t in range(TRICKS_PER_DEAL):
         trick = plays[3 * t: 3 * t + 3]
         seats = [(leader + i) % SEATS for i in range(SEATS)]
-        lead = trick[0]
+        where = f"trick {t + 1} (trump {trump}, owner {trump_owner}, plays {plays})"
+
+        # The lead: a card + 32 declines the combination the card would declare (marriage_optional).
+        lead, declines = trick[0], trick[0] >= LEAD_DECLINES
+        if declines:
+            lead -= LEAD_DECLINES
+            trick[0] = lead
         if lead not in holding[leader]:
-            _fail(row, f"trick {t + 1}: seat {leader} leads {lead}, not in his hand {sorted(holding[leader])}")
-        partner = 6 * suit_of(lead) + (KING if rank_of(lead) == QUEEN else QUEEN)
-        if tricks[leader] > 0 and rank_of(lead) in (QUEEN, KING) and partner in holding[leader]:
-            # Leading K or Q of a held marriage after a won trick declares it; trump from this trick on.
-            trump = suit_of(lead)
-            marriage_points[leader] += rules.marriage_values[trump]
-            marriages[leader] |= 1 << trump
+            _fail(row, f"{where}: seat {leader} leads {lead}, not in his hand {sorted(holding[leader])}")
+        allowed = legal_leads(holding[leader], trump, trump_owner == leader, rules)
+        if lead not in allowed:
+            _fail(row, f"{where}: seat {leader} leads {lead} but must lead one of {sorted(allowed)}")
+        if allowed != holding[leader]:
+            barred = suit_of(min(allowed)) != trump
+            seen["foreign trump lead barred" if barred else "trump lead forced"] += 1
+            if barred and rules.must_lead_trump:
+                seen["foreign trump barred over must_lead_trump"] += 1
+        combination = combination_of(lead, holding[leader], rules)
+        may_declare = combination is not None and (rules.marriage_first_lead or tricks[leader] > 0)
+        if declines:
+            _require(row, rules.marriage_optional, f"{where}: lead {lead} + 32 declines although marriage_optional "
+                                                   "is off")
+            _require(row, may_declare, f"{where}: lead {lead} + 32 declines a combination seat {leader} cannot "
+                                       "declare here")
+            seen["declined"] += 1
+        elif may_declare:
+            # The combination is declared: it scores (below, after burning) and a marriage's suit
+            # is trump from this trick on, owned by the declaring seat.
+            marriage_points[leader] += combination.value
+            marriages[leader] |= combination.bit
+            kind = {FOUR_ACES_BIT: "four aces"}.get(combination.bit, "half marriage" if combination.bit >= 16 else
+                                                    "marriage")
+            seen[f"declared {kind}"] += 1
+            if tricks[leader] == 0:
+                seen["declared before a won trick"] += 1
+            if combination.new_trump is not None:
+                trump, trump_owner = combination.new_trump, leader
         holding[leader].remove(lead)
-        for seat, card in zip(seats[1:], trick[1:], strict=True):
-            legal = legal_cards(holding[seat], suit_of(lead), trump)
+
+        for i in range(1, SEATS):
+            seat, card = seats[i], trick[i]
+            legal = legal_follows(holding[seat], trick[:i], trump, rules)
             if card not in legal:
-                _fail(row, f"trick {t + 1}: seat {seat} plays {card} but must play one of {sorted(legal)} "
-                           f"(led {lead}, trump {trump}, plays {plays})")
+                _fail(row, f"{where}: seat {seat} plays {card} but must play one of {sorted(legal)} (led {lead})")
+            if legal != legal_cards(holding[seat], suit_of(lead), trump):
+                seen["must head binds"] += 1
             holding[seat].remove(card)
         winner = seats[trick_winner_index(trick, trump)]
         tricks[winner] += 1
         card_points[winner] += sum(RANK_POINTS[rank_of(c)] for c in trick)
         leader = winner
 
+    if rules.marriage_burns_without_trick:
+        # Declared combinations still count in ``marriages`` (the trump changed), but score nothing
+        # for a player who won no trick in the deal.
+        seen["burnt"] += sum(1 for s in range(SEATS) if marriage_points[s] and not tricks[s])
+        marriage_points = [points if tricks[s] else 0 for s, points in enumerate(marriage_points)]
     _expect(row, "card points of the deal", 120, sum(card_points))
     for s in range(SEATS):
         _expect(row, f"tricks{s}", tricks[s], row[f"tricks{s}"])

@@ -3,7 +3,8 @@ tests/reference_game.py (written from the rules, not from the engine) and with v
 checks over whole frames.
 
 Default run: a hundred games (a few thousand deals) for each of several player mixes and house
-rules, and a few thousand all-random independent deals, every row replayed by the reference.
+rules (the play options of RULES.md §4.4 among them), a few thousand all-random or mixed
+independent deals, and a few double-dummy deals, every row replayed by the reference.
 ``--runslow`` adds 100,000 games through the batch runner: vectorized checks on every row, the
 game-rule replay on every game, the full deal replay on a sample of 20,000 deals.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import zlib
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import polars as pl
@@ -31,6 +32,14 @@ RANDOM = ("random", "random", "random")  # all-random games do not finish: deals
 
 FAST_GAMES = 100
 FAST_DEALS = 3000
+
+# Play options of RULES.md §4.4 (meaning: docs/solver.md "Play rules").
+ONLINE_PLAY = HouseRules(marriage_first_lead=True, marriage_burns_without_trick=True)
+HALF_ACE_OPTIONAL = HouseRules(half_marriage=True, ace_marriage=200, marriage_optional=True)
+LEAD_RULES = HouseRules(no_lead_foreign_trump=True, must_lead_trump=True)
+ALL_PLAY_OPTIONS = HouseRules(must_head=True, marriage_first_lead=True, marriage_burns_without_trick=True,
+                              marriage_optional=True, ace_marriage=200, half_marriage=True,
+                              no_lead_foreign_trump=True, must_lead_trump=True, marriage_values=(60, 40, 100, 80))
 
 # name: (players, rules); each option the engine plays today appears at least once.
 GAME_CONFIGS = {
@@ -55,6 +64,18 @@ GAME_CONFIGS = {
     "no-simultaneous-penalty": (MIXED, HouseRules(barrel_simultaneous_penalty=False)),
     "barrel-variant": (MIXED, HouseRules(barrel_min_contract=125, barrel_attempts=2, barrel_penalty=150)),
     "no-bid-cap": (HEURISTIC, HouseRules(no_bid_cap=True, max_contract=200)),
+    # The play options of RULES.md §4.4, alone and combined.
+    "online-play-heuristic": (HEURISTIC, ONLINE_PLAY),
+    "online-play-mixed": (MIXED, ONLINE_PLAY),
+    "must-head-heuristic": (HEURISTIC, HouseRules(must_head=True)),
+    "must-head-mostly-random": (MOSTLY_RANDOM, HouseRules(must_head=True)),
+    "half-ace-optional-heuristic": (HEURISTIC, HALF_ACE_OPTIONAL),
+    "half-ace-optional-mixed": (MIXED, HALF_ACE_OPTIONAL),
+    "lead-rules-heuristic": (HEURISTIC, LEAD_RULES),
+    "no-lead-foreign-trump-mixed": (MIXED, HouseRules(no_lead_foreign_trump=True)),
+    "must-lead-trump-mostly-random": (MOSTLY_RANDOM, HouseRules(must_lead_trump=True)),
+    "marriage-values-half": (MIXED, HouseRules(marriage_values=(100, 80, 60, 40), half_marriage=True)),
+    "all-play-options-mixed": (MIXED, ALL_PLAY_OPTIONS),
 }
 DEAL_CONFIGS = {
     "random-classic": (RANDOM, HouseRules()),
@@ -63,7 +84,21 @@ DEAL_CONFIGS = {
     "random-concede-60-round": (RANDOM, HouseRules(concede_60=True, round_declarer=True, max_contract=150)),
     "mixed-concede-no-deduction": (MIXED, HouseRules(concede_no_deduction=True,
                                                      marriage_values=(100, 80, 60, 40))),
+    "random-online-play": (RANDOM, ONLINE_PLAY),
+    "random-must-head": (RANDOM, HouseRules(must_head=True)),
+    "random-half-ace-optional": (RANDOM, HALF_ACE_OPTIONAL),
+    "random-lead-rules": (RANDOM, LEAD_RULES),
+    # Odd marriage values: half marriages of 22, 32, 42, 52 (rounded down); burning applies to them too.
+    "random-odd-values-half-aces-burn": (RANDOM, HouseRules(marriage_values=(45, 65, 85, 105), half_marriage=True,
+                                                            ace_marriage=150, marriage_first_lead=True,
+                                                            marriage_burns_without_trick=True)),
+    "random-all-play-options": (RANDOM, ALL_PLAY_OPTIONS),
+    "mixed-all-play-options": (MIXED, ALL_PLAY_OPTIONS),
+    # The double-dummy player (about 20 ms a deal): few deals.
+    "dd-must-head-half": ("dd", HouseRules(must_head=True, half_marriage=True)),
+    "dd-all-play-options": ("dd", ALL_PLAY_OPTIONS),
 }
+DEAL_COUNTS = {"dd-must-head-half": 60, "dd-all-play-options": 60}  # the others: FAST_DEALS
 
 
 @functools.cache
@@ -72,10 +107,24 @@ def played(name: str) -> tuple[pl.DataFrame, pl.DataFrame | None, HouseRules]:
     if name in GAME_CONFIGS:
         (players, rules), mode, n = GAME_CONFIGS[name], "games", FAST_GAMES
     else:
-        (players, rules), mode, n = DEAL_CONFIGS[name], "deals", FAST_DEALS
+        (players, rules), mode, n = DEAL_CONFIGS[name], "deals", DEAL_COUNTS.get(name, FAST_DEALS)
     spec = BatchSpec(mode=mode, n=n, seed=zlib.crc32(name.encode()), chunk_size=n, players=players, rules=rules)
     deals, games = play_chunk(spec, 0)
     return deals, games, rules
+
+
+@functools.cache
+def deal_replay(name: str) -> tuple[list[str], Counter]:
+    """Every deal row of a configuration replayed by the reference: (disagreements, the play
+    situations met)."""
+    deals, _, rules = played(name)
+    failures, seen = [], Counter()
+    for row in deals.iter_rows(named=True):
+        try:
+            ref.replay_deal(row, rules, seen)
+        except AssertionError as exc:
+            failures.append(str(exc))
+    return failures, seen
 
 
 def rows_by_game(deals: pl.DataFrame) -> dict[int, list[dict]]:
@@ -176,8 +225,9 @@ def check_game_frames(deals: pl.DataFrame, games: pl.DataFrame) -> None:
 
 @pytest.mark.parametrize("name", list(GAME_CONFIGS) + list(DEAL_CONFIGS))
 def test_every_deal_replays(engine_compiled, name):
-    deals, _, rules = played(name)
-    assert_all_pass(lambda row: ref.replay_deal(row, rules), list(deals.iter_rows(named=True)), "deals")
+    failures, _ = deal_replay(name)
+    assert not failures, f"{len(failures)} of {played(name)[0].height} deals disagree with the reference:\n" + (
+        "\n".join(failures[:5]))
 
 
 @pytest.mark.parametrize("name", list(GAME_CONFIGS))
@@ -224,6 +274,26 @@ def test_fast_sample_reaches_every_settlement_case(engine_compiled):
              "declared marriage", "concession"]
     missing = [case for case in cases if not seen[case]]
     assert not missing, f"cases the fast sample never reaches: {missing}"
+
+
+# Play situations the reference counts (``seen`` of replay_deal), one or more per §4.4 option.
+PLAY_OPTION_CASES = (
+    "declared marriage", "declared half marriage", "declared four aces", "declined", "declared before a won trick",
+    "burnt", "must head binds", "trump lead forced", "foreign trump lead barred",
+    "foreign trump barred over must_lead_trump",
+)
+
+
+def test_fast_sample_reaches_every_play_option(engine_compiled):
+    # Each §4.4 option must actually bite in the sample: a restriction that leaves a player fewer
+    # legal cards, a combination declared, declined or burnt.
+    seen = Counter()
+    for name in list(GAME_CONFIGS) + list(DEAL_CONFIGS):
+        seen.update(deal_replay(name)[1])
+    missing = [case for case in PLAY_OPTION_CASES if not seen[case]]
+    assert not missing, f"play situations the fast sample never reaches: {missing}"
+    for name in ("dd-must-head-half", "dd-all-play-options"):
+        assert deal_replay(name)[1]["must head binds"], f"{name}: must_head never binds"
 
 
 def read_run(out: Path) -> tuple[pl.DataFrame, pl.DataFrame | None]:

@@ -6,7 +6,9 @@ computed by hand from RULES.md and docs/RULES.md (never from the engine), read f
 play order) that the case files name; every other file holds ``[[case]]`` tables. A case's
 ``kind`` says what it runs: ``deal`` (play_scripted_deal), ``game`` (settle_deal over one or more
 deals, each checked), ``legal`` (legal_cards) or ``cap`` (bidding_cap). Expected values name only
-what the case is about; per-seat columns of a deal record are written as three-element lists.
+what the case is about; per-seat columns of a deal record are written as three-element lists
+(``marriages`` as letters: S C D H a marriage, s c d h a half marriage, A the four aces).
+Every completed scripted deal is also replayed by the reference of tests/reference_game.py.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+import reference_game as ref
 
 from sim import layout as Y
 from sim.cards import SUITS, parse_card, parse_cards, parse_hand
@@ -61,14 +64,24 @@ def _card_or_none(value) -> int:
     return -1 if value in ("", -1) else parse_card(value)
 
 
-def _suit_bits(text: str) -> int:
-    return sum(1 << SUITS.index(s) for s in text)
+def _marriage_bits(text: str) -> int:
+    """The ``marriages`` column from letters: a suit letter (S C D H) its marriage (bit s), a
+    lowercase one its half marriage (bit 4 + s), ``A`` the four aces (bit 8)."""
+    bits = 0
+    for letter in text:
+        if letter == "A":
+            bits |= 1 << 8
+        elif letter in SUITS:
+            bits |= 1 << SUITS.index(letter)
+        else:
+            bits |= 1 << (4 + SUITS.index(letter.upper()))
+    return bits
 
 
 # Per-seat record columns whose file notation differs from the stored integers.
 _SEAT_CONVERT = {
     "gift": _card_or_none,
-    "marriages": _suit_bits,
+    "marriages": _marriage_bits,
     "bolt": int,
 }
 
@@ -142,3 +155,20 @@ RUNNERS = {"deal": run_deal, "game": run_game, "legal": run_legal, "cap": run_ca
 @pytest.mark.parametrize("case", _load_cases())
 def test_known_answer(case):
     RUNNERS[case["kind"]](case)
+
+
+def _completed_deals() -> list:
+    return [p for p in _load_cases() if p.values[0]["kind"] == "deal" and "illegal_step" not in p.values[0]["expect"]
+            and not p.marks]
+
+
+@pytest.mark.parametrize("case", _completed_deals())
+def test_reference_replays_known_deal(case):
+    # The pure-Python reference (tests/reference_game.py) must accept every completed scripted deal
+    # whose hand-computed answers the engine matches: a check of the reference itself.
+    deal = LIBRARY["deals"][case["deal"]]
+    rules = _rules(case)
+    row, plays, _ = play_scripted_deal(hands=deal["hands"], talon=deal["talon"],
+                                       dealer=case.get("dealer", deal["dealer"]), actions=_script(case), rules=rules,
+                                       state=_state(case.get("state")))
+    ref.replay_deal({"game": 0, "deal": 0, **row, "plays": plays}, rules)
