@@ -315,8 +315,8 @@ def pass_line(hand7, opp1, opp2, talon, dealer, rules, codes, bid_codes, prm, gs
     hands[1] = opp1
     hands[2] = opp2
     script[0] = 1
-    declarer, high, _ = run_auction(rng, rules, bid_codes, prm, gs, dealer, hands, ws[W_LAST_BID, :3],
-                                    ws[W_ACTIVE, :3], script)
+    declarer, high, _, _ = run_auction(rng, rules, bid_codes, prm, gs, dealer, hands, ws[W_LAST_BID, :3],
+                                       ws[W_ACTIVE, :3], False, script)
     if declarer < 0:
         return 0, -1
     hands[declarer] |= talon
