@@ -25,44 +25,27 @@ if JIT_DISABLED:
 
 else:
 
-    @intrinsic
-    def _ctpop32(typingctx, x):
-        sig = types.int64(types.uint32)
+    def _bit_intrinsic(name, takes_zero_flag):
+        """An intrinsic calling ``llvm.<name>`` on a uint32, widened to int64. cttz and ctlz take
+        a second argument: false keeps their result defined (32) for zero."""
 
-        def codegen(context, builder, signature, args):
-            (val,) = args
-            ir_t = context.get_value_type(types.uint32)
-            fn = builder.module.declare_intrinsic("llvm.ctpop", [ir_t])
-            res = builder.call(fn, [val])
-            return builder.zext(res, context.get_value_type(types.int64))
+        @intrinsic
+        def call(typingctx, x):
+            def codegen(context, builder, signature, args):
+                ir_t = context.get_value_type(types.uint32)
+                flag = [ir.IntType(1)] if takes_zero_flag else []
+                fn = builder.module.declare_intrinsic(f"llvm.{name}", [ir_t, *flag])
+                extra = [ir.Constant(ir.IntType(1), 0)] if takes_zero_flag else []
+                res = builder.call(fn, [args[0], *extra])
+                return builder.zext(res, context.get_value_type(types.int64))
 
-        return sig, codegen
+            return types.int64(types.uint32), codegen
 
-    @intrinsic
-    def _cttz32(typingctx, x):
-        sig = types.int64(types.uint32)
+        return call
 
-        def codegen(context, builder, signature, args):
-            (val,) = args
-            ir_t = context.get_value_type(types.uint32)
-            fn = builder.module.declare_intrinsic("llvm.cttz", [ir_t, ir.IntType(1)])
-            res = builder.call(fn, [val, ir.Constant(ir.IntType(1), 0)])
-            return builder.zext(res, context.get_value_type(types.int64))
-
-        return sig, codegen
-
-    @intrinsic
-    def _ctlz32(typingctx, x):
-        sig = types.int64(types.uint32)
-
-        def codegen(context, builder, signature, args):
-            (val,) = args
-            ir_t = context.get_value_type(types.uint32)
-            fn = builder.module.declare_intrinsic("llvm.ctlz", [ir_t, ir.IntType(1)])
-            res = builder.call(fn, [val, ir.Constant(ir.IntType(1), 0)])
-            return builder.zext(res, context.get_value_type(types.int64))
-
-        return sig, codegen
+    _ctpop32 = _bit_intrinsic("ctpop", False)
+    _cttz32 = _bit_intrinsic("cttz", True)
+    _ctlz32 = _bit_intrinsic("ctlz", True)
 
     @jit_hot
     def popcount(x):

@@ -1,9 +1,12 @@
 """The one place that sets Numba options for the whole project.
 
-The on-disk cache is tied to the package version: a stale cache from another version is never
-read, because Numba's cache index does not notice edits in other modules a kernel calls.
+The on-disk cache lives in a directory named after the package version and a hash of the
+compiled modules' source: Numba's own cache index only notices edits to a kernel's own file, not
+to the modules it calls, so any edit to any of them starts a fresh cache instead of reading a
+stale one.
 """
 
+import hashlib
 import os
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -13,9 +16,18 @@ try:
 except PackageNotFoundError:  # running from a source tree that was not installed
     __version__ = "0.0.0+source"
 
+
+def _source_hash() -> str:
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
 os.environ.setdefault(
     "NUMBA_CACHE_DIR",
-    str(Path.home() / ".cache" / "thousand" / f"numba-{__version__}"),
+    str(Path.home() / ".cache" / "thousand" / f"numba-{__version__}-{_source_hash()}"),
 )
 
 import numba  # noqa: E402  (must come after NUMBA_CACHE_DIR is set)
