@@ -172,7 +172,7 @@ def talon_chances(hand: int, known: Known = Known()) -> dict:
     for rank, key in ((5, "aces"), (4, "tens")):
         for s, name in enumerate(SUITS):
             c = 6 * s + rank
-            if not (hand >> c) & 1:
+            if not ((hand | located) >> c) & 1:
                 out[key]["AT"[rank == 4] + name] = chance(lambda t, c=c: (t >> c) & 1)
         bits = [6 * s + rank for s in range(4)]
         counts = [sum((t >> c) & 1 for c in bits) for t in talons]
@@ -316,8 +316,8 @@ def pass_results(hand: int, samples: np.ndarray, rules: HouseRules, dealer: int,
         gs[:] = 0
         gs[Y.G_SCORE] = situation.score
         gs[Y.G_ON_BARREL] = situation.on_barrel
-        A.pass_samples(samples[a:b], hand, dealer, arr, codes, bid_codes, prm, gs, _rng(seed, i, "pass"), out[a:b], bf["ws"],
-                       bf["plays"], bf["script"], (bf["st"], bf["work"], bf["tt"]))
+        A.pass_samples(samples[a:b], hand, dealer, arr, codes, bid_codes, prm, gs, _rng(seed, i, "pass"), out[a:b],
+                       bf["ws"], bf["plays"], bf["script"], (bf["st"], bf["work"], bf["tt"]))
 
     _parallel(len(samples), work, threads)
     return out
@@ -546,7 +546,8 @@ def format_csv(r: dict) -> str:
         for m in r["methods"]:
             x = row["by_method"][m]
             w.writerow([m, row["contract"], row["biddable"], x["n"], x["made"], f"{x['p_make']:.6f}",
-                        f"{x['ci_low']:.6f}", f"{x['ci_high']:.6f}", f"{x['ev_declare']:.3f}", f"{r['pass']['ev']:.3f}"])
+                        f"{x['ci_low']:.6f}", f"{x['ci_high']:.6f}", f"{x['ev_declare']:.3f}",
+                        f"{r['pass']['ev']:.3f}"])
     return buf.getvalue()
 
 
