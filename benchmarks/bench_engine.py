@@ -38,8 +38,9 @@ def main() -> None:
     solver = solver_buffers(())
 
     def engine(codes):
-        rng = chunk_rng(1, 0)
-        return lambda: run_deals(rng, rules_arr, player_codes(codes), prm, 0, n, rec, plays, gs, ws, no_script, solver)
+        rng, deal_rng = chunk_rng(1, 0), chunk_rng(1, 0, 1)
+        codes_arr = player_codes(codes)
+        return lambda: run_deals(rng, deal_rng, rules_arr, codes_arr, prm, 0, n, rec, plays, gs, ws, no_script, solver)
 
     def bare():
         rng = chunk_rng(1, 0)

@@ -192,8 +192,7 @@ _local = threading.local()
 
 
 def _buffers(rules: HouseRules):
-    """Per-thread buffers: solver state, moves, table, PIMC scratch, play scratch, engine workspace."""
-    from sim import advisor_nb as A
+    """Per-thread buffers: solver state, moves, table, PIMC scratch, engine workspace and state."""
     from sim import solver_nb as K
     from sim.engine_nb import new_game_state, new_workspace
     from sim.pimc_nb import new_pimc_buffer
@@ -202,7 +201,7 @@ def _buffers(rules: HouseRules):
         st, work = K.new_work()
         _local.b = {
             "st": st, "work": work, "tt": K.new_table(TABLE_LOG2), "wbuf": new_pimc_buffer(),
-            "pb": np.zeros(A.PB_SIZE, dtype=np.int64), "ws": new_workspace(), "gs": new_game_state(),
+            "ws": new_workspace(), "gs": new_game_state(),
             "plays": np.zeros((1, Y.N_PLAYS), dtype=np.int8), "script": np.zeros(64, dtype=np.int64),
         }
     return _local.b
@@ -272,26 +271,25 @@ def played_points(hand: int, samples: np.ndarray, rules: HouseRules, method: str
     (``heuristic``, ``pimc`` or ``dd``) from the talon on. ``hands``: per-sample 7-card hands
     instead of one ``hand`` for all."""
     from sim import advisor_nb as A
-    from sim.pimc_nb import PLAYER_PIMC
-    from sim.players import params_matrix
+    from sim.players import HeuristicParams, params_matrix
 
-    code = {"heuristic": Y.PLAYER_HEURISTIC, "dd": Y.PLAYER_DD, "pimc": PLAYER_PIMC}[method]
-    codes = np.full(3, code, dtype=np.int64)
+    codes = np.full(3, Y.PLAYER_CODES[method], dtype=np.int64)
     arr = rules.to_array()
-    prm = params_matrix(rules=rules)
+    prm = params_matrix(HeuristicParams(pimc_worlds=worlds), rules)
     out = np.zeros(len(samples), dtype=np.int64)
 
     def work(i, a, b):
         bf = _buffers(rules)
         rng = _rng(seed, i, method)
+        solver = (bf["st"], bf["work"], bf["tt"], bf["wbuf"])
         if hands is None:
-            A.play_samples(codes, samples[a:b], hand, arr, prm, worlds, rng, out[a:b], bf["st"], bf["work"],
-                           bf["tt"], bf["wbuf"], bf["pb"], bf["script"])
+            A.play_samples(codes, samples[a:b], hand, arr, prm, rng, out[a:b], bf["ws"], bf["plays"], bf["script"],
+                           solver)
         else:
             for j in range(a, b):
                 out[j] = A.play_from_talon(codes, int(hands[j]) | int(samples[j, 0]), samples[j, 1], samples[j, 2],
-                                           samples[j, 0], arr, prm, worlds, rng, bf["st"], bf["work"], bf["tt"],
-                                           bf["wbuf"], bf["pb"], bf["script"])[0]
+                                           samples[j, 0], arr, prm, rng, bf["ws"], bf["plays"], bf["script"],
+                                           solver)[0]
 
     _parallel(len(samples), work, threads)
     return out
@@ -317,7 +315,7 @@ def pass_results(hand: int, samples: np.ndarray, rules: HouseRules, dealer: int,
         gs[Y.G_SCORE] = situation.score
         gs[Y.G_ON_BARREL] = situation.on_barrel
         A.pass_samples(samples[a:b], hand, dealer, arr, codes, bid_codes, prm, gs, _rng(seed, i, "pass"), out[a:b],
-                       bf["ws"], bf["plays"], bf["script"], (bf["st"], bf["work"], bf["tt"]))
+                       bf["ws"], bf["plays"], bf["script"], (bf["st"], bf["work"], bf["tt"], bf["wbuf"]))
 
     _parallel(len(samples), work, threads)
     return out

@@ -8,53 +8,43 @@ him (his left), seat 2 after seat 1. Every kernel takes its buffers from the cal
 
 import numpy as np
 
-from sim import layout as Y
 from sim import rules_layout as R
 from sim.bits_nb import lowest_index, popcount
 from sim.engine_nb import (
     W_ACTIVE,
     W_CARD_POINTS,
     W_HANDS,
+    W_KNOWN,
     W_LAST_BID,
     W_MARRIAGE_POINTS,
     W_MARRIAGES,
     W_TRICKS,
     anyone_on_barrel,
     bid_cap,
+    choose_gifts,
+    givable_cards,
+    know_cards,
     play_tricks,
     run_auction,
 )
 from sim.numba_config import jit_hot
-from sim.pimc_nb import PLAYER_PIMC, pimc_choose_card, pimc_choose_discard
 from sim.play_nb import (
-    ACE,
-    CARD_POINTS,
-    LEAD_WITHOUT_DECLARING,
-    RANK_MASK,
     SUIT_MASK,
-    TEN,
     above_in_suit,
-    beats,
-    declaration,
-    legal_follows,
-    legal_leads,
     round5,
 )
-from sim.players_nb import choose_card, choose_contract, choose_discard
+from sim.players_nb import choose_contract
 from sim.rng_nb import below
 from sim.solver_nb import (
     DISCARD_ROW,
     MAX_MOVES,
     _discard_cost,
     best_discard,
-    dd_choose_card,
     next_stamp,
     search,
     set_position,
     upper_bound,
 )
-
-FULL_DECK = (1 << 24) - 1
 
 
 # ---- sampling the unseen cards --------------------------------------------------------------
@@ -128,9 +118,7 @@ def dd_level(hand10, opp1, opp2, rules, lo, hi, step, st, work, tt):
     reaches it is raised by bisection over the levels."""
     next_stamp(st, tt)
     n = 0
-    givable = hand10
-    if rules[R.NO_ACES_TENS_IN_DISCARD]:
-        givable &= ~(RANK_MASK[ACE] | RANK_MASK[TEN])
+    givable = givable_cards(hand10, rules)
     a_mask = givable
     while a_mask:
         a = lowest_index(a_mask)
@@ -202,127 +190,38 @@ def dd_values(samples, hand7, rules, out, st, work, tt):
 
 
 # ---- playing a fixed deal from the talon on --------------------------------------------------
-PLAYER_HEURISTIC = Y.PLAYER_HEURISTIC
-PLAYER_DD = Y.PLAYER_DD
-# pb (int64 scratch of PB_SIZE): trick, voids, known cards, card points, marriage points, tricks.
-PB_TRICK, PB_VOIDS, PB_KNOWN, PB_CARD_POINTS, PB_MARRIAGE_POINTS, PB_TRICKS, PB_HANDS = 0, 3, 6, 9, 12, 15, 18
-PB_SIZE = 24
-
-
 @jit_hot
-def play_from_talon(codes, hand10, opp1, opp2, talon, rules, prm, n_worlds, rng, st, work, tt, wbuf, pb, script):
+def play_from_talon(codes, hand10, opp1, opp2, talon, rules, prm, rng, ws, plays, script, solver):
     """The declarer (seat 0) holds ``hand10`` (his 7 cards + the talon ``talon``, shown to all);
-    the seats play by ``codes`` (PLAYER_HEURISTIC, PLAYER_DD or PLAYER_PIMC): the declarer's
-    discard (one card to each opponent, face up) and eight tricks with him on lead. The contract
-    does not enter: these players maximise (the declarer) or minimise (defenders) his points, so
-    one play answers every contract. Returns (the declarer's points: card points + marriages
-    declared, with burning applied; gift to seat 1; gift to seat 2)."""
-    hands = pb[PB_HANDS:PB_HANDS + 3]
-    code = codes[0]
-    if code == PLAYER_DD:
-        g1, g2, _ = best_discard(hand10, opp1, opp2, rules, st, work, tt)
-    elif code == PLAYER_PIMC:
-        g1, g2 = pimc_choose_discard(hand10, 0, 0, n_worlds, rules, rng, st, work, tt, wbuf)
-    else:
-        givable = hand10
-        if rules[R.NO_ACES_TENS_IN_DISCARD]:
-            givable &= ~(RANK_MASK[ACE] | RANK_MASK[TEN])
-        g1, g2 = choose_discard(code, 0, hand10, givable, rules, prm, rng, script)
-    hands[0] = hand10 & ~(np.int64(1) << g1) & ~(np.int64(1) << g2)
-    hands[1] = opp1 | (np.int64(1) << g1)
-    hands[2] = opp2 | (np.int64(1) << g2)
-    trick = pb[PB_TRICK:PB_TRICK + 3]
-    voids = pb[PB_VOIDS:PB_VOIDS + 3]
-    known = pb[PB_KNOWN:PB_KNOWN + 3]
-    card_points = pb[PB_CARD_POINTS:PB_CARD_POINTS + 3]
-    marriage_points = pb[PB_MARRIAGE_POINTS:PB_MARRIAGE_POINTS + 3]
-    tricks = pb[PB_TRICKS:PB_TRICKS + 3]
+    the seats play by ``codes`` through the engine: the declarer's discard (one card to each
+    opponent, face up) and eight tricks with him on lead. The contract does not enter: these
+    players maximise (the declarer) or minimise (defenders) his points, so one play answers every
+    contract. Returns (the declarer's points: card points + marriages declared, burning applied;
+    gift to seat 1; gift to seat 2)."""
+    hands = ws[W_HANDS, :3]
+    hands[0] = hand10
+    hands[1] = opp1
+    hands[2] = opp2
+    g1, g2, _ = choose_gifts(codes[0], 0, hands, givable_cards(hand10, rules), rules, prm, rng, script, solver)
+    hands[0] &= ~((np.int64(1) << g1) | (np.int64(1) << g2))
+    hands[1] |= np.int64(1) << g1
+    hands[2] |= np.int64(1) << g2
+    know_cards(ws[W_KNOWN], 0, talon, g1, g2, True)
     for q in range(3):
-        voids[q] = 0
-        card_points[q] = 0
-        marriage_points[q] = 0
-        tricks[q] = 0
-        trick[q] = 0
-    # Public knowledge: the talon's cards are the declarer's, the gifts are face up.
-    known[0] = talon & hands[0]
-    known[1] = np.int64(1) << g1
-    known[2] = np.int64(1) << g2
-    leader = 0
-    trump = -1
-    trump_owner = -1
-    played = np.int64(0)
-    for _t in range(8):
-        win_card = -1
-        win_seat = 0
-        led_suit = -1
-        for k in range(3):
-            p = (leader + k) % 3
-            hand = hands[p]
-            can_declare = False
-            if k == 0:
-                legal = legal_leads(hand, trump, trump_owner == p, rules[R.NO_LEAD_FOREIGN_TRUMP],
-                                    rules[R.MUST_LEAD_TRUMP])
-                can_declare = tricks[p] > 0 or rules[R.MARRIAGE_FIRST_LEAD]
-            else:
-                legal = legal_follows(hand, led_suit, win_card, trump, rules[R.MUST_HEAD])
-            won = (tricks[0] > 0) | (tricks[1] > 0) << 1 | (tricks[2] > 0) << 2
-            burning = rules[R.MARRIAGE_BURNS_WITHOUT_TRICK] and tricks[0] == 0
-            unsecured = marriage_points[0] if burning else 0
-            if legal & (legal - 1) == 0 and not (k == 0 and can_declare and rules[R.MARRIAGE_OPTIONAL]):
-                choice = lowest_index(legal)
-            elif codes[p] == PLAYER_DD or codes[p] == PLAYER_PIMC:
-                if codes[p] == PLAYER_DD:
-                    choice, declare = dd_choose_card(hands, p, legal, trick, k, leader, trump, trump_owner, 0, won,
-                                                     unsecured, rules, st, work, tt)
-                else:
-                    for q in range(3):
-                        known[q] &= hands[q]
-                    choice, declare = pimc_choose_card(hands, p, legal, trick, k, leader, trump, trump_owner, 0,
-                                                       won, unsecured, played, voids, known, n_worlds, rules, rng,
-                                                       st, work, tt, wbuf)
-                if k == 0 and can_declare and not declare and declaration(hand, choice, rules)[2]:
-                    choice |= LEAD_WITHOUT_DECLARING
-            else:
-                choice = choose_card(codes[p], p, hands, legal, trick, k, leader, trump, trump_owner, 0,
-                                     played, voids, can_declare, rules, prm, rng, script)
-            c = choice & ~LEAD_WITHOUT_DECLARING
-            if k == 0:
-                led_suit = c // 6
-                win_card = c
-                win_seat = p
-                if can_declare and c == choice:
-                    value, new_trump, bit = declaration(hand, c, rules)
-                    if bit:
-                        marriage_points[p] += value
-                        if new_trump >= 0:
-                            trump = new_trump
-                            trump_owner = p
-            else:
-                if c // 6 != led_suit:
-                    voids[p] |= 1 << led_suit
-                    if trump >= 0 and c // 6 != trump:
-                        voids[p] |= 1 << trump
-                if beats(c, win_card, trump):
-                    win_card = c
-                    win_seat = p
-            trick[k] = c
-            hands[p] = hand & ~(np.int64(1) << c)
-            played |= np.int64(1) << c
-        tricks[win_seat] += 1
-        card_points[win_seat] += CARD_POINTS[trick[0]] + CARD_POINTS[trick[1]] + CARD_POINTS[trick[2]]
-        leader = win_seat
-    points = card_points[0] + marriage_points[0]
-    if rules[R.MARRIAGE_BURNS_WITHOUT_TRICK] and tricks[0] == 0:
-        points = card_points[0]
-    return points, g1, g2
+        ws[W_CARD_POINTS, q] = 0
+        ws[W_MARRIAGE_POINTS, q] = 0
+        ws[W_MARRIAGES, q] = 0
+        ws[W_TRICKS, q] = 0
+    play_tricks(rng, rules, codes, prm, ws, 0, 0, plays, script, solver)
+    return ws[W_CARD_POINTS, 0] + ws[W_MARRIAGE_POINTS, 0], g1, g2
 
 
 @jit_hot
-def play_samples(codes, samples, hand7, rules, prm, n_worlds, rng, out, st, work, tt, wbuf, pb, script):
+def play_samples(codes, samples, hand7, rules, prm, rng, out, ws, plays, script, solver):
     """``play_from_talon`` of each sample; the declarer's points into ``out``."""
     for i in range(samples.shape[0]):
         out[i] = play_from_talon(codes, hand7 | samples[i, 0], samples[i, 1], samples[i, 2], samples[i, 0], rules,
-                                 prm, n_worlds, rng, st, work, tt, wbuf, pb, script)[0]
+                                 prm, rng, ws, plays, script, solver)[0]
 
 
 # ---- passing: the other seats bid and play heuristically -----------------------------------
@@ -345,10 +244,8 @@ def pass_line(hand7, opp1, opp2, talon, dealer, rules, codes, bid_codes, prm, gs
     hands[declarer] |= talon
     left = (declarer + 1) % 3
     right = (declarer + 2) % 3
-    givable = hands[declarer]
-    if rules[R.NO_ACES_TENS_IN_DISCARD]:
-        givable &= ~(RANK_MASK[ACE] | RANK_MASK[TEN])
-    g1, g2 = choose_discard(codes[declarer], declarer, hands[declarer], givable, rules, prm, rng, script)
+    g1, g2, _ = choose_gifts(codes[declarer], declarer, hands, givable_cards(hands[declarer], rules), rules, prm, rng,
+                             script, solver)
     hands[declarer] &= ~((np.int64(1) << g1) | (np.int64(1) << g2))
     hands[left] |= np.int64(1) << g1
     hands[right] |= np.int64(1) << g2

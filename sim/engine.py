@@ -28,12 +28,14 @@ from sim.engine_nb import (
     run_deals,
     run_games,
 )
+from sim.pimc_nb import new_pimc_buffer
 from sim.play_nb import beats, legal_follows
 from sim.players import HeuristicParams, params_matrix, parse_players, player_codes
 from sim.rng_nb import seed_state
 from sim.rules import HouseRules
 from sim.solver_nb import new_table, new_work
 
+DEAL_STREAM = 1  # chunk_rng stream of the deals (the players draw from stream 0)
 DD_TABLE_LOG2 = 18  # 2**18 transposition-table rows (6 MiB) per double-dummy thread
 MAX_DEALS_PER_GAME = 2000  # a game still running after this many deals is stored unfinished
 DEFAULT_CHUNK = {"deals": 50_000, "games": 500}
@@ -94,8 +96,10 @@ class BatchSpec:
         }
 
 
-def chunk_rng(seed: int, index: int) -> np.ndarray:
-    words = np.random.SeedSequence(seed, spawn_key=(index,)).generate_state(4, np.uint64)
+def chunk_rng(seed: int, index: int, stream: int = 0) -> np.ndarray:
+    """Generator state of a chunk's stream: 0 the players' decisions, 1 the deals."""
+    key = (index,) if stream == 0 else (index, stream)
+    words = np.random.SeedSequence(seed, spawn_key=key).generate_state(4, np.uint64)
     return seed_state(words)
 
 
@@ -131,11 +135,12 @@ def games_frame(grec: np.ndarray) -> pl.DataFrame:
     return df.with_columns(finished=pl.col("winner") >= 0)
 
 
-def solver_buffers(players) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The double-dummy search's buffers (state, moves, transposition table); a token table when
-    no seat plays double dummy."""
+def solver_buffers(players) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The search buffers of double-dummy and PIMC seats (state, moves, transposition table, PIMC
+    worlds); a token table when no seat searches."""
     st, work = new_work()
-    return st, work, new_table(DD_TABLE_LOG2 if "dd" in players else 1)
+    searching = "dd" in players or "pimc" in players
+    return st, work, new_table(DD_TABLE_LOG2 if searching else 1), new_pimc_buffer()
 
 
 def play_chunk(spec: BatchSpec, index: int) -> tuple[pl.DataFrame, pl.DataFrame | None]:
@@ -143,6 +148,7 @@ def play_chunk(spec: BatchSpec, index: int) -> tuple[pl.DataFrame, pl.DataFrame 
     of the spec and the index, so any executor may run any chunk."""
     first, size = spec.chunk_bounds(index)
     rng = chunk_rng(spec.seed, index)
+    deal_rng = chunk_rng(spec.seed, index, DEAL_STREAM)
     rules = spec.rules.to_array()
     codes = player_codes(spec.players)
     prm = params_matrix(spec.params, spec.rules)
@@ -153,7 +159,7 @@ def play_chunk(spec: BatchSpec, index: int) -> tuple[pl.DataFrame, pl.DataFrame 
     if spec.mode == "deals":
         rec = np.zeros((size, Y.N_DEAL_COLUMNS), dtype=np.int32)
         plays = np.zeros((size, Y.N_PLAYS), dtype=np.int8)
-        if run_deals(rng, rules, codes, prm, first, size, rec, plays, gs, ws, no_script, solver) == ILLEGAL:
+        if run_deals(rng, deal_rng, rules, codes, prm, first, size, rec, plays, gs, ws, no_script, solver) == ILLEGAL:
             raise EngineError(f"illegal action in chunk {index} (seed {spec.seed})")
         return deals_frame(rec, plays), None
     grec = np.zeros((size, Y.N_GAME_COLUMNS), dtype=np.int32)
@@ -163,7 +169,7 @@ def play_chunk(spec: BatchSpec, index: int) -> tuple[pl.DataFrame, pl.DataFrame 
     while done[0] < size:
         rec = np.zeros((capacity, Y.N_DEAL_COLUMNS), dtype=np.int32)
         plays = np.zeros((capacity, Y.N_PLAYS), dtype=np.int8)
-        rows = run_games(rng, rules, codes, prm, gs, first, size, spec.max_deals_per_game, rec, plays, grec,
+        rows = run_games(rng, deal_rng, rules, codes, prm, gs, first, size, spec.max_deals_per_game, rec, plays, grec,
                          done, ws, no_script, solver)
         if rows == ILLEGAL:
             raise EngineError(f"illegal action in chunk {index} (seed {spec.seed})")

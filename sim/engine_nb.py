@@ -12,6 +12,7 @@ from sim import layout as Y
 from sim import rules_layout as R
 from sim.bits_nb import popcount
 from sim.numba_config import jit_hot
+from sim.pimc_nb import pimc_choose_card, pimc_choose_discard
 from sim.play_nb import (
     ACE,
     CARD_POINTS,
@@ -85,7 +86,8 @@ def anyone_on_barrel(gs):
 # Rows of the per-chunk workspace (a (WORKSPACE_ROWS, 24) int64 array), so that no deal allocates.
 W_HANDS, W_ACTIVE, W_LAST_BID, W_CARD_POINTS, W_MARRIAGE_POINTS, W_MARRIAGES, W_TRICKS = 0, 1, 2, 3, 4, 5, 6
 W_RESULT, W_TRICK, W_VOIDS, W_NEW, W_EVENTS, W_SAT_BEFORE, W_DECK = 7, 8, 9, 10, 11, 12, 13
-WORKSPACE_ROWS = 14
+W_KNOWN = 14  # entry 3 * viewer + holder: cards the viewer knows the holder to have (see know_cards)
+WORKSPACE_ROWS = 15
 
 
 def new_workspace():
@@ -97,9 +99,10 @@ def new_game_state():
 
 
 @jit_hot
-def play_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script, solver):
-    """Deal at random, then play the deal (``play_dealt``)."""
-    talon = deal_cards(rng, ws[W_HANDS, :3], ws[W_DECK])
+def play_deal(rng, deal_rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script, solver):
+    """Deal at random from ``deal_rng``, then play the deal (``play_dealt``; players draw from
+    ``rng``). Two streams: the deals of a run do not depend on which players play them."""
+    talon = deal_cards(deal_rng, ws[W_HANDS, :3], ws[W_DECK])
     return play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, script, solver)
 
 
@@ -107,8 +110,9 @@ def play_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script, s
 def play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, script, solver):
     """Play one deal whose hands are in the workspace and whose talon is ``talon``, from the game
     state ``gs`` (scores, barrel, bolts); write its record to ``rec[row]`` and ``plays[row]`` and
-    update ``gs``. Scripted seats read their actions from ``script``; double-dummy seats search
-    with the buffers ``solver`` = (state, moves, table). Returns 0, or ILLEGAL."""
+    update ``gs``. Scripted seats read their actions from ``script``; double-dummy and PIMC seats
+    search with the buffers ``solver`` = (state, moves, table, PIMC worlds). Returns 0, REDEAL
+    or ILLEGAL."""
     hands = ws[W_HANDS, :3]
     rec[row, Y.D_DEALER] = dealer
     for p in range(3):
@@ -166,15 +170,8 @@ def play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, s
     hands[declarer] |= talon
     left = (declarer + 1) % 3
     right = (declarer + 2) % 3
-    givable = hands[declarer]
-    if rules[R.NO_ACES_TENS_IN_DISCARD]:
-        givable &= ~(RANK_MASK[ACE] | RANK_MASK[TEN])  # 10 cards hold at most 8 aces and tens
-    dd_value = 0
-    if codes[declarer] == Y.PLAYER_DD:
-        g1, g2, dd_value = best_discard(hands[declarer], hands[left], hands[right], rules, solver[0], solver[1],
-                                        solver[2])
-    else:
-        g1, g2 = choose_discard(codes[declarer], declarer, hands[declarer], givable, rules, prm, rng, script)
+    givable = givable_cards(hands[declarer], rules)
+    g1, g2, dd_value = choose_gifts(codes[declarer], declarer, hands, givable, rules, prm, rng, script, solver)
     if g1 == g2 or not (givable >> g1) & 1 or not (givable >> g2) & 1:
         return ILLEGAL
     hands[declarer] &= ~((np.int64(1) << g1) | (np.int64(1) << g2))
@@ -183,6 +180,8 @@ def play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, s
     rec[row, Y.D_GIFT + declarer] = -1
     rec[row, Y.D_GIFT + left] = g1
     rec[row, Y.D_GIFT + right] = g2
+    know_cards(ws[W_KNOWN], declarer, talon_shown_to_defenders(rules, mode, talon, high, declarer == first), g1, g2,
+               not rules[R.DISCARD_FACE_DOWN])
     four_nines = -1  # the seat holding the four nines after the discard
     if rules[R.FOUR_NINES_BONUS] or rules[R.REDEAL_FOUR_NINES_AFTER_TALON]:
         for q in range(3):
@@ -269,6 +268,62 @@ def play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, s
     if mode == Y.BID_GOLDEN:
         end_golden_deal(gs, made, rec, row)
     return 0
+
+
+@jit_hot
+def givable_cards(hand10, rules):
+    """Cards the declarer may give away: all, or under no_aces_tens_in_discard all but aces and
+    tens (10 cards hold at most eight of those, so two are always left)."""
+    if rules[R.NO_ACES_TENS_IN_DISCARD]:
+        return hand10 & ~(RANK_MASK[ACE] | RANK_MASK[TEN])
+    return hand10
+
+
+@jit_hot
+def choose_gifts(code, declarer, hands, givable, rules, prm, rng, script, solver):
+    """The declarer's discard by his player code: (card to the seat after him, card to the seat
+    after that, the double-dummy value of the deal for a dd declarer, else 0)."""
+    left = (declarer + 1) % 3
+    right = (declarer + 2) % 3
+    if code == Y.PLAYER_DD:
+        return best_discard(hands[declarer], hands[left], hands[right], rules, solver[0], solver[1], solver[2])
+    if code == Y.PLAYER_PIMC:
+        # Before the discard the declarer knows no opponent's card.
+        g1, g2 = pimc_choose_discard(hands[declarer], 0, 0, np.int64(prm[declarer, Y.H_PIMC_WORLDS]), rules, rng,
+                                     solver[0], solver[1], solver[2], solver[3])
+        return g1, g2, 0
+    g1, g2 = choose_discard(code, declarer, hands[declarer], givable, rules, prm, rng, script)
+    return g1, g2, 0
+
+
+@jit_hot
+def know_cards(known, declarer, shown_talon, g1, g2, gifts_face_up):
+    """What each seat knows of the others' hands once the discard is made (``known[3 * viewer +
+    holder]``): the talon's cards shown to the defenders (``shown_talon``, 0 when they did not
+    see it) are the declarer's; the declarer knows where his gifts went, and with
+    ``gifts_face_up`` so does the other defender (each receiver holds his own anyway)."""
+    left = (declarer + 1) % 3
+    right = (declarer + 2) % 3
+    for i in range(9):
+        known[i] = 0
+    known[3 * left + declarer] = shown_talon
+    known[3 * right + declarer] = shown_talon
+    for viewer in range(3):
+        if viewer == declarer or gifts_face_up:
+            known[3 * viewer + left] |= np.int64(1) << g1
+            known[3 * viewer + right] |= np.int64(1) << g2
+
+
+@jit_hot
+def talon_shown_to_defenders(rules, mode, talon, winning_bid, by_first_hand):
+    """The talon's cards if the defenders saw it: not when it was taken unseen (dark game, golden
+    round), under talon_shown_to_declarer_only, nor under talon_hidden_at_100 when first hand won
+    it with the uncontested forced minimum bid."""
+    if mode == Y.BID_DARK or mode == Y.BID_GOLDEN or rules[R.TALON_TO_DECLARER_ONLY]:
+        return 0
+    if rules[R.TALON_HIDDEN_AT_100] and rules[R.FORCED_FIRST_BID] and by_first_hand and winning_bid == rules[R.MIN_BID]:
+        return 0
+    return talon
 
 
 @jit_hot
@@ -483,12 +538,19 @@ def play_tricks(rng, rules, codes, prm, ws, declarer, row, plays, script, solver
                 can_declare = tricks[p] > 0 or rules[R.MARRIAGE_FIRST_LEAD]
             else:
                 legal = legal_follows(hand, led_suit, win_card, trump, rules[R.MUST_HEAD])
-            if codes[p] == Y.PLAYER_DD:
+            if codes[p] == Y.PLAYER_DD or codes[p] == Y.PLAYER_PIMC:
                 won = (tricks[0] > 0) | (tricks[1] > 0) << 1 | (tricks[2] > 0) << 2
                 burning = rules[R.MARRIAGE_BURNS_WITHOUT_TRICK] and tricks[declarer] == 0
                 unsecured = marriage_points[declarer] if burning else 0
-                choice, declare = dd_choose_card(hands, p, legal, trick, k, leader, trump, trump_owner, declarer, won,
-                                                 unsecured, rules, solver[0], solver[1], solver[2])
+                if codes[p] == Y.PLAYER_DD:
+                    choice, declare = dd_choose_card(hands, p, legal, trick, k, leader, trump, trump_owner, declarer,
+                                                     won, unsecured, rules, solver[0], solver[1], solver[2])
+                else:
+                    choice, declare = pimc_choose_card(hands, p, legal, trick, k, leader, trump, trump_owner,
+                                                       declarer, won, unsecured, played, voids,
+                                                       ws[W_KNOWN, 3 * p:3 * p + 3],
+                                                       np.int64(prm[p, Y.H_PIMC_WORLDS]), rules, rng, solver[0],
+                                                       solver[1], solver[2], solver[3])
                 if k == 0 and can_declare and not declare and declaration(hand, choice, rules)[2]:
                     choice |= LEAD_WITHOUT_DECLARING
             else:
@@ -661,22 +723,22 @@ def apply_deal(gs, rules, declarer, contract, made, conceded, paying_dealer, ws,
 
 # ---- chunk kernels ----------------------------------------------------------------------------
 @jit_hot
-def run_deals(rng, rules, codes, prm, first_id, n, rec, plays, gs, ws, script, solver):
+def run_deals(rng, deal_rng, rules, codes, prm, first_id, n, rec, plays, gs, ws, script, solver):
     """``n`` independent deals, each from a zero score with a random dealer. ``gs`` and ``ws``
     are scratch (``new_game_state``, ``new_workspace``). Returns the number of rows written
     (``n``), or ILLEGAL."""
     for i in range(n):
         gs[:] = 0
-        dealer = below(rng, 3)
+        dealer = below(deal_rng, 3)
         rec[i, Y.D_GAME] = first_id + i
         rec[i, Y.D_DEAL] = 0
-        if play_deal(rng, rules, codes, prm, gs, dealer, ws, rec, i, plays, script, solver) == ILLEGAL:
+        if play_deal(rng, deal_rng, rules, codes, prm, gs, dealer, ws, rec, i, plays, script, solver) == ILLEGAL:
             return ILLEGAL
     return n
 
 
 @jit_hot
-def run_games(rng, rules, codes, prm, gs, first_id, n_games, max_deals, rec, plays, grec, done, ws, script,
+def run_games(rng, deal_rng, rules, codes, prm, gs, first_id, n_games, max_deals, rec, plays, grec, done, ws, script,
               solver):
     """Play whole games until ``n_games`` are finished or the deal buffer is full. The game in
     progress lives in ``gs``, so a call with fresh buffers resumes it. ``done[0]`` counts finished
@@ -688,7 +750,7 @@ def run_games(rng, rules, codes, prm, gs, first_id, n_games, max_deals, rec, pla
         if gs[Y.G_DEALS] == 0:
             gs[:] = 0
             gs[Y.G_WINNER] = -1
-            gs[Y.G_FIRST_DEALER] = below(rng, 3)
+            gs[Y.G_FIRST_DEALER] = below(deal_rng, 3)
             gs[Y.G_DEALER] = gs[Y.G_FIRST_DEALER]
             if rules[R.GOLDEN_ROUND]:
                 gs[Y.G_GOLDEN_LEFT] = GOLDEN_ROUND_DEALS
@@ -696,7 +758,7 @@ def run_games(rng, rules, codes, prm, gs, first_id, n_games, max_deals, rec, pla
         game_id = first_id + done[0]
         rec[row, Y.D_GAME] = game_id
         rec[row, Y.D_DEAL] = gs[Y.G_DEALS]
-        status = play_deal(rng, rules, codes, prm, gs, gs[Y.G_DEALER], ws, rec, row, plays, script, solver)
+        status = play_deal(rng, deal_rng, rules, codes, prm, gs, gs[Y.G_DEALER], ws, rec, row, plays, script, solver)
         if status == ILLEGAL:
             return ILLEGAL
         row += 1

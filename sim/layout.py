@@ -123,8 +123,9 @@ REDEAL_FOUR_NINES_AFTER_TALON = 9
 PLAYER_RANDOM = 0
 PLAYER_HEURISTIC = 1
 PLAYER_DD = 2  # double dummy: sees every hand; bids like the heuristic player
+PLAYER_PIMC = 3  # averages double-dummy values over worlds it cannot tell apart; bids like the heuristic
 PLAYER_SCRIPTED = 9  # plays a given list of actions (known-answer tests); not a user's choice
-PLAYER_CODES = {"random": PLAYER_RANDOM, "heuristic": PLAYER_HEURISTIC, "dd": PLAYER_DD}
+PLAYER_CODES = {"random": PLAYER_RANDOM, "heuristic": PLAYER_HEURISTIC, "dd": PLAYER_DD, "pimc": PLAYER_PIMC}
 
 # ---- heuristic parameters (float64 row per seat) --------------------------------------------
 H_BASE = 0
@@ -145,7 +146,8 @@ H_CONCEDE_MARGIN = 14
 H_BLOCK_MARGIN = 15
 H_TALON_SCALE = 16
 H_DARK_DEFICIT = 17
-N_HEURISTIC = 18  # weights; the per-suit tables filled from them follow
+H_PIMC_WORLDS = 18
+N_HEURISTIC = 19  # weights; the per-suit tables filled from them follow
 H_SCORE_TABLE = N_HEURISTIC  # 4 suits × 64 holdings
 H_CHANCE_TABLE = H_SCORE_TABLE + 256
 N_HEURISTIC_COLUMNS = H_CHANCE_TABLE + 256

@@ -18,6 +18,7 @@ import numpy as np
 
 from sim.bits_nb import lowest_index, popcount
 from sim.numba_config import jit_hot
+from sim.play_nb import FULL_DECK, SUIT_MASK
 from sim.rng_nb import below
 from sim.solver_nb import (
     DECLARE_FLAG,
@@ -33,10 +34,7 @@ from sim.solver_nb import (
     set_position,
 )
 
-PLAYER_PIMC = 3  # player code (the engine's layout names 0 random, 1 heuristic, 2 dd)
 DEFAULT_WORLDS = 20
-FULL_DECK = (1 << 24) - 1
-SUIT_MASK = np.array([0x3F << (6 * s) for s in range(4)], dtype=np.int64)
 
 # wbuf layout (int64): shuffle scratch, a world's hands, move codes, per-move sums of values.
 WB_DECK = 0

@@ -45,6 +45,7 @@ class HeuristicParams:
     concede_margin: float = 25.0  # concede when the estimate falls this far short of the contract
     block_margin: float = 20.0  # extra overbid to stop a player on the barrel from winning
     dark_deficit: float = 400.0  # go dark (where allowed) when this far behind the leading opponent
+    pimc_worlds: float = 20.0  # worlds a PIMC player samples per decision
 
     def to_array(self) -> np.ndarray:
         a = np.zeros(Y.N_HEURISTIC, dtype=np.float64)

@@ -1,4 +1,5 @@
-"""The double-dummy player in the batch runner: legal, and exactly as good as the solver promises."""
+"""The searching players in the batch runner: double dummy (legal, and exactly as good as the solver
+promises) and PIMC (legal, and informed only as the rules allow)."""
 
 import polars as pl
 import reference_game as ref
@@ -25,3 +26,17 @@ def test_all_double_dummy_deals_are_legal_and_realise_the_promised_value(engine_
         points = row[f"card_points{d}"] + row[f"marriage_points{d}"]
         if row["contract"] < bidding_cap(hand8, rules):
             assert points - row["contract"] < 5, row
+
+
+def test_pimc_player_is_legal_and_its_knowledge_follows_the_talon_and_discard_rules(engine_compiled):
+    """A PIMC seat plays legally, and what it is told about the talon and the gifts changes its
+    play: hiding them (talon_shown_to_declarer_only + discard_face_down) changes some deals."""
+    spec = dict(mode="deals", n=12, seed=4, chunk_size=12, players="pimc")
+    open_, _ = play_chunk(BatchSpec(**spec), 0)
+    hidden_rules = HouseRules(talon_shown_to_declarer_only=True, discard_face_down=True)
+    hidden, _ = play_chunk(BatchSpec(rules=hidden_rules, **spec), 0)
+    for frame, rules in ((open_, HouseRules()), (hidden, hidden_rules)):
+        for row in frame.iter_rows(named=True):
+            ref.replay_deal(row, rules)
+    assert open_["hand0"].equals(hidden["hand0"])  # the same deals
+    assert not open_["plays"].equals(hidden["plays"])
