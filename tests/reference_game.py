@@ -1,7 +1,9 @@
 """A slow, plainly correct replay of the engine's stored deals and games, for checking it.
 
-Written from ../shared/RULES.md §1–§3 and §4.4, docs/RULES.md (settlement order, record layout,
-event bits) and the play rules of docs/solver.md (the exact meaning of the §4.4 options), sharing
+Written from ../shared/RULES.md §1–§4, docs/RULES.md (settlement order, record layout, event bits,
+"Meaning of the options where RULES.md leaves room": thrown-in deals, redeals, silence, the discard
+ban, concession limits, four nines, the three bolt rules, the dark game, the golden round, the free
+talon and the accumulating barrel) and the play rules of docs/solver.md (the §4.4 options), sharing
 no code with the compiled engine: cards are plain indices (6 × suit + rank), hands are Python
 sets, and every rule is one visible step. ``replay_deal`` checks one deal row,
 ``replay_game`` the game rules over the rows of one game; both raise ``AssertionError`` naming
@@ -37,6 +39,20 @@ EV_SIMULTANEOUS = 128
 EV_FALL_TO_ZERO = 256
 EV_BOLT_PENALTY = 512
 EV_DUMP_TRUCK = 1024
+EV_REDEAL_PENALTY = 2048
+EV_GOLDEN_RESET = 4096
+
+# ``bid_kind`` (docs/RULES.md, record of a deal).
+KIND_AUCTION, KIND_DARK, KIND_GOLDEN, KIND_UNDARKED = 0, 1, 2, 3
+DOUBLED_KINDS = (KIND_DARK, KIND_GOLDEN)
+FIXED_CONTRACT = 120  # the dark game's and the golden round's contract
+
+# ``redeal`` reasons.
+R_ALL_PASSED, R_HAND_POINTS, R_FOUR_NINES, R_THREE_NINES, R_FOUR_ACES = 1, 2, 3, 4, 5
+R_TALON_POINTS, R_TALON_TWO_NINES, R_TALON_THREE_JACKS, R_FOUR_NINES_AFTER = 6, 7, 8, 9
+BEFORE_BIDDING = (R_HAND_POINTS, R_FOUR_NINES, R_THREE_NINES, R_FOUR_ACES)
+AT_TALON = (R_TALON_POINTS, R_TALON_TWO_NINES, R_TALON_THREE_JACKS)
+NINE, TEN = 0, 4
 
 
 def suit_of(card: int) -> int:
@@ -89,14 +105,24 @@ def _fail(row: dict, message: str) -> None:
 # ---- one deal -----------------------------------------------------------------------------------
 
 def replay_deal(row: dict, rules: HouseRules, seen: Counter | None = None) -> None:
-    """Check one deal row against the rules of one deal (RULES.md §2, §4.4): the deal, the bidding,
-    the talon and gifts, the final contract, every card played and the deal's results. ``seen``, if
-    given, counts the play situations met (see ``_check_play``), for tests that the sample reaches
-    each rule."""
+    """Check one deal row against the rules of one deal (RULES.md §2, §4): the deal, the bidding
+    (auction, dark game, golden round, free talon), a redeal's reason, the talon and gifts, the
+    final contract, every card played and the deal's results. What depends on the game (scores,
+    the barrel, counters) is checked by ``replay_game``. ``seen``, if given, counts the situations
+    met (see ``_check_play``), for tests that the sample reaches each rule."""
+    seen = Counter() if seen is None else seen
     hands = [row[f"hand{s}"] for s in range(SEATS)]
     talon = row["talon"]
     _check_dealt(row, hands, talon)
+    if row["redeal"]:
+        _check_redeal_row(row, rules, hands, talon, seen)
+        return
+    kind = row["bid_kind"]
+    _require(row, kind in (KIND_AUCTION, KIND_DARK, KIND_GOLDEN, KIND_UNDARKED), f"bid_kind {kind} unknown")
+    _require(row, kind not in (KIND_DARK, KIND_UNDARKED) or rules.dark_game, f"bid_kind {kind} without dark_game")
+    _require(row, kind != KIND_GOLDEN or rules.golden_round, "bid_kind 2 without golden_round")
     _check_bidding(row, rules, hands)
+    seen[f"bid_kind {kind}"] += 1
 
     declarer = row["declarer"]
     contract = row["contract"]
@@ -107,6 +133,11 @@ def replay_deal(row: dict, rules: HouseRules, seen: Counter | None = None) -> No
     for s in defenders:
         _require(row, gifts[s] in ten_cards,
                  f"gift{s} = {gifts[s]} is not a card of the declarer's 10-card hand {sorted(ten_cards)}")
+        if rules.no_aces_tens_in_discard:
+            _require(row, rank_of(gifts[s]) not in (TEN, ACE), f"gift{s} = {gifts[s]} is an ace or a ten "
+                                                              "(no_aces_tens_in_discard)")
+            if any(rank_of(c) in (TEN, ACE) for c in ten_cards):
+                seen["discard ban binds"] += 1
     _require(row, gifts[defenders[0]] != gifts[defenders[1]], f"the same card {gifts[defenders[0]]} given twice")
     eight_cards = [cards_in(hands[s]) | {gifts[s]} for s in range(SEATS)]
     eight_cards[declarer] = ten_cards - {gifts[s] for s in defenders}
@@ -115,15 +146,173 @@ def replay_deal(row: dict, rules: HouseRules, seen: Counter | None = None) -> No
     _require(row, contract >= winning_bid, f"contract {contract} is below the winning bid {winning_bid}")
     _require(row, contract % 5 == 0, f"contract {contract} is not a multiple of 5")
     _require(row, contract <= rules.max_contract, f"contract {contract} is above max_contract {rules.max_contract}")
+    if kind in DOUBLED_KINDS:
+        _expect(row, f"contract of bid_kind {kind} (fixed, no raise)", FIXED_CONTRACT, contract)
+        _expect(row, f"conceded (no concession in bid_kind {kind})", False, row["conceded"])
     if contract > winning_bid and not rules.no_bid_cap:
         cap = BASE_CAP + sum(rules.marriage_values[s] for s in marriage_suits(eight_cards[declarer]))
         _require(row, contract <= cap,
                  f"contract raised to {contract} above 120 + marriages of the 8-card hand = {cap}")
+    _check_no_redeal_due(row, rules, hands, talon, eight_cards, seen)
 
+    nines = [s for s in range(SEATS) if four_nines(eight_cards[s])]
+    bonus = [rules.four_nines_bonus if s in nines else 0 for s in range(SEATS)]
+    if rules.four_nines_bonus and nines:
+        seen["four nines bonus"] += 1
     if row["conceded"]:
-        _check_concession(row, rules, declarer, contract)
+        _check_concession(row, rules, declarer, contract, bonus)
         return
-    _check_play(row, rules, declarer, contract, eight_cards, Counter() if seen is None else seen)
+    _check_play(row, rules, declarer, contract, eight_cards, seen, bonus)
+
+
+def four_nines(cards: set[int]) -> bool:
+    return all(6 * s + NINE in cards for s in range(4))
+
+
+def card_points_of(cards: set[int]) -> int:
+    return sum(RANK_POINTS[rank_of(c)] for c in cards)
+
+
+def count_rank(cards: set[int], rank: int) -> int:
+    return sum(1 for c in cards if rank_of(c) == rank)
+
+
+def first_hand_of(row: dict) -> int:
+    return (row["dealer"] + 1) % SEATS
+
+
+def hand_redeal_reasons(cards: set[int], rules: HouseRules) -> set[int]:
+    """Reasons a 7-card hand allows (or, four aces, forces) a redeal before the bidding."""
+    reasons = set()
+    if rules.redeal_hand_points_below and card_points_of(cards) < rules.redeal_hand_points_below:
+        reasons.add(R_HAND_POINTS)
+    nines = count_rank(cards, NINE)
+    if rules.redeal_four_nines and nines == 4:
+        reasons.add(R_FOUR_NINES)
+    if rules.redeal_three_nines and nines >= 3:
+        reasons.add(R_THREE_NINES)
+    if rules.redeal_four_aces and count_rank(cards, ACE) == 4:
+        reasons.add(R_FOUR_ACES)
+    if rules.redeal_policy == "never":
+        reasons &= {R_FOUR_ACES}  # asked redeals are never asked; four aces still force one
+    return reasons
+
+
+def talon_redeal_reasons(row: dict, rules: HouseRules, talon: set[int]) -> set[int]:
+    """Reasons the declarer may ask for a redeal when the talon is shown."""
+    if rules.redeal_policy == "never":
+        return set()
+    reasons = set()
+    uncontested_forced = (rules.forced_first_bid and row["winning_bid"] == rules.min_bid
+                          and row["declarer"] == first_hand_of(row) and row["bid_turns"] == 2)
+    if rules.redeal_talon_points_below and card_points_of(talon) < rules.redeal_talon_points_below and (
+            not rules.redeal_talon_only_at_100 or uncontested_forced):
+        reasons.add(R_TALON_POINTS)
+    if rules.redeal_talon_two_nines and count_rank(talon, NINE) >= 2:
+        reasons.add(R_TALON_TWO_NINES)
+    if rules.redeal_talon_three_jacks and count_rank(talon, JACK) == 3:
+        reasons.add(R_TALON_THREE_JACKS)
+    return reasons
+
+
+def _bidding_order(row: dict) -> list[int]:
+    return [(first_hand_of(row) + i) % SEATS for i in range(SEATS)]
+
+
+def _check_redeal_row(row: dict, rules: HouseRules, hands: list[int], talon: int, seen: Counter) -> None:
+    """A deal thrown in (all passed) or redealt: nothing played or scored, and the stored reason is
+    justified by the hands, the talon and the rules (and no earlier check would have stopped it)."""
+    reason = row["redeal"]
+    seen[f"redeal {reason}"] += 1
+    _require(row, 1 <= reason <= 9, f"redeal reason {reason} unknown")
+    _expect(row, "plays of a deal not played", [-1] * 24, list(row["plays"]))
+    for column in ("contract", "conceded", "made"):
+        _expect(row, f"{column} of a deal not played", 0, row[column])
+    for s in range(SEATS):
+        _expect(row, f"gift{s} of a deal not played", -1, row[f"gift{s}"])
+        for column in ("tricks", "card_points", "marriage_points", "marriages", "result", "bolt"):
+            _expect(row, f"{column}{s} of a deal not played", 0, row[f"{column}{s}"])
+    _expect(row, "bid_kind of a deal not played (no redeal in a dark or golden deal)", KIND_AUCTION, row["bid_kind"])
+    bids = [row[f"bid{s}"] for s in range(SEATS)]
+    seven = [cards_in(h) for h in hands]
+    before = [hand_redeal_reasons(seven[s], rules) for s in _bidding_order(row)]
+    first_asking = next((r for r in before if r), set())
+    if reason == R_ALL_PASSED:
+        _require(row, not rules.forced_first_bid, "all passed although forced_first_bid is on")
+        _expect(row, "bids when all passed", [0, 0, 0], bids)
+        _expect(row, "bid_turns when all passed (three passes)", 3, row["bid_turns"])
+        # With redeal_limit_penalty a would-be third redeal is not asked (the deal is played as it
+        # lies, here thrown in): replay_game checks that case, knowing the redeals in a row.
+        if not rules.redeal_limit_penalty:
+            _require(row, not first_asking, f"all passed, but a hand had to redeal first ({first_asking})")
+        return
+    if reason in BEFORE_BIDDING:
+        _expect(row, "bids of a deal redealt before the bidding", [0, 0, 0], bids)
+        _expect(row, "bid_turns of a deal redealt before the bidding", 0, row["bid_turns"])
+        _require(row, reason in first_asking,
+                 f"redeal reason {reason}, but the first hand (from first hand on) allowing one allows "
+                 f"{sorted(first_asking)} (hands' reasons in bidding order: {before})")
+        return
+    _require(row, not first_asking, f"redeal {reason} after the bidding, but a hand had to redeal before it "
+                                    f"({before})")
+    winning_bid = max(bids)
+    _require(row, winning_bid >= rules.min_bid, f"redeal {reason} after the bidding without a winning bid: {bids}")
+    _expect(row, "winning_bid of a deal redealt after the bidding", winning_bid, row["winning_bid"])
+    declarer = bids.index(winning_bid)
+    at_talon = talon_redeal_reasons({**row, "declarer": declarer}, rules, cards_in(talon))
+    if reason in AT_TALON:
+        _require(row, reason in at_talon, f"talon redeal {reason} not allowed: the talon allows {sorted(at_talon)}")
+        return
+    _require(row, reason == R_FOUR_NINES_AFTER and rules.redeal_four_nines_after_talon
+             and rules.redeal_policy == "always", f"redeal {reason} after the discard not allowed")
+    _require(row, not at_talon, f"four nines after the discard, but the talon allowed a redeal first {at_talon}")
+    # The gifts are not stored: someone must be able to hold the four nines after the discard.
+    ten = seven[declarer] | cards_in(talon)
+    possible = count_rank(ten, NINE) == 4 or any(
+        count_rank(seven[s], NINE) == 4 or (count_rank(seven[s], NINE) == 3 and count_rank(ten, NINE) == 1)
+        for s in range(SEATS) if s != declarer)
+    _require(row, possible, "four nines after the discard: no player can hold them")
+
+
+def check_redeal_declarer(row: dict) -> None:
+    """docs/RULES.md, ``redeal`` column: a deal not played has ``declarer`` −1."""
+    if row["redeal"]:
+        _expect(row, f"declarer of a deal not played (redeal {row['redeal']})", -1, row["declarer"])
+
+
+def redeal_due(row: dict, rules: HouseRules, hands: list[int], talon: int, eight_cards: list[set[int]]) -> list:
+    """Every redeal condition met in a played deal: before the bidding, at the talon, after the discard."""
+    due = []
+    if row["bid_kind"] == KIND_AUCTION:  # a dark deal, undarked or not, was taken unseen: no redeal
+        due += [(s, sorted(r)) for s in range(SEATS) if (r := hand_redeal_reasons(cards_in(hands[s]), rules))]
+        if r := talon_redeal_reasons(row, rules, cards_in(talon)):
+            due.append(("talon", sorted(r)))
+        if rules.redeal_four_nines_after_talon and rules.redeal_policy == "always" and any(map(four_nines,
+                                                                                          eight_cards)):
+            due.append(("after the discard", [R_FOUR_NINES_AFTER]))
+    return due
+
+
+def _check_no_redeal_due(row: dict, rules: HouseRules, hands: list[int], talon: int, eight_cards: list[set[int]],
+                         seen: Counter) -> None:
+    """A played deal: no redeal was due (cards taken unseen, dark or golden, are played as they lie),
+    unless the dealer paid for a third redeal in a row and the deal was played as it lay."""
+    due = redeal_due(row, rules, hands, talon, eight_cards)
+    if row[f"events{row['dealer']}"] & EV_REDEAL_PENALTY:
+        _require(row, rules.redeal_limit_penalty, "a redeal penalty without redeal_limit_penalty")
+        _require(row, bool(due), "the dealer paid for a third redeal, but no redeal was due in this deal")
+        seen["redeal penalty"] += 1
+        return
+    _require(row, not due, f"a redeal was due but the deal was played: {due}")
+
+
+def is_free_talon(row: dict, rules: HouseRules) -> bool:
+    """A deal in which a player on the barrel took the talon without bidding (barrel_talon_free or
+    barrel_forced_last): no bidding decision, his bid is barrel_min_contract, the others' 0."""
+    if not (rules.barrel_talon_free or rules.barrel_forced_last) or row["bid_kind"] != KIND_AUCTION:
+        return False
+    bids = [row[f"bid{s}"] for s in range(SEATS)]
+    return row["bid_turns"] == 0 and sorted(bids) == [0, 0, rules.barrel_min_contract]
 
 
 def _check_dealt(row: dict, hands: list[int], talon: int) -> None:
@@ -140,13 +329,36 @@ def _check_dealt(row: dict, hands: list[int], talon: int) -> None:
 
 def _check_bidding(row: dict, rules: HouseRules, hands: list[int]) -> None:
     bids = [row[f"bid{s}"] for s in range(SEATS)]
-    first_hand = (row["dealer"] + 1) % SEATS
-    _require(row, bids[first_hand] >= rules.min_bid,
-             f"first hand (seat {first_hand}) must bid at least min_bid {rules.min_bid}: bids {bids}")
+    first_hand = first_hand_of(row)
+    kind = row["bid_kind"]
+    if kind in DOUBLED_KINDS:
+        # Dark game nobody undarked / golden round: first hand declares a fixed 120 without bidding;
+        # in the dark game the two others each declined to undark (two passes).
+        expected = [FIXED_CONTRACT if s == first_hand else 0 for s in range(SEATS)]
+        _expect(row, f"bids of bid_kind {kind}", expected, bids)
+        _expect(row, f"bid_turns of bid_kind {kind}", 2 if kind == KIND_DARK else 0, row["bid_turns"])
+        _expect(row, f"declarer of bid_kind {kind} (first hand)", first_hand, row["declarer"])
+        _expect(row, f"winning_bid of bid_kind {kind}", FIXED_CONTRACT, row["winning_bid"])
+        return
+    if is_free_talon(row, rules):
+        declarer = bids.index(rules.barrel_min_contract)
+        _expect(row, "declarer of a free talon", declarer, row["declarer"])
+        _expect(row, "winning_bid of a free talon", rules.barrel_min_contract, row["winning_bid"])
+        return
+    if kind == KIND_UNDARKED:
+        # First hand went dark (120); a player holding a marriage undarked with 125 or more; the
+        # auction then went on as usual.
+        _require(row, bids[first_hand] >= FIXED_CONTRACT, f"undarked: first hand's dark bid 120 missing: {bids}")
+        undarkers = [s for s in range(SEATS) if s != first_hand and bids[s] >= FIXED_CONTRACT + 5
+                     and marriage_suits(cards_in(hands[s]))]
+        _require(row, bool(undarkers), f"undarked, but no other seat with a marriage bid 125 or more: {bids}")
+    elif rules.forced_first_bid:
+        _require(row, bids[first_hand] >= rules.min_bid,
+                 f"first hand (seat {first_hand}) must bid at least min_bid {rules.min_bid}: bids {bids}")
     for s, bid in enumerate(bids):
-        if bid == 0:
+        if bid == 0 or (kind == KIND_UNDARKED and s == first_hand and bid == FIXED_CONTRACT):
             continue
-        _require(row, bid % 5 == 0 and (bid - rules.min_bid) % rules.bid_step == 0,
+        _require(row, bid % 5 == 0 and (kind == KIND_UNDARKED or (bid - rules.min_bid) % rules.bid_step == 0),
                  f"bid{s} = {bid} is not min_bid {rules.min_bid} + a multiple of bid_step {rules.bid_step}")
         _require(row, rules.min_bid <= bid <= rules.max_contract,
                  f"bid{s} = {bid} is outside min_bid..max_contract {rules.min_bid}..{rules.max_contract}")
@@ -159,20 +371,31 @@ def _check_bidding(row: dict, rules: HouseRules, hands: list[int]) -> None:
     winning_bid = max(bids)
     _expect(row, "winning_bid (the highest bid)", winning_bid, row["winning_bid"])
     _expect(row, "declarer (the seat of the highest bid)", bids.index(winning_bid), row["declarer"])
+    if kind == KIND_UNDARKED:
+        _require(row, row["bid_turns"] >= 3, f"undarked: bid_turns {row['bid_turns']} < an undark and two passes")
+        return
 
-    # After the forced bid every decision is a raise or a pass, and the two losers pass once each.
-    raises = row["bid_turns"] - 2
+    # Every decision is a raise or a pass (silenced players' passes included), and the two losers
+    # pass once each. The forced bid is no decision; without it first hand's first bid is one.
+    bidders = sum(1 for s in range(SEATS) if bids[s])
     steps = (winning_bid - rules.min_bid) // rules.bid_step
-    least_raises = sum(1 for s in range(SEATS) if s != first_hand and bids[s]) + (bids[first_hand] > rules.min_bid)
+    if rules.forced_first_bid:
+        raises = row["bid_turns"] - 2
+        least_raises = bidders - 1 + (bids[first_hand] > rules.min_bid)
+        most_raises = steps
+    else:
+        raises = row["bid_turns"] - 2
+        least_raises, most_raises = bidders, steps + 1
     if rules.no_jump_bids:
-        _expect(row, f"bid_turns with one-step raises to {winning_bid} (2 passes + raises)", steps + 2,
+        _expect(row, f"bid_turns with one-step raises to {winning_bid} (2 passes + raises)", most_raises + 2,
                 row["bid_turns"])
     else:
-        _require(row, least_raises <= raises <= steps,
-                 f"bid_turns {row['bid_turns']} does not fit 2 passes + {least_raises}..{steps} raises (bids {bids})")
+        _require(row, least_raises <= raises <= most_raises,
+                 f"bid_turns {row['bid_turns']} does not fit 2 passes + {least_raises}..{most_raises} raises "
+                 f"(bids {bids})")
 
 
-def _check_concession(row: dict, rules: HouseRules, declarer: int, contract: int) -> None:
+def _check_concession(row: dict, rules: HouseRules, declarer: int, contract: int, bonus: list[int]) -> None:
     _require(row, rules.concede, "a concession although rules.concede is off")
     _expect(row, "plays of a conceded deal", [-1] * 24, list(row["plays"]))
     _expect(row, "made (a conceded contract is not made)", False, row["made"])
@@ -180,9 +403,27 @@ def _check_concession(row: dict, rules: HouseRules, declarer: int, contract: int
     for s in range(SEATS):
         for column in ("tricks", "card_points", "marriage_points", "marriages"):
             _expect(row, f"{column}{s} of a conceded deal", 0, row[f"{column}{s}"])
-        _expect(row, f"bolt{s} (no bolts in a conceded deal)", False, row[f"bolt{s}"])
-        expected = (0 if rules.concede_no_deduction else -contract) if s == declarer else payout
-        _expect(row, f"result{s} of a concession of {contract}", expected, row[f"result{s}"])
+        if rules.bolt_on != "three_passes":  # three_passes bolts are the game's (replay_game)
+            _expect(row, f"bolt{s} (no bolts in a conceded deal)", 0, row[f"bolt{s}"])
+        expected = ((0 if rules.concede_no_deduction else -contract) if s == declarer else payout) + bonus[s]
+        # concede_third_penalty: a third concession's 120 is part of the deal result (replay_game
+        # checks that it was the third).
+        third = rules.concede_third_penalty and s == declarer and row[f"result{s}"] == expected - 120
+        if not third:
+            _expect(row, f"result{s} of a concession of {contract} (four nines bonus {bonus[s]})", expected,
+                    row[f"result{s}"])
+
+
+def deal_bolt(rules: HouseRules, kind: int, declarer: int, seat: int, tricks: int, points: int) -> int:
+    """The bolt column of a played deal for ``seat``: no trick (no_tricks) or no point, card points
+    and marriages (zero_points); none for the declarer with bolt_own_game_exempt; 2 for a bolt in
+    a dark deal with bolt_double_in_dark. (three_passes bolts are the game's: see replay_game.)"""
+    if rules.bolt_on == "three_passes" or (rules.bolt_own_game_exempt and seat == declarer):
+        return 0
+    bolt = tricks == 0 if rules.bolt_on == "no_tricks" else points == 0
+    if not bolt:
+        return 0
+    return 2 if kind == KIND_DARK and rules.bolt_double_in_dark else 1
 
 
 def legal_cards(holding: set[int], led_suit: int | None, trump: int | None) -> set[int]:
@@ -269,7 +510,7 @@ def combination_of(lead: int, holding: set[int], rules: HouseRules) -> Combinati
 
 
 def _check_play(row: dict, rules: HouseRules, declarer: int, contract: int, eight_cards: list[set[int]],
-                seen: Counter) -> None:
+                seen: Counter, bonus: list[int] | None = None) -> None:
     plays = list(row["plays"])
     _expect(row, "number of cards played", 24, len(plays))
     holding = [set(h) for h in eight_cards]
@@ -346,15 +587,29 @@ def _check_play(row: dict, rules: HouseRules, declarer: int, contract: int, eigh
         _expect(row, f"card_points{s}", card_points[s], row[f"card_points{s}"])
         _expect(row, f"marriage_points{s}", marriage_points[s], row[f"marriage_points{s}"])
         _expect(row, f"marriages{s}", marriages[s], row[f"marriages{s}"])
-        _expect(row, f"bolt{s} (no trick won)", tricks[s] == 0, row[f"bolt{s}"])
+        points = card_points[s] + marriage_points[s]
+        bolt = deal_bolt(rules, row["bid_kind"], declarer, s, tricks[s], points)
+        if rules.bolt_on != "three_passes":
+            _expect(row, f"bolt{s} (bolt_on {rules.bolt_on}: tricks {tricks[s]}, points {points})", bolt,
+                    row[f"bolt{s}"])
+        if bolt and tricks[s]:
+            seen["bolt with a trick (zero_points)"] += 1
+        if rules.bolt_own_game_exempt and s == declarer and not tricks[s]:
+            seen["trickless declarer exempt"] += 1
 
+    bonus = bonus or [0] * SEATS
+    doubled = 2 if row["bid_kind"] in DOUBLED_KINDS else 1
     declarer_points = card_points[declarer] + marriage_points[declarer]
     compared = round5(declarer_points) if rules.round_declarer else declarer_points
     made = compared >= contract
     _expect(row, f"made (declarer's points {declarer_points} against {contract})", made, row["made"])
     for s in range(SEATS):
-        expected = (contract if made else -contract) if s == declarer else round5(card_points[s] + marriage_points[s])
-        _expect(row, f"result{s}", expected, row[f"result{s}"])
+        if s == declarer:
+            expected = doubled * (contract if made else -contract)
+        else:
+            # Doubled deals: defenders' card points are doubled, their marriages are not.
+            expected = round5(doubled * card_points[s] + marriage_points[s])
+        _expect(row, f"result{s} (×{doubled}, four nines bonus {bonus[s]})", expected + bonus[s], row[f"result{s}"])
 
 
 # ---- game rules over the deals of one game ------------------------------------------------------
@@ -368,6 +623,8 @@ class SeatState:
     attempts: int = 0  # barrel deals used since he climbed
     falls: int = 0  # falls since the last reset to zero
     bolts: int = 0  # bolts since the last penalty
+    concessions: int = 0  # concessions in the game (concede_limit, concede_third_penalty)
+    quiet: int = 0  # played deals in a row without declaring (bolt_on = three_passes)
     barrel_entries: int = 0
     barrel_falls: int = 0
     bolt_penalties: int = 0
@@ -375,20 +632,40 @@ class SeatState:
     zeroed: int = 0
 
 
-def replay_game(deal_rows: list[dict], game_row: dict | None, rules: HouseRules) -> None:
+@dataclass
+class GameCounters:
+    """What the game remembers beyond the seats: redeals in a row by the current dealer and the
+    golden round's progress."""
+
+    redeals: int = 0
+    golden_on: bool = False
+    golden_rounds: int = 0  # rounds begun
+    golden_deals: int = 0  # deals played in the current round
+    golden_made: bool = False
+
+
+def replay_game(deal_rows: list[dict], game_row: dict | None, rules: HouseRules, seen: Counter | None = None) -> None:
     """Replay the game rules from scores of 0 over one game's deals (ordered by ``deal``) using
     each deal's ``result`` and ``bolt`` columns, and check every deal's ``change``, ``score`` and
-    ``events`` and the game row (None in deals mode, where each deal is its own one-deal game)."""
+    ``events``, the rules that depend on the game (dealer rotation and redeals, silence, dark-game
+    eligibility, the golden round, the free talon, concession limits, three-pass bolts) and the game
+    row (None in deals mode, where each deal is its own one-deal game without golden round)."""
+    seen = Counter() if seen is None else seen
     rows = sorted(deal_rows, key=lambda r: r["deal"])
     _require(rows[0], len({r["game"] for r in rows}) == 1, "rows of several games replayed as one")
     first_dealer = rows[0]["dealer"]
     seats = [SeatState() for _ in range(SEATS)]
+    game = GameCounters(golden_on=rules.golden_round and game_row is not None)
+    game.golden_rounds = int(game.golden_on)
+    dealer = first_dealer
     winner = None
     for i, row in enumerate(rows):
         _require(row, winner is None, f"a deal after seat {winner} won the game")
         _expect(row, "deal number", i, row["deal"])
-        _expect(row, "dealer (rotates clockwise)", (first_dealer + i) % SEATS, row["dealer"])
-        winner = settle_deal(row, seats, rules)
+        _expect(row, "dealer (rotates clockwise after every deal played, not after a redeal)", dealer, row["dealer"])
+        winner = settle_deal(row, seats, rules, game, seen)
+        if not row["redeal"]:
+            dealer = (dealer + 1) % SEATS
 
     if game_row is None:
         return
@@ -402,9 +679,63 @@ def replay_game(deal_rows: list[dict], game_row: dict | None, rules: HouseRules)
             _expect(last, f"games.{column}{s}", getattr(state, column), game_row[f"{column}{s}"])
 
 
-def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules) -> int | None:
+def _check_game_rules_of_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: GameCounters,
+                              seen: Counter) -> None:
+    """What a deal's bidding owes to the game so far: the golden round, dark-game eligibility,
+    silence, the free talon, the accumulating sitter's cap, the concession limit and the redeal limit."""
+    kind = row["bid_kind"]
+    first_hand = first_hand_of(row)
+    bids = [row[f"bid{s}"] for s in range(SEATS)]
+    sitters = [s for s in range(SEATS) if seats[s].on_barrel]
+    if game.golden_on:
+        _expect(row, f"bid_kind in golden round {game.golden_rounds} (deal {game.golden_deals + 1} of 3)",
+                KIND_GOLDEN, kind)
+        _expect(row, "redeal in a golden round", 0, row["redeal"])
+        return
+    _require(row, kind != KIND_GOLDEN, "a golden-round deal outside the golden round")
+    if kind in (KIND_DARK, KIND_UNDARKED):
+        _require(row, not sitters, f"a dark game while seat(s) {sitters} sit on the barrel")
+        if rules.dark_min_score is not None:
+            _require(row, seats[first_hand].score >= rules.dark_min_score,
+                     f"first hand (score {seats[first_hand].score}) went dark below dark_min_score "
+                     f"{rules.dark_min_score}")
+    if rules.silence_below is not None:
+        for s in range(SEATS):
+            if seats[s].score >= rules.silence_below or kind == KIND_GOLDEN:
+                continue
+            seen["silenced"] += 1
+            if s == first_hand and kind in (KIND_DARK, KIND_UNDARKED):
+                continue  # going dark is no bid (docs: a silenced player passes at every *turn*)
+            allowed = [0, rules.min_bid] if s == first_hand and rules.forced_first_bid else [0]
+            _require(row, bids[s] in allowed, f"seat {s} (score {seats[s].score} below silence_below "
+                                              f"{rules.silence_below}) bid {bids[s]}")
+    if row["redeal"] and row["redeal"] not in (R_ALL_PASSED, *BEFORE_BIDDING):
+        pass  # a talon or discard redeal: the bidding took place as usual
+    elif row["redeal"]:
+        return
+    free = sitters and kind == KIND_AUCTION and (
+        rules.barrel_talon_free or (rules.barrel_forced_last and seats[sitters[0]].falls == 2
+                                    and seats[sitters[0]].attempts == rules.barrel_attempts - 1))
+    if free:
+        seen["free talon"] += 1
+        _require(row, is_free_talon(row, rules) and row["declarer"] == sitters[0],
+                 f"seat {sitters[0]} on the barrel should take the talon without bidding (bids {bids}, "
+                 f"bid_turns {row['bid_turns']})")
+    else:
+        _require(row, not is_free_talon(row, rules) or row["redeal"],
+                 f"a free talon although no sitter is owed one (sitters {sitters})")
+    if rules.barrel_accumulate:
+        for s in sitters:
+            _require(row, bids[s] <= FIXED_CONTRACT, f"seat {s} accumulating on the barrel bid {bids[s]} > 120")
+
+
+def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: GameCounters | None = None,
+                seen: Counter | None = None) -> int | None:
     """Apply one deal's results to the seats in the order of docs/RULES.md, check the deal's
     change, score and events columns, and return the winner (None while the game goes on)."""
+    game = GameCounters() if game is None else game
+    seen = Counter() if seen is None else seen
+    _check_game_rules_of_deal(row, seats, rules, game, seen)
     declarer = row["declarer"]
     contract = row["contract"]
     made = row["made"] and not row["conceded"]
@@ -414,6 +745,7 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules) -> int | N
     fell = [False] * SEATS
     winner = None
     barrel = rules.barrel
+    dealer = row["dealer"]
 
     def fall(s: int, event: int) -> None:
         # A fall leaves the barrel and counts; the n-th counted fall sets the score to 0 instead of
@@ -433,13 +765,74 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules) -> int | N
             st.zeroed += 1
             events[s] |= EV_FALL_TO_ZERO
 
+    if row["redeal"]:
+        # Thrown in or redealt: nothing is scored, no barrel attempt; the same dealer deals again.
+        if row["redeal"] == R_ALL_PASSED and rules.redeal_limit_penalty and game.redeals < 2:
+            asking = [s for s in range(SEATS) if hand_redeal_reasons(cards_in(row[f"hand{s}"]), rules)]
+            _require(row, not asking, f"all passed, but seat(s) {asking} had to redeal first")
+        elif row["redeal"] == R_ALL_PASSED and rules.redeal_limit_penalty:
+            seen["thrown in at the redeal limit"] += 1
+        # A deal thrown in (all passed) neither counts toward the dealer's redeals in a row nor ends them.
+        game.redeals += row["redeal"] != R_ALL_PASSED
+        if rules.redeal_limit_penalty:
+            _require(row, game.redeals <= 2, f"a redeal stored as the dealer's {game.redeals}th in a row although "
+                                             "redeal_limit_penalty plays the third")
+        for s in range(SEATS):
+            _expect(row, f"change{s} of a deal not played", 0, row[f"change{s}"])
+            _expect(row, f"score{s} of a deal not played", seats[s].score, row[f"score{s}"])
+            _check_events(row, s, events[s])  # no event at all, not even "stays on the barrel"
+        return None
+    penalty_due = rules.redeal_limit_penalty and game.redeals == 2 and bool(
+        row[f"events{dealer}"] & EV_REDEAL_PENALTY)
+    if row[f"events{dealer}"] & EV_REDEAL_PENALTY:
+        _require(row, rules.redeal_limit_penalty and game.redeals == 2,
+                 f"the dealer paid for a third redeal in a row after {game.redeals} redeal(s) in a row")
+    game.redeals = 0
+
     sitters = [s for s in range(SEATS) if seats[s].on_barrel]
-    if row["conceded"] and sitters:
-        _require(row, rules.concede_on_barrel, f"a concession while seat(s) {sitters} sit on the barrel")
+    if row["conceded"]:
+        if sitters:
+            _require(row, rules.concede_on_barrel, f"a concession while seat(s) {sitters} sit on the barrel")
+        st = seats[declarer]
+        st.concessions += 1
+        if rules.concede_limit:
+            _require(row, st.concessions <= rules.concede_limit,
+                     f"seat {declarer} concedes for the {st.concessions}th time (concede_limit {rules.concede_limit})")
+            if st.concessions == rules.concede_limit:
+                seen["concede limit reached"] += 1
+    if rules.concede_third_penalty and row["conceded"]:
+        # The third concession's (and every third's) 120 is carried in the declarer's result.
+        third = seats[declarer].concessions % 3 == 0
+        seen["third concession"] += third
+        stored = row[f"result{declarer}"]
+        payout = 0 if rules.concede_no_deduction else -contract
+        _require(row, stored - payout in (-120, 0, rules.four_nines_bonus - 120, rules.four_nines_bonus),
+                 f"result{declarer} {stored} of a concession of {contract}")
+        paid = stored - payout in (-120, rules.four_nines_bonus - 120) and stored - payout != 0
+        _require(row, paid == third, f"seat {declarer}'s concession number {seats[declarer].concessions}: "
+                                     f"result{declarer} {stored} {'includes' if paid else 'lacks'} the 120")
+
+    # Accumulating barrel: a sitter adds the card points he takes (unrounded, marriages not counted).
+    if rules.barrel_accumulate:
+        for s in sitters:
+            results[s] = row[f"card_points{s}"]
 
     # 1. Players on the barrel.
     for s in sitters:
         st = seats[s]
+        if rules.barrel_accumulate:
+            st.score += results[s]
+            if st.score >= rules.target:
+                events[s] |= EV_WIN
+                st.on_barrel = False
+                winner = s
+                seen["accumulated to the target"] += 1
+                continue
+            st.attempts += 1
+            if st.attempts >= rules.barrel_attempts:
+                st.score = st.score // 10 * 10 - rules.barrel_penalty
+                fall(s, EV_FALL_ATTEMPTS)
+            continue
         if s == declarer and made and contract >= rules.barrel_min_contract:
             st.score = barrel + contract
             st.on_barrel = False
@@ -492,13 +885,23 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules) -> int | N
             st.barrel_entries += 1
             events[s] |= EV_BARREL_ON
 
+    # The dealer's third redeal in a row: he pays 120 and, on the barrel, falls.
+    if penalty_due:
+        seats[dealer].score -= 120
+        events[dealer] |= EV_REDEAL_PENALTY
+        if seats[dealer].on_barrel:
+            fall(dealer, 0)
+
     # 4. Bolts: every third costs the penalty (not to the winner); a sitter who pays it falls.
+    bolts = _game_bolts(row, seats, rules, seen)
     for s in range(SEATS):
-        if not row[f"bolt{s}"]:
-            continue
         st = seats[s]
-        st.bolts += 1
-        if st.bolts == 3:
+        if not bolts[s]:
+            if rules.bolt_count == "consecutive":
+                st.bolts = 0
+            continue
+        st.bolts += bolts[s]
+        if st.bolts >= 3:
             st.bolts = 0
             if s != winner and rules.bolt_penalty:
                 st.score -= rules.bolt_penalty
@@ -515,15 +918,56 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules) -> int | N
             st.dump_trucks += 1
             events[s] |= EV_DUMP_TRUCK
 
+    # Golden round: after its third deal, if nobody made his contract, every score goes back to 0.
+    if game.golden_on:
+        game.golden_deals += 1
+        game.golden_made |= bool(made)
+        if game.golden_deals == 3:
+            if not game.golden_made:
+                seen["golden reset"] += 1
+                for s in range(SEATS):
+                    seats[s].score = 0
+                    events[s] |= EV_GOLDEN_RESET
+            if game.golden_made or game.golden_rounds == 3:
+                game.golden_on = False
+            else:
+                game.golden_rounds += 1
+                game.golden_deals = 0
+
     for s in range(SEATS):
         if seats[s].on_barrel and s in sitters:
             events[s] |= EV_BARREL_STAY
         _expect(row, f"change{s}", seats[s].score - before[s], row[f"change{s}"])
         _expect(row, f"score{s}", seats[s].score, row[f"score{s}"])
-        if events[s] != row[f"events{s}"]:
-            _fail(row, f"events{s}: expected {events[s]} ({_event_names(events[s])}), "
-                       f"stored {row[f'events{s}']} ({_event_names(row[f'events{s}'])})")
+        _check_events(row, s, events[s])
     return winner
+
+
+def _game_bolts(row: dict, seats: list[SeatState], rules: HouseRules, seen: Counter) -> list[int]:
+    """The bolts of a played deal: the stored column (checked by replay_deal), or with
+    ``three_passes`` one for every third played deal in a row in which the seat did not declare."""
+    bolts = [row[f"bolt{s}"] for s in range(SEATS)]
+    if rules.bolt_on != "three_passes":
+        return bolts
+    expected = [0] * SEATS
+    for s in range(SEATS):
+        st = seats[s]
+        if s == row["declarer"]:
+            st.quiet = 0
+            continue
+        st.quiet += 1
+        if st.quiet == 3:
+            st.quiet = 0
+            expected[s] = 2 if row["bid_kind"] == KIND_DARK and rules.bolt_double_in_dark else 1
+            seen["three passes bolt"] += 1
+    _expect(row, "bolts (three_passes: every third deal in a row without declaring)", expected, bolts)
+    return expected
+
+
+def _check_events(row: dict, s: int, events: int) -> None:
+    if events != row[f"events{s}"]:
+        _fail(row, f"events{s}: expected {events} ({_event_names(events)}), "
+                   f"stored {row[f'events{s}']} ({_event_names(row[f'events{s}'])})")
 
 
 EVENT_NAMES = {
@@ -531,6 +975,7 @@ EVENT_NAMES = {
     EV_DEFENCE_IGNORED: "defence_ignored", EV_FALL_ATTEMPTS: "fall_attempts",
     EV_FALL_CONTRACT: "fall_contract", EV_KNOCKED_OFF: "knocked_off", EV_SIMULTANEOUS: "simultaneous",
     EV_FALL_TO_ZERO: "fall_to_zero", EV_BOLT_PENALTY: "bolt_penalty", EV_DUMP_TRUCK: "dump_truck",
+    EV_REDEAL_PENALTY: "redeal_penalty", EV_GOLDEN_RESET: "golden_reset",
 }
 
 

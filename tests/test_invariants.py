@@ -7,6 +7,11 @@ rules (the play options of RULES.md §4.4 among them), a few thousand all-random
 independent deals, and a few double-dummy deals, every row replayed by the reference.
 ``--runslow`` adds 100,000 games through the batch runner: vectorized checks on every row, the
 game-rule replay on every game, the full deal replay on a sample of 20,000 deals.
+
+The house rules of RULES.md §4.2–§4.7 that the engine plays (thrown-in deals, redeals, silence, the
+discard ban, concession limits, four nines, bolt rules, the dark game, the golden round, the free
+talon, the accumulating barrel) have their own configurations, alone and combined, and a
+property-based test draws random combinations of every option in ``sim.rules.IMPLEMENTED``.
 """
 
 from __future__ import annotations
@@ -19,9 +24,11 @@ from pathlib import Path
 import polars as pl
 import pytest
 import reference_game as ref
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from sim.engine import BatchSpec, play_chunk
-from sim.rules import HouseRules, preset
+from sim.rules import IMPLEMENTED, HouseRules, RulesError, preset
 from sim.runner import run_batch, scan_deals, scan_games
 
 SEATS = range(3)
@@ -40,6 +47,21 @@ LEAD_RULES = HouseRules(no_lead_foreign_trump=True, must_lead_trump=True)
 ALL_PLAY_OPTIONS = HouseRules(must_head=True, marriage_first_lead=True, marriage_burns_without_trick=True,
                               marriage_optional=True, ace_marriage=200, half_marriage=True,
                               no_lead_foreign_trump=True, must_lead_trump=True, marriage_values=(60, 40, 100, 80))
+
+# House rules of RULES.md §4.2-§4.7 (meaning: docs/RULES.md "Meaning of the options").
+ALL_REDEALS = dict(redeal_hand_points_below=15, redeal_four_nines=True, redeal_three_nines=True,
+                   redeal_four_aces=True, redeal_talon_points_below=5, redeal_talon_two_nines=True,
+                   redeal_talon_three_jacks=True, redeal_four_nines_after_talon=True)
+HOUSE_COMBINED = HouseRules(forced_first_bid=False, silence_below=-200, no_aces_tens_in_discard=True, concede_limit=4,
+                            concede_third_penalty=True, four_nines_bonus=50, bolt_on="zero_points",
+                            bolt_count="consecutive", bolt_own_game_exempt=True, redeal_hand_points_below=14,
+                            redeal_three_nines=True, redeal_talon_two_nines=True, redeal_limit_penalty=True,
+                            dark_game=True, bolt_double_in_dark=True, golden_round=True, barrel_talon_free=True)
+HOUSE_COMBINED_2 = HouseRules(bolt_on="three_passes", bolt_count="consecutive", bolt_double_in_dark=True,
+                              dark_game=True, dark_min_score=0, barrel_forced_last=True, redeal_four_aces=True,
+                              redeal_talon_points_below=10, redeal_talon_only_at_100=True, redeal_policy="always",
+                              concede_third_penalty=True, concede_60=True, marriage_first_lead=True, golden_round=True,
+                              target=555, barrel=440)
 
 # name: (players, rules); each option the engine plays today appears at least once.
 GAME_CONFIGS = {
@@ -76,6 +98,31 @@ GAME_CONFIGS = {
     "must-lead-trump-mostly-random": (MOSTLY_RANDOM, HouseRules(must_lead_trump=True)),
     "marriage-values-half": (MIXED, HouseRules(marriage_values=(100, 80, 60, 40), half_marriage=True)),
     "all-play-options-mixed": (MIXED, ALL_PLAY_OPTIONS),
+    # The house rules of RULES.md §4.2-§4.7, alone and combined.
+    "thrown-in-mixed": (MIXED, HouseRules(forced_first_bid=False)),
+    "thrown-in-three-passes-mostly-random": (MOSTLY_RANDOM, HouseRules(forced_first_bid=False,
+                                                                       bolt_on="three_passes")),
+    "silence-mostly-random": (MOSTLY_RANDOM, HouseRules(silence_below=-120)),
+    "no-aces-tens-heuristic": (HEURISTIC, HouseRules(no_aces_tens_in_discard=True)),
+    "concede-limit-third-penalty-mixed": (MIXED, HouseRules(concede_limit=4, concede_third_penalty=True)),
+    "concede-limit-1-mostly-random": (MOSTLY_RANDOM, HouseRules(concede_limit=1)),
+    "four-nines-bonus-mostly-random": (MOSTLY_RANDOM, HouseRules(four_nines_bonus=50)),
+    "zero-points-own-exempt-mixed": (MIXED, HouseRules(bolt_on="zero_points", bolt_own_game_exempt=True)),
+    "online-preset-mixed": (MIXED, preset("online")),
+    "consecutive-bolts-mostly-random": (MOSTLY_RANDOM, HouseRules(bolt_count="consecutive")),
+    "redeals-penalty-mostly-random": (MOSTLY_RANDOM, HouseRules(**ALL_REDEALS, redeal_limit_penalty=True)),
+    "redeal-talon-at-100-heuristic": (HEURISTIC, HouseRules(redeal_talon_points_below=10, redeal_talon_only_at_100=True,
+                                                            redeal_limit_penalty=True)),
+    "redeal-never-mixed": (MIXED, HouseRules(**ALL_REDEALS, redeal_policy="never")),
+    "dark-double-bolt-mostly-random": (MOSTLY_RANDOM, HouseRules(dark_game=True, bolt_double_in_dark=True)),
+    "dark-min-score-heuristic": (HEURISTIC, HouseRules(dark_game=True, dark_min_score=240)),
+    "golden-round-mostly-random": (MOSTLY_RANDOM, HouseRules(golden_round=True)),
+    "golden-round-heuristic": (HEURISTIC, HouseRules(golden_round=True)),
+    "talon-free-mixed": (MIXED, HouseRules(barrel_talon_free=True)),
+    "forced-last-mostly-random": (MOSTLY_RANDOM, HouseRules(barrel_forced_last=True)),
+    "accumulate-mixed": (MIXED, HouseRules(barrel_accumulate=True)),
+    "house-combined-mixed": (MIXED, HOUSE_COMBINED),
+    "house-combined-2-mostly-random": (MOSTLY_RANDOM, HOUSE_COMBINED_2),
 }
 DEAL_CONFIGS = {
     "random-classic": (RANDOM, HouseRules()),
@@ -97,8 +144,19 @@ DEAL_CONFIGS = {
     # The double-dummy player (about 20 ms a deal): few deals.
     "dd-must-head-half": ("dd", HouseRules(must_head=True, half_marriage=True)),
     "dd-all-play-options": ("dd", ALL_PLAY_OPTIONS),
+    # House rules of RULES.md §4.2-§4.7 in independent deals (no game: no golden round, silence or barrel).
+    "random-thrown-in": (RANDOM, HouseRules(forced_first_bid=False, no_jump_bids=True)),
+    "random-redeals": (RANDOM, HouseRules(**ALL_REDEALS)),
+    "random-four-nines-after-talon": (RANDOM, HouseRules(redeal_four_nines_after_talon=True, four_nines_bonus=50)),
+    "random-redeal-never-not-forced": (RANDOM, HouseRules(**ALL_REDEALS, redeal_policy="never",
+                                                          forced_first_bid=False)),
+    "random-dark-zero-points": (RANDOM, HouseRules(dark_game=True, bolt_double_in_dark=True, bolt_on="zero_points")),
+    "random-nines-no-aces-tens": (RANDOM, HouseRules(four_nines_bonus=50, no_aces_tens_in_discard=True,
+                                                     concede_third_penalty=True)),
+    "mixed-house-combined": (MIXED, HOUSE_COMBINED),
+    "dd-house-combined": ("dd", HOUSE_COMBINED),
 }
-DEAL_COUNTS = {"dd-must-head-half": 60, "dd-all-play-options": 60}  # the others: FAST_DEALS
+DEAL_COUNTS = {"dd-must-head-half": 60, "dd-all-play-options": 60, "dd-house-combined": 60}  # others: FAST_DEALS
 
 
 @functools.cache
@@ -174,9 +232,17 @@ def declarer_column(prefix: str) -> pl.Expr:
 def check_deal_frame(deals: pl.DataFrame, rules: HouseRules) -> None:
     """Row-wise invariants of RULES.md §6 and docs/RULES.md on every deal, as Polars expressions."""
     hands = [pl.col(f"hand{s}") for s in SEATS] + [pl.col("talon")]
-    played_deal = ~pl.col("conceded")
+    redealt = pl.col("redeal") != 0
+    played_deal = ~pl.col("conceded") & ~redealt
     conceded_loss = 0 if rules.concede_no_deduction else -pl.col("contract").cast(pl.Int32)
     contract = pl.col("contract").cast(pl.Int32)
+    doubled = pl.when(pl.col("bid_kind").is_in([ref.KIND_DARK, ref.KIND_GOLDEN])).then(2).otherwise(1)
+    third_concession = -120 if rules.concede_third_penalty else 0
+    # The four-nines bonus may be added to any result; the accumulating barrel's changes are unrounded.
+    declarer_result = declarer_column("result")
+    bonus_free = rules.four_nines_bonus == 0
+    bolt_as_tricks = rules.bolt_on == "no_tricks" and not rules.bolt_own_game_exempt
+    bolt_value = pl.when(pl.col("bid_kind") == ref.KIND_DARK).then(2 if rules.bolt_double_in_dark else 1).otherwise(1)
     checks = {
         "7 + 7 + 7 + 3 cards": pl.all_horizontal([h.bitwise_count_ones() == n for h, n in zip(hands, (7, 7, 7, 3),
                                                                                              strict=True)]),
@@ -185,16 +251,25 @@ def check_deal_frame(deals: pl.DataFrame, rules: HouseRules) -> None:
         .then(pl.sum_horizontal([pl.col(f"card_points{s}") for s in SEATS]) == 120)
         .otherwise(pl.sum_horizontal([pl.col(f"card_points{s}") for s in SEATS]) == 0),
         "8 tricks in a played deal": pl.when(played_deal)
-        .then(pl.sum_horizontal([pl.col(f"tricks{s}") for s in SEATS]) == 8).otherwise(True),
-        "declarer's result ±contract": pl.when(played_deal)
-        .then(declarer_column("result") == pl.when(pl.col("made")).then(contract).otherwise(-contract))
-        .otherwise(declarer_column("result") == conceded_loss),
-        "contract ≥ winning bid": pl.col("contract") >= pl.col("winning_bid"),
+        .then(pl.sum_horizontal([pl.col(f"tricks{s}") for s in SEATS]) == 8)
+        .otherwise(pl.sum_horizontal([pl.col(f"tricks{s}") for s in SEATS]) == 0),
+        "declarer's result ±contract (×2 dark or golden)": pl.when(redealt | (not bonus_free)).then(True)
+        .when(played_deal)
+        .then(declarer_result == doubled * pl.when(pl.col("made")).then(contract).otherwise(-contract))
+        .otherwise((declarer_result == conceded_loss) | (declarer_result == conceded_loss + third_concession)),
+        "contract ≥ winning bid": (pl.col("contract") >= pl.col("winning_bid")) | redealt,
         "defenders' results multiples of 5": pl.all_horizontal(
             [(pl.col("declarer") == s) | (pl.col(f"result{s}") % 5 == 0) for s in SEATS]),
-        "changes multiples of 5": pl.all_horizontal([pl.col(f"change{s}") % 5 == 0 for s in SEATS]),
+        "changes multiples of 5": pl.all_horizontal([(pl.col(f"change{s}") % 5 == 0) | rules.barrel_accumulate
+                                                    for s in SEATS]),
+        "a deal not played scores nothing": pl.when(redealt).then(pl.all_horizontal(
+            [(pl.col(f"result{s}") == 0) & (pl.col(f"change{s}") == 0) & (pl.col(f"bolt{s}") == 0) for s in SEATS]))
+        .otherwise(True),
+        "bolts only in played deals": pl.all_horizontal(
+            [(pl.col(f"bolt{s}") == 0) | played_deal | (rules.bolt_on == "three_passes") for s in SEATS]),
         "bolt = no trick in a played deal": pl.all_horizontal(
-            [pl.col(f"bolt{s}") == (played_deal & (pl.col(f"tricks{s}") == 0)) for s in SEATS]),
+            [pl.col(f"bolt{s}") == pl.when(played_deal & (pl.col(f"tricks{s}") == 0)).then(bolt_value).otherwise(0)
+             for s in SEATS]) if bolt_as_tricks else pl.lit(True),
     }
     bad = deals.select(**{name: (~expr).sum() for name, expr in checks.items()}).row(0, named=True)
     assert not any(bad.values()), f"rows breaking each invariant (of {deals.height}): {bad}"
@@ -230,11 +305,94 @@ def test_every_deal_replays(engine_compiled, name):
         "\n".join(failures[:5]))
 
 
+def accumulating_sitter_knocked_off(deals: pl.DataFrame, rules: HouseRules) -> set[int]:
+    """Games in which a player accumulating on the barrel (barrel_accumulate) is knocked off: the
+    engine drops the card points he took in that deal (see test_accumulating_sitter_knocked_off...)."""
+    if not rules.barrel_accumulate or not rules.barrel_knock_off:
+        return set()
+    ordered = deals.sort("game", "deal")
+    hit = pl.any_horizontal([((pl.col(f"events{s}") & ref.EV_KNOCKED_OFF) != 0)
+                             & (pl.col(f"card_points{s}") > 0) for s in SEATS])
+    return set(ordered.filter(hit)["game"].to_list())
+
+
+@functools.cache
+def game_replay(name: str) -> tuple[list[str], Counter, int]:
+    """Every game of a configuration replayed by the reference: (disagreements, the situations met,
+    games left out as a known engine discrepancy)."""
+    deals, games, rules = played(name)
+    by_game = rows_by_game(deals)
+    known = accumulating_sitter_knocked_off(deals, rules)
+    failures, seen = [], Counter()
+    for g in games.iter_rows(named=True):
+        if g["game"] in known:
+            continue
+        try:
+            ref.replay_game(by_game[g["game"]], g, rules, seen)
+        except AssertionError as exc:
+            failures.append(str(exc))
+    return failures, seen, len(known)
+
+
 @pytest.mark.parametrize("name", list(GAME_CONFIGS))
 def test_every_game_settles_as_the_reference(engine_compiled, name):
     deals, games, rules = played(name)
     assert games.height == FAST_GAMES and games["finished"].all()
-    replay_games(deals, games, rules)
+    failures, _, left_out = game_replay(name)
+    assert left_out < FAST_GAMES // 2
+    assert not failures, f"{len(failures)} of {games.height} games disagree with the reference:\n" + "\n".join(
+        failures[:5])
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "engine: a player accumulating on the barrel (barrel_accumulate) who is knocked off loses the card "
+    "points he took in that deal (952 + 41 points, knocked off -> 832); docs/RULES.md: 'each deal he adds "
+    "the card points he takes', settlement step 1 (sitters) before step 3 (knock-off) -> 952 + 41 - 120 = 873"))
+def test_accumulating_sitter_knocked_off_keeps_his_card_points(engine_compiled):
+    deals, games, rules = played("accumulate-mixed")
+    known = accumulating_sitter_knocked_off(deals, rules)
+    assert known, "no accumulating sitter knocked off in the sample"
+    by_game = rows_by_game(deals)
+    assert_all_pass(lambda g: ref.replay_game(by_game[g["game"]], g, rules),
+                    [g for g in games.iter_rows(named=True) if g["game"] in known], "games")
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "engine stores the declarer of a redealt deal (0 for a redeal before the bidding, the auction's winner "
+    "for a talon redeal); docs/RULES.md, `redeal` column: 'then `declarer` is -1 and nothing is scored'"))
+def test_redealt_deals_have_no_declarer(engine_compiled):
+    deals, _, _ = played("redeals-penalty-mostly-random")
+    rows = [row for row in deals.iter_rows(named=True) if row["redeal"] > 1]
+    assert rows
+    assert_all_pass(ref.check_redeal_declarer, rows, "redealt deals")
+
+
+def test_thrown_in_deals_have_no_declarer(engine_compiled):
+    deals, _, _ = played("thrown-in-mixed")
+    rows = [row for row in deals.iter_rows(named=True) if row["redeal"] == ref.R_ALL_PASSED]
+    assert rows
+    assert_all_pass(ref.check_redeal_declarer, rows, "thrown-in deals")
+
+
+# Situations of the house rules the replays count; each must be met by the fast sample.
+HOUSE_RULE_CASES = (
+    "redeal 1", "redeal 2", "redeal 3", "redeal 4", "redeal 5", "redeal 6", "redeal 7", "redeal 8", "redeal 9",
+    "redeal penalty", "bid_kind 1", "bid_kind 2", "bid_kind 3", "discard ban binds", "four nines bonus",
+    "trickless declarer exempt", "silenced", "free talon", "golden reset",
+    "third concession", "concede limit reached", "three passes bolt", "accumulated to the target",
+)
+
+
+def test_fast_sample_reaches_every_house_rule(engine_compiled):
+    seen = Counter()
+    for name in list(GAME_CONFIGS) + list(DEAL_CONFIGS):
+        seen.update(deal_replay(name)[1])
+    for name in GAME_CONFIGS:
+        seen.update(game_replay(name)[1])
+    missing = [case for case in HOUSE_RULE_CASES if not seen[case]]
+    assert not missing, f"house-rule situations the fast sample never reaches: {missing}"
+    doubled = sum((played(name)[0][f"bolt{s}"] == 2).sum() for name in GAME_CONFIGS for s in SEATS)
+    assert doubled, "no doubled bolt in a dark deal"
 
 
 @pytest.mark.parametrize("name", list(DEAL_CONFIGS))
@@ -296,6 +454,73 @@ def test_fast_sample_reaches_every_play_option(engine_compiled):
         assert deal_replay(name)[1]["must head binds"], f"{name}: must_head never binds"
 
 
+# ---- property-based: random combinations of the options the engine plays ----------------------
+
+# Values drawn for every option of sim.rules.IMPLEMENTED (the first is its default).
+OPTION_VALUES = {
+    "min_bid": (100, 120, 80), "bid_step": (5, 10), "no_bid_cap": (False, True), "max_contract": (300, 200, 150),
+    "no_jump_bids": (False, True), "concede": (True, False), "concede_60": (False, True),
+    "concede_no_deduction": (False, True), "concede_on_barrel": (False, True), "round_declarer": (False, True),
+    "marriage_values": ((40, 60, 80, 100), (100, 80, 60, 40), (45, 65, 85, 105)), "bolt_penalty": (120, 0, 150),
+    "target": (1000, 555, 1500), "barrel": (880, None, 440, 1380), "barrel_min_contract": (120, 125),
+    "barrel_attempts": (3, 2, 1), "barrel_penalty": (120, 150), "barrel_knock_off": (True, False),
+    "barrel_simultaneous_penalty": (True, False), "barrel_falls_to_zero": (3, 0, 1), "dump_truck": (True, False),
+    "dump_truck_negative": (False, True), "must_head": (False, True), "marriage_first_lead": (False, True),
+    "marriage_burns_without_trick": (False, True), "marriage_optional": (False, True), "ace_marriage": (0, 200),
+    "half_marriage": (False, True), "no_lead_foreign_trump": (False, True), "must_lead_trump": (False, True),
+    "forced_first_bid": (True, False), "silence_below": (None, -120, 0), "no_aces_tens_in_discard": (False, True),
+    "concede_limit": (0, 1, 3), "concede_third_penalty": (False, True),
+    "bolt_on": ("no_tricks", "zero_points", "three_passes"), "bolt_count": ("cumulative", "consecutive"),
+    "bolt_own_game_exempt": (False, True), "barrel_talon_free": (False, True), "barrel_forced_last": (False, True),
+    "four_nines_bonus": (0, 50, 100), "redeal_policy": ("always", "never"), "redeal_hand_points_below": (0, 14, 20),
+    "redeal_four_nines": (False, True), "redeal_three_nines": (False, True),
+    "redeal_talon_points_below": (0, 5, 12), "redeal_talon_only_at_100": (False, True),
+    "redeal_talon_two_nines": (False, True), "redeal_talon_three_jacks": (False, True),
+    "redeal_four_aces": (False, True), "redeal_four_nines_after_talon": (False, True),
+    "redeal_limit_penalty": (False, True), "dark_game": (False, True), "dark_min_score": (None, 0, 240),
+    "bolt_double_in_dark": (False, True), "golden_round": (False, True), "barrel_accumulate": (False, True),
+    "talon_hidden_at_100": (False, True), "talon_shown_to_declarer_only": (False, True),
+    "discard_face_down": (False, True),
+}
+DRAWN_OPTIONS = sorted(set(OPTION_VALUES) & IMPLEMENTED)
+
+
+def test_option_values_cover_every_implemented_option():
+    assert IMPLEMENTED <= set(OPTION_VALUES), f"no values to draw for {sorted(IMPLEMENTED - set(OPTION_VALUES))}"
+    assert all(values[0] == getattr(HouseRules(), name) for name, values in OPTION_VALUES.items())
+
+
+@st.composite
+def house_rules(draw) -> HouseRules:
+    names = draw(st.lists(st.sampled_from(DRAWN_OPTIONS), min_size=1, max_size=12, unique=True))
+    changes = {name: draw(st.sampled_from(OPTION_VALUES[name][1:])) for name in names}
+    try:
+        return HouseRules.from_dict(changes, source="drawn")
+    except RulesError:
+        return None  # contradictory options the validator refuses
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(rules=house_rules().filter(lambda r: r is not None), seed=st.integers(0, 2**31))
+def test_random_house_rules_replay(engine_compiled, rules, seed):
+    games_spec = BatchSpec(mode="games", n=20, seed=seed, chunk_size=20, players=MOSTLY_RANDOM, rules=rules,
+                           max_deals_per_game=400)
+    deals, games = play_chunk(games_spec, 0)
+    check_deal_frame(deals, rules)
+    check_game_frames(deals, games)
+    assert_all_pass(lambda row: ref.replay_deal(row, rules), list(deals.iter_rows(named=True)), "deals")
+    by_game = rows_by_game(deals)
+    known = accumulating_sitter_knocked_off(deals, rules)  # a known engine discrepancy (xfail above)
+    assert_all_pass(lambda g: ref.replay_game(by_game[g["game"]], g, rules),
+                    [g for g in games.iter_rows(named=True) if g["game"] not in known], "games")
+    deal_spec = BatchSpec(mode="deals", n=200, seed=seed, chunk_size=200, players=MOSTLY_RANDOM, rules=rules)
+    deals, _ = play_chunk(deal_spec, 0)
+    check_deal_frame(deals, rules)
+    rows = list(deals.iter_rows(named=True))
+    assert_all_pass(lambda row: ref.replay_deal(row, rules), rows, "independent deals")
+    assert_all_pass(lambda row: ref.replay_game([row], None, rules), rows, "independent deals settled")
+
+
 def read_run(out: Path) -> tuple[pl.DataFrame, pl.DataFrame | None]:
     deals = scan_deals(out).collect().sort("game", "deal")
     games = scan_games(out).collect().sort("game") if (out / "games").exists() else None
@@ -354,6 +579,7 @@ def test_sitter_who_wins_is_not_knocked_off(engine_compiled):
     for name in BARREL_CONFIGS:
         deals, games, rules = played(name)
         games_hit = games_won_during_a_climb(deals) if rules.barrel_knock_off else set()
+        games_hit -= accumulating_sitter_knocked_off(deals, rules)  # a known engine discrepancy (xfail)
         by_game = rows_by_game(deals)
         affected += [(by_game[g["game"]], g, rules) for g in games.iter_rows(named=True) if g["game"] in games_hit]
     if not affected:

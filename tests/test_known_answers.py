@@ -117,7 +117,7 @@ def run_deal(case: dict) -> None:
             assert row[key] == want, f"column {key}"
     # Every completed deal: the record's plays are the scripted cards, or none for a concession.
     cards = [a if isinstance(a, int) else parse_card(a) for a in actions[-24:]]
-    assert plays == ([-1] * 24 if row["conceded"] else cards)
+    assert plays == ([-1] * 24 if row["conceded"] or row["redeal"] else cards)
     _check_state(state, expect.get("state", {}), "after the deal")
 
 
