@@ -69,7 +69,6 @@ def test_same_seed_same_results_other_seed_differs(tmp_path):
         (["--deals", "10", "--players", "wizard"], "unknown player 'wizard'"),
         (["--deals", "10", "--players", "random,random"], "one player for every seat or three"),
         (["--deals", "10", "--rules", "nope"], "neither a preset"),
-        (["--deals", "10", "--rules", "strict"], "not implemented in the engine yet"),
         (["--deals", "0"], "at least 1"),
     ],
 )
@@ -78,6 +77,13 @@ def test_bad_input_is_one_clear_line(tmp_path, args, message):
     assert res.exit_code == 2
     assert message in res.output
     assert "Traceback" not in res.output
+
+
+def test_rules_the_engine_does_not_play_are_refused_by_name(tmp_path):
+    f = tmp_path / "four.toml"
+    f.write_text("players = 4\n")
+    res = _simulate("--deals", "10", "--rules", str(f), "--out", str(tmp_path / "x"))
+    assert res.exit_code == 2 and "not implemented in the engine yet: players" in res.output
 
 
 def test_other_run_in_directory_is_refused(tmp_path):
