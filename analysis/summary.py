@@ -12,7 +12,7 @@ from sim.runner import read_run_metadata, scan_deals, scan_games
 
 
 def deal_summary(out: Path) -> dict:
-    deals = scan_deals(out)
+    deals = scan_deals(out).filter(pl.col("declarer") >= 0)  # thrown-in deals have no declarer
     row = deals.select(
         n=pl.len(),
         conceded=pl.col("conceded").sum(),
@@ -38,6 +38,7 @@ def make_rate_by_player(out: Path) -> pl.DataFrame:
     """Make-rate of each player type as declarer (seat types from the run's metadata)."""
     players = read_run_metadata(out)["players"]
     df = (scan_deals(out)
+          .filter(pl.col("declarer") >= 0)
           .select("declarer", "made", "conceded", "contract")
           .with_columns(player=pl.col("declarer").replace_strict(dict(enumerate(players)), return_dtype=pl.String))
           .collect())
@@ -79,7 +80,7 @@ def format_summary(out: Path) -> str:
              f"players={','.join(meta['players'])} version={meta['thousand_version']}"]
     d = deal_summary(out)
     lo, hi = d["made_rate_played_ci"]
-    lines.append(f"deals stored: {d['deals']:,}; declarer made {d['made_rate_played']:.1%} of played contracts "
+    lines.append(f"deals with a declarer: {d['deals']:,}; declarer made {d['made_rate_played']:.1%} of played contracts "
                  f"(95% CI {lo:.1%}–{hi:.1%}); conceded {d['conceded_rate']:.1%}; "
                  f"mean contract {d['contract_mean']:.1f}")
     by_player = make_rate_by_player(out)

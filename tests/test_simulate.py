@@ -160,10 +160,7 @@ THROWN_IN = "forced_first_bid = false\n"
 
 @pytest.mark.parametrize("mode, text", [
     ("--games", HOUSE_TOML.replace(THROWN_IN, "")),
-    pytest.param("--games", HOUSE_TOML, marks=pytest.mark.xfail(strict=True, reason=(
-        "analysis/summary.make_rate_by_player maps `declarer` with replace_strict over seats 0-2; a thrown-in "
-        "deal (forced_first_bid = false) has declarer -1, so the run's summary raises InvalidOperationError "
-        "('incomplete mapping') and `thousand simulate --games` exits 1"))),
+    ("--games", HOUSE_TOML),
     ("--deals", HOUSE_TOML),
 ], ids=["games", "games-thrown-in", "deals"])
 def test_house_rules_file_runs_and_metadata_shows_effective_rules(tmp_path, mode, text):
