@@ -253,9 +253,6 @@ def play_scripted_deal(*, hands: list[str | int], talon: str | int, dealer: int,
         if script[0] > len(script):
             raise IllegalAction(len(actions), f"the deal needs more than the {len(actions)} actions given")
         step = int(script[0]) - 2  # the cursor has moved past the refused action
-        discard = int(rec[0, Y.D_BID_TURNS])  # the two gifts follow the bidding actions
-        if step == discard + 1 and not (masks[rec[0, Y.D_DECLARER]] | talon_mask) >> int(script[step]) & 1:
-            step = discard  # both gifts are read before either is checked: name the first if it is wrong
         raise IllegalAction(step, f"action {step} ({actions[step]!r}) is not allowed here")
     if script[0] != len(script):
         raise IllegalAction(int(script[0]) - 1, f"{len(script) - script[0]} action(s) left over after the deal")

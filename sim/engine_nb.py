@@ -156,7 +156,6 @@ def play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, s
     rec[row, Y.D_DECLARER] = declarer
     rec[row, Y.D_WINNING_BID] = high
     if declarer == ALL_PASSED:
-        rec[row, Y.D_DECLARER] = -1
         return thrown_in(gs, rec, row, plays, Y.REDEAL_ALL_PASSED)  # not one of the dealer's redeals
 
     # ---- talon (shown, taken) and discard: one card to each opponent --------------------------
@@ -503,6 +502,7 @@ def thrown_in(gs, rec, row, plays, reason):
     for q in range(3):
         rec[row, Y.D_GIFT + q] = -1
         rec[row, Y.D_SCORE + q] = gs[Y.G_SCORE + q]
+    rec[row, Y.D_DECLARER] = -1
     rec[row, Y.D_REDEAL] = reason
     plays[row, :] = -1
     return REDEAL
@@ -687,7 +687,7 @@ def apply_deal(gs, rules, declarer, contract, made, conceded, paying_dealer, ws,
         if not together and rules[R.BARREL_KNOCK_OFF]:
             for q in range(3):
                 if sat_before[q] and gs[Y.G_ON_BARREL + q] and not (climbers >> q) & 1:
-                    new[q] = gs[Y.G_SCORE + q] - penalty
+                    new[q] -= penalty  # from his score after this deal (barrel_accumulate adds points)
                     events[q] |= Y.EV_KNOCKED_OFF | _fall(gs, rules, q, new)
     if paying_dealer >= 0:
         new[paying_dealer] -= REDEAL_LIMIT_PENALTY

@@ -177,6 +177,8 @@ def choose_discard(code, seat, hand, givable, rules, prm, rng, script):
     goes to the next seat, the second to the one after."""
     if code == Y.PLAYER_SCRIPTED:
         first = next_scripted(script)
+        if first < 0 or first > 23 or not (givable >> first) & 1:
+            return first, first  # refused before the second is read, so the refusal names this action
         return first, next_scripted(script)
     if code == Y.PLAYER_RANDOM:
         n = popcount(givable)

@@ -718,7 +718,8 @@ def _check_game_rules_of_deal(row: dict, seats: list[SeatState], rules: HouseRul
                                     and seats[sitters[0]].attempts == rules.barrel_attempts - 1))
     if free:
         seen["free talon"] += 1
-        _require(row, is_free_talon(row, rules) and row["declarer"] == sitters[0],
+        owner = -1 if row["redeal"] else sitters[0]  # a redealt deal stores no declarer
+        _require(row, is_free_talon(row, rules) and row["declarer"] == owner,
                  f"seat {sitters[0]} on the barrel should take the talon without bidding (bids {bids}, "
                  f"bid_turns {row['bid_turns']})")
     else:
