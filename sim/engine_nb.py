@@ -20,9 +20,9 @@ from sim.play_nb import (
     LEAD_WITHOUT_DECLARING,
     NINE,
     RANK_MASK,
-    TEN,
     beats,
     declaration,
+    givable_cards,
     legal_follows,
     legal_leads,
     marriage_total,
@@ -267,15 +267,6 @@ def play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, s
     if mode == Y.BID_GOLDEN:
         end_golden_deal(gs, made, rec, row)
     return 0
-
-
-@jit_hot
-def givable_cards(hand10, rules):
-    """Cards the declarer may give away: all, or under no_aces_tens_in_discard all but aces and
-    tens (10 cards hold at most eight of those, so two are always left)."""
-    if rules[R.NO_ACES_TENS_IN_DISCARD]:
-        return hand10 & ~(RANK_MASK[ACE] | RANK_MASK[TEN])
-    return hand10
 
 
 @jit_hot

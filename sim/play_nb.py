@@ -166,3 +166,12 @@ def declaration(hand, card, rules):
     if kind == DECLARE_ACES:
         return rules[R.ACE_MARRIAGE], -1, 1 << DECLARED_BIT_ACES
     return 0, -1, 0
+
+
+@jit_hot
+def givable_cards(hand10, rules):
+    """Cards the declarer may give away: all, or under no_aces_tens_in_discard all but aces and
+    tens (10 cards hold at most eight of those, so two are always left)."""
+    if rules[R.NO_ACES_TENS_IN_DISCARD]:
+        return hand10 & ~(RANK_MASK[ACE] | RANK_MASK[TEN])
+    return hand10
