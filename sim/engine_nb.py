@@ -619,6 +619,7 @@ def apply_deal(gs, rules, declarer, contract, made, conceded, paying_dealer, ws,
     events = ws[W_EVENTS, :3]
     events[:] = 0
     climbers = 0
+    reached = 0  # players reaching the target without a barrel
     sat_before = ws[W_SAT_BEFORE, :3]
     for p in range(3):
         old = gs[Y.G_SCORE + p]
@@ -658,9 +659,20 @@ def apply_deal(gs, rules, declarer, contract, made, conceded, paying_dealer, ws,
             new[p] = old + result[p]
             if barrel > 0 and new[p] >= barrel:
                 climbers |= 1 << p
-            elif barrel == 0 and p == declarer and made and new[p] >= rules[R.TARGET]:
-                events[p] |= Y.EV_WIN
-                gs[Y.G_WINNER] = p
+            elif barrel == 0 and new[p] >= rules[R.TARGET] and (
+                    (p == declarer and made) or not rules[R.WIN_ONLY_AS_DECLARER]):
+                reached |= 1 << p
+    if reached:
+        # Without a barrel the first to reach the target wins; when several reach it in one deal
+        # (possible only with win_only_as_declarer off), the highest score, then the declarer,
+        # then the seat after him.
+        winner = -1
+        for k in range(3):
+            q = (declarer + k) % 3
+            if (reached >> q) & 1 and (winner < 0 or new[q] > new[winner]):
+                winner = q
+        events[winner] |= Y.EV_WIN
+        gs[Y.G_WINNER] = winner
     if climbers:
         together = popcount(climbers) > 1 and rules[R.BARREL_SIMULTANEOUS_PENALTY]
         for p in range(3):

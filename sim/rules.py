@@ -257,6 +257,7 @@ class HouseRules:
         a[L.TALON_HIDDEN_AT_100] = self.talon_hidden_at_100
         a[L.TALON_TO_DECLARER_ONLY] = self.talon_shown_to_declarer_only
         a[L.DISCARD_FACE_DOWN] = self.discard_face_down
+        a[L.WIN_ONLY_AS_DECLARER] = self.win_only_as_declarer
         return a
 
 
@@ -275,7 +276,7 @@ IMPLEMENTED = frozenset({
     "redeal_talon_points_below", "redeal_talon_only_at_100", "redeal_talon_two_nines", "redeal_talon_three_jacks",
     "redeal_four_aces", "redeal_four_nines_after_talon", "redeal_limit_penalty",
     "dark_game", "dark_min_score", "bolt_double_in_dark", "golden_round", "barrel_accumulate",
-    "talon_hidden_at_100", "talon_shown_to_declarer_only", "discard_face_down",
+    "talon_hidden_at_100", "talon_shown_to_declarer_only", "discard_face_down", "win_only_as_declarer",
 })
 
 PRESETS: dict[str, dict[str, Any]] = {

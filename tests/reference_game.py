@@ -853,18 +853,23 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: Game
 
     # 2. Everybody else adds his result; reaching the barrel is a climb (no jumping past it).
     climbers = []
+    reached = []  # without a barrel: who reached the target (docs: the declarer who made it, or
+    # anybody with win_only_as_declarer off; the highest score, then the declarer, then the next seat)
     for s in range(SEATS):
         if s in sitters:
             continue
         st = seats[s]
         st.score += results[s]
         if barrel is None:
-            if s == declarer and made and st.score >= rules.target:
-                events[s] |= EV_WIN
-                winner = s
+            if st.score >= rules.target and ((s == declarer and made) or not rules.win_only_as_declarer):
+                reached.append(s)
         elif st.score >= barrel:
             st.score = barrel
             climbers.append(s)
+    if reached:
+        order = [(declarer + k) % SEATS for k in range(SEATS)]
+        winner = max(reached, key=lambda s: (seats[s].score, -order.index(s)))
+        events[winner] |= EV_WIN
 
     # 3. Climbers: one sits and knocks off whoever still sits; several together each fall to
     #    barrel − penalty and nobody sits.

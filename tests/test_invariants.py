@@ -72,6 +72,7 @@ GAME_CONFIGS = {
     "long": (HEURISTIC, preset("long")),
     "no-concede": (MIXED, HouseRules(concede=False)),
     "no-barrel": (HEURISTIC, HouseRules(barrel=None)),
+    "no-barrel-anyone-wins": (MIXED, HouseRules(barrel=None, win_only_as_declarer=False)),
     "falls-never-zero": (MIXED, HouseRules(barrel_falls_to_zero=0)),
     "first-fall-zeroes": (HEURISTIC, HouseRules(barrel_falls_to_zero=1)),
     "dump-truck-negative-only": (MIXED, HouseRules(dump_truck=False, dump_truck_negative=True)),
