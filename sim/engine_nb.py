@@ -17,8 +17,10 @@ from sim.play_nb import (
     ACE,
     CARD_POINTS,
     JACK,
+    KING,
     LEAD_WITHOUT_DECLARING,
     NINE,
+    QUEEN,
     RANK_MASK,
     beats,
     declaration,
@@ -179,8 +181,9 @@ def play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, s
     rec[row, Y.D_GIFT + declarer] = -1
     rec[row, Y.D_GIFT + left] = g1
     rec[row, Y.D_GIFT + right] = g2
-    know_cards(ws[W_KNOWN], declarer, talon_shown_to_defenders(rules, mode, talon, high, declarer == first), g1, g2,
-               not rules[R.DISCARD_FACE_DOWN])
+    if codes[0] == Y.PLAYER_PIMC or codes[1] == Y.PLAYER_PIMC or codes[2] == Y.PLAYER_PIMC:  # only they read it
+        know_cards(ws[W_KNOWN], declarer, talon_shown_to_defenders(rules, mode, talon, high, declarer == first), g1,
+                   g2, not rules[R.DISCARD_FACE_DOWN])
     four_nines = -1  # the seat holding the four nines after the discard
     if rules[R.FOUR_NINES_BONUS] or rules[R.REDEAL_FOUR_NINES_AFTER_TALON]:
         for q in range(3):
@@ -260,7 +263,10 @@ def play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, s
         rec[row, Y.D_MARRIAGES + q] = marriages[q]
         rec[row, Y.D_TRICKS + q] = tricks[q]
         rec[row, Y.D_RESULT + q] = result[q]
-        bolt = earns_bolt(gs, rules, q, declarer, conceded, tricks[q], card_points[q] + marriage_points[q])
+        if rules[R.BOLT_ON] == R.BOLT_ON_NO_TRICKS and not rules[R.BOLT_OWN_GAME_EXEMPT]:
+            bolt = (not conceded) and tricks[q] == 0  # the classic rule, without a call
+        else:
+            bolt = earns_bolt(gs, rules, q, declarer, conceded, tricks[q], card_points[q] + marriage_points[q])
         rec[row, Y.D_BOLT + q] = 2 * bolt if mode == Y.BID_DARK and rules[R.BOLT_DOUBLE_IN_DARK] else bolt
     paying_dealer = dealer if as_it_lies and rules[R.REDEAL_ANY] and mode == Y.BID_NORMAL else -1
     apply_deal(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec, row)
@@ -515,6 +521,13 @@ def play_tricks(rng, rules, codes, prm, ws, declarer, row, plays, script, solver
     trump = -1
     trump_owner = -1
     played = 0
+    # Cards whose lead may declare something: kings and queens; jacks and aces under the rules
+    # that count them.
+    declaring_ranks = RANK_MASK[KING] | RANK_MASK[QUEEN]
+    if rules[R.HALF_MARRIAGE]:
+        declaring_ranks |= RANK_MASK[JACK]
+    if rules[R.ACE_MARRIAGE]:
+        declaring_ranks |= RANK_MASK[ACE]
     for t in range(8):
         win_card = -1
         win_seat = -1
@@ -524,8 +537,10 @@ def play_tricks(rng, rules, codes, prm, ws, declarer, row, plays, script, solver
             hand = hands[p]
             can_declare = False
             if k == 0:
-                legal = legal_leads(hand, trump, trump_owner == p, rules[R.NO_LEAD_FOREIGN_TRUMP],
-                                    rules[R.MUST_LEAD_TRUMP])
+                legal = hand
+                if trump >= 0 and (rules[R.NO_LEAD_FOREIGN_TRUMP] or rules[R.MUST_LEAD_TRUMP]):
+                    legal = legal_leads(hand, trump, trump_owner == p, rules[R.NO_LEAD_FOREIGN_TRUMP],
+                                        rules[R.MUST_LEAD_TRUMP])
                 can_declare = tricks[p] > 0 or rules[R.MARRIAGE_FIRST_LEAD]
             else:
                 legal = legal_follows(hand, led_suit, win_card, trump, rules[R.MUST_HEAD])
@@ -554,7 +569,7 @@ def play_tricks(rng, rules, codes, prm, ws, declarer, row, plays, script, solver
                 led_suit = c // 6
                 win_card = c
                 win_seat = p
-                if can_declare:
+                if can_declare and (declaring_ranks >> c) & 1:
                     value, new_trump, bit = declaration(hand, c, rules)
                     if c != choice and (not rules[R.MARRIAGE_OPTIONAL] or bit == 0):
                         return ILLEGAL  # declining is a choice only where a declaration is possible
