@@ -452,6 +452,7 @@ OPTION_VALUES = {
     "concede_no_deduction": (False, True), "concede_on_barrel": (False, True), "round_declarer": (False, True),
     "marriage_values": ((40, 60, 80, 100), (100, 80, 60, 40), (45, 65, 85, 105)), "bolt_penalty": (120, 0, 150),
     "target": (1000, 555, 1500), "barrel": (880, None, 440, 1380), "barrel_min_contract": (120, 125),
+    "win_only_as_declarer": (True, False),
     "barrel_attempts": (3, 2, 1), "barrel_penalty": (120, 150), "barrel_knock_off": (True, False),
     "barrel_simultaneous_penalty": (True, False), "barrel_falls_to_zero": (3, 0, 1), "dump_truck": (True, False),
     "dump_truck_negative": (False, True), "must_head": (False, True), "marriage_first_lead": (False, True),
