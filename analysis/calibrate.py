@@ -18,7 +18,6 @@ import dataclasses
 
 import numpy as np
 
-from sim import layout as Y
 from sim.engine import BatchSpec, play_chunk
 from sim.players import HeuristicParams, params_matrix
 from sim.players_nb import estimate_many

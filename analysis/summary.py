@@ -80,8 +80,8 @@ def format_summary(out: Path) -> str:
              f"players={','.join(meta['players'])} version={meta['thousand_version']}"]
     d = deal_summary(out)
     lo, hi = d["made_rate_played_ci"]
-    lines.append(f"deals with a declarer: {d['deals']:,}; declarer made {d['made_rate_played']:.1%} of played contracts "
-                 f"(95% CI {lo:.1%}–{hi:.1%}); conceded {d['conceded_rate']:.1%}; "
+    lines.append(f"deals with a declarer: {d['deals']:,}; declarer made {d['made_rate_played']:.1%} "
+                 f"of played contracts (95% CI {lo:.1%}–{hi:.1%}); conceded {d['conceded_rate']:.1%}; "
                  f"mean contract {d['contract_mean']:.1f}")
     by_player = make_rate_by_player(out)
     if by_player.height > 1:
@@ -91,8 +91,9 @@ def format_summary(out: Path) -> str:
                          f"mean contract {r['mean_contract']:.1f}")
     if meta["mode"] == "games":
         g = game_summary(out)
-        lines.append(f"games: {g['games']:,} ({g['unfinished']} unfinished); mean length {g['deals_mean']:.1f} deals "
-                     f"(95% CI {g['deals_mean_ci'][0]:.1f}–{g['deals_mean_ci'][1]:.1f}), median {g['deals_median']:.0f}")
+        ci_lo, ci_hi = g["deals_mean_ci"]
+        lines.append(f"games: {g['games']:,} ({g['unfinished']} unfinished); mean length {g['deals_mean']:.1f} "
+                     f"deals (95% CI {ci_lo:.1f}–{ci_hi:.1f}), median {g['deals_median']:.0f}")
         for s in g["seats"]:
             lines.append(f"  seat {s['seat']} ({s['player']}): won {s['win_rate']:.1%} "
                          f"(95% CI {s['ci'][0]:.1%}–{s['ci'][1]:.1%})")
