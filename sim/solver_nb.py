@@ -35,7 +35,6 @@ from sim.play_nb import (
     CARD_POINTS,
     DECLARE_NONE,
     HALF_MARRIAGE_MASK,
-    MARRIAGE_MASK,
     SUIT_MASK,
     above_in_suit,
     beaters,
@@ -45,6 +44,7 @@ from sim.play_nb import (
     givable_cards,
     legal_follows,
     legal_leads,
+    marriage_total,
 )
 
 # ---- the search state: one int64 array, changed in place and restored on the way back --------
@@ -115,12 +115,11 @@ def _side(seat):
 @jit_hot
 def combination_bound(hand, rules):
     """Most marriage points ``hand`` can still declare (K+Q, Q+J halves, the four aces)."""
-    total = 0
-    for s in range(4):
-        if hand & MARRIAGE_MASK[s] == MARRIAGE_MASK[s]:
-            total += rules[R.MARRIAGE_VALUE + s]
-        if rules[R.HALF_MARRIAGE] and hand & HALF_MARRIAGE_MASK[s] == HALF_MARRIAGE_MASK[s]:
-            total += rules[R.MARRIAGE_VALUE + s] // 2
+    total = marriage_total(hand, rules)
+    if rules[R.HALF_MARRIAGE]:
+        for s in range(4):
+            if hand & HALF_MARRIAGE_MASK[s] == HALF_MARRIAGE_MASK[s]:
+                total += rules[R.MARRIAGE_VALUE + s] // 2
     if rules[R.ACE_MARRIAGE] and hand & ACES_MASK == ACES_MASK:
         total += rules[R.ACE_MARRIAGE]
     return total
