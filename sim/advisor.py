@@ -194,14 +194,15 @@ _local = threading.local()
 def _buffers(rules: HouseRules):
     """Per-thread buffers: solver state, moves, table, PIMC scratch, engine workspace and state."""
     from sim import solver_nb as K
-    from sim.engine_nb import new_game_state, new_workspace
+    from sim.engine_nb import new_workspace
     from sim.pimc_nb import new_pimc_buffer
 
     if not hasattr(_local, "b"):
         st, work = K.new_work()
         _local.b = {
             "st": st, "work": work, "tt": K.new_table(TABLE_LOG2), "wbuf": new_pimc_buffer(),
-            "ws": new_workspace(), "gs": new_game_state(),
+            "ws": new_workspace(), "gs": np.zeros(2 * Y.N_GAME_STATE, dtype=np.int64),
+            "rec": np.zeros((1, Y.N_DEAL_COLUMNS), dtype=np.int32),
             "plays": np.zeros((1, Y.N_PLAYS), dtype=np.int8), "script": np.zeros(64, dtype=np.int64),
         }
     return _local.b
@@ -310,12 +311,13 @@ def pass_results(hand: int, samples: np.ndarray, rules: HouseRules, dealer: int,
 
     def work(i, a, b):
         bf = _buffers(rules)
-        gs = bf["gs"]
+        gs = bf["gs"]  # the situation, then room for the copy each deal is settled on
         gs[:] = 0
         gs[Y.G_SCORE] = situation.score
         gs[Y.G_ON_BARREL] = situation.on_barrel
+        gs[Y.G_WINNER] = -1
         A.pass_samples(samples[a:b], hand, dealer, arr, codes, bid_codes, prm, gs, _rng(seed, i, "pass"), out[a:b],
-                       bf["ws"], bf["plays"], bf["script"], (bf["st"], bf["work"], bf["tt"], bf["wbuf"]))
+                       bf["ws"], bf["rec"], bf["plays"], bf["script"], (bf["st"], bf["work"], bf["tt"], bf["wbuf"]))
 
     _parallel(len(samples), work, threads)
     return out

@@ -8,27 +8,22 @@ him (his left), seat 2 after seat 1. Every kernel takes its buffers from the cal
 
 import numpy as np
 
-from sim import rules_layout as R
+from sim import layout as Y
 from sim.bits_nb import lowest_index, popcount
 from sim.engine_nb import (
-    W_ACTIVE,
     W_CARD_POINTS,
     W_HANDS,
     W_KNOWN,
-    W_LAST_BID,
     W_MARRIAGE_POINTS,
     W_MARRIAGES,
     W_TRICKS,
-    anyone_on_barrel,
-    bid_cap,
     choose_gifts,
     know_cards,
+    play_dealt,
     play_tricks,
-    run_auction,
 )
 from sim.numba_config import jit_hot
-from sim.play_nb import givable_cards, round5
-from sim.players_nb import choose_contract
+from sim.play_nb import givable_cards
 from sim.rng_nb import below
 from sim.solver_nb import (
     DISCARD_ROW,
@@ -175,57 +170,31 @@ def play_samples(codes, samples, hand7, rules, prm, rng, out, ws, plays, script,
 
 # ---- passing: the other seats bid and play heuristically -----------------------------------
 @jit_hot
-def pass_line(hand7, opp1, opp2, talon, dealer, rules, codes, bid_codes, prm, gs, rng, ws, plays, script, solver):
-    """Seat 0 passes at every turn (first hand: the forced minimum bid, then passes); the others
-    bid (the engine's auction, ``bid_codes`` with seat 0 scripted to pass: ``script`` = [1, 0, 0,
-    ...]) and everyone plays as ``codes`` (heuristic) from the talon on. Returns (seat 0's raw
-    deal result: his rounded defence points, a concession's payout, or +-contract if nobody
-    outbid his forced bid, 0 when everybody passed; the declarer's seat, -1 if none)."""
+def pass_line(hand7, opp1, opp2, talon, dealer, rules, codes, bid_codes, prm, gs, rng, ws, rec, plays, script, solver):
+    """One deal through the engine in which seat 0 passes at every turn (first hand: the forced
+    minimum bid, then passes): ``bid_codes`` has seat 0 scripted, ``script`` = [1, 0, 0, ...];
+    the others bid and everyone plays by ``codes``. ``gs`` is the score situation; the deal is
+    settled on a copy of it in ``gs[N_GAME_STATE:]``. Returns (seat 0's raw deal result: his
+    defence points, a concession's payout, or the result of a contract nobody outbid; 0 for a
+    thrown-in deal; the declarer's seat, -1 if none)."""
     hands = ws[W_HANDS, :3]
     hands[0] = hand7
     hands[1] = opp1
     hands[2] = opp2
+    state = gs[Y.N_GAME_STATE:]
+    for i in range(Y.N_GAME_STATE):
+        state[i] = gs[i]
     script[0] = 1
-    declarer, high, _, _ = run_auction(rng, rules, bid_codes, prm, gs, dealer, hands, ws[W_LAST_BID, :3],
-                                       ws[W_ACTIVE, :3], False, script)
-    if declarer < 0:
+    if play_dealt(rng, rules, codes, bid_codes, prm, state, dealer, ws, talon, rec, 0, plays, script, solver) != 0:
         return 0, -1
-    hands[declarer] |= talon
-    left = (declarer + 1) % 3
-    right = (declarer + 2) % 3
-    g1, g2, _ = choose_gifts(codes[declarer], declarer, hands, givable_cards(hands[declarer], rules), rules, prm, rng,
-                             script, solver)
-    hands[declarer] &= ~((np.int64(1) << g1) | (np.int64(1) << g2))
-    hands[left] |= np.int64(1) << g1
-    hands[right] |= np.int64(1) << g2
-    can_concede = rules[R.CONCEDE] and (rules[R.CONCEDE_ON_BARREL] or not anyone_on_barrel(gs))
-    contract = choose_contract(codes[declarer], declarer, hands[declarer], high, bid_cap(hands[declarer], rules),
-                               can_concede, gs, rules, prm, rng, script)
-    if contract == -1:
-        if declarer == 0:
-            return -(0 if rules[R.CONCEDE_NO_DEDUCTION] else high), declarer
-        return (60 if rules[R.CONCEDE_60] else (high + 9) // 10 * 5), declarer
-    card_points = ws[W_CARD_POINTS, :3]
-    marriage_points = ws[W_MARRIAGE_POINTS, :3]
-    for q in range(3):
-        card_points[q] = 0
-        marriage_points[q] = 0
-        ws[W_MARRIAGES, q] = 0
-        ws[W_TRICKS, q] = 0
-    play_tricks(rng, rules, codes, prm, ws, declarer, 0, plays, script, solver)
-    if declarer == 0:
-        total = card_points[0] + marriage_points[0]
-        if rules[R.ROUND_DECLARER]:
-            total = round5(total)
-        return (contract if total >= contract else -contract), declarer
-    return round5(card_points[0] + marriage_points[0]), declarer
+    return rec[0, Y.D_RESULT], rec[0, Y.D_DECLARER]
 
 
 @jit_hot
-def pass_samples(samples, hand7, dealer, rules, codes, bid_codes, prm, gs, rng, out, ws, plays, script, solver):
+def pass_samples(samples, hand7, dealer, rules, codes, bid_codes, prm, gs, rng, out, ws, rec, plays, script, solver):
     """``pass_line`` of each sample: seat 0's result into ``out[i, 0]``, the declarer into ``out[i, 1]``."""
     for i in range(samples.shape[0]):
         r, d = pass_line(hand7, samples[i, 1], samples[i, 2], samples[i, 0], dealer, rules, codes, bid_codes, prm, gs,
-                         rng, ws, plays, script, solver)
+                         rng, ws, rec, plays, script, solver)
         out[i, 0] = r
         out[i, 1] = d

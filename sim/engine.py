@@ -247,8 +247,8 @@ def play_scripted_deal(*, hands: list[str | int], talon: str | int, dealer: int,
     plays = np.zeros((1, Y.N_PLAYS), dtype=np.int8)
     codes = np.full(3, Y.PLAYER_SCRIPTED, dtype=np.int64)
     rng = chunk_rng(0, 0)  # unused: every seat is scripted
-    status = play_dealt(rng, rules.to_array(), codes, params_matrix(rules=rules), gs, dealer, ws, talon_mask, rec, 0,
-                        plays, script, solver_buffers(()))
+    status = play_dealt(rng, rules.to_array(), codes, codes, params_matrix(rules=rules), gs, dealer, ws, talon_mask,
+                        rec, 0, plays, script, solver_buffers(()))
     if status == ILLEGAL:
         if script[0] > len(script):
             raise IllegalAction(len(actions), f"the deal needs more than the {len(actions)} actions given")

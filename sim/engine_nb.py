@@ -105,14 +105,15 @@ def play_deal(rng, deal_rng, rules, codes, prm, gs, dealer, ws, rec, row, plays,
     """Deal at random from ``deal_rng``, then play the deal (``play_dealt``; players draw from
     ``rng``). Two streams: the deals of a run do not depend on which players play them."""
     talon = deal_cards(deal_rng, ws[W_HANDS, :3], ws[W_DECK])
-    return play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, script, solver)
+    return play_dealt(rng, rules, codes, codes, prm, gs, dealer, ws, talon, rec, row, plays, script, solver)
 
 
 @jit_hot
-def play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, script, solver):
+def play_dealt(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, rec, row, plays, script, solver):
     """Play one deal whose hands are in the workspace and whose talon is ``talon``, from the game
     state ``gs`` (scores, barrel, bolts); write its record to ``rec[row]`` and ``plays[row]`` and
-    update ``gs``. Scripted seats read their actions from ``script``; double-dummy and PIMC seats
+    update ``gs``. Seats bid (and decide on a dark game) by ``bid_codes`` and play by ``codes``.
+    Scripted seats read their actions from ``script``; double-dummy and PIMC seats
     search with the buffers ``solver`` = (state, moves, table, PIMC worlds). Returns 0, REDEAL
     or ILLEGAL."""
     hands = ws[W_HANDS, :3]
@@ -127,7 +128,7 @@ def play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, s
         mode = Y.BID_GOLDEN
     elif rules[R.DARK_GAME] and not anyone_on_barrel(gs) and (
             not rules[R.DARK_MIN_ON] or gs[Y.G_SCORE + first] >= rules[R.DARK_MIN_SCORE]):
-        choice = choose_dark(codes[first], first, gs, rules, prm, rng, script)
+        choice = choose_dark(bid_codes[first], first, gs, rules, prm, rng, script)
         if choice != 0 and choice != 1:
             return ILLEGAL
         if choice:
@@ -145,7 +146,7 @@ def play_dealt(rng, rules, codes, prm, gs, dealer, ws, talon, rec, row, plays, s
         last_bid[first] = GOLDEN_CONTRACT
         declarer, high, turns = first, GOLDEN_CONTRACT, 0
     else:
-        declarer, high, turns, still_dark = run_auction(rng, rules, codes, prm, gs, dealer, hands, last_bid,
+        declarer, high, turns, still_dark = run_auction(rng, rules, bid_codes, prm, gs, dealer, hands, last_bid,
                                                         ws[W_ACTIVE, :3], mode == Y.BID_DARK, script)
         if mode == Y.BID_DARK and not still_dark:
             mode = Y.BID_UNDARKED
