@@ -555,15 +555,4 @@ def format_json(r: dict) -> str:
     return json.dumps(r, ensure_ascii=False, indent=1)
 
 
-def warm_up(rules: HouseRules, methods: tuple[str, ...]) -> None:
-    """Load (or compile) the kernels ``advise`` needs, on a tiny input."""
-    hand = parse_hand("AH TH KH QH AS 9C JD")
-    deals = sample_unseen(hand, Known(), 1, 0)
-    dd_levels(hand, deals, rules, 100, 105, threads=1)
-    for m in methods:
-        if m != "dd":
-            played_points(hand, deals, rules, m, 0, worlds=1, threads=1)
-    pass_results(hand, deals, rules, 2, Situation(), 0, threads=1)
-
-
 __all__ = ["advise", "format_text", "format_csv", "format_json", "talon_chances", "format_card"]

@@ -67,16 +67,6 @@ def legal_follows(hand, led_suit, winning_card, trump, must_head):
 
 
 @jit_hot
-def marriages_in(hand):
-    """Bitmask of suits whose king and queen are both in ``hand``."""
-    out = 0
-    for s in range(4):
-        if hand & MARRIAGE_MASK[s] == MARRIAGE_MASK[s]:
-            out |= 1 << s
-    return out
-
-
-@jit_hot
 def marriage_total(hand, rules):
     """Value of the marriages held in ``hand`` under the rules array's marriage values."""
     total = 0
