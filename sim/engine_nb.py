@@ -379,7 +379,7 @@ def run_auction(rng, rules, codes, prm, gs, dealer, hands, last_bid, active, dar
                 bid = 0
             else:
                 bid = choose_bid(codes[p], p, hands[p], high, high_seat, min_raise, cap, gs, rules, prm, rng, script)
-                if bid != 0 and (bid < min_raise or bid > cap or bid % 5
+                if bid != 0 and (bid < min_raise or bid > cap or (bid - min_raise) % step
                                  or (rules[R.NO_JUMP_BIDS] and bid != min_raise)):
                     return ILLEGAL, 0, turns, dark
             turns += 1

@@ -158,9 +158,9 @@ def choose_bid(code, seat, hand, high_bid, high_seat, min_raise, cap, gs, rules,
             # On the barrel only a contract that takes him off upward is worth declaring.
             if limit < barrel_min:
                 return 0
-            want = max(min_raise, barrel_min)
-            if rules[R.NO_JUMP_BIDS]:
-                want = min_raise
+            want = min_raise  # the least raise reaching barrel_min on the bid_step grid
+            if not rules[R.NO_JUMP_BIDS] and want < barrel_min:
+                want += (barrel_min - want + step - 1) // step * step
             return want if want <= min(limit, top) else 0
         if high_seat >= 0 and high_seat != seat and gs[Y.G_ON_BARREL + high_seat]:
             # Stop a sitter from winning: overbid further than the hand alone would.
