@@ -1,7 +1,16 @@
 """Shared pytest options and fixtures: ``--runslow`` runs the tests marked ``slow``;
-``engine_compiled`` compiles the engine once per session."""
+``engine_compiled`` compiles the engine once per session. Under CI (the ``CI`` environment
+variable) Hypothesis draws a fixed set of examples, so that a CI result never depends on luck;
+local runs keep exploring new examples."""
+
+import os
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("ci", derandomize=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 
 def pytest_addoption(parser):
