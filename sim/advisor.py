@@ -41,7 +41,7 @@ from analysis.stats import mean_interval, wilson_interval
 from sim import __version__
 from sim import layout as Y
 from sim.cards import SUITS, CardError, format_card, format_hand, mask_to_cards, parse_hand
-from sim.rng_nb import seed_state
+from sim.rng_nb import state_from_seed
 from sim.rules import HouseRules, load_rules
 
 CHUNK = 50
@@ -184,8 +184,7 @@ def talon_chances(hand: int, known: Known = Known()) -> dict:
 
 # ---- sampling and the methods -------------------------------------------------------------------
 def _rng(seed: int, chunk: int, method: str) -> np.ndarray:
-    key = (chunk,) if method == "sample" else (chunk, METHOD_IDS[method])
-    return seed_state(np.random.SeedSequence(seed, spawn_key=key).generate_state(4, np.uint64))
+    return state_from_seed(seed, (chunk,) if method == "sample" else (chunk, METHOD_IDS[method]))
 
 
 _local = threading.local()

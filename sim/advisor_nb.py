@@ -15,8 +15,6 @@ from sim.engine_nb import (
     W_HANDS,
     W_KNOWN,
     W_MARRIAGE_POINTS,
-    W_MARRIAGES,
-    W_TRICKS,
     choose_gifts,
     know_cards,
     play_dealt,
@@ -151,11 +149,6 @@ def play_from_talon(codes, hand10, opp1, opp2, talon, rules, prm, rng, ws, plays
     hands[1] |= np.int64(1) << g1
     hands[2] |= np.int64(1) << g2
     know_cards(ws[W_KNOWN], 0, talon, g1, g2, True)
-    for q in range(3):
-        ws[W_CARD_POINTS, q] = 0
-        ws[W_MARRIAGE_POINTS, q] = 0
-        ws[W_MARRIAGES, q] = 0
-        ws[W_TRICKS, q] = 0
     play_tricks(rng, rules, codes, prm, ws, 0, 0, plays, script, solver)
     return ws[W_CARD_POINTS, 0] + ws[W_MARRIAGE_POINTS, 0], g1, g2
 

@@ -31,7 +31,7 @@ from sim.engine_nb import (
 from sim.pimc_nb import new_pimc_buffer
 from sim.play_nb import beats, legal_follows
 from sim.players import HeuristicParams, params_matrix, parse_players, player_codes
-from sim.rng_nb import seed_state
+from sim.rng_nb import state_from_seed
 from sim.rules import HouseRules
 from sim.solver_nb import new_table, new_work
 
@@ -98,9 +98,7 @@ class BatchSpec:
 
 def chunk_rng(seed: int, index: int, stream: int = 0) -> np.ndarray:
     """Generator state of a chunk's stream: 0 the players' decisions, 1 the deals."""
-    key = (index,) if stream == 0 else (index, stream)
-    words = np.random.SeedSequence(seed, spawn_key=key).generate_state(4, np.uint64)
-    return seed_state(words)
+    return state_from_seed(seed, (index,) if stream == 0 else (index, stream))
 
 
 _DEAL_DTYPES = {

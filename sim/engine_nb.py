@@ -162,8 +162,9 @@ def play_dealt(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, rec, ro
         return thrown_in(gs, rec, row, plays, Y.REDEAL_ALL_PASSED)  # not one of the dealer's redeals
 
     # ---- talon (shown, taken) and discard: one card to each opponent --------------------------
+    # First hand won the talon with the uncontested forced minimum bid.
+    uncontested = rules[R.FORCED_FIRST_BID] and high == rules[R.MIN_BID] and declarer == first
     if not as_it_lies:
-        uncontested = rules[R.FORCED_FIRST_BID] and high == rules[R.MIN_BID] and declarer == (dealer + 1) % 3
         reason = talon_redeal(talon, uncontested, rules)
         if reason:
             if not limit_reached(gs, rules):
@@ -183,7 +184,7 @@ def play_dealt(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, rec, ro
     rec[row, Y.D_GIFT + left] = g1
     rec[row, Y.D_GIFT + right] = g2
     if codes[0] == Y.PLAYER_PIMC or codes[1] == Y.PLAYER_PIMC or codes[2] == Y.PLAYER_PIMC:  # only they read it
-        know_cards(ws[W_KNOWN], declarer, talon_shown_to_defenders(rules, mode, talon, high, declarer == first), g1,
+        know_cards(ws[W_KNOWN], declarer, talon_shown_to_defenders(rules, mode, talon, uncontested), g1,
                    g2, not rules[R.DISCARD_FACE_DOWN])
     four_nines = -1  # the seat holding the four nines after the discard
     if rules[R.FOUR_NINES_BONUS] or rules[R.REDEAL_FOUR_NINES_AFTER_TALON]:
@@ -226,13 +227,9 @@ def play_dealt(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, rec, ro
     marriages = ws[W_MARRIAGES, :3]
     tricks = ws[W_TRICKS, :3]
     result = ws[W_RESULT, :3]
-    for q in range(3):
-        card_points[q] = 0
-        marriage_points[q] = 0
-        marriages[q] = 0
-        tricks[q] = 0
     made = False
     if conceded:
+        clear_tallies(ws)
         loss = 0 if rules[R.CONCEDE_NO_DEDUCTION] else contract
         gs[Y.G_CONCESSIONS + declarer] += 1
         if rules[R.CONCEDE_THIRD_PENALTY] and gs[Y.G_CONCESSIONS + declarer] % 3 == 0:
@@ -312,13 +309,13 @@ def know_cards(known, declarer, shown_talon, g1, g2, gifts_face_up):
 
 
 @jit_hot
-def talon_shown_to_defenders(rules, mode, talon, winning_bid, by_first_hand):
+def talon_shown_to_defenders(rules, mode, talon, uncontested):
     """The talon's cards if the defenders saw it: not when it was taken unseen (dark game, golden
     round), under talon_shown_to_declarer_only, nor under talon_hidden_at_100 when first hand won
     it with the uncontested forced minimum bid."""
     if mode == Y.BID_DARK or mode == Y.BID_GOLDEN or rules[R.TALON_TO_DECLARER_ONLY]:
         return 0
-    if rules[R.TALON_HIDDEN_AT_100] and rules[R.FORCED_FIRST_BID] and by_first_hand and winning_bid == rules[R.MIN_BID]:
+    if rules[R.TALON_HIDDEN_AT_100] and uncontested:
         return 0
     return talon
 
@@ -507,9 +504,20 @@ def thrown_in(gs, rec, row, plays, reason):
 
 
 @jit_hot
+def clear_tallies(ws):
+    """Zero the per-seat tallies of a deal: card points, marriage points, marriages, tricks."""
+    for q in range(3):
+        ws[W_CARD_POINTS, q] = 0
+        ws[W_MARRIAGE_POINTS, q] = 0
+        ws[W_MARRIAGES, q] = 0
+        ws[W_TRICKS, q] = 0
+
+
+@jit_hot
 def play_tricks(rng, rules, codes, prm, ws, declarer, row, plays, script, solver):
-    """Eight tricks with the declarer on lead; fills the per-seat tallies in the workspace.
-    Returns 0 or ILLEGAL."""
+    """Eight tricks with the declarer on lead; fills the per-seat tallies in the workspace from
+    zero. Returns 0 or ILLEGAL."""
+    clear_tallies(ws)
     hands = ws[W_HANDS, :3]
     card_points = ws[W_CARD_POINTS, :3]
     marriage_points = ws[W_MARRIAGE_POINTS, :3]

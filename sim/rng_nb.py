@@ -19,6 +19,12 @@ def seed_state(words) -> np.ndarray:
     return state
 
 
+def state_from_seed(seed: int, spawn_key: tuple[int, ...]) -> np.ndarray:
+    """The generator state of one stream: ``SeedSequence(seed, spawn_key=...)``, so that every
+    chunk (and every stream within it) is seeded independently of how many others there are."""
+    return seed_state(np.random.SeedSequence(seed, spawn_key=spawn_key).generate_state(4, np.uint64))
+
+
 @jit_hot
 def _rotl(x, k):
     return (x << _U64(k)) | (x >> _U64(64 - k))
