@@ -19,7 +19,8 @@ fast:
   sign is then fixed). Cards that can declare a marriage are never merged;
 - move ordering: the table's best lead first, then sure winners for the mover's side with most
   points, then undecided tricks, then sure losers with fewest points;
-- the last trick is scored directly.
+- the last two tricks are searched by a small routine on local copies of the state (no move
+  lists, ordering or table work), the last trick scored directly: about 6% faster overall.
 
 All kernels take arrays and scalars; buffers come from the caller so that search allocates nothing.
 Nothing depends on timing or threads: the same inputs always give the same answers and node counts.
@@ -446,6 +447,142 @@ def _last_trick(st):
     return points + _unsecured(st) if win_seat == 0 else 0
 
 
+@jit_hot
+def _last_two(c, leader, rest_l, h1, h2, trump, won0, unsecured, must_head, alpha, beta):
+    """Declarer's points from a penultimate trick led with ``c`` by ``leader`` (who keeps
+    ``rest_l``), the followers holding two cards each (``h1`` left of the leader, ``h2`` next),
+    and the last trick; fail-soft alpha-beta over the followers' choices."""
+    s1 = (leader + 1) % 3
+    s2 = (leader + 2) % 3
+    led = c // 6
+    p0 = CARD_POINTS[c]
+    max1 = s1 == 0
+    best1 = -INFINITE if max1 else INFINITE
+    m1 = legal_follows(h1, led, c, trump, must_head)
+    while m1:
+        c1 = lowest_index(m1)
+        m1 &= m1 - 1
+        if beats(c1, c, trump):
+            wc1 = c1
+            ws1 = s1
+        else:
+            wc1 = c
+            ws1 = leader
+        max2 = s2 == 0
+        best2 = -INFINITE if max2 else INFINITE
+        m2 = legal_follows(h2, led, wc1, trump, must_head)
+        while m2:
+            c2 = lowest_index(m2)
+            m2 &= m2 - 1
+            if beats(c2, wc1, trump):
+                w = s2
+            else:
+                w = ws1
+            v = 0
+            won = won0
+            if w == 0:
+                v = p0 + CARD_POINTS[c1] + CARD_POINTS[c2] + (0 if won else unsecured)
+                won = True
+            # last trick: the remaining card of each seat, led by w
+            r_l = rest_l
+            r_1 = h1 ^ (np.int64(1) << c1)
+            r_2 = h2 ^ (np.int64(1) << c2)
+            if w == leader:
+                lead_card = lowest_index(r_l)
+                f_a = lowest_index(r_1)
+                f_b = lowest_index(r_2)
+            elif w == s1:
+                lead_card = lowest_index(r_1)
+                f_a = lowest_index(r_2)
+                f_b = lowest_index(r_l)
+            else:
+                lead_card = lowest_index(r_2)
+                f_a = lowest_index(r_l)
+                f_b = lowest_index(r_1)
+            win_card = lead_card
+            w2 = w
+            if beats(f_a, win_card, trump):
+                win_card = f_a
+                w2 = (w + 1) % 3
+            if beats(f_b, win_card, trump):
+                w2 = (w + 2) % 3
+            if w2 == 0:
+                v += CARD_POINTS[lead_card] + CARD_POINTS[f_a] + CARD_POINTS[f_b] + (0 if won else unsecured)
+            if max2:
+                if v > best2:
+                    best2 = v
+                    if best2 >= beta:
+                        break
+            elif v < best2:
+                best2 = v
+                if best2 <= alpha:
+                    break
+        if max1:
+            if best2 > best1:
+                best1 = best2
+                if best1 >= beta:
+                    break
+        elif best2 < best1:
+            best1 = best2
+            if best1 <= alpha:
+                break
+    return best1
+
+
+@jit_hot
+def _two_tricks(st, rules, alpha, beta):
+    """Value of a trick start where every hand holds two cards (the last two tricks), by
+    fail-soft alpha-beta on local copies of the state (no combination fits in the last card)."""
+    leader = st[ST_LEADER]
+    hand = st[leader]
+    trump = st[ST_TRUMP]
+    won0 = (st[ST_WON] & 1) == 1
+    unsecured = st[ST_UNSECURED]
+    must_head = rules[R.MUST_HEAD]
+    half = rules[R.HALF_MARRIAGE]
+    aces = rules[R.ACE_MARRIAGE]
+    h1 = st[(leader + 1) % 3]
+    h2 = st[(leader + 2) % 3]
+    legal = legal_leads(hand, trump, st[ST_OWNER] == leader, rules[R.NO_LEAD_FOREIGN_TRUMP],
+                        rules[R.MUST_LEAD_TRUMP])
+    can_declare = (st[ST_WON] >> leader) & 1 or rules[R.MARRIAGE_FIRST_LEAD]
+    maximise = leader == 0
+    best = -INFINITE if maximise else INFINITE
+    m = legal
+    while m:
+        c = lowest_index(m)
+        m &= m - 1
+        rest = hand ^ (np.int64(1) << c)
+        declares = can_declare and declaration_kind(hand, c, half, aces) != DECLARE_NONE
+        for variant in range(2):
+            t = trump
+            gain = 0
+            unsec = unsecured
+            if variant == 0:
+                if not declares:
+                    continue
+                value, new_trump, _ = declaration(hand, c, rules)
+                if new_trump >= 0:
+                    t = new_trump
+                if leader == 0:
+                    if rules[R.MARRIAGE_BURNS_WITHOUT_TRICK] and not won0:
+                        unsec += value
+                    else:
+                        gain = value
+            elif declares and not rules[R.MARRIAGE_OPTIONAL]:
+                continue
+            v = gain + _last_two(c, leader, rest, h1, h2, t, won0, unsec, must_head, alpha - gain, beta - gain)
+            if maximise:
+                if v > best:
+                    best = v
+                    if best >= beta:
+                        return best
+            elif v < best:
+                best = v
+                if best <= alpha:
+                    return best
+    return best
+
 # ---- the search -----------------------------------------------------------------------------------
 @jit_hot
 def search(st, rules, tt, work, alpha, beta):
@@ -478,6 +615,10 @@ def search(st, rules, tt, work, alpha, beta):
             if stored_upper <= alpha:
                 return stored_upper
             tt_move = ((data >> 24) & 0x7F) - 1
+        if popcount(h0) == 2:
+            v = _two_tricks(st, rules, alpha, beta)
+            _tt_store(tt, st[ST_STAMP], ka, kb, v if v > alpha else 0, v if v < beta else TT_NO_UPPER, -1, 2)
+            return v
     ply = st[ST_PLY]
     n = generate_moves(st, rules, work, True)
     _sort_moves(work, ply, n, tt_move)
