@@ -45,6 +45,7 @@ from sim.rng_nb import state_from_seed
 from sim.rules import HouseRules, load_rules
 
 CHUNK = 50
+SEARCH_CHUNK = 10  # samples per task of the double-dummy searches (no random stream to keep)
 METHODS = ("dd", "pimc", "heuristic")
 METHOD_IDS = {"dd": 1, "pimc": 2, "heuristic": 3, "pass": 4, "sample": 0}
 SEATS = {"first": 2, "second": 1, "third": 0}  # --seat → the dealer's seat (the player is seat 0)
@@ -220,15 +221,18 @@ def sample_unseen(hand: int, known: Known, n: int, seed: int) -> np.ndarray:
     return out
 
 
-def _parallel(n: int, work, threads: int | None) -> None:
-    starts = list(range(0, n, CHUNK))
+def _parallel(n: int, work, threads: int | None, size: int = CHUNK) -> None:
+    """``work(i, lo, hi)`` over the chunks ``[lo, hi)`` of ``size`` samples on a thread pool. Chunk i
+    keeps its random stream whatever the number of threads; searches without randomness pass a
+    smaller size so that the threads finish together."""
+    starts = list(range(0, n, size))
     workers = max(1, threads or os.cpu_count() or 1)
     if workers == 1 or len(starts) == 1:
         for i, lo in enumerate(starts):
-            work(i, lo, min(n, lo + CHUNK))
+            work(i, lo, min(n, lo + size))
         return
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        list(pool.map(lambda a: work(a[0], a[1], min(n, a[1] + CHUNK)), enumerate(starts)))
+        list(pool.map(lambda a: work(a[0], a[1], min(n, a[1] + size)), enumerate(starts)))
 
 
 def dd_levels(hand: int, samples: np.ndarray, rules: HouseRules, lo: int, hi: int, threads: int | None = None,
@@ -245,7 +249,7 @@ def dd_levels(hand: int, samples: np.ndarray, rules: HouseRules, lo: int, hi: in
         bf = _buffers(rules)
         A.dd_levels(samples[a:b], hand, arr, lo, hi, step, out[a:b], bf["st"], bf["work"], bf["tt"])
 
-    _parallel(len(samples), work, threads)
+    _parallel(len(samples), work, threads, SEARCH_CHUNK)
     return out
 
 
@@ -260,7 +264,7 @@ def dd_exact_values(hand: int, samples: np.ndarray, rules: HouseRules, threads: 
         bf = _buffers(rules)
         A.dd_values(samples[a:b], hand, arr, out[a:b], bf["st"], bf["work"], bf["tt"])
 
-    _parallel(len(samples), work, threads)
+    _parallel(len(samples), work, threads, SEARCH_CHUNK)
     return out
 
 

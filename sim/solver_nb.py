@@ -589,6 +589,8 @@ def search(st, rules, tt, work, alpha, beta):
     """Fail-soft alpha-beta on the declarer's points to come: a result r <= alpha means the value
     is at most r, r >= beta that it is at least r, otherwise r is the value."""
     st[ST_NODES] += 1
+    if beta <= 0:  # the declarer's points to come are never negative
+        return 0
     k = st[ST_K]
     ka = 0
     kb = 0
@@ -602,8 +604,6 @@ def search(st, rules, tt, work, alpha, beta):
         upper = upper_bound(st, rules)
         if upper <= alpha:
             return upper
-        if beta <= 0:
-            return 0
         ka, kb = _tt_keys(st, rules)
         row = _tt_find(tt, st[ST_STAMP], ka, kb)
         if row >= 0:
@@ -647,7 +647,8 @@ def search(st, rules, tt, work, alpha, beta):
             gain = play_lead(st, rules, move)
         else:
             gain = play_follow(st, move)
-        v = gain + search(st, rules, tt, work, a - gain, b - gain)
+        # A gain that already reaches beta needs no search below (the rest is never negative).
+        v = gain if gain >= b else gain + search(st, rules, tt, work, a - gain, b - gain)
         st[seat] = hand
         st[ST_K] = k
         st[ST_LEADER] = leader
