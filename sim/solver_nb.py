@@ -80,7 +80,7 @@ TT_VALUE_BITS = 12
 TT_NO_UPPER = (1 << TT_VALUE_BITS) - 1
 TT_STAMP_SHIFT = 35
 TT_STAMP_LIMIT = 1 << 27
-TT_BUCKET = 4
+TT_BUCKET = 2  # slots probed per key: 2 searches about as few nodes as 4, in 3-5% less time
 
 INFINITE = 1 << 20
 
