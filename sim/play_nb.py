@@ -51,14 +51,22 @@ def beats(card, winning_card, trump):
 
 
 @jit_hot
-def legal_follows(hand, led_suit, winning_card, trump, must_head):
-    """Cards a follower may play: follow suit, else trump, else anything; with ``must_head`` he
-    must also beat the winning card whenever a card allowed by those duties can."""
+def follow_allowed(hand, led_suit, trump):
+    """Cards a follower may play by suit: the led suit, else trump, else anything."""
     allowed = hand & SUIT_MASK[led_suit]
     if allowed == 0 and trump >= 0:
         allowed = hand & SUIT_MASK[trump]
     if allowed == 0:
         allowed = hand
+    return allowed
+
+
+@jit_hot
+def legal_follows(hand, led_suit, winning_card, trump, must_head):
+    """Cards a follower may play: follow suit, else trump, else anything; with ``must_head`` he
+    must also beat the winning card whenever a card allowed by those duties can (so he can beat it
+    exactly when some card of ``follow_allowed`` can)."""
+    allowed = follow_allowed(hand, led_suit, trump)
     if must_head:
         heads = beaters(allowed, winning_card, trump)
         if heads:
@@ -140,6 +148,23 @@ def declaration_kind(hand, card, half_marriage, ace_marriage):
     if ace_marriage and rank == ACE and (hand & ACES_MASK) == ACES_MASK:
         return DECLARE_ACES
     return DECLARE_NONE
+
+
+QUEENS_MASK = RANK_MASK[QUEEN]
+JACKS_MASK = RANK_MASK[JACK]
+
+
+@jit_hot
+def declaring_cards(hand, half_marriage, ace_marriage):
+    """The cards of ``hand`` whose ``declaration_kind`` is not DECLARE_NONE, as one mask."""
+    queens = hand & (hand >> 1) & QUEENS_MASK  # a queen whose king (the next rank) is held
+    out = queens | (queens << 1)
+    if half_marriage:
+        jacks = hand & (hand >> 1) & JACKS_MASK
+        out |= jacks | (jacks << 1)
+    if ace_marriage and hand & ACES_MASK == ACES_MASK:
+        out |= ACES_MASK
+    return out
 
 
 @jit_hot

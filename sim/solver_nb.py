@@ -42,6 +42,8 @@ from sim.play_nb import (
     beats,
     declaration,
     declaration_kind,
+    declaring_cards,
+    follow_allowed,
     givable_cards,
     legal_follows,
     legal_leads,
@@ -294,30 +296,53 @@ def _move_score(st, seat, card, side, declared_value):
 def generate_moves(st, rules, work, reduce):
     """Fill row ``ply`` of ``work`` with the mover's moves and their ordering scores; return their
     number. With ``reduce``, keep one card of each run of equivalent cards when the trick's side
-    is already decided (see the module docstring)."""
+    is already decided (see the module docstring). For a plain card the side comes from what is
+    fixed for the whole node (as ``trick_side``, which declarations use): at a lead, the cards the
+    other side's followers may play in its suit; later, the winning card and the last player's
+    cards (must_head changes which card he plays, not whether he can beat)."""
     ply = st[ST_PLY]
     k = st[ST_K]
     seat = (st[ST_LEADER] + k) % 3
     hand = st[seat]
     trump = st[ST_TRUMP]
-    half = rules[R.HALF_MARRIAGE]
-    aces = rules[R.ACE_MARRIAGE]
+    own = _side(seat)
+    declaring = declaring_cards(hand, rules[R.HALF_MARRIAGE], rules[R.ACE_MARRIAGE])
+    win_card = -1
+    win_seat = -1
+    threat1 = 0
+    threat2 = 0
+    last_allowed = 0
+    last_side = 0
     if k == 0:
         legal = legal_leads(hand, trump, st[ST_OWNER] == seat, rules[R.NO_LEAD_FOREIGN_TRUMP],
                             rules[R.MUST_LEAD_TRUMP])
         can_declare = (st[ST_WON] >> seat) & 1 or rules[R.MARRIAGE_FIRST_LEAD]
         live = st[0] | st[1] | st[2]
+        for j in (1, 2):
+            f = (seat + j) % 3
+            if _side(f) != own:
+                if j == 1:
+                    threat1 = st[f]
+                else:
+                    threat2 = st[f]
     else:
-        legal = legal_follows(hand, st[ST_LED], st[ST_WIN_CARD], trump, rules[R.MUST_HEAD])
+        win_card = st[ST_WIN_CARD]
+        win_seat = st[ST_WIN_SEAT]
+        legal = legal_follows(hand, st[ST_LED], win_card, trump, rules[R.MUST_HEAD])
         can_declare = False
-        live = st[0] | st[1] | st[2] | (np.int64(1) << st[ST_WIN_CARD])
-    own = _side(seat)
+        live = st[0] | st[1] | st[2] | (np.int64(1) << win_card)
+        if k == 1:
+            last = (st[ST_LEADER] + 2) % 3
+            last_allowed = follow_allowed(st[last], st[ST_LED], trump)
+            last_side = _side(last)
     n = 0
     m = legal
+    suit = -1
+    threat = 0
     while m:
         c = lowest_index(m)
         m &= m - 1
-        if declaration_kind(hand, c, half, aces) != DECLARE_NONE:
+        if (declaring >> c) & 1:
             if can_declare:
                 value, new_trump, _ = declaration(hand, c, rules)
                 t = new_trump if new_trump >= 0 else trump
@@ -337,11 +362,21 @@ def generate_moves(st, rules, work, reduce):
                 if above == 0:
                     break
                 nxt = lowest_index(above)
-                if not (legal >> nxt) & 1 or declaration_kind(hand, nxt, half, aces) != DECLARE_NONE:
+                if not (legal >> nxt) & 1 or (declaring >> nxt) & 1:
                     break
                 top = nxt
                 run |= np.int64(1) << nxt
-        side = trick_side(st, rules, seat, c, trump)
+        if k == 0:
+            if c // 6 != suit:
+                suit = c // 6
+                threat = follow_allowed(threat1, suit, trump) | follow_allowed(threat2, suit, trump)
+            side = 0 if beaters(threat, c, trump) else own
+        else:
+            ws = seat if beats(c, win_card, trump) else win_seat
+            if k == 1 and last_side != _side(ws) and beaters(last_allowed, c if ws == seat else win_card, trump):
+                side = 0
+            else:
+                side = _side(ws)
         if top == c or side == 0:
             r = run
             while r:
