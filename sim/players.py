@@ -66,8 +66,8 @@ def parse_players(spec: str | list[str] | tuple[str, ...], n: int = 3) -> tuple[
     if len(names) == 1:
         names = names * n
     if len(names) != n:
-        raise PlayerError(f"players {spec!r}: give one player for every seat or {n} ({_WORDS.get(n, n)}), "
-                          "comma-separated")
+        raise PlayerError(f"players {spec!r}: give one player for every seat or {_WORDS.get(n, n)}, comma-separated"
+                          + ("" if n == 3 else f" (players = {n})"))
     for name in names:
         if name not in Y.PLAYER_CODES:
             raise PlayerError(f"unknown player {name!r}; players are: {', '.join(PLAYER_NAMES)}")

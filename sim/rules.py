@@ -29,7 +29,7 @@ def _opt(default, allowed: str, meaning: str):
 @dataclass(frozen=True)
 class HouseRules:
     # §4.1 two and four players
-    players: int = _opt(3, "2, 3, 4", "number of players")
+    players: int = _opt(3, "2, 3, 4", "number of players (4: the dealer sits out; the engine refuses 2)")
     sitout_half_marriage: bool = _opt(
         False, "bool", "4 players: the dealer also scores half a marriage for a lone K or Q in the talon"
     )

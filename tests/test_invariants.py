@@ -146,7 +146,8 @@ GAME_CONFIGS = {
     "four-three-passes-mixed": (MIXED4, HouseRules(**FOUR, bolt_on="three_passes", forced_first_bid=False)),
     "four-accumulate-mixed": (MIXED4, HouseRules(**FOUR_HALF, barrel_accumulate=True)),
     "four-talon-free-mixed": (MIXED4, HouseRules(**FOUR, barrel_talon_free=True, barrel_knock_off=False)),
-    "four-redeals-penalty-mostly-random": (MOSTLY_RANDOM4, HouseRules(**FOUR, **ALL_REDEALS, redeal_limit_penalty=True)),
+    "four-redeals-penalty-mostly-random": (MOSTLY_RANDOM4, HouseRules(**FOUR, **ALL_REDEALS,
+                                                                      redeal_limit_penalty=True)),
     "four-golden-dark-heuristic": (HEURISTIC4, HouseRules(**FOUR_HALF, golden_round=True, dark_game=True,
                                                           bolt_double_in_dark=True)),
     "four-golden-round-mostly-random": (MOSTLY_RANDOM4, HouseRules(**FOUR, golden_round=True)),
@@ -189,7 +190,8 @@ DEAL_CONFIGS = {
     # Four players in independent deals (a random dealer sits out each).
     "four-random": (RANDOM4, HouseRules(**FOUR)),
     "four-random-half-redeals": (RANDOM4, HouseRules(**FOUR_HALF, **ALL_REDEALS, forced_first_bid=False)),
-    "four-random-dark-odd-values": (RANDOM4, HouseRules(**FOUR_HALF, dark_game=True, marriage_values=(45, 65, 85, 105))),
+    "four-random-dark-odd-values": (RANDOM4, HouseRules(**FOUR_HALF, dark_game=True,
+                                                        marriage_values=(45, 65, 85, 105))),
     "four-dd-pimc": (("dd", "pimc", "heuristic", "random"), HouseRules(**FOUR_HALF)),
 }
 DEAL_COUNTS = {"dd-must-head-half": 60, "dd-all-play-options": 60, "dd-house-combined": 60,
@@ -290,7 +292,8 @@ def check_deal_frame(deals: pl.DataFrame, rules: HouseRules) -> None:
     bolt_value = pl.when(pl.col("bid_kind") == ref.KIND_DARK).then(2 if rules.bolt_double_in_dark else 1).otherwise(1)
     checks = {
         "7 + 7 + 7 + 3 cards (the dealer sitting out none)": pl.all_horizontal(
-            [h.bitwise_count_ones() == pl.when(out).then(0).otherwise(7) for h, out in zip(hands, sitting_out)]
+            [h.bitwise_count_ones() == pl.when(out).then(0).otherwise(7)
+             for h, out in zip(hands[:-1], sitting_out, strict=True)]
             + [hands[-1].bitwise_count_ones() == 3]),
         "all 24 cards dealt": pl.reduce(lambda a, b: a | b, hands) == ref.FULL_DECK,
         "120 card points in a played deal": pl.when(played_deal)
@@ -315,10 +318,10 @@ def check_deal_frame(deals: pl.DataFrame, rules: HouseRules) -> None:
             [(pl.col(f"bolt{s}") == 0) | played_deal | (rules.bolt_on == "three_passes") for s in SEATS]),
         "bolt = no trick in a played deal": pl.all_horizontal(
             [pl.col(f"bolt{s}") == pl.when(played_deal & (pl.col(f"tricks{s}") == 0) & ~out).then(bolt_value)
-             .otherwise(0) for s, out in zip(SEATS, sitting_out)]) if bolt_as_tricks else pl.lit(True),
+             .otherwise(0) for s, out in zip(SEATS, sitting_out, strict=True)]) if bolt_as_tricks else pl.lit(True),
         "the dealer sitting out: no bolt, no trick, no gift": pl.all_horizontal(
             [~out | ((pl.col(f"bolt{s}") == 0) & (pl.col(f"tricks{s}") == 0) & (pl.col(f"gift{s}") == -1))
-             for s, out in zip(SEATS, sitting_out)]),
+             for s, out in zip(SEATS, sitting_out, strict=True)]),
     }
     bad = deals.select(**{name: (~expr).sum() for name, expr in checks.items()}).row(0, named=True)
     assert not any(bad.values()), f"rows breaking each invariant (of {deals.height}): {bad}"
