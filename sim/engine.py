@@ -54,7 +54,7 @@ class BatchSpec:
     mode: str  # "deals" (independent deals from a zero score) or "games" (whole games)
     n: int
     rules: HouseRules = field(default_factory=HouseRules)
-    players: tuple[str, ...] = ("heuristic", "heuristic", "heuristic")  # one per seat (rules.players)
+    players: tuple[str, ...] = ("heuristic",)  # one for every seat, or one per seat (rules.players)
     seed: int = 0
     chunk_size: int = 0  # 0: the default for the mode
     params: HeuristicParams = field(default_factory=HeuristicParams)
