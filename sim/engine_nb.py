@@ -11,7 +11,7 @@ import numpy as np
 from sim import layout as Y
 from sim import rules_layout as R
 from sim.bits_nb import popcount
-from sim.numba_config import jit_hot
+from sim.numba_config import jit_hot, jit_inline
 from sim.pimc_nb import pimc_choose_card, pimc_choose_discard
 from sim.play_nb import (
     ACE,
@@ -639,10 +639,19 @@ def _fall(gs, rules, p, new_scores):
 def apply_deal(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec, row):
     """Turn the deal's raw results (workspace row W_RESULT) into score changes under bolts, the
     barrel and the dump truck; record them and update the game state. See docs/RULES.md for the
-    order in which these rules apply."""
+    order in which these rules apply. With players = 4 the seats are the deal's slots, slot 3 the
+    dealer sitting out (see sim.layout)."""
+    if rules[R.PLAYERS] == 4:
+        settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec, row, 4)
+    else:
+        settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec, row, 3)
+
+
+@jit_inline
+def settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec, row, n):
+    """``apply_deal`` for ``n`` seats (a constant where it is inlined)."""
     barrel = rules[R.BARREL]
     penalty = rules[R.BARREL_PENALTY]
-    n = rules[R.PLAYERS]  # with 4 the slots are the deal's (docs: slot 3 is the dealer, sitting out)
     sitter = SITTER if n == 4 else -1
     result = ws[W_RESULT, :n]
     new = ws[W_NEW, :n]
