@@ -780,18 +780,20 @@ def _check_game_rules_of_deal(row: dict, seats: list[SeatState], rules: HouseRul
         pass  # a talon or discard redeal: the bidding took place as usual
     elif row["redeal"]:
         return
-    # Who may take the talon without bidding: a player of the deal on the barrel (three players:
-    # the lowest seat; four: the first from first hand on). The dealer sitting out never does.
+    # Who takes the talon without bidding: a player of the deal on the barrel who is owed it (always
+    # with barrel_talon_free; on the last attempt of his third barrel with barrel_forced_last); of
+    # several, the lowest seat with three players, the first from first hand on with four. The
+    # dealer sitting out never does.
     playing = sorted(playing_seats(row)) if n == 3 else playing_seats(row)
     sitters = [s for s in playing if seats[s].on_barrel]
-    free = sitters and kind == KIND_AUCTION and (
-        rules.barrel_talon_free or (rules.barrel_forced_last and seats[sitters[0]].falls == 2
-                                    and seats[sitters[0]].attempts == rules.barrel_attempts - 1))
+    owed = [s for s in sitters if rules.barrel_talon_free or (
+        rules.barrel_forced_last and seats[s].falls == 2 and seats[s].attempts == rules.barrel_attempts - 1)]
+    free = owed and kind == KIND_AUCTION
     if free:
         seen["free talon"] += 1
-        owner = -1 if row["redeal"] else sitters[0]  # a redealt deal stores no declarer
+        owner = -1 if row["redeal"] else owed[0]  # a redealt deal stores no declarer
         _require(row, is_free_talon(row, rules) and row["declarer"] == owner,
-                 f"seat {sitters[0]} on the barrel should take the talon without bidding (bids {bids}, "
+                 f"seat {owed[0]} on the barrel should take the talon without bidding (bids {bids}, "
                  f"bid_turns {row['bid_turns']})")
     else:
         _require(row, not is_free_talon(row, rules) or row["redeal"],
@@ -997,15 +999,16 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: Game
                 if st.on_barrel:
                     fall(s, 0)
 
-    # 5. Dump truck.
+    # 5. Dump truck (not the winner's score: a target of 555 reached wins).
     for s in range(n):
         st = seats[s]
-        if (rules.dump_truck and st.score == 555) or (rules.dump_truck_negative and st.score == -555):
+        if s != winner and ((rules.dump_truck and st.score == 555)
+                            or (rules.dump_truck_negative and st.score == -555)):
             st.score = 0
             st.dump_trucks += 1
             events[s] |= EV_DUMP_TRUCK
 
-    # Golden round: after its third deal, if nobody made his contract, every score goes back to 0.
+    # Golden round: after its last deal (one per player), if nobody made his contract, every score goes back to 0.
     if game.golden_on:
         game.golden_deals += 1
         game.golden_made |= bool(made)
