@@ -866,7 +866,10 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: Game
                  f"the dealer paid for a third redeal in a row after {game.redeals} redeal(s) in a row")
     game.redeals = 0
 
-    sitters = [s for s in range(n) if seats[s].on_barrel]
+    # On the barrel, taken in seat order (four players: from first hand on, the dealer last); when
+    # two accumulating sitters reach the target in one deal, the game goes to the later one.
+    order = list(range(n)) if n == 3 else [(dealer + 1 + i) % n for i in range(n)]
+    sitters = [s for s in order if seats[s].on_barrel]
     if row["conceded"]:
         if sitters:
             _require(row, rules.concede_on_barrel, f"a concession while seat(s) {sitters} sit on the barrel")
