@@ -36,16 +36,21 @@ def _feature(hands: np.ndarray, rules: HouseRules, before_talon: bool, **weights
 
 
 def declarer_hands(deals) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(7-card hand, 8-card hand after talon and discard, points taken) of each deal's declarer."""
-    d = deals.select("declarer", "talon", *[f"hand{p}" for p in range(3)], *[f"gift{p}" for p in range(3)],
-                     *[f"card_points{p}" for p in range(3)], *[f"marriage_points{p}" for p in range(3)]).to_numpy()
+    """(7-card hand, 8-card hand after talon and discard, points taken) of each deal's declarer
+    (three seats, or four with players = 4: the dealer sitting out has no gift)."""
+    n = 4 if "hand3" in deals.columns else 3
+    d = deals.select("declarer", "talon", *[f"hand{p}" for p in range(n)], *[f"gift{p}" for p in range(n)],
+                     *[f"card_points{p}" for p in range(n)], *[f"marriage_points{p}" for p in range(n)]).to_numpy()
     d = d.astype(np.int64)
     rows = np.arange(len(d))
     decl = d[:, 0]
     hand7 = d[rows, 2 + decl]
-    gifts = d[rows, 5 + (decl + 1) % 3], d[rows, 5 + (decl + 2) % 3]
-    hand8 = (hand7 | d[:, 1]) & ~(np.int64(1) << gifts[0]) & ~(np.int64(1) << gifts[1])
-    points = d[rows, 8 + decl] + d[rows, 11 + decl]
+    given = np.zeros(len(d), dtype=np.int64)  # the two gifts: every seat's but the declarer's (-1) and a sitter's
+    for p in range(n):
+        gift = d[:, 2 + n + p]
+        given |= np.where(gift >= 0, np.int64(1) << np.maximum(gift, 0), 0)
+    hand8 = (hand7 | d[:, 1]) & ~given
+    points = d[rows, 2 + 2 * n + decl] + d[rows, 2 + 3 * n + decl]
     return hand7, hand8, points
 
 

@@ -37,10 +37,12 @@ def main() -> None:
     ws, gs, no_script = new_workspace(), new_game_state(), np.zeros(1, dtype=np.int64)
     solver = solver_buffers(())
 
-    def engine(codes):
+    def engine(codes, arr=rules_arr, matrix=prm):
         rng, deal_rng = chunk_rng(1, 0), chunk_rng(1, 0, 1)
         codes_arr = player_codes(codes)
-        return lambda: run_deals(rng, deal_rng, rules_arr, codes_arr, prm, 0, n, rec, plays, gs, ws, no_script, solver)
+        return lambda: run_deals(rng, deal_rng, arr, codes_arr, matrix, 0, n, rec, plays, gs, ws, no_script, solver)
+
+    four = HouseRules(players=4)  # the dealer sits out (RULES.md §4.1): not part of the ratio
 
     def bare():
         rng = chunk_rng(1, 0)
@@ -50,6 +52,8 @@ def main() -> None:
         "bare random playout (deal + 8 tricks)": bare(),
         "random players, full deal + record": engine(("random",) * 3),
         "heuristic players, full deal + record": engine(("heuristic",) * 3),
+        "heuristic, 4 players (dealer sits out)": engine(("heuristic",) * 4, four.to_array(),
+                                                         params_matrix(rules=four)),
     }
     for run in cases.values():  # compile or load from cache
         run()

@@ -25,6 +25,8 @@ from sim.engine_nb import (
     new_game_state,
     new_workspace,
     play_dealt,
+    play_dealt4,
+    rotate_seats,
     run_deals,
     run_games,
 )
@@ -52,7 +54,7 @@ class BatchSpec:
     mode: str  # "deals" (independent deals from a zero score) or "games" (whole games)
     n: int
     rules: HouseRules = field(default_factory=HouseRules)
-    players: tuple[str, str, str] = ("heuristic", "heuristic", "heuristic")
+    players: tuple[str, ...] = ("heuristic",)  # one for every seat, or one per seat (rules.players)
     seed: int = 0
     chunk_size: int = 0  # 0: the default for the mode
     params: HeuristicParams = field(default_factory=HeuristicParams)
@@ -69,9 +71,9 @@ class BatchSpec:
             raise ValueError("the chunk size must be positive")
         if not self.chunk_size:
             object.__setattr__(self, "chunk_size", DEFAULT_CHUNK[self.mode])
-        object.__setattr__(self, "players", parse_players(self.players))
         self.rules.validate()
         self.rules.check_implemented()
+        object.__setattr__(self, "players", parse_players(self.players, self.rules.players))
 
     @property
     def n_chunks(self) -> int:
@@ -114,21 +116,25 @@ _GAME_DTYPES = {"game": pl.Int64, "deals": pl.Int32, "winner": pl.Int8, "first_d
 
 
 def _dtype(name: str, table: dict) -> pl.DataType:
-    return table.get(name, table.get(name.rstrip("012"), pl.Int16))
+    return table.get(name, table.get(name.rstrip("0123"), pl.Int16))
 
 
-def deals_frame(rec: np.ndarray, plays: np.ndarray) -> pl.DataFrame:
-    """Deal records (kernel layout) → a typed frame; ``plays`` holds the 24 cards in play order
-    (-1 for a conceded deal)."""
-    cols = {name: pl.Series(name, rec[:, j]).cast(_dtype(name, _DEAL_DTYPES))
-            for j, name in enumerate(Y.DEAL_COLUMNS)}
+_KERNEL_DEAL_INDEX = {name: j for j, name in enumerate(Y.KERNEL_DEAL_COLUMNS)}
+_KERNEL_GAME_INDEX = {name: j for j, name in enumerate(Y.KERNEL_GAME_COLUMNS)}
+
+
+def deals_frame(rec: np.ndarray, plays: np.ndarray, players: int = 3) -> pl.DataFrame:
+    """Deal records (kernel layout) → a typed frame of an ``players``-player run (seat columns
+    0..players-1); ``plays`` holds the 24 cards in play order (-1 for a conceded deal)."""
+    cols = {name: pl.Series(name, rec[:, _KERNEL_DEAL_INDEX[name]]).cast(_dtype(name, _DEAL_DTYPES))
+            for name in Y.deal_columns(players)}
     cols["plays"] = pl.Series("plays", plays, dtype=pl.Array(pl.Int8, Y.N_PLAYS))
     return pl.DataFrame(cols)
 
 
-def games_frame(grec: np.ndarray) -> pl.DataFrame:
-    cols = {name: pl.Series(name, grec[:, j]).cast(_dtype(name, _GAME_DTYPES))
-            for j, name in enumerate(Y.GAME_COLUMNS)}
+def games_frame(grec: np.ndarray, players: int = 3) -> pl.DataFrame:
+    cols = {name: pl.Series(name, grec[:, _KERNEL_GAME_INDEX[name]]).cast(_dtype(name, _GAME_DTYPES))
+            for name in Y.game_columns(players)}
     df = pl.DataFrame(cols)
     return df.with_columns(finished=pl.col("winner") >= 0)
 
@@ -159,7 +165,7 @@ def play_chunk(spec: BatchSpec, index: int) -> tuple[pl.DataFrame, pl.DataFrame 
         plays = np.zeros((size, Y.N_PLAYS), dtype=np.int8)
         if run_deals(rng, deal_rng, rules, codes, prm, first, size, rec, plays, gs, ws, no_script, solver) == ILLEGAL:
             raise EngineError(f"illegal action in chunk {index} (seed {spec.seed})")
-        return deals_frame(rec, plays), None
+        return deals_frame(rec, plays, spec.rules.players), None
     grec = np.zeros((size, Y.N_GAME_COLUMNS), dtype=np.int32)
     done = np.zeros(1, dtype=np.int64)
     parts = []
@@ -171,39 +177,44 @@ def play_chunk(spec: BatchSpec, index: int) -> tuple[pl.DataFrame, pl.DataFrame 
                          done, ws, no_script, solver)
         if rows == ILLEGAL:
             raise EngineError(f"illegal action in chunk {index} (seed {spec.seed})")
-        parts.append(deals_frame(rec[:rows], plays[:rows]))
-    return pl.concat(parts), games_frame(grec)
+        parts.append(deals_frame(rec[:rows], plays[:rows], spec.rules.players))
+    return pl.concat(parts), games_frame(grec, spec.rules.players)
 
 
 # ---- known-answer API: hand-written deals and game situations ----------------------------------
 @dataclass(frozen=True)
 class GameState:
-    """The part of a game carried from deal to deal, per seat."""
+    """The part of a game carried from deal to deal, per seat (three seats, or four with
+    players = 4; a field left at its default fits either)."""
 
-    scores: tuple[int, int, int] = (0, 0, 0)
-    on_barrel: tuple[bool, bool, bool] = (False, False, False)
-    attempts: tuple[int, int, int] = (0, 0, 0)  # barrel attempts used
-    falls: tuple[int, int, int] = (0, 0, 0)  # falls since the score was last set to zero
-    bolts: tuple[int, int, int] = (0, 0, 0)  # bolts since the last bolt penalty
+    scores: tuple[int, ...] = (0, 0, 0)
+    on_barrel: tuple[bool, ...] = (False, False, False)
+    attempts: tuple[int, ...] = (0, 0, 0)  # barrel attempts used
+    falls: tuple[int, ...] = (0, 0, 0)  # falls since the score was last set to zero
+    bolts: tuple[int, ...] = (0, 0, 0)  # bolts since the last bolt penalty
+
+    @property
+    def seats(self) -> int:
+        return max(len(v) for v in (self.scores, self.on_barrel, self.attempts, self.falls, self.bolts))
 
     def to_array(self) -> np.ndarray:
         gs = new_game_state()
-        for p in range(3):
-            gs[Y.G_SCORE + p] = self.scores[p]
-            gs[Y.G_ON_BARREL + p] = self.on_barrel[p]
-            gs[Y.G_ATTEMPTS + p] = self.attempts[p]
-            gs[Y.G_FALLS + p] = self.falls[p]
-            gs[Y.G_BOLTS + p] = self.bolts[p]
+        for offset, values in ((Y.G_SCORE, self.scores), (Y.G_ON_BARREL, self.on_barrel),
+                               (Y.G_ATTEMPTS, self.attempts), (Y.G_FALLS, self.falls), (Y.G_BOLTS, self.bolts)):
+            if len(values) > Y.SLOTS:
+                raise ValueError(f"a game state has at most {Y.SLOTS} seats")
+            for p, v in enumerate(values):
+                gs[offset + p] = v
         gs[Y.G_WINNER] = -1
         return gs
 
     @classmethod
-    def from_array(cls, gs: np.ndarray) -> GameState:
-        def seats(offset, kind=int):
-            return tuple(kind(gs[offset + p]) for p in range(3))
+    def from_array(cls, gs: np.ndarray, seats: int = 3) -> GameState:
+        def per_seat(offset, kind=int):
+            return tuple(kind(gs[offset + p]) for p in range(seats))
 
-        return cls(seats(Y.G_SCORE), seats(Y.G_ON_BARREL, bool), seats(Y.G_ATTEMPTS), seats(Y.G_FALLS),
-                   seats(Y.G_BOLTS))
+        return cls(per_seat(Y.G_SCORE), per_seat(Y.G_ON_BARREL, bool), per_seat(Y.G_ATTEMPTS),
+                   per_seat(Y.G_FALLS), per_seat(Y.G_BOLTS))
 
 
 class IllegalAction(ValueError):
@@ -224,29 +235,38 @@ def play_scripted_deal(*, hands: list[str | int], talon: str | int, dealer: int,
     """Play one hand-written deal through the engine. ``actions`` are every decision in the
     order the engine asks for them: bids after the forced one (0 = pass), the two discards (to
     the seat after the declarer first), the final contract (-1 = concede) and the 24 cards
-    (cards may be written as text). Returns (the deal's record as a dict, the cards played, the
+    (cards may be written as text). With players = 4, ``hands`` has four entries and the dealer's
+    is empty ("" or 0): he sits out. Returns (the deal's record as a dict, the cards played, the
     game state after it); an action the rules refuse raises IllegalAction."""
     rules = rules or HouseRules()
     rules.check_implemented()
-    masks = [_mask(h, f"hand of seat {p}", 7) for p, h in enumerate(hands)]
+    n = rules.players
+    if len(hands) != n:
+        raise CardError(f"give {n} hands (players = {n})")
+    if dealer not in range(n):
+        raise ValueError(f"dealer must be a seat 0..{n - 1}, not {dealer}")
+    if n == 4:
+        if hands[dealer] not in ("", 0, None):
+            raise CardError(f"the dealer (seat {dealer}) sits out a 4-player deal: give him an empty hand")
+        seats = [(dealer + 1 + s) % 4 for s in range(3)]  # the three players from first hand on
+    else:
+        seats = [0, 1, 2]
+    masks = [_mask(hands[p], f"hand of seat {p}", 7) for p in seats]
     talon_mask = _mask(talon, "talon", 3)
-    if len(masks) != 3:
-        raise CardError("give three hands")
     union = masks[0] | masks[1] | masks[2] | talon_mask
     if bin(union).count("1") != 24:
         raise CardError("hands and talon must hold the 24 cards exactly once")
-    if dealer not in (0, 1, 2):
-        raise ValueError(f"dealer must be a seat 0..2, not {dealer}")
     script = np.array([1] + [parse_card(a) if isinstance(a, str) else int(a) for a in actions], dtype=np.int64)
     ws = new_workspace()
     ws[W_HANDS, :3] = masks
     gs = (state or GameState()).to_array()
     rec = np.zeros((1, Y.N_DEAL_COLUMNS), dtype=np.int32)
     plays = np.zeros((1, Y.N_PLAYS), dtype=np.int8)
-    codes = np.full(3, Y.PLAYER_SCRIPTED, dtype=np.int64)
+    codes = np.full(n, Y.PLAYER_SCRIPTED, dtype=np.int64)
     rng = chunk_rng(0, 0)  # unused: every seat is scripted
-    status = play_dealt(rng, rules.to_array(), codes, codes, params_matrix(rules=rules), gs, dealer, ws, talon_mask,
-                        rec, 0, plays, script, solver_buffers(()))
+    play = play_dealt4 if n == 4 else play_dealt
+    status = play(rng, rules.to_array(), codes, codes, params_matrix(rules=rules), gs, dealer, ws, talon_mask,
+                  rec, 0, plays, script, solver_buffers(()))
     if status == ILLEGAL:
         if script[0] > len(script):
             raise IllegalAction(len(actions), f"the deal needs more than the {len(actions)} actions given")
@@ -254,27 +274,43 @@ def play_scripted_deal(*, hands: list[str | int], talon: str | int, dealer: int,
         raise IllegalAction(step, f"action {step} ({actions[step]!r}) is not allowed here")
     if script[0] != len(script):
         raise IllegalAction(int(script[0]) - 1, f"{len(script) - script[0]} action(s) left over after the deal")
-    row = dict(zip(Y.DEAL_COLUMNS, (int(v) for v in rec[0]), strict=True))
-    return row, [int(c) for c in plays[0]], GameState.from_array(gs)
+    row = {name: int(rec[0, _KERNEL_DEAL_INDEX[name]]) for name in Y.deal_columns(n)}
+    return row, [int(c) for c in plays[0]], GameState.from_array(gs, n)
 
 
-def settle_deal(*, state: GameState, declarer: int, contract: int, made: bool, results: tuple[int, int, int],
-                bolts: tuple[bool, bool, bool] = (False, False, False), conceded: bool = False,
-                rules: HouseRules | None = None) -> tuple[GameState, dict]:
+def settle_deal(*, state: GameState, declarer: int, contract: int, made: bool, results: tuple[int, ...],
+                bolts: tuple[bool, ...] | None = None, conceded: bool = False,
+                rules: HouseRules | None = None, dealer: int | None = None) -> tuple[GameState, dict]:
     """Apply the game rules (barrel, bolts, dump truck) to one deal's raw results. Returns the new
-    state and a dict with per-seat ``change``, ``score``, ``events`` and the ``winner`` (-1 if none)."""
+    state and a dict with per-seat ``change``, ``score``, ``events`` and the ``winner`` (-1 if none).
+    With players = 4, ``results`` and ``bolts`` have four entries and ``dealer`` names the seat
+    sitting out (his result: the talon's points)."""
     rules = rules or HouseRules()
     rules.check_implemented()
+    n = rules.players
+    bolts = bolts if bolts is not None else (False,) * n
+    if len(results) != n or len(bolts) != n:
+        raise ValueError(f"give {n} results and bolts (players = {n})")
+    shift = 0
+    if n == 4:
+        if dealer not in range(4) or dealer == declarer:
+            raise ValueError("players = 4: give the dealer, a seat 0..3 other than the declarer")
+        shift = (dealer + 1) % 4  # slot s is seat (s + shift) % 4, slot 3 the dealer
     gs = state.to_array()
+    rotate_seats(gs, shift)
     ws = new_workspace()
-    ws[W_RESULT, :3] = results
     rec = np.zeros((1, Y.N_DEAL_COLUMNS), dtype=np.int32)
-    rec[0, Y.D_BOLT:Y.D_BOLT + 3] = bolts
-    apply_deal(gs, rules.to_array(), declarer, contract, made, conceded, -1, ws, rec, 0)
-    out = {key: [int(rec[0, col + p]) for p in range(3)]
+    for slot in range(n):
+        ws[W_RESULT, slot] = results[(slot + shift) % n]
+        rec[0, Y.D_BOLT + slot] = bolts[(slot + shift) % n]
+    slot_declarer = (declarer - shift) % n
+    apply_deal(gs, rules.to_array(), slot_declarer, contract, made, conceded, -1, ws, rec, 0)
+    out = {key: [int(rec[0, col + (p - shift) % n]) for p in range(n)]
            for key, col in (("change", Y.D_CHANGE), ("score", Y.D_SCORE), ("events", Y.D_EVENTS))}
-    out["winner"] = int(gs[Y.G_WINNER])
-    return GameState.from_array(gs), out
+    winner = int(gs[Y.G_WINNER])
+    out["winner"] = (winner + shift) % n if winner >= 0 else -1
+    rotate_seats(gs, (4 - shift) % 4)
+    return GameState.from_array(gs, n), out
 
 
 def legal_cards(hand: str | int, *, trick: list[str | int] = (), trump: int | None = None,

@@ -11,7 +11,7 @@ import numpy as np
 from sim import layout as Y
 from sim import rules_layout as R
 from sim.bits_nb import popcount
-from sim.numba_config import jit_hot
+from sim.numba_config import jit_hot, jit_inline
 from sim.pimc_nb import pimc_choose_card, pimc_choose_discard
 from sim.play_nb import (
     ACE,
@@ -49,11 +49,11 @@ ALL_PASSED = -2  # the auction's "declarer" when nobody bid
 DARK_CONTRACT = 120  # a dark game's bid, and a golden-round deal's forced contract
 GOLDEN_CONTRACT = 120
 UNDARK_BID = 125  # the least bid that undarks
-GOLDEN_ROUND_DEALS = 3  # one deal per player
 GOLDEN_ROUND_REPLAYS = 3  # a golden round nobody made is replayed, at most this many rounds in all
 ACCUMULATE_BID_CAP = 120  # barrel_accumulate: the sitter may not bid above this
 THIRD_CONCESSION_PENALTY = 120  # concede_third_penalty: every third concession of a player costs this
 REDEAL_LIMIT_PENALTY = 120  # redeal_limit_penalty: the dealer's third redeal in a row costs him this
+SITTER = 3  # players = 4: the slot of the dealer, who sits out the deal (see sim.layout)
 
 
 @jit_hot
@@ -82,14 +82,16 @@ def bid_cap(hand, rules):
 
 @jit_hot
 def anyone_on_barrel(gs):
-    return gs[Y.G_ON_BARREL] + gs[Y.G_ON_BARREL + 1] + gs[Y.G_ON_BARREL + 2] > 0
+    """Somebody sits on the barrel (slot 3: the dealer sitting out a 4-player deal; 0 with 3)."""
+    return gs[Y.G_ON_BARREL] + gs[Y.G_ON_BARREL + 1] + gs[Y.G_ON_BARREL + 2] + gs[Y.G_ON_BARREL + 3] > 0
 
 
 # Rows of the per-chunk workspace (a (WORKSPACE_ROWS, 24) int64 array), so that no deal allocates.
 W_HANDS, W_ACTIVE, W_LAST_BID, W_CARD_POINTS, W_MARRIAGE_POINTS, W_MARRIAGES, W_TRICKS = 0, 1, 2, 3, 4, 5, 6
 W_RESULT, W_TRICK, W_VOIDS, W_NEW, W_EVENTS, W_SAT_BEFORE, W_DECK = 7, 8, 9, 10, 11, 12, 13
 W_KNOWN = 14  # entry 3 * viewer + holder: cards the viewer knows the holder to have (see know_cards)
-WORKSPACE_ROWS = 15
+W_CODES = 15  # 4-player deal: the three players' codes by slot (0..2) and their bidding codes (3..5)
+WORKSPACE_ROWS = 16
 
 
 def new_workspace():
@@ -266,10 +268,12 @@ def play_dealt(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, rec, ro
         else:
             bolt = earns_bolt(gs, rules, q, declarer, conceded, tricks[q], card_points[q] + marriage_points[q])
         rec[row, Y.D_BOLT + q] = 2 * bolt if mode == Y.BID_DARK and rules[R.BOLT_DOUBLE_IN_DARK] else bolt
-    paying_dealer = dealer if as_it_lies and rules[R.REDEAL_ANY] and mode == Y.BID_NORMAL else -1
+    paying_dealer = -1
+    if as_it_lies and rules[R.REDEAL_ANY] and mode == Y.BID_NORMAL:
+        paying_dealer = SITTER if rules[R.PLAYERS] == 4 else dealer  # the 4-player dealer sits out
     apply_deal(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec, row)
     if mode == Y.BID_GOLDEN:
-        end_golden_deal(gs, made, rec, row)
+        end_golden_deal(gs, rules, made, rec, row)
     return 0
 
 
@@ -401,22 +405,22 @@ def accumulates(gs, rules, seat):
 
 
 @jit_hot
-def end_golden_deal(gs, made, rec, row):
+def end_golden_deal(gs, rules, made, rec, row):
     """Count a golden-round deal; at the end of a round nobody made, scores go back to zero and
-    the round is played again (at most GOLDEN_ROUND_REPLAYS rounds)."""
+    the round is played again (at most GOLDEN_ROUND_REPLAYS rounds of one deal per player)."""
     if made:
         gs[Y.G_GOLDEN_MADE] = 1
     gs[Y.G_GOLDEN_LEFT] -= 1
     if gs[Y.G_GOLDEN_LEFT] > 0 or gs[Y.G_GOLDEN_MADE]:
         return
-    for q in range(3):
+    for q in range(rules[R.PLAYERS]):
         rec[row, Y.D_CHANGE + q] -= gs[Y.G_SCORE + q]
         rec[row, Y.D_SCORE + q] = 0
         rec[row, Y.D_EVENTS + q] |= Y.EV_GOLDEN_RESET
         gs[Y.G_SCORE + q] = 0
     if gs[Y.G_GOLDEN_ROUNDS] < GOLDEN_ROUND_REPLAYS:
         gs[Y.G_GOLDEN_ROUNDS] += 1
-        gs[Y.G_GOLDEN_LEFT] = GOLDEN_ROUND_DEALS
+        gs[Y.G_GOLDEN_LEFT] = rules[R.PLAYERS]
 
 
 @jit_hot
@@ -635,21 +639,36 @@ def _fall(gs, rules, p, new_scores):
 def apply_deal(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec, row):
     """Turn the deal's raw results (workspace row W_RESULT) into score changes under bolts, the
     barrel and the dump truck; record them and update the game state. See docs/RULES.md for the
-    order in which these rules apply."""
+    order in which these rules apply. With players = 4 the seats are the deal's slots, slot 3 the
+    dealer sitting out (see sim.layout)."""
+    if rules[R.PLAYERS] == 4:
+        settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec, row, 4)
+    else:
+        settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec, row, 3)
+
+
+@jit_inline
+def settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec, row, n):
+    """``apply_deal`` for ``n`` seats (a constant where it is inlined)."""
     barrel = rules[R.BARREL]
     penalty = rules[R.BARREL_PENALTY]
-    result = ws[W_RESULT, :3]
-    new = ws[W_NEW, :3]
-    events = ws[W_EVENTS, :3]
+    sitter = SITTER if n == 4 else -1
+    result = ws[W_RESULT, :n]
+    new = ws[W_NEW, :n]
+    events = ws[W_EVENTS, :n]
     events[:] = 0
     climbers = 0
     reached = 0  # players reaching the target without a barrel
-    sat_before = ws[W_SAT_BEFORE, :3]
-    for p in range(3):
+    sat_before = ws[W_SAT_BEFORE, :n]
+    for p in range(n):
         old = gs[Y.G_SCORE + p]
         new[p] = old
         sat_before[p] = gs[Y.G_ON_BARREL + p]
         if sat_before[p] and rules[R.BARREL_ACCUMULATE]:
+            if p == sitter:  # sitting out: nothing taken, no attempt; the talon's points are not recorded
+                if result[p] != 0:
+                    events[p] |= Y.EV_DEFENCE_IGNORED
+                continue
             # He adds the card points he takes, whatever his role, until he reaches the target;
             # after his attempts he falls from his score rounded down to tens.
             new[p] = old + ws[W_CARD_POINTS, p]
@@ -663,6 +682,10 @@ def apply_deal(gs, rules, declarer, contract, made, conceded, paying_dealer, ws,
                 new[p] = new[p] // 10 * 10 - penalty
                 events[p] |= Y.EV_FALL_ATTEMPTS | _fall(gs, rules, p, new)
         elif sat_before[p]:
+            if p == sitter:  # sitting out is no attempt; the talon's points are not recorded
+                if result[p] != 0:
+                    events[p] |= Y.EV_DEFENCE_IGNORED
+                continue
             if p == declarer and made and contract >= rules[R.BARREL_MIN_CONTRACT]:
                 new[p] = old + contract
                 events[p] |= Y.EV_WIN
@@ -691,15 +714,15 @@ def apply_deal(gs, rules, declarer, contract, made, conceded, paying_dealer, ws,
         # (possible only with win_only_as_declarer off), the highest score, then the declarer,
         # then the seat after him.
         winner = -1
-        for k in range(3):
-            q = (declarer + k) % 3
+        for k in range(n):
+            q = (declarer + k) % n
             if (reached >> q) & 1 and (winner < 0 or new[q] > new[winner]):
                 winner = q
         events[winner] |= Y.EV_WIN
         gs[Y.G_WINNER] = winner
     if climbers:
         together = popcount(climbers) > 1 and rules[R.BARREL_SIMULTANEOUS_PENALTY]
-        for p in range(3):
+        for p in range(n):
             if not (climbers >> p) & 1:
                 continue
             if together:
@@ -712,7 +735,7 @@ def apply_deal(gs, rules, declarer, contract, made, conceded, paying_dealer, ws,
                 gs[Y.G_BARREL_ENTRIES + p] += 1
                 events[p] |= Y.EV_BARREL_ON
         if not together and rules[R.BARREL_KNOCK_OFF]:
-            for q in range(3):
+            for q in range(n):
                 if sat_before[q] and gs[Y.G_ON_BARREL + q] and not (climbers >> q) & 1:
                     new[q] -= penalty  # from his score after this deal (barrel_accumulate adds points)
                     events[q] |= Y.EV_KNOCKED_OFF | _fall(gs, rules, q, new)
@@ -721,9 +744,9 @@ def apply_deal(gs, rules, declarer, contract, made, conceded, paying_dealer, ws,
         events[paying_dealer] |= Y.EV_REDEAL_PENALTY
         if gs[Y.G_ON_BARREL + paying_dealer]:
             events[paying_dealer] |= _fall(gs, rules, paying_dealer, new)
-    for p in range(3):
-        if rules[R.BOLT_CONSECUTIVE] and not rec[row, Y.D_BOLT + p]:
-            gs[Y.G_BOLTS + p] = 0  # bolts count only in an unbroken run
+    for p in range(n):
+        if rules[R.BOLT_CONSECUTIVE] and not rec[row, Y.D_BOLT + p] and p != sitter:
+            gs[Y.G_BOLTS + p] = 0  # bolts count only in an unbroken run (sitting out breaks none)
         if rec[row, Y.D_BOLT + p]:
             gs[Y.G_BOLTS + p] += rec[row, Y.D_BOLT + p]  # 2 for a doubled bolt (bolt_double_in_dark)
             if gs[Y.G_BOLTS + p] >= 3:
@@ -748,18 +771,115 @@ def apply_deal(gs, rules, declarer, contract, made, conceded, paying_dealer, ws,
         gs[Y.G_SCORE + p] = new[p]
 
 
+# ---- four players: the dealer sits out ------------------------------------------------------------
+@jit_hot
+def sitter_points(talon, rules):
+    """players = 4: what the dealer sitting out scores, the talon's card points plus the value of a
+    marriage lying in it (with sitout_half_marriage half a marriage's value, rounded down, for a
+    lone K or Q), the whole rounded as a defender's points."""
+    extra = 0
+    for s in range(4):
+        k = (talon >> (6 * s + KING)) & 1
+        q = (talon >> (6 * s + QUEEN)) & 1
+        if k and q:
+            extra += rules[R.MARRIAGE_VALUE + s]
+        elif (k or q) and rules[R.SITOUT_HALF_MARRIAGE]:
+            extra += rules[R.MARRIAGE_VALUE + s] // 2
+    return round5(mask_points(talon) + extra)
+
+
+@jit_hot
+def rotate_seats(gs, shift):
+    """Turn every per-seat block of the game state from seats to slots: slot ``s`` takes seat
+    ``(s + shift) % 4``'s entry. ``rotate_seats(gs, 4 - shift)`` turns it back."""
+    for b in range(0, Y.G_SEAT_BLOCKS_END, 4):
+        v0 = gs[b + shift % 4]
+        v1 = gs[b + (1 + shift) % 4]
+        v2 = gs[b + (2 + shift) % 4]
+        v3 = gs[b + (3 + shift) % 4]
+        gs[b] = v0
+        gs[b + 1] = v1
+        gs[b + 2] = v2
+        gs[b + 3] = v3
+
+
+@jit_hot
+def play_deal4(rng, deal_rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script, solver):
+    """``play_deal`` of a 4-player game: ``codes`` and ``gs`` by seat, ``dealer`` a seat 0..3."""
+    talon = deal_cards(deal_rng, ws[W_HANDS, :3], ws[W_DECK])
+    return play_dealt4(rng, rules, codes, codes, prm, gs, dealer, ws, talon, rec, row, plays, script, solver)
+
+
+@jit_hot
+def play_dealt4(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, rec, row, plays, script, solver):
+    """``play_dealt`` of a 4-player game (players = 4): the dealer (a seat 0..3) sits out, the hands
+    in the workspace belong to the three others from first hand on, and they play an ordinary
+    3-player deal with the dealer's slot (3) scored the talon's points (``sitter_points``). ``codes``,
+    ``bid_codes`` and ``gs`` are by seat; the record row is written by seat. Every player shares
+    one parameter row (``prm`` rows are equal)."""
+    shift = (dealer + 1) % 4  # slot s is seat (s + shift) % 4; slot 3 the dealer
+    codes3 = ws[W_CODES, :3]
+    bid3 = ws[W_CODES, 3:6]
+    for s in range(3):
+        codes3[s] = codes[(s + shift) % 4]
+        bid3[s] = bid_codes[(s + shift) % 4]
+    rotate_seats(gs, shift)
+    winner_before = gs[Y.G_WINNER]
+    gs[Y.G_WINNER] = -1
+    for r in (W_CARD_POINTS, W_MARRIAGE_POINTS, W_MARRIAGES, W_TRICKS):
+        ws[r, SITTER] = 0
+    ws[W_RESULT, SITTER] = sitter_points(talon, rules)
+    rec[row, Y.D_BOLT + SITTER] = 0
+    status = play_dealt(rng, rules, codes3, bid3, prm, gs, 2, ws, talon, rec, row, plays, script, solver)
+    # The sitter's columns (apply_deal wrote his change, score and events of a played deal).
+    rec[row, Y.D_HAND + SITTER] = 0
+    rec[row, Y.D_BID + SITTER] = 0
+    rec[row, Y.D_GIFT + SITTER] = -1
+    for base in (Y.D_CARD_POINTS, Y.D_MARRIAGE_POINTS, Y.D_MARRIAGES, Y.D_TRICKS, Y.D_BOLT):
+        rec[row, base + SITTER] = 0
+    if status == 0:
+        rec[row, Y.D_RESULT + SITTER] = ws[W_RESULT, SITTER]
+    else:
+        rec[row, Y.D_RESULT + SITTER] = 0
+        rec[row, Y.D_CHANGE + SITTER] = 0
+        rec[row, Y.D_EVENTS + SITTER] = 0
+        rec[row, Y.D_SCORE + SITTER] = gs[Y.G_SCORE + SITTER]
+    # Slots back to seats: the record row, the declarer, the winner and the game state.
+    for base in Y.D_SEAT_BLOCKS:
+        v0 = rec[row, base]
+        v1 = rec[row, base + 1]
+        v2 = rec[row, base + 2]
+        v3 = rec[row, base + 3]
+        rec[row, base + shift % 4] = v0
+        rec[row, base + (1 + shift) % 4] = v1
+        rec[row, base + (2 + shift) % 4] = v2
+        rec[row, base + (3 + shift) % 4] = v3
+    rec[row, Y.D_DEALER] = dealer
+    if rec[row, Y.D_DECLARER] >= 0:
+        rec[row, Y.D_DECLARER] = (rec[row, Y.D_DECLARER] + shift) % 4
+    winner = gs[Y.G_WINNER]
+    gs[Y.G_WINNER] = (winner + shift) % 4 if winner >= 0 else winner_before
+    rotate_seats(gs, 4 - shift)
+    return status
+
+
 # ---- chunk kernels ----------------------------------------------------------------------------
 @jit_hot
 def run_deals(rng, deal_rng, rules, codes, prm, first_id, n, rec, plays, gs, ws, script, solver):
     """``n`` independent deals, each from a zero score with a random dealer. ``gs`` and ``ws``
     are scratch (``new_game_state``, ``new_workspace``). Returns the number of rows written
     (``n``), or ILLEGAL."""
+    n_players = rules[R.PLAYERS]
     for i in range(n):
         gs[:] = 0
-        dealer = below(deal_rng, 3)
+        dealer = below(deal_rng, n_players)
         rec[i, Y.D_GAME] = first_id + i
         rec[i, Y.D_DEAL] = 0
-        if play_deal(rng, deal_rng, rules, codes, prm, gs, dealer, ws, rec, i, plays, script, solver) == ILLEGAL:
+        if n_players == 4:
+            status = play_deal4(rng, deal_rng, rules, codes, prm, gs, dealer, ws, rec, i, plays, script, solver)
+        else:
+            status = play_deal(rng, deal_rng, rules, codes, prm, gs, dealer, ws, rec, i, plays, script, solver)
+        if status == ILLEGAL:
             return ILLEGAL
     return n
 
@@ -773,32 +893,38 @@ def run_games(rng, deal_rng, rules, codes, prm, gs, first_id, n_games, max_deals
     or ILLEGAL."""
     row = 0
     capacity = rec.shape[0]
+    n_players = rules[R.PLAYERS]
     while done[0] < n_games and row < capacity:
         if gs[Y.G_DEALS] == 0:
             gs[:] = 0
             gs[Y.G_WINNER] = -1
-            gs[Y.G_FIRST_DEALER] = below(deal_rng, 3)
+            gs[Y.G_FIRST_DEALER] = below(deal_rng, n_players)
             gs[Y.G_DEALER] = gs[Y.G_FIRST_DEALER]
             if rules[R.GOLDEN_ROUND]:
-                gs[Y.G_GOLDEN_LEFT] = GOLDEN_ROUND_DEALS
+                gs[Y.G_GOLDEN_LEFT] = n_players  # one deal per player
                 gs[Y.G_GOLDEN_ROUNDS] = 1
         game_id = first_id + done[0]
         rec[row, Y.D_GAME] = game_id
         rec[row, Y.D_DEAL] = gs[Y.G_DEALS]
-        status = play_deal(rng, deal_rng, rules, codes, prm, gs, gs[Y.G_DEALER], ws, rec, row, plays, script, solver)
+        if n_players == 4:
+            status = play_deal4(rng, deal_rng, rules, codes, prm, gs, gs[Y.G_DEALER], ws, rec, row, plays, script,
+                                solver)
+        else:
+            status = play_deal(rng, deal_rng, rules, codes, prm, gs, gs[Y.G_DEALER], ws, rec, row, plays, script,
+                               solver)
         if status == ILLEGAL:
             return ILLEGAL
         row += 1
         gs[Y.G_DEALS] += 1
         if status != REDEAL:
-            gs[Y.G_DEALER] = (gs[Y.G_DEALER] + 1) % 3
+            gs[Y.G_DEALER] = (gs[Y.G_DEALER] + 1) % n_players
         if gs[Y.G_WINNER] >= 0 or gs[Y.G_DEALS] >= max_deals:
             g = done[0]
             grec[g, 0] = game_id
             grec[g, 1] = gs[Y.G_DEALS]
             grec[g, 2] = gs[Y.G_WINNER]
             grec[g, 3] = gs[Y.G_FIRST_DEALER]
-            for k in range(Y.G_ON_BARREL):
+            for k in range(Y.G_ON_BARREL):  # the per-seat counters, laid out as the record's
                 grec[g, Y.GAME_STATE_TO_RECORD + k] = gs[k]
             done[0] += 1
             gs[Y.G_DEALS] = 0

@@ -1,81 +1,103 @@
 """Offsets into the arrays that compiled kernels share with Python: game state, deal and game
 records, event bits and heuristic parameters. Kernels read these module constants at compile time.
+
+Every per-seat block has ``SLOTS`` = 4 entries, room for the 4-player game (``players = 4``); a
+3-player game leaves the fourth at zero and its stored tables show seats 0..2 only
+(``deal_columns(3)``, ``game_columns(3)``). In a 4-player deal the kernels work in *slots*: slots
+0..2 are the three players of the deal from first hand on, slot 3 the dealer, who sits out; the
+engine maps slots to seats before storing (slot ``s`` is seat ``(dealer + 1 + s) % 4``).
 """
 
-SEATS = 3
+SEATS = 3  # seats of the classic game
+SLOTS = 4  # entries of every per-seat block in the kernels' arrays
 
 
-def _per_seat(*names):
-    return [f"{n}{p}" for n in names for p in range(SEATS)]
+def _per_seat(names, n):
+    return [f"{name}{p}" for name in names for p in range(n)]
+
+
+_DEAL_SEAT_GROUPS = ("gift", "card_points", "marriage_points", "marriages", "tricks", "result", "change", "score",
+                     "bolt", "events")
+
+
+def deal_columns(n: int) -> list[str]:
+    """Columns of the stored ``deals`` table of an ``n``-player run (seat columns end in 0..n-1)."""
+    return (["game", "deal", "dealer"] + _per_seat(["hand"], n) + ["talon"] + _per_seat(["bid"], n)
+            + ["bid_turns", "bid_kind", "declarer", "winning_bid", "contract", "conceded", "made", "redeal"]
+            + _per_seat(_DEAL_SEAT_GROUPS, n))
+
+
+_GAME_SEAT_GROUPS = ("score", "barrel_entries", "barrel_falls", "bolt_penalties", "dump_trucks", "zeroed")
+
+
+def game_columns(n: int) -> list[str]:
+    """Columns of the stored ``games`` table of an ``n``-player run (before ``finished``)."""
+    return ["game", "deals", "winner", "first_dealer"] + _per_seat(_GAME_SEAT_GROUPS, n)
 
 
 # ---- one row per deal (int32 columns; plays are stored apart as 24 card indices) ----------
-DEAL_COLUMNS = (
-    ["game", "deal", "dealer"]
-    + _per_seat("hand")
-    + ["talon"]
-    + _per_seat("bid")
-    + ["bid_turns", "bid_kind", "declarer", "winning_bid", "contract", "conceded", "made", "redeal"]
-    + _per_seat("gift", "card_points", "marriage_points", "marriages", "tricks", "result",
-                "change", "score", "bolt", "events")
-)
-D_GAME = DEAL_COLUMNS.index("game")
-D_DEAL = DEAL_COLUMNS.index("deal")
-D_DEALER = DEAL_COLUMNS.index("dealer")
-D_HAND = DEAL_COLUMNS.index("hand0")
-D_TALON = DEAL_COLUMNS.index("talon")
-D_BID = DEAL_COLUMNS.index("bid0")
-D_BID_TURNS = DEAL_COLUMNS.index("bid_turns")
-D_BID_KIND = DEAL_COLUMNS.index("bid_kind")
-D_DECLARER = DEAL_COLUMNS.index("declarer")
-D_WINNING_BID = DEAL_COLUMNS.index("winning_bid")
-D_CONTRACT = DEAL_COLUMNS.index("contract")
-D_CONCEDED = DEAL_COLUMNS.index("conceded")
-D_MADE = DEAL_COLUMNS.index("made")
-D_REDEAL = DEAL_COLUMNS.index("redeal")
-D_GIFT = DEAL_COLUMNS.index("gift0")
-D_CARD_POINTS = DEAL_COLUMNS.index("card_points0")
-D_MARRIAGE_POINTS = DEAL_COLUMNS.index("marriage_points0")
-D_MARRIAGES = DEAL_COLUMNS.index("marriages0")
-D_TRICKS = DEAL_COLUMNS.index("tricks0")
-D_RESULT = DEAL_COLUMNS.index("result0")
-D_CHANGE = DEAL_COLUMNS.index("change0")
-D_SCORE = DEAL_COLUMNS.index("score0")
-D_BOLT = DEAL_COLUMNS.index("bolt0")
-D_EVENTS = DEAL_COLUMNS.index("events0")
-N_DEAL_COLUMNS = len(DEAL_COLUMNS)
+DEAL_COLUMNS = deal_columns(SEATS)  # the 3-player table
+KERNEL_DEAL_COLUMNS = deal_columns(SLOTS)  # the kernels' record row
+D_GAME = KERNEL_DEAL_COLUMNS.index("game")
+D_DEAL = KERNEL_DEAL_COLUMNS.index("deal")
+D_DEALER = KERNEL_DEAL_COLUMNS.index("dealer")
+D_HAND = KERNEL_DEAL_COLUMNS.index("hand0")
+D_TALON = KERNEL_DEAL_COLUMNS.index("talon")
+D_BID = KERNEL_DEAL_COLUMNS.index("bid0")
+D_BID_TURNS = KERNEL_DEAL_COLUMNS.index("bid_turns")
+D_BID_KIND = KERNEL_DEAL_COLUMNS.index("bid_kind")
+D_DECLARER = KERNEL_DEAL_COLUMNS.index("declarer")
+D_WINNING_BID = KERNEL_DEAL_COLUMNS.index("winning_bid")
+D_CONTRACT = KERNEL_DEAL_COLUMNS.index("contract")
+D_CONCEDED = KERNEL_DEAL_COLUMNS.index("conceded")
+D_MADE = KERNEL_DEAL_COLUMNS.index("made")
+D_REDEAL = KERNEL_DEAL_COLUMNS.index("redeal")
+D_GIFT = KERNEL_DEAL_COLUMNS.index("gift0")
+D_CARD_POINTS = KERNEL_DEAL_COLUMNS.index("card_points0")
+D_MARRIAGE_POINTS = KERNEL_DEAL_COLUMNS.index("marriage_points0")
+D_MARRIAGES = KERNEL_DEAL_COLUMNS.index("marriages0")
+D_TRICKS = KERNEL_DEAL_COLUMNS.index("tricks0")
+D_RESULT = KERNEL_DEAL_COLUMNS.index("result0")
+D_CHANGE = KERNEL_DEAL_COLUMNS.index("change0")
+D_SCORE = KERNEL_DEAL_COLUMNS.index("score0")
+D_BOLT = KERNEL_DEAL_COLUMNS.index("bolt0")
+D_EVENTS = KERNEL_DEAL_COLUMNS.index("events0")
+N_DEAL_COLUMNS = len(KERNEL_DEAL_COLUMNS)
+# First columns of the per-seat blocks of a record row (the 4-player engine permutes them).
+D_SEAT_BLOCKS = (D_HAND, D_BID, D_GIFT, D_CARD_POINTS, D_MARRIAGE_POINTS, D_MARRIAGES, D_TRICKS, D_RESULT,
+                 D_CHANGE, D_SCORE, D_BOLT, D_EVENTS)
 N_PLAYS = 24
 
 # ---- one row per game ------------------------------------------------------------------------
-GAME_COLUMNS = (
-    ["game", "deals", "winner", "first_dealer"]
-    + _per_seat("score", "barrel_entries", "barrel_falls", "bolt_penalties", "dump_trucks", "zeroed")
-)
-N_GAME_COLUMNS = len(GAME_COLUMNS)
+GAME_COLUMNS = game_columns(SEATS)
+KERNEL_GAME_COLUMNS = game_columns(SLOTS)
+N_GAME_COLUMNS = len(KERNEL_GAME_COLUMNS)
 
 # ---- game state carried from deal to deal (int64) ---------------------------------------------
-# The per-seat blocks from G_SCORE to G_ZEROED are laid out exactly as the game record's.
+# Per-seat blocks of SLOTS entries first; those from G_SCORE to G_ZEROED are laid out exactly as
+# the kernels' game record row.
 G_SCORE = 0
-G_BARREL_ENTRIES = 3
-G_BARREL_FALLS = 6
-G_BOLT_PENALTIES = 9
-G_DUMP_TRUCKS = 12
-G_ZEROED = 15
-G_ON_BARREL = 18
-G_ATTEMPTS = 21
-G_FALLS = 24  # falls since the last reset to zero
-G_BOLTS = 27  # bolts since the last penalty
-G_DEALER = 30
-G_DEALS = 31
-G_WINNER = 32
-G_FIRST_DEALER = 33
-G_CONCESSIONS = 34  # concessions so far in the game (concede_limit, concede_third_penalty)
-G_QUIET = 37  # deals in a row without declaring (bolt_on = three_passes)
-G_REDEALS = 40  # redeals in a row by the current dealer (redeal_limit_penalty)
-G_GOLDEN_LEFT = 41  # deals left in the current golden round (golden_round)
-G_GOLDEN_ROUNDS = 42  # golden rounds begun
-G_GOLDEN_MADE = 43  # somebody made his contract in the current golden round
-N_GAME_STATE = 44
+G_BARREL_ENTRIES = 4
+G_BARREL_FALLS = 8
+G_BOLT_PENALTIES = 12
+G_DUMP_TRUCKS = 16
+G_ZEROED = 20
+G_ON_BARREL = 24
+G_ATTEMPTS = 28
+G_FALLS = 32  # falls since the last reset to zero
+G_BOLTS = 36  # bolts since the last penalty
+G_CONCESSIONS = 40  # concessions so far in the game (concede_limit, concede_third_penalty)
+G_QUIET = 44  # deals in a row without declaring (bolt_on = three_passes)
+G_SEAT_BLOCKS_END = 48
+G_DEALER = 48
+G_DEALS = 49
+G_WINNER = 50
+G_FIRST_DEALER = 51
+G_REDEALS = 52  # redeals in a row by the current dealer (redeal_limit_penalty)
+G_GOLDEN_LEFT = 53  # deals left in the current golden round (golden_round)
+G_GOLDEN_ROUNDS = 54  # golden rounds begun
+G_GOLDEN_MADE = 55  # somebody made his contract in the current golden round
+N_GAME_STATE = 56
 GAME_STATE_TO_RECORD = 4  # game record column of G_SCORE
 
 # ---- events: bits of the per-seat ``events`` column ------------------------------------------

@@ -41,3 +41,6 @@ jit = numba.njit(cache=True, nogil=True, fastmath=False, error_model="numpy")
 # reference counting of array arguments (atomic increments on every call), a game plays about
 # three times faster. Such functions take every buffer from their caller.
 jit_hot = numba.njit(cache=True, nogil=True, fastmath=False, error_model="numpy", _nrt=False)
+# The same, inlined into every caller at compile time: a caller passing a constant (the number of
+# seats) gets code specialised for it.
+jit_inline = numba.njit(cache=True, nogil=True, fastmath=False, error_model="numpy", _nrt=False, inline="always")

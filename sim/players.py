@@ -60,20 +60,24 @@ class HeuristicParams:
 PLAYER_NAMES = tuple(Y.PLAYER_CODES)
 
 
-def parse_players(spec: str | list[str] | tuple[str, ...]) -> tuple[str, str, str]:
-    """``"heuristic"`` (every seat) or ``"heuristic,random,random"`` (seat by seat)."""
-    names = [n.strip().lower() for n in (spec.split(",") if isinstance(spec, str) else spec)]
+def parse_players(spec: str | list[str] | tuple[str, ...], n: int = 3) -> tuple[str, ...]:
+    """``"heuristic"`` (every seat) or ``"heuristic,random,random"`` (seat by seat, ``n`` seats)."""
+    names = [n_.strip().lower() for n_ in (spec.split(",") if isinstance(spec, str) else spec)]
     if len(names) == 1:
-        names = names * 3
-    if len(names) != 3:
-        raise PlayerError(f"players {spec!r}: give one player for every seat or three, comma-separated")
-    for n in names:
-        if n not in Y.PLAYER_CODES:
-            raise PlayerError(f"unknown player {n!r}; players are: {', '.join(PLAYER_NAMES)}")
-    return (names[0], names[1], names[2])
+        names = names * n
+    if len(names) != n:
+        raise PlayerError(f"players {spec!r}: give one player for every seat or {_WORDS.get(n, n)}, comma-separated"
+                          + ("" if n == 3 else f" (players = {n})"))
+    for name in names:
+        if name not in Y.PLAYER_CODES:
+            raise PlayerError(f"unknown player {name!r}; players are: {', '.join(PLAYER_NAMES)}")
+    return tuple(names)
 
 
-def player_codes(names: tuple[str, str, str]) -> np.ndarray:
+_WORDS = {3: "three", 4: "four"}
+
+
+def player_codes(names: tuple[str, ...]) -> np.ndarray:
     return np.array([Y.PLAYER_CODES[n] for n in names], dtype=np.int64)
 
 
@@ -82,7 +86,8 @@ def params_matrix(params: HeuristicParams | None = None, rules: HouseRules | Non
     from them and the rules' marriage values."""
     from sim.players_nb import fill_suit_tables
 
-    prm = np.zeros((3, Y.N_HEURISTIC_COLUMNS), dtype=np.float64)
+    rules = rules or HouseRules()
+    prm = np.zeros((max(3, rules.players), Y.N_HEURISTIC_COLUMNS), dtype=np.float64)
     prm[:, :Y.N_HEURISTIC] = (params or HeuristicParams()).to_array()
-    fill_suit_tables(prm, (rules or HouseRules()).to_array())
+    fill_suit_tables(prm, rules.to_array())
     return prm

@@ -8,6 +8,11 @@ no code with the compiled engine: cards are plain indices (6 × suit + rank), ha
 sets, and every rule is one visible step. ``replay_deal`` checks one deal row,
 ``replay_game`` the game rules over the rows of one game; both raise ``AssertionError`` naming
 the game, the deal, the column and the expected and stored values.
+
+Four players (RULES.md §4.1, docs/RULES.md "Four players"): the dealer sits out, the three others
+play an ordinary 3-player deal, so ``replay_deal`` checks the sitter's own columns (no cards, the
+talon's points as his result) and then the three players' deal as a 3-player row
+(``three_player_view``); ``replay_game`` settles all four seats.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from dataclasses import dataclass
 
 from sim.rules import HouseRules
 
-SEATS = 3
+SEATS = 3  # seats of a deal's players (a 4-player row is checked through its 3-player view)
 DECK_SIZE = 24
 FULL_DECK = (1 << DECK_SIZE) - 1
 TRICKS_PER_DEAL = 8
@@ -111,6 +116,10 @@ def replay_deal(row: dict, rules: HouseRules, seen: Counter | None = None) -> No
     the barrel, counters) is checked by ``replay_game``. ``seen``, if given, counts the situations
     met (see ``_check_play``), for tests that the sample reaches each rule."""
     seen = Counter() if seen is None else seen
+    if rules.players == 4:
+        _check_sitter_columns(row, rules)
+        seen["four players"] += 1
+        row = three_player_view(row)
     hands = [row[f"hand{s}"] for s in range(SEATS)]
     talon = row["talon"]
     _check_dealt(row, hands, talon)
@@ -165,6 +174,62 @@ def replay_deal(row: dict, rules: HouseRules, seen: Counter | None = None) -> No
     _check_play(row, rules, declarer, contract, eight_cards, seen, bonus)
 
 
+def seats_of(row: dict) -> int:
+    """Seats in a stored row: 4 when it has the columns of a 4-player run."""
+    return 4 if "hand3" in row else 3
+
+
+def playing_seats(row: dict) -> list[int]:
+    """The seats that play the deal, from first hand (left of the dealer) clockwise: with four
+    players the dealer sits out."""
+    n = seats_of(row)
+    return [(row["dealer"] + 1 + i) % n for i in range(3)]
+
+
+def sitter_points(talon: set[int], rules: HouseRules) -> int:
+    """players = 4: the dealer sitting out scores the talon's card points plus the value of a
+    marriage in it (sitout_half_marriage: half a marriage's value, rounded down, for a K or Q whose
+    partner is not in the talon), the total rounded like a defender's points."""
+    extra = 0
+    for suit in range(4):
+        halves = {6 * suit + KING, 6 * suit + QUEEN} & talon
+        if len(halves) == 2:
+            extra += rules.marriage_values[suit]
+        elif halves and rules.sitout_half_marriage:
+            extra += rules.marriage_values[suit] // 2
+    return round5(card_points_of(talon) + extra)
+
+
+def _check_sitter_columns(row: dict, rules: HouseRules) -> None:
+    d = row["dealer"]
+    _require(row, d in range(4), f"dealer {d} is not a seat of 4")
+    for column, value in (("hand", 0), ("bid", 0), ("gift", -1), ("tricks", 0), ("card_points", 0),
+                          ("marriage_points", 0), ("marriages", 0), ("bolt", 0)):
+        _expect(row, f"{column}{d} of the dealer sitting out", value, row[f"{column}{d}"])
+    expected = 0 if row["redeal"] else sitter_points(cards_in(row["talon"]), rules)
+    _expect(row, f"result{d} of the dealer sitting out (the talon's points)", expected, row[f"result{d}"])
+    _require(row, row["declarer"] != d, "the dealer sitting out is the declarer")
+
+
+_SEAT_COLUMNS = ("hand", "bid", "gift", "card_points", "marriage_points", "marriages", "tricks", "result",
+                 "change", "score", "bolt", "events")
+
+
+def three_player_view(row: dict) -> dict:
+    """A 4-player row as the 3-player deal its players play: seats 0, 1, 2 are first hand and the
+    two after him, the dealer of the view is seat 2 (so that first hand is seat 0) and the real
+    dealer's events are kept as ``dealer_events`` (he pays for a third redeal)."""
+    order = playing_seats(row)
+    view = {k: v for k, v in row.items() if not any(k.startswith(c) and k[len(c):].isdigit() for c in _SEAT_COLUMNS)}
+    for i, seat in enumerate(order):
+        for column in _SEAT_COLUMNS:
+            view[f"{column}{i}"] = row[f"{column}{seat}"]
+    view["dealer"] = 2
+    view["declarer"] = order.index(row["declarer"]) if row["declarer"] >= 0 else row["declarer"]
+    view["dealer_events"] = row[f"events{row['dealer']}"]
+    return view
+
+
 def four_nines(cards: set[int]) -> bool:
     return all(6 * s + NINE in cards for s in range(4))
 
@@ -178,7 +243,7 @@ def count_rank(cards: set[int], rank: int) -> int:
 
 
 def first_hand_of(row: dict) -> int:
-    return (row["dealer"] + 1) % SEATS
+    return (row["dealer"] + 1) % seats_of(row)
 
 
 def hand_redeal_reasons(cards: set[int], rules: HouseRules) -> set[int]:
@@ -298,7 +363,7 @@ def _check_no_redeal_due(row: dict, rules: HouseRules, hands: list[int], talon: 
     """A played deal: no redeal was due (cards taken unseen, dark or golden, are played as they lie),
     unless the dealer paid for a third redeal in a row and the deal was played as it lay."""
     due = redeal_due(row, rules, hands, talon, eight_cards)
-    if row[f"events{row['dealer']}"] & EV_REDEAL_PENALTY:
+    if row.get("dealer_events", row[f"events{row['dealer']}"]) & EV_REDEAL_PENALTY:
         _require(row, rules.redeal_limit_penalty, "a redeal penalty without redeal_limit_penalty")
         _require(row, bool(due), "the dealer paid for a third redeal, but no redeal was due in this deal")
         seen["redeal penalty"] += 1
@@ -311,8 +376,8 @@ def is_free_talon(row: dict, rules: HouseRules) -> bool:
     barrel_forced_last): no bidding decision, his bid is barrel_min_contract, the others' 0."""
     if not (rules.barrel_talon_free or rules.barrel_forced_last) or row["bid_kind"] != KIND_AUCTION:
         return False
-    bids = [row[f"bid{s}"] for s in range(SEATS)]
-    return row["bid_turns"] == 0 and sorted(bids) == [0, 0, rules.barrel_min_contract]
+    bids = [row[f"bid{s}"] for s in range(seats_of(row))]
+    return row["bid_turns"] == 0 and sorted(bids) == [0] * (len(bids) - 1) + [rules.barrel_min_contract]
 
 
 def _check_dealt(row: dict, hands: list[int], talon: int) -> None:
@@ -654,7 +719,8 @@ def replay_game(deal_rows: list[dict], game_row: dict | None, rules: HouseRules,
     rows = sorted(deal_rows, key=lambda r: r["deal"])
     _require(rows[0], len({r["game"] for r in rows}) == 1, "rows of several games replayed as one")
     first_dealer = rows[0]["dealer"]
-    seats = [SeatState() for _ in range(SEATS)]
+    n = rules.players
+    seats = [SeatState() for _ in range(n)]
     game = GameCounters(golden_on=rules.golden_round and game_row is not None)
     game.golden_rounds = int(game.golden_on)
     dealer = first_dealer
@@ -665,7 +731,7 @@ def replay_game(deal_rows: list[dict], game_row: dict | None, rules: HouseRules,
         _expect(row, "dealer (rotates clockwise after every deal played, not after a redeal)", dealer, row["dealer"])
         winner = settle_deal(row, seats, rules, game, seen)
         if not row["redeal"]:
-            dealer = (dealer + 1) % SEATS
+            dealer = (dealer + 1) % n
 
     if game_row is None:
         return
@@ -685,10 +751,11 @@ def _check_game_rules_of_deal(row: dict, seats: list[SeatState], rules: HouseRul
     silence, the free talon, the accumulating sitter's cap, the concession limit and the redeal limit."""
     kind = row["bid_kind"]
     first_hand = first_hand_of(row)
-    bids = [row[f"bid{s}"] for s in range(SEATS)]
-    sitters = [s for s in range(SEATS) if seats[s].on_barrel]
+    n = len(seats)
+    bids = [row[f"bid{s}"] for s in range(n)]
+    sitters = [s for s in range(n) if seats[s].on_barrel]  # on the barrel (the dealer sitting out included)
     if game.golden_on:
-        _expect(row, f"bid_kind in golden round {game.golden_rounds} (deal {game.golden_deals + 1} of 3)",
+        _expect(row, f"bid_kind in golden round {game.golden_rounds} (deal {game.golden_deals + 1} of {n})",
                 KIND_GOLDEN, kind)
         _expect(row, "redeal in a golden round", 0, row["redeal"])
         return
@@ -700,7 +767,7 @@ def _check_game_rules_of_deal(row: dict, seats: list[SeatState], rules: HouseRul
                      f"first hand (score {seats[first_hand].score}) went dark below dark_min_score "
                      f"{rules.dark_min_score}")
     if rules.silence_below is not None:
-        for s in range(SEATS):
+        for s in playing_seats(row):
             if seats[s].score >= rules.silence_below or kind == KIND_GOLDEN:
                 continue
             seen["silenced"] += 1
@@ -713,14 +780,20 @@ def _check_game_rules_of_deal(row: dict, seats: list[SeatState], rules: HouseRul
         pass  # a talon or discard redeal: the bidding took place as usual
     elif row["redeal"]:
         return
-    free = sitters and kind == KIND_AUCTION and (
-        rules.barrel_talon_free or (rules.barrel_forced_last and seats[sitters[0]].falls == 2
-                                    and seats[sitters[0]].attempts == rules.barrel_attempts - 1))
+    # Who takes the talon without bidding: a player of the deal on the barrel who is owed it (always
+    # with barrel_talon_free; on the last attempt of his third barrel with barrel_forced_last); of
+    # several, the lowest seat with three players, the first from first hand on with four. The
+    # dealer sitting out never does.
+    playing = sorted(playing_seats(row)) if n == 3 else playing_seats(row)
+    sitters = [s for s in playing if seats[s].on_barrel]
+    owed = [s for s in sitters if rules.barrel_talon_free or (
+        rules.barrel_forced_last and seats[s].falls == 2 and seats[s].attempts == rules.barrel_attempts - 1)]
+    free = owed and kind == KIND_AUCTION
     if free:
         seen["free talon"] += 1
-        owner = -1 if row["redeal"] else sitters[0]  # a redealt deal stores no declarer
+        owner = -1 if row["redeal"] else owed[0]  # a redealt deal stores no declarer
         _require(row, is_free_talon(row, rules) and row["declarer"] == owner,
-                 f"seat {sitters[0]} on the barrel should take the talon without bidding (bids {bids}, "
+                 f"seat {owed[0]} on the barrel should take the talon without bidding (bids {bids}, "
                  f"bid_turns {row['bid_turns']})")
     else:
         _require(row, not is_free_talon(row, rules) or row["redeal"],
@@ -740,13 +813,16 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: Game
     declarer = row["declarer"]
     contract = row["contract"]
     made = row["made"] and not row["conceded"]
-    results = [row[f"result{s}"] for s in range(SEATS)]
+    n = len(seats)
+    results = [row[f"result{s}"] for s in range(n)]
     before = [st.score for st in seats]
-    events = [0] * SEATS
-    fell = [False] * SEATS
+    events = [0] * n
+    fell = [False] * n
     winner = None
     barrel = rules.barrel
     dealer = row["dealer"]
+    # players = 4: the dealer sits out; his result is the talon's points (checked by replay_deal).
+    out = dealer if n == 4 else None
 
     def fall(s: int, event: int) -> None:
         # A fall leaves the barrel and counts; the n-th counted fall sets the score to 0 instead of
@@ -769,7 +845,7 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: Game
     if row["redeal"]:
         # Thrown in or redealt: nothing is scored, no barrel attempt; the same dealer deals again.
         if row["redeal"] == R_ALL_PASSED and rules.redeal_limit_penalty and game.redeals < 2:
-            asking = [s for s in range(SEATS) if hand_redeal_reasons(cards_in(row[f"hand{s}"]), rules)]
+            asking = [s for s in playing_seats(row) if hand_redeal_reasons(cards_in(row[f"hand{s}"]), rules)]
             _require(row, not asking, f"all passed, but seat(s) {asking} had to redeal first")
         elif row["redeal"] == R_ALL_PASSED and rules.redeal_limit_penalty:
             seen["thrown in at the redeal limit"] += 1
@@ -778,7 +854,7 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: Game
         if rules.redeal_limit_penalty:
             _require(row, game.redeals <= 2, f"a redeal stored as the dealer's {game.redeals}th in a row although "
                                              "redeal_limit_penalty plays the third")
-        for s in range(SEATS):
+        for s in range(n):
             _expect(row, f"change{s} of a deal not played", 0, row[f"change{s}"])
             _expect(row, f"score{s} of a deal not played", seats[s].score, row[f"score{s}"])
             _check_events(row, s, events[s])  # no event at all, not even "stays on the barrel"
@@ -790,7 +866,10 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: Game
                  f"the dealer paid for a third redeal in a row after {game.redeals} redeal(s) in a row")
     game.redeals = 0
 
-    sitters = [s for s in range(SEATS) if seats[s].on_barrel]
+    # On the barrel, taken in seat order (four players: from first hand on, the dealer last); when
+    # two accumulating sitters reach the target in one deal, the game goes to the later one.
+    order = list(range(n)) if n == 3 else [(dealer + 1 + i) % n for i in range(n)]
+    sitters = [s for s in order if seats[s].on_barrel]
     if row["conceded"]:
         if sitters:
             _require(row, rules.concede_on_barrel, f"a concession while seat(s) {sitters} sit on the barrel")
@@ -816,11 +895,18 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: Game
     # Accumulating barrel: a sitter adds the card points he takes (unrounded, marriages not counted).
     if rules.barrel_accumulate:
         for s in sitters:
-            results[s] = row[f"card_points{s}"]
+            if s != out:
+                results[s] = row[f"card_points{s}"]
 
     # 1. Players on the barrel.
     for s in sitters:
         st = seats[s]
+        if s == out:
+            # Sitting out on the barrel: the talon's points go unrecorded (as a defender's), and a
+            # deal he cannot declare is no attempt.
+            if results[s] != 0:
+                events[s] |= EV_DEFENCE_IGNORED
+            continue
         if rules.barrel_accumulate:
             st.score += results[s]
             if st.score >= rules.target:
@@ -855,7 +941,7 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: Game
     climbers = []
     reached = []  # without a barrel: who reached the target (docs: the declarer who made it, or
     # anybody with win_only_as_declarer off; the highest score, then the declarer, then the next seat)
-    for s in range(SEATS):
+    for s in range(n):
         if s in sitters:
             continue
         st = seats[s]
@@ -867,7 +953,7 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: Game
             st.score = barrel
             climbers.append(s)
     if reached:
-        order = [(declarer + k) % SEATS for k in range(SEATS)]
+        order = [(declarer + k) % n for k in range(n)]
         winner = max(reached, key=lambda s: (seats[s].score, -order.index(s)))
         events[winner] |= EV_WIN
 
@@ -900,10 +986,10 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: Game
 
     # 4. Bolts: every third costs the penalty (not to the winner); a sitter who pays it falls.
     bolts = _game_bolts(row, seats, rules, seen)
-    for s in range(SEATS):
+    for s in range(n):
         st = seats[s]
         if not bolts[s]:
-            if rules.bolt_count == "consecutive":
+            if rules.bolt_count == "consecutive" and s != out:  # sitting out breaks no run
                 st.bolts = 0
             continue
         st.bolts += bolts[s]
@@ -916,22 +1002,23 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: Game
                 if st.on_barrel:
                     fall(s, 0)
 
-    # 5. Dump truck.
-    for s in range(SEATS):
+    # 5. Dump truck (not the winner's score: a target of 555 reached wins).
+    for s in range(n):
         st = seats[s]
-        if (rules.dump_truck and st.score == 555) or (rules.dump_truck_negative and st.score == -555):
+        if s != winner and ((rules.dump_truck and st.score == 555)
+                            or (rules.dump_truck_negative and st.score == -555)):
             st.score = 0
             st.dump_trucks += 1
             events[s] |= EV_DUMP_TRUCK
 
-    # Golden round: after its third deal, if nobody made his contract, every score goes back to 0.
+    # Golden round: after its last deal (one per player), if nobody made his contract, every score goes back to 0.
     if game.golden_on:
         game.golden_deals += 1
         game.golden_made |= bool(made)
-        if game.golden_deals == 3:
+        if game.golden_deals == n:  # one deal per player
             if not game.golden_made:
                 seen["golden reset"] += 1
-                for s in range(SEATS):
+                for s in range(n):
                     seats[s].score = 0
                     events[s] |= EV_GOLDEN_RESET
             if game.golden_made or game.golden_rounds == 3:
@@ -940,7 +1027,7 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: Game
                 game.golden_rounds += 1
                 game.golden_deals = 0
 
-    for s in range(SEATS):
+    for s in range(n):
         if seats[s].on_barrel and s in sitters:
             events[s] |= EV_BARREL_STAY
         _expect(row, f"change{s}", seats[s].score - before[s], row[f"change{s}"])
@@ -952,12 +1039,15 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: Game
 def _game_bolts(row: dict, seats: list[SeatState], rules: HouseRules, seen: Counter) -> list[int]:
     """The bolts of a played deal: the stored column (checked by replay_deal), or with
     ``three_passes`` one for every third played deal in a row in which the seat did not declare."""
-    bolts = [row[f"bolt{s}"] for s in range(SEATS)]
+    n = len(seats)
+    bolts = [row[f"bolt{s}"] for s in range(n)]
     if rules.bolt_on != "three_passes":
         return bolts
-    expected = [0] * SEATS
-    for s in range(SEATS):
+    expected = [0] * n
+    for s in range(n):
         st = seats[s]
+        if n == 4 and s == row["dealer"]:
+            continue  # sitting out: neither a deal without declaring nor one that breaks the run
         if s == row["declarer"]:
             st.quiet = 0
             continue

@@ -36,6 +36,18 @@ HEURISTIC = ("heuristic", "heuristic", "heuristic")
 MIXED = ("heuristic", "heuristic", "random")
 MOSTLY_RANDOM = ("heuristic", "random", "random")
 RANDOM = ("random", "random", "random")  # all-random games do not finish: deals mode only
+# players = 4 (RULES.md §4.1): one player per seat, four seats.
+HEURISTIC4 = ("heuristic",) * 4
+MIXED4 = ("heuristic", "random", "heuristic", "heuristic")
+MOSTLY_RANDOM4 = ("heuristic", "random", "random", "random")
+RANDOM4 = ("random",) * 4
+FOUR = dict(players=4)
+FOUR_HALF = dict(players=4, sitout_half_marriage=True)
+
+
+def for_seats(players: tuple[str, ...], rules: HouseRules) -> tuple[str, ...]:
+    """A 3-seat players tuple stretched to the seats of ``rules`` (its last player repeated)."""
+    return players + players[-1:] * (rules.players - len(players))
 
 FAST_GAMES = 100
 FAST_DEALS = 3000
@@ -124,6 +136,25 @@ GAME_CONFIGS = {
     "accumulate-mixed": (MIXED, HouseRules(barrel_accumulate=True)),
     "house-combined-mixed": (MIXED, HOUSE_COMBINED),
     "house-combined-2-mostly-random": (MOSTLY_RANDOM, HOUSE_COMBINED_2),
+    # Four players: the dealer sits out (RULES.md §4.1), alone and with the other house rules.
+    "four-heuristic": (HEURISTIC4, HouseRules(**FOUR)),
+    "four-half-mixed": (MIXED4, HouseRules(**FOUR_HALF)),
+    "four-mostly-random": (MOSTLY_RANDOM4, HouseRules(**FOUR)),
+    "four-short-half-heuristic": (HEURISTIC4, HouseRules(**FOUR_HALF, target=555, barrel=440)),
+    "four-no-barrel-anyone-wins": (MIXED4, HouseRules(**FOUR, barrel=None, win_only_as_declarer=False)),
+    "four-consecutive-bolts-mostly-random": (MOSTLY_RANDOM4, HouseRules(**FOUR, bolt_count="consecutive")),
+    "four-three-passes-mixed": (MIXED4, HouseRules(**FOUR, bolt_on="three_passes", forced_first_bid=False)),
+    "four-accumulate-mixed": (MIXED4, HouseRules(**FOUR_HALF, barrel_accumulate=True)),
+    "four-talon-free-mixed": (MIXED4, HouseRules(**FOUR, barrel_talon_free=True, barrel_knock_off=False)),
+    "four-redeals-penalty-mostly-random": (MOSTLY_RANDOM4, HouseRules(**FOUR, **ALL_REDEALS,
+                                                                      redeal_limit_penalty=True)),
+    "four-golden-dark-heuristic": (HEURISTIC4, HouseRules(**FOUR_HALF, golden_round=True, dark_game=True,
+                                                          bolt_double_in_dark=True)),
+    "four-golden-round-mostly-random": (MOSTLY_RANDOM4, HouseRules(**FOUR, golden_round=True)),
+    "four-house-combined-mixed": (MIXED4, HouseRules(**{**HOUSE_COMBINED.changes_from(HouseRules()), **FOUR_HALF})),
+    "four-house-combined-2-mostly-random": (MOSTLY_RANDOM4, HouseRules(**{**HOUSE_COMBINED_2.changes_from(HouseRules()),
+                                                                          **FOUR})),
+    "four-all-play-options-mixed": (MIXED4, HouseRules(**{**ALL_PLAY_OPTIONS.changes_from(HouseRules()), **FOUR})),
 }
 DEAL_CONFIGS = {
     "random-classic": (RANDOM, HouseRules()),
@@ -156,8 +187,15 @@ DEAL_CONFIGS = {
                                                      concede_third_penalty=True)),
     "mixed-house-combined": (MIXED, HOUSE_COMBINED),
     "dd-house-combined": ("dd", HOUSE_COMBINED),
+    # Four players in independent deals (a random dealer sits out each).
+    "four-random": (RANDOM4, HouseRules(**FOUR)),
+    "four-random-half-redeals": (RANDOM4, HouseRules(**FOUR_HALF, **ALL_REDEALS, forced_first_bid=False)),
+    "four-random-dark-odd-values": (RANDOM4, HouseRules(**FOUR_HALF, dark_game=True,
+                                                        marriage_values=(45, 65, 85, 105))),
+    "four-dd-pimc": (("dd", "pimc", "heuristic", "random"), HouseRules(**FOUR_HALF)),
 }
-DEAL_COUNTS = {"dd-must-head-half": 60, "dd-all-play-options": 60, "dd-house-combined": 60}  # others: FAST_DEALS
+DEAL_COUNTS = {"dd-must-head-half": 60, "dd-all-play-options": 60, "dd-house-combined": 60,
+               "four-dd-pimc": 40}  # others: FAST_DEALS
 
 
 @functools.cache
@@ -224,14 +262,22 @@ def replay_games(deals: pl.DataFrame, games: pl.DataFrame, rules: HouseRules) ->
 
 # ---- vectorized checks over whole frames ---------------------------------------------------------
 
-def declarer_column(prefix: str) -> pl.Expr:
-    return (pl.when(pl.col("declarer") == 0).then(pl.col(f"{prefix}0"))
-            .when(pl.col("declarer") == 1).then(pl.col(f"{prefix}1"))
-            .otherwise(pl.col(f"{prefix}2")))
+def seats_of(frame: pl.DataFrame) -> range:
+    return range(4 if "hand3" in frame.columns else 3)
+
+
+def declarer_column(prefix: str, seats: range = SEATS) -> pl.Expr:
+    expr = pl.when(pl.col("declarer") == 0).then(pl.col(f"{prefix}0"))
+    for s in seats[1:-1]:
+        expr = expr.when(pl.col("declarer") == s).then(pl.col(f"{prefix}{s}"))
+    return expr.otherwise(pl.col(f"{prefix}{seats[-1]}"))
 
 
 def check_deal_frame(deals: pl.DataFrame, rules: HouseRules) -> None:
-    """Row-wise invariants of RULES.md §6 and docs/RULES.md on every deal, as Polars expressions."""
+    """Row-wise invariants of RULES.md §6 and docs/RULES.md on every deal, as Polars expressions.
+    With four players the dealer sits out: no cards, no tricks, no bolt, the talon's points."""
+    SEATS = seats_of(deals)  # noqa: N806 (the module's name, for this frame)
+    sitting_out = [pl.lit(len(SEATS) == 4) & (pl.col("dealer") == s) for s in SEATS]
     hands = [pl.col(f"hand{s}") for s in SEATS] + [pl.col("talon")]
     redealt = pl.col("redeal") != 0
     played_deal = ~pl.col("conceded") & ~redealt
@@ -240,14 +286,16 @@ def check_deal_frame(deals: pl.DataFrame, rules: HouseRules) -> None:
     doubled = pl.when(pl.col("bid_kind").is_in([ref.KIND_DARK, ref.KIND_GOLDEN])).then(2).otherwise(1)
     third_concession = -120 if rules.concede_third_penalty else 0
     # The four-nines bonus may be added to any result; the accumulating barrel's changes are unrounded.
-    declarer_result = declarer_column("result")
+    declarer_result = declarer_column("result", SEATS)
     bonus_free = rules.four_nines_bonus == 0
     bolt_as_tricks = rules.bolt_on == "no_tricks" and not rules.bolt_own_game_exempt
     bolt_value = pl.when(pl.col("bid_kind") == ref.KIND_DARK).then(2 if rules.bolt_double_in_dark else 1).otherwise(1)
     checks = {
-        "7 + 7 + 7 + 3 cards": pl.all_horizontal([h.bitwise_count_ones() == n for h, n in zip(hands, (7, 7, 7, 3),
-                                                                                             strict=True)]),
-        "all 24 cards dealt": (hands[0] | hands[1] | hands[2] | hands[3]) == ref.FULL_DECK,
+        "7 + 7 + 7 + 3 cards (the dealer sitting out none)": pl.all_horizontal(
+            [h.bitwise_count_ones() == pl.when(out).then(0).otherwise(7)
+             for h, out in zip(hands[:-1], sitting_out, strict=True)]
+            + [hands[-1].bitwise_count_ones() == 3]),
+        "all 24 cards dealt": pl.reduce(lambda a, b: a | b, hands) == ref.FULL_DECK,
         "120 card points in a played deal": pl.when(played_deal)
         .then(pl.sum_horizontal([pl.col(f"card_points{s}") for s in SEATS]) == 120)
         .otherwise(pl.sum_horizontal([pl.col(f"card_points{s}") for s in SEATS]) == 0),
@@ -269,8 +317,11 @@ def check_deal_frame(deals: pl.DataFrame, rules: HouseRules) -> None:
         "bolts only in played deals": pl.all_horizontal(
             [(pl.col(f"bolt{s}") == 0) | played_deal | (rules.bolt_on == "three_passes") for s in SEATS]),
         "bolt = no trick in a played deal": pl.all_horizontal(
-            [pl.col(f"bolt{s}") == pl.when(played_deal & (pl.col(f"tricks{s}") == 0)).then(bolt_value).otherwise(0)
-             for s in SEATS]) if bolt_as_tricks else pl.lit(True),
+            [pl.col(f"bolt{s}") == pl.when(played_deal & (pl.col(f"tricks{s}") == 0) & ~out).then(bolt_value)
+             .otherwise(0) for s, out in zip(SEATS, sitting_out, strict=True)]) if bolt_as_tricks else pl.lit(True),
+        "the dealer sitting out: no bolt, no trick, no gift": pl.all_horizontal(
+            [~out | ((pl.col(f"bolt{s}") == 0) & (pl.col(f"tricks{s}") == 0) & (pl.col(f"gift{s}") == -1))
+             for s, out in zip(SEATS, sitting_out, strict=True)]),
     }
     bad = deals.select(**{name: (~expr).sum() for name, expr in checks.items()}).row(0, named=True)
     assert not any(bad.values()), f"rows breaking each invariant (of {deals.height}): {bad}"
@@ -279,6 +330,7 @@ def check_deal_frame(deals: pl.DataFrame, rules: HouseRules) -> None:
 def check_game_frames(deals: pl.DataFrame, games: pl.DataFrame) -> None:
     """Per game: every deal numbered in order, score = previous score + change, final scores = the
     last deal's scores, deal counts as stored."""
+    SEATS = seats_of(deals)  # noqa: N806
     ordered = deals.sort("game", "deal")
     continuity = ordered.select(
         [(pl.col("deal") != pl.int_range(pl.len()).over("game")).sum().alias("deal numbers")]
@@ -471,6 +523,7 @@ OPTION_VALUES = {
     "bolt_double_in_dark": (False, True), "golden_round": (False, True), "barrel_accumulate": (False, True),
     "talon_hidden_at_100": (False, True), "talon_shown_to_declarer_only": (False, True),
     "discard_face_down": (False, True),
+    "players": (3, 4), "sitout_half_marriage": (False, True),
 }
 DRAWN_OPTIONS = sorted(set(OPTION_VALUES) & IMPLEMENTED)
 
@@ -493,7 +546,8 @@ def house_rules(draw) -> HouseRules:
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(rules=house_rules().filter(lambda r: r is not None), seed=st.integers(0, 2**31))
 def test_random_house_rules_replay(engine_compiled, rules, seed):
-    games_spec = BatchSpec(mode="games", n=20, seed=seed, chunk_size=20, players=MOSTLY_RANDOM, rules=rules,
+    players = for_seats(MOSTLY_RANDOM, rules)
+    games_spec = BatchSpec(mode="games", n=20, seed=seed, chunk_size=20, players=players, rules=rules,
                            max_deals_per_game=400)
     deals, games = play_chunk(games_spec, 0)
     check_deal_frame(deals, rules)
@@ -502,7 +556,7 @@ def test_random_house_rules_replay(engine_compiled, rules, seed):
     by_game = rows_by_game(deals)
     assert_all_pass(lambda g: ref.replay_game(by_game[g["game"]], g, rules), list(games.iter_rows(named=True)),
                     "games")
-    deal_spec = BatchSpec(mode="deals", n=200, seed=seed, chunk_size=200, players=MOSTLY_RANDOM, rules=rules)
+    deal_spec = BatchSpec(mode="deals", n=200, seed=seed, chunk_size=200, players=players, rules=rules)
     deals, _ = play_chunk(deal_spec, 0)
     check_deal_frame(deals, rules)
     rows = list(deals.iter_rows(named=True))

@@ -6,7 +6,8 @@ computed by hand from RULES.md and docs/RULES.md (never from the engine), read f
 play order) that the case files name; every other file holds ``[[case]]`` tables. A case's
 ``kind`` says what it runs: ``deal`` (play_scripted_deal), ``game`` (settle_deal over one or more
 deals, each checked), ``legal`` (legal_cards) or ``cap`` (bidding_cap). Expected values name only
-what the case is about; per-seat columns of a deal record are written as three-element lists
+what the case is about; per-seat columns of a deal record are written as lists of one entry per seat
+(three, or four with players = 4)
 (``marriages`` as letters: S C D H a marriage, s c d h a half marriage, A the four aces).
 Every completed scripted deal is also replayed by the reference of tests/reference_game.py.
 """
@@ -112,7 +113,7 @@ def run_deal(case: dict) -> None:
         if isinstance(want, list):
             convert = _SEAT_CONVERT.get(key, lambda v: v)
             want_ints = _events(want) if key == "events" else [convert(v) for v in want]
-            assert [row[f"{key}{p}"] for p in range(3)] == want_ints, f"column {key}"
+            assert [row[f"{key}{p}"] for p in range(len(want))] == want_ints, f"column {key}"
         else:
             assert row[key] == want, f"column {key}"
     # Every completed deal: the record's plays are the scripted cards, or none for a concession.
@@ -124,10 +125,11 @@ def run_deal(case: dict) -> None:
 def run_game(case: dict) -> None:
     rules, state = _rules(case), _state(case.get("state"))
     for i, step in enumerate(case["step"]):
+        bolts = step.get("bolts")
         state, out = settle_deal(state=state, declarer=step["declarer"], contract=step["contract"],
                                  made=step["made"], results=tuple(step["results"]),
-                                 bolts=tuple(step.get("bolts", (False, False, False))),
-                                 conceded=step.get("conceded", False), rules=rules)
+                                 bolts=None if bolts is None else tuple(bolts),
+                                 conceded=step.get("conceded", False), rules=rules, dealer=step.get("dealer"))
         want = step["expect"]
         where = f"deal {i + 1}"
         assert out["change"] == want["change"], f"{where}: change"

@@ -1,5 +1,6 @@
 import pytest
 
+from sim import rules_layout as L
 from sim.rules import PRESETS, HouseRules, RulesError, load_rules, option_table, preset
 
 
@@ -64,6 +65,15 @@ def test_bad_toml(tmp_path):
 
 
 def test_engine_refuses_unimplemented_options_by_name():
-    with pytest.raises(RulesError, match="not implemented in the engine yet: players"):
-        HouseRules(players=4).check_implemented()
+    with pytest.raises(RulesError, match="not implemented in the engine yet: players = 2"):
+        HouseRules(players=2).check_implemented()
+    with pytest.raises(RulesError, match="not implemented in the engine yet: two_player_talon"):
+        HouseRules(two_player_talon=3).check_implemented()
     HouseRules(barrel=900, barrel_min_contract=125).check_implemented()
+    HouseRules(players=4, sitout_half_marriage=True).check_implemented()
+
+
+def test_sitout_half_marriage_needs_four_players():
+    with pytest.raises(RulesError, match="'sitout_half_marriage'.*needs players = 4"):
+        HouseRules.from_dict({"sitout_half_marriage": True})
+    assert HouseRules.from_dict({"players": 4, "sitout_half_marriage": True}).to_array()[L.SITOUT_HALF_MARRIAGE] == 1

@@ -80,10 +80,36 @@ def test_bad_input_is_one_clear_line(tmp_path, args, message):
 
 
 def test_rules_the_engine_does_not_play_are_refused_by_name(tmp_path):
-    f = tmp_path / "four.toml"
-    f.write_text("players = 4\n")
+    f = tmp_path / "two.toml"
+    f.write_text("players = 2\n")
     res = _simulate("--deals", "10", "--rules", str(f), "--out", str(tmp_path / "x"))
-    assert res.exit_code == 2 and "not implemented in the engine yet: players" in res.output
+    assert res.exit_code == 2 and "not implemented in the engine yet: players = 2" in res.output
+
+
+def test_four_players_run_summary_and_metadata(tmp_path):
+    f = tmp_path / "four.toml"
+    f.write_text("players = 4\nsitout_half_marriage = true\n")
+    res = runner.invoke(app, ["rules", "show", str(f)])
+    assert res.exit_code == 0 and "players = 4   # changed from classic" in res.output
+    assert "sitout_half_marriage = True   # changed from classic" in res.output
+    out = tmp_path / "run"
+    res = _simulate("--games", "20", "--rules", str(f), "--players", "heuristic,random,heuristic,heuristic",
+                    "--out", str(out))
+    assert res.exit_code == 0, res.output
+    assert "seat 3 (heuristic)" in res.output and "players=heuristic,random,heuristic,heuristic" in res.output
+    meta = json.loads((out / "run.json").read_text())
+    assert meta["rules"]["players"] == 4 and meta["rules"]["sitout_half_marriage"] is True
+    assert len(meta["players"]) == 4
+    shard_meta = pl.read_parquet_metadata(next((out / "deals").glob("part-*.parquet")))
+    assert json.loads(shard_meta["rules"])["players"] == 4
+    deals = scan_deals(out).collect()
+    assert {"hand3", "result3", "score3", "events3"} <= set(deals.columns)
+    assert (deals.filter(pl.col("dealer") == 3)["hand3"] == 0).all()
+    games = scan_games(out).collect()
+    assert games["winner"].max() <= 3 and "score3" in games.columns
+    res = _simulate("--deals", "10", "--rules", str(f), "--players", "random,random,random",
+                    "--out", str(tmp_path / "y"))
+    assert res.exit_code == 2 and "one player for every seat or four" in res.output
 
 
 def test_other_run_in_directory_is_refused(tmp_path):
