@@ -351,8 +351,11 @@ def run_auction(rng, rules, codes, prm, gs, dealer, hands, last_bid, active, dar
     last_bid[:] = 0
     free = free_talon_seat(gs, rules)
     if free >= 0 and not dark:
-        last_bid[free] = rules[R.BARREL_MIN_CONTRACT]
-        return free, rules[R.BARREL_MIN_CONTRACT], 0, False
+        bid = rules[R.BARREL_MIN_CONTRACT]
+        if accumulates(gs, rules, free):  # his contract does not score, and he may not bid above 120
+            bid = min(bid, ACCUMULATE_BID_CAP)
+        last_bid[free] = bid
+        return free, bid, 0, False
     step = rules[R.BID_STEP]
     first = (dealer + 1) % 3
     active[:] = 1

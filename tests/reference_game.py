@@ -371,13 +371,19 @@ def _check_no_redeal_due(row: dict, rules: HouseRules, hands: list[int], talon: 
     _require(row, not due, f"a redeal was due but the deal was played: {due}")
 
 
+def free_talon_bid(rules: HouseRules) -> int:
+    """The bid of a free talon: barrel_min_contract, but at most 120 for a sitter who accumulates
+    (barrel_accumulate: he may not bid more, and his contract does not score)."""
+    return min(rules.barrel_min_contract, FIXED_CONTRACT) if rules.barrel_accumulate else rules.barrel_min_contract
+
+
 def is_free_talon(row: dict, rules: HouseRules) -> bool:
     """A deal in which a player on the barrel took the talon without bidding (barrel_talon_free or
-    barrel_forced_last): no bidding decision, his bid is barrel_min_contract, the others' 0."""
+    barrel_forced_last): no bidding decision, his bid is ``free_talon_bid``, the others' 0."""
     if not (rules.barrel_talon_free or rules.barrel_forced_last) or row["bid_kind"] != KIND_AUCTION:
         return False
     bids = [row[f"bid{s}"] for s in range(seats_of(row))]
-    return row["bid_turns"] == 0 and sorted(bids) == [0] * (len(bids) - 1) + [rules.barrel_min_contract]
+    return row["bid_turns"] == 0 and sorted(bids) == [0] * (len(bids) - 1) + [free_talon_bid(rules)]
 
 
 def _check_dealt(row: dict, hands: list[int], talon: int) -> None:
@@ -406,9 +412,9 @@ def _check_bidding(row: dict, rules: HouseRules, hands: list[int]) -> None:
         _expect(row, f"winning_bid of bid_kind {kind}", FIXED_CONTRACT, row["winning_bid"])
         return
     if is_free_talon(row, rules):
-        declarer = bids.index(rules.barrel_min_contract)
+        declarer = bids.index(free_talon_bid(rules))
         _expect(row, "declarer of a free talon", declarer, row["declarer"])
-        _expect(row, "winning_bid of a free talon", rules.barrel_min_contract, row["winning_bid"])
+        _expect(row, "winning_bid of a free talon", free_talon_bid(rules), row["winning_bid"])
         return
     if kind == KIND_UNDARKED:
         # First hand went dark (120); a player holding a marriage undarked with 125 or more; the

@@ -134,6 +134,9 @@ GAME_CONFIGS = {
     "talon-free-mixed": (MIXED, HouseRules(barrel_talon_free=True)),
     "forced-last-mostly-random": (MOSTLY_RANDOM, HouseRules(barrel_forced_last=True)),
     "accumulate-mixed": (MIXED, HouseRules(barrel_accumulate=True)),
+    # A free talon for an accumulating sitter is bid at 120, not at barrel_min_contract = 125.
+    "accumulate-talon-free-125": (MIXED, HouseRules(barrel_accumulate=True, barrel_talon_free=True,
+                                                     barrel_min_contract=125)),
     "house-combined-mixed": (MIXED, HOUSE_COMBINED),
     "house-combined-2-mostly-random": (MOSTLY_RANDOM, HOUSE_COMBINED_2),
     # Four players: the dealer sits out (RULES.md §4.1), alone and with the other house rules.
