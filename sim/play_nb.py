@@ -150,17 +150,21 @@ def declaration_kind(hand, card, half_marriage, ace_marriage):
     return DECLARE_NONE
 
 
-QUEENS_MASK = RANK_MASK[QUEEN]
-JACKS_MASK = RANK_MASK[JACK]
+@jit_hot
+def marriage_cards(hand):
+    """Kings and queens of the marriages held in ``hand``."""
+    queens = hand & (hand >> 1) & RANK_MASK[QUEEN]  # a queen whose king (the next rank) is held
+    return queens | (queens << 1)
 
 
 @jit_hot
 def declaring_cards(hand, half_marriage, ace_marriage):
-    """The cards of ``hand`` whose ``declaration_kind`` is not DECLARE_NONE, as one mask."""
-    queens = hand & (hand >> 1) & QUEENS_MASK  # a queen whose king (the next rank) is held
-    out = queens | (queens << 1)
+    """The cards of ``hand`` whose lead can declare something (``declaration_kind`` is not
+    DECLARE_NONE): marriage halves, and where the rules count them the Q and J of a half marriage
+    and the four aces."""
+    out = marriage_cards(hand)
     if half_marriage:
-        jacks = hand & (hand >> 1) & JACKS_MASK
+        jacks = hand & (hand >> 1) & RANK_MASK[JACK]
         out |= jacks | (jacks << 1)
     if ace_marriage and hand & ACES_MASK == ACES_MASK:
         out |= ACES_MASK

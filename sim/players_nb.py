@@ -26,6 +26,8 @@ from sim.play_nb import (
     TEN,
     beaters,
     declaration,
+    declaring_cards,
+    marriage_cards,
     nth_card,
 )
 from sim.rng_nb import below
@@ -199,8 +201,8 @@ def choose_discard(code, seat, hand, givable, rules, prm, rng, script):
             short1 |= SUIT_MASK[s]
         elif n == 2:
             short2 |= SUIT_MASK[s]
-    marriage_cards = _marriage_cards(hand) & givable
-    free = givable & ~marriage_cards
+    held_marriages = marriage_cards(hand) & givable
+    free = givable & ~held_marriages
     long_suits = ~(short1 | short2)
     nines, jacks = free & RANK_MASK[NINE], free & RANK_MASK[JACK]
     queens, kings = free & RANK_MASK[QUEEN], free & RANK_MASK[KING]
@@ -209,7 +211,7 @@ def choose_discard(code, seat, hand, givable, rules, prm, rng, script):
     order = (nines & short1, nines & short2, jacks & short1, nines & long_suits, jacks & short2,
              queens & short1, jacks & long_suits | kings & short1, queens & short2, kings & short2,
              queens & long_suits, kings & long_suits, tens & ~guarded_tens, guarded_tens,
-             givable & RANK_MASK[ACE], marriage_cards)
+             givable & RANK_MASK[ACE], held_marriages)
     first = -1
     for bucket in order:
         while bucket:
@@ -255,26 +257,6 @@ def dd_final_contract(contract, cap, value, can_concede):
 
 # ---- card play --------------------------------------------------------------------------------
 @jit_hot
-def _marriage_cards(hand):
-    """Kings and queens of the marriages held in ``hand``."""
-    queens = hand & (hand >> 1) & RANK_MASK[QUEEN]
-    return queens | (queens << 1)
-
-
-@jit_hot
-def _combination_cards(hand, rules):
-    """Cards of ``hand`` whose lead can declare something: marriage halves, with the rules that
-    count them the Q and J of a half marriage and the four aces."""
-    cards = _marriage_cards(hand)
-    if rules[R.HALF_MARRIAGE]:
-        jacks = hand & (hand >> 1) & RANK_MASK[JACK]
-        cards |= jacks | (jacks << 1)
-    if rules[R.ACE_MARRIAGE] and hand & RANK_MASK[ACE] == RANK_MASK[ACE]:
-        cards |= RANK_MASK[ACE]
-    return cards
-
-
-@jit_hot
 def _masters(hand, unseen):
     """Cards of ``hand`` that no unseen card of their suit can beat."""
     out = np.int64(0)
@@ -291,7 +273,7 @@ def _masters(hand, unseen):
 def _cheapest(hand, cards, unseen):
     """The card to give up when not trying to win: lowest rank (points rise with rank), sparing
     the halves of a held marriage and, among equal ranks, the masters."""
-    pool = cards & ~_marriage_cards(hand)
+    pool = cards & ~marriage_cards(hand)
     if pool == 0:
         pool = cards
     for r in range(6):
@@ -308,7 +290,7 @@ def _cheapest(hand, cards, unseen):
 @jit_hot
 def _richest(hand, cards):
     """The card with most points that is not half of a held marriage (to smear on a partner)."""
-    pool = cards & ~_marriage_cards(hand)
+    pool = cards & ~marriage_cards(hand)
     if pool == 0:
         pool = cards
     for r in range(5, -1, -1):
@@ -388,14 +370,14 @@ def _heuristic_lead(seat, hand, legal, unseen, trump, declarer, voids, can_decla
     if can_declare:
         best = -1
         best_value = 0
-        m = _marriage_cards(hand) & legal
+        m = marriage_cards(hand) & legal
         while m:
             c = lowest_index(m)
             m &= m - 1
             if rules[R.MARRIAGE_VALUE + c // 6] > best_value:
                 best, best_value = c, rules[R.MARRIAGE_VALUE + c // 6]
         if rules[R.HALF_MARRIAGE] or rules[R.ACE_MARRIAGE]:
-            m = _combination_cards(hand, rules) & legal & ~_marriage_cards(hand)
+            m = declaring_cards(hand, rules[R.HALF_MARRIAGE], rules[R.ACE_MARRIAGE]) & legal & ~marriage_cards(hand)
             while m:
                 c = lowest_index(m)
                 m &= m - 1
