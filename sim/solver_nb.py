@@ -243,16 +243,16 @@ def _tt_store(tt, stamp, ka, kb, lower, upper, move, n_cards):
 
 # ---- move generation ----------------------------------------------------------------------------
 @jit_hot
-def trick_side(st, rules, seat, card, trump):
+def trick_side(st, seat, card, trump):
     """Side (1 declarer, 2 defenders) that wins the current trick once ``seat`` plays ``card``
-    whatever the later players do, or 0 if they can still change it."""
+    whatever the later players do, or 0 if they can still change it. A later player can beat the
+    trick exactly when a card of ``follow_allowed`` can (must_head only picks which one)."""
     k = st[ST_K]
-    must_head = rules[R.MUST_HEAD]
     if k == 0:
         mine = _side(seat)
         for j in (1, 2):
             f = (seat + j) % 3
-            if _side(f) != mine and beaters(legal_follows(st[f], card // 6, card, trump, must_head), card, trump):
+            if _side(f) != mine and beaters(follow_allowed(st[f], card // 6, trump), card, trump):
                 return 0
         return mine
     win_card = st[ST_WIN_CARD]
@@ -262,9 +262,7 @@ def trick_side(st, rules, seat, card, trump):
         win_seat = seat
     if k == 1:
         last = (st[ST_LEADER] + 2) % 3
-        if _side(last) != _side(win_seat) and beaters(
-            legal_follows(st[last], st[ST_LED], win_card, trump, must_head), win_card, trump
-        ):
+        if _side(last) != _side(win_seat) and beaters(follow_allowed(st[last], st[ST_LED], trump), win_card, trump):
             return 0
     return _side(win_seat)
 
@@ -299,7 +297,7 @@ def generate_moves(st, rules, work, reduce):
     is already decided (see the module docstring). For a plain card the side comes from what is
     fixed for the whole node (as ``trick_side``, which declarations use): at a lead, the cards the
     other side's followers may play in its suit; later, the winning card and the last player's
-    cards (must_head changes which card he plays, not whether he can beat)."""
+    cards (must_head changes which card he plays, not whether he can beat: see ``trick_side``)."""
     ply = st[ST_PLY]
     k = st[ST_K]
     seat = (st[ST_LEADER] + k) % 3
@@ -318,13 +316,11 @@ def generate_moves(st, rules, work, reduce):
                             rules[R.MUST_LEAD_TRUMP])
         can_declare = (st[ST_WON] >> seat) & 1 or rules[R.MARRIAGE_FIRST_LEAD]
         live = st[0] | st[1] | st[2]
-        for j in (1, 2):
-            f = (seat + j) % 3
-            if _side(f) != own:
-                if j == 1:
-                    threat1 = st[f]
-                else:
-                    threat2 = st[f]
+        # The followers of the other side (an own-side follower threatens nothing).
+        f1 = (seat + 1) % 3
+        f2 = (seat + 2) % 3
+        threat1 = st[f1] if _side(f1) != own else 0
+        threat2 = st[f2] if _side(f2) != own else 0
     else:
         win_card = st[ST_WIN_CARD]
         win_seat = st[ST_WIN_SEAT]
@@ -347,10 +343,10 @@ def generate_moves(st, rules, work, reduce):
                 value, new_trump, _ = declaration(hand, c, rules)
                 t = new_trump if new_trump >= 0 else trump
                 n = _add_move(work, ply, n, c | DECLARE_FLAG,
-                              _move_score(st, seat, c, trick_side(st, rules, seat, c, t), value))
+                              _move_score(st, seat, c, trick_side(st, seat, c, t), value))
                 if not rules[R.MARRIAGE_OPTIONAL]:
                     continue
-            n = _add_move(work, ply, n, c, _move_score(st, seat, c, trick_side(st, rules, seat, c, trump), 0))
+            n = _add_move(work, ply, n, c, _move_score(st, seat, c, trick_side(st, seat, c, trump), 0))
             continue
         # The run of equivalent cards starting at c: live cards of the suit adjacent upward that
         # the mover holds and could play, none able to declare.
@@ -465,21 +461,41 @@ def play_follow(st, card):
 
 
 @jit_hot
+def _trick_winner(leader, first, second, third, trump):
+    """Seat that wins a trick in which ``leader`` plays ``first`` and the next two seats ``second``
+    and ``third``."""
+    win_card = first
+    win_seat = leader
+    if beats(second, win_card, trump):
+        win_card = second
+        win_seat = (leader + 1) % 3
+    if beats(third, win_card, trump):
+        win_seat = (leader + 2) % 3
+    return win_seat
+
+
+@jit_hot
 def _last_trick(st):
     """Value of a trick start where everyone holds one card (no combination fits in one card)."""
     leader = st[ST_LEADER]
-    trump = st[ST_TRUMP]
-    win_card = lowest_index(st[leader])
-    win_seat = leader
-    points = CARD_POINTS[win_card]
-    for j in (1, 2):
-        f = (leader + j) % 3
-        c = lowest_index(st[f])
-        points += CARD_POINTS[c]
-        if beats(c, win_card, trump):
-            win_card = c
-            win_seat = f
-    return points + _unsecured(st) if win_seat == 0 else 0
+    first = lowest_index(st[leader])
+    second = lowest_index(st[(leader + 1) % 3])
+    third = lowest_index(st[(leader + 2) % 3])
+    if _trick_winner(leader, first, second, third, st[ST_TRUMP]) != 0:
+        return 0
+    return CARD_POINTS[first] + CARD_POINTS[second] + CARD_POINTS[third] + _unsecured(st)
+
+
+@jit_hot
+def _better(v, best, maximise):
+    """Whether ``v`` improves on ``best`` for the side to move."""
+    return v > best if maximise else v < best
+
+
+@jit_hot
+def _cutoff(best, alpha, beta, maximise):
+    """Whether ``best`` already fails the window: high for the maximiser, low for the minimiser."""
+    return best >= beta if maximise else best <= alpha
 
 
 @jit_hot
@@ -497,70 +513,39 @@ def _last_two(c, leader, rest_l, h1, h2, trump, won0, unsecured, must_head, alph
     while m1:
         c1 = lowest_index(m1)
         m1 &= m1 - 1
-        if beats(c1, c, trump):
-            wc1 = c1
-            ws1 = s1
-        else:
-            wc1 = c
-            ws1 = leader
+        wc1, ws1 = (c1, s1) if beats(c1, c, trump) else (c, leader)
         max2 = s2 == 0
         best2 = -INFINITE if max2 else INFINITE
         m2 = legal_follows(h2, led, wc1, trump, must_head)
         while m2:
             c2 = lowest_index(m2)
             m2 &= m2 - 1
-            if beats(c2, wc1, trump):
-                w = s2
-            else:
-                w = ws1
+            w = s2 if beats(c2, wc1, trump) else ws1
             v = 0
             won = won0
             if w == 0:
                 v = p0 + CARD_POINTS[c1] + CARD_POINTS[c2] + (0 if won else unsecured)
                 won = True
-            # last trick: the remaining card of each seat, led by w
-            r_l = rest_l
-            r_1 = h1 ^ (np.int64(1) << c1)
-            r_2 = h2 ^ (np.int64(1) << c2)
+            # The last trick: each seat's remaining card, w leading.
+            last_l = lowest_index(rest_l)
+            last_1 = lowest_index(h1 ^ (np.int64(1) << c1))
+            last_2 = lowest_index(h2 ^ (np.int64(1) << c2))
             if w == leader:
-                lead_card = lowest_index(r_l)
-                f_a = lowest_index(r_1)
-                f_b = lowest_index(r_2)
+                first, second, third = last_l, last_1, last_2
             elif w == s1:
-                lead_card = lowest_index(r_1)
-                f_a = lowest_index(r_2)
-                f_b = lowest_index(r_l)
+                first, second, third = last_1, last_2, last_l
             else:
-                lead_card = lowest_index(r_2)
-                f_a = lowest_index(r_l)
-                f_b = lowest_index(r_1)
-            win_card = lead_card
-            w2 = w
-            if beats(f_a, win_card, trump):
-                win_card = f_a
-                w2 = (w + 1) % 3
-            if beats(f_b, win_card, trump):
-                w2 = (w + 2) % 3
-            if w2 == 0:
-                v += CARD_POINTS[lead_card] + CARD_POINTS[f_a] + CARD_POINTS[f_b] + (0 if won else unsecured)
-            if max2:
-                if v > best2:
-                    best2 = v
-                    if best2 >= beta:
-                        break
-            elif v < best2:
+                first, second, third = last_2, last_l, last_1
+            if _trick_winner(w, first, second, third, trump) == 0:
+                v += CARD_POINTS[first] + CARD_POINTS[second] + CARD_POINTS[third] + (0 if won else unsecured)
+            if _better(v, best2, max2):
                 best2 = v
-                if best2 <= alpha:
-                    break
-        if max1:
-            if best2 > best1:
-                best1 = best2
-                if best1 >= beta:
-                    break
-        elif best2 < best1:
-            best1 = best2
-            if best1 <= alpha:
+            if _cutoff(best2, alpha, beta, max2):
                 break
+        if _better(best2, best1, max1):
+            best1 = best2
+        if _cutoff(best1, alpha, beta, max1):
+            break
     return best1
 
 
@@ -574,8 +559,7 @@ def _two_tricks(st, rules, alpha, beta):
     won0 = (st[ST_WON] & 1) == 1
     unsecured = st[ST_UNSECURED]
     must_head = rules[R.MUST_HEAD]
-    half = rules[R.HALF_MARRIAGE]
-    aces = rules[R.ACE_MARRIAGE]
+    declaring = declaring_cards(hand, rules[R.HALF_MARRIAGE], rules[R.ACE_MARRIAGE])
     h1 = st[(leader + 1) % 3]
     h2 = st[(leader + 2) % 3]
     legal = legal_leads(hand, trump, st[ST_OWNER] == leader, rules[R.NO_LEAD_FOREIGN_TRUMP],
@@ -588,7 +572,7 @@ def _two_tricks(st, rules, alpha, beta):
         c = lowest_index(m)
         m &= m - 1
         rest = hand ^ (np.int64(1) << c)
-        declares = can_declare and declaration_kind(hand, c, half, aces) != DECLARE_NONE
+        declares = can_declare and (declaring >> c) & 1
         for variant in range(2):
             t = trump
             gain = 0
@@ -607,15 +591,10 @@ def _two_tricks(st, rules, alpha, beta):
             elif declares and not rules[R.MARRIAGE_OPTIONAL]:
                 continue
             v = gain + _last_two(c, leader, rest, h1, h2, t, won0, unsec, must_head, alpha - gain, beta - gain)
-            if maximise:
-                if v > best:
-                    best = v
-                    if best >= beta:
-                        return best
-            elif v < best:
+            if _better(v, best, maximise):
                 best = v
-                if best <= alpha:
-                    return best
+            if _cutoff(best, alpha, beta, maximise):
+                return best
     return best
 
 # ---- the search -----------------------------------------------------------------------------------
