@@ -25,6 +25,7 @@ from sim.engine_nb import (
     new_game_state,
     new_workspace,
     play_dealt,
+    play_dealt2,
     play_dealt4,
     rotate_seats,
     run_deals,
@@ -109,7 +110,7 @@ _DEAL_DTYPES = {
     "contract": pl.Int16, "conceded": pl.Boolean, "made": pl.Boolean, "gift": pl.Int8,
     "card_points": pl.Int16, "marriage_points": pl.Int16, "marriages": pl.UInt16, "tricks": pl.Int8,
     "result": pl.Int16, "change": pl.Int16, "score": pl.Int32, "bolt": pl.Int8, "events": pl.UInt16,
-    "bid_kind": pl.Int8, "redeal": pl.Int8,
+    "bid_kind": pl.Int8, "redeal": pl.Int8, "other_talon": pl.UInt32, "buried": pl.UInt32, "talon_card": pl.Int8,
 }
 _GAME_DTYPES = {"game": pl.Int64, "deals": pl.Int32, "winner": pl.Int8, "first_dealer": pl.Int8,
                 "score": pl.Int32}
@@ -230,13 +231,16 @@ def _mask(hand: str | int, what: str, count: int | None = None) -> int:
 
 
 def play_scripted_deal(*, hands: list[str | int], talon: str | int, dealer: int, actions: list[int | str],
-                       rules: HouseRules | None = None,
-                       state: GameState | None = None) -> tuple[dict, list[int], GameState]:
+                       rules: HouseRules | None = None, state: GameState | None = None,
+                       other_talon: str | int | None = None) -> tuple[dict, list[int], GameState]:
     """Play one hand-written deal through the engine. ``actions`` are every decision in the
     order the engine asks for them: bids after the forced one (0 = pass), the two discards (to
     the seat after the declarer first), the final contract (-1 = concede) and the 24 cards
     (cards may be written as text). With players = 4, ``hands`` has four entries and the dealer's
-    is empty ("" or 0): he sits out. Returns (the deal's record as a dict, the cards played, the
+    is empty ("" or 0): he sits out. With players = 2, ``hands`` has two entries of 10 cards (9
+    with two_player_talon = 3), ``talon`` is the talon the declarer takes and ``other_talon`` the
+    other one; the discards are the two cards he buries, then with two_player_talon = 3 the card
+    he puts into the other talon. Returns (the deal's record as a dict, the cards played, the
     game state after it); an action the rules refuse raises IllegalAction."""
     rules = rules or HouseRules()
     rules.check_implemented()
@@ -245,28 +249,37 @@ def play_scripted_deal(*, hands: list[str | int], talon: str | int, dealer: int,
         raise CardError(f"give {n} hands (players = {n})")
     if dealer not in range(n):
         raise ValueError(f"dealer must be a seat 0..{n - 1}, not {dealer}")
+    if (other_talon is not None) != (n == 2):
+        raise CardError("give other_talon exactly when players = 2 (the talon nobody takes)")
     if n == 4:
         if hands[dealer] not in ("", 0, None):
             raise CardError(f"the dealer (seat {dealer}) sits out a 4-player deal: give him an empty hand")
         seats = [(dealer + 1 + s) % 4 for s in range(3)]  # the three players from first hand on
     else:
-        seats = [0, 1, 2]
-    masks = [_mask(hands[p], f"hand of seat {p}", 7) for p in seats]
-    talon_mask = _mask(talon, "talon", 3)
-    union = masks[0] | masks[1] | masks[2] | talon_mask
+        seats = list(range(n))
+    talon_size = rules.two_player_talon if n == 2 else 3
+    masks = [_mask(hands[p], f"hand of seat {p}", 12 - talon_size if n == 2 else 7) for p in seats]
+    talon_mask = _mask(talon, "talon", talon_size)
+    other_mask = _mask(other_talon, "other talon", talon_size) if n == 2 else 0
+    union = talon_mask | other_mask
+    for m in masks:
+        union |= m
     if bin(union).count("1") != 24:
-        raise CardError("hands and talon must hold the 24 cards exactly once")
+        raise CardError("hands and talon" + ("s" if n == 2 else "") + " must hold the 24 cards exactly once")
     script = np.array([1] + [parse_card(a) if isinstance(a, str) else int(a) for a in actions], dtype=np.int64)
     ws = new_workspace()
-    ws[W_HANDS, :3] = masks
+    ws[W_HANDS, :len(masks)] = masks
     gs = (state or GameState()).to_array()
     rec = np.zeros((1, Y.N_DEAL_COLUMNS), dtype=np.int32)
     plays = np.zeros((1, Y.N_PLAYS), dtype=np.int8)
     codes = np.full(n, Y.PLAYER_SCRIPTED, dtype=np.int64)
     rng = chunk_rng(0, 0)  # unused: every seat is scripted
-    play = play_dealt4 if n == 4 else play_dealt
-    status = play(rng, rules.to_array(), codes, codes, params_matrix(rules=rules), gs, dealer, ws, talon_mask,
-                  rec, 0, plays, script, solver_buffers(()))
+    args = (rng, rules.to_array(), codes, codes, params_matrix(rules=rules), gs, dealer, ws, talon_mask)
+    rest = (rec, 0, plays, script, solver_buffers(()))
+    if n == 2:
+        status = play_dealt2(*args, other_mask, *rest)
+    else:
+        status = (play_dealt4 if n == 4 else play_dealt)(*args, *rest)
     if status == ILLEGAL:
         if script[0] > len(script):
             raise IllegalAction(len(actions), f"the deal needs more than the {len(actions)} actions given")

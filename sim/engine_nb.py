@@ -38,9 +38,11 @@ from sim.players_nb import (
     choose_contract,
     choose_dark,
     choose_discard,
+    choose_discard2,
     dd_final_contract,
 )
 from sim.rng_nb import below
+from sim.solver2_nb import best_discard2, dd2_choose_card, pimc2_choose_card, pimc2_choose_discard
 from sim.solver_nb import best_discard, dd_choose_card
 
 ILLEGAL = -1  # returned status when a player chose an illegal action (a bug, never expected)
@@ -57,19 +59,41 @@ SITTER = 3  # players = 4: the slot of the dealer, who sits out the deal (see si
 
 
 @jit_hot
-def deal_cards(rng, hands, deck):
-    """Shuffle ``deck`` (24 slots) and deal 7 cards to each seat; return the 3-card talon mask."""
+def _shuffle(rng, deck):
+    """A uniformly random order of the 24 cards in ``deck``."""
     for i in range(24):
         deck[i] = i
     for i in range(23, 0, -1):
         j = below(rng, i + 1)
         deck[i], deck[j] = deck[j], deck[i]
+
+
+@jit_hot
+def _cards(deck, start, count):
+    h = np.int64(0)
+    for k in range(start, start + count):
+        h |= np.int64(1) << deck[k]
+    return h
+
+
+@jit_hot
+def deal_cards(rng, hands, deck):
+    """Shuffle ``deck`` (24 slots) and deal 7 cards to each seat; return the 3-card talon mask."""
+    _shuffle(rng, deck)
     for p in range(3):
-        h = 0
-        for k in range(7):
-            h |= np.int64(1) << deck[7 * p + k]
-        hands[p] = h
-    return (np.int64(1) << deck[21]) | (np.int64(1) << deck[22]) | (np.int64(1) << deck[23])
+        hands[p] = _cards(deck, 7 * p, 7)
+    return _cards(deck, 21, 3)
+
+
+@jit_hot
+def deal_cards2(rng, hands, deck, talon_size):
+    """players = 2: shuffle and deal 12 - ``talon_size`` cards to each of two seats; return the
+    two talons of ``talon_size`` cards (the first is the one the declarer takes)."""
+    _shuffle(rng, deck)
+    per_hand = 12 - talon_size
+    hands[0] = _cards(deck, 0, per_hand)
+    hands[1] = _cards(deck, per_hand, per_hand)
+    return _cards(deck, 2 * per_hand, talon_size), _cards(deck, 2 * per_hand + talon_size, talon_size)
 
 
 @jit_hot
@@ -89,7 +113,7 @@ def anyone_on_barrel(gs):
 # Rows of the per-chunk workspace (a (WORKSPACE_ROWS, 24) int64 array), so that no deal allocates.
 W_HANDS, W_ACTIVE, W_LAST_BID, W_CARD_POINTS, W_MARRIAGE_POINTS, W_MARRIAGES, W_TRICKS = 0, 1, 2, 3, 4, 5, 6
 W_RESULT, W_TRICK, W_VOIDS, W_NEW, W_EVENTS, W_SAT_BEFORE, W_DECK = 7, 8, 9, 10, 11, 12, 13
-W_KNOWN = 14  # entry 3 * viewer + holder: cards the viewer knows the holder to have (see know_cards)
+W_KNOWN = 14  # entry 3 * viewer + holder: cards the viewer knows the holder to have (know_cards, know_cards2)
 W_CODES = 15  # 4-player deal: the three players' codes by slot (0..2) and their bidding codes (3..5)
 WORKSPACE_ROWS = 16
 
@@ -119,51 +143,14 @@ def play_dealt(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, rec, ro
     search with the buffers ``solver`` = (state, moves, table, PIMC worlds). Returns 0, REDEAL
     or ILLEGAL."""
     hands = ws[W_HANDS, :3]
-    rec[row, Y.D_DEALER] = dealer
-    for p in range(3):
-        rec[row, Y.D_HAND + p] = hands[p]
     rec[row, Y.D_TALON] = talon
-
-    first = (dealer + 1) % 3
-    mode = Y.BID_NORMAL
-    if gs[Y.G_GOLDEN_LEFT] > 0:
-        mode = Y.BID_GOLDEN
-    elif rules[R.DARK_GAME] and not anyone_on_barrel(gs) and (
-            not rules[R.DARK_MIN_ON] or gs[Y.G_SCORE + first] >= rules[R.DARK_MIN_SCORE]):
-        choice = choose_dark(bid_codes[first], first, gs, rules, prm, rng, script)
-        if choice != 0 and choice != 1:
-            return ILLEGAL
-        if choice:
-            mode = Y.BID_DARK
-    # Cards taken unseen (dark, golden) are played as they lie: no redeal.
-    as_it_lies = mode != Y.BID_NORMAL or not rules[R.REDEAL_ANY]  # also when the redeal limit refuses one
-    reason = 0 if as_it_lies else hand_redeal(hands, dealer, rules)
-    if reason:
-        if not limit_reached(gs, rules):
-            return redeal(gs, rec, row, plays, reason)
-        as_it_lies = True
-    last_bid = ws[W_LAST_BID, :3]
-    if mode == Y.BID_GOLDEN:
-        last_bid[:] = 0
-        last_bid[first] = GOLDEN_CONTRACT
-        declarer, high, turns = first, GOLDEN_CONTRACT, 0
-    else:
-        declarer, high, turns, still_dark = run_auction(rng, rules, bid_codes, prm, gs, dealer, hands, last_bid,
-                                                        ws[W_ACTIVE, :3], mode == Y.BID_DARK, script)
-        if mode == Y.BID_DARK and not still_dark:
-            mode = Y.BID_UNDARKED
-    if declarer == ILLEGAL:
-        return ILLEGAL
-    for q in range(3):
-        rec[row, Y.D_BID + q] = last_bid[q]
-    rec[row, Y.D_BID_TURNS] = turns
-    rec[row, Y.D_BID_KIND] = mode
-    rec[row, Y.D_DECLARER] = declarer
-    rec[row, Y.D_WINNING_BID] = high
-    if declarer == ALL_PASSED:
-        return thrown_in(gs, rec, row, plays, Y.REDEAL_ALL_PASSED)  # not one of the dealer's redeals
+    status, declarer, high, mode, as_it_lies = bid_for_talon(rng, rules, bid_codes, prm, gs, dealer, ws, rec, row,
+                                                             plays, script, 3)
+    if status != 0:
+        return status
 
     # ---- talon (shown, taken) and discard: one card to each opponent --------------------------
+    first = (dealer + 1) % 3
     # First hand won the talon with the uncontested forced minimum bid.
     uncontested = rules[R.FORCED_FIRST_BID] and high == rules[R.MIN_BID] and declarer == first
     if not as_it_lies:
@@ -188,9 +175,74 @@ def play_dealt(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, rec, ro
     if codes[0] == Y.PLAYER_PIMC or codes[1] == Y.PLAYER_PIMC or codes[2] == Y.PLAYER_PIMC:  # only they read it
         know_cards(ws[W_KNOWN], declarer, talon_shown_to_defenders(rules, mode, talon, uncontested), g1,
                    g2, not rules[R.DISCARD_FACE_DOWN])
+    return finish_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script, solver, 3, declarer, high,
+                       mode, as_it_lies, dd_value, 0, 0)
+
+
+@jit_hot
+def bid_for_talon(rng, rules, bid_codes, prm, gs, dealer, ws, rec, row, plays, script, n):
+    """The start of every deal of ``n`` seats (3, or 2 with players = 2): record the hands, let
+    first hand go dark or play the golden round's forced 120, throw in a hand the redeal rules let
+    a player refuse, then the auction. Returns (status, declarer, winning bid, bid kind, played as
+    it lies): status 0 goes on to the talon; REDEAL (the deal is recorded as thrown in) and
+    ILLEGAL end the deal."""
+    hands = ws[W_HANDS, :n]
+    rec[row, Y.D_DEALER] = dealer
+    for p in range(n):
+        rec[row, Y.D_HAND + p] = hands[p]
+    first = (dealer + 1) % n
+    mode = Y.BID_NORMAL
+    if gs[Y.G_GOLDEN_LEFT] > 0:
+        mode = Y.BID_GOLDEN
+    elif rules[R.DARK_GAME] and not anyone_on_barrel(gs) and (
+            not rules[R.DARK_MIN_ON] or gs[Y.G_SCORE + first] >= rules[R.DARK_MIN_SCORE]):
+        choice = choose_dark(bid_codes[first], first, gs, rules, prm, rng, script)
+        if choice != 0 and choice != 1:
+            return ILLEGAL, 0, 0, mode, False
+        if choice:
+            mode = Y.BID_DARK
+    # Cards taken unseen (dark, golden) are played as they lie: no redeal.
+    as_it_lies = mode != Y.BID_NORMAL or not rules[R.REDEAL_ANY]  # also when the redeal limit refuses one
+    reason = 0 if as_it_lies else hand_redeal(hands, dealer, rules, n)
+    if reason:
+        if not limit_reached(gs, rules):
+            return redeal(gs, rec, row, plays, reason), 0, 0, mode, False
+        as_it_lies = True
+    last_bid = ws[W_LAST_BID, :n]
+    if mode == Y.BID_GOLDEN:
+        last_bid[:] = 0
+        last_bid[first] = GOLDEN_CONTRACT
+        declarer, high, turns = first, GOLDEN_CONTRACT, 0
+    else:
+        declarer, high, turns, still_dark = run_auction(rng, rules, bid_codes, prm, gs, dealer, hands, last_bid,
+                                                        ws[W_ACTIVE, :n], mode == Y.BID_DARK, script, n)
+        if mode == Y.BID_DARK and not still_dark:
+            mode = Y.BID_UNDARKED
+    if declarer == ILLEGAL:
+        return ILLEGAL, 0, 0, mode, False
+    for q in range(n):
+        rec[row, Y.D_BID + q] = last_bid[q]
+    rec[row, Y.D_BID_TURNS] = turns
+    rec[row, Y.D_BID_KIND] = mode
+    rec[row, Y.D_DECLARER] = declarer
+    rec[row, Y.D_WINNING_BID] = high
+    if declarer == ALL_PASSED:  # not one of the dealer's redeals
+        return thrown_in(gs, rec, row, plays, Y.REDEAL_ALL_PASSED), 0, 0, mode, False
+    return 0, declarer, high, mode, as_it_lies
+
+
+@jit_hot
+def finish_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script, solver, n, declarer, high, mode,
+                as_it_lies, dd_value, buried_points, last_bonus):
+    """The end of every deal of ``n`` seats once the declarer holds his final hand: the four-nines
+    redeal and bonus, the final contract or a concession, the tricks, the deal's results and
+    bolts, then the game rules (``apply_deal``). With players = 2 the declarer's buried cards
+    (``buried_points``) count for him and the untaken talon (``last_bonus``) for the winner of
+    the last trick. Returns 0, REDEAL or ILLEGAL."""
+    hands = ws[W_HANDS, :n]
     four_nines = -1  # the seat holding the four nines after the discard
     if rules[R.FOUR_NINES_BONUS] or rules[R.REDEAL_FOUR_NINES_AFTER_TALON]:
-        for q in range(3):
+        for q in range(n):
             if hands[q] & RANK_MASK[NINE] == RANK_MASK[NINE]:
                 four_nines = q
     if four_nines >= 0 and rules[R.REDEAL_FOUR_NINES_AFTER_TALON] and rules[R.REDEAL_ASK] and not as_it_lies:
@@ -224,11 +276,11 @@ def play_dealt(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, rec, ro
     rec[row, Y.D_CONCEDED] = conceded
     rec[row, Y.D_REDEAL] = Y.REDEAL_NONE
 
-    card_points = ws[W_CARD_POINTS, :3]
-    marriage_points = ws[W_MARRIAGE_POINTS, :3]
-    marriages = ws[W_MARRIAGES, :3]
-    tricks = ws[W_TRICKS, :3]
-    result = ws[W_RESULT, :3]
+    card_points = ws[W_CARD_POINTS, :n]
+    marriage_points = ws[W_MARRIAGE_POINTS, :n]
+    marriages = ws[W_MARRIAGES, :n]
+    tricks = ws[W_TRICKS, :n]
+    result = ws[W_RESULT, :n]
     made = False
     if conceded:
         clear_tallies(ws)
@@ -237,25 +289,26 @@ def play_dealt(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, rec, ro
         if rules[R.CONCEDE_THIRD_PENALTY] and gs[Y.G_CONCESSIONS + declarer] % 3 == 0:
             loss += THIRD_CONCESSION_PENALTY
         gain = 60 if rules[R.CONCEDE_60] else (contract + 9) // 10 * 5
-        for q in range(3):
+        for q in range(n):
             result[q] = -loss if q == declarer else gain
         plays[row, :] = -1
     else:
-        status = play_tricks(rng, rules, codes, prm, ws, declarer, row, plays, script, solver)
+        status = play_tricks(rng, rules, codes, prm, ws, declarer, row, plays, script, solver, n, last_bonus)
         if status != 0:
             return status
+        card_points[declarer] += buried_points
         total = card_points[declarer] + marriage_points[declarer]
         if rules[R.ROUND_DECLARER]:
             total = round5(total)
         made = total >= contract
         factor = 2 if doubled else 1  # a dark or golden deal doubles all but the defenders' marriages
-        for q in range(3):
+        for q in range(n):
             if q == declarer:
                 result[q] = factor * (contract if made else -contract)
             else:
                 result[q] = round5(factor * card_points[q] + marriage_points[q])
     rec[row, Y.D_MADE] = made
-    for q in range(3):
+    for q in range(n):
         if q == four_nines:
             result[q] += rules[R.FOUR_NINES_BONUS]  # zero unless four_nines_bonus
         rec[row, Y.D_CARD_POINTS + q] = card_points[q]
@@ -340,8 +393,8 @@ def free_talon_seat(gs, rules):
 
 
 @jit_hot
-def run_auction(rng, rules, codes, prm, gs, dealer, hands, last_bid, active, dark, script):
-    """The bidding, clockwise from first hand (left of the dealer): raise or pass, a pass is final,
+def run_auction(rng, rules, codes, prm, gs, dealer, hands, last_bid, active, dark, script, n):
+    """The bidding of ``n`` seats, clockwise from first hand (left of the dealer): raise or pass, a pass is final,
     until one bidder is left. First hand's opening bid of min_bid is forced (forced_first_bid); a
     player below silence_below always passes. When first hand went ``dark`` his bid is 120 and
     only a player holding a marriage may overbid ("undark"), with 125 or more; then bidding goes
@@ -357,9 +410,9 @@ def run_auction(rng, rules, codes, prm, gs, dealer, hands, last_bid, active, dar
         last_bid[free] = bid
         return free, bid, 0, False
     step = rules[R.BID_STEP]
-    first = (dealer + 1) % 3
+    first = (dealer + 1) % n
     active[:] = 1
-    n_active = 3
+    n_active = n
     high = 0
     high_seat = -1
     turns = 0
@@ -368,7 +421,7 @@ def run_auction(rng, rules, codes, prm, gs, dealer, hands, last_bid, active, dar
         high = DARK_CONTRACT if dark else rules[R.MIN_BID]
         high_seat = first
         last_bid[first] = high
-        p = (first + 1) % 3
+        p = (first + 1) % n
     while n_active > 1 or (n_active == 1 and high_seat < 0):
         if active[p]:
             min_raise = high + step if high_seat >= 0 else rules[R.MIN_BID]
@@ -397,7 +450,7 @@ def run_auction(rng, rules, codes, prm, gs, dealer, hands, last_bid, active, dar
                 high_seat = p
                 last_bid[p] = bid
                 dark = False
-        p = (p + 1) % 3
+        p = p + 1 if p + 1 < n else 0
     return high_seat, high, turns, dark
 
 
@@ -448,11 +501,11 @@ def earns_bolt(gs, rules, seat, declarer, conceded, tricks, points):
 
 
 @jit_hot
-def hand_redeal(hands, dealer, rules):
+def hand_redeal(hands, dealer, rules, n):
     """Why the deal is redealt before the bidding (the ``redeal`` code), or 0: four aces force it;
-    a poor hand or the nines allow a player to ask (redeal_policy = always asks)."""
-    for k in range(3):
-        hand = hands[(dealer + 1 + k) % 3]
+    a poor hand or the nines allow a player to ask (redeal_policy = always asks). ``n`` seats."""
+    for k in range(n):
+        hand = hands[(dealer + 1 + k) % n]
         if rules[R.REDEAL_FOUR_ACES] and hand & RANK_MASK[ACE] == RANK_MASK[ACE]:
             return Y.REDEAL_FOUR_ACES
         if not rules[R.REDEAL_ASK]:
@@ -521,18 +574,23 @@ def clear_tallies(ws):
 
 
 @jit_hot
-def play_tricks(rng, rules, codes, prm, ws, declarer, row, plays, script, solver):
-    """Eight tricks with the declarer on lead; fills the per-seat tallies in the workspace from
-    zero. Returns 0 or ILLEGAL."""
+def play_tricks(rng, rules, codes, prm, ws, declarer, row, plays, script, solver, n, last_bonus):
+    """The tricks of ``n`` seats (eight of 3 cards; with players = 2 ten or nine of 2) with the
+    declarer on lead; fills the per-seat tallies in the workspace from zero, the winner of the last
+    trick taking ``last_bonus`` card points more (players = 2: the untaken talon). Returns 0 or
+    ILLEGAL."""
     clear_tallies(ws)
-    hands = ws[W_HANDS, :3]
-    card_points = ws[W_CARD_POINTS, :3]
-    marriage_points = ws[W_MARRIAGE_POINTS, :3]
-    marriages = ws[W_MARRIAGES, :3]
-    tricks = ws[W_TRICKS, :3]
-    trick = ws[W_TRICK, :3]
-    voids = ws[W_VOIDS, :3]
+    hands = ws[W_HANDS, :n]
+    card_points = ws[W_CARD_POINTS, :n]
+    marriage_points = ws[W_MARRIAGE_POINTS, :n]
+    marriages = ws[W_MARRIAGES, :n]
+    tricks = ws[W_TRICKS, :n]
+    trick = ws[W_TRICK, :n]
+    voids = ws[W_VOIDS, :n]
     voids[:] = 0
+    n_tricks = popcount(hands[declarer])
+    if n == 2:
+        plays[row, :] = -1  # 20 or 18 cards fill the row
     leader = declarer
     trump = -1
     trump_owner = -1
@@ -544,12 +602,13 @@ def play_tricks(rng, rules, codes, prm, ws, declarer, row, plays, script, solver
         declaring_ranks |= RANK_MASK[JACK]
     if rules[R.ACE_MARRIAGE]:
         declaring_ranks |= RANK_MASK[ACE]
-    for t in range(8):
+    for t in range(n_tricks):
         win_card = -1
         win_seat = -1
         led_suit = -1
-        for k in range(3):
-            p = (leader + k) % 3
+        points = 0
+        for k in range(n):
+            p = leader + k if leader + k < n else leader + k - n
             hand = hands[p]
             can_declare = False
             if k == 0:
@@ -561,10 +620,16 @@ def play_tricks(rng, rules, codes, prm, ws, declarer, row, plays, script, solver
             else:
                 legal = legal_follows(hand, led_suit, win_card, trump, rules[R.MUST_HEAD])
             if codes[p] == Y.PLAYER_DD or codes[p] == Y.PLAYER_PIMC:
-                won = (tricks[0] > 0) | (tricks[1] > 0) << 1 | (tricks[2] > 0) << 2
+                won = 0
+                for q in range(n):
+                    won |= (tricks[q] > 0) << q
                 burning = rules[R.MARRIAGE_BURNS_WITHOUT_TRICK] and tricks[declarer] == 0
                 unsecured = marriage_points[declarer] if burning else 0
-                if codes[p] == Y.PLAYER_DD:
+                if n == 2:
+                    choice, declare = two_player_search(hands, p, legal, trick, k, leader, trump, trump_owner,
+                                                        declarer, won, unsecured, last_bonus, played, voids, ws,
+                                                        codes[p], prm, rules, rng, solver)
+                elif codes[p] == Y.PLAYER_DD:
                     choice, declare = dd_choose_card(hands, p, legal, trick, k, leader, trump, trump_owner, declarer,
                                                      won, unsecured, rules, solver[0], solver[1], solver[2])
                 else:
@@ -608,17 +673,35 @@ def play_tricks(rng, rules, codes, prm, ws, declarer, row, plays, script, solver
                     win_card = c
                     win_seat = p
             trick[k] = c
+            points += CARD_POINTS[c]
             hands[p] = hand & ~(np.int64(1) << c)
             played |= np.int64(1) << c
-            plays[row, 3 * t + k] = choice
+            plays[row, n * t + k] = choice
         tricks[win_seat] += 1
-        card_points[win_seat] += CARD_POINTS[trick[0]] + CARD_POINTS[trick[1]] + CARD_POINTS[trick[2]]
+        card_points[win_seat] += points
         leader = win_seat
+    card_points[leader] += last_bonus
     if rules[R.MARRIAGE_BURNS_WITHOUT_TRICK]:
-        for q in range(3):
+        for q in range(n):
             if tricks[q] == 0:
                 marriage_points[q] = 0  # declared (the trump changed) but burnt: no trick won
     return 0
+
+
+@jit_hot
+def two_player_search(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won, unsecured,
+                      last_bonus, played, voids, ws, code, prm, rules, rng, solver):
+    """players = 2: the card of a double-dummy or PIMC seat, (card, declare). A PIMC seat knows
+    what ``know_cards2`` left in the workspace and how many cards its opponent holds now."""
+    if code == Y.PLAYER_DD:
+        return dd2_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won,
+                               unsecured, last_bonus, rules, solver[0], solver[1], solver[2])
+    counts = ws[W_KNOWN, 6:9]
+    counts[0] = popcount(hands[1 - seat])
+    return pimc2_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won,
+                             unsecured, played, voids, ws[W_KNOWN, 3 * seat:3 * seat + 3], counts,
+                             np.int64(prm[seat, Y.H_PIMC_WORLDS]), rules, rng, solver[0], solver[1], solver[2],
+                             solver[3])
 
 
 @jit_hot
@@ -646,6 +729,8 @@ def apply_deal(gs, rules, declarer, contract, made, conceded, paying_dealer, ws,
     dealer sitting out (see sim.layout)."""
     if rules[R.PLAYERS] == 4:
         settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec, row, 4)
+    elif rules[R.PLAYERS] == 2:
+        settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec, row, 2)
     else:
         settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec, row, 3)
 
@@ -866,6 +951,93 @@ def play_dealt4(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, rec, r
     return status
 
 
+# ---- two players: two talons ----------------------------------------------------------------------
+@jit_hot
+def play_deal2(rng, deal_rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script, solver):
+    """``play_deal`` of a 2-player game."""
+    talon, other = deal_cards2(deal_rng, ws[W_HANDS, :2], ws[W_DECK], rules[R.TWO_PLAYER_TALON])
+    return play_dealt2(rng, rules, codes, codes, prm, gs, dealer, ws, talon, other, rec, row, plays, script, solver)
+
+
+@jit_hot
+def play_dealt2(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, other, rec, row, plays, script, solver):
+    """``play_dealt`` of a 2-player game (players = 2): two seats bid for ``talon``; the declarer
+    takes it (his choice between the two talons is unseen, and the deal is uniformly random, so
+    the first talon is as good as a random one), buries two cards face down in its place, which
+    count for him, and with two_player_talon = 3 puts one card into ``other``, the talon nobody
+    takes. The tricks follow; ``other`` goes to the winner of the last one."""
+    hands = ws[W_HANDS, :2]
+    rec[row, Y.D_TALON] = talon
+    rec[row, Y.D_OTHER_TALON] = other
+    rec[row, Y.D_BURIED] = 0
+    rec[row, Y.D_TALON_CARD] = -1
+    status, declarer, high, mode, as_it_lies = bid_for_talon(rng, rules, bid_codes, prm, gs, dealer, ws, rec, row,
+                                                             plays, script, 2)
+    if status != 0:
+        return status
+    uncontested = rules[R.FORCED_FIRST_BID] and high == rules[R.MIN_BID] and declarer != dealer
+    if not as_it_lies:
+        reason = talon_redeal(talon, uncontested, rules)
+        if reason:
+            if not limit_reached(gs, rules):
+                return redeal(gs, rec, row, plays, reason)
+            as_it_lies = True
+    hands[declarer] |= talon
+    givable = givable_cards(hands[declarer], rules)
+    to_talon = rules[R.TWO_PLAYER_TALON] == 3
+    b1, b2, t, dd_value = choose_burial(codes[declarer], declarer, hands, givable, to_talon, other, rules, prm, rng,
+                                        script, solver)
+    if b1 == b2 or not (0 <= b1 < 24 and 0 <= b2 < 24) or not (givable >> b1) & 1 or not (givable >> b2) & 1:
+        return ILLEGAL
+    buried = (np.int64(1) << b1) | (np.int64(1) << b2)
+    given = np.int64(0)
+    if to_talon:
+        if not 0 <= t < 24 or not ((givable & ~buried) >> t) & 1:
+            return ILLEGAL
+        given = np.int64(1) << t
+    elif t != -1:
+        return ILLEGAL
+    hands[declarer] &= ~(buried | given)
+    rec[row, Y.D_BURIED] = buried
+    rec[row, Y.D_TALON_CARD] = t
+    if codes[0] == Y.PLAYER_PIMC or codes[1] == Y.PLAYER_PIMC:  # only they read it
+        know_cards2(ws[W_KNOWN], declarer, buried, given, popcount(other | given))
+    return finish_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script, solver, 2, declarer, high,
+                       mode, as_it_lies, dd_value, mask_points(buried), mask_points(other | given))
+
+
+@jit_hot
+def choose_burial(code, declarer, hands, givable, to_talon, other, rules, prm, rng, script, solver):
+    """players = 2: the declarer's two cards to bury and (two_player_talon = 3, else -1) the card
+    for the untaken talon, by his player code, and the double-dummy value of the deal for a dd
+    declarer (else 0)."""
+    if code == Y.PLAYER_DD:
+        return best_discard2(hands[declarer], hands[1 - declarer], other, to_talon, givable, rules, solver[0],
+                             solver[1], solver[2])
+    if code == Y.PLAYER_PIMC:
+        b1, b2, t = pimc2_choose_discard(hands[declarer], to_talon, givable, np.int64(prm[declarer, Y.H_PIMC_WORLDS]),
+                                         rules, rng, solver[0], solver[1], solver[2], solver[3])
+        return b1, b2, t, 0
+    b1, b2, t = choose_discard2(code, declarer, hands[declarer], givable, to_talon, rules, prm, rng, script)
+    return b1, b2, t, 0
+
+
+@jit_hot
+def know_cards2(known, declarer, buried, given, talon_size):
+    """What each seat of a 2-player deal knows once the declarer has buried his cards:
+    ``known[3 * viewer + k]`` holds the cards known to lie in the opponent's hand (k = 0), the
+    untaken talon (1) and the buried pair (2); ``known[6:9]`` the sizes of those three piles (the
+    hand's is filled in at each decision). The declarer knows what he buried and gave; the
+    defender knows where no card is for sure: a card of the talon he saw may be in the declarer's
+    hand or buried."""
+    for i in range(9):
+        known[i] = 0
+    known[3 * declarer + 1] = given
+    known[3 * declarer + 2] = buried
+    known[7] = talon_size
+    known[8] = 2
+
+
 # ---- chunk kernels ----------------------------------------------------------------------------
 @jit_hot
 def run_deals(rng, deal_rng, rules, codes, prm, first_id, n, rec, plays, gs, ws, script, solver):
@@ -880,6 +1052,8 @@ def run_deals(rng, deal_rng, rules, codes, prm, first_id, n, rec, plays, gs, ws,
         rec[i, Y.D_DEAL] = 0
         if n_players == 4:
             status = play_deal4(rng, deal_rng, rules, codes, prm, gs, dealer, ws, rec, i, plays, script, solver)
+        elif n_players == 2:
+            status = play_deal2(rng, deal_rng, rules, codes, prm, gs, dealer, ws, rec, i, plays, script, solver)
         else:
             status = play_deal(rng, deal_rng, rules, codes, prm, gs, dealer, ws, rec, i, plays, script, solver)
         if status == ILLEGAL:
@@ -911,6 +1085,9 @@ def run_games(rng, deal_rng, rules, codes, prm, gs, first_id, n_games, max_deals
         rec[row, Y.D_DEAL] = gs[Y.G_DEALS]
         if n_players == 4:
             status = play_deal4(rng, deal_rng, rules, codes, prm, gs, gs[Y.G_DEALER], ws, rec, row, plays, script,
+                                solver)
+        elif n_players == 2:
+            status = play_deal2(rng, deal_rng, rules, codes, prm, gs, gs[Y.G_DEALER], ws, rec, row, plays, script,
                                 solver)
         else:
             status = play_deal(rng, deal_rng, rules, codes, prm, gs, gs[Y.G_DEALER], ws, rec, row, plays, script,

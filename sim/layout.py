@@ -1,6 +1,10 @@
 """Offsets into the arrays that compiled kernels share with Python: game state, deal and game
 records, event bits and heuristic parameters. Kernels read these module constants at compile time.
 
+A 2-player game (``players = 2``) uses slots 0 and 1 of every per-seat block; its deal table has
+no ``gift`` columns but three of its own (``TWO_PLAYER_COLUMNS``): the second talon as dealt, the
+two cards the declarer buried and the card he put into the second talon.
+
 Every per-seat block has ``SLOTS`` = 4 entries, room for the 4-player game (``players = 4``); a
 3-player game leaves the fourth at zero and its stored tables show seats 0..2 only
 (``deal_columns(3)``, ``game_columns(3)``). In a 4-player deal the kernels work in *slots*: slots
@@ -18,13 +22,20 @@ def _per_seat(names, n):
 
 _DEAL_SEAT_GROUPS = ("gift", "card_points", "marriage_points", "marriages", "tricks", "result", "change", "score",
                      "bolt", "events")
+_BID_COLUMNS = ["bid_turns", "bid_kind", "declarer", "winning_bid", "contract", "conceded", "made", "redeal"]
+# players = 2: the talon the declarer did not take (as dealt), the two cards he put face down in
+# place of the one he took (they count for him), and the card he put into the other talon
+# (two_player_talon = 3; -1 otherwise), which goes to the winner of the last trick.
+TWO_PLAYER_COLUMNS = ["other_talon", "buried", "talon_card"]
 
 
 def deal_columns(n: int) -> list[str]:
     """Columns of the stored ``deals`` table of an ``n``-player run (seat columns end in 0..n-1)."""
+    if n == 2:
+        return (["game", "deal", "dealer"] + _per_seat(["hand"], n) + ["talon"] + TWO_PLAYER_COLUMNS
+                + _per_seat(["bid"], n) + _BID_COLUMNS + _per_seat(_DEAL_SEAT_GROUPS[1:], n))
     return (["game", "deal", "dealer"] + _per_seat(["hand"], n) + ["talon"] + _per_seat(["bid"], n)
-            + ["bid_turns", "bid_kind", "declarer", "winning_bid", "contract", "conceded", "made", "redeal"]
-            + _per_seat(_DEAL_SEAT_GROUPS, n))
+            + _BID_COLUMNS + _per_seat(_DEAL_SEAT_GROUPS, n))
 
 
 _GAME_SEAT_GROUPS = ("score", "barrel_entries", "barrel_falls", "bolt_penalties", "dump_trucks", "zeroed")
@@ -37,7 +48,7 @@ def game_columns(n: int) -> list[str]:
 
 # ---- one row per deal (int32 columns; plays are stored apart as 24 card indices) ----------
 DEAL_COLUMNS = deal_columns(SEATS)  # the 3-player table
-KERNEL_DEAL_COLUMNS = deal_columns(SLOTS)  # the kernels' record row
+KERNEL_DEAL_COLUMNS = deal_columns(SLOTS) + TWO_PLAYER_COLUMNS  # the kernels' record row
 D_GAME = KERNEL_DEAL_COLUMNS.index("game")
 D_DEAL = KERNEL_DEAL_COLUMNS.index("deal")
 D_DEALER = KERNEL_DEAL_COLUMNS.index("dealer")
@@ -62,6 +73,9 @@ D_CHANGE = KERNEL_DEAL_COLUMNS.index("change0")
 D_SCORE = KERNEL_DEAL_COLUMNS.index("score0")
 D_BOLT = KERNEL_DEAL_COLUMNS.index("bolt0")
 D_EVENTS = KERNEL_DEAL_COLUMNS.index("events0")
+D_OTHER_TALON = KERNEL_DEAL_COLUMNS.index("other_talon")
+D_BURIED = KERNEL_DEAL_COLUMNS.index("buried")
+D_TALON_CARD = KERNEL_DEAL_COLUMNS.index("talon_card")
 N_DEAL_COLUMNS = len(KERNEL_DEAL_COLUMNS)
 # First columns of the per-seat blocks of a record row (the 4-player engine permutes them).
 D_SEAT_BLOCKS = (D_HAND, D_BID, D_GIFT, D_CARD_POINTS, D_MARRIAGE_POINTS, D_MARRIAGES, D_TRICKS, D_RESULT,

@@ -74,7 +74,7 @@ def parse_players(spec: str | list[str] | tuple[str, ...], n: int = 3) -> tuple[
     return tuple(names)
 
 
-_WORDS = {3: "three", 4: "four"}
+_WORDS = {2: "two", 3: "three", 4: "four"}
 
 
 def player_codes(names: tuple[str, ...]) -> np.ndarray:

@@ -133,7 +133,10 @@ def choose_dark(code, seat, gs, rules, prm, rng, script):
         return next_scripted(script)  # 1 dark, 0 not
     if code == Y.PLAYER_RANDOM:
         return below(rng, 2)
-    best_other = max(gs[Y.G_SCORE + (seat + 1) % 3], gs[Y.G_SCORE + (seat + 2) % 3])
+    if rules[R.PLAYERS] == 2:
+        best_other = gs[Y.G_SCORE + 1 - seat]
+    else:
+        best_other = max(gs[Y.G_SCORE + (seat + 1) % 3], gs[Y.G_SCORE + (seat + 2) % 3])
     return 1 if best_other - gs[Y.G_SCORE + seat] >= prm[seat, Y.H_DARK_DEFICIT] else 0
 
 
@@ -189,6 +192,12 @@ def choose_discard(code, seat, hand, givable, rules, prm, rng, script):
         if j >= i:
             j += 1
         return nth_card(givable, i), nth_card(givable, j)
+    return _least_useful(hand, givable)
+
+
+@jit_hot
+def _least_useful(hand, givable):
+    """The heuristic's two cards of ``givable`` it misses least from ``hand``."""
     # Give away the least useful cards, in this order (lowest card first within a step): nines,
     # then jacks, queens and kings, preferring those that leave a void (a singleton) or nearly
     # (a doubleton), since trumps count later; then unguarded tens, guarded tens, aces, and
@@ -221,6 +230,43 @@ def choose_discard(code, seat, hand, givable, rules, prm, rng, script):
             first = card
             bucket &= bucket - 1
     return first, first  # unreachable for a 10-card hand
+
+
+@jit_hot
+def choose_discard2(code, seat, hand, givable, to_talon, rules, prm, rng, script):
+    """players = 2: two cards of ``givable`` (the 12-card hand, less what the rules forbid) to bury
+    face down, where they count for the declarer, and with ``to_talon`` (two_player_talon = 3) a
+    third for the untaken talon, which goes to the winner of the last trick (else -1)."""
+    if code == Y.PLAYER_SCRIPTED:
+        first = next_scripted(script)
+        if first < 0 or first > 23 or not (givable >> first) & 1:
+            return first, first, -1  # refused before the next is read, so the refusal names this action
+        second = next_scripted(script)
+        if not to_talon or second < 0 or second > 23 or second == first or not (givable >> second) & 1:
+            return first, second, -1
+        return first, second, next_scripted(script)
+    if code == Y.PLAYER_RANDOM:
+        b1 = nth_card(givable, below(rng, popcount(givable)))
+        rest = givable & ~(np.int64(1) << b1)
+        b2 = nth_card(rest, below(rng, popcount(rest)))
+        rest &= ~(np.int64(1) << b2)
+        t = nth_card(rest, below(rng, popcount(rest))) if to_talon else -1
+        return min(b1, b2), max(b1, b2), t
+    # Buried points are banked: first a ten whose ace is out (it would likely fall to the ace),
+    # then what the 3-player discard gives away; the card for the talon is the least useful
+    # left, as the opponent may win it with the last trick.
+    bare_tens = givable & RANK_MASK[TEN] & ~(hand >> 1)
+    if popcount(bare_tens) >= 2:
+        b1 = lowest_index(bare_tens)
+        b2 = lowest_index(bare_tens & (bare_tens - 1))
+    elif bare_tens:
+        b1 = lowest_index(bare_tens)
+        b2 = _least_useful(hand, givable & ~bare_tens)[0]
+    else:
+        b1, b2 = _least_useful(hand, givable)
+    buried = (np.int64(1) << b1) | (np.int64(1) << b2)
+    t = _least_useful(hand, givable & ~buried)[0] if to_talon else -1
+    return min(b1, b2), max(b1, b2), t
 
 
 # ---- final contract ---------------------------------------------------------------------------
@@ -337,7 +383,7 @@ def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, trum
     if n_in_trick == 2 and beaters(np.int64(1) << trick[1], win_card, trump):
         win_card = trick[1]
         win_seat = (leader + 1) % 3
-    last = n_in_trick == 2
+    last = n_in_trick == 2 or rules[R.PLAYERS] == 2
     after = 0 if last else 1 << ((seat + 1) % 3)
     if seat != declarer and win_seat != declarer:
         # Partner is winning: smear points on it unless the declarer, still to play, may beat it.
@@ -364,7 +410,12 @@ def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, trum
 
 @jit_hot
 def _heuristic_lead(seat, hand, legal, unseen, trump, declarer, voids, can_declare, rules):
-    opponents = (7 ^ (1 << seat)) if seat == declarer else (1 << declarer)
+    if seat != declarer:
+        opponents = 1 << declarer
+    elif rules[R.PLAYERS] == 2:
+        opponents = 1 << (1 - seat)
+    else:
+        opponents = 7 ^ (1 << seat)
     # 1. Declare the most valuable combination: a marriage (leading the queen, the cheaper half,
     #    where both are allowed), a half marriage, the four aces.
     if can_declare:

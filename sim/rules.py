@@ -29,7 +29,7 @@ def _opt(default, allowed: str, meaning: str):
 @dataclass(frozen=True)
 class HouseRules:
     # §4.1 two and four players
-    players: int = _opt(3, "2, 3, 4", "number of players (4: the dealer sits out; the engine refuses 2)")
+    players: int = _opt(3, "2, 3, 4", "number of players (4: the dealer sits out; 2: two talons)")
     sitout_half_marriage: bool = _opt(
         False, "bool", "4 players: the dealer also scores half a marriage for a lone K or Q in the talon"
     )
@@ -177,6 +177,8 @@ class HouseRules:
             bad("dark_min_score", "needs dark_game")
         if self.barrel is None and (self.barrel_talon_free or self.barrel_accumulate or self.barrel_forced_last):
             bad("barrel", "is none, so barrel_* options contradict it")
+        if self.two_player_talon != 2 and self.players != 2:
+            bad("two_player_talon", f"needs players = 2 (two talons), not players = {self.players}")
         if self.sitout_half_marriage and self.players != 4:
             bad("sitout_half_marriage", f"needs players = 4 (the dealer sits out), not players = {self.players}")
         if not self.win_only_as_declarer and self.barrel is not None:
@@ -186,8 +188,6 @@ class HouseRules:
         """Refuse options the engine does not play yet, naming them."""
         defaults = HouseRules()
         missing = sorted(n for n in self.changes_from(defaults) if n not in IMPLEMENTED)
-        if self.players == 2:
-            missing = ["players = 2", *missing]
         if missing:
             raise RulesError(
                 "house rule(s) not implemented in the engine yet: " + ", ".join(missing)
@@ -264,6 +264,7 @@ class HouseRules:
         a[L.WIN_ONLY_AS_DECLARER] = self.win_only_as_declarer
         a[L.PLAYERS] = self.players
         a[L.SITOUT_HALF_MARRIAGE] = self.sitout_half_marriage
+        a[L.TWO_PLAYER_TALON] = self.two_player_talon
         return a
 
 
@@ -283,7 +284,7 @@ IMPLEMENTED = frozenset({
     "redeal_four_aces", "redeal_four_nines_after_talon", "redeal_limit_penalty",
     "dark_game", "dark_min_score", "bolt_double_in_dark", "golden_round", "barrel_accumulate",
     "talon_hidden_at_100", "talon_shown_to_declarer_only", "discard_face_down", "win_only_as_declarer",
-    "players", "sitout_half_marriage",  # players = 4; players = 2 is refused by check_implemented
+    "players", "sitout_half_marriage", "two_player_talon",
 })
 
 PRESETS: dict[str, dict[str, Any]] = {

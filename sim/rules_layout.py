@@ -66,9 +66,10 @@ TALON_HIDDEN_AT_100 = 63
 TALON_TO_DECLARER_ONLY = 64
 DISCARD_FACE_DOWN = 65
 WIN_ONLY_AS_DECLARER = 66
-PLAYERS = 67  # 3 or 4 (the engine refuses 2)
+PLAYERS = 67  # 2, 3 or 4
 SITOUT_HALF_MARRIAGE = 68
-N_FIELDS = 69
+TWO_PLAYER_TALON = 69  # cards in each of the two talons of a 2-player deal (2 or 3)
+N_FIELDS = 70
 
 BOLT_ON_NO_TRICKS, BOLT_ON_ZERO_POINTS, BOLT_ON_THREE_PASSES = 0, 1, 2
 BOLT_ON_NAMES = ("no_tricks", "zero_points", "three_passes")
