@@ -63,8 +63,8 @@ def simulate(
     deals: Annotated[int | None, typer.Option(help="play this many independent deals from a zero score")] = None,
     rules: Annotated[str, typer.Option(help="a preset (classic, short, long, ...) or a TOML file")] = "classic",
     players: Annotated[str, typer.Option(
-        help="one player for all seats or one per seat, three (four with players = 4) of random, heuristic, dd, "
-             "pimc, e.g. heuristic,random,random")]
+        help="one player for all seats or one per seat (three, or two or four with players = 2 or 4) of random, "
+             "heuristic, dd, pimc, e.g. heuristic,random,random")]
     = "heuristic",
     seed: Annotated[int, typer.Option(help="root seed: the same seed gives the same results")] = 0,
     out: Annotated[Path, typer.Option(help="run directory (Parquet shards + run.json); rerun to resume")]

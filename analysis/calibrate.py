@@ -6,9 +6,12 @@ loose kings and queens, marriages, suit length), once for the 8-card hand after 
 discard, then, before the talon, on the scaled score of the 7-card hand and the chance value of
 its half marriages. Features are read off the compiled valuation itself (one unit weight at a
 time), so the fit can never drift from what the player computes. Play depends on the weights
-only through bidding, so two rounds settle them.
+only through bidding, so two rounds settle them. With ``--players 2`` the fit is of the 2-player
+game (10-card hand before the talon, the hand after burying, the declarer's points including the
+buried cards and the other talon), whose weights are ``sim.players.TWO_PLAYER_WEIGHTS``.
 
     python -m analysis.calibrate --deals 300000 --rounds 2
+    python -m analysis.calibrate --deals 300000 --rounds 2 --players 2
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import dataclasses
 import numpy as np
 
 from sim.engine import BatchSpec, play_chunk
-from sim.players import HeuristicParams, params_matrix
+from sim.players import HeuristicParams, default_params, params_matrix
 from sim.players_nb import estimate_many
 from sim.rules import HouseRules
 
@@ -36,8 +39,10 @@ def _feature(hands: np.ndarray, rules: HouseRules, before_talon: bool, **weights
 
 
 def declarer_hands(deals) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(7-card hand, 8-card hand after talon and discard, points taken) of each deal's declarer
-    (three seats, or four with players = 4: the dealer sitting out has no gift)."""
+    """(hand as dealt, hand after talon and discard, points taken) of each deal's declarer (three
+    seats, or four with players = 4: the dealer sitting out has no gift; or two seats)."""
+    if "buried" in deals.columns:
+        return _two_player_hands(deals)
     n = 4 if "hand3" in deals.columns else 3
     d = deals.select("declarer", "talon", *[f"hand{p}" for p in range(n)], *[f"gift{p}" for p in range(n)],
                      *[f"card_points{p}" for p in range(n)], *[f"marriage_points{p}" for p in range(n)]).to_numpy()
@@ -52,6 +57,17 @@ def declarer_hands(deals) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     hand8 = (hand7 | d[:, 1]) & ~given
     points = d[rows, 2 + 2 * n + decl] + d[rows, 2 + 3 * n + decl]
     return hand7, hand8, points
+
+
+def _two_player_hands(deals) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    d = deals.select("declarer", "talon", "hand0", "hand1", "buried", "talon_card", "card_points0", "card_points1",
+                     "marriage_points0", "marriage_points1").to_numpy().astype(np.int64)
+    rows = np.arange(len(d))
+    decl = d[:, 0]
+    dealt = d[rows, 2 + decl]
+    given = d[:, 4] | np.where(d[:, 5] >= 0, np.int64(1) << np.maximum(d[:, 5], 0), 0)
+    kept = (dealt | d[:, 1]) & ~given
+    return dealt, kept, d[rows, 6 + decl] + d[rows, 8 + decl]
 
 
 def fit(deals, rules: HouseRules, params: HeuristicParams) -> tuple[HeuristicParams, float, float]:
@@ -69,10 +85,10 @@ def fit(deals, rules: HouseRules, params: HeuristicParams) -> tuple[HeuristicPar
     return params, float(np.std(points - X @ beta)), float(np.std(points - Z @ gamma))
 
 
-def calibrate(*, deals: int = 300_000, rounds: int = 2, seed: int = 0,
+def calibrate(*, deals: int = 300_000, rounds: int = 2, seed: int = 0, players: int = 3,
               params: HeuristicParams | None = None) -> HeuristicParams:
-    params = params or HeuristicParams()
-    rules = HouseRules(concede=False)  # every contract played out, so every declarer's points are seen
+    params = params or default_params(players)
+    rules = HouseRules(concede=False, players=players)  # every contract played out: every declarer's points seen
     for r in range(rounds):
         spec = BatchSpec(mode="deals", n=deals, chunk_size=deals, rules=rules, params=params, seed=seed + r)
         frame, _ = play_chunk(spec, 0)
@@ -86,8 +102,9 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=300_000)
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--players", type=int, default=3, choices=(2, 3))
     args = ap.parse_args()
-    params = calibrate(deals=args.deals, rounds=args.rounds, seed=args.seed)
+    params = calibrate(deals=args.deals, rounds=args.rounds, seed=args.seed, players=args.players)
     for name in ("base", *CARD_WEIGHTS, "talon", "talon_scale", "talon_marriage"):
         print(f"{name} = {getattr(params, name):.2f}")
 

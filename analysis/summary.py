@@ -58,7 +58,7 @@ def game_summary(out: Path) -> dict:
     finished = games.filter(pl.col("finished"))
     players = read_run_metadata(out)["players"]
     seats = []
-    for s in range(len(players)):  # three seats, or four with players = 4
+    for s in range(len(players)):  # three seats, or two or four (rules.players)
         wins = int((finished["winner"] == s).sum())
         seats.append({"seat": s, "player": players[s], "wins": wins, "win_rate": wins / n,
                       "ci": wilson_interval(wins, n)})

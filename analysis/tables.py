@@ -21,7 +21,7 @@ import polars as pl
 
 from analysis.stats import wilson_interval
 from sim import __version__
-from sim.advisor import DEFAULT_WORLDS, dd_exact_values, played_points
+from sim.advisor import DEFAULT_WORLDS, check_three_player_deal, dd_exact_values, played_points
 from sim.cards import CARD_POINTS
 from sim.rules import HouseRules, load_rules
 from sim.runner import write_parquet_atomic
@@ -70,7 +70,7 @@ def build_bid_tables(*, deals: int, rules: str | HouseRules | None = "classic", 
     """Play the deals and store the table; returns its path. ``progress(stage)`` is called
     before each stage."""
     rec = rules if isinstance(rules, HouseRules) else load_rules(rules)
-    rec.check_implemented()
+    check_three_player_deal(rec)
     if deals < 1:
         raise ValueError("--deals must be at least 1")
     pimc_deals = max(0, min(pimc_deals, deals))

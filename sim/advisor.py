@@ -63,6 +63,15 @@ class AdvisorError(ValueError):
     """Bad advisor input (hand, known cards, seat, risk, sizes); the message says what is wrong."""
 
 
+def check_three_player_deal(rules: HouseRules) -> None:
+    """The advisor and the bid tables value 7-card hands of the 3-player deal (played with 3 or 4
+    players): refuse rules they cannot play, naming the option."""
+    rules.check_implemented()
+    if rules.players == 2:
+        raise AdvisorError("players = 2: bid advice and bid tables value 7-card hands of the 3-player deal "
+                           "(players = 3 or 4), not 2-player deals")
+
+
 @dataclass(frozen=True)
 class Known:
     """Cards known to lie with the left opponent (seat 1, plays after you), the right one, or in
@@ -390,7 +399,7 @@ def advise(hand: str | int, *, rules: str | HouseRules | None = None, samples: i
            threads: int | None = None) -> dict:
     """Everything ``thousand bid`` prints, as a JSON-ready dict (see the module docstring)."""
     rec = rules if isinstance(rules, HouseRules) else load_rules(rules)
-    rec.check_implemented()
+    check_three_player_deal(rec)
     mask = parse_hand(hand, count=7, what="hand") if isinstance(hand, str) else int(hand)
     if bin(mask).count("1") != 7:
         raise CardError(f"the hand has {bin(mask).count('1')} cards; expected 7 (before the talon)")

@@ -33,7 +33,7 @@ from sim.engine_nb import (
 )
 from sim.pimc_nb import new_pimc_buffer
 from sim.play_nb import beats, legal_follows
-from sim.players import HeuristicParams, params_matrix, parse_players, player_codes
+from sim.players import HeuristicParams, default_params, params_matrix, parse_players, player_codes
 from sim.rng_nb import state_from_seed
 from sim.rules import HouseRules
 from sim.solver_nb import new_table, new_work
@@ -58,7 +58,7 @@ class BatchSpec:
     players: tuple[str, ...] = ("heuristic",)  # one for every seat, or one per seat (rules.players)
     seed: int = 0
     chunk_size: int = 0  # 0: the default for the mode
-    params: HeuristicParams = field(default_factory=HeuristicParams)
+    params: HeuristicParams | None = None  # None: the defaults for rules.players (players.default_params)
     max_deals_per_game: int = MAX_DEALS_PER_GAME
 
     def __post_init__(self):
@@ -75,6 +75,8 @@ class BatchSpec:
         self.rules.validate()
         self.rules.check_implemented()
         object.__setattr__(self, "players", parse_players(self.players, self.rules.players))
+        if self.params is None:
+            object.__setattr__(self, "params", default_params(self.rules.players))
 
     @property
     def n_chunks(self) -> int:

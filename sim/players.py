@@ -57,6 +57,22 @@ class HeuristicParams:
         return asdict(self)
 
 
+# The hand-value weights refitted on 2-player deals
+# (``python -m analysis.calibrate --deals 300000 --rounds 3 --players 2``):
+# ten cards, a talon of two and the buried cards make a hand worth more than in the 3-player game.
+# Residual sd 33 points after the talon, 44 before.
+TWO_PLAYER_WEIGHTS: dict[str, float] = {
+    "base": 31.04, "ace": 16.06, "ten_with_ace": 9.23, "ten_side": 6.10, "ten_bare": 21.04, "king": 0.15,
+    "queen": -1.24, "marriage": 0.90, "marriage_cards": -9.11, "length": 5.86,
+    "talon": 26.44, "talon_scale": 1.00, "talon_marriage": 0.64,
+}
+
+
+def default_params(players: int = 3) -> HeuristicParams:
+    """The heuristic player's weights for a game of ``players`` (4 plays 3-player deals)."""
+    return HeuristicParams(**TWO_PLAYER_WEIGHTS) if players == 2 else HeuristicParams()
+
+
 PLAYER_NAMES = tuple(Y.PLAYER_CODES)
 
 
@@ -88,6 +104,6 @@ def params_matrix(params: HeuristicParams | None = None, rules: HouseRules | Non
 
     rules = rules or HouseRules()
     prm = np.zeros((max(3, rules.players), Y.N_HEURISTIC_COLUMNS), dtype=np.float64)
-    prm[:, :Y.N_HEURISTIC] = (params or HeuristicParams()).to_array()
+    prm[:, :Y.N_HEURISTIC] = (params or default_params(rules.players)).to_array()
     fill_suit_tables(prm, rules.to_array())
     return prm

@@ -180,6 +180,19 @@ def test_cli_errors_are_one_line(args, words):
     assert len(err) == 1 and words in err[0] and "Traceback" not in res.output
 
 
+def test_two_player_rules_are_refused(tmp_path):
+    """Advice and bid tables value 7-card hands of the 3-player deal: players = 2 is refused, named."""
+    from cli import app
+
+    rules = tmp_path / "two.toml"
+    rules.write_text("players = 2\n")
+    for args in (["bid", HAND, "--rules", str(rules), "--samples", "10"],
+                 ["tables", "bids", "--deals", "5", "--rules", str(rules), "--out", str(tmp_path / "t")]):
+        res = CliRunner().invoke(app, args)
+        assert res.exit_code == 2 and "players = 2" in res.output and "Traceback" not in res.output
+    assert not (tmp_path / "t").exists()
+
+
 def test_cli_json():
     from cli import app
 
