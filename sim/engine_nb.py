@@ -551,9 +551,12 @@ def redeal(gs, rec, row, plays, reason):
 @jit_hot
 def thrown_in(gs, rec, row, plays, reason):
     """Record a deal that is not played (the same dealer deals again): no declarer, nothing
-    scored, the scores as they were."""
-    for col in range(Y.D_CONTRACT, Y.N_DEAL_COLUMNS):
+    scored, the scores as they were; with players = 2 the other talon as dealt, nothing buried and
+    no talon card."""
+    for col in range(Y.D_CONTRACT, Y.D_OTHER_TALON):  # the 2-player columns come last
         rec[row, col] = 0
+    rec[row, Y.D_BURIED] = 0
+    rec[row, Y.D_TALON_CARD] = -1
     for q in range(3):
         rec[row, Y.D_GIFT + q] = -1
         rec[row, Y.D_SCORE + q] = gs[Y.G_SCORE + q]

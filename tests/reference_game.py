@@ -3,16 +3,22 @@
 Written from ../shared/RULES.md §1–§4, docs/RULES.md (settlement order, record layout, event bits,
 "Meaning of the options where RULES.md leaves room": thrown-in deals, redeals, silence, the discard
 ban, concession limits, four nines, the three bolt rules, the dark game, the golden round, the free
-talon and the accumulating barrel) and the play rules of docs/solver.md (the §4.4 options), sharing
-no code with the compiled engine: cards are plain indices (6 × suit + rank), hands are Python
-sets, and every rule is one visible step. ``replay_deal`` checks one deal row,
-``replay_game`` the game rules over the rows of one game; both raise ``AssertionError`` naming
-the game, the deal, the column and the expected and stored values.
+talon and the accumulating barrel; "Four players", "Two players") and the play rules of
+docs/solver.md (the §4.4 options), sharing no code with the compiled engine: cards are plain
+indices (6 × suit + rank), hands are Python sets, and every rule is one visible step.
+``replay_deal`` checks one deal row, ``replay_game`` the game rules over the rows of one game;
+both raise ``AssertionError`` naming the game, the deal, the column and the expected and stored
+values.
 
 Four players (RULES.md §4.1, docs/RULES.md "Four players"): the dealer sits out, the three others
 play an ordinary 3-player deal, so ``replay_deal`` checks the sitter's own columns (no cards, the
 talon's points as his result) and then the three players' deal as a 3-player row
 (``three_player_view``); ``replay_game`` settles all four seats.
+
+Two players (RULES.md §4.1, docs/RULES.md "Two players"): the same checks with a seat count of two
+(``seats_of``, ``deal_shape``): hands of 10 (9) cards and two talons, the burial in place of the
+gifts (``_check_burial``), tricks of two cards, the buried pair counted for the declarer and the
+other talon (with the card put into it) for the last trick's winner.
 """
 
 from __future__ import annotations
@@ -22,10 +28,8 @@ from dataclasses import dataclass
 
 from sim.rules import HouseRules
 
-SEATS = 3  # seats of a deal's players (a 4-player row is checked through its 3-player view)
 DECK_SIZE = 24
 FULL_DECK = (1 << DECK_SIZE) - 1
-TRICKS_PER_DEAL = 8
 RANK_POINTS = (0, 2, 3, 4, 10, 11)  # 9 J Q K T A
 JACK, QUEEN, KING, ACE = 1, 2, 3, 5
 FOUR_ACES_BIT = 1 << 8  # bit 8 of ``marriages``: four aces (bit s: marriage of suit s, 4 + s: half)
@@ -111,18 +115,23 @@ def _fail(row: dict, message: str) -> None:
 
 def replay_deal(row: dict, rules: HouseRules, seen: Counter | None = None) -> None:
     """Check one deal row against the rules of one deal (RULES.md §2, §4): the deal, the bidding
-    (auction, dark game, golden round, free talon), a redeal's reason, the talon and gifts, the
-    final contract, every card played and the deal's results. What depends on the game (scores,
-    the barrel, counters) is checked by ``replay_game``. ``seen``, if given, counts the situations
-    met (see ``_check_play``), for tests that the sample reaches each rule."""
+    (auction, dark game, golden round, free talon), a redeal's reason, the talon and gifts (with
+    two players the burial), the final contract, every card played and the deal's results. What
+    depends on the game (scores, the barrel, counters) is checked by ``replay_game``. ``seen``, if
+    given, counts the situations met (see ``_check_play``), for tests that the sample reaches each
+    rule."""
     seen = Counter() if seen is None else seen
     if rules.players == 4:
         _check_sitter_columns(row, rules)
         seen["four players"] += 1
         row = three_player_view(row)
-    hands = [row[f"hand{s}"] for s in range(SEATS)]
+    shape = deal_shape(row, rules)
+    if shape.seats == 2:
+        seen["two players"] += 1
+        seen[f"two players, talons of {shape.talon}"] += 1
+    hands = [row[f"hand{s}"] for s in range(shape.seats)]
     talon = row["talon"]
-    _check_dealt(row, hands, talon)
+    _check_dealt(row, shape, hands, talon)
     if row["redeal"]:
         _check_redeal_row(row, rules, hands, talon, seen)
         return
@@ -135,21 +144,10 @@ def replay_deal(row: dict, rules: HouseRules, seen: Counter | None = None) -> No
 
     declarer = row["declarer"]
     contract = row["contract"]
-    ten_cards = cards_in(hands[declarer] | talon)
-    gifts = [row[f"gift{s}"] for s in range(SEATS)]
-    _expect(row, f"gift{declarer} (the declarer gives himself nothing)", -1, gifts[declarer])
-    defenders = [s for s in range(SEATS) if s != declarer]
-    for s in defenders:
-        _require(row, gifts[s] in ten_cards,
-                 f"gift{s} = {gifts[s]} is not a card of the declarer's 10-card hand {sorted(ten_cards)}")
-        if rules.no_aces_tens_in_discard:
-            _require(row, rank_of(gifts[s]) not in (TEN, ACE), f"gift{s} = {gifts[s]} is an ace or a ten "
-                                                              "(no_aces_tens_in_discard)")
-            if any(rank_of(c) in (TEN, ACE) for c in ten_cards):
-                seen["discard ban binds"] += 1
-    _require(row, gifts[defenders[0]] != gifts[defenders[1]], f"the same card {gifts[defenders[0]]} given twice")
-    eight_cards = [cards_in(hands[s]) | {gifts[s]} for s in range(SEATS)]
-    eight_cards[declarer] = ten_cards - {gifts[s] for s in defenders}
+    if shape.seats == 2:
+        final, put_aside = _check_burial(row, rules, hands, talon, seen)
+    else:
+        final, put_aside = _check_gifts(row, rules, hands, talon, seen), None
 
     winning_bid = row["winning_bid"]
     _require(row, contract >= winning_bid, f"contract {contract} is below the winning bid {winning_bid}")
@@ -159,31 +157,124 @@ def replay_deal(row: dict, rules: HouseRules, seen: Counter | None = None) -> No
         _expect(row, f"contract of bid_kind {kind} (fixed, no raise)", FIXED_CONTRACT, contract)
         _expect(row, f"conceded (no concession in bid_kind {kind})", False, row["conceded"])
     if contract > winning_bid and not rules.no_bid_cap:
-        cap = BASE_CAP + sum(rules.marriage_values[s] for s in marriage_suits(eight_cards[declarer]))
-        _require(row, contract <= cap,
-                 f"contract raised to {contract} above 120 + marriages of the 8-card hand = {cap}")
-    _check_no_redeal_due(row, rules, hands, talon, eight_cards, seen)
+        cap = BASE_CAP + sum(rules.marriage_values[s] for s in marriage_suits(final[declarer]))
+        _require(row, contract <= cap, f"contract raised to {contract} above 120 + marriages of the "
+                                       f"{len(final[declarer])}-card hand after the talon = {cap}")
+    _check_no_redeal_due(row, rules, hands, talon, final, seen)
 
-    nines = [s for s in range(SEATS) if four_nines(eight_cards[s])]
-    bonus = [rules.four_nines_bonus if s in nines else 0 for s in range(SEATS)]
+    nines = [s for s in range(shape.seats) if four_nines(final[s])]
+    bonus = [rules.four_nines_bonus if s in nines else 0 for s in range(shape.seats)]
     if rules.four_nines_bonus and nines:
         seen["four nines bonus"] += 1
     if row["conceded"]:
         _check_concession(row, rules, declarer, contract, bonus)
         return
-    _check_play(row, rules, declarer, contract, eight_cards, seen, bonus)
+    _check_play(row, rules, declarer, contract, final, seen, bonus, put_aside)
+
+
+@dataclass(frozen=True)
+class DealShape:
+    """How a deal's cards lie: ``seats`` players of the deal (3; a 4-player row is checked through
+    its 3-player view; 2 with players = 2), ``hand`` cards dealt to each, ``talons`` talons of
+    ``talon`` cards, and ``tricks`` tricks of ``seats`` cards (RULES.md §2, §4.1)."""
+
+    seats: int
+    hand: int
+    talons: int
+    talon: int
+    tricks: int
+
+
+def deal_shape(row: dict, rules: HouseRules) -> DealShape:
+    """The shape of a (3-player view of a) row: 7 + 7 + 7 and a talon of 3, eight tricks; with two
+    players 10 + 10 and two talons of 2 (two_player_talon = 3: 9 + 9 and two of 3), the declarer's
+    hand back to 10 (9) after the talon and the burial, so ten (nine) tricks of two cards."""
+    if seats_of(row) == 2:
+        k = rules.two_player_talon
+        return DealShape(seats=2, hand=12 - k, talons=2, talon=k, tricks=12 - k)
+    return DealShape(seats=3, hand=7, talons=1, talon=3, tricks=8)
+
+
+def _check_gifts(row: dict, rules: HouseRules, hands: list[int], talon: int, seen: Counter) -> list[set[int]]:
+    """Three players: the declarer takes the talon (10 cards) and gives one card to each defender.
+    Returns the 8-card hands they play."""
+    declarer = row["declarer"]
+    ten_cards = cards_in(hands[declarer] | talon)
+    gifts = [row[f"gift{s}"] for s in range(3)]
+    _expect(row, f"gift{declarer} (the declarer gives himself nothing)", -1, gifts[declarer])
+    defenders = [s for s in range(3) if s != declarer]
+    for s in defenders:
+        _require(row, gifts[s] in ten_cards,
+                 f"gift{s} = {gifts[s]} is not a card of the declarer's 10-card hand {sorted(ten_cards)}")
+        if rules.no_aces_tens_in_discard:
+            _require(row, rank_of(gifts[s]) not in (TEN, ACE), f"gift{s} = {gifts[s]} is an ace or a ten "
+                                                              "(no_aces_tens_in_discard)")
+            if any(rank_of(c) in (TEN, ACE) for c in ten_cards):
+                seen["discard ban binds"] += 1
+    _require(row, gifts[defenders[0]] != gifts[defenders[1]], f"the same card {gifts[defenders[0]]} given twice")
+    eight_cards = [cards_in(hands[s]) | {gifts[s]} for s in range(3)]
+    eight_cards[declarer] = ten_cards - {gifts[s] for s in defenders}
+    return eight_cards
+
+
+@dataclass(frozen=True)
+class PutAside:
+    """Two players: the cards out of play that count at the end of the deal (docs/RULES.md "Two
+    players"): the pair the declarer buried (his) and the other talon with the card he put into
+    it (the last trick's winner's)."""
+
+    buried: frozenset[int]
+    other_talon: frozenset[int]
+
+
+def _check_burial(row: dict, rules: HouseRules, hands: list[int], talon: int,
+                  seen: Counter) -> tuple[list[set[int]], PutAside]:
+    """Two players: the declarer takes the talon (12 cards), buries two distinct cards of them and,
+    with two_player_talon = 3, puts one more into the other talon (``talon_card``); with
+    no_aces_tens_in_discard none of them is an ace or a ten. Returns the hands played (10 or 9
+    cards each) and what was put aside."""
+    declarer = row["declarer"]
+    twelve = cards_in(hands[declarer] | talon)
+    buried_mask = row["buried"]
+    _expect(row, "cards buried (two, distinct)", 2, buried_mask.bit_count())
+    buried = cards_in(buried_mask)
+    _require(row, buried_mask & ~FULL_DECK == 0 and buried <= twelve,
+             f"buried {sorted(cards_in(buried_mask))} (mask {buried_mask:#x}) are not cards of the declarer's "
+             f"12-card hand {sorted(twelve)}")
+    card = row["talon_card"]
+    if rules.two_player_talon == 3:
+        _require(row, card in twelve - buried, f"talon_card {card} is not a card of the declarer's 12-card hand "
+                                               f"{sorted(twelve)} other than the buried {sorted(buried)}")
+        put = buried | {card}
+        seen["card put into the other talon"] += 1
+    else:
+        _expect(row, "talon_card (only with two_player_talon = 3)", -1, card)
+        put = buried
+    if rules.no_aces_tens_in_discard:
+        banned = sorted(c for c in put if rank_of(c) in (TEN, ACE))
+        _require(row, not banned, f"an ace or a ten {banned} put down (no_aces_tens_in_discard): buried "
+                                  f"{sorted(buried)}, talon_card {card}")
+        if any(rank_of(c) in (TEN, ACE) for c in twelve):
+            seen["burial ban binds"] += 1
+    final = [cards_in(h) for h in hands]
+    final[declarer] = twelve - put
+    other = cards_in(row["other_talon"]) | ({card} if rules.two_player_talon == 3 else set())
+    return final, PutAside(frozenset(buried), frozenset(other))
 
 
 def seats_of(row: dict) -> int:
-    """Seats in a stored row: 4 when it has the columns of a 4-player run."""
-    return 4 if "hand3" in row else 3
+    """Seats in a stored row: 4 when it has the columns of a 4-player run, 2 when it has those of a
+    2-player run (``other_talon``), else 3."""
+    if "hand3" in row:
+        return 4
+    return 2 if "other_talon" in row else 3
 
 
 def playing_seats(row: dict) -> list[int]:
     """The seats that play the deal, from first hand (left of the dealer) clockwise: with four
-    players the dealer sits out."""
+    players the dealer sits out; with two, first hand is the non-dealer."""
     n = seats_of(row)
-    return [(row["dealer"] + 1 + i) % n for i in range(3)]
+    return [(row["dealer"] + 1 + i) % n for i in range(min(n, 3))]
 
 
 def sitter_points(talon: set[int], rules: HouseRules) -> int:
@@ -247,7 +338,8 @@ def first_hand_of(row: dict) -> int:
 
 
 def hand_redeal_reasons(cards: set[int], rules: HouseRules) -> set[int]:
-    """Reasons a 7-card hand allows (or, four aces, forces) a redeal before the bidding."""
+    """Reasons a hand as dealt (7 cards; 10 or 9 with two players) allows (or, four aces, forces)
+    a redeal before the bidding."""
     reasons = set()
     if rules.redeal_hand_points_below and card_points_of(cards) < rules.redeal_hand_points_below:
         reasons.add(R_HAND_POINTS)
@@ -264,12 +356,13 @@ def hand_redeal_reasons(cards: set[int], rules: HouseRules) -> set[int]:
 
 
 def talon_redeal_reasons(row: dict, rules: HouseRules, talon: set[int]) -> set[int]:
-    """Reasons the declarer may ask for a redeal when the talon is shown."""
+    """Reasons the declarer may ask for a redeal when the talon he takes is shown."""
     if rules.redeal_policy == "never":
         return set()
     reasons = set()
+    # Uncontested: every other player passed at his first turn.
     uncontested_forced = (rules.forced_first_bid and row["winning_bid"] == rules.min_bid
-                          and row["declarer"] == first_hand_of(row) and row["bid_turns"] == 2)
+                          and row["declarer"] == first_hand_of(row) and row["bid_turns"] == seats_of(row) - 1)
     if rules.redeal_talon_points_below and card_points_of(talon) < rules.redeal_talon_points_below and (
             not rules.redeal_talon_only_at_100 or uncontested_forced):
         reasons.add(R_TALON_POINTS)
@@ -281,38 +374,46 @@ def talon_redeal_reasons(row: dict, rules: HouseRules, talon: set[int]) -> set[i
 
 
 def _bidding_order(row: dict) -> list[int]:
-    return [(first_hand_of(row) + i) % SEATS for i in range(SEATS)]
+    n = seats_of(row)
+    return [(first_hand_of(row) + i) % n for i in range(n)]
 
 
 def _check_redeal_row(row: dict, rules: HouseRules, hands: list[int], talon: int, seen: Counter) -> None:
     """A deal thrown in (all passed) or redealt: nothing played or scored, and the stored reason is
     justified by the hands, the talon and the rules (and no earlier check would have stopped it)."""
     reason = row["redeal"]
+    n = len(hands)
     seen[f"redeal {reason}"] += 1
+    if n == 2:
+        seen[f"two players, redeal {reason}"] += 1
     _require(row, 1 <= reason <= 9, f"redeal reason {reason} unknown")
     _expect(row, "plays of a deal not played", [-1] * 24, list(row["plays"]))
     for column in ("contract", "conceded", "made"):
         _expect(row, f"{column} of a deal not played", 0, row[column])
-    for s in range(SEATS):
-        _expect(row, f"gift{s} of a deal not played", -1, row[f"gift{s}"])
+    if n == 2:  # nothing buried, no card put into the other talon (docs/RULES.md, record of a deal)
+        _expect(row, "buried of a deal not played", 0, row["buried"])
+        _expect(row, "talon_card of a deal not played", -1, row["talon_card"])
+    for s in range(n):
+        if n == 3:
+            _expect(row, f"gift{s} of a deal not played", -1, row[f"gift{s}"])
         for column in ("tricks", "card_points", "marriage_points", "marriages", "result", "bolt"):
             _expect(row, f"{column}{s} of a deal not played", 0, row[f"{column}{s}"])
     _expect(row, "bid_kind of a deal not played (no redeal in a dark or golden deal)", KIND_AUCTION, row["bid_kind"])
-    bids = [row[f"bid{s}"] for s in range(SEATS)]
-    seven = [cards_in(h) for h in hands]
-    before = [hand_redeal_reasons(seven[s], rules) for s in _bidding_order(row)]
+    bids = [row[f"bid{s}"] for s in range(n)]
+    dealt = [cards_in(h) for h in hands]
+    before = [hand_redeal_reasons(dealt[s], rules) for s in _bidding_order(row)]
     first_asking = next((r for r in before if r), set())
     if reason == R_ALL_PASSED:
         _require(row, not rules.forced_first_bid, "all passed although forced_first_bid is on")
-        _expect(row, "bids when all passed", [0, 0, 0], bids)
-        _expect(row, "bid_turns when all passed (three passes)", 3, row["bid_turns"])
+        _expect(row, "bids when all passed", [0] * n, bids)
+        _expect(row, f"bid_turns when all passed ({n} passes)", n, row["bid_turns"])
         # With redeal_limit_penalty a would-be third redeal is not asked (the deal is played as it
         # lies, here thrown in): replay_game checks that case, knowing the redeals in a row.
         if not rules.redeal_limit_penalty:
             _require(row, not first_asking, f"all passed, but a hand had to redeal first ({first_asking})")
         return
     if reason in BEFORE_BIDDING:
-        _expect(row, "bids of a deal redealt before the bidding", [0, 0, 0], bids)
+        _expect(row, "bids of a deal redealt before the bidding", [0] * n, bids)
         _expect(row, "bid_turns of a deal redealt before the bidding", 0, row["bid_turns"])
         _require(row, reason in first_asking,
                  f"redeal reason {reason}, but the first hand (from first hand on) allowing one allows "
@@ -331,11 +432,21 @@ def _check_redeal_row(row: dict, rules: HouseRules, hands: list[int], talon: int
     _require(row, reason == R_FOUR_NINES_AFTER and rules.redeal_four_nines_after_talon
              and rules.redeal_policy == "always", f"redeal {reason} after the discard not allowed")
     _require(row, not at_talon, f"four nines after the discard, but the talon allowed a redeal first {at_talon}")
+    if n == 2:
+        # The burial is not stored: the defender holds the four nines as dealt, or the declarer
+        # holds them among his 12 cards and can put down the others' share without a nine.
+        twelve = dealt[declarer] | cards_in(talon)
+        put = 2 + (rules.two_player_talon == 3)
+        puttable = [c for c in twelve if rank_of(c) != NINE
+                    and not (rules.no_aces_tens_in_discard and rank_of(c) in (TEN, ACE))]
+        possible = four_nines(dealt[1 - declarer]) or (four_nines(twelve) and len(puttable) >= put)
+        _require(row, possible, "four nines after the burial: no player can hold them")
+        return
     # The gifts are not stored: someone must be able to hold the four nines after the discard.
-    ten = seven[declarer] | cards_in(talon)
+    ten = dealt[declarer] | cards_in(talon)
     possible = count_rank(ten, NINE) == 4 or any(
-        count_rank(seven[s], NINE) == 4 or (count_rank(seven[s], NINE) == 3 and count_rank(ten, NINE) == 1)
-        for s in range(SEATS) if s != declarer)
+        count_rank(dealt[s], NINE) == 4 or (count_rank(dealt[s], NINE) == 3 and count_rank(ten, NINE) == 1)
+        for s in range(n) if s != declarer)
     _require(row, possible, "four nines after the discard: no player can hold them")
 
 
@@ -345,24 +456,24 @@ def check_redeal_declarer(row: dict) -> None:
         _expect(row, f"declarer of a deal not played (redeal {row['redeal']})", -1, row["declarer"])
 
 
-def redeal_due(row: dict, rules: HouseRules, hands: list[int], talon: int, eight_cards: list[set[int]]) -> list:
-    """Every redeal condition met in a played deal: before the bidding, at the talon, after the discard."""
+def redeal_due(row: dict, rules: HouseRules, hands: list[int], talon: int, final: list[set[int]]) -> list:
+    """Every redeal condition met in a played deal: before the bidding (the hands as dealt), at the
+    talon (the one the declarer takes), after the discard or the burial (the hands played)."""
     due = []
     if row["bid_kind"] == KIND_AUCTION:  # a dark deal, undarked or not, was taken unseen: no redeal
-        due += [(s, sorted(r)) for s in range(SEATS) if (r := hand_redeal_reasons(cards_in(hands[s]), rules))]
+        due += [(s, sorted(r)) for s in range(len(hands)) if (r := hand_redeal_reasons(cards_in(hands[s]), rules))]
         if r := talon_redeal_reasons(row, rules, cards_in(talon)):
             due.append(("talon", sorted(r)))
-        if rules.redeal_four_nines_after_talon and rules.redeal_policy == "always" and any(map(four_nines,
-                                                                                          eight_cards)):
+        if rules.redeal_four_nines_after_talon and rules.redeal_policy == "always" and any(map(four_nines, final)):
             due.append(("after the discard", [R_FOUR_NINES_AFTER]))
     return due
 
 
-def _check_no_redeal_due(row: dict, rules: HouseRules, hands: list[int], talon: int, eight_cards: list[set[int]],
+def _check_no_redeal_due(row: dict, rules: HouseRules, hands: list[int], talon: int, final: list[set[int]],
                          seen: Counter) -> None:
     """A played deal: no redeal was due (cards taken unseen, dark or golden, are played as they lie),
     unless the dealer paid for a third redeal in a row and the deal was played as it lay."""
-    due = redeal_due(row, rules, hands, talon, eight_cards)
+    due = redeal_due(row, rules, hands, talon, final)
     if row.get("dealer_events", row[f"events{row['dealer']}"]) & EV_REDEAL_PENALTY:
         _require(row, rules.redeal_limit_penalty, "a redeal penalty without redeal_limit_penalty")
         _require(row, bool(due), "the dealer paid for a third redeal, but no redeal was due in this deal")
@@ -386,28 +497,32 @@ def is_free_talon(row: dict, rules: HouseRules) -> bool:
     return row["bid_turns"] == 0 and sorted(bids) == [0] * (len(bids) - 1) + [free_talon_bid(rules)]
 
 
-def _check_dealt(row: dict, hands: list[int], talon: int) -> None:
-    for s in range(SEATS):
-        _expect(row, f"cards in hand{s}", 7, hands[s].bit_count())
-    _expect(row, "cards in the talon", 3, talon.bit_count())
+def _check_dealt(row: dict, shape: DealShape, hands: list[int], talon: int) -> None:
+    """The 24 cards dealt once: the hands, the talon and (two players) the other talon."""
+    for s in range(shape.seats):
+        _expect(row, f"cards in hand{s}", shape.hand, hands[s].bit_count())
+    talons = [talon] if shape.talons == 1 else [talon, row["other_talon"]]
+    for name, part in zip(("talon", "other_talon"), talons, strict=False):
+        _expect(row, f"cards in {name}", shape.talon, part.bit_count())
     union = 0
-    for part in (*hands, talon):
+    for part in (*hands, *talons):
         _require(row, union & part == 0, f"a card is dealt twice (mask {union & part:#x})")
         union |= part
     _expect(row, "all 24 cards dealt", FULL_DECK, union)
-    _require(row, row["dealer"] in range(SEATS), f"dealer {row['dealer']} is not a seat")
+    _require(row, row["dealer"] in range(shape.seats), f"dealer {row['dealer']} is not a seat")
 
 
 def _check_bidding(row: dict, rules: HouseRules, hands: list[int]) -> None:
-    bids = [row[f"bid{s}"] for s in range(SEATS)]
+    n = len(hands)
+    bids = [row[f"bid{s}"] for s in range(n)]
     first_hand = first_hand_of(row)
     kind = row["bid_kind"]
     if kind in DOUBLED_KINDS:
         # Dark game nobody undarked / golden round: first hand declares a fixed 120 without bidding;
-        # in the dark game the two others each declined to undark (two passes).
-        expected = [FIXED_CONTRACT if s == first_hand else 0 for s in range(SEATS)]
+        # in the dark game every other player declined to undark (one pass each).
+        expected = [FIXED_CONTRACT if s == first_hand else 0 for s in range(n)]
         _expect(row, f"bids of bid_kind {kind}", expected, bids)
-        _expect(row, f"bid_turns of bid_kind {kind}", 2 if kind == KIND_DARK else 0, row["bid_turns"])
+        _expect(row, f"bid_turns of bid_kind {kind}", n - 1 if kind == KIND_DARK else 0, row["bid_turns"])
         _expect(row, f"declarer of bid_kind {kind} (first hand)", first_hand, row["declarer"])
         _expect(row, f"winning_bid of bid_kind {kind}", FIXED_CONTRACT, row["winning_bid"])
         return
@@ -420,7 +535,7 @@ def _check_bidding(row: dict, rules: HouseRules, hands: list[int]) -> None:
         # First hand went dark (120); a player holding a marriage undarked with 125 or more; the
         # auction then went on as usual.
         _require(row, bids[first_hand] >= FIXED_CONTRACT, f"undarked: first hand's dark bid 120 missing: {bids}")
-        undarkers = [s for s in range(SEATS) if s != first_hand and bids[s] >= FIXED_CONTRACT + 5
+        undarkers = [s for s in range(n) if s != first_hand and bids[s] >= FIXED_CONTRACT + 5
                      and marriage_suits(cards_in(hands[s]))]
         _require(row, bool(undarkers), f"undarked, but no other seat with a marriage bid 125 or more: {bids}")
     elif rules.forced_first_bid:
@@ -436,33 +551,34 @@ def _check_bidding(row: dict, rules: HouseRules, hands: list[int]) -> None:
         # The forced first bid is owed whatever the hand; every raise above it obeys the cap.
         if bid > rules.min_bid and not rules.no_bid_cap:
             cap = BASE_CAP + sum(rules.marriage_values[m] for m in marriage_suits(cards_in(hands[s])))
-            _require(row, bid <= cap, f"bid{s} = {bid} is above 120 + marriages of the 7-card hand = {cap}")
+            _require(row, bid <= cap, f"bid{s} = {bid} is above 120 + marriages of the hand as dealt = {cap}")
     made_bids = [b for b in bids if b]
     _require(row, len(set(made_bids)) == len(made_bids), f"two seats hold the same bid: {bids} (a raise must exceed)")
     winning_bid = max(bids)
     _expect(row, "winning_bid (the highest bid)", winning_bid, row["winning_bid"])
     _expect(row, "declarer (the seat of the highest bid)", bids.index(winning_bid), row["declarer"])
+    losers = n - 1
     if kind == KIND_UNDARKED:
-        _require(row, row["bid_turns"] >= 3, f"undarked: bid_turns {row['bid_turns']} < an undark and two passes")
+        _require(row, row["bid_turns"] >= 1 + losers,
+                 f"undarked: bid_turns {row['bid_turns']} < an undark and {losers} pass(es)")
         return
 
-    # Every decision is a raise or a pass (silenced players' passes included), and the two losers
-    # pass once each. The forced bid is no decision; without it first hand's first bid is one.
-    bidders = sum(1 for s in range(SEATS) if bids[s])
+    # Every decision is a raise or a pass (silenced players' passes included), and every loser
+    # passes once. The forced bid is no decision; without it first hand's first bid is one.
+    bidders = sum(1 for s in range(n) if bids[s])
     steps = (winning_bid - rules.min_bid) // rules.bid_step
+    raises = row["bid_turns"] - losers
     if rules.forced_first_bid:
-        raises = row["bid_turns"] - 2
         least_raises = bidders - 1 + (bids[first_hand] > rules.min_bid)
         most_raises = steps
     else:
-        raises = row["bid_turns"] - 2
         least_raises, most_raises = bidders, steps + 1
     if rules.no_jump_bids:
-        _expect(row, f"bid_turns with one-step raises to {winning_bid} (2 passes + raises)", most_raises + 2,
-                row["bid_turns"])
+        _expect(row, f"bid_turns with one-step raises to {winning_bid} ({losers} passes + raises)",
+                most_raises + losers, row["bid_turns"])
     else:
         _require(row, least_raises <= raises <= most_raises,
-                 f"bid_turns {row['bid_turns']} does not fit 2 passes + {least_raises}..{most_raises} raises "
+                 f"bid_turns {row['bid_turns']} does not fit {losers} passes + {least_raises}..{most_raises} raises "
                  f"(bids {bids})")
 
 
@@ -471,7 +587,7 @@ def _check_concession(row: dict, rules: HouseRules, declarer: int, contract: int
     _expect(row, "plays of a conceded deal", [-1] * 24, list(row["plays"]))
     _expect(row, "made (a conceded contract is not made)", False, row["made"])
     payout = concession_payout(contract, rules)
-    for s in range(SEATS):
+    for s in range(seats_of(row)):
         for column in ("tricks", "card_points", "marriage_points", "marriages"):
             _expect(row, f"{column}{s} of a conceded deal", 0, row[f"{column}{s}"])
         if rules.bolt_on != "three_passes":  # three_passes bolts are the game's (replay_game)
@@ -580,21 +696,31 @@ def combination_of(lead: int, holding: set[int], rules: HouseRules) -> Combinati
     return max(found, key=lambda c: c.value, default=None)
 
 
-def _check_play(row: dict, rules: HouseRules, declarer: int, contract: int, eight_cards: list[set[int]],
-                seen: Counter, bonus: list[int] | None = None) -> None:
+def _check_play(row: dict, rules: HouseRules, declarer: int, contract: int, final: list[set[int]],
+                seen: Counter, bonus: list[int] | None = None, put_aside: PutAside | None = None) -> None:
+    """The tricks of a played deal from the hands ``final`` (after the talon and the discard or
+    burial), every card checked for legality, then the tallies, bolts and results. Two players
+    (``put_aside`` given): tricks of two cards; the other talon goes to the last trick's winner and
+    the buried pair to the declarer, both added to their card points."""
+    n = len(final)
+    n_tricks = deal_shape(row, rules).tricks
+    for s in range(n):
+        _expect(row, f"cards of seat {s} for play", n_tricks, len(final[s]))
     plays = list(row["plays"])
     _expect(row, "number of cards played", 24, len(plays))
-    holding = [set(h) for h in eight_cards]
-    tricks = [0] * SEATS
-    card_points = [0] * SEATS
-    marriage_points = [0] * SEATS
-    marriages = [0] * SEATS
+    _expect(row, f"plays after the last of {n_tricks} tricks of {n}", [-1] * (24 - n * n_tricks),
+            plays[n * n_tricks:])
+    holding = [set(h) for h in final]
+    tricks = [0] * n
+    card_points = [0] * n
+    marriage_points = [0] * n
+    marriages = [0] * n
     trump = None
     trump_owner = None  # the seat that declared the trump in force
     leader = declarer
-    for t in range(TRICKS_PER_DEAL):
-        trick = plays[3 * t: 3 * t + 3]
-        seats = [(leader + i) % SEATS for i in range(SEATS)]
+    for t in range(n_tricks):
+        trick = plays[n * t: n * t + n]
+        seats = [(leader + i) % n for i in range(n)]
         where = f"trick {t + 1} (trump {trump}, owner {trump_owner}, plays {plays})"
 
         # The lead: a card + 32 declines the combination the card would declare (marriage_optional).
@@ -634,7 +760,7 @@ def _check_play(row: dict, rules: HouseRules, declarer: int, contract: int, eigh
                 trump, trump_owner = combination.new_trump, leader
         holding[leader].remove(lead)
 
-        for i in range(1, SEATS):
+        for i in range(1, n):
             seat, card = seats[i], trick[i]
             legal = legal_follows(holding[seat], trick[:i], trump, rules)
             if card not in legal:
@@ -647,13 +773,19 @@ def _check_play(row: dict, rules: HouseRules, declarer: int, contract: int, eigh
         card_points[winner] += sum(RANK_POINTS[rank_of(c)] for c in trick)
         leader = winner
 
+    if put_aside is not None:
+        # Two players: the other talon (with the card put into it) to the winner of the last trick,
+        # the buried pair to the declarer.
+        card_points[leader] += card_points_of(put_aside.other_talon)
+        card_points[declarer] += card_points_of(put_aside.buried)
+        seen["other talon to the declarer" if leader == declarer else "other talon to the defender"] += 1
     if rules.marriage_burns_without_trick:
         # Declared combinations still count in ``marriages`` (the trump changed), but score nothing
         # for a player who won no trick in the deal.
-        seen["burnt"] += sum(1 for s in range(SEATS) if marriage_points[s] and not tricks[s])
+        seen["burnt"] += sum(1 for s in range(n) if marriage_points[s] and not tricks[s])
         marriage_points = [points if tricks[s] else 0 for s, points in enumerate(marriage_points)]
     _expect(row, "card points of the deal", 120, sum(card_points))
-    for s in range(SEATS):
+    for s in range(n):
         _expect(row, f"tricks{s}", tricks[s], row[f"tricks{s}"])
         _expect(row, f"card_points{s}", card_points[s], row[f"card_points{s}"])
         _expect(row, f"marriage_points{s}", marriage_points[s], row[f"marriage_points{s}"])
@@ -668,13 +800,20 @@ def _check_play(row: dict, rules: HouseRules, declarer: int, contract: int, eigh
         if rules.bolt_own_game_exempt and s == declarer and not tricks[s]:
             seen["trickless declarer exempt"] += 1
 
-    bonus = bonus or [0] * SEATS
+    bonus = bonus or [0] * n
     doubled = 2 if row["bid_kind"] in DOUBLED_KINDS else 1
     declarer_points = card_points[declarer] + marriage_points[declarer]
     compared = round5(declarer_points) if rules.round_declarer else declarer_points
     made = compared >= contract
     _expect(row, f"made (declarer's points {declarer_points} against {contract})", made, row["made"])
-    for s in range(SEATS):
+    if put_aside is not None:
+        # What the cards put aside decided: the contract made or failed because of them.
+        without_other = declarer_points - (card_points_of(put_aside.other_talon) if leader == declarer else 0)
+        without_buried = declarer_points - card_points_of(put_aside.buried)
+        for what, points in (("other talon", without_other), ("buried cards", without_buried)):
+            if made != ((round5(points) if rules.round_declarer else points) >= contract):
+                seen[f"{what} decide the contract"] += 1
+    for s in range(n):
         if s == declarer:
             expected = doubled * (contract if made else -contract)
         else:
@@ -788,9 +927,9 @@ def _check_game_rules_of_deal(row: dict, seats: list[SeatState], rules: HouseRul
         return
     # Who takes the talon without bidding: a player of the deal on the barrel who is owed it (always
     # with barrel_talon_free; on the last attempt of his third barrel with barrel_forced_last); of
-    # several, the lowest seat with three players, the first from first hand on with four. The
-    # dealer sitting out never does.
-    playing = sorted(playing_seats(row)) if n == 3 else playing_seats(row)
+    # several, the lowest seat with two or three players, the first from first hand on with four.
+    # The dealer sitting out never does.
+    playing = sorted(playing_seats(row)) if n != 4 else playing_seats(row)
     sitters = [s for s in playing if seats[s].on_barrel]
     owed = [s for s in sitters if rules.barrel_talon_free or (
         rules.barrel_forced_last and seats[s].falls == 2 and seats[s].attempts == rules.barrel_attempts - 1)]
@@ -874,7 +1013,7 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: Game
 
     # On the barrel, taken in seat order (four players: from first hand on, the dealer last); when
     # two accumulating sitters reach the target in one deal, the game goes to the later one.
-    order = list(range(n)) if n == 3 else [(dealer + 1 + i) % n for i in range(n)]
+    order = list(range(n)) if n != 4 else [(dealer + 1 + i) % n for i in range(n)]
     sitters = [s for s in order if seats[s].on_barrel]
     if row["conceded"]:
         if sitters:

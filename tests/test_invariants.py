@@ -12,6 +12,13 @@ The house rules of RULES.md §4.2–§4.7 that the engine plays (thrown-in deals
 discard ban, concession limits, four nines, bolt rules, the dark game, the golden round, the free
 talon, the accumulating barrel) have their own configurations, alone and combined, and a
 property-based test draws random combinations of every option in ``sim.rules.IMPLEMENTED``.
+
+Four and two players (RULES.md §4.1) have configurations of their own, alone and with those house
+rules: with two, both talon sizes (``two_player_talon``), heuristic and mixed games and all-random
+deals (the 2-seat dd and pimc players are a scaffold, not sampled), and a test that the sample
+meets what is particular to two seats (the other talon won by either side and deciding contracts,
+the buried pair deciding them, the card put into the other talon, the burial under the discard
+ban, every redeal reason, the game rules and event bits).
 """
 
 from __future__ import annotations
@@ -43,11 +50,25 @@ MOSTLY_RANDOM4 = ("heuristic", "random", "random", "random")
 RANDOM4 = ("random",) * 4
 FOUR = dict(players=4)
 FOUR_HALF = dict(players=4, sitout_half_marriage=True)
+# players = 2 (RULES.md §4.1): two seats, two talons of 2 (TWO3: of 3, the declarer putting a card
+# into the other talon). The dd and pimc players of two seats are a scaffold (sim/solver2_nb.py):
+# not sampled here.
+HEURISTIC2 = ("heuristic", "heuristic")
+MIXED2 = ("heuristic", "random")
+RANDOM2 = ("random", "random")
+TWO = dict(players=2)
+TWO3 = dict(players=2, two_player_talon=3)
 
 
 def for_seats(players: tuple[str, ...], rules: HouseRules) -> tuple[str, ...]:
-    """A 3-seat players tuple stretched to the seats of ``rules`` (its last player repeated)."""
-    return players + players[-1:] * (rules.players - len(players))
+    """A 3-seat players tuple fitted to the seats of ``rules`` (its last player repeated, or the
+    first two for two players)."""
+    return (players + players[-1:] * rules.players)[:rules.players]
+
+
+def with_rules(base: HouseRules, **changes) -> HouseRules:
+    """``base`` with more options (a player count among them)."""
+    return HouseRules(**{**base.changes_from(HouseRules()), **changes})
 
 FAST_GAMES = 100
 FAST_DEALS = 3000
@@ -158,6 +179,41 @@ GAME_CONFIGS = {
     "four-house-combined-2-mostly-random": (MOSTLY_RANDOM4, HouseRules(**{**HOUSE_COMBINED_2.changes_from(HouseRules()),
                                                                           **FOUR})),
     "four-all-play-options-mixed": (MIXED4, HouseRules(**{**ALL_PLAY_OPTIONS.changes_from(HouseRules()), **FOUR})),
+    # Two players: two talons, the burial, the other talon to the last trick (RULES.md §4.1), alone
+    # and with the other house rules; both talon sizes.
+    "two-heuristic": (HEURISTIC2, HouseRules(**TWO)),
+    "two-mixed": (MIXED2, HouseRules(**TWO)),
+    "two-talon3-heuristic": (HEURISTIC2, HouseRules(**TWO3)),
+    "two-talon3-mixed": (MIXED2, HouseRules(**TWO3)),
+    "two-no-aces-tens-heuristic": (HEURISTIC2, HouseRules(**TWO, no_aces_tens_in_discard=True)),
+    "two-talon3-no-aces-tens-mixed": (MIXED2, HouseRules(**TWO3, no_aces_tens_in_discard=True)),
+    "two-short-barrel-variant-mixed": (MIXED2, HouseRules(**TWO, target=555, barrel=440, barrel_min_contract=125,
+                                                          barrel_attempts=2, barrel_penalty=150)),
+    "two-talon3-no-knock-off-talon-free-mixed": (MIXED2, HouseRules(**TWO3, barrel_knock_off=False,
+                                                                    barrel_simultaneous_penalty=False,
+                                                                    barrel_talon_free=True)),
+    "two-falls-zero-dump-negative-heuristic": (HEURISTIC2, HouseRules(**TWO, barrel_falls_to_zero=1,
+                                                                      dump_truck_negative=True)),
+    "two-no-barrel-anyone-wins-mixed": (MIXED2, HouseRules(**TWO3, barrel=None, win_only_as_declarer=False)),
+    "two-accumulate-mixed": (MIXED2, HouseRules(**TWO, barrel_accumulate=True)),
+    "two-talon3-forced-last-mixed": (MIXED2, HouseRules(**TWO3, barrel_forced_last=True, barrel_falls_to_zero=0)),
+    "two-concede-variants-heuristic": (HEURISTIC2, HouseRules(**TWO, concede_60=True, concede_on_barrel=True,
+                                                              concede_limit=4, concede_third_penalty=True)),
+    "two-talon3-concede-no-deduction-mixed": (MIXED2, HouseRules(**TWO3, concede_no_deduction=True,
+                                                                 round_declarer=True)),
+    "two-redeals-penalty-mixed": (MIXED2, HouseRules(**TWO, **ALL_REDEALS, redeal_limit_penalty=True)),
+    "two-talon3-redeals-mixed": (MIXED2, HouseRules(**TWO3, **{**ALL_REDEALS, "redeal_hand_points_below": 20})),
+    "two-golden-dark-heuristic": (HEURISTIC2, HouseRules(**TWO, golden_round=True, dark_game=True,
+                                                         bolt_double_in_dark=True)),
+    "two-talon3-golden-dark-mixed": (MIXED2, HouseRules(**TWO3, golden_round=True, dark_game=True, dark_min_score=0)),
+    "two-bolts-mixed": (MIXED2, HouseRules(**TWO, bolt_on="zero_points", bolt_count="consecutive",
+                                           bolt_own_game_exempt=True)),
+    "two-talon3-three-passes-thrown-in-mixed": (MIXED2, HouseRules(**TWO3, bolt_on="three_passes",
+                                                                   forced_first_bid=False, silence_below=-120)),
+    "two-all-play-options-mixed": (MIXED2, with_rules(ALL_PLAY_OPTIONS, **TWO)),
+    "two-talon3-online-mixed": (MIXED2, with_rules(preset("online"), **TWO3)),
+    "two-house-combined-mixed": (MIXED2, with_rules(HOUSE_COMBINED, **TWO)),
+    "two-talon3-house-combined-2-mixed": (MIXED2, with_rules(HOUSE_COMBINED_2, **TWO3)),
 }
 DEAL_CONFIGS = {
     "random-classic": (RANDOM, HouseRules()),
@@ -196,6 +252,24 @@ DEAL_CONFIGS = {
     "four-random-dark-odd-values": (RANDOM4, HouseRules(**FOUR_HALF, dark_game=True,
                                                         marriage_values=(45, 65, 85, 105))),
     "four-dd-pimc": (("dd", "pimc", "heuristic", "random"), HouseRules(**FOUR_HALF)),
+    # Two players in independent deals (a random dealer; the other seat is first hand).
+    "two-random": (RANDOM2, HouseRules(**TWO)),
+    "two-talon3-random": (RANDOM2, HouseRules(**TWO3)),
+    "two-random-redeals-not-forced": (RANDOM2, HouseRules(**TWO, **ALL_REDEALS, forced_first_bid=False)),
+    "two-talon3-random-nines-no-aces-tens": (RANDOM2, HouseRules(**TWO3, four_nines_bonus=50,
+                                                                 no_aces_tens_in_discard=True,
+                                                                 redeal_four_nines_after_talon=True,
+                                                                 redeal_talon_three_jacks=True,
+                                                                 concede_third_penalty=True)),
+    "two-random-all-play-options": (RANDOM2, with_rules(ALL_PLAY_OPTIONS, **TWO)),
+    "two-talon3-random-all-play-options": (RANDOM2, with_rules(ALL_PLAY_OPTIONS, **TWO3)),
+    "two-random-dark-zero-points-odd-values": (RANDOM2, HouseRules(**TWO, dark_game=True, bolt_double_in_dark=True,
+                                                                   bolt_on="zero_points",
+                                                                   marriage_values=(45, 65, 85, 105))),
+    "two-talon3-random-concede-60-round-no-jumps": (RANDOM2, HouseRules(**TWO3, concede_60=True, round_declarer=True,
+                                                                        max_contract=150, bid_step=10,
+                                                                        no_jump_bids=True)),
+    "two-mixed-house-combined": (MIXED2, with_rules(HOUSE_COMBINED, **TWO3)),
 }
 DEAL_COUNTS = {"dd-must-head-half": 60, "dd-all-play-options": 60, "dd-house-combined": 60,
                "four-dd-pimc": 40}  # others: FAST_DEALS
@@ -246,15 +320,16 @@ def assert_all_pass(check, items, what: str) -> None:
         failures[:5])
 
 
-def won_in_this_deal() -> pl.Expr:
-    return pl.any_horizontal([(pl.col(f"events{s}") & ref.EV_WIN) != 0 for s in SEATS])
+def won_in_this_deal(seats: range = SEATS) -> pl.Expr:
+    return pl.any_horizontal([(pl.col(f"events{s}") & ref.EV_WIN) != 0 for s in seats])
 
 
 def games_won_during_a_climb(deals: pl.DataFrame) -> set[int]:
     """Games whose sitter wins in a deal where another player climbs alone (a collision that once
     knocked the winner off the barrel)."""
-    climb = pl.any_horizontal([(pl.col(f"events{s}") & ref.EV_BARREL_ON) != 0 for s in SEATS])
-    return set(deals.filter(won_in_this_deal() & climb)["game"].to_list())
+    seats = seats_of(deals)
+    climb = pl.any_horizontal([(pl.col(f"events{s}") & ref.EV_BARREL_ON) != 0 for s in seats])
+    return set(deals.filter(won_in_this_deal(seats) & climb)["game"].to_list())
 
 
 def replay_games(deals: pl.DataFrame, games: pl.DataFrame, rules: HouseRules) -> None:
@@ -266,6 +341,9 @@ def replay_games(deals: pl.DataFrame, games: pl.DataFrame, rules: HouseRules) ->
 # ---- vectorized checks over whole frames ---------------------------------------------------------
 
 def seats_of(frame: pl.DataFrame) -> range:
+    """The seats of a stored frame: 0..3 with four players, 0..1 with two (``other_talon``), else 0..2."""
+    if "other_talon" in frame.columns:
+        return range(2)
     return range(4 if "hand3" in frame.columns else 3)
 
 
@@ -278,10 +356,17 @@ def declarer_column(prefix: str, seats: range = SEATS) -> pl.Expr:
 
 def check_deal_frame(deals: pl.DataFrame, rules: HouseRules) -> None:
     """Row-wise invariants of RULES.md §6 and docs/RULES.md on every deal, as Polars expressions.
-    With four players the dealer sits out: no cards, no tricks, no bolt, the talon's points."""
+    With four players the dealer sits out: no cards, no tricks, no bolt, the talon's points. With
+    two, 10 + 10 cards and two talons of 2 (9 + 9 and two of 3), ten (nine) tricks, two buried
+    cards in a deal taken and no gifts."""
     SEATS = seats_of(deals)  # noqa: N806 (the module's name, for this frame)
+    two = len(SEATS) == 2
+    talon_size = rules.two_player_talon if two else 3
+    hand_size = 12 - talon_size if two else 7
+    n_tricks = 12 - talon_size if two else 8
     sitting_out = [pl.lit(len(SEATS) == 4) & (pl.col("dealer") == s) for s in SEATS]
-    hands = [pl.col(f"hand{s}") for s in SEATS] + [pl.col("talon")]
+    talons = [pl.col("talon"), pl.col("other_talon")] if two else [pl.col("talon")]
+    hands = [pl.col(f"hand{s}") for s in SEATS]
     redealt = pl.col("redeal") != 0
     played_deal = ~pl.col("conceded") & ~redealt
     conceded_loss = 0 if rules.concede_no_deduction else -pl.col("contract").cast(pl.Int32)
@@ -294,16 +379,16 @@ def check_deal_frame(deals: pl.DataFrame, rules: HouseRules) -> None:
     bolt_as_tricks = rules.bolt_on == "no_tricks" and not rules.bolt_own_game_exempt
     bolt_value = pl.when(pl.col("bid_kind") == ref.KIND_DARK).then(2 if rules.bolt_double_in_dark else 1).otherwise(1)
     checks = {
-        "7 + 7 + 7 + 3 cards (the dealer sitting out none)": pl.all_horizontal(
-            [h.bitwise_count_ones() == pl.when(out).then(0).otherwise(7)
-             for h, out in zip(hands[:-1], sitting_out, strict=True)]
-            + [hands[-1].bitwise_count_ones() == 3]),
-        "all 24 cards dealt": pl.reduce(lambda a, b: a | b, hands) == ref.FULL_DECK,
+        f"{hand_size} cards a hand (the dealer sitting out none), talons of {talon_size}": pl.all_horizontal(
+            [h.bitwise_count_ones() == pl.when(out).then(0).otherwise(hand_size)
+             for h, out in zip(hands, sitting_out, strict=True)]
+            + [t.bitwise_count_ones() == talon_size for t in talons]),
+        "all 24 cards dealt": pl.reduce(lambda a, b: a | b, hands + talons) == ref.FULL_DECK,
         "120 card points in a played deal": pl.when(played_deal)
         .then(pl.sum_horizontal([pl.col(f"card_points{s}") for s in SEATS]) == 120)
         .otherwise(pl.sum_horizontal([pl.col(f"card_points{s}") for s in SEATS]) == 0),
-        "8 tricks in a played deal": pl.when(played_deal)
-        .then(pl.sum_horizontal([pl.col(f"tricks{s}") for s in SEATS]) == 8)
+        f"{n_tricks} tricks in a played deal": pl.when(played_deal)
+        .then(pl.sum_horizontal([pl.col(f"tricks{s}") for s in SEATS]) == n_tricks)
         .otherwise(pl.sum_horizontal([pl.col(f"tricks{s}") for s in SEATS]) == 0),
         "declarer's result ±contract (×2 dark or golden)": pl.when(redealt | (not bonus_free)).then(True)
         .when(played_deal)
@@ -322,10 +407,21 @@ def check_deal_frame(deals: pl.DataFrame, rules: HouseRules) -> None:
         "bolt = no trick in a played deal": pl.all_horizontal(
             [pl.col(f"bolt{s}") == pl.when(played_deal & (pl.col(f"tricks{s}") == 0) & ~out).then(bolt_value)
              .otherwise(0) for s, out in zip(SEATS, sitting_out, strict=True)]) if bolt_as_tricks else pl.lit(True),
-        "the dealer sitting out: no bolt, no trick, no gift": pl.all_horizontal(
-            [~out | ((pl.col(f"bolt{s}") == 0) & (pl.col(f"tricks{s}") == 0) & (pl.col(f"gift{s}") == -1))
-             for s, out in zip(SEATS, sitting_out, strict=True)]),
     }
+    if two:
+        checks["two cards buried in a deal taken, none in a deal not played"] = (
+            pl.col("buried").bitwise_count_ones() == pl.when(redealt).then(0).otherwise(2))
+        checks["buried cards from the declarer's hand and talon"] = redealt | (
+            (pl.col("buried") & ~(declarer_column("hand", SEATS) | pl.col("talon"))) == 0)
+        checks["a talon card only with two_player_talon = 3, in a deal taken"] = (
+            pl.col("talon_card") == -1) if talon_size == 2 else pl.when(redealt).then(pl.col("talon_card") == -1) \
+            .otherwise(pl.col("talon_card").is_between(0, 23))
+        checks[f"plays: {2 * n_tricks} cards, then -1"] = (pl.col("plays").arr.get(2 * n_tricks) == -1) & (
+            ~played_deal | (pl.col("plays").arr.get(2 * n_tricks - 1) >= 0))
+    else:
+        checks["the dealer sitting out: no bolt, no trick, no gift"] = pl.all_horizontal(
+            [~out | ((pl.col(f"bolt{s}") == 0) & (pl.col(f"tricks{s}") == 0) & (pl.col(f"gift{s}") == -1))
+             for s, out in zip(SEATS, sitting_out, strict=True)])
     bad = deals.select(**{name: (~expr).sum() for name, expr in checks.items()}).row(0, named=True)
     assert not any(bad.values()), f"rows breaking each invariant (of {deals.height}): {bad}"
 
@@ -368,7 +464,7 @@ def accumulating_sitter_knocked_off(deals: pl.DataFrame, rules: HouseRules) -> s
         return set()
     ordered = deals.sort("game", "deal")
     hit = pl.any_horizontal([((pl.col(f"events{s}") & ref.EV_KNOCKED_OFF) != 0)
-                             & (pl.col(f"card_points{s}") > 0) for s in SEATS])
+                             & (pl.col(f"card_points{s}") > 0) for s in seats_of(deals)])
     return set(ordered.filter(hit)["game"].to_list())
 
 
@@ -435,7 +531,7 @@ def test_fast_sample_reaches_every_house_rule(engine_compiled):
         seen.update(game_replay(name)[1])
     missing = [case for case in HOUSE_RULE_CASES if not seen[case]]
     assert not missing, f"house-rule situations the fast sample never reaches: {missing}"
-    doubled = sum((played(name)[0][f"bolt{s}"] == 2).sum() for name in GAME_CONFIGS for s in SEATS)
+    doubled = sum((played(name)[0][f"bolt{s}"] == 2).sum() for name in GAME_CONFIGS for s in seats_of(played(name)[0]))
     assert doubled, "no doubled bolt in a dark deal"
 
 
@@ -461,7 +557,7 @@ def test_fast_sample_reaches_every_settlement_case(engine_compiled):
     for name in GAME_CONFIGS:
         deals, _, rules = played(name)
         deals = deals.sort("game", "deal")
-        for s in SEATS:
+        for s in seats_of(deals):
             events = pl.col(f"events{s}")
             penalty = (events & ref.EV_BOLT_PENALTY) != 0
             for bit, event in ref.EVENT_NAMES.items():
@@ -498,6 +594,78 @@ def test_fast_sample_reaches_every_play_option(engine_compiled):
         assert deal_replay(name)[1]["must head binds"], f"{name}: must_head never binds"
 
 
+TWO_PLAYER_CONFIGS = [name for name, (_, rules) in {**GAME_CONFIGS, **DEAL_CONFIGS}.items() if rules.players == 2]
+# Situations of the 2-player deal the replays count over the 2-player configurations alone: both
+# talon sizes, the card put into the other talon, the other talon won by either side, the other
+# talon or the buried pair deciding a contract, the burial under the discard ban, every redeal
+# reason; then the house rules, play options and game rules met with two seats.
+TWO_PLAYER_CASES = (
+    "two players, talons of 2", "two players, talons of 3", "card put into the other talon",
+    "other talon to the declarer", "other talon to the defender", "other talon decide the contract",
+    "buried cards decide the contract", "burial ban binds",
+    *(f"two players, redeal {reason}" for reason in range(1, 10)),
+    "redeal penalty", "bid_kind 1", "bid_kind 2", "bid_kind 3", "golden reset", "free talon", "four nines bonus",
+    "accumulated to the target", "third concession", "concede limit reached", "three passes bolt", "silenced",
+    "trickless declarer exempt", "declared half marriage", "declared four aces", "declined",
+    "declared before a won trick", "must head binds", "trump lead forced", "foreign trump lead barred",
+)
+
+
+def test_fast_sample_reaches_every_two_player_rule(engine_compiled):
+    seen = Counter()
+    for name in TWO_PLAYER_CONFIGS:
+        seen.update(deal_replay(name)[1])
+        if name in GAME_CONFIGS:
+            seen.update(game_replay(name)[1])
+    missing = [case for case in TWO_PLAYER_CASES if not seen[case]]
+    assert not missing, f"2-player situations the fast sample never reaches: {missing}"
+    events = Counter()
+    for name in TWO_PLAYER_CONFIGS:
+        deals = played(name)[0]
+        for s in seats_of(deals):
+            for bit, event in ref.EVENT_NAMES.items():
+                events[event] += deals.filter((pl.col(f"events{s}") & bit) != 0).height
+            events["doubled bolt"] += (deals[f"bolt{s}"] == 2).sum()
+        events["concession"] += deals["conceded"].sum()
+    missing = [case for case in (*ref.EVENT_NAMES.values(), "doubled bolt", "concession") if not events[case]]
+    assert not missing, f"2-player game situations the fast sample never reaches: {missing}"
+
+
+def test_reference_refuses_a_tampered_two_player_row(engine_compiled):
+    # The reference checks what is particular to two players: a row changed in any of these ways
+    # must be refused (the talon card, the buried pair, the other talon, the cards after the tricks).
+    deals, _, rules = played("two-talon3-mixed")
+    row = next(r for r in deals.iter_rows(named=True) if not r["redeal"] and not r["conceded"])
+    ref.replay_deal(row, rules)
+    declarer = row["declarer"]
+    buried = sorted(ref.cards_in(row["buried"]))
+    kept = sorted(ref.cards_in(row[f"hand{declarer}"] | row["talon"]) - set(buried) - {row["talon_card"]})
+    other = sorted(ref.cards_in(row["other_talon"]))
+    plays = list(row["plays"])
+    tampered = {
+        "talon card from the other talon": {"talon_card": other[0]},
+        "talon card buried too": {"talon_card": buried[0]},
+        "one card buried": {"buried": 1 << buried[0]},
+        "buried card not the declarer's": {"buried": (1 << buried[0]) | (1 << other[0])},
+        "other talon swapped with the taken one": {"other_talon": row["talon"], "talon": row["other_talon"]},
+        "a card played after the last trick": {"plays": plays[:18] + [plays[0]] + plays[19:]},
+        "the other talon's points to the loser of the last trick": {
+            "card_points0": row["card_points0"] - 1, "card_points1": row["card_points1"] + 1},
+        "a kept card buried instead": {"buried": (1 << buried[0]) | (1 << kept[0])},
+    }
+    for what, change in tampered.items():
+        with pytest.raises(AssertionError):
+            ref.replay_deal({**row, **change}, rules)
+            pytest.fail(f"the reference accepts {what}")
+    # Talons of 2: no card goes into the other talon.
+    deals, _, rules = played("two-mixed")
+    row = next(r for r in deals.iter_rows(named=True) if not r["redeal"] and not r["conceded"])
+    ref.replay_deal(row, rules)
+    spare = min(ref.cards_in(row[f"hand{row['declarer']}"]) - ref.cards_in(row["buried"]))
+    with pytest.raises(AssertionError, match="talon_card"):
+        ref.replay_deal({**row, "talon_card": spare}, rules)
+
+
 # ---- property-based: random combinations of the options the engine plays ----------------------
 
 # Values drawn for every option of sim.rules.IMPLEMENTED (the first is its default).
@@ -526,7 +694,7 @@ OPTION_VALUES = {
     "bolt_double_in_dark": (False, True), "golden_round": (False, True), "barrel_accumulate": (False, True),
     "talon_hidden_at_100": (False, True), "talon_shown_to_declarer_only": (False, True),
     "discard_face_down": (False, True),
-    "players": (3, 4), "sitout_half_marriage": (False, True),
+    "players": (3, 4, 2), "sitout_half_marriage": (False, True), "two_player_talon": (2, 3),
 }
 DRAWN_OPTIONS = sorted(set(OPTION_VALUES) & IMPLEMENTED)
 
@@ -540,6 +708,13 @@ def test_option_values_cover_every_implemented_option():
 def house_rules(draw) -> HouseRules:
     names = draw(st.lists(st.sampled_from(DRAWN_OPTIONS), min_size=1, max_size=12, unique=True))
     changes = {name: draw(st.sampled_from(OPTION_VALUES[name][1:])) for name in names}
+    # Valid player counts only: two_player_talon = 3 brings players = 2 and sitout_half_marriage
+    # players = 4 (drawn together, the first wins).
+    if "two_player_talon" in changes:
+        changes.pop("sitout_half_marriage", None)
+        changes["players"] = 2
+    elif "sitout_half_marriage" in changes:
+        changes["players"] = 4
     try:
         return HouseRules.from_dict(changes, source="drawn")
     except RulesError:

@@ -7,8 +7,11 @@ play order) that the case files name; every other file holds ``[[case]]`` tables
 ``kind`` says what it runs: ``deal`` (play_scripted_deal), ``game`` (settle_deal over one or more
 deals, each checked), ``legal`` (legal_cards) or ``cap`` (bidding_cap). Expected values name only
 what the case is about; per-seat columns of a deal record are written as lists of one entry per seat
-(three, or four with players = 4)
-(``marriages`` as letters: S C D H a marriage, s c d h a half marriage, A the four aces).
+(three, four with players = 4, two with players = 2)
+(``marriages`` as letters: S C D H a marriage, s c d h a half marriage, A the four aces; the masks
+``talon``, ``other_talon``, ``buried`` as cards, ``talon_card`` as a card, "" for none). A
+2-player deal of the library also names its ``other_talon``; its play script holds 20 cards (18
+with two_player_talon = 3).
 Every completed scripted deal is also replayed by the reference of tests/reference_game.py.
 """
 
@@ -85,6 +88,13 @@ _SEAT_CONVERT = {
     "marriages": _marriage_bits,
     "bolt": int,
 }
+# Record columns of one value written as cards: masks as hands, the talon card as a card ("" = -1).
+_SCALAR_CONVERT = {
+    "talon": parse_hand,
+    "other_talon": parse_hand,
+    "buried": parse_hand,
+    "talon_card": _card_or_none,
+}
 
 
 def _script(case: dict) -> list:
@@ -97,11 +107,22 @@ def _script(case: dict) -> list:
     return actions
 
 
-def run_deal(case: dict) -> None:
+def _cards_played(rules: HouseRules) -> int:
+    """Cards of a played deal: 24, or with two players ten (nine) tricks of two."""
+    return 2 * (12 - rules.two_player_talon) if rules.players == 2 else 24
+
+
+def _deal_kwargs(case: dict) -> dict:
+    """play_scripted_deal's arguments for a deal case (the library's deal, the case's script)."""
     deal = LIBRARY["deals"][case["deal"]]
-    actions = _script(case)
-    kwargs = dict(hands=deal["hands"], talon=deal["talon"], dealer=case.get("dealer", deal["dealer"]),
-                  actions=actions, rules=_rules(case), state=_state(case.get("state")))
+    return dict(hands=deal["hands"], talon=deal["talon"], other_talon=deal.get("other_talon"),
+                dealer=case.get("dealer", deal["dealer"]), actions=_script(case), rules=_rules(case),
+                state=_state(case.get("state")))
+
+
+def run_deal(case: dict) -> None:
+    kwargs = _deal_kwargs(case)
+    actions = kwargs["actions"]
     expect = case["expect"]
     if "illegal_step" in expect:
         with pytest.raises(IllegalAction) as info:
@@ -115,9 +136,11 @@ def run_deal(case: dict) -> None:
             want_ints = _events(want) if key == "events" else [convert(v) for v in want]
             assert [row[f"{key}{p}"] for p in range(len(want))] == want_ints, f"column {key}"
         else:
-            assert row[key] == want, f"column {key}"
-    # Every completed deal: the record's plays are the scripted cards, or none for a concession.
-    cards = [a if isinstance(a, int) else parse_card(a) for a in actions[-24:]]
+            assert row[key] == _SCALAR_CONVERT.get(key, lambda v: v)(want), f"column {key}"
+    # Every completed deal: the record's plays are the scripted cards (then -1s with two players),
+    # or none for a concession.
+    n = _cards_played(kwargs["rules"])
+    cards = [a if isinstance(a, int) else parse_card(a) for a in actions[-n:]] + [-1] * (24 - n)
     assert plays == ([-1] * 24 if row["conceded"] or row["redeal"] else cards)
     _check_state(state, expect.get("state", {}), "after the deal")
 
@@ -168,9 +191,6 @@ def _completed_deals() -> list:
 def test_reference_replays_known_deal(case):
     # The pure-Python reference (tests/reference_game.py) must accept every completed scripted deal
     # whose hand-computed answers the engine matches: a check of the reference itself.
-    deal = LIBRARY["deals"][case["deal"]]
-    rules = _rules(case)
-    row, plays, _ = play_scripted_deal(hands=deal["hands"], talon=deal["talon"],
-                                       dealer=case.get("dealer", deal["dealer"]), actions=_script(case), rules=rules,
-                                       state=_state(case.get("state")))
-    ref.replay_deal({"game": 0, "deal": 0, **row, "plays": plays}, rules)
+    kwargs = _deal_kwargs(case)
+    row, plays, _ = play_scripted_deal(**kwargs)
+    ref.replay_deal({"game": 0, "deal": 0, **row, "plays": plays}, kwargs["rules"])

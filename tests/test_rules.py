@@ -64,13 +64,20 @@ def test_bad_toml(tmp_path):
         load_rules(str(f))
 
 
-def test_engine_refuses_unimplemented_options_by_name():
-    with pytest.raises(RulesError, match="not implemented in the engine yet: players = 2"):
-        HouseRules(players=2).check_implemented()
-    with pytest.raises(RulesError, match="not implemented in the engine yet: two_player_talon"):
-        HouseRules(two_player_talon=3).check_implemented()
+def test_engine_plays_every_player_count():
     HouseRules(barrel=900, barrel_min_contract=125).check_implemented()
     HouseRules(players=4, sitout_half_marriage=True).check_implemented()
+    HouseRules(players=2).check_implemented()
+    HouseRules(players=2, two_player_talon=3).check_implemented()
+
+
+def test_two_player_talon_needs_two_players():
+    for players in (3, 4):
+        with pytest.raises(RulesError, match=f"'two_player_talon' = 3: needs players = 2.*not players = {players}"):
+            HouseRules.from_dict({"two_player_talon": 3, "players": players})
+    a = HouseRules.from_dict({"players": 2, "two_player_talon": 3}).to_array()
+    assert a[L.PLAYERS] == 2 and a[L.TWO_PLAYER_TALON] == 3
+    assert HouseRules.from_dict({"players": 2}).to_array()[L.TWO_PLAYER_TALON] == 2
 
 
 def test_sitout_half_marriage_needs_four_players():

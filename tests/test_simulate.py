@@ -79,11 +79,38 @@ def test_bad_input_is_one_clear_line(tmp_path, args, message):
     assert "Traceback" not in res.output
 
 
-def test_rules_the_engine_does_not_play_are_refused_by_name(tmp_path):
+def test_two_players_run_records_the_effective_rules(tmp_path):
     f = tmp_path / "two.toml"
-    f.write_text("players = 2\n")
+    f.write_text("players = 2\ntwo_player_talon = 3\n")
+    res = runner.invoke(app, ["rules", "show", str(f)])
+    assert res.exit_code == 0 and "players = 2   # changed from classic" in res.output
+    assert "two_player_talon = 3   # changed from classic" in res.output
+    out = tmp_path / "run"
+    res = _simulate("--games", "10", "--rules", str(f), "--players", "heuristic,random", "--out", str(out))
+    assert res.exit_code == 0, res.output
+    assert "players=heuristic,random" in res.output
+    meta = json.loads((out / "run.json").read_text())
+    assert meta["rules"]["players"] == 2 and meta["rules"]["two_player_talon"] == 3
+    assert meta["players"] == ["heuristic", "random"]
+    shard_meta = pl.read_parquet_metadata(next((out / "deals").glob("part-*.parquet")))
+    assert json.loads(shard_meta["rules"])["two_player_talon"] == 3
+    deals = scan_deals(out).collect()
+    assert {"other_talon", "buried", "talon_card", "hand1"} <= set(deals.columns)
+    assert "hand2" not in deals.columns and "gift0" not in deals.columns
+    assert (deals["hand0"].bitwise_count_ones() == 9).all() and (deals["other_talon"].bitwise_count_ones() == 3).all()
+    games = scan_games(out).collect()
+    assert games["finished"].all() and games["winner"].max() <= 1 and "score2" not in games.columns
+    res = _simulate("--deals", "10", "--rules", str(f), "--players", "random,random,random",
+                    "--out", str(tmp_path / "y"))
+    assert res.exit_code == 2 and "one player for every seat or two" in res.output
+
+
+def test_two_player_talon_without_two_players_is_refused_by_name(tmp_path):
+    f = tmp_path / "bad.toml"
+    f.write_text("two_player_talon = 3\n")
     res = _simulate("--deals", "10", "--rules", str(f), "--out", str(tmp_path / "x"))
-    assert res.exit_code == 2 and "not implemented in the engine yet: players = 2" in res.output
+    assert res.exit_code == 2 and "'two_player_talon' = 3: needs players = 2" in res.output
+    assert "Traceback" not in res.output
 
 
 def test_four_players_run_summary_and_metadata(tmp_path):
