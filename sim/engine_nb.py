@@ -179,7 +179,7 @@ def play_dealt(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, rec, ro
                        mode, as_it_lies, dd_value, 0, 0)
 
 
-@jit_hot
+@jit_inline
 def bid_for_talon(rng, rules, bid_codes, prm, gs, dealer, ws, rec, row, plays, script, n):
     """The start of every deal of ``n`` seats (3, or 2 with players = 2): record the hands, let
     first hand go dark or play the golden round's forced 120, throw in a hand the redeal rules let
@@ -231,7 +231,7 @@ def bid_for_talon(rng, rules, bid_codes, prm, gs, dealer, ws, rec, row, plays, s
     return 0, declarer, high, mode, as_it_lies
 
 
-@jit_hot
+@jit_inline
 def finish_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script, solver, n, declarer, high, mode,
                 as_it_lies, dd_value, buried_points, last_bonus):
     """The end of every deal of ``n`` seats once the declarer holds his final hand: the four-nines
@@ -576,7 +576,7 @@ def clear_tallies(ws):
         ws[W_TRICKS, q] = 0
 
 
-@jit_hot
+@jit_inline
 def play_tricks(rng, rules, codes, prm, ws, declarer, row, plays, script, solver, n, last_bonus):
     """The tricks of ``n`` seats (eight of 3 cards; with players = 2 ten or nine of 2) with the
     declarer on lead; fills the per-seat tallies in the workspace from zero, the winner of the last
