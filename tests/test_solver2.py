@@ -20,6 +20,7 @@ from test_solver import OPTION_SETS, play_rules, random_options
 from sim import solver
 from sim import solver2_nb as K2
 from sim import solver_nb as K
+from sim.cards import parse_hand
 from sim.pimc_nb import new_pimc_buffer
 from sim.play_nb import CARD_POINTS, givable_cards
 from sim.rng_nb import state_from_seed
@@ -193,6 +194,30 @@ def test_table_keeps_positions_with_other_bonus_or_won_bit_apart(compiled2):
     assert len(set(fresh)) == 3
     K.next_stamp(st, tt)
     assert [value(won, bonus) for won, bonus in roots] == fresh
+
+
+# Ten declaring cards (four aces and three marriages) under marriage_optional: 20 moves at the lead,
+# the longest move list (solver_nb.MAX_MOVES). Value by reference_solver.solve2 (about 8 s).
+MOST_MOVES = {"hands": ["AS AC AD AH KS QS KC QC KD QD", "TS JS 9S TC JC 9C TD JD 9D TH"], "won": (0,),
+              "last_bonus": 7, "options": {"marriage_optional": True, "ace_marriage": 200}, "value": 458}
+
+
+def test_twenty_moves_fit_the_move_rows(compiled2):
+    hands = [parse_hand(h) for h in MOST_MOVES["hands"]]
+    kw = {"won": MOST_MOVES["won"], "last_bonus": MOST_MOVES["last_bonus"],
+          "rules": HouseRules.from_dict(MOST_MOVES["options"])}
+    st, work = K.new_work()
+    K2.set_position2(st, hands[0], hands[1], 0, -1, -1, 1, 0, MOST_MOVES["last_bonus"])
+    assert K2.generate_moves2(st, kw["rules"].to_array(), work, False) == 20 == K.MAX_MOVES
+    assert solver.dd_values(np.array([hands]), **kw)[0] == MOST_MOVES["value"]
+    assert max(solver.lead_values(np.array(hands), **kw).values()) == MOST_MOVES["value"]
+
+
+@pytest.mark.slow
+def test_twenty_moves_value_is_the_brute_force():
+    hands = [parse_hand(h) for h in MOST_MOVES["hands"]]
+    assert ref.solve2(hands, won=MOST_MOVES["won"], last_bonus=MOST_MOVES["last_bonus"],
+                      rules=play_rules(MOST_MOVES["options"])) == MOST_MOVES["value"]
 
 
 # ---- per-card values, principal variation, the DD player -----------------------------------------
