@@ -1,4 +1,5 @@
-"""Double-dummy solver: the Python API over the compiled kernels of ``sim.solver_nb``.
+"""Double-dummy solver: the Python API over the compiled kernels of ``sim.solver_nb`` (three players)
+and ``sim.solver2_nb`` (two players).
 
 A position is a trick start: three hands of equal size 1..8 (seat 0 the declarer, seat 1 plays
 after him, seat 2 after seat 1), the seat on lead, the trump (-1 or None for none, 0..3 or S C D H),
@@ -6,6 +7,10 @@ the seat that declared it (``trump_owner``, for no_lead_foreign_trump), the seat
 won a trick, and the declarer's ``unsecured`` marriage points (declared before his first trick under
 marriage_burns_without_trick). Its value is the declarer's points still to come. docs/solver.md has
 the exact semantics of every play option.
+
+Two hands make a position of the two-player game (RULES.md §4.1): the declarer (seat 0) and the
+defender (seat 1) hold 1..10 cards each, and ``last_bonus`` points (the unused talon's) go to the
+winner of the last trick, so they count in the value when the declarer wins it.
 
 Batches run on a thread pool over fixed chunks; each position is solved from a fresh table
 generation, so answers and node counts never depend on the number of threads.
@@ -22,8 +27,10 @@ from pathlib import Path
 
 import numpy as np
 
+from sim import solver2_nb as K2
 from sim import solver_nb as K
 from sim.cards import SUITS, CardError, format_card, parse_hand
+from sim.play_nb import givable_cards, mask_points
 from sim.rules import HouseRules, RulesError, load_rules
 
 TABLE_LOG2_ROWS = 18  # 2^18 rows of 24 bytes per thread: far more than an 8-card solve fills
@@ -75,7 +82,11 @@ def _trump_index(trump) -> int:
     return t
 
 
-def _won_mask(won) -> int:
+def _seat_names(seats: int) -> str:
+    return "0 or 1" if seats == 2 else "0, 1 or 2"
+
+
+def _won_mask(won, seats: int = 3) -> int:
     if isinstance(won, str):
         won = [w for w in won.replace(" ", "").split(",") if w]
     mask = 0
@@ -83,9 +94,9 @@ def _won_mask(won) -> int:
         try:
             s = int(w)
         except (TypeError, ValueError):
-            raise SolverInputError(f"won-trick seat {w!r}: must be 0, 1 or 2") from None
-        if not 0 <= s <= 2:
-            raise SolverInputError(f"won-trick seat {s}: must be 0, 1 or 2")
+            raise SolverInputError(f"won-trick seat {w!r}: must be {_seat_names(seats)}") from None
+        if not 0 <= s < seats:
+            raise SolverInputError(f"won-trick seat {s}: must be {_seat_names(seats)}")
         mask |= 1 << s
     return mask
 
@@ -101,7 +112,7 @@ def _column(value, n: int, name: str, convert) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Positions:
-    """Checked positions in the kernels' columns."""
+    """Checked positions in the kernels' columns (``hands`` has 2 columns in the two-player game)."""
 
     hands: np.ndarray
     leaders: np.ndarray
@@ -109,18 +120,29 @@ class Positions:
     owners: np.ndarray
     won: np.ndarray
     unsecured: np.ndarray
+    last_bonus: np.ndarray
     rules: np.ndarray
 
+    @property
+    def seats(self) -> int:
+        return self.hands.shape[1]
 
-def positions(hands, *, leader=0, trump=None, won=(), trump_owner=None, unsecured=0, rules=None) -> Positions:
-    """Check positions and bring them to the kernels' columns. ``hands``: integer array (n, 3).
-    Options are one value for all positions or (numpy arrays) one per position; ``won`` is a
-    collection of seats, or a numpy array of per-position bitmasks (bit s = seat s)."""
+
+MAX_CARDS = {3: 8, 2: 10}  # cards per hand at the start of the play
+
+
+def positions(hands, *, leader=0, trump=None, won=(), trump_owner=None, unsecured=0, last_bonus=0,
+              rules=None) -> Positions:
+    """Check positions and bring them to the kernels' columns. ``hands``: integer array (n, 3), or
+    (n, 2) for the two-player game. Options are one value for all positions or (numpy arrays) one
+    per position; ``won`` is a collection of seats, or a numpy array of per-position bitmasks (bit
+    s = seat s); ``last_bonus`` (two players only) the points the last trick's winner also takes."""
     h = np.asarray(hands)
-    if h.ndim != 2 or h.shape[1] != 3 or not np.issubdtype(h.dtype, np.integer):
-        raise SolverInputError(f"hands must be an integer array of shape (n, 3), got {h.dtype} {h.shape}")
+    if h.ndim != 2 or h.shape[1] not in (2, 3) or not np.issubdtype(h.dtype, np.integer):
+        raise SolverInputError(f"hands must be an integer array of shape (n, 3), or (n, 2) for two players, "
+                               f"got {h.dtype} {h.shape}")
     h = h.astype(np.int64)
-    n = h.shape[0]
+    n, seats = h.shape
     rec = _rules_record(rules)
     arr = rec.to_array()
     leaders = _column(leader, n, "leader", int)
@@ -129,8 +151,9 @@ def positions(hands, *, leader=0, trump=None, won=(), trump_owner=None, unsecure
     if isinstance(won, np.ndarray):
         won_masks = _column(won, n, "won", int)
     else:
-        won_masks = np.full(n, _won_mask(won), dtype=np.int64)
+        won_masks = np.full(n, _won_mask(won, seats), dtype=np.int64)
     unsec = _column(unsecured, n, "unsecured", int)
+    bonus = _column(last_bonus, n, "last_bonus", int)
     for i in range(n):
         where = f"position {i}: " if n > 1 else ""
         row = [int(x) for x in h[i]]
@@ -138,18 +161,27 @@ def positions(hands, *, leader=0, trump=None, won=(), trump_owner=None, unsecure
             raise SolverInputError(f"{where}hand masks must be 24-bit card masks")
         sizes = [bin(x).count("1") for x in row]
         if len(set(sizes)) != 1:
-            raise SolverInputError(f"{where}hands must have equal sizes, got {sizes[0]}, {sizes[1]}, {sizes[2]} cards")
-        if not 1 <= sizes[0] <= 8:
-            raise SolverInputError(f"{where}hands must hold 1..8 cards each, got {sizes[0]}")
-        if row[0] & row[1] or row[0] & row[2] or row[1] & row[2]:
-            dup = (row[0] & row[1]) | (row[0] & row[2]) | (row[1] & row[2])
+            raise SolverInputError(f"{where}hands must have equal sizes, got {', '.join(map(str, sizes))} cards")
+        if not 1 <= sizes[0] <= MAX_CARDS[seats]:
+            raise SolverInputError(f"{where}hands must hold 1..{MAX_CARDS[seats]} cards each, got {sizes[0]}")
+        dup = 0
+        for a in range(seats):
+            for b in range(a + 1, seats):
+                dup |= row[a] & row[b]
+        if dup:
             raise SolverInputError(f"{where}card {format_card((dup & -dup).bit_length() - 1)} is in two hands")
-        if not 0 <= leaders[i] <= 2:
-            raise SolverInputError(f"{where}leader {leaders[i]}: must be 0, 1 or 2")
-        if not 0 <= won_masks[i] <= 7:
-            raise SolverInputError(f"{where}won bitmask {won_masks[i]}: must be 0..7")
-        if not -1 <= owners[i] <= 2:
-            raise SolverInputError(f"{where}trump_owner {owners[i]}: must be a seat 0..2 or none")
+        if not 0 <= leaders[i] < seats:
+            raise SolverInputError(f"{where}leader {leaders[i]}: must be {_seat_names(seats)}")
+        if not 0 <= won_masks[i] < 1 << seats:
+            raise SolverInputError(f"{where}won bitmask {won_masks[i]}: must be 0..{(1 << seats) - 1}")
+        if not -1 <= owners[i] < seats:
+            raise SolverInputError(f"{where}trump_owner {owners[i]}: must be a seat 0..{seats - 1} or none")
+        if bonus[i] and seats == 3:
+            raise SolverInputError(f"{where}last_bonus is for the two-player game (two hands)")
+        if bonus[i] < 0:
+            raise SolverInputError(f"{where}last_bonus must be >= 0")
+        if mask_points(row[0] | row[1] | (row[2] if seats == 3 else 0)) + bonus[i] > 120:
+            raise SolverInputError(f"{where}last_bonus {bonus[i]}: more than the 120 card points of the deck")
         if owners[i] >= 0 and trumps[i] < 0:
             raise SolverInputError(f"{where}trump_owner given without a trump")
         if unsec[i] < 0:
@@ -158,7 +190,7 @@ def positions(hands, *, leader=0, trump=None, won=(), trump_owner=None, unsecure
             raise SolverInputError(f"{where}unsecured marriage points need marriage_burns_without_trick")
         if unsec[i] and won_masks[i] & 1:
             raise SolverInputError(f"{where}unsecured marriage points: the declarer has already won a trick")
-    return Positions(h, leaders, trumps, owners, won_masks, unsec, arr)
+    return Positions(h, leaders, trumps, owners, won_masks, unsec, bonus, arr)
 
 
 # ---- batches ----------------------------------------------------------------------------------
@@ -170,9 +202,14 @@ def _run(pos: Positions, targets: np.ndarray, mode: int, threads: int | None):
     def chunk(lo: int) -> None:
         hi = min(n, lo + CHUNK)
         st, work, tt = _buffers()
-        K.solve_positions(pos.hands[lo:hi], pos.leaders[lo:hi], pos.trumps[lo:hi], pos.owners[lo:hi],
-                          pos.won[lo:hi], pos.unsecured[lo:hi], targets[lo:hi], pos.rules, mode,
-                          out[lo:hi], nodes[lo:hi], st, work, tt)
+        if pos.seats == 2:
+            K2.solve_positions2(pos.hands[lo:hi], pos.leaders[lo:hi], pos.trumps[lo:hi], pos.owners[lo:hi],
+                                pos.won[lo:hi], pos.unsecured[lo:hi], pos.last_bonus[lo:hi], targets[lo:hi],
+                                pos.rules, mode, out[lo:hi], nodes[lo:hi], st, work, tt)
+        else:
+            K.solve_positions(pos.hands[lo:hi], pos.leaders[lo:hi], pos.trumps[lo:hi], pos.owners[lo:hi],
+                              pos.won[lo:hi], pos.unsecured[lo:hi], targets[lo:hi], pos.rules, mode,
+                              out[lo:hi], nodes[lo:hi], st, work, tt)
 
     starts = range(0, n, CHUNK)
     workers = threads or os.cpu_count() or 1
@@ -185,21 +222,22 @@ def _run(pos: Positions, targets: np.ndarray, mode: int, threads: int | None):
     return out, nodes
 
 
-def dd_values(hands, *, leader=0, trump=None, won=(), trump_owner=None, unsecured=0, rules=None,
+def dd_values(hands, *, leader=0, trump=None, won=(), trump_owner=None, unsecured=0, last_bonus=0, rules=None,
               threads: int | None = None, return_nodes: bool = False):
     """Exact double-dummy values (declarer's points to come) of n positions: int64 array (n,).
-    With ``return_nodes`` also the nodes each search visited."""
+    ``hands`` (n, 3), or (n, 2) with ``last_bonus`` for the two-player game. With ``return_nodes``
+    also the nodes each search visited."""
     pos = positions(hands, leader=leader, trump=trump, won=won, trump_owner=trump_owner, unsecured=unsecured,
-                    rules=rules)
+                    last_bonus=last_bonus, rules=rules)
     values, nodes = _run(pos, np.zeros(len(pos.hands), dtype=np.int64), K.EXACT, threads)
     return (values, nodes) if return_nodes else values
 
 
-def dd_at_least(hands, targets, *, leader=0, trump=None, won=(), trump_owner=None, unsecured=0, rules=None,
-                threads: int | None = None, return_nodes: bool = False):
+def dd_at_least(hands, targets, *, leader=0, trump=None, won=(), trump_owner=None, unsecured=0, last_bonus=0,
+                rules=None, threads: int | None = None, return_nodes: bool = False):
     """Threshold tests: can the declarer be sure of at least ``targets[i]`` points to come? bool (n,)."""
     pos = positions(hands, leader=leader, trump=trump, won=won, trump_owner=trump_owner, unsecured=unsecured,
-                    rules=rules)
+                    last_bonus=last_bonus, rules=rules)
     t = np.asarray(targets)
     if t.ndim == 0:
         t = np.full(len(pos.hands), int(t))
@@ -213,23 +251,28 @@ def dd_at_least(hands, targets, *, leader=0, trump=None, won=(), trump_owner=Non
 def _one(pos: Positions):
     st, work, tt = _buffers()
     K.next_stamp(st, tt)
-    K.set_position(st, int(pos.hands[0, 0]), int(pos.hands[0, 1]), int(pos.hands[0, 2]), int(pos.leaders[0]),
-                   int(pos.trumps[0]), int(pos.owners[0]), int(pos.won[0]), int(pos.unsecured[0]))
+    h = [int(x) for x in pos.hands[0]]
+    state = (int(pos.leaders[0]), int(pos.trumps[0]), int(pos.owners[0]), int(pos.won[0]), int(pos.unsecured[0]))
+    if pos.seats == 2:
+        K2.set_position2(st, h[0], h[1], *state, int(pos.last_bonus[0]))
+    else:
+        K.set_position(st, h[0], h[1], h[2], *state)
     return st, work, tt
 
 
 def _single(hands, kw) -> Positions:
     h = np.asarray(hands)
-    return positions(h.reshape(1, 3) if h.shape == (3,) else h, **kw)
+    return positions(h.reshape(1, -1) if h.ndim == 1 else h, **kw)
 
 
 def lead_values(hands, **kw) -> dict[int, int]:
-    """{card: value if the seat on lead leads it} for one position (``hands``: 3 masks), over the
-    cards he may lead; with marriage_optional each card takes the declaration choice best for him."""
+    """{card: value if the seat on lead leads it} for one position (``hands``: 3 masks, or 2 for the
+    two-player game), over the cards he may lead; with marriage_optional each card takes the
+    declaration choice best for him."""
     pos = _single(hands, kw)
     st, work, tt = _one(pos)
     out = np.zeros(24, dtype=np.int64)
-    K.lead_values(st, pos.rules, tt, work, out)
+    (K2.lead_values2 if pos.seats == 2 else K.lead_values)(st, pos.rules, tt, work, out)
     return {c: int(v) for c, v in enumerate(out) if v >= 0}
 
 
@@ -245,9 +288,13 @@ def principal_variation(hands, **kw) -> tuple[int, list[Play]]:
     move (ties: the first in search order)."""
     pos = _single(hands, kw)
     st, work, tt = _one(pos)
-    value = int(K.exact_value(st, pos.rules, tt, work, 0, 0))
     out = np.zeros(48, dtype=np.int64)
-    n = K.principal_variation(st, pos.rules, tt, work, out)
+    if pos.seats == 2:
+        value = int(K2.exact_value2(st, pos.rules, tt, work, 0, 0))
+        n = K2.principal_variation2(st, pos.rules, tt, work, out)
+    else:
+        value = int(K.exact_value(st, pos.rules, tt, work, 0, 0))
+        n = K.principal_variation(st, pos.rules, tt, work, out)
     return value, [Play(int(out[24 + i]), int(out[i]) & 31, bool(out[i] & K.DECLARE_FLAG)) for i in range(n)]
 
 
@@ -267,15 +314,40 @@ def best_discard(hand10: int, opp1: int, opp2: int, *, rules=None) -> tuple[int,
     return int(a), int(b), int(v)
 
 
+def best_discard2(hand12: int, defender_hand: int, other_talon: int, *, rules=None) -> tuple[int, int, int | None, int]:
+    """The two-player declarer's best discard, seeing every card: (b1, b2, t, value). ``hand12``: his
+    hand with the talon he took (12 cards); ``defender_hand``: 10 cards and ``other_talon`` 2
+    (two_player_talon = 2), or 9 and 3 (two_player_talon = 3: then he also puts one card t into the
+    other talon, else t is None). He buries b1 < b2, whose points are his. ``value`` = those points
+    + the play's double-dummy value (he leads, no trump, no trick won; the other talon, t included,
+    goes to the last trick's winner). Under no_aces_tens_in_discard no card given away is an ace
+    or a ten."""
+    masks = [int(hand12), int(defender_hand), int(other_talon)]
+    if any(m < 0 or m >> 24 for m in masks):
+        raise SolverInputError("hands must be 24-bit card masks")
+    counts = [bin(m).count("1") for m in masks]
+    if counts not in ([12, 10, 2], [12, 9, 3]):
+        raise SolverInputError(f"best_discard2 needs 12 cards, then 10 and 2 (or 9 and 3), got "
+                               f"{counts[0]}, {counts[1]}, {counts[2]}")
+    if masks[0] & masks[1] or masks[0] & masks[2] or masks[1] & masks[2]:
+        raise SolverInputError("a card is in two places")
+    arr = _rules_array(rules)
+    st, work, tt = _buffers()
+    b1, b2, t, v = K2.best_discard2(masks[0], masks[1], masks[2], counts[2] == 3, givable_cards(masks[0], arr), arr,
+                                    st, work, tt)
+    return int(b1), int(b2), (int(t) if t >= 0 else None), int(v)
+
+
 # ---- the CLI's layouts ------------------------------------------------------------------------
-_POSITION_KEYS = ("leader", "trump", "won", "trump_owner", "unsecured")
+_POSITION_KEYS = ("leader", "trump", "won", "trump_owner", "unsecured", "last_bonus")
 
 
 def _parse_layout(line: str, where: str, defaults: dict, base_rules: HouseRules):
     parts = [p.strip() for p in line.split(";")]
     hand_texts = [t.strip() for t in parts[0].split("|")]
-    if len(hand_texts) != 3:
-        raise SolverInputError(f"{where}write three hands separated by '|', e.g. 'AS TS | KH QH | 9C JC'")
+    if len(hand_texts) not in (2, 3):
+        raise SolverInputError(f"{where}write three hands separated by '|', e.g. 'AS TS | KH QH | 9C JC' "
+                               "(two for the two-player game)")
     hands = [parse_hand(t, what=f"hand {s}") for s, t in enumerate(hand_texts)]
     opts = dict(defaults)
     changes = {}
@@ -294,11 +366,11 @@ def _parse_layout(line: str, where: str, defaults: dict, base_rules: HouseRules)
 
 
 def _position_options(opts: dict) -> dict:
-    out = {"leader": 0, "trump": None, "won": (), "trump_owner": None, "unsecured": 0}
+    out = {"leader": 0, "trump": None, "won": (), "trump_owner": None, "unsecured": 0, "last_bonus": 0}
     for name, value in opts.items():
         if value is None:
             continue
-        if name in ("leader", "unsecured"):
+        if name in ("leader", "unsecured", "last_bonus"):
             try:
                 out[name] = int(value)
             except (TypeError, ValueError):
@@ -327,14 +399,14 @@ def solve_layout(hands: list[int], opts: dict, rules: HouseRules) -> dict:
     }
 
 
-def _format_text(result: dict, title: str | None) -> list[str]:
+def _format_text(result: dict, title: str | None, seats: int) -> list[str]:
     lines = [title] if title else []
     lines.append(f"value {result['value']}")
     leads = "  ".join(f"{c} {v}" for c, v in result["lead_values"].items())
     lines.append(f"leads by seat {result['leader']}: {leads}")
     tricks = []
-    for i in range(0, len(result["pv"]), 3):
-        cards = " ".join(f"{s}:{c}{'*' if d else ''}" for s, c, d in result["pv"][i:i + 3])
+    for i in range(0, len(result["pv"]), seats):
+        cards = " ".join(f"{s}:{c}{'*' if d else ''}" for s, c, d in result["pv"][i:i + seats])
         tricks.append(cards)
     lines.append("play: " + " | ".join(tricks) + ("   (* declares)" if any(p[2] for p in result["pv"]) else ""))
     return lines
@@ -343,10 +415,11 @@ def _format_text(result: dict, title: str | None) -> list[str]:
 def solve_layouts(*, text: str | None = None, file: str | Path | None = None, leader: int | None = None,
                   trump: str | None = None, won: str | None = None, rules: str | None = None,
                   as_json: bool = False) -> list[str]:
-    """What ``thousand solve`` prints: for a layout ``"H0 | H1 | H2"`` (``text``) or a file of them
-    (one per line, optionally followed by ``; name=value`` settings: leader, trump, won,
-    trump_owner, unsecured or any house rule), the value, per-card lead values and principal
-    variation; with ``as_json`` one JSON object per layout, in input order."""
+    """What ``thousand solve`` prints: for a layout ``"H0 | H1 | H2"`` (``text``; ``"H0 | H1"`` for the
+    two-player game) or a file of them (one per line, optionally followed by ``; name=value``
+    settings: leader, trump, won, trump_owner, unsecured, last_bonus or any house rule), the value,
+    per-card lead values and principal variation; with ``as_json`` one JSON object per layout, in
+    input order."""
     if (text is None) == (file is None):
         raise SolverInputError("give either a layout or --file, not both")
     base_rules = load_rules(rules)
@@ -369,5 +442,5 @@ def solve_layouts(*, text: str | None = None, file: str | Path | None = None, le
         if as_json:
             out.append(json.dumps(result, ensure_ascii=False))
         else:
-            out.extend(_format_text(result, line if file is not None else None))
+            out.extend(_format_text(result, line if file is not None else None, len(hands)))
     return out

@@ -70,10 +70,12 @@ N_ST = 17
 
 # Move codes: card index, plus DECLARE_FLAG when a lead declares its marriage.
 DECLARE_FLAG = 32
-MAX_MOVES = 16  # 8 cards + at most 4 declaration alternatives (marriage_optional)
+# A 10-card hand of the two-player game (sim/solver2_nb.py) can hold 10 cards that declare (four
+# aces and three marriages): 10 cards + 10 declaration alternatives under marriage_optional.
+MAX_MOVES = 20
 SEARCH_ROWS = 25  # one row of moves per ply of a whole deal
-DISCARD_ROW = SEARCH_ROWS  # then rows holding the 90 discards of best_discard, MAX_MOVES a row
-N_DISCARDS = 90
+DISCARD_ROW = SEARCH_ROWS  # then rows holding the discards of best_discard, MAX_MOVES a row
+N_DISCARDS = 220  # 90 with three players; 220 three-card sets of 12 cards with two (solver2_nb)
 WORK_ROWS = DISCARD_ROW + (N_DISCARDS + MAX_MOVES - 1) // MAX_MOVES
 
 # ---- transposition table: rows of (key_a, key_b, data) -------------------------------------------
@@ -877,7 +879,15 @@ def list_discards(hand10, rules, work):
             work[row, n % MAX_MOVES] = a * 24 + b
             work[row, MAX_MOVES + n % MAX_MOVES] = _discard_order_cost(hand10, a, b, rules)
             n += 1
-    for i in range(1, n):  # insertion sort, cheapest first
+    sort_discards(work, n)
+    return n
+
+
+@jit_hot
+def sort_discards(work, n):
+    """Insertion sort of the first ``n`` discard codes of ``work``'s discard rows by their costs,
+    cheapest first; ties keep their listed order."""
+    for i in range(1, n):
         code = work[DISCARD_ROW + i // MAX_MOVES, i % MAX_MOVES]
         cost = work[DISCARD_ROW + i // MAX_MOVES, MAX_MOVES + i % MAX_MOVES]
         j = i - 1
@@ -889,7 +899,6 @@ def list_discards(hand10, rules, work):
             j -= 1
         work[DISCARD_ROW + (j + 1) // MAX_MOVES, (j + 1) % MAX_MOVES] = code
         work[DISCARD_ROW + (j + 1) // MAX_MOVES, MAX_MOVES + (j + 1) % MAX_MOVES] = cost
-    return n
 
 
 @jit_hot

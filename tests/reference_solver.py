@@ -5,6 +5,8 @@ cards are (suit, rank) pairs, hands are frozensets, and every legal play is trie
 full state, which cannot change an answer). The value is the declarer's (seat 0) points still to
 come: card points of the tricks he wins + the marriages he declares from here, with the burning rule
 applied, plus marriages declared before the position that still wait for his first trick.
+``solve2`` and ``move_values2`` do the same for the two-player game (one defender, 2-card tricks, a
+bonus for the last trick's winner).
 """
 
 from __future__ import annotations
@@ -175,3 +177,81 @@ def _lead_value(hands, card, *, leader=0, trump=-1, owner=-1, won=(), unsecured=
         vals.append(gain + solve(rest, leader=leader, trump=t, owner=o, won=won, unsecured=u, rules=rules,
                                  trick=(card,)))
     return max(vals) if leader == 0 else min(vals)
+
+
+# ---- the two-player game (RULES.md §4.1, docs/solver.md "Two players") ----------------------------
+def _two_seat_game(rules, last_bonus):
+    """(value, children) of the two-seat game: seat 0 the declarer, seat 1 the defender; 2-card
+    tricks; the winner of the last trick also takes ``last_bonus``. A state is (h0, h1, leader,
+    trump, owner, won, unsecured, trick) with frozensets of (suit, rank) cards."""
+
+    def children(h0, h1, leader, trump, owner, won, unsecured, trick):
+        """Every legal move: (card, declared, declarer's points it scores at once, next state)."""
+        hands = (h0, h1)
+        seat = (leader + len(trick)) % 2
+        hand = hands[seat]
+        out = []
+        if not trick:
+            for card in _leads(hand, seat, trump, owner, rules):
+                choices = [None]
+                decl = _declaration(hand, card, rules)
+                if decl and (seat in won or rules.marriage_first_lead):
+                    choices = [decl, None] if rules.marriage_optional else [decl]
+                for choice in choices:
+                    gain, new_trump, new_owner, new_unsecured = 0, trump, owner, unsecured
+                    if choice is not None:
+                        val, changes = choice
+                        if changes:
+                            new_trump, new_owner = card[0], seat
+                        if seat == 0:
+                            if rules.marriage_burns_without_trick and 0 not in won:
+                                new_unsecured += val
+                            else:
+                                gain = val
+                    rest = (hand - {card}, h1) if seat == 0 else (h0, hand - {card})
+                    out.append((card, choice is not None, gain,
+                                (*rest, leader, new_trump, new_owner, won, new_unsecured, (card,))))
+        else:
+            for card in _follows(hand, trick, trump, rules.must_head):
+                rest = (hand - {card}, h1) if seat == 0 else (h0, hand - {card})
+                full = trick + (card,)
+                winner = (leader + _winner(full, trump)) % 2
+                gain = 0
+                if winner == 0:
+                    gain = sum(POINTS[c[1]] for c in full) + (unsecured if 0 not in won else 0)
+                    if not rest[0] and not rest[1]:
+                        gain += last_bonus
+                out.append((card, False, gain, (*rest, winner, trump, owner, won | {winner}, unsecured, ())))
+        return out
+
+    @cache
+    def value(*state):
+        h0, h1, leader, _, _, _, _, trick = state
+        if not trick and not h0:
+            return 0
+        results = [gain + value(*nxt) for _, _, gain, nxt in children(*state)]
+        return max(results) if (leader + len(trick)) % 2 == 0 else min(results)
+
+    return value, children
+
+
+def _state2(hands, leader, trump, owner, won, unsecured, trick):
+    return (cards_of(hands[0]), cards_of(hands[1]), leader, trump, owner, frozenset(won), unsecured,
+            tuple((c // 6, c % 6) for c in trick))
+
+
+def solve2(hands, *, leader=0, trump=-1, owner=-1, won=(), unsecured=0, last_bonus=0, rules=PlayRules(), trick=()):
+    """Value of a two-player position: the declarer's (seat 0) points still to come, the bonus
+    included if he wins the last trick. ``hands``: two masks; ``trick``: () at a trick start, or
+    (the led card's index,) when the other seat is to follow (``trump`` is then the trump in force
+    for the trick)."""
+    value, _ = _two_seat_game(rules, last_bonus)
+    return value(*_state2(hands, leader, trump, owner, won, unsecured, trick))
+
+
+def move_values2(hands, *, leader=0, trump=-1, owner=-1, won=(), unsecured=0, last_bonus=0, rules=PlayRules(),
+                 trick=()):
+    """{(card index, declared): value after that move} for every legal move of the seat to play."""
+    value, children = _two_seat_game(rules, last_bonus)
+    state = _state2(hands, leader, trump, owner, won, unsecured, trick)
+    return {(card_index(card), declared): gain + value(*nxt) for card, declared, gain, nxt in children(*state)}

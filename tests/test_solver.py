@@ -424,7 +424,7 @@ def test_dd_choose_discard_matches_best_discard(compiled):
 
 # ---- input checks and the CLI ---------------------------------------------------------------------
 @pytest.mark.parametrize(("hands", "kw", "message"), [
-    ([[1, 2]], {}, "shape"),
+    ([[1]], {}, "shape"),
     ([[0b11, 0b100, 0b1000]], {}, "equal sizes"),
     ([[0b1, 0b1, 0b10]], {}, "two hands"),
     ([[0b1, 0b10, 0b100]], {"leader": 3}, "leader"),
