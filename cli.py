@@ -89,7 +89,9 @@ def simulate(
 
 @app.command("solve")
 def solve(
-    layout: Annotated[str | None, typer.Argument(help='three hands, "H0 | H1 | H2" (seat 0 is the declarer)')] = None,
+    layout: Annotated[str | None, typer.Argument(help='three hands "H0 | H1 | H2", or two "H0 | H1" of a 2-player deal '
+                                                     '(seat 0 is the declarer; "; last_bonus=N" in a layout: the '
+                                                     'other talon\'s points)')] = None,
     leader: Annotated[int | None, typer.Option(help="seat on lead (default 0)")] = None,
     trump: Annotated[str | None, typer.Option(help="trump suit S C D H (default none)")] = None,
     won: Annotated[str | None, typer.Option(help="seats that have won a trick, comma-separated")] = None,

@@ -14,8 +14,8 @@ talon, the accumulating barrel) have their own configurations, alone and combine
 property-based test draws random combinations of every option in ``sim.rules.IMPLEMENTED``.
 
 Four and two players (RULES.md §4.1) have configurations of their own, alone and with those house
-rules: with two, both talon sizes (``two_player_talon``), heuristic and mixed games and all-random
-deals (the 2-seat dd and pimc players are a scaffold, not sampled), and a test that the sample
+rules: with two, both talon sizes (``two_player_talon``), heuristic and mixed games, all-random
+deals and deals of the 2-seat double-dummy and PIMC players, and a test that the sample
 meets what is particular to two seats (the other talon won by either side and deciding contracts,
 the buried pair deciding them, the card put into the other talon, the burial under the discard
 ban, every redeal reason, the game rules and event bits).
@@ -51,8 +51,7 @@ RANDOM4 = ("random",) * 4
 FOUR = dict(players=4)
 FOUR_HALF = dict(players=4, sitout_half_marriage=True)
 # players = 2 (RULES.md §4.1): two seats, two talons of 2 (TWO3: of 3, the declarer putting a card
-# into the other talon). The dd and pimc players of two seats are a scaffold (sim/solver2_nb.py):
-# not sampled here.
+# into the other talon).
 HEURISTIC2 = ("heuristic", "heuristic")
 MIXED2 = ("heuristic", "random")
 RANDOM2 = ("random", "random")
@@ -270,9 +269,16 @@ DEAL_CONFIGS = {
                                                                         max_contract=150, bid_step=10,
                                                                         no_jump_bids=True)),
     "two-mixed-house-combined": (MIXED2, with_rules(HOUSE_COMBINED, **TWO3)),
+    # The 2-seat double-dummy and PIMC players (sim/solver2_nb.py): burial, talon card and play.
+    "two-dd": (("dd", "dd"), HouseRules(**TWO)),
+    "two-talon3-dd-all-play-options": (("dd", "dd"), with_rules(ALL_PLAY_OPTIONS, **TWO3,
+                                                                no_aces_tens_in_discard=True)),
+    "two-pimc-dd": (("pimc", "dd"), HouseRules(**TWO, must_head=True, talon_shown_to_declarer_only=True)),
+    "two-talon3-dd-pimc-house-combined": (("dd", "pimc"), with_rules(HOUSE_COMBINED, **TWO3)),
 }
 DEAL_COUNTS = {"dd-must-head-half": 60, "dd-all-play-options": 60, "dd-house-combined": 60,
-               "four-dd-pimc": 40}  # others: FAST_DEALS
+               "four-dd-pimc": 40, "two-dd": 60, "two-talon3-dd-all-play-options": 60, "two-pimc-dd": 15,
+               "two-talon3-dd-pimc-house-combined": 15}  # others: FAST_DEALS
 
 
 @functools.cache
