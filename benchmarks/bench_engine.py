@@ -43,6 +43,7 @@ def main() -> None:
         return lambda: run_deals(rng, deal_rng, arr, codes_arr, matrix, 0, n, rec, plays, gs, ws, no_script, solver)
 
     four = HouseRules(players=4)  # the dealer sits out (RULES.md §4.1): not part of the ratio
+    two = HouseRules(players=2)  # ten tricks of two cards (RULES.md §4.1): not part of the ratio
 
     def bare():
         rng = chunk_rng(1, 0)
@@ -54,6 +55,7 @@ def main() -> None:
         "heuristic players, full deal + record": engine(("heuristic",) * 3),
         "heuristic, 4 players (dealer sits out)": engine(("heuristic",) * 4, four.to_array(),
                                                          params_matrix(rules=four)),
+        "heuristic, 2 players (two talons)": engine(("heuristic",) * 2, two.to_array(), params_matrix(rules=two)),
     }
     for run in cases.values():  # compile or load from cache
         run()

@@ -595,9 +595,11 @@ def play_tricks(rng, rules, codes, prm, ws, declarer, row, plays, script, solver
     if n == 2:
         plays[row, :] = -1  # 20 or 18 cards fill the row
     leader = declarer
-    trump = -1
-    trump_owner = -1
-    played = 0
+    # np.int64 rather than literals: a literal argument makes Numba compile every player and
+    # solver kernel once more for it.
+    trump = np.int64(-1)
+    trump_owner = np.int64(-1)
+    played = np.int64(0)
     # Cards whose lead may declare something: kings and queens; jacks and aces under the rules
     # that count them.
     declaring_ranks = RANK_MASK[KING] | RANK_MASK[QUEEN]
@@ -623,7 +625,7 @@ def play_tricks(rng, rules, codes, prm, ws, declarer, row, plays, script, solver
             else:
                 legal = legal_follows(hand, led_suit, win_card, trump, rules[R.MUST_HEAD])
             if codes[p] == Y.PLAYER_DD or codes[p] == Y.PLAYER_PIMC:
-                won = 0
+                won = np.int64(0)
                 for q in range(n):
                     won |= (tricks[q] > 0) << q
                 burning = rules[R.MARRIAGE_BURNS_WITHOUT_TRICK] and tricks[declarer] == 0
@@ -921,7 +923,7 @@ def play_dealt4(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, rec, r
         ws[r, SITTER] = 0
     ws[W_RESULT, SITTER] = sitter_points(talon, rules)
     rec[row, Y.D_BOLT + SITTER] = 0
-    status = play_dealt(rng, rules, codes3, bid3, prm, gs, 2, ws, talon, rec, row, plays, script, solver)
+    status = play_dealt(rng, rules, codes3, bid3, prm, gs, np.int64(2), ws, talon, rec, row, plays, script, solver)
     # The sitter's columns (apply_deal wrote his change, score and events of a played deal).
     rec[row, Y.D_HAND + SITTER] = 0
     rec[row, Y.D_BID + SITTER] = 0
@@ -1071,7 +1073,7 @@ def run_games(rng, deal_rng, rules, codes, prm, gs, first_id, n_games, max_deals
     progress lives in ``gs``, so a call with fresh buffers resumes it. ``done[0]`` counts finished
     games (also the row of ``grec`` written next); ``ws`` is scratch. Returns deal rows written,
     or ILLEGAL."""
-    row = 0
+    row = np.int64(0)  # not a literal 0, which would compile every deal kernel once more
     capacity = rec.shape[0]
     n_players = rules[R.PLAYERS]
     while done[0] < n_games and row < capacity:

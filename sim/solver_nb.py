@@ -911,7 +911,8 @@ def best_discard(hand10, opp1, opp2, rules, st, work, tt):
     no_aces_tens_in_discard only the other cards may be given."""
     next_stamp(st, tt)
     n = list_discards(hand10, rules, work)
-    best = -1
+    # np.int64, not a literal -1: a literal argument would compile search a second time.
+    best = np.int64(-1)
     best_a = -1
     best_b = -1
     for i in range(n):
