@@ -150,15 +150,11 @@ def play_dealt(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, rec, ro
         return status
 
     # ---- talon (shown, taken) and discard: one card to each opponent --------------------------
-    first = (dealer + 1) % 3
     # First hand won the talon with the uncontested forced minimum bid.
-    uncontested = rules[R.FORCED_FIRST_BID] and high == rules[R.MIN_BID] and declarer == first
-    if not as_it_lies:
-        reason = talon_redeal(talon, uncontested, rules)
-        if reason:
-            if not limit_reached(gs, rules):
-                return redeal(gs, rec, row, plays, reason)
-            as_it_lies = True
+    uncontested = rules[R.FORCED_FIRST_BID] and high == rules[R.MIN_BID] and declarer == (dealer + 1) % 3
+    status, as_it_lies = at_talon(gs, rules, talon, uncontested, as_it_lies, rec, row, plays)
+    if status != 0:
+        return status
     hands[declarer] |= talon
     left = (declarer + 1) % 3
     right = (declarer + 2) % 3
@@ -177,6 +173,19 @@ def play_dealt(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, rec, ro
                    g2, not rules[R.DISCARD_FACE_DOWN])
     return finish_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script, solver, 3, declarer, high,
                        mode, as_it_lies, dd_value, 0, 0)
+
+
+@jit_inline
+def at_talon(gs, rules, talon, uncontested, as_it_lies, rec, row, plays):
+    """The declarer sees the talon he takes and may ask for a redeal (``talon_redeal``); returns
+    (REDEAL or 0, the deal now played as it lies)."""
+    if not as_it_lies:
+        reason = talon_redeal(talon, uncontested, rules)
+        if reason:
+            if not limit_reached(gs, rules):
+                return redeal(gs, rec, row, plays, reason), True
+            return 0, True
+    return 0, as_it_lies
 
 
 @jit_inline
@@ -981,12 +990,9 @@ def play_dealt2(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, other,
     if status != 0:
         return status
     uncontested = rules[R.FORCED_FIRST_BID] and high == rules[R.MIN_BID] and declarer != dealer
-    if not as_it_lies:
-        reason = talon_redeal(talon, uncontested, rules)
-        if reason:
-            if not limit_reached(gs, rules):
-                return redeal(gs, rec, row, plays, reason)
-            as_it_lies = True
+    status, as_it_lies = at_talon(gs, rules, talon, uncontested, as_it_lies, rec, row, plays)
+    if status != 0:
+        return status
     hands[declarer] |= talon
     givable = givable_cards(hands[declarer], rules)
     to_talon = rules[R.TWO_PLAYER_TALON] == 3

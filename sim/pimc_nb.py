@@ -133,20 +133,32 @@ def pimc_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump
             else:
                 play_follow(st, trick[i])
         if w == 0:
-            n = generate_moves(st, rules, work, False)
-            ply = st[ST_PLY]
-            m = 0
-            for i in range(n):
-                move = work[ply, i]
-                if (legal >> (move & 31)) & 1 and m < MAX_CANDIDATES:
-                    wbuf[WB_MOVES + m] = move
-                    wbuf[WB_SUMS + m] = 0
-                    m += 1
-            n = m
+            n = take_candidates(work, st[ST_PLY], generate_moves(st, rules, work, False), legal, wbuf)
             if n == 1:
                 break
         for i in range(n):
             wbuf[WB_SUMS + i] += move_value(st, rules, tt, work, wbuf[WB_MOVES + i])
+    return best_candidate(wbuf, n, legal, maximise)
+
+
+@jit_hot
+def take_candidates(work, ply, n, legal, wbuf):
+    """Copy the ``n`` solver moves of row ``ply`` whose card is in ``legal`` to the candidate
+    list of ``wbuf`` (the solver's order, at most MAX_CANDIDATES) with zero sums; their count."""
+    m = 0
+    for i in range(n):
+        move = work[ply, i]
+        if (legal >> (move & 31)) & 1 and m < MAX_CANDIDATES:
+            wbuf[WB_MOVES + m] = move
+            wbuf[WB_SUMS + m] = 0
+            m += 1
+    return m
+
+
+@jit_hot
+def best_candidate(wbuf, n, legal, maximise):
+    """(card, declare) of the candidate with the highest sum (``maximise``) or the lowest, the
+    first in order on ties."""
     if n == 0:
         return lowest_index(legal), False  # not reached when the rules match the solver's
     best = 0

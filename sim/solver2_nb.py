@@ -26,7 +26,15 @@ import numpy as np
 from sim import rules_layout as R
 from sim.bits_nb import lowest_index, popcount
 from sim.numba_config import jit_hot
-from sim.pimc_nb import CANDIDATE_WORLDS, MAX_CANDIDATES, WB_HANDS, WB_MOVES, WB_SUMS, sample_world
+from sim.pimc_nb import (
+    CANDIDATE_WORLDS,
+    WB_HANDS,
+    WB_MOVES,
+    WB_SUMS,
+    best_candidate,
+    sample_world,
+    take_candidates,
+)
 from sim.play_nb import (
     CARD_POINTS,
     FULL_DECK,
@@ -723,28 +731,12 @@ def pimc2_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trum
         if n_in_trick == 1:
             play_lead(st, rules, trick[0])  # its declaration is already in trump and points
         if w == 0:
-            n = generate_moves2(st, rules, work, False)
-            ply = st[ST_PLY]
-            m = 0
-            for i in range(n):
-                move = work[ply, i]
-                if (legal >> (move & 31)) & 1 and m < MAX_CANDIDATES:
-                    wbuf[WB_MOVES + m] = move
-                    wbuf[WB_SUMS + m] = 0
-                    m += 1
-            n = m
+            n = take_candidates(work, st[ST_PLY], generate_moves2(st, rules, work, False), legal, wbuf)
             if n == 1:
                 break
         for i in range(n):
             wbuf[WB_SUMS + i] += move_value2(st, rules, tt, work, wbuf[WB_MOVES + i])
-    if n == 0:
-        return lowest_index(legal), False  # not reached when the rules match the solver's
-    best = 0
-    for i in range(1, n):
-        if (wbuf[WB_SUMS + i] > wbuf[WB_SUMS + best]) if maximise else (wbuf[WB_SUMS + i] < wbuf[WB_SUMS + best]):
-            best = i
-    move = wbuf[WB_MOVES + best]
-    return move & 31, (move & DECLARE_FLAG) != 0
+    return best_candidate(wbuf, n, legal, maximise)
 
 
 @jit_hot
