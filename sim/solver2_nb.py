@@ -82,8 +82,11 @@ from sim.solver_nb import (
     _tt_store,
     _unsecured,
     combination_bound,
+    improve,
     next_stamp,
+    node_state,
     play_lead,
+    restore_node,
     sort_discards,
 )
 
@@ -293,17 +296,7 @@ def search2(st, rules, tt, work, alpha, beta):
     best_move = -1
     a = alpha
     b = beta
-    # This node's trick and rule state, to restore after each child.
-    leader = st[ST_LEADER]
-    trump = st[ST_TRUMP]
-    owner = st[ST_OWNER]
-    won = st[ST_WON]
-    unsecured = st[ST_UNSECURED]
-    win_card = st[ST_WIN_CARD]
-    win_seat = st[ST_WIN_SEAT]
-    led = st[ST_LED]
-    trick_points = st[ST_TRICK_POINTS]
-    rest_points = st[ST_REST_POINTS]
+    node = node_state(st)
     hand = st[seat]
     st[ST_PLY] = ply + 1
     for i in range(n):
@@ -314,32 +307,10 @@ def search2(st, rules, tt, work, alpha, beta):
             gain = play_follow2(st, move)
         # A gain that already reaches beta needs no search below (the rest is never negative).
         v = gain if gain >= b else gain + search2(st, rules, tt, work, a - gain, b - gain)
-        st[seat] = hand
-        st[ST_K] = k
-        st[ST_LEADER] = leader
-        st[ST_TRUMP] = trump
-        st[ST_OWNER] = owner
-        st[ST_WON] = won
-        st[ST_UNSECURED] = unsecured
-        st[ST_WIN_CARD] = win_card
-        st[ST_WIN_SEAT] = win_seat
-        st[ST_LED] = led
-        st[ST_TRICK_POINTS] = trick_points
-        st[ST_REST_POINTS] = rest_points
-        if maximise:
-            if v > best:
-                best = v
-                best_move = move
-                if best >= b:
-                    break
-                a = max(a, best)
-        else:
-            if v < best:
-                best = v
-                best_move = move
-                if best <= a:
-                    break
-                b = min(b, best)
+        restore_node(st, seat, hand, k, node)
+        best, best_move, a, b, cut = improve(v, move, best, best_move, a, b, maximise)
+        if cut:
+            break
     st[ST_PLY] = ply
     if k == 0:
         lower = best if best > alpha else 0

@@ -30,7 +30,7 @@ import numpy as np
 
 from sim import rules_layout as R
 from sim.bits_nb import lowest_index, popcount
-from sim.numba_config import jit, jit_hot
+from sim.numba_config import jit, jit_hot, jit_inline
 from sim.play_nb import (
     ACES_MASK,
     CARD_POINTS,
@@ -600,6 +600,41 @@ def _two_tricks(st, rules, alpha, beta):
     return best
 
 # ---- the search -----------------------------------------------------------------------------------
+@jit_inline
+def node_state(st):
+    """A search node's trick and rule state, which ``restore_node`` puts back after each child
+    (inlined: the values stay in registers)."""
+    return (st[ST_LEADER], st[ST_TRUMP], st[ST_OWNER], st[ST_WON], st[ST_UNSECURED], st[ST_WIN_CARD],
+            st[ST_WIN_SEAT], st[ST_LED], st[ST_TRICK_POINTS], st[ST_REST_POINTS])
+
+
+@jit_inline
+def restore_node(st, seat, hand, k, node):
+    st[seat] = hand
+    st[ST_K] = k
+    st[ST_LEADER] = node[0]
+    st[ST_TRUMP] = node[1]
+    st[ST_OWNER] = node[2]
+    st[ST_WON] = node[3]
+    st[ST_UNSECURED] = node[4]
+    st[ST_WIN_CARD] = node[5]
+    st[ST_WIN_SEAT] = node[6]
+    st[ST_LED] = node[7]
+    st[ST_TRICK_POINTS] = node[8]
+    st[ST_REST_POINTS] = node[9]
+
+
+@jit_inline
+def improve(v, move, best, best_move, a, b, maximise):
+    """Fold a child's value ``v`` into its node: (best value, best move, alpha, beta, cut off)."""
+    if maximise:
+        if v > best:
+            return v, move, max(a, v), b, v >= b
+    elif v < best:
+        return v, move, a, min(b, v), v <= a
+    return best, best_move, a, b, False
+
+
 @jit_hot
 def search(st, rules, tt, work, alpha, beta):
     """Fail-soft alpha-beta on the declarer's points to come: a result r <= alpha means the value
@@ -644,17 +679,7 @@ def search(st, rules, tt, work, alpha, beta):
     best_move = -1
     a = alpha
     b = beta
-    # This node's trick and rule state, to restore after each child.
-    leader = st[ST_LEADER]
-    trump = st[ST_TRUMP]
-    owner = st[ST_OWNER]
-    won = st[ST_WON]
-    unsecured = st[ST_UNSECURED]
-    win_card = st[ST_WIN_CARD]
-    win_seat = st[ST_WIN_SEAT]
-    led = st[ST_LED]
-    trick_points = st[ST_TRICK_POINTS]
-    rest_points = st[ST_REST_POINTS]
+    node = node_state(st)
     hand = st[seat]
     st[ST_PLY] = ply + 1
     for i in range(n):
@@ -665,32 +690,10 @@ def search(st, rules, tt, work, alpha, beta):
             gain = play_follow(st, move)
         # A gain that already reaches beta needs no search below (the rest is never negative).
         v = gain if gain >= b else gain + search(st, rules, tt, work, a - gain, b - gain)
-        st[seat] = hand
-        st[ST_K] = k
-        st[ST_LEADER] = leader
-        st[ST_TRUMP] = trump
-        st[ST_OWNER] = owner
-        st[ST_WON] = won
-        st[ST_UNSECURED] = unsecured
-        st[ST_WIN_CARD] = win_card
-        st[ST_WIN_SEAT] = win_seat
-        st[ST_LED] = led
-        st[ST_TRICK_POINTS] = trick_points
-        st[ST_REST_POINTS] = rest_points
-        if maximise:
-            if v > best:
-                best = v
-                best_move = move
-                if best >= b:
-                    break
-                a = max(a, best)
-        else:
-            if v < best:
-                best = v
-                best_move = move
-                if best <= a:
-                    break
-                b = min(b, best)
+        restore_node(st, seat, hand, k, node)
+        best, best_move, a, b, cut = improve(v, move, best, best_move, a, b, maximise)
+        if cut:
+            break
     st[ST_PLY] = ply
     if k == 0:
         lower = best if best > alpha else 0
