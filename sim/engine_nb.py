@@ -710,10 +710,10 @@ def two_player_search(hands, seat, legal, trick, n_in_trick, leader, trump, trum
     if code == Y.PLAYER_DD:
         return dd2_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won,
                                unsecured, last_bonus, rules, solver[0], solver[1], solver[2])
-    counts = ws[W_KNOWN, 6:9]
+    counts = ws[W_KNOWN, 8:11]
     counts[0] = popcount(hands[1 - seat])
     return pimc2_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won,
-                             unsecured, played, voids, ws[W_KNOWN, 3 * seat:3 * seat + 3], counts,
+                             unsecured, played, voids, ws[W_KNOWN, 4 * seat:4 * seat + 4], counts,
                              np.int64(prm[seat, Y.H_PIMC_WORLDS]), rules, rng, solver[0], solver[1], solver[2],
                              solver[3])
 
@@ -1012,7 +1012,8 @@ def play_dealt2(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, other,
     rec[row, Y.D_BURIED] = buried
     rec[row, Y.D_TALON_CARD] = t
     if codes[0] == Y.PLAYER_PIMC or codes[1] == Y.PLAYER_PIMC:  # only they read it
-        know_cards2(ws[W_KNOWN], declarer, buried, given, popcount(other | given))
+        know_cards2(ws[W_KNOWN], declarer, talon_shown_to_defenders(rules, mode, talon, uncontested), buried, given,
+                    popcount(other | given))
     return finish_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script, solver, 2, declarer, high,
                        mode, as_it_lies, dd_value, mask_points(buried), mask_points(other | given))
 
@@ -1034,19 +1035,20 @@ def choose_burial(code, declarer, hands, givable, to_talon, other, rules, prm, r
 
 
 @jit_hot
-def know_cards2(known, declarer, buried, given, talon_size):
+def know_cards2(known, declarer, shown_talon, buried, given, talon_size):
     """What each seat of a 2-player deal knows once the declarer has buried his cards:
-    ``known[3 * viewer + k]`` holds the cards known to lie in the opponent's hand (k = 0), the
-    untaken talon (1) and the buried pair (2); ``known[6:9]`` the sizes of those three piles (the
-    hand's is filled in at each decision). The declarer knows what he buried and gave; the
-    defender knows where no card is for sure: a card of the talon he saw may be in the declarer's
-    hand or buried."""
-    for i in range(9):
+    ``known[4 * viewer + k]`` holds the cards known to lie in the opponent's hand (k = 0), the
+    untaken talon (1), the buried pair (2), and the opponent's hand or the buried pair (3);
+    ``known[8:11]`` the sizes of the first three piles (the hand's is filled in at each
+    decision). The declarer knows what he buried and gave; the defender, the talon's cards if he
+    saw it (``shown_talon``, 0 otherwise), which the declarer kept or buried."""
+    for i in range(11):
         known[i] = 0
-    known[3 * declarer + 1] = given
-    known[3 * declarer + 2] = buried
-    known[7] = talon_size
-    known[8] = 2
+    known[4 * declarer + 1] = given
+    known[4 * declarer + 2] = buried
+    known[4 * (1 - declarer) + 3] = shown_talon
+    known[9] = talon_size
+    known[10] = 2
 
 
 # ---- chunk kernels ----------------------------------------------------------------------------

@@ -632,24 +632,32 @@ W_VOIDS = 3
 
 
 @jit_hot
-def sample_world2(rng, pool, need_opp, need_talon, opp_voids, wbuf):
-    """Deal the ``pool`` of unseen cards: ``need_opp`` more to the opponent (never a card of a suit
-    he is void in, where the voids leave a choice), ``need_talon`` more to the other talon, the rest
-    to the buried cards (added to the world's places, which hold the known cards). Uniform over
-    the consistent deals: every choice of the opponent's cards leaves as many ways to split the
-    rest."""
+def sample_world2(rng, pool, either, need_opp, need_talon, opp_voids, wbuf):
+    """Deal the ``pool`` of unseen cards and ``either``, cards known to be the opponent's or buried
+    (the taken talon a defender saw): ``need_opp`` more to the opponent (never a card of a suit
+    he is void in, where the voids leave a choice), ``need_talon`` more to the other talon (never
+    one of ``either``), the rest to the buried cards (added to the world's places, which hold the
+    known cards). Uniform over the consistent deals when ``either`` is empty (every choice of the
+    opponent's cards leaves as many ways to split the rest); otherwise the other talon is drawn
+    first, uniformly, then the opponent's cards, which is uniform too unless his voids bind."""
     world = wbuf[WB_HANDS:WB_HANDS + W_VOIDS]
     voids = wbuf[WB_HANDS + W_VOIDS:WB_HANDS + W_VOIDS + 3]
     voids[W_OPP] = opp_voids
     voids[W_TALON] = 0
     voids[W_BURIED] = 0
-    # The talon's and the buried cards first go to the buried place together, then are split.
     rest_known = world[W_BURIED]
     world[W_BURIED] = 0
-    sample_world(rng, pool, W_OPP, need_opp, W_BURIED, popcount(pool) - need_opp, voids, world, wbuf)
-    rest = world[W_BURIED]
-    world[W_BURIED] = rest_known
-    sample_world(rng, rest, W_TALON, need_talon, W_BURIED, popcount(rest) - need_talon, voids, world, wbuf)
+    if either == 0:
+        # The talon's and the buried cards first go to the buried place together, then are split.
+        sample_world(rng, pool, W_OPP, need_opp, W_BURIED, popcount(pool) - need_opp, voids, world, wbuf)
+        rest = world[W_BURIED]
+        world[W_BURIED] = rest_known
+        sample_world(rng, rest, W_TALON, need_talon, W_BURIED, popcount(rest) - need_talon, voids, world, wbuf)
+    else:
+        sample_world(rng, pool, W_TALON, need_talon, W_BURIED, popcount(pool) - need_talon, voids, world, wbuf)
+        rest = world[W_BURIED] | either
+        world[W_BURIED] = rest_known
+        sample_world(rng, rest, W_OPP, need_opp, W_BURIED, popcount(rest) - need_opp, voids, world, wbuf)
 
 
 @jit_hot
@@ -658,9 +666,10 @@ def pimc2_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trum
     """The PIMC player's card in the two-player game: (card, declare), arguments as
     ``dd2_choose_card`` (without last_bonus) plus what the seat knows. Only ``hands[seat]`` is
     read. ``played``: every card played so far in the deal (this trick's included). ``voids``:
-    int64 (2,), bit s = the seat has shown out of suit s. ``known``: int64 (3,) cards the seat
+    int64 (2,), bit s = the seat has shown out of suit s. ``known``: int64 (4,) cards the seat
     knows to be in the opponent's hand, in the other talon, buried (the declarer knows his buried
-    cards and, with two_player_talon = 3, the card he put into the talon); played cards are
+    cards and, with two_player_talon = 3, the card he put into the talon), and (4th) in the
+    opponent's hand or buried (the taken talon, shown to the defender); played cards are
     ignored. ``counts``: int64 (3,) the sizes of those three now (the opponent's hand without his
     card on the table); the buried cards take what the other two leave of the unseen cards, so
     counts[2] is implied. ``n_worlds`` worlds are sampled with ``rng``."""
@@ -669,7 +678,8 @@ def pimc2_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trum
     k_opp = known[0] & ~played & ~own
     k_talon = known[1] & ~played & ~own & ~k_opp
     k_buried = known[2] & ~played & ~own & ~k_opp & ~k_talon
-    pool = FULL_DECK & ~played & ~own & ~k_opp & ~k_talon & ~k_buried
+    k_either = known[3] & ~played & ~own & ~k_opp & ~k_talon & ~k_buried
+    pool = FULL_DECK & ~played & ~own & ~k_opp & ~k_talon & ~k_buried & ~k_either
     need_opp = counts[0] - popcount(k_opp)
     need_talon = counts[1] - popcount(k_talon)
     rel_won = 0
@@ -684,7 +694,7 @@ def pimc2_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trum
         world[W_OPP] = k_opp
         world[W_TALON] = k_talon
         world[W_BURIED] = k_buried
-        sample_world2(rng, pool, need_opp, need_talon, voids[opp], wbuf)
+        sample_world2(rng, pool, k_either, need_opp, need_talon, voids[opp], wbuf)
         h_seat = own
         h_opp = world[W_OPP]
         if n_in_trick == 1:  # the led card goes back to its player and is led again on the solver's state
@@ -726,7 +736,7 @@ def pimc2_choose_discard(hand12, to_talon, givable, n_worlds, rules, rng, st, wo
     n = 0
     for _w in range(min(max(1, n_worlds), CANDIDATE_WORLDS)):
         world[:] = 0
-        sample_world2(rng, pool, need_opp, n_talon, 0, wbuf)
+        sample_world2(rng, pool, 0, need_opp, n_talon, 0, wbuf)
         b1, b2, t, _ = best_discard2(hand12, world[W_OPP], world[W_TALON], to_talon, givable, rules, st, work, tt)
         code = encode_discard(b1, b2, t)
         new = True
@@ -740,7 +750,7 @@ def pimc2_choose_discard(hand12, to_talon, givable, n_worlds, rules, rng, st, wo
     if n > 1:
         for _w in range(max(1, n_worlds)):
             world[:] = 0
-            sample_world2(rng, pool, need_opp, n_talon, 0, wbuf)
+            sample_world2(rng, pool, 0, need_opp, n_talon, 0, wbuf)
             talon_points = mask_points(world[W_TALON])
             next_stamp(st, tt)
             for i in range(n):

@@ -527,6 +527,7 @@ def test_pimc_plays_legal_reproducible_deals(compiled2):
         n = 9 if to_talon else 10
         hand12, defender, other = (sum(1 << c for c in deck[:12]), sum(1 << c for c in deck[12:12 + n]),
                                    sum(1 << c for c in deck[12 + n:]))
+        seen_talon = sum(1 << c for c in deck[n:12])  # the talon the declarer took, shown to the defender
         givable = int(givable_cards(hand12, arr))
         rng = state_from_seed(7, (d,))
         again = rng.copy()
@@ -552,8 +553,10 @@ def test_pimc_plays_legal_reproducible_deals(compiled2):
                 legal = (ref._leads(hand, p, trump, owner, pr) if k == 0
                          else ref._follows(hand, cards, trump, pr.must_head))
                 legal_mask = sum(1 << ref.card_index(c) for c in legal)
-                # The declarer knows what he buried and put in the talon; the defender nothing.
-                known = [0, 1 << t if p == declarer and t >= 0 else 0, buried if p == declarer else 0]
+                # The declarer knows what he buried and put in the talon; the defender the talon's
+                # cards, which the declarer kept or buried.
+                known = [0, 1 << t if p == declarer and t >= 0 else 0, buried if p == declarer else 0,
+                         0 if p == declarer else seen_talon]
                 counts = [bin(int(hands[p ^ 1])).count("1"), bin(talon).count("1"), 2]
                 state = (leader, trump, owner, declarer, won, 0)
                 before = rng.copy()
@@ -578,6 +581,30 @@ def test_pimc_plays_legal_reproducible_deals(compiled2):
             leader = winner
 
 
+def test_worlds_keep_the_seen_talon_out_of_the_other_talon(compiled2):
+    """sample_world2 with cards known to be the opponent's or buried (the talon the defender saw):
+    every world deals each unseen card once, in the right numbers, never one of them into the
+    other talon, and the opponent never a card of a suit he is void in."""
+    gen = state_from_seed(5, (0,))
+    wbuf = new_pimc_buffer()
+    world = wbuf[K2.WB_HANDS:K2.WB_HANDS + K2.W_VOIDS]
+    rng = random.Random("seen talon")
+    for _ in range(300):
+        cards = rng.sample(range(24), 14)  # unseen: 10 opponent's, 2 talon, 2 buried
+        either = card_mask(cards[:2])
+        pool = card_mask(cards[2:])
+        voids = 1 << rng.randrange(4) if rng.random() < 0.5 else 0
+        world[:] = 0
+        K2.sample_world2(gen, pool, either, 10, 2, voids, wbuf)
+        opp, talon, buried = (int(world[K2.W_OPP]), int(world[K2.W_TALON]), int(world[K2.W_BURIED]))
+        assert opp | talon | buried == pool | either and opp & talon == opp & buried == talon & buried == 0
+        assert (bin(opp).count("1"), bin(talon).count("1"), bin(buried).count("1")) == (10, 2, 2)
+        assert talon & either == 0
+        void_cards = sum(0x3F << 6 * s for s in range(4) if voids >> s & 1)
+        if bin((pool | either) & void_cards).count("1") <= 2:  # the voids leave room: they are kept
+            assert opp & void_cards == 0
+
+
 def test_pimc_with_everything_known_plays_like_dd(compiled2):
     """When the seat knows the opponent's hand, the other talon and the buried cards, every world
     is the real deal: the chosen move has the double-dummy best value."""
@@ -595,7 +622,7 @@ def test_pimc_with_everything_known_plays_like_dd(compiled2):
         buried = card_mask(rest[:2])
         played = card_mask(rest[2:]) | card_mask(ch["trick"])
         opp = int(hands[seat ^ 1])
-        known = np.array([opp, talon, buried], dtype=np.int64)
+        known = np.array([opp, talon, buried, 0], dtype=np.int64)
         counts = np.array([bin(opp).count("1"), bin(talon).count("1"), bin(buried).count("1")], dtype=np.int64)
         c, declare = K2.pimc2_choose_card(*args, played, np.zeros(2, dtype=np.int64), known, counts, 3,
                                           HouseRules.from_dict(options).to_array(), gen, *bufs)
