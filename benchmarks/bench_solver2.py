@@ -84,7 +84,7 @@ def run(deals, rules: np.ndarray, pimc_deals: int, log2_rows: int = 18) -> dict:
         if with_pimc:
             hands = np.array([kept, defender], dtype=np.int64)
             # The declarer knows what he buried and the card he gave to the other talon.
-            known = np.array([0, other & hand12, hand12 & ~kept & ~other], dtype=np.int64)
+            known = np.array([0, other & hand12, hand12 & ~kept & ~other, 0], dtype=np.int64)
             counts = np.array([bin(defender).count("1"), bin(other).count("1"), 2], dtype=np.int64)
             zero2 = np.zeros(2, dtype=np.int64)
             measure("pimc2 first card", lambda: K2.pimc2_choose_card(

@@ -71,14 +71,12 @@ from sim.solver_nb import (
     ST_WIN_SEAT,
     ST_WON,
     TT_NO_UPPER,
-    TT_VALUE_BITS,
     VOID_BONUS,
     _add_move,
     _keep_cost,
     _move_score,
     _side,
     _sort_moves,
-    _tt_find,
     _tt_store,
     _unsecured,
     combination_bound,
@@ -88,6 +86,7 @@ from sim.solver_nb import (
     play_lead,
     restore_node,
     sort_discards,
+    tt_probe,
 )
 
 ST_BONUS = 2  # two seats leave the third hand's slot free: it holds last_bonus
@@ -277,16 +276,9 @@ def search2(st, rules, tt, work, alpha, beta):
         if upper <= alpha:
             return upper
         ka, kb = _tt_keys2(st, rules)
-        row = _tt_find(tt, st[ST_STAMP], ka, kb)
-        if row >= 0:
-            data = tt[row, 2]
-            lower = data & TT_NO_UPPER
-            if lower >= beta:
-                return lower
-            stored_upper = (data >> TT_VALUE_BITS) & TT_NO_UPPER
-            if stored_upper <= alpha:
-                return stored_upper
-            tt_move = ((data >> 24) & 0x7F) - 1
+        settled, v, tt_move = tt_probe(tt, st[ST_STAMP], ka, kb, alpha, beta)
+        if settled:
+            return v
     ply = st[ST_PLY]
     n = generate_moves2(st, rules, work, True)
     _sort_moves(work, ply, n, tt_move)

@@ -601,6 +601,23 @@ def _two_tricks(st, rules, alpha, beta):
 
 # ---- the search -----------------------------------------------------------------------------------
 @jit_inline
+def tt_probe(tt, stamp, ka, kb, alpha, beta):
+    """Look a trick start up in the table: (a stored bound settles the search, that bound, the
+    stored best lead or -1)."""
+    row = _tt_find(tt, stamp, ka, kb)
+    if row < 0:
+        return False, 0, -1
+    data = tt[row, 2]
+    lower = data & TT_NO_UPPER
+    if lower >= beta:
+        return True, lower, -1
+    upper = (data >> TT_VALUE_BITS) & TT_NO_UPPER
+    if upper <= alpha:
+        return True, upper, -1
+    return False, 0, ((data >> 24) & 0x7F) - 1
+
+
+@jit_inline
 def node_state(st):
     """A search node's trick and rule state, which ``restore_node`` puts back after each child
     (inlined: the values stay in registers)."""
@@ -656,16 +673,9 @@ def search(st, rules, tt, work, alpha, beta):
         if upper <= alpha:
             return upper
         ka, kb = _tt_keys(st, rules)
-        row = _tt_find(tt, st[ST_STAMP], ka, kb)
-        if row >= 0:
-            data = tt[row, 2]
-            lower = data & TT_NO_UPPER
-            if lower >= beta:
-                return lower
-            stored_upper = (data >> TT_VALUE_BITS) & TT_NO_UPPER
-            if stored_upper <= alpha:
-                return stored_upper
-            tt_move = ((data >> 24) & 0x7F) - 1
+        settled, v, tt_move = tt_probe(tt, st[ST_STAMP], ka, kb, alpha, beta)
+        if settled:
+            return v
         if popcount(h0) == 2:
             v = _two_tricks(st, rules, alpha, beta)
             _tt_store(tt, st[ST_STAMP], ka, kb, v if v > alpha else 0, v if v < beta else TT_NO_UPPER, -1, 2)
