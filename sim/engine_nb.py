@@ -113,7 +113,7 @@ def anyone_on_barrel(gs):
 # Rows of the per-chunk workspace (a (WORKSPACE_ROWS, 24) int64 array), so that no deal allocates.
 W_HANDS, W_ACTIVE, W_LAST_BID, W_CARD_POINTS, W_MARRIAGE_POINTS, W_MARRIAGES, W_TRICKS = 0, 1, 2, 3, 4, 5, 6
 W_RESULT, W_TRICK, W_VOIDS, W_NEW, W_EVENTS, W_SAT_BEFORE, W_DECK = 7, 8, 9, 10, 11, 12, 13
-W_KNOWN = 14  # entry 3 * viewer + holder: cards the viewer knows the holder to have (know_cards, know_cards2)
+W_KNOWN = 14  # what each seat knows of the hidden cards (layouts: know_cards, know_cards2)
 W_CODES = 15  # 4-player deal: the three players' codes by slot (0..2) and their bidding codes (3..5)
 WORKSPACE_ROWS = 16
 
@@ -150,9 +150,8 @@ def play_dealt(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, rec, ro
         return status
 
     # ---- talon (shown, taken) and discard: one card to each opponent --------------------------
-    # First hand won the talon with the uncontested forced minimum bid.
-    uncontested = rules[R.FORCED_FIRST_BID] and high == rules[R.MIN_BID] and declarer == (dealer + 1) % 3
-    status, as_it_lies = at_talon(gs, rules, talon, uncontested, as_it_lies, rec, row, plays)
+    status, as_it_lies, uncontested = at_talon(gs, rules, talon, high, declarer, dealer, 3, as_it_lies, rec, row,
+                                               plays)
     if status != 0:
         return status
     hands[declarer] |= talon
@@ -176,16 +175,18 @@ def play_dealt(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, rec, ro
 
 
 @jit_inline
-def at_talon(gs, rules, talon, uncontested, as_it_lies, rec, row, plays):
+def at_talon(gs, rules, talon, high, declarer, dealer, n, as_it_lies, rec, row, plays):
     """The declarer sees the talon he takes and may ask for a redeal (``talon_redeal``); returns
-    (REDEAL or 0, the deal now played as it lies)."""
+    (REDEAL or 0, the deal now played as it lies, first hand won the talon with the uncontested
+    forced minimum bid)."""
+    uncontested = rules[R.FORCED_FIRST_BID] and high == rules[R.MIN_BID] and declarer == (dealer + 1) % n
     if not as_it_lies:
         reason = talon_redeal(talon, uncontested, rules)
         if reason:
             if not limit_reached(gs, rules):
-                return redeal(gs, rec, row, plays, reason), True
-            return 0, True
-    return 0, as_it_lies
+                return redeal(gs, rec, row, plays, reason), True, uncontested
+            return 0, True, uncontested
+    return 0, as_it_lies, uncontested
 
 
 @jit_inline
@@ -989,8 +990,8 @@ def play_dealt2(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, other,
                                                              plays, script, 2)
     if status != 0:
         return status
-    uncontested = rules[R.FORCED_FIRST_BID] and high == rules[R.MIN_BID] and declarer != dealer
-    status, as_it_lies = at_talon(gs, rules, talon, uncontested, as_it_lies, rec, row, plays)
+    status, as_it_lies, uncontested = at_talon(gs, rules, talon, high, declarer, dealer, 2, as_it_lies, rec, row,
+                                               plays)
     if status != 0:
         return status
     hands[declarer] |= talon
@@ -1052,6 +1053,16 @@ def know_cards2(known, declarer, shown_talon, buried, given, talon_size):
 
 
 # ---- chunk kernels ----------------------------------------------------------------------------
+@jit_inline
+def play_any_deal(rng, deal_rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script, solver):
+    """``play_deal`` of the game's player count (rules.players): 3, 4 or 2."""
+    if rules[R.PLAYERS] == 4:
+        return play_deal4(rng, deal_rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script, solver)
+    if rules[R.PLAYERS] == 2:
+        return play_deal2(rng, deal_rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script, solver)
+    return play_deal(rng, deal_rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script, solver)
+
+
 @jit_hot
 def run_deals(rng, deal_rng, rules, codes, prm, first_id, n, rec, plays, gs, ws, script, solver):
     """``n`` independent deals, each from a zero score with a random dealer. ``gs`` and ``ws``
@@ -1063,13 +1074,8 @@ def run_deals(rng, deal_rng, rules, codes, prm, first_id, n, rec, plays, gs, ws,
         dealer = below(deal_rng, n_players)
         rec[i, Y.D_GAME] = first_id + i
         rec[i, Y.D_DEAL] = 0
-        if n_players == 4:
-            status = play_deal4(rng, deal_rng, rules, codes, prm, gs, dealer, ws, rec, i, plays, script, solver)
-        elif n_players == 2:
-            status = play_deal2(rng, deal_rng, rules, codes, prm, gs, dealer, ws, rec, i, plays, script, solver)
-        else:
-            status = play_deal(rng, deal_rng, rules, codes, prm, gs, dealer, ws, rec, i, plays, script, solver)
-        if status == ILLEGAL:
+        if play_any_deal(rng, deal_rng, rules, codes, prm, gs, dealer, ws, rec, i, plays, script,
+                         solver) == ILLEGAL:
             return ILLEGAL
     return n
 
@@ -1096,14 +1102,7 @@ def run_games(rng, deal_rng, rules, codes, prm, gs, first_id, n_games, max_deals
         game_id = first_id + done[0]
         rec[row, Y.D_GAME] = game_id
         rec[row, Y.D_DEAL] = gs[Y.G_DEALS]
-        if n_players == 4:
-            status = play_deal4(rng, deal_rng, rules, codes, prm, gs, gs[Y.G_DEALER], ws, rec, row, plays, script,
-                                solver)
-        elif n_players == 2:
-            status = play_deal2(rng, deal_rng, rules, codes, prm, gs, gs[Y.G_DEALER], ws, rec, row, plays, script,
-                                solver)
-        else:
-            status = play_deal(rng, deal_rng, rules, codes, prm, gs, gs[Y.G_DEALER], ws, rec, row, plays, script,
+        status = play_any_deal(rng, deal_rng, rules, codes, prm, gs, gs[Y.G_DEALER], ws, rec, row, plays, script,
                                solver)
         if status == ILLEGAL:
             return ILLEGAL
