@@ -22,8 +22,8 @@ def _fail(message: str) -> None:
 
 def _user_errors():
     """The error types that mean bad input (reported without a traceback)."""
-    from sim.cards import CardError
-    from sim.rules import RulesError
+    from sim.game.cards import CardError
+    from sim.game.rules import RulesError
     from sim.simulate import USER_ERRORS
 
     return (CardError, RulesError, FileNotFoundError, ValueError, *USER_ERRORS)
@@ -34,7 +34,7 @@ def rules_list(ctx: typer.Context) -> None:
     """List every house rule with its default, allowed values and meaning."""
     if ctx.invoked_subcommand is not None:
         return
-    from sim.rules import IMPLEMENTED, option_table
+    from sim.game.rules import IMPLEMENTED, option_table
 
     rows = option_table()
     width = max(len(r[0]) for r in rows)
@@ -46,7 +46,7 @@ def rules_list(ctx: typer.Context) -> None:
 @rules_app.command("show")
 def rules_show(spec: Annotated[str, typer.Argument(help="a preset name or a TOML file")]) -> None:
     """Print the effective rules of a preset or a TOML file."""
-    from sim.rules import HouseRules, load_rules
+    from sim.game.rules import HouseRules, load_rules
 
     try:
         rules = load_rules(spec)
@@ -132,7 +132,7 @@ def bid(
     as_csv: Annotated[bool, typer.Option("--csv", help="print CSV, one row per method and contract")] = False,
 ) -> None:
     """How much can this hand bid? Chances of making each contract, expected scores, advice, talon odds."""
-    from sim.advisor import advise, format_csv, format_json, format_text
+    from analysis.advisor import advise, format_csv, format_json, format_text
 
     typer.echo("loading the compiled kernels (the first run compiles them: under a minute)...", err=True)
     try:

@@ -22,9 +22,9 @@ import dataclasses
 import numpy as np
 
 from sim.engine import BatchSpec, play_chunk
+from sim.game.rules import HouseRules
 from sim.players import HeuristicParams, default_params, params_matrix
-from sim.players_nb import estimate_many
-from sim.rules import HouseRules
+from sim.players.heuristic_nb import estimate_many
 
 CARD_WEIGHTS = ("ace", "ten_with_ace", "ten_side", "ten_bare", "king", "queen", "marriage", "marriage_cards",
                 "length")

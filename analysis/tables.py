@@ -19,11 +19,11 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from analysis.advisor import DEFAULT_WORLDS, check_three_player_deal, dd_exact_values, played_points
 from analysis.stats import wilson_interval
 from sim import __version__
-from sim.advisor import DEFAULT_WORLDS, check_three_player_deal, dd_exact_values, played_points
-from sim.cards import CARD_POINTS
-from sim.rules import HouseRules, load_rules
+from sim.game.cards import CARD_POINTS
+from sim.game.rules import HouseRules, load_rules
 from sim.runner import write_parquet_atomic
 
 TABLE_FILE = "bids.parquet"

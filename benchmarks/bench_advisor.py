@@ -39,9 +39,9 @@ def main() -> None:
     print(f"warm thousand bid, {args.samples} dd samples: " + ", ".join(f"{w:.2f}" for w in warm)
           + f" s (best {min(warm):.2f})")
 
-    from sim.advisor import Known, dd_levels, sample_unseen
-    from sim.cards import parse_hand
-    from sim.rules import HouseRules
+    from analysis.advisor import Known, dd_levels, sample_unseen
+    from sim.game.cards import parse_hand
+    from sim.game.rules import HouseRules
 
     hand = parse_hand(args.hand)
     deals = sample_unseen(hand, Known(), args.samples, 0)

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import numpy as np
 
-from sim import layout as Y
 from sim.engine import BatchSpec, chunk_rng, deals_frame, play_chunk, solver_buffers
-from sim.engine_nb import new_game_state, new_workspace, run_bare_playouts, run_deals
+from sim.engine.deals_nb import new_game_state, new_workspace, run_bare_playouts, run_deals
+from sim.engine.schema import N_DEAL_COLUMNS, N_PLAYS
+from sim.game.rules import HouseRules
 from sim.players import params_matrix, player_codes
-from sim.rules import HouseRules
 from sim.runner import run_chunk_to_disk, write_parquet_atomic
 
 
@@ -32,8 +32,8 @@ def main() -> None:
     rules = HouseRules()
     rules_arr = rules.to_array()
     prm = params_matrix(rules=rules)
-    rec = np.zeros((n, Y.N_DEAL_COLUMNS), dtype=np.int32)
-    plays = np.zeros((n, Y.N_PLAYS), dtype=np.int8)
+    rec = np.zeros((n, N_DEAL_COLUMNS), dtype=np.int32)
+    plays = np.zeros((n, N_PLAYS), dtype=np.int8)
     ws, gs, no_script = new_workspace(), new_game_state(), np.zeros(1, dtype=np.int64)
     solver = solver_buffers(())
 

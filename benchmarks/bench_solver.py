@@ -21,8 +21,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.dd_baseline import baseline_search  # noqa: E402
-from sim import solver_nb as S  # noqa: E402
-from sim.rules import load_rules  # noqa: E402
+from sim.game.rules import load_rules  # noqa: E402
+from sim.solver import search_nb  # noqa: E402
 
 
 def random_deals(n: int, seed: int) -> np.ndarray:
@@ -42,17 +42,17 @@ def _timed(fn):
 
 
 def run(deals: np.ndarray, rules: np.ndarray, log2_rows: int = 18) -> dict:
-    st, work = S.new_work()
-    tt = S.new_table(log2_rows)
+    st, work = search_nb.new_work()
+    tt = search_nb.new_table(log2_rows)
 
     def ours_exact():
-        return S.exact_value(st, rules, tt, work, 0, 60)
+        return search_nb.exact_value(st, rules, tt, work, 0, 60)
 
     def ours_threshold(t):
-        return S.at_least(st, rules, tt, work, t)
+        return search_nb.at_least(st, rules, tt, work, t)
 
     def base_exact():
-        return baseline_search(st, rules, tt, work, -S.INFINITE, S.INFINITE)
+        return baseline_search(st, rules, tt, work, -search_nb.INFINITE, search_nb.INFINITE)
 
     def base_threshold(t):
         return baseline_search(st, rules, tt, work, t - 1, t) >= t
@@ -60,12 +60,12 @@ def run(deals: np.ndarray, rules: np.ndarray, log2_rows: int = 18) -> dict:
     fig = {name: ([], []) for name in ("ours exact", "ours threshold", "baseline exact", "baseline threshold")}
 
     def measure(name, fn, h):
-        S.next_stamp(st, tt)
-        S.set_position(st, h[0], h[1], h[2], 0, -1, -1, 0, 0)
-        st[S.ST_NODES] = 0
+        search_nb.next_stamp(st, tt)
+        search_nb.set_position(st, h[0], h[1], h[2], 0, -1, -1, 0, 0)
+        st[search_nb.ST_NODES] = 0
         result, seconds = _timed(fn)
         fig[name][0].append(seconds)
-        fig[name][1].append(st[S.ST_NODES])
+        fig[name][1].append(st[search_nb.ST_NODES])
         return result
 
     # Compile (and warm) everything once outside the timings.

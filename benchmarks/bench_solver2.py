@@ -28,12 +28,15 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sim import solver2_nb as K2  # noqa: E402
-from sim import solver_nb as K  # noqa: E402
-from sim.pimc_nb import DEFAULT_WORLDS, new_pimc_buffer  # noqa: E402
-from sim.play_nb import givable_cards, mask_points  # noqa: E402
-from sim.rng_nb import state_from_seed  # noqa: E402
-from sim.rules import load_rules  # noqa: E402
+from sim.game.play_nb import givable_cards, mask_points  # noqa: E402
+from sim.game.rng_nb import state_from_seed  # noqa: E402
+from sim.game.rules import load_rules  # noqa: E402
+from sim.players import pimc2_nb  # noqa: E402
+from sim.players.pimc_nb import DEFAULT_WORLDS, new_pimc_buffer  # noqa: E402
+from sim.solver import (
+    search2_nb,  # noqa: E402
+    search_nb,  # noqa: E402
+)
 
 
 def random_deals(n: int, seed: int, talon: int) -> list[tuple[int, int, int, int]]:
@@ -51,35 +54,35 @@ def random_deals(n: int, seed: int, talon: int) -> list[tuple[int, int, int, int
 
 
 def run(deals, rules: np.ndarray, pimc_deals: int, log2_rows: int = 18) -> dict:
-    st, work = K.new_work()
-    tt = K.new_table(log2_rows)
+    st, work = search_nb.new_work()
+    tt = search_nb.new_table(log2_rows)
     wbuf = new_pimc_buffer()
     rng = state_from_seed(1, (0,))
     fig: dict[str, tuple[list, list]] = {name: ([], []) for name in (
         "exact value", "threshold", "best_discard2", "pimc2 first card", "pimc2 discard")}
 
     def measure(name, fn):
-        st[K.ST_NODES] = 0
+        st[search_nb.ST_NODES] = 0
         t = time.perf_counter()
         result = fn()
         fig[name][0].append(time.perf_counter() - t)
-        fig[name][1].append(st[K.ST_NODES])
+        fig[name][1].append(st[search_nb.ST_NODES])
         return result
 
     def one(i, hand12, kept, defender, other, with_pimc):
         to_talon = bin(defender).count("1") == 9
         talon = other & ~hand12 if to_talon else other  # before the declarer gives his card
-        K.next_stamp(st, tt)
-        K2.set_position2(st, kept, defender, 0, -1, -1, 0, 0, mask_points(other))
-        value = measure("exact value", lambda: K2.exact_value2(st, rules, tt, work, 0, K2.first_guess(st)))
-        K.next_stamp(st, tt)
-        K2.set_position2(st, kept, defender, 0, -1, -1, 0, 0, mask_points(other))
+        search_nb.next_stamp(st, tt)
+        search2_nb.set_position2(st, kept, defender, 0, -1, -1, 0, 0, mask_points(other))
+        value = measure("exact value", lambda: search2_nb.exact_value2(st, rules, tt, work, 0, search2_nb.first_guess(st)))
+        search_nb.next_stamp(st, tt)
+        search2_nb.set_position2(st, kept, defender, 0, -1, -1, 0, 0, mask_points(other))
         target = value + (i % 2)
-        yes = measure("threshold", lambda: K2.at_least2(st, rules, tt, work, target))
+        yes = measure("threshold", lambda: search2_nb.at_least2(st, rules, tt, work, target))
         if yes != (i % 2 == 0):
             raise SystemExit(f"deal {i}: exact value {value} and threshold test at {target} disagree")
         givable = givable_cards(hand12, rules)
-        measure("best_discard2", lambda: K2.best_discard2(hand12, defender, talon, to_talon, givable, rules, st, work,
+        measure("best_discard2", lambda: search2_nb.best_discard2(hand12, defender, talon, to_talon, givable, rules, st, work,
                                                            tt))
         if with_pimc:
             hands = np.array([kept, defender], dtype=np.int64)
@@ -87,10 +90,10 @@ def run(deals, rules: np.ndarray, pimc_deals: int, log2_rows: int = 18) -> dict:
             known = np.array([0, other & hand12, hand12 & ~kept & ~other, 0], dtype=np.int64)
             counts = np.array([bin(defender).count("1"), bin(other).count("1"), 2], dtype=np.int64)
             zero2 = np.zeros(2, dtype=np.int64)
-            measure("pimc2 first card", lambda: K2.pimc2_choose_card(
+            measure("pimc2 first card", lambda: pimc2_nb.pimc2_choose_card(
                 hands, 0, kept, zero2, 0, 0, -1, -1, 0, 0, 0, 0, zero2, known, counts, DEFAULT_WORLDS, rules, rng, st,
                 work, tt, wbuf))
-            measure("pimc2 discard", lambda: K2.pimc2_choose_discard(hand12, to_talon, givable, DEFAULT_WORLDS, rules,
+            measure("pimc2 discard", lambda: pimc2_nb.pimc2_choose_discard(hand12, to_talon, givable, DEFAULT_WORLDS, rules,
                                                                      rng, st, work, tt, wbuf))
 
     one(0, *deals[0], True)  # compile (and warm) everything outside the timings

@@ -1,12 +1,12 @@
 """The straightforward double-dummy search the solver is measured against: alpha-beta over single
 card plays with a transposition table at trick starts (bounds, keyed by the whole state), moves in
 card order, no move ordering, no quick bounds, no equivalent-card reduction. It plays the same rules
-with the same state helpers as ``sim.solver_nb``, so both compute the same values.
+with the same state helpers as ``sim.solver.search_nb``, so both compute the same values.
 """
 
-from sim.bits_nb import popcount
+from sim.game.bits_nb import popcount
 from sim.numba_config import jit_hot
-from sim.solver_nb import (
+from sim.solver.search_nb import (
     INFINITE,
     ST_K,
     ST_LEADER,

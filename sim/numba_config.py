@@ -18,9 +18,11 @@ except PackageNotFoundError:  # running from a source tree that was not installe
 
 
 def _source_hash() -> str:
+    """A hash of every Python file of ``sim`` and its sub-packages (the compiled code's source)."""
+    package = Path(__file__).parent
     digest = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
-        digest.update(path.name.encode())
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.relative_to(package).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
 

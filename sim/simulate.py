@@ -9,8 +9,8 @@ from pathlib import Path
 from tqdm import tqdm
 
 from sim.engine import BatchSpec
+from sim.game.rules import load_rules
 from sim.players import PlayerError
-from sim.rules import load_rules
 from sim.runner import RunDirError, run_batch, stored_units
 
 USER_ERRORS = (PlayerError, RunDirError)

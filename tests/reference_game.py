@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from sim.rules import HouseRules
+from sim.game.rules import HouseRules
 
 DECK_SIZE = 24
 FULL_DECK = (1 << DECK_SIZE) - 1

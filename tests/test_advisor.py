@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from sim import advisor as ADV
-from sim.cards import parse_card, parse_hand
-from sim.rules import HouseRules
+from analysis import advisor
+from sim.game.cards import parse_card, parse_hand
+from sim.game.rules import HouseRules
 
 KNOWN = Path(__file__).parent / "known_answers" / "bid_dd.json"
 HAND = "AH TH KH QH AS 9C JD"
@@ -23,7 +23,7 @@ HAND = "AH TH KH QH AS 9C JD"
 # ---- exact talon chances ---------------------------------------------------------------------------
 def test_talon_chances_match_closed_forms():
     hand = parse_hand("KH AS TS 9C JC 9D JD")  # half marriage KH, aces AS, tens TS
-    t = ADV.talon_chances(hand)
+    t = advisor.talon_chances(hand)
     assert t["talons"] == comb(17, 3)
     assert t["marriages"]["H"]["p"] == Fraction(3, 17)  # QH is one of the 17 unseen cards
     # Both halves of another suit's marriage arrive together: C(15, 1) / C(17, 3).
@@ -39,23 +39,23 @@ def test_talon_chances_match_closed_forms():
 
 def test_talon_chances_with_known_cards():
     hand = parse_hand("KH AS TS 9C JC 9D JD")
-    known = ADV.Known(left=parse_hand("QH"))
-    t = ADV.talon_chances(hand, known)
+    known = advisor.Known(left=parse_hand("QH"))
+    t = advisor.talon_chances(hand, known)
     assert "H" not in t["marriages"] or t["marriages"]["H"]["p"] == 0  # the QH is with the left opponent
     assert t["talons"] == comb(16, 3)
-    t2 = ADV.talon_chances(hand, ADV.Known(talon=parse_hand("QH")))
+    t2 = advisor.talon_chances(hand, advisor.Known(talon=parse_hand("QH")))
     assert t2["marriages"]["H"]["p"] == 1
 
 
 def test_sampling_agrees_with_the_exact_chances_and_keeps_known_cards():
     hand = parse_hand("KH AS TS 9C JC 9D JD")
-    known = ADV.Known(left=parse_hand("AC"), right=parse_hand("TD"))
+    known = advisor.Known(left=parse_hand("AC"), right=parse_hand("TD"))
     n = 20000
-    s = ADV.sample_unseen(hand, known, n, seed=3)
+    s = advisor.sample_unseen(hand, known, n, seed=3)
     assert np.all(s[:, 1] >> parse_card("AC") & 1) and np.all(s[:, 2] >> parse_card("TD") & 1)
     assert np.all((s[:, 0] | s[:, 1] | s[:, 2] | hand) == (1 << 24) - 1)
     assert [bin(int(x)).count("1") for x in s[0]] == [3, 7, 7]
-    exact = ADV.talon_chances(hand, known)
+    exact = advisor.talon_chances(hand, known)
     p = float(exact["marriages"]["H"]["p"])  # 3/16 now
     freq = float(np.mean(s[:, 0] >> parse_card("QH") & 1))
     assert abs(freq - p) < 4 * math.sqrt(p * (1 - p) / n)
@@ -70,9 +70,9 @@ def test_dd_levels_equal_thresholded_best_discard_values():
     rules = HouseRules()
     for text in (HAND, "AS KS 9H JC QD 9D TC"):
         hand = parse_hand(text)
-        s = ADV.sample_unseen(hand, ADV.Known(), 24, seed=11)
-        levels = ADV.dd_levels(hand, s, rules, 100, 300, threads=1)
-        exact = ADV.dd_exact_values(hand, s, rules, threads=1)
+        s = advisor.sample_unseen(hand, advisor.Known(), 24, seed=11)
+        levels = advisor.dd_levels(hand, s, rules, 100, 300, threads=1)
+        exact = advisor.dd_exact_values(hand, s, rules, threads=1)
         expected = np.where(exact >= 100, 100 + (np.minimum(exact, 300) - 100) // 5 * 5, 95)
         assert np.array_equal(levels, expected)
 
@@ -81,7 +81,7 @@ def test_dd_agrees_with_the_independent_estimate():
     known = json.loads(KNOWN.read_text())
     for h in known["hands"]:
         n = 400
-        r = ADV.advise(h["hand"], samples=n, seed=5, methods="dd")
+        r = advisor.advise(h["hand"], samples=n, seed=5, methods="dd")
         rows = {row["contract"]: row for row in r["contracts"]}
         for b, p_known in h["p_make"].items():
             if int(b) not in rows:
@@ -96,11 +96,11 @@ def test_dd_agrees_with_the_independent_estimate():
 # ---- the report ----------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def report():
-    return ADV.advise(HAND, samples=150, seed=1, methods="dd,heuristic", seat="second")
+    return advisor.advise(HAND, samples=150, seed=1, methods="dd,heuristic", seat="second")
 
 
 def test_json_rows_and_monotone_probabilities(report):
-    text = ADV.format_json(report)
+    text = advisor.format_json(report)
     data = json.loads(text)
     rows = data["contracts"]
     assert rows[0]["contract"] == 100
@@ -122,11 +122,11 @@ def test_expected_scores_and_advice(report):
     ok = [r["contract"] for r in report["contracts"] if r["biddable"] and r["by_method"]["dd"]["p_make"] >= 0.7]
     assert dd["max_bid_at_risk"] == ok[-1]
     assert math.isfinite(report["pass"]["ev"]) and "heuristic" in report["pass"]["method"]
-    assert ADV.format_text(report) and ADV.format_csv(report).startswith("method,contract")
+    assert advisor.format_text(report) and advisor.format_csv(report).startswith("method,contract")
 
 
 def test_on_the_barrel_small_contracts_score_nothing():
-    r = ADV.advise(HAND, samples=60, seed=2, methods="dd", on_barrel=True)
+    r = advisor.advise(HAND, samples=60, seed=2, methods="dd", on_barrel=True)
     for row in r["contracts"]:
         x = row["by_method"]["dd"]
         if row["contract"] < 120:
@@ -135,15 +135,15 @@ def test_on_the_barrel_small_contracts_score_nothing():
 
 
 def test_deterministic_whatever_the_threads():
-    a = ADV.advise(HAND, samples=120, seed=9, methods="dd,heuristic", threads=1)
-    b = ADV.advise(HAND, samples=120, seed=9, methods="dd,heuristic", threads=2)
+    a = advisor.advise(HAND, samples=120, seed=9, methods="dd,heuristic", threads=1)
+    b = advisor.advise(HAND, samples=120, seed=9, methods="dd,heuristic", threads=2)
     assert a["contracts"] == b["contracts"] and a["pass"] == b["pass"]
 
 
 # ---- PIMC kernels ------------------------------------------------------------------------------------
 def test_sample_world_respects_voids_and_known_cards():
-    from sim.pimc_nb import new_pimc_buffer, sample_world
-    from sim.rng_nb import seed_state
+    from sim.game.rng_nb import seed_state
+    from sim.players.pimc_nb import new_pimc_buffer, sample_world
 
     rng = seed_state([1, 2, 3, 4])
     wbuf = new_pimc_buffer()
@@ -156,7 +156,7 @@ def test_sample_world_respects_voids_and_known_cards():
 
 
 def test_pimc_plays_legal_deals():
-    r = ADV.played_points(parse_hand(HAND), ADV.sample_unseen(parse_hand(HAND), ADV.Known(), 3, 0), HouseRules(),
+    r = advisor.played_points(parse_hand(HAND), advisor.sample_unseen(parse_hand(HAND), advisor.Known(), 3, 0), HouseRules(),
                           "pimc", 0, worlds=4, threads=1)
     assert np.all((r >= 0) & (r <= 120 + 100 + 80))
 
@@ -210,9 +210,9 @@ def test_pimc_declarer_between_heuristic_and_dd():
     rules = HouseRules()
     d = random_deals(150, seed=7)
     plays = np.stack([d[:, 1], d[:, 2], d[:, 3]], axis=1)
-    dd = ADV.dd_exact_values(0, np.stack([d[:, 0] | d[:, 1], d[:, 2], d[:, 3]], axis=1), rules)
-    heur = ADV.played_points(0, plays, rules, "heuristic", 7, hands=d[:, 0])
-    pimc = ADV.played_points(0, plays, rules, "pimc", 7, hands=d[:, 0], worlds=12)
+    dd = advisor.dd_exact_values(0, np.stack([d[:, 0] | d[:, 1], d[:, 2], d[:, 3]], axis=1), rules)
+    heur = advisor.played_points(0, plays, rules, "heuristic", 7, hands=d[:, 0])
+    pimc = advisor.played_points(0, plays, rules, "pimc", 7, hands=d[:, 0], worlds=12)
     levels = np.arange(100, 205, 5)
     rate = {m: float((v[:, None] >= levels[None, :]).mean()) for m, v in (("dd", dd), ("heuristic", heur),
                                                                           ("pimc", pimc))}

@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sim.cards import (
+from sim.game.cards import (
     CardError,
     card_index,
     format_card,

@@ -5,7 +5,7 @@ import polars as pl
 import reference_game as ref
 
 from sim.engine import BatchSpec, bidding_cap, play_chunk
-from sim.rules import HouseRules
+from sim.game.rules import HouseRules
 
 
 def test_all_double_dummy_deals_are_legal_and_realise_the_promised_value(engine_compiled):

@@ -35,7 +35,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sim.engine import BatchSpec, play_chunk
-from sim.rules import IMPLEMENTED, HouseRules, RulesError, preset
+from sim.game.rules import IMPLEMENTED, HouseRules, RulesError, preset
 from sim.runner import run_batch, scan_deals, scan_games
 
 SEATS = range(3)

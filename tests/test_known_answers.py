@@ -23,14 +23,14 @@ from pathlib import Path
 import pytest
 import reference_game as ref
 
-from sim import layout as Y
-from sim.cards import SUITS, parse_card, parse_cards, parse_hand
 from sim.engine import GameState, IllegalAction, bidding_cap, legal_cards, play_scripted_deal, settle_deal
-from sim.rules import HouseRules
+from sim.engine.schema import EVENT_NAMES
+from sim.game.cards import SUITS, parse_card, parse_cards, parse_hand
+from sim.game.rules import HouseRules
 
 HERE = Path(__file__).parent / "known_answers"
 LIBRARY = tomllib.loads((HERE / "deals.toml").read_text(encoding="utf-8"))
-EVENT_BITS = {name: bit for bit, name in Y.EVENT_NAMES.items()}
+EVENT_BITS = {name: bit for bit, name in EVENT_NAMES.items()}
 
 
 def _load_cases() -> list:

@@ -3,9 +3,9 @@
 import polars as pl
 
 from analysis.stats import wilson_interval
-from sim import layout as Y
 from sim.engine import BatchSpec, play_chunk
 from sim.players import HeuristicParams, params_matrix
+from sim.players.layout import H_RISK
 
 
 def test_heuristic_beats_random_by_a_wide_margin():
@@ -30,4 +30,4 @@ def test_heuristic_declarer_makes_most_contracts_it_plays():
 
 def test_params_record_reaches_every_seat():
     m = params_matrix(HeuristicParams(risk=33.0))
-    assert m.shape[0] == 3 and (m[:, Y.H_RISK] == 33.0).all()
+    assert m.shape[0] == 3 and (m[:, H_RISK] == 33.0).all()

@@ -1,7 +1,7 @@
 import pytest
 
-from sim import rules_layout as L
-from sim.rules import PRESETS, HouseRules, RulesError, load_rules, option_table, preset
+from sim.game import rules_layout as R
+from sim.game.rules import PRESETS, HouseRules, RulesError, load_rules, option_table, preset
 
 
 def test_every_rules_md_option_is_named():
@@ -76,11 +76,11 @@ def test_two_player_talon_needs_two_players():
         with pytest.raises(RulesError, match=f"'two_player_talon' = 3: needs players = 2.*not players = {players}"):
             HouseRules.from_dict({"two_player_talon": 3, "players": players})
     a = HouseRules.from_dict({"players": 2, "two_player_talon": 3}).to_array()
-    assert a[L.PLAYERS] == 2 and a[L.TWO_PLAYER_TALON] == 3
-    assert HouseRules.from_dict({"players": 2}).to_array()[L.TWO_PLAYER_TALON] == 2
+    assert a[R.PLAYERS] == 2 and a[R.TWO_PLAYER_TALON] == 3
+    assert HouseRules.from_dict({"players": 2}).to_array()[R.TWO_PLAYER_TALON] == 2
 
 
 def test_sitout_half_marriage_needs_four_players():
     with pytest.raises(RulesError, match="'sitout_half_marriage'.*needs players = 4"):
         HouseRules.from_dict({"sitout_half_marriage": True})
-    assert HouseRules.from_dict({"players": 4, "sitout_half_marriage": True}).to_array()[L.SITOUT_HALF_MARRIAGE] == 1
+    assert HouseRules.from_dict({"players": 4, "sitout_half_marriage": True}).to_array()[R.SITOUT_HALF_MARRIAGE] == 1

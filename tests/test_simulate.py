@@ -161,7 +161,7 @@ def test_rules_listing_and_show(tmp_path):
 
 @pytest.mark.parametrize("name", ["classic", "online", "short", "long"])
 def test_every_playable_preset_runs_and_records_its_rules(tmp_path, name):
-    from sim.rules import preset
+    from sim.game.rules import preset
 
     out = tmp_path / name
     res = _simulate("--games", "3", "--players", "heuristic,heuristic,random", "--seed", "5", "--out", str(out),
@@ -175,7 +175,7 @@ def test_every_playable_preset_runs_and_records_its_rules(tmp_path, name):
 def test_strict_preset_names_the_missing_option(tmp_path):
     # strict = classic + must_head + no_aces_tens_in_discard + talon_shown_to_declarer_only; the
     # engine refuses it, naming the option it does not play, until that option is implemented.
-    from sim.rules import IMPLEMENTED
+    from sim.game.rules import IMPLEMENTED
 
     res = _simulate("--deals", "20", "--rules", "strict", "--out", str(tmp_path / "strict"))
     if "talon_shown_to_declarer_only" in IMPLEMENTED:

@@ -14,9 +14,10 @@ import pytest
 import reference_solver as ref
 
 from sim import solver
-from sim import solver_nb as K
-from sim.cards import format_card, parse_card, parse_hand
-from sim.rules import HouseRules
+from sim.game.cards import format_card, parse_card, parse_hand
+from sim.game.rules import HouseRules
+from sim.players import dd_nb
+from sim.solver import search_nb
 
 # Each play option of RULES.md §4.4 on its own (the burning rule needs marriage_first_lead).
 OPTION_SETS = {
@@ -291,8 +292,8 @@ def test_dd_player_plays_a_best_card_mid_trick(compiled):
     """From random positions with 0, 1 or 2 cards on the table, seen from any declarer seat, the
     chosen card is legal and attains the position's value (checked by the brute force)."""
     rng = random.Random("player")
-    st, work = K.new_work()
-    tt = K.new_table(14)
+    st, work = search_nb.new_work()
+    tt = search_nb.new_table(14)
     for i in range(150):
         options = random_options(rng) if i % 2 else {}
         rules = HouseRules.from_dict(options)
@@ -319,7 +320,7 @@ def test_dd_player_plays_a_best_card_mid_trick(compiled):
             eng[(s + declarer) % 3] = masks[s]
         trick_idx = np.array([ref.card_index(c) for c in trick] + [0] * (3 - len(trick)), dtype=np.int64)
         won_mask = sum(1 << ((s + declarer) % 3) for s in pos["won"])
-        card, declare = K.dd_choose_card(
+        card, declare = dd_nb.dd_choose_card(
             np.array(eng, dtype=np.int64), (seat + declarer) % 3, legal_mask, trick_idx, len(trick),
             (leader + declarer) % 3, trump, -1 if owner < 0 else (owner + declarer) % 3, declarer, won_mask,
             pos["unsecured"], rules.to_array(), st, work, tt)
@@ -361,15 +362,15 @@ def test_dd_self_play_scores_the_discard_value(compiled, options):
     rules = HouseRules.from_dict(options)
     arr = rules.to_array()
     pr = play_rules(options)
-    st, work = K.new_work()
-    tt = K.new_table(16)
+    st, work = search_nb.new_work()
+    tt = search_nb.new_table(16)
     rng = np.random.default_rng(17)
     for d in range(6):
         deck = [int(c) for c in rng.permutation(24)]
         declarer = d % 3
         hand10, opp1, opp2 = (sum(1 << c for c in deck[:10]), sum(1 << c for c in deck[10:17]),
                               sum(1 << c for c in deck[17:]))
-        a, b = K.dd_choose_discard(hand10, opp1, opp2, arr, st, work, tt)
+        a, b = dd_nb.dd_choose_discard(hand10, opp1, opp2, arr, st, work, tt)
         promised = solver.best_discard(hand10, opp1, opp2, rules=rules)[2]
         hands = np.zeros(3, dtype=np.int64)
         hands[declarer] = hand10 & ~(1 << a) & ~(1 << b)
@@ -385,7 +386,7 @@ def test_dd_self_play_scores_the_discard_value(compiled, options):
                 legal = (ref._leads(hand, p, trump, owner, pr) if k == 0
                          else ref._follows(hand, cards, trump, pr.must_head))
                 legal_mask = sum(1 << ref.card_index(c) for c in legal)
-                c, declare = K.dd_choose_card(hands, p, legal_mask, trick, k, leader, trump, owner, declarer, won,
+                c, declare = dd_nb.dd_choose_card(hands, p, legal_mask, trick, k, leader, trump, owner, declarer, won,
                                               unsecured, arr, st, work, tt)
                 assert legal_mask >> c & 1
                 if declare:
@@ -412,13 +413,13 @@ def test_dd_self_play_scores_the_discard_value(compiled, options):
 
 def test_dd_choose_discard_matches_best_discard(compiled):
     rng = np.random.default_rng(5)
-    st, work = K.new_work()
-    tt = K.new_table(16)
+    st, work = search_nb.new_work()
+    tt = search_nb.new_table(16)
     rules = HouseRules()
     deck = [int(c) for c in rng.permutation(24)]
     hand10, opp1, opp2 = (sum(1 << c for c in deck[:10]), sum(1 << c for c in deck[10:17]),
                           sum(1 << c for c in deck[17:]))
-    a, b = K.dd_choose_discard(hand10, opp1, opp2, rules.to_array(), st, work, tt)
+    a, b = dd_nb.dd_choose_discard(hand10, opp1, opp2, rules.to_array(), st, work, tt)
     assert (a, b, solver.best_discard(hand10, opp1, opp2)[2]) == solver.best_discard(hand10, opp1, opp2)
 
 

@@ -18,13 +18,13 @@ import reference_solver as ref
 from test_solver import OPTION_SETS, play_rules, random_options
 
 from sim import solver
-from sim import solver2_nb as K2
-from sim import solver_nb as K
-from sim.cards import parse_hand
-from sim.pimc_nb import new_pimc_buffer
-from sim.play_nb import CARD_POINTS, givable_cards
-from sim.rng_nb import state_from_seed
-from sim.rules import HouseRules
+from sim.game.cards import parse_hand
+from sim.game.play_nb import CARD_POINTS, givable_cards
+from sim.game.rng_nb import state_from_seed
+from sim.game.rules import HouseRules
+from sim.players import dd_nb, pimc2_nb
+from sim.players.pimc_nb import new_pimc_buffer
+from sim.solver import search2_nb, search_nb
 
 
 def points(mask: int) -> int:
@@ -175,24 +175,24 @@ def test_full_deals_match_brute_force(compiled2, name):
 def test_table_keeps_positions_with_other_bonus_or_won_bit_apart(compiled2):
     """Within a search the bonus never changes and the leader has always won a trick, so only roots
     differ in them: solved one after the other in one table generation, each keeps its own value."""
-    st, work = K.new_work()
-    tt = K.new_table(12)
+    st, work = search_nb.new_work()
+    tt = search_nb.new_table(12)
     arr = HouseRules().to_array()
     h0 = sum(1 << c for c in (21, 20, 18))  # KH QH 9H: 9, 29 with the bonus, 109 when he may declare at once
     h1 = sum(1 << c for c in (0, 6, 19))  # 9S 9C JH
     roots = [(0, 0), (0, 20), (1, 0)]  # (declarer's won bit, bonus)
 
     def value(won, bonus):
-        K2.set_position2(st, h0, h1, 0, -1, -1, won, 0, bonus)
-        return K2.exact_value2(st, arr, tt, work, 0, K2.first_guess(st))
+        search2_nb.set_position2(st, h0, h1, 0, -1, -1, won, 0, bonus)
+        return search2_nb.exact_value2(st, arr, tt, work, 0, search2_nb.first_guess(st))
 
     fresh = []
     for won, bonus in roots:
-        K.next_stamp(st, tt)
+        search_nb.next_stamp(st, tt)
         fresh.append(value(won, bonus))
     assert fresh == [ref.solve2([h0, h1], won=(0,) * won, last_bonus=bonus) for won, bonus in roots]
     assert len(set(fresh)) == 3
-    K.next_stamp(st, tt)
+    search_nb.next_stamp(st, tt)
     assert [value(won, bonus) for won, bonus in roots] == fresh
 
 
@@ -206,9 +206,9 @@ def test_twenty_moves_fit_the_move_rows(compiled2):
     hands = [parse_hand(h) for h in MOST_MOVES["hands"]]
     kw = {"won": MOST_MOVES["won"], "last_bonus": MOST_MOVES["last_bonus"],
           "rules": HouseRules.from_dict(MOST_MOVES["options"])}
-    st, work = K.new_work()
-    K2.set_position2(st, hands[0], hands[1], 0, -1, -1, 1, 0, MOST_MOVES["last_bonus"])
-    assert K2.generate_moves2(st, kw["rules"].to_array(), work, False) == 20 == K.MAX_MOVES
+    st, work = search_nb.new_work()
+    search2_nb.set_position2(st, hands[0], hands[1], 0, -1, -1, 1, 0, MOST_MOVES["last_bonus"])
+    assert search2_nb.generate_moves2(st, kw["rules"].to_array(), work, False) == 20 == search_nb.MAX_MOVES
     assert solver.dd_values(np.array([hands]), **kw)[0] == MOST_MOVES["value"]
     assert max(solver.lead_values(np.array(hands), **kw).values()) == MOST_MOVES["value"]
 
@@ -328,12 +328,12 @@ def test_dd_player_plays_a_best_move(compiled2):
     """From random positions with 0 or 1 card on the table, the declarer at either engine seat: the
     chosen move is legal and its brute-force value is the position's value."""
     rng = random.Random("two seats player")
-    st, work = K.new_work()
-    tt = K.new_table(14)
+    st, work = search_nb.new_work()
+    tt = search_nb.new_table(14)
     for i in range(200):
         options = random_options(rng) if i % 2 else {}
         ch = random_choice(rng, options)
-        card, declare = K2.dd2_choose_card(*engine_args(ch, rng.randrange(2)), ch["pos"]["bonus"],
+        card, declare = dd_nb.dd2_choose_card(*engine_args(ch, rng.randrange(2)), ch["pos"]["bonus"],
                                            HouseRules.from_dict(options).to_array(), st, work, tt)
         assert ch["moves"][(card, bool(declare))] == ch["best"]
 
@@ -358,8 +358,8 @@ def test_best_discard_of_small_hands_is_the_best_of_all(compiled2, to_talon):
     defender, 2 (3) in the other talon; every discard by brute force, with the givable cards
     restricted by no_aces_tens_in_discard or at random."""
     rng = random.Random(f"two seats discard {to_talon}")
-    st, work = K.new_work()
-    tt = K.new_table(14)
+    st, work = search_nb.new_work()
+    tt = search_nb.new_table(14)
     for i in range(24):
         options = random_options(rng) if i % 3 else {}
         rules = HouseRules.from_dict({**options, "no_aces_tens_in_discard": i % 4 == 1})
@@ -378,7 +378,7 @@ def test_best_discard_of_small_hands_is_the_best_of_all(compiled2, to_talon):
             givable = sum(1 << c for c in rng.sample(cards, rng.randint(extra, len(cards))))
         if bin(givable).count("1") < extra:
             continue
-        b1, b2, t, value = K2.best_discard2(hand, defender, other, to_talon, givable, arr, st, work, tt)
+        b1, b2, t, value = search2_nb.best_discard2(hand, defender, other, to_talon, givable, arr, st, work, tt)
         assert value == brute_force_discard(hand, defender, other, to_talon, givable, play_rules(options))
         assert b1 < b2 and givable >> b1 & 1 and givable >> b2 & 1
         if to_talon:
@@ -440,7 +440,7 @@ def self_play(deck: list[int], to_talon: bool, declarer: int, options: dict, st,
     n = 9 if to_talon else 10
     hand12, defender, other = (sum(1 << c for c in deck[:12]), sum(1 << c for c in deck[12:12 + n]),
                                sum(1 << c for c in deck[12 + n:]))
-    b1, b2, t, promised = K2.best_discard2(hand12, defender, other, to_talon, givable_cards(hand12, arr), arr, st,
+    b1, b2, t, promised = search2_nb.best_discard2(hand12, defender, other, to_talon, givable_cards(hand12, arr), arr, st,
                                            work, tt)
     gone = 1 << b1 | 1 << b2 | (1 << t if t >= 0 else 0)
     bonus = points(other) + (points(1 << t) if t >= 0 else 0)
@@ -457,7 +457,7 @@ def self_play(deck: list[int], to_talon: bool, declarer: int, options: dict, st,
             hand = ref.cards_of(int(hands[p]))
             legal = ref._leads(hand, p, trump, owner, pr) if k == 0 else ref._follows(hand, cards, trump, pr.must_head)
             legal_mask = sum(1 << ref.card_index(c) for c in legal)
-            c, declare = K2.dd2_choose_card(hands, p, legal_mask, trick, k, leader, trump, owner, declarer, won,
+            c, declare = dd_nb.dd2_choose_card(hands, p, legal_mask, trick, k, leader, trump, owner, declarer, won,
                                             unsecured, bonus, arr, st, work, tt)
             assert legal_mask >> c & 1
             if declare:
@@ -484,8 +484,8 @@ def self_play(deck: list[int], to_talon: bool, declarer: int, options: dict, st,
 
 @pytest.mark.parametrize("to_talon", [False, True])
 def test_dd_self_play_scores_the_discard_value(compiled2, to_talon):
-    st, work = K.new_work()
-    tt = K.new_table(16)
+    st, work = search_nb.new_work()
+    tt = search_nb.new_table(16)
     rng = np.random.default_rng(31)
     options = {"marriage_first_lead": True, "marriage_burns_without_trick": True, "marriage_optional": True,
                "half_marriage": True, "must_head": True}
@@ -498,8 +498,8 @@ def test_dd_self_play_scores_the_discard_value(compiled2, to_talon):
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(OPTION_SETS))
 def test_dd_self_play_scores_the_discard_value_large(compiled2, name):
-    st, work = K.new_work()
-    tt = K.new_table(16)
+    st, work = search_nb.new_work()
+    tt = search_nb.new_table(16)
     rng = np.random.default_rng(32)
     for d in range(6):
         deck = [int(c) for c in rng.permutation(24)]
@@ -510,7 +510,7 @@ def test_dd_self_play_scores_the_discard_value_large(compiled2, name):
 # ---- the PIMC player ------------------------------------------------------------------------------------
 def pimc_card(hands, seat, legal, trick, k, state, played, voids, known, counts, n_worlds, arr, rng, bufs):
     leader, trump, owner, declarer, won, unsecured = state
-    return K2.pimc2_choose_card(hands, seat, legal, trick, k, leader, trump, owner, declarer, won, unsecured, played,
+    return pimc2_nb.pimc2_choose_card(hands, seat, legal, trick, k, leader, trump, owner, declarer, won, unsecured, played,
                                 voids, np.array(known, dtype=np.int64), np.array(counts, dtype=np.int64), n_worlds,
                                 arr, rng, *bufs)
 
@@ -518,7 +518,7 @@ def pimc_card(hands, seat, legal, trick, k, state, played, voids, known, counts,
 def test_pimc_plays_legal_reproducible_deals(compiled2):
     """Whole deals played by PIMC at both seats (the declarer's discard too): every card legal, and
     the same generator state gives the same choice."""
-    bufs = (*K.new_work(), K.new_table(16), new_pimc_buffer())
+    bufs = (*search_nb.new_work(), search_nb.new_table(16), new_pimc_buffer())
     for d, (to_talon, options) in enumerate([(False, {}), (True, {"must_head": True, "marriage_first_lead": True,
                                                                  "marriage_optional": True})]):
         arr = HouseRules.from_dict(options).to_array()
@@ -531,8 +531,8 @@ def test_pimc_plays_legal_reproducible_deals(compiled2):
         givable = int(givable_cards(hand12, arr))
         rng = state_from_seed(7, (d,))
         again = rng.copy()
-        b1, b2, t = K2.pimc2_choose_discard(hand12, to_talon, givable, 6, arr, rng, *bufs)
-        assert (b1, b2, t) == K2.pimc2_choose_discard(hand12, to_talon, givable, 6, arr, again, *bufs)
+        b1, b2, t = pimc2_nb.pimc2_choose_discard(hand12, to_talon, givable, 6, arr, rng, *bufs)
+        assert (b1, b2, t) == pimc2_nb.pimc2_choose_discard(hand12, to_talon, givable, 6, arr, again, *bufs)
         assert (rng == again).all()
         assert b1 < b2 and givable >> b1 & 1 and givable >> b2 & 1
         assert (givable >> t & 1 and t not in (b1, b2)) if to_talon else t == -1
@@ -587,7 +587,7 @@ def test_worlds_keep_the_seen_talon_out_of_the_other_talon(compiled2):
     other talon, and the opponent never a card of a suit he is void in."""
     gen = state_from_seed(5, (0,))
     wbuf = new_pimc_buffer()
-    world = wbuf[K2.WB_HANDS:K2.WB_HANDS + K2.W_VOIDS]
+    world = wbuf[search2_nb.WB_HANDS:search2_nb.WB_HANDS + search2_nb.W_VOIDS]
     rng = random.Random("seen talon")
     for _ in range(300):
         cards = rng.sample(range(24), 14)  # unseen: 10 opponent's, 2 talon, 2 buried
@@ -595,8 +595,8 @@ def test_worlds_keep_the_seen_talon_out_of_the_other_talon(compiled2):
         pool = card_mask(cards[2:])
         voids = 1 << rng.randrange(4) if rng.random() < 0.5 else 0
         world[:] = 0
-        K2.sample_world2(gen, pool, either, 10, 2, voids, wbuf)
-        opp, talon, buried = (int(world[K2.W_OPP]), int(world[K2.W_TALON]), int(world[K2.W_BURIED]))
+        pimc2_nb.sample_world2(gen, pool, either, 10, 2, voids, wbuf)
+        opp, talon, buried = (int(world[pimc2_nb.W_OPP]), int(world[pimc2_nb.W_TALON]), int(world[pimc2_nb.W_BURIED]))
         assert opp | talon | buried == pool | either and opp & talon == opp & buried == talon & buried == 0
         assert (bin(opp).count("1"), bin(talon).count("1"), bin(buried).count("1")) == (10, 2, 2)
         assert talon & either == 0
@@ -609,7 +609,7 @@ def test_pimc_with_everything_known_plays_like_dd(compiled2):
     """When the seat knows the opponent's hand, the other talon and the buried cards, every world
     is the real deal: the chosen move has the double-dummy best value."""
     rng = random.Random("two seats pimc known")
-    bufs = (*K.new_work(), K.new_table(14), new_pimc_buffer())
+    bufs = (*search_nb.new_work(), search_nb.new_table(14), new_pimc_buffer())
     gen = state_from_seed(3, (0,))
     for i in range(60):
         options = random_options(rng) if i % 2 else {}
@@ -624,7 +624,7 @@ def test_pimc_with_everything_known_plays_like_dd(compiled2):
         opp = int(hands[seat ^ 1])
         known = np.array([opp, talon, buried, 0], dtype=np.int64)
         counts = np.array([bin(opp).count("1"), bin(talon).count("1"), bin(buried).count("1")], dtype=np.int64)
-        c, declare = K2.pimc2_choose_card(*args, played, np.zeros(2, dtype=np.int64), known, counts, 3,
+        c, declare = pimc2_nb.pimc2_choose_card(*args, played, np.zeros(2, dtype=np.int64), known, counts, 3,
                                           HouseRules.from_dict(options).to_array(), gen, *bufs)
         assert ch["moves"][(c, bool(declare))] == ch["best"]
 

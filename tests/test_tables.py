@@ -6,22 +6,22 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from analysis import tables as T
-from sim.cards import parse_hand
-from sim.rules import HouseRules
+from analysis import tables
+from sim.game.cards import parse_hand
+from sim.game.rules import HouseRules
 
 
 @pytest.fixture(scope="module")
 def table(tmp_path_factory):
     out = tmp_path_factory.mktemp("tables")
-    path = T.build_bid_tables(deals=80, seed=4, out=out, pimc_deals=3, worlds=3)
+    path = tables.build_bid_tables(deals=80, seed=4, out=out, pimc_deals=3, worlds=3)
     return out, path
 
 
 def test_table_columns_metadata_and_made_arrays(table):
     _, path = table
     df = pl.read_parquet(path)
-    meta = T.read_metadata(path)
+    meta = tables.read_metadata(path)
     assert df.height == 80 and meta["sample_size"] == 80 and meta["seed"] == 4 and meta["pimc_deals"] == 3
     assert meta["rules"]["min_bid"] == 100 and "thousand_version" in meta
     levels = np.array(meta["levels"])
@@ -38,7 +38,7 @@ def test_table_columns_metadata_and_made_arrays(table):
 
 def test_hand_features():
     h = np.array([parse_hand("AH TH KH QH AS 9C JD")], dtype=np.int64)
-    f = T.hand_features(h, HouseRules())
+    f = tables.hand_features(h, HouseRules())
     assert f["card_points"][0] == 11 + 10 + 4 + 3 + 11 + 0 + 2
     assert f["aces"][0] == 2 and f["tens"][0] == 1
     assert f["marriages"][0] == 1 << 3 and f["marriage_value"][0] == 100
@@ -46,15 +46,15 @@ def test_hand_features():
 
 
 def test_deals_do_not_depend_on_n():
-    assert np.array_equal(T.random_deals(30, 1), T.random_deals(1200, 1)[:30])
+    assert np.array_equal(tables.random_deals(30, 1), tables.random_deals(1200, 1)[:30])
 
 
 def test_summary_and_plot(table):
     out, path = table
-    lines = T.summarize_bid_tables(path, plot=out / T.PLOT_FILE, min_n=1)
+    lines = tables.summarize_bid_tables(path, plot=out / tables.PLOT_FILE, min_n=1)
     assert any("dd 100" in ln for ln in lines) and any("declarers compared" in ln for ln in lines)
-    assert (out / T.PLOT_FILE).stat().st_size > 1000
-    cmp = T.comparison(path)
+    assert (out / tables.PLOT_FILE).stat().st_size > 1000
+    cmp = tables.comparison(path)
     assert cmp[0]["contract"] == 100 and cmp[0]["n"] == 3
 
 
@@ -63,6 +63,6 @@ def test_cli_tables_bids(tmp_path):
 
     res = CliRunner().invoke(app, ["tables", "bids", "--deals", "20", "--pimc-deals", "0", "--out", str(tmp_path)])
     assert res.exit_code == 0, res.output
-    assert (tmp_path / T.TABLE_FILE).exists() and "bid-success tables" in res.output
+    assert (tmp_path / tables.TABLE_FILE).exists() and "bid-success tables" in res.output
     bad = CliRunner().invoke(app, ["tables", "bids", "--deals", "5", "--rules", "nope", "--out", str(tmp_path)])
     assert bad.exit_code == 2 and "error:" in bad.output

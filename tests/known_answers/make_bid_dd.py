@@ -1,6 +1,6 @@
 """Regenerate ``bid_dd.json``: an independent estimate of the dd method's p_make for fixed hands.
 
-Straightforward on purpose, sharing nothing with ``sim.advisor`` but the solver's public API: the
+Straightforward on purpose, sharing nothing with ``analysis.advisor`` but the solver's public API: the
 17 unseen cards are shuffled with numpy's default generator (not the advisor's xoshiro streams),
 split talon 3 / left 7 / right 7, and ``sim.solver.best_discard`` gives the exact value of the best
 discard; p_make(b) is the share of samples whose value reaches b.
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.cards import parse_hand
+from sim.game.cards import parse_hand
 from sim.solver import best_discard
 
 HANDS = ["AH TH KH QH AS 9C JD", "AS KS 9H JC QD 9D TC", "KC QC AD TD 9S JS AH"]

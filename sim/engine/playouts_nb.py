@@ -1,4 +1,4 @@
-"""Compiled kernels of the bid advisor (``sim.advisor``): sampling the unseen cards, the
+"""Compiled kernels of the bid advisor (``analysis.advisor``): sampling the unseen cards, the
 double-dummy success level of a sample, heuristic and PIMC play of a fixed deal from the talon on,
 and the "pass and defend" line.
 
@@ -8,9 +8,7 @@ him (his left), seat 2 after seat 1. Every kernel takes its buffers from the cal
 
 import numpy as np
 
-from sim import layout as Y
-from sim.bits_nb import lowest_index, popcount
-from sim.engine_nb import (
+from sim.engine.deals_nb import (
     W_CARD_POINTS,
     W_HANDS,
     W_KNOWN,
@@ -20,10 +18,13 @@ from sim.engine_nb import (
     play_dealt,
     play_tricks,
 )
+from sim.engine.schema import D_DECLARER, D_RESULT
+from sim.game.bits_nb import lowest_index, popcount
+from sim.game.play_nb import givable_cards
+from sim.game.rng_nb import below
+from sim.game.state_layout import N_GAME_STATE
 from sim.numba_config import jit_hot
-from sim.play_nb import givable_cards
-from sim.rng_nb import below
-from sim.solver_nb import (
+from sim.solver.search_nb import (
     DISCARD_ROW,
     MAX_MOVES,
     best_discard,
@@ -174,13 +175,13 @@ def pass_line(hand7, opp1, opp2, talon, dealer, rules, codes, bid_codes, prm, gs
     hands[0] = hand7
     hands[1] = opp1
     hands[2] = opp2
-    state = gs[Y.N_GAME_STATE:]
-    for i in range(Y.N_GAME_STATE):
+    state = gs[N_GAME_STATE:]
+    for i in range(N_GAME_STATE):
         state[i] = gs[i]
     script[0] = 1
     if play_dealt(rng, rules, codes, bid_codes, prm, state, dealer, ws, talon, rec, 0, plays, script, solver) != 0:
         return 0, -1
-    return rec[0, Y.D_RESULT], rec[0, Y.D_DECLARER]
+    return rec[0, D_RESULT], rec[0, D_DECLARER]
 
 
 @jit_hot

@@ -14,9 +14,7 @@ import numpy as np
 import polars as pl
 
 from sim import __version__
-from sim import layout as Y
-from sim.cards import CardError, parse_card, parse_hand
-from sim.engine_nb import (
+from sim.engine.deals_nb import (
     ILLEGAL,
     W_HANDS,
     W_RESULT,
@@ -31,12 +29,28 @@ from sim.engine_nb import (
     run_deals,
     run_games,
 )
-from sim.pimc_nb import new_pimc_buffer
-from sim.play_nb import beats, legal_follows
+from sim.engine.schema import (
+    D_BOLT,
+    D_CHANGE,
+    D_EVENTS,
+    D_SCORE,
+    KERNEL_DEAL_INDEX,
+    N_DEAL_COLUMNS,
+    N_GAME_COLUMNS,
+    N_PLAYS,
+    deal_columns,
+    deals_frame,
+    games_frame,
+)
+from sim.game.cards import CardError, parse_card, parse_hand
+from sim.game.play_nb import beats, legal_follows
+from sim.game.rng_nb import state_from_seed
+from sim.game.rules import HouseRules
+from sim.game.state_layout import G_ATTEMPTS, G_BOLTS, G_FALLS, G_ON_BARREL, G_SCORE, G_WINNER, SLOTS
 from sim.players import HeuristicParams, default_params, params_matrix, parse_players, player_codes
-from sim.rng_nb import state_from_seed
-from sim.rules import HouseRules
-from sim.solver_nb import new_table, new_work
+from sim.players.layout import PLAYER_SCRIPTED
+from sim.players.pimc_nb import new_pimc_buffer
+from sim.solver.search_nb import new_table, new_work
 
 DEAL_STREAM = 1  # chunk_rng stream of the deals (the players draw from stream 0)
 DD_TABLE_LOG2 = 18  # 2**18 transposition-table rows (6 MiB) per double-dummy thread
@@ -106,42 +120,6 @@ def chunk_rng(seed: int, index: int, stream: int = 0) -> np.ndarray:
     return state_from_seed(seed, (index,) if stream == 0 else (index, stream))
 
 
-_DEAL_DTYPES = {
-    "game": pl.Int64, "deal": pl.Int32, "dealer": pl.Int8, "hand": pl.UInt32, "talon": pl.UInt32,
-    "bid": pl.Int16, "bid_turns": pl.Int16, "declarer": pl.Int8, "winning_bid": pl.Int16,
-    "contract": pl.Int16, "conceded": pl.Boolean, "made": pl.Boolean, "gift": pl.Int8,
-    "card_points": pl.Int16, "marriage_points": pl.Int16, "marriages": pl.UInt16, "tricks": pl.Int8,
-    "result": pl.Int16, "change": pl.Int16, "score": pl.Int32, "bolt": pl.Int8, "events": pl.UInt16,
-    "bid_kind": pl.Int8, "redeal": pl.Int8, "other_talon": pl.UInt32, "buried": pl.UInt32, "talon_card": pl.Int8,
-}
-_GAME_DTYPES = {"game": pl.Int64, "deals": pl.Int32, "winner": pl.Int8, "first_dealer": pl.Int8,
-                "score": pl.Int32}
-
-
-def _dtype(name: str, table: dict) -> pl.DataType:
-    return table.get(name, table.get(name.rstrip("0123"), pl.Int16))
-
-
-_KERNEL_DEAL_INDEX = {name: j for j, name in enumerate(Y.KERNEL_DEAL_COLUMNS)}
-_KERNEL_GAME_INDEX = {name: j for j, name in enumerate(Y.KERNEL_GAME_COLUMNS)}
-
-
-def deals_frame(rec: np.ndarray, plays: np.ndarray, players: int = 3) -> pl.DataFrame:
-    """Deal records (kernel layout) → a typed frame of an ``players``-player run (seat columns
-    0..players-1); ``plays`` holds the 24 cards in play order (-1 for a conceded deal)."""
-    cols = {name: pl.Series(name, rec[:, _KERNEL_DEAL_INDEX[name]]).cast(_dtype(name, _DEAL_DTYPES))
-            for name in Y.deal_columns(players)}
-    cols["plays"] = pl.Series("plays", plays, dtype=pl.Array(pl.Int8, Y.N_PLAYS))
-    return pl.DataFrame(cols)
-
-
-def games_frame(grec: np.ndarray, players: int = 3) -> pl.DataFrame:
-    cols = {name: pl.Series(name, grec[:, _KERNEL_GAME_INDEX[name]]).cast(_dtype(name, _GAME_DTYPES))
-            for name in Y.game_columns(players)}
-    df = pl.DataFrame(cols)
-    return df.with_columns(finished=pl.col("winner") >= 0)
-
-
 def solver_buffers(players) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The search buffers of double-dummy and PIMC seats (state, moves, transposition table, PIMC
     worlds); a token table when no seat searches."""
@@ -164,18 +142,18 @@ def play_chunk(spec: BatchSpec, index: int) -> tuple[pl.DataFrame, pl.DataFrame 
     no_script = np.zeros(1, dtype=np.int64)  # no seat of a batch is scripted
     solver = solver_buffers(spec.players)
     if spec.mode == "deals":
-        rec = np.zeros((size, Y.N_DEAL_COLUMNS), dtype=np.int32)
-        plays = np.zeros((size, Y.N_PLAYS), dtype=np.int8)
+        rec = np.zeros((size, N_DEAL_COLUMNS), dtype=np.int32)
+        plays = np.zeros((size, N_PLAYS), dtype=np.int8)
         if run_deals(rng, deal_rng, rules, codes, prm, first, size, rec, plays, gs, ws, no_script, solver) == ILLEGAL:
             raise EngineError(f"illegal action in chunk {index} (seed {spec.seed})")
         return deals_frame(rec, plays, spec.rules.players), None
-    grec = np.zeros((size, Y.N_GAME_COLUMNS), dtype=np.int32)
+    grec = np.zeros((size, N_GAME_COLUMNS), dtype=np.int32)
     done = np.zeros(1, dtype=np.int64)
     parts = []
     capacity = size * 40
     while done[0] < size:
-        rec = np.zeros((capacity, Y.N_DEAL_COLUMNS), dtype=np.int32)
-        plays = np.zeros((capacity, Y.N_PLAYS), dtype=np.int8)
+        rec = np.zeros((capacity, N_DEAL_COLUMNS), dtype=np.int32)
+        plays = np.zeros((capacity, N_PLAYS), dtype=np.int8)
         rows = run_games(rng, deal_rng, rules, codes, prm, gs, first, size, spec.max_deals_per_game, rec, plays, grec,
                          done, ws, no_script, solver)
         if rows == ILLEGAL:
@@ -202,13 +180,13 @@ class GameState:
 
     def to_array(self) -> np.ndarray:
         gs = new_game_state()
-        for offset, values in ((Y.G_SCORE, self.scores), (Y.G_ON_BARREL, self.on_barrel),
-                               (Y.G_ATTEMPTS, self.attempts), (Y.G_FALLS, self.falls), (Y.G_BOLTS, self.bolts)):
-            if len(values) > Y.SLOTS:
-                raise ValueError(f"a game state has at most {Y.SLOTS} seats")
+        for offset, values in ((G_SCORE, self.scores), (G_ON_BARREL, self.on_barrel),
+                               (G_ATTEMPTS, self.attempts), (G_FALLS, self.falls), (G_BOLTS, self.bolts)):
+            if len(values) > SLOTS:
+                raise ValueError(f"a game state has at most {SLOTS} seats")
             for p, v in enumerate(values):
                 gs[offset + p] = v
-        gs[Y.G_WINNER] = -1
+        gs[G_WINNER] = -1
         return gs
 
     @classmethod
@@ -216,8 +194,8 @@ class GameState:
         def per_seat(offset, kind=int):
             return tuple(kind(gs[offset + p]) for p in range(seats))
 
-        return cls(per_seat(Y.G_SCORE), per_seat(Y.G_ON_BARREL, bool), per_seat(Y.G_ATTEMPTS),
-                   per_seat(Y.G_FALLS), per_seat(Y.G_BOLTS))
+        return cls(per_seat(G_SCORE), per_seat(G_ON_BARREL, bool), per_seat(G_ATTEMPTS),
+                   per_seat(G_FALLS), per_seat(G_BOLTS))
 
 
 class IllegalAction(ValueError):
@@ -272,9 +250,9 @@ def play_scripted_deal(*, hands: list[str | int], talon: str | int, dealer: int,
     ws = new_workspace()
     ws[W_HANDS, :len(masks)] = masks
     gs = (state or GameState()).to_array()
-    rec = np.zeros((1, Y.N_DEAL_COLUMNS), dtype=np.int32)
-    plays = np.zeros((1, Y.N_PLAYS), dtype=np.int8)
-    codes = np.full(n, Y.PLAYER_SCRIPTED, dtype=np.int64)
+    rec = np.zeros((1, N_DEAL_COLUMNS), dtype=np.int32)
+    plays = np.zeros((1, N_PLAYS), dtype=np.int8)
+    codes = np.full(n, PLAYER_SCRIPTED, dtype=np.int64)
     rng = chunk_rng(0, 0)  # unused: every seat is scripted
     args = (rng, rules.to_array(), codes, codes, params_matrix(rules=rules), gs, dealer, ws, talon_mask)
     rest = (rec, 0, plays, script, solver_buffers(()))
@@ -289,7 +267,7 @@ def play_scripted_deal(*, hands: list[str | int], talon: str | int, dealer: int,
         raise IllegalAction(step, f"action {step} ({actions[step]!r}) is not allowed here")
     if script[0] != len(script):
         raise IllegalAction(int(script[0]) - 1, f"{len(script) - script[0]} action(s) left over after the deal")
-    row = {name: int(rec[0, _KERNEL_DEAL_INDEX[name]]) for name in Y.deal_columns(n)}
+    row = {name: int(rec[0, KERNEL_DEAL_INDEX[name]]) for name in deal_columns(n)}
     return row, [int(c) for c in plays[0]], GameState.from_array(gs, n)
 
 
@@ -314,15 +292,15 @@ def settle_deal(*, state: GameState, declarer: int, contract: int, made: bool, r
     gs = state.to_array()
     rotate_seats(gs, shift)
     ws = new_workspace()
-    rec = np.zeros((1, Y.N_DEAL_COLUMNS), dtype=np.int32)
+    rec = np.zeros((1, N_DEAL_COLUMNS), dtype=np.int32)
     for slot in range(n):
         ws[W_RESULT, slot] = results[(slot + shift) % n]
-        rec[0, Y.D_BOLT + slot] = bolts[(slot + shift) % n]
+        rec[0, D_BOLT + slot] = bolts[(slot + shift) % n]
     slot_declarer = (declarer - shift) % n
     apply_deal(gs, rules.to_array(), slot_declarer, contract, made, conceded, -1, ws, rec, 0)
     out = {key: [int(rec[0, col + (p - shift) % n]) for p in range(n)]
-           for key, col in (("change", Y.D_CHANGE), ("score", Y.D_SCORE), ("events", Y.D_EVENTS))}
-    winner = int(gs[Y.G_WINNER])
+           for key, col in (("change", D_CHANGE), ("score", D_SCORE), ("events", D_EVENTS))}
+    winner = int(gs[G_WINNER])
     out["winner"] = (winner + shift) % n if winner >= 0 else -1
     rotate_seats(gs, (4 - shift) % 4)
     return GameState.from_array(gs, n), out

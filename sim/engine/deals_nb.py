@@ -2,18 +2,73 @@
 and the game-level rules (bolts, dump truck, barrel), plus the chunk kernels the runners call.
 
 Kernels take only arrays and scalars. The house rules are the int64 array of
-``HouseRules.to_array`` (offsets in ``sim.rules_layout``); records and game state use the
+``HouseRules.to_array`` (offsets in ``sim.game.rules_layout``); records and game state use the
 offsets in ``sim.layout``. Players are chosen per seat by integer code.
 """
 
 import numpy as np
 
-from sim import layout as Y
-from sim import rules_layout as R
-from sim.bits_nb import popcount
-from sim.numba_config import jit_hot, jit_inline
-from sim.pimc_nb import pimc_choose_card, pimc_choose_discard
-from sim.play_nb import (
+from sim.engine.schema import (
+    BID_DARK,
+    BID_GOLDEN,
+    BID_NORMAL,
+    BID_UNDARKED,
+    D_BID,
+    D_BID_KIND,
+    D_BID_TURNS,
+    D_BOLT,
+    D_BURIED,
+    D_CARD_POINTS,
+    D_CHANGE,
+    D_CONCEDED,
+    D_CONTRACT,
+    D_DEAL,
+    D_DEALER,
+    D_DECLARER,
+    D_EVENTS,
+    D_GAME,
+    D_GIFT,
+    D_HAND,
+    D_MADE,
+    D_MARRIAGE_POINTS,
+    D_MARRIAGES,
+    D_OTHER_TALON,
+    D_REDEAL,
+    D_RESULT,
+    D_SCORE,
+    D_SEAT_BLOCKS,
+    D_TALON,
+    D_TALON_CARD,
+    D_TRICKS,
+    D_WINNING_BID,
+    EV_BARREL_ON,
+    EV_BARREL_STAY,
+    EV_BOLT_PENALTY,
+    EV_DEFENCE_IGNORED,
+    EV_DUMP_TRUCK,
+    EV_FALL_ATTEMPTS,
+    EV_FALL_CONTRACT,
+    EV_FALL_TO_ZERO,
+    EV_GOLDEN_RESET,
+    EV_KNOCKED_OFF,
+    EV_REDEAL_PENALTY,
+    EV_SIMULTANEOUS,
+    EV_WIN,
+    GAME_STATE_TO_RECORD,
+    REDEAL_ALL_PASSED,
+    REDEAL_FOUR_ACES,
+    REDEAL_FOUR_NINES,
+    REDEAL_FOUR_NINES_AFTER_TALON,
+    REDEAL_HAND_POINTS,
+    REDEAL_NONE,
+    REDEAL_TALON_POINTS,
+    REDEAL_TALON_THREE_JACKS,
+    REDEAL_TALON_TWO_NINES,
+    REDEAL_THREE_NINES,
+)
+from sim.game import rules_layout as R
+from sim.game.bits_nb import popcount
+from sim.game.play_nb import (
     ACE,
     CARD_POINTS,
     JACK,
@@ -32,7 +87,34 @@ from sim.play_nb import (
     nth_card,
     round5,
 )
-from sim.players_nb import (
+from sim.game.rng_nb import below
+from sim.game.state_layout import (
+    G_ATTEMPTS,
+    G_BARREL_ENTRIES,
+    G_BARREL_FALLS,
+    G_BOLT_PENALTIES,
+    G_BOLTS,
+    G_CONCESSIONS,
+    G_DEALER,
+    G_DEALS,
+    G_DUMP_TRUCKS,
+    G_FALLS,
+    G_FIRST_DEALER,
+    G_GOLDEN_LEFT,
+    G_GOLDEN_MADE,
+    G_GOLDEN_ROUNDS,
+    G_ON_BARREL,
+    G_QUIET,
+    G_REDEALS,
+    G_SCORE,
+    G_SEAT_BLOCKS_END,
+    G_WINNER,
+    G_ZEROED,
+    N_GAME_STATE,
+)
+from sim.numba_config import jit_hot, jit_inline
+from sim.players.dd_nb import dd2_choose_card, dd_choose_card
+from sim.players.heuristic_nb import (
     choose_bid,
     choose_card,
     choose_contract,
@@ -41,9 +123,11 @@ from sim.players_nb import (
     choose_discard2,
     dd_final_contract,
 )
-from sim.rng_nb import below
-from sim.solver2_nb import best_discard2, dd2_choose_card, pimc2_choose_card, pimc2_choose_discard
-from sim.solver_nb import best_discard, dd_choose_card
+from sim.players.layout import H_PIMC_WORLDS, PLAYER_DD, PLAYER_PIMC
+from sim.players.pimc2_nb import pimc2_choose_card, pimc2_choose_discard
+from sim.players.pimc_nb import pimc_choose_card, pimc_choose_discard
+from sim.solver.search2_nb import best_discard2
+from sim.solver.search_nb import best_discard
 
 ILLEGAL = -1  # returned status when a player chose an illegal action (a bug, never expected)
 REDEAL = 1  # returned status of a deal thrown in: the same dealer deals again
@@ -107,7 +191,7 @@ def bid_cap(hand, rules):
 @jit_hot
 def anyone_on_barrel(gs):
     """Somebody sits on the barrel (slot 3: the dealer sitting out a 4-player deal; 0 with 3)."""
-    return gs[Y.G_ON_BARREL] + gs[Y.G_ON_BARREL + 1] + gs[Y.G_ON_BARREL + 2] + gs[Y.G_ON_BARREL + 3] > 0
+    return gs[G_ON_BARREL] + gs[G_ON_BARREL + 1] + gs[G_ON_BARREL + 2] + gs[G_ON_BARREL + 3] > 0
 
 
 # Rows of the per-chunk workspace (a (WORKSPACE_ROWS, 24) int64 array), so that no deal allocates.
@@ -123,7 +207,7 @@ def new_workspace():
 
 
 def new_game_state():
-    return np.zeros(Y.N_GAME_STATE, dtype=np.int64)
+    return np.zeros(N_GAME_STATE, dtype=np.int64)
 
 
 @jit_hot
@@ -143,7 +227,7 @@ def play_dealt(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, rec, ro
     search with the buffers ``solver`` = (state, moves, table, PIMC worlds). Returns 0, REDEAL
     or ILLEGAL."""
     hands = ws[W_HANDS, :3]
-    rec[row, Y.D_TALON] = talon
+    rec[row, D_TALON] = talon
     status, declarer, high, mode, as_it_lies = bid_for_talon(rng, rules, bid_codes, prm, gs, dealer, ws, rec, row,
                                                              plays, script, 3)
     if status != 0:
@@ -164,10 +248,10 @@ def play_dealt(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, rec, ro
     hands[declarer] &= ~((np.int64(1) << g1) | (np.int64(1) << g2))
     hands[left] |= np.int64(1) << g1
     hands[right] |= np.int64(1) << g2
-    rec[row, Y.D_GIFT + declarer] = -1
-    rec[row, Y.D_GIFT + left] = g1
-    rec[row, Y.D_GIFT + right] = g2
-    if codes[0] == Y.PLAYER_PIMC or codes[1] == Y.PLAYER_PIMC or codes[2] == Y.PLAYER_PIMC:  # only they read it
+    rec[row, D_GIFT + declarer] = -1
+    rec[row, D_GIFT + left] = g1
+    rec[row, D_GIFT + right] = g2
+    if codes[0] == PLAYER_PIMC or codes[1] == PLAYER_PIMC or codes[2] == PLAYER_PIMC:  # only they read it
         know_cards(ws[W_KNOWN], declarer, talon_shown_to_defenders(rules, mode, talon, uncontested), g1,
                    g2, not rules[R.DISCARD_FACE_DOWN])
     return finish_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script, solver, 3, declarer, high,
@@ -197,47 +281,47 @@ def bid_for_talon(rng, rules, bid_codes, prm, gs, dealer, ws, rec, row, plays, s
     it lies): status 0 goes on to the talon; REDEAL (the deal is recorded as thrown in) and
     ILLEGAL end the deal."""
     hands = ws[W_HANDS, :n]
-    rec[row, Y.D_DEALER] = dealer
+    rec[row, D_DEALER] = dealer
     for p in range(n):
-        rec[row, Y.D_HAND + p] = hands[p]
+        rec[row, D_HAND + p] = hands[p]
     first = (dealer + 1) % n
-    mode = Y.BID_NORMAL
-    if gs[Y.G_GOLDEN_LEFT] > 0:
-        mode = Y.BID_GOLDEN
+    mode = BID_NORMAL
+    if gs[G_GOLDEN_LEFT] > 0:
+        mode = BID_GOLDEN
     elif rules[R.DARK_GAME] and not anyone_on_barrel(gs) and (
-            not rules[R.DARK_MIN_ON] or gs[Y.G_SCORE + first] >= rules[R.DARK_MIN_SCORE]):
+            not rules[R.DARK_MIN_ON] or gs[G_SCORE + first] >= rules[R.DARK_MIN_SCORE]):
         choice = choose_dark(bid_codes[first], first, gs, rules, prm, rng, script)
         if choice != 0 and choice != 1:
             return ILLEGAL, 0, 0, mode, False
         if choice:
-            mode = Y.BID_DARK
+            mode = BID_DARK
     # Cards taken unseen (dark, golden) are played as they lie: no redeal.
-    as_it_lies = mode != Y.BID_NORMAL or not rules[R.REDEAL_ANY]  # also when the redeal limit refuses one
+    as_it_lies = mode != BID_NORMAL or not rules[R.REDEAL_ANY]  # also when the redeal limit refuses one
     reason = 0 if as_it_lies else hand_redeal(hands, dealer, rules, n)
     if reason:
         if not limit_reached(gs, rules):
             return redeal(gs, rec, row, plays, reason), 0, 0, mode, False
         as_it_lies = True
     last_bid = ws[W_LAST_BID, :n]
-    if mode == Y.BID_GOLDEN:
+    if mode == BID_GOLDEN:
         last_bid[:] = 0
         last_bid[first] = GOLDEN_CONTRACT
         declarer, high, turns = first, GOLDEN_CONTRACT, 0
     else:
         declarer, high, turns, still_dark = run_auction(rng, rules, bid_codes, prm, gs, dealer, hands, last_bid,
-                                                        ws[W_ACTIVE, :n], mode == Y.BID_DARK, script, n)
-        if mode == Y.BID_DARK and not still_dark:
-            mode = Y.BID_UNDARKED
+                                                        ws[W_ACTIVE, :n], mode == BID_DARK, script, n)
+        if mode == BID_DARK and not still_dark:
+            mode = BID_UNDARKED
     if declarer == ILLEGAL:
         return ILLEGAL, 0, 0, mode, False
     for q in range(n):
-        rec[row, Y.D_BID + q] = last_bid[q]
-    rec[row, Y.D_BID_TURNS] = turns
-    rec[row, Y.D_BID_KIND] = mode
-    rec[row, Y.D_DECLARER] = declarer
-    rec[row, Y.D_WINNING_BID] = high
+        rec[row, D_BID + q] = last_bid[q]
+    rec[row, D_BID_TURNS] = turns
+    rec[row, D_BID_KIND] = mode
+    rec[row, D_DECLARER] = declarer
+    rec[row, D_WINNING_BID] = high
     if declarer == ALL_PASSED:  # not one of the dealer's redeals
-        return thrown_in(gs, rec, row, plays, Y.REDEAL_ALL_PASSED), 0, 0, mode, False
+        return thrown_in(gs, rec, row, plays, REDEAL_ALL_PASSED), 0, 0, mode, False
     return 0, declarer, high, mode, as_it_lies
 
 
@@ -257,20 +341,20 @@ def finish_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script,
                 four_nines = q
     if four_nines >= 0 and rules[R.REDEAL_FOUR_NINES_AFTER_TALON] and rules[R.REDEAL_ASK] and not as_it_lies:
         if not limit_reached(gs, rules):
-            return redeal(gs, rec, row, plays, Y.REDEAL_FOUR_NINES_AFTER_TALON)
+            return redeal(gs, rec, row, plays, REDEAL_FOUR_NINES_AFTER_TALON)
         as_it_lies = True
-    gs[Y.G_REDEALS] = 0  # the deal is played
+    gs[G_REDEALS] = 0  # the deal is played
 
     # ---- final contract or concession ----------------------------------------------------------
-    doubled = mode == Y.BID_DARK or mode == Y.BID_GOLDEN  # 120 taken unseen: fixed and doubled
+    doubled = mode == BID_DARK or mode == BID_GOLDEN  # 120 taken unseen: fixed and doubled
     can_concede = not doubled and rules[R.CONCEDE] and (rules[R.CONCEDE_ON_BARREL] or not anyone_on_barrel(gs)) and (
-        rules[R.CONCEDE_LIMIT] == 0 or gs[Y.G_CONCESSIONS + declarer] < rules[R.CONCEDE_LIMIT])
+        rules[R.CONCEDE_LIMIT] == 0 or gs[G_CONCESSIONS + declarer] < rules[R.CONCEDE_LIMIT])
     final_cap = bid_cap(hands[declarer], rules)
     if accumulates(gs, rules, declarer):
         final_cap = min(final_cap, ACCUMULATE_BID_CAP)
     if doubled:
         contract = high
-    elif codes[declarer] == Y.PLAYER_DD:
+    elif codes[declarer] == PLAYER_DD:
         contract = dd_final_contract(high, final_cap, dd_value, can_concede)
     else:
         contract = choose_contract(codes[declarer], declarer, hands[declarer], high, final_cap,
@@ -282,9 +366,9 @@ def finish_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script,
         contract = high
     elif contract < high or contract % 5 or (contract > high and contract > final_cap):
         return ILLEGAL
-    rec[row, Y.D_CONTRACT] = contract
-    rec[row, Y.D_CONCEDED] = conceded
-    rec[row, Y.D_REDEAL] = Y.REDEAL_NONE
+    rec[row, D_CONTRACT] = contract
+    rec[row, D_CONCEDED] = conceded
+    rec[row, D_REDEAL] = REDEAL_NONE
 
     card_points = ws[W_CARD_POINTS, :n]
     marriage_points = ws[W_MARRIAGE_POINTS, :n]
@@ -295,8 +379,8 @@ def finish_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script,
     if conceded:
         clear_tallies(ws)
         loss = 0 if rules[R.CONCEDE_NO_DEDUCTION] else contract
-        gs[Y.G_CONCESSIONS + declarer] += 1
-        if rules[R.CONCEDE_THIRD_PENALTY] and gs[Y.G_CONCESSIONS + declarer] % 3 == 0:
+        gs[G_CONCESSIONS + declarer] += 1
+        if rules[R.CONCEDE_THIRD_PENALTY] and gs[G_CONCESSIONS + declarer] % 3 == 0:
             loss += THIRD_CONCESSION_PENALTY
         gain = 60 if rules[R.CONCEDE_60] else (contract + 9) // 10 * 5
         for q in range(n):
@@ -317,25 +401,25 @@ def finish_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script,
                 result[q] = factor * (contract if made else -contract)
             else:
                 result[q] = round5(factor * card_points[q] + marriage_points[q])
-    rec[row, Y.D_MADE] = made
+    rec[row, D_MADE] = made
     for q in range(n):
         if q == four_nines:
             result[q] += rules[R.FOUR_NINES_BONUS]  # zero unless four_nines_bonus
-        rec[row, Y.D_CARD_POINTS + q] = card_points[q]
-        rec[row, Y.D_MARRIAGE_POINTS + q] = marriage_points[q]
-        rec[row, Y.D_MARRIAGES + q] = marriages[q]
-        rec[row, Y.D_TRICKS + q] = tricks[q]
-        rec[row, Y.D_RESULT + q] = result[q]
+        rec[row, D_CARD_POINTS + q] = card_points[q]
+        rec[row, D_MARRIAGE_POINTS + q] = marriage_points[q]
+        rec[row, D_MARRIAGES + q] = marriages[q]
+        rec[row, D_TRICKS + q] = tricks[q]
+        rec[row, D_RESULT + q] = result[q]
         if rules[R.BOLT_ON] == R.BOLT_ON_NO_TRICKS and not rules[R.BOLT_OWN_GAME_EXEMPT]:
             bolt = (not conceded) and tricks[q] == 0  # the classic rule, without a call
         else:
             bolt = earns_bolt(gs, rules, q, declarer, conceded, tricks[q], card_points[q] + marriage_points[q])
-        rec[row, Y.D_BOLT + q] = 2 * bolt if mode == Y.BID_DARK and rules[R.BOLT_DOUBLE_IN_DARK] else bolt
+        rec[row, D_BOLT + q] = 2 * bolt if mode == BID_DARK and rules[R.BOLT_DOUBLE_IN_DARK] else bolt
     paying_dealer = -1
-    if as_it_lies and rules[R.REDEAL_ANY] and mode == Y.BID_NORMAL:
+    if as_it_lies and rules[R.REDEAL_ANY] and mode == BID_NORMAL:
         paying_dealer = SITTER if rules[R.PLAYERS] == 4 else dealer  # the 4-player dealer sits out
     apply_deal(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec, row)
-    if mode == Y.BID_GOLDEN:
+    if mode == BID_GOLDEN:
         end_golden_deal(gs, rules, made, rec, row)
     return 0
 
@@ -346,11 +430,11 @@ def choose_gifts(code, declarer, hands, givable, rules, prm, rng, script, solver
     after that, the double-dummy value of the deal for a dd declarer, else 0)."""
     left = (declarer + 1) % 3
     right = (declarer + 2) % 3
-    if code == Y.PLAYER_DD:
+    if code == PLAYER_DD:
         return best_discard(hands[declarer], hands[left], hands[right], rules, solver[0], solver[1], solver[2])
-    if code == Y.PLAYER_PIMC:
+    if code == PLAYER_PIMC:
         # Before the discard the declarer knows no opponent's card.
-        g1, g2 = pimc_choose_discard(hands[declarer], 0, 0, np.int64(prm[declarer, Y.H_PIMC_WORLDS]), rules, rng,
+        g1, g2 = pimc_choose_discard(hands[declarer], 0, 0, np.int64(prm[declarer, H_PIMC_WORLDS]), rules, rng,
                                      solver[0], solver[1], solver[2], solver[3])
         return g1, g2, 0
     g1, g2 = choose_discard(code, declarer, hands[declarer], givable, rules, prm, rng, script)
@@ -380,7 +464,7 @@ def talon_shown_to_defenders(rules, mode, talon, uncontested):
     """The talon's cards if the defenders saw it: not when it was taken unseen (dark game, golden
     round), under talon_shown_to_declarer_only, nor under talon_hidden_at_100 when first hand won
     it with the uncontested forced minimum bid."""
-    if mode == Y.BID_DARK or mode == Y.BID_GOLDEN or rules[R.TALON_TO_DECLARER_ONLY]:
+    if mode == BID_DARK or mode == BID_GOLDEN or rules[R.TALON_TO_DECLARER_ONLY]:
         return 0
     if rules[R.TALON_HIDDEN_AT_100] and uncontested:
         return 0
@@ -392,12 +476,12 @@ def free_talon_seat(gs, rules):
     """A player on the barrel who takes the talon without bidding: always with barrel_talon_free;
     with barrel_forced_last on the last attempt of his third barrel. -1 if none."""
     for p in range(3):
-        if not gs[Y.G_ON_BARREL + p]:
+        if not gs[G_ON_BARREL + p]:
             continue
         if rules[R.BARREL_TALON_FREE]:
             return p
-        third_barrel = gs[Y.G_FALLS + p] == 2
-        if rules[R.BARREL_FORCED_LAST] and third_barrel and gs[Y.G_ATTEMPTS + p] == rules[R.BARREL_ATTEMPTS] - 1:
+        third_barrel = gs[G_FALLS + p] == 2
+        if rules[R.BARREL_FORCED_LAST] and third_barrel and gs[G_ATTEMPTS + p] == rules[R.BARREL_ATTEMPTS] - 1:
             return p
     return -1
 
@@ -442,7 +526,7 @@ def run_auction(rng, rules, codes, prm, gs, dealer, hands, last_bid, active, dar
                     cap = 0  # only a marriage lets a player undark
             if accumulates(gs, rules, p):
                 cap = min(cap, ACCUMULATE_BID_CAP)
-            if rules[R.SILENCE_ON] and gs[Y.G_SCORE + p] < rules[R.SILENCE_BELOW]:
+            if rules[R.SILENCE_ON] and gs[G_SCORE + p] < rules[R.SILENCE_BELOW]:
                 bid = 0
             else:
                 bid = choose_bid(codes[p], p, hands[p], high, high_seat, min_raise, cap, gs, rules, prm, rng, script)
@@ -467,7 +551,7 @@ def run_auction(rng, rules, codes, prm, gs, dealer, hands, last_bid, active, dar
 @jit_hot
 def accumulates(gs, rules, seat):
     """The seat sits on the barrel under barrel_accumulate."""
-    return rules[R.BARREL_ACCUMULATE] and gs[Y.G_ON_BARREL + seat]
+    return rules[R.BARREL_ACCUMULATE] and gs[G_ON_BARREL + seat]
 
 
 @jit_hot
@@ -475,18 +559,18 @@ def end_golden_deal(gs, rules, made, rec, row):
     """Count a golden-round deal; at the end of a round nobody made, scores go back to zero and
     the round is played again (at most GOLDEN_ROUND_REPLAYS rounds of one deal per player)."""
     if made:
-        gs[Y.G_GOLDEN_MADE] = 1
-    gs[Y.G_GOLDEN_LEFT] -= 1
-    if gs[Y.G_GOLDEN_LEFT] > 0 or gs[Y.G_GOLDEN_MADE]:
+        gs[G_GOLDEN_MADE] = 1
+    gs[G_GOLDEN_LEFT] -= 1
+    if gs[G_GOLDEN_LEFT] > 0 or gs[G_GOLDEN_MADE]:
         return
     for q in range(rules[R.PLAYERS]):
-        rec[row, Y.D_CHANGE + q] -= gs[Y.G_SCORE + q]
-        rec[row, Y.D_SCORE + q] = 0
-        rec[row, Y.D_EVENTS + q] |= Y.EV_GOLDEN_RESET
-        gs[Y.G_SCORE + q] = 0
-    if gs[Y.G_GOLDEN_ROUNDS] < GOLDEN_ROUND_REPLAYS:
-        gs[Y.G_GOLDEN_ROUNDS] += 1
-        gs[Y.G_GOLDEN_LEFT] = rules[R.PLAYERS]
+        rec[row, D_CHANGE + q] -= gs[G_SCORE + q]
+        rec[row, D_SCORE + q] = 0
+        rec[row, D_EVENTS + q] |= EV_GOLDEN_RESET
+        gs[G_SCORE + q] = 0
+    if gs[G_GOLDEN_ROUNDS] < GOLDEN_ROUND_REPLAYS:
+        gs[G_GOLDEN_ROUNDS] += 1
+        gs[G_GOLDEN_LEFT] = rules[R.PLAYERS]
 
 
 @jit_hot
@@ -496,12 +580,12 @@ def earns_bolt(gs, rules, seat, declarer, conceded, tricks, points):
     in a row without declaring (counted here). bolt_own_game_exempt spares the declarer."""
     if rules[R.BOLT_ON] == R.BOLT_ON_THREE_PASSES:
         if seat == declarer:
-            gs[Y.G_QUIET + seat] = 0
+            gs[G_QUIET + seat] = 0
             return False
-        gs[Y.G_QUIET + seat] += 1
-        if gs[Y.G_QUIET + seat] < 3:
+        gs[G_QUIET + seat] += 1
+        if gs[G_QUIET + seat] < 3:
             return False
-        gs[Y.G_QUIET + seat] = 0
+        gs[G_QUIET + seat] = 0
         return True
     if conceded or (seat == declarer and rules[R.BOLT_OWN_GAME_EXEMPT]):
         return False
@@ -517,16 +601,16 @@ def hand_redeal(hands, dealer, rules, n):
     for k in range(n):
         hand = hands[(dealer + 1 + k) % n]
         if rules[R.REDEAL_FOUR_ACES] and hand & RANK_MASK[ACE] == RANK_MASK[ACE]:
-            return Y.REDEAL_FOUR_ACES
+            return REDEAL_FOUR_ACES
         if not rules[R.REDEAL_ASK]:
             continue
         if mask_points(hand) < rules[R.REDEAL_HAND_POINTS_BELOW]:
-            return Y.REDEAL_HAND_POINTS
+            return REDEAL_HAND_POINTS
         nines = popcount(hand & RANK_MASK[NINE])
         if rules[R.REDEAL_FOUR_NINES] and nines == 4:
-            return Y.REDEAL_FOUR_NINES
+            return REDEAL_FOUR_NINES
         if rules[R.REDEAL_THREE_NINES] and nines >= 3:
-            return Y.REDEAL_THREE_NINES
+            return REDEAL_THREE_NINES
     return 0
 
 
@@ -537,11 +621,11 @@ def talon_redeal(talon, uncontested, rules):
         return 0
     if mask_points(talon) < rules[R.REDEAL_TALON_POINTS_BELOW] and (
             uncontested or not rules[R.REDEAL_TALON_ONLY_AT_100]):
-        return Y.REDEAL_TALON_POINTS
+        return REDEAL_TALON_POINTS
     if rules[R.REDEAL_TALON_TWO_NINES] and popcount(talon & RANK_MASK[NINE]) >= 2:
-        return Y.REDEAL_TALON_TWO_NINES
+        return REDEAL_TALON_TWO_NINES
     if rules[R.REDEAL_TALON_THREE_JACKS] and popcount(talon & RANK_MASK[JACK]) == 3:
-        return Y.REDEAL_TALON_THREE_JACKS
+        return REDEAL_TALON_THREE_JACKS
     return 0
 
 
@@ -549,12 +633,12 @@ def talon_redeal(talon, uncontested, rules):
 def limit_reached(gs, rules):
     """redeal_limit_penalty: this would be the dealer's third redeal in a row, so the deal is
     played as it lies and the dealer pays (in apply_deal)."""
-    return rules[R.REDEAL_LIMIT_PENALTY] and gs[Y.G_REDEALS] >= 2
+    return rules[R.REDEAL_LIMIT_PENALTY] and gs[G_REDEALS] >= 2
 
 
 @jit_hot
 def redeal(gs, rec, row, plays, reason):
-    gs[Y.G_REDEALS] += 1
+    gs[G_REDEALS] += 1
     return thrown_in(gs, rec, row, plays, reason)
 
 
@@ -563,15 +647,15 @@ def thrown_in(gs, rec, row, plays, reason):
     """Record a deal that is not played (the same dealer deals again): no declarer, nothing
     scored, the scores as they were; with players = 2 the other talon as dealt, nothing buried and
     no talon card."""
-    for col in range(Y.D_CONTRACT, Y.D_OTHER_TALON):  # the 2-player columns come last
+    for col in range(D_CONTRACT, D_OTHER_TALON):  # the 2-player columns come last
         rec[row, col] = 0
-    rec[row, Y.D_BURIED] = 0
-    rec[row, Y.D_TALON_CARD] = -1
+    rec[row, D_BURIED] = 0
+    rec[row, D_TALON_CARD] = -1
     for q in range(3):
-        rec[row, Y.D_GIFT + q] = -1
-        rec[row, Y.D_SCORE + q] = gs[Y.G_SCORE + q]
-    rec[row, Y.D_DECLARER] = -1
-    rec[row, Y.D_REDEAL] = reason
+        rec[row, D_GIFT + q] = -1
+        rec[row, D_SCORE + q] = gs[G_SCORE + q]
+    rec[row, D_DECLARER] = -1
+    rec[row, D_REDEAL] = reason
     plays[row, :] = -1
     return REDEAL
 
@@ -634,7 +718,7 @@ def play_tricks(rng, rules, codes, prm, ws, declarer, row, plays, script, solver
                 can_declare = tricks[p] > 0 or rules[R.MARRIAGE_FIRST_LEAD]
             else:
                 legal = legal_follows(hand, led_suit, win_card, trump, rules[R.MUST_HEAD])
-            if codes[p] == Y.PLAYER_DD or codes[p] == Y.PLAYER_PIMC:
+            if codes[p] == PLAYER_DD or codes[p] == PLAYER_PIMC:
                 won = np.int64(0)
                 for q in range(n):
                     won |= (tricks[q] > 0) << q
@@ -644,14 +728,14 @@ def play_tricks(rng, rules, codes, prm, ws, declarer, row, plays, script, solver
                     choice, declare = two_player_search(hands, p, legal, trick, k, leader, trump, trump_owner,
                                                         declarer, won, unsecured, last_bonus, played, voids, ws,
                                                         codes[p], prm, rules, rng, solver)
-                elif codes[p] == Y.PLAYER_DD:
+                elif codes[p] == PLAYER_DD:
                     choice, declare = dd_choose_card(hands, p, legal, trick, k, leader, trump, trump_owner, declarer,
                                                      won, unsecured, rules, solver[0], solver[1], solver[2])
                 else:
                     choice, declare = pimc_choose_card(hands, p, legal, trick, k, leader, trump, trump_owner,
                                                        declarer, won, unsecured, played, voids,
                                                        ws[W_KNOWN, 3 * p:3 * p + 3],
-                                                       np.int64(prm[p, Y.H_PIMC_WORLDS]), rules, rng, solver[0],
+                                                       np.int64(prm[p, H_PIMC_WORLDS]), rules, rng, solver[0],
                                                        solver[1], solver[2], solver[3])
                 if k == 0 and can_declare and not declare and declaration(hand, choice, rules)[2]:
                     choice |= LEAD_WITHOUT_DECLARING
@@ -708,14 +792,14 @@ def two_player_search(hands, seat, legal, trick, n_in_trick, leader, trump, trum
                       last_bonus, played, voids, ws, code, prm, rules, rng, solver):
     """players = 2: the card of a double-dummy or PIMC seat, (card, declare). A PIMC seat knows
     what ``know_cards2`` left in the workspace and how many cards its opponent holds now."""
-    if code == Y.PLAYER_DD:
+    if code == PLAYER_DD:
         return dd2_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won,
                                unsecured, last_bonus, rules, solver[0], solver[1], solver[2])
     counts = ws[W_KNOWN, 8:11]
     counts[0] = popcount(hands[1 - seat])
     return pimc2_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won,
                              unsecured, played, voids, ws[W_KNOWN, 4 * seat:4 * seat + 4], counts,
-                             np.int64(prm[seat, Y.H_PIMC_WORLDS]), rules, rng, solver[0], solver[1], solver[2],
+                             np.int64(prm[seat, H_PIMC_WORLDS]), rules, rng, solver[0], solver[1], solver[2],
                              solver[3])
 
 
@@ -723,16 +807,16 @@ def two_player_search(hands, seat, legal, trick, n_in_trick, leader, trump, trum
 def _fall(gs, rules, p, new_scores):
     """A counted fall from the barrel (the penalty is already in ``new_scores``); the n-th fall
     (``barrel_falls_to_zero``) sets the score to zero and the count starts again."""
-    gs[Y.G_ON_BARREL + p] = 0
-    gs[Y.G_ATTEMPTS + p] = 0
-    gs[Y.G_BARREL_FALLS + p] += 1
-    gs[Y.G_FALLS + p] += 1
+    gs[G_ON_BARREL + p] = 0
+    gs[G_ATTEMPTS + p] = 0
+    gs[G_BARREL_FALLS + p] += 1
+    gs[G_FALLS + p] += 1
     n = rules[R.BARREL_FALLS_TO_ZERO]
-    if n > 0 and gs[Y.G_FALLS + p] >= n:
+    if n > 0 and gs[G_FALLS + p] >= n:
         new_scores[p] = 0
-        gs[Y.G_FALLS + p] = 0
-        gs[Y.G_ZEROED + p] += 1
-        return Y.EV_FALL_TO_ZERO
+        gs[G_FALLS + p] = 0
+        gs[G_ZEROED + p] += 1
+        return EV_FALL_TO_ZERO
     return 0
 
 
@@ -764,47 +848,47 @@ def settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec
     reached = 0  # players reaching the target without a barrel
     sat_before = ws[W_SAT_BEFORE, :n]
     for p in range(n):
-        old = gs[Y.G_SCORE + p]
+        old = gs[G_SCORE + p]
         new[p] = old
-        sat_before[p] = gs[Y.G_ON_BARREL + p]
+        sat_before[p] = gs[G_ON_BARREL + p]
         if sat_before[p] and rules[R.BARREL_ACCUMULATE]:
             if p == sitter:  # sitting out: nothing taken, no attempt; the talon's points are not recorded
                 if result[p] != 0:
-                    events[p] |= Y.EV_DEFENCE_IGNORED
+                    events[p] |= EV_DEFENCE_IGNORED
                 continue
             # He adds the card points he takes, whatever his role, until he reaches the target;
             # after his attempts he falls from his score rounded down to tens.
             new[p] = old + ws[W_CARD_POINTS, p]
             if new[p] >= rules[R.TARGET]:
-                events[p] |= Y.EV_WIN
-                gs[Y.G_WINNER] = p
-                gs[Y.G_ON_BARREL + p] = 0
+                events[p] |= EV_WIN
+                gs[G_WINNER] = p
+                gs[G_ON_BARREL + p] = 0
                 continue
-            gs[Y.G_ATTEMPTS + p] += 1
-            if gs[Y.G_ATTEMPTS + p] >= rules[R.BARREL_ATTEMPTS]:
+            gs[G_ATTEMPTS + p] += 1
+            if gs[G_ATTEMPTS + p] >= rules[R.BARREL_ATTEMPTS]:
                 new[p] = new[p] // 10 * 10 - penalty
-                events[p] |= Y.EV_FALL_ATTEMPTS | _fall(gs, rules, p, new)
+                events[p] |= EV_FALL_ATTEMPTS | _fall(gs, rules, p, new)
         elif sat_before[p]:
             if p == sitter:  # sitting out is no attempt; the talon's points are not recorded
                 if result[p] != 0:
-                    events[p] |= Y.EV_DEFENCE_IGNORED
+                    events[p] |= EV_DEFENCE_IGNORED
                 continue
             if p == declarer and made and contract >= rules[R.BARREL_MIN_CONTRACT]:
                 new[p] = old + contract
-                events[p] |= Y.EV_WIN
-                gs[Y.G_WINNER] = p
-                gs[Y.G_ON_BARREL + p] = 0  # off upward: nobody climbing now can knock him off
+                events[p] |= EV_WIN
+                gs[G_WINNER] = p
+                gs[G_ON_BARREL + p] = 0  # off upward: nobody climbing now can knock him off
                 continue
             if p == declarer and not made:
                 new[p] = old + result[p]
-                events[p] |= Y.EV_FALL_CONTRACT | _fall(gs, rules, p, new)
+                events[p] |= EV_FALL_CONTRACT | _fall(gs, rules, p, new)
                 continue
             if p != declarer and result[p] != 0:
-                events[p] |= Y.EV_DEFENCE_IGNORED
-            gs[Y.G_ATTEMPTS + p] += 1
-            if gs[Y.G_ATTEMPTS + p] >= rules[R.BARREL_ATTEMPTS]:
+                events[p] |= EV_DEFENCE_IGNORED
+            gs[G_ATTEMPTS + p] += 1
+            if gs[G_ATTEMPTS + p] >= rules[R.BARREL_ATTEMPTS]:
                 new[p] = old - penalty
-                events[p] |= Y.EV_FALL_ATTEMPTS | _fall(gs, rules, p, new)
+                events[p] |= EV_FALL_ATTEMPTS | _fall(gs, rules, p, new)
         else:
             new[p] = old + result[p]
             if barrel > 0 and new[p] >= barrel:
@@ -821,8 +905,8 @@ def settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec
             q = (declarer + k) % n
             if (reached >> q) & 1 and (winner < 0 or new[q] > new[winner]):
                 winner = q
-        events[winner] |= Y.EV_WIN
-        gs[Y.G_WINNER] = winner
+        events[winner] |= EV_WIN
+        gs[G_WINNER] = winner
     if climbers:
         together = popcount(climbers) > 1 and rules[R.BARREL_SIMULTANEOUS_PENALTY]
         for p in range(n):
@@ -830,48 +914,48 @@ def settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec
                 continue
             if together:
                 new[p] = barrel - penalty
-                events[p] |= Y.EV_SIMULTANEOUS | _fall(gs, rules, p, new)
+                events[p] |= EV_SIMULTANEOUS | _fall(gs, rules, p, new)
             else:
                 new[p] = barrel
-                gs[Y.G_ON_BARREL + p] = 1
-                gs[Y.G_ATTEMPTS + p] = 0
-                gs[Y.G_BARREL_ENTRIES + p] += 1
-                events[p] |= Y.EV_BARREL_ON
+                gs[G_ON_BARREL + p] = 1
+                gs[G_ATTEMPTS + p] = 0
+                gs[G_BARREL_ENTRIES + p] += 1
+                events[p] |= EV_BARREL_ON
         if not together and rules[R.BARREL_KNOCK_OFF]:
             for q in range(n):
-                if sat_before[q] and gs[Y.G_ON_BARREL + q] and not (climbers >> q) & 1:
+                if sat_before[q] and gs[G_ON_BARREL + q] and not (climbers >> q) & 1:
                     new[q] -= penalty  # from his score after this deal (barrel_accumulate adds points)
-                    events[q] |= Y.EV_KNOCKED_OFF | _fall(gs, rules, q, new)
+                    events[q] |= EV_KNOCKED_OFF | _fall(gs, rules, q, new)
     if paying_dealer >= 0:
         new[paying_dealer] -= REDEAL_LIMIT_PENALTY
-        events[paying_dealer] |= Y.EV_REDEAL_PENALTY
-        if gs[Y.G_ON_BARREL + paying_dealer]:
+        events[paying_dealer] |= EV_REDEAL_PENALTY
+        if gs[G_ON_BARREL + paying_dealer]:
             events[paying_dealer] |= _fall(gs, rules, paying_dealer, new)
     for p in range(n):
-        if rules[R.BOLT_CONSECUTIVE] and not rec[row, Y.D_BOLT + p] and p != sitter:
-            gs[Y.G_BOLTS + p] = 0  # bolts count only in an unbroken run (sitting out breaks none)
-        if rec[row, Y.D_BOLT + p]:
-            gs[Y.G_BOLTS + p] += rec[row, Y.D_BOLT + p]  # 2 for a doubled bolt (bolt_double_in_dark)
-            if gs[Y.G_BOLTS + p] >= 3:
-                gs[Y.G_BOLTS + p] = 0
-                if rules[R.BOLT_PENALTY] > 0 and not events[p] & Y.EV_WIN:
+        if rules[R.BOLT_CONSECUTIVE] and not rec[row, D_BOLT + p] and p != sitter:
+            gs[G_BOLTS + p] = 0  # bolts count only in an unbroken run (sitting out breaks none)
+        if rec[row, D_BOLT + p]:
+            gs[G_BOLTS + p] += rec[row, D_BOLT + p]  # 2 for a doubled bolt (bolt_double_in_dark)
+            if gs[G_BOLTS + p] >= 3:
+                gs[G_BOLTS + p] = 0
+                if rules[R.BOLT_PENALTY] > 0 and not events[p] & EV_WIN:
                     new[p] -= rules[R.BOLT_PENALTY]
-                    events[p] |= Y.EV_BOLT_PENALTY
-                    gs[Y.G_BOLT_PENALTIES + p] += 1
-                    if gs[Y.G_ON_BARREL + p]:
+                    events[p] |= EV_BOLT_PENALTY
+                    gs[G_BOLT_PENALTIES + p] += 1
+                    if gs[G_ON_BARREL + p]:
                         events[p] |= _fall(gs, rules, p, new)
-        if not events[p] & Y.EV_WIN and (
+        if not events[p] & EV_WIN and (
             (rules[R.DUMP_TRUCK] and new[p] == 555) or (rules[R.DUMP_TRUCK_NEGATIVE] and new[p] == -555)
         ):
             new[p] = 0
-            events[p] |= Y.EV_DUMP_TRUCK
-            gs[Y.G_DUMP_TRUCKS + p] += 1
-        if gs[Y.G_ON_BARREL + p] and not events[p] & Y.EV_BARREL_ON:
-            events[p] |= Y.EV_BARREL_STAY
-        rec[row, Y.D_CHANGE + p] = new[p] - gs[Y.G_SCORE + p]
-        rec[row, Y.D_SCORE + p] = new[p]
-        rec[row, Y.D_EVENTS + p] = events[p]
-        gs[Y.G_SCORE + p] = new[p]
+            events[p] |= EV_DUMP_TRUCK
+            gs[G_DUMP_TRUCKS + p] += 1
+        if gs[G_ON_BARREL + p] and not events[p] & EV_BARREL_ON:
+            events[p] |= EV_BARREL_STAY
+        rec[row, D_CHANGE + p] = new[p] - gs[G_SCORE + p]
+        rec[row, D_SCORE + p] = new[p]
+        rec[row, D_EVENTS + p] = events[p]
+        gs[G_SCORE + p] = new[p]
 
 
 # ---- four players: the dealer sits out ------------------------------------------------------------
@@ -895,7 +979,7 @@ def sitter_points(talon, rules):
 def rotate_seats(gs, shift):
     """Turn every per-seat block of the game state from seats to slots: slot ``s`` takes seat
     ``(s + shift) % 4``'s entry. ``rotate_seats(gs, 4 - shift)`` turns it back."""
-    for b in range(0, Y.G_SEAT_BLOCKS_END, 4):
+    for b in range(0, G_SEAT_BLOCKS_END, 4):
         v0 = gs[b + shift % 4]
         v1 = gs[b + (1 + shift) % 4]
         v2 = gs[b + (2 + shift) % 4]
@@ -927,28 +1011,28 @@ def play_dealt4(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, rec, r
         codes3[s] = codes[(s + shift) % 4]
         bid3[s] = bid_codes[(s + shift) % 4]
     rotate_seats(gs, shift)
-    winner_before = gs[Y.G_WINNER]
-    gs[Y.G_WINNER] = -1
+    winner_before = gs[G_WINNER]
+    gs[G_WINNER] = -1
     for r in (W_CARD_POINTS, W_MARRIAGE_POINTS, W_MARRIAGES, W_TRICKS):
         ws[r, SITTER] = 0
     ws[W_RESULT, SITTER] = sitter_points(talon, rules)
-    rec[row, Y.D_BOLT + SITTER] = 0
+    rec[row, D_BOLT + SITTER] = 0
     status = play_dealt(rng, rules, codes3, bid3, prm, gs, np.int64(2), ws, talon, rec, row, plays, script, solver)
     # The sitter's columns (apply_deal wrote his change, score and events of a played deal).
-    rec[row, Y.D_HAND + SITTER] = 0
-    rec[row, Y.D_BID + SITTER] = 0
-    rec[row, Y.D_GIFT + SITTER] = -1
-    for base in (Y.D_CARD_POINTS, Y.D_MARRIAGE_POINTS, Y.D_MARRIAGES, Y.D_TRICKS, Y.D_BOLT):
+    rec[row, D_HAND + SITTER] = 0
+    rec[row, D_BID + SITTER] = 0
+    rec[row, D_GIFT + SITTER] = -1
+    for base in (D_CARD_POINTS, D_MARRIAGE_POINTS, D_MARRIAGES, D_TRICKS, D_BOLT):
         rec[row, base + SITTER] = 0
     if status == 0:
-        rec[row, Y.D_RESULT + SITTER] = ws[W_RESULT, SITTER]
+        rec[row, D_RESULT + SITTER] = ws[W_RESULT, SITTER]
     else:
-        rec[row, Y.D_RESULT + SITTER] = 0
-        rec[row, Y.D_CHANGE + SITTER] = 0
-        rec[row, Y.D_EVENTS + SITTER] = 0
-        rec[row, Y.D_SCORE + SITTER] = gs[Y.G_SCORE + SITTER]
+        rec[row, D_RESULT + SITTER] = 0
+        rec[row, D_CHANGE + SITTER] = 0
+        rec[row, D_EVENTS + SITTER] = 0
+        rec[row, D_SCORE + SITTER] = gs[G_SCORE + SITTER]
     # Slots back to seats: the record row, the declarer, the winner and the game state.
-    for base in Y.D_SEAT_BLOCKS:
+    for base in D_SEAT_BLOCKS:
         v0 = rec[row, base]
         v1 = rec[row, base + 1]
         v2 = rec[row, base + 2]
@@ -957,11 +1041,11 @@ def play_dealt4(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, rec, r
         rec[row, base + (1 + shift) % 4] = v1
         rec[row, base + (2 + shift) % 4] = v2
         rec[row, base + (3 + shift) % 4] = v3
-    rec[row, Y.D_DEALER] = dealer
-    if rec[row, Y.D_DECLARER] >= 0:
-        rec[row, Y.D_DECLARER] = (rec[row, Y.D_DECLARER] + shift) % 4
-    winner = gs[Y.G_WINNER]
-    gs[Y.G_WINNER] = (winner + shift) % 4 if winner >= 0 else winner_before
+    rec[row, D_DEALER] = dealer
+    if rec[row, D_DECLARER] >= 0:
+        rec[row, D_DECLARER] = (rec[row, D_DECLARER] + shift) % 4
+    winner = gs[G_WINNER]
+    gs[G_WINNER] = (winner + shift) % 4 if winner >= 0 else winner_before
     rotate_seats(gs, 4 - shift)
     return status
 
@@ -982,10 +1066,10 @@ def play_dealt2(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, other,
     count for him, and with two_player_talon = 3 puts one card into ``other``, the talon nobody
     takes. The tricks follow; ``other`` goes to the winner of the last one."""
     hands = ws[W_HANDS, :2]
-    rec[row, Y.D_TALON] = talon
-    rec[row, Y.D_OTHER_TALON] = other
-    rec[row, Y.D_BURIED] = 0
-    rec[row, Y.D_TALON_CARD] = -1
+    rec[row, D_TALON] = talon
+    rec[row, D_OTHER_TALON] = other
+    rec[row, D_BURIED] = 0
+    rec[row, D_TALON_CARD] = -1
     status, declarer, high, mode, as_it_lies = bid_for_talon(rng, rules, bid_codes, prm, gs, dealer, ws, rec, row,
                                                              plays, script, 2)
     if status != 0:
@@ -1010,9 +1094,9 @@ def play_dealt2(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, other,
     elif t != -1:
         return ILLEGAL
     hands[declarer] &= ~(buried | given)
-    rec[row, Y.D_BURIED] = buried
-    rec[row, Y.D_TALON_CARD] = t
-    if codes[0] == Y.PLAYER_PIMC or codes[1] == Y.PLAYER_PIMC:  # only they read it
+    rec[row, D_BURIED] = buried
+    rec[row, D_TALON_CARD] = t
+    if codes[0] == PLAYER_PIMC or codes[1] == PLAYER_PIMC:  # only they read it
         know_cards2(ws[W_KNOWN], declarer, talon_shown_to_defenders(rules, mode, talon, uncontested), buried, given,
                     popcount(other | given))
     return finish_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script, solver, 2, declarer, high,
@@ -1024,11 +1108,11 @@ def choose_burial(code, declarer, hands, givable, to_talon, other, rules, prm, r
     """players = 2: the declarer's two cards to bury and (two_player_talon = 3, else -1) the card
     for the untaken talon, by his player code, and the double-dummy value of the deal for a dd
     declarer (else 0)."""
-    if code == Y.PLAYER_DD:
+    if code == PLAYER_DD:
         return best_discard2(hands[declarer], hands[1 - declarer], other, to_talon, givable, rules, solver[0],
                              solver[1], solver[2])
-    if code == Y.PLAYER_PIMC:
-        b1, b2, t = pimc2_choose_discard(hands[declarer], to_talon, givable, np.int64(prm[declarer, Y.H_PIMC_WORLDS]),
+    if code == PLAYER_PIMC:
+        b1, b2, t = pimc2_choose_discard(hands[declarer], to_talon, givable, np.int64(prm[declarer, H_PIMC_WORLDS]),
                                          rules, rng, solver[0], solver[1], solver[2], solver[3])
         return b1, b2, t, 0
     b1, b2, t = choose_discard2(code, declarer, hands[declarer], givable, to_talon, rules, prm, rng, script)
@@ -1072,8 +1156,8 @@ def run_deals(rng, deal_rng, rules, codes, prm, first_id, n, rec, plays, gs, ws,
     for i in range(n):
         gs[:] = 0
         dealer = below(deal_rng, n_players)
-        rec[i, Y.D_GAME] = first_id + i
-        rec[i, Y.D_DEAL] = 0
+        rec[i, D_GAME] = first_id + i
+        rec[i, D_DEAL] = 0
         if play_any_deal(rng, deal_rng, rules, codes, prm, gs, dealer, ws, rec, i, plays, script,
                          solver) == ILLEGAL:
             return ILLEGAL
@@ -1091,35 +1175,35 @@ def run_games(rng, deal_rng, rules, codes, prm, gs, first_id, n_games, max_deals
     capacity = rec.shape[0]
     n_players = rules[R.PLAYERS]
     while done[0] < n_games and row < capacity:
-        if gs[Y.G_DEALS] == 0:
+        if gs[G_DEALS] == 0:
             gs[:] = 0
-            gs[Y.G_WINNER] = -1
-            gs[Y.G_FIRST_DEALER] = below(deal_rng, n_players)
-            gs[Y.G_DEALER] = gs[Y.G_FIRST_DEALER]
+            gs[G_WINNER] = -1
+            gs[G_FIRST_DEALER] = below(deal_rng, n_players)
+            gs[G_DEALER] = gs[G_FIRST_DEALER]
             if rules[R.GOLDEN_ROUND]:
-                gs[Y.G_GOLDEN_LEFT] = n_players  # one deal per player
-                gs[Y.G_GOLDEN_ROUNDS] = 1
+                gs[G_GOLDEN_LEFT] = n_players  # one deal per player
+                gs[G_GOLDEN_ROUNDS] = 1
         game_id = first_id + done[0]
-        rec[row, Y.D_GAME] = game_id
-        rec[row, Y.D_DEAL] = gs[Y.G_DEALS]
-        status = play_any_deal(rng, deal_rng, rules, codes, prm, gs, gs[Y.G_DEALER], ws, rec, row, plays, script,
+        rec[row, D_GAME] = game_id
+        rec[row, D_DEAL] = gs[G_DEALS]
+        status = play_any_deal(rng, deal_rng, rules, codes, prm, gs, gs[G_DEALER], ws, rec, row, plays, script,
                                solver)
         if status == ILLEGAL:
             return ILLEGAL
         row += 1
-        gs[Y.G_DEALS] += 1
+        gs[G_DEALS] += 1
         if status != REDEAL:
-            gs[Y.G_DEALER] = (gs[Y.G_DEALER] + 1) % n_players
-        if gs[Y.G_WINNER] >= 0 or gs[Y.G_DEALS] >= max_deals:
+            gs[G_DEALER] = (gs[G_DEALER] + 1) % n_players
+        if gs[G_WINNER] >= 0 or gs[G_DEALS] >= max_deals:
             g = done[0]
             grec[g, 0] = game_id
-            grec[g, 1] = gs[Y.G_DEALS]
-            grec[g, 2] = gs[Y.G_WINNER]
-            grec[g, 3] = gs[Y.G_FIRST_DEALER]
-            for k in range(Y.G_ON_BARREL):  # the per-seat counters, laid out as the record's
-                grec[g, Y.GAME_STATE_TO_RECORD + k] = gs[k]
+            grec[g, 1] = gs[G_DEALS]
+            grec[g, 2] = gs[G_WINNER]
+            grec[g, 3] = gs[G_FIRST_DEALER]
+            for k in range(G_ON_BARREL):  # the per-seat counters, laid out as the record's
+                grec[g, GAME_STATE_TO_RECORD + k] = gs[k]
             done[0] += 1
-            gs[Y.G_DEALS] = 0
+            gs[G_DEALS] = 0
     return row
 
 

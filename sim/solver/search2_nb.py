@@ -3,7 +3,7 @@ points the declarer (seat 0) can be sure of, all cards visible, against the defe
 minimises them; and the PIMC player built on it (last section). Semantics in docs/solver.md ("Two
 players").
 
-The search is ``sim.solver_nb``'s for two seats, on the same state array, move rows and table (the
+The search is ``sim.solver.search_nb``'s for two seats, on the same state array, move rows and table (the
 module docstring there explains the parts): fail-soft zero-window alpha-beta, exact values by
 bisection, a table of bounds at trick starts, quick bounds, equivalent cards and the same move
 ordering. What differs:
@@ -23,21 +23,10 @@ engine's entry points: ``dd2_choose_card``, ``best_discard2``, ``pimc2_choose_ca
 
 import numpy as np
 
-from sim import rules_layout as R
-from sim.bits_nb import lowest_index, popcount
-from sim.numba_config import jit_hot
-from sim.pimc_nb import (
-    CANDIDATE_WORLDS,
-    WB_HANDS,
-    WB_MOVES,
-    WB_SUMS,
-    best_candidate,
-    sample_world,
-    take_candidates,
-)
-from sim.play_nb import (
+from sim.game import rules_layout as R
+from sim.game.bits_nb import lowest_index, popcount
+from sim.game.play_nb import (
     CARD_POINTS,
-    FULL_DECK,
     SUIT_MASK,
     above_in_suit,
     beaters,
@@ -49,7 +38,8 @@ from sim.play_nb import (
     legal_leads,
     mask_points,
 )
-from sim.solver_nb import (
+from sim.numba_config import jit_hot
+from sim.solver.search_nb import (
     DECLARE_FLAG,
     DISCARD_ROW,
     EXACT,
@@ -454,40 +444,6 @@ def principal_variation2(st, rules, tt, work, out):
     return n
 
 
-@jit_hot
-def dd2_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won, unsecured,
-                    last_bonus, rules, st, work, tt):
-    """The double-dummy player's card in the two-player game, seeing both hands: (card, declare).
-    Seats are the engine's (0, 1); ``hands[0]``, ``hands[1]`` their cards not yet played, ``trick[0]``
-    the led card when ``n_in_trick`` is 1, ``trump`` the trump in force for this trick (-1 none),
-    ``trump_owner`` the seat that declared it (-1 none), ``won`` a bit per seat that has won a
-    trick, ``unsecured`` the declarer's marriage points waiting for his first trick (burning rule),
-    ``last_bonus`` the points the last trick's winner also takes (the unused talon). ``declare``
-    as in ``solver_nb.dd_choose_card``. The declarer maximises his points to come, the defender
-    minimises them; ties go to the first move in search order; a new table generation per call."""
-    next_stamp(st, tt)
-    rel_won = 0
-    for s in range(2):
-        if (won >> s) & 1:
-            rel_won |= 1 << (s ^ declarer)
-    rel_owner = -1 if trump_owner < 0 else trump_owner ^ declarer
-    h0 = hands[declarer]
-    h1 = hands[declarer ^ 1]
-    if n_in_trick == 1:  # the led card goes back to its player and is led again on the solver's state
-        if leader == declarer:
-            h0 |= np.int64(1) << trick[0]
-        else:
-            h1 |= np.int64(1) << trick[0]
-    set_position2(st, h0, h1, leader ^ declarer, trump, rel_owner, rel_won, unsecured, last_bonus)
-    if n_in_trick == 1:
-        play_lead(st, rules, trick[0])  # already declared if it did: trump is the one in force
-    move, _ = best_move2(st, rules, tt, work)
-    card = move & 31
-    if move < 0 or not (legal >> card) & 1:
-        return lowest_index(legal), False  # not reached when the engine's rules match the solver's
-    return card, (move & DECLARE_FLAG) != 0
-
-
 # ---- the discard -------------------------------------------------------------------------------------
 NO_CARD = -1
 
@@ -603,160 +559,3 @@ def best_discard2(hand12, defender_hand, other_talon, to_talon, givable, rules, 
         best_code = code
     b1, b2, t = decode_discard(best_code)
     return b1, b2, t, best
-
-
-# ---- the PIMC player ---------------------------------------------------------------------------------
-# As ``sim.pimc_nb`` for two seats: the seat samples ``n_worlds`` worlds of what it cannot see — the
-# opponent's hand, the other talon (whose points go to the last trick's winner) and the buried cards
-# — consistent with what it knows (its own hand, the cards played, the cards known to lie in each of
-# those three places, the suits the opponent has shown out of), and scores each legal move by the
-# double-dummy value averaged over the worlds, each world's last_bonus being the points of its other
-# talon. The declarer takes the highest average, the defender the lowest; ties go to the first move
-# in the solver's move order. Worlds are uniform among the consistent ones: the opponent's cards are
-# drawn among the unseen cards of suits he may still hold, then the other talon's among the rest,
-# the buried cards are what remains. Buffers as ``sim.pimc_nb`` (``wbuf = pimc_nb.new_pimc_buffer()``),
-# ``rng`` a generator state of ``sim.rng_nb``.
-
-# wbuf[WB_HANDS:WB_HANDS + 6]: a world (the opponent's hand, the other talon, the buried cards),
-# then the void bits sample_world reads for those three places (only the opponent has any).
-W_OPP, W_TALON, W_BURIED = 0, 1, 2
-W_VOIDS = 3
-
-
-@jit_hot
-def sample_world2(rng, pool, either, need_opp, need_talon, opp_voids, wbuf):
-    """Deal the ``pool`` of unseen cards and ``either``, cards known to be the opponent's or buried
-    (the taken talon a defender saw): ``need_opp`` more to the opponent (never a card of a suit
-    he is void in, where the voids leave a choice), ``need_talon`` more to the other talon (never
-    one of ``either``), the rest to the buried cards (added to the world's places, which hold the
-    known cards). Uniform over the consistent deals when ``either`` is empty (every choice of the
-    opponent's cards leaves as many ways to split the rest); otherwise the other talon is drawn
-    first, uniformly, then the opponent's cards, which is uniform too unless his voids bind."""
-    world = wbuf[WB_HANDS:WB_HANDS + W_VOIDS]
-    voids = wbuf[WB_HANDS + W_VOIDS:WB_HANDS + W_VOIDS + 3]
-    voids[W_OPP] = opp_voids
-    voids[W_TALON] = 0
-    voids[W_BURIED] = 0
-    rest_known = world[W_BURIED]
-    world[W_BURIED] = 0
-    if either == 0:
-        # The talon's and the buried cards first go to the buried place together, then are split.
-        sample_world(rng, pool, W_OPP, need_opp, W_BURIED, popcount(pool) - need_opp, voids, world, wbuf)
-        rest = world[W_BURIED]
-        world[W_BURIED] = rest_known
-        sample_world(rng, rest, W_TALON, need_talon, W_BURIED, popcount(rest) - need_talon, voids, world, wbuf)
-    else:
-        sample_world(rng, pool, W_TALON, need_talon, W_BURIED, popcount(pool) - need_talon, voids, world, wbuf)
-        rest = world[W_BURIED] | either
-        world[W_BURIED] = rest_known
-        sample_world(rng, rest, W_OPP, need_opp, W_BURIED, popcount(rest) - need_opp, voids, world, wbuf)
-
-
-@jit_hot
-def pimc2_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won, unsecured,
-                      played, voids, known, counts, n_worlds, rules, rng, st, work, tt, wbuf):
-    """The PIMC player's card in the two-player game: (card, declare), arguments as
-    ``dd2_choose_card`` (without last_bonus) plus what the seat knows. Only ``hands[seat]`` is
-    read. ``played``: every card played so far in the deal (this trick's included). ``voids``:
-    int64 (2,), bit s = the seat has shown out of suit s. ``known``: int64 (4,) cards the seat
-    knows to be in the opponent's hand, in the other talon, buried (the declarer knows his buried
-    cards and, with two_player_talon = 3, the card he put into the talon), and (4th) in the
-    opponent's hand or buried (the taken talon, shown to the defender); played cards are
-    ignored. ``counts``: int64 (3,) the sizes of those three now (the opponent's hand without his
-    card on the table); the buried cards take what the other two leave of the unseen cards, so
-    counts[2] is implied. ``n_worlds`` worlds are sampled with ``rng``."""
-    own = hands[seat]
-    opp = seat ^ 1
-    k_opp = known[0] & ~played & ~own
-    k_talon = known[1] & ~played & ~own & ~k_opp
-    k_buried = known[2] & ~played & ~own & ~k_opp & ~k_talon
-    k_either = known[3] & ~played & ~own & ~k_opp & ~k_talon & ~k_buried
-    pool = FULL_DECK & ~played & ~own & ~k_opp & ~k_talon & ~k_buried & ~k_either
-    need_opp = counts[0] - popcount(k_opp)
-    need_talon = counts[1] - popcount(k_talon)
-    rel_won = 0
-    for s in range(2):
-        if (won >> s) & 1:
-            rel_won |= 1 << (s ^ declarer)
-    rel_owner = -1 if trump_owner < 0 else trump_owner ^ declarer
-    maximise = seat == declarer
-    world = wbuf[WB_HANDS:WB_HANDS + W_VOIDS]
-    n = 0
-    for w in range(max(1, n_worlds)):
-        world[W_OPP] = k_opp
-        world[W_TALON] = k_talon
-        world[W_BURIED] = k_buried
-        sample_world2(rng, pool, k_either, need_opp, need_talon, voids[opp], wbuf)
-        h_seat = own
-        h_opp = world[W_OPP]
-        if n_in_trick == 1:  # the led card goes back to its player and is led again on the solver's state
-            if leader == seat:
-                h_seat |= np.int64(1) << trick[0]
-            else:
-                h_opp |= np.int64(1) << trick[0]
-        next_stamp(st, tt)
-        if seat == declarer:
-            set_position2(st, h_seat, h_opp, leader ^ declarer, trump, rel_owner, rel_won, unsecured,
-                          mask_points(world[W_TALON]))
-        else:
-            set_position2(st, h_opp, h_seat, leader ^ declarer, trump, rel_owner, rel_won, unsecured,
-                          mask_points(world[W_TALON]))
-        if n_in_trick == 1:
-            play_lead(st, rules, trick[0])  # its declaration is already in trump and points
-        if w == 0:
-            n = take_candidates(work, st[ST_PLY], generate_moves2(st, rules, work, False), legal, wbuf)
-            if n == 1:
-                break
-        for i in range(n):
-            wbuf[WB_SUMS + i] += move_value2(st, rules, tt, work, wbuf[WB_MOVES + i])
-    return best_candidate(wbuf, n, legal, maximise)
-
-
-@jit_hot
-def pimc2_choose_discard(hand12, to_talon, givable, n_worlds, rules, rng, st, work, tt, wbuf):
-    """The PIMC declarer's discard in the two-player game: (b1, b2, t) as ``best_discard2``
-    (t = -1 without ``to_talon``). He knows only his 12 cards; the 12 others are the defender's
-    hand (10, or 9 with ``to_talon``) and the other talon (2, or 3). Candidates are the
-    double-dummy best discards of the first CANDIDATE_WORLDS sampled worlds (at most that many,
-    out of 66 or 220); each candidate is then scored by its value (buried points + the play's
-    double-dummy value, the world's talon and t making the bonus) averaged over ``n_worlds`` fresh
-    worlds."""
-    pool = FULL_DECK & ~hand12
-    n_talon = 3 if to_talon else 2
-    need_opp = popcount(pool) - n_talon
-    world = wbuf[WB_HANDS:WB_HANDS + W_VOIDS]
-    n = 0
-    for _w in range(min(max(1, n_worlds), CANDIDATE_WORLDS)):
-        world[:] = 0
-        sample_world2(rng, pool, 0, need_opp, n_talon, 0, wbuf)
-        b1, b2, t, _ = best_discard2(hand12, world[W_OPP], world[W_TALON], to_talon, givable, rules, st, work, tt)
-        code = encode_discard(b1, b2, t)
-        new = True
-        for i in range(n):
-            if wbuf[WB_MOVES + i] == code:
-                new = False
-        if new:
-            wbuf[WB_MOVES + n] = code
-            wbuf[WB_SUMS + n] = 0
-            n += 1
-    if n > 1:
-        for _w in range(max(1, n_worlds)):
-            world[:] = 0
-            sample_world2(rng, pool, 0, need_opp, n_talon, 0, wbuf)
-            talon_points = mask_points(world[W_TALON])
-            next_stamp(st, tt)
-            for i in range(n):
-                b1, b2, t = decode_discard(wbuf[WB_MOVES + i])
-                gone = (np.int64(1) << b1) | (np.int64(1) << b2)
-                bonus = talon_points
-                if t >= 0:
-                    gone |= np.int64(1) << t
-                    bonus += CARD_POINTS[t]
-                set_position2(st, hand12 & ~gone, world[W_OPP], 0, -1, -1, 0, 0, bonus)
-                wbuf[WB_SUMS + i] += CARD_POINTS[b1] + CARD_POINTS[b2] + exact_value2(st, rules, tt, work, 0,
-                                                                                      first_guess(st))
-    best = 0
-    for i in range(1, n):
-        if wbuf[WB_SUMS + i] > wbuf[WB_SUMS + best]:
-            best = i
-    return decode_discard(wbuf[WB_MOVES + best])

@@ -2,7 +2,7 @@
 
 The record is what users write (TOML files, ``--rules``) and what output files carry as metadata;
 ``to_array`` packs it into the integer array that compiled kernels read, at the offsets named in
-``sim.rules_layout``.
+``sim.game.rules_layout``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from sim import rules_layout as L
+from sim.game import rules_layout as R
 
 
 class RulesError(ValueError):
@@ -197,74 +197,74 @@ class HouseRules:
     # ---- kernels --------------------------------------------------------------------------
     def to_array(self) -> np.ndarray:
         """The record as the int64 array kernels read (engine callers check_implemented first)."""
-        a = np.zeros(L.N_FIELDS, dtype=np.int64)
-        a[L.MIN_BID] = self.min_bid
-        a[L.BID_STEP] = self.bid_step
-        a[L.FORCED_FIRST_BID] = self.forced_first_bid
-        a[L.NO_BID_CAP] = self.no_bid_cap
-        a[L.MAX_CONTRACT] = self.max_contract
-        a[L.NO_JUMP_BIDS] = self.no_jump_bids
-        a[L.CONCEDE] = self.concede
-        a[L.CONCEDE_60] = self.concede_60
-        a[L.CONCEDE_NO_DEDUCTION] = self.concede_no_deduction
-        a[L.CONCEDE_ON_BARREL] = self.concede_on_barrel
-        a[L.ROUND_DECLARER] = self.round_declarer
-        a[L.MARRIAGE_VALUE: L.MARRIAGE_VALUE + 4] = self.marriage_values
-        a[L.BOLT_PENALTY] = self.bolt_penalty
-        a[L.TARGET] = self.target
-        a[L.BARREL] = 0 if self.barrel is None else self.barrel
-        a[L.BARREL_MIN_CONTRACT] = self.barrel_min_contract
-        a[L.BARREL_ATTEMPTS] = self.barrel_attempts
-        a[L.BARREL_PENALTY] = self.barrel_penalty
-        a[L.BARREL_KNOCK_OFF] = self.barrel_knock_off
-        a[L.BARREL_SIMULTANEOUS_PENALTY] = self.barrel_simultaneous_penalty
-        a[L.BARREL_FALLS_TO_ZERO] = self.barrel_falls_to_zero
-        a[L.DUMP_TRUCK] = self.dump_truck
-        a[L.DUMP_TRUCK_NEGATIVE] = self.dump_truck_negative
-        a[L.MUST_HEAD] = self.must_head
-        a[L.MARRIAGE_FIRST_LEAD] = self.marriage_first_lead
-        a[L.MARRIAGE_BURNS_WITHOUT_TRICK] = self.marriage_burns_without_trick
-        a[L.MARRIAGE_OPTIONAL] = self.marriage_optional
-        a[L.ACE_MARRIAGE] = self.ace_marriage
-        a[L.HALF_MARRIAGE] = self.half_marriage
-        a[L.NO_LEAD_FOREIGN_TRUMP] = self.no_lead_foreign_trump
-        a[L.MUST_LEAD_TRUMP] = self.must_lead_trump
-        a[L.SILENCE_ON] = self.silence_below is not None
-        a[L.SILENCE_BELOW] = 0 if self.silence_below is None else self.silence_below
-        a[L.NO_ACES_TENS_IN_DISCARD] = self.no_aces_tens_in_discard
-        a[L.CONCEDE_LIMIT] = self.concede_limit
-        a[L.CONCEDE_THIRD_PENALTY] = self.concede_third_penalty
-        a[L.BOLT_ON] = L.BOLT_ON_NAMES.index(self.bolt_on)
-        a[L.BOLT_CONSECUTIVE] = self.bolt_count == "consecutive"
-        a[L.BOLT_OWN_GAME_EXEMPT] = self.bolt_own_game_exempt
-        a[L.BARREL_TALON_FREE] = self.barrel_talon_free
-        a[L.BARREL_FORCED_LAST] = self.barrel_forced_last
-        a[L.FOUR_NINES_BONUS] = self.four_nines_bonus
-        a[L.REDEAL_ASK] = self.redeal_policy == "always"
-        a[L.REDEAL_HAND_POINTS_BELOW] = self.redeal_hand_points_below
-        a[L.REDEAL_FOUR_NINES] = self.redeal_four_nines
-        a[L.REDEAL_THREE_NINES] = self.redeal_three_nines
-        a[L.REDEAL_TALON_POINTS_BELOW] = self.redeal_talon_points_below
-        a[L.REDEAL_TALON_ONLY_AT_100] = self.redeal_talon_only_at_100
-        a[L.REDEAL_TALON_TWO_NINES] = self.redeal_talon_two_nines
-        a[L.REDEAL_TALON_THREE_JACKS] = self.redeal_talon_three_jacks
-        a[L.REDEAL_FOUR_ACES] = self.redeal_four_aces
-        a[L.REDEAL_FOUR_NINES_AFTER_TALON] = self.redeal_four_nines_after_talon
-        a[L.REDEAL_LIMIT_PENALTY] = self.redeal_limit_penalty
-        a[L.REDEAL_ANY] = a[L.REDEAL_HAND_POINTS_BELOW:L.REDEAL_LIMIT_PENALTY].any()
-        a[L.DARK_GAME] = self.dark_game
-        a[L.DARK_MIN_ON] = self.dark_min_score is not None
-        a[L.DARK_MIN_SCORE] = 0 if self.dark_min_score is None else self.dark_min_score
-        a[L.BOLT_DOUBLE_IN_DARK] = self.bolt_double_in_dark
-        a[L.GOLDEN_ROUND] = self.golden_round
-        a[L.BARREL_ACCUMULATE] = self.barrel_accumulate
-        a[L.TALON_HIDDEN_AT_100] = self.talon_hidden_at_100
-        a[L.TALON_TO_DECLARER_ONLY] = self.talon_shown_to_declarer_only
-        a[L.DISCARD_FACE_DOWN] = self.discard_face_down
-        a[L.WIN_ONLY_AS_DECLARER] = self.win_only_as_declarer
-        a[L.PLAYERS] = self.players
-        a[L.SITOUT_HALF_MARRIAGE] = self.sitout_half_marriage
-        a[L.TWO_PLAYER_TALON] = self.two_player_talon
+        a = np.zeros(R.N_FIELDS, dtype=np.int64)
+        a[R.MIN_BID] = self.min_bid
+        a[R.BID_STEP] = self.bid_step
+        a[R.FORCED_FIRST_BID] = self.forced_first_bid
+        a[R.NO_BID_CAP] = self.no_bid_cap
+        a[R.MAX_CONTRACT] = self.max_contract
+        a[R.NO_JUMP_BIDS] = self.no_jump_bids
+        a[R.CONCEDE] = self.concede
+        a[R.CONCEDE_60] = self.concede_60
+        a[R.CONCEDE_NO_DEDUCTION] = self.concede_no_deduction
+        a[R.CONCEDE_ON_BARREL] = self.concede_on_barrel
+        a[R.ROUND_DECLARER] = self.round_declarer
+        a[R.MARRIAGE_VALUE: R.MARRIAGE_VALUE + 4] = self.marriage_values
+        a[R.BOLT_PENALTY] = self.bolt_penalty
+        a[R.TARGET] = self.target
+        a[R.BARREL] = 0 if self.barrel is None else self.barrel
+        a[R.BARREL_MIN_CONTRACT] = self.barrel_min_contract
+        a[R.BARREL_ATTEMPTS] = self.barrel_attempts
+        a[R.BARREL_PENALTY] = self.barrel_penalty
+        a[R.BARREL_KNOCK_OFF] = self.barrel_knock_off
+        a[R.BARREL_SIMULTANEOUS_PENALTY] = self.barrel_simultaneous_penalty
+        a[R.BARREL_FALLS_TO_ZERO] = self.barrel_falls_to_zero
+        a[R.DUMP_TRUCK] = self.dump_truck
+        a[R.DUMP_TRUCK_NEGATIVE] = self.dump_truck_negative
+        a[R.MUST_HEAD] = self.must_head
+        a[R.MARRIAGE_FIRST_LEAD] = self.marriage_first_lead
+        a[R.MARRIAGE_BURNS_WITHOUT_TRICK] = self.marriage_burns_without_trick
+        a[R.MARRIAGE_OPTIONAL] = self.marriage_optional
+        a[R.ACE_MARRIAGE] = self.ace_marriage
+        a[R.HALF_MARRIAGE] = self.half_marriage
+        a[R.NO_LEAD_FOREIGN_TRUMP] = self.no_lead_foreign_trump
+        a[R.MUST_LEAD_TRUMP] = self.must_lead_trump
+        a[R.SILENCE_ON] = self.silence_below is not None
+        a[R.SILENCE_BELOW] = 0 if self.silence_below is None else self.silence_below
+        a[R.NO_ACES_TENS_IN_DISCARD] = self.no_aces_tens_in_discard
+        a[R.CONCEDE_LIMIT] = self.concede_limit
+        a[R.CONCEDE_THIRD_PENALTY] = self.concede_third_penalty
+        a[R.BOLT_ON] = R.BOLT_ON_NAMES.index(self.bolt_on)
+        a[R.BOLT_CONSECUTIVE] = self.bolt_count == "consecutive"
+        a[R.BOLT_OWN_GAME_EXEMPT] = self.bolt_own_game_exempt
+        a[R.BARREL_TALON_FREE] = self.barrel_talon_free
+        a[R.BARREL_FORCED_LAST] = self.barrel_forced_last
+        a[R.FOUR_NINES_BONUS] = self.four_nines_bonus
+        a[R.REDEAL_ASK] = self.redeal_policy == "always"
+        a[R.REDEAL_HAND_POINTS_BELOW] = self.redeal_hand_points_below
+        a[R.REDEAL_FOUR_NINES] = self.redeal_four_nines
+        a[R.REDEAL_THREE_NINES] = self.redeal_three_nines
+        a[R.REDEAL_TALON_POINTS_BELOW] = self.redeal_talon_points_below
+        a[R.REDEAL_TALON_ONLY_AT_100] = self.redeal_talon_only_at_100
+        a[R.REDEAL_TALON_TWO_NINES] = self.redeal_talon_two_nines
+        a[R.REDEAL_TALON_THREE_JACKS] = self.redeal_talon_three_jacks
+        a[R.REDEAL_FOUR_ACES] = self.redeal_four_aces
+        a[R.REDEAL_FOUR_NINES_AFTER_TALON] = self.redeal_four_nines_after_talon
+        a[R.REDEAL_LIMIT_PENALTY] = self.redeal_limit_penalty
+        a[R.REDEAL_ANY] = a[R.REDEAL_HAND_POINTS_BELOW:R.REDEAL_LIMIT_PENALTY].any()
+        a[R.DARK_GAME] = self.dark_game
+        a[R.DARK_MIN_ON] = self.dark_min_score is not None
+        a[R.DARK_MIN_SCORE] = 0 if self.dark_min_score is None else self.dark_min_score
+        a[R.BOLT_DOUBLE_IN_DARK] = self.bolt_double_in_dark
+        a[R.GOLDEN_ROUND] = self.golden_round
+        a[R.BARREL_ACCUMULATE] = self.barrel_accumulate
+        a[R.TALON_HIDDEN_AT_100] = self.talon_hidden_at_100
+        a[R.TALON_TO_DECLARER_ONLY] = self.talon_shown_to_declarer_only
+        a[R.DISCARD_FACE_DOWN] = self.discard_face_down
+        a[R.WIN_ONLY_AS_DECLARER] = self.win_only_as_declarer
+        a[R.PLAYERS] = self.players
+        a[R.SITOUT_HALF_MARRIAGE] = self.sitout_half_marriage
+        a[R.TWO_PLAYER_TALON] = self.two_player_talon
         return a
 
 

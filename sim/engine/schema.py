@@ -1,19 +1,18 @@
-"""Offsets into the arrays that compiled kernels share with Python: game state, deal and game
-records, event bits and heuristic parameters. Kernels read these module constants at compile time.
+"""The stored tables' schema, in one file: the columns of the ``deals`` and ``games`` tables, the
+kernels' record rows they are cut from, their Polars types, and the codes stored in them (event
+bits, how a deal was bid, why it was thrown in). docs/RULES.md documents every column.
 
 A 2-player game (``players = 2``) uses slots 0 and 1 of every per-seat block; its deal table has
 no ``gift`` columns but three of its own (``TWO_PLAYER_COLUMNS``): the second talon as dealt, the
-two cards the declarer buried and the card he put into the second talon.
-
-Every per-seat block has ``SLOTS`` = 4 entries, room for the 4-player game (``players = 4``); a
-3-player game leaves the fourth at zero and its stored tables show seats 0..2 only
-(``deal_columns(3)``, ``game_columns(3)``). In a 4-player deal the kernels work in *slots*: slots
-0..2 are the three players of the deal from first hand on, slot 3 the dealer, who sits out; the
-engine maps slots to seats before storing (slot ``s`` is seat ``(dealer + 1 + s) % 4``).
+two cards the declarer buried and the card he put into the second talon. A 3-player game's
+stored tables show seats 0..2 only (``deal_columns(3)``, ``game_columns(3)``); a 4-player deal is
+stored by seat (slot ``s`` of the kernels is seat ``(dealer + 1 + s) % 4``).
 """
 
-SEATS = 3  # seats of the classic game
-SLOTS = 4  # entries of every per-seat block in the kernels' arrays
+import numpy as np
+import polars as pl
+
+from sim.game.state_layout import G_SCORE, SEATS, SLOTS
 
 
 def _per_seat(names, n):
@@ -87,32 +86,8 @@ GAME_COLUMNS = game_columns(SEATS)
 KERNEL_GAME_COLUMNS = game_columns(SLOTS)
 N_GAME_COLUMNS = len(KERNEL_GAME_COLUMNS)
 
-# ---- game state carried from deal to deal (int64) ---------------------------------------------
-# Per-seat blocks of SLOTS entries first; those from G_SCORE to G_ZEROED are laid out exactly as
-# the kernels' game record row.
-G_SCORE = 0
-G_BARREL_ENTRIES = 4
-G_BARREL_FALLS = 8
-G_BOLT_PENALTIES = 12
-G_DUMP_TRUCKS = 16
-G_ZEROED = 20
-G_ON_BARREL = 24
-G_ATTEMPTS = 28
-G_FALLS = 32  # falls since the last reset to zero
-G_BOLTS = 36  # bolts since the last penalty
-G_CONCESSIONS = 40  # concessions so far in the game (concede_limit, concede_third_penalty)
-G_QUIET = 44  # deals in a row without declaring (bolt_on = three_passes)
-G_SEAT_BLOCKS_END = 48
-G_DEALER = 48
-G_DEALS = 49
-G_WINNER = 50
-G_FIRST_DEALER = 51
-G_REDEALS = 52  # redeals in a row by the current dealer (redeal_limit_penalty)
-G_GOLDEN_LEFT = 53  # deals left in the current golden round (golden_round)
-G_GOLDEN_ROUNDS = 54  # golden rounds begun
-G_GOLDEN_MADE = 55  # somebody made his contract in the current golden round
-N_GAME_STATE = 56
-GAME_STATE_TO_RECORD = 4  # game record column of G_SCORE
+# The game state's per-seat counters (G_SCORE .. G_ZEROED) are copied to the game record from this column on.
+GAME_STATE_TO_RECORD = KERNEL_GAME_COLUMNS.index("score0") - G_SCORE
 
 # ---- events: bits of the per-seat ``events`` column ------------------------------------------
 EV_WIN = 1 << 0
@@ -155,35 +130,39 @@ REDEAL_TALON_TWO_NINES = 7
 REDEAL_TALON_THREE_JACKS = 8
 REDEAL_FOUR_NINES_AFTER_TALON = 9
 
-# ---- player codes ---------------------------------------------------------------------------
-PLAYER_RANDOM = 0
-PLAYER_HEURISTIC = 1
-PLAYER_DD = 2  # double dummy: sees every hand; bids like the heuristic player
-PLAYER_PIMC = 3  # averages double-dummy values over worlds it cannot tell apart; bids like the heuristic
-PLAYER_SCRIPTED = 9  # plays a given list of actions (known-answer tests); not a user's choice
-PLAYER_CODES = {"random": PLAYER_RANDOM, "heuristic": PLAYER_HEURISTIC, "dd": PLAYER_DD, "pimc": PLAYER_PIMC}
 
-# ---- heuristic parameters (float64 row per seat) --------------------------------------------
-H_BASE = 0
-H_TALON = 1
-H_ACE = 2
-H_TEN_WITH_ACE = 3
-H_TEN_SIDE = 4
-H_TEN_BARE = 5
-H_KING = 6
-H_QUEEN = 7
-H_MARRIAGE = 8
-H_MARRIAGE_CARDS = 9
-H_TALON_MARRIAGE = 10
-H_LENGTH = 11
-H_RISK = 12
-H_RAISE_MARGIN = 13
-H_CONCEDE_MARGIN = 14
-H_BLOCK_MARGIN = 15
-H_TALON_SCALE = 16
-H_DARK_DEFICIT = 17
-H_PIMC_WORLDS = 18
-N_HEURISTIC = 19  # weights; the per-suit tables filled from them follow
-H_SCORE_TABLE = N_HEURISTIC  # 4 suits × 64 holdings
-H_CHANCE_TABLE = H_SCORE_TABLE + 256
-N_HEURISTIC_COLUMNS = H_CHANCE_TABLE + 256
+# ---- the stored tables as Polars frames ------------------------------------------------------
+_DEAL_DTYPES = {
+    "game": pl.Int64, "deal": pl.Int32, "dealer": pl.Int8, "hand": pl.UInt32, "talon": pl.UInt32,
+    "bid": pl.Int16, "bid_turns": pl.Int16, "declarer": pl.Int8, "winning_bid": pl.Int16,
+    "contract": pl.Int16, "conceded": pl.Boolean, "made": pl.Boolean, "gift": pl.Int8,
+    "card_points": pl.Int16, "marriage_points": pl.Int16, "marriages": pl.UInt16, "tricks": pl.Int8,
+    "result": pl.Int16, "change": pl.Int16, "score": pl.Int32, "bolt": pl.Int8, "events": pl.UInt16,
+    "bid_kind": pl.Int8, "redeal": pl.Int8, "other_talon": pl.UInt32, "buried": pl.UInt32, "talon_card": pl.Int8,
+}
+_GAME_DTYPES = {"game": pl.Int64, "deals": pl.Int32, "winner": pl.Int8, "first_dealer": pl.Int8,
+                "score": pl.Int32}
+
+
+def _dtype(name: str, table: dict) -> pl.DataType:
+    return table.get(name, table.get(name.rstrip("0123"), pl.Int16))
+
+
+KERNEL_DEAL_INDEX = {name: j for j, name in enumerate(KERNEL_DEAL_COLUMNS)}
+KERNEL_GAME_INDEX = {name: j for j, name in enumerate(KERNEL_GAME_COLUMNS)}
+
+
+def deals_frame(rec: np.ndarray, plays: np.ndarray, players: int = 3) -> pl.DataFrame:
+    """Deal records (kernel layout) → a typed frame of an ``players``-player run (seat columns
+    0..players-1); ``plays`` holds the 24 cards in play order (-1 for a conceded deal)."""
+    cols = {name: pl.Series(name, rec[:, KERNEL_DEAL_INDEX[name]]).cast(_dtype(name, _DEAL_DTYPES))
+            for name in deal_columns(players)}
+    cols["plays"] = pl.Series("plays", plays, dtype=pl.Array(pl.Int8, N_PLAYS))
+    return pl.DataFrame(cols)
+
+
+def games_frame(grec: np.ndarray, players: int = 3) -> pl.DataFrame:
+    cols = {name: pl.Series(name, grec[:, KERNEL_GAME_INDEX[name]]).cast(_dtype(name, _GAME_DTYPES))
+            for name in game_columns(players)}
+    df = pl.DataFrame(cols)
+    return df.with_columns(finished=pl.col("winner") >= 0)

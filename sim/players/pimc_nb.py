@@ -4,23 +4,23 @@ A seat that does not see the other hands samples ``n_worlds`` deals of the cards
 consistent with what it knows — its own hand, the cards already played, the cards every seat is
 known to hold (the talon shown to everybody is in the declarer's hand, the declarer's gifts lie
 face up with their receivers), and the suits a seat has shown out of — and scores each of its
-legal moves by the double-dummy value (``sim.solver_nb``) averaged over those worlds: the
+legal moves by the double-dummy value (``sim.solver.search_nb``) averaged over those worlds: the
 declarer takes the highest average, a defender the lowest. Worlds are drawn uniformly among the
 consistent ones (cards of a suit one seat is void in are forced to the other; the rest are
 shuffled). Ties go to the first move in the solver's move order.
 
 Both kernels are ``jit_hot`` (no allocation): buffers come from the caller, one set per thread:
 ``st, work = solver_nb.new_work()``, ``tt = solver_nb.new_table(18)``, ``wbuf = new_pimc_buffer()``,
-and ``rng`` a generator state of ``sim.rng_nb``. Seats are the engine's (0..2 clockwise).
+and ``rng`` a generator state of ``sim.game.rng_nb``. Seats are the engine's (0..2 clockwise).
 """
 
 import numpy as np
 
-from sim.bits_nb import lowest_index, popcount
+from sim.game.bits_nb import lowest_index, popcount
+from sim.game.play_nb import FULL_DECK, SUIT_MASK
+from sim.game.rng_nb import below
 from sim.numba_config import jit_hot
-from sim.play_nb import FULL_DECK, SUIT_MASK
-from sim.rng_nb import below
-from sim.solver_nb import (
+from sim.solver.search_nb import (
     DECLARE_FLAG,
     ST_PLY,
     ST_REST_POINTS,

@@ -8,11 +8,9 @@ answer is legal. Codes: ``PLAYER_RANDOM`` (a uniformly random legal action at ev
 
 import numpy as np
 
-from sim import layout as Y
-from sim import rules_layout as R
-from sim.bits_nb import highest_index, lowest_index, popcount
-from sim.numba_config import jit_hot
-from sim.play_nb import (
+from sim.game import rules_layout as R
+from sim.game.bits_nb import highest_index, lowest_index, popcount
+from sim.game.play_nb import (
     ACE,
     CARD_POINTS,
     FULL_DECK,
@@ -30,7 +28,33 @@ from sim.play_nb import (
     marriage_cards,
     nth_card,
 )
-from sim.rng_nb import below
+from sim.game.rng_nb import below
+from sim.game.state_layout import G_ON_BARREL, G_SCORE
+from sim.numba_config import jit_hot
+from sim.players.layout import (
+    H_ACE,
+    H_BASE,
+    H_BLOCK_MARGIN,
+    H_CHANCE_TABLE,
+    H_CONCEDE_MARGIN,
+    H_DARK_DEFICIT,
+    H_KING,
+    H_LENGTH,
+    H_MARRIAGE,
+    H_MARRIAGE_CARDS,
+    H_QUEEN,
+    H_RAISE_MARGIN,
+    H_RISK,
+    H_SCORE_TABLE,
+    H_TALON,
+    H_TALON_MARRIAGE,
+    H_TALON_SCALE,
+    H_TEN_BARE,
+    H_TEN_SIDE,
+    H_TEN_WITH_ACE,
+    PLAYER_RANDOM,
+    PLAYER_SCRIPTED,
+)
 
 TALON_HALF_MARRIAGE_CHANCE = 3.0 / 17.0  # the missing half lies among 17 unseen cards, 3 in the talon
 SCRIPT_EXHAUSTED = -999  # an action no decision accepts: the engine reports the deal illegal
@@ -60,25 +84,25 @@ def _suit_terms(cs, s, prm, seat, rules):
     base = 6 * s
     has_ace = (cs >> (base + ACE)) & 1
     if has_ace:
-        score += prm[seat, Y.H_ACE]
+        score += prm[seat, H_ACE]
     if (cs >> (base + TEN)) & 1:
         if has_ace:
-            score += prm[seat, Y.H_TEN_WITH_ACE]
+            score += prm[seat, H_TEN_WITH_ACE]
         elif n >= 3:
-            score += prm[seat, Y.H_TEN_SIDE]
+            score += prm[seat, H_TEN_SIDE]
         else:
-            score += prm[seat, Y.H_TEN_BARE]
+            score += prm[seat, H_TEN_BARE]
     has_k = (cs >> (base + KING)) & 1
     has_q = (cs >> (base + QUEEN)) & 1
     value = rules[R.MARRIAGE_VALUE + s]
     if has_k and has_q:
-        score += prm[seat, Y.H_MARRIAGE] * value + prm[seat, Y.H_MARRIAGE_CARDS]
+        score += prm[seat, H_MARRIAGE] * value + prm[seat, H_MARRIAGE_CARDS]
     else:
-        score += has_k * prm[seat, Y.H_KING] + has_q * prm[seat, Y.H_QUEEN]
+        score += has_k * prm[seat, H_KING] + has_q * prm[seat, H_QUEEN]
         if has_k or has_q:
             chance += TALON_HALF_MARRIAGE_CHANCE * value
     if n > 3:
-        score += (n - 3) * prm[seat, Y.H_LENGTH]
+        score += (n - 3) * prm[seat, H_LENGTH]
     return score, chance
 
 
@@ -90,8 +114,8 @@ def fill_suit_tables(prm, rules):
         for s in range(4):
             for pattern in range(64):
                 score, chance = _suit_terms(np.int64(pattern) << (6 * s), s, prm, seat, rules)
-                prm[seat, Y.H_SCORE_TABLE + 64 * s + pattern] = score
-                prm[seat, Y.H_CHANCE_TABLE + 64 * s + pattern] = chance
+                prm[seat, H_SCORE_TABLE + 64 * s + pattern] = score
+                prm[seat, H_CHANCE_TABLE + 64 * s + pattern] = chance
 
 
 @jit_hot
@@ -105,11 +129,11 @@ def estimate_points(hand, before_talon, prm, seat, rules):
     chance = 0.0
     for s in range(4):
         pattern = (hand >> (6 * s)) & 63
-        score += prm[seat, Y.H_SCORE_TABLE + 64 * s + pattern]
-        chance += prm[seat, Y.H_CHANCE_TABLE + 64 * s + pattern]
+        score += prm[seat, H_SCORE_TABLE + 64 * s + pattern]
+        chance += prm[seat, H_CHANCE_TABLE + 64 * s + pattern]
     if before_talon:
-        return prm[seat, Y.H_TALON] + prm[seat, Y.H_TALON_SCALE] * score + prm[seat, Y.H_TALON_MARRIAGE] * chance
-    return prm[seat, Y.H_BASE] + score
+        return prm[seat, H_TALON] + prm[seat, H_TALON_SCALE] * score + prm[seat, H_TALON_MARRIAGE] * chance
+    return prm[seat, H_BASE] + score
 
 
 @jit_hot
@@ -129,15 +153,15 @@ def _floor_step(x, step):
 def choose_dark(code, seat, gs, rules, prm, rng, script):
     """1 if first hand goes dark before seeing his cards, else 0 (the caller checks it is allowed).
     The heuristic player gambles only when far behind; the random one tosses a coin."""
-    if code == Y.PLAYER_SCRIPTED:
+    if code == PLAYER_SCRIPTED:
         return next_scripted(script)  # 1 dark, 0 not
-    if code == Y.PLAYER_RANDOM:
+    if code == PLAYER_RANDOM:
         return below(rng, 2)
     if rules[R.PLAYERS] == 2:
-        best_other = gs[Y.G_SCORE + 1 - seat]
+        best_other = gs[G_SCORE + 1 - seat]
     else:
-        best_other = max(gs[Y.G_SCORE + (seat + 1) % 3], gs[Y.G_SCORE + (seat + 2) % 3])
-    return 1 if best_other - gs[Y.G_SCORE + seat] >= prm[seat, Y.H_DARK_DEFICIT] else 0
+        best_other = max(gs[G_SCORE + (seat + 1) % 3], gs[G_SCORE + (seat + 2) % 3])
+    return 1 if best_other - gs[G_SCORE + seat] >= prm[seat, H_DARK_DEFICIT] else 0
 
 
 
@@ -145,21 +169,21 @@ def choose_dark(code, seat, gs, rules, prm, rng, script):
 def choose_bid(code, seat, hand, high_bid, high_seat, min_raise, cap, gs, rules, prm, rng, script):
     """A raise (the new bid) or 0 to pass. Raises are multiples of the step from ``min_raise``
     up to ``cap``; with ``no_jump_bids`` only ``min_raise``."""
-    if code == Y.PLAYER_SCRIPTED:
+    if code == PLAYER_SCRIPTED:
         return next_scripted(script)
     step = rules[R.BID_STEP]
     if min_raise > cap:
         return 0
     top = min_raise if rules[R.NO_JUMP_BIDS] else cap
     n_raises = (top - min_raise) // step + 1
-    if code == Y.PLAYER_RANDOM:
+    if code == PLAYER_RANDOM:
         k = below(rng, n_raises + 1)
         return 0 if k == n_raises else min_raise + k * step
     est = estimate_points(hand, True, prm, seat, rules)
-    limit = _floor_step(est - prm[seat, Y.H_RISK], 5)
+    limit = _floor_step(est - prm[seat, H_RISK], 5)
     barrel_min = rules[R.BARREL_MIN_CONTRACT]
     if rules[R.BARREL] > 0:
-        if gs[Y.G_ON_BARREL + seat]:
+        if gs[G_ON_BARREL + seat]:
             # On the barrel only a contract that takes him off upward is worth declaring.
             if limit < barrel_min:
                 return 0
@@ -167,9 +191,9 @@ def choose_bid(code, seat, hand, high_bid, high_seat, min_raise, cap, gs, rules,
             if not rules[R.NO_JUMP_BIDS] and want < barrel_min:
                 want += (barrel_min - want + step - 1) // step * step
             return want if want <= min(limit, top) else 0
-        if high_seat >= 0 and high_seat != seat and gs[Y.G_ON_BARREL + high_seat]:
+        if high_seat >= 0 and high_seat != seat and gs[G_ON_BARREL + high_seat]:
             # Stop a sitter from winning: overbid further than the hand alone would.
-            limit = _floor_step(est - prm[seat, Y.H_RISK] + prm[seat, Y.H_BLOCK_MARGIN], 5)
+            limit = _floor_step(est - prm[seat, H_RISK] + prm[seat, H_BLOCK_MARGIN], 5)
     if min_raise <= min(limit, cap):
         return min_raise
     return 0
@@ -180,12 +204,12 @@ def choose_bid(code, seat, hand, high_bid, high_seat, min_raise, cap, gs, rules,
 def choose_discard(code, seat, hand, givable, rules, prm, rng, script):
     """Two cards of ``givable`` (the 10-card hand, less what the rules forbid giving): the first
     goes to the next seat, the second to the one after."""
-    if code == Y.PLAYER_SCRIPTED:
+    if code == PLAYER_SCRIPTED:
         first = next_scripted(script)
         if first < 0 or first > 23 or not (givable >> first) & 1:
             return first, first  # refused before the second is read, so the refusal names this action
         return first, next_scripted(script)
-    if code == Y.PLAYER_RANDOM:
+    if code == PLAYER_RANDOM:
         n = popcount(givable)
         i = below(rng, n)
         j = below(rng, n - 1)
@@ -237,7 +261,7 @@ def choose_discard2(code, seat, hand, givable, to_talon, rules, prm, rng, script
     """players = 2: two cards of ``givable`` (the 12-card hand, less what the rules forbid) to bury
     face down, where they count for the declarer, and with ``to_talon`` (two_player_talon = 3) a
     third for the untaken talon, which goes to the winner of the last trick (else -1)."""
-    if code == Y.PLAYER_SCRIPTED:
+    if code == PLAYER_SCRIPTED:
         first = next_scripted(script)
         if first < 0 or first > 23 or not (givable >> first) & 1:
             return first, first, -1  # refused before the next is read, so the refusal names this action
@@ -245,7 +269,7 @@ def choose_discard2(code, seat, hand, givable, to_talon, rules, prm, rng, script
         if not to_talon or second < 0 or second > 23 or second == first or not (givable >> second) & 1:
             return first, second, -1
         return first, second, next_scripted(script)
-    if code == Y.PLAYER_RANDOM:
+    if code == PLAYER_RANDOM:
         b1 = nth_card(givable, below(rng, popcount(givable)))
         rest = givable & ~(np.int64(1) << b1)
         b2 = nth_card(rest, below(rng, popcount(rest)))
@@ -273,22 +297,22 @@ def choose_discard2(code, seat, hand, givable, to_talon, rules, prm, rng, script
 @jit_hot
 def choose_contract(code, seat, hand, contract, cap, can_concede, gs, rules, prm, rng, script):
     """The final contract (≥ the bid, ≤ ``cap`` when raising) or -1 to concede."""
-    if code == Y.PLAYER_SCRIPTED:
+    if code == PLAYER_SCRIPTED:
         return next_scripted(script)
     step = rules[R.BID_STEP]
     top = max(contract, cap)
-    if code == Y.PLAYER_RANDOM:
+    if code == PLAYER_RANDOM:
         n = (top - contract) // step + 1
         k = below(rng, n + (1 if can_concede else 0))
         return -1 if k == n else contract + k * step
     est = estimate_points(hand, False, prm, seat, rules)
-    if can_concede and est < contract - prm[seat, Y.H_CONCEDE_MARGIN]:
+    if can_concede and est < contract - prm[seat, H_CONCEDE_MARGIN]:
         return -1
     barrel_min = rules[R.BARREL_MIN_CONTRACT]
-    if rules[R.BARREL] > 0 and gs[Y.G_ON_BARREL + seat] and contract < barrel_min <= top:
-        if est - prm[seat, Y.H_RISK] >= barrel_min:
+    if rules[R.BARREL] > 0 and gs[G_ON_BARREL + seat] and contract < barrel_min <= top:
+        if est - prm[seat, H_RISK] >= barrel_min:
             return barrel_min
-    raise_to = _floor_step(est - prm[seat, Y.H_RAISE_MARGIN], step)
+    raise_to = _floor_step(est - prm[seat, H_RAISE_MARGIN], step)
     return min(max(contract, raise_to), top)
 
 
@@ -363,13 +387,13 @@ def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, trum
     """The card to play, or on lead ``card | LEAD_WITHOUT_DECLARING`` to decline the combination
     it would declare (marriage_optional). ``hands`` holds every seat's cards; only the random and
     heuristic players' own hand, the cards played and the known voids are read here."""
-    if code == Y.PLAYER_RANDOM:
+    if code == PLAYER_RANDOM:
         card = nth_card(legal, below(rng, popcount(legal)))
         if n_in_trick == 0 and can_declare and rules[R.MARRIAGE_OPTIONAL] and below(rng, 2):
             if declaration(hands[seat], card, rules)[2]:
                 return card | LEAD_WITHOUT_DECLARING
         return card
-    if code == Y.PLAYER_SCRIPTED:
+    if code == PLAYER_SCRIPTED:
         return next_scripted(script)
     if legal & (legal - 1) == 0:
         return lowest_index(legal)  # a forced card: nothing to weigh

@@ -28,10 +28,9 @@ Nothing depends on timing or threads: the same inputs always give the same answe
 
 import numpy as np
 
-from sim import rules_layout as R
-from sim.bits_nb import lowest_index, popcount
-from sim.numba_config import jit, jit_hot, jit_inline
-from sim.play_nb import (
+from sim.game import rules_layout as R
+from sim.game.bits_nb import lowest_index, popcount
+from sim.game.play_nb import (
     ACES_MASK,
     CARD_POINTS,
     DECLARE_NONE,
@@ -49,6 +48,7 @@ from sim.play_nb import (
     legal_leads,
     marriage_total,
 )
+from sim.numba_config import jit, jit_hot, jit_inline
 
 # ---- the search state: one int64 array, changed in place and restored on the way back --------
 ST_HAND = 0  # three entries: the hands of seats 0 (declarer), 1, 2
@@ -947,55 +947,3 @@ def best_discard(hand10, opp1, opp2, rules, st, work, tt):
         best_a = a
         best_b = b
     return best_a, best_b, best
-
-
-@jit_hot
-def dd_choose_discard(hand10, opp1, opp2, rules, st, work, tt):
-    """The double-dummy player's discard: (card to the seat after the declarer, card to the seat
-    after that). ``opp1``/``opp2`` are those seats' 7 cards."""
-    a, b, _ = best_discard(hand10, opp1, opp2, rules, st, work, tt)
-    return a, b
-
-
-@jit_hot
-def dd_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won,
-                   unsecured, rules, st, work, tt):
-    """The double-dummy player's card, seeing every hand: (card, declare). Seats are the engine's
-    (0..2 around the table); ``hands`` holds every seat's cards not yet played, ``trick`` the
-    ``n_in_trick`` cards of the current trick from ``leader`` on, ``trump`` the trump in force for
-    it (-1 none), ``trump_owner`` the seat that declared it (-1 none), ``won`` a bit per seat that
-    has won a trick, ``unsecured`` the declarer's marriage points waiting for his first trick
-    (burning rule). ``declare`` tells whether a lead of K/Q (J, A) declares its combination; it
-    only differs from automatic declaration under marriage_optional. The declarer maximises his
-    points to come, the defenders minimise them; ties go to the first move in search order. A new
-    table generation per call keeps every answer independent of earlier calls."""
-    next_stamp(st, tt)
-    rel_won = 0
-    for s in range(3):
-        if (won >> s) & 1:
-            rel_won |= 1 << ((s - declarer) % 3)
-    rel_owner = -1 if trump_owner < 0 else (trump_owner - declarer) % 3
-    # The trick's cards go back to their players and are played again on the solver's state.
-    h0 = hands[declarer]
-    h1 = hands[(declarer + 1) % 3]
-    h2 = hands[(declarer + 2) % 3]
-    for i in range(n_in_trick):
-        rel = (leader + i - declarer) % 3
-        bit = np.int64(1) << trick[i]
-        if rel == 0:
-            h0 |= bit
-        elif rel == 1:
-            h1 |= bit
-        else:
-            h2 |= bit
-    set_position(st, h0, h1, h2, (leader - declarer) % 3, trump, rel_owner, rel_won, unsecured)
-    for i in range(n_in_trick):
-        if i == 0:
-            play_lead(st, rules, trick[0])  # already declared if it did: trump is the one in force
-        else:
-            play_follow(st, trick[i])
-    move, _ = best_move(st, rules, tt, work)
-    card = move & 31
-    if move < 0 or not (legal >> card) & 1:
-        return lowest_index(legal), False  # not reached when the engine's rules match the solver's
-    return card, (move & DECLARE_FLAG) != 0

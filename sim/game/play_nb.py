@@ -6,8 +6,8 @@ suit a higher index is a stronger card.
 
 import numpy as np
 
-from sim import rules_layout as R
-from sim.bits_nb import lowest_index
+from sim.game import rules_layout as R
+from sim.game.bits_nb import lowest_index
 from sim.numba_config import jit_hot
 
 FULL_DECK = (1 << 24) - 1

@@ -1,5 +1,5 @@
-"""Double-dummy solver: the Python API over the compiled kernels of ``sim.solver_nb`` (three players)
-and ``sim.solver2_nb`` (two players).
+"""Double-dummy solver: the Python API over the compiled kernels of ``sim.solver.search_nb`` (three players)
+and ``sim.solver.search2_nb`` (two players).
 
 A position is a trick start: three hands of equal size 1..8 (seat 0 the declarer, seat 1 plays
 after him, seat 2 after seat 1), the seat on lead, the trump (-1 or None for none, 0..3 or S C D H),
@@ -27,11 +27,10 @@ from pathlib import Path
 
 import numpy as np
 
-from sim import solver2_nb as K2
-from sim import solver_nb as K
-from sim.cards import SUITS, CardError, format_card, parse_hand
-from sim.play_nb import givable_cards, mask_points
-from sim.rules import HouseRules, RulesError, load_rules
+from sim.game.cards import SUITS, CardError, format_card, parse_hand
+from sim.game.play_nb import givable_cards, mask_points
+from sim.game.rules import HouseRules, RulesError, load_rules
+from sim.solver import search2_nb, search_nb
 
 TABLE_LOG2_ROWS = 18  # 2^18 rows of 24 bytes per thread: far more than an 8-card solve fills
 CHUNK = 32
@@ -49,8 +48,8 @@ _local = threading.local()
 
 def _buffers():
     if not hasattr(_local, "buffers"):
-        st, work = K.new_work()
-        _local.buffers = (st, work, K.new_table(TABLE_LOG2_ROWS))
+        st, work = search_nb.new_work()
+        _local.buffers = (st, work, search_nb.new_table(TABLE_LOG2_ROWS))
     return _local.buffers
 
 
@@ -203,11 +202,11 @@ def _run(pos: Positions, targets: np.ndarray, mode: int, threads: int | None):
         hi = min(n, lo + CHUNK)
         st, work, tt = _buffers()
         if pos.seats == 2:
-            K2.solve_positions2(pos.hands[lo:hi], pos.leaders[lo:hi], pos.trumps[lo:hi], pos.owners[lo:hi],
+            search2_nb.solve_positions2(pos.hands[lo:hi], pos.leaders[lo:hi], pos.trumps[lo:hi], pos.owners[lo:hi],
                                 pos.won[lo:hi], pos.unsecured[lo:hi], pos.last_bonus[lo:hi], targets[lo:hi],
                                 pos.rules, mode, out[lo:hi], nodes[lo:hi], st, work, tt)
         else:
-            K.solve_positions(pos.hands[lo:hi], pos.leaders[lo:hi], pos.trumps[lo:hi], pos.owners[lo:hi],
+            search_nb.solve_positions(pos.hands[lo:hi], pos.leaders[lo:hi], pos.trumps[lo:hi], pos.owners[lo:hi],
                               pos.won[lo:hi], pos.unsecured[lo:hi], targets[lo:hi], pos.rules, mode,
                               out[lo:hi], nodes[lo:hi], st, work, tt)
 
@@ -229,7 +228,7 @@ def dd_values(hands, *, leader=0, trump=None, won=(), trump_owner=None, unsecure
     also the nodes each search visited."""
     pos = positions(hands, leader=leader, trump=trump, won=won, trump_owner=trump_owner, unsecured=unsecured,
                     last_bonus=last_bonus, rules=rules)
-    values, nodes = _run(pos, np.zeros(len(pos.hands), dtype=np.int64), K.EXACT, threads)
+    values, nodes = _run(pos, np.zeros(len(pos.hands), dtype=np.int64), search_nb.EXACT, threads)
     return (values, nodes) if return_nodes else values
 
 
@@ -243,20 +242,20 @@ def dd_at_least(hands, targets, *, leader=0, trump=None, won=(), trump_owner=Non
         t = np.full(len(pos.hands), int(t))
     if t.shape != (len(pos.hands),) or not np.issubdtype(t.dtype, np.integer):
         raise SolverInputError(f"targets must be integers, one per position ({len(pos.hands)}), got shape {t.shape}")
-    found, nodes = _run(pos, t.astype(np.int64), K.THRESHOLD, threads)
+    found, nodes = _run(pos, t.astype(np.int64), search_nb.THRESHOLD, threads)
     return (found.astype(bool), nodes) if return_nodes else found.astype(bool)
 
 
 # ---- one position: per-card values and the principal variation ---------------------------------
 def _one(pos: Positions):
     st, work, tt = _buffers()
-    K.next_stamp(st, tt)
+    search_nb.next_stamp(st, tt)
     h = [int(x) for x in pos.hands[0]]
     state = (int(pos.leaders[0]), int(pos.trumps[0]), int(pos.owners[0]), int(pos.won[0]), int(pos.unsecured[0]))
     if pos.seats == 2:
-        K2.set_position2(st, h[0], h[1], *state, int(pos.last_bonus[0]))
+        search2_nb.set_position2(st, h[0], h[1], *state, int(pos.last_bonus[0]))
     else:
-        K.set_position(st, h[0], h[1], h[2], *state)
+        search_nb.set_position(st, h[0], h[1], h[2], *state)
     return st, work, tt
 
 
@@ -272,7 +271,7 @@ def lead_values(hands, **kw) -> dict[int, int]:
     pos = _single(hands, kw)
     st, work, tt = _one(pos)
     out = np.zeros(24, dtype=np.int64)
-    (K2.lead_values2 if pos.seats == 2 else K.lead_values)(st, pos.rules, tt, work, out)
+    (search2_nb.lead_values2 if pos.seats == 2 else search_nb.lead_values)(st, pos.rules, tt, work, out)
     return {c: int(v) for c, v in enumerate(out) if v >= 0}
 
 
@@ -290,12 +289,12 @@ def principal_variation(hands, **kw) -> tuple[int, list[Play]]:
     st, work, tt = _one(pos)
     out = np.zeros(48, dtype=np.int64)
     if pos.seats == 2:
-        value = int(K2.exact_value2(st, pos.rules, tt, work, 0, 0))
-        n = K2.principal_variation2(st, pos.rules, tt, work, out)
+        value = int(search2_nb.exact_value2(st, pos.rules, tt, work, 0, 0))
+        n = search2_nb.principal_variation2(st, pos.rules, tt, work, out)
     else:
-        value = int(K.exact_value(st, pos.rules, tt, work, 0, 0))
-        n = K.principal_variation(st, pos.rules, tt, work, out)
-    return value, [Play(int(out[24 + i]), int(out[i]) & 31, bool(out[i] & K.DECLARE_FLAG)) for i in range(n)]
+        value = int(search_nb.exact_value(st, pos.rules, tt, work, 0, 0))
+        n = search_nb.principal_variation(st, pos.rules, tt, work, out)
+    return value, [Play(int(out[24 + i]), int(out[i]) & 31, bool(out[i] & search_nb.DECLARE_FLAG)) for i in range(n)]
 
 
 def best_discard(hand10: int, opp1: int, opp2: int, *, rules=None) -> tuple[int, int, int]:
@@ -310,7 +309,7 @@ def best_discard(hand10: int, opp1: int, opp2: int, *, rules=None) -> tuple[int,
     if masks[0] & masks[1] or masks[0] & masks[2] or masks[1] & masks[2]:
         raise SolverInputError("a card is in two hands")
     st, work, tt = _buffers()
-    a, b, v = K.best_discard(masks[0], masks[1], masks[2], _rules_array(rules), st, work, tt)
+    a, b, v = search_nb.best_discard(masks[0], masks[1], masks[2], _rules_array(rules), st, work, tt)
     return int(a), int(b), int(v)
 
 
@@ -333,7 +332,7 @@ def best_discard2(hand12: int, defender_hand: int, other_talon: int, *, rules=No
         raise SolverInputError("a card is in two places")
     arr = _rules_array(rules)
     st, work, tt = _buffers()
-    b1, b2, t, v = K2.best_discard2(masks[0], masks[1], masks[2], counts[2] == 3, givable_cards(masks[0], arr), arr,
+    b1, b2, t, v = search2_nb.best_discard2(masks[0], masks[1], masks[2], counts[2] == 3, givable_cards(masks[0], arr), arr,
                                     st, work, tt)
     return int(b1), int(b2), (int(t) if t >= 0 else None), int(v)
 

@@ -9,7 +9,7 @@ making it by one or more methods (docs/advisor.md):
   sample <=> some discard (one card to each opponent) gives a double-dummy value >= b with the
   declarer on lead and seat 1 (his left) playing second;
 - ``pimc``: every seat (discard and cards) by perfect-information Monte Carlo over the worlds
-  consistent with what it knows (``sim.pimc_nb``);
+  consistent with what it knows (``sim.players.pimc_nb``);
 - ``heuristic``: every seat is the heuristic player.
 
 It also gives the expected score of declaring each contract next to that of passing and defending
@@ -39,10 +39,12 @@ import numpy as np
 
 from analysis.stats import mean_interval, wilson_interval
 from sim import __version__
-from sim import layout as Y
-from sim.cards import SUITS, CardError, format_card, format_hand, mask_to_cards, parse_hand
-from sim.rng_nb import state_from_seed
-from sim.rules import HouseRules, load_rules
+from sim.engine.schema import N_DEAL_COLUMNS, N_PLAYS
+from sim.game.cards import SUITS, CardError, format_card, format_hand, mask_to_cards, parse_hand
+from sim.game.rng_nb import state_from_seed
+from sim.game.rules import HouseRules, load_rules
+from sim.game.state_layout import G_ON_BARREL, G_SCORE, G_WINNER, N_GAME_STATE
+from sim.players.layout import PLAYER_CODES, PLAYER_HEURISTIC, PLAYER_SCRIPTED
 
 CHUNK = 50
 SEARCH_CHUNK = 10  # samples per task of the double-dummy searches (no random stream to keep)
@@ -157,7 +159,7 @@ def talon_chances(hand: int, known: Known = Known()) -> dict:
     """Exact chances over every talon consistent with what is known (each equally likely):
     completing each half marriage and any marriage, each missing ace and ten arriving, at least one
     ace / ten, the distribution of aces, and the talon's expected card points."""
-    from sim.cards import CARD_POINTS
+    from sim.game.cards import CARD_POINTS
 
     located = known.left | known.right
     free = [c for c in range(24) if not (hand | located | known.talon) >> c & 1]
@@ -202,31 +204,31 @@ _local = threading.local()
 
 def _buffers(rules: HouseRules):
     """Per-thread buffers: solver state, moves, table, PIMC scratch, engine workspace and state."""
-    from sim import solver_nb as K
-    from sim.engine_nb import new_workspace
-    from sim.pimc_nb import new_pimc_buffer
+    from sim.engine.deals_nb import new_workspace
+    from sim.players.pimc_nb import new_pimc_buffer
+    from sim.solver import search_nb
 
     if not hasattr(_local, "b"):
-        st, work = K.new_work()
+        st, work = search_nb.new_work()
         _local.b = {
-            "st": st, "work": work, "tt": K.new_table(TABLE_LOG2), "wbuf": new_pimc_buffer(),
-            "ws": new_workspace(), "gs": np.zeros(2 * Y.N_GAME_STATE, dtype=np.int64),
-            "rec": np.zeros((1, Y.N_DEAL_COLUMNS), dtype=np.int32),
-            "plays": np.zeros((1, Y.N_PLAYS), dtype=np.int8), "script": np.zeros(64, dtype=np.int64),
+            "st": st, "work": work, "tt": search_nb.new_table(TABLE_LOG2), "wbuf": new_pimc_buffer(),
+            "ws": new_workspace(), "gs": np.zeros(2 * N_GAME_STATE, dtype=np.int64),
+            "rec": np.zeros((1, N_DEAL_COLUMNS), dtype=np.int32),
+            "plays": np.zeros((1, N_PLAYS), dtype=np.int8), "script": np.zeros(64, dtype=np.int64),
         }
     return _local.b
 
 
 def sample_unseen(hand: int, known: Known, n: int, seed: int) -> np.ndarray:
     """``n`` samples (talon, left 7, right 7) of the unseen cards, chunk by chunk."""
-    from sim import advisor_nb as A
+    from sim.engine import playouts_nb
 
     free = ((1 << 24) - 1) & ~(hand | known.left | known.right | known.talon)
     out = np.zeros((n, 3), dtype=np.int64)
     deck = np.zeros(24, dtype=np.int64)
     for i, lo in enumerate(range(0, n, CHUNK)):
         hi = min(n, lo + CHUNK)
-        A.sample_deals(_rng(seed, i, "sample"), free, known.talon, known.left, known.right, hi - lo, out[lo:hi], deck)
+        playouts_nb.sample_deals(_rng(seed, i, "sample"), free, known.talon, known.left, known.right, hi - lo, out[lo:hi], deck)
     return out
 
 
@@ -248,7 +250,7 @@ def dd_levels(hand: int, samples: np.ndarray, rules: HouseRules, lo: int, hi: in
               step: int | None = None) -> np.ndarray:
     """Per sample, the highest level lo, lo + step, ..., hi that the best discard's double-dummy
     value reaches (lo - step if none)."""
-    from sim import advisor_nb as A
+    from sim.engine import playouts_nb
 
     step = step or rules.bid_step
     arr = rules.to_array()
@@ -256,7 +258,7 @@ def dd_levels(hand: int, samples: np.ndarray, rules: HouseRules, lo: int, hi: in
 
     def work(_i, a, b):
         bf = _buffers(rules)
-        A.dd_levels(samples[a:b], hand, arr, lo, hi, step, out[a:b], bf["st"], bf["work"], bf["tt"])
+        playouts_nb.dd_levels(samples[a:b], hand, arr, lo, hi, step, out[a:b], bf["st"], bf["work"], bf["tt"])
 
     _parallel(len(samples), work, threads, SEARCH_CHUNK)
     return out
@@ -264,14 +266,14 @@ def dd_levels(hand: int, samples: np.ndarray, rules: HouseRules, lo: int, hi: in
 
 def dd_exact_values(hand: int, samples: np.ndarray, rules: HouseRules, threads: int | None = None) -> np.ndarray:
     """Per sample, the exact best-discard double-dummy value."""
-    from sim import advisor_nb as A
+    from sim.engine import playouts_nb
 
     arr = rules.to_array()
     out = np.zeros(len(samples), dtype=np.int64)
 
     def work(_i, a, b):
         bf = _buffers(rules)
-        A.dd_values(samples[a:b], hand, arr, out[a:b], bf["st"], bf["work"], bf["tt"])
+        playouts_nb.dd_values(samples[a:b], hand, arr, out[a:b], bf["st"], bf["work"], bf["tt"])
 
     _parallel(len(samples), work, threads, SEARCH_CHUNK)
     return out
@@ -283,10 +285,10 @@ def played_points(hand: int, samples: np.ndarray, rules: HouseRules, method: str
     """The declarer's points (card points + marriages) when every seat plays by ``method``
     (``heuristic``, ``pimc`` or ``dd``) from the talon on. ``hands``: per-sample 7-card hands
     instead of one ``hand`` for all."""
-    from sim import advisor_nb as A
+    from sim.engine import playouts_nb
     from sim.players import HeuristicParams, params_matrix
 
-    codes = np.full(3, Y.PLAYER_CODES[method], dtype=np.int64)
+    codes = np.full(3, PLAYER_CODES[method], dtype=np.int64)
     arr = rules.to_array()
     prm = params_matrix(HeuristicParams(pimc_worlds=worlds), rules)
     out = np.zeros(len(samples), dtype=np.int64)
@@ -296,11 +298,11 @@ def played_points(hand: int, samples: np.ndarray, rules: HouseRules, method: str
         rng = _rng(seed, i, method)
         solver = (bf["st"], bf["work"], bf["tt"], bf["wbuf"])
         if hands is None:
-            A.play_samples(codes, samples[a:b], hand, arr, prm, rng, out[a:b], bf["ws"], bf["plays"], bf["script"],
+            playouts_nb.play_samples(codes, samples[a:b], hand, arr, prm, rng, out[a:b], bf["ws"], bf["plays"], bf["script"],
                            solver)
         else:
             for j in range(a, b):
-                out[j] = A.play_from_talon(codes, int(hands[j]) | int(samples[j, 0]), samples[j, 1], samples[j, 2],
+                out[j] = playouts_nb.play_from_talon(codes, int(hands[j]) | int(samples[j, 0]), samples[j, 1], samples[j, 2],
                                            samples[j, 0], arr, prm, rng, bf["ws"], bf["plays"], bf["script"],
                                            solver)[0]
 
@@ -311,12 +313,12 @@ def played_points(hand: int, samples: np.ndarray, rules: HouseRules, method: str
 def pass_results(hand: int, samples: np.ndarray, rules: HouseRules, dealer: int, situation: Situation, seed: int,
                  threads: int | None = None) -> np.ndarray:
     """(seat 0's raw result, the declarer) per sample on the pass-and-defend line (``PASS_METHOD``)."""
-    from sim import advisor_nb as A
+    from sim.engine import playouts_nb
     from sim.players import params_matrix
 
-    codes = np.full(3, Y.PLAYER_HEURISTIC, dtype=np.int64)
+    codes = np.full(3, PLAYER_HEURISTIC, dtype=np.int64)
     bid_codes = codes.copy()
-    bid_codes[0] = Y.PLAYER_SCRIPTED  # seat 0 passes: its script is all zeros
+    bid_codes[0] = PLAYER_SCRIPTED  # seat 0 passes: its script is all zeros
     arr = rules.to_array()
     prm = params_matrix(rules=rules)
     out = np.zeros((len(samples), 2), dtype=np.int64)
@@ -325,10 +327,10 @@ def pass_results(hand: int, samples: np.ndarray, rules: HouseRules, dealer: int,
         bf = _buffers(rules)
         gs = bf["gs"]  # the situation, then room for the copy each deal is settled on
         gs[:] = 0
-        gs[Y.G_SCORE] = situation.score
-        gs[Y.G_ON_BARREL] = situation.on_barrel
-        gs[Y.G_WINNER] = -1
-        A.pass_samples(samples[a:b], hand, dealer, arr, codes, bid_codes, prm, gs, _rng(seed, i, "pass"), out[a:b],
+        gs[G_SCORE] = situation.score
+        gs[G_ON_BARREL] = situation.on_barrel
+        gs[G_WINNER] = -1
+        playouts_nb.pass_samples(samples[a:b], hand, dealer, arr, codes, bid_codes, prm, gs, _rng(seed, i, "pass"), out[a:b],
                        bf["ws"], bf["rec"], bf["plays"], bf["script"], (bf["st"], bf["work"], bf["tt"], bf["wbuf"]))
 
     _parallel(len(samples), work, threads)

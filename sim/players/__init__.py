@@ -6,8 +6,9 @@ from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
-from sim import layout as Y
-from sim.rules import HouseRules
+from sim.game.rules import HouseRules
+from sim.players import layout
+from sim.players.layout import N_HEURISTIC, N_HEURISTIC_COLUMNS, PLAYER_CODES
 
 
 class PlayerError(ValueError):
@@ -48,9 +49,9 @@ class HeuristicParams:
     pimc_worlds: float = 20.0  # worlds a PIMC player samples per decision
 
     def to_array(self) -> np.ndarray:
-        a = np.zeros(Y.N_HEURISTIC, dtype=np.float64)
+        a = np.zeros(N_HEURISTIC, dtype=np.float64)
         for f in fields(self):
-            a[getattr(Y, "H_" + f.name.upper())] = getattr(self, f.name)
+            a[getattr(layout, "H_" + f.name.upper())] = getattr(self, f.name)
         return a
 
     def to_dict(self) -> dict[str, float]:
@@ -73,7 +74,7 @@ def default_params(players: int = 3) -> HeuristicParams:
     return HeuristicParams(**TWO_PLAYER_WEIGHTS) if players == 2 else HeuristicParams()
 
 
-PLAYER_NAMES = tuple(Y.PLAYER_CODES)
+PLAYER_NAMES = tuple(PLAYER_CODES)
 
 
 def parse_players(spec: str | list[str] | tuple[str, ...], n: int = 3) -> tuple[str, ...]:
@@ -85,7 +86,7 @@ def parse_players(spec: str | list[str] | tuple[str, ...], n: int = 3) -> tuple[
         raise PlayerError(f"players {spec!r}: give one player for every seat or {_WORDS.get(n, n)}, comma-separated"
                           + ("" if n == 3 else f" (players = {n})"))
     for name in names:
-        if name not in Y.PLAYER_CODES:
+        if name not in PLAYER_CODES:
             raise PlayerError(f"unknown player {name!r}; players are: {', '.join(PLAYER_NAMES)}")
     return tuple(names)
 
@@ -94,16 +95,16 @@ _WORDS = {2: "two", 3: "three", 4: "four"}
 
 
 def player_codes(names: tuple[str, ...]) -> np.ndarray:
-    return np.array([Y.PLAYER_CODES[n] for n in names], dtype=np.int64)
+    return np.array([PLAYER_CODES[n] for n in names], dtype=np.int64)
 
 
 def params_matrix(params: HeuristicParams | None = None, rules: HouseRules | None = None) -> np.ndarray:
     """The array kernels read, one row per seat: the weights, then hand-value tables derived
     from them and the rules' marriage values."""
-    from sim.players_nb import fill_suit_tables
+    from sim.players.heuristic_nb import fill_suit_tables
 
     rules = rules or HouseRules()
-    prm = np.zeros((max(3, rules.players), Y.N_HEURISTIC_COLUMNS), dtype=np.float64)
-    prm[:, :Y.N_HEURISTIC] = (params or default_params(rules.players)).to_array()
+    prm = np.zeros((max(3, rules.players), N_HEURISTIC_COLUMNS), dtype=np.float64)
+    prm[:, :N_HEURISTIC] = (params or default_params(rules.players)).to_array()
     fill_suit_tables(prm, rules.to_array())
     return prm

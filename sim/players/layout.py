@@ -1,0 +1,37 @@
+"""Player codes (how compiled code names a seat's player) and the layout of the heuristic
+parameter row that every player's kernels read (``sim.players.HeuristicParams.to_array`` fills
+the weights, ``heuristic_nb.fill_suit_tables`` the per-suit tables after them).
+"""
+
+# ---- player codes ---------------------------------------------------------------------------
+PLAYER_RANDOM = 0
+PLAYER_HEURISTIC = 1
+PLAYER_DD = 2  # double dummy: sees every hand; bids like the heuristic player
+PLAYER_PIMC = 3  # averages double-dummy values over worlds it cannot tell apart; bids like the heuristic
+PLAYER_SCRIPTED = 9  # plays a given list of actions (known-answer tests); not a user's choice
+PLAYER_CODES = {"random": PLAYER_RANDOM, "heuristic": PLAYER_HEURISTIC, "dd": PLAYER_DD, "pimc": PLAYER_PIMC}
+
+# ---- heuristic parameters (float64 row per seat) --------------------------------------------
+H_BASE = 0
+H_TALON = 1
+H_ACE = 2
+H_TEN_WITH_ACE = 3
+H_TEN_SIDE = 4
+H_TEN_BARE = 5
+H_KING = 6
+H_QUEEN = 7
+H_MARRIAGE = 8
+H_MARRIAGE_CARDS = 9
+H_TALON_MARRIAGE = 10
+H_LENGTH = 11
+H_RISK = 12
+H_RAISE_MARGIN = 13
+H_CONCEDE_MARGIN = 14
+H_BLOCK_MARGIN = 15
+H_TALON_SCALE = 16
+H_DARK_DEFICIT = 17
+H_PIMC_WORLDS = 18
+N_HEURISTIC = 19  # weights; the per-suit tables filled from them follow
+H_SCORE_TABLE = N_HEURISTIC  # 4 suits × 64 holdings
+H_CHANCE_TABLE = H_SCORE_TABLE + 256
+N_HEURISTIC_COLUMNS = H_CHANCE_TABLE + 256
