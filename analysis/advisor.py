@@ -204,7 +204,7 @@ _local = threading.local()
 
 def _buffers(rules: HouseRules):
     """Per-thread buffers: solver state, moves, table, PIMC scratch, engine workspace and state."""
-    from sim.engine.deals_nb import new_workspace
+    from sim.engine.workspace import new_workspace
     from sim.players.pimc_nb import new_pimc_buffer
     from sim.solver import search_nb
 

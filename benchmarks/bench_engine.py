@@ -16,8 +16,9 @@ from pathlib import Path
 import numpy as np
 
 from sim.engine import BatchSpec, chunk_rng, deals_frame, play_chunk, solver_buffers
-from sim.engine.deals_nb import new_game_state, new_workspace, run_bare_playouts, run_deals
+from sim.engine.chunks_nb import run_bare_playouts, run_deals
 from sim.engine.schema import N_DEAL_COLUMNS, N_PLAYS
+from sim.engine.workspace import new_game_state, new_workspace
 from sim.game.rules import HouseRules
 from sim.players import params_matrix, player_codes
 from sim.runner import run_chunk_to_disk, write_parquet_atomic

@@ -14,21 +14,9 @@ import numpy as np
 import polars as pl
 
 from sim import __version__
-from sim.engine.deals_nb import (
-    ILLEGAL,
-    W_HANDS,
-    W_RESULT,
-    apply_deal,
-    bid_cap,
-    new_game_state,
-    new_workspace,
-    play_dealt,
-    play_dealt2,
-    play_dealt4,
-    rotate_seats,
-    run_deals,
-    run_games,
-)
+from sim.engine.chunks_nb import run_deals, run_games
+from sim.engine.deals_nb import play_hands2, play_hands3, play_hands4
+from sim.engine.enums import ILLEGAL
 from sim.engine.schema import (
     D_BOLT,
     D_CHANGE,
@@ -42,8 +30,10 @@ from sim.engine.schema import (
     deals_frame,
     games_frame,
 )
+from sim.engine.settle_nb import apply_deal, rotate_seats
+from sim.engine.workspace import W_HANDS, W_RESULT, new_game_state, new_workspace
 from sim.game.cards import CardError, parse_card, parse_hand
-from sim.game.play_nb import beats, legal_follows
+from sim.game.play_nb import beats, bid_cap, legal_follows
 from sim.game.rng_nb import state_from_seed
 from sim.game.rules import HouseRules
 from sim.game.state_layout import G_ATTEMPTS, G_BOLTS, G_FALLS, G_ON_BARREL, G_SCORE, G_WINNER, SLOTS
@@ -257,9 +247,9 @@ def play_scripted_deal(*, hands: list[str | int], talon: str | int, dealer: int,
     args = (rng, rules.to_array(), codes, codes, params_matrix(rules=rules), gs, dealer, ws, talon_mask)
     rest = (rec, 0, plays, script, solver_buffers(()))
     if n == 2:
-        status = play_dealt2(*args, other_mask, *rest)
+        status = play_hands2(*args, other_mask, *rest)
     else:
-        status = (play_dealt4 if n == 4 else play_dealt)(*args, *rest)
+        status = (play_hands4 if n == 4 else play_hands3)(*args, *rest)
     if status == ILLEGAL:
         if script[0] > len(script):
             raise IllegalAction(len(actions), f"the deal needs more than the {len(actions)} actions given")

@@ -8,22 +8,17 @@ him (his left), seat 2 after seat 1. Every kernel takes its buffers from the cal
 
 import numpy as np
 
-from sim.engine.deals_nb import (
-    W_CARD_POINTS,
-    W_HANDS,
-    W_KNOWN,
-    W_MARRIAGE_POINTS,
-    choose_gifts,
-    know_cards,
-    play_dealt,
-    play_tricks,
-)
+from sim.engine.auction_nb import know_cards
+from sim.engine.deals_nb import play_hands3
 from sim.engine.schema import D_DECLARER, D_RESULT
+from sim.engine.tricks_nb import play_tricks
+from sim.engine.workspace import W_CARD_POINTS, W_HANDS, W_KNOWN, W_MARRIAGE_POINTS
 from sim.game.bits_nb import lowest_index, popcount
 from sim.game.play_nb import givable_cards
 from sim.game.rng_nb import below
 from sim.game.state_layout import N_GAME_STATE
 from sim.numba_config import jit_hot
+from sim.players.seat_nb import choose_discard
 from sim.solver.search_nb import (
     DISCARD_ROW,
     MAX_MOVES,
@@ -145,7 +140,7 @@ def play_from_talon(codes, hand10, opp1, opp2, talon, rules, prm, rng, ws, plays
     hands[0] = hand10
     hands[1] = opp1
     hands[2] = opp2
-    g1, g2, _ = choose_gifts(codes[0], 0, hands, givable_cards(hand10, rules), rules, prm, rng, script, solver)
+    g1, g2, _ = choose_discard(codes[0], 0, hands, givable_cards(hand10, rules), rules, prm, rng, script, solver)
     hands[0] &= ~((np.int64(1) << g1) | (np.int64(1) << g2))
     hands[1] |= np.int64(1) << g1
     hands[2] |= np.int64(1) << g2
@@ -179,7 +174,7 @@ def pass_line(hand7, opp1, opp2, talon, dealer, rules, codes, bid_codes, prm, gs
     for i in range(N_GAME_STATE):
         state[i] = gs[i]
     script[0] = 1
-    if play_dealt(rng, rules, codes, bid_codes, prm, state, dealer, ws, talon, rec, 0, plays, script, solver) != 0:
+    if play_hands3(rng, rules, codes, bid_codes, prm, state, dealer, ws, talon, rec, 0, plays, script, solver) != 0:
         return 0, -1
     return rec[0, D_RESULT], rec[0, D_DECLARER]
 

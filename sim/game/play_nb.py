@@ -11,6 +11,7 @@ from sim.game.bits_nb import lowest_index
 from sim.numba_config import jit_hot
 
 FULL_DECK = (1 << 24) - 1
+CAP_WITHOUT_MARRIAGE = 120  # the bidding cap of a hand without a marriage (RULES.md §2, steps 2 and 5)
 SUIT_MASK = np.array([0x3F << (6 * s) for s in range(4)], dtype=np.int64)
 CARD_POINTS = np.array([(0, 2, 3, 4, 10, 11)[c % 6] for c in range(24)], dtype=np.int64)
 RANK_MASK = np.array([sum(1 << (6 * s + r) for s in range(4)) for r in range(6)], dtype=np.int64)
@@ -194,3 +195,13 @@ def givable_cards(hand10, rules):
     if rules[R.NO_ACES_TENS_IN_DISCARD]:
         return hand10 & ~(RANK_MASK[ACE] | RANK_MASK[TEN])
     return hand10
+
+
+@jit_hot
+def bid_cap(hand, rules):
+    """The highest bid a hand allows: 120 plus its marriages (all of them, at most max_contract;
+    max_contract alone under no_bid_cap)."""
+    cap = rules[R.MAX_CONTRACT]
+    if not rules[R.NO_BID_CAP]:
+        cap = min(cap, CAP_WITHOUT_MARRIAGE + marriage_total(hand, rules))
+    return cap

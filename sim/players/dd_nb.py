@@ -9,11 +9,13 @@ import numpy as np
 from sim.game.bits_nb import lowest_index
 from sim.numba_config import jit_hot
 from sim.solver.search2_nb import (
+    best_discard2,
     best_move2,
     set_position2,
 )
 from sim.solver.search_nb import (
     DECLARE_FLAG,
+    best_discard,
     best_move,
     next_stamp,
     play_follow,
@@ -98,3 +100,27 @@ def dd2_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_
     if move < 0 or not (legal >> card) & 1:
         return lowest_index(legal), False  # not reached when the engine's rules match the solver's
     return card, (move & DECLARE_FLAG) != 0
+
+
+@jit_hot
+def dd_choose_discard(hand10, opp1, opp2, rules, st, work, tt):
+    """The double-dummy player's discard: (card to the seat after the declarer, card to the seat
+    after that, the deal's double-dummy value with that discard). ``opp1``/``opp2`` are those
+    seats' 7 cards."""
+    return best_discard(hand10, opp1, opp2, rules, st, work, tt)
+
+
+@jit_hot
+def dd_choose_burial(hand12, defender_hand, other_talon, to_talon, givable, rules, st, work, tt):
+    """players = 2: the double-dummy player's two buried cards, the card for the untaken talon (-1
+    without two_player_talon = 3) and the deal's double-dummy value with them."""
+    return best_discard2(hand12, defender_hand, other_talon, to_talon, givable, rules, st, work, tt)
+
+
+@jit_hot
+def dd_final_contract(contract, cap, value, can_concede):
+    """The double-dummy declarer knows the points he will take (``value``, his best discard's):
+    he raises to them (within the cap) and concedes a contract they cannot make."""
+    if value < contract:
+        return -1 if can_concede else contract
+    return max(contract, min(cap, value - value % 5))

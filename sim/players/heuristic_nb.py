@@ -1,9 +1,9 @@
-"""Compiled player decisions, selected by an integer player code.
+"""The heuristic player, compiled: a rule-based club player whose weights are a float row
+(``sim.players.HeuristicParams``). Its hand valuation (``estimate_points``) also serves the
+double-dummy and PIMC players' bidding, final contract and dark game.
 
-Every decision function takes the acting seat's own view of the deal; the engine checks the
-answer is legal. Codes: ``PLAYER_RANDOM`` (a uniformly random legal action at every decision) and
-``PLAYER_HEURISTIC`` (a rule-based club player whose weights are a float row, see
-``sim.players.HeuristicParams``).
+Every decision takes the acting seat's own view of the deal; the engine asks for it through
+``sim.players.seat_nb`` and checks the answer is legal.
 """
 
 import numpy as np
@@ -16,7 +16,6 @@ from sim.game.play_nb import (
     FULL_DECK,
     JACK,
     KING,
-    LEAD_WITHOUT_DECLARING,
     NINE,
     QUEEN,
     RANK_MASK,
@@ -26,9 +25,7 @@ from sim.game.play_nb import (
     declaration,
     declaring_cards,
     marriage_cards,
-    nth_card,
 )
-from sim.game.rng_nb import below
 from sim.game.state_layout import G_ON_BARREL, G_SCORE
 from sim.numba_config import jit_hot
 from sim.players.layout import (
@@ -52,24 +49,9 @@ from sim.players.layout import (
     H_TEN_BARE,
     H_TEN_SIDE,
     H_TEN_WITH_ACE,
-    PLAYER_RANDOM,
-    PLAYER_SCRIPTED,
 )
 
 TALON_HALF_MARRIAGE_CHANCE = 3.0 / 17.0  # the missing half lies among 17 unseen cards, 3 in the talon
-SCRIPT_EXHAUSTED = -999  # an action no decision accepts: the engine reports the deal illegal
-
-
-@jit_hot
-def next_scripted(script):
-    """The next action of a scripted seat (known-answer tests): ``script[0]`` is the cursor, left
-    one past the end when the script ran out."""
-    i = script[0]
-    if i >= script.shape[0]:
-        script[0] = script.shape[0] + 1
-        return SCRIPT_EXHAUSTED
-    script[0] = i + 1
-    return script[i]
 
 
 # ---- hand evaluation --------------------------------------------------------------------------
@@ -150,13 +132,9 @@ def _floor_step(x, step):
 
 # ---- bidding ----------------------------------------------------------------------------------
 @jit_hot
-def choose_dark(code, seat, gs, rules, prm, rng, script):
-    """1 if first hand goes dark before seeing his cards, else 0 (the caller checks it is allowed).
-    The heuristic player gambles only when far behind; the random one tosses a coin."""
-    if code == PLAYER_SCRIPTED:
-        return next_scripted(script)  # 1 dark, 0 not
-    if code == PLAYER_RANDOM:
-        return below(rng, 2)
+def heuristic_dark(seat, gs, rules, prm):
+    """1 if first hand goes dark before seeing his cards, else 0 (the caller checks it is allowed):
+    the heuristic player gambles only when far behind."""
     if rules[R.PLAYERS] == 2:
         best_other = gs[G_SCORE + 1 - seat]
     else:
@@ -164,21 +142,13 @@ def choose_dark(code, seat, gs, rules, prm, rng, script):
     return 1 if best_other - gs[G_SCORE + seat] >= prm[seat, H_DARK_DEFICIT] else 0
 
 
-
 @jit_hot
-def choose_bid(code, seat, hand, high_bid, high_seat, min_raise, cap, gs, rules, prm, rng, script):
-    """A raise (the new bid) or 0 to pass. Raises are multiples of the step from ``min_raise``
-    up to ``cap``; with ``no_jump_bids`` only ``min_raise``."""
-    if code == PLAYER_SCRIPTED:
-        return next_scripted(script)
+def heuristic_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm):
+    """A raise (the new bid) or 0 to pass, ``min_raise`` <= ``cap``: the least raise while the
+    hand's estimate less the risk margin allows it; on the barrel only a contract that takes him
+    off; against a sitter about to win, a further overbid."""
     step = rules[R.BID_STEP]
-    if min_raise > cap:
-        return 0
     top = min_raise if rules[R.NO_JUMP_BIDS] else cap
-    n_raises = (top - min_raise) // step + 1
-    if code == PLAYER_RANDOM:
-        k = below(rng, n_raises + 1)
-        return 0 if k == n_raises else min_raise + k * step
     est = estimate_points(hand, True, prm, seat, rules)
     limit = _floor_step(est - prm[seat, H_RISK], 5)
     barrel_min = rules[R.BARREL_MIN_CONTRACT]
@@ -200,28 +170,13 @@ def choose_bid(code, seat, hand, high_bid, high_seat, min_raise, cap, gs, rules,
 
 
 # ---- discard ----------------------------------------------------------------------------------
-@jit_hot
-def choose_discard(code, seat, hand, givable, rules, prm, rng, script):
-    """Two cards of ``givable`` (the 10-card hand, less what the rules forbid giving): the first
-    goes to the next seat, the second to the one after."""
-    if code == PLAYER_SCRIPTED:
-        first = next_scripted(script)
-        if first < 0 or first > 23 or not (givable >> first) & 1:
-            return first, first  # refused before the second is read, so the refusal names this action
-        return first, next_scripted(script)
-    if code == PLAYER_RANDOM:
-        n = popcount(givable)
-        i = below(rng, n)
-        j = below(rng, n - 1)
-        if j >= i:
-            j += 1
-        return nth_card(givable, i), nth_card(givable, j)
-    return _least_useful(hand, givable)
+
 
 
 @jit_hot
-def _least_useful(hand, givable):
-    """The heuristic's two cards of ``givable`` it misses least from ``hand``."""
+def heuristic_discard(hand, givable):
+    """The heuristic's two cards of ``givable`` it misses least from ``hand`` (the first goes to the
+    next seat, the second to the one after)."""
     # Give away the least useful cards, in this order (lowest card first within a step): nines,
     # then jacks, queens and kings, preferring those that leave a void (a singleton) or nearly
     # (a doubleton), since trumps count later; then unguarded tens, guarded tens, aces, and
@@ -257,25 +212,9 @@ def _least_useful(hand, givable):
 
 
 @jit_hot
-def choose_discard2(code, seat, hand, givable, to_talon, rules, prm, rng, script):
-    """players = 2: two cards of ``givable`` (the 12-card hand, less what the rules forbid) to bury
-    face down, where they count for the declarer, and with ``to_talon`` (two_player_talon = 3) a
-    third for the untaken talon, which goes to the winner of the last trick (else -1)."""
-    if code == PLAYER_SCRIPTED:
-        first = next_scripted(script)
-        if first < 0 or first > 23 or not (givable >> first) & 1:
-            return first, first, -1  # refused before the next is read, so the refusal names this action
-        second = next_scripted(script)
-        if not to_talon or second < 0 or second > 23 or second == first or not (givable >> second) & 1:
-            return first, second, -1
-        return first, second, next_scripted(script)
-    if code == PLAYER_RANDOM:
-        b1 = nth_card(givable, below(rng, popcount(givable)))
-        rest = givable & ~(np.int64(1) << b1)
-        b2 = nth_card(rest, below(rng, popcount(rest)))
-        rest &= ~(np.int64(1) << b2)
-        t = nth_card(rest, below(rng, popcount(rest))) if to_talon else -1
-        return min(b1, b2), max(b1, b2), t
+def heuristic_burial(hand, givable, to_talon):
+    """players = 2: the two cards of ``givable`` to bury (they count for the declarer) and with
+    ``to_talon`` the card for the untaken talon (else -1)."""
     # Buried points are banked: first a ten whose ace is out (it would likely fall to the ace),
     # then what the 3-player discard gives away; the card for the talon is the least useful
     # left, as the opponent may win it with the last trick.
@@ -285,26 +224,22 @@ def choose_discard2(code, seat, hand, givable, to_talon, rules, prm, rng, script
         b2 = lowest_index(bare_tens & (bare_tens - 1))
     elif bare_tens:
         b1 = lowest_index(bare_tens)
-        b2 = _least_useful(hand, givable & ~bare_tens)[0]
+        b2 = heuristic_discard(hand, givable & ~bare_tens)[0]
     else:
-        b1, b2 = _least_useful(hand, givable)
+        b1, b2 = heuristic_discard(hand, givable)
     buried = (np.int64(1) << b1) | (np.int64(1) << b2)
-    t = _least_useful(hand, givable & ~buried)[0] if to_talon else -1
+    t = heuristic_discard(hand, givable & ~buried)[0] if to_talon else -1
     return min(b1, b2), max(b1, b2), t
 
 
 # ---- final contract ---------------------------------------------------------------------------
 @jit_hot
-def choose_contract(code, seat, hand, contract, cap, can_concede, gs, rules, prm, rng, script):
-    """The final contract (≥ the bid, ≤ ``cap`` when raising) or -1 to concede."""
-    if code == PLAYER_SCRIPTED:
-        return next_scripted(script)
+def heuristic_contract(seat, hand, contract, cap, can_concede, gs, rules, prm):
+    """The final contract (>= the bid, <= ``cap`` when raising) or -1 to concede: concede when the
+    estimate falls short by the concede margin, take the barrel's minimum when it can, else raise
+    to the estimate less the raise margin."""
     step = rules[R.BID_STEP]
     top = max(contract, cap)
-    if code == PLAYER_RANDOM:
-        n = (top - contract) // step + 1
-        k = below(rng, n + (1 if can_concede else 0))
-        return -1 if k == n else contract + k * step
     est = estimate_points(hand, False, prm, seat, rules)
     if can_concede and est < contract - prm[seat, H_CONCEDE_MARGIN]:
         return -1
@@ -314,15 +249,6 @@ def choose_contract(code, seat, hand, contract, cap, can_concede, gs, rules, prm
             return barrel_min
     raise_to = _floor_step(est - prm[seat, H_RAISE_MARGIN], step)
     return min(max(contract, raise_to), top)
-
-
-@jit_hot
-def dd_final_contract(contract, cap, value, can_concede):
-    """The double-dummy declarer knows the points he will take (``value``, his best discard's):
-    he raises to them (within the cap) and concedes a contract they cannot make."""
-    if value < contract:
-        return -1 if can_concede else contract
-    return max(contract, min(cap, value - value % 5))
 
 
 # ---- card play --------------------------------------------------------------------------------
@@ -382,19 +308,10 @@ def _safe_from_trumps(suit, trump, unseen, voids, opponents_after):
 
 
 @jit_hot
-def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, played,
-                voids, can_declare, rules, prm, rng, script):
-    """The card to play, or on lead ``card | LEAD_WITHOUT_DECLARING`` to decline the combination
-    it would declare (marriage_optional). ``hands`` holds every seat's cards; only the random and
-    heuristic players' own hand, the cards played and the known voids are read here."""
-    if code == PLAYER_RANDOM:
-        card = nth_card(legal, below(rng, popcount(legal)))
-        if n_in_trick == 0 and can_declare and rules[R.MARRIAGE_OPTIONAL] and below(rng, 2):
-            if declaration(hands[seat], card, rules)[2]:
-                return card | LEAD_WITHOUT_DECLARING
-        return card
-    if code == PLAYER_SCRIPTED:
-        return next_scripted(script)
+def heuristic_card(seat, hands, legal, trick, n_in_trick, leader, trump, declarer, played, voids, can_declare,
+                   rules):
+    """The card to play. ``hands`` holds every seat's cards; only the player's own hand, the cards
+    played and the known voids are read here. It always declares what its lead can declare."""
     if legal & (legal - 1) == 0:
         return lowest_index(legal)  # a forced card: nothing to weigh
     hand = hands[seat]

@@ -1,0 +1,232 @@
+"""The auction and the talon: first hand's dark game, the bidding of 2 or 3 seats (forced first
+bid, silence, the barrel's free talon, undarking), the declarer's look at the talon (a talon redeal),
+and what each seat then knows of the hidden cards (the talon shown, the discard or the burial).
+"""
+
+import numpy as np
+
+from sim.engine.deal_nb import hand_redeal, limit_reached, redeal, talon_redeal, thrown_in
+from sim.engine.enums import ACCUMULATE_BID_CAP, ALL_PASSED, DARK_CONTRACT, GOLDEN_CONTRACT, ILLEGAL, UNDARK_BID
+from sim.engine.schema import (
+    BID_DARK,
+    BID_GOLDEN,
+    BID_NORMAL,
+    BID_UNDARKED,
+    D_BID,
+    D_BID_KIND,
+    D_BID_TURNS,
+    D_DEALER,
+    D_DECLARER,
+    D_HAND,
+    D_WINNING_BID,
+    REDEAL_ALL_PASSED,
+)
+from sim.engine.workspace import W_ACTIVE, W_HANDS, W_LAST_BID
+from sim.game import rules_layout as R
+from sim.game.play_nb import bid_cap, marriage_total
+from sim.game.state_layout import G_ATTEMPTS, G_FALLS, G_GOLDEN_LEFT, G_ON_BARREL, G_SCORE
+from sim.numba_config import jit_hot, jit_inline
+from sim.players.seat_nb import choose_bid, choose_dark
+
+
+@jit_hot
+def anyone_on_barrel(gs):
+    """Somebody sits on the barrel (slot 3: the dealer sitting out a 4-player deal; 0 with 3)."""
+    return gs[G_ON_BARREL] + gs[G_ON_BARREL + 1] + gs[G_ON_BARREL + 2] + gs[G_ON_BARREL + 3] > 0
+
+
+@jit_hot
+def accumulates(gs, rules, seat):
+    """The seat sits on the barrel under barrel_accumulate."""
+    return rules[R.BARREL_ACCUMULATE] and gs[G_ON_BARREL + seat]
+
+
+@jit_hot
+def free_talon_seat(gs, rules):
+    """A player on the barrel who takes the talon without bidding: always with barrel_talon_free;
+    with barrel_forced_last on the last attempt of his third barrel. -1 if none."""
+    for p in range(3):
+        if not gs[G_ON_BARREL + p]:
+            continue
+        if rules[R.BARREL_TALON_FREE]:
+            return p
+        third_barrel = gs[G_FALLS + p] == 2
+        if rules[R.BARREL_FORCED_LAST] and third_barrel and gs[G_ATTEMPTS + p] == rules[R.BARREL_ATTEMPTS] - 1:
+            return p
+    return -1
+
+
+@jit_hot
+def run_auction(rng, rules, codes, prm, gs, dealer, hands, last_bid, active, dark, script, n):
+    """The bidding of ``n`` seats, clockwise from first hand (left of the dealer): raise or pass, a pass is final,
+    until one bidder is left. First hand's opening bid of min_bid is forced (forced_first_bid); a
+    player below silence_below always passes. When first hand went ``dark`` his bid is 120 and
+    only a player holding a marriage may overbid ("undark"), with 125 or more; then bidding goes
+    on as usual. Returns (declarer, winning bid, decisions taken, still dark); declarer
+    ALL_PASSED when everybody passed, ILLEGAL for an illegal bid. ``last_bid`` gets each seat's
+    last bid."""
+    last_bid[:] = 0
+    free = free_talon_seat(gs, rules)
+    if free >= 0 and not dark:
+        bid = rules[R.BARREL_MIN_CONTRACT]
+        if accumulates(gs, rules, free):  # his contract does not score, and he may not bid above 120
+            bid = min(bid, ACCUMULATE_BID_CAP)
+        last_bid[free] = bid
+        return free, bid, 0, False
+    step = rules[R.BID_STEP]
+    first = (dealer + 1) % n
+    active[:] = 1
+    n_active = n
+    high = 0
+    high_seat = -1
+    turns = 0
+    p = first
+    if dark or rules[R.FORCED_FIRST_BID]:
+        high = DARK_CONTRACT if dark else rules[R.MIN_BID]
+        high_seat = first
+        last_bid[first] = high
+        p = (first + 1) % n
+    while n_active > 1 or (n_active == 1 and high_seat < 0):
+        if active[p]:
+            min_raise = high + step if high_seat >= 0 else rules[R.MIN_BID]
+            cap = bid_cap(hands[p], rules)
+            if dark:
+                min_raise = max(min_raise, UNDARK_BID)
+                if marriage_total(hands[p], rules) == 0:
+                    cap = 0  # only a marriage lets a player undark
+            if accumulates(gs, rules, p):
+                cap = min(cap, ACCUMULATE_BID_CAP)
+            if rules[R.SILENCE_ON] and gs[G_SCORE + p] < rules[R.SILENCE_BELOW]:
+                bid = 0
+            else:
+                bid = choose_bid(codes[p], p, hands[p], high_seat, min_raise, cap, gs, rules, prm, rng, script)
+                if bid != 0 and (bid < min_raise or bid > cap or (bid - min_raise) % step
+                                 or (rules[R.NO_JUMP_BIDS] and bid != min_raise)):
+                    return ILLEGAL, 0, turns, dark
+            turns += 1
+            if bid == 0:
+                active[p] = 0
+                n_active -= 1
+                if n_active == 0:
+                    return ALL_PASSED, 0, turns, dark
+            else:
+                high = bid
+                high_seat = p
+                last_bid[p] = bid
+                dark = False
+        p = p + 1 if p + 1 < n else 0
+    return high_seat, high, turns, dark
+
+
+@jit_inline
+def bid_for_talon(rng, rules, bid_codes, prm, gs, dealer, ws, rec, row, plays, script, n):
+    """The start of every deal of ``n`` seats (3, or 2 with players = 2): record the hands, let
+    first hand go dark or play the golden round's forced 120, throw in a hand the redeal rules let
+    a player refuse, then the auction. Returns (status, declarer, winning bid, bid kind, played as
+    it lies): status 0 goes on to the talon; REDEAL (the deal is recorded as thrown in) and
+    ILLEGAL end the deal."""
+    hands = ws[W_HANDS, :n]
+    rec[row, D_DEALER] = dealer
+    for p in range(n):
+        rec[row, D_HAND + p] = hands[p]
+    first = (dealer + 1) % n
+    mode = BID_NORMAL
+    if gs[G_GOLDEN_LEFT] > 0:
+        mode = BID_GOLDEN
+    elif rules[R.DARK_GAME] and not anyone_on_barrel(gs) and (
+            not rules[R.DARK_MIN_ON] or gs[G_SCORE + first] >= rules[R.DARK_MIN_SCORE]):
+        choice = choose_dark(bid_codes[first], first, gs, rules, prm, rng, script)
+        if choice != 0 and choice != 1:
+            return ILLEGAL, 0, 0, mode, False
+        if choice:
+            mode = BID_DARK
+    # Cards taken unseen (dark, golden) are played as they lie: no redeal.
+    as_it_lies = mode != BID_NORMAL or not rules[R.REDEAL_ANY]  # also when the redeal limit refuses one
+    reason = 0 if as_it_lies else hand_redeal(hands, dealer, rules, n)
+    if reason:
+        if not limit_reached(gs, rules):
+            return redeal(gs, rec, row, plays, reason), 0, 0, mode, False
+        as_it_lies = True
+    last_bid = ws[W_LAST_BID, :n]
+    if mode == BID_GOLDEN:
+        last_bid[:] = 0
+        last_bid[first] = GOLDEN_CONTRACT
+        declarer, high, turns = first, GOLDEN_CONTRACT, 0
+    else:
+        declarer, high, turns, still_dark = run_auction(rng, rules, bid_codes, prm, gs, dealer, hands, last_bid,
+                                                        ws[W_ACTIVE, :n], mode == BID_DARK, script, n)
+        if mode == BID_DARK and not still_dark:
+            mode = BID_UNDARKED
+    if declarer == ILLEGAL:
+        return ILLEGAL, 0, 0, mode, False
+    for q in range(n):
+        rec[row, D_BID + q] = last_bid[q]
+    rec[row, D_BID_TURNS] = turns
+    rec[row, D_BID_KIND] = mode
+    rec[row, D_DECLARER] = declarer
+    rec[row, D_WINNING_BID] = high
+    if declarer == ALL_PASSED:  # not one of the dealer's redeals
+        return thrown_in(gs, rec, row, plays, REDEAL_ALL_PASSED), 0, 0, mode, False
+    return 0, declarer, high, mode, as_it_lies
+
+
+@jit_inline
+def at_talon(gs, rules, talon, high, declarer, dealer, n, as_it_lies, rec, row, plays):
+    """The declarer sees the talon he takes and may ask for a redeal (``talon_redeal``); returns
+    (REDEAL or 0, the deal now played as it lies, first hand won the talon with the uncontested
+    forced minimum bid)."""
+    uncontested = rules[R.FORCED_FIRST_BID] and high == rules[R.MIN_BID] and declarer == (dealer + 1) % n
+    if not as_it_lies:
+        reason = talon_redeal(talon, uncontested, rules)
+        if reason:
+            if not limit_reached(gs, rules):
+                return redeal(gs, rec, row, plays, reason), True, uncontested
+            return 0, True, uncontested
+    return 0, as_it_lies, uncontested
+
+
+@jit_hot
+def talon_shown_to_defenders(rules, mode, talon, uncontested):
+    """The talon's cards if the defenders saw it: not when it was taken unseen (dark game, golden
+    round), under talon_shown_to_declarer_only, nor under talon_hidden_at_100 when first hand won
+    it with the uncontested forced minimum bid."""
+    if mode == BID_DARK or mode == BID_GOLDEN or rules[R.TALON_TO_DECLARER_ONLY]:
+        return 0
+    if rules[R.TALON_HIDDEN_AT_100] and uncontested:
+        return 0
+    return talon
+
+
+@jit_hot
+def know_cards(known, declarer, shown_talon, g1, g2, gifts_face_up):
+    """What each seat knows of the others' hands once the discard is made (``known[3 * viewer +
+    holder]``): the talon's cards shown to the defenders (``shown_talon``, 0 when they did not
+    see it) are the declarer's; the declarer knows where his gifts went, and with
+    ``gifts_face_up`` so does the other defender (each receiver holds his own anyway)."""
+    left = (declarer + 1) % 3
+    right = (declarer + 2) % 3
+    for i in range(9):
+        known[i] = 0
+    known[3 * left + declarer] = shown_talon
+    known[3 * right + declarer] = shown_talon
+    for viewer in range(3):
+        if viewer == declarer or gifts_face_up:
+            known[3 * viewer + left] |= np.int64(1) << g1
+            known[3 * viewer + right] |= np.int64(1) << g2
+
+
+@jit_hot
+def know_cards2(known, declarer, shown_talon, buried, given, talon_size):
+    """What each seat of a 2-player deal knows once the declarer has buried his cards:
+    ``known[4 * viewer + k]`` holds the cards known to lie in the opponent's hand (k = 0), the
+    untaken talon (1), the buried pair (2), and the opponent's hand or the buried pair (3);
+    ``known[8:11]`` the sizes of the first three piles (the hand's is filled in at each
+    decision). The declarer knows what he buried and gave; the defender, the talon's cards if he
+    saw it (``shown_talon``, 0 otherwise), which the declarer kept or buried."""
+    for i in range(11):
+        known[i] = 0
+    known[4 * declarer + 1] = given
+    known[4 * declarer + 2] = buried
+    known[4 * (1 - declarer) + 3] = shown_talon
+    known[9] = talon_size
+    known[10] = 2

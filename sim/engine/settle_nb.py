@@ -1,0 +1,274 @@
+"""Settlement: a deal's raw results turned into score changes under bolts, the barrel, the dump
+truck, the redeal penalty and the golden round (the order is in docs/RULES.md), the game state
+updated; and the 4-player sitter's points and the seat/slot rotation.
+"""
+
+from sim.engine.enums import GOLDEN_ROUND_REPLAYS, REDEAL_LIMIT_PENALTY, SITTER
+from sim.engine.schema import (
+    D_BOLT,
+    D_CHANGE,
+    D_EVENTS,
+    D_SCORE,
+    EV_BARREL_ON,
+    EV_BARREL_STAY,
+    EV_BOLT_PENALTY,
+    EV_DEFENCE_IGNORED,
+    EV_DUMP_TRUCK,
+    EV_FALL_ATTEMPTS,
+    EV_FALL_CONTRACT,
+    EV_FALL_TO_ZERO,
+    EV_GOLDEN_RESET,
+    EV_KNOCKED_OFF,
+    EV_REDEAL_PENALTY,
+    EV_SIMULTANEOUS,
+    EV_WIN,
+)
+from sim.engine.workspace import W_CARD_POINTS, W_EVENTS, W_NEW, W_RESULT, W_SAT_BEFORE
+from sim.game import rules_layout as R
+from sim.game.bits_nb import popcount
+from sim.game.play_nb import KING, QUEEN, mask_points, round5
+from sim.game.state_layout import (
+    G_ATTEMPTS,
+    G_BARREL_ENTRIES,
+    G_BARREL_FALLS,
+    G_BOLT_PENALTIES,
+    G_BOLTS,
+    G_DUMP_TRUCKS,
+    G_FALLS,
+    G_GOLDEN_LEFT,
+    G_GOLDEN_MADE,
+    G_GOLDEN_ROUNDS,
+    G_ON_BARREL,
+    G_QUIET,
+    G_SCORE,
+    G_SEAT_BLOCKS_END,
+    G_WINNER,
+    G_ZEROED,
+)
+from sim.numba_config import jit_hot, jit_inline
+
+
+@jit_hot
+def earns_bolt(gs, rules, seat, declarer, conceded, tricks, points):
+    """Whether ``seat`` gets a bolt for this deal: by default a played deal without a trick;
+    bolt_on = zero_points: a played deal without a point; bolt_on = three_passes: the third deal
+    in a row without declaring (counted here). bolt_own_game_exempt spares the declarer."""
+    if rules[R.BOLT_ON] == R.BOLT_ON_THREE_PASSES:
+        if seat == declarer:
+            gs[G_QUIET + seat] = 0
+            return False
+        gs[G_QUIET + seat] += 1
+        if gs[G_QUIET + seat] < 3:
+            return False
+        gs[G_QUIET + seat] = 0
+        return True
+    if conceded or (seat == declarer and rules[R.BOLT_OWN_GAME_EXEMPT]):
+        return False
+    if rules[R.BOLT_ON] == R.BOLT_ON_ZERO_POINTS:
+        return points == 0
+    return tricks == 0
+
+
+@jit_hot
+def end_golden_deal(gs, rules, made, rec, row):
+    """Count a golden-round deal; at the end of a round nobody made, scores go back to zero and
+    the round is played again (at most GOLDEN_ROUND_REPLAYS rounds of one deal per player)."""
+    if made:
+        gs[G_GOLDEN_MADE] = 1
+    gs[G_GOLDEN_LEFT] -= 1
+    if gs[G_GOLDEN_LEFT] > 0 or gs[G_GOLDEN_MADE]:
+        return
+    for q in range(rules[R.PLAYERS]):
+        rec[row, D_CHANGE + q] -= gs[G_SCORE + q]
+        rec[row, D_SCORE + q] = 0
+        rec[row, D_EVENTS + q] |= EV_GOLDEN_RESET
+        gs[G_SCORE + q] = 0
+    if gs[G_GOLDEN_ROUNDS] < GOLDEN_ROUND_REPLAYS:
+        gs[G_GOLDEN_ROUNDS] += 1
+        gs[G_GOLDEN_LEFT] = rules[R.PLAYERS]
+
+
+@jit_hot
+def _fall(gs, rules, p, new_scores):
+    """A counted fall from the barrel (the penalty is already in ``new_scores``); the n-th fall
+    (``barrel_falls_to_zero``) sets the score to zero and the count starts again."""
+    gs[G_ON_BARREL + p] = 0
+    gs[G_ATTEMPTS + p] = 0
+    gs[G_BARREL_FALLS + p] += 1
+    gs[G_FALLS + p] += 1
+    n = rules[R.BARREL_FALLS_TO_ZERO]
+    if n > 0 and gs[G_FALLS + p] >= n:
+        new_scores[p] = 0
+        gs[G_FALLS + p] = 0
+        gs[G_ZEROED + p] += 1
+        return EV_FALL_TO_ZERO
+    return 0
+
+
+@jit_hot
+def apply_deal(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec, row):
+    """Turn the deal's raw results (workspace row W_RESULT) into score changes under bolts, the
+    barrel and the dump truck; record them and update the game state. See docs/RULES.md for the
+    order in which these rules apply. With players = 4 the seats are the deal's slots, slot 3 the
+    dealer sitting out (see sim.layout)."""
+    if rules[R.PLAYERS] == 4:
+        settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec, row, 4)
+    elif rules[R.PLAYERS] == 2:
+        settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec, row, 2)
+    else:
+        settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec, row, 3)
+
+
+@jit_inline
+def settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec, row, n):
+    """``apply_deal`` for ``n`` seats (a constant where it is inlined)."""
+    barrel = rules[R.BARREL]
+    penalty = rules[R.BARREL_PENALTY]
+    sitter = SITTER if n == 4 else -1
+    result = ws[W_RESULT, :n]
+    new = ws[W_NEW, :n]
+    events = ws[W_EVENTS, :n]
+    events[:] = 0
+    climbers = 0
+    reached = 0  # players reaching the target without a barrel
+    sat_before = ws[W_SAT_BEFORE, :n]
+    for p in range(n):
+        old = gs[G_SCORE + p]
+        new[p] = old
+        sat_before[p] = gs[G_ON_BARREL + p]
+        if sat_before[p] and rules[R.BARREL_ACCUMULATE]:
+            if p == sitter:  # sitting out: nothing taken, no attempt; the talon's points are not recorded
+                if result[p] != 0:
+                    events[p] |= EV_DEFENCE_IGNORED
+                continue
+            # He adds the card points he takes, whatever his role, until he reaches the target;
+            # after his attempts he falls from his score rounded down to tens.
+            new[p] = old + ws[W_CARD_POINTS, p]
+            if new[p] >= rules[R.TARGET]:
+                events[p] |= EV_WIN
+                gs[G_WINNER] = p
+                gs[G_ON_BARREL + p] = 0
+                continue
+            gs[G_ATTEMPTS + p] += 1
+            if gs[G_ATTEMPTS + p] >= rules[R.BARREL_ATTEMPTS]:
+                new[p] = new[p] // 10 * 10 - penalty
+                events[p] |= EV_FALL_ATTEMPTS | _fall(gs, rules, p, new)
+        elif sat_before[p]:
+            if p == sitter:  # sitting out is no attempt; the talon's points are not recorded
+                if result[p] != 0:
+                    events[p] |= EV_DEFENCE_IGNORED
+                continue
+            if p == declarer and made and contract >= rules[R.BARREL_MIN_CONTRACT]:
+                new[p] = old + contract
+                events[p] |= EV_WIN
+                gs[G_WINNER] = p
+                gs[G_ON_BARREL + p] = 0  # off upward: nobody climbing now can knock him off
+                continue
+            if p == declarer and not made:
+                new[p] = old + result[p]
+                events[p] |= EV_FALL_CONTRACT | _fall(gs, rules, p, new)
+                continue
+            if p != declarer and result[p] != 0:
+                events[p] |= EV_DEFENCE_IGNORED
+            gs[G_ATTEMPTS + p] += 1
+            if gs[G_ATTEMPTS + p] >= rules[R.BARREL_ATTEMPTS]:
+                new[p] = old - penalty
+                events[p] |= EV_FALL_ATTEMPTS | _fall(gs, rules, p, new)
+        else:
+            new[p] = old + result[p]
+            if barrel > 0 and new[p] >= barrel:
+                climbers |= 1 << p
+            elif barrel == 0 and new[p] >= rules[R.TARGET] and (
+                    (p == declarer and made) or not rules[R.WIN_ONLY_AS_DECLARER]):
+                reached |= 1 << p
+    if reached:
+        # Without a barrel the first to reach the target wins; when several reach it in one deal
+        # (possible only with win_only_as_declarer off), the highest score, then the declarer,
+        # then the seat after him.
+        winner = -1
+        for k in range(n):
+            q = (declarer + k) % n
+            if (reached >> q) & 1 and (winner < 0 or new[q] > new[winner]):
+                winner = q
+        events[winner] |= EV_WIN
+        gs[G_WINNER] = winner
+    if climbers:
+        together = popcount(climbers) > 1 and rules[R.BARREL_SIMULTANEOUS_PENALTY]
+        for p in range(n):
+            if not (climbers >> p) & 1:
+                continue
+            if together:
+                new[p] = barrel - penalty
+                events[p] |= EV_SIMULTANEOUS | _fall(gs, rules, p, new)
+            else:
+                new[p] = barrel
+                gs[G_ON_BARREL + p] = 1
+                gs[G_ATTEMPTS + p] = 0
+                gs[G_BARREL_ENTRIES + p] += 1
+                events[p] |= EV_BARREL_ON
+        if not together and rules[R.BARREL_KNOCK_OFF]:
+            for q in range(n):
+                if sat_before[q] and gs[G_ON_BARREL + q] and not (climbers >> q) & 1:
+                    new[q] -= penalty  # from his score after this deal (barrel_accumulate adds points)
+                    events[q] |= EV_KNOCKED_OFF | _fall(gs, rules, q, new)
+    if paying_dealer >= 0:
+        new[paying_dealer] -= REDEAL_LIMIT_PENALTY
+        events[paying_dealer] |= EV_REDEAL_PENALTY
+        if gs[G_ON_BARREL + paying_dealer]:
+            events[paying_dealer] |= _fall(gs, rules, paying_dealer, new)
+    for p in range(n):
+        if rules[R.BOLT_CONSECUTIVE] and not rec[row, D_BOLT + p] and p != sitter:
+            gs[G_BOLTS + p] = 0  # bolts count only in an unbroken run (sitting out breaks none)
+        if rec[row, D_BOLT + p]:
+            gs[G_BOLTS + p] += rec[row, D_BOLT + p]  # 2 for a doubled bolt (bolt_double_in_dark)
+            if gs[G_BOLTS + p] >= 3:
+                gs[G_BOLTS + p] = 0
+                if rules[R.BOLT_PENALTY] > 0 and not events[p] & EV_WIN:
+                    new[p] -= rules[R.BOLT_PENALTY]
+                    events[p] |= EV_BOLT_PENALTY
+                    gs[G_BOLT_PENALTIES + p] += 1
+                    if gs[G_ON_BARREL + p]:
+                        events[p] |= _fall(gs, rules, p, new)
+        if not events[p] & EV_WIN and (
+            (rules[R.DUMP_TRUCK] and new[p] == 555) or (rules[R.DUMP_TRUCK_NEGATIVE] and new[p] == -555)
+        ):
+            new[p] = 0
+            events[p] |= EV_DUMP_TRUCK
+            gs[G_DUMP_TRUCKS + p] += 1
+        if gs[G_ON_BARREL + p] and not events[p] & EV_BARREL_ON:
+            events[p] |= EV_BARREL_STAY
+        rec[row, D_CHANGE + p] = new[p] - gs[G_SCORE + p]
+        rec[row, D_SCORE + p] = new[p]
+        rec[row, D_EVENTS + p] = events[p]
+        gs[G_SCORE + p] = new[p]
+
+
+@jit_hot
+def sitter_points(talon, rules):
+    """players = 4: what the dealer sitting out scores, the talon's card points plus the value of a
+    marriage lying in it (with sitout_half_marriage half a marriage's value, rounded down, for a
+    lone K or Q), the whole rounded as a defender's points."""
+    extra = 0
+    for s in range(4):
+        k = (talon >> (6 * s + KING)) & 1
+        q = (talon >> (6 * s + QUEEN)) & 1
+        if k and q:
+            extra += rules[R.MARRIAGE_VALUE + s]
+        elif (k or q) and rules[R.SITOUT_HALF_MARRIAGE]:
+            extra += rules[R.MARRIAGE_VALUE + s] // 2
+    return round5(mask_points(talon) + extra)
+
+
+@jit_hot
+def rotate_seats(gs, shift):
+    """Turn every per-seat block of the game state from seats to slots: slot ``s`` takes seat
+    ``(s + shift) % 4``'s entry. ``rotate_seats(gs, 4 - shift)`` turns it back."""
+    for b in range(0, G_SEAT_BLOCKS_END, 4):
+        v0 = gs[b + shift % 4]
+        v1 = gs[b + (1 + shift) % 4]
+        v2 = gs[b + (2 + shift) % 4]
+        v3 = gs[b + (3 + shift) % 4]
+        gs[b] = v0
+        gs[b + 1] = v1
+        gs[b + 2] = v2
+        gs[b + 3] = v3

@@ -1,0 +1,22 @@
+"""The per-chunk workspace: a (WORKSPACE_ROWS, 24) int64 array of scratch rows that every deal
+kernel shares, so that no deal allocates; and the game state array (``sim.game.state_layout``).
+"""
+
+import numpy as np
+
+from sim.game.state_layout import N_GAME_STATE
+
+# Rows of the workspace.
+W_HANDS, W_ACTIVE, W_LAST_BID, W_CARD_POINTS, W_MARRIAGE_POINTS, W_MARRIAGES, W_TRICKS = 0, 1, 2, 3, 4, 5, 6
+W_RESULT, W_TRICK, W_VOIDS, W_NEW, W_EVENTS, W_SAT_BEFORE, W_DECK = 7, 8, 9, 10, 11, 12, 13
+W_KNOWN = 14  # what each seat knows of the hidden cards (layouts: know_cards, know_cards2)
+W_CODES = 15  # 4-player deal: the three players' codes by slot (0..2) and their bidding codes (3..5)
+WORKSPACE_ROWS = 16
+
+
+def new_workspace():
+    return np.zeros((WORKSPACE_ROWS, 24), dtype=np.int64)
+
+
+def new_game_state():
+    return np.zeros(N_GAME_STATE, dtype=np.int64)

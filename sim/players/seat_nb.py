@@ -1,0 +1,183 @@
+"""The one door through which the engine asks a seat for a decision.
+
+The engine knows no player: at each decision it calls one function here with the seat's player
+code (``sim.players.layout``) and what that seat may see, and checks the answer is legal. These
+functions pick the player's kernel by its code: scripted (the known-answer tests), random,
+heuristic, double dummy (``dd_nb``) and PIMC (``pimc_nb``, ``pimc2_nb``). The dd and pimc players
+bid, go dark and (pimc) choose the final contract as the heuristic player does.
+
+``solver`` is the seat's search buffers (state, moves, transposition table, PIMC worlds), ``rng``
+its generator state, ``script`` the scripted actions with their cursor, ``prm`` the parameter rows.
+"""
+
+import numpy as np
+
+from sim.game import rules_layout as R
+from sim.game.bits_nb import popcount
+from sim.game.play_nb import LEAD_WITHOUT_DECLARING, declaration
+from sim.numba_config import jit_hot, jit_inline
+from sim.players.dd_nb import dd2_choose_card, dd_choose_burial, dd_choose_card, dd_choose_discard, dd_final_contract
+from sim.players.heuristic_nb import (
+    heuristic_bid,
+    heuristic_burial,
+    heuristic_card,
+    heuristic_contract,
+    heuristic_dark,
+    heuristic_discard,
+)
+from sim.players.layout import H_PIMC_WORLDS, PLAYER_DD, PLAYER_PIMC, PLAYER_RANDOM, PLAYER_SCRIPTED
+from sim.players.pimc2_nb import pimc2_choose_card, pimc2_choose_discard
+from sim.players.pimc_nb import pimc_choose_card, pimc_choose_discard
+from sim.players.random_nb import (
+    random_bid,
+    random_burial,
+    random_card,
+    random_contract,
+    random_dark,
+    random_discard,
+)
+from sim.players.scripted_nb import next_scripted, scripted_burial, scripted_discard
+
+
+@jit_inline
+def reads_known_cards(codes, n):
+    """Whether some seat's player reads what the seats know of the hidden cards (only PIMC does),
+    so that the engine fills it in only then."""
+    for p in range(n):
+        if codes[p] == PLAYER_PIMC:
+            return True
+    return False
+
+
+@jit_hot
+def choose_dark(code, seat, gs, rules, prm, rng, script):
+    """1 if first hand goes dark before seeing his cards, else 0 (the engine checks it is allowed)."""
+    if code == PLAYER_SCRIPTED:
+        return next_scripted(script)  # 1 dark, 0 not
+    if code == PLAYER_RANDOM:
+        return random_dark(rng)
+    return heuristic_dark(seat, gs, rules, prm)
+
+
+@jit_hot
+def choose_bid(code, seat, hand, high_seat, min_raise, cap, gs, rules, prm, rng, script):
+    """A raise (the new bid) or 0 to pass. Raises are multiples of the step from ``min_raise``
+    up to ``cap``; with ``no_jump_bids`` only ``min_raise``."""
+    if code == PLAYER_SCRIPTED:
+        return next_scripted(script)
+    if min_raise > cap:
+        return 0
+    if code == PLAYER_RANDOM:
+        return random_bid(min_raise, cap, rules, rng)
+    return heuristic_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm)
+
+
+@jit_hot
+def choose_discard(code, declarer, hands, givable, rules, prm, rng, script, solver):
+    """The declarer's discard in the 3-player deal: (card to the seat after him, card to the seat
+    after that, the double-dummy value of the deal for a dd declarer, else 0). ``givable``: the
+    cards of his 10 he may give away."""
+    left = (declarer + 1) % 3
+    right = (declarer + 2) % 3
+    if code == PLAYER_DD:
+        return dd_choose_discard(hands[declarer], hands[left], hands[right], rules, solver[0], solver[1], solver[2])
+    if code == PLAYER_PIMC:
+        # Before the discard the declarer knows no opponent's card.
+        g1, g2 = pimc_choose_discard(hands[declarer], 0, 0, np.int64(prm[declarer, H_PIMC_WORLDS]), rules, rng,
+                                     solver[0], solver[1], solver[2], solver[3])
+        return g1, g2, 0
+    if code == PLAYER_SCRIPTED:
+        g1, g2 = scripted_discard(givable, script)
+    elif code == PLAYER_RANDOM:
+        g1, g2 = random_discard(givable, rng)
+    else:
+        g1, g2 = heuristic_discard(hands[declarer], givable)
+    return g1, g2, 0
+
+
+@jit_hot
+def choose_burial(code, declarer, hands, givable, to_talon, other, rules, prm, rng, script, solver):
+    """players = 2: the declarer's two cards to bury, the card for the untaken talon (with
+    two_player_talon = 3, else -1), and the double-dummy value of the deal for a dd declarer
+    (else 0). ``other``: the untaken talon, which only the dd player sees."""
+    if code == PLAYER_DD:
+        return dd_choose_burial(hands[declarer], hands[1 - declarer], other, to_talon, givable, rules, solver[0],
+                                solver[1], solver[2])
+    if code == PLAYER_PIMC:
+        b1, b2, t = pimc2_choose_discard(hands[declarer], to_talon, givable, np.int64(prm[declarer, H_PIMC_WORLDS]),
+                                         rules, rng, solver[0], solver[1], solver[2], solver[3])
+        return b1, b2, t, 0
+    if code == PLAYER_SCRIPTED:
+        b1, b2, t = scripted_burial(givable, to_talon, script)
+    elif code == PLAYER_RANDOM:
+        b1, b2, t = random_burial(givable, to_talon, rng)
+    else:
+        b1, b2, t = heuristic_burial(hands[declarer], givable, to_talon)
+    return b1, b2, t, 0
+
+
+@jit_hot
+def choose_contract(code, seat, hand, contract, cap, can_concede, dd_value, gs, rules, prm, rng, script):
+    """The final contract (>= the bid ``contract``, <= ``cap`` when raising) or -1 to concede. A dd
+    declarer knows the deal's value (``dd_value``, from his discard)."""
+    if code == PLAYER_DD:
+        return dd_final_contract(contract, cap, dd_value, can_concede)
+    if code == PLAYER_SCRIPTED:
+        return next_scripted(script)
+    if code == PLAYER_RANDOM:
+        return random_contract(contract, cap, can_concede, rules, rng)
+    return heuristic_contract(seat, hand, contract, cap, can_concede, gs, rules, prm)
+
+
+@jit_inline
+def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, tricks,
+                marriage_points, played, voids, known, can_declare, last_bonus, rules, prm, rng, script, solver, n):
+    """The card ``seat`` plays among ``legal``, or on a lead that would declare, ``card |
+    LEAD_WITHOUT_DECLARING`` to decline (marriage_optional). The trick so far is ``trick[:n_in_trick]``
+    from ``leader``; ``tricks`` and ``marriage_points`` the seats' tallies, ``played`` the cards
+    gone, ``voids`` the suits each seat has shown out of, ``known`` what each seat knows of the
+    hidden cards (the engine's ``know_cards``/``know_cards2`` layouts), ``last_bonus`` the untaken
+    talon's points (players = 2). ``n`` seats (a constant where it is inlined)."""
+    if code == PLAYER_DD or code == PLAYER_PIMC:
+        won = np.int64(0)
+        for q in range(n):
+            won |= (tricks[q] > 0) << q
+        burning = rules[R.MARRIAGE_BURNS_WITHOUT_TRICK] and tricks[declarer] == 0
+        unsecured = marriage_points[declarer] if burning else 0
+        if n == 2:
+            choice, declare = _two_player_search(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner,
+                                                 declarer, won, unsecured, last_bonus, played, voids, known, code,
+                                                 prm, rules, rng, solver)
+        elif code == PLAYER_DD:
+            choice, declare = dd_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner,
+                                             declarer, won, unsecured, rules, solver[0], solver[1], solver[2])
+        else:
+            choice, declare = pimc_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner,
+                                               declarer, won, unsecured, played, voids, known[3 * seat:3 * seat + 3],
+                                               np.int64(prm[seat, H_PIMC_WORLDS]), rules, rng, solver[0], solver[1],
+                                               solver[2], solver[3])
+        if n_in_trick == 0 and can_declare and not declare and declaration(hands[seat], choice, rules)[2]:
+            choice |= LEAD_WITHOUT_DECLARING
+        return choice
+    if code == PLAYER_RANDOM:
+        return random_card(seat, hands, legal, n_in_trick, can_declare, rules, rng)
+    if code == PLAYER_SCRIPTED:
+        return next_scripted(script)
+    return heuristic_card(seat, hands, legal, trick, n_in_trick, leader, trump, declarer, played, voids, can_declare,
+                          rules)
+
+
+@jit_hot
+def _two_player_search(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won, unsecured,
+                       last_bonus, played, voids, known, code, prm, rules, rng, solver):
+    """players = 2: the card of a double-dummy or PIMC seat, (card, declare). A PIMC seat knows
+    what ``know_cards2`` left in ``known`` and how many cards its opponent holds now."""
+    if code == PLAYER_DD:
+        return dd2_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won,
+                               unsecured, last_bonus, rules, solver[0], solver[1], solver[2])
+    counts = known[8:11]
+    counts[0] = popcount(hands[1 - seat])
+    return pimc2_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won,
+                             unsecured, played, voids, known[4 * seat:4 * seat + 4], counts,
+                             np.int64(prm[seat, H_PIMC_WORLDS]), rules, rng, solver[0], solver[1], solver[2],
+                             solver[3])
