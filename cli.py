@@ -34,13 +34,12 @@ def rules_list(ctx: typer.Context) -> None:
     """List every house rule with its default, allowed values and meaning."""
     if ctx.invoked_subcommand is not None:
         return
-    from sim.game.rules import IMPLEMENTED, option_table
+    from sim.game.rules import option_table
 
     rows = option_table()
     width = max(len(r[0]) for r in rows)
     for name, default, allowed, meaning in rows:
-        mark = "" if name in IMPLEMENTED else "  [engine: default only, for now]"
-        typer.echo(f"{name:<{width}}  default {default:<10} ({allowed}) {meaning}{mark}")
+        typer.echo(f"{name:<{width}}  default {default:<10} ({allowed}) {meaning}")
 
 
 @rules_app.command("show")
@@ -77,8 +76,6 @@ def simulate(
     """Play deals or whole games and store them as Parquet, then print a summary."""
     from sim.simulate import simulate as run
 
-    if (games is None) == (deals is None):
-        _fail("give exactly one of --games N or --deals N")
     try:
         summary = run(games=games, deals=deals, rules=rules, players=players, seed=seed, out=out,
                       workers=workers or None, chunk_size=chunk_size, progress=progress)
@@ -126,7 +123,8 @@ def bid(
     score: Annotated[int, typer.Option(help="your score before this deal")] = 0,
     on_barrel: Annotated[bool, typer.Option("--on-barrel", help="you sit on the barrel")] = False,
     pimc_samples: Annotated[int, typer.Option(help="deals the (slow) pimc method plays")] = 100,
-    worlds: Annotated[int, typer.Option(help="worlds a pimc decision averages over")] = 16,
+    worlds: Annotated[int | None, typer.Option(
+        help="worlds a pimc decision averages over [default: the advisor's, 16]")] = None,
     threads: Annotated[int, typer.Option(help="threads (results do not depend on it)")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="print CSV, one row per method and contract")] = False,
@@ -160,7 +158,8 @@ def tables_bids(
     seed: Annotated[int, typer.Option(help="root seed")] = 0,
     out: Annotated[Path, typer.Option(help="directory for bids.parquet and the plot")] = Path("out/tables"),
     pimc_deals: Annotated[int, typer.Option(help="deals (the first ones) also played by pimc")] = 100,
-    worlds: Annotated[int, typer.Option(help="worlds a pimc decision averages over")] = 16,
+    worlds: Annotated[int | None, typer.Option(
+        help="worlds a pimc decision averages over [default: the advisor's, 16]")] = None,
     threads: Annotated[int, typer.Option(help="threads (results do not depend on it)")] = 0,
 ) -> None:
     """Bid-success tables: dd, heuristic and pimc make-rates by hand class, stored as Parquet and plotted."""

@@ -29,9 +29,6 @@ import io
 import itertools
 import json
 import math
-import os
-import threading
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -39,11 +36,23 @@ import numpy as np
 
 from analysis.stats import mean_interval, wilson_interval
 from sim import __version__
+from sim.engine import bidding_cap
 from sim.engine.schema import N_DEAL_COLUMNS, N_PLAYS
-from sim.game.cards import SUITS, CardError, format_card, format_hand, mask_to_cards, parse_hand
+from sim.game.cards import (
+    SUIT_SYMBOLS,
+    SUITS,
+    CardError,
+    format_card,
+    format_hand,
+    marriage_suits,
+    mask_to_cards,
+    parse_hand,
+)
+from sim.game.play_nb import CAP_WITHOUT_MARRIAGE
 from sim.game.rng_nb import state_from_seed
 from sim.game.rules import HouseRules, load_rules
 from sim.game.state_layout import G_ON_BARREL, G_SCORE, G_WINNER, N_GAME_STATE
+from sim.parallel import run_chunks, thread_buffers
 from sim.players.layout import PLAYER_CODES, PLAYER_HEURISTIC, PLAYER_SCRIPTED
 
 CHUNK = 50
@@ -52,9 +61,10 @@ METHODS = ("dd", "pimc", "heuristic")
 METHOD_IDS = {"dd": 1, "pimc": 2, "heuristic": 3, "pass": 4, "sample": 0}
 SEATS = {"first": 2, "second": 1, "third": 0}  # --seat → the dealer's seat (the player is seat 0)
 DEFAULT_PIMC_SAMPLES = 100
-DEFAULT_WORLDS = 16
+# Fewer worlds than a game's PIMC seat (sim.players.PIMC_WORLDS): the advisor plays every sampled deal
+# with every seat searching, and its answer is an average over many deals.
+ADVICE_WORLDS = 16
 TABLE_LOG2 = 16
-SUIT_SYMBOL = {"S": "♠", "C": "♣", "D": "♦", "H": "♥"}
 PASS_METHOD = ("the same sampled deals; you pass at every turn (as first hand: the forced minimum bid, then "
                "pass), the other two seats bid and everybody plays as the heuristic player; your result is "
                "your rounded defence points (or a concession's payout), or +-the contract when nobody outbids "
@@ -68,7 +78,6 @@ class AdvisorError(ValueError):
 def check_three_player_deal(rules: HouseRules) -> None:
     """The advisor and the bid tables value 7-card hands of the 3-player deal (played with 3 or 4
     players): refuse rules they cannot play, naming the option."""
-    rules.check_implemented()
     if rules.players == 2:
         raise AdvisorError("players = 2: bid advice and bid tables value 7-card hands of the 3-player deal "
                            "(players = 3 or 4), not 2-player deals")
@@ -118,17 +127,6 @@ def parse_methods(spec: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
 
 
 # ---- contracts and caps -------------------------------------------------------------------------
-def marriage_value(mask: int, rules: HouseRules) -> int:
-    return sum(rules.marriage_values[s] for s in range(4) if (mask >> (6 * s + 2)) & 3 == 3)
-
-
-def bidding_cap(hand: int, rules: HouseRules) -> int:
-    cap = rules.max_contract
-    if not rules.no_bid_cap:
-        cap = min(cap, 120 + marriage_value(hand, rules))
-    return cap
-
-
 def raise_cap(hand: int, known: Known, rules: HouseRules) -> int:
     """The highest final contract any talon could allow: 120 + the marriages of the best 8 cards
     of the hand and a possible talon (at most ``max_contract``)."""
@@ -140,11 +138,10 @@ def raise_cap(hand: int, known: Known, rules: HouseRules) -> int:
     for extra in itertools.combinations(free, need):
         ten = hand | known.talon | sum(1 << c for c in extra)
         # Keeping 8 of the 10 cards: give away two cards outside the marriages when possible.
-        held = [s for s in range(4) if (ten >> (6 * s + 2)) & 3 == 3]
-        values = sorted((rules.marriage_values[s] for s in held), reverse=True)
+        values = sorted((rules.marriage_values[s] for s in marriage_suits(ten)), reverse=True)
         keep = len(values) if 2 * len(values) <= 8 else 4
         best = max(best, sum(values[:keep]))
-    return min(rules.max_contract, 120 + best)
+    return min(rules.max_contract, CAP_WITHOUT_MARRIAGE + best)
 
 
 def contract_levels(hand: int, known: Known, rules: HouseRules) -> tuple[list[int], int, int]:
@@ -199,24 +196,23 @@ def _rng(seed: int, chunk: int, method: str) -> np.ndarray:
     return state_from_seed(seed, (chunk,) if method == "sample" else (chunk, METHOD_IDS[method]))
 
 
-_local = threading.local()
+def _buffers():
+    """The calling thread's buffers: a searching seat's (solver state, moves, table, PIMC worlds),
+    the engine's workspace and game state, a record row and a script."""
+    return thread_buffers("advisor", _new_buffers)
 
 
-def _buffers(rules: HouseRules):
-    """Per-thread buffers: solver state, moves, table, PIMC scratch, engine workspace and state."""
+def _new_buffers() -> dict:
     from sim.engine.workspace import new_workspace
-    from sim.players.pimc_nb import new_pimc_buffer
-    from sim.solver import search_nb
+    from sim.players import seat_buffers
 
-    if not hasattr(_local, "b"):
-        st, work = search_nb.new_work()
-        _local.b = {
-            "st": st, "work": work, "tt": search_nb.new_table(TABLE_LOG2), "wbuf": new_pimc_buffer(),
-            "ws": new_workspace(), "gs": np.zeros(2 * N_GAME_STATE, dtype=np.int64),
-            "rec": np.zeros((1, N_DEAL_COLUMNS), dtype=np.int32),
-            "plays": np.zeros((1, N_PLAYS), dtype=np.int8), "script": np.zeros(64, dtype=np.int64),
-        }
-    return _local.b
+    st, work, tt, wbuf = seat_buffers(TABLE_LOG2)
+    return {
+        "st": st, "work": work, "tt": tt, "wbuf": wbuf,
+        "ws": new_workspace(), "gs": np.zeros(2 * N_GAME_STATE, dtype=np.int64),
+        "rec": np.zeros((1, N_DEAL_COLUMNS), dtype=np.int32),
+        "plays": np.zeros((1, N_PLAYS), dtype=np.int8), "script": np.zeros(64, dtype=np.int64),
+    }
 
 
 def sample_unseen(hand: int, known: Known, n: int, seed: int) -> np.ndarray:
@@ -232,20 +228,6 @@ def sample_unseen(hand: int, known: Known, n: int, seed: int) -> np.ndarray:
     return out
 
 
-def _parallel(n: int, work, threads: int | None, size: int = CHUNK) -> None:
-    """``work(i, lo, hi)`` over the chunks ``[lo, hi)`` of ``size`` samples on a thread pool. Chunk i
-    keeps its random stream whatever the number of threads; searches without randomness pass a
-    smaller size so that the threads finish together."""
-    starts = list(range(0, n, size))
-    workers = max(1, threads or os.cpu_count() or 1)
-    if workers == 1 or len(starts) == 1:
-        for i, lo in enumerate(starts):
-            work(i, lo, min(n, lo + size))
-        return
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        list(pool.map(lambda a: work(a[0], a[1], min(n, a[1] + size)), enumerate(starts)))
-
-
 def dd_levels(hand: int, samples: np.ndarray, rules: HouseRules, lo: int, hi: int, threads: int | None = None,
               step: int | None = None) -> np.ndarray:
     """Per sample, the highest level lo, lo + step, ..., hi that the best discard's double-dummy
@@ -257,10 +239,10 @@ def dd_levels(hand: int, samples: np.ndarray, rules: HouseRules, lo: int, hi: in
     out = np.zeros(len(samples), dtype=np.int64)
 
     def work(_i, a, b):
-        bf = _buffers(rules)
+        bf = _buffers()
         playouts_nb.dd_levels(samples[a:b], hand, arr, lo, hi, step, out[a:b], bf["st"], bf["work"], bf["tt"])
 
-    _parallel(len(samples), work, threads, SEARCH_CHUNK)
+    run_chunks(len(samples), work, size=SEARCH_CHUNK, threads=threads)
     return out
 
 
@@ -272,15 +254,15 @@ def dd_exact_values(hand: int, samples: np.ndarray, rules: HouseRules, threads: 
     out = np.zeros(len(samples), dtype=np.int64)
 
     def work(_i, a, b):
-        bf = _buffers(rules)
+        bf = _buffers()
         playouts_nb.dd_values(samples[a:b], hand, arr, out[a:b], bf["st"], bf["work"], bf["tt"])
 
-    _parallel(len(samples), work, threads, SEARCH_CHUNK)
+    run_chunks(len(samples), work, size=SEARCH_CHUNK, threads=threads)
     return out
 
 
 def played_points(hand: int, samples: np.ndarray, rules: HouseRules, method: str, seed: int, *,
-                  worlds: int = DEFAULT_WORLDS, threads: int | None = None,
+                  worlds: int = ADVICE_WORLDS, threads: int | None = None,
                   hands: np.ndarray | None = None) -> np.ndarray:
     """The declarer's points (card points + marriages) when every seat plays by ``method``
     (``heuristic``, ``pimc`` or ``dd``) from the talon on. ``hands``: per-sample 7-card hands
@@ -294,7 +276,7 @@ def played_points(hand: int, samples: np.ndarray, rules: HouseRules, method: str
     out = np.zeros(len(samples), dtype=np.int64)
 
     def work(i, a, b):
-        bf = _buffers(rules)
+        bf = _buffers()
         rng = _rng(seed, i, method)
         solver = (bf["st"], bf["work"], bf["tt"], bf["wbuf"])
         if hands is None:
@@ -306,7 +288,7 @@ def played_points(hand: int, samples: np.ndarray, rules: HouseRules, method: str
                                            samples[j, 0], arr, prm, rng, bf["ws"], bf["plays"], bf["script"],
                                            solver)[0]
 
-    _parallel(len(samples), work, threads)
+    run_chunks(len(samples), work, size=CHUNK, threads=threads)
     return out
 
 
@@ -324,7 +306,7 @@ def pass_results(hand: int, samples: np.ndarray, rules: HouseRules, dealer: int,
     out = np.zeros((len(samples), 2), dtype=np.int64)
 
     def work(i, a, b):
-        bf = _buffers(rules)
+        bf = _buffers()
         gs = bf["gs"]  # the situation, then room for the copy each deal is settled on
         gs[:] = 0
         gs[G_SCORE] = situation.score
@@ -333,7 +315,7 @@ def pass_results(hand: int, samples: np.ndarray, rules: HouseRules, dealer: int,
         playouts_nb.pass_samples(samples[a:b], hand, dealer, arr, codes, bid_codes, prm, gs, _rng(seed, i, "pass"), out[a:b],
                        bf["ws"], bf["rec"], bf["plays"], bf["script"], (bf["st"], bf["work"], bf["tt"], bf["wbuf"]))
 
-    _parallel(len(samples), work, threads)
+    run_chunks(len(samples), work, size=CHUNK, threads=threads)
     return out
 
 
@@ -397,9 +379,11 @@ def _method_rows(res: MethodResult, levels: list[int], rules: HouseRules, sit: S
 def advise(hand: str | int, *, rules: str | HouseRules | None = None, samples: int = 2000, seed: int = 0,
            methods: str | tuple[str, ...] = ("dd",), seat: str = "first", risk: float = 0.3,
            left: str | None = None, right: str | None = None, talon: str | None = None, score: int = 0,
-           on_barrel: bool = False, pimc_samples: int = DEFAULT_PIMC_SAMPLES, worlds: int = DEFAULT_WORLDS,
+           on_barrel: bool = False, pimc_samples: int = DEFAULT_PIMC_SAMPLES, worlds: int | None = None,
            threads: int | None = None) -> dict:
-    """Everything ``thousand bid`` prints, as a JSON-ready dict (see the module docstring)."""
+    """Everything ``thousand bid`` prints, as a JSON-ready dict (see the module docstring); ``worlds``
+    None is ADVICE_WORLDS."""
+    worlds = ADVICE_WORLDS if worlds is None else worlds
     rec = rules if isinstance(rules, HouseRules) else load_rules(rules)
     check_three_player_deal(rec)
     mask = parse_hand(hand, count=7, what="hand") if isinstance(hand, str) else int(hand)
@@ -540,7 +524,7 @@ def format_text(r: dict) -> list[str]:
     out.append(f"talon (exact, over all {t['talons']} possible talons):")
     for s, v in t["marriage_completed"].items():
         what = f"completes your {v['holding']}" if v["holding"] else "brings both halves of"
-        out.append(f"  {what} {SUIT_SYMBOL[s]} marriage: {v['exact']} = {v['p']:.1%}")
+        out.append(f"  {what} {SUIT_SYMBOLS[SUITS.index(s)]} marriage: {v['exact']} = {v['p']:.1%}")
     out.append(f"  any new marriage: {t['any_new_marriage']['exact']} = {t['any_new_marriage']['p']:.1%}")
     aces = "  ".join(f"{c} {v['p']:.1%}" for c, v in t["ace_arrives"].items())
     tens = "  ".join(f"{c} {v['p']:.1%}" for c, v in t["ten_arrives"].items())

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from analysis.advisor import DEFAULT_WORLDS, check_three_player_deal, dd_exact_values, played_points
+from analysis.advisor import ADVICE_WORLDS, check_three_player_deal, dd_exact_values, played_points
 from analysis.stats import wilson_interval
 from sim import __version__
 from sim.game.cards import CARD_POINTS
@@ -65,7 +65,7 @@ def levels_for(rules: HouseRules) -> list[int]:
 
 
 def build_bid_tables(*, deals: int, rules: str | HouseRules | None = "classic", seed: int = 0,
-                     out: Path = Path("out/tables"), pimc_deals: int = 100, worlds: int = DEFAULT_WORLDS,
+                     out: Path = Path("out/tables"), pimc_deals: int = 100, worlds: int = ADVICE_WORLDS,
                      threads: int | None = None, progress=None) -> Path:
     """Play the deals and store the table; returns its path. ``progress(stage)`` is called
     before each stage."""
@@ -213,9 +213,11 @@ def _plot(path: Path, meta: dict, out: Path) -> None:
 
 
 def tables_bids(*, deals: int, rules: str = "classic", seed: int = 0, out: Path = Path("out/tables"),
-                pimc_deals: int = 100, worlds: int = DEFAULT_WORLDS, threads: int | None = None,
+                pimc_deals: int = 100, worlds: int | None = None, threads: int | None = None,
                 progress=None) -> list[str]:
-    """What ``thousand tables bids`` does: build the table, then summarise and plot it."""
+    """What ``thousand tables bids`` does: build the table, then summarise and plot it (``worlds``
+    None is the advisor's ADVICE_WORLDS)."""
+    worlds = ADVICE_WORLDS if worlds is None else worlds
     path = build_bid_tables(deals=deals, rules=rules, seed=seed, out=out, pimc_deals=pimc_deals, worlds=worlds,
                             threads=threads, progress=progress)
     return [f"table: {path}"] + summarize_bid_tables(path, plot=Path(out) / PLOT_FILE)

@@ -10,7 +10,7 @@ one at a time, after compiling everything once:
   (odd deals), with nodes searched;
 - best_discard2 over every discard of the 12 cards;
 - the PIMC declarer's first card (pimc2_choose_card) and discard (pimc2_choose_discard) with
-  pimc_nb.DEFAULT_WORLDS worlds, on the first --pimc-deals deals.
+  sim.players.PIMC_WORLDS worlds, on the first --pimc-deals deals.
 
 Prints median and p99 times (ms) and mean nodes.
 
@@ -32,7 +32,8 @@ from sim.game.play_nb import givable_cards, mask_points  # noqa: E402
 from sim.game.rng_nb import state_from_seed  # noqa: E402
 from sim.game.rules import load_rules  # noqa: E402
 from sim.players import pimc2_nb  # noqa: E402
-from sim.players.pimc_nb import DEFAULT_WORLDS, new_pimc_buffer  # noqa: E402
+from sim.players import PIMC_WORLDS  # noqa: E402
+from sim.players.pimc_nb import new_pimc_buffer  # noqa: E402
 from sim.solver import (
     search2_nb,  # noqa: E402
     search_nb,  # noqa: E402
@@ -91,9 +92,9 @@ def run(deals, rules: np.ndarray, pimc_deals: int, log2_rows: int = 18) -> dict:
             counts = np.array([bin(defender).count("1"), bin(other).count("1"), 2], dtype=np.int64)
             zero2 = np.zeros(2, dtype=np.int64)
             measure("pimc2 first card", lambda: pimc2_nb.pimc2_choose_card(
-                hands, 0, kept, zero2, 0, 0, -1, -1, 0, 0, 0, 0, zero2, known, counts, DEFAULT_WORLDS, rules, rng, st,
+                hands, 0, kept, zero2, 0, 0, -1, -1, 0, 0, 0, 0, zero2, known, counts, PIMC_WORLDS, rules, rng, st,
                 work, tt, wbuf))
-            measure("pimc2 discard", lambda: pimc2_nb.pimc2_choose_discard(hand12, to_talon, givable, DEFAULT_WORLDS, rules,
+            measure("pimc2 discard", lambda: pimc2_nb.pimc2_choose_discard(hand12, to_talon, givable, PIMC_WORLDS, rules,
                                                                      rng, st, work, tt, wbuf))
 
     one(0, *deals[0], True)  # compile (and warm) everything outside the timings
@@ -117,7 +118,7 @@ def main() -> None:
     deals = random_deals(args.deals, args.seed, args.talon)
     fig = run(deals, rules, args.pimc_deals)
     print(f"{args.deals} random two-player deals ({24 - 12 - args.talon}-card hands, talons of {args.talon}), "
-          f"seed {args.seed}, rules {args.rules}; PIMC with {DEFAULT_WORLDS} worlds on "
+          f"seed {args.seed}, rules {args.rules}; PIMC with {PIMC_WORLDS} worlds on "
           f"{min(args.pimc_deals, args.deals)} deals")
     print(f"{'search':<20}{'median ms':>11}{'p99 ms':>10}{'mean nodes':>13}")
     for name, (secs, nodes) in fig.items():

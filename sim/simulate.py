@@ -23,7 +23,7 @@ def simulate(*, games: int | None = None, deals: int | None = None, rules: str =
     from analysis.summary import format_summary
 
     if (games is None) == (deals is None):
-        raise ValueError("give exactly one of games or deals")
+        raise ValueError("give exactly one of --games N or --deals N")
     mode = "games" if games is not None else "deals"
     spec = BatchSpec(mode=mode, n=games if games is not None else deals, rules=load_rules(rules),
                      players=players, seed=seed, chunk_size=chunk_size)

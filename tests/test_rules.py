@@ -64,11 +64,12 @@ def test_bad_toml(tmp_path):
         load_rules(str(f))
 
 
-def test_engine_plays_every_player_count():
-    HouseRules(barrel=900, barrel_min_contract=125).check_implemented()
-    HouseRules(players=4, sitout_half_marriage=True).check_implemented()
-    HouseRules(players=2).check_implemented()
-    HouseRules(players=2, two_player_talon=3).check_implemented()
+def test_engine_takes_every_player_count():
+    from sim.engine import BatchSpec
+
+    for rules in (HouseRules(barrel=900, barrel_min_contract=125), HouseRules(players=4, sitout_half_marriage=True),
+                  HouseRules(players=2), HouseRules(players=2, two_player_talon=3)):
+        assert len(BatchSpec(mode="deals", n=1, rules=rules).players) == rules.players
 
 
 def test_two_player_talon_needs_two_players():

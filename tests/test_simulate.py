@@ -172,18 +172,11 @@ def test_every_playable_preset_runs_and_records_its_rules(tmp_path, name):
     assert scan_games(out).collect().height == 3
 
 
-def test_strict_preset_names_the_missing_option(tmp_path):
-    # strict = classic + must_head + no_aces_tens_in_discard + talon_shown_to_declarer_only; the
-    # engine refuses it, naming the option it does not play, until that option is implemented.
-    from sim.game.rules import IMPLEMENTED
-
+def test_strict_preset_plays(tmp_path):
+    # strict = classic + must_head + no_aces_tens_in_discard + talon_shown_to_declarer_only
     res = _simulate("--deals", "20", "--rules", "strict", "--out", str(tmp_path / "strict"))
-    if "talon_shown_to_declarer_only" in IMPLEMENTED:
-        assert res.exit_code == 0, res.output
-    else:
-        assert res.exit_code == 2
-        assert "not implemented in the engine yet" in res.output and "talon_shown_to_declarer_only" in res.output
-        assert "must_head" not in res.output.split("yet:")[1]
+    assert res.exit_code == 0, res.output
+    assert scan_deals(tmp_path / "strict").collect().height == 20
 
 
 HOUSE_TOML = """preset = "classic"

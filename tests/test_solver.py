@@ -370,8 +370,8 @@ def test_dd_self_play_scores_the_discard_value(compiled, options):
         declarer = d % 3
         hand10, opp1, opp2 = (sum(1 << c for c in deck[:10]), sum(1 << c for c in deck[10:17]),
                               sum(1 << c for c in deck[17:]))
-        a, b = dd_nb.dd_choose_discard(hand10, opp1, opp2, arr, st, work, tt)
-        promised = solver.best_discard(hand10, opp1, opp2, rules=rules)[2]
+        a, b, promised = dd_nb.dd_choose_discard(hand10, opp1, opp2, arr, st, work, tt)
+        assert promised == solver.best_discard(hand10, opp1, opp2, rules=rules)[2]
         hands = np.zeros(3, dtype=np.int64)
         hands[declarer] = hand10 & ~(1 << a) & ~(1 << b)
         hands[(declarer + 1) % 3] = opp1 | 1 << a
@@ -419,8 +419,8 @@ def test_dd_choose_discard_matches_best_discard(compiled):
     deck = [int(c) for c in rng.permutation(24)]
     hand10, opp1, opp2 = (sum(1 << c for c in deck[:10]), sum(1 << c for c in deck[10:17]),
                           sum(1 << c for c in deck[17:]))
-    a, b = dd_nb.dd_choose_discard(hand10, opp1, opp2, rules.to_array(), st, work, tt)
-    assert (a, b, solver.best_discard(hand10, opp1, opp2)[2]) == solver.best_discard(hand10, opp1, opp2)
+    assert dd_nb.dd_choose_discard(hand10, opp1, opp2, rules.to_array(), st, work, tt) == solver.best_discard(
+        hand10, opp1, opp2)
 
 
 # ---- input checks and the CLI ---------------------------------------------------------------------

@@ -18,8 +18,8 @@ import reference_solver as ref
 from test_solver import OPTION_SETS, play_rules, random_options
 
 from sim import solver
-from sim.game.cards import parse_hand
-from sim.game.play_nb import CARD_POINTS, givable_cards
+from sim.game.cards import CARD_POINTS, parse_hand
+from sim.game.play_nb import givable_cards
 from sim.game.rng_nb import state_from_seed
 from sim.game.rules import HouseRules
 from sim.players import dd_nb, pimc2_nb

@@ -37,10 +37,8 @@ from sim.game.play_nb import beats, bid_cap, legal_follows
 from sim.game.rng_nb import state_from_seed
 from sim.game.rules import HouseRules
 from sim.game.state_layout import G_ATTEMPTS, G_BOLTS, G_FALLS, G_ON_BARREL, G_SCORE, G_WINNER, SLOTS
-from sim.players import HeuristicParams, default_params, params_matrix, parse_players, player_codes
+from sim.players import HeuristicParams, default_params, params_matrix, parse_players, player_codes, seat_buffers
 from sim.players.layout import PLAYER_SCRIPTED
-from sim.players.pimc_nb import new_pimc_buffer
-from sim.solver.search_nb import new_table, new_work
 
 DEAL_STREAM = 1  # chunk_rng stream of the deals (the players draw from stream 0)
 DD_TABLE_LOG2 = 18  # 2**18 transposition-table rows (6 MiB) per double-dummy thread
@@ -77,7 +75,6 @@ class BatchSpec:
         if not self.chunk_size:
             object.__setattr__(self, "chunk_size", DEFAULT_CHUNK[self.mode])
         self.rules.validate()
-        self.rules.check_implemented()
         object.__setattr__(self, "players", parse_players(self.players, self.rules.players))
         if self.params is None:
             object.__setattr__(self, "params", default_params(self.rules.players))
@@ -113,9 +110,8 @@ def chunk_rng(seed: int, index: int, stream: int = 0) -> np.ndarray:
 def solver_buffers(players) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The search buffers of double-dummy and PIMC seats (state, moves, transposition table, PIMC
     worlds); a token table when no seat searches."""
-    st, work = new_work()
     searching = "dd" in players or "pimc" in players
-    return st, work, new_table(DD_TABLE_LOG2 if searching else 1), new_pimc_buffer()
+    return seat_buffers(DD_TABLE_LOG2 if searching else 1)
 
 
 def play_chunk(spec: BatchSpec, index: int) -> tuple[pl.DataFrame, pl.DataFrame | None]:
@@ -213,7 +209,6 @@ def play_scripted_deal(*, hands: list[str | int], talon: str | int, dealer: int,
     he puts into the other talon. Returns (the deal's record as a dict, the cards played, the
     game state after it); an action the rules refuse raises IllegalAction."""
     rules = rules or HouseRules()
-    rules.check_implemented()
     n = rules.players
     if len(hands) != n:
         raise CardError(f"give {n} hands (players = {n})")
@@ -269,7 +264,6 @@ def settle_deal(*, state: GameState, declarer: int, contract: int, made: bool, r
     With players = 4, ``results`` and ``bolts`` have four entries and ``dealer`` names the seat
     sitting out (his result: the talon's points)."""
     rules = rules or HouseRules()
-    rules.check_implemented()
     n = rules.players
     bolts = bolts if bolts is not None else (False,) * n
     if len(results) != n or len(bolts) != n:

@@ -12,7 +12,8 @@ from sim.engine.schema import D_DEAL, D_GAME, GAME_STATE_TO_RECORD
 from sim.engine.workspace import W_DECK, W_HANDS
 from sim.game import rules_layout as R
 from sim.game.bits_nb import popcount
-from sim.game.play_nb import CARD_POINTS, beats, legal_follows, nth_card
+from sim.game.cards import CARD_POINTS
+from sim.game.play_nb import beats, legal_follows, nth_card
 from sim.game.rng_nb import below
 from sim.game.state_layout import (
     G_DEALER,

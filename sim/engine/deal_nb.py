@@ -24,7 +24,8 @@ from sim.engine.schema import (
 )
 from sim.game import rules_layout as R
 from sim.game.bits_nb import popcount
-from sim.game.play_nb import ACE, JACK, NINE, RANK_MASK, mask_points
+from sim.game.cards import ACE, JACK, NINE, RANK_MASK
+from sim.game.play_nb import mask_points
 from sim.game.rng_nb import below
 from sim.game.state_layout import G_REDEALS, G_SCORE
 from sim.numba_config import jit_hot

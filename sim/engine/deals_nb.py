@@ -68,7 +68,8 @@ from sim.engine.workspace import (
 )
 from sim.game import rules_layout as R
 from sim.game.bits_nb import popcount
-from sim.game.play_nb import NINE, RANK_MASK, bid_cap, givable_cards, mask_points, round5
+from sim.game.cards import NINE, RANK_MASK
+from sim.game.play_nb import bid_cap, givable_cards, mask_points, round5
 from sim.game.state_layout import G_CONCESSIONS, G_REDEALS, G_SCORE, G_WINNER
 from sim.numba_config import jit_hot, jit_inline
 from sim.players.seat_nb import choose_burial, choose_contract, choose_discard, reads_known_cards

@@ -26,7 +26,8 @@ from sim.engine.schema import (
 from sim.engine.workspace import W_CARD_POINTS, W_EVENTS, W_NEW, W_RESULT, W_SAT_BEFORE
 from sim.game import rules_layout as R
 from sim.game.bits_nb import popcount
-from sim.game.play_nb import KING, QUEEN, mask_points, round5
+from sim.game.cards import KING, QUEEN
+from sim.game.play_nb import mask_points, round5
 from sim.game.state_layout import (
     G_ATTEMPTS,
     G_BARREL_ENTRIES,

@@ -19,19 +19,8 @@ from sim.engine.workspace import (
 )
 from sim.game import rules_layout as R
 from sim.game.bits_nb import popcount
-from sim.game.play_nb import (
-    ACE,
-    CARD_POINTS,
-    JACK,
-    KING,
-    LEAD_WITHOUT_DECLARING,
-    QUEEN,
-    RANK_MASK,
-    beats,
-    declaration,
-    legal_follows,
-    legal_leads,
-)
+from sim.game.cards import ACE, CARD_POINTS, JACK, KING, QUEEN, RANK_MASK
+from sim.game.play_nb import LEAD_WITHOUT_DECLARING, beats, declaration, legal_follows, legal_leads
 from sim.numba_config import jit_hot, jit_inline
 from sim.players.seat_nb import choose_card
 

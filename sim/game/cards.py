@@ -13,15 +13,22 @@ from collections.abc import Iterable
 import numpy as np
 
 SUITS = "SCDH"
+SUIT_SYMBOLS = "♠♣♦♥"  # the symbol of each suit, in the order of SUITS
 RANKS = "9JQKTA"
-SUIT_SYMBOLS = {"♠": "S", "♣": "C", "♦": "D", "♥": "H"}
+NINE, JACK, QUEEN, KING, TEN, ACE = range(6)  # rank indices
+RANK_POINTS = (0, 2, 3, 4, 10, 11)
 N_CARDS = 24
 FULL_DECK = (1 << N_CARDS) - 1
-RANK_POINTS = (0, 2, 3, 4, 10, 11)
-CARD_POINTS = np.array([RANK_POINTS[c % 6] for c in range(N_CARDS)], dtype=np.int64)
-SUIT_MASKS = np.array([0x3F << (6 * s) for s in range(4)], dtype=np.uint32)
-QUEEN, KING = 2, 3
 
+# Card masks and points as int64 arrays: compiled kernels read them as constants.
+CARD_POINTS = np.array([RANK_POINTS[c % 6] for c in range(N_CARDS)], dtype=np.int64)
+SUIT_MASK = np.array([0x3F << (6 * s) for s in range(4)], dtype=np.int64)  # the six cards of each suit
+RANK_MASK = np.array([sum(1 << (6 * s + r) for s in range(4)) for r in range(6)], dtype=np.int64)  # of each rank
+MARRIAGE_MASK = np.array([0b001100 << (6 * s) for s in range(4)], dtype=np.int64)  # K and Q of each suit
+HALF_MARRIAGE_MASK = np.array([0b000110 << (6 * s) for s in range(4)], dtype=np.int64)  # Q and J of each suit
+ACES_MASK = np.int64(sum(1 << (6 * s + ACE) for s in range(4)))
+
+_SUIT_OF_SYMBOL = dict(zip(SUIT_SYMBOLS, SUITS, strict=True))
 _CARD_RE = re.compile(r"^(10|[9JQKTA])([SCDH♠♣♦♥])$", re.IGNORECASE)
 
 
@@ -42,8 +49,16 @@ def parse_card(text: str) -> int:
         )
     rank_text, suit_text = m.group(1).upper(), m.group(2).upper()
     rank = RANKS.index("T" if rank_text == "10" else rank_text)
-    suit = SUITS.index(SUIT_SYMBOLS.get(suit_text, suit_text))
+    suit = SUITS.index(_SUIT_OF_SYMBOL.get(suit_text, suit_text))
     return card_index(suit, rank)
+
+
+def suit_index(text: str) -> int | None:
+    """A suit written as a letter S C D H (any case) or a symbol ♠ ♣ ♦ ♥ → 0..3; None if it is not
+    a suit."""
+    t = text.strip().upper()
+    t = _SUIT_OF_SYMBOL.get(t, t)
+    return SUITS.index(t) if len(t) == 1 and t in SUITS else None
 
 
 def _tokens(text: str) -> list[str]:

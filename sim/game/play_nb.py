@@ -1,23 +1,31 @@
-"""Compiled primitives of trick play on card masks, shared by the engine, players and solver.
+"""Compiled rules of play on card masks, shared by the engine, players and solver: who beats whom,
+the legal leads and follows under the play options, what a lead declares (marriages, half
+marriages, the four aces), the bidding cap, the cards the declarer may give away, rounding.
 
-A card is its index 6 × suit + rank; a hand is a uint32-sized mask held in an int64. Within a
-suit a higher index is a stronger card.
+A card is its index 6 × suit + rank; a hand is a uint32-sized mask held in an int64 (card
+constants in ``sim.game.cards``). Within a suit a higher index is a stronger card.
 """
 
 import numpy as np
 
 from sim.game import rules_layout as R
 from sim.game.bits_nb import lowest_index
+from sim.game.cards import (
+    ACE,
+    ACES_MASK,
+    CARD_POINTS,
+    HALF_MARRIAGE_MASK,
+    JACK,
+    KING,
+    MARRIAGE_MASK,
+    QUEEN,
+    RANK_MASK,
+    SUIT_MASK,
+    TEN,
+)
 from sim.numba_config import jit_hot
 
-FULL_DECK = (1 << 24) - 1
 CAP_WITHOUT_MARRIAGE = 120  # the bidding cap of a hand without a marriage (RULES.md §2, steps 2 and 5)
-SUIT_MASK = np.array([0x3F << (6 * s) for s in range(4)], dtype=np.int64)
-CARD_POINTS = np.array([(0, 2, 3, 4, 10, 11)[c % 6] for c in range(24)], dtype=np.int64)
-RANK_MASK = np.array([sum(1 << (6 * s + r) for s in range(4)) for r in range(6)], dtype=np.int64)
-# K and Q of each suit: ranks 3 and 2.
-MARRIAGE_MASK = np.array([0b001100 << (6 * s) for s in range(4)], dtype=np.int64)
-NINE, JACK, QUEEN, KING, TEN, ACE = 0, 1, 2, 3, 4, 5
 
 
 @jit_hot
@@ -103,9 +111,6 @@ def round5(points):
 
 # ---- play options of RULES.md §4.4 (semantics in docs/solver.md) ------------------------------
 DECLARE_NONE, DECLARE_MARRIAGE, DECLARE_HALF, DECLARE_ACES = 0, 1, 2, 3
-# Q and J of each suit (a half marriage) and the four aces.
-HALF_MARRIAGE_MASK = np.array([0b000110 << (6 * s) for s in range(4)], dtype=np.int64)
-ACES_MASK = np.int64(sum(1 << (6 * s + 5) for s in range(4)))
 
 
 @jit_hot

@@ -184,19 +184,9 @@ class HouseRules:
         if not self.win_only_as_declarer and self.barrel is not None:
             bad("win_only_as_declarer", "is implied by the barrel (set barrel = none to turn it off)")
 
-    def check_implemented(self) -> None:
-        """Refuse options the engine does not play yet, naming them."""
-        defaults = HouseRules()
-        missing = sorted(n for n in self.changes_from(defaults) if n not in IMPLEMENTED)
-        if missing:
-            raise RulesError(
-                "house rule(s) not implemented in the engine yet: " + ", ".join(missing)
-                + " (see docs/RULES.md for what is played)"
-            )
-
     # ---- kernels --------------------------------------------------------------------------
     def to_array(self) -> np.ndarray:
-        """The record as the int64 array kernels read (engine callers check_implemented first)."""
+        """The record as the int64 array kernels read (offsets in ``sim.game.rules_layout``)."""
         a = np.zeros(R.N_FIELDS, dtype=np.int64)
         a[R.MIN_BID] = self.min_bid
         a[R.BID_STEP] = self.bid_step
@@ -267,25 +257,6 @@ class HouseRules:
         a[R.TWO_PLAYER_TALON] = self.two_player_talon
         return a
 
-
-# Options the engine plays today; the rest are refused by ``check_implemented``.
-IMPLEMENTED = frozenset({
-    "min_bid", "bid_step", "no_bid_cap", "max_contract", "no_jump_bids",
-    "concede", "concede_60", "concede_no_deduction", "concede_on_barrel", "round_declarer",
-    "marriage_values", "bolt_penalty", "target", "barrel", "barrel_min_contract",
-    "barrel_attempts", "barrel_penalty", "barrel_knock_off", "barrel_simultaneous_penalty",
-    "barrel_falls_to_zero", "dump_truck", "dump_truck_negative",
-    "must_head", "marriage_first_lead", "marriage_burns_without_trick", "marriage_optional", "ace_marriage",
-    "half_marriage", "no_lead_foreign_trump", "must_lead_trump",
-    "forced_first_bid", "silence_below", "no_aces_tens_in_discard", "concede_limit", "concede_third_penalty",
-    "bolt_on", "bolt_count", "bolt_own_game_exempt", "barrel_talon_free", "barrel_forced_last", "four_nines_bonus",
-    "redeal_policy", "redeal_hand_points_below", "redeal_four_nines", "redeal_three_nines",
-    "redeal_talon_points_below", "redeal_talon_only_at_100", "redeal_talon_two_nines", "redeal_talon_three_jacks",
-    "redeal_four_aces", "redeal_four_nines_after_talon", "redeal_limit_penalty",
-    "dark_game", "dark_min_score", "bolt_double_in_dark", "golden_round", "barrel_accumulate",
-    "talon_hidden_at_100", "talon_shown_to_declarer_only", "discard_face_down", "win_only_as_declarer",
-    "players", "sitout_half_marriage", "two_player_talon",
-})
 
 PRESETS: dict[str, dict[str, Any]] = {
     "classic": {},

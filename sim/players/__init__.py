@@ -11,6 +11,9 @@ from sim.players import layout
 from sim.players.layout import N_HEURISTIC, N_HEURISTIC_COLUMNS, PLAYER_CODES
 
 
+PIMC_WORLDS = 20  # worlds a PIMC seat samples per decision in games (HeuristicParams.pimc_worlds)
+
+
 class PlayerError(ValueError):
     """An unknown player name or a wrong number of seats; the message names it."""
 
@@ -46,7 +49,7 @@ class HeuristicParams:
     concede_margin: float = 25.0  # concede when the estimate falls this far short of the contract
     block_margin: float = 20.0  # extra overbid to stop a player on the barrel from winning
     dark_deficit: float = 400.0  # go dark (where allowed) when this far behind the leading opponent
-    pimc_worlds: float = 20.0  # worlds a PIMC player samples per decision
+    pimc_worlds: float = float(PIMC_WORLDS)  # worlds a PIMC player samples per decision
 
     def to_array(self) -> np.ndarray:
         a = np.zeros(N_HEURISTIC, dtype=np.float64)
@@ -108,3 +111,12 @@ def params_matrix(params: HeuristicParams | None = None, rules: HouseRules | Non
     prm[:, :N_HEURISTIC] = (params or default_params(rules.players)).to_array()
     fill_suit_tables(prm, rules.to_array())
     return prm
+
+
+def seat_buffers(table_log2: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """New buffers of a searching seat (dd or pimc): the solver's state, move rows and table of
+    2**table_log2 rows, and the PIMC worlds' scratch."""
+    from sim.players.pimc_nb import new_pimc_buffer
+    from sim.solver import search_buffers
+
+    return (*search_buffers(table_log2), new_pimc_buffer())

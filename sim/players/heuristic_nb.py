@@ -10,22 +10,8 @@ import numpy as np
 
 from sim.game import rules_layout as R
 from sim.game.bits_nb import highest_index, lowest_index, popcount
-from sim.game.play_nb import (
-    ACE,
-    CARD_POINTS,
-    FULL_DECK,
-    JACK,
-    KING,
-    NINE,
-    QUEEN,
-    RANK_MASK,
-    SUIT_MASK,
-    TEN,
-    beaters,
-    declaration,
-    declaring_cards,
-    marriage_cards,
-)
+from sim.game.cards import ACE, CARD_POINTS, FULL_DECK, JACK, KING, NINE, QUEEN, RANK_MASK, SUIT_MASK, TEN
+from sim.game.play_nb import beaters, declaration, declaring_cards, marriage_cards
 from sim.game.state_layout import G_ON_BARREL, G_SCORE
 from sim.numba_config import jit_hot
 from sim.players.layout import (

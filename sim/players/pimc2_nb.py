@@ -15,7 +15,8 @@ the buried cards are what remains. Buffers as ``sim.players.pimc_nb`` (``wbuf = 
 import numpy as np
 
 from sim.game.bits_nb import popcount
-from sim.game.play_nb import CARD_POINTS, FULL_DECK, mask_points
+from sim.game.cards import CARD_POINTS, FULL_DECK
+from sim.game.play_nb import mask_points
 from sim.numba_config import jit_hot
 from sim.players.pimc_nb import (
     CANDIDATE_WORLDS,

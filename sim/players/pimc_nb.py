@@ -17,7 +17,7 @@ and ``rng`` a generator state of ``sim.game.rng_nb``. Seats are the engine's (0.
 import numpy as np
 
 from sim.game.bits_nb import lowest_index, popcount
-from sim.game.play_nb import FULL_DECK, SUIT_MASK
+from sim.game.cards import FULL_DECK, SUIT_MASK
 from sim.game.rng_nb import below
 from sim.numba_config import jit_hot
 from sim.solver.search_nb import (
@@ -33,8 +33,6 @@ from sim.solver.search_nb import (
     play_lead,
     set_position,
 )
-
-DEFAULT_WORLDS = 20
 
 # wbuf layout (int64): shuffle scratch, a world's hands, move codes, per-move sums of values.
 WB_DECK = 0

@@ -19,17 +19,15 @@ generation, so answers and node counts never depend on the number of threads.
 from __future__ import annotations
 
 import json
-import os
-import threading
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from sim.game.cards import SUITS, CardError, format_card, parse_hand
+from sim.game.cards import CardError, format_card, parse_hand, suit_index
 from sim.game.play_nb import givable_cards, mask_points
 from sim.game.rules import HouseRules, RulesError, load_rules
+from sim.parallel import run_chunks, thread_buffers
 from sim.solver import search2_nb, search_nb
 
 TABLE_LOG2_ROWS = 18  # 2^18 rows of 24 bytes per thread: far more than an 8-card solve fills
@@ -43,14 +41,14 @@ class SolverInputError(ValueError):
 
 
 # ---- buffers, one set per thread --------------------------------------------------------------
-_local = threading.local()
+def search_buffers(table_log2: int = TABLE_LOG2_ROWS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """New buffers of one search: (state, move rows, transposition table of 2**table_log2 rows)."""
+    st, work = search_nb.new_work()
+    return st, work, search_nb.new_table(table_log2)
 
 
 def _buffers():
-    if not hasattr(_local, "buffers"):
-        st, work = search_nb.new_work()
-        _local.buffers = (st, work, search_nb.new_table(TABLE_LOG2_ROWS))
-    return _local.buffers
+    return thread_buffers("solver", search_buffers)
 
 
 # ---- input checks -----------------------------------------------------------------------------
@@ -68,13 +66,12 @@ def _trump_index(trump) -> int:
     if trump is None:
         return -1
     if isinstance(trump, str):
-        t = trump.strip().upper()
-        if t in ("", "NONE", "-", "NT"):
+        if trump.strip().upper() in ("", "NONE", "-", "NT"):
             return -1
-        t = {"♠": "S", "♣": "C", "♦": "D", "♥": "H"}.get(t, t)
-        if t not in SUITS:
+        suit = suit_index(trump)
+        if suit is None:
             raise SolverInputError(f"trump {trump!r}: write S, C, D, H or none")
-        return SUITS.index(t)
+        return suit
     t = int(trump)
     if not -1 <= t <= 3:
         raise SolverInputError(f"trump {trump!r}: must be -1 (none) or 0..3 (S C D H)")
@@ -198,8 +195,7 @@ def _run(pos: Positions, targets: np.ndarray, mode: int, threads: int | None):
     out = np.zeros(n, dtype=np.int64)
     nodes = np.zeros(n, dtype=np.int64)
 
-    def chunk(lo: int) -> None:
-        hi = min(n, lo + CHUNK)
+    def chunk(_i: int, lo: int, hi: int) -> None:
         st, work, tt = _buffers()
         if pos.seats == 2:
             search2_nb.solve_positions2(pos.hands[lo:hi], pos.leaders[lo:hi], pos.trumps[lo:hi], pos.owners[lo:hi],
@@ -210,14 +206,7 @@ def _run(pos: Positions, targets: np.ndarray, mode: int, threads: int | None):
                               pos.won[lo:hi], pos.unsecured[lo:hi], targets[lo:hi], pos.rules, mode,
                               out[lo:hi], nodes[lo:hi], st, work, tt)
 
-    starts = range(0, n, CHUNK)
-    workers = threads or os.cpu_count() or 1
-    if workers <= 1 or n <= CHUNK:
-        for lo in starts:
-            chunk(lo)
-    else:
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            list(pool.map(chunk, starts))
+    run_chunks(n, chunk, size=CHUNK, threads=threads)
     return out, nodes
 
 

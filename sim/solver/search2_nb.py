@@ -25,9 +25,8 @@ import numpy as np
 
 from sim.game import rules_layout as R
 from sim.game.bits_nb import lowest_index, popcount
+from sim.game.cards import CARD_POINTS, SUIT_MASK
 from sim.game.play_nb import (
-    CARD_POINTS,
-    SUIT_MASK,
     above_in_suit,
     beaters,
     beats,

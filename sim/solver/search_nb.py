@@ -30,12 +30,9 @@ import numpy as np
 
 from sim.game import rules_layout as R
 from sim.game.bits_nb import lowest_index, popcount
+from sim.game.cards import ACES_MASK, CARD_POINTS, HALF_MARRIAGE_MASK, SUIT_MASK
 from sim.game.play_nb import (
-    ACES_MASK,
-    CARD_POINTS,
     DECLARE_NONE,
-    HALF_MARRIAGE_MASK,
-    SUIT_MASK,
     above_in_suit,
     beaters,
     beats,
