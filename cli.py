@@ -77,11 +77,16 @@ def simulate(
     from sim.simulate import simulate as run
 
     try:
-        summary = run(games=games, deals=deals, rules=rules, players=players, seed=seed, out=out,
-                      workers=workers or None, chunk_size=chunk_size, progress=progress)
+        interrupted = run(games=games, deals=deals, rules=rules, players=players, seed=seed, out=out,
+                          workers=workers or None, chunk_size=chunk_size, progress=progress)
     except _user_errors() as exc:
         _fail(str(exc))
-    typer.echo(summary)
+    if interrupted:
+        typer.echo(interrupted)
+        return
+    from analysis.summary import format_summary
+
+    typer.echo(format_summary(out))
 
 
 @app.command("solve")

@@ -1,7 +1,7 @@
 """Fit the heuristic player's hand-value weights to deals it plays to the end.
 
 The declarer's points (card points won + marriages declared) are regressed by least squares on
-the features the player's own valuation uses (``sim.players_nb._suit_terms``: aces, tens,
+the features the player's own valuation uses (``sim.players.heuristic_nb._suit_terms``: aces, tens,
 loose kings and queens, marriages, suit length), once for the 8-card hand after the talon and
 discard, then, before the talon, on the scaled score of the 7-card hand and the chance value of
 its half marriages. Features are read off the compiled valuation itself (one unit weight at a

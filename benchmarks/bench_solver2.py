@@ -1,4 +1,4 @@
-"""Benchmark of the two-player double-dummy solver and PIMC player (sim/solver2_nb.py).
+"""Benchmark of the two-player double-dummy solver (sim/solver/search2_nb.py) and PIMC player (sim/players/pimc2_nb.py).
 
 A fixed set of random two-player deals (classic play rules unless --rules): the declarer's 12 cards
 after taking a talon, the defender's 10 and the other talon's 2 (with --talon 3: 9 and 3). Timed

@@ -1,4 +1,5 @@
-"""``thousand simulate``: a batch run with a progress bar, resumable, then its summary."""
+"""``thousand simulate``: a batch run with a progress bar, resumable. The summary it prints comes
+from ``analysis.summary`` (the command line joins the two; ``sim`` never imports ``analysis``)."""
 
 from __future__ import annotations
 
@@ -18,10 +19,9 @@ USER_ERRORS = (PlayerError, RunDirError)
 
 def simulate(*, games: int | None = None, deals: int | None = None, rules: str = "classic",
              players: str = "heuristic", seed: int = 0, out: Path = Path("out/run"),
-             workers: int | None = None, chunk_size: int = 0, progress: bool = True) -> str:
-    """Run (or resume) a batch into ``out`` and return its printed summary."""
-    from analysis.summary import format_summary
-
+             workers: int | None = None, chunk_size: int = 0, progress: bool = True) -> str | None:
+    """Run (or resume) a batch into ``out``. Returns None when every chunk is stored, or a note of
+    what is stored when Ctrl-C interrupted the run."""
     if (games is None) == (deals is None):
         raise ValueError("give exactly one of --games N or --deals N")
     mode = "games" if games is not None else "deals"
@@ -37,7 +37,7 @@ def simulate(*, games: int | None = None, deals: int | None = None, rules: str =
     if result.interrupted:
         return (f"interrupted: {stored_units(spec, out):,} of {spec.n:,} {mode} stored in {out}; "
                 "run the same command again to resume")
-    return format_summary(out)
+    return None
 
 
 def _warm_up(spec: BatchSpec, progress: bool) -> None:

@@ -1,12 +1,20 @@
 """Shared pytest options and fixtures: ``--runslow`` runs the tests marked ``slow``;
 ``engine_compiled`` compiles the engine once per session. Under CI (the ``CI`` environment
 variable) Hypothesis draws a fixed set of examples, so that a CI result never depends on luck;
-local runs keep exploring new examples."""
+local runs keep exploring new examples.
+
+Tests sit in one folder per package (game, solver, players, engine, analysis); the slow, obviously
+correct twins they compare against (``reference_game``, ``reference_solver``) and the known-answer
+files stay here, importable from every folder."""
 
 import os
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
+
+sys.path.insert(0, str(Path(__file__).parent))  # the reference implementations
 
 settings.register_profile("ci", derandomize=True)
 if os.environ.get("CI"):

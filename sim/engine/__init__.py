@@ -1,5 +1,14 @@
-"""Python face of the compiled engine: validated inputs, seeds, and one batch chunk as a pure
-function of (rules, players, seed, chunk index, size) returning Polars frames.
+"""The engine: one deal phase by phase, in compiled kernels, and its Python face.
+
+The kernels: ``deal_nb`` (dealing, redeals), ``auction_nb`` (bidding, the talon, what each seat
+knows), ``tricks_nb``, ``settle_nb`` (scores, barrel, bolts), ``deals_nb`` (one deal of 3, 4 or 2
+seats through those phases), ``chunks_nb`` (the runners' kernels) and ``playouts_nb`` (the bid
+advisor's fixed-deal playouts); ``workspace`` and ``enums`` hold their scratch rows and named
+constants, ``schema`` the stored tables. Seats decide through ``sim.players.seat_nb``.
+
+This face gives validated inputs, seeds, and one batch chunk as a pure function of (rules, players,
+seed, chunk index, size) returning Polars frames; and the known-answer API (``play_scripted_deal``,
+``settle_deal``, ``legal_cards``, ``bidding_cap``).
 
 Chunk ``i`` of a run with root seed ``s`` draws its generator state from
 ``SeedSequence(s, spawn_key=(i,))``; results therefore depend on the seed and the chunk size,

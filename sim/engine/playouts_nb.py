@@ -122,7 +122,7 @@ def dd_levels(samples, hand7, rules, lo, hi, step, out, st, work, tt):
 
 @jit_hot
 def dd_values(samples, hand7, rules, out, st, work, tt):
-    """Exact best-discard values (``solver_nb.best_discard``) of each sample into ``out``."""
+    """Exact best-discard values (``search_nb.best_discard``) of each sample into ``out``."""
     for i in range(samples.shape[0]):
         out[i] = best_discard(hand7 | samples[i, 0], samples[i, 1], samples[i, 2], rules, st, work, tt)[2]
 

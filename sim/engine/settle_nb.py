@@ -111,7 +111,7 @@ def apply_deal(gs, rules, declarer, contract, made, conceded, paying_dealer, ws,
     """Turn the deal's raw results (workspace row W_RESULT) into score changes under bolts, the
     barrel and the dump truck; record them and update the game state. See docs/RULES.md for the
     order in which these rules apply. With players = 4 the seats are the deal's slots, slot 3 the
-    dealer sitting out (see sim.layout)."""
+    dealer sitting out (see sim.game.state_layout)."""
     if rules[R.PLAYERS] == 4:
         settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec, row, 4)
     elif rules[R.PLAYERS] == 2:

@@ -1,4 +1,8 @@
-"""Players: names, integer codes for compiled code, and the heuristic player's parameters."""
+"""The players: their names and integer codes (``layout``), the heuristic player's parameters, and
+the compiled players: ``random_nb``, ``heuristic_nb``, ``dd_nb`` (double dummy), ``pimc_nb`` and
+``pimc2_nb`` (perfect-information Monte Carlo, 3 and 2 seats), ``scripted_nb`` (known-answer
+tests). The engine reaches them only through ``seat_nb``, one function per kind of decision.
+"""
 
 from __future__ import annotations
 

@@ -10,8 +10,7 @@ consistent ones (cards of a suit one seat is void in are forced to the other; th
 shuffled). Ties go to the first move in the solver's move order.
 
 Both kernels are ``jit_hot`` (no allocation): buffers come from the caller, one set per thread:
-``st, work = solver_nb.new_work()``, ``tt = solver_nb.new_table(18)``, ``wbuf = new_pimc_buffer()``,
-and ``rng`` a generator state of ``sim.game.rng_nb``. Seats are the engine's (0..2 clockwise).
+``st, work, tt, wbuf = sim.players.seat_buffers(18)``, and ``rng`` a generator state of ``sim.game.rng_nb``. Seats are the engine's (0..2 clockwise).
 """
 
 import numpy as np
@@ -90,7 +89,7 @@ def sample_world(rng, pool, q1, need1, q2, need2, voids, out, wbuf):
 @jit_hot
 def pimc_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won, unsecured,
                      played, voids, known, n_worlds, rules, rng, st, work, tt, wbuf):
-    """The PIMC player's card: (card, declare), arguments as ``solver_nb.dd_choose_card`` plus
+    """The PIMC player's card: (card, declare), arguments as ``search_nb.dd_choose_card`` plus
     what the seat knows. ``hands``: int64 (3,) every seat's cards not yet played; only
     ``hands[seat]`` and the other hands' sizes are read. ``played``: mask of every card played
     so far (this trick's included). ``voids``: int64 (3,) bit s = the seat has shown out of suit

@@ -1,5 +1,6 @@
-"""Double-dummy solver: the Python API over the compiled kernels of ``sim.solver.search_nb`` (three players)
-and ``sim.solver.search2_nb`` (two players).
+"""Double-dummy solver: the Python API over the compiled searches ``search_nb`` (three players) and
+``search2_nb`` (two players). It imports only ``sim.game``; the players built on it (dd, pimc) live in
+``sim.players``.
 
 A position is a trick start: three hands of equal size 1..8 (seat 0 the declarer, seat 1 plays
 after him, seat 2 after seat 1), the seat on lead, the trump (-1 or None for none, 0..3 or S C D H),

@@ -1,7 +1,6 @@
 """Compiled double-dummy solver of the two-player game (RULES.md §4.1, ``players = 2``): the most
 points the declarer (seat 0) can be sure of, all cards visible, against the defender (seat 1) who
-minimises them; and the PIMC player built on it (last section). Semantics in docs/solver.md ("Two
-players").
+minimises them. Semantics in docs/solver.md ("Two players").
 
 The search is ``sim.solver.search_nb``'s for two seats, on the same state array, move rows and table (the
 module docstring there explains the parts): fail-soft zero-window alpha-beta, exact values by
@@ -15,10 +14,9 @@ ordering. What differs:
   The third hand's slot of the state array holds it;
 - the table key holds only the leader's won-trick bit (see ``_tt_keys2``).
 
-All kernels take arrays and scalars; buffers come from the caller (``solver_nb.new_work``,
-``solver_nb.new_table``, ``pimc_nb.new_pimc_buffer``). Nothing depends on timing or threads. The
-engine's entry points: ``dd2_choose_card``, ``best_discard2``, ``pimc2_choose_card``,
-``pimc2_choose_discard`` (seats are the engine's, 0 and 1).
+All kernels take arrays and scalars; buffers come from the caller (``sim.solver.search_buffers``).
+Nothing depends on timing or threads. The players built on it, ``sim.players.dd_nb.dd2_choose_card``
+and ``sim.players.pimc2_nb``, call ``best_move2``, ``best_discard2`` and the drivers here.
 """
 
 import numpy as np
@@ -143,7 +141,7 @@ def _lead_side(opp, card, trump, own):
 @jit_hot
 def generate_moves2(st, rules, work, reduce):
     """Fill row ``ply`` of ``work`` with the mover's moves and their ordering scores (as
-    ``solver_nb.generate_moves``); return their number. With ``reduce``, keep one card of each run
+    ``search_nb.generate_moves``); return their number. With ``reduce``, keep one card of each run
     of equivalent cards when the trick's side is decided: always for the follower, for the leader
     when the opponent cannot beat the card."""
     ply = st[ST_PLY]
@@ -211,7 +209,7 @@ def generate_moves2(st, rules, work, reduce):
 def play_follow2(st, card):
     """The follower plays ``card``, completing the trick: give it to its winner and return the
     declarer's points from it (its cards, his unsecured marriages on his first trick, the bonus on
-    the last trick). Leads are ``solver_nb.play_lead``. The caller restores leader, won bits and
+    the last trick). Leads are ``search_nb.play_lead``. The caller restores leader, won bits and
     the trick fields from its own copies."""
     leader = st[ST_LEADER]
     seat = leader ^ 1
@@ -303,7 +301,7 @@ def search2(st, rules, tt, work, alpha, beta):
 @jit_hot
 def exact_value2(st, rules, tt, work, lo, guess):
     """The exact value, known to be at least ``lo``: zero-window tests at ``guess``, then at the
-    middle of the remaining interval (as ``solver_nb.exact_value``)."""
+    middle of the remaining interval (as ``search_nb.exact_value``)."""
     hi = upper_bound2(st, rules)
     beta = guess
     while lo < hi:
@@ -460,7 +458,7 @@ def decode_discard(code):
 
 @jit_hot
 def _discard_order_cost2(hand12, b1, b2, t, rules):
-    """Order in which discards are searched, as ``solver_nb._discard_order_cost`` for up to three
+    """Order in which discards are searched, as ``search_nb._discard_order_cost`` for up to three
     cards: what they are worth keeping, less a bonus per suit emptied, plus a penalty per master
     given away. Only speed depends on it; counting buried points for or against keeping made no
     measurable difference (within 5% of nodes either way)."""

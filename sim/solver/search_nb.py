@@ -67,12 +67,12 @@ N_ST = 17
 
 # Move codes: card index, plus DECLARE_FLAG when a lead declares its marriage.
 DECLARE_FLAG = 32
-# A 10-card hand of the two-player game (sim/solver2_nb.py) can hold 10 cards that declare (four
+# A 10-card hand of the two-player game (sim/solver/search2_nb.py) can hold 10 cards that declare (four
 # aces and three marriages): 10 cards + 10 declaration alternatives under marriage_optional.
 MAX_MOVES = 20
 SEARCH_ROWS = 25  # one row of moves per ply of a whole deal
 DISCARD_ROW = SEARCH_ROWS  # then rows holding the discards of best_discard, MAX_MOVES a row
-N_DISCARDS = 220  # 90 with three players; 220 three-card sets of 12 cards with two (solver2_nb)
+N_DISCARDS = 220  # 90 with three players; 220 three-card sets of 12 cards with two (search2_nb)
 WORK_ROWS = DISCARD_ROW + (N_DISCARDS + MAX_MOVES - 1) // MAX_MOVES
 
 # ---- transposition table: rows of (key_a, key_b, data) -------------------------------------------

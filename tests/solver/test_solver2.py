@@ -1,4 +1,4 @@
-"""The two-player double-dummy solver and PIMC player (sim/solver2_nb.py) against
+"""The two-player double-dummy solver (sim/solver/search2_nb.py), DD player and PIMC player (sim/players) against
 the brute force of tests/reference_solver.py (``solve2``, ``move_values2``), and their API.
 
 Default run: random positions of 1–5 cards per hand under every play option (alone and mixed),
@@ -197,7 +197,7 @@ def test_table_keeps_positions_with_other_bonus_or_won_bit_apart(compiled2):
 
 
 # Ten declaring cards (four aces and three marriages) under marriage_optional: 20 moves at the lead,
-# the longest move list (solver_nb.MAX_MOVES). Value by reference_solver.solve2 (about 8 s).
+# the longest move list (search_nb.MAX_MOVES). Value by reference_solver.solve2 (about 8 s).
 MOST_MOVES = {"hands": ["AS AC AD AH KS QS KC QC KD QD", "TS JS 9S TC JC 9C TD JD 9D TH"], "won": (0,),
               "last_bonus": 7, "options": {"marriage_optional": True, "ace_marriage": 200}, "value": 458}
 

@@ -270,7 +270,7 @@ DEAL_CONFIGS = {
                                                                         max_contract=150, bid_step=10,
                                                                         no_jump_bids=True)),
     "two-mixed-house-combined": (MIXED2, with_rules(HOUSE_COMBINED, **TWO3)),
-    # The 2-seat double-dummy and PIMC players (sim/solver2_nb.py): burial, talon card and play.
+    # The 2-seat double-dummy and PIMC players (sim/players/dd_nb.py, pimc2_nb.py): burial, talon card and play.
     "two-dd": (("dd", "dd"), HouseRules(**TWO)),
     "two-talon3-dd-all-play-options": (("dd", "dd"), with_rules(ALL_PLAY_OPTIONS, **TWO3,
                                                                 no_aces_tens_in_discard=True)),

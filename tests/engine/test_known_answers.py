@@ -28,7 +28,7 @@ from sim.engine.schema import EVENT_NAMES
 from sim.game.cards import SUITS, parse_card, parse_cards, parse_hand
 from sim.game.rules import HouseRules
 
-HERE = Path(__file__).parent / "known_answers"
+HERE = Path(__file__).parent.parent / "known_answers"
 LIBRARY = tomllib.loads((HERE / "deals.toml").read_text(encoding="utf-8"))
 EVENT_BITS = {name: bit for bit, name in EVENT_NAMES.items()}
 

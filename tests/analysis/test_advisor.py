@@ -16,7 +16,7 @@ from analysis import advisor
 from sim.game.cards import parse_card, parse_hand
 from sim.game.rules import HouseRules
 
-KNOWN = Path(__file__).parent / "known_answers" / "bid_dd.json"
+KNOWN = Path(__file__).parent.parent / "known_answers" / "bid_dd.json"
 HAND = "AH TH KH QH AS 9C JD"
 
 
