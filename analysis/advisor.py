@@ -39,6 +39,7 @@ from sim import __version__
 from sim.engine import bidding_cap
 from sim.engine.schema import N_DEAL_COLUMNS, N_PLAYS
 from sim.game.cards import (
+    FULL_DECK,
     SUIT_SYMBOLS,
     SUITS,
     CardError,
@@ -219,12 +220,13 @@ def sample_unseen(hand: int, known: Known, n: int, seed: int) -> np.ndarray:
     """``n`` samples (talon, left 7, right 7) of the unseen cards, chunk by chunk."""
     from sim.engine import playouts_nb
 
-    free = ((1 << 24) - 1) & ~(hand | known.left | known.right | known.talon)
+    free = FULL_DECK & ~(hand | known.left | known.right | known.talon)
     out = np.zeros((n, 3), dtype=np.int64)
     deck = np.zeros(24, dtype=np.int64)
     for i, lo in enumerate(range(0, n, CHUNK)):
         hi = min(n, lo + CHUNK)
-        playouts_nb.sample_deals(_rng(seed, i, "sample"), free, known.talon, known.left, known.right, hi - lo, out[lo:hi], deck)
+        playouts_nb.sample_deals(_rng(seed, i, "sample"), free, known.talon, known.left, known.right, hi - lo,
+                                 out[lo:hi], deck)
     return out
 
 
@@ -280,13 +282,13 @@ def played_points(hand: int, samples: np.ndarray, rules: HouseRules, method: str
         rng = _rng(seed, i, method)
         solver = (bf["st"], bf["work"], bf["tt"], bf["wbuf"])
         if hands is None:
-            playouts_nb.play_samples(codes, samples[a:b], hand, arr, prm, rng, out[a:b], bf["ws"], bf["plays"], bf["script"],
-                           solver)
+            playouts_nb.play_samples(codes, samples[a:b], hand, arr, prm, rng, out[a:b], bf["ws"], bf["plays"],
+                                     bf["script"], solver)
         else:
             for j in range(a, b):
-                out[j] = playouts_nb.play_from_talon(codes, int(hands[j]) | int(samples[j, 0]), samples[j, 1], samples[j, 2],
-                                           samples[j, 0], arr, prm, rng, bf["ws"], bf["plays"], bf["script"],
-                                           solver)[0]
+                out[j] = playouts_nb.play_from_talon(codes, int(hands[j]) | int(samples[j, 0]), samples[j, 1],
+                                                     samples[j, 2], samples[j, 0], arr, prm, rng, bf["ws"], bf["plays"],
+                                                     bf["script"], solver)[0]
 
     run_chunks(len(samples), work, size=CHUNK, threads=threads)
     return out
@@ -312,8 +314,9 @@ def pass_results(hand: int, samples: np.ndarray, rules: HouseRules, dealer: int,
         gs[G_SCORE] = situation.score
         gs[G_ON_BARREL] = situation.on_barrel
         gs[G_WINNER] = -1
-        playouts_nb.pass_samples(samples[a:b], hand, dealer, arr, codes, bid_codes, prm, gs, _rng(seed, i, "pass"), out[a:b],
-                       bf["ws"], bf["rec"], bf["plays"], bf["script"], (bf["st"], bf["work"], bf["tt"], bf["wbuf"]))
+        playouts_nb.pass_samples(samples[a:b], hand, dealer, arr, codes, bid_codes, prm, gs, _rng(seed, i, "pass"),
+                                 out[a:b], bf["ws"], bf["rec"], bf["plays"], bf["script"],
+                                 (bf["st"], bf["work"], bf["tt"], bf["wbuf"]))
 
     run_chunks(len(samples), work, size=CHUNK, threads=threads)
     return out
@@ -442,7 +445,7 @@ def advise(hand: str | int, *, rules: str | HouseRules | None = None, samples: i
         "samples": samples, "seed": seed, "methods": list(methods), "risk": risk,
         "method_samples": {m: results[m].n for m in methods}, "worlds": worlds if "pimc" in methods else None,
         "known": {k: format_hand(v) for k, v in (("left", known.left), ("right", known.right),
-                                                  ("talon", known.talon)) if v},
+                                                 ("talon", known.talon)) if v},
         "situation": {"score": sit.score, "on_barrel": sit.on_barrel},
         "bidding_cap": cap, "raise_cap": top, "contracts": rows,
         "pass": {"ev": pass_ev, "ci_low": pass_ci[0], "ci_high": pass_ci[1], "stuck_with_forced_bid": forced,

@@ -31,8 +31,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sim.game.play_nb import givable_cards, mask_points  # noqa: E402
 from sim.game.rng_nb import state_from_seed  # noqa: E402
 from sim.game.rules import load_rules  # noqa: E402
-from sim.players import pimc2_nb  # noqa: E402
-from sim.players import PIMC_WORLDS  # noqa: E402
+from sim.players import (
+    PIMC_WORLDS,  # noqa: E402
+    pimc2_nb,  # noqa: E402
+)
 from sim.players.pimc_nb import new_pimc_buffer  # noqa: E402
 from sim.solver import (
     search2_nb,  # noqa: E402
@@ -75,7 +77,8 @@ def run(deals, rules: np.ndarray, pimc_deals: int, log2_rows: int = 18) -> dict:
         talon = other & ~hand12 if to_talon else other  # before the declarer gives his card
         search_nb.next_stamp(st, tt)
         search2_nb.set_position2(st, kept, defender, 0, -1, -1, 0, 0, mask_points(other))
-        value = measure("exact value", lambda: search2_nb.exact_value2(st, rules, tt, work, 0, search2_nb.first_guess(st)))
+        value = measure("exact value",
+                        lambda: search2_nb.exact_value2(st, rules, tt, work, 0, search2_nb.first_guess(st)))
         search_nb.next_stamp(st, tt)
         search2_nb.set_position2(st, kept, defender, 0, -1, -1, 0, 0, mask_points(other))
         target = value + (i % 2)
@@ -83,8 +86,8 @@ def run(deals, rules: np.ndarray, pimc_deals: int, log2_rows: int = 18) -> dict:
         if yes != (i % 2 == 0):
             raise SystemExit(f"deal {i}: exact value {value} and threshold test at {target} disagree")
         givable = givable_cards(hand12, rules)
-        measure("best_discard2", lambda: search2_nb.best_discard2(hand12, defender, talon, to_talon, givable, rules, st, work,
-                                                           tt))
+        measure("best_discard2",
+                lambda: search2_nb.best_discard2(hand12, defender, talon, to_talon, givable, rules, st, work, tt))
         if with_pimc:
             hands = np.array([kept, defender], dtype=np.int64)
             # The declarer knows what he buried and the card he gave to the other talon.
@@ -94,8 +97,8 @@ def run(deals, rules: np.ndarray, pimc_deals: int, log2_rows: int = 18) -> dict:
             measure("pimc2 first card", lambda: pimc2_nb.pimc2_choose_card(
                 hands, 0, kept, zero2, 0, 0, -1, -1, 0, 0, 0, 0, zero2, known, counts, PIMC_WORLDS, rules, rng, st,
                 work, tt, wbuf))
-            measure("pimc2 discard", lambda: pimc2_nb.pimc2_choose_discard(hand12, to_talon, givable, PIMC_WORLDS, rules,
-                                                                     rng, st, work, tt, wbuf))
+            measure("pimc2 discard", lambda: pimc2_nb.pimc2_choose_discard(hand12, to_talon, givable, PIMC_WORLDS,
+                                                                           rules, rng, st, work, tt, wbuf))
 
     one(0, *deals[0], True)  # compile (and warm) everything outside the timings
     for v in fig.values():

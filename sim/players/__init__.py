@@ -14,7 +14,6 @@ from sim.game.rules import HouseRules
 from sim.players import layout
 from sim.players.layout import N_HEURISTIC, N_HEURISTIC_COLUMNS, PLAYER_CODES
 
-
 PIMC_WORLDS = 20  # worlds a PIMC seat samples per decision in games (HeuristicParams.pimc_worlds)
 
 

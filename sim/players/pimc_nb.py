@@ -10,7 +10,8 @@ consistent ones (cards of a suit one seat is void in are forced to the other; th
 shuffled). Ties go to the first move in the solver's move order.
 
 Both kernels are ``jit_hot`` (no allocation): buffers come from the caller, one set per thread:
-``st, work, tt, wbuf = sim.players.seat_buffers(18)``, and ``rng`` a generator state of ``sim.game.rng_nb``. Seats are the engine's (0..2 clockwise).
+``st, work, tt, wbuf = sim.players.seat_buffers(18)``, and ``rng`` a generator state of
+``sim.game.rng_nb``. Seats are the engine's (0..2 clockwise).
 """
 
 import numpy as np

@@ -200,12 +200,12 @@ def _run(pos: Positions, targets: np.ndarray, mode: int, threads: int | None):
         st, work, tt = _buffers()
         if pos.seats == 2:
             search2_nb.solve_positions2(pos.hands[lo:hi], pos.leaders[lo:hi], pos.trumps[lo:hi], pos.owners[lo:hi],
-                                pos.won[lo:hi], pos.unsecured[lo:hi], pos.last_bonus[lo:hi], targets[lo:hi],
-                                pos.rules, mode, out[lo:hi], nodes[lo:hi], st, work, tt)
+                                        pos.won[lo:hi], pos.unsecured[lo:hi], pos.last_bonus[lo:hi], targets[lo:hi],
+                                        pos.rules, mode, out[lo:hi], nodes[lo:hi], st, work, tt)
         else:
             search_nb.solve_positions(pos.hands[lo:hi], pos.leaders[lo:hi], pos.trumps[lo:hi], pos.owners[lo:hi],
-                              pos.won[lo:hi], pos.unsecured[lo:hi], targets[lo:hi], pos.rules, mode,
-                              out[lo:hi], nodes[lo:hi], st, work, tt)
+                                      pos.won[lo:hi], pos.unsecured[lo:hi], targets[lo:hi], pos.rules, mode,
+                                      out[lo:hi], nodes[lo:hi], st, work, tt)
 
     run_chunks(n, chunk, size=CHUNK, threads=threads)
     return out, nodes
@@ -322,8 +322,8 @@ def best_discard2(hand12: int, defender_hand: int, other_talon: int, *, rules=No
         raise SolverInputError("a card is in two places")
     arr = _rules_array(rules)
     st, work, tt = _buffers()
-    b1, b2, t, v = search2_nb.best_discard2(masks[0], masks[1], masks[2], counts[2] == 3, givable_cards(masks[0], arr), arr,
-                                    st, work, tt)
+    b1, b2, t, v = search2_nb.best_discard2(masks[0], masks[1], masks[2], counts[2] == 3,
+                                            givable_cards(masks[0], arr), arr, st, work, tt)
     return int(b1), int(b2), (int(t) if t >= 0 else None), int(v)
 
 

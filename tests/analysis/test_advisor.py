@@ -156,8 +156,8 @@ def test_sample_world_respects_voids_and_known_cards():
 
 
 def test_pimc_plays_legal_deals():
-    r = advisor.played_points(parse_hand(HAND), advisor.sample_unseen(parse_hand(HAND), advisor.Known(), 3, 0), HouseRules(),
-                          "pimc", 0, worlds=4, threads=1)
+    samples = advisor.sample_unseen(parse_hand(HAND), advisor.Known(), 3, 0)
+    r = advisor.played_points(parse_hand(HAND), samples, HouseRules(), "pimc", 0, worlds=4, threads=1)
     assert np.all((r >= 0) & (r <= 120 + 100 + 80))
 
 

@@ -387,7 +387,7 @@ def test_dd_self_play_scores_the_discard_value(compiled, options):
                          else ref._follows(hand, cards, trump, pr.must_head))
                 legal_mask = sum(1 << ref.card_index(c) for c in legal)
                 c, declare = dd_nb.dd_choose_card(hands, p, legal_mask, trick, k, leader, trump, owner, declarer, won,
-                                              unsecured, arr, st, work, tt)
+                                                  unsecured, arr, st, work, tt)
                 assert legal_mask >> c & 1
                 if declare:
                     assert k == 0 and (won >> p & 1 or pr.marriage_first_lead)

@@ -334,7 +334,7 @@ def test_dd_player_plays_a_best_move(compiled2):
         options = random_options(rng) if i % 2 else {}
         ch = random_choice(rng, options)
         card, declare = dd_nb.dd2_choose_card(*engine_args(ch, rng.randrange(2)), ch["pos"]["bonus"],
-                                           HouseRules.from_dict(options).to_array(), st, work, tt)
+                                              HouseRules.from_dict(options).to_array(), st, work, tt)
         assert ch["moves"][(card, bool(declare))] == ch["best"]
 
 
@@ -440,8 +440,8 @@ def self_play(deck: list[int], to_talon: bool, declarer: int, options: dict, st,
     n = 9 if to_talon else 10
     hand12, defender, other = (sum(1 << c for c in deck[:12]), sum(1 << c for c in deck[12:12 + n]),
                                sum(1 << c for c in deck[12 + n:]))
-    b1, b2, t, promised = search2_nb.best_discard2(hand12, defender, other, to_talon, givable_cards(hand12, arr), arr, st,
-                                           work, tt)
+    b1, b2, t, promised = search2_nb.best_discard2(hand12, defender, other, to_talon, givable_cards(hand12, arr), arr,
+                                                   st, work, tt)
     gone = 1 << b1 | 1 << b2 | (1 << t if t >= 0 else 0)
     bonus = points(other) + (points(1 << t) if t >= 0 else 0)
     hands = np.zeros(2, dtype=np.int64)
@@ -458,7 +458,7 @@ def self_play(deck: list[int], to_talon: bool, declarer: int, options: dict, st,
             legal = ref._leads(hand, p, trump, owner, pr) if k == 0 else ref._follows(hand, cards, trump, pr.must_head)
             legal_mask = sum(1 << ref.card_index(c) for c in legal)
             c, declare = dd_nb.dd2_choose_card(hands, p, legal_mask, trick, k, leader, trump, owner, declarer, won,
-                                            unsecured, bonus, arr, st, work, tt)
+                                               unsecured, bonus, arr, st, work, tt)
             assert legal_mask >> c & 1
             if declare:
                 assert k == 0 and (won >> p & 1 or pr.marriage_first_lead)
@@ -510,9 +510,9 @@ def test_dd_self_play_scores_the_discard_value_large(compiled2, name):
 # ---- the PIMC player ------------------------------------------------------------------------------------
 def pimc_card(hands, seat, legal, trick, k, state, played, voids, known, counts, n_worlds, arr, rng, bufs):
     leader, trump, owner, declarer, won, unsecured = state
-    return pimc2_nb.pimc2_choose_card(hands, seat, legal, trick, k, leader, trump, owner, declarer, won, unsecured, played,
-                                voids, np.array(known, dtype=np.int64), np.array(counts, dtype=np.int64), n_worlds,
-                                arr, rng, *bufs)
+    return pimc2_nb.pimc2_choose_card(hands, seat, legal, trick, k, leader, trump, owner, declarer, won, unsecured,
+                                      played, voids, np.array(known, dtype=np.int64),
+                                      np.array(counts, dtype=np.int64), n_worlds, arr, rng, *bufs)
 
 
 def test_pimc_plays_legal_reproducible_deals(compiled2):
@@ -520,7 +520,7 @@ def test_pimc_plays_legal_reproducible_deals(compiled2):
     the same generator state gives the same choice."""
     bufs = (*search_nb.new_work(), search_nb.new_table(16), new_pimc_buffer())
     for d, (to_talon, options) in enumerate([(False, {}), (True, {"must_head": True, "marriage_first_lead": True,
-                                                                 "marriage_optional": True})]):
+                                                                  "marriage_optional": True})]):
         arr = HouseRules.from_dict(options).to_array()
         pr = play_rules(options)
         deck = [int(c) for c in np.random.default_rng(40 + d).permutation(24)]
@@ -625,7 +625,7 @@ def test_pimc_with_everything_known_plays_like_dd(compiled2):
         known = np.array([opp, talon, buried, 0], dtype=np.int64)
         counts = np.array([bin(opp).count("1"), bin(talon).count("1"), bin(buried).count("1")], dtype=np.int64)
         c, declare = pimc2_nb.pimc2_choose_card(*args, played, np.zeros(2, dtype=np.int64), known, counts, 3,
-                                          HouseRules.from_dict(options).to_array(), gen, *bufs)
+                                                HouseRules.from_dict(options).to_array(), gen, *bufs)
         assert ch["moves"][(c, bool(declare))] == ch["best"]
 
 
