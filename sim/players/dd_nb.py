@@ -77,7 +77,7 @@ def dd2_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_
     ``trump_owner`` the seat that declared it (-1 none), ``won`` a bit per seat that has won a
     trick, ``unsecured`` the declarer's marriage points waiting for his first trick (burning rule),
     ``last_bonus`` the points the last trick's winner also takes (the unused talon). ``declare``
-    as in ``search_nb.dd_choose_card``. The declarer maximises his points to come, the defender
+    as in ``dd_choose_card``. The declarer maximises his points to come, the defender
     minimises them; ties go to the first move in search order; a new table generation per call."""
     next_stamp(st, tt)
     rel_won = 0

@@ -90,7 +90,7 @@ def sample_world(rng, pool, q1, need1, q2, need2, voids, out, wbuf):
 @jit_hot
 def pimc_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won, unsecured,
                      played, voids, known, n_worlds, rules, rng, st, work, tt, wbuf):
-    """The PIMC player's card: (card, declare), arguments as ``search_nb.dd_choose_card`` plus
+    """The PIMC player's card: (card, declare), arguments as ``sim.players.dd_nb.dd_choose_card`` plus
     what the seat knows. ``hands``: int64 (3,) every seat's cards not yet played; only
     ``hands[seat]`` and the other hands' sizes are read. ``played``: mask of every card played
     so far (this trick's included). ``voids``: int64 (3,) bit s = the seat has shown out of suit

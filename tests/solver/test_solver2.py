@@ -587,7 +587,7 @@ def test_worlds_keep_the_seen_talon_out_of_the_other_talon(compiled2):
     other talon, and the opponent never a card of a suit he is void in."""
     gen = state_from_seed(5, (0,))
     wbuf = new_pimc_buffer()
-    world = wbuf[search2_nb.WB_HANDS:search2_nb.WB_HANDS + search2_nb.W_VOIDS]
+    world = wbuf[pimc2_nb.WB_HANDS:pimc2_nb.WB_HANDS + pimc2_nb.W_VOIDS]
     rng = random.Random("seen talon")
     for _ in range(300):
         cards = rng.sample(range(24), 14)  # unseen: 10 opponent's, 2 talon, 2 buried
