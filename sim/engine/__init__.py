@@ -48,9 +48,9 @@ from sim.game.rules import HouseRules
 from sim.game.state_layout import G_ATTEMPTS, G_BOLTS, G_FALLS, G_ON_BARREL, G_SCORE, G_WINNER, SLOTS
 from sim.players import HeuristicParams, default_params, params_matrix, parse_players, player_codes, seat_buffers
 from sim.players.layout import PLAYER_SCRIPTED
+from sim.solver import TABLE_LOG2_ROWS
 
 DEAL_STREAM = 1  # chunk_rng stream of the deals (the players draw from stream 0)
-DD_TABLE_LOG2 = 18  # 2**18 transposition-table rows (6 MiB) per double-dummy thread
 MAX_DEALS_PER_GAME = 2000  # a game still running after this many deals is stored unfinished
 DEFAULT_CHUNK = {"deals": 50_000, "games": 500}
 
@@ -120,7 +120,7 @@ def solver_buffers(players) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
     """The search buffers of double-dummy and PIMC seats (state, moves, transposition table, PIMC
     worlds); a token table when no seat searches."""
     searching = "dd" in players or "pimc" in players
-    return seat_buffers(DD_TABLE_LOG2 if searching else 1)
+    return seat_buffers(TABLE_LOG2_ROWS if searching else 1)  # 2**18 rows (6 MiB) per searching chunk
 
 
 def play_chunk(spec: BatchSpec, index: int) -> tuple[pl.DataFrame, pl.DataFrame | None]:
