@@ -36,7 +36,6 @@ import numpy as np
 
 from analysis.stats import mean_interval, wilson_interval
 from sim import __version__
-from sim.engine import bidding_cap
 from sim.engine.schema import N_DEAL_COLUMNS, N_PLAYS
 from sim.game.cards import (
     FULL_DECK,
@@ -49,7 +48,7 @@ from sim.game.cards import (
     mask_to_cards,
     parse_hand,
 )
-from sim.game.play_nb import CAP_WITHOUT_MARRIAGE
+from sim.game.play_nb import CAP_WITHOUT_MARRIAGE, bid_cap
 from sim.game.rng_nb import state_from_seed
 from sim.game.rules import HouseRules, load_rules
 from sim.game.state_layout import G_ON_BARREL, G_SCORE, G_WINNER, N_GAME_STATE
@@ -147,7 +146,7 @@ def raise_cap(hand: int, known: Known, rules: HouseRules) -> int:
 
 def contract_levels(hand: int, known: Known, rules: HouseRules) -> tuple[list[int], int, int]:
     """(contracts from the minimum bid to the raise cap, the bidding cap, the raise cap)."""
-    cap = bidding_cap(hand, rules)
+    cap = int(bid_cap(hand, rules.to_array()))
     top = max(cap, raise_cap(hand, known, rules))
     return list(range(rules.min_bid, top + 1, rules.bid_step)), cap, top
 

@@ -18,9 +18,9 @@ never on how many threads or workers run the chunks.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import polars as pl
 
 from sim import __version__
 from sim.engine.chunks_nb import run_deals, run_games
@@ -49,6 +49,9 @@ from sim.game.state_layout import G_ATTEMPTS, G_BOLTS, G_FALLS, G_ON_BARREL, G_S
 from sim.players import HeuristicParams, default_params, params_matrix, parse_players, player_codes, seat_buffers
 from sim.players.layout import PLAYER_SCRIPTED
 from sim.solver import TABLE_LOG2_ROWS
+
+if TYPE_CHECKING:  # the kernels' users (the advisor) need not load Polars
+    import polars as pl
 
 DEAL_STREAM = 1  # chunk_rng stream of the deals (the players draw from stream 0)
 MAX_DEALS_PER_GAME = 2000  # a game still running after this many deals is stored unfinished
@@ -154,6 +157,8 @@ def play_chunk(spec: BatchSpec, index: int) -> tuple[pl.DataFrame, pl.DataFrame 
         if rows == ILLEGAL:
             raise EngineError(f"illegal action in chunk {index} (seed {spec.seed})")
         parts.append(deals_frame(rec[:rows], plays[:rows], spec.rules.players))
+    import polars as pl
+
     return pl.concat(parts), games_frame(grec, spec.rules.players)
 
 

@@ -9,10 +9,16 @@ stored tables show seats 0..2 only (``deal_columns(3)``, ``game_columns(3)``); a
 stored by seat (slot ``s`` of the kernels is seat ``(dealer + 1 + s) % 4``).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import numpy as np
-import polars as pl
 
 from sim.game.state_layout import G_SCORE, SEATS, SLOTS
+
+if TYPE_CHECKING:
+    import polars as pl
 
 
 def _per_seat(names, n):
@@ -132,20 +138,23 @@ REDEAL_FOUR_NINES_AFTER_TALON = 9
 
 
 # ---- the stored tables as Polars frames ------------------------------------------------------
+# Polars types by column (a per-seat column by its name without the seat digit; Int16 otherwise),
+# named rather than imported so that the kernels, which read this module, never load Polars.
 _DEAL_DTYPES = {
-    "game": pl.Int64, "deal": pl.Int32, "dealer": pl.Int8, "hand": pl.UInt32, "talon": pl.UInt32,
-    "bid": pl.Int16, "bid_turns": pl.Int16, "declarer": pl.Int8, "winning_bid": pl.Int16,
-    "contract": pl.Int16, "conceded": pl.Boolean, "made": pl.Boolean, "gift": pl.Int8,
-    "card_points": pl.Int16, "marriage_points": pl.Int16, "marriages": pl.UInt16, "tricks": pl.Int8,
-    "result": pl.Int16, "change": pl.Int16, "score": pl.Int32, "bolt": pl.Int8, "events": pl.UInt16,
-    "bid_kind": pl.Int8, "redeal": pl.Int8, "other_talon": pl.UInt32, "buried": pl.UInt32, "talon_card": pl.Int8,
+    "game": "Int64", "deal": "Int32", "dealer": "Int8", "hand": "UInt32", "talon": "UInt32",
+    "bid": "Int16", "bid_turns": "Int16", "declarer": "Int8", "winning_bid": "Int16",
+    "contract": "Int16", "conceded": "Boolean", "made": "Boolean", "gift": "Int8",
+    "card_points": "Int16", "marriage_points": "Int16", "marriages": "UInt16", "tricks": "Int8",
+    "result": "Int16", "change": "Int16", "score": "Int32", "bolt": "Int8", "events": "UInt16",
+    "bid_kind": "Int8", "redeal": "Int8", "other_talon": "UInt32", "buried": "UInt32", "talon_card": "Int8",
 }
-_GAME_DTYPES = {"game": pl.Int64, "deals": pl.Int32, "winner": pl.Int8, "first_dealer": pl.Int8,
-                "score": pl.Int32}
+_GAME_DTYPES = {"game": "Int64", "deals": "Int32", "winner": "Int8", "first_dealer": "Int8", "score": "Int32"}
 
 
-def _dtype(name: str, table: dict) -> pl.DataType:
-    return table.get(name, table.get(name.rstrip("0123"), pl.Int16))
+def _dtype(name: str, table: dict):
+    import polars as pl
+
+    return getattr(pl, table.get(name, table.get(name.rstrip("0123"), "Int16")))
 
 
 KERNEL_DEAL_INDEX = {name: j for j, name in enumerate(KERNEL_DEAL_COLUMNS)}
@@ -155,6 +164,8 @@ KERNEL_GAME_INDEX = {name: j for j, name in enumerate(KERNEL_GAME_COLUMNS)}
 def deals_frame(rec: np.ndarray, plays: np.ndarray, players: int = 3) -> pl.DataFrame:
     """Deal records (kernel layout) → a typed frame of an ``players``-player run (seat columns
     0..players-1); ``plays`` holds the 24 cards in play order (-1 for a conceded deal)."""
+    import polars as pl
+
     cols = {name: pl.Series(name, rec[:, KERNEL_DEAL_INDEX[name]]).cast(_dtype(name, _DEAL_DTYPES))
             for name in deal_columns(players)}
     cols["plays"] = pl.Series("plays", plays, dtype=pl.Array(pl.Int8, N_PLAYS))
@@ -162,6 +173,9 @@ def deals_frame(rec: np.ndarray, plays: np.ndarray, players: int = 3) -> pl.Data
 
 
 def games_frame(grec: np.ndarray, players: int = 3) -> pl.DataFrame:
+    """Game records (kernel layout) → a typed frame of an ``players``-player run, with ``finished``."""
+    import polars as pl
+
     cols = {name: pl.Series(name, grec[:, KERNEL_GAME_INDEX[name]]).cast(_dtype(name, _GAME_DTYPES))
             for name in game_columns(players)}
     df = pl.DataFrame(cols)
