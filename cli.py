@@ -3,30 +3,55 @@ print. Errors in user input are reported as one line, never a traceback."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+HELP = {"help_option_names": ["-h", "--help"]}
+app = typer.Typer(no_args_is_help=True, context_settings=HELP,
                   help="Monte Carlo analysis of the card game Thousand.")
-rules_app = typer.Typer(help="House rules: list the options, show effective rules.", invoke_without_command=True)
+rules_app = typer.Typer(help="House rules: list the options, show effective rules.", invoke_without_command=True,
+                        context_settings=HELP)
 app.add_typer(rules_app, name="rules")
 
 
+def _version(value: bool) -> None:
+    if value:
+        from sim import __version__
+
+        typer.echo(f"thousand {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def options(version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                                  help="print the version and exit")] = False) -> None:
+    """Monte Carlo analysis of the card game Thousand."""
+
+
 def _fail(message: str) -> None:
-    typer.secho(f"error: {message}", fg="red", err=True)
+    # A path with undecodable bytes must not turn the one-line error into a traceback.
+    safe = message.encode("utf-8", "backslashreplace").decode("utf-8")
+    typer.secho(f"error: {safe}", fg="red", err=True)
     raise typer.Exit(2)
 
 
+def _at_least(option: str, value: int | None, least: int = 0) -> None:
+    if value is not None and value < least:
+        _fail(f"{option} must be {least} or more, not {value}")
+
+
 def _user_errors():
-    """The error types that mean bad input (reported without a traceback)."""
+    """The error types that mean bad input or a machine that cannot do what is asked (a full disk,
+    a folder that cannot be written): reported as one line, never a traceback."""
     from sim.game.cards import CardError
     from sim.game.rules import RulesError
     from sim.simulate import USER_ERRORS
 
-    return (CardError, RulesError, FileNotFoundError, ValueError, *USER_ERRORS)
+    return (CardError, RulesError, OSError, ValueError, *USER_ERRORS)
 
 
 @rules_app.callback()
@@ -76,14 +101,15 @@ def simulate(
     """Play deals or whole games and store them as Parquet, then print a summary."""
     from sim.simulate import simulate as run
 
+    _at_least("--workers", workers)
     try:
         interrupted = run(games=games, deals=deals, rules=rules, players=players, seed=seed, out=out,
                           workers=workers or None, chunk_size=chunk_size, progress=progress)
     except _user_errors() as exc:
         _fail(str(exc))
     if interrupted:
-        typer.echo(interrupted)
-        return
+        typer.echo(interrupted, err=True)
+        _exit_now(130)
     from analysis.summary import format_summary
 
     typer.echo(format_summary(out))
@@ -137,6 +163,9 @@ def bid(
     """How much can this hand bid? Chances of making each contract, expected scores, advice, talon odds."""
     from analysis.advisor import advise, format_csv, format_json, format_text
 
+    if as_json and as_csv:
+        _fail("give --json or --csv, not both")
+    _at_least("--threads", threads)
     typer.echo("loading the compiled kernels (the first run compiles them: under a minute)...", err=True)
     try:
         result = advise(hand, rules=rules, samples=samples, seed=seed, methods=method, seat=seat, risk=risk,
@@ -152,7 +181,8 @@ def bid(
         typer.echo("\n".join(format_text(result)))
 
 
-tables_app = typer.Typer(help="Tables built from many deals (bid-success tables).", no_args_is_help=True)
+tables_app = typer.Typer(help="Tables built from many deals (bid-success tables).", no_args_is_help=True,
+                         context_settings=HELP)
 app.add_typer(tables_app, name="tables")
 
 
@@ -170,6 +200,7 @@ def tables_bids(
     """Bid-success tables: dd, heuristic and pimc make-rates by hand class, stored as Parquet and plotted."""
     from analysis.tables import tables_bids as run
 
+    _at_least("--threads", threads)
     typer.echo("loading the compiled kernels (the first run compiles them: under a minute)...", err=True)
     try:
         lines = run(deals=deals, rules=rules, seed=seed, out=out, pimc_deals=pimc_deals, worlds=worlds,
@@ -179,12 +210,21 @@ def tables_bids(
     typer.echo("\n".join(lines))
 
 
+def _exit_now(code: int) -> None:
+    """End the process at once. Worker threads may still be inside a compiled kernel (it cannot be
+    stopped) or in the compiler; an ordinary exit would finalise the interpreter under them. What
+    was finished is already stored; the chunks in flight are played again on resume."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
 def main() -> None:  # console-script entry point
     try:
         app()
     except KeyboardInterrupt:
         typer.echo("interrupted", err=True)
-        sys.exit(130)
+        _exit_now(130)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,9 @@ known to lie somewhere kept there), and for every contract from the minimum bid 
 bidding cap (and on, to what a talon could let the declarer raise it to) estimates the chance of
 making it by one or more methods (docs/advisor.md):
 
-- ``dd``: double dummy with the best discard, an optimistic bound: success at contract b in a
+- ``dd``: double dummy with the best discard, the deal's value when every seat sees every card and
+  plays perfectly (not a bound on real play: against imperfect defence a declarer can make more,
+  and without sight of the cards less): success at contract b in a
   sample <=> some discard (one card to each opponent) gives a double-dummy value >= b with the
   declarer on lead and seat 1 (his left) playing second;
 - ``pimc``: every seat (discard and cards) by perfect-information Monte Carlo over the worlds
@@ -61,6 +63,7 @@ METHODS = ("dd", "pimc", "heuristic")
 METHOD_IDS = {"dd": 1, "pimc": 2, "heuristic": 3, "pass": 4, "sample": 0}
 SEATS = {"first": 2, "second": 1, "third": 0}  # --seat → the dealer's seat (the player is seat 0)
 DEFAULT_PIMC_SAMPLES = 100
+MAX_SAMPLES = 5_000_000  # sampled deals: a few arrays of 24 bytes each stay within a few hundred MiB
 # Fewer worlds than a game's PIMC seat (sim.players.PIMC_WORLDS): the advisor plays every sampled deal
 # with every seat searching, and its answer is an average over many deals.
 ADVICE_WORLDS = 16
@@ -397,8 +400,13 @@ def advise(hand: str | int, *, rules: str | HouseRules | None = None, samples: i
         raise AdvisorError(f"seat {seat!r}: write first, second or third")
     if not 0 < risk < 1:
         raise AdvisorError(f"risk {risk}: must be between 0 and 1 (the failure chance you accept)")
-    if samples < 1 or pimc_samples < 1 or worlds < 1:
-        raise AdvisorError("samples, pimc samples and worlds must be at least 1")
+    for option, value in (("--samples", samples), ("--pimc-samples", pimc_samples), ("--worlds", worlds)):
+        if not 1 <= value <= MAX_SAMPLES:
+            raise AdvisorError(f"{option} must be from 1 to {MAX_SAMPLES:,}, not {value}")
+    if seed < 0:
+        raise AdvisorError(f"--seed must be 0 or more, not {seed}")
+    if threads is not None and threads < 0:
+        raise AdvisorError(f"--threads must be 0 (one per core) or more, not {threads}")
     if on_barrel and rec.barrel is None:
         raise AdvisorError("these rules have no barrel (barrel = none)")
     sit = Situation(score=rec.barrel if on_barrel and rec.barrel is not None else score, on_barrel=on_barrel)
@@ -439,6 +447,7 @@ def advise(hand: str | int, *, rules: str | HouseRules | None = None, samples: i
             "best_ev": best["ev_declare"],
         }
     tal = talon_chances(mask, known)
+    basis = next(m for m in RECOMMENDATION_BASIS if m in methods)
     return {
         "hand": format_hand(mask), "seat": seat, "rules": rec.changes_from(HouseRules()) or "classic",
         "samples": samples, "seed": seed, "methods": list(methods), "risk": risk,
@@ -449,8 +458,28 @@ def advise(hand: str | int, *, rules: str | HouseRules | None = None, samples: i
         "bidding_cap": cap, "raise_cap": top, "contracts": rows,
         "pass": {"ev": pass_ev, "ci_low": pass_ci[0], "ci_high": pass_ci[1], "stuck_with_forced_bid": forced,
                  "method": PASS_METHOD},
-        "advice": advice, "talon": _talon_json(tal), "version": __version__,
+        "advice": advice, "recommendation": _recommendation(basis, advice[basis], rows, seat, risk, pass_ev),
+        "talon": _talon_json(tal), "version": __version__,
     }
+
+
+# The method the one recommendation rests on: the most realistic play among those asked for (pimc
+# and heuristic seats see only their own cards; dd seats see every card).
+RECOMMENDATION_BASIS = ("pimc", "heuristic", "dd")
+
+
+def _recommendation(method: str, advice: dict, rows: list[dict], seat: str, risk: float, pass_ev: float) -> dict:
+    """The bid to make: the highest contract made at least (1 - risk) of the time by ``method``;
+    if none, the forced minimum (first hand) then pass, or pass."""
+    bid = advice["max_bid_at_risk"]
+    forced = rows[0]["contract"]
+    if bid is None:
+        what = f"forced bid {forced}, then pass" if seat == "first" else "pass"
+        return {"action": what, "bid": forced if seat == "first" else None, "method": method, "p_make": None,
+                "ev": pass_ev, "risk": risk}
+    row = next(r for r in rows if r["contract"] == bid)["by_method"][method]
+    return {"action": f"bid up to {bid}", "bid": bid, "method": method, "p_make": row["p_make"],
+            "ci_low": row["ci_low"], "ci_high": row["ci_high"], "ev": row["ev_declare"], "risk": risk}
 
 
 def _frac(p: Fraction) -> dict:
@@ -473,7 +502,8 @@ def _talon_json(t: dict) -> dict:
 
 # ---- output ---------------------------------------------------------------------------------------
 METHOD_TEXT = {
-    "dd": "dd = double dummy, best discard, all cards seen (optimistic bound)",
+    "dd": "dd = double dummy: every seat sees every card and plays perfectly, the declarer discards best "
+          "(the deal's value under perfect play, not a bound: real declarers can do better against weaker defence)",
     "pimc": "pimc = every seat averages double-dummy values over the worlds it cannot tell apart",
     "heuristic": "heuristic = every seat is the heuristic player",
 }
@@ -515,11 +545,13 @@ def format_text(r: dict) -> list[str]:
                   if r["seat"] == "first" else ""))
     out.append(f"  (estimated on {p['method']})")
     out.append(f"advice (risk {r['risk']:.2f}: the highest bid made at least {1 - r['risk']:.0%} of the time):")
+    nothing = (f"(nothing: forced bid {r['contracts'][0]['contract']}, then pass)" if r["seat"] == "first"
+               else "(nothing: pass)")
     for m in ms:
         a = r["advice"][m]
         top = a["max_bid_at_risk"]
         best = a["best_ev_bid"]
-        out.append(f"  {m:<9} bid up to {top if top is not None else '(nothing: pass)'}; best expected score "
+        out.append(f"  {m:<9} bid up to {top if top is not None else nothing}; best expected score "
                    + (f"at {best} ({a['best_ev']:+.1f} vs pass {p['ev']:+.1f})" if best is not None
                       else f"by passing ({p['ev']:+.1f} vs {a['best_ev']:+.1f} declaring)"))
     t = r["talon"]
@@ -534,6 +566,13 @@ def format_text(r: dict) -> list[str]:
     out.append(f"  at least one ten {t['at_least_one_ten']['p']:.1%} ({tens or 'you hold all four'})")
     out.append(f"  expected talon card points {t['expected_points']:.1f}")
     out.append("methods: " + "; ".join(METHOD_TEXT[m] for m in ms))
+    rec = r["recommendation"]
+    if rec["p_make"] is None:
+        out.append(f"recommendation ({rec['method']} play): {rec['action']} (no contract is made at least "
+                   f"{1 - rec['risk']:.0%} of the time; passing and defending scores {rec['ev']:+.1f})")
+    else:
+        out.append(f"recommendation ({rec['method']} play): {rec['action']}: made {rec['p_make']:.0%} "
+                   f"[{rec['ci_low']:.0%}, {rec['ci_high']:.0%}] of the time, expected score {rec['ev']:+.1f}")
     return out
 
 
@@ -552,7 +591,18 @@ def format_csv(r: dict) -> str:
 
 
 def format_json(r: dict) -> str:
-    return json.dumps(r, ensure_ascii=False, indent=1)
+    """The advice as JSON: a number that is not defined (an interval of one sample) is null."""
+    return json.dumps(_finite(r), ensure_ascii=False, indent=1, allow_nan=False)
+
+
+def _finite(x):
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, dict):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [_finite(v) for v in x]
+    return x
 
 
 __all__ = ["advise", "format_text", "format_csv", "format_json", "talon_chances", "format_card"]

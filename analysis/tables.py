@@ -24,7 +24,7 @@ from analysis.stats import wilson_interval
 from sim import __version__
 from sim.game.cards import CARD_POINTS
 from sim.game.rules import HouseRules, load_rules
-from sim.runner import write_parquet_atomic
+from sim.runner import check_output_dir, write_parquet_atomic
 
 TABLE_FILE = "bids.parquet"
 PLOT_FILE = "bid_make_rates.png"
@@ -60,6 +60,11 @@ def hand_features(hands: np.ndarray, rules: HouseRules) -> dict[str, np.ndarray]
     }
 
 
+# The table holds about 150 bytes a deal and the play a few arrays of it: a million deals stay
+# within a few hundred MiB.
+MAX_TABLE_DEALS = 1_000_000
+
+
 def levels_for(rules: HouseRules) -> list[int]:
     return list(range(rules.min_bid, rules.max_contract + 1, rules.bid_step))
 
@@ -71,9 +76,16 @@ def build_bid_tables(*, deals: int, rules: str | HouseRules | None = "classic", 
     before each stage."""
     rec = rules if isinstance(rules, HouseRules) else load_rules(rules)
     check_three_player_deal(rec)
-    if deals < 1:
-        raise ValueError("--deals must be at least 1")
-    pimc_deals = max(0, min(pimc_deals, deals))
+    if not 1 <= deals <= MAX_TABLE_DEALS:
+        raise ValueError(f"--deals must be from 1 to {MAX_TABLE_DEALS:,}, not {deals}")
+    if pimc_deals < 0:
+        raise ValueError(f"--pimc-deals must be 0 or more, not {pimc_deals}")
+    if worlds < 1:
+        raise ValueError(f"--worlds must be at least 1, not {worlds}")
+    if seed < 0:
+        raise ValueError(f"--seed must be 0 or more, not {seed}")
+    check_output_dir(Path(out))
+    pimc_deals = min(pimc_deals, deals)
     d = random_deals(deals, seed)
     hand10 = d[:, 0] | d[:, 1]
     samples = np.stack([hand10, d[:, 2], d[:, 3]], axis=1)  # column 0 = all ten cards, hand 0
@@ -196,13 +208,18 @@ def _plot(path: Path, meta: dict, out: Path) -> None:
     rates = make_rates(path, levels)
     fig, ax = plt.subplots(figsize=(9, 6))
     biggest = rates.sort("n", descending=True).head(8).sort("hand_class")
+    left_out = rates.height - biggest.height
     for i, r in enumerate(biggest.iter_rows(named=True)):
         color = f"C{i}"
         ax.plot(levels, [r[f"dd_{lv}"] / r["n"] for lv in levels], color=color, label=f"{r['hand_class']} (n={r['n']})")
         ax.plot(levels, [r[f"heuristic_{lv}"] / r["n"] for lv in levels], color=color, linestyle="--")
     ax.set_xlabel("contract")
     ax.set_ylabel("make-rate")
-    ax.set_title(f"Make-rate by hand class: dd solid, heuristic dashed ({meta['sample_size']:,} deals)")
+    title = f"Make-rate by hand class: dd solid, heuristic dashed ({meta['sample_size']:,} deals)"
+    if left_out:
+        n_out = int(rates.sort("n", descending=True).tail(left_out)["n"].sum())
+        title += f"\nthe {biggest.height} largest classes; {left_out} smaller ones ({n_out:,} deals) left out"
+    ax.set_title(title)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -1,18 +1,22 @@
-"""Work over fixed chunks on a thread pool, and buffers kept per thread: the one helper behind the
-solver's batches, the bid advisor and the bid tables (batch runs have their own streaming loop in
-``sim.runner``).
+"""Work over fixed chunks on a thread pool, and buffers kept per thread: the one helper behind batch
+runs (``sim.runner``), the solver's batches, the bid advisor and the bid tables.
 
 Compiled kernels release the GIL, so threads run them in parallel. A chunk is fixed by its index
 and bounds, never by the thread that runs it, so results do not depend on the number of threads.
-Like ``sim.numba_config`` this module imports nothing else of the project.
+
+The pool's threads are daemons and the caller only ever waits on futures: a compiled kernel cannot
+be stopped halfway, so on Ctrl-C the caller stops waiting at once, keeps what has finished, and
+the process can exit without waiting for the chunks in flight (they are abandoned, and a resumed
+run plays them again). Like ``sim.numba_config`` this module imports nothing else of the project.
 """
 
 from __future__ import annotations
 
 import os
+import queue
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 
 
 def worker_count(threads: int | None) -> int:
@@ -20,18 +24,72 @@ def worker_count(threads: int | None) -> int:
     return max(1, threads or os.cpu_count() or 1)
 
 
+class DaemonPool:
+    """A fixed set of daemon threads running submitted calls in order; ``submit`` returns a
+    ``concurrent.futures.Future``. Its threads never hold up the process's exit."""
+
+    def __init__(self, workers: int):
+        self._tasks: queue.SimpleQueue = queue.SimpleQueue()
+        self._threads = [threading.Thread(target=self._work, daemon=True, name=f"thousand-worker-{i}")
+                         for i in range(max(1, workers))]
+        for t in self._threads:
+            t.start()
+
+    def _work(self) -> None:
+        while True:
+            task = self._tasks.get()
+            if task is None:
+                return
+            future, fn, args = task
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                future.set_result(fn(*args))
+            except BaseException as exc:  # noqa: BLE001  (handed to the waiting caller)
+                future.set_exception(exc)
+
+    def submit(self, fn: Callable, *args) -> Future:
+        future: Future = Future()
+        self._tasks.put((future, fn, args))
+        return future
+
+    def close(self) -> None:
+        """No more work: each thread ends once its queue is empty (nobody waits for it)."""
+        for _ in self._threads:
+            self._tasks.put(None)
+
+    def __enter__(self) -> DaemonPool:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
 def run_chunks(n: int, work: Callable[[int, int, int], None], *, size: int, threads: int | None = None) -> None:
     """``work(i, lo, hi)`` for every chunk ``i`` = ``[lo, hi)`` of ``size`` items out of ``n``, on
-    ``threads`` threads (None: one per core); in the calling thread when there is one thread or
-    one chunk. An exception in any chunk is raised here."""
-    starts = list(range(0, n, size))
+    ``threads`` threads (None: one per core), at most two chunks a thread in flight. An exception in
+    any chunk is raised here; Ctrl-C (KeyboardInterrupt) too, at once, the chunks in flight being
+    abandoned."""
+    starts = iter(enumerate(range(0, n, size)))
     workers = worker_count(threads)
-    if workers == 1 or len(starts) <= 1:
-        for i, lo in enumerate(starts):
-            work(i, lo, min(n, lo + size))
-        return
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        list(pool.map(lambda chunk: work(chunk[0], chunk[1], min(n, chunk[1] + size)), enumerate(starts)))
+    with DaemonPool(workers) as pool:
+        pending: set[Future] = set()
+        for i, lo in starts:
+            pending.add(pool.submit(work, i, lo, min(n, lo + size)))
+            if len(pending) >= 2 * workers:
+                break
+        try:
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    future.result()
+                    nxt = next(starts, None)
+                    if nxt is not None:
+                        pending.add(pool.submit(work, nxt[0], nxt[1], min(n, nxt[1] + size)))
+        except BaseException:
+            for future in pending:
+                future.cancel()
+            raise
 
 
 _local = threading.local()

@@ -1,31 +1,49 @@
-"""Batch runs: chunks played in parallel threads, each stored as its own Parquet shard.
+"""Batch runs: chunks played in parallel threads, each stored as its own Parquet shard, and a
+manifest that makes a stored run impossible to read wrongly.
 
-A run directory holds ``run.json`` (the spec that made it) and ``deals/part-NNNNN.parquet``
-(plus ``games/part-NNNNN.parquet`` for whole games). Shards are written to a temporary name and
-renamed, so a directory never holds a partial file; a rerun of the same spec skips the chunks
-already stored, so an interrupted run resumes where it stopped. Every shard carries the run's
-rules, seed, version and sample size as Parquet key-value metadata.
+A run directory holds ``run.json`` (the spec that made it), ``manifest.json`` and the shards
+``deals/part-NNNNN.parquet`` (plus ``games/part-NNNNN.parquet`` for whole games). The manifest
+holds the command, the spec, the chunk plan, the versions and, for every shard that has landed, its
+rows, size and SHA-256; it is rewritten atomically as each chunk lands. Shards are written to a
+temporary name and renamed, so a directory never holds a partial file under a shard's name.
+
+A rerun of the same spec verifies every shard against the manifest: a finished chunk is kept, a
+missing or damaged one (truncated, changed, replaced) is played again, a file that belongs to
+another run is refused with its name, and leftover temporary files are removed. Readers
+(``scan_deals``, ``scan_games``) read only the shards the manifest lists and verifies, and refuse
+an incomplete or damaged run unless asked for partial data. Hashes are remembered by file size and
+modification time in ``.verified.json``, so a run is hashed once, not at every read.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import platform
+import sys
 import threading
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from dataclasses import dataclass
+from concurrent.futures import FIRST_COMPLETED, wait
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
 
+from sim import __version__
 from sim.engine import BatchSpec, play_chunk
+from sim.parallel import DaemonPool, worker_count
 
 RUN_FILE = "run.json"
+MANIFEST_FILE = "manifest.json"
+VERIFIED_FILE = ".verified.json"
+MANIFEST_FORMAT = 1
+_TMP_MARK = ".tmp-"  # temporary files are ".<name>.tmp-<pid>-<thread>"
 
 
 class RunDirError(ValueError):
-    """The output directory holds something else than this run."""
+    """The output directory holds something else than this run, or a run that cannot be read as
+    asked (incomplete, damaged); the message names the file and what to do."""
 
 
 @dataclass
@@ -34,21 +52,30 @@ class RunResult:
     chunks_total: int
     chunks_run: int  # chunks played in this call (the rest were already stored)
     interrupted: bool = False
+    redone: list[str] = field(default_factory=list)  # shards found missing or damaged and played again
 
 
+# ---- files ----------------------------------------------------------------------------------------
 def shard_path(out: Path, table: str, index: int) -> Path:
     return out / table / f"part-{index:05d}.parquet"
 
 
+def _tmp_name(path: Path) -> Path:
+    return path.with_name(f".{path.name}{_TMP_MARK}{os.getpid()}-{threading.get_ident()}")
+
+
 def write_atomic_bytes(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}-{threading.get_ident()}")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+    tmp = _tmp_name(path)
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def write_parquet_atomic(df: pl.DataFrame, path: Path, metadata: dict[str, str]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}-{threading.get_ident()}")
+    tmp = _tmp_name(path)
     try:
         df.write_parquet(tmp, metadata=metadata, compression="zstd")
         os.replace(tmp, path)
@@ -56,59 +83,254 @@ def write_parquet_atomic(df: pl.DataFrame, path: Path, metadata: dict[str, str])
         tmp.unlink(missing_ok=True)
 
 
-def _prepare_dir(spec: BatchSpec, out: Path) -> None:
-    """Create the run directory, or check that an existing one holds this very run."""
-    out.mkdir(parents=True, exist_ok=True)
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _tables(mode: str) -> tuple[str, ...]:
+    # In games mode a chunk is complete when both its shards are stored.
+    return ("deals", "games") if mode == "games" else ("deals",)
+
+
+def _rel(table: str, index: int) -> str:
+    return f"{table}/part-{index:05d}.parquet"
+
+
+# ---- the manifest ---------------------------------------------------------------------------------
+def _versions() -> dict[str, str]:
+    import numba
+    import numpy
+
+    return {"thousand": __version__, "python": platform.python_version(), "numba": numba.__version__,
+            "numpy": numpy.__version__, "polars": pl.__version__}
+
+
+def _same_spec(a: dict, b: dict) -> list[str]:
+    """The keys in which two run specs differ (the version that wrote them does not count)."""
+    keys = (set(a) | set(b)) - {"thousand_version"}
+    return sorted(k for k in keys if a.get(k) != b.get(k))
+
+
+def _read_json(path: Path, what: str) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise RunDirError(f"{path} is not valid JSON ({what}); remove the run directory or choose another --out") from None
+    if not isinstance(data, dict):
+        raise RunDirError(f"{path} is not a {what}; remove the run directory or choose another --out")
+    return data
+
+
+def load_manifest(out: Path) -> dict:
+    path = Path(out) / MANIFEST_FILE
+    if not path.exists():
+        raise RunDirError(f"{out} has no {MANIFEST_FILE}: not a run of this version of thousand (or not a run)")
+    manifest = _read_json(path, "run manifest")
+    if manifest.get("format") != MANIFEST_FORMAT or not isinstance(manifest.get("shards"), dict):
+        raise RunDirError(f"{path}: unknown manifest format; remove the run directory or choose another --out")
+    return manifest
+
+
+def _save_manifest(out: Path, manifest: dict) -> None:
+    write_atomic_bytes(out / MANIFEST_FILE, json.dumps(manifest, indent=1, sort_keys=True).encode())
+
+
+def _new_manifest(spec: BatchSpec, command: list[str] | None) -> dict:
+    return {
+        "format": MANIFEST_FORMAT,
+        "command": command if command is not None else list(sys.argv),
+        "spec": spec.metadata(),
+        "chunk_plan": {"chunks": spec.n_chunks, "chunk_size": spec.chunk_size, "tables": list(_tables(spec.mode))},
+        "versions": _versions(),
+        "shards": {},
+    }
+
+
+class _HashCache:
+    """SHA-256 of files remembered by (size, modification time): a file is hashed again only when
+    either changes."""
+
+    def __init__(self, out: Path):
+        self.path = out / VERIFIED_FILE
+        try:
+            self.entries = json.loads(self.path.read_text(encoding="utf-8"))
+            if not isinstance(self.entries, dict):
+                self.entries = {}
+        except (OSError, ValueError):
+            self.entries = {}
+        self.changed = False
+
+    def sha256(self, out: Path, rel: str) -> tuple[int, str]:
+        st = (out / rel).stat()
+        stamp = [st.st_size, st.st_mtime_ns]
+        hit = self.entries.get(rel)
+        if isinstance(hit, list) and len(hit) == 3 and hit[:2] == stamp:
+            return st.st_size, hit[2]
+        sha = file_sha256(out / rel)
+        self.entries[rel] = [*stamp, sha]
+        self.changed = True
+        return st.st_size, sha
+
+    def save(self) -> None:
+        if self.changed:
+            try:
+                write_atomic_bytes(self.path, json.dumps(self.entries).encode())
+            except OSError:
+                pass  # only a cache: the next read hashes again
+            self.changed = False
+
+
+def _shard_ok(out: Path, rel: str, manifest: dict, hashes: _HashCache) -> bool:
+    rec = manifest["shards"].get(rel)
+    if not rec or not (out / rel).is_file():
+        return False
+    size, sha = hashes.sha256(out, rel)
+    return size == rec.get("size") and sha == rec.get("sha256")
+
+
+def _shard_owner(path: Path, wanted: dict) -> list[str] | None:
+    """The spec keys in which a stored shard's metadata differs from this run (empty: it is this
+    run's), or None when it cannot be read (truncated, not Parquet)."""
+    try:
+        meta = pl.read_parquet_metadata(path)
+        stored = {k: json.loads(meta[k]) for k in wanted if k in meta}
+    except Exception:  # noqa: BLE001  (any unreadable file is a damaged shard)
+        return None
+    return _same_spec(stored, {k: v for k, v in wanted.items() if k in stored}) if stored else ["metadata"]
+
+
+def _check_stray_files(out: Path, spec: BatchSpec) -> None:
+    """Refuse files under the shard folders that no chunk of this run writes; remove leftover
+    temporary files (a run interrupted while writing)."""
+    for table in ("deals", "games"):
+        folder = out / table
+        if not folder.is_dir():
+            continue
+        for path in folder.iterdir():
+            if _TMP_MARK in path.name and path.name.startswith("."):
+                path.unlink(missing_ok=True)
+                continue
+            name = path.name
+            known = (table in _tables(spec.mode) and name.startswith("part-") and name.endswith(".parquet")
+                     and name[5:-8].isdigit() and int(name[5:-8]) < spec.n_chunks and len(name) == 18)
+            if not known:
+                raise RunDirError(f"{path} is not a shard of this run (it has {spec.n_chunks} chunks of "
+                                  f"{', '.join(_tables(spec.mode))}); remove it or choose another --out")
+
+
+def check_output_dir(out: Path) -> None:
+    """Create the output directory ``out`` if needed, refusing (one line, naming it) a path that
+    is a file or lies under one, and a directory that cannot be written."""
+    if out.exists() and not out.is_dir():
+        raise RunDirError(f"--out {out} is a file, not a directory")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise RunDirError(f"--out {out}: a part of the path is a file, not a directory") from None
+    except PermissionError:
+        raise RunDirError(f"--out {out}: no permission to create the directory") from None
+    if not os.access(out, os.W_OK | os.X_OK):
+        raise RunDirError(f"--out {out}: the directory is not writable")
+
+
+def _prepare_dir(spec: BatchSpec, out: Path, command: list[str] | None) -> dict:
+    """Create the run directory, or check that an existing one holds this very run; return its
+    manifest."""
+    check_output_dir(out)
     run_file = out / RUN_FILE
     wanted = spec.metadata()
     if run_file.exists():
-        try:
-            stored = json.loads(run_file.read_text())
-        except json.JSONDecodeError:
-            raise RunDirError(f"{run_file} is not valid JSON; remove it or choose another --out") from None
-        stored_cmp = {k: v for k, v in stored.items() if k != "thousand_version"}
-        wanted_cmp = {k: v for k, v in wanted.items() if k != "thousand_version"}
-        if stored_cmp != wanted_cmp:
-            diff = sorted(k for k in wanted_cmp if stored_cmp.get(k) != wanted_cmp[k])
+        diff = _same_spec(_read_json(run_file, "run spec"), wanted)
+        if diff:
             raise RunDirError(
                 f"{out} holds another run (differs in: {', '.join(diff)}); choose another --out or remove it"
             )
-        return
-    if any(out.iterdir()):
-        raise RunDirError(f"{out} is not empty and holds no {RUN_FILE}; choose an empty or new directory")
-    write_atomic_bytes(run_file, json.dumps(wanted, indent=2).encode())
+        if (out / MANIFEST_FILE).exists():
+            manifest = load_manifest(out)
+            diff = _same_spec(manifest.get("spec", {}), wanted)
+            if diff:
+                raise RunDirError(f"{out / MANIFEST_FILE} describes another run (differs in: {', '.join(diff)}); "
+                                  "choose another --out or remove the directory")
+            return manifest
+        manifest = _new_manifest(spec, command)  # a run of an older version: its shards are verified below
+    else:
+        if any(p.name != VERIFIED_FILE for p in out.iterdir()):
+            raise RunDirError(f"{out} is not empty and holds no {RUN_FILE}; choose an empty or new directory")
+        write_atomic_bytes(run_file, json.dumps(wanted, indent=2).encode())
+        manifest = _new_manifest(spec, command)
+    _save_manifest(out, manifest)
+    return manifest
 
 
-def chunk_done(spec: BatchSpec, out: Path, index: int) -> bool:
-    # In games mode the game shard is written after the deal shard: it marks the chunk complete.
-    return shard_path(out, "games" if spec.mode == "games" else "deals", index).exists()
+def _verify_for_resume(spec: BatchSpec, out: Path, manifest: dict, hashes: _HashCache) -> tuple[list[int], list[str]]:
+    """(chunks still to play, shards found damaged or unrecorded and removed). A file that belongs
+    to another run is refused."""
+    _check_stray_files(out, spec)
+    wanted = spec.metadata()
+    todo, removed = [], []
+    for i in range(spec.n_chunks):
+        complete = True
+        for table in _tables(spec.mode):
+            rel = _rel(table, i)
+            if _shard_ok(out, rel, manifest, hashes):
+                continue
+            complete = False
+            path = out / rel
+            if path.exists():
+                owner = _shard_owner(path, wanted)
+                if owner:
+                    raise RunDirError(f"{path} belongs to another run (differs in: {', '.join(owner)}); "
+                                      "remove it or choose another --out")
+                path.unlink()  # this run's, but damaged or never recorded: played again
+                removed.append(rel)
+            manifest["shards"].pop(rel, None)
+        if not complete:
+            todo.append(i)
+    return todo, removed
 
 
-def run_chunk_to_disk(spec: BatchSpec, out: Path, index: int) -> int:
-    """Play one chunk and store its shard(s); returns the number of deals stored."""
+def _record_chunk(out: Path, manifest: dict, hashes: _HashCache, rows: dict[str, int]) -> None:
+    for rel, n in rows.items():
+        size, sha = hashes.sha256(out, rel)
+        manifest["shards"][rel] = {"rows": n, "size": size, "sha256": sha}
+    _save_manifest(out, manifest)
+
+
+# ---- running -----------------------------------------------------------------------------------------
+def run_chunk_to_disk(spec: BatchSpec, out: Path, index: int) -> dict[str, int]:
+    """Play one chunk and store its shard(s); returns the rows stored by shard (relative path)."""
     deals, games = play_chunk(spec, index)
     first, size = spec.chunk_bounds(index)
     meta = {k: json.dumps(v) for k, v in spec.metadata().items()}
     meta.update(chunk=str(index), chunk_first=str(first), chunk_size_actual=str(size))
     write_parquet_atomic(deals, shard_path(out, "deals", index), meta)
+    rows = {_rel("deals", index): deals.height}
     if games is not None:
         write_parquet_atomic(games, shard_path(out, "games", index), meta)
-    return deals.height
+        rows[_rel("games", index)] = games.height
+    return rows
 
 
 def run_batch(spec: BatchSpec, out: Path, *, workers: int | None = None,
-              on_chunk: Callable[[int], None] | None = None) -> RunResult:
-    """Play every chunk not yet stored in ``out``, ``workers`` at a time (threads: the kernels
-    release the GIL). ``on_chunk(units)`` is called as each chunk lands (units = deals or games).
-    Ctrl-C stops after the chunks in flight; what landed stays and a rerun resumes."""
+              on_chunk: Callable[[int], None] | None = None, command: list[str] | None = None) -> RunResult:
+    """Play every chunk not yet stored (and verified) in ``out``, ``workers`` at a time (threads:
+    the kernels release the GIL). ``on_chunk(units)`` is called as each chunk lands (units = deals
+    or games). Ctrl-C stops at once: what landed stays, the chunks in flight are abandoned, and a
+    rerun resumes."""
     out = Path(out)
-    _prepare_dir(spec, out)
-    todo = [i for i in range(spec.n_chunks) if not chunk_done(spec, out, i)]
-    workers = max(1, workers or os.cpu_count() or 1)
-    result = RunResult(out=out, chunks_total=spec.n_chunks, chunks_run=0)
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        pending = {}
-        queue = iter(todo)
+    manifest = _prepare_dir(spec, out, command)
+    hashes = _HashCache(out)
+    todo, removed = _verify_for_resume(spec, out, manifest, hashes)
+    _save_manifest(out, manifest)
+    workers = worker_count(workers)
+    result = RunResult(out=out, chunks_total=spec.n_chunks, chunks_run=0, redone=removed)
+    queue = iter(todo)
+    pending: dict = {}
+    with DaemonPool(workers) as pool:
         try:
             # At most two chunks per worker in flight: memory stays flat however large the run.
             for index in queue:
@@ -119,7 +341,7 @@ def run_batch(spec: BatchSpec, out: Path, *, workers: int | None = None,
                 finished, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for fut in finished:
                     index = pending.pop(fut)
-                    fut.result()
+                    _record_chunk(out, manifest, hashes, fut.result())
                     result.chunks_run += 1
                     if on_chunk:
                         on_chunk(spec.chunk_bounds(index)[1])
@@ -127,24 +349,75 @@ def run_batch(spec: BatchSpec, out: Path, *, workers: int | None = None,
                     if nxt is not None:
                         pending[pool.submit(run_chunk_to_disk, spec, out, nxt)] = nxt
         except KeyboardInterrupt:
+            # The chunks in flight are abandoned (a compiled kernel cannot be stopped); what landed
+            # is recorded, and a rerun plays the rest.
             for fut in pending:
                 fut.cancel()
             result.interrupted = True
+        finally:
+            hashes.save()
     return result
 
 
 def stored_units(spec: BatchSpec, out: Path) -> int:
-    """Deals or games already stored for this run (for a resumed progress bar)."""
-    return sum(spec.chunk_bounds(i)[1] for i in range(spec.n_chunks) if chunk_done(spec, out, i))
+    """Deals or games already stored for this run (for a resumed progress bar): the chunks whose
+    shards the manifest records."""
+    try:
+        recorded = load_manifest(out)["shards"]
+    except RunDirError:
+        return 0
+    return sum(spec.chunk_bounds(i)[1] for i in range(spec.n_chunks)
+               if all(_rel(t, i) in recorded for t in _tables(spec.mode)))
 
 
+# ---- reading ---------------------------------------------------------------------------------------
 def read_run_metadata(out: Path) -> dict:
-    return json.loads((Path(out) / RUN_FILE).read_text())
+    path = Path(out) / RUN_FILE
+    if not path.is_file():
+        raise RunDirError(f"{out} holds no stored run ({RUN_FILE} is missing)")
+    return _read_json(path, "run spec")
 
 
-def scan_deals(out: Path) -> pl.LazyFrame:
-    return pl.scan_parquet(Path(out) / "deals" / "part-*.parquet")
+def verify_run(out: Path, *, partial: bool = False) -> dict[str, list[Path]]:
+    """The shards of a stored run by table, each checked against the manifest (present, same size
+    and SHA-256). An incomplete or damaged run is refused, naming what is wrong, unless
+    ``partial``: then only the verified shards are returned."""
+    out = Path(out)
+    manifest = load_manifest(out)
+    plan = manifest.get("chunk_plan", {})
+    chunks, tables = int(plan.get("chunks", 0)), list(plan.get("tables", []))
+    hashes = _HashCache(out)
+    good: dict[str, list[Path]] = {t: [] for t in tables}
+    bad = []
+    for i in range(chunks):
+        for table in tables:
+            rel = _rel(table, i)
+            if _shard_ok(out, rel, manifest, hashes):
+                good[table].append(out / rel)
+            else:
+                bad.append(rel + (" missing" if not (out / rel).exists() else " damaged"))
+    hashes.save()
+    if bad and not partial:
+        shown = ", ".join(bad[:3]) + (f" and {len(bad) - 3} more" if len(bad) > 3 else "")
+        raise RunDirError(f"run {out} is incomplete or damaged ({shown}); run the same thousand simulate command "
+                          "again to redo those chunks, or read the partial data explicitly")
+    return good
 
 
-def scan_games(out: Path) -> pl.LazyFrame:
-    return pl.scan_parquet(Path(out) / "games" / "part-*.parquet")
+def _scan(out: Path, table: str, partial: bool) -> pl.LazyFrame:
+    shards = verify_run(out, partial=partial).get(table)
+    if shards is None:
+        raise RunDirError(f"run {out} has no {table} table (it is a run of {read_run_metadata(out).get('mode')})")
+    if not shards:
+        raise RunDirError(f"run {out} has no verified {table} shard yet")
+    return pl.scan_parquet(shards)
+
+
+def scan_deals(out: Path, *, partial: bool = False) -> pl.LazyFrame:
+    """The deals of a stored run, lazily, from its verified shards (see ``verify_run``)."""
+    return _scan(out, "deals", partial)
+
+
+def scan_games(out: Path, *, partial: bool = False) -> pl.LazyFrame:
+    """The games of a stored run, lazily, from its verified shards (see ``verify_run``)."""
+    return _scan(out, "games", partial)

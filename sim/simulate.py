@@ -33,9 +33,9 @@ def simulate(*, games: int | None = None, deals: int | None = None, rules: str =
     bar = tqdm(total=spec.n, initial=already, unit=mode[:-1], unit_scale=True, disable=not progress,
                desc=f"{mode} ({spec.n_chunks} chunks)", dynamic_ncols=True, file=sys.stderr)
     with bar:
-        result = run_batch(spec, out, workers=workers, on_chunk=bar.update)
+        result = run_batch(spec, out, workers=workers, on_chunk=bar.update, command=sys.argv)
     if result.interrupted:
-        return (f"interrupted: {stored_units(spec, out):,} of {spec.n:,} {mode} stored in {out}; "
+        return (f"interrupted: {stored_units(spec, out):,} of {spec.n:,} {mode} kept in {out}; "
                 "run the same command again to resume")
     return None
 

@@ -55,7 +55,17 @@ if TYPE_CHECKING:  # the kernels' users (the advisor) need not load Polars
 
 DEAL_STREAM = 1  # chunk_rng stream of the deals (the players draw from stream 0)
 MAX_DEALS_PER_GAME = 2000  # a game still running after this many deals is stored unfinished
-DEFAULT_CHUNK = {"deals": 50_000, "games": 500}
+# Deals or games a chunk holds by default, by the slowest player at the table: a chunk takes a few
+# seconds at most, so that the progress bar moves and Ctrl-C loses little (a heuristic deal takes
+# about 1.5 us, a dd deal milliseconds, a pimc deal a tenth of a second or more).
+DEFAULT_CHUNK = {
+    "deals": {"random": 50_000, "heuristic": 50_000, "dd": 500, "pimc": 10},
+    "games": {"random": 500, "heuristic": 500, "dd": 10, "pimc": 1},
+}
+# The largest chunk: its record buffers (about 280 bytes a deal, room for 40 deals a game) stay
+# within about 300 MiB per thread, before the frame made from them.
+MAX_CHUNK = {"deals": 1_000_000, "games": 25_000}
+MAX_SAMPLE = 10**10  # deals or games in one run: far beyond a day's computing, refused before anything starts
 
 
 class EngineError(RuntimeError):
@@ -78,16 +88,18 @@ class BatchSpec:
     def __post_init__(self):
         if self.mode not in DEFAULT_CHUNK:
             raise ValueError(f"mode must be 'deals' or 'games', not {self.mode!r}")
-        if self.n < 1:
-            raise ValueError(f"the number of {self.mode} must be at least 1, not {self.n}")
-        if self.seed < 0:
-            raise ValueError(f"the seed must be a non-negative integer, not {self.seed}")
-        if self.chunk_size < 0:
-            raise ValueError("the chunk size must be positive")
-        if not self.chunk_size:
-            object.__setattr__(self, "chunk_size", DEFAULT_CHUNK[self.mode])
+        if not 1 <= self.n <= MAX_SAMPLE:
+            raise ValueError(f"--{self.mode} must be from 1 to {MAX_SAMPLE:,}, not {self.n}")
+        if not 0 <= self.seed < 2**63:
+            raise ValueError(f"--seed must be from 0 to 2**63 - 1, not {self.seed}")
+        if not 0 <= self.chunk_size <= MAX_CHUNK[self.mode]:
+            raise ValueError(f"--chunk-size must be from 1 to {MAX_CHUNK[self.mode]:,} {self.mode} (0: the default), "
+                             f"not {self.chunk_size}")
         self.rules.validate()
         object.__setattr__(self, "players", parse_players(self.players, self.rules.players))
+        if not self.chunk_size:
+            slowest = min(DEFAULT_CHUNK[self.mode][name] for name in self.players)
+            object.__setattr__(self, "chunk_size", slowest)
         if self.params is None:
             object.__setattr__(self, "params", default_params(self.rules.players))
 

@@ -115,7 +115,10 @@ class HouseRules:
                 raise RulesError(f"{source}: unknown house rule {name!r}{_suggest(name, known)}")
             changes[name] = _coerce(name, value, getattr(base, name), source)
         rules = dataclasses.replace(base, **changes)
-        rules.validate()
+        try:
+            rules.validate()
+        except RulesError as exc:
+            raise RulesError(f"{source}: {exc}") from None
         return rules
 
     def changes_from(self, other: HouseRules) -> dict[str, Any]:
@@ -126,8 +129,23 @@ class HouseRules:
 
     # ---- checks ---------------------------------------------------------------------------
     def validate(self) -> None:
+        """Refuse a value out of its range (``RANGES``) or of the wrong type, and every combination
+        of options that contradicts itself or has no effect, naming the option."""
         def bad(name, why):
             raise RulesError(f"house rule {name!r} = {getattr(self, name)!r}: {why}")
+
+        for name, (lo, hi, step) in RANGES.items():
+            values = getattr(self, name)
+            for v in values if isinstance(values, tuple) else (values,):
+                if v is None and name in OPTIONAL:
+                    continue
+                if isinstance(v, bool) or not isinstance(v, int):
+                    bad(name, "must be an integer" + (" or none" if name in OPTIONAL else ""))
+                if not lo <= v <= hi or v % step:
+                    each = "each value " if isinstance(values, tuple) else ""
+                    bad(name, f"{each}must be {_range_text(lo, hi, step)}")
+        if not isinstance(self.marriage_values, tuple) or len(self.marriage_values) != 4:
+            bad("marriage_values", "must be four multiples of 5 (S C D H)")
 
         if self.players not in (2, 3, 4):
             bad("players", "must be 2, 3 or 4")
@@ -144,8 +162,6 @@ class HouseRules:
             bad("min_bid", "must be between 60 and 200")
         if not self.min_bid < self.max_contract <= 400:
             bad("max_contract", f"must be above min_bid ({self.min_bid}) and at most 400")
-        if len(self.marriage_values) != 4 or any(v <= 0 or v % 5 for v in self.marriage_values):
-            bad("marriage_values", "must be four positive multiples of 5 (S C D H)")
         if self.bolt_on not in ("no_tricks", "zero_points", "three_passes"):
             bad("bolt_on", "must be no_tricks, zero_points or three_passes")
         if self.bolt_count not in ("cumulative", "consecutive"):
@@ -175,8 +191,17 @@ class HouseRules:
             bad("redeal_talon_only_at_100", "needs redeal_talon_points_below")
         if self.dark_min_score is not None and not self.dark_game:
             bad("dark_min_score", "needs dark_game")
-        if self.barrel is None and (self.barrel_talon_free or self.barrel_accumulate or self.barrel_forced_last):
-            bad("barrel", "is none, so barrel_* options contradict it")
+        if self.barrel is None:
+            defaults = HouseRules()
+            for name in BARREL_OPTIONS:
+                if getattr(self, name) != getattr(defaults, name):
+                    bad(name, "has no effect: barrel = none (there is no barrel)")
+        if self.bolt_double_in_dark and not self.dark_game:
+            bad("bolt_double_in_dark", "needs dark_game (there is no dark game to double a bolt in)")
+        if not self.forced_first_bid:
+            for name in ("talon_hidden_at_100", "redeal_talon_only_at_100"):
+                if getattr(self, name):
+                    bad(name, "needs forced_first_bid (without it no talon is won with the forced bid)")
         if self.two_player_talon != 2 and self.players != 2:
             bad("two_player_talon", f"needs players = 2 (two talons), not players = {self.players}")
         if self.sitout_half_marriage and self.players != 4:
@@ -258,6 +283,46 @@ class HouseRules:
         return a
 
 
+# (least, greatest, step) of every integer option, within what the game means and what the
+# kernels' integer columns hold (scores int32, per-deal results and changes int16).
+RANGES: dict[str, tuple[int, int, int]] = {
+    "players": (2, 4, 1),
+    "two_player_talon": (2, 3, 1),
+    "redeal_hand_points_below": (0, 60, 1),
+    "redeal_talon_points_below": (0, 31, 1),
+    "min_bid": (60, 200, 5),
+    "bid_step": (5, 10, 5),
+    "max_contract": (120, 400, 5),
+    "silence_below": (-3000, 0, 1),
+    "concede_limit": (0, 10, 1),
+    "marriage_values": (5, 200, 5),
+    "ace_marriage": (0, 400, 5),
+    "four_nines_bonus": (0, 500, 5),
+    "bolt_penalty": (0, 1000, 5),
+    "target": (300, 3000, 5),
+    "barrel": (5, 2995, 5),
+    "barrel_min_contract": (5, 400, 5),
+    "barrel_attempts": (1, 10, 1),
+    "barrel_penalty": (0, 1000, 5),
+    "barrel_falls_to_zero": (0, 10, 1),
+    "dark_min_score": (-3000, 3000, 1),
+}
+OPTIONAL = frozenset({"silence_below", "barrel", "dark_min_score"})  # may also be none
+# Options that mean nothing without a barrel. (redeal_policy = never with redeal options is not a
+# contradiction: the policy is how the simulated players decide, and the rules still allow redeals.)
+BARREL_OPTIONS = ("barrel_min_contract", "barrel_attempts", "barrel_penalty", "barrel_knock_off",
+                  "barrel_simultaneous_penalty", "barrel_falls_to_zero", "barrel_talon_free", "barrel_accumulate",
+                  "barrel_forced_last")
+
+
+def _range_text(lo: int, hi: int, step: int) -> str:
+    if step == 1:
+        return f"an integer from {lo} to {hi}"
+    if (lo, hi, step) == (5, 10, 5):
+        return "5 or 10"
+    return f"a multiple of {step} from {lo} to {hi}"
+
+
 PRESETS: dict[str, dict[str, Any]] = {
     "classic": {},
     "online": {
@@ -286,10 +351,14 @@ def load_rules(spec: str | Path | None) -> HouseRules:
     path = Path(text)
     if not path.exists():
         raise RulesError(f"rules {text!r} is neither a preset ({', '.join(PRESETS)}) nor an existing file")
+    if not path.is_file():
+        raise RulesError(f"rules {text!r} is a directory, not a rules file")
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise RulesError(f"{path}: not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise RulesError(f"{path}: cannot be read ({exc.strerror})") from None
     data = dict(data.get("rules", data)) if isinstance(data.get("rules"), dict) else dict(data)
     base = preset(str(data.pop("preset", "classic")))
     if "barrel" in data and str(data["barrel"]).lower() == "none":
@@ -312,7 +381,7 @@ def _coerce(name: str, value: Any, current: Any, source: str) -> Any:
         if isinstance(value, str):
             value = [v for v in value.replace(",", " ").split() if v]
         try:
-            vals = tuple(int(v) for v in value)
+            vals = tuple(_integer(v) for v in value)
         except (TypeError, ValueError):
             bad("four integers (S C D H)")
         if len(vals) != 4:
@@ -322,15 +391,29 @@ def _coerce(name: str, value: Any, current: Any, source: str) -> Any:
         if value is None or (isinstance(value, str) and value.lower() in ("none", "off")):
             return None
     if spec.type in ("int", "int | None"):
-        if isinstance(value, bool):
-            bad("an integer")
         try:
-            return int(value)
+            return _integer(value)
         except (TypeError, ValueError):
             bad("an integer")
     if spec.type == "str":
         return str(value)
     return value
+
+
+def _integer(value: Any) -> int:
+    """An integer written as one (or as a whole float such as 900.0, or as text): never a truncated
+    fraction, never a bool."""
+    if isinstance(value, bool):
+        raise TypeError("a bool is not an integer")
+    if isinstance(value, float):
+        if not value.is_integer():
+            raise ValueError("not a whole number")
+        return int(value)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        return int(value.strip())
+    raise TypeError(f"{type(value).__name__} is not an integer")
 
 
 def _suggest(name: str, known) -> str:

@@ -340,12 +340,16 @@ def _parse_layout(line: str, where: str, defaults: dict, base_rules: HouseRules)
     hands = [parse_hand(t, what=f"hand {s}") for s, t in enumerate(hand_texts)]
     opts = dict(defaults)
     changes = {}
+    seen: set[str] = set()
     for setting in parts[1:]:
         if not setting:
             continue
         if "=" not in setting:
             raise SolverInputError(f"{where}setting {setting!r}: write name=value")
         name, value = (x.strip() for x in setting.split("=", 1))
+        if name in seen:
+            raise SolverInputError(f"{where}setting {name!r} given twice")
+        seen.add(name)
         if name in _POSITION_KEYS:
             opts[name] = value
         else:
@@ -360,15 +364,24 @@ def _position_options(opts: dict) -> dict:
         if value is None:
             continue
         if name in ("leader", "unsecured", "last_bonus"):
-            try:
-                out[name] = int(value)
-            except (TypeError, ValueError):
-                raise SolverInputError(f"{name} {value!r}: must be an integer") from None
+            out[name] = _small_int(name, value)
         elif name == "trump_owner":
-            out[name] = None if str(value).lower() in ("", "none", "-1") else int(value)
+            out[name] = None if str(value).lower() in ("", "none", "-1") else _small_int(name, value)
         else:
             out[name] = value
     return out
+
+
+def _small_int(name: str, value) -> int:
+    """A layout's integer setting: refused, naming it, when it is not an integer or is far outside
+    anything a deal holds (the kernels take 64-bit integers)."""
+    try:
+        v = int(value)
+    except (TypeError, ValueError):
+        raise SolverInputError(f"{name} {value!r}: must be an integer") from None
+    if not -1000 <= v <= 1000:
+        raise SolverInputError(f"{name} {value!r}: out of range (a deal holds 120 card points)")
+    return v
 
 
 def solve_layout(hands: list[int], opts: dict, rules: HouseRules) -> dict:
@@ -409,15 +422,23 @@ def solve_layouts(*, text: str | None = None, file: str | Path | None = None, le
     settings: leader, trump, won, trump_owner, unsecured, last_bonus or any house rule), the value,
     per-card lead values and principal variation; with ``as_json`` one JSON object per layout, in
     input order."""
-    if (text is None) == (file is None):
+    if text is None and file is None:
+        raise SolverInputError("give a layout or --file")
+    if text is not None and file is not None:
         raise SolverInputError("give either a layout or --file, not both")
     base_rules = load_rules(rules)
     defaults = {"leader": leader, "trump": trump, "won": won}
     if file is not None:
         path = Path(file)
         if not path.exists():
-            raise FileNotFoundError(f"{path}: no such file")
-        lines = [(f"{path}:{i}: ", ln.strip()) for i, ln in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+            raise FileNotFoundError(f"--file {path}: no such file")
+        if not path.is_file():
+            raise SolverInputError(f"--file {path}: not a file (a directory?)")
+        try:
+            text_of_file = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise SolverInputError(f"--file {path}: not UTF-8 text") from None
+        lines = [(f"{path}:{i}: ", ln.strip()) for i, ln in enumerate(text_of_file.splitlines(), 1)
                  if ln.strip() and not ln.strip().startswith("#")]
     else:
         lines = [("", text)]

@@ -36,7 +36,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sim.engine import BatchSpec, play_chunk
-from sim.game.rules import HouseRules, RulesError, preset
+from sim.game.rules import BARREL_OPTIONS, HouseRules, RulesError, preset
 from sim.runner import run_batch, scan_deals, scan_games
 
 SEATS = range(3)
@@ -723,6 +723,15 @@ def house_rules(draw) -> HouseRules:
         changes["players"] = 2
     elif "sitout_half_marriage" in changes:
         changes["players"] = 4
+    # Options that would have no effect are dropped rather than refused, so that most draws play.
+    if changes.get("barrel", 880) is None:
+        for name in BARREL_OPTIONS:
+            changes.pop(name, None)
+    if changes.get("bolt_double_in_dark"):
+        changes["dark_game"] = True
+    if changes.get("forced_first_bid") is False:
+        changes.pop("talon_hidden_at_100", None)
+        changes.pop("redeal_talon_only_at_100", None)
     try:
         return HouseRules.from_dict(changes, source="drawn")
     except RulesError:

@@ -69,7 +69,7 @@ def test_same_seed_same_results_other_seed_differs(tmp_path):
         (["--deals", "10", "--players", "wizard"], "unknown player 'wizard'"),
         (["--deals", "10", "--players", "random,random"], "one player for every seat or three"),
         (["--deals", "10", "--rules", "nope"], "neither a preset"),
-        (["--deals", "0"], "at least 1"),
+        (["--deals", "0"], "--deals must be from 1"),
     ],
 )
 def test_bad_input_is_one_clear_line(tmp_path, args, message):
