@@ -1,0 +1,107 @@
+"""Everyday mistakes on every command: one line naming what is wrong, exit code 2, never a
+traceback, and never a partial output file."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from cli import app
+
+runner = CliRunner()
+HAND = "AH TH KH QH AS 9C JD"
+
+
+@pytest.fixture
+def paths(tmp_path):
+    a_file = tmp_path / "a_file"
+    a_file.write_text("not a directory")
+    bad_toml = tmp_path / "bad.toml"
+    bad_toml.write_text("barrel = = 3")
+    wrap = tmp_path / "wrap.toml"
+    wrap.write_text("bolt_penalty = 4294967420\n")
+    fraction = tmp_path / "fraction.toml"
+    fraction.write_text("barrel = 900.9\n")
+    contradiction = tmp_path / "contradiction.toml"
+    contradiction.write_text('barrel = "none"\nbarrel_min_contract = 125\n')
+    return {"file": a_file, "dir": tmp_path, "bad_toml": bad_toml, "wrap": wrap, "fraction": fraction,
+            "contradiction": contradiction, "out": tmp_path / "out"}
+
+
+CASES = [
+    # (command line, with {placeholders} from ``paths``; words the one line must hold)
+    ("simulate --games 0", "--games must be from 1"),
+    ("simulate --deals -5", "--deals must be from 1"),
+    ("simulate --deals 100000000000000", "--deals must be from 1 to 10,000,000,000"),
+    ("simulate --games 3 --deals 3", "exactly one of --games N or --deals N"),
+    ("simulate --deals 10 --seed -1", "--seed must be"),
+    ("simulate --deals 10 --workers -2", "--workers must be 0 or more"),
+    ("simulate --deals 10 --chunk-size -1", "--chunk-size must be"),
+    ("simulate --deals 10 --chunk-size 999999999", "--chunk-size must be from 1 to 1,000,000"),
+    ("simulate --deals 10 --players wizard", "unknown player 'wizard'"),
+    ("simulate --deals 10 --rules nope", "neither a preset"),
+    ("simulate --deals 10 --rules {dir}", "is a directory, not a rules file"),
+    ("simulate --deals 10 --rules {bad_toml}", "not valid TOML"),
+    ("simulate --deals 10 --rules {wrap}", "'bolt_penalty' = 4294967420: must be a multiple of 5 from 0 to 1000"),
+    ("simulate --deals 10 --rules {fraction}", "'barrel' must be an integer, got 900.9"),
+    ("simulate --deals 10 --rules {contradiction}", "'barrel_min_contract' = 125: has no effect: barrel = none"),
+    ("simulate --deals 10 --out {file}", "is a file, not a directory"),
+    ("simulate --deals 10 --out {file}/run", "a part of the path is a file"),
+    ("bid AH", "has 1 cards; expected 7"),
+    ("bid 'AH AH TH KH QH AS 9C'", "duplicate card AH"),
+    ("bid 'XH TH KH QH AS 9C JD'", "malformed card 'XH'"),
+    (f"bid '{HAND}' --samples 0", "--samples must be from 1"),
+    (f"bid '{HAND}' --samples 1000000000", "--samples must be from 1 to 5,000,000"),
+    (f"bid '{HAND}' --worlds 0", "--worlds must be from 1"),
+    (f"bid '{HAND}' --pimc-samples -3", "--pimc-samples must be from 1"),
+    (f"bid '{HAND}' --threads -1", "--threads must be 0 or more"),
+    (f"bid '{HAND}' --json --csv", "give --json or --csv, not both"),
+    (f"bid '{HAND}' --risk 2", "risk 2.0: must be between 0 and 1"),
+    (f"bid '{HAND}' --seat fourth", "seat 'fourth'"),
+    (f"bid '{HAND}' --left AH", "known left card AH is in your hand"),
+    (f"bid '{HAND}' --seed -4", "--seed must be 0 or more"),
+    ("solve", "give a layout or --file"),
+    ("solve 'AH | KH'  --file x", "not both"),
+    ("solve 'AH KH | QH'", "hand"),
+    ("solve 'AH | KH | QH; last_bonus=99999999999999999999'", "last_bonus '99999999999999999999': out of range"),
+    ("solve 'AH | KH | QH; leader=1; leader=2'", "setting 'leader' given twice"),
+    ("solve 'AH | KH | QH' --trump X", "trump 'X'"),
+    ("solve --file {dir}", "not a file"),
+    ("solve --file {dir}/missing.txt", "no such file"),
+    ("tables bids --deals 0", "--deals must be from 1"),
+    ("tables bids --deals 100000000", "--deals must be from 1 to 1,000,000"),
+    ("tables bids --deals 10 --worlds 0", "--worlds must be at least 1"),
+    ("tables bids --deals 10 --pimc-deals -3", "--pimc-deals must be 0 or more"),
+    ("tables bids --deals 10 --threads -1", "--threads must be 0 or more"),
+    ("tables bids --deals 10 --out {file}", "is a file, not a directory"),
+    ("rules show nope", "neither a preset"),
+    ("rules show {dir}", "is a directory"),
+]
+
+
+@pytest.mark.parametrize("line, words", CASES, ids=[c[0] for c in CASES])
+def test_one_line_exit_2_no_traceback(paths, line, words):
+    import shlex
+
+    args = shlex.split(line.format(**paths))
+    before = sorted(p.name for p in paths["dir"].rglob("*"))
+    res = runner.invoke(app, args if args[0] != "simulate" else [*args, "--no-progress"])
+    assert res.exit_code == 2, res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
+    lines = [ln for ln in res.output.splitlines() if ln.strip() and not ln.startswith("loading the compiled")]
+    assert len(lines) == 1 and lines[0].startswith("error: "), res.output
+    assert words in lines[0], lines[0]
+    assert "Traceback" not in res.output
+    after = sorted(p.name for p in paths["dir"].rglob("*"))
+    assert after == before  # no partial output, not even an empty folder
+
+
+def test_version_help_and_completion():
+    from sim import __version__
+
+    res = runner.invoke(app, ["--version"])
+    assert res.exit_code == 0 and res.output.strip() == f"thousand {__version__}"
+    for cmd in ([], ["simulate"], ["bid"], ["tables", "bids"], ["rules"]):
+        res = runner.invoke(app, [*cmd, "-h"])
+        assert res.exit_code == 0 and "Usage" in res.output, cmd
+    assert "--install-completion" in runner.invoke(app, ["--help"]).output
