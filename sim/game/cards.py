@@ -8,6 +8,7 @@ the king).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 
 import numpy as np
@@ -30,6 +31,8 @@ ACES_MASK = np.int64(sum(1 << (6 * s + ACE) for s in range(4)))
 
 _SUIT_OF_SYMBOL = dict(zip(SUIT_SYMBOLS, SUITS, strict=True))
 _CARD_RE = re.compile(r"^(10|[9JQKTA])([SCDH♠♣♦♥])$", re.IGNORECASE)
+# Emoji presentation selectors that phones and chat programs add after ♠ ♣ ♦ ♥: not part of a card.
+_INVISIBLE = dict.fromkeys(map(ord, "\ufe0e\ufe0f\u200b\u200c\u200d\u2060"))
 
 
 class CardError(ValueError):
@@ -41,11 +44,15 @@ def card_index(suit: int, rank: int) -> int:
 
 
 def parse_card(text: str) -> int:
-    """One card such as ``AH``, ``10♦`` or ``ts`` → its index."""
-    m = _CARD_RE.match(text.strip())
+    """One card such as ``AH``, ``10♦``, ``♥️``-style emoji suits or ``ts`` → its index. A letter that
+    only looks Latin (a Cyrillic Т or А) is named in the error, since it may mean another rank."""
+    m = _CARD_RE.match(text.strip().translate(_INVISIBLE))
     if not m:
+        odd = [c for c in text.strip().translate(_INVISIBLE) if not c.isascii() and c not in SUIT_SYMBOLS]
+        named = "; ".join(f"{c!r} is {unicodedata.name(c, f'U+{ord(c):04X}')}" for c in dict.fromkeys(odd))
         raise CardError(
-            f"malformed card {text!r}: write rank 9 J Q K T(10) A then suit S C D H (or ♠ ♣ ♦ ♥)"
+            f"malformed card {text!r}: " + (f"{named}; " if named else "")
+            + "write rank 9 J Q K T(10) A in Latin letters, then suit S C D H (or ♠ ♣ ♦ ♥)"
         )
     rank_text, suit_text = m.group(1).upper(), m.group(2).upper()
     rank = RANKS.index("T" if rank_text == "10" else rank_text)
@@ -64,7 +71,7 @@ def suit_index(text: str) -> int | None:
 def _tokens(text: str) -> list[str]:
     # Any separator: whitespace, commas, semicolons; cards may also be written back to back.
     out = []
-    for chunk in re.split(r"[\s,;]+", text.strip()):
+    for chunk in re.split(r"[\s,;]+", text.strip().translate(_INVISIBLE)):
         if chunk:
             out.extend(re.findall(r"10.|..?", chunk) if len(chunk) > 3 else [chunk])
     return out

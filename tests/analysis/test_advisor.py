@@ -218,3 +218,21 @@ def test_pimc_declarer_between_heuristic_and_dd():
                                                                           ("pimc", pimc))}
     print("make-rates over 100..200:", rate)
     assert rate["heuristic"] < rate["pimc"] < rate["dd"]
+
+
+def test_json_is_strict_json_even_for_one_sample():
+    r = advisor.advise(HAND, samples=1, methods="heuristic", threads=1)
+    text = advisor.format_json(r)
+    json.loads(text, parse_constant=lambda c: pytest.fail(f"{c} is not JSON"))
+    assert r["recommendation"]["method"] == "heuristic"
+
+
+def test_one_recommendation_and_the_forced_bid():
+    r = advisor.advise("9S JS 9C JC 9D JD QH", samples=200, methods="dd,heuristic", threads=1)
+    lines = advisor.format_text(r)
+    assert lines[-1].startswith("recommendation (heuristic play): forced bid 100, then pass")
+    assert not any("(nothing: pass)" in ln for ln in lines)
+    strong = advisor.advise(HAND, samples=200, methods="dd,heuristic", threads=1)
+    rec = strong["recommendation"]
+    assert rec["method"] == "heuristic" and rec["bid"] == strong["advice"]["heuristic"]["max_bid_at_risk"]
+    assert advisor.format_text(strong)[-1].startswith(f"recommendation (heuristic play): bid up to {rec['bid']}")

@@ -822,3 +822,48 @@ def test_sitter_who_wins_is_not_knocked_off(engine_compiled):
     if not affected:
         pytest.fail("no game in the sample has a sitter winning while another player climbs")
     assert_all_pass(lambda item: ref.replay_game(*item), affected, "games won while another player climbs")
+
+
+# ---- the extreme legal value of every numeric house rule ------------------------------------------
+# Options that an extreme value needs beside it to stay valid (a barrel below the target, a minimum
+# that reaches the target from the barrel, a dark game for dark_min_score, two players for talons
+# of three).
+EXTREME_COMPANIONS = {
+    ("target", 300): {"barrel": 200, "barrel_min_contract": 100},
+    ("target", 3000): {"barrel": 2880},
+    ("barrel", 5): {"target": 300, "barrel_min_contract": 295},
+    ("barrel", 2995): {"target": 3000},
+    ("barrel_min_contract", 5): {"barrel": 995},
+    ("barrel_min_contract", 400): {"max_contract": 400},
+    ("max_contract", 120): {},
+    ("min_bid", 200): {},
+    ("dark_min_score", -3000): {"dark_game": True},
+    ("dark_min_score", 3000): {"dark_game": True},
+    ("two_player_talon", 3): {"players": 2},
+}
+
+
+def extreme_rules():
+    from sim.game.rules import RANGES
+
+    for name, (lo, hi, _step) in RANGES.items():
+        for value in (lo, hi):
+            if name == "marriage_values":
+                value = (value,) * 4
+            if name == "bid_step" or (name == "two_player_talon" and value == 2):
+                continue  # both values are ordinary ones, played by the configurations above
+            yield pytest.param({name: value, **EXTREME_COMPANIONS.get((name, value), {})}, id=f"{name}={value}")
+
+
+@pytest.mark.parametrize("changes", list(extreme_rules()))
+def test_extreme_legal_values_play_and_replay(engine_compiled, changes):
+    rules = HouseRules.from_dict(changes, source="extreme")
+    players = for_seats(MIXED, rules)
+    deals, games = play_chunk(BatchSpec(mode="games", n=3, seed=5, chunk_size=3, players=players, rules=rules,
+                                        max_deals_per_game=300), 0)
+    check_deal_frame(deals, rules)
+    check_game_frames(deals, games)
+    assert_all_pass(lambda row: ref.replay_deal(row, rules), list(deals.iter_rows(named=True)), "deals")
+    by_game = rows_by_game(deals)
+    assert_all_pass(lambda g: ref.replay_game(by_game[g["game"]], g, rules), list(games.iter_rows(named=True)),
+                    "games")

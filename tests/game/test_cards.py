@@ -63,3 +63,15 @@ def test_points_and_marriages():
     assert hand_points(parse_hand("AH TH KH QH JH 9H")) == 30
     assert marriage_suits(parse_hand("KH QH KS QS KD")) == [0, 3]
     assert format_card(parse_card("QD")) == "QD"
+
+
+def test_emoji_suits_are_read_and_look_alike_letters_named():
+    from sim.game.cards import CardError, format_hand, parse_card
+
+    # Phones add an emoji presentation selector (U+FE0F) after a suit symbol.
+    assert format_hand(parse_hand("A\u2665\ufe0f K\u2665\ufe0f Q\u2665\ufe0f")) == "AH KH QH"
+    assert format_hand(parse_hand("A\u2665\ufe0fK\u2665\ufe0f")) == "AH KH"
+    for text, name in (("\u0422H", "CYRILLIC CAPITAL LETTER TE"), ("\u0410S", "CYRILLIC CAPITAL LETTER A"),
+                       ("K\u2661", "WHITE HEART SUIT")):
+        with pytest.raises(CardError, match=name):
+            parse_card(text)
