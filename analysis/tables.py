@@ -213,7 +213,7 @@ def _plot(path: Path, meta: dict, out: Path) -> None:
         color = f"C{i}"
         ax.plot(levels, [r[f"dd_{lv}"] / r["n"] for lv in levels], color=color, label=f"{r['hand_class']} (n={r['n']})")
         ax.plot(levels, [r[f"heuristic_{lv}"] / r["n"] for lv in levels], color=color, linestyle="--")
-    ax.set_xlabel("contract")
+    ax.set_xlabel("contract (points)")
     ax.set_ylabel("make-rate")
     title = f"Make-rate by hand class: dd solid, heuristic dashed ({meta['sample_size']:,} deals)"
     if left_out:

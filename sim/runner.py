@@ -119,7 +119,8 @@ def _read_json(path: Path, what: str) -> dict:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError):
-        raise RunDirError(f"{path} is not valid JSON ({what}); remove the run directory or choose another --out") from None
+        raise RunDirError(f"{path} is not valid JSON ({what}); remove the run directory or choose another "
+                          "--out") from None
     if not isinstance(data, dict):
         raise RunDirError(f"{path} is not a {what}; remove the run directory or choose another --out")
     return data

@@ -105,3 +105,30 @@ def test_version_help_and_completion():
         res = runner.invoke(app, [*cmd, "-h"])
         assert res.exit_code == 0 and "Usage" in res.output, cmd
     assert "--install-completion" in runner.invoke(app, ["--help"]).output
+
+
+def test_a_full_disk_is_one_line_and_leaves_no_shard(tmp_path, monkeypatch):
+    import errno
+
+    import polars as pl
+
+    def full(self, path, **kw):
+        with open(path, "wb") as f:
+            f.write(b"PAR1 half")  # the temporary file gets part of a shard, then the disk is full
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", full)
+    out = tmp_path / "run"
+    res = runner.invoke(app, ["simulate", "--deals", "20", "--out", str(out), "--no-progress"])
+    assert res.exit_code == 2 and res.output.startswith("error: ") and "No space left on device" in res.output
+    assert len(res.output.strip().splitlines()) == 1
+    assert not list(out.rglob("*.parquet")) and not list(out.rglob(".*tmp*"))
+
+
+def test_a_path_with_undecodable_bytes_is_one_line(tmp_path):
+    import os
+
+    name = os.fsdecode(b"rules-\xff.toml")  # a byte that is not UTF-8, as a file system may hold
+    res = runner.invoke(app, ["rules", "show", str(tmp_path / name)])
+    assert res.exit_code == 2 and "nor an existing file" in res.output and "rules-\\udcff.toml" in res.output
+    assert "Traceback" not in res.output and len(res.output.strip().splitlines()) == 1
