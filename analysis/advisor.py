@@ -267,10 +267,12 @@ def dd_exact_values(hand: int, samples: np.ndarray, rules: HouseRules, threads: 
 
 def played_points(hand: int, samples: np.ndarray, rules: HouseRules, method: str, seed: int, *,
                   worlds: int = ADVICE_WORLDS, threads: int | None = None,
-                  hands: np.ndarray | None = None) -> np.ndarray:
+                  hands: np.ndarray | None = None, first_chunk: int = 0) -> np.ndarray:
     """The declarer's points (card points + marriages) when every seat plays by ``method``
     (``heuristic``, ``pimc`` or ``dd``) from the talon on. ``hands``: per-sample 7-card hands
-    instead of one ``hand`` for all."""
+    instead of one ``hand`` for all. ``first_chunk``: the index of the first CHUNK of samples in a
+    longer sequence (``samples`` starting at ``first_chunk * CHUNK`` of it), so that a part played
+    alone draws the random streams it would draw in the whole."""
     from sim.engine import playouts_nb
     from sim.players import HeuristicParams, params_matrix
 
@@ -281,7 +283,7 @@ def played_points(hand: int, samples: np.ndarray, rules: HouseRules, method: str
 
     def work(i, a, b):
         bf = _buffers()
-        rng = _rng(seed, i, method)
+        rng = _rng(seed, first_chunk + i, method)
         solver = (bf["st"], bf["work"], bf["tt"], bf["wbuf"])
         if hands is None:
             playouts_nb.play_samples(codes, samples[a:b], hand, arr, prm, rng, out[a:b], bf["ws"], bf["plays"],

@@ -6,7 +6,8 @@ features (card points, aces, tens, marriages by suit, longest suit), the talon, 
 takes under each method: ``dd`` (the exact best-discard double-dummy value), ``heuristic`` (every
 seat the heuristic player) and, on the first ``pimc_deals`` deals, ``pimc``; a contract b is made
 when those points reach b, and the stored ``*_made`` arrays hold that for every level. The table is
-one Parquet file written atomically with the rules, seed, version and sample size as metadata.
+one Parquet file written atomically with the rules, seed, version and sample size as metadata;
+it is played in parts stored as they finish, so that Ctrl-C loses at most the parts in flight.
 ``summarize_bid_tables`` reads it lazily with Polars, prints make-rates by hand class with 95%
 intervals and plots make-rate against the contract.
 """
@@ -14,17 +15,19 @@ intervals and plots make-rate against the contract.
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 
 from analysis.advisor import ADVICE_WORLDS, check_three_player_deal, dd_exact_values, played_points
+from analysis.advisor import CHUNK as ADVICE_CHUNK
 from analysis.stats import wilson_interval
 from sim import __version__
 from sim.game.cards import CARD_POINTS
 from sim.game.rules import HouseRules, load_rules
-from sim.runner import check_output_dir, write_parquet_atomic
+from sim.runner import check_output_dir, file_sha256, write_atomic_bytes, write_parquet_atomic
 
 TABLE_FILE = "bids.parquet"
 PLOT_FILE = "bid_make_rates.png"
@@ -73,7 +76,10 @@ def build_bid_tables(*, deals: int, rules: str | HouseRules | None = "classic", 
                      out: Path = Path("out/tables"), pimc_deals: int = 100, worlds: int = ADVICE_WORLDS,
                      threads: int | None = None, progress=None) -> Path:
     """Play the deals and store the table; returns its path. ``progress(stage)`` is called
-    before each stage."""
+    before each stage. The deals are played in parts of TABLE_PART deals, each stored as it is
+    finished under ``out/.bids-parts``: an interrupted build resumes with the parts already
+    played, and the table is the same as one played in one go (a part draws the random streams it
+    would draw in the whole)."""
     rec = rules if isinstance(rules, HouseRules) else load_rules(rules)
     check_three_player_deal(rec)
     if not 1 <= deals <= MAX_TABLE_DEALS:
@@ -84,24 +90,83 @@ def build_bid_tables(*, deals: int, rules: str | HouseRules | None = "classic", 
         raise ValueError(f"--worlds must be at least 1, not {worlds}")
     if seed < 0:
         raise ValueError(f"--seed must be 0 or more, not {seed}")
-    check_output_dir(Path(out))
+    out = Path(out)
+    check_output_dir(out)
     pimc_deals = min(pimc_deals, deals)
+    levels = levels_for(rec)
+    meta = {
+        "thousand_version": __version__, "table": "bids", "sample_size": deals, "seed": seed,
+        "pimc_deals": pimc_deals, "worlds": worlds, "levels": levels, "rules": rec.to_dict(),
+        "declarer": "seat 0 of each random deal plays every contract from the talon on",
+    }
+    parts = _parts_dir(out, meta)
     d = random_deals(deals, seed)
+    n_parts = -(-deals // TABLE_PART)
+    todo = [k for k in range(n_parts) if not _part_done(parts, k)]
+    say = progress or (lambda _stage: None)
+    say(f"{deals:,} deals in {n_parts} parts of {TABLE_PART:,} ({n_parts - len(todo)} already played): double "
+        f"dummy and heuristic play, pimc on the first {pimc_deals:,} ({worlds} worlds a decision)")
+    for k in todo:
+        lo, hi = k * TABLE_PART, min(deals, (k + 1) * TABLE_PART)
+        frame = _play_part(d[lo:hi], lo, rec, seed, pimc_deals, worlds, threads, levels)
+        _store_part(parts, k, frame)
+        say(f"part {k + 1} of {n_parts} stored")
+    df = pl.concat([pl.read_parquet(parts / f"part-{k:05d}.parquet") for k in range(n_parts)])
+    path = out / TABLE_FILE
+    write_parquet_atomic(df, path, {k: json.dumps(v) for k, v in meta.items()})
+    shutil.rmtree(parts)
+    return path
+
+
+# Deals a stored part holds: a multiple of the advisor's chunk of samples, so that a part draws
+# the random streams it would draw in the whole table.
+TABLE_PART = 1000
+assert TABLE_PART % ADVICE_CHUNK == 0
+PARTS_DIR = ".bids-parts"
+
+
+def _parts_dir(out: Path, meta: dict) -> Path:
+    """The folder of the parts of this very table; parts of a table built with other arguments are
+    thrown away."""
+    parts = out / PARTS_DIR
+    spec = json.dumps({k: v for k, v in meta.items() if k != "thousand_version"}, sort_keys=True)
+    spec_file = parts / "spec.json"
+    if parts.exists() and (not spec_file.is_file() or spec_file.read_text(encoding="utf-8") != spec):
+        shutil.rmtree(parts)
+    if not parts.exists():
+        parts.mkdir()
+        write_atomic_bytes(spec_file, spec.encode())
+    return parts
+
+
+def _part_done(parts: Path, k: int) -> bool:
+    path, digest = parts / f"part-{k:05d}.parquet", parts / f"part-{k:05d}.sha256"
+    return path.is_file() and digest.is_file() and digest.read_text() == file_sha256(path)
+
+
+def _store_part(parts: Path, k: int, frame: pl.DataFrame) -> None:
+    path = parts / f"part-{k:05d}.parquet"
+    write_parquet_atomic(frame, path, {})
+    write_atomic_bytes(parts / f"part-{k:05d}.sha256", file_sha256(path).encode())
+
+
+def _play_part(d: np.ndarray, first: int, rec: HouseRules, seed: int, pimc_deals: int, worlds: int,
+               threads: int | None, levels: list[int]) -> pl.DataFrame:
+    """Deals ``first`` .. ``first + len(d)`` of the table, as table rows."""
+    n = len(d)
     hand10 = d[:, 0] | d[:, 1]
     samples = np.stack([hand10, d[:, 2], d[:, 3]], axis=1)  # column 0 = all ten cards, hand 0
-    say = progress or (lambda _stage: None)
-    say(f"double dummy, {deals:,} deals")
     dd = dd_exact_values(0, samples, rec, threads)
     plays = np.stack([d[:, 1], d[:, 2], d[:, 3]], axis=1)
-    say(f"heuristic play, {deals:,} deals")
-    heur = played_points(0, plays, rec, "heuristic", seed, threads=threads, hands=d[:, 0])
-    pimc = np.full(deals, -1, dtype=np.int64)
-    if pimc_deals:
-        say(f"pimc play, {pimc_deals:,} deals ({worlds} worlds a decision)")
-        pimc[:pimc_deals] = played_points(0, plays[:pimc_deals], rec, "pimc", seed, worlds=worlds, threads=threads,
-                                          hands=d[:pimc_deals, 0])
-    levels = np.array(levels_for(rec))
-    cols: dict[str, object] = {"deal": np.arange(deals), "hand": d[:, 0].astype(np.uint32),
+    chunk0 = first // ADVICE_CHUNK
+    heur = played_points(0, plays, rec, "heuristic", seed, threads=threads, hands=d[:, 0], first_chunk=chunk0)
+    pimc = np.full(n, -1, dtype=np.int64)
+    n_pimc = max(0, min(n, pimc_deals - first))
+    if n_pimc:
+        pimc[:n_pimc] = played_points(0, plays[:n_pimc], rec, "pimc", seed, worlds=worlds, threads=threads,
+                                      hands=d[:n_pimc, 0], first_chunk=chunk0)
+    lv = np.array(levels)
+    cols: dict[str, object] = {"deal": np.arange(first, first + n), "hand": d[:, 0].astype(np.uint32),
                                "talon": d[:, 1].astype(np.uint32), "left": d[:, 2].astype(np.uint32),
                                "right": d[:, 3].astype(np.uint32)}
     cols.update(hand_features(d[:, 0], rec))
@@ -110,19 +175,10 @@ def build_bid_tables(*, deals: int, rules: str | HouseRules | None = "classic", 
         heuristic_points=pl.Series(heur, dtype=pl.Int16),
         pimc_points=pl.Series([int(x) if x >= 0 else None for x in pimc], dtype=pl.Int16),
     )
-    n_lv = len(levels)
     for m, pts in (("dd", dd), ("heuristic", heur)):
-        df = df.with_columns(pl.Series(f"{m}_made", pts[:, None] >= levels[None, :], dtype=pl.Array(pl.Boolean, n_lv)))
-    pimc_made = [list(map(bool, x >= levels)) if x >= 0 else None for x in pimc]
-    df = df.with_columns(pl.Series("pimc_made", pimc_made, dtype=pl.Array(pl.Boolean, n_lv)))
-    meta = {
-        "thousand_version": __version__, "table": "bids", "sample_size": deals, "seed": seed,
-        "pimc_deals": pimc_deals, "worlds": worlds, "levels": levels.tolist(), "rules": rec.to_dict(),
-        "declarer": "seat 0 of each random deal plays every contract from the talon on",
-    }
-    path = Path(out) / TABLE_FILE
-    write_parquet_atomic(df, path, {k: json.dumps(v) for k, v in meta.items()})
-    return path
+        df = df.with_columns(pl.Series(f"{m}_made", pts[:, None] >= lv[None, :], dtype=pl.Array(pl.Boolean, len(lv))))
+    pimc_made = [list(map(bool, x >= lv)) if x >= 0 else None for x in pimc]
+    return df.with_columns(pl.Series("pimc_made", pimc_made, dtype=pl.Array(pl.Boolean, len(lv))))
 
 
 def read_metadata(path: Path) -> dict:

@@ -66,3 +66,41 @@ def test_cli_tables_bids(tmp_path):
     assert (tmp_path / tables.TABLE_FILE).exists() and "bid-success tables" in res.output
     bad = CliRunner().invoke(app, ["tables", "bids", "--deals", "5", "--rules", "nope", "--out", str(tmp_path)])
     assert bad.exit_code == 2 and "error:" in bad.output
+
+
+def test_parts_resume_after_an_interruption_and_match_one_go(tmp_path, monkeypatch):
+    whole = pl.read_parquet(tables.build_bid_tables(deals=230, seed=6, out=tmp_path / "whole", pimc_deals=130,
+                                                    worlds=2, threads=2))
+    monkeypatch.setattr(tables, "TABLE_PART", 100)  # three parts; a multiple of the advisor's chunk
+    played = []
+    real = tables._play_part
+
+    def stop_at_second(d, first, *args):
+        if first == 100 and not played:
+            played.append(first)
+            raise KeyboardInterrupt  # Ctrl-C while the second part is played
+        return real(d, first, *args)
+
+    monkeypatch.setattr(tables, "_play_part", stop_at_second)
+    out = tmp_path / "parts"
+    with pytest.raises(KeyboardInterrupt):
+        tables.build_bid_tables(deals=230, seed=6, out=out, pimc_deals=130, worlds=2, threads=2)
+    assert (out / tables.PARTS_DIR / "part-00000.parquet").exists() and not (out / tables.TABLE_FILE).exists()
+    stages = []
+    path = tables.build_bid_tables(deals=230, seed=6, out=out, pimc_deals=130, worlds=2, threads=1,
+                                   progress=stages.append)
+    assert "(1 already played)" in stages[0]
+    assert pl.read_parquet(path).equals(whole)
+    assert not (out / tables.PARTS_DIR).exists()
+
+
+def test_parts_of_another_table_are_not_reused(tmp_path, monkeypatch):
+    monkeypatch.setattr(tables, "TABLE_PART", 50)
+    out = tmp_path / "t"
+    parts = out / tables.PARTS_DIR
+    parts.mkdir(parents=True)
+    (parts / "spec.json").write_text("{}")
+    (parts / "part-00000.parquet").write_bytes(b"not this table's")
+    stages = []
+    tables.build_bid_tables(deals=60, seed=1, out=out, pimc_deals=0, progress=stages.append)
+    assert "(0 already played)" in stages[0]
