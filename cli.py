@@ -207,6 +207,12 @@ def tables_bids(
                     threads=threads or None, progress=lambda stage: typer.echo(stage + "...", err=True))
     except _user_errors() as exc:
         _fail(str(exc))
+    except KeyboardInterrupt:
+        from analysis.tables import parts_kept
+
+        typer.echo(f"interrupted: {parts_kept(out)} finished part(s) of the table kept in {out}; run the same "
+                   "command again to resume", err=True)
+        _exit_now(130)
     typer.echo("\n".join(lines))
 
 

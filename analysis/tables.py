@@ -139,6 +139,12 @@ def _parts_dir(out: Path, meta: dict) -> Path:
     return parts
 
 
+def parts_kept(out: Path) -> int:
+    """Finished parts of an interrupted table build in ``out``."""
+    parts = Path(out) / PARTS_DIR
+    return len(list(parts.glob("part-*.sha256"))) if parts.is_dir() else 0
+
+
 def _part_done(parts: Path, k: int) -> bool:
     path, digest = parts / f"part-{k:05d}.parquet", parts / f"part-{k:05d}.sha256"
     return path.is_file() and digest.is_file() and digest.read_text() == file_sha256(path)

@@ -78,3 +78,17 @@ def test_interrupted_frames_are_whole_chunks(tmp_path):
     run_batch(spec, tmp_path / "a", workers=2)
     assert scan_deals(tmp_path / "a").collect()["game"].to_list() == list(range(30))
     assert isinstance(scan_deals(tmp_path / "a"), pl.LazyFrame)
+
+
+def test_tables_bids_keeps_finished_parts(tmp_path):
+    out = tmp_path / "tables"
+    proc = start("tables", "bids", "--deals", "50000", "--pimc-deals", "0", "--out", str(out))
+    deadline = time.monotonic() + 600
+    while not list((out / ".bids-parts").glob("*.sha256")) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert proc.poll() is None, proc.communicate()[1]
+    code, took, err = interrupt(proc)
+    assert code == 130, err
+    assert took < PROMPT_EXIT
+    assert "finished part(s) of the table kept" in err and "run the same command again to resume" in err
+    assert not (out / "bids.parquet").exists()
