@@ -745,18 +745,23 @@ def test_random_house_rules_replay(engine_compiled, rules, seed):
     games_spec = BatchSpec(mode="games", n=20, seed=seed, chunk_size=20, players=players, rules=rules,
                            max_deals_per_game=400)
     deals, games = play_chunk(games_spec, 0)
-    check_deal_frame(deals, rules)
-    check_game_frames(deals, games)
-    assert_all_pass(lambda row: ref.replay_deal(row, rules), list(deals.iter_rows(named=True)), "deals")
-    by_game = rows_by_game(deals)
-    assert_all_pass(lambda g: ref.replay_game(by_game[g["game"]], g, rules), list(games.iter_rows(named=True)),
-                    "games")
+    check_and_replay_games(deals, games, rules)
     deal_spec = BatchSpec(mode="deals", n=200, seed=seed, chunk_size=200, players=players, rules=rules)
     deals, _ = play_chunk(deal_spec, 0)
     check_deal_frame(deals, rules)
     rows = list(deals.iter_rows(named=True))
     assert_all_pass(lambda row: ref.replay_deal(row, rules), rows, "independent deals")
     assert_all_pass(lambda row: ref.replay_game([row], None, rules), rows, "independent deals settled")
+
+
+def check_and_replay_games(deals: pl.DataFrame, games: pl.DataFrame, rules: HouseRules) -> None:
+    """Frame invariants, then every deal and every game replayed by the reference."""
+    check_deal_frame(deals, rules)
+    check_game_frames(deals, games)
+    assert_all_pass(lambda row: ref.replay_deal(row, rules), list(deals.iter_rows(named=True)), "deals")
+    by_game = rows_by_game(deals)
+    assert_all_pass(lambda g: ref.replay_game(by_game[g["game"]], g, rules), list(games.iter_rows(named=True)),
+                    "games")
 
 
 def read_run(out: Path) -> tuple[pl.DataFrame, pl.DataFrame | None]:
@@ -861,9 +866,4 @@ def test_extreme_legal_values_play_and_replay(engine_compiled, changes):
     players = for_seats(MIXED, rules)
     deals, games = play_chunk(BatchSpec(mode="games", n=3, seed=5, chunk_size=3, players=players, rules=rules,
                                         max_deals_per_game=300), 0)
-    check_deal_frame(deals, rules)
-    check_game_frames(deals, games)
-    assert_all_pass(lambda row: ref.replay_deal(row, rules), list(deals.iter_rows(named=True)), "deals")
-    by_game = rows_by_game(deals)
-    assert_all_pass(lambda g: ref.replay_game(by_game[g["game"]], g, rules), list(games.iter_rows(named=True)),
-                    "games")
+    check_and_replay_games(deals, games, rules)
