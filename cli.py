@@ -181,7 +181,8 @@ def bid(
         typer.echo("\n".join(format_text(result)))
 
 
-tables_app = typer.Typer(help="Tables built from many deals (bid-success tables).", no_args_is_help=True,
+tables_app = typer.Typer(help="Tables built from many deals (bid-success tables, marriage odds).",
+                         no_args_is_help=True,
                          context_settings=HELP)
 app.add_typer(tables_app, name="tables")
 
@@ -213,6 +214,24 @@ def tables_bids(
         typer.echo(f"interrupted: {parts_kept(out)} finished part(s) of the table kept in {out}; run the same "
                    "command again to resume", err=True)
         _exit_now(130)
+    typer.echo("\n".join(lines))
+
+
+@tables_app.command("marriages")
+def tables_marriages(
+    deals: Annotated[int, typer.Option(help="random deals the exact odds are measured against")] = 100_000,
+    rules: Annotated[str, typer.Option(help="a preset or a TOML file (its marriage values)")] = "classic",
+    seed: Annotated[int, typer.Option(help="root seed")] = 0,
+    out: Annotated[Path | None, typer.Option(help="also store marriages.parquet and the plot here")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON (exact fractions as text)")] = False,
+) -> None:
+    """Marriage odds: exact by counting, next to the same quantities in random deals (95% intervals)."""
+    from analysis.marriages import tables_marriages as run
+
+    try:
+        lines = run(deals=deals, seed=seed, rules=rules, out=out, as_json=as_json)
+    except _user_errors() as exc:
+        _fail(str(exc))
     typer.echo("\n".join(lines))
 
 

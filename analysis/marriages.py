@@ -1,0 +1,352 @@
+"""Marriage odds: exact by counting, next to the same quantities measured in random deals.
+
+A marriage is the king and queen of one suit in one hand; a half marriage one of the two without
+the other. The exact odds count deals: the 24 cards are 8 marriage cards (K and Q of each suit)
+and 16 others, and a set of n cards is described by its *pattern*, how many of each suit's K and
+Q it holds (0, 1 or 2). The number of n-card sets of pattern (a_S, a_C, a_D, a_H) is
+``prod C(2, a_s) * C(16, n - sum a_s)`` out of ``C(24, n)``; every quantity about the hand is a sum
+over patterns. For the talon, the hand's unseen cards are 17 and the talon is 3 of them, uniformly:
+a held half's partner lies in the talon with chance 3/17, both halves of a suit with 15/680. For
+the whole deal (three hands of 7 and a talon of 3) the 8 marriage cards' places are enumerated
+(4^8 ways), each weighted by the ways to fill the rest with the 16 other cards.
+
+The simulated side deals ``--deals`` random deals (``analysis.tables.random_deals``, the same
+deals whatever the thread count) and measures each quantity with a 95% Wilson interval; a
+conditional quantity is measured on the deals that meet its condition. docs/analyses.md defines
+every quantity. Only the dealt cards matter here (no play): marriage values come from the rules.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+
+from analysis.stats import wilson_interval
+from sim.game.cards import SUIT_SYMBOLS
+from sim.game.rules import HouseRules
+
+HAND, TALON, UNSEEN = 7, 3, 17
+MAX_MARRIAGE_DEALS = 10_000_000  # a deal is four 8-byte masks; the measures a few arrays of them
+TABLE_FILE = "marriages.parquet"
+PLOT_FILE = "marriage_odds.png"
+# Bits of the marriage cards: K and Q of each suit (ranks 3 and 2).
+_KQ = [(1 << (6 * s + 2), 1 << (6 * s + 3)) for s in range(4)]
+_ACES = [1 << (6 * s + 5) for s in range(4)]
+_TENS = [1 << (6 * s + 4) for s in range(4)]
+
+
+# ---- exact ------------------------------------------------------------------------------------------
+def pattern_counts(n_cards: int) -> dict[tuple[int, ...], int]:
+    """The number of n-card sets (of 24) by pattern: how many of each suit's K and Q they hold."""
+    out = {}
+    for pattern in itertools.product(range(3), repeat=4):
+        rest = n_cards - sum(pattern)
+        if 0 <= rest <= 16:
+            out[pattern] = math.prod(math.comb(2, a) for a in pattern) * math.comb(16, rest)
+    return out
+
+
+def hand_odds(n_cards: int, values: tuple[int, ...]) -> dict[str, Fraction]:
+    """Exact odds of a uniformly random n-card set: the number of marriages (0..4), a marriage of
+    each suit, at least one, the number of half marriages, and the marriage points held."""
+    total = math.comb(24, n_cards)
+    counts = pattern_counts(n_cards)
+    out: dict[str, Fraction] = {}
+    for m in range(5):
+        p = Fraction(sum(w for pat, w in counts.items() if pat.count(2) == m), total)
+        if p:
+            out[f"marriages = {m}"] = p
+    out["at least one marriage"] = 1 - Fraction(sum(w for pat, w in counts.items() if 2 not in pat), total)
+    for s in range(4):
+        out[f"{SUIT_SYMBOLS[s]} marriage"] = Fraction(sum(w for pat, w in counts.items() if pat[s] == 2), total)
+    for h in range(5):
+        p = Fraction(sum(w for pat, w in counts.items() if pat.count(1) == h), total)
+        if p:
+            out[f"half marriages = {h}"] = p
+    points: dict[int, int] = {}
+    for pat, w in counts.items():
+        v = sum(values[s] for s in range(4) if pat[s] == 2)
+        points[v] = points.get(v, 0) + w
+    for v in sorted(points):
+        out[f"marriage points = {v}"] = Fraction(points[v], total)
+    return out
+
+
+def _talon_any(k: int) -> Fraction:
+    """The chance that a 3-card talon from the 17 unseen cards holds at least one of k given cards."""
+    return 1 - Fraction(math.comb(UNSEEN - k, TALON), math.comb(UNSEEN, TALON))
+
+
+def talon_odds() -> dict[str, Fraction]:
+    """Exact odds of what the talon brings a 7-card hand: given j half marriages held, at least one
+    completed; given m suits of which no half is held, a whole new marriage; given u aces (tens)
+    not held, at least one of them; and the same averaged over random hands."""
+    total = math.comb(24, HAND)
+    counts = pattern_counts(HAND)
+    out: dict[str, Fraction] = {"completes a given half marriage": Fraction(TALON, UNSEEN)}
+    for j in range(1, 5):
+        out[f"completes one of {j} half marriages"] = _talon_any(j)
+    whole = Fraction(UNSEEN - 2, math.comb(UNSEEN, TALON))  # both halves and one of the other 15
+    for m in range(1, 5):
+        out[f"brings a whole marriage, {m} suits unheld"] = m * whole  # two whole ones need 4 cards
+    for u in range(1, 5):
+        out[f"brings an ace, {u} not held"] = _talon_any(u)
+    # Averaged over random hands: the hand's pattern fixes j and m; aces are independent of it.
+    halves = sum(Fraction(w, total) * (_talon_any(pat.count(1)) if pat.count(1) else 0) for pat, w in counts.items())
+    out["completes a half marriage (any hand)"] = halves
+    out["brings a whole marriage (any hand)"] = sum(Fraction(w, total) * pat.count(0) * whole
+                                                   for pat, w in counts.items())
+    out["brings an ace (any hand)"] = 1 - Fraction(math.comb(20, TALON), math.comb(24, TALON))
+    out["brings a ten (any hand)"] = out["brings an ace (any hand)"]
+    return out
+
+
+def deal_odds() -> dict[str, Fraction]:
+    """Exact odds over whole deals (three hands of 7, a talon of 3): nobody holds a marriage in the
+    7-card hands; where each suit's K and Q lie; how many marriages the hands hold together."""
+    sizes = (HAND, HAND, HAND, TALON)  # places 0..2 the hands, 3 the talon
+    total = math.factorial(24) // (math.factorial(HAND) ** 3 * math.factorial(TALON))
+    weight: dict[tuple[int, ...], int] = {}
+    for places in itertools.product(range(4), repeat=8):  # K, Q of S, then of C, D, H
+        used = [places.count(p) for p in range(4)]
+        if any(u > c for u, c in zip(used, sizes, strict=True)):
+            continue
+        rest = [c - u for u, c in zip(used, sizes, strict=True)]
+        weight[places] = math.factorial(16) // math.prod(math.factorial(r) for r in rest)
+    assert sum(weight.values()) == total
+    out: dict[str, Fraction] = {}
+
+    def p(pred) -> Fraction:
+        return Fraction(sum(w for pl, w in weight.items() if pred(pl)), total)
+
+    def together(pl, s):  # the place holding both K and Q of suit s, or -1
+        return pl[2 * s] if pl[2 * s] == pl[2 * s + 1] else -1
+
+    out["no marriage in any hand"] = p(lambda pl: all(together(pl, s) in (-1, 3) for s in range(4)))
+    out["a suit's K and Q in one given hand"] = p(lambda pl: together(pl, 0) == 0)
+    out["a suit's K and Q both in the talon"] = p(lambda pl: together(pl, 0) == 3)
+    out["a suit's K and Q split"] = p(lambda pl: together(pl, 0) == -1)
+    for m in range(5):
+        q = p(lambda pl, m=m: sum(together(pl, s) in (0, 1, 2) for s in range(4)) == m)
+        if q:
+            out[f"marriages in the three hands = {m}"] = q
+    return out
+
+
+# ---- simulated -----------------------------------------------------------------------------------------
+def _popcounts(x: np.ndarray, bits: list[int]) -> np.ndarray:
+    return sum(((x & b) != 0).astype(np.int64) for b in bits)
+
+
+def _suit_state(x: np.ndarray) -> np.ndarray:
+    """(n, 4): how many of each suit's K and Q the masks hold."""
+    return np.stack([((x & k) != 0).astype(np.int64) + ((x & q) != 0) for k, q in _KQ], axis=1)
+
+
+@dataclass(frozen=True)
+class Measure:
+    """k of n deals met a quantity (on the deals meeting its condition)."""
+
+    k: int
+    n: int
+
+
+def measure(deals: np.ndarray, values: tuple[int, ...]) -> dict[str, Measure]:
+    """The simulated counterpart of every exact quantity, on ``deals`` (n, 4) = (seat 0's 7 cards,
+    the talon, seat 1's 7, seat 2's 7). Hand quantities are seat 0's; the 10-card ones seat 0's
+    hand with the talon (the declarer's 10 cards)."""
+    hand, talon, left, right = (deals[:, i] for i in range(4))
+    n = len(deals)
+    out: dict[str, Measure] = {}
+
+    def add(name, hits, cond=None):
+        if cond is None:
+            out[name] = Measure(int(hits.sum()), n)
+        else:
+            out[name] = Measure(int((hits & cond).sum()), int(cond.sum()))
+
+    for prefix, cards in (("hand", hand), ("10 cards", hand | talon)):
+        state = _suit_state(cards)
+        married = state == 2
+        for m in range(5):
+            add(f"{prefix}: marriages = {m}", married.sum(axis=1) == m)
+        add(f"{prefix}: at least one marriage", married.any(axis=1))
+        for s in range(4):
+            add(f"{prefix}: {SUIT_SYMBOLS[s]} marriage", married[:, s])
+        for h in range(5):
+            add(f"{prefix}: half marriages = {h}", (state == 1).sum(axis=1) == h)
+        pts = (married * np.array(values)[None, :]).sum(axis=1)
+        for v in sorted(set(_point_values(values))):
+            add(f"{prefix}: marriage points = {v}", pts == v)
+    state = _suit_state(hand)
+    halves = state == 1
+    partner_in_talon = np.stack([((talon & k) != 0) | ((talon & q) != 0) for k, q in _KQ], axis=1) & halves
+    completed = partner_in_talon.any(axis=1)
+    j = halves.sum(axis=1)
+    unheld = state == 0
+    whole_new = (_suit_state(talon) == 2) & unheld
+    m = unheld.sum(axis=1)
+    aces_unheld = 4 - _popcounts(hand, _ACES)
+    ace_arrives = _popcounts(talon, _ACES) > 0
+    add("talon: completes a given half marriage", partner_in_talon[:, 0], halves[:, 0])
+    for jj in range(1, 5):
+        add(f"talon: completes one of {jj} half marriages", completed, j == jj)
+    for mm in range(1, 5):
+        add(f"talon: brings a whole marriage, {mm} suits unheld", whole_new.any(axis=1), m == mm)
+    for u in range(1, 5):
+        add(f"talon: brings an ace, {u} not held", ace_arrives, aces_unheld == u)
+    add("talon: completes a half marriage (any hand)", completed)
+    add("talon: brings a whole marriage (any hand)", whole_new.any(axis=1))
+    add("talon: brings an ace (any hand)", ace_arrives)
+    add("talon: brings a ten (any hand)", _popcounts(talon, _TENS) > 0)
+    hands = [_suit_state(x) == 2 for x in (hand, left, right)]
+    in_hands = hands[0] | hands[1] | hands[2]
+    add("deal: no marriage in any hand", ~in_hands.any(axis=1))
+    add("deal: a suit's K and Q in one given hand", hands[0][:, 0])
+    add("deal: a suit's K and Q both in the talon", (_suit_state(talon) == 2)[:, 0])
+    add("deal: a suit's K and Q split", ~in_hands[:, 0] & ~(_suit_state(talon) == 2)[:, 0])
+    for mm in range(5):
+        add(f"deal: marriages in the three hands = {mm}", in_hands.sum(axis=1) == mm)
+    return out
+
+
+def _point_values(values: tuple[int, ...]) -> list[int]:
+    return [sum(values[s] for s in range(4) if (mask >> s) & 1) for mask in range(16)]
+
+
+# ---- the table -----------------------------------------------------------------------------------------
+def exact_odds(rules: HouseRules) -> dict[str, Fraction]:
+    """Every exact quantity, named as in ``measure``."""
+    values = tuple(rules.marriage_values)
+    out = {f"hand: {k}": v for k, v in hand_odds(HAND, values).items()}
+    out.update({f"10 cards: {k}": v for k, v in hand_odds(HAND + TALON, values).items()})
+    out.update({f"talon: {k}": v for k, v in talon_odds().items()})
+    out.update({f"deal: {k}": v for k, v in deal_odds().items()})
+    return out
+
+
+def marriage_table(*, deals: int, seed: int = 0, rules: HouseRules | None = None) -> list[dict]:
+    """Rows (quantity, exact fraction, simulated rate with its 95% interval and sample size) for
+    every quantity; ``deals`` random deals from ``seed``."""
+    from analysis.tables import random_deals
+
+    rules = rules or HouseRules()
+    if not 1 <= deals <= MAX_MARRIAGE_DEALS:
+        raise ValueError(f"--deals must be from 1 to {MAX_MARRIAGE_DEALS:,}, not {deals}")
+    exact = exact_odds(rules)
+    sim = measure(random_deals(deals, seed), tuple(rules.marriage_values))
+    rows = []
+    for name, p in exact.items():
+        m = sim.get(name)
+        lo, hi = wilson_interval(m.k, m.n) if m else (math.nan, math.nan)
+        rows.append({"quantity": name, "exact": p, "p": float(p), "k": m.k if m else 0, "n": m.n if m else 0,
+                     "simulated": m.k / m.n if m and m.n else math.nan, "ci_low": lo, "ci_high": hi,
+                     "inside": bool(m and m.n and lo <= float(p) <= hi)})
+    return rows
+
+
+def tables_marriages(*, deals: int, seed: int = 0, rules: str = "classic", out: Path | None = None,
+                     as_json: bool = False) -> list[str]:
+    """What ``thousand tables marriages`` prints: the table as text (or JSON); with ``out`` also a
+    Parquet table with the run's metadata and a plot."""
+    from sim import __version__
+    from sim.game.rules import load_rules
+
+    if seed < 0:
+        raise ValueError(f"--seed must be 0 or more, not {seed}")
+    rec = load_rules(rules)
+    if out is not None:
+        from sim.runner import check_output_dir
+
+        check_output_dir(Path(out))
+    rows = marriage_table(deals=deals, seed=seed, rules=rec)
+    meta = {"thousand_version": __version__, "table": "marriages", "sample_size": deals, "seed": seed,
+            "rules": rec.to_dict()}
+    if out is not None:
+        _store(rows, meta, Path(out))
+    if as_json:
+        return [json.dumps({**meta, "rows": [{**r, "exact": f"{r['exact'].numerator}/{r['exact'].denominator}",
+                                              **{k: (None if isinstance(r[k], float) and math.isnan(r[k]) else r[k])
+                                                 for k in ("simulated", "ci_low", "ci_high")}} for r in rows]},
+                           ensure_ascii=False, indent=1, allow_nan=False)]
+    inside = sum(r["inside"] for r in rows)
+    lines = [f"marriage odds: exact, and measured in {deals:,} random deals (seed {seed}); values "
+             + " ".join(f"{SUIT_SYMBOLS[s]}{rec.marriage_values[s]}" for s in range(4)),
+             f"{'quantity':<52}{'exact':>16}{'p':>9}   {'simulated [95%]':<26}{'n':>10}"]
+    for r in rows:
+        frac = f"{r['exact'].numerator}/{r['exact'].denominator}"
+        sim = (f"{r['simulated']:.4f} [{r['ci_low']:.4f}, {r['ci_high']:.4f}]" if r["n"] else "")
+        flag = "" if r["inside"] or not r["n"] else "  outside"
+        lines.append(f"{r['quantity']:<52}{frac:>16}{r['p']:>9.4f}   {sim:<26}{r['n']:>10,}{flag}")
+    lines.append(f"{inside} of {len(rows)} exact values lie inside the simulated 95% interval "
+                 f"(about {0.95 * len(rows):.0f} expected by chance alone)")
+    if out is not None:
+        lines.append(f"table: {Path(out) / TABLE_FILE}; plot: {Path(out) / PLOT_FILE}")
+    return lines
+
+
+def _store(rows: list[dict], meta: dict, out: Path) -> None:
+    import polars as pl
+
+    from sim.runner import write_parquet_atomic
+
+    df = pl.DataFrame({
+        "quantity": [r["quantity"] for r in rows],
+        "exact_numerator": [r["exact"].numerator for r in rows],
+        "exact_denominator": [r["exact"].denominator for r in rows],
+        "exact": [r["p"] for r in rows], "k": [r["k"] for r in rows], "n": [r["n"] for r in rows],
+        "simulated": [r["simulated"] for r in rows], "ci_low": [r["ci_low"] for r in rows],
+        "ci_high": [r["ci_high"] for r in rows],
+    })
+    write_parquet_atomic(df, out / TABLE_FILE, {k: json.dumps(v) for k, v in meta.items()})
+    _plot(rows, meta, out / PLOT_FILE)
+
+
+def _plot(rows: list[dict], meta: dict, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    by = {r["quantity"]: r for r in rows}
+    fig, axes = plt.subplots(1, 3, figsize=(14, 4.8))
+    panels = [("Marriages held", [f"hand: marriages = {m}" for m in range(4)], [f"{m}" for m in range(4)],
+               "marriages in the 7-card hand"),
+              ("Marriages held after the talon", [f"10 cards: marriages = {m}" for m in range(5)],
+               [f"{m}" for m in range(5)], "marriages in the declarer's 10 cards"),
+              ("What the talon brings", ["talon: completes one of 1 half marriages",
+                                         "talon: completes one of 2 half marriages",
+                                         "talon: completes one of 3 half marriages",
+                                         "talon: brings a whole marriage, 2 suits unheld",
+                                         "talon: brings an ace, 2 not held"],
+               ["1 half\ncompleted", "1 of 2\nhalves", "1 of 3\nhalves", "whole new\n(2 suits)", "an ace\n(2 out)"],
+               "given what the 7-card hand holds")]
+    for ax, (title, names, labels, xlabel) in zip(axes, panels, strict=True):
+        names = [n for n in names if n in by]
+        x = np.arange(len(names))
+        ax.bar(x, [by[n]["p"] for n in names], color="C0", alpha=0.6, label="exact")
+        sims = [by[n]["simulated"] for n in names]
+        err = [[s - by[n]["ci_low"] for n, s in zip(names, sims, strict=True)],
+               [by[n]["ci_high"] - s for n, s in zip(names, sims, strict=True)]]
+        ax.errorbar(x, sims, yerr=err, fmt="o", color="C3", capsize=4, label="simulated, 95% interval")
+        ax.set_xticks(x, labels[:len(names)])
+        ax.set_title(title)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("probability")
+        ax.grid(axis="y", alpha=0.3)
+    axes[0].legend(fontsize=8)
+    fig.suptitle(f"Marriage odds: exact against {meta['sample_size']:,} random deals (seed {meta['seed']})")
+    fig.tight_layout()
+    tmp = path.with_name(f".{path.name}.tmp.png")
+    fig.savefig(tmp, dpi=110)
+    plt.close(fig)
+    tmp.replace(path)
+
+
+__all__ = ["exact_odds", "marriage_table", "measure", "tables_marriages"]

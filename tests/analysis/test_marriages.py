@@ -1,0 +1,108 @@
+"""Marriage odds: every exact number against an independent computation (tests/reference_marriages),
+and the simulated counterparts against the exact values; the command line."""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+
+import pytest
+import reference_marriages as ref
+from typer.testing import CliRunner
+
+from analysis import marriages
+from analysis.stats import wilson_interval
+from sim.game.rules import HouseRules
+
+VALUES = (40, 60, 80, 100)
+
+
+@pytest.mark.parametrize("n_cards", [7, 10])
+@pytest.mark.parametrize("values", [VALUES, (100, 80, 60, 40), (50, 50, 50, 50)])
+def test_hand_odds_match_card_by_card_counting(n_cards, values):
+    exact = marriages.hand_odds(n_cards, values)
+    twin = ref.hand_quantities(n_cards, values)
+    assert {k: v for k, v in exact.items() if v} == {k: v for k, v in twin.items() if v}
+
+
+def test_talon_odds_match_enumeration():
+    t = marriages.talon_odds()
+    twin = ref.talon_any_hand()
+    assert t["completes a half marriage (any hand)"] == twin["completes"]
+    assert t["brings a whole marriage (any hand)"] == twin["whole"]
+    # Given counts: every 3-card talon of the 17 unseen cards, enumerated.
+    import itertools
+
+    talons = list(itertools.combinations(range(17), 3))
+    for j in range(1, 5):
+        hits = sum(1 for tal in talons if any(c < j for c in tal))  # cards 0..j-1: the partners
+        assert t[f"completes one of {j} half marriages"] == Fraction(hits, len(talons))
+        assert t[f"brings an ace, {j} not held"] == Fraction(hits, len(talons))
+    for m in range(1, 5):  # suit i's K and Q are unseen cards 2i and 2i + 1
+        hits = sum(1 for tal in talons if any(2 * i in tal and 2 * i + 1 in tal for i in range(m)))
+        assert t[f"brings a whole marriage, {m} suits unheld"] == Fraction(hits, len(talons))
+    assert t["brings an ace (any hand)"] == 1 - Fraction(math.comb(20, 3), math.comb(24, 3))
+
+
+def test_deal_odds_match_sequential_placement():
+    d = marriages.deal_odds()
+    law = ref.deal_distribution()
+
+    def p(pred):
+        return sum((q for pl, q in law.items() if pred(pl)), Fraction(0))
+
+    def together(pl, s):
+        return pl[2 * s] if pl[2 * s] == pl[2 * s + 1] else -1
+
+    assert d["no marriage in any hand"] == p(lambda pl: all(together(pl, s) in (-1, 3) for s in range(4)))
+    assert d["a suit's K and Q in one given hand"] == p(lambda pl: together(pl, 2) == 1) == Fraction(7, 92)
+    assert d["a suit's K and Q both in the talon"] == p(lambda pl: together(pl, 3) == 3) == Fraction(1, 92)
+    for m in range(5):
+        assert d.get(f"marriages in the three hands = {m}", 0) == p(
+            lambda pl, m=m: sum(together(pl, s) in (0, 1, 2) for s in range(4)) == m)
+
+
+def test_simulated_values_agree_with_the_exact_ones():
+    rows = marriages.marriage_table(deals=200_000, seed=3, rules=HouseRules())
+    # Family-wise 95%: each interval at 1 - 0.05 / (number of quantities) (Bonferroni).
+    z = _z(1 - 0.05 / (2 * len(rows)))
+    bounds = {r["quantity"]: wilson_interval(r["k"], r["n"], z) for r in rows}
+    outside = [r["quantity"] for r in rows if not bounds[r["quantity"]][0] <= r["p"] <= bounds[r["quantity"]][1]]
+    assert not outside
+    assert all(r["n"] > 0 for r in rows)
+
+
+def _z(q: float) -> float:
+    from statistics import NormalDist
+
+    return NormalDist().inv_cdf(q)
+
+
+def test_same_seed_same_numbers_and_rules_values():
+    a = marriages.marriage_table(deals=3000, seed=9)
+    b = marriages.marriage_table(deals=3000, seed=9)
+    assert a == b
+    rich = marriages.exact_odds(HouseRules(marriage_values=(100, 100, 100, 100)))
+    assert rich["hand: marriage points = 100"] == marriages.exact_odds(HouseRules())["hand: marriages = 1"]
+
+
+def test_cli_table_json_parquet_and_plot(tmp_path):
+    import polars as pl
+
+    from cli import app
+
+    res = CliRunner().invoke(app, ["tables", "marriages", "--deals", "5000", "--seed", "2", "--out", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    assert "hand: ♥ marriage" in res.output and "7/92" in res.output
+    df = pl.read_parquet(tmp_path / marriages.TABLE_FILE)
+    meta = pl.read_parquet_metadata(tmp_path / marriages.TABLE_FILE)
+    assert json.loads(meta["seed"]) == 2 and json.loads(meta["sample_size"]) == 5000
+    row = df.filter(pl.col("quantity") == "talon: completes a given half marriage").row(0, named=True)
+    assert (row["exact_numerator"], row["exact_denominator"]) == (3, 17)
+    assert (tmp_path / marriages.PLOT_FILE).stat().st_size > 10_000
+    res = CliRunner().invoke(app, ["tables", "marriages", "--deals", "500", "--json"])
+    data = json.loads(res.output)
+    assert next(r for r in data["rows"] if r["quantity"] == "hand: ♠ marriage")["exact"] == "7/92"
+    bad = CliRunner().invoke(app, ["tables", "marriages", "--deals", "-1"])
+    assert bad.exit_code == 2 and bad.output.startswith("error: --deals must be from 1")
