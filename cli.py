@@ -224,12 +224,18 @@ def tables_marriages(
     seed: Annotated[int, typer.Option(help="root seed")] = 0,
     out: Annotated[Path | None, typer.Option(help="also store marriages.parquet and the plot here")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON (exact fractions as text)")] = False,
+    play_deals: Annotated[int, typer.Option(help="also play this many deals and say what became of each held "
+                                                 "marriage (stored under --out, resumable)")] = 0,
+    players: Annotated[str, typer.Option(help="who plays those deals, as in simulate")] = "heuristic",
+    run: Annotated[Path | None, typer.Option(help="read the deals of this stored run instead of playing")] = None,
 ) -> None:
-    """Marriage odds: exact by counting, next to the same quantities in random deals (95% intervals)."""
-    from analysis.marriages import tables_marriages as run
+    """Marriage odds: exact by counting, next to the same quantities in random deals (95% intervals);
+    and what becomes of held marriages in play."""
+    from analysis.marriages import tables_marriages as run_table
 
     try:
-        lines = run(deals=deals, seed=seed, rules=rules, out=out, as_json=as_json)
+        lines = run_table(deals=deals, seed=seed, rules=rules, out=out, as_json=as_json, play_deals=play_deals,
+                          players=players, run=run, progress=not as_json)
     except _user_errors() as exc:
         _fail(str(exc))
     typer.echo("\n".join(lines))

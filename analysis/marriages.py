@@ -34,6 +34,7 @@ from sim.game.rules import HouseRules
 HAND, TALON, UNSEEN = 7, 3, 17
 MAX_MARRIAGE_DEALS = 10_000_000  # a deal is four 8-byte masks; the measures a few arrays of them
 TABLE_FILE = "marriages.parquet"
+PLAY_TABLE_FILE = "marriages_in_play.parquet"
 PLOT_FILE = "marriage_odds.png"
 # Bits of the marriage cards: K and Q of each suit (ranks 3 and 2).
 _KQ = [(1 << (6 * s + 2), 1 << (6 * s + 3)) for s in range(4)]
@@ -252,28 +253,51 @@ def marriage_table(*, deals: int, seed: int = 0, rules: HouseRules | None = None
 
 
 def tables_marriages(*, deals: int, seed: int = 0, rules: str = "classic", out: Path | None = None,
-                     as_json: bool = False) -> list[str]:
-    """What ``thousand tables marriages`` prints: the table as text (or JSON); with ``out`` also a
-    Parquet table with the run's metadata and a plot."""
+                     as_json: bool = False, play_deals: int = 0, players: str = "heuristic",
+                     run: Path | None = None, progress: bool = False) -> list[str]:
+    """What ``thousand tables marriages`` prints: the exact odds beside random deals as text (or
+    JSON); with ``out`` also a Parquet table with the metadata and a plot. With ``play_deals``, the
+    marriages in play of that many deals played by ``players`` (stored and resumable under
+    ``out/marriage-play``), or of the stored deals run ``run``."""
     from sim import __version__
     from sim.game.rules import load_rules
 
     if seed < 0:
         raise ValueError(f"--seed must be 0 or more, not {seed}")
+    if play_deals < 0:
+        raise ValueError(f"--play-deals must be 0 or more, not {play_deals}")
+    if play_deals and run is not None:
+        raise ValueError("give --play-deals (play new deals) or --run (read a stored run), not both")
     rec = load_rules(rules)
     if out is not None:
         from sim.runner import check_output_dir
 
         check_output_dir(Path(out))
+    if play_deals and out is None:
+        raise ValueError("--play-deals stores its deals: give --out")
     rows = marriage_table(deals=deals, seed=seed, rules=rec)
     meta = {"thousand_version": __version__, "table": "marriages", "sample_size": deals, "seed": seed,
             "rules": rec.to_dict()}
+    play_lines: list[str] = []
+    play_rows: list[dict] = []
+    if play_deals or run is not None:
+        if run is None:
+            run = Path(out) / "marriage-play"
+            _play(run, play_deals, seed, rec, players, progress)
+        play_rows, play_meta = marriage_play_table(Path(run))
+        play_lines = format_play_table(play_rows, play_meta)
+        meta["play_run"] = {k: play_meta[k] for k in ("mode", "sample_size", "seed", "players", "rules")}
     if out is not None:
-        _store(rows, meta, Path(out))
+        _store(rows, meta, Path(out), play_rows)
     if as_json:
+        def num(x):
+            return None if isinstance(x, float) and math.isnan(x) else x
+
         return [json.dumps({**meta, "rows": [{**r, "exact": f"{r['exact'].numerator}/{r['exact'].denominator}",
-                                              **{k: (None if isinstance(r[k], float) and math.isnan(r[k]) else r[k])
-                                                 for k in ("simulated", "ci_low", "ci_high")}} for r in rows]},
+                                              **{k: num(r[k]) for k in ("simulated", "ci_low", "ci_high")}}
+                                             for r in rows],
+                            "play": [{k: ([num(x) for x in v] if isinstance(v, tuple) else v) for k, v in r.items()}
+                                     for r in play_rows]},
                            ensure_ascii=False, indent=1, allow_nan=False)]
     inside = sum(r["inside"] for r in rows)
     lines = [f"marriage odds: exact, and measured in {deals:,} random deals (seed {seed}); values "
@@ -286,12 +310,31 @@ def tables_marriages(*, deals: int, seed: int = 0, rules: str = "classic", out: 
         lines.append(f"{r['quantity']:<52}{frac:>16}{r['p']:>9.4f}   {sim:<26}{r['n']:>10,}{flag}")
     lines.append(f"{inside} of {len(rows)} exact values lie inside the simulated 95% interval "
                  f"(about {0.95 * len(rows):.0f} expected by chance alone)")
+    lines += play_lines
     if out is not None:
         lines.append(f"table: {Path(out) / TABLE_FILE}; plot: {Path(out) / PLOT_FILE}")
     return lines
 
 
-def _store(rows: list[dict], meta: dict, out: Path) -> None:
+def _play(run: Path, n: int, seed: int, rules: HouseRules, players: str, progress: bool) -> None:
+    """Play (or resume) ``n`` independent deals into the run directory ``run``."""
+    import sys
+
+    from tqdm import tqdm
+
+    from sim.engine import BatchSpec
+    from sim.runner import run_batch, stored_units
+
+    spec = BatchSpec(mode="deals", n=n, rules=rules, players=players, seed=seed)
+    done = stored_units(spec, run) if (run / "run.json").exists() else 0
+    with tqdm(total=n, initial=done, unit="deal", unit_scale=True, disable=not progress, desc="marriages in play",
+              file=sys.stderr, dynamic_ncols=True) as bar:
+        result = run_batch(spec, run, on_chunk=bar.update)
+    if result.interrupted:
+        raise KeyboardInterrupt
+
+
+def _store(rows: list[dict], meta: dict, out: Path, play_rows: list[dict]) -> None:
     import polars as pl
 
     from sim.runner import write_parquet_atomic
@@ -305,6 +348,11 @@ def _store(rows: list[dict], meta: dict, out: Path) -> None:
         "ci_high": [r["ci_high"] for r in rows],
     })
     write_parquet_atomic(df, out / TABLE_FILE, {k: json.dumps(v) for k, v in meta.items()})
+    if play_rows:
+        flat = [{"role": r["role"], "suit": r["suit"], "held": r["held"],
+                 **{f"{f}{part}": r[f][i] for f in (*FATES, "given away") if f in r
+                    for i, part in enumerate(("", "_ci_low", "_ci_high"))}} for r in play_rows]
+        write_parquet_atomic(pl.DataFrame(flat), out / PLAY_TABLE_FILE, {k: json.dumps(v) for k, v in meta.items()})
     _plot(rows, meta, out / PLOT_FILE)
 
 
@@ -332,8 +380,8 @@ def _plot(rows: list[dict], meta: dict, path: Path) -> None:
         x = np.arange(len(names))
         ax.bar(x, [by[n]["p"] for n in names], color="C0", alpha=0.6, label="exact")
         sims = [by[n]["simulated"] for n in names]
-        err = [[s - by[n]["ci_low"] for n, s in zip(names, sims, strict=True)],
-               [by[n]["ci_high"] - s for n, s in zip(names, sims, strict=True)]]
+        err = [[max(0.0, s - by[n]["ci_low"]) for n, s in zip(names, sims, strict=True)],
+               [max(0.0, by[n]["ci_high"] - s) for n, s in zip(names, sims, strict=True)]]
         ax.errorbar(x, sims, yerr=err, fmt="o", color="C3", capsize=4, label="simulated, 95% interval")
         ax.set_xticks(x, labels[:len(names)])
         ax.set_title(title)
@@ -350,3 +398,115 @@ def _plot(rows: list[dict], meta: dict, path: Path) -> None:
 
 
 __all__ = ["exact_odds", "marriage_table", "measure", "tables_marriages"]
+
+
+# ---- marriages in play ---------------------------------------------------------------------------------
+# What became of a marriage a seat held in the cards it played with (the declarer's 8 after the
+# discard, a defender's 7 and his gift; with two players the declarer's 10 after the burial).
+FATES = ("declared", "declared, burnt", "no trick won", "cards played first")
+ROLES = ("declarer", "defender")
+
+
+def marriage_fates(deals, rules: HouseRules) -> dict[tuple[str, int, str], int]:
+    """Counts of (role, suit, fate) over the played deals of a stored deals frame, and of
+    (\"declarer\", suit, \"given away\") for marriages the declarer held among his cards before the
+    discard but not after it. Fates:
+
+    - ``declared``: declared and kept;
+    - ``declared, burnt``: declared, then burnt (``marriage_burns_without_trick``, no trick won);
+    - ``no trick won``: not declared, and the seat won no trick (without ``marriage_first_lead`` a
+      marriage is declared only after a trick);
+    - ``cards played first``: not declared although the seat won a trick: a half was played before
+      the seat was on lead after a trick (forced out by following, or led without declaring).
+
+    Thrown-in and conceded deals are left out (nothing is played)."""
+    import numpy as np
+
+    n_seats = rules.players
+    cols = {c: deals[c].to_numpy() for c in deals.columns if c != "plays"}
+    played = (cols["redeal"] == 0) & (cols["declarer"] >= 0) & ~cols["conceded"].astype(bool)
+    out: dict[tuple[str, int, str], int] = {}
+    declarer = cols["declarer"]
+    talon = cols["talon"].astype(np.int64)
+    for p in range(n_seats):
+        hand = cols[f"hand{p}"].astype(np.int64)
+        is_decl = declarer == p
+        if n_seats == 2:
+            buried = cols["buried"].astype(np.int64)
+            card = cols["talon_card"].astype(np.int64)
+            given = np.where(card >= 0, np.left_shift(1, np.maximum(card, 0)), 0)
+            ten = hand | talon
+            final = np.where(is_decl, ten & ~buried & ~given, hand)
+        else:
+            gift = cols[f"gift{p}"].astype(np.int64)
+            received = np.where(gift >= 0, np.left_shift(1, np.maximum(gift, 0)), 0)
+            gifts_out = np.zeros_like(hand)
+            for q in range(n_seats):
+                if q != p:
+                    g = cols[f"gift{q}"].astype(np.int64)
+                    gifts_out |= np.where(g >= 0, np.left_shift(1, np.maximum(g, 0)), 0)
+            ten = hand | talon
+            final = np.where(is_decl, ten & ~gifts_out, hand | received)
+        active = played & (hand != 0)  # a 4-player dealer sits out with no hand
+        bits = cols[f"marriages{p}"].astype(np.int64)
+        tricks = cols[f"tricks{p}"]
+        for s in range(4):
+            kq = _KQ[s][0] | _KQ[s][1]
+            held = active & ((final & kq) == kq)
+            declared = (bits >> s) & 1 == 1
+            burnt = declared & (tricks == 0) & rules.marriage_burns_without_trick
+            fate = {
+                "declared": held & declared & ~burnt,
+                "declared, burnt": held & burnt,
+                "no trick won": held & ~declared & (tricks == 0),
+                "cards played first": held & ~declared & (tricks > 0),
+            }
+            gave = active & is_decl & ((ten & kq) == kq) & ((final & kq) != kq)
+            for role, mask in (("declarer", is_decl), ("defender", ~is_decl)):
+                for name, hit in fate.items():
+                    out[(role, s, name)] = out.get((role, s, name), 0) + int((hit & mask).sum())
+            out[("declarer", s, "given away")] = out.get(("declarer", s, "given away"), 0) + int(gave.sum())
+    return out
+
+
+def marriage_play_table(run: Path, *, partial: bool = False) -> tuple[list[dict], dict]:
+    """Rows (role, suit, held, each fate's share with its 95% interval) from a stored deals run,
+    read shard by shard (memory stays flat), and the run's metadata."""
+    import polars as pl
+
+    from sim.runner import read_run_metadata, verify_run
+
+    meta = read_run_metadata(run)
+    rules = HouseRules.from_dict(meta["rules"], source=f"run {run}")
+    counts: dict[tuple[str, int, str], int] = {}
+    for shard in verify_run(run, partial=partial)["deals"]:
+        for key, k in marriage_fates(pl.read_parquet(shard), rules).items():
+            counts[key] = counts.get(key, 0) + k
+    rows = []
+    for role in ROLES:
+        for s in range(4):
+            held = sum(counts.get((role, s, f), 0) for f in FATES)
+            row = {"role": role, "suit": SUIT_SYMBOLS[s], "held": held}
+            for f in FATES:
+                k = counts.get((role, s, f), 0)
+                row[f] = (k / held if held else math.nan, *wilson_interval(k, held))
+            if role == "declarer":
+                before = held + counts.get((role, s, "given away"), 0)
+                k = counts.get((role, s, "given away"), 0)
+                row["given away"] = (k / before if before else math.nan, *wilson_interval(k, before))
+            rows.append(row)
+    return rows, meta
+
+
+def format_play_table(rows: list[dict], meta: dict) -> list[str]:
+    lines = [f"marriages in play: {meta['sample_size']:,} deals of {', '.join(meta['players'])} (seed "
+             f"{meta['seed']}); share of the marriages held after the discard [95%]"]
+    head = f"{'role':<10}{'suit':<5}{'held':>8}  " + "".join(f"{f:<26}" for f in FATES)
+    lines.append(head + "given away (of 10 cards)")
+    for r in rows:
+        cells = "".join(f"{r[f][0]:.3f} [{r[f][1]:.3f}, {r[f][2]:.3f}]".ljust(26) if r["held"] else "-".ljust(26)
+                        for f in FATES)
+        given = r.get("given away")
+        tail = f"{given[0]:.3f} [{given[1]:.3f}, {given[2]:.3f}]" if given and not math.isnan(given[0]) else ""
+        lines.append(f"{r['role']:<10}{r['suit']:<5}{r['held']:>8,}  {cells}{tail}")
+    return lines

@@ -106,3 +106,79 @@ def test_cli_table_json_parquet_and_plot(tmp_path):
     assert next(r for r in data["rows"] if r["quantity"] == "hand: ♠ marriage")["exact"] == "7/92"
     bad = CliRunner().invoke(app, ["tables", "marriages", "--deals", "-1"])
     assert bad.exit_code == 2 and bad.output.startswith("error: --deals must be from 1")
+
+
+# ---- marriages in play ------------------------------------------------------------------------------
+def naive_fates(deals, rules) -> dict:
+    """Row by row: the seat's cards after the discard, and what became of each marriage in them."""
+    out: dict = {}
+    for row in deals.iter_rows(named=True):
+        if row["redeal"] or row["declarer"] < 0 or row["conceded"]:
+            continue
+        d = row["declarer"]
+        for p in range(rules.players):
+            if not row[f"hand{p}"]:
+                continue
+            ten = row[f"hand{p}"] | row["talon"]
+            if p == d:
+                final = ten
+                for q in range(rules.players):
+                    if q != p and row[f"gift{q}"] >= 0:
+                        final &= ~(1 << row[f"gift{q}"])
+            else:
+                final = row[f"hand{p}"] | (1 << row[f"gift{p}"])
+            role = "declarer" if p == d else "defender"
+            for s in range(4):
+                k, q = 1 << (6 * s + 3), 1 << (6 * s + 2)
+                if p == d and ten & k and ten & q and not (final & k and final & q):
+                    out[(role, s, "given away")] = out.get((role, s, "given away"), 0) + 1
+                if not (final & k and final & q):
+                    continue
+                declared = row[f"marriages{p}"] >> s & 1
+                won = row[f"tricks{p}"] > 0
+                if declared and not won and rules.marriage_burns_without_trick:
+                    fate = "declared, burnt"
+                elif declared:
+                    fate = "declared"
+                else:
+                    fate = "cards played first" if won else "no trick won"
+                out[(role, s, fate)] = out.get((role, s, fate), 0) + 1
+    return out
+
+
+@pytest.mark.parametrize("players, rules", [
+    (("heuristic", "random", "random"), HouseRules()),
+    (("random",), HouseRules(marriage_first_lead=True, marriage_burns_without_trick=True)),
+    (("heuristic", "random", "heuristic", "random"), HouseRules(players=4)),
+], ids=["mixed", "random-burns", "four"])
+def test_fates_match_a_row_by_row_count(players, rules):
+    from sim.engine import BatchSpec, play_chunk
+
+    deals, _ = play_chunk(BatchSpec(mode="deals", n=3000, seed=8, players=players, rules=rules), 0)
+    fast = {k: v for k, v in marriages.marriage_fates(deals, rules).items() if v}
+    assert fast == naive_fates(deals, rules)
+    if rules.marriage_burns_without_trick:
+        assert any(f == "declared, burnt" for _, _, f in fast)
+    if "random" in players:
+        assert any(f == "given away" for _, _, f in fast)  # random declarers give marriage halves away
+
+
+def test_cli_marriages_in_play_stored_and_resumed(tmp_path):
+    import polars as pl
+
+    from cli import app
+
+    args = ["tables", "marriages", "--deals", "200", "--play-deals", "3000", "--players", "heuristic,random,random",
+            "--out", str(tmp_path)]
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code == 0, res.output
+    assert "marriages in play: 3,000 deals" in res.output and "cards played first" in res.output
+    play = pl.read_parquet(tmp_path / marriages.PLAY_TABLE_FILE)
+    assert play.height == 8 and set(play["role"]) == {"declarer", "defender"}
+    again = CliRunner().invoke(app, args)  # the stored deals are verified and read again, nothing played
+    assert again.exit_code == 0 and again.output.split("marriage odds")[1] == res.output.split("marriage odds")[1]
+    stored = str(tmp_path / "marriage-play")
+    from_run = CliRunner().invoke(app, ["tables", "marriages", "--deals", "200", "--run", stored])
+    assert from_run.exit_code == 0 and "marriages in play: 3,000 deals" in from_run.output
+    bad = CliRunner().invoke(app, ["tables", "marriages", "--play-deals", "10"])
+    assert bad.exit_code == 2 and "give --out" in bad.output
