@@ -181,7 +181,7 @@ def bid(
         typer.echo("\n".join(format_text(result)))
 
 
-tables_app = typer.Typer(help="Tables built from many deals (bid-success tables, marriage odds).",
+tables_app = typer.Typer(help="Tables built from many deals: bid success, marriage odds, barrel survival.",
                          no_args_is_help=True,
                          context_settings=HELP)
 app.add_typer(tables_app, name="tables")
@@ -236,6 +236,28 @@ def tables_marriages(
     try:
         lines = run_table(deals=deals, seed=seed, rules=rules, out=out, as_json=as_json, play_deals=play_deals,
                           players=players, run=run, progress=not as_json)
+    except _user_errors() as exc:
+        _fail(str(exc))
+    typer.echo("\n".join(lines))
+
+
+@tables_app.command("barrel")
+def tables_barrel(
+    games: Annotated[int, typer.Option(help="whole games per rule set")] = 2000,
+    rules: Annotated[list[str] | None, typer.Option(
+        help="a preset or a TOML file; repeat to compare rule sets (default classic)")] = None,
+    players: Annotated[str, typer.Option(help="who plays, as in simulate")] = "heuristic",
+    seed: Annotated[int, typer.Option(help="root seed (the same for every rule set)")] = 0,
+    out: Annotated[Path, typer.Option(help="directory for barrel.parquet, the plot and the stored runs")]
+    = Path("out/tables"),
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """Barrel survival: how barrel episodes end (up, by attempt; falls by cause), per rule set."""
+    from analysis.barrel import tables_barrel as run
+
+    try:
+        lines = run(games=games, rules=rules or ["classic"], players=players, seed=seed, out=out, as_json=as_json,
+                    progress=not as_json)
     except _user_errors() as exc:
         _fail(str(exc))
     typer.echo("\n".join(lines))

@@ -1,0 +1,301 @@
+"""Barrel survival: what happens to a player who reaches the barrel, from stored whole-game runs.
+
+A **barrel episode** starts at a deal whose ``events`` bits say the seat climbed onto the barrel
+(EV_BARREL_ON) and runs over the played deals after it (thrown-in deals are not played and do not
+count) while the seat stays on (EV_BARREL_STAY). The first played deal after the climb without
+EV_BARREL_STAY ends it, and its bits say how:
+
+- **up**: the seat won the game (EV_WIN), on attempt k = the played deals it sat through,
+  this one included (with four players the deals it sat out as dealer are no attempts);
+- **fell**, by cause: a failed contract (EV_FALL_CONTRACT), attempts used up (EV_FALL_ATTEMPTS),
+  knocked off by a newcomer (EV_KNOCKED_OFF), a bolt penalty (EV_BOLT_PENALTY), the dealer's
+  redeal penalty (EV_REDEAL_PENALTY), or another (for instance a dump truck on a barrel of 555);
+  a fall that set the score to zero (EV_FALL_TO_ZERO) is counted as well;
+- an episode still running at the game's last deal ended with **another player's win**, or
+  **unfinished** when the game hit its deal limit.
+
+Climbs that reached the barrel together with another player (EV_SIMULTANEOUS) never sit; they are
+counted apart. Everything is read from the verified shards of a run, one shard at a time, so
+memory stays flat whatever the number of games.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+
+from analysis.stats import mean_interval, wilson_interval
+from sim.engine.schema import (
+    EV_BARREL_ON,
+    EV_BARREL_STAY,
+    EV_BOLT_PENALTY,
+    EV_FALL_ATTEMPTS,
+    EV_FALL_CONTRACT,
+    EV_FALL_TO_ZERO,
+    EV_KNOCKED_OFF,
+    EV_REDEAL_PENALTY,
+    EV_SIMULTANEOUS,
+    EV_WIN,
+)
+
+FALL_CAUSES = (("failed contract", EV_FALL_CONTRACT), ("attempts used up", EV_FALL_ATTEMPTS),
+               ("knocked off", EV_KNOCKED_OFF), ("bolt penalty", EV_BOLT_PENALTY),
+               ("redeal penalty", EV_REDEAL_PENALTY))
+FATES = ("up", *(f"fell: {c}" for c, _ in FALL_CAUSES), "fell: other", "another player won", "unfinished")
+MAX_ATTEMPT_SHOWN = 10
+TABLE_FILE = "barrel.parquet"
+PLOT_FILE = "barrel_survival.png"
+
+
+def episodes(deals, games, n_seats: int) -> list[dict]:
+    """Every barrel episode of the games in ``deals`` / ``games`` (frames of one shard): seat, game,
+    fate, attempts, fell to zero. Deals must hold whole games."""
+    d = deals.sort("game", "deal")
+    played = (d["redeal"].to_numpy() == 0)
+    game = d["game"].to_numpy()[played]
+    dealer = d["dealer"].to_numpy()[played]
+    winners = dict(zip(games["game"].to_list(), games["winner"].to_list(), strict=True))
+    last_of_game = np.r_[game[1:] != game[:-1], True].nonzero()[0]
+    out = []
+    for p in range(n_seats):
+        ev = d[f"events{p}"].to_numpy().astype(np.int64)[played]
+        counts = np.ones(len(ev), dtype=np.int64)
+        if n_seats == 4:
+            counts[dealer == p] = 0  # sitting out is no attempt
+        cum = np.cumsum(counts)
+        ends = ((ev & EV_BARREL_STAY) == 0).nonzero()[0]
+        for c in ((ev & EV_BARREL_ON) != 0).nonzero()[0]:
+            k = np.searchsorted(ends, c, side="right")
+            last = last_of_game[np.searchsorted(last_of_game, c)]
+            end = ends[k] if k < len(ends) else None
+            if end is None or end > last:  # still on the barrel when the game stopped
+                winner = winners[int(game[c])]
+                fate = "unfinished" if winner < 0 else "another player won"
+                out.append({"game": int(game[c]), "seat": p, "fate": fate, "attempts": int(cum[last] - cum[c]),
+                            "zeroed": False})
+                continue
+            bits = int(ev[end])
+            if bits & EV_WIN:
+                fate = "up"
+            else:
+                fate = next((f"fell: {name}" for name, bit in FALL_CAUSES if bits & bit), "fell: other")
+            out.append({"game": int(game[c]), "seat": p, "fate": fate, "attempts": int(cum[end] - cum[c]),
+                        "zeroed": bool(bits & EV_FALL_TO_ZERO)})
+    return out
+
+
+def deals_with_a_sitter(deals, n_seats: int) -> int:
+    """Played deals that begin with somebody on the barrel: the previous played deal of the same
+    game left a seat on it (EV_BARREL_ON or EV_BARREL_STAY)."""
+    d = deals.filter(deals["redeal"] == 0).sort("game", "deal")
+    on = np.zeros(d.height, dtype=bool)
+    for p in range(n_seats):
+        on |= (d[f"events{p}"].to_numpy().astype(np.int64) & (EV_BARREL_ON | EV_BARREL_STAY)) != 0
+    game = d["game"].to_numpy()
+    return int((on[:-1] & (game[1:] == game[:-1])).sum())
+
+
+def simultaneous_climbs(deals, n_seats: int) -> int:
+    return int(sum(((deals[f"events{p}"].to_numpy().astype(np.int64) & EV_SIMULTANEOUS) != 0).sum()
+                   for p in range(n_seats)))
+
+
+def barrel_summary(run: Path) -> dict:
+    """Fates, attempts and game length of a stored games run, with 95% intervals."""
+    import polars as pl
+
+    from sim.runner import read_run_metadata, verify_run
+
+    meta = read_run_metadata(run)
+    if meta.get("mode") != "games":
+        raise ValueError(f"run {run} holds independent deals; the barrel needs whole games (thousand simulate --games)")
+    n_seats = meta["rules"]["players"]
+    shards = verify_run(run)
+    eps: list[dict] = []
+    simultaneous = 0
+    lengths = []
+    barrel_deals = 0
+    played_deals = 0
+    for deals_path, games_path in zip(shards["deals"], shards["games"], strict=True):
+        deals, games = pl.read_parquet(deals_path), pl.read_parquet(games_path)
+        found = episodes(deals, games, n_seats)
+        eps += found
+        simultaneous += simultaneous_climbs(deals, n_seats)
+        lengths += games["deals"].to_list()
+        played_deals += int((deals["redeal"] == 0).sum())
+        barrel_deals += deals_with_a_sitter(deals, n_seats)
+    n = len(eps)
+    fates = {f: sum(e["fate"] == f for e in eps) for f in FATES}
+    summary = {
+        "run": meta, "episodes": n, "simultaneous_climbs": simultaneous, "games": len(lengths),
+        "fates": {f: _share(k, n) for f, k in fates.items()},
+        "fell": _share(sum(k for f, k in fates.items() if f.startswith("fell")), n),
+        "fell_to_zero": _share(sum(e["zeroed"] for e in eps), n),
+        "up_on_attempt": {a: _share(sum(e["fate"] == "up" and e["attempts"] == a for e in eps), n)
+                          for a in range(1, MAX_ATTEMPT_SHOWN + 1)},
+        "attempts": {a: sum(e["attempts"] == a for e in eps) for a in sorted({e["attempts"] for e in eps})},
+        "game_length": _mean(lengths),
+        "barrel_share_of_deals": _share(barrel_deals, played_deals),
+    }
+    return summary
+
+
+def _share(k: int, n: int) -> dict:
+    lo, hi = wilson_interval(k, n)
+    return {"k": k, "n": n, "p": k / n if n else math.nan, "ci_low": lo, "ci_high": hi}
+
+
+def _mean(values: list[int]) -> dict:
+    a = np.asarray(values, dtype=np.float64)
+    m = float(a.mean()) if len(a) else math.nan
+    lo, hi = mean_interval(m, float(a.std(ddof=1)) if len(a) > 1 else math.nan, len(a))
+    return {"mean": m, "n": len(a), "ci_low": lo, "ci_high": hi}
+
+
+def format_summaries(summaries: dict[str, dict]) -> list[str]:
+    names = list(summaries)
+    width = 24
+    lines = ["barrel survival (share of barrel episodes, [95% interval])",
+             f"{'':<30}" + "".join(f"{n[:width - 2]:<{width}}" for n in names)]
+
+    def row(label, cells):
+        lines.append(f"{label:<30}" + "".join(f"{c:<{width}}" for c in cells))
+
+    def pct(x):
+        return "-" if not x["n"] else f"{x['p']:.3f} [{x['ci_low']:.3f}, {x['ci_high']:.3f}]"
+
+    row("games / barrel episodes", [f"{s['games']:,} / {s['episodes']:,}" for s in summaries.values()])
+    for f in FATES:
+        row(f, [pct(s["fates"][f]) for s in summaries.values()])
+    row("fell (all causes)", [pct(s["fell"]) for s in summaries.values()])
+    row("fell to zero", [pct(s["fell_to_zero"]) for s in summaries.values()])
+    for a in range(1, 4):
+        row(f"up on attempt {a}", [pct(s["up_on_attempt"][a]) for s in summaries.values()])
+    row("simultaneous climbs", [f"{s['simultaneous_climbs']:,}" for s in summaries.values()])
+    row("game length (deals)", [f"{s['game_length']['mean']:.1f} [{s['game_length']['ci_low']:.1f}, "
+                                f"{s['game_length']['ci_high']:.1f}]" for s in summaries.values()])
+    row("deals with a sitter", [pct(s["barrel_share_of_deals"]) for s in summaries.values()])
+    return lines
+
+
+def tables_barrel(*, games: int, rules: list[str], players: str = "heuristic", seed: int = 0,
+                  out: Path = Path("out/tables"), as_json: bool = False, progress: bool = False) -> list[str]:
+    """What ``thousand tables barrel`` prints: for every rule set, ``games`` whole games played (or
+    the stored run of the same spec reused) under ``out/barrel-runs``, and their barrel summary;
+    a Parquet table with the metadata and a plot in ``out``."""
+    import sys
+
+    from tqdm import tqdm
+
+    from sim import __version__
+    from sim.engine import BatchSpec
+    from sim.game.rules import load_rules
+    from sim.runner import check_output_dir, run_batch, stored_units
+
+    if seed < 0:
+        raise ValueError(f"--seed must be 0 or more, not {seed}")
+    rule_sets = {_label(spec, i): load_rules(spec) for i, spec in enumerate(rules or ["classic"])}
+    for label, rec in rule_sets.items():
+        if rec.barrel is None:
+            raise ValueError(f"rules {label!r} have no barrel (barrel = none)")
+    out = Path(out)
+    check_output_dir(out)
+    specs = {label: BatchSpec(mode="games", n=games, rules=rec, players=players, seed=seed)
+             for label, rec in rule_sets.items()}
+    summaries = {}
+    for label, spec in specs.items():
+        run = out / "barrel-runs" / label
+        done = stored_units(spec, run) if (run / "run.json").exists() else 0
+        with tqdm(total=spec.n, initial=done, unit="game", disable=not progress, desc=f"{label}",
+                  file=sys.stderr, dynamic_ncols=True) as bar:
+            result = run_batch(spec, run, on_chunk=bar.update)
+        if result.interrupted:
+            raise KeyboardInterrupt
+        summaries[label] = barrel_summary(run)
+    meta = {"thousand_version": __version__, "table": "barrel", "games": games, "seed": seed,
+            "players": list(next(iter(specs.values())).players),
+            "rules": {label: rec.to_dict() for label, rec in rule_sets.items()}}
+    _store(summaries, meta, out)
+    if as_json:
+        return [json.dumps(_finite({**meta, "summaries": {k: {kk: vv for kk, vv in v.items() if kk != "run"}
+                                                            for k, v in summaries.items()}}),
+                           ensure_ascii=False, indent=1, allow_nan=False)]
+    return format_summaries(summaries) + [f"table: {out / TABLE_FILE}; plot: {out / PLOT_FILE}"]
+
+
+def _label(spec: str, i: int) -> str:
+    name = Path(spec).stem if spec.endswith(".toml") else spec
+    return f"{i + 1}-{name}"
+
+
+def _finite(x):
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, dict):
+        return {str(k): _finite(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [_finite(v) for v in x]
+    return x
+
+
+def _store(summaries: dict[str, dict], meta: dict, out: Path) -> None:
+    import polars as pl
+
+    from sim.runner import write_parquet_atomic
+
+    rows = []
+    for label, s in summaries.items():
+        items = [(f, s["fates"][f]) for f in FATES] + [("fell", s["fell"]), ("fell to zero", s["fell_to_zero"])]
+        items += [(f"up on attempt {a}", v) for a, v in s["up_on_attempt"].items()]
+        items += [("deals with a sitter", s["barrel_share_of_deals"])]
+        for name, v in items:
+            rows.append({"rules": label, "quantity": name, "k": v["k"], "n": v["n"], "p": v["p"],
+                         "ci_low": v["ci_low"], "ci_high": v["ci_high"]})
+    write_parquet_atomic(pl.DataFrame(rows), out / TABLE_FILE, {k: json.dumps(v) for k, v in meta.items()})
+    _plot(summaries, meta, out / PLOT_FILE)
+
+
+def _plot(summaries: dict[str, dict], meta: dict, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 5))
+    shown = [f for f in FATES if any(s["fates"][f]["k"] for s in summaries.values())]
+    width = 0.8 / max(1, len(summaries))
+    x = np.arange(len(shown))
+    last_attempt = max([a for s in summaries.values() for a, v in s["up_on_attempt"].items() if v["k"]] + [1])
+    last_attempt = min(MAX_ATTEMPT_SHOWN, last_attempt + 1)
+    for i, (label, s) in enumerate(summaries.items()):
+        ps = [s["fates"][f]["p"] for f in shown]
+        err = [[max(0.0, p - s["fates"][f]["ci_low"]) for f, p in zip(shown, ps, strict=True)],
+               [max(0.0, s["fates"][f]["ci_high"] - p) for f, p in zip(shown, ps, strict=True)]]
+        ax1.bar(x + i * width, ps, width, yerr=err, capsize=3, label=f"{label} ({s['episodes']:,} episodes)")
+        attempts = range(1, last_attempt + 1)
+        ups = [s["up_on_attempt"][a]["p"] for a in attempts]
+        err2 = [[max(0.0, p - s["up_on_attempt"][a]["ci_low"]) for a, p in zip(attempts, ups, strict=True)],
+                [max(0.0, s["up_on_attempt"][a]["ci_high"] - p) for a, p in zip(attempts, ups, strict=True)]]
+        ax2.errorbar(list(attempts), ups, yerr=err2, marker="o", capsize=3, label=label)
+    ax1.set_xticks(x + width * (len(summaries) - 1) / 2, [f.replace(": ", ":\n").replace(" ", "\n", 1)
+                                                           for f in shown], fontsize=8)
+    ax1.set_ylabel("share of barrel episodes")
+    ax1.set_title("How a barrel episode ends (95% intervals)")
+    ax1.legend(fontsize=8)
+    ax2.set_xlabel("attempt (played deals on the barrel)")
+    ax2.set_xticks(list(range(1, last_attempt + 1)))
+    ax2.set_ylabel("share of episodes won on this attempt")
+    ax2.set_title("Leaving the barrel upward, by attempt")
+    ax2.legend(fontsize=8)
+    for ax in (ax1, ax2):
+        ax.grid(axis="y", alpha=0.3)
+    fig.suptitle(f"Barrel survival: {meta['games']:,} games per rule set, players {', '.join(meta['players'])}, "
+                 f"seed {meta['seed']}")
+    fig.tight_layout()
+    tmp = path.with_name(f".{path.name}.tmp.png")
+    fig.savefig(tmp, dpi=110)
+    plt.close(fig)
+    tmp.replace(path)

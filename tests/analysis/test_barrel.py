@@ -1,0 +1,128 @@
+"""Barrel survival: the episodes recomputed row by row from the stored deals of the same runs, a
+rule that cannot matter leaving the table unchanged, one that must moving it, and the command."""
+
+from __future__ import annotations
+
+import json
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from analysis import barrel
+from sim.engine import BatchSpec, play_chunk
+from sim.engine.schema import (
+    EV_BARREL_ON,
+    EV_BARREL_STAY,
+    EV_BOLT_PENALTY,
+    EV_FALL_ATTEMPTS,
+    EV_FALL_CONTRACT,
+    EV_FALL_TO_ZERO,
+    EV_KNOCKED_OFF,
+    EV_REDEAL_PENALTY,
+    EV_WIN,
+)
+from sim.game.rules import HouseRules
+
+
+def naive_episodes(deals: pl.DataFrame, games: pl.DataFrame, n_seats: int) -> list[dict]:
+    """Walk every game deal by deal, one seat at a time: a climb opens an episode, each played deal
+    after it is an attempt (not a 4-player dealer's deal), a deal that does not leave the seat on
+    the barrel closes it."""
+    winner = {g["game"]: g["winner"] for g in games.iter_rows(named=True)}
+    out = []
+    for (game,), rows in deals.sort("game", "deal").group_by(["game"], maintain_order=True):
+        rows = [r for r in rows.iter_rows(named=True) if r["redeal"] == 0]
+        for p in range(n_seats):
+            open_ep = None
+            for r in rows:
+                ev = r[f"events{p}"]
+                if open_ep is not None:
+                    if not (n_seats == 4 and r["dealer"] == p):
+                        open_ep["attempts"] += 1
+                    if not ev & EV_BARREL_STAY:
+                        if ev & EV_WIN:
+                            fate = "up"
+                        elif ev & EV_FALL_CONTRACT:
+                            fate = "fell: failed contract"
+                        elif ev & EV_FALL_ATTEMPTS:
+                            fate = "fell: attempts used up"
+                        elif ev & EV_KNOCKED_OFF:
+                            fate = "fell: knocked off"
+                        elif ev & EV_BOLT_PENALTY:
+                            fate = "fell: bolt penalty"
+                        elif ev & EV_REDEAL_PENALTY:
+                            fate = "fell: redeal penalty"
+                        else:
+                            fate = "fell: other"
+                        out.append({**open_ep, "fate": fate, "zeroed": bool(ev & EV_FALL_TO_ZERO)})
+                        open_ep = None
+                if ev & EV_BARREL_ON:
+                    open_ep = {"game": game, "seat": p, "attempts": 0}
+            if open_ep is not None:
+                fate = "unfinished" if winner[game] < 0 else "another player won"
+                out.append({**open_ep, "fate": fate, "zeroed": False})
+    return out
+
+
+CONFIGS = {
+    "classic-mixed": (("heuristic", "random", "heuristic"), HouseRules()),
+    "penalties": (("heuristic",), HouseRules(redeal_four_aces=True, redeal_hand_points_below=15,
+                                             redeal_limit_penalty=True, bolt_penalty=120, barrel_attempts=2)),
+    "four": (("heuristic", "heuristic", "random", "heuristic"), HouseRules(players=4)),
+    "two": (("heuristic", "random"), HouseRules(players=2)),
+    "accumulate": (("heuristic",), HouseRules(barrel_accumulate=True, barrel_talon_free=True)),
+    "short-capped": (("random", "heuristic", "heuristic"), HouseRules(target=555, barrel=440)),
+}
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_episodes_match_a_deal_by_deal_walk(name):
+    players, rules = CONFIGS[name]
+    deals, games = play_chunk(BatchSpec(mode="games", n=150, seed=12, players=players, rules=rules,
+                                        max_deals_per_game=300), 0)
+    key = ("game", "seat")
+    fast = sorted(barrel.episodes(deals, games, rules.players), key=lambda e: tuple(e[k] for k in key))
+    slow = sorted(naive_episodes(deals, games, rules.players), key=lambda e: tuple(e[k] for k in key))
+    assert fast == slow
+    assert fast, "the sample must reach the barrel"
+
+
+def test_rules_that_cannot_and_must_matter(tmp_path):
+    def summary(rules_text, name):
+        f = tmp_path / f"{name}.toml"
+        f.write_text(rules_text)
+        barrel.tables_barrel(games=1200, rules=[str(f)], seed=4, out=tmp_path / name)
+        return json.loads(barrel.tables_barrel(games=1200, rules=[str(f)], seed=4, out=tmp_path / name,
+                                               as_json=True)[0])["summaries"][f"1-{name}"]
+
+    classic = summary("", "classic")
+    # redeal_policy decides nothing when no redeal rule is on: the same games, the same table.
+    assert summary('redeal_policy = "never"\n', "never") == classic
+    two = summary("barrel_attempts = 2\n", "two")
+    assert two["up_on_attempt"]["3"]["k"] == 0 and classic["up_on_attempt"]["3"]["k"] > 0
+    # Fewer attempts: more falls by attempts used up, fewer episodes ending upward.
+    assert two["fates"]["fell: attempts used up"]["ci_low"] > classic["fates"]["fell: attempts used up"]["ci_high"]
+    assert two["fates"]["up"]["ci_high"] < classic["fates"]["up"]["ci_low"]
+
+
+def test_cli_barrel_tables_reuse_and_errors(tmp_path):
+    from cli import app
+
+    args = ["tables", "barrel", "--games", "200", "--rules", "classic", "--rules", "short", "--out", str(tmp_path)]
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code == 0, res.output
+    assert "1-classic" in res.output and "2-short" in res.output and "fell: knocked off" in res.output
+    table = pl.read_parquet(tmp_path / barrel.TABLE_FILE)
+    assert set(table["rules"]) == {"1-classic", "2-short"}
+    assert (tmp_path / barrel.PLOT_FILE).stat().st_size > 10_000
+    shard = tmp_path / "barrel-runs" / "1-classic" / "games" / "part-00000.parquet"
+    stamp = shard.stat().st_mtime_ns
+    again = CliRunner().invoke(app, args)  # the stored runs are verified and reused: nothing played
+    assert again.exit_code == 0 and shard.stat().st_mtime_ns == stamp
+    assert again.output.split("barrel survival")[1] == res.output.split("barrel survival")[1]
+    nobarrel = tmp_path / "nobarrel.toml"
+    nobarrel.write_text('barrel = "none"\n')
+    bad = CliRunner().invoke(app, ["tables", "barrel", "--games", "5", "--rules", str(nobarrel),
+                                   "--out", str(tmp_path)])
+    assert bad.exit_code == 2 and "have no barrel" in bad.output
