@@ -98,6 +98,35 @@ def deals_with_a_sitter(deals, n_seats: int) -> int:
     return int((on[:-1] & (game[1:] == game[:-1])).sum())
 
 
+SCORE_STEP = 100  # width of the score classes of the win-from-score table
+
+
+def wins_from_score(deals, games, n_seats: int) -> dict[int, list[int]]:
+    """{score class: [games won, deals]} over the played deals of finished games, counting the
+    dealer of each deal: his score before the deal (by classes of SCORE_STEP, floored) and whether
+    he won the game in the end."""
+    winner = dict(zip(games["game"].to_list(), games["winner"].to_list(), strict=True))
+    d = deals.sort("game", "deal")
+    game = d["game"].to_numpy()
+    dealer = d["dealer"].to_numpy()
+    played = d["redeal"].to_numpy() == 0
+    first = np.r_[True, game[1:] != game[:-1]]
+    out: dict[int, list[int]] = {}
+    for p in range(n_seats):
+        after = d[f"score{p}"].to_numpy().astype(np.int64)
+        before = np.where(first, 0, np.r_[0, after[:-1]])
+        mine = played & (dealer == p)
+        for g, sc in zip(game[mine], before[mine], strict=True):
+            w = winner[int(g)]
+            if w < 0:
+                continue  # unfinished: no outcome
+            cls = int(sc // SCORE_STEP * SCORE_STEP)
+            cell = out.setdefault(cls, [0, 0])
+            cell[0] += int(w == p)
+            cell[1] += 1
+    return out
+
+
 def simultaneous_climbs(deals, n_seats: int) -> int:
     return int(sum(((deals[f"events{p}"].to_numpy().astype(np.int64) & EV_SIMULTANEOUS) != 0).sum()
                    for p in range(n_seats)))
@@ -119,9 +148,14 @@ def barrel_summary(run: Path) -> dict:
     lengths = []
     barrel_deals = 0
     played_deals = 0
+    from_score: dict[int, list[int]] = {}
     for deals_path, games_path in zip(shards["deals"], shards["games"], strict=True):
         deals, games = pl.read_parquet(deals_path), pl.read_parquet(games_path)
         found = episodes(deals, games, n_seats)
+        for cls, (k, n_) in wins_from_score(deals, games, n_seats).items():
+            cell = from_score.setdefault(cls, [0, 0])
+            cell[0] += k
+            cell[1] += n_
         eps += found
         simultaneous += simultaneous_climbs(deals, n_seats)
         lengths += games["deals"].to_list()
@@ -139,6 +173,7 @@ def barrel_summary(run: Path) -> dict:
         "attempts": {a: sum(e["attempts"] == a for e in eps) for a in sorted({e["attempts"] for e in eps})},
         "game_length": _mean(lengths),
         "barrel_share_of_deals": _share(barrel_deals, played_deals),
+        "win_from_score": {cls: _share(k, n_) for cls, (k, n_) in sorted(from_score.items())},
     }
     return summary
 
@@ -178,6 +213,13 @@ def format_summaries(summaries: dict[str, dict]) -> list[str]:
     row("game length (deals)", [f"{s['game_length']['mean']:.1f} [{s['game_length']['ci_low']:.1f}, "
                                 f"{s['game_length']['ci_high']:.1f}]" for s in summaries.values()])
     row("deals with a sitter", [pct(s["barrel_share_of_deals"]) for s in summaries.values()])
+    lines.append(f"chance of winning the game from your score when you deal (score classes of {SCORE_STEP}; "
+                 "classes of fewer than 30 deals left out)")
+    classes = sorted({c for s in summaries.values() for c, v in s["win_from_score"].items() if v["n"] >= 30})
+    for c in classes:
+        row(f"score {c} to {c + SCORE_STEP - 5}", [pct(s["win_from_score"].get(c, {"n": 0})) if
+                                                  s["win_from_score"].get(c, {"n": 0})["n"] >= 30 else "-"
+                                                  for s in summaries.values()])
     return lines
 
 
@@ -251,6 +293,7 @@ def _store(summaries: dict[str, dict], meta: dict, out: Path) -> None:
         items = [(f, s["fates"][f]) for f in FATES] + [("fell", s["fell"]), ("fell to zero", s["fell_to_zero"])]
         items += [(f"up on attempt {a}", v) for a, v in s["up_on_attempt"].items()]
         items += [("deals with a sitter", s["barrel_share_of_deals"])]
+        items += [(f"win from score {c}", v) for c, v in s["win_from_score"].items()]
         for name, v in items:
             rows.append({"rules": label, "quantity": name, "k": v["k"], "n": v["n"], "p": v["p"],
                          "ci_low": v["ci_low"], "ci_high": v["ci_high"]})
@@ -264,7 +307,7 @@ def _plot(summaries: dict[str, dict], meta: dict, path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 5))
+    fig, (ax1, ax2, ax3) = plt.subplots(1, 3, figsize=(18, 5))
     shown = [f for f in FATES if any(s["fates"][f]["k"] for s in summaries.values())]
     width = 0.8 / max(1, len(summaries))
     x = np.arange(len(shown))
@@ -280,6 +323,10 @@ def _plot(summaries: dict[str, dict], meta: dict, path: Path) -> None:
         err2 = [[max(0.0, p - s["up_on_attempt"][a]["ci_low"]) for a, p in zip(attempts, ups, strict=True)],
                 [max(0.0, s["up_on_attempt"][a]["ci_high"] - p) for a, p in zip(attempts, ups, strict=True)]]
         ax2.errorbar(list(attempts), ups, yerr=err2, marker="o", capsize=3, label=label)
+        curve = [(c, v) for c, v in s["win_from_score"].items() if v["n"] >= 30]
+        xs = [c + SCORE_STEP / 2 for c, _ in curve]
+        ax3.plot(xs, [v["p"] for _, v in curve], marker=".", label=label)
+        ax3.fill_between(xs, [v["ci_low"] for _, v in curve], [v["ci_high"] for _, v in curve], alpha=0.2)
     ax1.set_xticks(x + width * (len(summaries) - 1) / 2, [f.replace(": ", ":\n").replace(" ", "\n", 1)
                                                            for f in shown], fontsize=8)
     ax1.set_ylabel("share of barrel episodes")
@@ -290,7 +337,11 @@ def _plot(summaries: dict[str, dict], meta: dict, path: Path) -> None:
     ax2.set_ylabel("share of episodes won on this attempt")
     ax2.set_title("Leaving the barrel upward, by attempt")
     ax2.legend(fontsize=8)
-    for ax in (ax1, ax2):
+    ax3.set_xlabel(f"your score before the deal you deal (points, classes of {SCORE_STEP})")
+    ax3.set_ylabel("chance of winning the game")
+    ax3.set_title("Winning from a score (95% bands)")
+    ax3.legend(fontsize=8)
+    for ax in (ax1, ax2, ax3):
         ax.grid(axis="y", alpha=0.3)
     fig.suptitle(f"Barrel survival: {meta['games']:,} games per rule set, players {', '.join(meta['players'])}, "
                  f"seed {meta['seed']}")

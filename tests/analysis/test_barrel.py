@@ -126,3 +126,20 @@ def test_cli_barrel_tables_reuse_and_errors(tmp_path):
     bad = CliRunner().invoke(app, ["tables", "barrel", "--games", "5", "--rules", str(nobarrel),
                                    "--out", str(tmp_path)])
     assert bad.exit_code == 2 and "have no barrel" in bad.output
+
+
+def test_wins_from_score_match_a_row_by_row_count():
+    players, rules = CONFIGS["classic-mixed"]
+    deals, games = play_chunk(BatchSpec(mode="games", n=120, seed=3, players=players, rules=rules), 0)
+    winner = {g["game"]: g["winner"] for g in games.iter_rows(named=True)}
+    naive: dict = {}
+    for (game,), rows in deals.sort("game", "deal").group_by(["game"], maintain_order=True):
+        before = [0, 0, 0]
+        for r in rows.iter_rows(named=True):
+            if r["redeal"] == 0 and winner[game] >= 0:
+                p = r["dealer"]
+                cell = naive.setdefault(before[p] // 100 * 100, [0, 0])
+                cell[0] += winner[game] == p
+                cell[1] += 1
+            before = [r[f"score{q}"] for q in range(3)]
+    assert barrel.wins_from_score(deals, games, 3) == naive
