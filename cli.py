@@ -228,6 +228,9 @@ def tables_marriages(
                                                  "marriage (stored under --out, resumable)")] = 0,
     players: Annotated[str, typer.Option(help="who plays those deals, as in simulate")] = "heuristic",
     run: Annotated[Path | None, typer.Option(help="read the deals of this stored run instead of playing")] = None,
+    bids: Annotated[Path | None, typer.Option(help="a bid table (thousand tables bids): what each marriage is "
+                                                   "worth in points and contracts")] = None,
+    risk: Annotated[float, typer.Option(help="failure chance for the contract a marriage makes safe")] = 0.3,
 ) -> None:
     """Marriage odds: exact by counting, next to the same quantities in random deals (95% intervals);
     and what becomes of held marriages in play."""
@@ -235,7 +238,7 @@ def tables_marriages(
 
     try:
         lines = run_table(deals=deals, seed=seed, rules=rules, out=out, as_json=as_json, play_deals=play_deals,
-                          players=players, run=run, progress=not as_json)
+                          players=players, run=run, progress=not as_json, bids=bids, risk=risk)
     except _user_errors() as exc:
         _fail(str(exc))
     typer.echo("\n".join(lines))

@@ -143,35 +143,47 @@ def barrel_summary(run: Path) -> dict:
         raise ValueError(f"run {run} holds independent deals; the barrel needs whole games (thousand simulate --games)")
     n_seats = meta["rules"]["players"]
     shards = verify_run(run)
-    eps: list[dict] = []
+    # Counters only, shard by shard: memory does not grow with the number of games.
+    fates = dict.fromkeys(FATES, 0)
+    zeroed = 0
+    up_on: dict[int, int] = {}
+    attempts: dict[int, int] = {}
     simultaneous = 0
-    lengths = []
+    n_games, length_sum, length_sq = 0, 0.0, 0.0
     barrel_deals = 0
     played_deals = 0
     from_score: dict[int, list[int]] = {}
     for deals_path, games_path in zip(shards["deals"], shards["games"], strict=True):
         deals, games = pl.read_parquet(deals_path), pl.read_parquet(games_path)
-        found = episodes(deals, games, n_seats)
+        for e in episodes(deals, games, n_seats):
+            fates[e["fate"]] += 1
+            zeroed += e["zeroed"]
+            attempts[e["attempts"]] = attempts.get(e["attempts"], 0) + 1
+            if e["fate"] == "up":
+                up_on[e["attempts"]] = up_on.get(e["attempts"], 0) + 1
         for cls, (k, n_) in wins_from_score(deals, games, n_seats).items():
             cell = from_score.setdefault(cls, [0, 0])
             cell[0] += k
             cell[1] += n_
-        eps += found
         simultaneous += simultaneous_climbs(deals, n_seats)
-        lengths += games["deals"].to_list()
+        lengths = games["deals"].to_numpy().astype(np.float64)
+        n_games += len(lengths)
+        length_sum += float(lengths.sum())
+        length_sq += float((lengths ** 2).sum())
         played_deals += int((deals["redeal"] == 0).sum())
         barrel_deals += deals_with_a_sitter(deals, n_seats)
-    n = len(eps)
-    fates = {f: sum(e["fate"] == f for e in eps) for f in FATES}
+    n = sum(fates.values())
+    mean = length_sum / n_games if n_games else math.nan
+    var = (length_sq - n_games * mean * mean) / (n_games - 1) if n_games > 1 else math.nan
+    lo, hi = mean_interval(mean, math.sqrt(max(0.0, var)) if n_games > 1 else math.nan, n_games)
     summary = {
-        "run": meta, "episodes": n, "simultaneous_climbs": simultaneous, "games": len(lengths),
+        "run": meta, "episodes": n, "simultaneous_climbs": simultaneous, "games": n_games,
         "fates": {f: _share(k, n) for f, k in fates.items()},
         "fell": _share(sum(k for f, k in fates.items() if f.startswith("fell")), n),
-        "fell_to_zero": _share(sum(e["zeroed"] for e in eps), n),
-        "up_on_attempt": {a: _share(sum(e["fate"] == "up" and e["attempts"] == a for e in eps), n)
-                          for a in range(1, MAX_ATTEMPT_SHOWN + 1)},
-        "attempts": {a: sum(e["attempts"] == a for e in eps) for a in sorted({e["attempts"] for e in eps})},
-        "game_length": _mean(lengths),
+        "fell_to_zero": _share(zeroed, n),
+        "up_on_attempt": {a: _share(up_on.get(a, 0), n) for a in range(1, MAX_ATTEMPT_SHOWN + 1)},
+        "attempts": dict(sorted(attempts.items())),
+        "game_length": {"mean": mean, "n": n_games, "ci_low": lo, "ci_high": hi},
         "barrel_share_of_deals": _share(barrel_deals, played_deals),
         "win_from_score": {cls: _share(k, n_) for cls, (k, n_) in sorted(from_score.items())},
     }
@@ -181,13 +193,6 @@ def barrel_summary(run: Path) -> dict:
 def _share(k: int, n: int) -> dict:
     lo, hi = wilson_interval(k, n)
     return {"k": k, "n": n, "p": k / n if n else math.nan, "ci_low": lo, "ci_high": hi}
-
-
-def _mean(values: list[int]) -> dict:
-    a = np.asarray(values, dtype=np.float64)
-    m = float(a.mean()) if len(a) else math.nan
-    lo, hi = mean_interval(m, float(a.std(ddof=1)) if len(a) > 1 else math.nan, len(a))
-    return {"mean": m, "n": len(a), "ci_low": lo, "ci_high": hi}
 
 
 def format_summaries(summaries: dict[str, dict]) -> list[str]:

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from analysis.stats import wilson_interval
+from analysis.stats import mean_interval, wilson_interval
 from sim.game.cards import SUIT_SYMBOLS
 from sim.game.rules import HouseRules
 
@@ -254,7 +254,8 @@ def marriage_table(*, deals: int, seed: int = 0, rules: HouseRules | None = None
 
 def tables_marriages(*, deals: int, seed: int = 0, rules: str = "classic", out: Path | None = None,
                      as_json: bool = False, play_deals: int = 0, players: str = "heuristic",
-                     run: Path | None = None, progress: bool = False) -> list[str]:
+                     run: Path | None = None, progress: bool = False, bids: Path | None = None,
+                     risk: float = 0.3) -> list[str]:
     """What ``thousand tables marriages`` prints: the exact odds beside random deals as text (or
     JSON); with ``out`` also a Parquet table with the metadata and a plot. With ``play_deals``, the
     marriages in play of that many deals played by ``players`` (stored and resumable under
@@ -278,6 +279,13 @@ def tables_marriages(*, deals: int, seed: int = 0, rules: str = "classic", out: 
     rows = marriage_table(deals=deals, seed=seed, rules=rec)
     meta = {"thousand_version": __version__, "table": "marriages", "sample_size": deals, "seed": seed,
             "rules": rec.to_dict()}
+    worth_lines: list[str] = []
+    worth_rows: list[dict] = []
+    if bids is not None:
+        if not Path(bids).is_file():
+            raise FileNotFoundError(f"--bids {bids}: no such bid table (make one with thousand tables bids)")
+        worth_rows = marriage_worth(Path(bids), risk=risk)
+        worth_lines = format_worth(worth_rows, Path(bids), risk)
     play_lines: list[str] = []
     play_rows: list[dict] = []
     if play_deals or run is not None:
@@ -297,7 +305,9 @@ def tables_marriages(*, deals: int, seed: int = 0, rules: str = "classic", out: 
                                               **{k: num(r[k]) for k in ("simulated", "ci_low", "ci_high")}}
                                              for r in rows],
                             "play": [{k: ([num(x) for x in v] if isinstance(v, tuple) else v) for k, v in r.items()}
-                                     for r in play_rows]},
+                                     for r in play_rows],
+                            "worth": [{k: ([num(x) for x in v] if isinstance(v, tuple) else num(v))
+                                       for k, v in r.items()} for r in worth_rows]},
                            ensure_ascii=False, indent=1, allow_nan=False)]
     inside = sum(r["inside"] for r in rows)
     lines = [f"marriage odds: exact, and measured in {deals:,} random deals (seed {seed}); values "
@@ -310,7 +320,7 @@ def tables_marriages(*, deals: int, seed: int = 0, rules: str = "classic", out: 
         lines.append(f"{r['quantity']:<52}{frac:>16}{r['p']:>9.4f}   {sim:<26}{r['n']:>10,}{flag}")
     lines.append(f"{inside} of {len(rows)} exact values lie inside the simulated 95% interval "
                  f"(about {0.95 * len(rows):.0f} expected by chance alone)")
-    lines += play_lines
+    lines += play_lines + worth_lines
     if out is not None:
         lines.append(f"table: {Path(out) / TABLE_FILE}; plot: {Path(out) / PLOT_FILE}")
     return lines
@@ -469,6 +479,25 @@ def marriage_fates(deals, rules: HouseRules) -> dict[tuple[str, int, str], int]:
     return out
 
 
+def declared_points(deals, rules: HouseRules) -> dict[str, list[float]]:
+    """{role: [seat-deals, sum, sum of squares]} of the marriage points each seat scored in the
+    played deals (a marriage declared and not burnt; half marriages and the four aces count)."""
+    import numpy as np
+
+    cols = {c: deals[c].to_numpy() for c in deals.columns if c != "plays"}
+    played = (cols["redeal"] == 0) & (cols["declarer"] >= 0) & ~cols["conceded"].astype(bool)
+    out = {role: [0.0, 0.0, 0.0] for role in ROLES}
+    for p in range(rules.players):
+        active = played & (cols[f"hand{p}"] != 0)
+        pts = cols[f"marriage_points{p}"].astype(np.float64)
+        for role, mask in (("declarer", cols["declarer"] == p), ("defender", cols["declarer"] != p)):
+            x = pts[active & mask]
+            out[role][0] += len(x)
+            out[role][1] += float(x.sum())
+            out[role][2] += float((x ** 2).sum())
+    return out
+
+
 def marriage_play_table(run: Path, *, partial: bool = False) -> tuple[list[dict], dict]:
     """Rows (role, suit, held, each fate's share with its 95% interval) from a stored deals run,
     read shard by shard (memory stays flat), and the run's metadata."""
@@ -479,9 +508,18 @@ def marriage_play_table(run: Path, *, partial: bool = False) -> tuple[list[dict]
     meta = read_run_metadata(run)
     rules = HouseRules.from_dict(meta["rules"], source=f"run {run}")
     counts: dict[tuple[str, int, str], int] = {}
+    points = {role: [0.0, 0.0, 0.0] for role in ROLES}
     for shard in verify_run(run, partial=partial)["deals"]:
-        for key, k in marriage_fates(pl.read_parquet(shard), rules).items():
+        frame = pl.read_parquet(shard)
+        for key, k in marriage_fates(frame, rules).items():
             counts[key] = counts.get(key, 0) + k
+        for role, (n, total, sq) in declared_points(frame, rules).items():
+            points[role] = [points[role][0] + n, points[role][1] + total, points[role][2] + sq]
+    for role, (n, total, sq) in points.items():
+        mean = total / n if n else math.nan
+        sd = math.sqrt(max(0.0, (sq - n * mean * mean) / (n - 1))) if n > 1 else math.nan
+        meta[f"marriage_points_per_deal_{role}"] = {"mean": mean, "n": int(n),
+                                                     "ci": list(mean_interval(mean, sd, int(n)))}
     rows = []
     for role in ROLES:
         for s in range(4):
@@ -501,6 +539,11 @@ def marriage_play_table(run: Path, *, partial: bool = False) -> tuple[list[dict]
 def format_play_table(rows: list[dict], meta: dict) -> list[str]:
     lines = [f"marriages in play: {meta['sample_size']:,} deals of {', '.join(meta['players'])} (seed "
              f"{meta['seed']}); share of the marriages held after the discard [95%]"]
+    for role in ROLES:
+        m = meta.get(f"marriage_points_per_deal_{role}")
+        if m:
+            lines.append(f"  marriage points a {role} scores per played deal: {m['mean']:.2f} "
+                         f"[{m['ci'][0]:.2f}, {m['ci'][1]:.2f}] over {m['n']:,} seat-deals")
     head = f"{'role':<10}{'suit':<5}{'held':>8}  " + "".join(f"{f:<26}" for f in FATES)
     lines.append(head + "given away (of 10 cards)")
     for r in rows:
@@ -509,4 +552,67 @@ def format_play_table(rows: list[dict], meta: dict) -> list[str]:
         given = r.get("given away")
         tail = f"{given[0]:.3f} [{given[1]:.3f}, {given[2]:.3f}]" if given and not math.isnan(given[0]) else ""
         lines.append(f"{r['role']:<10}{r['suit']:<5}{r['held']:>8,}  {cells}{tail}")
+    return lines
+
+
+# ---- what a marriage is worth: the bid tables ------------------------------------------------------------
+def marriage_worth(bids: Path, *, risk: float = 0.3) -> list[dict]:
+    """From a stored bid table (``thousand tables bids``), per suit: the declarer's points (dd and
+    heuristic play) with and without that suit's marriage among his 10 cards (hand and talon), the
+    difference with its 95% interval, the make-rate of 120, and the highest contract made at least
+    (1 - ``risk``) of the time with dd values in each group (its difference is the marriage's
+    worth in contract points). Read lazily with Polars; the table's deals are random, so the two
+    groups differ by the marriage and by what comes with it (a marriage's K and Q are 7 points)."""
+    import polars as pl
+
+    if not 0 < risk < 1:
+        raise ValueError(f"--risk must be between 0 and 1, not {risk}")
+    lf = pl.scan_parquet(bids)
+    rows = []
+    for s in range(4):
+        kq = _KQ[s][0] | _KQ[s][1]
+        with_m = ((pl.col("hand").cast(pl.Int64) | pl.col("talon").cast(pl.Int64)) & kq) == kq
+        stats = (lf.group_by(with_m.alias("married"))
+                 .agg(n=pl.len(), dd=pl.col("dd_points").cast(pl.Float64).mean(),
+                      dd_sd=pl.col("dd_points").cast(pl.Float64).std(),
+                      heur=pl.col("heuristic_points").cast(pl.Float64).mean(),
+                      heur_sd=pl.col("heuristic_points").cast(pl.Float64).std(),
+                      dd120=(pl.col("dd_points") >= 120).sum(), heur120=(pl.col("heuristic_points") >= 120).sum(),
+                      dd_q=pl.col("dd_points").quantile(risk, interpolation="lower"))
+                 .collect())
+        by = {r["married"]: r for r in stats.iter_rows(named=True)}
+        if True not in by or False not in by:
+            continue
+        a, b = by[True], by[False]
+        row = {"suit": SUIT_SYMBOLS[s], "n_with": a["n"], "n_without": b["n"]}
+        for key, sd in (("dd", "dd_sd"), ("heur", "heur_sd")):
+            diff = a[key] - b[key]
+            half = 1.96 * math.sqrt(a[sd] ** 2 / a["n"] + b[sd] ** 2 / b["n"])
+            row[f"{key}_with"], row[f"{key}_without"] = a[key], b[key]
+            row[f"{key}_gain"] = (diff, diff - half, diff + half)
+        for key in ("dd120", "heur120"):
+            row[f"{key}_with"] = (a[key] / a["n"], *wilson_interval(a[key], a["n"]))
+            row[f"{key}_without"] = (b[key] / b["n"], *wilson_interval(b[key], b["n"]))
+        # The highest contract (a multiple of 5) made at least 1 - risk of the time: the risk-quantile
+        # of the points, rounded down to 5.
+        row["contract_with"] = int(a["dd_q"]) // 5 * 5
+        row["contract_without"] = int(b["dd_q"]) // 5 * 5
+        row["contract_gain"] = row["contract_with"] - row["contract_without"]
+        rows.append(row)
+    return rows
+
+
+def format_worth(rows: list[dict], bids: Path, risk: float) -> list[str]:
+    lines = [f"what a marriage is worth (bid table {bids}): the declarer's points with and without the suit's "
+             "marriage among his 10 cards, [95% interval]",
+             f"{'suit':<5}{'deals with / without':>22}  {'dd points gained':<24}{'heuristic points gained':<26}"
+             f"{'dd makes 120: with / without':<30}contract made {1 - risk:.0%} of the time (dd)"]
+    for r in rows:
+        g, h = r["dd_gain"], r["heur_gain"]
+        dd_gain = f"{g[0]:+6.1f} [{g[1]:+.1f}, {g[2]:+.1f}]"
+        heur_gain = f"{h[0]:+6.1f} [{h[1]:+.1f}, {h[2]:+.1f}]"
+        makes = f"{r['dd120_with'][0]:.3f} / {r['dd120_without'][0]:.3f}"
+        contract = f"{r['contract_with']} / {r['contract_without']} ({r['contract_gain']:+d})"
+        lines.append(f"{r['suit']:<5}{r['n_with']:>10,} / {r['n_without']:<9,}  {dd_gain:<24}{heur_gain:<26}"
+                     f"{makes:<30}{contract}")
     return lines

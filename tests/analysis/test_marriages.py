@@ -182,3 +182,29 @@ def test_cli_marriages_in_play_stored_and_resumed(tmp_path):
     assert from_run.exit_code == 0 and "marriages in play: 3,000 deals" in from_run.output
     bad = CliRunner().invoke(app, ["tables", "marriages", "--play-deals", "10"])
     assert bad.exit_code == 2 and "give --out" in bad.output
+
+
+def test_worth_from_a_bid_table_matches_numpy(tmp_path):
+    import numpy as np
+    import polars as pl
+
+    from analysis import tables
+
+    path = tables.build_bid_tables(deals=600, seed=5, out=tmp_path, pimc_deals=0)
+    rows = marriages.marriage_worth(path, risk=0.3)
+    df = pl.read_parquet(path)
+    ten = df["hand"].to_numpy().astype(np.int64) | df["talon"].to_numpy().astype(np.int64)
+    dd = df["dd_points"].to_numpy()
+    for r in rows:
+        s = "♠♣♦♥".index(r["suit"])
+        kq = (1 << (6 * s + 2)) | (1 << (6 * s + 3))
+        married = (ten & kq) == kq
+        assert r["n_with"] == married.sum() and r["n_without"] == (~married).sum()
+        assert r["dd_gain"][0] == pytest.approx(dd[married].mean() - dd[~married].mean())
+        assert r["dd_gain"][1] < r["dd_gain"][0] < r["dd_gain"][2]
+        # The contract made at least 70% of the time: the largest multiple of 5 that 70% of deals reach.
+        for group, key in ((married, "contract_with"), (~married, "contract_without")):
+            pts = np.sort(dd[group])
+            best = max(b for b in range(0, 405, 5) if (pts >= b).mean() >= 0.7)
+            assert r[key] == best
+    assert rows and all(r["dd_gain"][0] > 0 for r in rows)  # a marriage always helps on average
