@@ -231,6 +231,8 @@ def tables_marriages(
     bids: Annotated[Path | None, typer.Option(help="a bid table (thousand tables bids): what each marriage is "
                                                    "worth in points and contracts")] = None,
     risk: Annotated[float, typer.Option(help="failure chance for the contract a marriage makes safe")] = 0.3,
+    play_rules: Annotated[list[str] | None, typer.Option(
+        help="rules of the played deals, repeat to compare (default: --rules)")] = None,
 ) -> None:
     """Marriage odds: exact by counting, next to the same quantities in random deals (95% intervals);
     and what becomes of held marriages in play."""
@@ -238,7 +240,8 @@ def tables_marriages(
 
     try:
         lines = run_table(deals=deals, seed=seed, rules=rules, out=out, as_json=as_json, play_deals=play_deals,
-                          players=players, run=run, progress=not as_json, bids=bids, risk=risk)
+                          players=players, run=run, progress=not as_json, bids=bids, risk=risk,
+                          play_rules=play_rules)
     except _user_errors() as exc:
         _fail(str(exc))
     typer.echo("\n".join(lines))

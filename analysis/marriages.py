@@ -255,7 +255,7 @@ def marriage_table(*, deals: int, seed: int = 0, rules: HouseRules | None = None
 def tables_marriages(*, deals: int, seed: int = 0, rules: str = "classic", out: Path | None = None,
                      as_json: bool = False, play_deals: int = 0, players: str = "heuristic",
                      run: Path | None = None, progress: bool = False, bids: Path | None = None,
-                     risk: float = 0.3) -> list[str]:
+                     risk: float = 0.3, play_rules: list[str] | None = None) -> list[str]:
     """What ``thousand tables marriages`` prints: the exact odds beside random deals as text (or
     JSON); with ``out`` also a Parquet table with the metadata and a plot. With ``play_deals``, the
     marriages in play of that many deals played by ``players`` (stored and resumable under
@@ -289,12 +289,25 @@ def tables_marriages(*, deals: int, seed: int = 0, rules: str = "classic", out: 
     play_lines: list[str] = []
     play_rows: list[dict] = []
     if play_deals or run is not None:
-        if run is None:
-            run = Path(out) / "marriage-play"
-            _play(run, play_deals, seed, rec, players, progress)
-        play_rows, play_meta = marriage_play_table(Path(run))
-        play_lines = format_play_table(play_rows, play_meta)
-        meta["play_run"] = {k: play_meta[k] for k in ("mode", "sample_size", "seed", "players", "rules")}
+        # One run per rule set of the play (the house rules that change what becomes of a marriage:
+        # marriage_first_lead, marriage_burns_without_trick, ace_marriage, players = 4 with
+        # sitout_half_marriage ...), the same seed for all, so that the deals coincide.
+        runs: dict[str, Path] = {}
+        if run is not None:
+            runs["stored run"] = Path(run)
+        else:
+            specs = play_rules or [rules]
+            for i, spec in enumerate(specs):
+                label = f"{i + 1}-{Path(spec).stem if spec.endswith('.toml') else spec}"
+                runs[label] = Path(out) / ("marriage-play" if len(specs) == 1 else f"marriage-play-{label}")
+                _play(runs[label], play_deals, seed, load_rules(spec), players, progress)
+        meta["play_runs"] = {}
+        for label, path in runs.items():
+            part, play_meta = marriage_play_table(path)
+            play_rows += [{"rules": label, **r} for r in part]
+            play_lines += ([f"-- rules {label}"] if len(runs) > 1 else []) + format_play_table(part, play_meta)
+            meta["play_runs"][label] = {k: play_meta[k] for k in ("mode", "sample_size", "seed", "players", "rules")}
+            meta["play_runs"][label].update({k: v for k, v in play_meta.items() if k.startswith("marriage_points")})
     if out is not None:
         _store(rows, meta, Path(out), play_rows)
     if as_json:
@@ -359,7 +372,7 @@ def _store(rows: list[dict], meta: dict, out: Path, play_rows: list[dict]) -> No
     })
     write_parquet_atomic(df, out / TABLE_FILE, {k: json.dumps(v) for k, v in meta.items()})
     if play_rows:
-        flat = [{"role": r["role"], "suit": r["suit"], "held": r["held"],
+        flat = [{"rules": r["rules"], "role": r["role"], "suit": r["suit"], "held": r["held"],
                  **{f"{f}{part}": r[f][i] for f in (*FATES, "given away") if f in r
                     for i, part in enumerate(("", "_ci_low", "_ci_high"))}} for r in play_rows]
         write_parquet_atomic(pl.DataFrame(flat), out / PLAY_TABLE_FILE, {k: json.dumps(v) for k, v in meta.items()})

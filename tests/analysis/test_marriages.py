@@ -208,3 +208,21 @@ def test_worth_from_a_bid_table_matches_numpy(tmp_path):
             best = max(b for b in range(0, 405, 5) if (pts >= b).mean() >= 0.7)
             assert r[key] == best
     assert rows and all(r["dd_gain"][0] > 0 for r in rows)  # a marriage always helps on average
+
+
+def test_play_split_by_house_rule(tmp_path):
+    import polars as pl
+
+    from cli import app
+
+    burn = tmp_path / "burn.toml"
+    burn.write_text("marriage_first_lead = true\nmarriage_burns_without_trick = true\n")
+    res = CliRunner().invoke(app, ["tables", "marriages", "--deals", "200", "--play-deals", "3000", "--play-rules",
+                                   "classic", "--play-rules", str(burn), "--out", str(tmp_path / "t")])
+    assert res.exit_code == 0, res.output
+    assert "-- rules 1-classic" in res.output and "-- rules 2-burn" in res.output
+    play = pl.read_parquet(tmp_path / "t" / marriages.PLAY_TABLE_FILE)
+    assert set(play["rules"]) == {"1-classic", "2-burn"}
+    burnt = play.filter(pl.col("role") == "declarer").group_by("rules").agg(pl.col("declared, burnt").sum())
+    by = dict(zip(burnt["rules"], burnt["declared, burnt"], strict=True))
+    assert by["1-classic"] == 0 and by["2-burn"] > 0  # only the burning rule burns marriages
