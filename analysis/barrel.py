@@ -102,9 +102,11 @@ SCORE_STEP = 100  # width of the score classes of the win-from-score table
 
 
 def wins_from_score(deals, games, n_seats: int) -> dict[int, list[int]]:
-    """{score class: [games won, deals]} over the played deals of finished games, counting the
-    dealer of each deal: his score before the deal (by classes of SCORE_STEP, floored) and whether
-    he won the game in the end."""
+    """{score class: [games won, observations]} over finished games: for each seat and each score
+    class (SCORE_STEP points, floored) that the seat dealt from in a game, one observation, the
+    first such deal, and whether the seat won that game. One per game and class, so that the
+    observations of a class come from different games (independent), not from deals of one game
+    that share its outcome."""
     winner = dict(zip(games["game"].to_list(), games["winner"].to_list(), strict=True))
     d = deals.sort("game", "deal")
     game = d["game"].to_numpy()
@@ -116,11 +118,13 @@ def wins_from_score(deals, games, n_seats: int) -> dict[int, list[int]]:
         after = d[f"score{p}"].to_numpy().astype(np.int64)
         before = np.where(first, 0, np.r_[0, after[:-1]])
         mine = played & (dealer == p)
+        seen: set[tuple[int, int]] = set()
         for g, sc in zip(game[mine], before[mine], strict=True):
             w = winner[int(g)]
-            if w < 0:
-                continue  # unfinished: no outcome
             cls = int(sc // SCORE_STEP * SCORE_STEP)
+            if w < 0 or (int(g), cls) in seen:
+                continue  # unfinished: no outcome; or this game already counted in this class
+            seen.add((int(g), cls))
             cell = out.setdefault(cls, [0, 0])
             cell[0] += int(w == p)
             cell[1] += 1
@@ -214,12 +218,16 @@ def format_summaries(summaries: dict[str, dict]) -> list[str]:
     row("fell to zero", [pct(s["fell_to_zero"]) for s in summaries.values()])
     for a in range(1, 4):
         row(f"up on attempt {a}", [pct(s["up_on_attempt"][a]) for s in summaries.values()])
+    for a in range(0, 4):
+        label = f"episodes of {a}{'+' if a == 3 else ''} deals on it"
+        row(label, [pct(_share(sum(k for n_, k in s["attempts"].items() if (n_ >= 3 if a == 3 else n_ == a)),
+                               s["episodes"])) for s in summaries.values()])
     row("simultaneous climbs", [f"{s['simultaneous_climbs']:,}" for s in summaries.values()])
     row("game length (deals)", [f"{s['game_length']['mean']:.1f} [{s['game_length']['ci_low']:.1f}, "
                                 f"{s['game_length']['ci_high']:.1f}]" for s in summaries.values()])
     row("deals with a sitter", [pct(s["barrel_share_of_deals"]) for s in summaries.values()])
-    lines.append(f"chance of winning the game from your score when you deal (score classes of {SCORE_STEP}; "
-                 "classes of fewer than 30 deals left out)")
+    lines.append(f"chance of winning the game from your score when you deal (score classes of {SCORE_STEP}, one "
+                 "observation per game and class; classes of fewer than 30 left out)")
     classes = sorted({c for s in summaries.values() for c, v in s["win_from_score"].items() if v["n"] >= 30})
     for c in classes:
         row(f"score {c} to {c + SCORE_STEP - 5}", [pct(s["win_from_score"].get(c, {"n": 0})) if

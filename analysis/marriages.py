@@ -494,7 +494,8 @@ def marriage_fates(deals, rules: HouseRules) -> dict[tuple[str, int, str], int]:
 
 def declared_points(deals, rules: HouseRules) -> dict[str, list[float]]:
     """{role: [seat-deals, sum, sum of squares]} of the marriage points each seat scored in the
-    played deals (a marriage declared and not burnt; half marriages and the four aces count)."""
+    played deals (a marriage declared and not burnt; half marriages and the four aces count), and
+    {"role points": seat-deals} for their distribution."""
     import numpy as np
 
     cols = {c: deals[c].to_numpy() for c in deals.columns if c != "plays"}
@@ -508,6 +509,9 @@ def declared_points(deals, rules: HouseRules) -> dict[str, list[float]]:
             out[role][0] += len(x)
             out[role][1] += float(x.sum())
             out[role][2] += float((x ** 2).sum())
+            values, counts = np.unique(x.astype(np.int64), return_counts=True)
+            for v, k in zip(values.tolist(), counts.tolist(), strict=True):
+                out[f"{role} {v}"] = out.get(f"{role} {v}", 0) + k
     return out
 
 
@@ -522,17 +526,23 @@ def marriage_play_table(run: Path, *, partial: bool = False) -> tuple[list[dict]
     rules = HouseRules.from_dict(meta["rules"], source=f"run {run}")
     counts: dict[tuple[str, int, str], int] = {}
     points = {role: [0.0, 0.0, 0.0] for role in ROLES}
+    histogram: dict[str, int] = {}
     for shard in verify_run(run, partial=partial)["deals"]:
         frame = pl.read_parquet(shard)
         for key, k in marriage_fates(frame, rules).items():
             counts[key] = counts.get(key, 0) + k
-        for role, (n, total, sq) in declared_points(frame, rules).items():
-            points[role] = [points[role][0] + n, points[role][1] + total, points[role][2] + sq]
+        for key, value in declared_points(frame, rules).items():
+            if key in ROLES:
+                points[key] = [a + b for a, b in zip(points[key], value, strict=True)]
+            else:
+                histogram[key] = histogram.get(key, 0) + value
     for role, (n, total, sq) in points.items():
         mean = total / n if n else math.nan
         sd = math.sqrt(max(0.0, (sq - n * mean * mean) / (n - 1))) if n > 1 else math.nan
+        dist = {int(k.split()[1]): v for k, v in histogram.items() if k.split()[0] == role}
         meta[f"marriage_points_per_deal_{role}"] = {"mean": mean, "n": int(n),
-                                                     "ci": list(mean_interval(mean, sd, int(n)))}
+                                                     "ci": list(mean_interval(mean, sd, int(n))),
+                                                     "distribution": {v: dist[v] / n for v in sorted(dist)}}
     rows = []
     for role in ROLES:
         for s in range(4):
@@ -557,6 +567,8 @@ def format_play_table(rows: list[dict], meta: dict) -> list[str]:
         if m:
             lines.append(f"  marriage points a {role} scores per played deal: {m['mean']:.2f} "
                          f"[{m['ci'][0]:.2f}, {m['ci'][1]:.2f}] over {m['n']:,} seat-deals")
+            shares = ", ".join(f"{v}: {q:.1%}" for v, q in m["distribution"].items() if q >= 0.001)
+            lines.append(f"    distribution (points: share of seat-deals): {shares}")
     head = f"{'role':<10}{'suit':<5}{'held':>8}  " + "".join(f"{f:<26}" for f in FATES)
     lines.append(head + "given away (of 10 cards)")
     for r in rows:
@@ -611,21 +623,52 @@ def marriage_worth(bids: Path, *, risk: float = 0.3) -> list[dict]:
         row["contract_with"] = int(a["dd_q"]) // 5 * 5
         row["contract_without"] = int(b["dd_q"]) // 5 * 5
         row["contract_gain"] = row["contract_with"] - row["contract_without"]
+        row["dd_gain_same_aces"] = _gain_within_aces(lf, with_m)
         rows.append(row)
     return rows
+
+
+def _gain_within_aces(lf, with_m) -> tuple[float, float, float]:
+    """The dd points a marriage adds among hands with as many aces (0, 1, 2, 3 or more in the 7
+    cards, the aces of ``tables bids``' hand classes): the differences within each class, weighted
+    by the class's share of the hands with the marriage, and a 95% interval."""
+    import polars as pl
+
+    per = (lf.with_columns(married=with_m, aces_class=pl.min_horizontal(pl.col("aces"), 3))
+           .group_by("aces_class", "married")
+           .agg(n=pl.len(), mean=pl.col("dd_points").cast(pl.Float64).mean(),
+                var=pl.col("dd_points").cast(pl.Float64).var())
+           .collect())
+    cells = {(r["aces_class"], r["married"]): r for r in per.iter_rows(named=True)}
+    classes = [c for c in range(4) if (c, True) in cells and (c, False) in cells and cells[(c, True)]["n"] > 1
+               and cells[(c, False)]["n"] > 1]
+    total = sum(cells[(c, True)]["n"] for c in classes)
+    if not total:
+        return (math.nan, math.nan, math.nan)
+    gain, var = 0.0, 0.0
+    for c in classes:
+        a, b = cells[(c, True)], cells[(c, False)]
+        w = a["n"] / total
+        gain += w * (a["mean"] - b["mean"])
+        var += w * w * (a["var"] / a["n"] + b["var"] / b["n"])
+    half = 1.96 * math.sqrt(var)
+    return (gain, gain - half, gain + half)
 
 
 def format_worth(rows: list[dict], bids: Path, risk: float) -> list[str]:
     lines = [f"what a marriage is worth (bid table {bids}): the declarer's points with and without the suit's "
              "marriage among his 10 cards, [95% interval]",
-             f"{'suit':<5}{'deals with / without':>22}  {'dd points gained':<24}{'heuristic points gained':<26}"
-             f"{'dd makes 120: with / without':<30}contract made {1 - risk:.0%} of the time (dd)"]
+             f"{'suit':<5}{'deals with / without':>22}  {'dd points gained':<24}{'same aces: dd gained':<24}"
+             f"{'heuristic points gained':<26}{'dd makes 120: with / without':<30}"
+             f"contract made {1 - risk:.0%} of the time (dd)"]
     for r in rows:
         g, h = r["dd_gain"], r["heur_gain"]
         dd_gain = f"{g[0]:+6.1f} [{g[1]:+.1f}, {g[2]:+.1f}]"
         heur_gain = f"{h[0]:+6.1f} [{h[1]:+.1f}, {h[2]:+.1f}]"
         makes = f"{r['dd120_with'][0]:.3f} / {r['dd120_without'][0]:.3f}"
         contract = f"{r['contract_with']} / {r['contract_without']} ({r['contract_gain']:+d})"
-        lines.append(f"{r['suit']:<5}{r['n_with']:>10,} / {r['n_without']:<9,}  {dd_gain:<24}{heur_gain:<26}"
-                     f"{makes:<30}{contract}")
+        a = r["dd_gain_same_aces"]
+        same = f"{a[0]:+6.1f} [{a[1]:+.1f}, {a[2]:+.1f}]"
+        lines.append(f"{r['suit']:<5}{r['n_with']:>10,} / {r['n_without']:<9,}  {dd_gain:<24}{same:<24}"
+                     f"{heur_gain:<26}{makes:<30}{contract}")
     return lines

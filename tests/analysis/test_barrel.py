@@ -135,10 +135,13 @@ def test_wins_from_score_match_a_row_by_row_count():
     naive: dict = {}
     for (game,), rows in deals.sort("game", "deal").group_by(["game"], maintain_order=True):
         before = [0, 0, 0]
+        counted = set()
         for r in rows.iter_rows(named=True):
-            if r["redeal"] == 0 and winner[game] >= 0:
-                p = r["dealer"]
-                cell = naive.setdefault(before[p] // 100 * 100, [0, 0])
+            p = r["dealer"]
+            cls = before[p] // 100 * 100
+            if r["redeal"] == 0 and winner[game] >= 0 and (p, cls) not in counted:
+                counted.add((p, cls))
+                cell = naive.setdefault(cls, [0, 0])
                 cell[0] += winner[game] == p
                 cell[1] += 1
             before = [r[f"score{q}"] for q in range(3)]

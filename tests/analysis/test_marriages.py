@@ -207,6 +207,12 @@ def test_worth_from_a_bid_table_matches_numpy(tmp_path):
             pts = np.sort(dd[group])
             best = max(b for b in range(0, 405, 5) if (pts >= b).mean() >= 0.7)
             assert r[key] == best
+        # Within aces classes of the 7 cards (0, 1, 2, 3+), weighted by the married hands' classes.
+        aces = np.minimum(df["aces"].to_numpy(), 3)
+        weights = [((married & (aces == c)).sum(), dd[married & (aces == c)].mean() - dd[~married & (aces == c)].mean())
+                   for c in range(4) if (married & (aces == c)).sum() > 1 and (~married & (aces == c)).sum() > 1]
+        total = sum(w for w, _ in weights)
+        assert r["dd_gain_same_aces"][0] == pytest.approx(sum(w * g for w, g in weights) / total)
     assert rows and all(r["dd_gain"][0] > 0 for r in rows)  # a marriage always helps on average
 
 
