@@ -427,7 +427,22 @@ __all__ = ["exact_odds", "marriage_table", "measure", "tables_marriages"]
 # What became of a marriage a seat held in the cards it played with (the declarer's 8 after the
 # discard, a defender's 7 and his gift; with two players the declarer's 10 after the burial).
 FATES = ("declared", "declared, burnt", "no trick won", "cards played first")
-ROLES = ("declarer", "defender")
+# The defender after the declarer in the order of play, and the one after him (with two players the
+# only defender is the left one).
+ROLES = ("declarer", "left defender", "right defender")
+
+
+def seat_roles(declarer, dealer, n_seats: int, p: int):
+    """Per deal, the role of seat ``p`` (an index into ROLES; -1 when it sits out a 4-player deal)."""
+    import numpy as np
+
+    if n_seats == 2:
+        return np.where(declarer == p, 0, 1)
+    if n_seats == 4:  # play goes round the three seats other than the dealer
+        step1 = (declarer + 1) % 4
+        left = np.where(step1 == dealer, (declarer + 2) % 4, step1)
+        return np.where(dealer == p, -1, np.where(declarer == p, 0, np.where(left == p, 1, 2)))
+    return np.where(declarer == p, 0, np.where((declarer + 1) % 3 == p, 1, 2))
 
 
 def marriage_fates(deals, rules: HouseRules) -> dict[tuple[str, int, str], int]:
@@ -472,6 +487,7 @@ def marriage_fates(deals, rules: HouseRules) -> dict[tuple[str, int, str], int]:
             final = np.where(is_decl, ten & ~gifts_out, hand | received)
         active = played & (hand != 0)  # a 4-player dealer sits out with no hand
         bits = cols[f"marriages{p}"].astype(np.int64)
+        role_of = seat_roles(declarer, cols["dealer"], n_seats, p)
         tricks = cols[f"tricks{p}"]
         for s in range(4):
             kq = _KQ[s][0] | _KQ[s][1]
@@ -485,7 +501,8 @@ def marriage_fates(deals, rules: HouseRules) -> dict[tuple[str, int, str], int]:
                 "cards played first": held & ~declared & (tricks > 0),
             }
             gave = active & is_decl & ((ten & kq) == kq) & ((final & kq) != kq)
-            for role, mask in (("declarer", is_decl), ("defender", ~is_decl)):
+            for r, role in enumerate(ROLES):
+                mask = role_of == r
                 for name, hit in fate.items():
                     out[(role, s, name)] = out.get((role, s, name), 0) + int((hit & mask).sum())
             out[("declarer", s, "given away")] = out.get(("declarer", s, "given away"), 0) + int(gave.sum())
@@ -495,7 +512,7 @@ def marriage_fates(deals, rules: HouseRules) -> dict[tuple[str, int, str], int]:
 def declared_points(deals, rules: HouseRules) -> dict[str, list[float]]:
     """{role: [seat-deals, sum, sum of squares]} of the marriage points each seat scored in the
     played deals (a marriage declared and not burnt; half marriages and the four aces count), and
-    {"role points": seat-deals} for their distribution."""
+    {"role|points": seat-deals} for their distribution."""
     import numpy as np
 
     cols = {c: deals[c].to_numpy() for c in deals.columns if c != "plays"}
@@ -504,14 +521,15 @@ def declared_points(deals, rules: HouseRules) -> dict[str, list[float]]:
     for p in range(rules.players):
         active = played & (cols[f"hand{p}"] != 0)
         pts = cols[f"marriage_points{p}"].astype(np.float64)
-        for role, mask in (("declarer", cols["declarer"] == p), ("defender", cols["declarer"] != p)):
-            x = pts[active & mask]
+        role_of = seat_roles(cols["declarer"], cols["dealer"], rules.players, p)
+        for r, role in enumerate(ROLES):
+            x = pts[active & (role_of == r)]
             out[role][0] += len(x)
             out[role][1] += float(x.sum())
             out[role][2] += float((x ** 2).sum())
             values, counts = np.unique(x.astype(np.int64), return_counts=True)
             for v, k in zip(values.tolist(), counts.tolist(), strict=True):
-                out[f"{role} {v}"] = out.get(f"{role} {v}", 0) + k
+                out[f"{role}|{v}"] = out.get(f"{role}|{v}", 0) + k
     return out
 
 
@@ -539,7 +557,7 @@ def marriage_play_table(run: Path, *, partial: bool = False) -> tuple[list[dict]
     for role, (n, total, sq) in points.items():
         mean = total / n if n else math.nan
         sd = math.sqrt(max(0.0, (sq - n * mean * mean) / (n - 1))) if n > 1 else math.nan
-        dist = {int(k.split()[1]): v for k, v in histogram.items() if k.split()[0] == role}
+        dist = {int(k.split("|")[1]): v for k, v in histogram.items() if k.split("|")[0] == role}
         meta[f"marriage_points_per_deal_{role}"] = {"mean": mean, "n": int(n),
                                                      "ci": list(mean_interval(mean, sd, int(n))),
                                                      "distribution": {v: dist[v] / n for v in sorted(dist)}}
@@ -569,14 +587,14 @@ def format_play_table(rows: list[dict], meta: dict) -> list[str]:
                          f"[{m['ci'][0]:.2f}, {m['ci'][1]:.2f}] over {m['n']:,} seat-deals")
             shares = ", ".join(f"{v}: {q:.1%}" for v, q in m["distribution"].items() if q >= 0.001)
             lines.append(f"    distribution (points: share of seat-deals): {shares}")
-    head = f"{'role':<10}{'suit':<5}{'held':>8}  " + "".join(f"{f:<26}" for f in FATES)
+    head = f"{'role':<16}{'suit':<5}{'held':>8}  " + "".join(f"{f:<26}" for f in FATES)
     lines.append(head + "given away (of 10 cards)")
     for r in rows:
         cells = "".join(f"{r[f][0]:.3f} [{r[f][1]:.3f}, {r[f][2]:.3f}]".ljust(26) if r["held"] else "-".ljust(26)
                         for f in FATES)
         given = r.get("given away")
         tail = f"{given[0]:.3f} [{given[1]:.3f}, {given[2]:.3f}]" if given and not math.isnan(given[0]) else ""
-        lines.append(f"{r['role']:<10}{r['suit']:<5}{r['held']:>8,}  {cells}{tail}")
+        lines.append(f"{r['role']:<16}{r['suit']:<5}{r['held']:>8,}  {cells}{tail}")
     return lines
 
 

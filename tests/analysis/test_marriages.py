@@ -127,7 +127,9 @@ def naive_fates(deals, rules) -> dict:
                         final &= ~(1 << row[f"gift{q}"])
             else:
                 final = row[f"hand{p}"] | (1 << row[f"gift{p}"])
-            role = "declarer" if p == d else "defender"
+            after = [(d + k) % rules.players for k in range(1, rules.players)]
+            order = [q for q in after if rules.players != 4 or q != row["dealer"]]  # play order after him
+            role = "declarer" if p == d else ("left defender" if order[0] == p else "right defender")
             for s in range(4):
                 k, q = 1 << (6 * s + 3), 1 << (6 * s + 2)
                 if p == d and ten & k and ten & q and not (final & k and final & q):
@@ -174,7 +176,7 @@ def test_cli_marriages_in_play_stored_and_resumed(tmp_path):
     assert res.exit_code == 0, res.output
     assert "marriages in play: 3,000 deals" in res.output and "cards played first" in res.output
     play = pl.read_parquet(tmp_path / marriages.PLAY_TABLE_FILE)
-    assert play.height == 8 and set(play["role"]) == {"declarer", "defender"}
+    assert play.height == 12 and set(play["role"]) == {"declarer", "left defender", "right defender"}
     again = CliRunner().invoke(app, args)  # the stored deals are verified and read again, nothing played
     assert again.exit_code == 0 and again.output.split("marriage odds")[1] == res.output.split("marriage odds")[1]
     stored = str(tmp_path / "marriage-play")
