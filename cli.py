@@ -269,6 +269,28 @@ def tables_barrel(
     typer.echo("\n".join(lines))
 
 
+@app.command("compare")
+def compare(
+    rule_sets: Annotated[list[str], typer.Argument(help="two or more presets or TOML rules files")],
+    games: Annotated[int, typer.Option(help="whole games per rule set")] = 2000,
+    players: Annotated[str, typer.Option(help="who plays, as in simulate")] = "heuristic",
+    seed: Annotated[int, typer.Option(help="root seed, the same for every rule set (common random numbers)")] = 0,
+    out: Annotated[Path, typer.Option(help="directory for compare.parquet, the plot and the stored runs")]
+    = Path("out/compare"),
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """Compare house-rule sets on the same deals: every metric's difference with a paired 95% interval
+    and a Holm-corrected p-value."""
+    from analysis.compare import compare as run
+
+    try:
+        lines = run(rules=rule_sets, games=games, players=players, seed=seed, out=out, as_json=as_json,
+                    progress=not as_json)
+    except _user_errors() as exc:
+        _fail(str(exc))
+    typer.echo("\n".join(lines))
+
+
 def _exit_now(code: int) -> None:
     """End the process at once. Worker threads may still be inside a compiled kernel (it cannot be
     stopped) or in the compiler; an ordinary exit would finalise the interpreter under them. What

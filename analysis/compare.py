@@ -1,0 +1,316 @@
+"""``thousand compare``: house-rule sets played on common random numbers, and their differences
+with paired intervals and multiplicity-corrected p-values.
+
+Design. Every rule set plays ``--games`` whole games with the same players and the same root seed:
+chunk i of every run draws its deals from the same stream (``SeedSequence(seed, (i, 1))``) and its
+players' decisions from another (``(seed, (i,))``). Game g of one rule set and game g of another
+therefore start from the same cards; they keep the same deals as long as both have dealt the same
+number of deals in that chunk, and drift apart (each still a fair random game) once the rules make
+one game longer, redeal more, or make a player decide differently. Differences are paired by game
+number.
+
+Statistics. Every metric is a ratio of per-game sums, R = sum(N_g) / sum(D_g) (D_g = 1 for a
+per-game mean). The difference of rule set X to the first, R_X - R_A, gets its standard error by
+the delta method on the paired per-game linearisations u_g = (N_g - R D_g) / mean(D):
+se = sd(u_X - u_A) / sqrt(n), a normal 95% interval and a two-sided p-value. The p-values of all
+metrics and rule sets are adjusted together by Holm's step-down method (family-wise error 5%).
+Everything is accumulated chunk by chunk from sums of products, so memory does not grow with n.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from pathlib import Path
+from statistics import NormalDist
+
+import numpy as np
+
+from analysis.barrel import episodes
+from sim.engine.schema import BID_DARK, BID_GOLDEN
+
+TABLE_FILE = "compare.parquet"
+PLOT_FILE = "compare.png"
+Z95 = NormalDist().inv_cdf(0.975)
+
+
+def game_metrics(deals, games, rules: dict) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """{metric: (N_g, D_g)} for the games of one chunk, in the order of their game numbers."""
+    n_seats = rules["players"]
+    g = games.sort("game")
+    first = int(g["game"][0])
+    m = g.height
+    gid = deals["game"].to_numpy() - first
+    col = {c: deals[c].to_numpy() for c in deals.columns if c != "plays"}
+    declarer = col["declarer"]
+    declared = (col["redeal"] == 0) & (declarer >= 0)
+    conceded = declared & col["conceded"].astype(bool)
+    played = declared & ~conceded
+    ones = np.ones(m)
+
+    def per_game(x):
+        return np.bincount(gid, weights=np.asarray(x, dtype=np.float64), minlength=m)
+
+    out: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    out["game length (deals)"] = (g["deals"].to_numpy().astype(np.float64), ones)
+    winner = g["winner"].to_numpy()
+    for s in range(n_seats):
+        out[f"win rate, seat {s}"] = ((winner == s).astype(np.float64), ones)
+    out["unfinished games"] = ((winner < 0).astype(np.float64), ones)
+    n_declared = per_game(declared)
+    out["declarer make-rate"] = (per_game(played & col["made"].astype(bool)), per_game(played))
+    out["concession rate"] = (per_game(conceded), n_declared)
+    out["mean contract"] = (per_game(np.where(declared, col["contract"], 0)), n_declared)
+    first_hand = (col["dealer"] + 1) % n_seats
+    if n_seats == 4:
+        first_hand = (col["dealer"] + 1) % 4
+    forced = declared & (col["winning_bid"] == rules["min_bid"]) & (declarer == first_hand)
+    out["forced-bid share"] = (per_game(forced), n_declared)
+    for name, key in (("barrel entries per game", "barrel_entries"), ("barrel falls per game", "barrel_falls"),
+                      ("bolt penalties per game", "bolt_penalties"), ("dump trucks per game", "dump_trucks")):
+        out[name] = (sum(g[f"{key}{s}"].to_numpy().astype(np.float64) for s in range(n_seats)), ones)
+    eps = episodes(deals, games, n_seats)
+    attempts, ups = np.zeros(m), np.zeros(m)
+    for e in eps:
+        attempts[e["game"] - first] += e["attempts"]
+        ups[e["game"] - first] += e["fate"] == "up"
+    out["barrel attempts per game"] = (attempts, ones)
+    out["wins from the barrel per game"] = (ups, ones)
+    out["redeals per game"] = (per_game(col["redeal"] != 0), ones)
+    if rules.get("dark_game"):
+        out["dark games per declared deal"] = (per_game(declared & (col["bid_kind"] == BID_DARK)), n_declared)
+    if rules.get("golden_round"):
+        out["golden-round deals per game"] = (per_game(declared & (col["bid_kind"] == BID_GOLDEN)), ones)
+    results = np.stack([col[f"result{s}"] for s in range(n_seats)], axis=1).astype(np.float64)
+    decl_result = np.where(declared, results[np.arange(len(declarer)), np.maximum(declarer, 0)], 0.0)
+    out["declarer points per declared deal"] = (per_game(decl_result), n_declared)
+    sitting = (np.arange(n_seats)[None, :] == col["dealer"][:, None]) if n_seats == 4 else np.zeros_like(results,
+                                                                                                          dtype=bool)
+    defenders = declared[:, None] & (np.arange(n_seats)[None, :] != declarer[:, None]) & ~sitting
+    out["defender points per declared deal"] = (per_game((results * defenders).sum(axis=1)),
+                                                per_game(defenders.sum(axis=1)))
+    return out
+
+
+class _Sums:
+    """Running sums over games of every product of (N_A, D_A, N_X, D_X): enough for the ratios and
+    the delta-method variance of their difference, without keeping the games."""
+
+    KEYS = ("na", "da", "nx", "dx")
+
+    def __init__(self):
+        self.n = 0
+        self.s = dict.fromkeys(self.KEYS, 0.0)
+        self.ss = {k: 0.0 for k in itertools.combinations_with_replacement(self.KEYS, 2)}
+
+    def add(self, na, da, nx, dx):
+        v = {"na": na, "da": da, "nx": nx, "dx": dx}
+        self.n += len(na)
+        for k in self.KEYS:
+            self.s[k] += float(v[k].sum())
+        for a, b in self.ss:
+            self.ss[(a, b)] += float((v[a] * v[b]).sum())
+
+    def result(self) -> dict:
+        n = self.n
+        ra = self.s["na"] / self.s["da"] if self.s["da"] else math.nan
+        rx = self.s["nx"] / self.s["dx"] if self.s["dx"] else math.nan
+        diff = rx - ra
+        if not (n > 1 and self.s["da"] and self.s["dx"]):
+            return {"a": ra, "x": rx, "diff": diff, "se": math.nan}
+        ma, mx = self.s["da"] / n, self.s["dx"] / n
+        # u = (N_X - rx D_X)/mx - (N_A - ra D_A)/ma = sum of c_k * v_k with these coefficients:
+        c = {"nx": 1 / mx, "dx": -rx / mx, "na": -1 / ma, "da": ra / ma}
+        second = sum(c[a] * c[b] * self.ss[(a, b)] * (1 if a == b else 2) for a, b in self.ss)
+        first = sum(c[k] * self.s[k] for k in self.KEYS)  # 0 up to rounding: the u have mean 0
+        var = max(0.0, (second - first * first / n) / (n - 1))
+        return {"a": ra, "x": rx, "diff": diff, "se": math.sqrt(var / n)}
+
+
+def holm(pvalues: list[float]) -> list[float]:
+    """Holm's step-down adjusted p-values (NaN stays NaN)."""
+    order = sorted((p, i) for i, p in enumerate(pvalues) if not math.isnan(p))
+    adjusted = [math.nan] * len(pvalues)
+    running = 0.0
+    for rank, (p, i) in enumerate(order):
+        running = max(running, min(1.0, (len(order) - rank) * p))
+        adjusted[i] = running
+    return adjusted
+
+
+def compare_runs(runs: dict[str, Path], *, paired: bool = True) -> list[dict]:
+    """Rows (metric, rule set, value of the first set, value of this one, difference, its 95%
+    interval, p, Holm-adjusted p) from stored games runs of the same players, seed and chunking.
+    ``paired=False`` (the tests' unpaired control) lets the seeds differ."""
+    import polars as pl
+
+    from sim.runner import read_run_metadata, verify_run
+
+    labels = list(runs)
+    metas = {k: read_run_metadata(v) for k, v in runs.items()}
+    base = labels[0]
+    for k in labels[1:]:
+        for key in ("mode", "sample_size", "chunk_size", "players") + (("seed",) if paired else ()):
+            if metas[k][key] != metas[base][key]:
+                raise ValueError(f"rule sets {base!r} and {k!r} were played with different {key}: not paired")
+    shards = {k: verify_run(v) for k, v in runs.items()}
+    sums: dict[tuple[str, str], _Sums] = {}
+    names: list[str] = []
+    for i in range(len(shards[base]["games"])):
+        frames = {k: (pl.read_parquet(shards[k]["deals"][i]), pl.read_parquet(shards[k]["games"][i])) for k in labels}
+        mets = {k: game_metrics(*frames[k], metas[k]["rules"]) for k in labels}
+        for name in mets[base]:
+            if name not in names:
+                names.append(name)
+        for k in labels:
+            for name in names:
+                if name not in mets[k]:
+                    continue
+                na, da = mets[base].get(name, (np.zeros_like(mets[k][name][0]), np.zeros_like(mets[k][name][0])))
+                sums.setdefault((name, k), _Sums()).add(na, da, *mets[k][name])
+    rows = []
+    for name in names + [n for n in sorted({n for n, _ in sums}) if n not in names]:
+        for k in labels[1:]:
+            if (name, k) not in sums:
+                continue
+            r = sums[(name, k)].result()
+            se = r["se"]
+            if se and not math.isnan(se):
+                p = 2 * (1 - NormalDist().cdf(abs(r["diff"]) / se))
+            else:
+                p = 1.0 if r["diff"] == 0 or math.isnan(r["diff"]) else math.nan
+            rows.append({"metric": name, "rules": k, "first": r["a"], "value": r["x"], "diff": r["diff"],
+                         "ci_low": r["diff"] - Z95 * se if se == se else math.nan,
+                         "ci_high": r["diff"] + Z95 * se if se == se else math.nan, "p": p,
+                         "n_games": sums[(name, k)].n})
+    for row, q in zip(rows, holm([r["p"] for r in rows]), strict=True):
+        row["p_holm"] = q
+        row["significant"] = bool(q == q and q < 0.05)
+    return rows
+
+
+def compare(*, rules: list[str], games: int, players: str = "heuristic", seed: int = 0,
+            out: Path = Path("out/compare"), as_json: bool = False, progress: bool = False,
+            seed_offsets: list[int] | None = None) -> list[str]:
+    """What ``thousand compare`` prints. ``seed_offsets`` (tests only) plays rule set i with seed
+    ``seed + seed_offsets[i]``: an unpaired control of the statistics."""
+    import sys
+
+    from tqdm import tqdm
+
+    from sim import __version__
+    from sim.engine import BatchSpec
+    from sim.game.rules import load_rules
+    from sim.runner import check_output_dir, run_batch, stored_units
+
+    if len(rules) < 2:
+        raise ValueError("give at least two rule sets to compare (presets or TOML files)")
+    if seed < 0:
+        raise ValueError(f"--seed must be 0 or more, not {seed}")
+    loaded = {f"{i + 1}-{Path(r).stem if r.endswith('.toml') else r}": load_rules(r) for i, r in enumerate(rules)}
+    counts = {rec.players for rec in loaded.values()}
+    if len(counts) > 1:
+        raise ValueError(f"the rule sets are for different player counts ({', '.join(map(str, sorted(counts)))}): "
+                         "compare rule sets of one player count")
+    out = Path(out)
+    offsets = seed_offsets or [0] * len(loaded)
+    specs = {label: BatchSpec(mode="games", n=games, rules=rec, players=players, seed=seed + off)
+             for (label, rec), off in zip(loaded.items(), offsets, strict=True)}
+    chunk = min(s.chunk_size for s in specs.values())
+    specs = {k: BatchSpec(mode="games", n=games, rules=s.rules, players=s.players, seed=s.seed, chunk_size=chunk)
+             for k, s in specs.items()}
+    check_output_dir(out)  # after every argument is checked: a refused command leaves nothing
+    runs = {}
+    total = games * len(specs)
+    done = sum(stored_units(s, out / "runs" / k) if (out / "runs" / k / "run.json").exists() else 0
+               for k, s in specs.items())
+    with tqdm(total=total, initial=done, unit="game", disable=not progress, desc="rule sets", file=sys.stderr,
+              dynamic_ncols=True) as bar:
+        for label, spec in specs.items():
+            runs[label] = out / "runs" / label
+            if run_batch(spec, runs[label], on_chunk=bar.update).interrupted:
+                raise KeyboardInterrupt
+    rows = compare_runs(runs, paired=not seed_offsets)
+    meta = {"thousand_version": __version__, "table": "compare", "games": games, "seed": seed,
+            "players": list(next(iter(specs.values())).players), "chunk_size": chunk,
+            "rules": {k: rec.to_dict() for k, rec in loaded.items()},
+            "correction": "Holm step-down over every metric and rule set, family-wise 5%"}
+    _store(rows, meta, runs, out)
+    if as_json:
+        return [json.dumps(_finite({**meta, "rows": rows}), ensure_ascii=False, indent=1, allow_nan=False)]
+    return format_rows(rows, list(loaded)) + [f"table: {out / TABLE_FILE}; plot: {out / PLOT_FILE}"]
+
+
+def _finite(x):
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, dict):
+        return {str(k): _finite(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [_finite(v) for v in x]
+    return x
+
+
+def format_rows(rows: list[dict], labels: list[str]) -> list[str]:
+    lines = [f"rule sets compared on the same deals (common random numbers): {', '.join(labels)}; differences to "
+             f"{labels[0]} with 95% intervals; * = significant after Holm's correction (family-wise 5%)",
+             f"{'metric':<36}{'rule set':<16}{labels[0][:14]:>14}{'this':>12}  {'difference [95%]':<30}"
+             f"{'p':>8}{'p (Holm)':>10}"]
+    for r in rows:
+        diff = f"{r['diff']:+.4f} [{r['ci_low']:+.4f}, {r['ci_high']:+.4f}]" if r["ci_low"] == r["ci_low"] else \
+            f"{r['diff']:+.4f}"
+        mark = " *" if r["significant"] else ""
+        lines.append(f"{r['metric']:<36}{r['rules'][:15]:<16}{r['first']:>14.4f}{r['value']:>12.4f}  {diff:<30}"
+                     f"{r['p']:>8.3g}{r['p_holm']:>10.3g}{mark}")
+    significant = sum(r["significant"] for r in rows)
+    lines.append(f"{significant} of {len(rows)} differences significant")
+    return lines
+
+
+def _store(rows: list[dict], meta: dict, runs: dict[str, Path], out: Path) -> None:
+    import polars as pl
+
+    from sim.runner import write_parquet_atomic
+
+    write_parquet_atomic(pl.DataFrame(rows), out / TABLE_FILE, {k: json.dumps(_finite(v)) for k, v in meta.items()})
+    _plot(rows, meta, runs, out / PLOT_FILE)
+
+
+def _plot(rows: list[dict], meta: dict, runs: dict[str, Path], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from sim.runner import scan_games
+
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(15, 6), gridspec_kw={"width_ratios": [1, 1.4]})
+    for label, run in runs.items():
+        lengths = scan_games(run).select("deals").collect()["deals"].to_numpy()
+        ax1.hist(lengths, bins=40, histtype="step", linewidth=1.5, label=f"{label} (mean {lengths.mean():.1f})")
+    ax1.set_xlabel("game length (deals)")
+    ax1.set_ylabel("games")
+    ax1.set_title("Game length by rule set")
+    ax1.legend(fontsize=8)
+    shown = [r for r in rows if r["first"] and r["first"] == r["first"] and r["ci_low"] == r["ci_low"]]
+    y = np.arange(len(shown))
+    rel = [100 * r["diff"] / abs(r["first"]) for r in shown]
+    lo = [100 * (r["diff"] - r["ci_low"]) / abs(r["first"]) for r in shown]
+    hi = [100 * (r["ci_high"] - r["diff"]) / abs(r["first"]) for r in shown]
+    for yi, x, a, b, r in zip(y, rel, lo, hi, shown, strict=True):
+        ax2.errorbar([x], [yi], xerr=[[max(0.0, a)], [max(0.0, b)]], fmt="o", capsize=3,
+                     color="C3" if r["significant"] else "C0")
+    ax2.axvline(0, color="grey", linewidth=0.8)
+    ax2.set_yticks(y, [f"{r['metric']} ({r['rules']})" for r in shown], fontsize=7)
+    ax2.invert_yaxis()
+    ax2.set_xlabel(f"difference to {next(iter(runs))}, % of its value (95% interval; red: significant after Holm)")
+    ax2.set_title("Differences")
+    ax2.grid(axis="x", alpha=0.3)
+    fig.suptitle(f"Rule sets on common random numbers: {meta['games']:,} games each, seed {meta['seed']}, "
+                 f"players {', '.join(meta['players'])}")
+    fig.tight_layout()
+    tmp = path.with_name(f".{path.name}.tmp.png")
+    fig.savefig(tmp, dpi=110)
+    plt.close(fig)
+    tmp.replace(path)

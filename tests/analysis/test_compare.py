@@ -1,0 +1,113 @@
+"""thousand compare: A/A shows nothing, a rule that never applies shows nothing, an unpaired A/A
+control is significant about 5% of the time or less, rules that must matter are found with the
+expected sign; the statistics against a direct per-game computation; bad input."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from analysis import compare
+
+
+def rows_by(lines):
+    data = json.loads(lines[0])
+    return {(r["metric"], r["rules"]): r for r in data["rows"]}
+
+
+def test_a_rule_set_against_itself_shows_nothing(tmp_path):
+    rows = rows_by(compare.compare(rules=["classic", "classic"], games=300, out=tmp_path, as_json=True))
+    assert all(r["diff"] == 0 and not r["significant"] for r in rows.values())
+
+
+def test_an_option_that_never_applies_shows_nothing(tmp_path):
+    never = tmp_path / "never.toml"
+    never.write_text('redeal_policy = "never"\n')  # no redeal rule is on: nobody is ever asked
+    rows = rows_by(compare.compare(rules=["classic", str(never)], games=300, out=tmp_path / "o", as_json=True))
+    assert not any(r["significant"] for r in rows.values())
+    assert all(r["diff"] == 0 for r in rows.values())  # the very same games
+
+
+def test_unpaired_a_a_is_rarely_significant(tmp_path):
+    # The same rules with independent seeds: every difference is noise, so a family of metrics is
+    # declared significant in about 5% of comparisons at most (Holm controls the family-wise rate).
+    families = 0
+    for seed in range(16):
+        lines = compare.compare(rules=["classic", "classic"], games=150, seed=seed, out=tmp_path / str(seed),
+                                as_json=True, seed_offsets=[0, 1000])
+        families += any(r["significant"] for r in rows_by(lines).values())
+    assert families <= 3  # 16 families at 5%: more than 3 has a chance below 1%
+
+
+def test_rules_that_must_matter_are_found_with_their_sign(tmp_path):
+    two = tmp_path / "two.toml"
+    two.write_text("barrel_attempts = 2\n")
+    rows = rows_by(compare.compare(rules=["classic", "short", str(two)], games=800, out=tmp_path / "o",
+                                   as_json=True))
+    short = rows[("game length (deals)", "2-short")]
+    assert short["significant"] and short["diff"] < 0  # a race to 555 is shorter than to 1000
+    falls = rows[("barrel falls per game", "3-two")]
+    assert falls["significant"] and falls["diff"] > 0  # fewer attempts, more falls
+
+
+def test_difference_and_interval_match_a_per_game_computation(tmp_path):
+    from sim.runner import scan_games
+
+    lines = compare.compare(rules=["classic", "short"], games=300, out=tmp_path, as_json=True)
+    row = rows_by(lines)[("game length (deals)", "2-short")]
+    a = scan_games(tmp_path / "runs" / "1-classic").collect().sort("game")["deals"].to_numpy().astype(float)
+    b = scan_games(tmp_path / "runs" / "2-short").collect().sort("game")["deals"].to_numpy().astype(float)
+    d = b - a
+    assert row["diff"] == pytest.approx(d.mean())
+    se = d.std(ddof=1) / math.sqrt(len(d))  # for a per-game mean the delta method is the paired t
+    assert row["ci_high"] - row["diff"] == pytest.approx(1.959963984540054 * se, rel=1e-6)
+
+
+def test_holm():
+    assert compare.holm([0.01, 0.04, 0.03, 0.5]) == pytest.approx([0.04, 0.09, 0.09, 0.5])
+    assert math.isnan(compare.holm([math.nan, 0.2])[0])
+
+
+def test_cli_table_parquet_plot_and_reuse(tmp_path):
+    from cli import app
+
+    args = ["compare", "classic", "short", "--games", "100", "--out", str(tmp_path)]
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code == 0, res.output
+    assert "game length (deals)" in res.output and "Holm" in res.output
+    table = pl.read_parquet(tmp_path / compare.TABLE_FILE)
+    meta = pl.read_parquet_metadata(tmp_path / compare.TABLE_FILE)
+    assert set(table["rules"]) == {"2-short"} and json.loads(meta["games"]) == 100
+    assert (tmp_path / compare.PLOT_FILE).stat().st_size > 10_000
+    shard = tmp_path / "runs" / "1-classic" / "games" / "part-00000.parquet"
+    stamp = shard.stat().st_mtime_ns
+    again = CliRunner().invoke(app, args)
+    assert again.exit_code == 0 and shard.stat().st_mtime_ns == stamp  # stored runs reused
+    assert np.isfinite(table["diff"].to_numpy()).all()
+
+
+@pytest.mark.parametrize("args, words", [
+    (["classic"], "at least two rule sets"),
+    (["classic", "nope"], "neither a preset"),
+    (["classic", "short", "--games", "0"], "--games must be from 1"),
+])
+def test_bad_input_is_one_line_and_leaves_nothing(tmp_path, args, words):
+    from cli import app
+
+    res = CliRunner().invoke(app, ["compare", *args, "--out", str(tmp_path / "o")])
+    assert res.exit_code == 2 and words in res.output and len(res.output.strip().splitlines()) == 1
+    assert not (tmp_path / "o").exists()
+
+
+def test_player_counts_must_agree(tmp_path):
+    from cli import app
+
+    four = tmp_path / "four.toml"
+    four.write_text("players = 4\n")
+    res = CliRunner().invoke(app, ["compare", "classic", str(four), "--out", str(tmp_path / "o")])
+    assert res.exit_code == 2 and "different player counts" in res.output
