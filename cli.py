@@ -291,6 +291,28 @@ def compare(
     typer.echo("\n".join(lines))
 
 
+@app.command("tournament")
+def tournament(
+    players: Annotated[list[str], typer.Argument(help="one player type per seat: random, heuristic, dd, pimc")],
+    games: Annotated[int, typer.Option(help="whole games in each seating")] = 1000,
+    rules: Annotated[str, typer.Option(help="a preset or a TOML file")] = "classic",
+    seed: Annotated[int, typer.Option(help="root seed, the same for every seating")] = 0,
+    out: Annotated[Path, typer.Option(help="directory for tournament.parquet, the plot and the stored runs")]
+    = Path("out/tournament"),
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """Player types against each other, seats rotated over the same deals (duplicate): win shares and
+    scores with intervals, a ranking and Holm-corrected pairwise tests."""
+    from analysis.tournament import tournament as run
+
+    try:
+        lines = run(players=players, games=games, rules=rules, seed=seed, out=out, as_json=as_json,
+                    progress=not as_json)
+    except _user_errors() as exc:
+        _fail(str(exc))
+    typer.echo("\n".join(lines))
+
+
 def _exit_now(code: int) -> None:
     """End the process at once. Worker threads may still be inside a compiled kernel (it cannot be
     stopped) or in the compiler; an ordinary exit would finalise the interpreter under them. What
