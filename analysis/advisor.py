@@ -36,7 +36,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from analysis.stats import mean_interval, wilson_interval
+from analysis.stats import json_ready, mean_interval, wilson_interval
 from sim import __version__
 from sim.engine.schema import N_DEAL_COLUMNS, N_PLAYS
 from sim.game.cards import (
@@ -594,17 +594,7 @@ def format_csv(r: dict) -> str:
 
 def format_json(r: dict) -> str:
     """The advice as JSON: a number that is not defined (an interval of one sample) is null."""
-    return json.dumps(_finite(r), ensure_ascii=False, indent=1, allow_nan=False)
-
-
-def _finite(x):
-    if isinstance(x, float) and not math.isfinite(x):
-        return None
-    if isinstance(x, dict):
-        return {k: _finite(v) for k, v in x.items()}
-    if isinstance(x, list | tuple):
-        return [_finite(v) for v in x]
-    return x
+    return json.dumps(json_ready(r), ensure_ascii=False, indent=1, allow_nan=False)
 
 
 __all__ = ["advise", "format_text", "format_csv", "format_json", "talon_chances", "format_card"]

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from analysis.stats import mean_interval, wilson_interval
+from analysis.stats import json_ready, mean_interval, wilson_interval
 from sim.engine.schema import (
     EV_BARREL_ON,
     EV_BARREL_STAY,
@@ -275,7 +275,7 @@ def tables_barrel(*, games: int, rules: list[str], players: str = "heuristic", s
             "rules": {label: rec.to_dict() for label, rec in rule_sets.items()}}
     _store(summaries, meta, out)
     if as_json:
-        return [json.dumps(_finite({**meta, "summaries": {k: {kk: vv for kk, vv in v.items() if kk != "run"}
+        return [json.dumps(json_ready({**meta, "summaries": {k: {kk: vv for kk, vv in v.items() if kk != "run"}
                                                             for k, v in summaries.items()}}),
                            ensure_ascii=False, indent=1, allow_nan=False)]
     return format_summaries(summaries) + [f"table: {out / TABLE_FILE}; plot: {out / PLOT_FILE}"]
@@ -284,16 +284,6 @@ def tables_barrel(*, games: int, rules: list[str], players: str = "heuristic", s
 def _label(spec: str, i: int) -> str:
     name = Path(spec).stem if spec.endswith(".toml") else spec
     return f"{i + 1}-{name}"
-
-
-def _finite(x):
-    if isinstance(x, float) and not math.isfinite(x):
-        return None
-    if isinstance(x, dict):
-        return {str(k): _finite(v) for k, v in x.items()}
-    if isinstance(x, list | tuple):
-        return [_finite(v) for v in x]
-    return x
 
 
 def _store(summaries: dict[str, dict], meta: dict, out: Path) -> None:

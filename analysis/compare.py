@@ -28,6 +28,7 @@ from statistics import NormalDist
 import numpy as np
 
 from analysis.barrel import episodes
+from analysis.stats import json_ready
 from sim.engine.schema import BID_DARK, BID_GOLDEN
 
 TABLE_FILE = "compare.parquet"
@@ -238,18 +239,8 @@ def compare(*, rules: list[str], games: int, players: str = "heuristic", seed: i
             "correction": "Holm step-down over every metric and rule set, family-wise 5%"}
     _store(rows, meta, runs, out)
     if as_json:
-        return [json.dumps(_finite({**meta, "rows": rows}), ensure_ascii=False, indent=1, allow_nan=False)]
+        return [json.dumps(json_ready({**meta, "rows": rows}), ensure_ascii=False, indent=1, allow_nan=False)]
     return format_rows(rows, list(loaded)) + [f"table: {out / TABLE_FILE}; plot: {out / PLOT_FILE}"]
-
-
-def _finite(x):
-    if isinstance(x, float) and not math.isfinite(x):
-        return None
-    if isinstance(x, dict):
-        return {str(k): _finite(v) for k, v in x.items()}
-    if isinstance(x, list | tuple):
-        return [_finite(v) for v in x]
-    return x
 
 
 def format_rows(rows: list[dict], labels: list[str]) -> list[str]:
@@ -273,7 +264,7 @@ def _store(rows: list[dict], meta: dict, runs: dict[str, Path], out: Path) -> No
 
     from sim.runner import write_parquet_atomic
 
-    write_parquet_atomic(pl.DataFrame(rows), out / TABLE_FILE, {k: json.dumps(_finite(v)) for k, v in meta.items()})
+    write_parquet_atomic(pl.DataFrame(rows), out / TABLE_FILE, {k: json.dumps(json_ready(v)) for k, v in meta.items()})
     _plot(rows, meta, runs, out / PLOT_FILE)
 
 

@@ -24,3 +24,15 @@ def mean_interval(mean: float, std: float, n: int, z: float = Z95) -> tuple[floa
         return (math.nan, math.nan)
     half = z * std / math.sqrt(n)
     return (mean - half, mean + half)
+
+
+def json_ready(x):
+    """A result made fit for strict JSON: a number that is not finite (an interval of one sample)
+    becomes None, keys become text, tuples lists."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, dict):
+        return {str(k): json_ready(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [json_ready(v) for v in x]
+    return x
