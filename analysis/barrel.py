@@ -305,10 +305,9 @@ def _store(summaries: dict[str, dict], meta: dict, out: Path) -> None:
 
 
 def _plot(summaries: dict[str, dict], meta: dict, path: Path) -> None:
-    import matplotlib
+    from analysis.plots import pyplot, save
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     fig, (ax1, ax2, ax3) = plt.subplots(1, 3, figsize=(18, 5))
     shown = [f for f in FATES if any(s["fates"][f]["k"] for s in summaries.values())]
@@ -348,8 +347,4 @@ def _plot(summaries: dict[str, dict], meta: dict, path: Path) -> None:
         ax.grid(axis="y", alpha=0.3)
     fig.suptitle(f"Barrel survival: {meta['games']:,} games per rule set, players {', '.join(meta['players'])}, "
                  f"seed {meta['seed']}")
-    fig.tight_layout()
-    tmp = path.with_name(f".{path.name}.tmp.png")
-    fig.savefig(tmp, dpi=110)
-    plt.close(fig)
-    tmp.replace(path)
+    save(fig, path)

@@ -269,10 +269,9 @@ def _store(rows: list[dict], meta: dict, runs: dict[str, Path], out: Path) -> No
 
 
 def _plot(rows: list[dict], meta: dict, runs: dict[str, Path], path: Path) -> None:
-    import matplotlib
+    from analysis.plots import pyplot, save
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     from sim.runner import scan_games
 
@@ -300,8 +299,4 @@ def _plot(rows: list[dict], meta: dict, runs: dict[str, Path], path: Path) -> No
     ax2.grid(axis="x", alpha=0.3)
     fig.suptitle(f"Rule sets on common random numbers: {meta['games']:,} games each, seed {meta['seed']}, "
                  f"players {', '.join(meta['players'])}")
-    fig.tight_layout()
-    tmp = path.with_name(f".{path.name}.tmp.png")
-    fig.savefig(tmp, dpi=110)
-    plt.close(fig)
-    tmp.replace(path)
+    save(fig, path)

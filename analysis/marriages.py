@@ -380,10 +380,9 @@ def _store(rows: list[dict], meta: dict, out: Path, play_rows: list[dict]) -> No
 
 
 def _plot(rows: list[dict], meta: dict, path: Path) -> None:
-    import matplotlib
+    from analysis.plots import pyplot, save
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     by = {r["quantity"]: r for r in rows}
     fig, axes = plt.subplots(1, 3, figsize=(14, 4.8))
@@ -413,11 +412,7 @@ def _plot(rows: list[dict], meta: dict, path: Path) -> None:
         ax.grid(axis="y", alpha=0.3)
     axes[0].legend(fontsize=8)
     fig.suptitle(f"Marriage odds: exact against {meta['sample_size']:,} random deals (seed {meta['seed']})")
-    fig.tight_layout()
-    tmp = path.with_name(f".{path.name}.tmp.png")
-    fig.savefig(tmp, dpi=110)
-    plt.close(fig)
-    tmp.replace(path)
+    save(fig, path)
 
 
 __all__ = ["exact_odds", "marriage_table", "measure", "tables_marriages"]

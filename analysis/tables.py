@@ -261,10 +261,9 @@ def summarize_bid_tables(path: Path, *, plot: Path | None = None, min_n: int = 3
 
 
 def _plot(path: Path, meta: dict, out: Path) -> None:
-    import matplotlib
+    from analysis.plots import pyplot, save
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     levels = [lv for lv in meta["levels"] if lv <= 220]
     rates = make_rates(path, levels)
@@ -285,10 +284,7 @@ def _plot(path: Path, meta: dict, out: Path) -> None:
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{out.name}.tmp.png")
-    fig.savefig(tmp, dpi=110)
-    plt.close(fig)
-    tmp.replace(out)
+    save(fig, out, tight=False)
 
 
 def tables_bids(*, deals: int, rules: str = "classic", seed: int = 0, out: Path = Path("out/tables"),

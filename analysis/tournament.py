@@ -165,10 +165,9 @@ def _fmt(x: float, lo: float, hi: float, digits: int) -> str:
 
 
 def _plot(rows: list[dict], pairs: list[dict], meta: dict, path: Path) -> None:
-    import matplotlib
+    from analysis.plots import pyplot, save
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     fig, ax = plt.subplots(figsize=(8, 4.5))
     y = np.arange(len(rows))
@@ -183,8 +182,4 @@ def _plot(rows: list[dict], pairs: list[dict], meta: dict, path: Path) -> None:
     ax.set_title(f"Tournament: {meta['games']:,} games × {meta['seatings']} seatings, seed {meta['seed']}")
     ax.legend(fontsize=8)
     ax.grid(axis="x", alpha=0.3)
-    fig.tight_layout()
-    tmp = path.with_name(f".{path.name}.tmp.png")
-    fig.savefig(tmp, dpi=110)
-    plt.close(fig)
-    tmp.replace(path)
+    save(fig, path)
