@@ -241,14 +241,12 @@ def tables_barrel(*, games: int, rules: list[str], players: str = "heuristic", s
     """What ``thousand tables barrel`` prints: for every rule set, ``games`` whole games played (or
     the stored run of the same spec reused) under ``out/barrel-runs``, and their barrel summary;
     a Parquet table with the metadata and a plot in ``out``."""
-    import sys
 
-    from tqdm import tqdm
 
     from sim import __version__
     from sim.engine import BatchSpec
     from sim.game.rules import load_rules
-    from sim.runner import check_output_dir, run_batch, stored_units
+    from sim.runner import check_output_dir, play_runs
 
     if seed < 0:
         raise ValueError(f"--seed must be 0 or more, not {seed}")
@@ -260,16 +258,9 @@ def tables_barrel(*, games: int, rules: list[str], players: str = "heuristic", s
     check_output_dir(out)
     specs = {label: BatchSpec(mode="games", n=games, rules=rec, players=players, seed=seed)
              for label, rec in rule_sets.items()}
-    summaries = {}
-    for label, spec in specs.items():
-        run = out / "barrel-runs" / label
-        done = stored_units(spec, run) if (run / "run.json").exists() else 0
-        with tqdm(total=spec.n, initial=done, unit="game", disable=not progress, desc=f"{label}",
-                  file=sys.stderr, dynamic_ncols=True) as bar:
-            result = run_batch(spec, run, on_chunk=bar.update)
-        if result.interrupted:
-            raise KeyboardInterrupt
-        summaries[label] = barrel_summary(run)
+    runs = {label: out / "barrel-runs" / label for label in specs}
+    play_runs({runs[label]: spec for label, spec in specs.items()}, progress=progress, desc="rule sets")
+    summaries = {label: barrel_summary(run) for label, run in runs.items()}
     meta = {"thousand_version": __version__, "table": "barrel", "games": games, "seed": seed,
             "players": list(next(iter(specs.values())).players),
             "rules": {label: rec.to_dict() for label, rec in rule_sets.items()}}

@@ -19,6 +19,7 @@ Everything is accumulated chunk by chunk from sums of products, so memory does n
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import math
@@ -64,8 +65,6 @@ def game_metrics(deals, games, rules: dict) -> dict[str, tuple[np.ndarray, np.nd
     out["concession rate"] = (per_game(conceded), n_declared)
     out["mean contract"] = (per_game(np.where(declared, col["contract"], 0)), n_declared)
     first_hand = (col["dealer"] + 1) % n_seats
-    if n_seats == 4:
-        first_hand = (col["dealer"] + 1) % 4
     forced = declared & (col["winning_bid"] == rules["min_bid"]) & (declarer == first_hand)
     out["forced-bid share"] = (per_game(forced), n_declared)
     for name, key in (("barrel entries per game", "barrel_entries"), ("barrel falls per game", "barrel_falls"),
@@ -196,14 +195,12 @@ def compare(*, rules: list[str], games: int, players: str = "heuristic", seed: i
             seed_offsets: list[int] | None = None) -> list[str]:
     """What ``thousand compare`` prints. ``seed_offsets`` (tests only) plays rule set i with seed
     ``seed + seed_offsets[i]``: an unpaired control of the statistics."""
-    import sys
 
-    from tqdm import tqdm
 
     from sim import __version__
     from sim.engine import BatchSpec
     from sim.game.rules import load_rules
-    from sim.runner import check_output_dir, run_batch, stored_units
+    from sim.runner import check_output_dir, play_runs
 
     if len(rules) < 2:
         raise ValueError("give at least two rule sets to compare (presets or TOML files)")
@@ -219,19 +216,10 @@ def compare(*, rules: list[str], games: int, players: str = "heuristic", seed: i
     specs = {label: BatchSpec(mode="games", n=games, rules=rec, players=players, seed=seed + off)
              for (label, rec), off in zip(loaded.items(), offsets, strict=True)}
     chunk = min(s.chunk_size for s in specs.values())
-    specs = {k: BatchSpec(mode="games", n=games, rules=s.rules, players=s.players, seed=s.seed, chunk_size=chunk)
-             for k, s in specs.items()}
+    specs = {k: dataclasses.replace(s, chunk_size=chunk) for k, s in specs.items()}
     check_output_dir(out)  # after every argument is checked: a refused command leaves nothing
-    runs = {}
-    total = games * len(specs)
-    done = sum(stored_units(s, out / "runs" / k) if (out / "runs" / k / "run.json").exists() else 0
-               for k, s in specs.items())
-    with tqdm(total=total, initial=done, unit="game", disable=not progress, desc="rule sets", file=sys.stderr,
-              dynamic_ncols=True) as bar:
-        for label, spec in specs.items():
-            runs[label] = out / "runs" / label
-            if run_batch(spec, runs[label], on_chunk=bar.update).interrupted:
-                raise KeyboardInterrupt
+    runs = {label: out / "runs" / label for label in specs}
+    play_runs({runs[label]: spec for label, spec in specs.items()}, progress=progress, desc="rule sets")
     rows = compare_runs(runs, paired=not seed_offsets)
     meta = {"thousand_version": __version__, "table": "compare", "games": games, "seed": seed,
             "players": list(next(iter(specs.values())).players), "chunk_size": chunk,

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from analysis.stats import mean_interval, wilson_interval
+from analysis.stats import json_ready, mean_interval, wilson_interval
 from sim.game.cards import SUIT_SYMBOLS
 from sim.game.rules import HouseRules
 
@@ -311,16 +311,8 @@ def tables_marriages(*, deals: int, seed: int = 0, rules: str = "classic", out: 
     if out is not None:
         _store(rows, meta, Path(out), play_rows)
     if as_json:
-        def num(x):
-            return None if isinstance(x, float) and math.isnan(x) else x
-
-        return [json.dumps({**meta, "rows": [{**r, "exact": f"{r['exact'].numerator}/{r['exact'].denominator}",
-                                              **{k: num(r[k]) for k in ("simulated", "ci_low", "ci_high")}}
-                                             for r in rows],
-                            "play": [{k: ([num(x) for x in v] if isinstance(v, tuple) else v) for k, v in r.items()}
-                                     for r in play_rows],
-                            "worth": [{k: ([num(x) for x in v] if isinstance(v, tuple) else num(v))
-                                       for k, v in r.items()} for r in worth_rows]},
+        exact_rows = [{**r, "exact": f"{r['exact'].numerator}/{r['exact'].denominator}"} for r in rows]
+        return [json.dumps(json_ready({**meta, "rows": exact_rows, "play": play_rows, "worth": worth_rows}),
                            ensure_ascii=False, indent=1, allow_nan=False)]
     inside = sum(r["inside"] for r in rows)
     lines = [f"marriage odds: exact, and measured in {deals:,} random deals (seed {seed}); values "
@@ -341,20 +333,11 @@ def tables_marriages(*, deals: int, seed: int = 0, rules: str = "classic", out: 
 
 def _play(run: Path, n: int, seed: int, rules: HouseRules, players: str, progress: bool) -> None:
     """Play (or resume) ``n`` independent deals into the run directory ``run``."""
-    import sys
-
-    from tqdm import tqdm
-
     from sim.engine import BatchSpec
-    from sim.runner import run_batch, stored_units
+    from sim.runner import play_runs
 
-    spec = BatchSpec(mode="deals", n=n, rules=rules, players=players, seed=seed)
-    done = stored_units(spec, run) if (run / "run.json").exists() else 0
-    with tqdm(total=n, initial=done, unit="deal", unit_scale=True, disable=not progress, desc="marriages in play",
-              file=sys.stderr, dynamic_ncols=True) as bar:
-        result = run_batch(spec, run, on_chunk=bar.update)
-    if result.interrupted:
-        raise KeyboardInterrupt
+    play_runs({run: BatchSpec(mode="deals", n=n, rules=rules, players=players, seed=seed)}, progress=progress,
+              desc="marriages in play")
 
 
 def _store(rows: list[dict], meta: dict, out: Path, play_rows: list[dict]) -> None:

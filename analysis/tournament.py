@@ -17,6 +17,7 @@ exactly their share (1/n) by construction.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import math
@@ -50,16 +51,14 @@ class _Moments:
 def tournament(*, players: list[str], games: int, rules: str = "classic", seed: int = 0,
                out: Path = Path("out/tournament"), as_json: bool = False, progress: bool = False) -> list[str]:
     """What ``thousand tournament`` prints; runs stored and reused under ``out/runs``."""
-    import sys
 
     import polars as pl
-    from tqdm import tqdm
 
     from sim import __version__
     from sim.engine import BatchSpec
     from sim.game.rules import load_rules
     from sim.players import parse_players
-    from sim.runner import check_output_dir, run_batch, stored_units, verify_run
+    from sim.runner import check_output_dir, play_runs, verify_run
 
     rec = load_rules(rules)
     n = rec.players
@@ -76,16 +75,11 @@ def tournament(*, players: list[str], games: int, rules: str = "classic", seed: 
         if types not in specs:
             specs[types] = BatchSpec(mode="games", n=games, rules=rec, players=types, seed=seed)
     chunk = min(s.chunk_size for s in specs.values())
-    specs = {t: BatchSpec(mode="games", n=games, rules=rec, players=t, seed=seed, chunk_size=chunk) for t in specs}
+    specs = {t: dataclasses.replace(s, chunk_size=chunk) for t, s in specs.items()}
     out = Path(out)
     check_output_dir(out)
     runs = {t: out / "runs" / "-".join(t) for t in specs}
-    done = sum(stored_units(s, runs[t]) if (runs[t] / "run.json").exists() else 0 for t, s in specs.items())
-    with tqdm(total=games * len(specs), initial=done, unit="game", disable=not progress, desc="seatings",
-              file=sys.stderr, dynamic_ncols=True) as bar:
-        for t, spec in specs.items():
-            if run_batch(spec, runs[t], on_chunk=bar.update).interrupted:
-                raise KeyboardInterrupt
+    play_runs({runs[t]: spec for t, spec in specs.items()}, progress=progress, desc="seatings")
     shards = {t: verify_run(runs[t]) for t in specs}
     win = {lab: _Moments() for lab in labels}
     score = {lab: _Moments() for lab in labels}
@@ -115,7 +109,7 @@ def tournament(*, players: list[str], games: int, rules: str = "classic", seed: 
         for a, b in pair_diff:
             pair_diff[(a, b)].add(share[a] - share[b])
     players_rows = []
-    for i, lab in enumerate(labels):
+    for lab in labels:
         w, s = win[lab].interval(), score[lab].interval()
         players_rows.append({"player": lab, "win_share": w["mean"], "win_ci_low": w["ci_low"],
                              "win_ci_high": w["ci_high"], "final_score": s["mean"], "score_ci_low": s["ci_low"],

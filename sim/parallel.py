@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 
 
@@ -65,31 +65,42 @@ class DaemonPool:
         self.close()
 
 
-def run_chunks(n: int, work: Callable[[int, int, int], None], *, size: int, threads: int | None = None) -> None:
-    """``work(i, lo, hi)`` for every chunk ``i`` = ``[lo, hi)`` of ``size`` items out of ``n``, on
-    ``threads`` threads (None: one per core), at most two chunks a thread in flight. An exception in
-    any chunk is raised here; Ctrl-C (KeyboardInterrupt) too, at once, the chunks in flight being
+def run_tasks(fn: Callable, items: Iterable, *, threads: int | None = None,
+              on_result: Callable[[object, object], None] | None = None) -> None:
+    """``fn(*item)`` for every item (a tuple of arguments) on ``threads`` threads (None: one per
+    core), at most two items a thread in flight so that memory stays flat however many there are.
+    ``on_result(item, result)`` runs in the calling thread as each one finishes. An exception in any
+    item is raised here; Ctrl-C (KeyboardInterrupt) too, at once, the items in flight being
     abandoned."""
-    starts = iter(enumerate(range(0, n, size)))
+    queue_ = iter(items)
     workers = worker_count(threads)
     with DaemonPool(workers) as pool:
-        pending: set[Future] = set()
-        for i, lo in starts:
-            pending.add(pool.submit(work, i, lo, min(n, lo + size)))
+        pending: dict[Future, tuple] = {}
+        for item in queue_:
+            pending[pool.submit(fn, *item)] = item
             if len(pending) >= 2 * workers:
                 break
         try:
             while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
-                    future.result()
-                    nxt = next(starts, None)
+                    item = pending.pop(future)
+                    result = future.result()
+                    if on_result is not None:
+                        on_result(item, result)
+                    nxt = next(queue_, None)
                     if nxt is not None:
-                        pending.add(pool.submit(work, nxt[0], nxt[1], min(n, nxt[1] + size)))
+                        pending[pool.submit(fn, *nxt)] = nxt
         except BaseException:
             for future in pending:
                 future.cancel()
             raise
+
+
+def run_chunks(n: int, work: Callable[[int, int, int], None], *, size: int, threads: int | None = None) -> None:
+    """``work(i, lo, hi)`` for every chunk ``i`` = ``[lo, hi)`` of ``size`` items out of ``n``
+    (``run_tasks`` over the chunks)."""
+    run_tasks(work, ((i, lo, min(n, lo + size)) for i, lo in enumerate(range(0, n, size))), threads=threads)
 
 
 _local = threading.local()

@@ -24,7 +24,6 @@ import platform
 import sys
 import threading
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,7 +31,7 @@ import polars as pl
 
 from sim import __version__
 from sim.engine import BatchSpec, play_chunk
-from sim.parallel import DaemonPool, worker_count
+from sim.parallel import run_tasks
 
 RUN_FILE = "run.json"
 MANIFEST_FILE = "manifest.json"
@@ -327,37 +326,40 @@ def run_batch(spec: BatchSpec, out: Path, *, workers: int | None = None,
     hashes = _HashCache(out)
     todo, removed = _verify_for_resume(spec, out, manifest, hashes)
     _save_manifest(out, manifest)
-    workers = worker_count(workers)
     result = RunResult(out=out, chunks_total=spec.n_chunks, chunks_run=0, redone=removed)
-    queue = iter(todo)
-    pending: dict = {}
-    with DaemonPool(workers) as pool:
-        try:
-            # At most two chunks per worker in flight: memory stays flat however large the run.
-            for index in queue:
-                pending[pool.submit(run_chunk_to_disk, spec, out, index)] = index
-                if len(pending) >= 2 * workers:
-                    break
-            while pending:
-                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for fut in finished:
-                    index = pending.pop(fut)
-                    _record_chunk(out, manifest, hashes, fut.result())
-                    result.chunks_run += 1
-                    if on_chunk:
-                        on_chunk(spec.chunk_bounds(index)[1])
-                    nxt = next(queue, None)
-                    if nxt is not None:
-                        pending[pool.submit(run_chunk_to_disk, spec, out, nxt)] = nxt
-        except KeyboardInterrupt:
-            # The chunks in flight are abandoned (a compiled kernel cannot be stopped); what landed
-            # is recorded, and a rerun plays the rest.
-            for fut in pending:
-                fut.cancel()
-            result.interrupted = True
-        finally:
-            hashes.save()
+
+    def landed(item, rows):
+        _record_chunk(out, manifest, hashes, rows)
+        result.chunks_run += 1
+        if on_chunk:
+            on_chunk(spec.chunk_bounds(item[2])[1])
+
+    try:
+        run_tasks(run_chunk_to_disk, ((spec, out, index) for index in todo), threads=workers, on_result=landed)
+    except KeyboardInterrupt:
+        # The chunks in flight are abandoned (a compiled kernel cannot be stopped); what landed is
+        # recorded, and a rerun plays the rest.
+        result.interrupted = True
+    finally:
+        hashes.save()
     return result
+
+
+def play_runs(runs: dict[Path, BatchSpec], *, progress: bool = False, desc: str = "") -> None:
+    """Play (or resume) several runs, each into its directory, under one progress bar. Ctrl-C
+    raises KeyboardInterrupt once what landed is recorded."""
+    import sys
+
+    from tqdm import tqdm
+
+    total = sum(spec.n for spec in runs.values())
+    done = sum(stored_units(spec, path) for path, spec in runs.items() if (path / RUN_FILE).exists())
+    unit = next(iter(runs.values())).mode[:-1]
+    with tqdm(total=total, initial=done, unit=unit, unit_scale=True, disable=not progress, desc=desc,
+              file=sys.stderr, dynamic_ncols=True) as bar:
+        for path, spec in runs.items():
+            if run_batch(spec, path, on_chunk=bar.update).interrupted:
+                raise KeyboardInterrupt
 
 
 def stored_units(spec: BatchSpec, out: Path) -> int:
