@@ -36,3 +36,35 @@ def json_ready(x):
     if isinstance(x, list | tuple):
         return [json_ready(v) for v in x]
     return x
+
+
+class RatioOfSums:
+    """A ratio R = sum(N_g) / sum(D_g) over independent clusters g (games), with a 95% interval by
+    the delta method: se = sd(N_g - R D_g) / (mean(D) sqrt(n)). With D_g = 1 it is the mean of N_g
+    and its normal interval. Kept as running sums, so memory does not grow with the clusters."""
+
+    def __init__(self):
+        self.n = 0
+        self.sn = self.sd = self.snn = self.sdd = self.snd = 0.0
+
+    def add(self, num, den=None) -> None:
+        import numpy as np
+
+        num = np.asarray(num, dtype=np.float64)
+        den = np.ones_like(num) if den is None else np.asarray(den, dtype=np.float64)
+        self.n += len(num)
+        self.sn += float(num.sum())
+        self.sd += float(den.sum())
+        self.snn += float((num * num).sum())
+        self.sdd += float((den * den).sum())
+        self.snd += float((num * den).sum())
+
+    def interval(self, z: float = Z95) -> dict:
+        n = self.n
+        r = self.sn / self.sd if self.sd else math.nan
+        if n < 2 or not self.sd:
+            return {"mean": r, "ci_low": math.nan, "ci_high": math.nan, "se": math.nan, "n": n}
+        # sum of (N - R D)^2 = snn - 2 R snd + R^2 sdd; the residuals sum to 0 by the choice of R.
+        ss = max(0.0, self.snn - 2 * r * self.snd + r * r * self.sdd)
+        se = math.sqrt(ss / (n - 1) / n) / (self.sd / n)
+        return {"mean": r, "ci_low": r - z * se, "ci_high": r + z * se, "se": se, "n": n}

@@ -18,6 +18,7 @@ exactly their share (1/n) by construction.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import itertools
 import json
 import math
@@ -27,25 +28,78 @@ from statistics import NormalDist
 import numpy as np
 
 from analysis.compare import holm
+from analysis.stats import RatioOfSums, json_ready
+from sim.players import PARAMETERISED_PLAYERS
 
 TABLE_FILE = "tournament.parquet"
 PLOT_FILE = "tournament.png"
 
 
-class _Moments:
-    def __init__(self):
-        self.n, self.s, self.ss = 0, 0.0, 0.0
+ROLE_METRICS = ("declarer share", "make-rate", "concession rate", "mean contract", "declarer points per deal",
+                "defender points per deal")
 
-    def add(self, x: np.ndarray) -> None:
-        self.n += len(x)
-        self.s += float(x.sum())
-        self.ss += float((x * x).sum())
 
-    def interval(self) -> dict:
-        mean = self.s / self.n if self.n else math.nan
-        var = (self.ss - self.n * mean * mean) / (self.n - 1) if self.n > 1 else math.nan
-        se = math.sqrt(max(0.0, var) / self.n) if self.n > 1 else math.nan
-        return {"mean": mean, "ci_low": mean - 1.96 * se, "ci_high": mean + 1.96 * se, "se": se, "n": self.n}
+def resolve_players(players: list[str], n: int) -> tuple[list[str], list[str], list]:
+    """(labels, player types, parameter records) of the players named on the command line: a player
+    type, or a TOML player file (``sim.players.load_player_file``) labelled by its file name."""
+    from sim.players import default_params, load_player_file, parse_players
+
+    kinds, params, names = [], [], []
+    for spec in players:
+        if spec.lower().endswith(".toml"):
+            kind, prm = load_player_file(spec, n)
+            names.append(Path(spec).stem)
+        else:
+            kind, prm = parse_players([spec], 1)[0], default_params(n)
+            names.append(kind)
+        kinds.append(kind)
+        params.append(prm)
+    if len(kinds) != n:
+        raise ValueError(f"give one player for each of the {n} seats (players = {n}), not {len(kinds)}")
+    parse_players(kinds, n)  # the checks that depend on the player count
+    return [f"{i + 1}-{name}" for i, name in enumerate(names)], kinds, params
+
+
+def _run_key(name: str, kind: str, prm, default) -> str:
+    """A seat's part of a run directory's name: the type, and for a parameter file its name and a
+    hash of its parameters (an edited file plays a new run rather than meeting the old one)."""
+    if prm == default and name == kind:
+        return kind
+    digest = hashlib.sha256(json.dumps(prm.to_dict(), sort_keys=True).encode()).hexdigest()[:8]
+    return f"{name}.{kind}.{digest}"
+
+
+def role_metrics(deals, first_game: int, m: int, n_seats: int) -> list[dict[str, tuple[np.ndarray, np.ndarray]]]:
+    """For each seat, {metric: (N_g, D_g)} over the ``m`` games from ``first_game`` of one chunk:
+    its share of the deals as declarer, make-rate and concession rate of its contracts, its mean
+    contract, points per deal as declarer and as defender (the deal's result, before the barrel)."""
+    gid = deals["game"].to_numpy() - first_game
+    declarer = deals["declarer"].to_numpy()
+    declared = (deals["redeal"].to_numpy() == 0) & (declarer >= 0)
+    conceded = declared & deals["conceded"].to_numpy().astype(bool)
+    made = deals["made"].to_numpy().astype(bool)
+    dealer = deals["dealer"].to_numpy()
+    contract = deals["contract"].to_numpy()
+
+    def per_game(x):
+        return np.bincount(gid, weights=np.asarray(x, dtype=np.float64), minlength=m)
+
+    n_deals = per_game(np.ones(len(gid)))
+    out = []
+    for s in range(n_seats):
+        mine = declared & (declarer == s)
+        played = mine & ~conceded
+        defends = declared & (declarer != s) & ~((dealer == s) if n_seats == 4 else False)
+        result = deals[f"result{s}"].to_numpy()
+        out.append({
+            "declarer share": (per_game(mine), n_deals),
+            "make-rate": (per_game(played & made), per_game(played)),
+            "concession rate": (per_game(mine & conceded), per_game(mine)),
+            "mean contract": (per_game(np.where(mine, contract, 0)), per_game(mine)),
+            "declarer points per deal": (per_game(np.where(mine, result, 0)), per_game(mine)),
+            "defender points per deal": (per_game(np.where(defends, result, 0)), per_game(defends)),
+        })
+    return out
 
 
 def tournament(*, players: list[str], games: int, rules: str = "classic", seed: int = 0,
@@ -57,23 +111,23 @@ def tournament(*, players: list[str], games: int, rules: str = "classic", seed: 
     from sim import __version__
     from sim.engine import BatchSpec
     from sim.game.rules import load_rules
-    from sim.players import parse_players
+    from sim.players import default_params
     from sim.runner import check_output_dir, play_runs, verify_run
 
     rec = load_rules(rules)
     n = rec.players
-    names = list(parse_players(players, len(players)))  # validates every name
-    if len(names) != n:
-        raise ValueError(f"give one player for each of the {n} seats (players = {n}), not {len(names)}")
+    labels, kinds, params = resolve_players(players, n)
     if seed < 0:
         raise ValueError(f"--seed must be 0 or more, not {seed}")
-    labels = [f"{i + 1}-{name}" for i, name in enumerate(names)]
+    keys = [_run_key(lab.split("-", 1)[1], k, p, default_params(n)) for lab, k, p in zip(labels, kinds, params,
+                                                                                          strict=True)]
     seatings = list(itertools.permutations(range(n)))  # seating[s] = the player (index) in seat s
     specs = {}
     for seating in seatings:
-        types = tuple(names[i] for i in seating)
-        if types not in specs:
-            specs[types] = BatchSpec(mode="games", n=games, rules=rec, players=types, seed=seed)
+        run = tuple(keys[i] for i in seating)
+        if run not in specs:
+            specs[run] = BatchSpec(mode="games", n=games, rules=rec, players=tuple(kinds[i] for i in seating),
+                                   seed=seed, params=tuple(params[i] for i in seating))
     chunk = min(s.chunk_size for s in specs.values())
     specs = {t: dataclasses.replace(s, chunk_size=chunk) for t, s in specs.items()}
     out = Path(out)
@@ -81,41 +135,55 @@ def tournament(*, players: list[str], games: int, rules: str = "classic", seed: 
     runs = {t: out / "runs" / "-".join(t) for t in specs}
     play_runs({runs[t]: spec for t, spec in specs.items()}, progress=progress, desc="seatings")
     shards = {t: verify_run(runs[t]) for t in specs}
-    win = {lab: _Moments() for lab in labels}
-    score = {lab: _Moments() for lab in labels}
-    per_deal_num = dict.fromkeys(labels, 0.0)
-    per_deal_den = dict.fromkeys(labels, 0.0)
-    pair_diff = {pair: _Moments() for pair in itertools.combinations(range(n), 2)}
+    win = {lab: RatioOfSums() for lab in labels}
+    score = {lab: RatioOfSums() for lab in labels}
+    per_deal = {lab: RatioOfSums() for lab in labels}
+    roles = {(lab, name): RatioOfSums() for lab in labels for name in ROLE_METRICS}
+    pair_diff = {pair: RatioOfSums() for pair in itertools.combinations(range(n), 2)}
     for c in range(len(next(iter(shards.values()))["games"])):
         frames = {t: pl.read_parquet(shards[t]["games"][c]).sort("game") for t in specs}
         m = next(iter(frames.values())).height
+        first = int(next(iter(frames.values()))["game"][0])
         share = np.zeros((n, m))
         final = np.zeros((n, m))
+        deals_played = np.zeros((n, m))
+        role_sums = {(i, name): [np.zeros(m), np.zeros(m)] for i in range(n) for name in ROLE_METRICS}
         for seating in seatings:
-            g = frames[tuple(names[i] for i in seating)]
+            run = tuple(keys[i] for i in seating)
+            g = frames[run]
+            by_seat = role_metrics(pl.read_parquet(shards[run]["deals"][c], columns=_DEAL_COLUMNS[n]), first, m, n)
             winner = g["winner"].to_numpy()
             lengths = g["deals"].to_numpy()
             for seat, player in enumerate(seating):
                 share[player] += winner == seat
-                sc = g[f"score{seat}"].to_numpy().astype(np.float64)
-                final[player] += sc
-                per_deal_num[labels[player]] += float(sc.sum())
-                per_deal_den[labels[player]] += float(lengths.sum())
+                final[player] += g[f"score{seat}"].to_numpy().astype(np.float64)
+                deals_played[player] += lengths
+                for name, (num, den) in by_seat[seat].items():
+                    role_sums[(player, name)][0] += num
+                    role_sums[(player, name)][1] += den
         share /= len(seatings)
         final /= len(seatings)
         for i, lab in enumerate(labels):
             win[lab].add(share[i])
             score[lab].add(final[i])
+            per_deal[lab].add(final[i] * len(seatings), deals_played[i])
+            for name in ROLE_METRICS:
+                roles[(lab, name)].add(*role_sums[(i, name)])
         for a, b in pair_diff:
             pair_diff[(a, b)].add(share[a] - share[b])
     players_rows = []
-    for lab in labels:
-        w, s = win[lab].interval(), score[lab].interval()
-        players_rows.append({"player": lab, "win_share": w["mean"], "win_ci_low": w["ci_low"],
-                             "win_ci_high": w["ci_high"], "final_score": s["mean"], "score_ci_low": s["ci_low"],
-                             "score_ci_high": s["ci_high"],
-                             "score_per_deal": per_deal_num[lab] / per_deal_den[lab] if per_deal_den[lab] else math.nan,
-                             "games": w["n"]})
+    for lab, kind, prm in zip(labels, kinds, params, strict=True):
+        w, s, d = win[lab].interval(), score[lab].interval(), per_deal[lab].interval()
+        row = {"player": lab, "type": kind, "win_share": w["mean"], "win_ci_low": w["ci_low"],
+               "win_ci_high": w["ci_high"], "final_score": s["mean"], "score_ci_low": s["ci_low"],
+               "score_ci_high": s["ci_high"], "score_per_deal": d["mean"], "score_per_deal_ci_low": d["ci_low"],
+               "score_per_deal_ci_high": d["ci_high"], "games": w["n"]}
+        for name in ROLE_METRICS:
+            r = roles[(lab, name)].interval()
+            key = name.replace(" ", "_").replace("-", "_")
+            row.update({key: r["mean"], f"{key}_ci_low": r["ci_low"], f"{key}_ci_high": r["ci_high"]})
+        row["params"] = json.dumps(prm.to_dict()) if kind in PARAMETERISED_PLAYERS else ""
+        players_rows.append(row)
     players_rows.sort(key=lambda r: -r["win_share"])
     pairs = []
     for (a, b), mom in pair_diff.items():
@@ -138,20 +206,34 @@ def tournament(*, players: list[str], games: int, rules: str = "classic", seed: 
     write_parquet_atomic(pl.DataFrame(players_rows), out / TABLE_FILE, {k: json.dumps(v) for k, v in meta.items()})
     _plot(players_rows, pairs, meta, out / PLOT_FILE)
     if as_json:
-        return [json.dumps({**meta, "players": players_rows, "pairs": pairs}, ensure_ascii=False, indent=1)]
+        return [json.dumps(json_ready({**meta, "players": players_rows, "pairs": pairs}), ensure_ascii=False,
+                           indent=1)]
     lines = [f"tournament: {', '.join(labels)}; {games:,} games in each of {len(seatings)} seatings ({len(specs)} "
              f"runs), seats rotated over the same deals; 95% intervals over game numbers",
-             f"{'rank':<6}{'player':<20}{'win share':<28}{'final score':<30}{'score per deal':>14}"]
+             f"{'rank':<6}{'player':<20}{'win share':<24}{'final score':<26}{'score per deal':<24}"]
     for k, r in enumerate(players_rows, 1):
         share = _fmt(r["win_share"], r["win_ci_low"], r["win_ci_high"], 3)
         final = _fmt(r["final_score"], r["score_ci_low"], r["score_ci_high"], 1)
-        lines.append(f"{k:<6}{r['player']:<20}{share:<28}{final:<30}{r['score_per_deal']:>14.2f}")
+        deal = _fmt(r["score_per_deal"], r["score_per_deal_ci_low"], r["score_per_deal_ci_high"], 2)
+        lines.append(f"{k:<6}{r['player']:<20}{share:<24}{final:<26}{deal:<24}")
+    lines.append(f"{'':<6}{'player':<20}{'declares':<9}{'make-rate':<24}{'concedes':<10}{'contract':<10}"
+                 f"{'as declarer':<13}{'as defender':<12}")
+    for r in players_rows:
+        make = _fmt(r["make_rate"], r["make_rate_ci_low"], r["make_rate_ci_high"], 3)
+        lines.append(f"{'':<6}{r['player']:<20}{r['declarer_share']:<9.1%}{make:<24}{r['concession_rate']:<10.1%}"
+                     f"{r['mean_contract']:<10.1f}{r['declarer_points_per_deal']:<13.1f}"
+                     f"{r['defender_points_per_deal']:<12.1f}")
     lines.append("pairs (difference of win shares, * = significant after Holm's correction):")
     for r in pairs:
         lines.append(f"  {r['player']} vs {r['against']}: {_fmt(r['win_share_diff'], r['ci_low'], r['ci_high'], 3)}"
                      f"  p {r['p']:.3g}, Holm {r['p_holm']:.3g}{' *' if r['significant'] else ''}")
     lines.append(f"table: {out / TABLE_FILE}; plot: {out / PLOT_FILE}")
     return lines
+
+
+# The deal columns role_metrics reads (plays and hands are left on disk).
+_DEAL_COLUMNS = {n: ["game", "declarer", "redeal", "conceded", "made", "dealer", "contract"]
+                 + [f"result{s}" for s in range(n)] for n in (2, 3, 4)}
 
 
 def _fmt(x: float, lo: float, hi: float, digits: int) -> str:

@@ -46,7 +46,7 @@ from sim.game.play_nb import beats, bid_cap, legal_follows
 from sim.game.rng_nb import state_from_seed
 from sim.game.rules import HouseRules
 from sim.game.state_layout import G_ATTEMPTS, G_BOLTS, G_FALLS, G_ON_BARREL, G_SCORE, G_WINNER, SLOTS
-from sim.players import HeuristicParams, default_params, params_matrix, parse_players, player_codes, seat_buffers
+from sim.players import HeuristicParams, params_matrix, parse_players, player_codes, seat_buffers, seat_params
 from sim.players.layout import PLAYER_SCRIPTED
 from sim.solver import TABLE_LOG2_ROWS
 
@@ -59,8 +59,8 @@ MAX_DEALS_PER_GAME = 2000  # a game still running after this many deals is store
 # seconds at most, so that the progress bar moves and Ctrl-C loses little (a heuristic deal takes
 # about 1.5 us, a dd deal milliseconds, a pimc deal a tenth of a second or more).
 DEFAULT_CHUNK = {
-    "deals": {"random": 50_000, "heuristic": 50_000, "dd": 500, "pimc": 10},
-    "games": {"random": 500, "heuristic": 500, "dd": 10, "pimc": 1},
+    "deals": {"random": 50_000, "heuristic": 50_000, "leadage": 50_000, "dd": 500, "pimc": 10},
+    "games": {"random": 500, "heuristic": 500, "leadage": 500, "dd": 10, "pimc": 1},
 }
 # The largest chunk: its record buffers (about 280 bytes a deal, room for 40 deals a game) stay
 # within about 300 MiB per thread, before the frame made from them.
@@ -82,7 +82,9 @@ class BatchSpec:
     players: tuple[str, ...] = ("heuristic",)  # one for every seat, or one per seat (rules.players)
     seed: int = 0
     chunk_size: int = 0  # 0: the default for the mode
-    params: HeuristicParams | None = None  # None: the defaults for rules.players (players.default_params)
+    # One parameter record for every seat, or one per seat; None: the defaults for rules.players
+    # (players.default_params). Per-seat records that are all equal become one.
+    params: HeuristicParams | tuple[HeuristicParams, ...] | None = None
     max_deals_per_game: int = MAX_DEALS_PER_GAME
 
     def __post_init__(self):
@@ -100,8 +102,8 @@ class BatchSpec:
         if not self.chunk_size:
             slowest = min(DEFAULT_CHUNK[self.mode][name] for name in self.players)
             object.__setattr__(self, "chunk_size", slowest)
-        if self.params is None:
-            object.__setattr__(self, "params", default_params(self.rules.players))
+        per_seat = seat_params(self.params, self.rules.players)
+        object.__setattr__(self, "params", per_seat[0] if len(set(per_seat)) == 1 else per_seat)
 
     @property
     def n_chunks(self) -> int:
@@ -121,7 +123,9 @@ class BatchSpec:
             "chunk_size": self.chunk_size,
             "players": list(self.players),
             "rules": self.rules.to_dict(),
-            "heuristic_params": self.params.to_dict(),
+            # one record for every seat, or a list by seat
+            "heuristic_params": (self.params.to_dict() if isinstance(self.params, HeuristicParams)
+                                 else [p.to_dict() for p in self.params]),
             "max_deals_per_game": self.max_deals_per_game,
         }
 

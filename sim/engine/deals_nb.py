@@ -232,8 +232,8 @@ def play_hands4(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, rec, r
     """``play_hands3`` of a 4-player game (players = 4): the dealer (a seat 0..3) sits out, the hands
     in the workspace belong to the three others from first hand on, and they play an ordinary
     3-player deal with the dealer's slot (3) scored the talon's points (``sitter_points``). ``codes``,
-    ``bid_codes`` and ``gs`` are by seat; the record row is written by seat. Every player shares
-    one parameter row (``prm`` rows are equal)."""
+    ``bid_codes`` and ``gs`` are by seat; the record row is written by seat; ``prm`` has a block of
+    three rows by slot for each first hand (``sim.players.params_matrix``)."""
     shift = (dealer + 1) % 4  # slot s is seat (s + shift) % 4; slot 3 the dealer
     codes3 = ws[W_CODES, :3]
     bid3 = ws[W_CODES, 3:6]
@@ -247,7 +247,8 @@ def play_hands4(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, rec, r
         ws[r, SITTER] = 0
     ws[W_RESULT, SITTER] = sitter_points(talon, rules)
     rec[row, D_BOLT + SITTER] = 0
-    status = play_hands3(rng, rules, codes3, bid3, prm, gs, np.int64(2), ws, talon, rec, row, plays, script, solver)
+    status = play_hands3(rng, rules, codes3, bid3, prm[3 * shift:3 * shift + 3], gs, np.int64(2), ws, talon, rec,
+                         row, plays, script, solver)
     # The sitter's columns (apply_deal wrote his change, score and events of a played deal).
     rec[row, D_HAND + SITTER] = 0
     rec[row, D_BID + SITTER] = 0

@@ -1,12 +1,16 @@
-"""The players: their names and integer codes (``layout``), the heuristic player's parameters, and
-the compiled players: ``random_nb``, ``heuristic_nb``, ``dd_nb`` (double dummy), ``pimc_nb`` and
-``pimc2_nb`` (perfect-information Monte Carlo, 3 and 2 seats), ``scripted_nb`` (known-answer
-tests). The engine reaches them only through ``seat_nb``, one function per kind of decision.
+"""The players: their names and integer codes (``layout``), the heuristic player's parameters (also
+from TOML player files), and the compiled players: ``random_nb``, ``heuristic_nb``, ``dd_nb``
+(double dummy), ``pimc_nb`` and ``pimc2_nb`` (perfect-information Monte Carlo, 3 and 2 seats),
+``leadage_nb`` (a published bot, ported), ``scripted_nb`` (known-answer tests). The engine
+reaches them only through ``seat_nb``, one function per kind of decision.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+import math
+import tomllib
+from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
 
 import numpy as np
 
@@ -48,8 +52,9 @@ class HeuristicParams:
     talon_marriage: float = 0.72
     # Decisions.
     risk: float = 10.0  # bid up to the estimate minus this
+    barrel_risk: float = -30.0  # on the barrel, bid (and contract) its minimum when the estimate less this reaches it
     raise_margin: float = 25.0  # raise the final contract only this far below the estimate
-    concede_margin: float = 25.0  # concede when the estimate falls this far short of the contract
+    concede_margin: float = 60.0  # concede when the estimate falls this far short of the contract
     block_margin: float = 20.0  # extra overbid to stop a player on the barrel from winning
     dark_deficit: float = 400.0  # go dark (where allowed) when this far behind the leading opponent
     pimc_worlds: float = float(PIMC_WORLDS)  # worlds a PIMC player samples per decision
@@ -94,6 +99,9 @@ def parse_players(spec: str | list[str] | tuple[str, ...], n: int = 3) -> tuple[
     for name in names:
         if name not in PLAYER_CODES:
             raise PlayerError(f"unknown player {name!r}; players are: {', '.join(PLAYER_NAMES)}")
+    if n == 2 and "leadage" in names:
+        raise PlayerError("the leadage player (the ported tysyacha-1000 bot) plays 3 and 4 players only, as its "
+                          "source does, not players = 2")
     return tuple(names)
 
 
@@ -104,16 +112,74 @@ def player_codes(names: tuple[str, ...]) -> np.ndarray:
     return np.array([PLAYER_CODES[n] for n in names], dtype=np.int64)
 
 
-def params_matrix(params: HeuristicParams | None = None, rules: HouseRules | None = None) -> np.ndarray:
-    """The array kernels read, one row per seat: the weights, then hand-value tables derived
-    from them and the rules' marriage values."""
+def params_matrix(params: HeuristicParams | tuple[HeuristicParams, ...] | None = None,
+                  rules: HouseRules | None = None) -> np.ndarray:
+    """The array kernels read: one row per seat (one ``HeuristicParams`` for every seat, or one per
+    seat), the weights followed by hand-value tables derived from them and the rules' marriage values.
+
+    A 4-player deal is played by three slots (``play_hands4``: slot ``s`` is seat ``(s + k) % 4``
+    when seat ``k`` is first hand), so for players = 4 the matrix has four blocks of three rows,
+    block ``k`` holding those seats' rows; block 0 is seats 0..2. Other games have three rows
+    (players = 2 uses two)."""
     from sim.players.heuristic_nb import fill_suit_tables
 
     rules = rules or HouseRules()
-    prm = np.zeros((max(3, rules.players), N_HEURISTIC_COLUMNS), dtype=np.float64)
-    prm[:, :N_HEURISTIC] = (params or default_params(rules.players)).to_array()
+    n = rules.players
+    per_seat = seat_params(params, n)
+    rows = [per_seat[(s + k) % n] for k in range(4) for s in range(3)] if n == 4 else \
+        [per_seat[s % n] for s in range(3)]
+    prm = np.zeros((len(rows), N_HEURISTIC_COLUMNS), dtype=np.float64)
+    for i, row in enumerate(rows):
+        prm[i, :N_HEURISTIC] = row.to_array()
     fill_suit_tables(prm, rules.to_array())
     return prm
+
+
+def seat_params(params: HeuristicParams | tuple[HeuristicParams, ...] | None, n: int) -> tuple[HeuristicParams, ...]:
+    """``params`` as one record per seat of an ``n``-player game (None: the defaults for ``n``)."""
+    if params is None:
+        params = default_params(n)
+    if isinstance(params, HeuristicParams):
+        return (params,) * n
+    params = tuple(params)
+    if len(params) != n or not all(isinstance(p, HeuristicParams) for p in params):
+        raise PlayerError(f"give one set of heuristic parameters for each of the {n} seats, not {len(params)}")
+    return params
+
+
+def load_player_file(path: str | Path, n: int) -> tuple[str, HeuristicParams]:
+    """A player defined in a TOML file: ``player = "heuristic"`` (or another type whose bidding reads
+    the parameters: dd, pimc) and any ``HeuristicParams`` field; the rest are the defaults for an
+    ``n``-player game. Returns (player type, parameters); errors name the file and the key."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise PlayerError(f"player file {str(path)!r} does not exist") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise PlayerError(f"player file {str(path)!r} cannot be read: {e}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise PlayerError(f"player file {str(path)!r} is not valid TOML: {e}") from None
+    kind = data.pop("player", "heuristic")
+    if kind not in PARAMETERISED_PLAYERS:
+        raise PlayerError(f"player file {str(path)!r}: player = {kind!r} reads no parameters; "
+                          f"use one of {', '.join(PARAMETERISED_PLAYERS)}")
+    known = {f.name for f in fields(HeuristicParams)}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise PlayerError(f"player file {str(path)!r}: unknown parameter {unknown[0]!r}; parameters are: "
+                          + ", ".join(sorted(known)))
+    for key, value in data.items():
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            raise PlayerError(f"player file {str(path)!r}: {key} must be a number, not {value!r}")
+    if "pimc_worlds" in data and not 1 <= data["pimc_worlds"] <= 1000:
+        raise PlayerError(f"player file {str(path)!r}: pimc_worlds must be from 1 to 1000, not {data['pimc_worlds']}")
+    return kind, replace(default_params(n), **{k: float(v) for k, v in data.items()})
+
+
+# The player types whose decisions read the heuristic parameters (dd and pimc bid like the
+# heuristic player; pimc_worlds sets pimc's sample).
+PARAMETERISED_PLAYERS = ("heuristic", "dd", "pimc")
 
 
 def seat_buffers(table_log2: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

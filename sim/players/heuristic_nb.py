@@ -16,6 +16,7 @@ from sim.game.state_layout import G_ON_BARREL, G_SCORE
 from sim.numba_config import jit_hot
 from sim.players.layout import (
     H_ACE,
+    H_BARREL_RISK,
     H_BASE,
     H_BLOCK_MARGIN,
     H_CHANCE_TABLE,
@@ -141,6 +142,7 @@ def heuristic_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm):
     if rules[R.BARREL] > 0:
         if gs[G_ON_BARREL + seat]:
             # On the barrel only a contract that takes him off upward is worth declaring.
+            limit = _floor_step(est - prm[seat, H_BARREL_RISK], 5)
             if limit < barrel_min:
                 return 0
             want = min_raise  # the least raise reaching barrel_min on the bid_step grid
@@ -231,7 +233,7 @@ def heuristic_contract(seat, hand, contract, cap, can_concede, gs, rules, prm):
         return -1
     barrel_min = rules[R.BARREL_MIN_CONTRACT]
     if rules[R.BARREL] > 0 and gs[G_ON_BARREL + seat] and contract < barrel_min <= top:
-        if est - prm[seat, H_RISK] >= barrel_min:
+        if est - prm[seat, H_BARREL_RISK] >= barrel_min:
             return barrel_min
     raise_to = _floor_step(est - prm[seat, H_RAISE_MARGIN], step)
     return min(max(contract, raise_to), top)

@@ -8,8 +8,10 @@ PLAYER_RANDOM = 0
 PLAYER_HEURISTIC = 1
 PLAYER_DD = 2  # double dummy: sees every hand; bids like the heuristic player
 PLAYER_PIMC = 3  # averages double-dummy values over worlds it cannot tell apart; bids like the heuristic
+PLAYER_LEADAGE = 4  # the computer opponent of Leadage/tysyacha-1000, ported (leadage_nb); 3 and 4 players
 PLAYER_SCRIPTED = 9  # plays a given list of actions (known-answer tests); not a user's choice
-PLAYER_CODES = {"random": PLAYER_RANDOM, "heuristic": PLAYER_HEURISTIC, "dd": PLAYER_DD, "pimc": PLAYER_PIMC}
+PLAYER_CODES = {"random": PLAYER_RANDOM, "heuristic": PLAYER_HEURISTIC, "dd": PLAYER_DD, "pimc": PLAYER_PIMC,
+                "leadage": PLAYER_LEADAGE}
 
 # ---- heuristic parameters (float64 row per seat) --------------------------------------------
 H_BASE = 0
@@ -31,7 +33,8 @@ H_BLOCK_MARGIN = 15
 H_TALON_SCALE = 16
 H_DARK_DEFICIT = 17
 H_PIMC_WORLDS = 18
-N_HEURISTIC = 19  # weights; the per-suit tables filled from them follow
+H_BARREL_RISK = 19
+N_HEURISTIC = 20  # weights; the per-suit tables filled from them follow
 H_SCORE_TABLE = N_HEURISTIC  # 4 suits × 64 holdings
 H_CHANCE_TABLE = H_SCORE_TABLE + 256
 N_HEURISTIC_COLUMNS = H_CHANCE_TABLE + 256

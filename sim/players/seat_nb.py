@@ -3,7 +3,8 @@
 The engine knows no player: at each decision it calls one function here with the seat's player
 code (``sim.players.layout``) and what that seat may see, and checks the answer is legal. These
 functions pick the player's kernel by its code: scripted (the known-answer tests), random,
-heuristic, double dummy (``dd_nb``) and PIMC (``pimc_nb``, ``pimc2_nb``). The dd and pimc players
+heuristic, double dummy (``dd_nb``), PIMC (``pimc_nb``, ``pimc2_nb``) and the ported
+bot (``leadage_nb``). The dd and pimc players
 bid, go dark and (pimc) choose the final contract as the heuristic player does.
 
 ``solver`` is the seat's search buffers (state, moves, transposition table, PIMC worlds), ``rng``
@@ -25,7 +26,8 @@ from sim.players.heuristic_nb import (
     heuristic_dark,
     heuristic_discard,
 )
-from sim.players.layout import H_PIMC_WORLDS, PLAYER_DD, PLAYER_PIMC, PLAYER_RANDOM, PLAYER_SCRIPTED
+from sim.players.layout import H_PIMC_WORLDS, PLAYER_DD, PLAYER_LEADAGE, PLAYER_PIMC, PLAYER_RANDOM, PLAYER_SCRIPTED
+from sim.players.leadage_nb import leadage_bid, leadage_card, leadage_contract, leadage_dark, leadage_discard
 from sim.players.pimc2_nb import pimc2_choose_card, pimc2_choose_discard
 from sim.players.pimc_nb import pimc_choose_card, pimc_choose_discard
 from sim.players.random_nb import (
@@ -56,6 +58,8 @@ def choose_dark(code, seat, gs, rules, prm, rng, script):
         return next_scripted(script)  # 1 dark, 0 not
     if code == PLAYER_RANDOM:
         return random_dark(rng)
+    if code == PLAYER_LEADAGE:
+        return leadage_dark(seat, gs, rules, rng)
     return heuristic_dark(seat, gs, rules, prm)
 
 
@@ -69,6 +73,8 @@ def choose_bid(code, seat, hand, high_seat, min_raise, cap, gs, rules, prm, rng,
         return 0
     if code == PLAYER_RANDOM:
         return random_bid(min_raise, cap, rules, rng)
+    if code == PLAYER_LEADAGE:
+        return leadage_bid(seat, hand, min_raise, cap, gs, rules, rng)
     return heuristic_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm)
 
 
@@ -90,6 +96,8 @@ def choose_discard(code, declarer, hands, givable, rules, prm, rng, script, solv
         g1, g2 = scripted_discard(givable, script)
     elif code == PLAYER_RANDOM:
         g1, g2 = random_discard(givable, rng)
+    elif code == PLAYER_LEADAGE:
+        g1, g2 = leadage_discard(hands[declarer], givable, rules)
     else:
         g1, g2 = heuristic_discard(hands[declarer], givable)
     return g1, g2, 0
@@ -126,6 +134,8 @@ def choose_contract(code, seat, hand, contract, cap, can_concede, dd_value, gs, 
         return next_scripted(script)
     if code == PLAYER_RANDOM:
         return random_contract(contract, cap, can_concede, rules, rng)
+    if code == PLAYER_LEADAGE:
+        return leadage_contract(seat, hand, contract, cap, can_concede, gs, rules, rng)
     return heuristic_contract(seat, hand, contract, cap, can_concede, gs, rules, prm)
 
 
@@ -163,6 +173,9 @@ def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, trum
         return random_card(seat, hands, legal, n_in_trick, can_declare, rules, rng)
     if code == PLAYER_SCRIPTED:
         return next_scripted(script)
+    if code == PLAYER_LEADAGE:
+        return leadage_card(seat, hands[seat], legal, trick, n_in_trick, leader, trump, trump_owner, declarer, played,
+                            can_declare, rules)
     return heuristic_card(seat, hands, legal, trick, n_in_trick, leader, trump, declarer, played, voids, can_declare,
                           rules)
 
