@@ -88,7 +88,7 @@ def simulate(
     rules: Annotated[str, typer.Option(help="a preset (classic, short, long, ...) or a TOML file")] = "classic",
     players: Annotated[str, typer.Option(
         help="one player for all seats or one per seat (three, or two or four with players = 2 or 4) of random, "
-             "heuristic, dd, pimc, e.g. heuristic,random,random")]
+             "heuristic, dd, pimc, leadage (a ported bot; 3 or 4 players), e.g. heuristic,random,random")]
     = "heuristic",
     seed: Annotated[int, typer.Option(help="root seed: the same seed gives the same results")] = 0,
     out: Annotated[Path, typer.Option(help="run directory (Parquet shards + run.json); rerun to resume")]
@@ -293,7 +293,9 @@ def compare(
 
 @app.command("tournament")
 def tournament(
-    players: Annotated[list[str], typer.Argument(help="one player type per seat: random, heuristic, dd, pimc")],
+    players: Annotated[list[str], typer.Argument(
+        help="one player per seat: random, heuristic, dd, pimc, leadage (the ported tysyacha-1000 bot), or a "
+             "TOML player file (examples/players/)")],
     games: Annotated[int, typer.Option(help="whole games in each seating")] = 1000,
     rules: Annotated[str, typer.Option(help="a preset or a TOML file")] = "classic",
     seed: Annotated[int, typer.Option(help="root seed, the same for every seating")] = 0,

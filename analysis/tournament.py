@@ -241,21 +241,31 @@ def _fmt(x: float, lo: float, hi: float, digits: int) -> str:
 
 
 def _plot(rows: list[dict], pairs: list[dict], meta: dict, path: Path) -> None:
+    """Three panels, players ranked top to bottom: duplicate win share, score per deal and make-rate
+    of the contracts played, each with its 95% interval."""
     from analysis.plots import pyplot, save
 
     plt = pyplot()
 
-    fig, ax = plt.subplots(figsize=(8, 4.5))
+    panels = [("win_share", "win_ci_low", "win_ci_high", "share of games won"),
+              ("score_per_deal", "score_per_deal_ci_low", "score_per_deal_ci_high", "score per deal (points)"),
+              ("make_rate", "make_rate_ci_low", "make_rate_ci_high", "contracts made (share of played)")]
+    fig, axes = plt.subplots(1, 3, figsize=(12, 1.6 + 0.55 * len(rows)), sharey=True)
     y = np.arange(len(rows))
-    for yi, r in zip(y, rows, strict=True):
-        ax.errorbar([r["win_share"]], [yi], xerr=[[max(0.0, r["win_share"] - r["win_ci_low"])],
-                                                 [max(0.0, r["win_ci_high"] - r["win_share"])]], fmt="o", capsize=4)
-    ax.axvline(1 / len(rows), color="grey", linewidth=0.8, linestyle="--", label="an equal share")
-    ax.set_yticks(y, [r["player"] for r in rows])
-    ax.invert_yaxis()
-    ax.set_xlim(-0.02, 1.02)
-    ax.set_xlabel("share of games won (duplicate, 95% interval)")
-    ax.set_title(f"Tournament: {meta['games']:,} games × {meta['seatings']} seatings, seed {meta['seed']}")
-    ax.legend(fontsize=8)
-    ax.grid(axis="x", alpha=0.3)
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for ax, (key, lo, hi, label) in zip(axes, panels, strict=True):
+        for yi, r in zip(y, rows, strict=True):
+            ax.errorbar([r[key]], [yi], xerr=[[max(0.0, r[key] - r[lo])], [max(0.0, r[hi] - r[key])]], fmt="o",
+                        capsize=4, color=colours[yi % len(colours)])
+        if key == "win_share":
+            ax.axvline(1 / len(rows), color="grey", linewidth=0.8, linestyle="--", label="an equal share")
+            ax.legend(fontsize=8, loc="lower right")
+        ax.set_xlabel(label)
+        ax.grid(axis="x", alpha=0.3)
+        ax.margins(x=0.25)
+    axes[0].set_yticks(y, [r["player"] for r in rows])
+    axes[0].invert_yaxis()
+    axes[0].set_ylim(len(rows) - 0.5, -0.5)
+    fig.suptitle(f"Tournament: {meta['games']:,} games × {meta['seatings']} seatings (duplicate), seed "
+                 f"{meta['seed']}; 95% intervals")
     save(fig, path)

@@ -55,3 +55,62 @@ def test_cli_and_bad_input(tmp_path):
     bad = CliRunner().invoke(app, ["tournament", "heuristic", "random", "--out", str(tmp_path / "x")])
     assert bad.exit_code == 2 and "one player for each of the 3 seats" in bad.output
     assert not (tmp_path / "x").exists()
+
+
+def test_role_metrics_of_copies_equal_the_pooled_run(tmp_path):
+    import polars as pl
+
+    from sim.runner import scan_deals
+
+    players, _ = result(tournament.tournament(players=["heuristic"] * 3, games=120, out=tmp_path, as_json=True))
+    deals = scan_deals(tmp_path / "runs" / "heuristic-heuristic-heuristic").collect()
+    declared = deals.filter((pl.col("redeal") == 0) & (pl.col("declarer") >= 0))
+    played = declared.filter(~pl.col("conceded"))
+    for r in players.values():
+        assert r["make_rate"] == pytest.approx(played["made"].mean())
+        assert r["mean_contract"] == pytest.approx(declared["contract"].mean())
+        assert r["declarer_share"] == pytest.approx(declared.height / deals.height / 3)
+        assert r["make_rate_ci_low"] < r["make_rate"] < r["make_rate_ci_high"]
+
+
+def test_a_player_file_equal_to_the_defaults_plays_as_the_default(tmp_path):
+    (tmp_path / "same.toml").write_text('player = "heuristic"\nrisk = 10.0\n')
+    a, _ = result(tournament.tournament(players=[str(tmp_path / "same.toml"), "random", "heuristic"], games=60,
+                                        out=tmp_path / "a", as_json=True))
+    b, _ = result(tournament.tournament(players=["heuristic", "random", "heuristic"], games=60, out=tmp_path / "b",
+                                        as_json=True))
+    assert a["1-same"]["win_share"] == b["1-heuristic"]["win_share"]
+    assert a["1-same"]["final_score"] == b["1-heuristic"]["final_score"]
+    assert json.loads(a["1-same"]["params"])["risk"] == 10.0
+
+
+def test_the_example_cautious_player_loses_to_the_default(tmp_path):
+    from pathlib import Path
+
+    cautious = Path(__file__).parents[2] / "examples" / "players" / "cautious.toml"
+    players, pairs = result(tournament.tournament(players=["heuristic", str(cautious), "heuristic"], games=300,
+                                                  out=tmp_path, as_json=True))
+    assert players["2-cautious"]["concession_rate"] > 2 * players["1-heuristic"]["concession_rate"]
+    assert all(p["significant"] and p["win_share_diff"] * (1 if p["player"] != "2-cautious" else -1) > 0
+               for p in pairs if "2-cautious" in (p["player"], p["against"]))
+
+
+@pytest.mark.parametrize("text, message", [
+    ("risk = ", "is not valid TOML"),
+    ("rsk = 3.0", "unknown parameter 'rsk'"),
+    ('risk = "high"', "risk must be a number"),
+    ('player = "random"', "reads no parameters"),
+    ("pimc_worlds = 0", "pimc_worlds must be from 1 to 1000"),
+])
+def test_bad_player_files_get_one_line(tmp_path, text, message):
+    from cli import app
+
+    (tmp_path / "p.toml").write_text(text)
+    res = CliRunner().invoke(app, ["tournament", str(tmp_path / "p.toml"), "heuristic", "heuristic", "--games", "5",
+                                   "--out", str(tmp_path / "out")])
+    assert res.exit_code == 2 and message in res.output and "Traceback" not in res.output
+    assert len(res.output.strip().splitlines()) == 1
+    assert not (tmp_path / "out").exists()
+    missing = CliRunner().invoke(app, ["tournament", str(tmp_path / "none.toml"), "heuristic", "heuristic",
+                                       "--out", str(tmp_path / "out")])
+    assert missing.exit_code == 2 and "does not exist" in missing.output

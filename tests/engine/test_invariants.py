@@ -44,10 +44,12 @@ HEURISTIC = ("heuristic", "heuristic", "heuristic")
 MIXED = ("heuristic", "heuristic", "random")
 MOSTLY_RANDOM = ("heuristic", "random", "random")
 RANDOM = ("random", "random", "random")  # all-random games do not finish: deals mode only
+LEADAGE = ("leadage", "heuristic", "leadage")  # the ported bot (sim/players/leadage_nb.py)
 # players = 4 (RULES.md §4.1): one player per seat, four seats.
 HEURISTIC4 = ("heuristic",) * 4
 MIXED4 = ("heuristic", "random", "heuristic", "heuristic")
 MOSTLY_RANDOM4 = ("heuristic", "random", "random", "random")
+LEADAGE4 = ("leadage", "heuristic", "leadage", "random")
 RANDOM4 = ("random",) * 4
 FOUR = dict(players=4)
 FOUR_HALF = dict(players=4, sitout_half_marriage=True)
@@ -132,6 +134,13 @@ GAME_CONFIGS = {
     "must-lead-trump-mostly-random": (MOSTLY_RANDOM, HouseRules(must_lead_trump=True)),
     "marriage-values-half": (MIXED, HouseRules(marriage_values=(100, 80, 60, 40), half_marriage=True)),
     "all-play-options-mixed": (MIXED, ALL_PLAY_OPTIONS),
+    # The ported bot under the classic rules, the play options and the house rules.
+    "leadage-classic": (LEADAGE, HouseRules()),
+    "leadage-all-play-options": (LEADAGE, ALL_PLAY_OPTIONS),
+    "leadage-house-combined-2": (LEADAGE, HOUSE_COMBINED_2),
+    "leadage-dark-golden-step-10": (LEADAGE, HouseRules(dark_game=True, golden_round=True, bid_step=10,
+                                                        concede_no_deduction=True, no_aces_tens_in_discard=True)),
+    "four-leadage": (LEADAGE4, HouseRules(**FOUR_HALF, dark_game=True)),
     # The house rules of RULES.md §4.2-§4.7, alone and combined.
     "thrown-in-mixed": (MIXED, HouseRules(forced_first_bid=False)),
     "thrown-in-three-passes-mostly-random": (MOSTLY_RANDOM, HouseRules(forced_first_bid=False,
@@ -197,8 +206,8 @@ GAME_CONFIGS = {
     "two-no-barrel-anyone-wins-mixed": (MIXED2, HouseRules(**TWO3, barrel=None, win_only_as_declarer=False)),
     "two-accumulate-mixed": (MIXED2, HouseRules(**TWO, barrel_accumulate=True)),
     "two-talon3-forced-last-mixed": (MIXED2, HouseRules(**TWO3, barrel_forced_last=True, barrel_falls_to_zero=0)),
-    "two-concede-variants-heuristic": (HEURISTIC2, HouseRules(**TWO, concede_60=True, concede_on_barrel=True,
-                                                              concede_limit=4, concede_third_penalty=True)),
+    "two-concede-variants-mixed": (MIXED2, HouseRules(**TWO, concede_60=True, concede_on_barrel=True,
+                                                      concede_limit=4, concede_third_penalty=True)),
     "two-talon3-concede-no-deduction-mixed": (MIXED2, HouseRules(**TWO3, concede_no_deduction=True,
                                                                  round_declarer=True)),
     "two-redeals-penalty-mixed": (MIXED2, HouseRules(**TWO, **ALL_REDEALS, redeal_limit_penalty=True)),

@@ -31,3 +31,31 @@ def test_heuristic_declarer_makes_most_contracts_it_plays():
 def test_params_record_reaches_every_seat():
     m = params_matrix(HeuristicParams(risk=33.0))
     assert m.shape[0] == 3 and (m[:, H_RISK] == 33.0).all()
+
+
+def test_params_by_seat_reach_their_seats_in_every_player_count():
+    from sim.game.rules import HouseRules
+
+    by_seat = tuple(HeuristicParams(risk=float(s)) for s in range(4))
+    m4 = params_matrix(by_seat, HouseRules(players=4))
+    assert m4.shape[0] == 12  # a block of three slots for each first hand
+    for k in range(4):
+        for s in range(3):
+            assert m4[3 * k + s, H_RISK] == (s + k) % 4
+    m2 = params_matrix(by_seat[:2], HouseRules(players=2))
+    assert list(m2[:2, H_RISK]) == [0.0, 1.0]
+    assert BatchSpec(mode="deals", n=1, params=(HeuristicParams(),) * 3).params == HeuristicParams()
+
+
+def test_a_seat_that_never_bids_never_raises_in_the_four_player_game():
+    from sim.game.rules import HouseRules
+
+    never = HeuristicParams(risk=1000.0, barrel_risk=1000.0, dark_deficit=1e9)
+    spec = BatchSpec(mode="games", n=40, chunk_size=40, seed=3, rules=HouseRules(players=4),
+                     params=(HeuristicParams(),) * 3 + (never,))
+    deals, _ = play_chunk(spec, 0)
+    declared = deals.filter((pl.col("redeal") == 0) & (pl.col("declarer") >= 0))
+    mine = declared.filter(pl.col("declarer") == 3)
+    assert mine.height > 0 and (mine["winning_bid"] == spec.rules.min_bid).all()  # only the forced bid
+    others = declared.filter(pl.col("declarer") != 3)
+    assert (others["winning_bid"] > spec.rules.min_bid).sum() > 50
