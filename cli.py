@@ -294,21 +294,27 @@ def compare(
 @app.command("tournament")
 def tournament(
     players: Annotated[list[str], typer.Argument(
-        help="one player per seat: random, heuristic, dd, pimc, leadage (the ported tysyacha-1000 bot), or a "
-             "TOML player file (examples/players/)")],
-    games: Annotated[int, typer.Option(help="whole games in each seating")] = 1000,
+        help="one player per seat: random, heuristic, dd, pimc, pimc-exact, leadage (the ported tysyacha-1000 "
+             "bot), or a TOML player file (examples/players/)")],
+    games: Annotated[int | None, typer.Option(help="whole games in each seating (default 1000)")] = None,
+    deals: Annotated[int | None, typer.Option(
+        help="independent deals from a zero score in each seating instead of games: players compared by points "
+             "per deal")] = None,
     rules: Annotated[str, typer.Option(help="a preset or a TOML file")] = "classic",
     seed: Annotated[int, typer.Option(help="root seed, the same for every seating")] = 0,
     out: Annotated[Path, typer.Option(help="directory for tournament.parquet, the plot and the stored runs")]
     = Path("out/tournament"),
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
-    """Player types against each other, seats rotated over the same deals (duplicate): win shares and
-    scores with intervals, a ranking and Holm-corrected pairwise tests."""
+    """Players against each other, seats rotated over the same deals (duplicate): win shares (games)
+    or points per deal (deals), make-rates and points by role with intervals, a ranking and
+    Holm-corrected pairwise tests."""
     from analysis.tournament import tournament as run
 
+    if games is None and deals is None:
+        games = 1000
     try:
-        lines = run(players=players, games=games, rules=rules, seed=seed, out=out, as_json=as_json,
+        lines = run(players=players, games=games, deals=deals, rules=rules, seed=seed, out=out, as_json=as_json,
                     progress=not as_json)
     except _user_errors() as exc:
         _fail(str(exc))

@@ -7,6 +7,11 @@ length). Over the n! seatings every player sits in every seat of game g equally 
 of the cards cancels game by game. Seatings that put the same player types in the same seats are
 one run, played once.
 
+With ``--deals`` the seatings play independent deals from a zero score instead, and players
+are compared by their points per deal (the deal's result in their seat: the contract won or
+lost as declarer, the card points and marriages as defender), paired by deal number: a measure
+of bidding and card play without the game's race.
+
 Statistics. For each game number g and player, its **duplicate share** is the average over the
 seatings of "won game g" (and likewise its final score): one number per g, independent across g.
 A player's win share, mean final score and score per deal come with normal 95% intervals over g;
@@ -102,9 +107,12 @@ def role_metrics(deals, first_game: int, m: int, n_seats: int) -> list[dict[str,
     return out
 
 
-def tournament(*, players: list[str], games: int, rules: str = "classic", seed: int = 0,
-               out: Path = Path("out/tournament"), as_json: bool = False, progress: bool = False) -> list[str]:
-    """What ``thousand tournament`` prints; runs stored and reused under ``out/runs``."""
+def tournament(*, players: list[str], games: int | None = None, deals: int | None = None, rules: str = "classic",
+               seed: int = 0, out: Path = Path("out/tournament"), as_json: bool = False,
+               progress: bool = False) -> list[str]:
+    """What ``thousand tournament`` prints; runs stored and reused under ``out/runs``. Whole games
+    (``games``: players compared by win share) or independent deals from a zero score (``deals``:
+    compared by points per deal, the measure of card play and bidding alone)."""
 
     import polars as pl
 
@@ -114,6 +122,10 @@ def tournament(*, players: list[str], games: int, rules: str = "classic", seed: 
     from sim.players import default_params
     from sim.runner import check_output_dir, play_runs, verify_run
 
+    if (games is None) == (deals is None):
+        raise ValueError("give --games or --deals, not both" if games is not None else "give --games or --deals")
+    mode = "games" if deals is None else "deals"
+    size = games if deals is None else deals
     rec = load_rules(rules)
     n = rec.players
     labels, kinds, params = resolve_players(players, n)
@@ -126,13 +138,13 @@ def tournament(*, players: list[str], games: int, rules: str = "classic", seed: 
     for seating in seatings:
         run = tuple(keys[i] for i in seating)
         if run not in specs:
-            specs[run] = BatchSpec(mode="games", n=games, rules=rec, players=tuple(kinds[i] for i in seating),
+            specs[run] = BatchSpec(mode=mode, n=size, rules=rec, players=tuple(kinds[i] for i in seating),
                                    seed=seed, params=tuple(params[i] for i in seating))
     chunk = min(s.chunk_size for s in specs.values())
     specs = {t: dataclasses.replace(s, chunk_size=chunk) for t, s in specs.items()}
     out = Path(out)
     check_output_dir(out)
-    runs = {t: out / "runs" / "-".join(t) for t in specs}
+    runs = {t: out / "runs" / (mode + "-" + "-".join(t) if mode == "deals" else "-".join(t)) for t in specs}
     play_runs({runs[t]: spec for t, spec in specs.items()}, progress=progress, desc="seatings")
     shards = {t: verify_run(runs[t]) for t in specs}
     win = {lab: RatioOfSums() for lab in labels}
@@ -140,24 +152,28 @@ def tournament(*, players: list[str], games: int, rules: str = "classic", seed: 
     per_deal = {lab: RatioOfSums() for lab in labels}
     roles = {(lab, name): RatioOfSums() for lab in labels for name in ROLE_METRICS}
     pair_diff = {pair: RatioOfSums() for pair in itertools.combinations(range(n), 2)}
-    for c in range(len(next(iter(shards.values()))["games"])):
-        frames = {t: pl.read_parquet(shards[t]["games"][c]).sort("game") for t in specs}
-        m = next(iter(frames.values())).height
-        first = int(next(iter(frames.values()))["game"][0])
+    for c in range(len(next(iter(shards.values()))["deals"])):
+        tables = {t: pl.read_parquet(shards[t][mode][c], columns=None if mode == "games" else _DEAL_COLUMNS[n])
+                  .sort("game") for t in specs}
+        m = next(iter(tables.values())).height
+        first = int(next(iter(tables.values()))["game"][0])
         share = np.zeros((n, m))
         final = np.zeros((n, m))
         deals_played = np.zeros((n, m))
         role_sums = {(i, name): [np.zeros(m), np.zeros(m)] for i in range(n) for name in ROLE_METRICS}
         for seating in seatings:
             run = tuple(keys[i] for i in seating)
-            g = frames[run]
-            by_seat = role_metrics(pl.read_parquet(shards[run]["deals"][c], columns=_DEAL_COLUMNS[n]), first, m, n)
-            winner = g["winner"].to_numpy()
-            lengths = g["deals"].to_numpy()
+            g = tables[run]
+            dl = g if mode == "deals" else pl.read_parquet(shards[run]["deals"][c], columns=_DEAL_COLUMNS[n])
+            by_seat = role_metrics(dl, first, m, n)
             for seat, player in enumerate(seating):
-                share[player] += winner == seat
-                final[player] += g[f"score{seat}"].to_numpy().astype(np.float64)
-                deals_played[player] += lengths
+                if mode == "games":
+                    share[player] += g["winner"].to_numpy() == seat
+                    final[player] += g[f"score{seat}"].to_numpy().astype(np.float64)
+                    deals_played[player] += g["deals"].to_numpy()
+                else:  # one deal a row: its result is the seat's points
+                    final[player] += g[f"result{seat}"].to_numpy().astype(np.float64)
+                    deals_played[player] += 1
                 for name, (num, den) in by_seat[seat].items():
                     role_sums[(player, name)][0] += num
                     role_sums[(player, name)][1] += den
@@ -169,53 +185,63 @@ def tournament(*, players: list[str], games: int, rules: str = "classic", seed: 
             per_deal[lab].add(final[i] * len(seatings), deals_played[i])
             for name in ROLE_METRICS:
                 roles[(lab, name)].add(*role_sums[(i, name)])
+        compared = share if mode == "games" else final
         for a, b in pair_diff:
-            pair_diff[(a, b)].add(share[a] - share[b])
+            pair_diff[(a, b)].add(compared[a] - compared[b])
     players_rows = []
     for lab, kind, prm in zip(labels, kinds, params, strict=True):
         w, s, d = win[lab].interval(), score[lab].interval(), per_deal[lab].interval()
-        row = {"player": lab, "type": kind, "win_share": w["mean"], "win_ci_low": w["ci_low"],
-               "win_ci_high": w["ci_high"], "final_score": s["mean"], "score_ci_low": s["ci_low"],
-               "score_ci_high": s["ci_high"], "score_per_deal": d["mean"], "score_per_deal_ci_low": d["ci_low"],
-               "score_per_deal_ci_high": d["ci_high"], "games": w["n"]}
+        row = {"player": lab, "type": kind, "score_per_deal": d["mean"], "score_per_deal_ci_low": d["ci_low"],
+               "score_per_deal_ci_high": d["ci_high"], mode: d["n"] if mode == "deals" else w["n"]}
+        if mode == "games":
+            row.update({"win_share": w["mean"], "win_ci_low": w["ci_low"], "win_ci_high": w["ci_high"],
+                        "final_score": s["mean"], "score_ci_low": s["ci_low"], "score_ci_high": s["ci_high"]})
         for name in ROLE_METRICS:
             r = roles[(lab, name)].interval()
             key = name.replace(" ", "_").replace("-", "_")
             row.update({key: r["mean"], f"{key}_ci_low": r["ci_low"], f"{key}_ci_high": r["ci_high"]})
         row["params"] = json.dumps(prm.to_dict()) if kind in PARAMETERISED_PLAYERS else ""
         players_rows.append(row)
-    players_rows.sort(key=lambda r: -r["win_share"])
+    rank_key = "win_share" if mode == "games" else "score_per_deal"
+    players_rows.sort(key=lambda r: -r[rank_key])
+    measure = "win share" if mode == "games" else "points per deal"
     pairs = []
     for (a, b), mom in pair_diff.items():
         d = mom.interval()
         if d["se"] and d["se"] == d["se"]:
             p = 2 * (1 - NormalDist().cdf(abs(d["mean"]) / d["se"]))
-        else:  # no spread over games: the difference is the same in every game
+        else:  # no spread: the difference is the same in every game or deal
             p = 1.0 if d["mean"] == 0 else (0.0 if d["n"] > 1 else math.nan)
-        pairs.append({"player": labels[a], "against": labels[b], "win_share_diff": d["mean"], "ci_low": d["ci_low"],
+        pairs.append({"player": labels[a], "against": labels[b], "diff": d["mean"], "ci_low": d["ci_low"],
                       "ci_high": d["ci_high"], "p": p})
     for row, q in zip(pairs, holm([r["p"] for r in pairs]), strict=True):
         row["p_holm"] = q
         row["significant"] = bool(q == q and q < 0.05)
-    meta = {"thousand_version": __version__, "table": "tournament", "games": games, "seed": seed,
+    meta = {"thousand_version": __version__, "table": "tournament", "mode": mode, mode: size, "seed": seed,
             "players": labels, "seatings": len(seatings), "runs": len(specs), "chunk_size": chunk,
-            "rules": rec.to_dict(),
-            "ranking": "by duplicate win share; pairs by paired t over game numbers, Holm-corrected"}
+            "rules": rec.to_dict(), "compared": measure,
+            "ranking": f"by duplicate {measure}; pairs by paired t over {mode} numbers, Holm-corrected"}
     from sim.runner import write_parquet_atomic
 
     write_parquet_atomic(pl.DataFrame(players_rows), out / TABLE_FILE, {k: json.dumps(v) for k, v in meta.items()})
-    _plot(players_rows, pairs, meta, out / PLOT_FILE)
+    _plot(players_rows, meta, out / PLOT_FILE)
     if as_json:
         return [json.dumps(json_ready({**meta, "players": players_rows, "pairs": pairs}), ensure_ascii=False,
                            indent=1)]
-    lines = [f"tournament: {', '.join(labels)}; {games:,} games in each of {len(seatings)} seatings ({len(specs)} "
-             f"runs), seats rotated over the same deals; 95% intervals over game numbers",
-             f"{'rank':<6}{'player':<20}{'win share':<24}{'final score':<26}{'score per deal':<24}"]
+    lines = [f"tournament: {', '.join(labels)}; {size:,} {mode} in each of {len(seatings)} seatings ({len(specs)} "
+             f"runs), seats rotated over the same deals; 95% intervals over {mode[:-1]} numbers"]
+    if mode == "games":
+        lines.append(f"{'rank':<6}{'player':<20}{'win share':<24}{'final score':<26}{'score per deal':<24}")
+    else:
+        lines.append(f"{'rank':<6}{'player':<20}{'points per deal':<24}")
     for k, r in enumerate(players_rows, 1):
-        share = _fmt(r["win_share"], r["win_ci_low"], r["win_ci_high"], 3)
-        final = _fmt(r["final_score"], r["score_ci_low"], r["score_ci_high"], 1)
         deal = _fmt(r["score_per_deal"], r["score_per_deal_ci_low"], r["score_per_deal_ci_high"], 2)
-        lines.append(f"{k:<6}{r['player']:<20}{share:<24}{final:<26}{deal:<24}")
+        if mode == "games":
+            share = _fmt(r["win_share"], r["win_ci_low"], r["win_ci_high"], 3)
+            final = _fmt(r["final_score"], r["score_ci_low"], r["score_ci_high"], 1)
+            lines.append(f"{k:<6}{r['player']:<20}{share:<24}{final:<26}{deal:<24}")
+        else:
+            lines.append(f"{k:<6}{r['player']:<20}{deal:<24}")
     lines.append(f"{'':<6}{'player':<20}{'declares':<9}{'make-rate':<24}{'concedes':<10}{'contract':<10}"
                  f"{'as declarer':<13}{'as defender':<12}")
     for r in players_rows:
@@ -223,9 +249,10 @@ def tournament(*, players: list[str], games: int, rules: str = "classic", seed: 
         lines.append(f"{'':<6}{r['player']:<20}{r['declarer_share']:<9.1%}{make:<24}{r['concession_rate']:<10.1%}"
                      f"{r['mean_contract']:<10.1f}{r['declarer_points_per_deal']:<13.1f}"
                      f"{r['defender_points_per_deal']:<12.1f}")
-    lines.append("pairs (difference of win shares, * = significant after Holm's correction):")
+    lines.append(f"pairs (difference of {measure}, * = significant after Holm's correction):")
+    digits = 3 if mode == "games" else 2
     for r in pairs:
-        lines.append(f"  {r['player']} vs {r['against']}: {_fmt(r['win_share_diff'], r['ci_low'], r['ci_high'], 3)}"
+        lines.append(f"  {r['player']} vs {r['against']}: {_fmt(r['diff'], r['ci_low'], r['ci_high'], digits)}"
                      f"  p {r['p']:.3g}, Holm {r['p_holm']:.3g}{' *' if r['significant'] else ''}")
     lines.append(f"table: {out / TABLE_FILE}; plot: {out / PLOT_FILE}")
     return lines
@@ -240,17 +267,19 @@ def _fmt(x: float, lo: float, hi: float, digits: int) -> str:
     return f"{x:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
 
 
-def _plot(rows: list[dict], pairs: list[dict], meta: dict, path: Path) -> None:
-    """Three panels, players ranked top to bottom: duplicate win share, score per deal and make-rate
-    of the contracts played, each with its 95% interval."""
+def _plot(rows: list[dict], meta: dict, path: Path) -> None:
+    """Panels, players ranked top to bottom, each value with its 95% interval: duplicate win share
+    (games), score per deal and make-rate of the contracts played."""
     from analysis.plots import pyplot, save
 
     plt = pyplot()
 
-    panels = [("win_share", "win_ci_low", "win_ci_high", "share of games won"),
-              ("score_per_deal", "score_per_deal_ci_low", "score_per_deal_ci_high", "score per deal (points)"),
+    panels = [("score_per_deal", "score_per_deal_ci_low", "score_per_deal_ci_high",
+               "score per deal (points)" if meta["mode"] == "games" else "points per deal"),
               ("make_rate", "make_rate_ci_low", "make_rate_ci_high", "contracts made (share of played)")]
-    fig, axes = plt.subplots(1, 3, figsize=(12, 1.6 + 0.55 * len(rows)), sharey=True)
+    if meta["mode"] == "games":
+        panels.insert(0, ("win_share", "win_ci_low", "win_ci_high", "share of games won"))
+    fig, axes = plt.subplots(1, len(panels), figsize=(4 * len(panels), 1.6 + 0.55 * len(rows)), sharey=True)
     y = np.arange(len(rows))
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for ax, (key, lo, hi, label) in zip(axes, panels, strict=True):
@@ -264,8 +293,8 @@ def _plot(rows: list[dict], pairs: list[dict], meta: dict, path: Path) -> None:
         ax.grid(axis="x", alpha=0.3)
         ax.margins(x=0.25)
     axes[0].set_yticks(y, [r["player"] for r in rows])
-    axes[0].invert_yaxis()
     axes[0].set_ylim(len(rows) - 0.5, -0.5)
-    fig.suptitle(f"Tournament: {meta['games']:,} games × {meta['seatings']} seatings (duplicate), seed "
+    size = meta[meta["mode"]]
+    fig.suptitle(f"Tournament: {size:,} {meta['mode']} × {meta['seatings']} seatings (duplicate), seed "
                  f"{meta['seed']}; 95% intervals")
     save(fig, path)

@@ -91,7 +91,7 @@ def test_the_example_cautious_player_loses_to_the_default(tmp_path):
     players, pairs = result(tournament.tournament(players=["heuristic", str(cautious), "heuristic"], games=300,
                                                   out=tmp_path, as_json=True))
     assert players["2-cautious"]["concession_rate"] > 2 * players["1-heuristic"]["concession_rate"]
-    assert all(p["significant"] and p["win_share_diff"] * (1 if p["player"] != "2-cautious" else -1) > 0
+    assert all(p["significant"] and p["diff"] * (1 if p["player"] != "2-cautious" else -1) > 0
                for p in pairs if "2-cautious" in (p["player"], p["against"]))
 
 
@@ -114,3 +114,30 @@ def test_bad_player_files_get_one_line(tmp_path, text, message):
     missing = CliRunner().invoke(app, ["tournament", str(tmp_path / "none.toml"), "heuristic", "heuristic",
                                        "--out", str(tmp_path / "out")])
     assert missing.exit_code == 2 and "does not exist" in missing.output
+
+
+def test_deals_mode_compares_points_per_deal(tmp_path):
+    import polars as pl
+
+    from sim.runner import scan_deals
+
+    players, pairs = result(tournament.tournament(players=["heuristic", "random", "heuristic"], deals=3000,
+                                                  out=tmp_path, as_json=True))
+    assert players["1-heuristic"]["score_per_deal"] == players["3-heuristic"]["score_per_deal"]
+    assert players["1-heuristic"]["score_per_deal"] > players["2-random"]["score_per_deal"] + 10
+    assert all(p["significant"] for p in pairs if "2-random" in (p["player"], p["against"]))
+    # Points per deal are the seats' deal results, averaged over the seatings.
+    total = 0.0
+    for run in (tmp_path / "runs").iterdir():
+        d = scan_deals(run).collect()
+        seat = run.name.removeprefix("deals-").split("-").index("random")
+        total += d[f"result{seat}"].cast(pl.Float64).mean()
+    assert players["2-random"]["score_per_deal"] == pytest.approx(total / 3)
+
+
+def test_games_and_deals_exclude_each_other(tmp_path):
+    from cli import app
+
+    res = CliRunner().invoke(app, ["tournament", "heuristic", "heuristic", "random", "--games", "5", "--deals", "5",
+                                   "--out", str(tmp_path / "x")])
+    assert res.exit_code == 2 and "not both" in res.output and not (tmp_path / "x").exists()

@@ -1,0 +1,193 @@
+"""PIMC speed on one core, today's exact player (``pimc-exact``) beside the workhorse (``pimc``),
+timed alternately in the same run (compare the ratio: machines here are noisy).
+
+1. Whole deals: bidding, the declarer's discard and every card by PIMC in all three seats, the
+   default number of worlds, deals a second.
+2. Card decisions by trick: positions from deals the heuristic player played (classic rules),
+   replayed card by card; at each, both players choose with the same generator state: time per
+   decision, nodes searched per decision, and how often they choose the same card.
+
+    python benchmarks/bench_pimc.py [--deals 30] [--fast-deals 300] [--positions 80] [--repeats 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+from sim.engine import BatchSpec, chunk_rng, play_chunk, solver_buffers
+from sim.engine.auction_nb import know_cards
+from sim.engine.chunks_nb import run_deals
+from sim.engine.schema import N_DEAL_COLUMNS, N_PLAYS
+from sim.engine.workspace import new_game_state, new_workspace
+from sim.game.cards import KING, MARRIAGE_MASK, QUEEN
+from sim.game.play_nb import LEAD_WITHOUT_DECLARING, beats, legal_follows
+from sim.game.rng_nb import state_from_seed
+from sim.game.rules import HouseRules
+from sim.players import PIMC_WORLDS, params_matrix, player_codes
+from sim.players.layout import PLAYER_CODES
+from sim.solver.search_nb import ST_NODES
+
+PLAYERS = ("pimc-exact", "pimc")
+
+
+def card_kernel(name):
+    from sim.players.pimc_nb import pimc_choose_card, pimc_exact_choose_card
+
+    return {"pimc-exact": pimc_exact_choose_card, "pimc": pimc_choose_card}[name]
+
+
+def whole_deals(name: str, n: int, rules: HouseRules):
+    """A closure playing ``n`` deals by ``name`` in every seat on one thread."""
+    rules_arr = rules.to_array()
+    prm = params_matrix(rules=rules)
+    rec = np.zeros((n, N_DEAL_COLUMNS), dtype=np.int32)
+    plays = np.zeros((n, N_PLAYS), dtype=np.int8)
+    ws, gs, no_script = new_workspace(), new_game_state(), np.zeros(1, dtype=np.int64)
+    solver = solver_buffers((name,))
+    codes = player_codes((name,) * 3)
+
+    def run():
+        return run_deals(chunk_rng(3, 0), chunk_rng(3, 0, 1), rules_arr, codes, prm, 0, n, rec, plays, gs, ws,
+                         no_script, solver)
+
+    return run
+
+
+def positions(n_deals: int, seed: int = 5) -> list[dict]:
+    """Every card decision with a choice (two legal cards or more) of ``n_deals`` played deals of
+    the heuristic player under the classic rules, as the engine shows them to a PIMC seat."""
+    deals, _ = play_chunk(BatchSpec(mode="deals", n=n_deals * 3, seed=seed, chunk_size=n_deals * 3), 0)
+    out = []
+    for row in deals.iter_rows(named=True):
+        d = row["declarer"]
+        if d < 0 or row["redeal"] or row["conceded"]:
+            continue
+        gifts = [row[f"gift{s}"] for s in range(3)]
+        left, right = (d + 1) % 3, (d + 2) % 3
+        hands = [row[f"hand{s}"] for s in range(3)]
+        hands[d] = (hands[d] | row["talon"]) & ~(1 << gifts[left]) & ~(1 << gifts[right])
+        hands[left] |= 1 << gifts[left]
+        hands[right] |= 1 << gifts[right]
+        known_all = np.zeros(9, dtype=np.int64)
+        know_cards(known_all, d, np.int64(row["talon"]), np.int64(gifts[left]), np.int64(gifts[right]), True)
+        leader, trump, owner, played, won = d, -1, -1, 0, 0
+        tricks = [0, 0, 0]
+        voids = [0, 0, 0]
+        plays = list(row["plays"])
+        for t in range(8):
+            trick = []
+            win_card, win_seat = -1, -1
+            for k in range(3):
+                p = (leader + k) % 3
+                choice = int(plays[3 * t + k])
+                card = choice & ~LEAD_WITHOUT_DECLARING
+                if k == 0:
+                    legal = hands[p]
+                else:
+                    legal = int(legal_follows(np.int64(hands[p]), trick[0] // 6, np.int64(win_card), np.int64(trump),
+                                              False))
+                if legal & (legal - 1):
+                    out.append({"trick": t, "hands": np.array(hands, dtype=np.int64), "seat": p, "legal": legal,
+                                "cards": np.array(trick + [0] * (3 - len(trick)), dtype=np.int64), "k": k,
+                                "leader": leader, "trump": trump, "owner": owner, "declarer": d, "won": won,
+                                "played": played, "voids": np.array(voids, dtype=np.int64),
+                                "known": known_all[3 * p:3 * p + 3].copy()})
+                if k == 0:
+                    s = card // 6
+                    if (tricks[p] > 0 and card == choice and card % 6 in (KING, QUEEN)
+                            and hands[p] & int(MARRIAGE_MASK[s]) == int(MARRIAGE_MASK[s])):
+                        trump, owner = s, p  # a declared marriage (its points do not enter the position)
+                    win_card, win_seat = card, p
+                else:
+                    if card // 6 != trick[0] // 6:
+                        voids[p] |= 1 << (trick[0] // 6)
+                        if trump >= 0 and card // 6 != trump:
+                            voids[p] |= 1 << trump
+                    if beats(np.int64(card), np.int64(win_card), np.int64(trump)):
+                        win_card, win_seat = card, p
+                trick.append(card)
+                hands[p] &= ~(1 << card)
+                played |= 1 << card
+            tricks[win_seat] += 1
+            won |= 1 << win_seat
+            leader = win_seat
+    return out
+
+
+def decide(kernel, pos: dict, worlds: int, rules_arr, buffers, seed: int):
+    st, work, tt, wbuf = buffers
+    st[ST_NODES] = 0
+    rng = state_from_seed(seed, (7,))
+    t = time.perf_counter()
+    card, _ = kernel(pos["hands"], pos["seat"], pos["legal"], pos["cards"], pos["k"], pos["leader"], pos["trump"],
+                     pos["owner"], pos["declarer"], pos["won"], 0, pos["played"], pos["voids"], pos["known"], worlds,
+                     rules_arr, rng, st, work, tt, wbuf)
+    return card, time.perf_counter() - t, int(st[ST_NODES])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--deals", type=int, default=30, help="whole deals of pimc-exact per timing")
+    ap.add_argument("--fast-deals", type=int, default=300, help="whole deals of pimc per timing")
+    ap.add_argument("--positions", type=int, default=80, help="deals whose card decisions are timed")
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--worlds", type=int, default=PIMC_WORLDS)
+    args = ap.parse_args()
+    assert all(name in PLAYER_CODES for name in PLAYERS)
+    rules = HouseRules()
+    sizes = {"pimc-exact": args.deals, "pimc": args.fast_deals}
+    runs = {name: whole_deals(name, 2, rules) for name in PLAYERS}
+    for run in runs.values():  # compile or load from the cache
+        run()
+    runs = {name: whole_deals(name, sizes[name], rules) for name in PLAYERS}
+    speed = {name: [] for name in PLAYERS}
+    for _ in range(args.repeats):
+        for name, run in runs.items():
+            t = time.perf_counter()
+            run()
+            speed[name].append(sizes[name] / (time.perf_counter() - t))
+    print(f"whole PIMC deals on one core ({args.worlds} worlds, every seat PIMC; best of {args.repeats}):")
+    for name in PLAYERS:
+        print(f"  {name:<11} {max(speed[name]):8.1f} deals/s  (median {statistics.median(speed[name]):.1f})")
+    print(f"  ratio: {max(speed['pimc']) / max(speed['pimc-exact']):.1f}x   (goal: pimc >= 100 deals/s)")
+
+    pos = positions(args.positions)
+    rules_arr = rules.to_array()
+    from sim.players import seat_buffers
+    from sim.solver import TABLE_LOG2_ROWS
+
+    buffers = seat_buffers(TABLE_LOG2_ROWS)
+    kernels = {name: card_kernel(name) for name in PLAYERS}
+    for k in kernels.values():
+        decide(k, pos[0], args.worlds, rules_arr, buffers, 0)
+    by_trick = {(name, t): [] for name in PLAYERS for t in range(8)}
+    same = [[] for _ in range(8)]
+    for i, p in enumerate(pos):
+        chosen = {}
+        for name, k in kernels.items():
+            card, dt, nodes = decide(k, p, args.worlds, rules_arr, buffers, i)
+            by_trick[(name, p["trick"])].append((dt, nodes))
+            chosen[name] = card
+        same[p["trick"]].append(chosen["pimc"] == chosen["pimc-exact"])
+    print(f"\ncard decisions with a choice, {len(pos)} positions from {args.positions} heuristic deals "
+          f"({args.worlds} worlds; mean per decision):")
+    print(f"  {'trick':<6}{'n':>5}" + "".join(f"{name + ' ms':>16}{name + ' nodes':>18}" for name in PLAYERS)
+          + f"{'same card':>11}")
+    for t in range(8):
+        if not same[t]:
+            continue  # the last trick: every card is forced
+        cells = ""
+        for name in PLAYERS:
+            xs = by_trick[(name, t)]
+            cells += f"{1e3 * statistics.mean(x[0] for x in xs):>16.2f}{statistics.mean(x[1] for x in xs):>18,.0f}"
+        print(f"  {t + 1:<6}{len(same[t]):>5}{cells}{statistics.mean(same[t]):>11.0%}")
+    tot = {name: sum(x[0] for t in range(8) for x in by_trick[(name, t)]) for name in PLAYERS}
+    print(f"  all decisions: {tot['pimc-exact'] / tot['pimc']:.1f}x less time for pimc")
+
+
+if __name__ == "__main__":
+    main()
