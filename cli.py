@@ -294,7 +294,7 @@ def compare(
 @app.command("tournament")
 def tournament(
     players: Annotated[list[str], typer.Argument(
-        help="one player per seat: random, heuristic, dd, pimc, pimc-exact, leadage (the ported tysyacha-1000 "
+        help="one player per seat: random, heuristic, dd, pimc, pimc-fast, leadage (the ported tysyacha-1000 "
              "bot), or a TOML player file (examples/players/)")],
     games: Annotated[int | None, typer.Option(help="whole games in each seating (default 1000)")] = None,
     deals: Annotated[int | None, typer.Option(

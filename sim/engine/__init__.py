@@ -59,8 +59,8 @@ MAX_DEALS_PER_GAME = 2000  # a game still running after this many deals is store
 # seconds at most, so that the progress bar moves and Ctrl-C loses little (a heuristic deal takes
 # about 1.5 us, a dd deal milliseconds, a pimc deal a tenth of a second or more).
 DEFAULT_CHUNK = {
-    "deals": {"random": 50_000, "heuristic": 50_000, "leadage": 50_000, "dd": 500, "pimc": 10, "pimc-exact": 10},
-    "games": {"random": 500, "heuristic": 500, "leadage": 500, "dd": 10, "pimc": 1, "pimc-exact": 1},
+    "deals": {"random": 50_000, "heuristic": 50_000, "leadage": 50_000, "dd": 500, "pimc": 10, "pimc-fast": 10},
+    "games": {"random": 500, "heuristic": 500, "leadage": 500, "dd": 10, "pimc": 1, "pimc-fast": 1},
 }
 # The largest chunk: its record buffers (about 280 bytes a deal, room for 40 deals a game) stay
 # within about 300 MiB per thread, before the frame made from them.
@@ -138,7 +138,7 @@ def chunk_rng(seed: int, index: int, stream: int = 0) -> np.ndarray:
 def solver_buffers(players) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The search buffers of double-dummy and PIMC seats (state, moves, transposition table, PIMC
     worlds); a token table when no seat searches."""
-    searching = bool({"dd", "pimc", "pimc-exact"} & set(players))
+    searching = bool({"dd", "pimc", "pimc-fast"} & set(players))
     return seat_buffers(TABLE_LOG2_ROWS if searching else 1)  # 2**18 rows (6 MiB) per searching chunk
 
 

@@ -8,11 +8,11 @@ PLAYER_RANDOM = 0
 PLAYER_HEURISTIC = 1
 PLAYER_DD = 2  # double dummy: sees every hand; bids like the heuristic player
 PLAYER_PIMC = 3  # averages double-dummy values over worlds it cannot tell apart; bids like the heuristic
-PLAYER_PIMC_EXACT = 5  # today's PIMC, kept as the reference the fast one is measured against
+PLAYER_PIMC_FAST = 5  # PIMC with worlds added until the best card is clear (docs/pimc.md); experimental
 PLAYER_LEADAGE = 4  # the computer opponent of Leadage/tysyacha-1000, ported (leadage_nb); 3 and 4 players
 PLAYER_SCRIPTED = 9  # plays a given list of actions (known-answer tests); not a user's choice
 PLAYER_CODES = {"random": PLAYER_RANDOM, "heuristic": PLAYER_HEURISTIC, "dd": PLAYER_DD, "pimc": PLAYER_PIMC,
-                "pimc-exact": PLAYER_PIMC_EXACT, "leadage": PLAYER_LEADAGE}
+                "pimc-fast": PLAYER_PIMC_FAST, "leadage": PLAYER_LEADAGE}
 
 # ---- heuristic parameters (float64 row per seat) --------------------------------------------
 H_BASE = 0

@@ -43,7 +43,7 @@ MAX_CANDIDATES = 32
 MAX_WORLDS = 64  # the sequential players keep every world's values (worlds beyond are not kept)
 WB_VALUES = WB_SUMS + MAX_CANDIDATES  # [world, candidate] values of the sequential players
 PIMC_BUFFER = WB_VALUES + MAX_WORLDS * MAX_CANDIDATES
-# The sequential stopping rule of the workhorse player (``clear_leader``): after at least
+# The sequential stopping rule of the pimc-fast player (``clear_leader``): after at least
 # MIN_WORLDS worlds, stop as soon as no other candidate can be shown better than the leader by
 # INDIFFERENCE points at one-sided 95% (z = 1.64). Chosen on 150 early-trick decisions whose 40
 # worlds were all searched: 4.8 worlds on average instead of 20, at 0.1 point more regret a
@@ -98,7 +98,7 @@ def sample_world(rng, pool, q1, need1, q2, need2, voids, out, wbuf):
 
 
 @jit_hot
-def pimc_exact_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won, unsecured,
+def pimc_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won, unsecured,
                      played, voids, known, n_worlds, rules, rng, st, work, tt, wbuf):
     """The PIMC player's card: (card, declare), arguments as ``sim.players.dd_nb.dd_choose_card`` plus
     what the seat knows. ``hands``: int64 (3,) every seat's cards not yet played; only
@@ -178,7 +178,7 @@ def best_candidate(wbuf, n, legal, maximise):
 
 
 @jit_hot
-def pimc_exact_choose_discard(hand10, known1, known2, n_worlds, rules, rng, st, work, tt, wbuf):
+def pimc_choose_discard(hand10, known1, known2, n_worlds, rules, rng, st, work, tt, wbuf):
     """The PIMC declarer's discard: (card to the seat after him, card to the seat after that).
     He holds ``hand10`` (his 7 cards and the talon) and knows the opponents hold ``known1`` and
     ``known2`` (usually nothing); the other cards are unseen, 7 to each opponent. Candidates are
@@ -253,11 +253,11 @@ def clear_leader(wbuf, n, worlds, maximise):
 
 
 @jit_hot
-def pimc_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won, unsecured,
+def pimc_fast_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won, unsecured,
                      played, voids, known, n_worlds, rules, rng, st, work, tt, wbuf):
-    """The workhorse PIMC card: ``pimc_exact_choose_card`` with worlds added one at a time until
+    """The sequential PIMC card (player ``pimc-fast``): ``pimc_choose_card`` with worlds added one at a time until
     the best card is clear (``clear_leader``; at most ``n_worlds``), each candidate's search
-    starting from its value in the previous world. Arguments as ``pimc_exact_choose_card``."""
+    starting from its value in the previous world. Arguments as ``pimc_choose_card``."""
     own = hands[seat]
     q1 = (seat + 1) % 3
     q2 = (seat + 2) % 3
@@ -309,8 +309,8 @@ def pimc_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump
 
 
 @jit_hot
-def pimc_choose_discard(hand10, known1, known2, n_worlds, rules, rng, st, work, tt, wbuf):
-    """The workhorse PIMC discard: ``pimc_exact_choose_discard`` with the candidates scored on worlds
+def pimc_fast_choose_discard(hand10, known1, known2, n_worlds, rules, rng, st, work, tt, wbuf):
+    """The sequential PIMC discard (player ``pimc-fast``): ``pimc_choose_discard`` with the candidates scored on worlds
     added one at a time until the best is clear (``clear_leader``; at most ``n_worlds``)."""
     pool = FULL_DECK & ~hand10 & ~known1 & ~known2
     need1 = 7 - popcount(known1)

@@ -31,7 +31,7 @@ from sim.players.layout import (
     PLAYER_DD,
     PLAYER_LEADAGE,
     PLAYER_PIMC,
-    PLAYER_PIMC_EXACT,
+    PLAYER_PIMC_FAST,
     PLAYER_RANDOM,
     PLAYER_SCRIPTED,
 )
@@ -40,8 +40,8 @@ from sim.players.pimc2_nb import pimc2_choose_card, pimc2_choose_discard
 from sim.players.pimc_nb import (
     pimc_choose_card,
     pimc_choose_discard,
-    pimc_exact_choose_card,
-    pimc_exact_choose_discard,
+    pimc_fast_choose_card,
+    pimc_fast_choose_discard,
 )
 from sim.players.random_nb import (
     random_bid,
@@ -59,7 +59,7 @@ def reads_known_cards(codes, n):
     """Whether some seat's player reads what the seats know of the hidden cards (only PIMC does),
     so that the engine fills it in only then."""
     for p in range(n):
-        if codes[p] == PLAYER_PIMC or codes[p] == PLAYER_PIMC_EXACT:
+        if codes[p] == PLAYER_PIMC or codes[p] == PLAYER_PIMC_FAST:
             return True
     return False
 
@@ -100,15 +100,15 @@ def choose_discard(code, declarer, hands, givable, rules, prm, rng, script, solv
     right = (declarer + 2) % 3
     if code == PLAYER_DD:
         return dd_choose_discard(hands[declarer], hands[left], hands[right], rules, solver[0], solver[1], solver[2])
-    if code == PLAYER_PIMC or code == PLAYER_PIMC_EXACT:
+    if code == PLAYER_PIMC or code == PLAYER_PIMC_FAST:
         # Before the discard the declarer knows no opponent's card.
         worlds = np.int64(prm[declarer, H_PIMC_WORLDS])
         if code == PLAYER_PIMC:
             g1, g2 = pimc_choose_discard(hands[declarer], 0, 0, worlds, rules, rng, solver[0], solver[1], solver[2],
                                          solver[3])
         else:
-            g1, g2 = pimc_exact_choose_discard(hands[declarer], 0, 0, worlds, rules, rng, solver[0], solver[1],
-                                               solver[2], solver[3])
+            g1, g2 = pimc_fast_choose_discard(hands[declarer], 0, 0, worlds, rules, rng, solver[0], solver[1],
+                                              solver[2], solver[3])
         return g1, g2, 0
     if code == PLAYER_SCRIPTED:
         g1, g2 = scripted_discard(givable, script)
@@ -129,7 +129,7 @@ def choose_burial(code, declarer, hands, givable, to_talon, other, rules, prm, r
     if code == PLAYER_DD:
         return dd_choose_burial(hands[declarer], hands[1 - declarer], other, to_talon, givable, rules, solver[0],
                                 solver[1], solver[2])
-    if code == PLAYER_PIMC or code == PLAYER_PIMC_EXACT:
+    if code == PLAYER_PIMC or code == PLAYER_PIMC_FAST:
         b1, b2, t = pimc2_choose_discard(hands[declarer], to_talon, givable, np.int64(prm[declarer, H_PIMC_WORLDS]),
                                          rules, rng, solver[0], solver[1], solver[2], solver[3])
         return b1, b2, t, 0
@@ -166,7 +166,7 @@ def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, trum
     gone, ``voids`` the suits each seat has shown out of, ``known`` what each seat knows of the
     hidden cards (the engine's ``know_cards``/``know_cards2`` layouts), ``last_bonus`` the untaken
     talon's points (players = 2). ``n`` seats (a constant where it is inlined)."""
-    if code == PLAYER_DD or code == PLAYER_PIMC or code == PLAYER_PIMC_EXACT:
+    if code == PLAYER_DD or code == PLAYER_PIMC or code == PLAYER_PIMC_FAST:
         won = np.int64(0)
         for q in range(n):
             won |= (tricks[q] > 0) << q
@@ -185,10 +185,10 @@ def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, trum
                                                np.int64(prm[seat, H_PIMC_WORLDS]), rules, rng, solver[0], solver[1],
                                                solver[2], solver[3])
         else:
-            choice, declare = pimc_exact_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump,
-                                                     trump_owner, declarer, won, unsecured, played, voids,
-                                                     known[3 * seat:3 * seat + 3], np.int64(prm[seat, H_PIMC_WORLDS]),
-                                                     rules, rng, solver[0], solver[1], solver[2], solver[3])
+            choice, declare = pimc_fast_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump,
+                                                    trump_owner, declarer, won, unsecured, played, voids,
+                                                    known[3 * seat:3 * seat + 3], np.int64(prm[seat, H_PIMC_WORLDS]),
+                                                    rules, rng, solver[0], solver[1], solver[2], solver[3])
         if n_in_trick == 0 and can_declare and not declare and declaration(hands[seat], choice, rules)[2]:
             choice |= LEAD_WITHOUT_DECLARING
         return choice
