@@ -98,6 +98,39 @@ def sample_world(rng, pool, q1, need1, q2, need2, voids, out, wbuf):
 
 
 @jit_hot
+def enter_world(rng, hands, seat, known, played, voids, trick, n_in_trick, leader, trump, trump_owner, declarer, won,
+                unsecured, rules, st, tt, wbuf):
+    """Sample one world consistent with what ``seat`` knows and set the solver on it at the decision
+    (a fresh table generation; the trick's cards given back to their players and played again)."""
+    own = hands[seat]
+    q1 = (seat + 1) % 3
+    q2 = (seat + 2) % 3
+    k1 = known[q1] & ~played & ~own
+    k2 = known[q2] & ~played & ~own & ~k1
+    wh = wbuf[WB_HANDS:WB_HANDS + 3]
+    wh[seat] = own
+    wh[q1] = k1
+    wh[q2] = k2
+    sample_world(rng, FULL_DECK & ~played & ~own & ~k1 & ~k2, q1, popcount(hands[q1]) - popcount(k1), q2,
+                 popcount(hands[q2]) - popcount(k2), voids, wh, wbuf)
+    for i in range(n_in_trick):
+        wh[(leader + i) % 3] |= np.int64(1) << trick[i]
+    rel_won = 0
+    for s in range(3):
+        if (won >> s) & 1:
+            rel_won |= 1 << ((s - declarer) % 3)
+    rel_owner = -1 if trump_owner < 0 else (trump_owner - declarer) % 3
+    next_stamp(st, tt)
+    set_position(st, wh[declarer], wh[(declarer + 1) % 3], wh[(declarer + 2) % 3], (leader - declarer) % 3, trump,
+                 rel_owner, rel_won, unsecured)
+    for i in range(n_in_trick):
+        if i == 0:
+            play_lead(st, rules, trick[0])  # its declaration is already in trump and points
+        else:
+            play_follow(st, trick[i])
+
+
+@jit_hot
 def pimc_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won, unsecured,
                      played, voids, known, n_worlds, rules, rng, st, work, tt, wbuf):
     """The PIMC player's card: (card, declare), arguments as ``sim.players.dd_nb.dd_choose_card`` plus
@@ -107,39 +140,11 @@ def pimc_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump
     s. ``known``: int64 (3,) cards each seat is known by ``seat`` to hold (e.g. the talon's cards
     to the declarer, the face-up gifts to their receivers); played cards are ignored.
     ``n_worlds`` worlds are sampled with ``rng``; ``wbuf`` = ``new_pimc_buffer()``."""
-    own = hands[seat]
-    q1 = (seat + 1) % 3
-    q2 = (seat + 2) % 3
-    k1 = known[q1] & ~played & ~own
-    k2 = known[q2] & ~played & ~own & ~k1
-    pool = FULL_DECK & ~played & ~own & ~k1 & ~k2
-    need1 = popcount(hands[q1]) - popcount(k1)
-    need2 = popcount(hands[q2]) - popcount(k2)
-    rel_won = 0
-    for s in range(3):
-        if (won >> s) & 1:
-            rel_won |= 1 << ((s - declarer) % 3)
-    rel_owner = -1 if trump_owner < 0 else (trump_owner - declarer) % 3
     maximise = seat == declarer
     n = 0
-    wh = wbuf[WB_HANDS:WB_HANDS + 3]
     for w in range(max(1, n_worlds)):
-        wh[seat] = own
-        wh[q1] = k1
-        wh[q2] = k2
-        sample_world(rng, pool, q1, need1, q2, need2, voids, wh, wbuf)
-        # The trick's cards go back to their players and are played again on the solver's state.
-        for i in range(n_in_trick):
-            p = (leader + i) % 3
-            wh[p] |= np.int64(1) << trick[i]
-        next_stamp(st, tt)
-        set_position(st, wh[declarer], wh[(declarer + 1) % 3], wh[(declarer + 2) % 3], (leader - declarer) % 3,
-                     trump, rel_owner, rel_won, unsecured)
-        for i in range(n_in_trick):
-            if i == 0:
-                play_lead(st, rules, trick[0])  # its declaration is already in trump and points
-            else:
-                play_follow(st, trick[i])
+        enter_world(rng, hands, seat, known, played, voids, trick, n_in_trick, leader, trump, trump_owner, declarer,
+                    won, unsecured, rules, st, tt, wbuf)
         if w == 0:
             n = take_candidates(work, st[ST_PLY], generate_moves(st, rules, work, False), legal, wbuf)
             if n == 1:
@@ -178,24 +183,27 @@ def best_candidate(wbuf, n, legal, maximise):
 
 
 @jit_hot
-def pimc_choose_discard(hand10, known1, known2, n_worlds, rules, rng, st, work, tt, wbuf):
-    """The PIMC declarer's discard: (card to the seat after him, card to the seat after that).
-    He holds ``hand10`` (his 7 cards and the talon) and knows the opponents hold ``known1`` and
-    ``known2`` (usually nothing); the other cards are unseen, 7 to each opponent. Candidates are
-    the double-dummy best discards of the first CANDIDATE_WORLDS sampled worlds; each candidate is
-    then scored by its exact double-dummy value averaged over ``n_worlds`` fresh worlds."""
-    pool = FULL_DECK & ~hand10 & ~known1 & ~known2
-    need1 = 7 - popcount(known1)
-    need2 = 7 - popcount(known2)
+def discard_world(rng, hand10, known1, known2, wbuf):
+    """A world of the discard into ``wbuf[WB_HANDS:WB_HANDS + 3]``: the declarer's 10 cards, the
+    opponents' 7 each (``known1``, ``known2`` and unseen cards); nobody has shown out of a suit."""
     wh = wbuf[WB_HANDS:WB_HANDS + 3]
-    voids = wbuf[WB_HANDS + 3:WB_HANDS + 6]  # nobody has shown out of anything yet
+    voids = wbuf[WB_HANDS + 3:WB_HANDS + 6]
     voids[:] = 0
+    wh[0] = hand10
+    wh[1] = known1
+    wh[2] = known2
+    sample_world(rng, FULL_DECK & ~hand10 & ~known1 & ~known2, 1, 7 - popcount(known1), 2, 7 - popcount(known2),
+                 voids, wh, wbuf)
+
+
+@jit_hot
+def discard_candidates(hand10, known1, known2, n_worlds, rules, rng, st, work, tt, wbuf):
+    """The discard's candidates into ``wbuf[WB_MOVES]`` (code a * 24 + b) with zero sums: the
+    double-dummy best discards of the first CANDIDATE_WORLDS worlds, each once; their count."""
+    wh = wbuf[WB_HANDS:WB_HANDS + 3]
     n = 0
     for _w in range(min(max(1, n_worlds), CANDIDATE_WORLDS)):
-        wh[0] = hand10
-        wh[1] = known1
-        wh[2] = known2
-        sample_world(rng, pool, 1, need1, 2, need2, voids, wh, wbuf)
+        discard_world(rng, hand10, known1, known2, wbuf)
         a, b, _ = best_discard(hand10, wh[1], wh[2], rules, st, work, tt)
         code = a * 24 + b
         new = True
@@ -206,12 +214,21 @@ def pimc_choose_discard(hand10, known1, known2, n_worlds, rules, rng, st, work, 
             wbuf[WB_MOVES + n] = code
             wbuf[WB_SUMS + n] = 0
             n += 1
+    return n
+
+
+@jit_hot
+def pimc_choose_discard(hand10, known1, known2, n_worlds, rules, rng, st, work, tt, wbuf):
+    """The PIMC declarer's discard: (card to the seat after him, card to the seat after that).
+    He holds ``hand10`` (his 7 cards and the talon) and knows the opponents hold ``known1`` and
+    ``known2`` (usually nothing); the other cards are unseen, 7 to each opponent. Candidates are
+    the double-dummy best discards of the first CANDIDATE_WORLDS sampled worlds; each candidate is
+    then scored by its exact double-dummy value averaged over ``n_worlds`` fresh worlds."""
+    n = discard_candidates(hand10, known1, known2, n_worlds, rules, rng, st, work, tt, wbuf)
+    wh = wbuf[WB_HANDS:WB_HANDS + 3]
     if n > 1:
         for _w in range(max(1, n_worlds)):
-            wh[0] = hand10
-            wh[1] = known1
-            wh[2] = known2
-            sample_world(rng, pool, 1, need1, 2, need2, voids, wh, wbuf)
+            discard_world(rng, hand10, known1, known2, wbuf)
             next_stamp(st, tt)
             for i in range(n):
                 a = wbuf[WB_MOVES + i] // 24
@@ -258,39 +275,12 @@ def pimc_fast_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, 
     """The sequential PIMC card (player ``pimc-fast``): ``pimc_choose_card`` with worlds added one at a time until
     the best card is clear (``clear_leader``; at most ``n_worlds``), each candidate's search
     starting from its value in the previous world. Arguments as ``pimc_choose_card``."""
-    own = hands[seat]
-    q1 = (seat + 1) % 3
-    q2 = (seat + 2) % 3
-    k1 = known[q1] & ~played & ~own
-    k2 = known[q2] & ~played & ~own & ~k1
-    pool = FULL_DECK & ~played & ~own & ~k1 & ~k2
-    need1 = popcount(hands[q1]) - popcount(k1)
-    need2 = popcount(hands[q2]) - popcount(k2)
-    rel_won = 0
-    for s in range(3):
-        if (won >> s) & 1:
-            rel_won |= 1 << ((s - declarer) % 3)
-    rel_owner = -1 if trump_owner < 0 else (trump_owner - declarer) % 3
     maximise = seat == declarer
     n = 0
-    wh = wbuf[WB_HANDS:WB_HANDS + 3]
     worlds = min(max(1, n_worlds), MAX_WORLDS)
     for w in range(worlds):
-        wh[seat] = own
-        wh[q1] = k1
-        wh[q2] = k2
-        sample_world(rng, pool, q1, need1, q2, need2, voids, wh, wbuf)
-        for i in range(n_in_trick):
-            p = (leader + i) % 3
-            wh[p] |= np.int64(1) << trick[i]
-        next_stamp(st, tt)
-        set_position(st, wh[declarer], wh[(declarer + 1) % 3], wh[(declarer + 2) % 3], (leader - declarer) % 3,
-                     trump, rel_owner, rel_won, unsecured)
-        for i in range(n_in_trick):
-            if i == 0:
-                play_lead(st, rules, trick[0])
-            else:
-                play_follow(st, trick[i])
+        enter_world(rng, hands, seat, known, played, voids, trick, n_in_trick, leader, trump, trump_owner, declarer,
+                    won, unsecured, rules, st, tt, wbuf)
         if w == 0:
             n = take_candidates(work, st[ST_PLY], generate_moves(st, rules, work, False), legal, wbuf)
             if n == 1:
@@ -312,34 +302,11 @@ def pimc_fast_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, 
 def pimc_fast_choose_discard(hand10, known1, known2, n_worlds, rules, rng, st, work, tt, wbuf):
     """The sequential PIMC discard (player ``pimc-fast``): ``pimc_choose_discard`` with the candidates scored on worlds
     added one at a time until the best is clear (``clear_leader``; at most ``n_worlds``)."""
-    pool = FULL_DECK & ~hand10 & ~known1 & ~known2
-    need1 = 7 - popcount(known1)
-    need2 = 7 - popcount(known2)
+    n = discard_candidates(hand10, known1, known2, n_worlds, rules, rng, st, work, tt, wbuf)
     wh = wbuf[WB_HANDS:WB_HANDS + 3]
-    voids = wbuf[WB_HANDS + 3:WB_HANDS + 6]
-    voids[:] = 0
-    n = 0
-    for _w in range(min(max(1, n_worlds), CANDIDATE_WORLDS)):
-        wh[0] = hand10
-        wh[1] = known1
-        wh[2] = known2
-        sample_world(rng, pool, 1, need1, 2, need2, voids, wh, wbuf)
-        a, b, _ = best_discard(hand10, wh[1], wh[2], rules, st, work, tt)
-        code = a * 24 + b
-        new = True
-        for i in range(n):
-            if wbuf[WB_MOVES + i] == code:
-                new = False
-        if new and n < MAX_CANDIDATES:
-            wbuf[WB_MOVES + n] = code
-            wbuf[WB_SUMS + n] = 0
-            n += 1
     if n > 1:
         for w in range(min(max(1, n_worlds), MAX_WORLDS)):
-            wh[0] = hand10
-            wh[1] = known1
-            wh[2] = known2
-            sample_world(rng, pool, 1, need1, 2, need2, voids, wh, wbuf)
+            discard_world(rng, hand10, known1, known2, wbuf)
             next_stamp(st, tt)
             guess = 60
             for i in range(n):
