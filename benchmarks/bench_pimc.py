@@ -23,21 +23,16 @@ from sim.engine.auction_nb import know_cards
 from sim.engine.chunks_nb import run_deals
 from sim.engine.schema import N_DEAL_COLUMNS, N_PLAYS
 from sim.engine.workspace import new_game_state, new_workspace
-from sim.game.cards import KING, MARRIAGE_MASK, QUEEN
+from sim.game.cards import CARD_POINTS, KING, MARRIAGE_MASK, QUEEN
 from sim.game.play_nb import LEAD_WITHOUT_DECLARING, beats, legal_follows
 from sim.game.rng_nb import state_from_seed
 from sim.game.rules import HouseRules
 from sim.players import PIMC_WORLDS, params_matrix, player_codes
 from sim.players.layout import PLAYER_CODES
+from sim.players.seat_nb import points_to_make
 from sim.solver.search_nb import ST_NODES
 
 PLAYERS = ("pimc", "pimc-fast")
-
-
-def card_kernel(name):
-    from sim.players.pimc_nb import pimc_choose_card, pimc_fast_choose_card
-
-    return {"pimc": pimc_choose_card, "pimc-fast": pimc_fast_choose_card}[name]
 
 
 def whole_deals(name: str, n: int, rules: HouseRules):
@@ -60,6 +55,8 @@ def whole_deals(name: str, n: int, rules: HouseRules):
 def positions(n_deals: int, seed: int = 5) -> list[dict]:
     """Every card decision with a choice (two legal cards or more) of ``n_deals`` played deals of
     the heuristic player under the classic rules, as the engine shows them to a PIMC seat."""
+    rules = HouseRules()
+    rules_arr = rules.to_array()
     deals, _ = play_chunk(BatchSpec(mode="deals", n=n_deals * 3, seed=seed, chunk_size=n_deals * 3), 0)
     out = []
     for row in deals.iter_rows(named=True):
@@ -75,6 +72,7 @@ def positions(n_deals: int, seed: int = 5) -> list[dict]:
         known_all = np.zeros(9, dtype=np.int64)
         know_cards(known_all, d, np.int64(row["talon"]), np.int64(gifts[left]), np.int64(gifts[right]), True)
         leader, trump, owner, played, won = d, -1, -1, 0, 0
+        banked = 0  # the declarer's card points and marriages so far
         tricks = [0, 0, 0]
         voids = [0, 0, 0]
         plays = list(row["plays"])
@@ -95,12 +93,15 @@ def positions(n_deals: int, seed: int = 5) -> list[dict]:
                                 "cards": np.array(trick + [0] * (3 - len(trick)), dtype=np.int64), "k": k,
                                 "leader": leader, "trump": trump, "owner": owner, "declarer": d, "won": won,
                                 "played": played, "voids": np.array(voids, dtype=np.int64),
-                                "known": known_all[3 * p:3 * p + 3].copy()})
+                                "known": known_all[3 * p:3 * p + 3].copy(),
+                                "need": int(points_to_make(row["contract"], banked, rules_arr)),
+                                "stake": 2 * row["contract"]})
                 if k == 0:
                     s = card // 6
                     if (tricks[p] > 0 and card == choice and card % 6 in (KING, QUEEN)
                             and hands[p] & int(MARRIAGE_MASK[s]) == int(MARRIAGE_MASK[s])):
-                        trump, owner = s, p  # a declared marriage (its points do not enter the position)
+                        trump, owner = s, p  # a declared marriage
+                        banked += rules.marriage_values[s] if p == d else 0
                     win_card, win_seat = card, p
                 else:
                     if card // 6 != trick[0] // 6:
@@ -114,18 +115,27 @@ def positions(n_deals: int, seed: int = 5) -> list[dict]:
                 played |= 1 << card
             tricks[win_seat] += 1
             won |= 1 << win_seat
+            if win_seat == d:
+                banked += sum(int(CARD_POINTS[c]) for c in trick)
             leader = win_seat
     return out
 
 
-def decide(kernel, pos: dict, worlds: int, rules_arr, buffers, seed: int):
+def decide(name: str, pos: dict, worlds: int, rules_arr, buffers, seed: int):
+    """(card, seconds, nodes) of player ``name`` at ``pos``; pimc-fast's declarer plays for the
+    contract of the deal the position comes from."""
+    from sim.players.pimc_nb import pimc_choose_card, pimc_fast_choose_card
+
     st, work, tt, wbuf = buffers
     st[ST_NODES] = 0
     rng = state_from_seed(seed, (7,))
+    args = (pos["hands"], pos["seat"], pos["legal"], pos["cards"], pos["k"], pos["leader"], pos["trump"], pos["owner"],
+            pos["declarer"], pos["won"], 0, pos["played"], pos["voids"], pos["known"])
     t = time.perf_counter()
-    card, _ = kernel(pos["hands"], pos["seat"], pos["legal"], pos["cards"], pos["k"], pos["leader"], pos["trump"],
-                     pos["owner"], pos["declarer"], pos["won"], 0, pos["played"], pos["voids"], pos["known"], worlds,
-                     rules_arr, rng, st, work, tt, wbuf)
+    if name == "pimc":
+        card, _ = pimc_choose_card(*args, worlds, rules_arr, rng, st, work, tt, wbuf)
+    else:
+        card, _ = pimc_fast_choose_card(*args, pos["need"], pos["stake"], worlds, rules_arr, rng, st, work, tt, wbuf)
     return card, time.perf_counter() - t, int(st[ST_NODES])
 
 
@@ -161,15 +171,14 @@ def main() -> None:
     from sim.solver import TABLE_LOG2_ROWS
 
     buffers = seat_buffers(TABLE_LOG2_ROWS)
-    kernels = {name: card_kernel(name) for name in PLAYERS}
-    for k in kernels.values():
-        decide(k, pos[0], args.worlds, rules_arr, buffers, 0)
+    for name in PLAYERS:
+        decide(name, pos[0], args.worlds, rules_arr, buffers, 0)
     by_trick = {(name, t): [] for name in PLAYERS for t in range(8)}
     same = [[] for _ in range(8)]
     for i, p in enumerate(pos):
         chosen = {}
-        for name, k in kernels.items():
-            card, dt, nodes = decide(k, p, args.worlds, rules_arr, buffers, i)
+        for name in PLAYERS:
+            card, dt, nodes = decide(name, p, args.worlds, rules_arr, buffers, i)
             by_trick[(name, p["trick"])].append((dt, nodes))
             chosen[name] = card
         same[p["trick"]].append(chosen["pimc-fast"] == chosen["pimc"])

@@ -183,7 +183,8 @@ def finish_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script,
             result[q] = -loss if q == declarer else gain
         plays[row, :] = -1
     else:
-        status = play_tricks(rng, rules, codes, prm, ws, declarer, row, plays, script, solver, n, last_bonus)
+        status = play_tricks(rng, rules, codes, prm, ws, declarer, contract, row, plays, script, solver, n,
+                             last_bonus)
         if status != 0:
             return status
         card_points[declarer] += buried_points

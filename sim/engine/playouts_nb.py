@@ -145,7 +145,7 @@ def play_from_talon(codes, hand10, opp1, opp2, talon, rules, prm, rng, ws, plays
     hands[1] |= np.int64(1) << g1
     hands[2] |= np.int64(1) << g2
     know_cards(ws[W_KNOWN], 0, talon, g1, g2, True)
-    play_tricks(rng, rules, codes, prm, ws, 0, 0, plays, script, solver, 3, 0)
+    play_tricks(rng, rules, codes, prm, ws, 0, np.int64(-1), 0, plays, script, solver, 3, 0)  # no contract
     return ws[W_CARD_POINTS, 0] + ws[W_MARRIAGE_POINTS, 0], g1, g2
 
 

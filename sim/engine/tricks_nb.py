@@ -36,11 +36,11 @@ def clear_tallies(ws):
 
 
 @jit_inline
-def play_tricks(rng, rules, codes, prm, ws, declarer, row, plays, script, solver, n, last_bonus):
+def play_tricks(rng, rules, codes, prm, ws, declarer, contract, row, plays, script, solver, n, last_bonus):
     """The tricks of ``n`` seats (eight of 3 cards; with players = 2 ten or nine of 2) with the
-    declarer on lead; fills the per-seat tallies in the workspace from zero, the winner of the last
-    trick taking ``last_bonus`` card points more (players = 2: the untaken talon). Returns 0 or
-    ILLEGAL."""
+    declarer on lead, playing ``contract`` (-1 when none is set); fills the per-seat tallies in the
+    workspace from zero, the winner of the last trick taking ``last_bonus`` card points more
+    (players = 2: the untaken talon). Returns 0 or ILLEGAL."""
     clear_tallies(ws)
     hands = ws[W_HANDS, :n]
     card_points = ws[W_CARD_POINTS, :n]
@@ -84,8 +84,8 @@ def play_tricks(rng, rules, codes, prm, ws, declarer, row, plays, script, solver
             else:
                 legal = legal_follows(hand, led_suit, win_card, trump, rules[R.MUST_HEAD])
             choice = choose_card(codes[p], p, hands, legal, trick, k, leader, trump, trump_owner, declarer, tricks,
-                                 marriage_points, played, voids, ws[W_KNOWN], can_declare, last_bonus, rules, prm, rng,
-                                 script, solver, n)
+                                 card_points, marriage_points, contract, played, voids, ws[W_KNOWN], can_declare,
+                                 last_bonus, rules, prm, rng, script, solver, n)
             c = choice & ~LEAD_WITHOUT_DECLARING
             if choice < 0 or c > 23 or not (legal >> c) & 1:
                 return ILLEGAL

@@ -45,12 +45,12 @@ WB_VALUES = WB_SUMS + MAX_CANDIDATES  # [world, candidate] values of the sequent
 PIMC_BUFFER = WB_VALUES + MAX_WORLDS * MAX_CANDIDATES
 # The sequential stopping rule of the pimc-fast player (``clear_leader``): after at least
 # MIN_WORLDS worlds, stop as soon as no other candidate can be shown better than the leader by
-# INDIFFERENCE points at one-sided 95% (z = 1.64). Chosen on 150 early-trick decisions whose 40
-# worlds were all searched: 4.8 worlds on average instead of 20, at 0.1 point more regret a
-# decision (docs/pimc.md).
-MIN_WORLDS = 4
-INDIFFERENCE = 2.0
-Z_STOP = 1.64
+# INDIFFERENCE points at one-sided z = Z_STOP. Neither setting measured so far plays as well as
+# pimc (docs/pimc.md, "Strength"): 4 worlds, 2 points, z = 1.64 lost 2.1 points a deal; this
+# stricter one, with the declarer playing for his contract, 4.2.
+MIN_WORLDS = 8
+INDIFFERENCE = 1.0
+Z_STOP = 2.0
 CANDIDATE_WORLDS = 6  # worlds whose best discards are the PIMC discard's candidates
 
 
@@ -150,7 +150,7 @@ def pimc_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump
             if n == 1:
                 break
         for i in range(n):
-            wbuf[WB_SUMS + i] += move_value(st, rules, tt, work, wbuf[WB_MOVES + i], 0)
+            wbuf[WB_SUMS + i] += move_value(st, rules, tt, work, wbuf[WB_MOVES + i], 0, -1)
     return best_candidate(wbuf, n, legal, maximise)
 
 
@@ -270,12 +270,16 @@ def clear_leader(wbuf, n, worlds, maximise):
 
 
 @jit_hot
-def pimc_fast_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won, unsecured,
-                     played, voids, known, n_worlds, rules, rng, st, work, tt, wbuf):
+def pimc_fast_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won,
+                          unsecured, played, voids, known, need, stake, n_worlds, rules, rng, st, work, tt, wbuf):
     """The sequential PIMC card (player ``pimc-fast``): ``pimc_choose_card`` with worlds added one at a time until
     the best card is clear (``clear_leader``; at most ``n_worlds``), each candidate's search
-    starting from its value in the previous world. Arguments as ``pimc_choose_card``."""
+    starting from its value in the previous world. Arguments as ``pimc_choose_card``, and: the
+    declarer, when ``need`` >= 0 (the points to come that make his contract), scores a card in a
+    world by whether it still makes the contract (one zero-window test), worth ``stake`` points
+    (twice the contract: what he wins or loses), not by its exact value."""
     maximise = seat == declarer
+    threshold = maximise and need >= 0
     n = 0
     worlds = min(max(1, n_worlds), MAX_WORLDS)
     for w in range(worlds):
@@ -289,42 +293,13 @@ def pimc_fast_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, 
         for i in range(n):
             if w > 0:
                 guess = wbuf[WB_VALUES + (w - 1) * MAX_CANDIDATES + i]
-            v = move_value(st, rules, tt, work, wbuf[WB_MOVES + i], guess)
+            if threshold:
+                v = stake * move_value(st, rules, tt, work, wbuf[WB_MOVES + i], 0, need)
+            else:
+                v = move_value(st, rules, tt, work, wbuf[WB_MOVES + i], guess, -1)
             wbuf[WB_VALUES + w * MAX_CANDIDATES + i] = v
             guess = v
             wbuf[WB_SUMS + i] += v
         if w + 1 >= MIN_WORLDS and clear_leader(wbuf, n, w + 1, maximise):
             break
     return best_candidate(wbuf, n, legal, maximise)
-
-
-@jit_hot
-def pimc_fast_choose_discard(hand10, known1, known2, n_worlds, rules, rng, st, work, tt, wbuf):
-    """The sequential PIMC discard (player ``pimc-fast``): ``pimc_choose_discard`` with the candidates scored on worlds
-    added one at a time until the best is clear (``clear_leader``; at most ``n_worlds``)."""
-    n = discard_candidates(hand10, known1, known2, n_worlds, rules, rng, st, work, tt, wbuf)
-    wh = wbuf[WB_HANDS:WB_HANDS + 3]
-    if n > 1:
-        for w in range(min(max(1, n_worlds), MAX_WORLDS)):
-            discard_world(rng, hand10, known1, known2, wbuf)
-            next_stamp(st, tt)
-            guess = 60
-            for i in range(n):
-                if w > 0:
-                    guess = wbuf[WB_VALUES + (w - 1) * MAX_CANDIDATES + i]
-                a = wbuf[WB_MOVES + i] // 24
-                b = wbuf[WB_MOVES + i] % 24
-                set_position(st, hand10 & ~(np.int64(1) << a) & ~(np.int64(1) << b), wh[1] | (np.int64(1) << a),
-                             wh[2] | (np.int64(1) << b), 0, -1, -1, 0, 0)
-                v = exact_value(st, rules, tt, work, 0, guess)
-                wbuf[WB_VALUES + w * MAX_CANDIDATES + i] = v
-                guess = v
-                wbuf[WB_SUMS + i] += v
-            if w + 1 >= MIN_WORLDS and clear_leader(wbuf, n, w + 1, True):
-                break
-    best = 0
-    for i in range(1, n):
-        if wbuf[WB_SUMS + i] > wbuf[WB_SUMS + best]:
-            best = i
-    return wbuf[WB_MOVES + best] // 24, wbuf[WB_MOVES + best] % 24
-

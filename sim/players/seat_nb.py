@@ -15,7 +15,7 @@ import numpy as np
 
 from sim.game import rules_layout as R
 from sim.game.bits_nb import popcount
-from sim.game.play_nb import LEAD_WITHOUT_DECLARING, declaration
+from sim.game.play_nb import LEAD_WITHOUT_DECLARING, declaration, round5
 from sim.numba_config import jit_hot, jit_inline
 from sim.players.dd_nb import dd2_choose_card, dd_choose_burial, dd_choose_card, dd_choose_discard, dd_final_contract
 from sim.players.heuristic_nb import (
@@ -41,7 +41,6 @@ from sim.players.pimc_nb import (
     pimc_choose_card,
     pimc_choose_discard,
     pimc_fast_choose_card,
-    pimc_fast_choose_discard,
 )
 from sim.players.random_nb import (
     random_bid,
@@ -102,13 +101,9 @@ def choose_discard(code, declarer, hands, givable, rules, prm, rng, script, solv
         return dd_choose_discard(hands[declarer], hands[left], hands[right], rules, solver[0], solver[1], solver[2])
     if code == PLAYER_PIMC or code == PLAYER_PIMC_FAST:
         # Before the discard the declarer knows no opponent's card.
-        worlds = np.int64(prm[declarer, H_PIMC_WORLDS])
-        if code == PLAYER_PIMC:
-            g1, g2 = pimc_choose_discard(hands[declarer], 0, 0, worlds, rules, rng, solver[0], solver[1], solver[2],
-                                         solver[3])
-        else:
-            g1, g2 = pimc_fast_choose_discard(hands[declarer], 0, 0, worlds, rules, rng, solver[0], solver[1],
-                                              solver[2], solver[3])
+        # pimc-fast discards as pimc: scoring the discards sequentially cost its declarer dearly.
+        g1, g2 = pimc_choose_discard(hands[declarer], 0, 0, np.int64(prm[declarer, H_PIMC_WORLDS]), rules, rng,
+                                     solver[0], solver[1], solver[2], solver[3])
         return g1, g2, 0
     if code == PLAYER_SCRIPTED:
         g1, g2 = scripted_discard(givable, script)
@@ -158,11 +153,25 @@ def choose_contract(code, seat, hand, contract, cap, can_concede, dd_value, gs, 
 
 
 @jit_inline
+def points_to_make(contract, banked, rules):
+    """The declarer's points still to come that make ``contract`` when he has ``banked`` (card
+    points of the tricks he won and his secured marriages): the least t with total banked + t
+    reaching the contract (rounded to 5 first under round_declarer); 0 when it is made already."""
+    t = max(0, contract - banked)
+    if rules[R.ROUND_DECLARER]:
+        while t > 0 and round5(banked + t - 1) >= contract:
+            t -= 1
+    return t
+
+
+@jit_inline
 def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, tricks,
-                marriage_points, played, voids, known, can_declare, last_bonus, rules, prm, rng, script, solver, n):
+                card_points, marriage_points, contract, played, voids, known, can_declare, last_bonus, rules, prm, rng,
+                script, solver, n):
     """The card ``seat`` plays among ``legal``, or on a lead that would declare, ``card |
     LEAD_WITHOUT_DECLARING`` to decline (marriage_optional). The trick so far is ``trick[:n_in_trick]``
-    from ``leader``; ``tricks`` and ``marriage_points`` the seats' tallies, ``played`` the cards
+    from ``leader``; ``tricks``, ``card_points`` and ``marriage_points`` the seats' tallies,
+    ``contract`` the declarer's (-1 where none is set: the advisor's playouts), ``played`` the cards
     gone, ``voids`` the suits each seat has shown out of, ``known`` what each seat knows of the
     hidden cards (the engine's ``know_cards``/``know_cards2`` layouts), ``last_bonus`` the untaken
     talon's points (players = 2). ``n`` seats (a constant where it is inlined)."""
@@ -185,10 +194,14 @@ def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, trum
                                                np.int64(prm[seat, H_PIMC_WORLDS]), rules, rng, solver[0], solver[1],
                                                solver[2], solver[3])
         else:
+            need = -1
+            if contract >= 0:
+                need = points_to_make(contract, card_points[declarer] + marriage_points[declarer] - unsecured, rules)
             choice, declare = pimc_fast_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump,
                                                     trump_owner, declarer, won, unsecured, played, voids,
-                                                    known[3 * seat:3 * seat + 3], np.int64(prm[seat, H_PIMC_WORLDS]),
-                                                    rules, rng, solver[0], solver[1], solver[2], solver[3])
+                                                    known[3 * seat:3 * seat + 3], need, 2 * contract,
+                                                    np.int64(prm[seat, H_PIMC_WORLDS]), rules, rng, solver[0],
+                                                    solver[1], solver[2], solver[3])
         if n_in_trick == 0 and can_declare and not declare and declaration(hands[seat], choice, rules)[2]:
             choice |= LEAD_WITHOUT_DECLARING
         return choice

@@ -758,17 +758,22 @@ def solve_positions(hands, leaders, trumps, owners, won, unsecured, targets, rul
 
 
 @jit_hot
-def move_value(st, rules, tt, work, move, guess):
-    """Exact value of the position after the mover plays ``move`` (its immediate points included).
-    ``guess``: a first guess of that value (0: none); the zero-window tests start there, so a close
-    guess settles the value in two or three tests instead of about seven."""
+def move_value(st, rules, tt, work, move, guess, target):
+    """Exact value of the position after the mover plays ``move`` (its immediate points included),
+    or with ``target`` >= 0 whether the declarer still takes ``target`` points to come after it
+    (1 or 0: one zero-window test). ``guess``: a first guess of the exact value (0: none); the
+    zero-window tests start there, so a close guess settles the value in two or three tests
+    instead of about seven."""
     k = st[ST_K]
     saved = (st[0], st[1], st[2], st[ST_LEADER], st[ST_TRUMP], st[ST_OWNER], st[ST_WON], st[ST_UNSECURED],
              st[ST_K], st[ST_WIN_CARD], st[ST_WIN_SEAT], st[ST_LED], st[ST_TRICK_POINTS], st[ST_REST_POINTS])
     ply = st[ST_PLY]
     gain = play_lead(st, rules, move) if k == 0 else play_follow(st, move)
     st[ST_PLY] = ply + 1
-    v = gain + exact_value(st, rules, tt, work, 0, max(0, guess - gain))
+    if target >= 0:
+        v = 1 if gain >= target or at_least(st, rules, tt, work, target - gain) else 0
+    else:
+        v = gain + exact_value(st, rules, tt, work, 0, max(0, guess - gain))
     for j in range(ST_PLY):  # state fields 0..ST_PLY-1 in order
         st[j] = saved[j]
     st[ST_PLY] = ply
@@ -785,7 +790,7 @@ def lead_values(st, rules, tt, work, out):
     ply = st[ST_PLY]
     for i in range(n):
         move = work[ply, i]
-        v = move_value(st, rules, tt, work, move, 0)
+        v = move_value(st, rules, tt, work, move, 0, -1)
         generate_moves(st, rules, work, False)  # the same list again: deeper searches used the row
         c = move & 31
         if out[c] < 0 or (v > out[c] if seat == 0 else v < out[c]):
