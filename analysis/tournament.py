@@ -161,11 +161,14 @@ def tournament(*, players: list[str], games: int | None = None, deals: int | Non
         final = np.zeros((n, m))
         deals_played = np.zeros((n, m))
         role_sums = {(i, name): [np.zeros(m), np.zeros(m)] for i in range(n) for name in ROLE_METRICS}
+        # Seatings of copies share a run: each run's deals are read and summed once.
+        run_roles = {t: role_metrics(tables[t] if mode == "deals"
+                                     else pl.read_parquet(shards[t]["deals"][c], columns=_DEAL_COLUMNS[n]), first, m, n)
+                     for t in specs}
         for seating in seatings:
             run = tuple(keys[i] for i in seating)
             g = tables[run]
-            dl = g if mode == "deals" else pl.read_parquet(shards[run]["deals"][c], columns=_DEAL_COLUMNS[n])
-            by_seat = role_metrics(dl, first, m, n)
+            by_seat = run_roles[run]
             for seat, player in enumerate(seating):
                 if mode == "games":
                     share[player] += g["winner"].to_numpy() == seat

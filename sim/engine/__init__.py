@@ -46,7 +46,15 @@ from sim.game.play_nb import beats, bid_cap, legal_follows
 from sim.game.rng_nb import state_from_seed
 from sim.game.rules import HouseRules
 from sim.game.state_layout import G_ATTEMPTS, G_BOLTS, G_FALLS, G_ON_BARREL, G_SCORE, G_WINNER, SLOTS
-from sim.players import HeuristicParams, params_matrix, parse_players, player_codes, seat_buffers, seat_params
+from sim.players import (
+    SEARCHING_PLAYERS,
+    HeuristicParams,
+    params_matrix,
+    parse_players,
+    player_codes,
+    seat_buffers,
+    seat_params,
+)
 from sim.players.layout import PLAYER_SCRIPTED
 from sim.solver import TABLE_LOG2_ROWS
 
@@ -138,7 +146,7 @@ def chunk_rng(seed: int, index: int, stream: int = 0) -> np.ndarray:
 def solver_buffers(players) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The search buffers of double-dummy and PIMC seats (state, moves, transposition table, PIMC
     worlds); a token table when no seat searches."""
-    searching = bool({"dd", "pimc", "pimc-fast"} & set(players))
+    searching = any(name in SEARCHING_PLAYERS for name in players)
     return seat_buffers(TABLE_LOG2_ROWS if searching else 1)  # 2**18 rows (6 MiB) per searching chunk
 
 

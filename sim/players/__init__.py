@@ -149,7 +149,7 @@ def seat_params(params: HeuristicParams | tuple[HeuristicParams, ...] | None, n:
 
 def load_player_file(path: str | Path, n: int) -> tuple[str, HeuristicParams]:
     """A player defined in a TOML file: ``player = "heuristic"`` (or another type whose bidding reads
-    the parameters: dd, pimc) and any ``HeuristicParams`` field; the rest are the defaults for an
+    the parameters: dd, pimc, pimc-fast) and any ``HeuristicParams`` field; the rest are the defaults for an
     ``n``-player game. Returns (player type, parameters); errors name the file and the key."""
     path = Path(path)
     try:
@@ -177,9 +177,11 @@ def load_player_file(path: str | Path, n: int) -> tuple[str, HeuristicParams]:
     return kind, replace(default_params(n), **{k: float(v) for k, v in data.items()})
 
 
-# The player types whose decisions read the heuristic parameters (dd and pimc bid like the
-# heuristic player; pimc_worlds sets pimc's sample).
-PARAMETERISED_PLAYERS = ("heuristic", "dd", "pimc")
+# The player types whose decisions read the heuristic parameters (dd and the pimc players bid like
+# the heuristic player; pimc_worlds sets their sample).
+PARAMETERISED_PLAYERS = ("heuristic", "dd", "pimc", "pimc-fast")
+# The player types that search (double-dummy searches): their chunks need the solver's buffers.
+SEARCHING_PLAYERS = ("dd", "pimc", "pimc-fast")
 
 
 def seat_buffers(table_log2: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -273,7 +273,8 @@ def clear_leader(wbuf, n, worlds, maximise):
 def pimc_fast_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won,
                           unsecured, played, voids, known, need, stake, n_worlds, rules, rng, st, work, tt, wbuf):
     """The sequential PIMC card (player ``pimc-fast``): ``pimc_choose_card`` with worlds added one at a time until
-    the best card is clear (``clear_leader``; at most ``n_worlds``), each candidate's search
+    the best card is clear (``clear_leader``; at most ``n_worlds``, and never more than MAX_WORLDS,
+    whose values the buffer keeps), each candidate's search
     starting from its value in the previous world. Arguments as ``pimc_choose_card``, and: the
     declarer, when ``need`` >= 0 (the points to come that make his contract), scores a card in a
     world by whether it still makes the contract (one zero-window test), worth ``stake`` points

@@ -54,11 +54,18 @@ from sim.players.scripted_nb import next_scripted, scripted_burial, scripted_dis
 
 
 @jit_inline
+def is_pimc(code):
+    """Whether ``code`` is one of the PIMC players (pimc, pimc-fast): they share the discard, the
+    2-player kernels and what they are told of the hidden cards."""
+    return code == PLAYER_PIMC or code == PLAYER_PIMC_FAST
+
+
+@jit_inline
 def reads_known_cards(codes, n):
     """Whether some seat's player reads what the seats know of the hidden cards (only PIMC does),
     so that the engine fills it in only then."""
     for p in range(n):
-        if codes[p] == PLAYER_PIMC or codes[p] == PLAYER_PIMC_FAST:
+        if is_pimc(codes[p]):
             return True
     return False
 
@@ -99,7 +106,7 @@ def choose_discard(code, declarer, hands, givable, rules, prm, rng, script, solv
     right = (declarer + 2) % 3
     if code == PLAYER_DD:
         return dd_choose_discard(hands[declarer], hands[left], hands[right], rules, solver[0], solver[1], solver[2])
-    if code == PLAYER_PIMC or code == PLAYER_PIMC_FAST:
+    if is_pimc(code):
         # Before the discard the declarer knows no opponent's card.
         # pimc-fast discards as pimc: scoring the discards sequentially cost its declarer dearly.
         g1, g2 = pimc_choose_discard(hands[declarer], 0, 0, np.int64(prm[declarer, H_PIMC_WORLDS]), rules, rng,
@@ -124,7 +131,7 @@ def choose_burial(code, declarer, hands, givable, to_talon, other, rules, prm, r
     if code == PLAYER_DD:
         return dd_choose_burial(hands[declarer], hands[1 - declarer], other, to_talon, givable, rules, solver[0],
                                 solver[1], solver[2])
-    if code == PLAYER_PIMC or code == PLAYER_PIMC_FAST:
+    if is_pimc(code):
         b1, b2, t = pimc2_choose_discard(hands[declarer], to_talon, givable, np.int64(prm[declarer, H_PIMC_WORLDS]),
                                          rules, rng, solver[0], solver[1], solver[2], solver[3])
         return b1, b2, t, 0
@@ -175,7 +182,7 @@ def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, trum
     gone, ``voids`` the suits each seat has shown out of, ``known`` what each seat knows of the
     hidden cards (the engine's ``know_cards``/``know_cards2`` layouts), ``last_bonus`` the untaken
     talon's points (players = 2). ``n`` seats (a constant where it is inlined)."""
-    if code == PLAYER_DD or code == PLAYER_PIMC or code == PLAYER_PIMC_FAST:
+    if code == PLAYER_DD or is_pimc(code):
         won = np.int64(0)
         for q in range(n):
             won |= (tricks[q] > 0) << q
