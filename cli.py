@@ -197,15 +197,19 @@ def tables_bids(
     worlds: Annotated[int | None, typer.Option(
         help="worlds a pimc decision averages over [default: the advisor's, 16]")] = None,
     threads: Annotated[int, typer.Option(help="threads (results do not depend on it)")] = 0,
+    min_n: Annotated[int, typer.Option(help="deals a hand class needs to appear in the cheat sheet")] = 30,
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON: make-rates by class, cheat sheets")] = False,
 ) -> None:
-    """Bid-success tables: dd, heuristic and pimc make-rates by hand class, stored as Parquet and plotted."""
+    """Bid-success tables: dd, heuristic and pimc make-rates by hand class and a bidding cheat sheet, stored as
+    Parquet and plotted; a table made with the same arguments is reused."""
     from analysis.tables import tables_bids as run
 
     _at_least("--threads", threads)
     typer.echo("loading the compiled kernels (the first run compiles them: under a minute)...", err=True)
     try:
         lines = run(deals=deals, rules=rules, seed=seed, out=out, pimc_deals=pimc_deals, worlds=worlds,
-                    threads=threads or None, progress=lambda stage: typer.echo(stage + "...", err=True))
+                    threads=threads or None, progress=lambda stage: typer.echo(stage + "...", err=True),
+                    as_json=as_json, min_n=min_n)
     except _user_errors() as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
@@ -319,6 +323,37 @@ def tournament(
     except _user_errors() as exc:
         _fail(str(exc))
     typer.echo("\n".join(lines))
+
+
+@app.command("report")
+def report(
+    rules: Annotated[list[str] | None, typer.Option(
+        help="a preset or a TOML file; repeat to compare rule sets (the first is the one the bids, marriages and "
+             "players sections use; one alone is compared with the presets)")] = None,
+    quick: Annotated[bool, typer.Option("--quick", help="small sizes: under 10 minutes on 2 cores, wide intervals")]
+    = False,
+    out: Annotated[Path, typer.Option(help="folder of the report (report.md, report.html, plots, provenance.json)")]
+    = Path("reports/report"),
+    data: Annotated[Path | None, typer.Option(
+        help="folder of the stored results it reads and reuses [default: out/report-VERSION]")] = None,
+    seed: Annotated[int, typer.Option(help="root seed of every analysis")] = 0,
+    threads: Annotated[int, typer.Option(help="threads (results do not depend on it)")] = 0,
+) -> None:
+    """The strategy report: bidding cheat sheet, marriages, the barrel, house rules, players and method, as
+    Markdown and one self-contained HTML page with plots; stored results are reused."""
+    from analysis.report import build_report
+
+    _at_least("--threads", threads)
+    try:
+        path = build_report(rules=rules, quick=quick, out=out, data=data, seed=seed, threads=threads or None,
+                            command=["thousand", "report", *sys.argv[2:]])
+    except _user_errors() as exc:
+        _fail(str(exc))
+    except KeyboardInterrupt:
+        typer.echo("interrupted: the results finished so far are stored; run the same command again to resume",
+                   err=True)
+        _exit_now(130)
+    typer.echo(f"report: {path}")
 
 
 def _exit_now(code: int) -> None:

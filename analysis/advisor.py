@@ -299,8 +299,9 @@ def played_points(hand: int, samples: np.ndarray, rules: HouseRules, method: str
 
 
 def pass_results(hand: int, samples: np.ndarray, rules: HouseRules, dealer: int, situation: Situation, seed: int,
-                 threads: int | None = None) -> np.ndarray:
-    """(seat 0's raw result, the declarer) per sample on the pass-and-defend line (``PASS_METHOD``)."""
+                 threads: int | None = None, *, hands: np.ndarray | None = None, first_chunk: int = 0) -> np.ndarray:
+    """(seat 0's raw result, the declarer) per sample on the pass-and-defend line (``PASS_METHOD``).
+    ``hands`` and ``first_chunk`` as in ``played_points``."""
     from sim.engine import playouts_nb
     from sim.players import params_matrix
 
@@ -310,6 +311,7 @@ def pass_results(hand: int, samples: np.ndarray, rules: HouseRules, dealer: int,
     arr = rules.to_array()
     prm = params_matrix(rules=rules)
     out = np.zeros((len(samples), 2), dtype=np.int64)
+    hands7 = np.full(len(samples), hand, dtype=np.int64) if hands is None else np.asarray(hands, dtype=np.int64)
 
     def work(i, a, b):
         bf = _buffers()
@@ -318,7 +320,8 @@ def pass_results(hand: int, samples: np.ndarray, rules: HouseRules, dealer: int,
         gs[G_SCORE] = situation.score
         gs[G_ON_BARREL] = situation.on_barrel
         gs[G_WINNER] = -1
-        playouts_nb.pass_samples(samples[a:b], hand, dealer, arr, codes, bid_codes, prm, gs, _rng(seed, i, "pass"),
+        playouts_nb.pass_samples(samples[a:b], hands7[a:b], dealer, arr, codes, bid_codes, prm, gs,
+                                 _rng(seed, first_chunk + i, "pass"),
                                  out[a:b], bf["ws"], bf["rec"], bf["plays"], bf["script"],
                                  (bf["st"], bf["work"], bf["tt"], bf["wbuf"]))
 
@@ -327,7 +330,7 @@ def pass_results(hand: int, samples: np.ndarray, rules: HouseRules, dealer: int,
 
 
 # ---- scores -------------------------------------------------------------------------------------
-def _made_gain(b: int, rules: HouseRules, sit: Situation) -> int:
+def made_gain(b: int, rules: HouseRules, sit: Situation) -> int:
     if sit.on_barrel:
         return b if b >= rules.barrel_min_contract else 0
     if rules.barrel is not None and sit.score + b >= rules.barrel:
@@ -335,7 +338,7 @@ def _made_gain(b: int, rules: HouseRules, sit: Situation) -> int:
     return b
 
 
-def _fail_loss(b: int, rules: HouseRules, sit: Situation) -> int:
+def fail_loss(b: int, rules: HouseRules, sit: Situation) -> int:
     """What failing costs, or conceding when that costs less (concede_no_deduction)."""
     can_concede = rules.concede and (rules.concede_on_barrel or not sit.on_barrel)
     if can_concede and rules.concede_no_deduction:
@@ -343,14 +346,14 @@ def _fail_loss(b: int, rules: HouseRules, sit: Situation) -> int:
     return b
 
 
-def _defence_gain(results: np.ndarray, declarers: np.ndarray, rules: HouseRules, sit: Situation) -> np.ndarray:
+def defence_gain(results: np.ndarray, declarers: np.ndarray, rules: HouseRules, sit: Situation) -> np.ndarray:
     out = results.astype(np.float64)
     mine = declarers == 0
     defend = ~mine
     if sit.on_barrel:
         out[defend] = 0.0  # a sitter's defence points are not recorded
         made = mine & (results > 0)
-        out[made] = [_made_gain(int(r), rules, sit) for r in results[made]]
+        out[made] = [made_gain(int(r), rules, sit) for r in results[made]]
     elif rules.barrel is not None:
         room = max(0, rules.barrel - sit.score)
         out = np.where(out > 0, np.minimum(out, room), out)
@@ -375,7 +378,7 @@ def _method_rows(res: MethodResult, levels: list[int], rules: HouseRules, sit: S
         p = k / n
         lo, hi = wilson_interval(k, n)
         lo, hi = min(lo, p), max(hi, p)  # rounding at p = 0 or 1
-        gain, loss = _made_gain(b, rules, sit), _fail_loss(b, rules, sit)
+        gain, loss = made_gain(b, rules, sit), fail_loss(b, rules, sit)
         ev = p * gain - (1 - p) * loss
         sd = math.sqrt(p * (1 - p)) * (gain + loss)
         ev_lo, ev_hi = mean_interval(ev, sd * math.sqrt(n / max(1, n - 1)), n) if n > 1 else (ev, ev)
@@ -426,7 +429,7 @@ def advise(hand: str | int, *, rules: str | HouseRules | None = None, samples: i
         _method_rows(results[m], levels, rec, sit)
     dealer = SEATS[seat]
     pr = pass_results(mask, deals, rec, dealer, sit, seed, threads)
-    pass_gain = _defence_gain(pr[:, 0], pr[:, 1], rec, sit)
+    pass_gain = defence_gain(pr[:, 0], pr[:, 1], rec, sit)
     pass_ev = float(pass_gain.mean())
     pass_ci = mean_interval(pass_ev, float(pass_gain.std(ddof=1)) if samples > 1 else math.nan, samples)
     forced = float((pr[:, 1] == 0).mean())

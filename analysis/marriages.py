@@ -36,6 +36,7 @@ MAX_MARRIAGE_DEALS = 10_000_000  # a deal is four 8-byte masks; the measures a f
 TABLE_FILE = "marriages.parquet"
 PLAY_TABLE_FILE = "marriages_in_play.parquet"
 PLOT_FILE = "marriage_odds.png"
+WORTH_PLOT_FILE = "marriage_worth.png"
 # Bits of the marriage cards: K and Q of each suit (ranks 3 and 2).
 _KQ = [(1 << (6 * s + 2), 1 << (6 * s + 3)) for s in range(4)]
 _ACES = [1 << (6 * s + 5) for s in range(4)]
@@ -310,6 +311,8 @@ def tables_marriages(*, deals: int, seed: int = 0, rules: str = "classic", out: 
             meta["play_runs"][label].update({k: v for k, v in play_meta.items() if k.startswith("marriage_points")})
     if out is not None:
         _store(rows, meta, Path(out), play_rows)
+        if worth_rows:
+            _plot_worth(worth_rows, rec, Path(bids), Path(out) / WORTH_PLOT_FILE)
     if as_json:
         exact_rows = [{**r, "exact": f"{r['exact'].numerator}/{r['exact'].denominator}"} for r in rows]
         return [json.dumps(json_ready({**meta, "rows": exact_rows, "play": play_rows, "worth": worth_rows}),
@@ -395,6 +398,31 @@ def _plot(rows: list[dict], meta: dict, path: Path) -> None:
         ax.grid(axis="y", alpha=0.3)
     axes[0].legend(fontsize=8)
     fig.suptitle(f"Marriage odds: exact against {meta['sample_size']:,} random deals (seed {meta['seed']})")
+    save(fig, path)
+
+
+def _plot_worth(rows: list[dict], rules: HouseRules, bids: Path, path: Path) -> None:
+    """Per suit, the declarer's points gained by holding its marriage among his 10 cards: dd and
+    heuristic play over all hands, and dd within hands of as many aces; 95% intervals."""
+    from analysis.plots import pyplot, save
+
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(9, 5))
+    x = np.arange(len(rows))
+    series = [("dd_gain", "double dummy", "C3"), ("dd_gain_same_aces", "double dummy, hands of as many aces", "C1"),
+              ("heur_gain", "heuristic play", "C2")]
+    width = 0.8 / len(series)
+    for i, (key, label, colour) in enumerate(series):
+        vals = [r[key][0] for r in rows]
+        err = [[max(0.0, r[key][0] - r[key][1]) for r in rows], [max(0.0, r[key][2] - r[key][0]) for r in rows]]
+        ax.bar(x + (i - 1) * width, vals, width, yerr=err, capsize=4, color=colour, alpha=0.8, label=label)
+    symbols = list(SUIT_SYMBOLS)
+    ax.set_xticks(x, [f"{r['suit']} marriage ({rules.marriage_values[symbols.index(r['suit'])]})" for r in rows])
+    ax.set_ylabel("declarer's points gained (points)")
+    ax.set_title(f"What holding a marriage adds to the declarer's points (95% intervals; bid table {bids.parent.name}/"
+                 f"{bids.name})")
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(fontsize=8)
     save(fig, path)
 
 

@@ -15,17 +15,29 @@ intervals and plots make-rate against the contract.
 from __future__ import annotations
 
 import json
+import math
 import shutil
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 
-from analysis.advisor import ADVICE_WORLDS, check_three_player_deal, dd_exact_values, played_points
+from analysis.advisor import (
+    ADVICE_WORLDS,
+    SEATS,
+    Situation,
+    check_three_player_deal,
+    dd_exact_values,
+    fail_loss,
+    made_gain,
+    pass_results,
+    played_points,
+)
 from analysis.advisor import CHUNK as ADVICE_CHUNK
-from analysis.stats import wilson_interval
+from analysis.stats import json_ready, mean_interval, wilson_interval
 from sim import __version__
 from sim.game.cards import CARD_POINTS
+from sim.game.play_nb import bid_cap
 from sim.game.rules import HouseRules, load_rules
 from sim.runner import check_output_dir, file_sha256, write_atomic_bytes, write_parquet_atomic
 
@@ -98,7 +110,15 @@ def build_bid_tables(*, deals: int, rules: str | HouseRules | None = "classic", 
         "thousand_version": __version__, "table": "bids", "sample_size": deals, "seed": seed,
         "pimc_deals": pimc_deals, "worlds": worlds, "levels": levels, "rules": rec.to_dict(),
         "declarer": "seat 0 of each random deal plays every contract from the talon on",
+        "pass_line": f"seat 0 as {PASS_SEAT} hand passes at every turn, the others bid and everybody plays as the "
+                     "heuristic player; pass_points is his result (rounded defence points or a concession's payout)",
     }
+    path = out / TABLE_FILE
+    if _stored_table_matches(path, meta):
+        say = progress or (lambda _stage: None)
+        say(f"{path} holds this very table ({deals:,} deals, seed {seed}, version {__version__}): reused, "
+            "nothing played")
+        return path
     parts = _parts_dir(out, meta)
     d = random_deals(deals, seed)
     n_parts = -(-deals // TABLE_PART)
@@ -112,10 +132,24 @@ def build_bid_tables(*, deals: int, rules: str | HouseRules | None = "classic", 
         _store_part(parts, k, frame)
         say(f"part {k + 1} of {n_parts} stored")
     df = pl.concat([pl.read_parquet(parts / f"part-{k:05d}.parquet") for k in range(n_parts)])
-    path = out / TABLE_FILE
     write_parquet_atomic(df, path, {k: json.dumps(v) for k, v in meta.items()})
     shutil.rmtree(parts)
     return path
+
+
+# The seat of the pass line: the hand that may pass (first hand is forced to bid the minimum).
+PASS_SEAT = "second"
+
+
+def _stored_table_matches(path: Path, meta: dict) -> bool:
+    """Whether ``path`` is a complete table made with exactly these arguments, rules and version
+    (its metadata equal to ``meta``; a table is written whole or not at all)."""
+    if not path.is_file():
+        return False
+    try:
+        return read_metadata(path) == json.loads(json.dumps(meta))
+    except (OSError, ValueError):
+        return False
 
 
 # Deals a stored part holds: a multiple of the advisor's chunk of samples, so that a part draws
@@ -166,6 +200,8 @@ def _play_part(d: np.ndarray, first: int, rec: HouseRules, seed: int, pimc_deals
     plays = np.stack([d[:, 1], d[:, 2], d[:, 3]], axis=1)
     chunk0 = first // ADVICE_CHUNK
     heur = played_points(0, plays, rec, "heuristic", seed, threads=threads, hands=d[:, 0], first_chunk=chunk0)
+    passed = pass_results(0, plays, rec, SEATS[PASS_SEAT], Situation(), seed, threads, hands=d[:, 0],
+                          first_chunk=chunk0)
     pimc = np.full(n, -1, dtype=np.int64)
     n_pimc = max(0, min(n, pimc_deals - first))
     if n_pimc:
@@ -176,7 +212,10 @@ def _play_part(d: np.ndarray, first: int, rec: HouseRules, seed: int, pimc_deals
                                "talon": d[:, 1].astype(np.uint32), "left": d[:, 2].astype(np.uint32),
                                "right": d[:, 3].astype(np.uint32)}
     cols.update(hand_features(d[:, 0], rec))
+    arr = rec.to_array()
+    cols["bid_cap"] = np.array([bid_cap(int(h), arr) for h in d[:, 0]], dtype=np.int16)
     df = pl.DataFrame(cols).with_columns(
+        pass_points=pl.Series(passed[:, 0], dtype=pl.Int16),
         dd_points=pl.Series(dd, dtype=pl.Int16),
         heuristic_points=pl.Series(heur, dtype=pl.Int16),
         pimc_points=pl.Series([int(x) if x >= 0 else None for x in pimc], dtype=pl.Int16),
@@ -194,11 +233,23 @@ def read_metadata(path: Path) -> dict:
     return {k.decode(): json.loads(v) for k, v in raw.items() if k.decode() != "ARROW:schema"}
 
 
-def _class_expr() -> pl.Expr:
+MARRIAGE_CLASSES = ("no marriage", "marriage <100", "marriage 100", "marriages >100")
+ACE_CLASSES = ("0", "1", "2", "3+")
+
+
+def _marriage_class_expr() -> pl.Expr:
     mv = pl.col("marriage_value")
-    return (pl.when(mv == 0).then(pl.lit("no marriage")).when(mv < 100).then(pl.lit("marriage <100"))
-            .when(mv == 100).then(pl.lit("marriage 100")).otherwise(pl.lit("marriages >100"))
-            + pl.lit(", aces ") + pl.col("aces").clip(0, 3).cast(pl.String).str.replace("3", "3+"))
+    return (pl.when(mv == 0).then(pl.lit(MARRIAGE_CLASSES[0])).when(mv < 100).then(pl.lit(MARRIAGE_CLASSES[1]))
+            .when(mv == 100).then(pl.lit(MARRIAGE_CLASSES[2])).otherwise(pl.lit(MARRIAGE_CLASSES[3])))
+
+
+def _aces_class_expr() -> pl.Expr:
+    return pl.col("aces").clip(0, 3).cast(pl.String).str.replace("3", "3+")
+
+
+def _class_expr() -> pl.Expr:
+    """A hand's class: the marriages it holds (by value) and its aces, e.g. "marriage 100, aces 2"."""
+    return _marriage_class_expr() + pl.lit(", aces ") + _aces_class_expr()
 
 
 def make_rates(path: Path, levels: list[int] | None = None) -> pl.DataFrame:
@@ -234,6 +285,8 @@ def comparison(path: Path) -> list[dict]:
 
 
 def summarize_bid_tables(path: Path, *, plot: Path | None = None, min_n: int = 30) -> list[str]:
+    """The printed summary: make-rates by hand class, the declarers compared, the cheat sheet of
+    heuristic play; with ``plot`` the curves (and the declarers compared, beside it) as PNG."""
     meta = read_metadata(path)
     shown = [100, 110, 120, 130, 140, 160]
     shown = [lv for lv in shown if lv in meta["levels"]]
@@ -254,45 +307,215 @@ def summarize_bid_tables(path: Path, *, plot: Path | None = None, min_n: int = 3
         for row in comparison(path):
             cells = "  ".join(f"{m} {row[m][0]:.3f} [{row[m][1]:.3f}, {row[m][2]:.3f}]" for m in METHODS)
             lines.append(f"  {str(row['contract']):>10}: {cells}")
+    lines.append(f"cheat sheet (heuristic play; classes of {min_n} deals or more; bids up to the class's lowest "
+                 "bidding cap; expected scores from a zero score: +b made, -b failed; passing measured as "
+                 f"{PASS_SEAT} hand):")
+    lines += format_cheat_sheet(cheat_sheet(path, min_n=min_n))
     if plot is not None:
-        _plot(path, meta, plot)
+        _plot(path, meta, plot, min_n=min_n)
         lines.append(f"plot: {plot}")
+        methods_plot = plot.with_name(METHODS_PLOT_FILE)
+        if _plot_methods(path, meta, methods_plot):
+            lines.append(f"plot: {methods_plot}")
     return lines
 
 
-def _plot(path: Path, meta: dict, out: Path) -> None:
+def _plot(path: Path, meta: dict, out: Path, min_n: int = 30) -> None:
+    """Make-rate against the contract, one panel per marriage class, one colour per number of
+    aces: heuristic play solid with its 95% band, double dummy dashed."""
     from analysis.plots import pyplot, save
 
     plt = pyplot()
-
-    levels = [lv for lv in meta["levels"] if lv <= 220]
-    rates = make_rates(path, levels)
-    fig, ax = plt.subplots(figsize=(9, 6))
-    biggest = rates.sort("n", descending=True).head(8).sort("hand_class")
-    left_out = rates.height - biggest.height
-    for i, r in enumerate(biggest.iter_rows(named=True)):
-        color = f"C{i}"
-        ax.plot(levels, [r[f"dd_{lv}"] / r["n"] for lv in levels], color=color, label=f"{r['hand_class']} (n={r['n']})")
-        ax.plot(levels, [r[f"heuristic_{lv}"] / r["n"] for lv in levels], color=color, linestyle="--")
-    ax.set_xlabel("contract (points)")
-    ax.set_ylabel("make-rate")
-    title = f"Make-rate by hand class: dd solid, heuristic dashed ({meta['sample_size']:,} deals)"
-    if left_out:
-        n_out = int(rates.sort("n", descending=True).tail(left_out)["n"].sum())
-        title += f"\nthe {biggest.height} largest classes; {left_out} smaller ones ({n_out:,} deals) left out"
-    ax.set_title(title)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
+    curves = class_curves(path, [lv for lv in meta["levels"] if lv <= PLOT_MAX_LEVEL])
+    fig, axes = plt.subplots(2, 2, figsize=(12, 8.5), sharex=True, sharey=True)
+    for ax, mclass in zip(axes.flat, MARRIAGE_CLASSES, strict=True):
+        shown = 0
+        for i, aces in enumerate(ACE_CLASSES):
+            c = curves.get(f"{mclass}, aces {aces}")
+            if c is None or c["n"] < min_n:
+                continue
+            shown += 1
+            heur, dd = c["methods"]["heuristic"], c["methods"]["dd"]
+            x = [r["contract"] for r in heur]
+            ax.plot(x, [r["p"] for r in heur], color=f"C{i}", label=f"{aces} aces (n={c['n']:,})")
+            ax.fill_between(x, [r["ci_low"] for r in heur], [r["ci_high"] for r in heur], color=f"C{i}", alpha=0.15)
+            ax.plot(x, [r["p"] for r in dd], color=f"C{i}", linestyle="--", linewidth=1)
+        ax.set_title(mclass)
+        if not shown:
+            ax.text(0.5, 0.5, f"fewer than {min_n} deals\nin every class of aces", ha="center", va="center",
+                    transform=ax.transAxes, color="grey")
+        ax.grid(alpha=0.3)
+        ax.axhline(0.7, color="grey", linewidth=0.7, linestyle=":")
+        ax.axhline(0.5, color="grey", linewidth=0.7, linestyle=":")
+        if shown:
+            ax.legend(fontsize=8, title="aces in the 7 cards", title_fontsize=8)
+    for ax in axes[1]:
+        ax.set_xlabel("contract (points)")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("chance of making it")
+    fig.suptitle(f"Make-rate by hand class: heuristic play solid with 95% band, double dummy dashed "
+                 f"({meta['sample_size']:,} deals, seed {meta['seed']}; dotted lines: 70% and 50%)")
     out.parent.mkdir(parents=True, exist_ok=True)
-    save(fig, out, tight=False)
+    save(fig, out)
+
+
+METHODS_PLOT_FILE = "bid_methods.png"
+PLOT_MAX_LEVEL = 220
+METHOD_STYLE = {"dd": ("double dummy (sees every card)", "C3", "--"), "pimc": ("pimc (realistic)", "C0", "-"),
+                "heuristic": ("heuristic player", "C2", "-.")}
+
+
+def _plot_methods(path: Path, meta: dict, out: Path) -> bool:
+    """Make-rate against the contract for the three declarers on the deals pimc played, hands
+    without a marriage and hands with one in two panels, each curve with its 95% band; False (no
+    plot) when pimc played no deal."""
+    from analysis.plots import pyplot, save
+
+    levels = [lv for lv in meta["levels"] if lv <= PLOT_MAX_LEVEL]
+    df = pl.scan_parquet(path).filter(pl.col("pimc_points").is_not_null()).select(
+        "marriage_value", *[f"{m}_points" for m in METHODS]).collect()
+    if not df.height:
+        return False
+    plt = pyplot()
+    fig, axes = plt.subplots(1, 2, figsize=(13, 5.2), sharey=True)
+    for ax, (title, part) in zip(axes, (("hands without a marriage", df.filter(pl.col("marriage_value") == 0)),
+                                        ("hands with a marriage", df.filter(pl.col("marriage_value") > 0))),
+                                 strict=True):
+        for m in METHODS:
+            label, colour, style = METHOD_STYLE[m]
+            pts = part[f"{m}_points"].to_numpy()
+            ks = [int((pts >= lv).sum()) for lv in levels]
+            cis = [wilson_interval(k, part.height) for k in ks]
+            ax.plot(levels, [k / part.height if part.height else math.nan for k in ks], color=colour,
+                    linestyle=style, label=label)
+            ax.fill_between(levels, [c[0] for c in cis], [c[1] for c in cis], color=colour, alpha=0.15)
+        ax.set_title(f"{title} ({part.height:,} deals)")
+        ax.set_xlabel("contract (points)")
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("chance of making it")
+    axes[0].legend()
+    fig.suptitle(f"The same {df.height:,} deals declared by three players: make-rate with 95% bands "
+                 f"(seed {meta['seed']})")
+    save(fig, out)
+    return True
+
+
+# ---- curves and the cheat sheet ------------------------------------------------------------------------
+def class_curves(path: Path, levels: list[int] | None = None) -> dict[str, dict]:
+    """Per hand class: its deals (``n``, ``n_pimc``), the lowest bidding cap among them, and per
+    method the make-rate of every contract in ``levels`` with its Wilson 95% interval (pimc on the
+    deals it played). Read lazily with Polars."""
+    meta = read_metadata(path)
+    levels = levels or meta["levels"]
+    lf = pl.scan_parquet(path).with_columns(hand_class=_class_expr())
+    exprs = [pl.len().alias("n"), pl.col("pimc_points").is_not_null().sum().alias("n_pimc"),
+             pl.col("bid_cap").min().alias("cap")]
+    for lv in levels:
+        for m in METHODS:
+            exprs.append((pl.col(f"{m}_points") >= lv).sum().alias(f"{m}_{lv}"))
+    out = {}
+    for r in lf.group_by("hand_class").agg(exprs).sort("hand_class").collect().iter_rows(named=True):
+        methods = {}
+        for m in METHODS:
+            n = r["n_pimc"] if m == "pimc" else r["n"]
+            methods[m] = [{"contract": lv, "k": r[f"{m}_{lv}"], "n": n, "p": r[f"{m}_{lv}"] / n if n else math.nan,
+                           **dict(zip(("ci_low", "ci_high"), wilson_interval(r[f"{m}_{lv}"], n), strict=True))}
+                          for lv in levels]
+        out[r["hand_class"]] = {"hand_class": r["hand_class"], "n": r["n"], "n_pimc": r["n_pimc"],
+                                "bidding_cap": r["cap"], "methods": methods}
+    return out
+
+
+CHEAT_RISKS = (0.3, 0.5)
+
+
+def cheat_sheet(path: Path, *, method: str = "heuristic", risks: tuple[float, ...] = CHEAT_RISKS,
+                min_n: int = 30) -> list[dict]:
+    """For each hand class of at least ``min_n`` deals (pimc: deals it played): the highest bid
+    made at least 1 - risk of the time, with the range of bids the 95% intervals allow (the highest
+    whose interval lies wholly above 1 - risk, the highest whose interval reaches it); the bid of
+    best expected score for first hand (forced to bid, so always a bid) and for later hands (a bid
+    only when it beats passing, whose expected score is measured on the same deals: ``pass_points``);
+    all up to the class's bidding cap. Scores from a zero score off the barrel: +b made, -b failed."""
+    meta = read_metadata(path)
+    rules = HouseRules.from_dict(meta["rules"])
+    sit = Situation()
+    curves = class_curves(path)
+    passes = (pl.scan_parquet(path).with_columns(hand_class=_class_expr()).group_by("hand_class")
+              .agg(mean=pl.col("pass_points").cast(pl.Float64).mean(),
+                   sd=pl.col("pass_points").cast(pl.Float64).std(), n=pl.len()).collect())
+    pass_by = {r["hand_class"]: r for r in passes.iter_rows(named=True)}
+    rows = []
+    for name, c in curves.items():
+        n = c["n_pimc"] if method == "pimc" else c["n"]
+        if n < min_n:
+            continue
+        rates = [r for r in c["methods"][method] if r["contract"] <= c["bidding_cap"]]
+        row = {"hand_class": name, "method": method, "n": n, "bidding_cap": c["bidding_cap"]}
+        for risk in risks:
+            need = 1 - risk
+            key = f"bid_at_risk_{risk:g}"
+            row[key] = max((r["contract"] for r in rates if r["p"] >= need), default=None)
+            row[key + "_low"] = max((r["contract"] for r in rates if r["ci_low"] >= need), default=None)
+            row[key + "_high"] = max((r["contract"] for r in rates if r["ci_high"] >= need), default=None)
+        evs = []
+        for r in rates:
+            gain, loss = made_gain(r["contract"], rules, sit), fail_loss(r["contract"], rules, sit)
+            ev = r["p"] * gain - (1 - r["p"]) * loss
+            sd = math.sqrt(r["p"] * (1 - r["p"])) * (gain + loss) * math.sqrt(n / max(1, n - 1))
+            evs.append((r["contract"], ev, *mean_interval(ev, sd, n)))
+        best = max(evs, key=lambda e: (e[1], -e[0]))
+        row["first_hand_bid"], row["first_hand_ev"], row["first_hand_ev_ci"] = best[0], best[1], list(best[2:])
+        p = pass_by[name]
+        row["pass_ev"], row["pass_ev_ci"] = p["mean"], list(mean_interval(p["mean"], p["sd"], p["n"]))
+        row["later_hand_bid"] = best[0] if best[1] > p["mean"] else None
+        row["later_hand_ev"] = max(best[1], p["mean"])
+        rows.append(row)
+    return rows
+
+
+def bid_table_summary(path: Path, *, min_n: int = 30) -> dict:
+    """What ``thousand tables bids --json`` prints: the table's metadata, the make-rate curves by
+    hand class (every method, every contract, 95% intervals), the three declarers compared on the
+    deals pimc played, and the cheat sheets of heuristic play, pimc and double dummy."""
+    meta = read_metadata(path)
+    return json_ready({**meta, "table_file": str(path), "min_n": min_n,
+                       "classes": list(class_curves(path).values()),
+                       "comparison": [{**r, "contract": str(r["contract"])} for r in comparison(path)],
+                       "cheat_sheet": {m: cheat_sheet(path, method=m, min_n=min_n) for m in METHODS}})
+
+
+def format_cheat_sheet(rows: list[dict]) -> list[str]:
+    def bid(r, risk):
+        key = f"bid_at_risk_{risk:g}"
+        if r[key] is None:
+            return "none"
+        lo, hi = r[key + "_low"], r[key + "_high"]
+        return f"{r[key]}" + (f" ({lo or 'none'}–{hi})" if (lo, hi) != (r[key], r[key]) else "")
+
+    lines = [f"{'hand class':<28}{'n':>7}{'cap':>5}  {'bid at 70% (95% range)':<24}{'bid at 50%':<18}"
+             f"{'first hand: best EV':<22}{'later hands: best EV':<22}pass EV"]
+    for r in rows:
+        later = f"{r['later_hand_bid']}" if r["later_hand_bid"] is not None else "pass"
+        first = f"{r['first_hand_bid']} ({r['first_hand_ev']:+.1f})"
+        later = f"{later} ({r['later_hand_ev']:+.1f})"
+        lines.append(f"{r['hand_class']:<28}{r['n']:>7,}{r['bidding_cap']:>5}  {bid(r, 0.3):<24}{bid(r, 0.5):<18}"
+                     f"{first:<22}{later:<22}{r['pass_ev']:+.1f}")
+    return lines
 
 
 def tables_bids(*, deals: int, rules: str = "classic", seed: int = 0, out: Path = Path("out/tables"),
                 pimc_deals: int = 100, worlds: int | None = None, threads: int | None = None,
-                progress=None) -> list[str]:
-    """What ``thousand tables bids`` does: build the table, then summarise and plot it (``worlds``
-    None is the advisor's ADVICE_WORLDS)."""
+                progress=None, as_json: bool = False, min_n: int = 30) -> list[str]:
+    """What ``thousand tables bids`` does: build the table (or reuse the stored one made with the
+    same arguments), then summarise and plot it (``worlds`` None is the advisor's ADVICE_WORLDS);
+    ``as_json``: ``bid_table_summary`` as JSON."""
     worlds = ADVICE_WORLDS if worlds is None else worlds
+    if min_n < 1:
+        raise ValueError(f"--min-n must be 1 or more, not {min_n}")
     path = build_bid_tables(deals=deals, rules=rules, seed=seed, out=out, pimc_deals=pimc_deals, worlds=worlds,
                             threads=threads, progress=progress)
-    return [f"table: {path}"] + summarize_bid_tables(path, plot=Path(out) / PLOT_FILE)
+    lines = summarize_bid_tables(path, plot=Path(out) / PLOT_FILE, min_n=min_n)
+    if as_json:
+        return [json.dumps(bid_table_summary(path, min_n=min_n), ensure_ascii=False, indent=1, allow_nan=False)]
+    return [f"table: {path}"] + lines

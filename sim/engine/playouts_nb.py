@@ -180,10 +180,11 @@ def pass_line(hand7, opp1, opp2, talon, dealer, rules, codes, bid_codes, prm, gs
 
 
 @jit_hot
-def pass_samples(samples, hand7, dealer, rules, codes, bid_codes, prm, gs, rng, out, ws, rec, plays, script, solver):
-    """``pass_line`` of each sample: seat 0's result into ``out[i, 0]``, the declarer into ``out[i, 1]``."""
+def pass_samples(samples, hands7, dealer, rules, codes, bid_codes, prm, gs, rng, out, ws, rec, plays, script, solver):
+    """``pass_line`` of each sample (seat 0 holding ``hands7[i]``): seat 0's result into ``out[i, 0]``,
+    the declarer into ``out[i, 1]``."""
     for i in range(samples.shape[0]):
-        r, d = pass_line(hand7, samples[i, 1], samples[i, 2], samples[i, 0], dealer, rules, codes, bid_codes, prm, gs,
-                         rng, ws, rec, plays, script, solver)
+        r, d = pass_line(hands7[i], samples[i, 1], samples[i, 2], samples[i, 0], dealer, rules, codes, bid_codes, prm,
+                         gs, rng, ws, rec, plays, script, solver)
         out[i, 0] = r
         out[i, 1] = d
