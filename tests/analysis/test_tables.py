@@ -104,3 +104,119 @@ def test_parts_of_another_table_are_not_reused(tmp_path, monkeypatch):
     stages = []
     tables.build_bid_tables(deals=60, seed=1, out=out, pimc_deals=0, progress=stages.append)
     assert "(0 already played)" in stages[0]
+
+
+# ---- the pass line, the bidding cap, reuse and the cheat sheet -------------------------------------------
+def test_pass_line_with_one_hand_per_sample_equals_the_single_hand_line():
+    from analysis.advisor import SEATS, Known, Situation, pass_results, sample_unseen
+
+    rules = HouseRules()
+    hand = parse_hand("AH TH KH QH AS 9C JD")
+    samples = sample_unseen(hand, Known(), 120, 3)
+    one = pass_results(hand, samples, rules, SEATS["second"], Situation(), 3)
+    many = pass_results(0, samples, rules, SEATS["second"], Situation(), 3, hands=np.full(120, hand))
+    assert np.array_equal(one, many)
+    # Passing as second hand, seat 0 never declares (first hand is forced to bid).
+    assert np.all(one[:, 1] != 0)
+
+
+def test_stored_pass_points_and_bidding_cap(table):
+    from analysis.advisor import SEATS, Situation, pass_results
+
+    _, path = table
+    df = pl.read_parquet(path)
+    meta = tables.read_metadata(path)
+    # The cap: 120 plus the marriages held (classic), at most the highest contract.
+    assert np.array_equal(df["bid_cap"].to_numpy(), np.minimum(120 + df["marriage_value"].to_numpy(), 400))
+    # pass_points is the pass line of each deal, as the advisor plays it.
+    d = np.stack([df["hand"].to_numpy(), df["talon"].to_numpy(), df["left"].to_numpy(), df["right"].to_numpy()],
+                 axis=1).astype(np.int64)
+    again = pass_results(0, d[:, 1:], HouseRules(), SEATS[tables.PASS_SEAT], Situation(), meta["seed"],
+                         hands=d[:, 0])
+    assert np.array_equal(df["pass_points"].to_numpy(), again[:, 0])
+
+
+def test_a_table_made_with_the_same_arguments_is_reused(tmp_path):
+    path = tables.build_bid_tables(deals=40, seed=2, out=tmp_path, pimc_deals=0)
+    stamp = path.stat().st_mtime_ns
+    stages = []
+    assert tables.build_bid_tables(deals=40, seed=2, out=tmp_path, pimc_deals=0, progress=stages.append) == path
+    assert path.stat().st_mtime_ns == stamp and "reused, nothing played" in stages[0]
+    stages.clear()
+    tables.build_bid_tables(deals=40, seed=3, out=tmp_path, pimc_deals=0, progress=stages.append)
+    assert tables.read_metadata(path)["seed"] == 3 and "reused" not in stages[0]
+
+
+def _naive_cheat_sheet(path, method, min_n, risks=(0.3, 0.5)):
+    """The cheat sheet by plain loops over the rows: the twin of tables.cheat_sheet (classic rules,
+    a zero score: +b made, -b failed)."""
+    import math
+
+    rows = pl.read_parquet(path).to_dicts()
+    levels = tables.read_metadata(path)["levels"]
+    classes = {}
+    for r in rows:
+        mv = r["marriage_value"]
+        m = ("no marriage" if mv == 0 else "marriage <100" if mv < 100 else "marriage 100" if mv == 100
+             else "marriages >100")
+        classes.setdefault(f"{m}, aces {min(r['aces'], 3)}{'+' if r['aces'] >= 3 else ''}", []).append(r)
+    out = {}
+    for name, rs in classes.items():
+        played = [r for r in rs if r[f"{method}_points"] is not None]
+        if len(played) < min_n:
+            continue
+        cap = min(r["bid_cap"] for r in rs)
+        entry = {}
+        best = None
+        for b in levels:
+            if b > cap:
+                break
+            p = sum(r[f"{method}_points"] >= b for r in played) / len(played)
+            for risk in risks:
+                if p >= 1 - risk:
+                    entry[risk] = b
+            ev = p * b - (1 - p) * b
+            if best is None or ev > best[1] + 1e-12:
+                best = (b, ev)
+        pass_ev = sum(r["pass_points"] for r in rs) / len(rs)
+        out[name] = {"risk": {k: entry.get(k) for k in risks}, "first": best[0], "first_ev": best[1],
+                     "later": best[0] if best[1] > pass_ev else None, "pass_ev": pass_ev, "cap": cap}
+        assert not math.isnan(pass_ev)
+    return out
+
+
+@pytest.mark.parametrize("method", ["heuristic", "dd", "pimc"])
+def test_cheat_sheet_against_its_naive_twin(tmp_path, method):
+    path = tables.build_bid_tables(deals=400, seed=5, out=tmp_path, pimc_deals=40 if method == "pimc" else 0,
+                                   worlds=2)
+    min_n = 5 if method == "pimc" else 20
+    naive = _naive_cheat_sheet(path, method, min_n)
+    rows = tables.cheat_sheet(path, method=method, min_n=min_n)
+    assert {r["hand_class"] for r in rows} == set(naive) and rows
+    for r in rows:
+        n = naive[r["hand_class"]]
+        assert r["bidding_cap"] == n["cap"]
+        assert r["bid_at_risk_0.3"] == n["risk"][0.3] and r["bid_at_risk_0.5"] == n["risk"][0.5]
+        assert r["first_hand_bid"] == n["first"] and r["first_hand_ev"] == pytest.approx(n["first_ev"])
+        assert r["later_hand_bid"] == n["later"] and r["pass_ev"] == pytest.approx(n["pass_ev"])
+        # The range the intervals allow holds the bid itself.
+        for risk in ("0.3", "0.5"):
+            bid, lo, hi = (r[f"bid_at_risk_{risk}{s}"] for s in ("", "_low", "_high"))
+            if bid is not None:
+                assert (lo is None or lo <= bid) and hi >= bid
+
+
+def test_cli_tables_bids_json(tmp_path):
+    import json
+
+    from cli import app
+
+    res = CliRunner().invoke(app, ["tables", "bids", "--deals", "60", "--pimc-deals", "0", "--out", str(tmp_path),
+                                   "--min-n", "5", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["sample_size"] == 60 and data["min_n"] == 5
+    assert {c["hand_class"] for c in data["classes"]} >= {r["hand_class"] for r in data["cheat_sheet"]["heuristic"]}
+    assert sum(c["n"] for c in data["classes"]) == 60
+    bad = CliRunner().invoke(app, ["tables", "bids", "--deals", "60", "--out", str(tmp_path), "--min-n", "0"])
+    assert bad.exit_code == 2 and "--min-n" in bad.output

@@ -1,0 +1,229 @@
+"""The strategy report: its files, its Markdown (images present, tables well formed), its numbers
+against the analyses' own --json commands on the same stored results, reuse of stored results, the
+HTML page in a real headless Chromium, and bad arguments."""
+
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from analysis import report
+from analysis.report import SECTIONS, Sizes, build_report, num, pct
+from sim.runner import file_sha256
+
+SMALL = Sizes(bid_deals=300, pimc_deals=6, marriage_deals=3000, marriage_play_deals=200, barrel_games=60,
+              compare_games=60, tournament_games=40, min_n=10)
+RULES = ["classic", "short"]
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    root = tmp_path_factory.mktemp("report")
+    out, data = root / "rep", root / "data"
+    path = build_report(rules=RULES, out=out, data=data, sizes=SMALL, quick=True, progress=False,
+                        command=["thousand", "report", "--test"])
+    return path, out, data
+
+
+def _md(out: Path) -> str:
+    return (out / report.REPORT_MD).read_text(encoding="utf-8")
+
+
+def _section_text(md: str, key: str) -> str:
+    start = md.index(f"{{#{key}}}")
+    nxt = [md.find("\n## ", start)]
+    return md[start:nxt[0] if nxt[0] > 0 else len(md)]
+
+
+def test_files_and_provenance(made):
+    path, out, data = made
+    assert path == out / report.REPORT_HTML and path.is_file()
+    for name in ("bid_make_rates.png", "bid_methods.png", "marriage_odds.png", "marriage_worth.png",
+                 "barrel_survival.png", "compare.png", "tournament.png"):
+        assert (out / name).stat().st_size > 5000, name
+    prov = json.loads((out / report.PROVENANCE).read_text(encoding="utf-8"))
+    assert prov["command"] == ["thousand", "report", "--test"] and prov["seed"] == 0
+    assert prov["sizes"]["bid_deals"] == 300 and prov["rules"] == RULES and prov["version"]
+    assert set(prov["effective_rules"]) == set(RULES)
+    inputs = {i["path"]: i for i in prov["inputs"]}
+    assert "bids/bids.parquet" in inputs and any(p.startswith("barrel/barrel-runs/") for p in inputs)
+    assert any(p.startswith("tournament/runs/") for p in inputs) and any(p.startswith("compare/runs/") for p in inputs)
+    for rel, entry in inputs.items():
+        assert file_sha256(data / rel) == entry["sha256"]
+    assert not list(out.parent.glob(".rep.*"))  # no temporary folder left behind
+
+
+def test_markdown_images_exist_and_tables_parse(made):
+    _, out, _ = made
+    md = _md(out)
+    for key, title in SECTIONS.items():
+        assert f"## {title} {{#{key}}}" in md
+    images = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md)
+    assert len(images) == 7 and all((out / img).is_file() for img in images)
+    tables = 0
+    lines = md.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("|---"):
+            tables += 1
+            width = lines[i - 1].count(" | ") + 1
+            assert re.fullmatch(r"\|(---\|)+", line) and line.count("---") == width
+            j = i + 1
+            while j < len(lines) and lines[j].startswith("| "):
+                cells = re.split(r"(?<!\\)\|", lines[j])[1:-1]
+                assert len(cells) == width, lines[j]
+                j += 1
+            assert j > i + 1  # a table has rows
+    assert tables >= 9
+
+
+def _json_command(args: list[str]) -> dict:
+    from cli import app
+
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code == 0, res.output
+    return json.loads(res.stdout)
+
+
+def test_numbers_equal_the_json_commands(made):
+    _, out, data = made
+    md = _md(out)
+    kept = {k: json.loads((out / "data" / f"{k}.json").read_text(encoding="utf-8"))
+            for k in ("bids", "marriages", "barrel", "rules", "players")}
+    bids = _json_command(["tables", "bids", "--deals", "300", "--pimc-deals", "6", "--seed", "0", "--min-n", "10",
+                          "--out", str(data / "bids"), "--json"])
+    assert bids == kept["bids"]
+    section = _section_text(md, "bids")
+    for r in bids["cheat_sheet"]["heuristic"]:
+        row = next(ln for ln in section.splitlines() if ln.startswith(f"| {r['hand_class']} |"))
+        assert f"| {r['n']:,} | {r['bidding_cap']} |" in row
+        assert f"| {r['first_hand_bid']} ({num(r['first_hand_ev'], sign=True)}) |" in row
+    for r in bids["comparison"]:
+        assert f"| {r['contract']} | {r['n']:,} | {pct(*r['dd'])} | {pct(*r['pimc'])} | {pct(*r['heuristic'])} |" \
+            in section
+    marriages = _json_command(["tables", "marriages", "--deals", "3000", "--play-deals", "200", "--seed", "0",
+                               "--bids", str(data / "bids" / "bids.parquet"), "--out", str(data / "marriages"),
+                               "--json"])
+    assert marriages == kept["marriages"]
+    section = _section_text(md, "marriages")
+    by = {r["quantity"]: r for r in marriages["rows"]}
+    r = by["hand: at least one marriage"]
+    assert f"| {pct(r['simulated'], r['ci_low'], r['ci_high'], digits=2)} |" in section
+    for w in marriages["worth"]:
+        assert num(*w["dd_gain"], sign=True) in section
+    barrel = _json_command(["tables", "barrel", "--games", "60", "--rules", "classic", "--rules", "short",
+                            "--seed", "0", "--out", str(data / "barrel"), "--json"])
+    assert barrel == kept["barrel"]
+    section = _section_text(md, "barrel")
+    ups = [pct(v["fates"]["up"]["p"], v["fates"]["up"]["ci_low"], v["fates"]["up"]["ci_high"])
+           for v in barrel["summaries"].values()]
+    assert "| leaves upward (wins) | " + " | ".join(ups) + " |" in section
+    rules = _json_command(["compare", "classic", "short", "--games", "60", "--seed", "0", "--out",
+                           str(data / "compare"), "--json"])
+    assert rules == kept["rules"]
+    section = _section_text(md, "rules")
+    for r in rules["rows"]:
+        if r["significant"]:
+            assert num(r["diff"], r["ci_low"], r["ci_high"], digits=3, sign=True) in section
+    players = _json_command(["tournament", *report.TOURNAMENT_PLAYERS, "--games", "40", "--seed", "0", "--out",
+                             str(data / "tournament"), "--json"])
+    assert players == kept["players"]
+    section = _section_text(md, "players")
+    for r in players["players"]:
+        assert f"| {r['player']} | {pct(r['win_share'], r['win_ci_low'], r['win_ci_high'])} |" in section
+
+
+def test_a_second_run_plays_nothing(made, tmp_path):
+    _, out, data = made
+    before = {p: p.stat().st_mtime_ns for p in data.rglob("*.parquet") if "runs" in p.parts or p.name == "bids.parquet"}
+    again = tmp_path / "again"
+    build_report(rules=RULES, out=again, data=data, sizes=SMALL, quick=True, progress=False)
+    after = {p: p.stat().st_mtime_ns for p in before}
+    assert before == after
+    assert _md(again) == _md(out)
+    # The report's own folder is replaced whole.
+    (again / "stray.txt").write_text("x")
+    build_report(rules=RULES, out=again, data=data, sizes=SMALL, quick=True, progress=False)
+    assert not (again / "stray.txt").exists() and (again / report.REPORT_HTML).is_file()
+
+
+def _chromium() -> str | None:
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+# Run in the page once it has loaded: what the test checks, written into the page for --dump-dom.
+_PROBE = """<script>
+window.addEventListener('load', () => {
+  const out = {
+    images: Array.from(document.images).map(i => [i.naturalWidth, i.naturalHeight, i.complete]),
+    links: Array.from(document.querySelectorAll('a[href]')).map(a => a.getAttribute('href')),
+    ids: Array.from(document.querySelectorAll('[id]')).map(e => e.id),
+  };
+  const pre = document.createElement('pre');
+  pre.id = 'probe-result';
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+});
+</script>"""
+
+_CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                   "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                   "--virtual-time-budget=10000"]
+
+
+def test_the_page_in_headless_chromium(made, tmp_path):
+    chromium = _chromium()
+    if chromium is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is missing: .ci/run installs Debian's chromium package")
+        pytest.skip("chromium is not installed (apt-get install chromium)")
+    path, out, _ = made
+    page = path.read_text(encoding="utf-8")
+    assert "http://" not in page and "https://" not in page  # nothing to fetch: self-contained
+    probe = tmp_path / "probe.html"
+    probe.write_text(page.replace("</body>", _PROBE + "</body>"), encoding="utf-8")
+    flags = _CHROMIUM_FLAGS + [f"--user-data-dir={tmp_path / 'profile'}"]
+    dom = subprocess.run([chromium, *flags, "--dump-dom", probe.as_uri()], capture_output=True, text=True,
+                         timeout=120).stdout
+    found = re.search(r'<pre id="probe-result">(.*?)</pre>', dom, re.S)
+    assert found, "the page did not finish loading"
+    result = json.loads(html.unescape(found.group(1)))
+    assert len(result["images"]) == 7
+    assert all(w > 0 and h > 0 and done for w, h, done in result["images"])
+    for key in SECTIONS:
+        assert key in result["ids"]
+    for link in result["links"]:
+        if link.startswith("#"):
+            assert link[1:] in result["ids"], link
+        else:
+            assert not re.match(r"[a-z]+:", link) and (out / link).exists(), link
+    # A screenshot of the page, kept as the test's artefact.
+    artefacts = Path(os.environ.get("THOUSAND_TEST_ARTEFACTS", Path(__file__).parents[2] / "test-artefacts"))
+    artefacts.mkdir(parents=True, exist_ok=True)
+    shot = artefacts / "report.png"
+    subprocess.run([chromium, *flags, "--window-size=1200,3000", f"--screenshot={shot}", path.as_uri()],
+                   capture_output=True, timeout=120, check=True)
+    assert shot.stat().st_size > 20_000
+
+
+def test_bad_arguments_get_one_line(tmp_path):
+    from cli import app
+
+    runner = CliRunner()
+    res = runner.invoke(app, ["report", "--rules", "nope", "--out", str(tmp_path / "r")])
+    assert res.exit_code == 2 and "error:" in res.output and "nope" in res.output
+    four = tmp_path / "four.toml"
+    four.write_text("players = 4\n")
+    res = runner.invoke(app, ["report", "--rules", str(four), "--out", str(tmp_path / "r")])
+    assert res.exit_code == 2 and "3-player" in res.output
+    (tmp_path / "file").write_text("x")
+    res = runner.invoke(app, ["report", "--out", str(tmp_path / "file")])
+    assert res.exit_code == 2 and "is a file" in res.output
+    res = runner.invoke(app, ["report", "--out", str(tmp_path / "d" / "rep"), "--data", str(tmp_path / "d")])
+    assert res.exit_code == 2 and "outside" in res.output
+    assert not (tmp_path / "r").exists()
