@@ -300,7 +300,11 @@ def _plot(summaries: dict[str, dict], meta: dict, path: Path) -> None:
 
     plt = pyplot()
 
-    fig, (ax1, ax2, ax3) = plt.subplots(1, 3, figsize=(18, 5))
+    # Fates across the top (one group of bars per fate), attempts and scores below.
+    fig = plt.figure(figsize=(13, 10))
+    grid = fig.add_gridspec(2, 2)
+    ax1 = fig.add_subplot(grid[0, :])
+    ax2, ax3 = fig.add_subplot(grid[1, 0]), fig.add_subplot(grid[1, 1])
     shown = [f for f in FATES if any(s["fates"][f]["k"] for s in summaries.values())]
     width = 0.8 / max(1, len(summaries))
     x = np.arange(len(shown))
@@ -320,20 +324,20 @@ def _plot(summaries: dict[str, dict], meta: dict, path: Path) -> None:
         xs = [c + SCORE_STEP / 2 for c, _ in curve]
         ax3.plot(xs, [v["p"] for _, v in curve], marker=".", label=label)
         ax3.fill_between(xs, [v["ci_low"] for _, v in curve], [v["ci_high"] for _, v in curve], alpha=0.2)
-    ax1.set_xticks(x + width * (len(summaries) - 1) / 2, [f.replace(": ", ":\n").replace(" ", "\n", 1)
-                                                           for f in shown], fontsize=8)
+    ax1.set_xticks(x + width * (len(summaries) - 1) / 2, [f.replace(": ", ":\n")
+                                                           for f in shown])
     ax1.set_ylabel("share of barrel episodes")
     ax1.set_title("How a barrel episode ends (95% intervals)")
-    ax1.legend(fontsize=8)
+    ax1.legend()
     ax2.set_xlabel("attempt (played deals on the barrel)")
     ax2.set_xticks(list(range(1, last_attempt + 1)))
     ax2.set_ylabel("share of episodes won on this attempt")
     ax2.set_title("Leaving the barrel upward, by attempt")
-    ax2.legend(fontsize=8)
+    ax2.legend()
     ax3.set_xlabel(f"your score before the deal you deal (points, classes of {SCORE_STEP})")
     ax3.set_ylabel("chance of winning the game")
     ax3.set_title("Winning from a score (95% bands)")
-    ax3.legend(fontsize=8)
+    ax3.legend()
     for ax in (ax1, ax2, ax3):
         ax.grid(axis="y", alpha=0.3)
     fig.suptitle(f"Barrel survival: {meta['games']:,} games per rule set, players {', '.join(meta['players'])}, "

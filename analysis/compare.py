@@ -263,15 +263,18 @@ def _plot(rows: list[dict], meta: dict, runs: dict[str, Path], path: Path) -> No
 
     from sim.runner import scan_games
 
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(15, 6), gridspec_kw={"width_ratios": [1, 1.4]})
+    shown = [r for r in rows if r["first"] and r["first"] == r["first"] and r["ci_low"] == r["ci_low"]]
+    # Game length above, the differences below with a line of room for each.
+    height = 0.24 * len(shown) + 1.5
+    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(12, 4.5 + height), gridspec_kw={"height_ratios": [4.5, height]},
+                                   layout="constrained")
     for label, run in runs.items():
         lengths = scan_games(run).select("deals").collect()["deals"].to_numpy()
         ax1.hist(lengths, bins=40, histtype="step", linewidth=1.5, label=f"{label} (mean {lengths.mean():.1f})")
     ax1.set_xlabel("game length (deals)")
     ax1.set_ylabel("games")
     ax1.set_title("Game length by rule set")
-    ax1.legend(fontsize=8)
-    shown = [r for r in rows if r["first"] and r["first"] == r["first"] and r["ci_low"] == r["ci_low"]]
+    ax1.legend()
     y = np.arange(len(shown))
     rel = [100 * r["diff"] / abs(r["first"]) for r in shown]
     lo = [100 * (r["diff"] - r["ci_low"]) / abs(r["first"]) for r in shown]
@@ -280,11 +283,11 @@ def _plot(rows: list[dict], meta: dict, runs: dict[str, Path], path: Path) -> No
         ax2.errorbar([x], [yi], xerr=[[max(0.0, a)], [max(0.0, b)]], fmt="o", capsize=3,
                      color="C3" if r["significant"] else "C0")
     ax2.axvline(0, color="grey", linewidth=0.8)
-    ax2.set_yticks(y, [f"{r['metric']} ({r['rules']})" for r in shown], fontsize=7)
-    ax2.invert_yaxis()
+    ax2.set_yticks(y, [f"{r['metric']} ({r['rules']})" for r in shown], fontsize=9)
+    ax2.set_ylim(len(shown) - 0.5, -0.5)
     ax2.set_xlabel(f"difference to {next(iter(runs))}, % of its value (95% interval; red: significant after Holm)")
     ax2.set_title("Differences")
     ax2.grid(axis="x", alpha=0.3)
     fig.suptitle(f"Rule sets on common random numbers: {meta['games']:,} games each, seed {meta['seed']}, "
                  f"players {', '.join(meta['players'])}")
-    save(fig, path)
+    save(fig, path, tight=False)

@@ -5,14 +5,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
+# One style for every plot of the tool (the report shows them side by side): text large enough to
+# read when a wide figure is shown about 1,000 pixels wide, light grids, no top and right frame.
+STYLE = {"font.size": 11, "axes.titlesize": 12, "axes.labelsize": 11, "legend.fontsize": 9,
+         "xtick.labelsize": 10, "ytick.labelsize": 10, "figure.titlesize": 13, "axes.spines.top": False,
+         "axes.spines.right": False, "grid.alpha": 0.3}
+
 
 def pyplot():
-    """matplotlib.pyplot on the Agg backend."""
+    """matplotlib.pyplot on the Agg backend, with the tool's STYLE."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    plt.rcParams.update(STYLE)
     return plt
 
 

@@ -115,6 +115,7 @@ def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Pa
     path of ``report.html``. ``sizes`` overrides QUICK / FULL (the tests' small reports)."""
     from tqdm import tqdm
 
+    from analysis.tables import TABLE_PART
     from sim.game.rules import load_rules
 
     rules = list(rules or ["classic"])
@@ -154,17 +155,20 @@ def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Pa
         def advance(stage: str, share: float = 1.0) -> None:
             bar.update(min(estimates[stage] * share, bar.total - bar.n))
 
-        advance("compile")
         parts_done = [0]
 
         def bids_progress(stage: str) -> None:
             match = re.match(r"part (\d+) of (\d+) stored", stage)
             if match:
+                if not parts_done[0]:
+                    advance("compile")  # the first part waited for the compiler
                 advance("bids", 1 / int(match.group(2)))
                 parts_done[0] += 1
-        bar.set_postfix_str("bid tables")
+        bar.set_postfix_str("bid tables (the first part also compiles)" if cold else "bid tables")
         sections["bids"] = _bids(data, rules[0], seed, sizes, threads, bids_progress)
-        n_parts = -(-sizes.bid_deals // 1000)
+        if not parts_done[0]:
+            advance("compile")
+        n_parts = -(-sizes.bid_deals // TABLE_PART)
         advance("bids", max(0, n_parts - parts_done[0]) / n_parts)
         bar.set_postfix_str("marriages")
         sections["marriages"] = _marriages(data, rules[0], seed, sizes)
