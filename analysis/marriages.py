@@ -312,7 +312,7 @@ def tables_marriages(*, deals: int, seed: int = 0, rules: str = "classic", out: 
     if out is not None:
         _store(rows, meta, Path(out), play_rows)
         if worth_rows:
-            _plot_worth(worth_rows, rec, Path(bids), Path(out) / WORTH_PLOT_FILE)
+            _plot_worth(worth_rows, rec, Path(out) / WORTH_PLOT_FILE)
     if as_json:
         exact_rows = [{**r, "exact": f"{r['exact'].numerator}/{r['exact'].denominator}"} for r in rows]
         return [json.dumps(json_ready({**meta, "rows": exact_rows, "play": play_rows, "worth": worth_rows}),
@@ -401,7 +401,7 @@ def _plot(rows: list[dict], meta: dict, path: Path) -> None:
     save(fig, path)
 
 
-def _plot_worth(rows: list[dict], rules: HouseRules, bids: Path, path: Path) -> None:
+def _plot_worth(rows: list[dict], rules: HouseRules, path: Path) -> None:
     """Per suit, the declarer's points gained by holding its marriage among his 10 cards: dd and
     heuristic play over all hands, and dd within hands of as many aces; 95% intervals."""
     from analysis.plots import pyplot, save
@@ -419,8 +419,8 @@ def _plot_worth(rows: list[dict], rules: HouseRules, bids: Path, path: Path) -> 
     symbols = list(SUIT_SYMBOLS)
     ax.set_xticks(x, [f"{r['suit']} marriage ({rules.marriage_values[symbols.index(r['suit'])]})" for r in rows])
     ax.set_ylabel("declarer's points gained (points)")
-    ax.set_title(f"What holding a marriage adds to the declarer's points (95% intervals; bid table {bids.parent.name}/"
-                 f"{bids.name})")
+    n = rows[0]["n_with"] + rows[0]["n_without"]
+    ax.set_title(f"What holding a marriage adds to the declarer's points\n(the bid table's {n:,} deals; 95% intervals)")
     ax.grid(axis="y", alpha=0.3)
     ax.legend(fontsize=8)
     save(fig, path)

@@ -139,6 +139,7 @@ def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Pa
         raise ReportError(f"--out {out} is a file, not a folder")
     compared = rule_sets_compared(rules)
     with_barrel = [spec for spec in compared if load_rules(spec).barrel is not None]
+    dirs = stage_dirs(data, rules=rules, compared=compared, seed=seed, sizes=sizes)
     cold = _cache_is_cold()
     estimates = stage_estimates(sizes, len(compared), cold)
     total = sum(estimates.values())
@@ -165,25 +166,25 @@ def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Pa
                 advance("bids", 1 / int(match.group(2)))
                 parts_done[0] += 1
         bar.set_postfix_str("bid tables (the first part also compiles)" if cold else "bid tables")
-        sections["bids"] = _bids(data, rules[0], seed, sizes, threads, bids_progress)
+        sections["bids"] = _bids(dirs["bids"], rules[0], seed, sizes, threads, bids_progress)
         if not parts_done[0]:
             advance("compile")
         n_parts = -(-sizes.bid_deals // TABLE_PART)
         advance("bids", max(0, n_parts - parts_done[0]) / n_parts)
         bar.set_postfix_str("marriages")
-        sections["marriages"] = _marriages(data, rules[0], seed, sizes)
+        sections["marriages"] = _marriages(dirs["marriages"], dirs["bids"], rules[0], seed, sizes)
         advance("marriages")
         bar.set_postfix_str("barrel")
-        sections["barrel"] = _barrel(data, with_barrel, seed, sizes) if with_barrel else None
+        sections["barrel"] = _barrel(dirs["barrel"], with_barrel, seed, sizes) if with_barrel else None
         advance("barrel")
         bar.set_postfix_str("house rules")
-        sections["rules"] = _compare(data, compared, seed, sizes) if len(compared) >= 2 else None
+        sections["rules"] = _compare(dirs["rules"], compared, seed, sizes) if len(compared) >= 2 else None
         advance("rules")
         bar.set_postfix_str("tournament")
-        sections["players"] = _tournament(data, rules[0], seed, sizes)
+        sections["players"] = _tournament(dirs["players"], rules[0], seed, sizes)
         advance("players")
         bar.set_postfix_str("writing")
-        path = _write(out, data, sections, rules=rules, compared=compared, seed=seed, sizes=sizes, quick=quick,
+        path = _write(out, data, dirs, sections, rules=rules, compared=compared, seed=seed, sizes=sizes, quick=quick,
                       command=command)
         advance("write")
     say(f"report written in {time.monotonic() - started:.0f} s: {path} (and {out / REPORT_MD})")
@@ -195,69 +196,84 @@ def _minutes(seconds: float) -> str:
 
 
 # ---- the analyses, each through its --json function ---------------------------------------------
-def _bids(data: Path, rules: str, seed: int, sizes: Sizes, threads: int | None, progress) -> dict:
+def _bids(folder: Path, rules: str, seed: int, sizes: Sizes, threads: int | None, progress) -> dict:
     from analysis.tables import tables_bids
 
-    lines = tables_bids(deals=sizes.bid_deals, rules=rules, seed=seed, out=data / "bids", pimc_deals=sizes.pimc_deals,
+    lines = tables_bids(deals=sizes.bid_deals, rules=rules, seed=seed, out=folder, pimc_deals=sizes.pimc_deals,
                         threads=threads, progress=progress, as_json=True, min_n=sizes.min_n)
     return json.loads(lines[0])
 
 
-def _marriages(data: Path, rules: str, seed: int, sizes: Sizes) -> dict:
+def _marriages(folder: Path, bids: Path, rules: str, seed: int, sizes: Sizes) -> dict:
     from analysis.marriages import tables_marriages
+    from analysis.tables import TABLE_FILE
 
-    lines = tables_marriages(deals=sizes.marriage_deals, seed=seed, rules=rules, out=data / "marriages",
+    lines = tables_marriages(deals=sizes.marriage_deals, seed=seed, rules=rules, out=folder,
                              as_json=True, play_deals=sizes.marriage_play_deals, players="heuristic",
-                             bids=data / "bids" / "bids.parquet", risk=RISKS[0])
+                             bids=bids / TABLE_FILE, risk=RISKS[0])
     return json.loads(lines[0])
 
 
-def _barrel(data: Path, rules: list[str], seed: int, sizes: Sizes) -> dict:
+def _barrel(folder: Path, rules: list[str], seed: int, sizes: Sizes) -> dict:
     from analysis.barrel import tables_barrel
 
     return json.loads(tables_barrel(games=sizes.barrel_games, rules=rules, players="heuristic", seed=seed,
-                                    out=data / "barrel", as_json=True)[0])
+                                    out=folder, as_json=True)[0])
 
 
-def _compare(data: Path, rules: list[str], seed: int, sizes: Sizes) -> dict:
+def _compare(folder: Path, rules: list[str], seed: int, sizes: Sizes) -> dict:
     from analysis.compare import compare
 
     return json.loads(compare(rules=rules, games=sizes.compare_games, players="heuristic", seed=seed,
-                              out=data / "compare", as_json=True)[0])
+                              out=folder, as_json=True)[0])
 
 
-def _tournament(data: Path, rules: str, seed: int, sizes: Sizes) -> dict:
+def _tournament(folder: Path, rules: str, seed: int, sizes: Sizes) -> dict:
     from analysis.tournament import tournament
 
     return json.loads(tournament(players=list(TOURNAMENT_PLAYERS), games=sizes.tournament_games, rules=rules,
-                                 seed=seed, out=data / "tournament", as_json=True)[0])
+                                 seed=seed, out=folder, as_json=True)[0])
 
 
-def figure_specs() -> dict[str, list[tuple[str, str, str]]]:
-    """The plots each section shows: (file under the data folder, name in the report, caption)."""
+def figure_specs() -> dict[str, list[tuple[str, str]]]:
+    """The plots each section shows: (file in the section's folder, caption)."""
     from analysis import barrel, compare, marriages, tables, tournament
 
     return {
-        "bids": [(f"bids/{tables.PLOT_FILE}", tables.PLOT_FILE,
+        "bids": [(tables.PLOT_FILE,
                   "Make-rate of each contract by hand class (heuristic play with 95% bands, double dummy dashed)."),
-                 (f"bids/{tables.METHODS_PLOT_FILE}", tables.METHODS_PLOT_FILE,
-                  "The same deals declared by double dummy, pimc and the heuristic player.")],
-        "marriages": [(f"marriages/{marriages.PLOT_FILE}", marriages.PLOT_FILE,
+                 (tables.METHODS_PLOT_FILE, "The same deals declared by double dummy, pimc and the heuristic player.")],
+        "marriages": [(marriages.PLOT_FILE,
                        "Marriage odds: exact (bars) against random deals (points with 95% intervals)."),
-                      (f"marriages/{marriages.WORTH_PLOT_FILE}", marriages.WORTH_PLOT_FILE,
-                       "What holding each suit's marriage adds to the declarer's points.")],
-        "barrel": [(f"barrel/{barrel.PLOT_FILE}", barrel.PLOT_FILE,
-                    "How barrel episodes end, leaving upward by attempt, and winning from a score.")],
-        "rules": [(f"compare/{compare.PLOT_FILE}", compare.PLOT_FILE,
-                   "Game length by rule set, and every difference to the first.")],
-        "players": [(f"tournament/{tournament.PLOT_FILE}", tournament.PLOT_FILE,
-                     "The tournament: win share, score per deal and make-rate.")],
+                      (marriages.WORTH_PLOT_FILE, "What holding each suit's marriage adds to the declarer's points.")],
+        "barrel": [(barrel.PLOT_FILE, "How barrel episodes end, leaving upward by attempt, and winning from a score.")],
+        "rules": [(compare.PLOT_FILE, "Game length by rule set, and every difference to the first.")],
+        "players": [(tournament.PLOT_FILE, "The tournament: win share, score per deal and make-rate.")],
     }
 
 
+def _digest(obj) -> str:
+    import hashlib
+
+    return hashlib.sha256(json.dumps(obj, sort_keys=True).encode()).hexdigest()[:10]
+
+
+def stage_dirs(data: Path, *, rules: list[str], compared: list[str], seed: int, sizes: Sizes) -> dict[str, Path]:
+    """Where each section's results are stored under ``data``: a folder per sample sizes and seed
+    (``quick-seed0``, ``full-seed0``, ``sizes-<hash>-seed0``), and below it one per rule set(s) the
+    section plays (a hash of their names and effective rules). Reports of other sizes, seeds or
+    rules never meet each other's runs; the same arguments always find their own."""
+    kind = "quick" if sizes == QUICK else "full" if sizes == FULL else f"sizes-{_digest(dataclasses.asdict(sizes))}"
+    base = Path(data) / f"{kind}-seed{seed}"
+    main = _digest([rules[0], _rules_dict(rules[0])])
+    many = _digest([[spec, _rules_dict(spec)] for spec in compared])
+    return {"bids": base / "bids" / main, "marriages": base / "marriages" / main, "barrel": base / "barrel" / many,
+            "rules": base / "compare" / many, "players": base / "tournament" / main}
+
+
 # ---- writing -------------------------------------------------------------------------------------
-def _write(out: Path, data: Path, sections: dict, *, rules: list[str], compared: list[str], seed: int,
-           sizes: Sizes, quick: bool, command: list[str] | None) -> Path:
+def _write(out: Path, data: Path, dirs: dict[str, Path], sections: dict, *, rules: list[str], compared: list[str],
+           seed: int, sizes: Sizes, quick: bool, command: list[str] | None) -> Path:
     """Write the report into a temporary folder beside ``out``, then put it in place of ``out``."""
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
@@ -267,9 +283,9 @@ def _write(out: Path, data: Path, sections: dict, *, rules: list[str], compared:
         figures = {}
         for key, figs in figure_specs().items():
             figures[key] = []
-            for src, name, caption in figs:
-                if (data / src).is_file() and sections.get(key) is not None:
-                    shutil.copyfile(data / src, tmp / name)
+            for name, caption in figs:
+                if (dirs[key] / name).is_file() and sections.get(key) is not None:
+                    shutil.copyfile(dirs[key] / name, tmp / name)
                     figures[key].append((name, caption))
         for key, value in sections.items():
             if value is not None:
@@ -284,7 +300,8 @@ def _write(out: Path, data: Path, sections: dict, *, rules: list[str], compared:
             "rules": rules, "rule_sets_compared": compared, "seed": seed, "sizes": dataclasses.asdict(sizes),
             "quick": quick, "tournament_players": list(TOURNAMENT_PLAYERS), "data": str(data),
             "effective_rules": {spec: _rules_dict(spec) for spec in compared},
-            "inputs": stored_inputs(data),
+            "stored": {key: str(folder) for key, folder in dirs.items()},
+            "inputs": stored_inputs(data, [dirs[key] for key, value in sections.items() if value is not None]),
         }
         (tmp / PROVENANCE).write_text(json.dumps(provenance, ensure_ascii=False, indent=1), encoding="utf-8")
         old = out.with_name(f".{out.name}.old-{os.getpid()}")
@@ -303,11 +320,12 @@ def _rules_dict(spec: str) -> dict:
     return load_rules(spec).to_dict()
 
 
-def stored_inputs(data: Path) -> list[dict]:
-    """Every stored table and shard under ``data`` that the report read, with its SHA-256."""
+def stored_inputs(data: Path, folders: list[Path]) -> list[dict]:
+    """Every stored table and shard in the sections' ``folders`` (the report read them), with its
+    size and SHA-256; paths relative to ``data``."""
     from sim.runner import file_sha256
 
-    files = sorted(p for p in Path(data).rglob("*.parquet") if not p.name.startswith("."))
+    files = sorted({p for folder in folders for p in Path(folder).rglob("*.parquet") if not p.name.startswith(".")})
     return [{"path": str(p.relative_to(data)), "bytes": p.stat().st_size, "sha256": file_sha256(p)} for p in files]
 
 
@@ -513,16 +531,17 @@ def _section_marriages(s: dict, figs: list) -> list[str]:
                      f"one half marriage the talon completes it only {pct(completes)} of the time: do not bid on a "
                      "half marriage.")
     if s["worth"]:
+        verdicts: dict[str, list[str]] = {}
         for r in s["worth"]:
             gain, face = r["dd_gain_same_aces"], _suit_value(s, r["suit"])
-            if gain[2] < face:
-                verdict = "less than its face value: it must be declared on a lead, and its cards can fall"
-            elif gain[1] > face:
-                verdict = "more than its face value: its king and queen also take tricks"
-            else:
-                verdict = "about its face value"
-            lines.append(f"- The {r['suit']} marriage ({face}) adds {num(*gain, sign=True)} points to the "
-                         f"declarer's take among hands with as many aces: {verdict}.")
+            verdict = ("less than its face value" if gain[2] < face else
+                       "more than its face value" if gain[1] > face else "about its face value")
+            verdicts.setdefault(verdict, []).append(f"{r['suit']} {face}: {num(*gain, sign=True)}")
+        parts = [f"{verdict} for {'; '.join(items)}" for verdict, items in verdicts.items()]
+        lines.append("- Among hands with as many aces, what a held marriage adds to the declarer's take is "
+                     + ", and ".join(parts) + " points."
+                     + (" It must be declared on a lead, and its cards can fall (the table above)."
+                        if "less than its face value" in verdicts else ""))
     return lines + [""]
 
 

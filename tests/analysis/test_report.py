@@ -28,7 +28,8 @@ def made(tmp_path_factory):
     out, data = root / "rep", root / "data"
     path = build_report(rules=RULES, out=out, data=data, sizes=SMALL, quick=True, progress=False,
                         command=["thousand", "report", "--test"])
-    return path, out, data
+    dirs = report.stage_dirs(data, rules=RULES, compared=RULES, seed=0, sizes=SMALL)
+    return path, out, dirs
 
 
 def _md(out: Path) -> str:
@@ -42,7 +43,8 @@ def _section_text(md: str, key: str) -> str:
 
 
 def test_files_and_provenance(made):
-    path, out, data = made
+    path, out, dirs = made
+    data = dirs["bids"].parents[2]
     assert path == out / report.REPORT_HTML and path.is_file()
     for name in ("bid_make_rates.png", "bid_methods.png", "marriage_odds.png", "marriage_worth.png",
                  "barrel_survival.png", "compare.png", "tournament.png"):
@@ -52,8 +54,12 @@ def test_files_and_provenance(made):
     assert prov["sizes"]["bid_deals"] == 300 and prov["rules"] == RULES and prov["version"]
     assert set(prov["effective_rules"]) == set(RULES)
     inputs = {i["path"]: i for i in prov["inputs"]}
-    assert "bids/bids.parquet" in inputs and any(p.startswith("barrel/barrel-runs/") for p in inputs)
-    assert any(p.startswith("tournament/runs/") for p in inputs) and any(p.startswith("compare/runs/") for p in inputs)
+    rel = {k: str(v.relative_to(data)) for k, v in dirs.items()}
+    assert f"{rel['bids']}/bids.parquet" in inputs
+    assert any(p.startswith(f"{rel['barrel']}/barrel-runs/") for p in inputs)
+    assert any(p.startswith(f"{rel['players']}/runs/") for p in inputs)
+    assert any(p.startswith(f"{rel['rules']}/runs/") for p in inputs)
+    assert prov["stored"] == {k: str(v) for k, v in dirs.items()}
     for rel, entry in inputs.items():
         assert file_sha256(data / rel) == entry["sha256"]
     assert not list(out.parent.glob(".rep.*"))  # no temporary folder left behind
@@ -91,12 +97,12 @@ def _json_command(args: list[str]) -> dict:
 
 
 def test_numbers_equal_the_json_commands(made):
-    _, out, data = made
+    _, out, dirs = made
     md = _md(out)
     kept = {k: json.loads((out / "data" / f"{k}.json").read_text(encoding="utf-8"))
             for k in ("bids", "marriages", "barrel", "rules", "players")}
     bids = _json_command(["tables", "bids", "--deals", "300", "--pimc-deals", "6", "--seed", "0", "--min-n", "10",
-                          "--out", str(data / "bids"), "--json"])
+                          "--out", str(dirs["bids"]), "--json"])
     assert bids == kept["bids"]
     section = _section_text(md, "bids")
     for r in bids["cheat_sheet"]["heuristic"]:
@@ -107,7 +113,7 @@ def test_numbers_equal_the_json_commands(made):
         assert f"| {r['contract']} | {r['n']:,} | {pct(*r['dd'])} | {pct(*r['pimc'])} | {pct(*r['heuristic'])} |" \
             in section
     marriages = _json_command(["tables", "marriages", "--deals", "3000", "--play-deals", "200", "--seed", "0",
-                               "--bids", str(data / "bids" / "bids.parquet"), "--out", str(data / "marriages"),
+                               "--bids", str(dirs["bids"] / "bids.parquet"), "--out", str(dirs["marriages"]),
                                "--json"])
     assert marriages == kept["marriages"]
     section = _section_text(md, "marriages")
@@ -117,21 +123,21 @@ def test_numbers_equal_the_json_commands(made):
     for w in marriages["worth"]:
         assert num(*w["dd_gain"], sign=True) in section
     barrel = _json_command(["tables", "barrel", "--games", "60", "--rules", "classic", "--rules", "short",
-                            "--seed", "0", "--out", str(data / "barrel"), "--json"])
+                            "--seed", "0", "--out", str(dirs["barrel"]), "--json"])
     assert barrel == kept["barrel"]
     section = _section_text(md, "barrel")
     ups = [pct(v["fates"]["up"]["p"], v["fates"]["up"]["ci_low"], v["fates"]["up"]["ci_high"])
            for v in barrel["summaries"].values()]
     assert "| leaves upward (wins) | " + " | ".join(ups) + " |" in section
     rules = _json_command(["compare", "classic", "short", "--games", "60", "--seed", "0", "--out",
-                           str(data / "compare"), "--json"])
+                           str(dirs["rules"]), "--json"])
     assert rules == kept["rules"]
     section = _section_text(md, "rules")
     for r in rules["rows"]:
         if r["significant"]:
             assert num(r["diff"], r["ci_low"], r["ci_high"], digits=3, sign=True) in section
     players = _json_command(["tournament", *report.TOURNAMENT_PLAYERS, "--games", "40", "--seed", "0", "--out",
-                             str(data / "tournament"), "--json"])
+                             str(dirs["players"]), "--json"])
     assert players == kept["players"]
     section = _section_text(md, "players")
     for r in players["players"]:
@@ -139,7 +145,8 @@ def test_numbers_equal_the_json_commands(made):
 
 
 def test_a_second_run_plays_nothing(made, tmp_path):
-    _, out, data = made
+    _, out, dirs = made
+    data = dirs["bids"].parents[2]
     before = {p: p.stat().st_mtime_ns for p in data.rglob("*.parquet") if "runs" in p.parts or p.name == "bids.parquet"}
     again = tmp_path / "again"
     build_report(rules=RULES, out=again, data=data, sizes=SMALL, quick=True, progress=False)
@@ -150,6 +157,10 @@ def test_a_second_run_plays_nothing(made, tmp_path):
     (again / "stray.txt").write_text("x")
     build_report(rules=RULES, out=again, data=data, sizes=SMALL, quick=True, progress=False)
     assert not (again / "stray.txt").exists() and (again / report.REPORT_HTML).is_file()
+    # Another seed (or other sizes, or rules) has folders of its own beside these.
+    other = report.stage_dirs(data, rules=RULES, compared=RULES, seed=1, sizes=SMALL)
+    assert all(other[k] != dirs[k] for k in dirs)
+    assert report.stage_dirs(data, rules=["classic"], compared=RULES, seed=0, sizes=SMALL)["rules"] == dirs["rules"]
 
 
 def _chromium() -> str | None:
