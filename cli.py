@@ -44,6 +44,22 @@ def _at_least(option: str, value: int | None, least: int = 0) -> None:
         _fail(f"{option} must be {least} or more, not {value}")
 
 
+# Where the long commands run: this process by default, or a Dask cluster (sim.backend).
+Scheduler = Annotated[str | None, typer.Option(
+    help="run on the Dask cluster whose scheduler is at this address, e.g. tcp://host:8786 "
+         "(pip install -e '.[distributed]')")]
+Cluster = Annotated[str | None, typer.Option(help="'local': start a Dask cluster of --workers processes here")]
+DaskWorkers = Annotated[int | None, typer.Option("--workers", help="Dask workers of --cluster local [default: 2]")]
+
+
+def _backend(scheduler: str | None, cluster: str | None, workers: int | None, threads: int | None = None):
+    """The context manager of the backend asked for (``sim.backend.open_backend``); its errors are
+    ValueErrors, reported as one line by the commands."""
+    from sim.backend import open_backend
+
+    return open_backend(scheduler=scheduler, cluster=cluster, workers=workers, threads=threads, progress=True)
+
+
 def _user_errors():
     """The error types that mean bad input or a machine that cannot do what is asked (a full disk,
     a folder that cannot be written): reported as one line, never a traceback."""
@@ -93,18 +109,23 @@ def simulate(
     seed: Annotated[int, typer.Option(help="root seed: the same seed gives the same results")] = 0,
     out: Annotated[Path, typer.Option(help="run directory (Parquet shards + run.json); rerun to resume")]
     = Path("out/run"),
-    workers: Annotated[int, typer.Option(help="threads playing chunks (results do not depend on it)")] = 0,
+    workers: Annotated[int, typer.Option(
+        help="threads playing chunks, or with --cluster local the Dask workers (results do not depend on it)")] = 0,
     chunk_size: Annotated[int, typer.Option(help="deals or games per chunk (part of what fixes the results)")]
     = 0,
     progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
+    scheduler: Scheduler = None,
+    cluster: Cluster = None,
 ) -> None:
     """Play deals or whole games and store them as Parquet, then print a summary."""
     from sim.simulate import simulate as run
 
     _at_least("--workers", workers)
+    remote = bool(scheduler or cluster)
     try:
-        interrupted = run(games=games, deals=deals, rules=rules, players=players, seed=seed, out=out,
-                          workers=workers or None, chunk_size=chunk_size, progress=progress)
+        with _backend(scheduler, cluster, (workers or None) if remote else None, workers or None) as backend:
+            interrupted = run(games=games, deals=deals, rules=rules, players=players, seed=seed, out=out,
+                              workers=workers or None, chunk_size=chunk_size, progress=progress, backend=backend)
     except _user_errors() as exc:
         _fail(str(exc))
     if interrupted:
@@ -199,6 +220,9 @@ def tables_bids(
     threads: Annotated[int, typer.Option(help="threads (results do not depend on it)")] = 0,
     min_n: Annotated[int, typer.Option(help="deals a hand class needs to appear in the cheat sheet")] = 30,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON: make-rates by class, cheat sheets")] = False,
+    scheduler: Scheduler = None,
+    cluster: Cluster = None,
+    workers: DaskWorkers = None,
 ) -> None:
     """Bid-success tables: dd, heuristic and pimc make-rates by hand class and a bidding cheat sheet, stored as
     Parquet and plotted; a table made with the same arguments is reused."""
@@ -207,9 +231,10 @@ def tables_bids(
     _at_least("--threads", threads)
     typer.echo("loading the compiled kernels (the first run compiles them: under a minute)...", err=True)
     try:
-        lines = run(deals=deals, rules=rules, seed=seed, out=out, pimc_deals=pimc_deals, worlds=worlds,
-                    threads=threads or None, progress=lambda stage: typer.echo(stage + "...", err=True),
-                    as_json=as_json, min_n=min_n)
+        with _backend(scheduler, cluster, workers) as backend:
+            lines = run(deals=deals, rules=rules, seed=seed, out=out, pimc_deals=pimc_deals, worlds=worlds,
+                        threads=threads or None, progress=lambda stage: typer.echo(stage + "...", err=True),
+                        as_json=as_json, min_n=min_n, backend=backend)
     except _user_errors() as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
@@ -237,15 +262,19 @@ def tables_marriages(
     risk: Annotated[float, typer.Option(help="failure chance for the contract a marriage makes safe")] = 0.3,
     play_rules: Annotated[list[str] | None, typer.Option(
         help="rules of the played deals, repeat to compare (default: --rules)")] = None,
+    scheduler: Scheduler = None,
+    cluster: Cluster = None,
+    workers: DaskWorkers = None,
 ) -> None:
     """Marriage odds: exact by counting, next to the same quantities in random deals (95% intervals);
     and what becomes of held marriages in play."""
     from analysis.marriages import tables_marriages as run_table
 
     try:
-        lines = run_table(deals=deals, seed=seed, rules=rules, out=out, as_json=as_json, play_deals=play_deals,
-                          players=players, run=run, progress=not as_json, bids=bids, risk=risk,
-                          play_rules=play_rules)
+        with _backend(scheduler, cluster, workers) as backend:
+            lines = run_table(deals=deals, seed=seed, rules=rules, out=out, as_json=as_json, play_deals=play_deals,
+                              players=players, run=run, progress=not as_json, bids=bids, risk=risk,
+                              play_rules=play_rules, backend=backend)
     except _user_errors() as exc:
         _fail(str(exc))
     typer.echo("\n".join(lines))
@@ -261,13 +290,17 @@ def tables_barrel(
     out: Annotated[Path, typer.Option(help="directory for barrel.parquet, the plot and the stored runs")]
     = Path("out/tables"),
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    scheduler: Scheduler = None,
+    cluster: Cluster = None,
+    workers: DaskWorkers = None,
 ) -> None:
     """Barrel survival: how barrel episodes end (up, by attempt; falls by cause), per rule set."""
     from analysis.barrel import tables_barrel as run
 
     try:
-        lines = run(games=games, rules=rules or ["classic"], players=players, seed=seed, out=out, as_json=as_json,
-                    progress=not as_json)
+        with _backend(scheduler, cluster, workers) as backend:
+            lines = run(games=games, rules=rules or ["classic"], players=players, seed=seed, out=out,
+                        as_json=as_json, progress=not as_json, backend=backend)
     except _user_errors() as exc:
         _fail(str(exc))
     typer.echo("\n".join(lines))
@@ -282,14 +315,18 @@ def compare(
     out: Annotated[Path, typer.Option(help="directory for compare.parquet, the plot and the stored runs")]
     = Path("out/compare"),
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    scheduler: Scheduler = None,
+    cluster: Cluster = None,
+    workers: DaskWorkers = None,
 ) -> None:
     """Compare house-rule sets on the same deals: every metric's difference with a paired 95% interval
     and a Holm-corrected p-value."""
     from analysis.compare import compare as run
 
     try:
-        lines = run(rules=rule_sets, games=games, players=players, seed=seed, out=out, as_json=as_json,
-                    progress=not as_json)
+        with _backend(scheduler, cluster, workers) as backend:
+            lines = run(rules=rule_sets, games=games, players=players, seed=seed, out=out, as_json=as_json,
+                        progress=not as_json, backend=backend)
     except _user_errors() as exc:
         _fail(str(exc))
     typer.echo("\n".join(lines))
@@ -309,6 +346,9 @@ def tournament(
     out: Annotated[Path, typer.Option(help="directory for tournament.parquet, the plot and the stored runs")]
     = Path("out/tournament"),
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    scheduler: Scheduler = None,
+    cluster: Cluster = None,
+    workers: DaskWorkers = None,
 ) -> None:
     """Players against each other, seats rotated over the same deals (duplicate): win shares (games)
     or points per deal (deals), make-rates and points by role with intervals, a ranking and
@@ -318,8 +358,9 @@ def tournament(
     if games is None and deals is None:
         games = 1000
     try:
-        lines = run(players=players, games=games, deals=deals, rules=rules, seed=seed, out=out, as_json=as_json,
-                    progress=not as_json)
+        with _backend(scheduler, cluster, workers) as backend:
+            lines = run(players=players, games=games, deals=deals, rules=rules, seed=seed, out=out,
+                        as_json=as_json, progress=not as_json, backend=backend)
     except _user_errors() as exc:
         _fail(str(exc))
     typer.echo("\n".join(lines))
@@ -338,6 +379,9 @@ def report(
         help="folder of the stored results it reads and reuses [default: out/report-VERSION]")] = None,
     seed: Annotated[int, typer.Option(help="root seed of every analysis")] = 0,
     threads: Annotated[int, typer.Option(help="threads (results do not depend on it)")] = 0,
+    scheduler: Scheduler = None,
+    cluster: Cluster = None,
+    workers: DaskWorkers = None,
 ) -> None:
     """The strategy report: bidding cheat sheet, marriages, the barrel, house rules, players and method, as
     Markdown and one self-contained HTML page with plots; stored results are reused."""
@@ -345,8 +389,9 @@ def report(
 
     _at_least("--threads", threads)
     try:
-        path = build_report(rules=rules, quick=quick, out=out, data=data, seed=seed, threads=threads or None,
-                            command=["thousand", "report", *sys.argv[2:]])
+        with _backend(scheduler, cluster, workers) as backend:
+            path = build_report(rules=rules, quick=quick, out=out, data=data, seed=seed, threads=threads or None,
+                                command=["thousand", "report", *sys.argv[2:]], backend=backend)
     except _user_errors() as exc:
         _fail(str(exc))
     except KeyboardInterrupt:

@@ -237,7 +237,8 @@ def format_summaries(summaries: dict[str, dict]) -> list[str]:
 
 
 def tables_barrel(*, games: int, rules: list[str], players: str = "heuristic", seed: int = 0,
-                  out: Path = Path("out/tables"), as_json: bool = False, progress: bool = False) -> list[str]:
+                  out: Path = Path("out/tables"), as_json: bool = False, progress: bool = False,
+                  backend=None) -> list[str]:
     """What ``thousand tables barrel`` prints: for every rule set, ``games`` whole games played (or
     the stored run of the same spec reused) under ``out/barrel-runs``, and their barrel summary;
     a Parquet table with the metadata and a plot in ``out``."""
@@ -259,7 +260,8 @@ def tables_barrel(*, games: int, rules: list[str], players: str = "heuristic", s
     specs = {label: BatchSpec(mode="games", n=games, rules=rec, players=players, seed=seed)
              for label, rec in rule_sets.items()}
     runs = {label: out / "barrel-runs" / label for label in specs}
-    play_runs({runs[label]: spec for label, spec in specs.items()}, progress=progress, desc="rule sets")
+    play_runs({runs[label]: spec for label, spec in specs.items()}, progress=progress, desc="rule sets",
+              backend=backend)
     summaries = {label: barrel_summary(run) for label, run in runs.items()}
     meta = {"thousand_version": __version__, "table": "barrel", "games": games, "seed": seed,
             "players": list(next(iter(specs.values())).players),

@@ -192,7 +192,7 @@ def compare_runs(runs: dict[str, Path], *, paired: bool = True) -> list[dict]:
 
 def compare(*, rules: list[str], games: int, players: str = "heuristic", seed: int = 0,
             out: Path = Path("out/compare"), as_json: bool = False, progress: bool = False,
-            seed_offsets: list[int] | None = None) -> list[str]:
+            seed_offsets: list[int] | None = None, backend=None) -> list[str]:
     """What ``thousand compare`` prints. ``seed_offsets`` (tests only) plays rule set i with seed
     ``seed + seed_offsets[i]``: an unpaired control of the statistics."""
 
@@ -219,7 +219,8 @@ def compare(*, rules: list[str], games: int, players: str = "heuristic", seed: i
     specs = {k: dataclasses.replace(s, chunk_size=chunk) for k, s in specs.items()}
     check_output_dir(out)  # after every argument is checked: a refused command leaves nothing
     runs = {label: out / "runs" / label for label in specs}
-    play_runs({runs[label]: spec for label, spec in specs.items()}, progress=progress, desc="rule sets")
+    play_runs({runs[label]: spec for label, spec in specs.items()}, progress=progress, desc="rule sets",
+              backend=backend)
     rows = compare_runs(runs, paired=not seed_offsets)
     meta = {"thousand_version": __version__, "table": "compare", "games": games, "seed": seed,
             "players": list(next(iter(specs.values())).players), "chunk_size": chunk,

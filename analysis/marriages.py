@@ -256,7 +256,7 @@ def marriage_table(*, deals: int, seed: int = 0, rules: HouseRules | None = None
 def tables_marriages(*, deals: int, seed: int = 0, rules: str = "classic", out: Path | None = None,
                      as_json: bool = False, play_deals: int = 0, players: str = "heuristic",
                      run: Path | None = None, progress: bool = False, bids: Path | None = None,
-                     risk: float = 0.3, play_rules: list[str] | None = None) -> list[str]:
+                     risk: float = 0.3, play_rules: list[str] | None = None, backend=None) -> list[str]:
     """What ``thousand tables marriages`` prints: the exact odds beside random deals as text (or
     JSON); with ``out`` also a Parquet table with the metadata and a plot. With ``play_deals``, the
     marriages in play of that many deals played by ``players`` (stored and resumable under
@@ -301,7 +301,7 @@ def tables_marriages(*, deals: int, seed: int = 0, rules: str = "classic", out: 
             for i, spec in enumerate(specs):
                 label = f"{i + 1}-{Path(spec).stem if spec.endswith('.toml') else spec}"
                 runs[label] = Path(out) / ("marriage-play" if len(specs) == 1 else f"marriage-play-{label}")
-                _play(runs[label], play_deals, seed, load_rules(spec), players, progress)
+                _play(runs[label], play_deals, seed, load_rules(spec), players, progress, backend)
         meta["play_runs"] = {}
         for label, path in runs.items():
             part, play_meta = marriage_play_table(path)
@@ -334,13 +334,13 @@ def tables_marriages(*, deals: int, seed: int = 0, rules: str = "classic", out: 
     return lines
 
 
-def _play(run: Path, n: int, seed: int, rules: HouseRules, players: str, progress: bool) -> None:
+def _play(run: Path, n: int, seed: int, rules: HouseRules, players: str, progress: bool, backend=None) -> None:
     """Play (or resume) ``n`` independent deals into the run directory ``run``."""
     from sim.engine import BatchSpec
     from sim.runner import play_runs
 
     play_runs({run: BatchSpec(mode="deals", n=n, rules=rules, players=players, seed=seed)}, progress=progress,
-              desc="marriages in play")
+              desc="marriages in play", backend=backend)
 
 
 def _store(rows: list[dict], meta: dict, out: Path, play_rows: list[dict]) -> None:

@@ -110,9 +110,10 @@ def rule_sets_compared(rules: list[str]) -> list[str]:
 
 def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Path = Path("reports/report"),
                  data: Path | None = None, seed: int = 0, sizes: Sizes | None = None, threads: int | None = None,
-                 progress: bool = True, command: list[str] | None = None) -> Path:
+                 progress: bool = True, command: list[str] | None = None, backend=None) -> Path:
     """Make the report in ``out`` from results stored (or played now) under ``data``; returns the
-    path of ``report.html``. ``sizes`` overrides QUICK / FULL (the tests' small reports)."""
+    path of ``report.html``. ``sizes`` overrides QUICK / FULL (the tests' small reports); what is
+    played runs on ``backend`` (``sim.backend``; None: threads of this process)."""
     from tqdm import tqdm
 
     from analysis.tables import TABLE_PART
@@ -166,22 +167,22 @@ def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Pa
                 advance("bids", 1 / int(match.group(2)))
                 parts_done[0] += 1
         bar.set_postfix_str("bid tables (the first part also compiles)" if cold else "bid tables")
-        sections["bids"] = _bids(dirs["bids"], rules[0], seed, sizes, threads, bids_progress)
+        sections["bids"] = _bids(dirs["bids"], rules[0], seed, sizes, threads, bids_progress, backend)
         if not parts_done[0]:
             advance("compile")
         n_parts = -(-sizes.bid_deals // TABLE_PART)
         advance("bids", max(0, n_parts - parts_done[0]) / n_parts)
         bar.set_postfix_str("marriages")
-        sections["marriages"] = _marriages(dirs["marriages"], dirs["bids"], rules[0], seed, sizes)
+        sections["marriages"] = _marriages(dirs["marriages"], dirs["bids"], rules[0], seed, sizes, backend)
         advance("marriages")
         bar.set_postfix_str("barrel")
-        sections["barrel"] = _barrel(dirs["barrel"], with_barrel, seed, sizes) if with_barrel else None
+        sections["barrel"] = _barrel(dirs["barrel"], with_barrel, seed, sizes, backend) if with_barrel else None
         advance("barrel")
         bar.set_postfix_str("house rules")
-        sections["rules"] = _compare(dirs["rules"], compared, seed, sizes) if len(compared) >= 2 else None
+        sections["rules"] = _compare(dirs["rules"], compared, seed, sizes, backend) if len(compared) >= 2 else None
         advance("rules")
         bar.set_postfix_str("tournament")
-        sections["players"] = _tournament(dirs["players"], rules[0], seed, sizes)
+        sections["players"] = _tournament(dirs["players"], rules[0], seed, sizes, backend)
         advance("players")
         bar.set_postfix_str("writing")
         path = _write(out, data, dirs, sections, rules=rules, compared=compared, seed=seed, sizes=sizes, quick=quick,
@@ -196,43 +197,43 @@ def _minutes(seconds: float) -> str:
 
 
 # ---- the analyses, each through its --json function ---------------------------------------------
-def _bids(folder: Path, rules: str, seed: int, sizes: Sizes, threads: int | None, progress) -> dict:
+def _bids(folder: Path, rules: str, seed: int, sizes: Sizes, threads: int | None, progress, backend) -> dict:
     from analysis.tables import tables_bids
 
     lines = tables_bids(deals=sizes.bid_deals, rules=rules, seed=seed, out=folder, pimc_deals=sizes.pimc_deals,
-                        threads=threads, progress=progress, as_json=True, min_n=sizes.min_n)
+                        threads=threads, progress=progress, as_json=True, min_n=sizes.min_n, backend=backend)
     return json.loads(lines[0])
 
 
-def _marriages(folder: Path, bids: Path, rules: str, seed: int, sizes: Sizes) -> dict:
+def _marriages(folder: Path, bids: Path, rules: str, seed: int, sizes: Sizes, backend) -> dict:
     from analysis.marriages import tables_marriages
     from analysis.tables import TABLE_FILE
 
     lines = tables_marriages(deals=sizes.marriage_deals, seed=seed, rules=rules, out=folder,
                              as_json=True, play_deals=sizes.marriage_play_deals, players="heuristic",
-                             bids=bids / TABLE_FILE, risk=RISKS[0])
+                             bids=bids / TABLE_FILE, risk=RISKS[0], backend=backend)
     return json.loads(lines[0])
 
 
-def _barrel(folder: Path, rules: list[str], seed: int, sizes: Sizes) -> dict:
+def _barrel(folder: Path, rules: list[str], seed: int, sizes: Sizes, backend) -> dict:
     from analysis.barrel import tables_barrel
 
     return json.loads(tables_barrel(games=sizes.barrel_games, rules=rules, players="heuristic", seed=seed,
-                                    out=folder, as_json=True)[0])
+                                    out=folder, as_json=True, backend=backend)[0])
 
 
-def _compare(folder: Path, rules: list[str], seed: int, sizes: Sizes) -> dict:
+def _compare(folder: Path, rules: list[str], seed: int, sizes: Sizes, backend) -> dict:
     from analysis.compare import compare
 
     return json.loads(compare(rules=rules, games=sizes.compare_games, players="heuristic", seed=seed,
-                              out=folder, as_json=True)[0])
+                              out=folder, as_json=True, backend=backend)[0])
 
 
-def _tournament(folder: Path, rules: str, seed: int, sizes: Sizes) -> dict:
+def _tournament(folder: Path, rules: str, seed: int, sizes: Sizes, backend) -> dict:
     from analysis.tournament import tournament
 
     return json.loads(tournament(players=list(TOURNAMENT_PLAYERS), games=sizes.tournament_games, rules=rules,
-                                 seed=seed, out=folder, as_json=True)[0])
+                                 seed=seed, out=folder, as_json=True, backend=backend)[0])
 
 
 def figure_specs() -> dict[str, list[tuple[str, str]]]:

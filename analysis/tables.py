@@ -86,7 +86,7 @@ def levels_for(rules: HouseRules) -> list[int]:
 
 def build_bid_tables(*, deals: int, rules: str | HouseRules | None = "classic", seed: int = 0,
                      out: Path = Path("out/tables"), pimc_deals: int = 100, worlds: int = ADVICE_WORLDS,
-                     threads: int | None = None, progress=None) -> Path:
+                     threads: int | None = None, progress=None, backend=None) -> Path:
     """Play the deals and store the table; returns its path. ``progress(stage)`` is called
     before each stage. The deals are played in parts of TABLE_PART deals, each stored as it is
     finished under ``out/.bids-parts``: an interrupted build resumes with the parts already
@@ -126,11 +126,21 @@ def build_bid_tables(*, deals: int, rules: str | HouseRules | None = "classic", 
     say = progress or (lambda _stage: None)
     say(f"{deals:,} deals in {n_parts} parts of {TABLE_PART:,} ({n_parts - len(todo)} already played): double "
         f"dummy and heuristic play, pimc on the first {pimc_deals:,} ({worlds} worlds a decision)")
-    for k in todo:
-        lo, hi = k * TABLE_PART, min(deals, (k + 1) * TABLE_PART)
-        frame = _play_part(d[lo:hi], lo, rec, seed, pimc_deals, worlds, threads, levels)
-        _store_part(parts, k, frame)
-        say(f"part {k + 1} of {n_parts} stored")
+    items = [(d[k * TABLE_PART:(k + 1) * TABLE_PART], k * TABLE_PART, rec, seed, pimc_deals, worlds, threads, levels)
+             for k in todo]
+    if backend is not None and backend.remote:
+        # Each part a task of the cluster; its rows come back and are stored here.
+        def landed(item, frame):
+            k = item[1] // TABLE_PART
+            _store_part(parts, k, frame)
+            say(f"part {k + 1} of {n_parts} stored")
+
+        backend.map(play_part, items, landed)
+    else:
+        for item in items:
+            k = item[1] // TABLE_PART
+            _store_part(parts, k, play_part(*item))
+            say(f"part {k + 1} of {n_parts} stored")
     df = pl.concat([pl.read_parquet(parts / f"part-{k:05d}.parquet") for k in range(n_parts)])
     write_parquet_atomic(df, path, {k: json.dumps(v) for k, v in meta.items()})
     shutil.rmtree(parts)
@@ -190,9 +200,10 @@ def _store_part(parts: Path, k: int, frame: pl.DataFrame) -> None:
     write_atomic_bytes(parts / f"part-{k:05d}.sha256", file_sha256(path).encode())
 
 
-def _play_part(d: np.ndarray, first: int, rec: HouseRules, seed: int, pimc_deals: int, worlds: int,
-               threads: int | None, levels: list[int]) -> pl.DataFrame:
-    """Deals ``first`` .. ``first + len(d)`` of the table, as table rows."""
+def play_part(d: np.ndarray, first: int, rec: HouseRules, seed: int, pimc_deals: int, worlds: int,
+              threads: int | None, levels: list[int]) -> pl.DataFrame:
+    """Deals ``first`` .. ``first + len(d)`` of the table, as table rows: a pure function of its
+    arguments, so that any thread or Dask worker may play any part."""
     n = len(d)
     hand10 = d[:, 0] | d[:, 1]
     samples = np.stack([hand10, d[:, 2], d[:, 3]], axis=1)  # column 0 = all ten cards, hand 0
@@ -506,7 +517,7 @@ def format_cheat_sheet(rows: list[dict]) -> list[str]:
 
 def tables_bids(*, deals: int, rules: str = "classic", seed: int = 0, out: Path = Path("out/tables"),
                 pimc_deals: int = 100, worlds: int | None = None, threads: int | None = None,
-                progress=None, as_json: bool = False, min_n: int = 30) -> list[str]:
+                progress=None, as_json: bool = False, min_n: int = 30, backend=None) -> list[str]:
     """What ``thousand tables bids`` does: build the table (or reuse the stored one made with the
     same arguments), then summarise and plot it (``worlds`` None is the advisor's ADVICE_WORLDS);
     ``as_json``: ``bid_table_summary`` as JSON."""
@@ -514,7 +525,7 @@ def tables_bids(*, deals: int, rules: str = "classic", seed: int = 0, out: Path 
     if min_n < 1:
         raise ValueError(f"--min-n must be 1 or more, not {min_n}")
     path = build_bid_tables(deals=deals, rules=rules, seed=seed, out=out, pimc_deals=pimc_deals, worlds=worlds,
-                            threads=threads, progress=progress)
+                            threads=threads, progress=progress, backend=backend)
     lines = summarize_bid_tables(path, plot=Path(out) / PLOT_FILE, min_n=min_n)
     if as_json:
         return [json.dumps(bid_table_summary(path, min_n=min_n), ensure_ascii=False, indent=1, allow_nan=False)]

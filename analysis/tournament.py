@@ -109,7 +109,7 @@ def role_metrics(deals, first_game: int, m: int, n_seats: int) -> list[dict[str,
 
 def tournament(*, players: list[str], games: int | None = None, deals: int | None = None, rules: str = "classic",
                seed: int = 0, out: Path = Path("out/tournament"), as_json: bool = False,
-               progress: bool = False) -> list[str]:
+               progress: bool = False, backend=None) -> list[str]:
     """What ``thousand tournament`` prints; runs stored and reused under ``out/runs``. Whole games
     (``games``: players compared by win share) or independent deals from a zero score (``deals``:
     compared by points per deal, the measure of card play and bidding alone)."""
@@ -145,7 +145,7 @@ def tournament(*, players: list[str], games: int | None = None, deals: int | Non
     out = Path(out)
     check_output_dir(out)
     runs = {t: out / "runs" / (mode + "-" + "-".join(t) if mode == "deals" else "-".join(t)) for t in specs}
-    play_runs({runs[t]: spec for t, spec in specs.items()}, progress=progress, desc="seatings")
+    play_runs({runs[t]: spec for t, spec in specs.items()}, progress=progress, desc="seatings", backend=backend)
     shards = {t: verify_run(runs[t]) for t in specs}
     win = {lab: RatioOfSums() for lab in labels}
     score = {lab: RatioOfSums() for lab in labels}

@@ -31,7 +31,6 @@ import polars as pl
 
 from sim import __version__
 from sim.engine import BatchSpec, play_chunk
-from sim.parallel import run_tasks
 
 RUN_FILE = "run.json"
 MANIFEST_FILE = "manifest.json"
@@ -303,7 +302,13 @@ def _record_chunk(out: Path, manifest: dict, hashes: _HashCache, rows: dict[str,
 # ---- running -----------------------------------------------------------------------------------------
 def run_chunk_to_disk(spec: BatchSpec, out: Path, index: int) -> dict[str, int]:
     """Play one chunk and store its shard(s); returns the rows stored by shard (relative path)."""
-    deals, games = play_chunk(spec, index)
+    return store_chunk(spec, out, index, *play_chunk(spec, index))
+
+
+def store_chunk(spec: BatchSpec, out: Path, index: int, deals: pl.DataFrame,
+                games: pl.DataFrame | None) -> dict[str, int]:
+    """Store chunk ``index``'s shard(s) atomically with the run's metadata; returns the rows stored
+    by shard (relative path). The one writer of shards, wherever the chunk was played."""
     first, size = spec.chunk_bounds(index)
     meta = {k: json.dumps(v) for k, v in spec.metadata().items()}
     meta.update(chunk=str(index), chunk_first=str(first), chunk_size_actual=str(size))
@@ -316,11 +321,16 @@ def run_chunk_to_disk(spec: BatchSpec, out: Path, index: int) -> dict[str, int]:
 
 
 def run_batch(spec: BatchSpec, out: Path, *, workers: int | None = None,
-              on_chunk: Callable[[int], None] | None = None, command: list[str] | None = None) -> RunResult:
-    """Play every chunk not yet stored (and verified) in ``out``, ``workers`` at a time (threads:
-    the kernels release the GIL). ``on_chunk(units)`` is called as each chunk lands (units = deals
-    or games). Ctrl-C stops at once: what landed stays, the chunks in flight are abandoned, and a
-    rerun resumes."""
+              on_chunk: Callable[[int], None] | None = None, command: list[str] | None = None,
+              backend=None) -> RunResult:
+    """Play every chunk not yet stored (and verified) in ``out``: on ``backend`` (``sim.backend``;
+    None: ``workers`` threads of this process, the kernels releasing the GIL). ``on_chunk(units)``
+    is called as each chunk lands (units = deals or games). Ctrl-C stops at once: what landed
+    stays, the chunks in flight are abandoned, and a rerun resumes. On a remote backend the chunk
+    is played there and its shard written here, by the same writer."""
+    from sim.backend import ThreadBackend
+
+    backend = backend or ThreadBackend(workers)
     out = Path(out)
     manifest = _prepare_dir(spec, out, command)
     hashes = _HashCache(out)
@@ -328,14 +338,19 @@ def run_batch(spec: BatchSpec, out: Path, *, workers: int | None = None,
     _save_manifest(out, manifest)
     result = RunResult(out=out, chunks_total=spec.n_chunks, chunks_run=0, redone=removed)
 
-    def landed(item, rows):
+    def landed(item, value):
+        index = item[-1]
+        rows = store_chunk(spec, out, index, *value) if backend.remote else value
         _record_chunk(out, manifest, hashes, rows)
         result.chunks_run += 1
         if on_chunk:
-            on_chunk(spec.chunk_bounds(item[2])[1])
+            on_chunk(spec.chunk_bounds(index)[1])
 
     try:
-        run_tasks(run_chunk_to_disk, ((spec, out, index) for index in todo), threads=workers, on_result=landed)
+        if backend.remote:
+            backend.map(play_chunk, ((spec, index) for index in todo), landed)
+        else:
+            backend.map(run_chunk_to_disk, ((spec, out, index) for index in todo), landed)
     except KeyboardInterrupt:
         # The chunks in flight are abandoned (a compiled kernel cannot be stopped); what landed is
         # recorded, and a rerun plays the rest.
@@ -345,9 +360,9 @@ def run_batch(spec: BatchSpec, out: Path, *, workers: int | None = None,
     return result
 
 
-def play_runs(runs: dict[Path, BatchSpec], *, progress: bool = False, desc: str = "") -> None:
-    """Play (or resume) several runs, each into its directory, under one progress bar. Ctrl-C
-    raises KeyboardInterrupt once what landed is recorded."""
+def play_runs(runs: dict[Path, BatchSpec], *, progress: bool = False, desc: str = "", backend=None) -> None:
+    """Play (or resume) several runs, each into its directory, under one progress bar, on
+    ``backend`` (None: threads). Ctrl-C raises KeyboardInterrupt once what landed is recorded."""
     import sys
 
     from tqdm import tqdm
@@ -358,7 +373,7 @@ def play_runs(runs: dict[Path, BatchSpec], *, progress: bool = False, desc: str 
     with tqdm(total=total, initial=done, unit=unit, unit_scale=True, disable=not progress, desc=desc,
               file=sys.stderr, dynamic_ncols=True) as bar:
         for path, spec in runs.items():
-            if run_batch(spec, path, on_chunk=bar.update).interrupted:
+            if run_batch(spec, path, on_chunk=bar.update, backend=backend).interrupted:
                 raise KeyboardInterrupt
 
 

@@ -73,7 +73,7 @@ def test_parts_resume_after_an_interruption_and_match_one_go(tmp_path, monkeypat
                                                     worlds=2, threads=2))
     monkeypatch.setattr(tables, "TABLE_PART", 100)  # three parts; a multiple of the advisor's chunk
     played = []
-    real = tables._play_part
+    real = tables.play_part
 
     def stop_at_second(d, first, *args):
         if first == 100 and not played:
@@ -81,7 +81,7 @@ def test_parts_resume_after_an_interruption_and_match_one_go(tmp_path, monkeypat
             raise KeyboardInterrupt  # Ctrl-C while the second part is played
         return real(d, first, *args)
 
-    monkeypatch.setattr(tables, "_play_part", stop_at_second)
+    monkeypatch.setattr(tables, "play_part", stop_at_second)
     out = tmp_path / "parts"
     with pytest.raises(KeyboardInterrupt):
         tables.build_bid_tables(deals=230, seed=6, out=out, pimc_deals=130, worlds=2, threads=2)
