@@ -401,6 +401,30 @@ def report(
     typer.echo(f"report: {path}")
 
 
+runs_app = typer.Typer(help="Stored runs: combine runs of the same rules and players.", no_args_is_help=True,
+                       context_settings=HELP)
+app.add_typer(runs_app, name="runs")
+
+
+@runs_app.command("combine")
+def runs_combine(
+    sources: Annotated[list[Path], typer.Argument(help="two or more complete runs (thousand simulate --out ...)")],
+    out: Annotated[Path, typer.Option(help="the new run's directory (must not exist yet, or be empty)")],
+) -> None:
+    """Combine runs of the same rules, players, mode and chunk size and disjoint seeds into one run that
+    every analysis reads; different rules or a repeated seed are refused."""
+    from analysis.summary import format_summary
+    from sim.runner import combine_runs
+
+    try:
+        spec = combine_runs(sources, out, command=sys.argv)
+    except _user_errors() as exc:
+        _fail(str(exc))
+    typer.echo(f"combined {len(sources)} runs into {out}: {spec['sample_size']:,} {spec['mode']}, seeds "
+               f"{', '.join(map(str, spec['seeds']))}")
+    typer.echo(format_summary(out))
+
+
 def _exit_now(code: int) -> None:
     """End the process at once. Worker threads may still be inside a compiled kernel (it cannot be
     stopped) or in the compiler; an ordinary exit would finalise the interpreter under them. What

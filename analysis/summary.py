@@ -76,7 +76,8 @@ def game_summary(out: Path) -> dict:
 
 def format_summary(out: Path) -> str:
     meta = read_run_metadata(out)
-    lines = [f"run {out}: {meta['mode']} n={meta['sample_size']} seed={meta['seed']} "
+    seeds = ",".join(map(str, meta.get("seeds", [meta["seed"]])))
+    lines = [f"run {out}: {meta['mode']} n={meta['sample_size']} seed{'s' if 'seeds' in meta else ''}={seeds} "
              f"players={','.join(meta['players'])} version={meta['thousand_version']}"]
     d = deal_summary(out)
     lo, hi = d["made_rate_played_ci"]

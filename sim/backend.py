@@ -132,7 +132,7 @@ def open_backend(*, scheduler: str | None = None, cluster: str | None = None, wo
     try:
         if cluster:
             local = LocalCluster(n_workers=workers or 2, threads_per_worker=1, processes=True,
-                                 dashboard_address=None)
+                                 dashboard_address=":0")
             client = Client(local)
         else:
             client = Client(scheduler, timeout="20s")

@@ -21,6 +21,7 @@ import hashlib
 import json
 import os
 import platform
+import shutil
 import sys
 import threading
 from collections.abc import Callable
@@ -439,3 +440,80 @@ def scan_deals(out: Path, *, partial: bool = False) -> pl.LazyFrame:
 def scan_games(out: Path, *, partial: bool = False) -> pl.LazyFrame:
     """The games of a stored run, lazily, from its verified shards (see ``verify_run``)."""
     return _scan(out, "games", partial)
+
+
+# ---- combining runs --------------------------------------------------------------------------------
+# What runs must share to be combined: they are then one sample of the same experiment.
+COMBINE_KEYS = ("mode", "rules", "players", "heuristic_params", "chunk_size", "max_deals_per_game")
+
+
+def run_seeds(meta: dict) -> list[int]:
+    """The root seeds a run was played from (one; several for a combined run)."""
+    return list(meta["seeds"]) if "seeds" in meta else [meta["seed"]]
+
+
+def combine_runs(sources: list[Path], out: Path, *, command: list[str] | None = None) -> dict:
+    """One run in ``out`` made of the complete, verified runs ``sources``, which must share
+    COMBINE_KEYS (the same rules, players and parameters, mode and chunking) and have disjoint seeds.
+    Their shards are copied source after source, renumbered, with game numbers offset by the games
+    before them so that every game keeps a number of its own; the combined run has a manifest like
+    any other (``verify_run`` and every analysis read it), its spec lists the sources and their
+    seeds. Built in a temporary folder and renamed: never half a run. Returns the spec."""
+    sources = [Path(s) for s in sources]
+    out = Path(out)
+    if len(sources) < 2:
+        raise RunDirError("give two or more runs to combine")
+    if len({s.resolve() for s in sources}) < len(sources):
+        raise RunDirError("a run is given twice: its deals would count twice")
+    metas = [read_run_metadata(s) for s in sources]
+    for src, meta in zip(sources[1:], metas[1:], strict=True):
+        diff = [k for k in COMBINE_KEYS if meta.get(k) != metas[0].get(k)]
+        if diff:
+            raise RunDirError(f"cannot combine {sources[0]} and {src}: they differ in {', '.join(diff)} (only runs "
+                              "of the same rules, players, mode and chunk size combine)")
+    seeds = [x for m in metas for x in run_seeds(m)]
+    repeated = sorted({x for x in seeds if seeds.count(x) > 1})
+    if repeated:
+        raise RunDirError(f"cannot combine: seed {', '.join(map(str, repeated))} was played in more than one of the "
+                          "runs, so their deals repeat; combine runs of different seeds")
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise RunDirError(f"--out {out} exists and is not an empty directory; choose a new one")
+    shards = [verify_run(s) for s in sources]  # every source complete and intact, or refused
+    tables = list(_tables(metas[0]["mode"]))
+    spec = {**{k: metas[0][k] for k in COMBINE_KEYS}, "thousand_version": __version__,
+            "sample_size": sum(m["sample_size"] for m in metas), "seed": seeds[0], "seeds": seeds,
+            "combined_from": [{"run": str(s), "seeds": run_seeds(m), "sample_size": m["sample_size"],
+                               "manifest_sha256": file_sha256(s / MANIFEST_FILE)}
+                              for s, m in zip(sources, metas, strict=True)]}
+    check_output_dir(out.parent if str(out.parent) else Path("."))
+    tmp = out.with_name(f".{out.name}{_TMP_MARK}{os.getpid()}")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    try:
+        manifest = {"format": MANIFEST_FORMAT, "command": command if command is not None else list(sys.argv),
+                    "spec": spec, "chunk_plan": {"chunks": sum(len(s[tables[0]]) for s in shards),
+                                                 "chunk_size": spec["chunk_size"], "tables": tables},
+                    "versions": _versions(), "shards": {}}
+        hashes = _HashCache(tmp)
+        index, offset = 0, 0
+        for src, meta, found in zip(sources, metas, shards, strict=True):
+            for c in range(len(found[tables[0]])):
+                meta_out = {k: json.dumps(v) for k, v in spec.items() if k != "combined_from"}
+                meta_out.update(source=json.dumps(str(src)), source_chunk=str(c))
+                rows = {}
+                for table in tables:
+                    frame = pl.read_parquet(found[table][c])
+                    frame = frame.with_columns((pl.col("game") + offset).cast(frame.schema["game"]))
+                    write_parquet_atomic(frame, shard_path(tmp, table, index), meta_out)
+                    rows[_rel(table, index)] = frame.height
+                _record_chunk(tmp, manifest, hashes, rows)
+                index += 1
+            offset += meta["sample_size"]
+        hashes.save()
+        write_atomic_bytes(tmp / RUN_FILE, json.dumps(spec, indent=2).encode())
+        if out.exists():
+            out.rmdir()  # the empty directory checked above
+        tmp.rename(out)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return spec
