@@ -73,18 +73,31 @@ class DaskBackend:
             submit(item)
             if len(pending) >= self._slots():
                 break
+        failures = _cluster_failures()
+
+        def lost(exc: BaseException) -> BackendError:
+            return BackendError(f"the Dask cluster failed ({type(exc).__name__}: {exc}); the chunks that finished "
+                                "are stored: run the same command again to resume")
+
         try:
             for future in done:
                 item = pending.pop(future)
-                result = future.result()
+                try:
+                    result = future.result()
+                except failures as exc:
+                    raise lost(exc) from exc
                 del future
-                on_result(item, result)
+                on_result(item, result)  # its own errors (a full disk, ...) pass through as they are
                 nxt = next(queue, None)
                 if nxt is not None:
-                    submit(nxt)
+                    try:
+                        submit(nxt)
+                    except failures as exc:
+                        raise lost(exc) from exc
         except BaseException:
             for future in pending:
-                future.cancel()
+                with contextlib.suppress(Exception):  # the cluster may be gone
+                    future.cancel()
             raise
 
     def describe(self) -> str:
@@ -92,6 +105,18 @@ class DaskBackend:
         workers = info.get("workers", {})
         threads = sum(w.get("nthreads", 1) for w in workers.values())
         return f"Dask at {info.get('address', '?')}: {len(workers)} worker(s), {threads} thread(s)"
+
+
+def _cluster_failures() -> tuple[type[BaseException], ...]:
+    """What a lost worker, scheduler or connection raises (a chunk's own errors pass through)."""
+    from asyncio import CancelledError
+    from concurrent.futures import CancelledError as FutureCancelled
+
+    from distributed import KilledWorker
+    from distributed.client import ClosedClientError
+    from distributed.comm.core import CommClosedError
+
+    return (KilledWorker, ClosedClientError, CommClosedError, CancelledError, FutureCancelled, OSError, TimeoutError)
 
 
 def check_options(*, scheduler: str | None, cluster: str | None, workers: int | None) -> None:

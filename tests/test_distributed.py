@@ -2,6 +2,7 @@
 bytes as threads in this process, survives a killed worker, resumes an interrupted run with
 every deal once, and builds the same bid table; without Dask the flags say how to install it."""
 
+import logging
 import os
 import signal
 import sys
@@ -18,6 +19,8 @@ from sim.game.rules import HouseRules
 from sim.runner import file_sha256, load_manifest, run_batch, verify_run
 
 pytest.importorskip("distributed")
+# Dask logs every worker's coming and going; the test log keeps only its errors.
+logging.getLogger("distributed").setLevel(logging.ERROR)
 
 SPEC = BatchSpec(mode="games", n=240, rules=HouseRules(), players="heuristic", seed=11, chunk_size=20)
 
@@ -138,3 +141,23 @@ def test_contradictory_backend_options(tmp_path):
     res = runner.invoke(app, ["tables", "barrel", "--games", "5", "--cluster", "local", "--workers", "0",
                               "--out", str(tmp_path / "b")])
     assert res.exit_code == 2 and "--workers" in res.output
+
+
+def test_a_lost_cluster_leaves_a_run_that_resumes(threads_run, tmp_path):
+    out = tmp_path / "lost"
+    with open_backend(cluster="local", workers=2) as doomed:
+        local_cluster = doomed.client.cluster
+
+        def lose_everything(_units):
+            if local_cluster.status.name == "running":
+                doomed.client.cluster.close()  # every worker and the scheduler go away mid-run
+
+        with pytest.raises(BackendError, match="run the same command again"):
+            run_batch(SPEC, out, backend=doomed, on_chunk=lose_everything)
+    kept = len(load_manifest(out)["shards"]) // 2
+    assert 1 <= kept < SPEC.n_chunks
+    with open_backend(cluster="local", workers=2) as fresh:
+        again = run_batch(SPEC, out, backend=fresh)
+    assert again.chunks_run == SPEC.n_chunks - kept
+    _every_game_once(out)
+    assert _hashes(out) == _hashes(threads_run)
