@@ -114,6 +114,18 @@ def test_the_command_line_on_a_local_cluster(tmp_path, threads_run):
     assert _hashes(tmp_path / "cli") == _hashes(threads_run)
 
 
+def test_the_command_line_on_a_running_scheduler(cluster, tmp_path):
+    from cli import app
+
+    address = cluster.client.scheduler.address
+    args = ["tables", "barrel", "--games", "60", "--rules", "classic", "--rules", "short", "--json"]
+    res = CliRunner().invoke(app, [*args, "--scheduler", address, "--out", str(tmp_path / "dask")])
+    assert res.exit_code == 0, res.output
+    local = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "threads")])
+    assert local.exit_code == 0, local.output
+    assert res.stdout == local.stdout
+
+
 def test_without_dask_the_flags_say_how_to_install_it(monkeypatch, tmp_path):
     from cli import app
 
