@@ -47,9 +47,9 @@ def _at_least(option: str, value: int | None, least: int = 0) -> None:
 # Where the long commands run: this process by default, or a Dask cluster (sim.backend).
 Scheduler = Annotated[str | None, typer.Option(
     help="run on the Dask cluster whose scheduler is at this address, e.g. tcp://host:8786 "
-         "(pip install -e '.[distributed]')")]
+         "(pip install -e '.\\[distributed]')")]
 Cluster = Annotated[str | None, typer.Option(help="'local': start a Dask cluster of --workers processes here")]
-DaskWorkers = Annotated[int | None, typer.Option("--workers", help="Dask workers of --cluster local [default: 2]")]
+DaskWorkers = Annotated[int | None, typer.Option("--workers", help="Dask workers of --cluster local \\[default: 2]")]
 
 
 def _backend(scheduler: str | None, cluster: str | None, workers: int | None, threads: int | None = None):
@@ -176,7 +176,7 @@ def bid(
     on_barrel: Annotated[bool, typer.Option("--on-barrel", help="you sit on the barrel")] = False,
     pimc_samples: Annotated[int, typer.Option(help="deals the (slow) pimc method plays")] = 100,
     worlds: Annotated[int | None, typer.Option(
-        help="worlds a pimc decision averages over [default: the advisor's, 16]")] = None,
+        help="worlds a pimc decision averages over \\[default: the advisor's, 16]")] = None,
     threads: Annotated[int, typer.Option(help="threads (results do not depend on it)")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="print CSV, one row per method and contract")] = False,
@@ -216,7 +216,7 @@ def tables_bids(
     out: Annotated[Path, typer.Option(help="directory for bids.parquet and the plot")] = Path("out/tables"),
     pimc_deals: Annotated[int, typer.Option(help="deals (the first ones) also played by pimc")] = 100,
     worlds: Annotated[int | None, typer.Option(
-        help="worlds a pimc decision averages over [default: the advisor's, 16]")] = None,
+        help="worlds a pimc decision averages over \\[default: the advisor's, 16]")] = None,
     threads: Annotated[int, typer.Option(help="threads (results do not depend on it)")] = 0,
     min_n: Annotated[int, typer.Option(help="deals a hand class needs to appear in the cheat sheet")] = 30,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON: make-rates by class, cheat sheets")] = False,
@@ -376,7 +376,7 @@ def report(
     out: Annotated[Path, typer.Option(help="folder of the report (report.md, report.html, plots, provenance.json)")]
     = Path("reports/report"),
     data: Annotated[Path | None, typer.Option(
-        help="folder of the stored results it reads and reuses [default: out/report-VERSION]")] = None,
+        help="folder of the stored results it reads and reuses \\[default: out/report-VERSION]")] = None,
     seed: Annotated[int, typer.Option(help="root seed of every analysis")] = 0,
     threads: Annotated[int, typer.Option(help="threads (results do not depend on it)")] = 0,
     scheduler: Scheduler = None,
