@@ -466,13 +466,23 @@ def _reading_bids(s: dict, heur: list[dict]) -> list[str]:
         out.append(f"- {r['hand_class'].capitalize()}: bid up to **{r['bid_at_risk_0.3']}** if you accept failing "
                    f"3 times in 10, {r['bid_at_risk_0.5'] or 'no higher'} at even odds; the best expected score comes "
                    f"at {r['first_hand_bid']} ({num(r['first_hand_ev'], sign=True)} points a deal).")
+    bidding = [r for r in heur if r["bid_at_risk_0.3"] is not None]
+    passing = [r for r in bidding if r["later_hand_bid"] is None]
+    if passing:
+        out.append(f"- A later hand does better passing with {len(passing)} of the {len(bidding)} classes that can bid "
+                   f"at 70% ({'; '.join(r['hand_class'] for r in passing)}): such a hand scores well in defence "
+                   f"(+{passing[0]['pass_ev']:.0f} a deal for {passing[0]['hand_class']}), more than declaring "
+                   "with its risk. Bid them as first hand, or to take a talon you need.")
     comp = {r["contract"]: r for r in s["comparison"]}
     if s["pimc_deals"] and "120" in comp:
         r = comp["120"]
+        safe = r["pimc"][1] > r["heuristic"][2]  # pimc's interval wholly above the heuristic player's
         out.append(f"- On the {r['n']:,} deals all three declared, 120 was made {pct(r['dd'][0])} of the time by "
-                   f"double dummy, {pct(r['pimc'][0])} by pimc and {pct(r['heuristic'][0])} by the heuristic player: "
-                   "dd's sight of every card makes it the optimistic bound, and the cheat sheet rests on the "
-                   "realistic heuristic play.")
+                   f"double dummy, {pct(r['pimc'][0])} by pimc and {pct(r['heuristic'][0])} by the heuristic player. "
+                   "Double dummy sees every card: it is the optimistic bound. The cheat sheet rests on the heuristic "
+                   "player, which sees only its own cards, as you do"
+                   + ("; pimc, a stronger declarer that also sees only its own cards, makes more, so the sheet's "
+                      "bids are on the safe side for a strong player." if safe else "."))
     return out or ["- The table is too small for a reading."]
 
 

@@ -364,8 +364,8 @@ def _plot(path: Path, meta: dict, out: Path, min_n: int = 30) -> None:
         ax.set_xlabel("contract (points)")
     for ax in axes[:, 0]:
         ax.set_ylabel("chance of making it")
-    fig.suptitle(f"Make-rate by hand class: heuristic play solid with 95% band, double dummy dashed "
-                 f"({meta['sample_size']:,} deals, seed {meta['seed']}; dotted lines: 70% and 50%)")
+    fig.suptitle(f"Make-rate by hand class ({meta['sample_size']:,} deals, seed {meta['seed']})\nheuristic play "
+                 "solid with its 95% band, double dummy dashed; dotted lines at 70% and 50%")
     out.parent.mkdir(parents=True, exist_ok=True)
     save(fig, out)
 
