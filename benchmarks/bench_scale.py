@@ -44,6 +44,7 @@ def main() -> None:
     parser.add_argument("--chunk-size", type=int, default=250)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--overhead-games", type=int, default=200, help="games played in chunks of one")
+    parser.add_argument("--pimc-deals", type=int, default=20, help="independent deals with every seat pimc")
     args = parser.parse_args()
 
     from sim.backend import open_backend
@@ -66,6 +67,10 @@ def main() -> None:
         games_disk = _disk(root / "threads")
         deals_t = _timed_run(deals_spec, root / "deals", threads=args.threads)
         deals_disk = _disk(root / "deals")
+        pimc_spec = BatchSpec(mode="deals", n=args.pimc_deals, rules=rules, players="pimc", seed=1,
+                              chunk_size=max(1, args.pimc_deals // (2 * args.threads)))
+        _timed_run(BatchSpec(mode="deals", n=1, rules=rules, players="pimc", seed=2, chunk_size=1), root / "pw")
+        pimc_t = _timed_run(pimc_spec, root / "pimc", threads=args.threads)
         over_threads = (_timed_run(tiny, root / "tiny", threads=args.threads)
                         - _timed_run(tiny_ref, root / "tiny-ref", threads=args.threads)) / (tiny.n_chunks
                                                                                           - tiny_ref.n_chunks)
@@ -78,6 +83,9 @@ def main() -> None:
                 t = _timed_run(spec, root / f"dask{workers}", backend=backend)
                 rows.append((f"local Dask, {workers} worker(s)", t))
                 if workers == 2:
+                    _timed_run(BatchSpec(mode="deals", n=2, rules=rules, players="pimc", seed=2, chunk_size=1),
+                               root / "pw-dask", backend=backend)  # each worker loads the pimc kernels
+                    pimc_dask_t = _timed_run(pimc_spec, root / "pimc-dask", backend=backend)
                     over_dask = (_timed_run(tiny, root / "tiny-dask", backend=backend)
                                  - _timed_run(tiny_ref, root / "tiny-ref-dask", backend=backend)) / (
                         tiny.n_chunks - tiny_ref.n_chunks)
@@ -88,6 +96,9 @@ def main() -> None:
     print(f"{args.games:,} whole games (heuristic, classic), chunks of {args.chunk_size}:")
     for label, t in rows:
         print(f"  {label:<34} {t:6.2f} s  {args.games / t:8,.0f} games/s  ({base / t:.2f}x the threads)")
+    print(f"{pimc_spec.n} independent deals, every seat pimc (compute-bound): threads {pimc_spec.n / pimc_t:.1f} "
+          f"deals/s, local Dask with 2 workers {pimc_spec.n / pimc_dask_t:.1f} deals/s "
+          f"({pimc_t / pimc_dask_t:.2f}x the threads)")
     print(f"overhead per chunk (chunks of one game against chunks of {tiny_ref.chunk_size}): threads "
           f"{1000 * over_threads:.1f} ms, local Dask (2 workers) {1000 * over_dask:.1f} ms")
     print(f"cold start (cluster up and every worker's kernels loaded from the cache): 1 worker {cold[1]:.1f} s, "
@@ -97,10 +108,20 @@ def main() -> None:
     best = max(args.games / t for _, t in rows)
     deals_rate = deals_spec.n / deals_t
     print(f"disk: {per_game:,.0f} bytes a game (deals and games tables), {per_deal:,.0f} bytes an independent deal")
-    print(f"a billion games at {best:,.0f} games/s on this machine: {1e9 / best / 86400:,.1f} days, "
-          f"{per_game * 1e9 / 1e12:,.1f} TB; on 100 such machines {1e9 / best / 100 / 3600:,.1f} hours")
-    print(f"a billion independent deals at {deals_rate:,.0f} deals/s (threads): {1e9 / deals_rate / 86400:,.1f} days, "
+    print(f"a billion games at {best:,.0f} games/s on this machine: {_span(1e9 / best)}, "
+          f"{per_game * 1e9 / 1e12:,.1f} TB; on 100 such machines {_span(1e9 / best / 100)}")
+    print(f"a billion independent deals at {deals_rate:,.0f} deals/s (heuristic, threads): {_span(1e9 / deals_rate)}, "
           f"{per_deal * 1e9 / 1e12:,.2f} TB")
+    pimc_rate = pimc_spec.n / pimc_t
+    print(f"a billion independent deals of pimc at {pimc_rate:,.1f} deals/s on this machine: {_span(1e9 / pimc_rate)}; "
+          f"on 1,000 such machines {_span(1e9 / pimc_rate / 1000)}")
+
+
+def _span(seconds: float) -> str:
+    for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if seconds >= 2 * size:
+            return f"{seconds / size:,.1f} {unit}"
+    return f"{seconds:,.0f} s"
 
 
 if __name__ == "__main__":
