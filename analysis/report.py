@@ -377,7 +377,7 @@ def render_markdown(sections: dict, figures: dict, *, rules: list[str], compared
              f"seed {seed}; {kind} sample sizes; thousand {__version__}. Every number comes with its 95% interval; "
              "the data behind each section is in `data/`, and `provenance.json` says what made it.", "",
              "Contents: " + " · ".join(f"[{title}](#{key})" for key, title in SECTIONS.items()), ""]
-    lines += _section_bids(sections["bids"], figures["bids"], sizes)
+    lines += _section_bids(sections["bids"], figures["bids"])
     lines += _section_marriages(sections["marriages"], figures["marriages"])
     lines += _section_barrel(sections["barrel"], figures["barrel"])
     lines += _section_rules(sections["rules"], figures["rules"])
@@ -402,7 +402,7 @@ def _class_order(row: dict) -> tuple[int, str]:
             row["hand_class"])
 
 
-def _section_bids(s: dict, figs: list, sizes: Sizes) -> list[str]:
+def _section_bids(s: dict, figs: list) -> list[str]:
     heur = sorted(s["cheat_sheet"]["heuristic"], key=_class_order)
     dd = {r["hand_class"]: r for r in s["cheat_sheet"]["dd"]}
     pimc = {r["hand_class"]: r for r in s["cheat_sheet"]["pimc"]}
