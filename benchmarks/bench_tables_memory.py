@@ -1,7 +1,7 @@
 """Peak memory of the analyses that read stored runs does not grow with the run: ``thousand
-tables barrel`` and ``thousand tables marriages --play-deals`` at a size and at ten times it, each
-in its own process (playing, storing and reading shard by shard), print their peak resident
-memory and time.
+tables barrel``, ``thousand tables marriages --play-deals``, ``thousand compare`` and ``thousand
+tournament`` at a size and at ten times it, each in its own process (playing, storing and reading
+shard by shard), print their peak resident memory and time.
 
     python benchmarks/bench_tables_memory.py [--games 2000] [--deals 200000]
 """
@@ -23,6 +23,12 @@ t = time.perf_counter()
 if kind == "barrel":
     from analysis.barrel import tables_barrel
     tables_barrel(games=n, rules=["classic"], out=out)
+elif kind == "compare":
+    from analysis.compare import compare
+    compare(rules=["classic", "short"], games=n, out=out)
+elif kind == "tournament":
+    from analysis.tournament import tournament
+    tournament(players=["heuristic", "leadage", "random"], games=n // 6, out=out)
 else:
     from analysis.marriages import tables_marriages
     tables_marriages(deals=1000, play_deals=n, out=out)
@@ -35,7 +41,8 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--deals", type=int, default=200_000)
     args = ap.parse_args()
-    for kind, unit, base in (("barrel", "games", args.games), ("marriages", "deals", args.deals)):
+    for kind, unit, base in (("barrel", "games", args.games), ("marriages", "deals", args.deals),
+                             ("compare", "games", args.games), ("tournament", "games", args.games)):
         for n in (base, 10 * base):
             with tempfile.TemporaryDirectory() as tmp:
                 out = subprocess.run([sys.executable, "-c", CHILD, kind, str(n), tmp], check=True, cwd=ROOT,
