@@ -50,8 +50,11 @@ class DaskBackend:
 
     remote = True
 
-    def __init__(self, client):
+    def __init__(self, client, *, shared_disk: bool = True):
         self.client = client
+        # Workers that see the run's directory store their chunks there themselves
+        # (sim.runner.play_chunk_remote); False: every shard comes back to be stored here.
+        self.shared_disk = shared_disk
 
     def _slots(self) -> int:
         threads = sum(w.get("nthreads", 1) for w in self.client.scheduler_info().get("workers", {}).values())

@@ -321,6 +321,27 @@ def store_chunk(spec: BatchSpec, out: Path, index: int, deals: pl.DataFrame,
     return rows
 
 
+def play_chunk_remote(spec: BatchSpec, out: str, index: int, token_name: str, token: str) -> tuple:
+    """A chunk on a Dask worker. When the run's directory ``out`` (an absolute path) is visible
+    there, a shared disk or the same machine, which the token the command wrote into it proves,
+    the worker stores the chunk itself and returns ("stored", rows by shard, [size, mtime, SHA-256]
+    by shard), so the command only records it; otherwise it returns ("rows", deals, games) for the
+    command to store. Either way the same writer makes the same bytes."""
+    folder = Path(out)
+    try:
+        seen = (folder / token_name).read_text(encoding="utf-8") == token
+    except OSError:
+        seen = False
+    if not seen:
+        return ("rows", *play_chunk(spec, index))
+    rows = run_chunk_to_disk(spec, folder, index)
+    stamps = {}
+    for rel in rows:
+        st = (folder / rel).stat()
+        stamps[rel] = [st.st_size, st.st_mtime_ns, file_sha256(folder / rel)]
+    return ("stored", rows, stamps)
+
+
 def run_batch(spec: BatchSpec, out: Path, *, workers: int | None = None,
               on_chunk: Callable[[int], None] | None = None, command: list[str] | None = None,
               backend=None) -> RunResult:
@@ -340,16 +361,31 @@ def run_batch(spec: BatchSpec, out: Path, *, workers: int | None = None,
     result = RunResult(out=out, chunks_total=spec.n_chunks, chunks_run=0, redone=removed)
 
     def landed(item, value):
-        index = item[-1]
-        rows = store_chunk(spec, out, index, *value) if backend.remote else value
+        index = item[2]
+        if not backend.remote:
+            rows = value
+        elif value[0] == "stored":  # the worker wrote the shards here; its hashes spare a second read
+            rows = value[1]
+            hashes.entries.update(value[2])
+            hashes.changed = True
+        else:
+            rows = store_chunk(spec, out, index, *value[1:])
         _record_chunk(out, manifest, hashes, rows)
         result.chunks_run += 1
         if on_chunk:
             on_chunk(spec.chunk_bounds(index)[1])
 
+    token_file = None
     try:
         if backend.remote:
-            backend.map(play_chunk, ((spec, index) for index in todo), landed)
+            import secrets
+
+            token = secrets.token_hex(16) if getattr(backend, "shared_disk", True) else ""
+            token_file = out / f".dask-token-{token or 'none'}"
+            if token:
+                write_atomic_bytes(token_file, token.encode())
+            items = ((spec, str(out.resolve()), index, token_file.name, token or "-") for index in todo)
+            backend.map(play_chunk_remote, items, landed)
         else:
             backend.map(run_chunk_to_disk, ((spec, out, index) for index in todo), landed)
     except KeyboardInterrupt:
@@ -358,6 +394,8 @@ def run_batch(spec: BatchSpec, out: Path, *, workers: int | None = None,
         result.interrupted = True
     finally:
         hashes.save()
+        if token_file is not None:
+            token_file.unlink(missing_ok=True)
     return result
 
 

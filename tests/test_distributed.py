@@ -43,13 +43,26 @@ def _hashes(run: Path) -> dict[str, str]:
     return {f"{table}/{p.name}": file_sha256(p) for table, paths in shards.items() for p in paths}
 
 
-def test_local_cluster_stores_the_same_bytes_as_threads(cluster, threads_run, tmp_path):
+@pytest.mark.parametrize("shared_disk", [True, False])
+def test_local_cluster_stores_the_same_bytes_as_threads(cluster, threads_run, tmp_path, monkeypatch, shared_disk):
+    """Workers that see the run's folder store their shards there; the others send their rows back
+    to be stored here. Both give the threads' bytes."""
+    import sim.runner
+    from sim.backend import DaskBackend
+
     assert cluster.remote and "2 worker(s)" in cluster.describe()
+    backend = DaskBackend(cluster.client, shared_disk=shared_disk)
+    written_here = []
+    real = sim.runner.store_chunk
+    monkeypatch.setattr(sim.runner, "store_chunk", lambda *a: written_here.append(a[2]) or real(*a))
     out = tmp_path / "dask"
-    result = run_batch(SPEC, out, backend=cluster)
+    result = run_batch(SPEC, out, backend=backend)
     assert result.chunks_run == SPEC.n_chunks and not result.interrupted
     assert _hashes(out) == _hashes(threads_run) and len(_hashes(out)) == 2 * SPEC.n_chunks
     assert load_manifest(out)["shards"] == load_manifest(threads_run)["shards"]
+    # With a shared disk this process wrote no shard (the workers did); without, it wrote them all.
+    assert sorted(written_here) == ([] if shared_disk else list(range(SPEC.n_chunks)))
+    assert not list(out.glob(".dask-token-*"))
 
 
 def _every_game_once(run: Path) -> None:
@@ -173,3 +186,18 @@ def test_a_lost_cluster_leaves_a_run_that_resumes(threads_run, tmp_path):
     assert again.chunks_run == SPEC.n_chunks - kept
     _every_game_once(out)
     assert _hashes(out) == _hashes(threads_run)
+
+
+def test_the_report_on_the_cluster_is_the_same(cluster, tmp_path):
+    """Every analysis the report runs (bid table parts, marriages in play, barrel, comparison,
+    tournament) played on the cluster gives the same report as on threads."""
+    from analysis.report import REPORT_MD, Sizes, build_report
+
+    small = Sizes(bid_deals=150, pimc_deals=2, marriage_deals=2000, marriage_play_deals=100, barrel_games=40,
+                  compare_games=40, tournament_games=20, min_n=10)
+    texts = []
+    for name, backend in (("threads", None), ("dask", cluster)):
+        build_report(rules=["classic", "short"], out=tmp_path / name / "rep", data=tmp_path / name / "data",
+                     sizes=small, quick=True, progress=False, backend=backend)
+        texts.append((tmp_path / name / "rep" / REPORT_MD).read_text(encoding="utf-8"))
+    assert texts[0] == texts[1]
