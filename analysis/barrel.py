@@ -138,9 +138,8 @@ def simultaneous_climbs(deals, n_seats: int) -> int:
 
 def barrel_summary(run: Path) -> dict:
     """Fates, attempts and game length of a stored games run, with 95% intervals."""
-    import polars as pl
 
-    from sim.runner import read_run_metadata, verify_run
+    from sim.runner import read_run_metadata, read_shard, verify_run
 
     meta = read_run_metadata(run)
     if meta.get("mode") != "games":
@@ -158,7 +157,7 @@ def barrel_summary(run: Path) -> dict:
     played_deals = 0
     from_score: dict[int, list[int]] = {}
     for deals_path, games_path in zip(shards["deals"], shards["games"], strict=True):
-        deals, games = pl.read_parquet(deals_path), pl.read_parquet(games_path)
+        deals, games = read_shard(deals_path), read_shard(games_path)
         for e in episodes(deals, games, n_seats):
             fates[e["fate"]] += 1
             zeroed += e["zeroed"]

@@ -143,9 +143,8 @@ def compare_runs(runs: dict[str, Path], *, paired: bool = True) -> list[dict]:
     """Rows (metric, rule set, value of the first set, value of this one, difference, its 95%
     interval, p, Holm-adjusted p) from stored games runs of the same players, seed and chunking.
     ``paired=False`` (the tests' unpaired control) lets the seeds differ."""
-    import polars as pl
 
-    from sim.runner import read_run_metadata, verify_run
+    from sim.runner import read_run_metadata, read_shard, verify_run
 
     labels = list(runs)
     metas = {k: read_run_metadata(v) for k, v in runs.items()}
@@ -158,7 +157,7 @@ def compare_runs(runs: dict[str, Path], *, paired: bool = True) -> list[dict]:
     sums: dict[tuple[str, str], _Sums] = {}
     names: list[str] = []
     for i in range(len(shards[base]["games"])):
-        frames = {k: (pl.read_parquet(shards[k]["deals"][i]), pl.read_parquet(shards[k]["games"][i])) for k in labels}
+        frames = {k: (read_shard(shards[k]["deals"][i]), read_shard(shards[k]["games"][i])) for k in labels}
         mets = {k: game_metrics(*frames[k], metas[k]["rules"]) for k in labels}
         for name in mets[base]:
             if name not in names:

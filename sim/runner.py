@@ -461,6 +461,14 @@ def verify_run(out: Path, *, partial: bool = False) -> dict[str, list[Path]]:
     return good
 
 
+def read_shard(path: Path, *, plays: bool = False) -> pl.DataFrame:
+    """One shard (from ``verify_run``), scanned lazily so that only the columns needed are read:
+    a deal's 24 plays, the largest column by far, only when ``plays``. An analysis reads a run one
+    shard at a time, so its memory is bounded by a chunk, not by the run."""
+    lf = pl.scan_parquet(path)
+    return (lf if plays else lf.select(pl.exclude("plays"))).collect()
+
+
 def _scan(out: Path, table: str, partial: bool) -> pl.LazyFrame:
     shards = verify_run(out, partial=partial).get(table)
     if shards is None:
