@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sim import __version__
+from sim.game.cards import SUIT_SYMBOLS
 
 REPORT_MD = "report.md"
 REPORT_HTML = "report.html"
@@ -503,7 +504,7 @@ def _fraction(text: str) -> str:
 
 def _section_marriages(s: dict, figs: list) -> list[str]:
     by = {r["quantity"]: r for r in s["rows"]}
-    values = " ".join(f"{sym} {v}" for sym, v in zip("♠♣♦♥", s["rules"]["marriage_values"], strict=True))
+    values = " ".join(f"{sym} {v}" for sym, v in zip(SUIT_SYMBOLS, s["rules"]["marriage_values"], strict=True))
     lines = [_heading("marriages"), "",
              f"Marriage values: {values}. The odds below are **exact** (counted over every deal) beside the same "
              f"quantity measured in {s['sample_size']:,} random deals (seed {s['seed']}).", ""]
@@ -557,7 +558,7 @@ def _section_marriages(s: dict, figs: list) -> list[str]:
 
 
 def _suit_value(s: dict, symbol: str) -> int:
-    return s["rules"]["marriage_values"]["♠♣♦♥".index(symbol)]
+    return s["rules"]["marriage_values"][SUIT_SYMBOLS.index(symbol)]
 
 
 def _play_size(s: dict) -> str:

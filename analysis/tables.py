@@ -263,18 +263,6 @@ def _class_expr() -> pl.Expr:
     return _marriage_class_expr() + pl.lit(", aces ") + _aces_class_expr()
 
 
-def make_rates(path: Path, levels: list[int] | None = None) -> pl.DataFrame:
-    """Make-rates by hand class and level for dd and heuristic (and pimc where played)."""
-    meta = read_metadata(path)
-    levels = levels or [lv for lv in meta["levels"] if lv <= 200]
-    lf = pl.scan_parquet(path).with_columns(hand_class=_class_expr())
-    exprs = [pl.len().alias("n"), pl.col("pimc_points").is_not_null().sum().alias("n_pimc")]
-    for lv in levels:
-        for m in METHODS:
-            exprs.append((pl.col(f"{m}_points") >= lv).sum().alias(f"{m}_{lv}"))
-    return lf.group_by("hand_class").agg(exprs).sort("hand_class").collect()
-
-
 def comparison(path: Path) -> list[dict]:
     """Make-rates of the three declarers on the deals pimc played, at COMPARE_LEVELS and over all."""
     meta = read_metadata(path)
@@ -295,24 +283,25 @@ def comparison(path: Path) -> list[dict]:
     return rows
 
 
-def summarize_bid_tables(path: Path, *, plot: Path | None = None, min_n: int = 30) -> list[str]:
+def summarize_bid_tables(path: Path, *, plot: Path | None = None, min_n: int = 30,
+                         curves: dict[str, dict] | None = None) -> list[str]:
     """The printed summary: make-rates by hand class, the declarers compared, the cheat sheet of
-    heuristic play; with ``plot`` the curves (and the declarers compared, beside it) as PNG."""
+    heuristic play; with ``plot`` the curves (and the declarers compared, beside it) as PNG.
+    ``curves``: the table's ``class_curves``, when the caller has them."""
     meta = read_metadata(path)
     shown = [100, 110, 120, 130, 140, 160]
     shown = [lv for lv in shown if lv in meta["levels"]]
-    rates = make_rates(path, shown)
+    curves = curves if curves is not None else class_curves(path)
     lines = [f"bid-success tables: {meta['sample_size']:,} deals (seed {meta['seed']}), pimc on "
              f"{meta['pimc_deals']:,}; seat 0 declares every contract; make-rates by hand class"]
     head = f"{'hand class':<26}{'n':>7}  " + "  ".join(f"{'dd ' + str(lv):>10}" for lv in shown) + "  " + \
         "  ".join(f"{'heur ' + str(lv):>10}" for lv in shown)
     lines.append(head)
-    for r in rates.iter_rows(named=True):
-        if r["n"] < min_n:
+    for c in curves.values():
+        if c["n"] < min_n:
             continue
-        cells = [f"{r[f'dd_{lv}'] / r['n']:>10.3f}" for lv in shown]
-        cells += [f"{r[f'heuristic_{lv}'] / r['n']:>10.3f}" for lv in shown]
-        lines.append(f"{r['hand_class']:<26}{r['n']:>7}  " + "  ".join(cells))
+        cells = [f"{r['p']:>10.3f}" for m in ("dd", "heuristic") for r in c["methods"][m] if r["contract"] in shown]
+        lines.append(f"{c['hand_class']:<26}{c['n']:>7}  " + "  ".join(cells))
     if meta["pimc_deals"]:
         lines.append(f"declarers compared on the {meta['pimc_deals']:,} deals pimc played (make-rate [95%]):")
         for row in comparison(path):
@@ -321,23 +310,27 @@ def summarize_bid_tables(path: Path, *, plot: Path | None = None, min_n: int = 3
     lines.append(f"cheat sheet (heuristic play; classes of {min_n} deals or more; bids up to the class's lowest "
                  "bidding cap; expected scores from a zero score: +b made, -b failed; passing measured as "
                  f"{PASS_SEAT} hand):")
-    lines += format_cheat_sheet(cheat_sheet(path, min_n=min_n))
+    lines += format_cheat_sheet(cheat_sheet(path, min_n=min_n, curves=curves))
     if plot is not None:
-        _plot(path, meta, plot, min_n=min_n)
-        lines.append(f"plot: {plot}")
-        methods_plot = plot.with_name(METHODS_PLOT_FILE)
-        if _plot_methods(path, meta, methods_plot):
-            lines.append(f"plot: {methods_plot}")
+        lines += [f"plot: {p}" for p in _plots(path, meta, plot, min_n, curves)]
     return lines
 
 
-def _plot(path: Path, meta: dict, out: Path, min_n: int = 30) -> None:
+def _plots(path: Path, meta: dict, plot: Path, min_n: int, curves: dict[str, dict]) -> list[Path]:
+    """The curves to ``plot`` and the declarers compared beside it (when pimc played); the paths
+    written."""
+    _plot(path, meta, plot, min_n=min_n, curves=curves)
+    methods_plot = plot.with_name(METHODS_PLOT_FILE)
+    return [plot, methods_plot] if _plot_methods(path, meta, methods_plot) else [plot]
+
+
+def _plot(path: Path, meta: dict, out: Path, min_n: int = 30, curves: dict[str, dict] | None = None) -> None:
     """Make-rate against the contract, one panel per marriage class, one colour per number of
     aces: heuristic play solid with its 95% band, double dummy dashed."""
     from analysis.plots import pyplot, save
 
     plt = pyplot()
-    curves = class_curves(path, [lv for lv in meta["levels"] if lv <= PLOT_MAX_LEVEL])
+    curves = curves if curves is not None else class_curves(path)
     fig, axes = plt.subplots(2, 2, figsize=(12, 8.5), sharex=True, sharey=True)
     for ax, mclass in zip(axes.flat, MARRIAGE_CLASSES, strict=True):
         shown = 0
@@ -346,7 +339,7 @@ def _plot(path: Path, meta: dict, out: Path, min_n: int = 30) -> None:
             if c is None or c["n"] < min_n:
                 continue
             shown += 1
-            heur, dd = c["methods"]["heuristic"], c["methods"]["dd"]
+            heur, dd = ([r for r in c["methods"][m] if r["contract"] <= PLOT_MAX_LEVEL] for m in ("heuristic", "dd"))
             x = [r["contract"] for r in heur]
             ax.plot(x, [r["p"] for r in heur], color=f"C{i}", label=f"{aces} aces (n={c['n']:,})")
             ax.fill_between(x, [r["ci_low"] for r in heur], [r["ci_high"] for r in heur], color=f"C{i}", alpha=0.15)
@@ -441,17 +434,18 @@ CHEAT_RISKS = (0.3, 0.5)
 
 
 def cheat_sheet(path: Path, *, method: str = "heuristic", risks: tuple[float, ...] = CHEAT_RISKS,
-                min_n: int = 30) -> list[dict]:
+                min_n: int = 30, curves: dict[str, dict] | None = None) -> list[dict]:
     """For each hand class of at least ``min_n`` deals (pimc: deals it played): the highest bid
     made at least 1 - risk of the time, with the range of bids the 95% intervals allow (the highest
     whose interval lies wholly above 1 - risk, the highest whose interval reaches it); the bid of
     best expected score for first hand (forced to bid, so always a bid) and for later hands (a bid
     only when it beats passing, whose expected score is measured on the same deals: ``pass_points``);
-    all up to the class's bidding cap. Scores from a zero score off the barrel: +b made, -b failed."""
+    all up to the class's bidding cap. Scores from a zero score off the barrel: +b made, -b failed.
+    ``curves``: the table's ``class_curves``, when the caller has them."""
     meta = read_metadata(path)
     rules = HouseRules.from_dict(meta["rules"])
     sit = Situation()
-    curves = class_curves(path)
+    curves = curves if curves is not None else class_curves(path)
     passes = (pl.scan_parquet(path).with_columns(hand_class=_class_expr()).group_by("hand_class")
               .agg(mean=pl.col("pass_points").cast(pl.Float64).mean(),
                    sd=pl.col("pass_points").cast(pl.Float64).std(), n=pl.len()).collect())
@@ -485,15 +479,16 @@ def cheat_sheet(path: Path, *, method: str = "heuristic", risks: tuple[float, ..
     return rows
 
 
-def bid_table_summary(path: Path, *, min_n: int = 30) -> dict:
+def bid_table_summary(path: Path, *, min_n: int = 30, curves: dict[str, dict] | None = None) -> dict:
     """What ``thousand tables bids --json`` prints: the table's metadata, the make-rate curves by
     hand class (every method, every contract, 95% intervals), the three declarers compared on the
     deals pimc played, and the cheat sheets of heuristic play, pimc and double dummy."""
     meta = read_metadata(path)
+    curves = curves if curves is not None else class_curves(path)
     return json_ready({**meta, "table_file": str(path), "min_n": min_n,
-                       "classes": list(class_curves(path).values()),
+                       "classes": list(curves.values()),
                        "comparison": [{**r, "contract": str(r["contract"])} for r in comparison(path)],
-                       "cheat_sheet": {m: cheat_sheet(path, method=m, min_n=min_n) for m in METHODS}})
+                       "cheat_sheet": {m: cheat_sheet(path, method=m, min_n=min_n, curves=curves) for m in METHODS}})
 
 
 def format_cheat_sheet(rows: list[dict]) -> list[str]:
@@ -526,7 +521,9 @@ def tables_bids(*, deals: int, rules: str = "classic", seed: int = 0, out: Path 
         raise ValueError(f"--min-n must be 1 or more, not {min_n}")
     path = build_bid_tables(deals=deals, rules=rules, seed=seed, out=out, pimc_deals=pimc_deals, worlds=worlds,
                             threads=threads, progress=progress, backend=backend)
-    lines = summarize_bid_tables(path, plot=Path(out) / PLOT_FILE, min_n=min_n)
+    curves = class_curves(path)  # read once for the text (or JSON), the cheat sheets and the plot
     if as_json:
-        return [json.dumps(bid_table_summary(path, min_n=min_n), ensure_ascii=False, indent=1, allow_nan=False)]
-    return [f"table: {path}"] + lines
+        _plots(path, read_metadata(path), Path(out) / PLOT_FILE, min_n, curves)
+        return [json.dumps(bid_table_summary(path, min_n=min_n, curves=curves), ensure_ascii=False, indent=1,
+                           allow_nan=False)]
+    return [f"table: {path}"] + summarize_bid_tables(path, plot=Path(out) / PLOT_FILE, min_n=min_n, curves=curves)

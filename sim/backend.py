@@ -72,9 +72,10 @@ class DaskBackend:
             pending[future] = item
             done.add(future)
 
+        slots = self._slots()
         for item in queue:
             submit(item)
-            if len(pending) >= self._slots():
+            if len(pending) >= slots:
                 break
         failures = _cluster_failures()
 

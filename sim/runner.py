@@ -175,6 +175,12 @@ class _HashCache:
         self.changed = True
         return st.st_size, sha
 
+    def remember(self, stamps: dict[str, list]) -> None:
+        """Take [size, mtime_ns, SHA-256] by relative path from whoever wrote the files (a Dask
+        worker): ``sha256`` then trusts them while size and mtime still match."""
+        self.entries.update(stamps)
+        self.changed = True
+
     def save(self) -> None:
         if self.changed:
             try:
@@ -366,8 +372,7 @@ def run_batch(spec: BatchSpec, out: Path, *, workers: int | None = None,
             rows = value
         elif value[0] == "stored":  # the worker wrote the shards here; its hashes spare a second read
             rows = value[1]
-            hashes.entries.update(value[2])
-            hashes.changed = True
+            hashes.remember(value[2])
         else:
             rows = store_chunk(spec, out, index, *value[1:])
         _record_chunk(out, manifest, hashes, rows)
@@ -542,10 +547,10 @@ def combine_runs(sources: list[Path], out: Path, *, command: list[str] | None = 
                     "versions": _versions(), "shards": {}}
         hashes = _HashCache(tmp)
         index, offset = 0, 0
+        shard_meta = {k: json.dumps(v) for k, v in spec.items() if k != "combined_from"}
         for src, meta, found in zip(sources, metas, shards, strict=True):
             for c in range(len(found[tables[0]])):
-                meta_out = {k: json.dumps(v) for k, v in spec.items() if k != "combined_from"}
-                meta_out.update(source=json.dumps(str(src)), source_chunk=str(c))
+                meta_out = {**shard_meta, "source": json.dumps(str(src)), "source_chunk": str(c)}
                 rows = {}
                 for table in tables:
                     frame = pl.read_parquet(found[table][c])
