@@ -22,27 +22,42 @@ from sim.game.rng_nb import below
 from sim.numba_config import jit_hot
 from sim.solver.search_nb import (
     DECLARE_FLAG,
+    INFINITE,
     ST_PLY,
     ST_REST_POINTS,
     best_discard,
-    exact_value,
+    exact_between,
     generate_moves,
+    move_bound,
+    move_exact,
     move_value,
     next_stamp,
     play_follow,
     play_lead,
+    search,
     set_position,
 )
 
-# wbuf layout (int64): shuffle scratch, a world's hands, move codes, per-move sums of values.
+# wbuf layout (int64): shuffle scratch, a world's hands, move codes, per-move sums of values, then
+# [world, candidate] tables of the first MAX_WORLDS worlds (worlds beyond are not kept): the
+# values of the sequential player, the lower and upper bounds of the exact one with their sums
+# per candidate, and the exact player's kept worlds (three hands each).
 WB_DECK = 0
 WB_HANDS = 24
 WB_MOVES = 32
 WB_SUMS = 64
 MAX_CANDIDATES = 32
-MAX_WORLDS = 64  # the sequential players keep every world's values (worlds beyond are not kept)
-WB_VALUES = WB_SUMS + MAX_CANDIDATES  # [world, candidate] values of the sequential players
-PIMC_BUFFER = WB_VALUES + MAX_WORLDS * MAX_CANDIDATES
+MAX_WORLDS = 64
+WB_VALUES = WB_SUMS + MAX_CANDIDATES
+WB_LOWER = WB_VALUES + MAX_WORLDS * MAX_CANDIDATES
+WB_UPPER = WB_LOWER + MAX_WORLDS * MAX_CANDIDATES
+WB_SUM_LOWER = WB_UPPER + MAX_WORLDS * MAX_CANDIDATES
+WB_SUM_UPPER = WB_SUM_LOWER + MAX_CANDIDATES
+WB_WORLDS = WB_SUM_UPPER + MAX_CANDIDATES
+PIMC_BUFFER = WB_WORLDS + 3 * MAX_WORLDS
+# An upper bound on any value (the declarer's points to come: 120 card points and every
+# combination a hand can hold come to less), for a value known only from below.
+VALUE_CEILING = 1000
 # The sequential stopping rule of the pimc-fast player (``clear_leader``): after at least
 # MIN_WORLDS worlds, stop as soon as no other candidate can be shown better than the leader by
 # INDIFFERENCE points at one-sided z = Z_STOP. Neither setting measured so far plays as well as
@@ -100,8 +115,8 @@ def sample_world(rng, pool, q1, need1, q2, need2, voids, out, wbuf):
 @jit_hot
 def enter_world(rng, hands, seat, known, played, voids, trick, n_in_trick, leader, trump, trump_owner, declarer, won,
                 unsecured, rules, st, tt, wbuf):
-    """Sample one world consistent with what ``seat`` knows and set the solver on it at the decision
-    (a fresh table generation; the trick's cards given back to their players and played again)."""
+    """Sample one world consistent with what ``seat`` knows into ``wbuf[WB_HANDS:WB_HANDS + 3]``
+    (every seat's cards, this trick's included) and set the solver on it (``set_world``)."""
     own = hands[seat]
     q1 = (seat + 1) % 3
     q2 = (seat + 2) % 3
@@ -115,6 +130,13 @@ def enter_world(rng, hands, seat, known, played, voids, trick, n_in_trick, leade
                  popcount(hands[q2]) - popcount(k2), voids, wh, wbuf)
     for i in range(n_in_trick):
         wh[(leader + i) % 3] |= np.int64(1) << trick[i]
+    set_world(wh, trick, n_in_trick, leader, trump, trump_owner, declarer, won, unsecured, rules, st, tt)
+
+
+@jit_hot
+def set_world(wh, trick, n_in_trick, leader, trump, trump_owner, declarer, won, unsecured, rules, st, tt):
+    """Set the solver on the world ``wh`` (every seat's cards, this trick's included) at the
+    decision: a fresh table generation, the trick's cards played again."""
     rel_won = 0
     for s in range(3):
         if (won >> s) & 1:
@@ -139,19 +161,207 @@ def pimc_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump
     so far (this trick's included). ``voids``: int64 (3,) bit s = the seat has shown out of suit
     s. ``known``: int64 (3,) cards each seat is known by ``seat`` to hold (e.g. the talon's cards
     to the declarer, the face-up gifts to their receivers); played cards are ignored.
-    ``n_worlds`` worlds are sampled with ``rng``; ``wbuf`` = ``new_pimc_buffer()``."""
+    ``n_worlds`` worlds are sampled with ``rng``; ``wbuf`` = ``new_pimc_buffer()``.
+
+    The card is the one of best exact value summed over the worlds (the first in the solver's
+    move order on ties), but most values are never computed: in each world after the first only
+    the leading candidate's value is, and every other candidate gets one zero-window test against
+    it, which bounds its value from the side that matters (``score_world``); the bounds' sums then
+    prove which card is best, or the worlds are entered again to compute the values that decide
+    (``settle``). The card is the same as if every value were computed
+    (``tests/players/reference_pimc.py``), in about half the searching."""
     maximise = seat == declarer
     n = 0
-    for w in range(max(1, n_worlds)):
+    worlds = max(1, n_worlds)
+    for w in range(worlds):
         enter_world(rng, hands, seat, known, played, voids, trick, n_in_trick, leader, trump, trump_owner, declarer,
                     won, unsecured, rules, st, tt, wbuf)
         if w == 0:
             n = take_candidates(work, st[ST_PLY], generate_moves(st, rules, work, False), legal, wbuf)
             if n == 1:
-                break
+                return best_candidate(wbuf, n, legal, maximise)
+            reset_bounds(wbuf, n)
+        if w < MAX_WORLDS:
+            copy_hands(wbuf, WB_HANDS, WB_WORLDS + 3 * w)
+        score_world(w, n, maximise, NO_DISCARD, rules, st, work, tt, wbuf)
+    while True:
+        target, best = settle(wbuf, n, maximise)
+        if target < 0:
+            break
+        for w in range(min(worlds, MAX_WORLDS)):
+            cell = w * MAX_CANDIDATES + target
+            if wbuf[WB_LOWER + cell] != wbuf[WB_UPPER + cell]:
+                set_world(wbuf[WB_WORLDS + 3 * w:WB_WORLDS + 3 * w + 3], trick, n_in_trick, leader, trump,
+                          trump_owner, declarer, won, unsecured, rules, st, tt)
+                refine(wbuf, w, target, NO_DISCARD, rules, st, work, tt)
+    move = wbuf[WB_MOVES + best]
+    return move & 31, (move & DECLARE_FLAG) != 0
+
+
+# ---- the exact PIMC choice from bounds ----------------------------------------------------------
+# A candidate is a move from the world's position, or for the discard (``hand10`` >= 0) a discard
+# code a * 24 + b, whose position (the declarer holding ``hand10`` less a and b, the opponents the
+# world's hands plus a and b) is set before each search.
+NO_DISCARD = np.int64(-1)
+
+
+@jit_hot
+def copy_hands(wbuf, src, dst):
+    """A world's three hands from ``wbuf[src:src + 3]`` to ``wbuf[dst:dst + 3]`` (no allocation)."""
+    for j in range(3):
+        wbuf[dst + j] = wbuf[src + j]
+
+
+@jit_hot
+def reset_bounds(wbuf, n):
+    wbuf[WB_SUM_LOWER:WB_SUM_LOWER + n] = 0
+    wbuf[WB_SUM_UPPER:WB_SUM_UPPER + n] = 0
+
+
+@jit_hot
+def record(wbuf, w, i, lower, upper):
+    """Bounds on candidate ``i``'s value in world ``w`` (kept for the first MAX_WORLDS worlds)."""
+    if w < MAX_WORLDS:
+        wbuf[WB_LOWER + w * MAX_CANDIDATES + i] = lower
+        wbuf[WB_UPPER + w * MAX_CANDIDATES + i] = upper
+    wbuf[WB_SUM_LOWER + i] += lower
+    wbuf[WB_SUM_UPPER + i] += upper
+
+
+@jit_hot
+def tighten(wbuf, w, i, value):
+    """Candidate ``i``'s exact value in kept world ``w`` replaces its bounds."""
+    cell = w * MAX_CANDIDATES + i
+    wbuf[WB_SUM_LOWER + i] += value - wbuf[WB_LOWER + cell]
+    wbuf[WB_SUM_UPPER + i] += value - wbuf[WB_UPPER + cell]
+    wbuf[WB_LOWER + cell] = value
+    wbuf[WB_UPPER + cell] = value
+
+
+@jit_hot
+def refine(wbuf, w, i, hand10, rules, st, work, tt):
+    """Compute candidate ``i``'s exact value in kept world ``w`` (the solver set on that world),
+    starting from the bound its test gave."""
+    cell = w * MAX_CANDIDATES + i
+    lower = wbuf[WB_LOWER + cell]
+    upper = wbuf[WB_UPPER + cell]
+    tighten(wbuf, w, i, candidate_exact(i, lower, upper, lower if upper >= VALUE_CEILING else upper, hand10, rules,
+                                        st, work, tt, wbuf))
+
+
+@jit_hot
+def _set_discard(hand10, code, wbuf, st):
+    a = code // 24
+    b = code % 24
+    set_position(st, hand10 & ~(np.int64(1) << a) & ~(np.int64(1) << b), wbuf[WB_HANDS + 1] | (np.int64(1) << a),
+                 wbuf[WB_HANDS + 2] | (np.int64(1) << b), 0, -1, -1, 0, 0)
+
+
+@jit_hot
+def candidate_exact(i, lower, upper, guess, hand10, rules, st, work, tt, wbuf):
+    """Candidate ``i``'s exact value in the current world, known to lie in [lower, upper]
+    (VALUE_CEILING: no upper bound known); the zero-window tests start at ``guess``."""
+    hi = INFINITE if upper >= VALUE_CEILING else upper
+    if hand10 < 0:
+        return move_exact(st, rules, tt, work, wbuf[WB_MOVES + i], lower, hi, guess)
+    _set_discard(hand10, wbuf[WB_MOVES + i], wbuf, st)
+    return exact_between(st, rules, tt, work, lower, hi, guess)
+
+
+@jit_hot
+def candidate_test(i, theta, hand10, rules, st, work, tt, wbuf):
+    """One fail-soft zero-window test at ``theta`` of candidate ``i`` in the current world."""
+    if hand10 < 0:
+        return move_bound(st, rules, tt, work, wbuf[WB_MOVES + i], theta)
+    _set_discard(hand10, wbuf[WB_MOVES + i], wbuf, st)
+    return search(st, rules, tt, work, theta - 1, theta)
+
+
+@jit_hot
+def leading_candidate(wbuf, n, maximise):
+    """The candidate that looks best so far, by the middle of its sum's bounds (the first on ties)."""
+    best = 0
+    for i in range(1, n):
+        mid = wbuf[WB_SUM_LOWER + i] + wbuf[WB_SUM_UPPER + i]
+        lead = wbuf[WB_SUM_LOWER + best] + wbuf[WB_SUM_UPPER + best]
+        if (mid > lead) if maximise else (mid < lead):
+            best = i
+    return best
+
+
+@jit_hot
+def score_world(w, n, maximise, hand10, rules, st, work, tt, wbuf):
+    """Bound every candidate's value in the current world ``w``. In the first world, and in
+    worlds beyond the kept ones, every value is computed. Otherwise the leading candidate's value
+    v is, and each other candidate is tested once against it: a candidate that is better here (a
+    maximiser's value above v, a minimiser's below) gets its exact value; one that is not keeps
+    the test's fail-soft bound (a maximiser's candidate at most r, between 0 and r; a minimiser's
+    at least r, up to VALUE_CEILING)."""
+    guess = st[ST_REST_POINTS] // 2
+    if w == 0 or w >= MAX_WORLDS:
         for i in range(n):
-            wbuf[WB_SUMS + i] += move_value(st, rules, tt, work, wbuf[WB_MOVES + i], 0, -1)
-    return best_candidate(wbuf, n, legal, maximise)
+            guess = candidate_exact(i, 0, VALUE_CEILING, guess, hand10, rules, st, work, tt, wbuf)
+            record(wbuf, w, i, guess, guess)
+        return
+    lead = leading_candidate(wbuf, n, maximise)
+    if w - 1 < MAX_WORLDS:
+        guess = wbuf[WB_UPPER + (w - 1) * MAX_CANDIDATES + lead]
+    v = candidate_exact(lead, 0, VALUE_CEILING, guess, hand10, rules, st, work, tt, wbuf)
+    record(wbuf, w, lead, v, v)
+    for i in range(n):
+        if i == lead:
+            continue
+        if maximise:
+            r = candidate_test(i, v + 1, hand10, rules, st, work, tt, wbuf)
+            if r > v:
+                x = candidate_exact(i, r, VALUE_CEILING, r, hand10, rules, st, work, tt, wbuf)
+                record(wbuf, w, i, x, x)
+            else:
+                record(wbuf, w, i, 0, r)
+        else:
+            r = candidate_test(i, v, hand10, rules, st, work, tt, wbuf)
+            if r < v:
+                x = candidate_exact(i, 0, r, r, hand10, rules, st, work, tt, wbuf)
+                record(wbuf, w, i, x, x)
+            else:
+                record(wbuf, w, i, r, VALUE_CEILING)
+
+
+@jit_hot
+def settle(wbuf, n, maximise):
+    """(candidate whose values to compute in every kept world, or -1 when the choice is proven;
+    the choice). The choice is the candidate of best pessimistic sum (a maximiser's lower bounds,
+    a minimiser's upper ones; the first on ties). It is proven when no other candidate's sum can
+    beat it, nor equal it from earlier in the order: that is the first best of the exact sums.
+    Otherwise the choice's values are computed first if some are bounds, else those of the rival
+    whose bounds are widest."""
+    best = 0
+    for i in range(1, n):
+        if (wbuf[WB_SUM_LOWER + i] > wbuf[WB_SUM_LOWER + best]) if maximise else (
+                wbuf[WB_SUM_UPPER + i] < wbuf[WB_SUM_UPPER + best]):
+            best = i
+    rival = -1
+    widest = -1
+    for i in range(n):
+        if i == best:
+            continue
+        if maximise:
+            proven = (wbuf[WB_SUM_UPPER + i] < wbuf[WB_SUM_LOWER + best]) if i < best else (
+                wbuf[WB_SUM_UPPER + i] <= wbuf[WB_SUM_LOWER + best])
+        else:
+            proven = (wbuf[WB_SUM_LOWER + i] > wbuf[WB_SUM_UPPER + best]) if i < best else (
+                wbuf[WB_SUM_LOWER + i] >= wbuf[WB_SUM_UPPER + best])
+        width = wbuf[WB_SUM_UPPER + i] - wbuf[WB_SUM_LOWER + i]
+        if not proven and width > widest:
+            rival = i
+            widest = width
+    if rival < 0:
+        return -1, best
+    if wbuf[WB_SUM_UPPER + best] != wbuf[WB_SUM_LOWER + best]:
+        return best, best
+    if widest == 0:
+        return -1, best  # not reached: with exact sums the pessimistic best is the first best
+    return rival, best
 
 
 @jit_hot
@@ -222,24 +432,30 @@ def pimc_choose_discard(hand10, known1, known2, n_worlds, rules, rng, st, work, 
     """The PIMC declarer's discard: (card to the seat after him, card to the seat after that).
     He holds ``hand10`` (his 7 cards and the talon) and knows the opponents hold ``known1`` and
     ``known2`` (usually nothing); the other cards are unseen, 7 to each opponent. Candidates are
-    the double-dummy best discards of the first CANDIDATE_WORLDS sampled worlds; each candidate is
-    then scored by its exact double-dummy value averaged over ``n_worlds`` fresh worlds."""
+    the double-dummy best discards of the first CANDIDATE_WORLDS sampled worlds; the choice is the
+    candidate of best exact value summed over ``n_worlds`` fresh worlds (the first on ties),
+    proven from bounds as ``pimc_choose_card`` proves a card."""
     n = discard_candidates(hand10, known1, known2, n_worlds, rules, rng, st, work, tt, wbuf)
-    wh = wbuf[WB_HANDS:WB_HANDS + 3]
+    best = 0
     if n > 1:
-        for _w in range(max(1, n_worlds)):
+        reset_bounds(wbuf, n)
+        worlds = max(1, n_worlds)
+        for w in range(worlds):
             discard_world(rng, hand10, known1, known2, wbuf)
             next_stamp(st, tt)
-            for i in range(n):
-                a = wbuf[WB_MOVES + i] // 24
-                b = wbuf[WB_MOVES + i] % 24
-                set_position(st, hand10 & ~(np.int64(1) << a) & ~(np.int64(1) << b), wh[1] | (np.int64(1) << a),
-                             wh[2] | (np.int64(1) << b), 0, -1, -1, 0, 0)
-                wbuf[WB_SUMS + i] += exact_value(st, rules, tt, work, 0, st[ST_REST_POINTS] // 2)
-    best = 0
-    for i in range(1, n):
-        if wbuf[WB_SUMS + i] > wbuf[WB_SUMS + best]:
-            best = i
+            if w < MAX_WORLDS:
+                copy_hands(wbuf, WB_HANDS, WB_WORLDS + 3 * w)
+            score_world(w, n, True, hand10, rules, st, work, tt, wbuf)
+        while True:
+            target, best = settle(wbuf, n, True)
+            if target < 0:
+                break
+            for w in range(min(worlds, MAX_WORLDS)):
+                cell = w * MAX_CANDIDATES + target
+                if wbuf[WB_LOWER + cell] != wbuf[WB_UPPER + cell]:
+                    copy_hands(wbuf, WB_WORLDS + 3 * w, WB_HANDS)
+                    next_stamp(st, tt)
+                    refine(wbuf, w, target, hand10, rules, st, work, tt)
     return wbuf[WB_MOVES + best] // 24, wbuf[WB_MOVES + best] % 24
 
 

@@ -714,7 +714,13 @@ def exact_value(st, rules, tt, work, lo, guess):
     """The exact value, known to be at least ``lo``: zero-window tests at ``guess``, then at the
     middle of the remaining interval, each moving a bound to its fail-soft result (plain MTD(f)
     steps one fail-soft bound at a time and needs about three times as many tests here)."""
-    hi = upper_bound(st, rules)
+    return exact_between(st, rules, tt, work, lo, upper_bound(st, rules), guess)
+
+
+@jit_hot
+def exact_between(st, rules, tt, work, lo, hi, guess):
+    """``exact_value`` of a position whose value is known to lie in [``lo``, ``hi``]."""
+    hi = min(hi, upper_bound(st, rules))
     beta = guess
     while lo < hi:
         beta = max(lo + 1, min(hi, beta))
@@ -757,6 +763,47 @@ def solve_positions(hands, leaders, trumps, owners, won, unsecured, targets, rul
         nodes[i] = st[ST_NODES]
 
 
+@jit_inline
+def save_position(st):
+    """The state fields a move changes (0..ST_PLY-1), for ``restore_position``."""
+    return (st[0], st[1], st[2], st[ST_LEADER], st[ST_TRUMP], st[ST_OWNER], st[ST_WON], st[ST_UNSECURED],
+            st[ST_K], st[ST_WIN_CARD], st[ST_WIN_SEAT], st[ST_LED], st[ST_TRICK_POINTS], st[ST_REST_POINTS])
+
+
+@jit_inline
+def restore_position(st, saved, ply):
+    for j in range(ST_PLY):  # state fields 0..ST_PLY-1 in order
+        st[j] = saved[j]
+    st[ST_PLY] = ply
+
+
+@jit_hot
+def move_bound(st, rules, tt, work, move, theta):
+    """One fail-soft zero-window test at ``theta`` of the position after the mover plays ``move``
+    (its immediate points included): a result r >= theta means the value is at least r, r < theta
+    that it is at most r."""
+    saved = save_position(st)
+    ply = st[ST_PLY]
+    gain = play_lead(st, rules, move) if st[ST_K] == 0 else play_follow(st, move)
+    st[ST_PLY] = ply + 1
+    r = gain if gain >= theta else gain + search(st, rules, tt, work, theta - gain - 1, theta - gain)
+    restore_position(st, saved, ply)
+    return r
+
+
+@jit_hot
+def move_exact(st, rules, tt, work, move, lo, hi, guess):
+    """Exact value of the position after the mover plays ``move`` (its immediate points included),
+    known to lie in [``lo``, ``hi``]; the zero-window tests start at ``guess``."""
+    saved = save_position(st)
+    ply = st[ST_PLY]
+    gain = play_lead(st, rules, move) if st[ST_K] == 0 else play_follow(st, move)
+    st[ST_PLY] = ply + 1
+    v = gain + exact_between(st, rules, tt, work, max(0, lo - gain), hi - gain, max(0, guess - gain))
+    restore_position(st, saved, ply)
+    return v
+
+
 @jit_hot
 def move_value(st, rules, tt, work, move, guess, target):
     """Exact value of the position after the mover plays ``move`` (its immediate points included),
@@ -764,19 +811,14 @@ def move_value(st, rules, tt, work, move, guess, target):
     (1 or 0: one zero-window test). ``guess``: a first guess of the exact value (0: none); the
     zero-window tests start there, so a close guess settles the value in two or three tests
     instead of about seven."""
-    k = st[ST_K]
-    saved = (st[0], st[1], st[2], st[ST_LEADER], st[ST_TRUMP], st[ST_OWNER], st[ST_WON], st[ST_UNSECURED],
-             st[ST_K], st[ST_WIN_CARD], st[ST_WIN_SEAT], st[ST_LED], st[ST_TRICK_POINTS], st[ST_REST_POINTS])
+    if target < 0:
+        return move_exact(st, rules, tt, work, move, 0, INFINITE, guess)
+    saved = save_position(st)
     ply = st[ST_PLY]
-    gain = play_lead(st, rules, move) if k == 0 else play_follow(st, move)
+    gain = play_lead(st, rules, move) if st[ST_K] == 0 else play_follow(st, move)
     st[ST_PLY] = ply + 1
-    if target >= 0:
-        v = 1 if gain >= target or at_least(st, rules, tt, work, target - gain) else 0
-    else:
-        v = gain + exact_value(st, rules, tt, work, 0, max(0, guess - gain))
-    for j in range(ST_PLY):  # state fields 0..ST_PLY-1 in order
-        st[j] = saved[j]
-    st[ST_PLY] = ply
+    v = 1 if gain >= target or at_least(st, rules, tt, work, target - gain) else 0
+    restore_position(st, saved, ply)
     return v
 
 
@@ -805,8 +847,7 @@ def best_move(st, rules, tt, work):
     k = st[ST_K]
     maximise = (st[ST_LEADER] + k) % 3 == 0
     ply = st[ST_PLY]
-    saved = (st[0], st[1], st[2], st[ST_LEADER], st[ST_TRUMP], st[ST_OWNER], st[ST_WON], st[ST_UNSECURED],
-             st[ST_K], st[ST_WIN_CARD], st[ST_WIN_SEAT], st[ST_LED], st[ST_TRICK_POINTS], st[ST_REST_POINTS])
+    saved = save_position(st)
     n = generate_moves(st, rules, work, True)
     _sort_moves(work, ply, n, -1)
     for i in range(n):
@@ -817,9 +858,7 @@ def best_move(st, rules, tt, work):
             ok = gain + search(st, rules, tt, work, value - gain - 1, value - gain) >= value
         else:
             ok = gain + search(st, rules, tt, work, value - gain, value - gain + 1) <= value
-        for j in range(ST_PLY):
-            st[j] = saved[j]
-        st[ST_PLY] = ply
+        restore_position(st, saved, ply)
         if ok:
             return move, value
         n = generate_moves(st, rules, work, True)
@@ -831,8 +870,7 @@ def best_move(st, rules, tt, work):
 def principal_variation(st, rules, tt, work, out):
     """Play the position out with best moves; ``out[i]`` = move code, ``out[24 + i]`` = the seat
     that played it. Returns the number of cards played. The state is left as it was."""
-    saved = (st[0], st[1], st[2], st[ST_LEADER], st[ST_TRUMP], st[ST_OWNER], st[ST_WON], st[ST_UNSECURED],
-             st[ST_K], st[ST_WIN_CARD], st[ST_WIN_SEAT], st[ST_LED], st[ST_TRICK_POINTS], st[ST_REST_POINTS])
+    saved = save_position(st)
     n = 0
     while st[0] | st[1] | st[2]:
         move, _ = best_move(st, rules, tt, work)
@@ -843,8 +881,7 @@ def principal_variation(st, rules, tt, work, out):
             play_lead(st, rules, move)
         else:
             play_follow(st, move)
-    for j in range(ST_PLY):
-        st[j] = saved[j]
+    restore_position(st, saved, st[ST_PLY])
     return n
 
 
