@@ -56,7 +56,7 @@ from sim.players import (
     seat_params,
 )
 from sim.players.layout import PLAYER_SCRIPTED
-from sim.solver import TABLE_LOG2_ROWS
+from sim.solver import PIMC_TABLE_LOG2_ROWS, TABLE_LOG2_ROWS
 
 if TYPE_CHECKING:  # the kernels' users (the advisor) need not load Polars
     import polars as pl
@@ -146,8 +146,9 @@ def chunk_rng(seed: int, index: int, stream: int = 0) -> np.ndarray:
 def solver_buffers(players) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The search buffers of double-dummy and PIMC seats (state, moves, transposition table, PIMC
     worlds); a token table when no seat searches."""
-    searching = any(name in SEARCHING_PLAYERS for name in players)
-    return seat_buffers(TABLE_LOG2_ROWS if searching else 1)  # 2**18 rows (6 MiB) per searching chunk
+    if "dd" in players:
+        return seat_buffers(TABLE_LOG2_ROWS)  # 2**18 rows (6 MiB) per chunk
+    return seat_buffers(PIMC_TABLE_LOG2_ROWS if any(name in SEARCHING_PLAYERS for name in players) else 1)
 
 
 def play_chunk(spec: BatchSpec, index: int) -> tuple[pl.DataFrame, pl.DataFrame | None]:
