@@ -5,7 +5,10 @@ timed alternately in the same run (compare the ratio: machines here are noisy).
    default number of worlds, deals a second.
 2. Card decisions by trick: positions from deals the heuristic player played (classic rules),
    replayed card by card; at each, both players choose with the same generator state: time per
-   decision, nodes searched per decision, and how often they choose the same card.
+   decision, nodes searched per decision, and how often they choose the same card. Beside them,
+   ``every value``: the exact player as it was before it proved its choice from bounds, every
+   candidate's value computed in every world (its naive twin, ``tests/reference_pimc.py``, whose
+   card pimc must always match: the last column).
 
     python benchmarks/bench_pimc.py [--deals 30] [--fast-deals 300] [--positions 80] [--repeats 3]
 """
@@ -14,7 +17,9 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -32,7 +37,11 @@ from sim.players.layout import PLAYER_CODES
 from sim.players.seat_nb import points_to_make
 from sim.solver.search_nb import ST_NODES
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+import reference_pimc  # noqa: E402  (the naive twin of the exact player)
+
 PLAYERS = ("pimc", "pimc-fast")
+DECIDERS = ("every value", *PLAYERS)
 
 
 def whole_deals(name: str, n: int, rules: HouseRules):
@@ -132,7 +141,9 @@ def decide(name: str, pos: dict, worlds: int, rules_arr, buffers, seed: int):
     args = (pos["hands"], pos["seat"], pos["legal"], pos["cards"], pos["k"], pos["leader"], pos["trump"], pos["owner"],
             pos["declarer"], pos["won"], 0, pos["played"], pos["voids"], pos["known"])
     t = time.perf_counter()
-    if name == "pimc":
+    if name == "every value":
+        card = reference_pimc.pimc_card(*args, worlds, rules_arr, rng, st, work, tt, wbuf) & 31
+    elif name == "pimc":
         card, _ = pimc_choose_card(*args, worlds, rules_arr, rng, st, work, tt, wbuf)
     else:
         card, _ = pimc_fast_choose_card(*args, pos["need"], pos["stake"], worlds, rules_arr, rng, st, work, tt, wbuf)
@@ -168,34 +179,40 @@ def main() -> None:
     pos = positions(args.positions)
     rules_arr = rules.to_array()
     from sim.players import seat_buffers
-    from sim.solver import TABLE_LOG2_ROWS
+    from sim.solver import PIMC_TABLE_LOG2_ROWS
 
-    buffers = seat_buffers(TABLE_LOG2_ROWS)
-    for name in PLAYERS:
+    buffers = seat_buffers(PIMC_TABLE_LOG2_ROWS)
+    for name in DECIDERS:
         decide(name, pos[0], args.worlds, rules_arr, buffers, 0)
-    by_trick = {(name, t): [] for name in PLAYERS for t in range(8)}
+    by_trick = {(name, t): [] for name in DECIDERS for t in range(8)}
     same = [[] for _ in range(8)]
+    exact = [[] for _ in range(8)]
     for i, p in enumerate(pos):
         chosen = {}
-        for name in PLAYERS:
+        for name in DECIDERS:
             card, dt, nodes = decide(name, p, args.worlds, rules_arr, buffers, i)
             by_trick[(name, p["trick"])].append((dt, nodes))
             chosen[name] = card
         same[p["trick"]].append(chosen["pimc-fast"] == chosen["pimc"])
+        exact[p["trick"]].append(chosen["every value"] == chosen["pimc"])
     print(f"\ncard decisions with a choice, {len(pos)} positions from {args.positions} heuristic deals "
-          f"({args.worlds} worlds; mean per decision):")
-    print(f"  {'trick':<6}{'n':>5}" + "".join(f"{name + ' ms':>16}{name + ' nodes':>18}" for name in PLAYERS)
-          + f"{'same card':>11}")
+          f"({args.worlds} worlds; mean per decision; 'every value' runs its world loop in Python):")
+    print(f"  {'trick':<6}{'n':>5}" + "".join(f"{name + ' ms':>17}{name + ' nodes':>19}" for name in DECIDERS)
+          + f"{'fast = pimc':>13}{'pimc = every value':>20}")
     for t in range(8):
         if not same[t]:
             continue  # the last trick: every card is forced
         cells = ""
-        for name in PLAYERS:
+        for name in DECIDERS:
             xs = by_trick[(name, t)]
-            cells += f"{1e3 * statistics.mean(x[0] for x in xs):>16.2f}{statistics.mean(x[1] for x in xs):>18,.0f}"
-        print(f"  {t + 1:<6}{len(same[t]):>5}{cells}{statistics.mean(same[t]):>11.0%}")
-    tot = {name: sum(x[0] for t in range(8) for x in by_trick[(name, t)]) for name in PLAYERS}
-    print(f"  all decisions: {tot['pimc'] / tot['pimc-fast']:.1f}x less time for pimc-fast")
+            cells += f"{1e3 * statistics.mean(x[0] for x in xs):>17.2f}{statistics.mean(x[1] for x in xs):>19,.0f}"
+        agree = f"{statistics.mean(same[t]):>13.0%}{statistics.mean(exact[t]):>20.0%}"
+        print(f"  {t + 1:<6}{len(same[t]):>5}{cells}{agree}")
+    tot = {name: sum(x[0] for t in range(8) for x in by_trick[(name, t)]) for name in DECIDERS}
+    nodes = {name: sum(x[1] for t in range(8) for x in by_trick[(name, t)]) for name in DECIDERS}
+    print(f"  all decisions: pimc searches {nodes['every value'] / nodes['pimc']:.1f}x fewer nodes than every value "
+          f"({tot['every value'] / tot['pimc']:.1f}x less time); pimc-fast takes {tot['pimc'] / tot['pimc-fast']:.1f}x "
+          "less time than pimc")
 
 
 if __name__ == "__main__":
