@@ -56,6 +56,7 @@ from sim.game.rules import HouseRules, load_rules
 from sim.game.state_layout import G_ON_BARREL, G_SCORE, G_WINNER, N_GAME_STATE
 from sim.parallel import run_chunks, thread_buffers
 from sim.players.layout import PLAYER_CODES, PLAYER_HEURISTIC, PLAYER_SCRIPTED
+from sim.solver import PIMC_TABLE_LOG2_ROWS
 
 CHUNK = 50
 SEARCH_CHUNK = 10  # samples per task of the double-dummy searches (no random stream to keep)
@@ -67,7 +68,6 @@ MAX_SAMPLES = 5_000_000  # sampled deals: a few arrays of 24 bytes each stay wit
 # Fewer worlds than a game's PIMC seat (sim.players.PIMC_WORLDS): the advisor plays every sampled deal
 # with every seat searching, and its answer is an average over many deals.
 ADVICE_WORLDS = 16
-TABLE_LOG2 = 16
 PASS_METHOD = ("the same sampled deals; you pass at every turn (as first hand: the forced minimum bid, then "
                "pass), the other two seats bid and everybody plays as the heuristic player; your result is "
                "your rounded defence points (or a concession's payout), or +-the contract when nobody outbids "
@@ -209,7 +209,7 @@ def _new_buffers() -> dict:
     from sim.engine.workspace import new_workspace
     from sim.players import seat_buffers
 
-    st, work, tt, wbuf = seat_buffers(TABLE_LOG2)
+    st, work, tt, wbuf = seat_buffers(PIMC_TABLE_LOG2_ROWS)  # its searches' results never depend on the table
     return {
         "st": st, "work": work, "tt": tt, "wbuf": wbuf,
         "ws": new_workspace(), "gs": np.zeros(2 * N_GAME_STATE, dtype=np.int64),
