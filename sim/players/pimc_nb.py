@@ -167,9 +167,9 @@ def pimc_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump
     move order on ties), but most values are never computed: in each world after the first only
     the leading candidate's value is, and every other candidate gets one zero-window test against
     it, which bounds its value from the side that matters (``score_world``); the bounds' sums then
-    prove which card is best, or the worlds are entered again to compute the values that decide
-    (``settle``). The card is the same as if every value were computed
-    (``tests/players/reference_pimc.py``), in about half the searching."""
+    prove which card is best, or the worlds are entered again, one at a time, to compute the
+    values that decide (``settle``, ``next_refinement``). The card is the same as if every value
+    were computed (``tests/reference_pimc.py``), in less than half the searching."""
     maximise = seat == declarer
     n = 0
     worlds = max(1, n_worlds)
@@ -185,15 +185,12 @@ def pimc_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump
             copy_hands(wbuf, WB_HANDS, WB_WORLDS + 3 * w)
         score_world(w, n, maximise, NO_DISCARD, rules, st, work, tt, wbuf)
     while True:
-        target, best = settle(wbuf, n, maximise)
+        target, w, best = next_refinement(wbuf, n, worlds, maximise)
         if target < 0:
             break
-        for w in range(min(worlds, MAX_WORLDS)):
-            cell = w * MAX_CANDIDATES + target
-            if wbuf[WB_LOWER + cell] != wbuf[WB_UPPER + cell]:
-                set_world(wbuf[WB_WORLDS + 3 * w:WB_WORLDS + 3 * w + 3], trick, n_in_trick, leader, trump,
-                          trump_owner, declarer, won, unsecured, rules, st, tt)
-                refine(wbuf, w, target, NO_DISCARD, rules, st, work, tt)
+        set_world(wbuf[WB_WORLDS + 3 * w:WB_WORLDS + 3 * w + 3], trick, n_in_trick, leader, trump, trump_owner,
+                  declarer, won, unsecured, rules, st, tt)
+        refine(wbuf, w, target, NO_DISCARD, rules, st, work, tt)
     move = wbuf[WB_MOVES + best]
     return move & 31, (move & DECLARE_FLAG) != 0
 
@@ -236,6 +233,19 @@ def tighten(wbuf, w, i, value):
     wbuf[WB_SUM_UPPER + i] += value - wbuf[WB_UPPER + cell]
     wbuf[WB_LOWER + cell] = value
     wbuf[WB_UPPER + cell] = value
+
+
+@jit_hot
+def next_refinement(wbuf, n, worlds, maximise):
+    """(candidate, kept world, choice): the value the proof needs next (``settle``'s candidate in
+    the first kept world where it has bounds), or (-1, -1, the proven choice)."""
+    target, best = settle(wbuf, n, maximise)
+    if target >= 0:
+        for w in range(min(worlds, MAX_WORLDS)):
+            cell = w * MAX_CANDIDATES + target
+            if wbuf[WB_LOWER + cell] != wbuf[WB_UPPER + cell]:
+                return target, w, best
+    return -1, -1, best  # proven (settle names only candidates with bounds left)
 
 
 @jit_hot
@@ -447,15 +457,12 @@ def pimc_choose_discard(hand10, known1, known2, n_worlds, rules, rng, st, work, 
                 copy_hands(wbuf, WB_HANDS, WB_WORLDS + 3 * w)
             score_world(w, n, True, hand10, rules, st, work, tt, wbuf)
         while True:
-            target, best = settle(wbuf, n, True)
+            target, w, best = next_refinement(wbuf, n, worlds, True)
             if target < 0:
                 break
-            for w in range(min(worlds, MAX_WORLDS)):
-                cell = w * MAX_CANDIDATES + target
-                if wbuf[WB_LOWER + cell] != wbuf[WB_UPPER + cell]:
-                    copy_hands(wbuf, WB_WORLDS + 3 * w, WB_HANDS)
-                    next_stamp(st, tt)
-                    refine(wbuf, w, target, hand10, rules, st, work, tt)
+            copy_hands(wbuf, WB_WORLDS + 3 * w, WB_HANDS)
+            next_stamp(st, tt)
+            refine(wbuf, w, target, hand10, rules, st, work, tt)
     return wbuf[WB_MOVES + best] // 24, wbuf[WB_MOVES + best] % 24
 
 
