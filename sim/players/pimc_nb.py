@@ -28,8 +28,8 @@ from sim.solver.search_nb import (
     best_discard,
     exact_between,
     generate_moves,
-    move_bound,
     move_exact,
+    move_search,
     move_value,
     next_stamp,
     play_follow,
@@ -272,9 +272,17 @@ def candidate_exact(i, lower, upper, guess, hand10, rules, st, work, tt, wbuf):
     """Candidate ``i``'s exact value in the current world, known to lie in [lower, upper]
     (VALUE_CEILING: no upper bound known); the zero-window tests start at ``guess``."""
     hi = INFINITE if upper >= VALUE_CEILING else upper
+    # With no bound known, one full-window search costs fewer nodes than zero-window tests from a
+    # guess (about 8% over a card decision, 15% over a discard's scoring); with a bound from a
+    # test, the tests are cheaper.
+    full = lower == 0 and hi == INFINITE
     if hand10 < 0:
+        if full:
+            return move_search(st, rules, tt, work, wbuf[WB_MOVES + i], -1, INFINITE)
         return move_exact(st, rules, tt, work, wbuf[WB_MOVES + i], lower, hi, guess)
     _set_discard(hand10, wbuf[WB_MOVES + i], wbuf, st)
+    if full:  # np.int64 arguments: literals would compile the recursive search a second time, which fails
+        return search(st, rules, tt, work, np.int64(-1), np.int64(INFINITE))
     return exact_between(st, rules, tt, work, lower, hi, guess)
 
 
@@ -282,7 +290,7 @@ def candidate_exact(i, lower, upper, guess, hand10, rules, st, work, tt, wbuf):
 def candidate_test(i, theta, hand10, rules, st, work, tt, wbuf):
     """One fail-soft zero-window test at ``theta`` of candidate ``i`` in the current world."""
     if hand10 < 0:
-        return move_bound(st, rules, tt, work, wbuf[WB_MOVES + i], theta)
+        return move_search(st, rules, tt, work, wbuf[WB_MOVES + i], theta - 1, theta)
     _set_discard(hand10, wbuf[WB_MOVES + i], wbuf, st)
     return search(st, rules, tt, work, theta - 1, theta)
 

@@ -778,15 +778,15 @@ def restore_position(st, saved, ply):
 
 
 @jit_hot
-def move_bound(st, rules, tt, work, move, theta):
-    """One fail-soft zero-window test at ``theta`` of the position after the mover plays ``move``
-    (its immediate points included): a result r >= theta means the value is at least r, r < theta
-    that it is at most r."""
+def move_search(st, rules, tt, work, move, alpha, beta):
+    """``search`` of the position after the mover plays ``move``, its immediate points included
+    (fail-soft: r <= alpha means the value is at most r, r >= beta at least r, else r is the
+    value). The zero-window test at theta is the window (theta - 1, theta)."""
     saved = save_position(st)
     ply = st[ST_PLY]
     gain = play_lead(st, rules, move) if st[ST_K] == 0 else play_follow(st, move)
     st[ST_PLY] = ply + 1
-    r = gain if gain >= theta else gain + search(st, rules, tt, work, theta - gain - 1, theta - gain)
+    r = gain if gain >= beta else gain + search(st, rules, tt, work, alpha - gain, beta - gain)
     restore_position(st, saved, ply)
     return r
 
