@@ -959,7 +959,8 @@ def sort_discards(work, n):
 def best_discard(hand10, opp1, opp2, rules, st, work, tt):
     """The discard (card to seat 1, card to seat 2) from the declarer's 10 cards that maximises the
     value of the play that follows (declarer on lead, no trump, no trick won), and that value.
-    Discards are tried in ``list_discards`` order; each later one is first tested against the best value so
+    Discards are tried in ``list_discards`` order: the first valued by one full-window search (a
+    few % fewer nodes than zero-window tests from a guess); each later one first tested against the best value so
     far (one zero-window search, often cut at once by the quick upper bound), and all share one
     table, keyed by the hands, so states reached from several discards are solved once. Under
     no_aces_tens_in_discard only the other cards may be given."""
@@ -983,7 +984,7 @@ def best_discard(hand10, opp1, opp2, rules, st, work, tt):
                 continue
             v = exact_value(st, rules, tt, work, r, r)
         else:
-            v = exact_value(st, rules, tt, work, 0, st[ST_REST_POINTS] // 2)
+            v = search(st, rules, tt, work, best, np.int64(INFINITE))
         best = v
         best_a = a
         best_b = b
