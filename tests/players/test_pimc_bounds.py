@@ -5,6 +5,10 @@ generator state, for cards and for the discard, whatever the number of worlds.""
 
 from __future__ import annotations
 
+import json
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 import reference_pimc as naive
@@ -27,6 +31,8 @@ from sim.players.pimc_nb import (
     reset_bounds,
     settle,
 )
+
+KNOWN_ANSWERS = Path(__file__).resolve().parent.parent / "known_answers"
 
 
 def _mask(cards) -> int:
@@ -138,3 +144,15 @@ def test_settle_proves_the_first_best_or_names_what_to_compute():
     assert tuple(settle(wbuf, 2, False)) == (-1, 0)
     assert wbuf[WB_SUM_LOWER + 1] == 72 and wbuf[WB_SUM_UPPER] == 70
     assert wbuf[WB_LOWER + MAX_CANDIDATES + 1] == 41 and wbuf[WB_UPPER + 1] == VALUE_CEILING
+
+
+def test_pimc_deals_are_played_as_the_player_that_computed_every_value(engine_compiled):
+    """Known answers: whole deals through the engine (bidding, discards, every card, what each
+    seat knows) under three- and two-player rules, as commit ea4b7e1 played them."""
+    sys.path.insert(0, str(KNOWN_ANSWERS))
+    import make_pimc_deals as make
+
+    for case in json.loads((KNOWN_ANSWERS / "pimc_deals.json").read_text()):
+        got = make.play(case["options"], case["players"], case["deals"])
+        assert got["plays"] == case["plays"], case["case"]
+        assert got["digest"] == case["digest"], case["case"]
