@@ -8,45 +8,54 @@ double-dummy value averaged over the worlds, each world's last_bonus being the p
 talon. The declarer takes the highest average, the defender the lowest; ties go to the first move
 in the solver's move order. Worlds are uniform among the consistent ones: the opponent's cards are
 drawn among the unseen cards of suits he may still hold, then the other talon's among the rest,
-the buried cards are what remains. Buffers as ``sim.players.pimc_nb`` (``wbuf = pimc_nb.new_pimc_buffer()``),
-``rng`` a generator state of ``sim.game.rng_nb``.
+the buried cards are what remains. The choice is proven from bounds, as ``sim.players.pimc_nb``
+proves it, without computing most values (the same choice as every value summed). Buffers as
+``sim.players.pimc_nb`` (``wbuf = pimc_nb.new_pimc_buffer()``), ``rng`` a generator state of
+``sim.game.rng_nb``.
 """
 
 import numpy as np
 
 from sim.game.bits_nb import popcount
-from sim.game.cards import CARD_POINTS, FULL_DECK
+from sim.game.cards import FULL_DECK
 from sim.game.play_nb import mask_points
 from sim.numba_config import jit_hot
 from sim.players.pimc_nb import (
+    CANDIDATE_DISCARD2,
+    CANDIDATE_MOVE2,
     CANDIDATE_WORLDS,
+    MAX_WORLDS,
+    NO_HAND,
+    W_BURIED,
+    W_OPP,
+    W_TALON,
+    W_VOIDS,
+    WB_DECK,
     WB_HANDS,
     WB_MOVES,
-    WB_SUMS,
+    WB_WORLDS,
     best_candidate,
+    copy_hands,
+    next_refinement,
+    refine,
+    reset_bounds,
     sample_world,
+    score_world,
     take_candidates,
 )
 from sim.solver.search2_nb import (
     best_discard2,
     decode_discard,
     encode_discard,
-    exact_value2,
-    first_guess,
     generate_moves2,
-    move_value2,
     set_position2,
 )
 from sim.solver.search_nb import (
+    DECLARE_FLAG,
     ST_PLY,
     next_stamp,
     play_lead,
 )
-
-# wbuf[WB_HANDS:WB_HANDS + 6]: a world (the opponent's hand, the other talon, the buried cards),
-# then the void bits sample_world reads for those three places (only the opponent has any).
-W_OPP, W_TALON, W_BURIED = 0, 1, 2
-W_VOIDS = 3
 
 
 @jit_hot
@@ -90,7 +99,8 @@ def pimc2_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trum
     opponent's hand or buried (the taken talon, shown to the defender); played cards are
     ignored. ``counts``: int64 (3,) the sizes of those three now (the opponent's hand without his
     card on the table); the buried cards take what the other two leave of the unseen cards, so
-    counts[2] is implied. ``n_worlds`` worlds are sampled with ``rng``."""
+    counts[2] is implied. ``n_worlds`` worlds are sampled with ``rng``. The card of best exact
+    value summed over the worlds, proven from bounds as ``pimc_nb.pimc_choose_card`` proves it."""
     own = hands[seat]
     opp = seat ^ 1
     k_opp = known[0] & ~played & ~own
@@ -108,7 +118,8 @@ def pimc2_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trum
     maximise = seat == declarer
     world = wbuf[WB_HANDS:WB_HANDS + W_VOIDS]
     n = 0
-    for w in range(max(1, n_worlds)):
+    worlds = max(1, n_worlds)
+    for w in range(worlds):
         world[W_OPP] = k_opp
         world[W_TALON] = k_talon
         world[W_BURIED] = k_buried
@@ -120,22 +131,39 @@ def pimc2_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trum
                 h_seat |= np.int64(1) << trick[0]
             else:
                 h_opp |= np.int64(1) << trick[0]
-        next_stamp(st, tt)
-        if seat == declarer:
-            set_position2(st, h_seat, h_opp, leader ^ declarer, trump, rel_owner, rel_won, unsecured,
-                          mask_points(world[W_TALON]))
-        else:
-            set_position2(st, h_opp, h_seat, leader ^ declarer, trump, rel_owner, rel_won, unsecured,
-                          mask_points(world[W_TALON]))
-        if n_in_trick == 1:
-            play_lead(st, rules, trick[0])  # its declaration is already in trump and points
+        # The solver's position of the world: the declarer's and the defender's cards, the bonus.
+        slot = WB_WORLDS + 3 * w if w < MAX_WORLDS else WB_DECK  # beyond the kept worlds: the shuffle's scratch
+        wbuf[slot] = h_seat if seat == declarer else h_opp
+        wbuf[slot + 1] = h_opp if seat == declarer else h_seat
+        wbuf[slot + 2] = mask_points(world[W_TALON])
+        set_world2(wbuf, slot, leader ^ declarer, trump, rel_owner, rel_won, unsecured, trick, n_in_trick, rules,
+                   st, tt)
         if w == 0:
             n = take_candidates(work, st[ST_PLY], generate_moves2(st, rules, work, False), legal, wbuf)
             if n == 1:
-                break
-        for i in range(n):
-            wbuf[WB_SUMS + i] += move_value2(st, rules, tt, work, wbuf[WB_MOVES + i])
-    return best_candidate(wbuf, n, legal, maximise)
+                return best_candidate(wbuf, n, legal, maximise)
+            reset_bounds(wbuf, n)
+        score_world(w, n, maximise, CANDIDATE_MOVE2, NO_HAND, rules, st, work, tt, wbuf)
+    while True:
+        target, w, best = next_refinement(wbuf, n, worlds, maximise)
+        if target < 0:
+            break
+        set_world2(wbuf, WB_WORLDS + 3 * w, leader ^ declarer, trump, rel_owner, rel_won, unsecured, trick, n_in_trick,
+                   rules, st, tt)
+        refine(wbuf, w, target, CANDIDATE_MOVE2, NO_HAND, rules, st, work, tt)
+    move = wbuf[WB_MOVES + best]
+    return move & 31, (move & DECLARE_FLAG) != 0
+
+
+@jit_hot
+def set_world2(wbuf, slot, leader, trump, owner, won, unsecured, trick, n_in_trick, rules, st, tt):
+    """Set the solver on the world kept at ``wbuf[slot:slot + 3]`` (the declarer's cards, the
+    defender's, the other talon's points) at the decision: a fresh table generation, the trick's
+    lead played again. ``leader``, ``owner``, ``won`` relative to the declarer."""
+    next_stamp(st, tt)
+    set_position2(st, wbuf[slot], wbuf[slot + 1], leader, trump, owner, won, unsecured, wbuf[slot + 2])
+    if n_in_trick == 1:
+        play_lead(st, rules, trick[0])  # its declaration is already in trump and points
 
 
 @jit_hot
@@ -144,9 +172,9 @@ def pimc2_choose_discard(hand12, to_talon, givable, n_worlds, rules, rng, st, wo
     (t = -1 without ``to_talon``). He knows only his 12 cards; the 12 others are the defender's
     hand (10, or 9 with ``to_talon``) and the other talon (2, or 3). Candidates are the
     double-dummy best discards of the first CANDIDATE_WORLDS sampled worlds (at most that many,
-    out of 66 or 220); each candidate is then scored by its value (buried points + the play's
-    double-dummy value, the world's talon and t making the bonus) averaged over ``n_worlds`` fresh
-    worlds."""
+    out of 66 or 220); the choice is the candidate of best value (buried points + the play's
+    double-dummy value, the world's talon and t making the bonus) summed over ``n_worlds`` fresh
+    worlds (the first on ties), proven from bounds as ``pimc_nb.pimc_choose_card`` proves a card."""
     pool = FULL_DECK & ~hand12
     n_talon = 3 if to_talon else 2
     need_opp = popcount(pool) - n_talon
@@ -163,26 +191,23 @@ def pimc2_choose_discard(hand12, to_talon, givable, n_worlds, rules, rng, st, wo
                 new = False
         if new:
             wbuf[WB_MOVES + n] = code
-            wbuf[WB_SUMS + n] = 0
             n += 1
+    best = 0
     if n > 1:
-        for _w in range(max(1, n_worlds)):
+        reset_bounds(wbuf, n)
+        worlds = max(1, n_worlds)
+        for w in range(worlds):
             world[:] = 0
             sample_world2(rng, pool, 0, need_opp, n_talon, 0, wbuf)
-            talon_points = mask_points(world[W_TALON])
             next_stamp(st, tt)
-            for i in range(n):
-                b1, b2, t = decode_discard(wbuf[WB_MOVES + i])
-                gone = (np.int64(1) << b1) | (np.int64(1) << b2)
-                bonus = talon_points
-                if t >= 0:
-                    gone |= np.int64(1) << t
-                    bonus += CARD_POINTS[t]
-                set_position2(st, hand12 & ~gone, world[W_OPP], 0, -1, -1, 0, 0, bonus)
-                wbuf[WB_SUMS + i] += CARD_POINTS[b1] + CARD_POINTS[b2] + exact_value2(st, rules, tt, work, 0,
-                                                                                      first_guess(st))
-    best = 0
-    for i in range(1, n):
-        if wbuf[WB_SUMS + i] > wbuf[WB_SUMS + best]:
-            best = i
+            if w < MAX_WORLDS:
+                copy_hands(wbuf, WB_HANDS, WB_WORLDS + 3 * w)
+            score_world(w, n, True, CANDIDATE_DISCARD2, hand12, rules, st, work, tt, wbuf)
+        while True:
+            target, w, best = next_refinement(wbuf, n, worlds, True)
+            if target < 0:
+                break
+            copy_hands(wbuf, WB_WORLDS + 3 * w, WB_HANDS)
+            next_stamp(st, tt)
+            refine(wbuf, w, target, CANDIDATE_DISCARD2, hand12, rules, st, work, tt)
     return decode_discard(wbuf[WB_MOVES + best])

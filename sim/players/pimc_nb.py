@@ -17,9 +17,18 @@ Both kernels are ``jit_hot`` (no allocation): buffers come from the caller, one 
 import numpy as np
 
 from sim.game.bits_nb import lowest_index, popcount
-from sim.game.cards import FULL_DECK, SUIT_MASK
+from sim.game.cards import CARD_POINTS, FULL_DECK, SUIT_MASK
+from sim.game.play_nb import mask_points
 from sim.game.rng_nb import below
 from sim.numba_config import jit_hot
+from sim.solver.search2_nb import (
+    decode_discard,
+    exact_between2,
+    move_exact2,
+    move_search2,
+    search2,
+    set_position2,
+)
 from sim.solver.search_nb import (
     DECLARE_FLAG,
     INFINITE,
@@ -183,23 +192,31 @@ def pimc_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump
             reset_bounds(wbuf, n)
         if w < MAX_WORLDS:
             copy_hands(wbuf, WB_HANDS, WB_WORLDS + 3 * w)
-        score_world(w, n, maximise, NO_DISCARD, rules, st, work, tt, wbuf)
+        score_world(w, n, maximise, CANDIDATE_MOVE, NO_HAND, rules, st, work, tt, wbuf)
     while True:
         target, w, best = next_refinement(wbuf, n, worlds, maximise)
         if target < 0:
             break
         set_world(wbuf[WB_WORLDS + 3 * w:WB_WORLDS + 3 * w + 3], trick, n_in_trick, leader, trump, trump_owner,
                   declarer, won, unsecured, rules, st, tt)
-        refine(wbuf, w, target, NO_DISCARD, rules, st, work, tt)
+        refine(wbuf, w, target, CANDIDATE_MOVE, NO_HAND, rules, st, work, tt)
     move = wbuf[WB_MOVES + best]
     return move & 31, (move & DECLARE_FLAG) != 0
 
 
 # ---- the exact PIMC choice from bounds ----------------------------------------------------------
-# A candidate is a move from the world's position, or for the discard (``hand10`` >= 0) a discard
-# code a * 24 + b, whose position (the declarer holding ``hand10`` less a and b, the opponents the
-# world's hands plus a and b) is set before each search.
-NO_DISCARD = np.int64(-1)
+# What a candidate is (``kind``): a move from the position the solver is set on (three players, or
+# two: ``sim.players.pimc2_nb``), or a discard whose position is set before each search from the
+# declarer's cards ``hand`` and the world in ``wbuf[WB_HANDS:]``: with three players a code
+# a * 24 + b (the declarer keeps ``hand`` less a and b, the opponents get the world's hands plus
+# a and b); with two a ``search2_nb.encode_discard`` code (the buried cards' points count, the
+# other talon's points and a card put into it make the last trick's bonus).
+CANDIDATE_MOVE, CANDIDATE_DISCARD, CANDIDATE_MOVE2, CANDIDATE_DISCARD2 = 0, 1, 2, 3
+NO_HAND = np.int64(-1)  # the moves' hand argument: unused
+# The two-player world in wbuf[WB_HANDS:WB_HANDS + 6] (sim.players.pimc2_nb): the opponent's hand,
+# the other talon, the buried cards, then the void bits sample_world reads for those three places.
+W_OPP, W_TALON, W_BURIED = 0, 1, 2
+W_VOIDS = 3
 
 
 @jit_hot
@@ -249,50 +266,79 @@ def next_refinement(wbuf, n, worlds, maximise):
 
 
 @jit_hot
-def refine(wbuf, w, i, hand10, rules, st, work, tt):
+def refine(wbuf, w, i, kind, hand, rules, st, work, tt):
     """Compute candidate ``i``'s exact value in kept world ``w`` (the solver set on that world),
     starting from the bound its test gave."""
     cell = w * MAX_CANDIDATES + i
     lower = wbuf[WB_LOWER + cell]
     upper = wbuf[WB_UPPER + cell]
-    tighten(wbuf, w, i, candidate_exact(i, lower, upper, lower if upper >= VALUE_CEILING else upper, hand10, rules,
-                                        st, work, tt, wbuf))
+    tighten(wbuf, w, i, candidate_exact(i, lower, upper, lower if upper >= VALUE_CEILING else upper, kind, hand,
+                                        rules, st, work, tt, wbuf))
 
 
 @jit_hot
-def _set_discard(hand10, code, wbuf, st):
-    a = code // 24
-    b = code % 24
-    set_position(st, hand10 & ~(np.int64(1) << a) & ~(np.int64(1) << b), wbuf[WB_HANDS + 1] | (np.int64(1) << a),
-                 wbuf[WB_HANDS + 2] | (np.int64(1) << b), 0, -1, -1, 0, 0)
+def set_discard(kind, hand, code, wbuf, st):
+    """Set the solver on a discard candidate in the current world; the points the discard itself
+    scores (two players: the buried cards'), which its value includes."""
+    if kind == CANDIDATE_DISCARD:
+        a = code // 24
+        b = code % 24
+        set_position(st, hand & ~(np.int64(1) << a) & ~(np.int64(1) << b), wbuf[WB_HANDS + 1] | (np.int64(1) << a),
+                     wbuf[WB_HANDS + 2] | (np.int64(1) << b), 0, -1, -1, 0, 0)
+        return np.int64(0)
+    b1, b2, t = decode_discard(code)
+    gone = (np.int64(1) << b1) | (np.int64(1) << b2)
+    bonus = mask_points(wbuf[WB_HANDS + W_TALON])
+    if t >= 0:
+        gone |= np.int64(1) << t
+        bonus += CARD_POINTS[t]
+    set_position2(st, hand & ~gone, wbuf[WB_HANDS + W_OPP], 0, -1, -1, 0, 0, bonus)
+    return CARD_POINTS[b1] + CARD_POINTS[b2]
 
 
 @jit_hot
-def candidate_exact(i, lower, upper, guess, hand10, rules, st, work, tt, wbuf):
+def candidate_exact(i, lower, upper, guess, kind, hand, rules, st, work, tt, wbuf):
     """Candidate ``i``'s exact value in the current world, known to lie in [lower, upper]
     (VALUE_CEILING: no upper bound known); the zero-window tests start at ``guess``."""
     hi = INFINITE if upper >= VALUE_CEILING else upper
     # With no bound known, one full-window search costs fewer nodes than zero-window tests from a
     # guess (about 8% over a card decision, 15% over a discard's scoring); with a bound from a
-    # test, the tests are cheaper.
+    # test, the tests are cheaper. np.int64 arguments: literals would compile the recursive
+    # searches a second time, which fails.
     full = lower == 0 and hi == INFINITE
-    if hand10 < 0:
+    move = wbuf[WB_MOVES + i]
+    if kind == CANDIDATE_MOVE:
         if full:
-            return move_search(st, rules, tt, work, wbuf[WB_MOVES + i], -1, INFINITE)
-        return move_exact(st, rules, tt, work, wbuf[WB_MOVES + i], lower, hi, guess)
-    _set_discard(hand10, wbuf[WB_MOVES + i], wbuf, st)
-    if full:  # np.int64 arguments: literals would compile the recursive search a second time, which fails
-        return search(st, rules, tt, work, np.int64(-1), np.int64(INFINITE))
-    return exact_between(st, rules, tt, work, lower, hi, guess)
+            return move_search(st, rules, tt, work, move, np.int64(-1), np.int64(INFINITE))
+        return move_exact(st, rules, tt, work, move, lower, hi, guess)
+    if kind == CANDIDATE_MOVE2:
+        if full:
+            return move_search2(st, rules, tt, work, move, np.int64(-1), np.int64(INFINITE))
+        return move_exact2(st, rules, tt, work, move, lower, hi, guess)
+    base = set_discard(kind, hand, move, wbuf, st)
+    lo = max(0, lower - base)
+    top = hi if hi == INFINITE else hi - base
+    if kind == CANDIDATE_DISCARD:
+        if full:
+            return search(st, rules, tt, work, np.int64(-1), np.int64(INFINITE))
+        return exact_between(st, rules, tt, work, lo, top, max(0, guess - base))
+    if full:
+        return base + search2(st, rules, tt, work, np.int64(-1), np.int64(INFINITE))
+    return base + exact_between2(st, rules, tt, work, lo, top, max(0, guess - base))
 
 
 @jit_hot
-def candidate_test(i, theta, hand10, rules, st, work, tt, wbuf):
+def candidate_test(i, theta, kind, hand, rules, st, work, tt, wbuf):
     """One fail-soft zero-window test at ``theta`` of candidate ``i`` in the current world."""
-    if hand10 < 0:
-        return move_search(st, rules, tt, work, wbuf[WB_MOVES + i], theta - 1, theta)
-    _set_discard(hand10, wbuf[WB_MOVES + i], wbuf, st)
-    return search(st, rules, tt, work, theta - 1, theta)
+    move = wbuf[WB_MOVES + i]
+    if kind == CANDIDATE_MOVE:
+        return move_search(st, rules, tt, work, move, theta - 1, theta)
+    if kind == CANDIDATE_MOVE2:
+        return move_search2(st, rules, tt, work, move, theta - 1, theta)
+    base = set_discard(kind, hand, move, wbuf, st)
+    if kind == CANDIDATE_DISCARD:
+        return search(st, rules, tt, work, theta - 1, theta)
+    return base + search2(st, rules, tt, work, theta - base - 1, theta - base)
 
 
 @jit_hot
@@ -308,7 +354,7 @@ def leading_candidate(wbuf, n, maximise):
 
 
 @jit_hot
-def score_world(w, n, maximise, hand10, rules, st, work, tt, wbuf):
+def score_world(w, n, maximise, kind, hand, rules, st, work, tt, wbuf):
     """Bound every candidate's value in the current world ``w``. In the first world, and in
     worlds beyond the kept ones, every value is computed. Otherwise the leading candidate's value
     v is, and each other candidate is tested once against it: a candidate that is better here (a
@@ -318,28 +364,28 @@ def score_world(w, n, maximise, hand10, rules, st, work, tt, wbuf):
     guess = st[ST_REST_POINTS] // 2
     if w == 0 or w >= MAX_WORLDS:
         for i in range(n):
-            guess = candidate_exact(i, 0, VALUE_CEILING, guess, hand10, rules, st, work, tt, wbuf)
+            guess = candidate_exact(i, 0, VALUE_CEILING, guess, kind, hand, rules, st, work, tt, wbuf)
             record(wbuf, w, i, guess, guess)
         return
     lead = leading_candidate(wbuf, n, maximise)
     if w - 1 < MAX_WORLDS:
         guess = wbuf[WB_UPPER + (w - 1) * MAX_CANDIDATES + lead]
-    v = candidate_exact(lead, 0, VALUE_CEILING, guess, hand10, rules, st, work, tt, wbuf)
+    v = candidate_exact(lead, 0, VALUE_CEILING, guess, kind, hand, rules, st, work, tt, wbuf)
     record(wbuf, w, lead, v, v)
     for i in range(n):
         if i == lead:
             continue
         if maximise:
-            r = candidate_test(i, v + 1, hand10, rules, st, work, tt, wbuf)
+            r = candidate_test(i, v + 1, kind, hand, rules, st, work, tt, wbuf)
             if r > v:
-                x = candidate_exact(i, r, VALUE_CEILING, r, hand10, rules, st, work, tt, wbuf)
+                x = candidate_exact(i, r, VALUE_CEILING, r, kind, hand, rules, st, work, tt, wbuf)
                 record(wbuf, w, i, x, x)
             else:
                 record(wbuf, w, i, 0, r)
         else:
-            r = candidate_test(i, v, hand10, rules, st, work, tt, wbuf)
+            r = candidate_test(i, v, kind, hand, rules, st, work, tt, wbuf)
             if r < v:
-                x = candidate_exact(i, 0, r, r, hand10, rules, st, work, tt, wbuf)
+                x = candidate_exact(i, 0, r, r, kind, hand, rules, st, work, tt, wbuf)
                 record(wbuf, w, i, x, x)
             else:
                 record(wbuf, w, i, r, VALUE_CEILING)
@@ -463,14 +509,14 @@ def pimc_choose_discard(hand10, known1, known2, n_worlds, rules, rng, st, work, 
             next_stamp(st, tt)
             if w < MAX_WORLDS:
                 copy_hands(wbuf, WB_HANDS, WB_WORLDS + 3 * w)
-            score_world(w, n, True, hand10, rules, st, work, tt, wbuf)
+            score_world(w, n, True, CANDIDATE_DISCARD, hand10, rules, st, work, tt, wbuf)
         while True:
             target, w, best = next_refinement(wbuf, n, worlds, True)
             if target < 0:
                 break
             copy_hands(wbuf, WB_WORLDS + 3 * w, WB_HANDS)
             next_stamp(st, tt)
-            refine(wbuf, w, target, hand10, rules, st, work, tt)
+            refine(wbuf, w, target, CANDIDATE_DISCARD, hand10, rules, st, work, tt)
     return wbuf[WB_MOVES + best] // 24, wbuf[WB_MOVES + best] % 24
 
 

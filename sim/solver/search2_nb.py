@@ -72,6 +72,8 @@ from sim.solver.search_nb import (
     node_state,
     play_lead,
     restore_node,
+    restore_position,
+    save_position,
     sort_discards,
     tt_probe,
 )
@@ -302,7 +304,13 @@ def search2(st, rules, tt, work, alpha, beta):
 def exact_value2(st, rules, tt, work, lo, guess):
     """The exact value, known to be at least ``lo``: zero-window tests at ``guess``, then at the
     middle of the remaining interval (as ``search_nb.exact_value``)."""
-    hi = upper_bound2(st, rules)
+    return exact_between2(st, rules, tt, work, lo, upper_bound2(st, rules), guess)
+
+
+@jit_hot
+def exact_between2(st, rules, tt, work, lo, hi, guess):
+    """``exact_value2`` of a position whose value is known to lie in [``lo``, ``hi``]."""
+    hi = min(hi, upper_bound2(st, rules))
     beta = guess
     while lo < hi:
         beta = max(lo + 1, min(hi, beta))
@@ -349,29 +357,40 @@ def solve_positions2(hands, leaders, trumps, owners, won, unsecured, bonus, targ
 
 
 @jit_hot
-def _save(st):
-    """The state fields below ST_PLY (hands, bonus, leader, trump, owner, won, unsecured, trick)."""
-    return (st[0], st[1], st[2], st[3], st[4], st[5], st[6], st[7], st[8], st[9], st[10], st[11], st[12],
-            st[13])
+def move_search2(st, rules, tt, work, move, alpha, beta):
+    """``search2`` of the position after the mover plays ``move``, its immediate points included
+    (as ``search_nb.move_search``)."""
+    saved = save_position(st)
+    ply = st[ST_PLY]
+    gain = play_lead(st, rules, move) if st[ST_K] == 0 else play_follow2(st, move)
+    st[ST_PLY] = ply + 1
+    r = gain if gain >= beta else gain + search2(st, rules, tt, work, alpha - gain, beta - gain)
+    restore_position(st, saved, ply)
+    return r
 
 
 @jit_hot
-def _restore(st, saved, ply):
-    """Put back the fields of ``_save`` and the ply."""
-    for j in range(ST_PLY):
-        st[j] = saved[j]
-    st[ST_PLY] = ply
+def move_exact2(st, rules, tt, work, move, lo, hi, guess):
+    """Exact value of the position after the mover plays ``move`` (its immediate points included),
+    known to lie in [``lo``, ``hi``]; the zero-window tests start at ``guess``."""
+    saved = save_position(st)
+    ply = st[ST_PLY]
+    gain = play_lead(st, rules, move) if st[ST_K] == 0 else play_follow2(st, move)
+    st[ST_PLY] = ply + 1
+    v = gain + exact_between2(st, rules, tt, work, max(0, lo - gain), hi - gain, max(0, guess - gain))
+    restore_position(st, saved, ply)
+    return v
 
 
 @jit_hot
 def move_value2(st, rules, tt, work, move):
     """Exact value of the position after the mover plays ``move`` (its immediate points included)."""
-    saved = _save(st)
+    saved = save_position(st)
     ply = st[ST_PLY]
     gain = play_lead(st, rules, move) if st[ST_K] == 0 else play_follow2(st, move)
     st[ST_PLY] = ply + 1
     v = gain + exact_value2(st, rules, tt, work, 0, 0)
-    _restore(st, saved, ply)
+    restore_position(st, saved, ply)
     return v
 
 
@@ -402,7 +421,7 @@ def best_move2(st, rules, tt, work):
     k = st[ST_K]
     maximise = ((st[ST_LEADER] + k) & 1) == 0
     ply = st[ST_PLY]
-    saved = _save(st)
+    saved = save_position(st)
     n = generate_moves2(st, rules, work, True)
     _sort_moves(work, ply, n, -1)
     for i in range(n):
@@ -413,7 +432,7 @@ def best_move2(st, rules, tt, work):
             ok = gain + search2(st, rules, tt, work, value - gain - 1, value - gain) >= value
         else:
             ok = gain + search2(st, rules, tt, work, value - gain, value - gain + 1) <= value
-        _restore(st, saved, ply)
+        restore_position(st, saved, ply)
         if ok:
             return move, value
         n = generate_moves2(st, rules, work, True)
@@ -425,7 +444,7 @@ def best_move2(st, rules, tt, work):
 def principal_variation2(st, rules, tt, work, out):
     """Play the position out with best moves; ``out[i]`` = move code, ``out[24 + i]`` = the seat
     that played it. Returns the number of cards played. The state is left as it was."""
-    saved = _save(st)
+    saved = save_position(st)
     ply = st[ST_PLY]
     n = 0
     while st[0] | st[1]:
@@ -437,7 +456,7 @@ def principal_variation2(st, rules, tt, work, out):
             play_lead(st, rules, move)
         else:
             play_follow2(st, move)
-    _restore(st, saved, ply)
+    restore_position(st, saved, ply)
     return n
 
 
