@@ -35,11 +35,12 @@ from sim.players.pimc_nb import (
     WB_MOVES,
     WB_WORLDS,
     best_candidate,
-    copy_hands,
     next_refinement,
+    proven_discard,
     refine,
     reset_bounds,
     sample_world,
+    score_discard_world,
     score_world,
     take_candidates,
 )
@@ -199,15 +200,6 @@ def pimc2_choose_discard(hand12, to_talon, givable, n_worlds, rules, rng, st, wo
         for w in range(worlds):
             world[:] = 0
             sample_world2(rng, pool, 0, need_opp, n_talon, 0, wbuf)
-            next_stamp(st, tt)
-            if w < MAX_WORLDS:
-                copy_hands(wbuf, WB_HANDS, WB_WORLDS + 3 * w)
-            score_world(w, n, True, CANDIDATE_DISCARD2, hand12, rules, st, work, tt, wbuf)
-        while True:
-            target, w, best = next_refinement(wbuf, n, worlds, True)
-            if target < 0:
-                break
-            copy_hands(wbuf, WB_WORLDS + 3 * w, WB_HANDS)
-            next_stamp(st, tt)
-            refine(wbuf, w, target, CANDIDATE_DISCARD2, hand12, rules, st, work, tt)
+            score_discard_world(w, n, CANDIDATE_DISCARD2, hand12, rules, st, work, tt, wbuf)
+        best = proven_discard(n, worlds, CANDIDATE_DISCARD2, hand12, rules, st, work, tt, wbuf)
     return decode_discard(wbuf[WB_MOVES + best])

@@ -506,18 +506,32 @@ def pimc_choose_discard(hand10, known1, known2, n_worlds, rules, rng, st, work, 
         worlds = max(1, n_worlds)
         for w in range(worlds):
             discard_world(rng, hand10, known1, known2, wbuf)
-            next_stamp(st, tt)
-            if w < MAX_WORLDS:
-                copy_hands(wbuf, WB_HANDS, WB_WORLDS + 3 * w)
-            score_world(w, n, True, CANDIDATE_DISCARD, hand10, rules, st, work, tt, wbuf)
-        while True:
-            target, w, best = next_refinement(wbuf, n, worlds, True)
-            if target < 0:
-                break
-            copy_hands(wbuf, WB_WORLDS + 3 * w, WB_HANDS)
-            next_stamp(st, tt)
-            refine(wbuf, w, target, CANDIDATE_DISCARD, hand10, rules, st, work, tt)
+            score_discard_world(w, n, CANDIDATE_DISCARD, hand10, rules, st, work, tt, wbuf)
+        best = proven_discard(n, worlds, CANDIDATE_DISCARD, hand10, rules, st, work, tt, wbuf)
     return wbuf[WB_MOVES + best] // 24, wbuf[WB_MOVES + best] % 24
+
+
+@jit_hot
+def score_discard_world(w, n, kind, hand, rules, st, work, tt, wbuf):
+    """``score_world`` for the discard candidates in the world just sampled into
+    ``wbuf[WB_HANDS:]`` (kept for ``proven_discard``), from a fresh table generation."""
+    next_stamp(st, tt)
+    if w < MAX_WORLDS:
+        copy_hands(wbuf, WB_HANDS, WB_WORLDS + 3 * w)
+    score_world(w, n, True, kind, hand, rules, st, work, tt, wbuf)
+
+
+@jit_hot
+def proven_discard(n, worlds, kind, hand, rules, st, work, tt, wbuf):
+    """The discard candidate proven best once every world is scored, kept worlds entered again
+    for the values that decide."""
+    while True:
+        target, w, best = next_refinement(wbuf, n, worlds, True)
+        if target < 0:
+            return best
+        copy_hands(wbuf, WB_WORLDS + 3 * w, WB_HANDS)
+        next_stamp(st, tt)
+        refine(wbuf, w, target, kind, hand, rules, st, work, tt)
 
 
 @jit_hot
