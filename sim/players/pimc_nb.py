@@ -361,16 +361,14 @@ def score_world(w, n, maximise, kind, hand, rules, st, work, tt, wbuf):
     maximiser's value above v, a minimiser's below) gets its exact value; one that is not keeps
     the test's fail-soft bound (a maximiser's candidate at most r, between 0 and r; a minimiser's
     at least r, up to VALUE_CEILING)."""
-    guess = st[ST_REST_POINTS] // 2
+    no_guess = np.int64(0)  # a value with no bound known comes from one full-window search
     if w == 0 or w >= MAX_WORLDS:
         for i in range(n):
-            guess = candidate_exact(i, 0, VALUE_CEILING, guess, kind, hand, rules, st, work, tt, wbuf)
-            record(wbuf, w, i, guess, guess)
+            v = candidate_exact(i, 0, VALUE_CEILING, no_guess, kind, hand, rules, st, work, tt, wbuf)
+            record(wbuf, w, i, v, v)
         return
     lead = leading_candidate(wbuf, n, maximise)
-    if w - 1 < MAX_WORLDS:
-        guess = wbuf[WB_UPPER + (w - 1) * MAX_CANDIDATES + lead]
-    v = candidate_exact(lead, 0, VALUE_CEILING, guess, kind, hand, rules, st, work, tt, wbuf)
+    v = candidate_exact(lead, 0, VALUE_CEILING, no_guess, kind, hand, rules, st, work, tt, wbuf)
     record(wbuf, w, lead, v, v)
     for i in range(n):
         if i == lead:
@@ -393,12 +391,12 @@ def score_world(w, n, maximise, kind, hand, rules, st, work, tt, wbuf):
 
 @jit_hot
 def settle(wbuf, n, maximise):
-    """(candidate whose values to compute in every kept world, or -1 when the choice is proven;
-    the choice). The choice is the candidate of best pessimistic sum (a maximiser's lower bounds,
-    a minimiser's upper ones; the first on ties). It is proven when no other candidate's sum can
+    """(candidate one of whose values the proof needs, or -1 when the choice is proven; the
+    choice). The choice is the candidate of best pessimistic sum (a maximiser's lower bounds, a
+    minimiser's upper ones; the first on ties). It is proven when no other candidate's sum can
     beat it, nor equal it from earlier in the order: that is the first best of the exact sums.
-    Otherwise the choice's values are computed first if some are bounds, else those of the rival
-    whose bounds are widest."""
+    Otherwise the choice's values are needed first if some are bounds, else those of the rival
+    whose bounds are widest (``next_refinement`` picks the world)."""
     best = 0
     for i in range(1, n):
         if (wbuf[WB_SUM_LOWER + i] > wbuf[WB_SUM_LOWER + best]) if maximise else (

@@ -304,7 +304,7 @@ def search2(st, rules, tt, work, alpha, beta):
 def exact_value2(st, rules, tt, work, lo, guess):
     """The exact value, known to be at least ``lo``: zero-window tests at ``guess``, then at the
     middle of the remaining interval (as ``search_nb.exact_value``)."""
-    return exact_between2(st, rules, tt, work, lo, upper_bound2(st, rules), guess)
+    return exact_between2(st, rules, tt, work, lo, INFINITE, guess)  # exact_between2 caps it at upper_bound2
 
 
 @jit_hot
@@ -385,13 +385,7 @@ def move_exact2(st, rules, tt, work, move, lo, hi, guess):
 @jit_hot
 def move_value2(st, rules, tt, work, move):
     """Exact value of the position after the mover plays ``move`` (its immediate points included)."""
-    saved = save_position(st)
-    ply = st[ST_PLY]
-    gain = play_lead(st, rules, move) if st[ST_K] == 0 else play_follow2(st, move)
-    st[ST_PLY] = ply + 1
-    v = gain + exact_value2(st, rules, tt, work, 0, 0)
-    restore_position(st, saved, ply)
-    return v
+    return move_exact2(st, rules, tt, work, move, 0, INFINITE, 0)
 
 
 

@@ -714,7 +714,7 @@ def exact_value(st, rules, tt, work, lo, guess):
     """The exact value, known to be at least ``lo``: zero-window tests at ``guess``, then at the
     middle of the remaining interval, each moving a bound to its fail-soft result (plain MTD(f)
     steps one fail-soft bound at a time and needs about three times as many tests here)."""
-    return exact_between(st, rules, tt, work, lo, upper_bound(st, rules), guess)
+    return exact_between(st, rules, tt, work, lo, INFINITE, guess)  # exact_between caps it at upper_bound
 
 
 @jit_hot
@@ -960,10 +960,10 @@ def best_discard(hand10, opp1, opp2, rules, st, work, tt):
     """The discard (card to seat 1, card to seat 2) from the declarer's 10 cards that maximises the
     value of the play that follows (declarer on lead, no trump, no trick won), and that value.
     Discards are tried in ``list_discards`` order: the first valued by one full-window search (a
-    few % fewer nodes than zero-window tests from a guess); each later one first tested against the best value so
-    far (one zero-window search, often cut at once by the quick upper bound), and all share one
-    table, keyed by the hands, so states reached from several discards are solved once. Under
-    no_aces_tens_in_discard only the other cards may be given."""
+    few % fewer nodes than zero-window tests from a guess); each later one first tested against
+    the best value so far (one zero-window search, often cut at once by the quick upper bound),
+    and all share one table, keyed by the hands, so states reached from several discards are
+    solved once. Under no_aces_tens_in_discard only the other cards may be given."""
     next_stamp(st, tt)
     n = list_discards(hand10, rules, work)
     # np.int64, not a literal -1: a literal argument would compile search a second time.
