@@ -11,6 +11,9 @@ fast:
   (so work is shared between positions that reach the same state, e.g. across discards) and by
   only the parts of leader / trump / owner / won-trick state that can still matter;
 - quick bounds: 0 below, and above the points left + the marriages the declarer still holds;
+  at a trick start, the points the seat on lead is sure to take by cashing cards nobody can beat
+  (``sure_points``) raise the lower bound when he is the declarer and lower the upper one when he
+  is a defender;
 - equivalent cards: two cards of one hand adjacent in rank among the live cards are
   interchangeable for the rest of the deal except for their points. When the side that wins the
   current trick no longer depends on later plays, the mover's best choice among them is known:
@@ -138,6 +141,64 @@ def upper_bound(st, rules):
     return st[ST_REST_POINTS] + st[ST_TRICK_POINTS] * (st[ST_K] > 0) + _unsecured(st) + combination_bound(
         st[ST_HAND], rules
     )
+
+
+@jit_hot
+def sure_points(st, rules):
+    """Card points the seat on lead at a trick start is sure to take by leading, one trick after
+    another, cards that no other hand can beat: in each suit the cards above every card the other
+    hands hold of it, and in a suit other than trump at most as many as the shortest holding of it
+    among the other hands that hold a trump (a hand void in the led suit must trump, so it never
+    discards, and its holding shrinks only when the suit is led; a hand without trumps never wins
+    the trick). Plus, in the one suit run first, the lowest cards the others must follow with (a
+    hand without trumps may throw away its cards of the later suits meanwhile). Cards that can
+    declare are left out (their lead would change the trump); as nobody else leads, the trump
+    stays for the whole run. 0 under ``must_lead_trump`` and ``no_lead_foreign_trump``, which can
+    forbid the order."""
+    if rules[R.MUST_LEAD_TRUMP] or rules[R.NO_LEAD_FOREIGN_TRUMP]:
+        return 0
+    seat = st[ST_LEADER]
+    o1 = st[(seat + 1) % 3]
+    o2 = st[(seat + 2) % 3]
+    others = o1 | o2
+    trump = st[ST_TRUMP]
+    hand = st[seat]
+    cash = hand & ~declaring_cards(hand, rules[R.HALF_MARRIAGE], rules[R.ACE_MARRIAGE])
+    total = 0
+    best_follow = 0
+    for s in range(4):
+        mine = cash & SUIT_MASK[s]
+        if mine == 0:
+            continue
+        theirs = others & SUIT_MASK[s]
+        while theirs & (theirs - 1):  # keep their highest card
+            theirs &= theirs - 1
+        masters = mine & ~((theirs << 1) - 1) if theirs else mine
+        if masters == 0:
+            continue
+        n = popcount(masters)
+        if trump >= 0 and s != trump:
+            if o1 & SUIT_MASK[trump]:
+                n = min(n, popcount(o1 & SUIT_MASK[s]))
+            if o2 & SUIT_MASK[trump]:
+                n = min(n, popcount(o2 & SUIT_MASK[s]))
+        for _ in range(popcount(masters) - n):  # cash the strongest (most points) first
+            masters &= masters - 1
+        while masters:
+            total += CARD_POINTS[lowest_index(masters)]
+            masters &= masters - 1
+        # Each other hand follows suit while it can, with its lowest cards at best; only in one
+        # suit, led first (a hand without trumps may discard the others' cards meanwhile).
+        follow = 0
+        for follower in (o1, o2):
+            m = follower & SUIT_MASK[s]
+            for _ in range(n):
+                if m == 0:
+                    break
+                follow += CARD_POINTS[lowest_index(m)]
+                m &= m - 1
+        best_follow = max(best_follow, follow)
+    return total + best_follow
 
 
 @jit_hot
@@ -669,6 +730,14 @@ def search(st, rules, tt, work, alpha, beta):
         upper = upper_bound(st, rules)
         if upper <= alpha:
             return upper
+        sure = sure_points(st, rules)
+        if sure:
+            if st[ST_LEADER] == 0:
+                lower = sure + _unsecured(st)  # his first trick also secures the unsecured points
+                if lower >= beta:
+                    return lower
+            elif upper - sure <= alpha:
+                return upper - sure
         ka, kb = _tt_keys(st, rules)
         settled, v, tt_move = tt_probe(tt, st[ST_STAMP], ka, kb, alpha, beta)
         if settled:
