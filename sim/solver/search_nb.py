@@ -730,14 +730,6 @@ def search(st, rules, tt, work, alpha, beta):
         upper = upper_bound(st, rules)
         if upper <= alpha:
             return upper
-        sure = sure_points(st, rules)
-        if sure:
-            if st[ST_LEADER] == 0:
-                lower = sure + _unsecured(st)  # his first trick also secures the unsecured points
-                if lower >= beta:
-                    return lower
-            elif upper - sure <= alpha:
-                return upper - sure
         ka, kb = _tt_keys(st, rules)
         settled, v, tt_move = tt_probe(tt, st[ST_STAMP], ka, kb, alpha, beta)
         if settled:
@@ -746,6 +738,14 @@ def search(st, rules, tt, work, alpha, beta):
             v = _two_tricks(st, rules, alpha, beta)
             _tt_store(tt, st[ST_STAMP], ka, kb, v if v > alpha else 0, v if v < beta else TT_NO_UPPER, -1, 2)
             return v
+        sure = sure_points(st, rules)
+        if sure:
+            if st[ST_LEADER] == 0:
+                lower = sure + _unsecured(st)  # his first trick also secures the unsecured points
+                if lower >= beta:
+                    return lower
+            elif upper - sure <= alpha:
+                return upper - sure
     ply = st[ST_PLY]
     n = generate_moves(st, rules, work, True)
     _sort_moves(work, ply, n, tt_move)
