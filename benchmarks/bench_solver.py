@@ -46,7 +46,7 @@ def run(deals: np.ndarray, rules: np.ndarray, log2_rows: int = 18) -> dict:
     tt = search_nb.new_table(log2_rows)
 
     def ours_exact():
-        return search_nb.exact_value(st, rules, tt, work, 0, 60)
+        return search_nb.exact_value(st, rules, tt, work, 0)
 
     def ours_threshold(t):
         return search_nb.at_least(st, rules, tt, work, t)

@@ -78,7 +78,7 @@ def run(deals, rules: np.ndarray, pimc_deals: int, log2_rows: int = 18) -> dict:
         search_nb.next_stamp(st, tt)
         search2_nb.set_position2(st, kept, defender, 0, -1, -1, 0, 0, mask_points(other))
         value = measure("exact value",
-                        lambda: search2_nb.exact_value2(st, rules, tt, work, 0, search2_nb.first_guess(st)))
+                        lambda: search2_nb.exact_value2(st, rules, tt, work, 0))
         search_nb.next_stamp(st, tt)
         search2_nb.set_position2(st, kept, defender, 0, -1, -1, 0, 0, mask_points(other))
         target = value + (i % 2)

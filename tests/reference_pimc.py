@@ -25,7 +25,7 @@ def pimc_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner,
             if n == 1:
                 break
         for i, move in enumerate(moves):
-            sums[i] += int(search_nb.move_value(st, rules, tt, work, move, 0, -1))
+            sums[i] += int(search_nb.move_value(st, rules, tt, work, move, -1))
     return moves[_first_best(sums, seat == declarer)]
 
 
@@ -42,7 +42,7 @@ def pimc_discard(hand10, known1, known2, n_worlds, rules, rng, st, work, tt, wbu
                 a, b = divmod(code, 24)
                 search_nb.set_position(st, hand10 & ~(1 << a) & ~(1 << b), wbuf[WB_HANDS + 1] | (1 << a),
                                        wbuf[WB_HANDS + 2] | (1 << b), 0, -1, -1, 0, 0)
-                sums[i] += int(search_nb.exact_value(st, rules, tt, work, 0, st[search_nb.ST_REST_POINTS] // 2))
+                sums[i] += int(search_nb.exact_value(st, rules, tt, work, 0))
     return divmod(codes[_first_best(sums, True)], 24)
 
 

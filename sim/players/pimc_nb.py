@@ -33,7 +33,6 @@ from sim.solver.search_nb import (
     DECLARE_FLAG,
     INFINITE,
     ST_PLY,
-    ST_REST_POINTS,
     best_discard,
     exact_between,
     generate_moves,
@@ -272,8 +271,7 @@ def refine(wbuf, w, i, kind, hand, rules, st, work, tt):
     cell = w * MAX_CANDIDATES + i
     lower = wbuf[WB_LOWER + cell]
     upper = wbuf[WB_UPPER + cell]
-    tighten(wbuf, w, i, candidate_exact(i, lower, upper, lower if upper >= VALUE_CEILING else upper, kind, hand,
-                                        rules, st, work, tt, wbuf))
+    tighten(wbuf, w, i, candidate_exact(i, lower, upper, kind, hand, rules, st, work, tt, wbuf))
 
 
 @jit_hot
@@ -297,34 +295,21 @@ def set_discard(kind, hand, code, wbuf, st):
 
 
 @jit_hot
-def candidate_exact(i, lower, upper, guess, kind, hand, rules, st, work, tt, wbuf):
+def candidate_exact(i, lower, upper, kind, hand, rules, st, work, tt, wbuf):
     """Candidate ``i``'s exact value in the current world, known to lie in [lower, upper]
-    (VALUE_CEILING: no upper bound known); the zero-window tests start at ``guess``."""
+    (VALUE_CEILING: no upper bound known)."""
     hi = INFINITE if upper >= VALUE_CEILING else upper
-    # With no bound known, one full-window search costs fewer nodes than zero-window tests from a
-    # guess (about 8% over a card decision, 15% over a discard's scoring); with a bound from a
-    # test, the tests are cheaper. np.int64 arguments: literals would compile the recursive
-    # searches a second time, which fails.
-    full = lower == 0 and hi == INFINITE
     move = wbuf[WB_MOVES + i]
     if kind == CANDIDATE_MOVE:
-        if full:
-            return move_search(st, rules, tt, work, move, np.int64(-1), np.int64(INFINITE))
-        return move_exact(st, rules, tt, work, move, lower, hi, guess)
+        return move_exact(st, rules, tt, work, move, lower, hi)
     if kind == CANDIDATE_MOVE2:
-        if full:
-            return move_search2(st, rules, tt, work, move, np.int64(-1), np.int64(INFINITE))
-        return move_exact2(st, rules, tt, work, move, lower, hi, guess)
+        return move_exact2(st, rules, tt, work, move, lower, hi)
     base = set_discard(kind, hand, move, wbuf, st)
     lo = max(0, lower - base)
     top = hi if hi == INFINITE else hi - base
     if kind == CANDIDATE_DISCARD:
-        if full:
-            return search(st, rules, tt, work, np.int64(-1), np.int64(INFINITE))
-        return exact_between(st, rules, tt, work, lo, top, max(0, guess - base))
-    if full:
-        return base + search2(st, rules, tt, work, np.int64(-1), np.int64(INFINITE))
-    return base + exact_between2(st, rules, tt, work, lo, top, max(0, guess - base))
+        return base + exact_between(st, rules, tt, work, lo, top)
+    return base + exact_between2(st, rules, tt, work, lo, top)
 
 
 @jit_hot
@@ -361,14 +346,13 @@ def score_world(w, n, maximise, kind, hand, rules, st, work, tt, wbuf):
     maximiser's value above v, a minimiser's below) gets its exact value; one that is not keeps
     the test's fail-soft bound (a maximiser's candidate at most r, between 0 and r; a minimiser's
     at least r, up to VALUE_CEILING)."""
-    no_guess = np.int64(0)  # a value with no bound known comes from one full-window search
     if w == 0 or w >= MAX_WORLDS:
         for i in range(n):
-            v = candidate_exact(i, 0, VALUE_CEILING, no_guess, kind, hand, rules, st, work, tt, wbuf)
+            v = candidate_exact(i, 0, VALUE_CEILING, kind, hand, rules, st, work, tt, wbuf)
             record(wbuf, w, i, v, v)
         return
     lead = leading_candidate(wbuf, n, maximise)
-    v = candidate_exact(lead, 0, VALUE_CEILING, no_guess, kind, hand, rules, st, work, tt, wbuf)
+    v = candidate_exact(lead, 0, VALUE_CEILING, kind, hand, rules, st, work, tt, wbuf)
     record(wbuf, w, lead, v, v)
     for i in range(n):
         if i == lead:
@@ -376,14 +360,14 @@ def score_world(w, n, maximise, kind, hand, rules, st, work, tt, wbuf):
         if maximise:
             r = candidate_test(i, v + 1, kind, hand, rules, st, work, tt, wbuf)
             if r > v:
-                x = candidate_exact(i, r, VALUE_CEILING, r, kind, hand, rules, st, work, tt, wbuf)
+                x = candidate_exact(i, r, VALUE_CEILING, kind, hand, rules, st, work, tt, wbuf)
                 record(wbuf, w, i, x, x)
             else:
                 record(wbuf, w, i, 0, r)
         else:
             r = candidate_test(i, v, kind, hand, rules, st, work, tt, wbuf)
             if r < v:
-                x = candidate_exact(i, 0, r, r, kind, hand, rules, st, work, tt, wbuf)
+                x = candidate_exact(i, 0, r, kind, hand, rules, st, work, tt, wbuf)
                 record(wbuf, w, i, x, x)
             else:
                 record(wbuf, w, i, r, VALUE_CEILING)
@@ -579,16 +563,12 @@ def pimc_fast_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, 
             n = take_candidates(work, st[ST_PLY], generate_moves(st, rules, work, False), legal, wbuf)
             if n == 1:
                 break
-        guess = st[ST_REST_POINTS] // 2
         for i in range(n):
-            if w > 0:
-                guess = wbuf[WB_VALUES + (w - 1) * MAX_CANDIDATES + i]
             if threshold:
-                v = stake * move_value(st, rules, tt, work, wbuf[WB_MOVES + i], 0, need)
+                v = stake * move_value(st, rules, tt, work, wbuf[WB_MOVES + i], need)
             else:
-                v = move_value(st, rules, tt, work, wbuf[WB_MOVES + i], guess, -1)
+                v = move_value(st, rules, tt, work, wbuf[WB_MOVES + i], -1)
             wbuf[WB_VALUES + w * MAX_CANDIDATES + i] = v
-            guess = v
             wbuf[WB_SUMS + i] += v
         if w + 1 >= MIN_WORLDS and clear_leader(wbuf, n, w + 1, maximise):
             break

@@ -285,10 +285,10 @@ def principal_variation(hands, **kw) -> tuple[int, list[Play]]:
     st, work, tt = _one(pos)
     out = np.zeros(48, dtype=np.int64)
     if pos.seats == 2:
-        value = int(search2_nb.exact_value2(st, pos.rules, tt, work, 0, 0))
+        value = int(search2_nb.exact_value2(st, pos.rules, tt, work, 0))
         n = search2_nb.principal_variation2(st, pos.rules, tt, work, out)
     else:
-        value = int(search_nb.exact_value(st, pos.rules, tt, work, 0, 0))
+        value = int(search_nb.exact_value(st, pos.rules, tt, work, 0))
         n = search_nb.principal_variation(st, pos.rules, tt, work, out)
     return value, [Play(int(out[24 + i]), int(out[i]) & 31, bool(out[i] & search_nb.DECLARE_FLAG)) for i in range(n)]
 

@@ -3,8 +3,9 @@ points the declarer (seat 0) can be sure of, all cards visible, against the defe
 minimises them. Semantics in docs/solver.md ("Two players").
 
 The search is ``sim.solver.search_nb``'s for two seats, on the same state array, move rows and table (the
-module docstring there explains the parts): fail-soft zero-window alpha-beta, exact values by
-bisection, a table of bounds at trick starts, quick bounds, equivalent cards and the same move
+module docstring there explains the parts): fail-soft alpha-beta scouting later moves with
+zero-window tests, exact values by one window search after a test of a known bound, a table of
+bounds at trick starts, quick bounds, equivalent cards and the same move
 ordering. What differs:
 
 - tricks have two cards, so the follower always decides the trick: his equivalent cards are always
@@ -286,8 +287,20 @@ def search2(st, rules, tt, work, alpha, beta):
             gain = play_lead(st, rules, move)
         else:
             gain = play_follow2(st, move)
-        # A gain that already reaches beta needs no search below (the rest is never negative).
-        v = gain if gain >= b else gain + search2(st, rules, tt, work, a - gain, b - gain)
+        # A gain that already reaches beta needs no search below (the rest is never negative); in
+        # a wide window, later moves are scouted first (as search_nb.search).
+        if gain >= b:
+            v = gain
+        elif i == 0 or b - a <= 1:
+            v = gain + search2(st, rules, tt, work, a - gain, b - gain)
+        elif maximise:
+            v = gain + search2(st, rules, tt, work, a - gain, a - gain + 1)
+            if a < v < b:
+                v = gain + search2(st, rules, tt, work, v - gain, b - gain)
+        else:
+            v = gain + search2(st, rules, tt, work, b - gain - 1, b - gain)
+            if a < v < b:
+                v = gain + search2(st, rules, tt, work, a - gain, v - gain)
         restore_node(st, seat, hand, k, node)
         best, best_move, a, b, cut = improve(v, move, best, best_move, a, b, maximise)
         if cut:
@@ -301,26 +314,33 @@ def search2(st, rules, tt, work, alpha, beta):
 
 
 @jit_hot
-def exact_value2(st, rules, tt, work, lo, guess):
-    """The exact value, known to be at least ``lo``: zero-window tests at ``guess``, then at the
-    middle of the remaining interval (as ``search_nb.exact_value``)."""
-    return exact_between2(st, rules, tt, work, lo, INFINITE, guess)  # exact_between2 caps it at upper_bound2
+def exact_value2(st, rules, tt, work, lo):
+    """The exact value, known to be at least ``lo`` (as ``search_nb.exact_value``)."""
+    return exact_between2(st, rules, tt, work, lo, INFINITE)
 
 
 @jit_hot
-def exact_between2(st, rules, tt, work, lo, hi, guess):
-    """``exact_value2`` of a position whose value is known to lie in [``lo``, ``hi``]."""
-    hi = min(hi, upper_bound2(st, rules))
-    beta = guess
-    while lo < hi:
-        beta = max(lo + 1, min(hi, beta))
-        r = search2(st, rules, tt, work, beta - 1, beta)
-        if r >= beta:
-            lo = r
-        else:
-            hi = r
-        beta = (lo + hi + 1) // 2
-    return lo
+def exact_between2(st, rules, tt, work, lo, hi):
+    """The exact value of a position known to lie in [``lo``, ``hi``]: a known bound tested
+    first, then one window search (as ``search_nb.exact_between``)."""
+    cap = upper_bound2(st, rules)
+    known_upper = hi < cap
+    hi = min(hi, cap)  # an int64 whatever the caller passed (a literal would compile search2 twice)
+    if lo >= hi:
+        return lo
+    if lo > 0:
+        r = search2(st, rules, tt, work, lo, lo + 1)
+        if r <= lo:
+            return lo
+        lo = r
+    elif known_upper:
+        r = search2(st, rules, tt, work, hi - 1, hi)
+        if r >= hi:
+            return hi
+        hi = r
+    if lo >= hi:
+        return lo
+    return search2(st, rules, tt, work, lo - 1, hi + 1)
 
 
 @jit_hot
@@ -329,12 +349,6 @@ def at_least2(st, rules, tt, work, target):
     if target <= 0:
         return True
     return search2(st, rules, tt, work, target - 1, target) >= target
-
-
-@jit_hot
-def first_guess(st):
-    """First test of exact_value2: half of what is left."""
-    return (st[ST_REST_POINTS] + st[ST_BONUS]) // 2
 
 
 # ---- what callers need: batches, per-card values, best moves, discards, the DD player ----------
@@ -350,7 +364,7 @@ def solve_positions2(hands, leaders, trumps, owners, won, unsecured, bonus, targ
         set_position2(st, hands[i, 0], hands[i, 1], leaders[i], trumps[i], owners[i], won[i], unsecured[i], bonus[i])
         st[ST_NODES] = 0
         if mode == EXACT:
-            out[i] = exact_value2(st, rules, tt, work, 0, first_guess(st))
+            out[i] = exact_value2(st, rules, tt, work, 0)
         else:
             out[i] = at_least2(st, rules, tt, work, targets[i])
         nodes[i] = st[ST_NODES]
@@ -370,14 +384,14 @@ def move_search2(st, rules, tt, work, move, alpha, beta):
 
 
 @jit_hot
-def move_exact2(st, rules, tt, work, move, lo, hi, guess):
+def move_exact2(st, rules, tt, work, move, lo, hi):
     """Exact value of the position after the mover plays ``move`` (its immediate points included),
-    known to lie in [``lo``, ``hi``]; the zero-window tests start at ``guess``."""
+    known to lie in [``lo``, ``hi``] (``exact_between2``)."""
     saved = save_position(st)
     ply = st[ST_PLY]
     gain = play_lead(st, rules, move) if st[ST_K] == 0 else play_follow2(st, move)
     st[ST_PLY] = ply + 1
-    v = gain + exact_between2(st, rules, tt, work, max(0, lo - gain), hi - gain, max(0, guess - gain))
+    v = gain + exact_between2(st, rules, tt, work, max(0, lo - gain), hi - gain)
     restore_position(st, saved, ply)
     return v
 
@@ -385,7 +399,7 @@ def move_exact2(st, rules, tt, work, move, lo, hi, guess):
 @jit_hot
 def move_value2(st, rules, tt, work, move):
     """Exact value of the position after the mover plays ``move`` (its immediate points included)."""
-    return move_exact2(st, rules, tt, work, move, 0, INFINITE, 0)
+    return move_exact2(st, rules, tt, work, move, 0, INFINITE)
 
 
 
@@ -411,7 +425,7 @@ def lead_values2(st, rules, tt, work, out):
 def best_move2(st, rules, tt, work):
     """(move, value) for the mover at any node: the first move in search order whose value equals
     the position's value."""
-    value = exact_value2(st, rules, tt, work, 0, 0)
+    value = exact_value2(st, rules, tt, work, 0)
     k = st[ST_K]
     maximise = ((st[ST_LEADER] + k) & 1) == 0
     ply = st[ST_PLY]
@@ -562,9 +576,9 @@ def best_discard2(hand12, defender_hand, other_talon, to_talon, givable, rules, 
             r = search2(st, rules, tt, work, best - buried, best - buried + 1)
             if buried + r <= best:
                 continue
-            v = buried + exact_value2(st, rules, tt, work, r, r)
+            v = buried + exact_value2(st, rules, tt, work, r)
         else:
-            v = buried + exact_value2(st, rules, tt, work, 0, first_guess(st))
+            v = buried + exact_value2(st, rules, tt, work, 0)
         best = v
         best_code = code
     b1, b2, t = decode_discard(best_code)

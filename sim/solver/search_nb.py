@@ -1,11 +1,12 @@
 """Compiled double-dummy solver: the most points the declarer (seat 0) can be sure of, with all cards
 visible, against two defenders (seats 1 and 2) who both minimise them. Semantics in docs/solver.md.
 
-Search. One self-recursive, fail-soft, zero-window alpha-beta over single card plays (Numba cannot
-run mutual recursion between jitted functions); the value of a node is the declarer's points still
-to come, including the cards already on the table if he wins the trick. Exact values come from
-zero-window tests (MTD with bisection of the interval left by the fail-soft results). What makes it
-fast:
+Search. One self-recursive, fail-soft alpha-beta over single card plays (Numba cannot run mutual
+recursion between jitted functions); the value of a node is the declarer's points still to come,
+including the cards already on the table if he wins the trick. Threshold questions are one
+zero-window search; exact values one window search (``exact_between``), in which every move after
+a node's first is scouted by a zero-window test against the best so far and searched again only
+when it beats it (principal-variation search). What makes it fast:
 
 - a transposition table at trick starts holding lower and upper bounds, keyed by the three hands
   (so work is shared between positions that reach the same state, e.g. across discards) and by
@@ -764,8 +765,21 @@ def search(st, rules, tt, work, alpha, beta):
             gain = play_lead(st, rules, move)
         else:
             gain = play_follow(st, move)
-        # A gain that already reaches beta needs no search below (the rest is never negative).
-        v = gain if gain >= b else gain + search(st, rules, tt, work, a - gain, b - gain)
+        # A gain that already reaches beta needs no search below (the rest is never negative). In
+        # a wide window, a move after the first is scouted by a zero-window test against the best
+        # so far and searched again only if it beats it (7% fewer nodes over PIMC deals).
+        if gain >= b:
+            v = gain
+        elif i == 0 or b - a <= 1:
+            v = gain + search(st, rules, tt, work, a - gain, b - gain)
+        elif maximise:  # a wide window: first a zero-window test against the best so far
+            v = gain + search(st, rules, tt, work, a - gain, a - gain + 1)
+            if a < v < b:
+                v = gain + search(st, rules, tt, work, v - gain, b - gain)
+        else:
+            v = gain + search(st, rules, tt, work, b - gain - 1, b - gain)
+            if a < v < b:
+                v = gain + search(st, rules, tt, work, a - gain, v - gain)
         restore_node(st, seat, hand, k, node)
         best, best_move, a, b, cut = improve(v, move, best, best_move, a, b, maximise)
         if cut:
@@ -779,27 +793,38 @@ def search(st, rules, tt, work, alpha, beta):
 
 
 @jit_hot
-def exact_value(st, rules, tt, work, lo, guess):
-    """The exact value, known to be at least ``lo``: zero-window tests at ``guess``, then at the
-    middle of the remaining interval, each moving a bound to its fail-soft result (plain MTD(f)
-    steps one fail-soft bound at a time and needs about three times as many tests here)."""
-    return exact_between(st, rules, tt, work, lo, INFINITE, guess)  # exact_between caps it at upper_bound
+def exact_value(st, rules, tt, work, lo):
+    """The exact value, known to be at least ``lo`` (``exact_between`` up to the quick upper
+    bound)."""
+    return exact_between(st, rules, tt, work, lo, INFINITE)
 
 
 @jit_hot
-def exact_between(st, rules, tt, work, lo, hi, guess):
-    """``exact_value`` of a position whose value is known to lie in [``lo``, ``hi``]."""
-    hi = min(hi, upper_bound(st, rules))
-    beta = guess
-    while lo < hi:
-        beta = max(lo + 1, min(hi, beta))
-        r = search(st, rules, tt, work, beta - 1, beta)
-        if r >= beta:
-            lo = r
-        else:
-            hi = r
-        beta = (lo + hi + 1) // 2
-    return lo
+def exact_between(st, rules, tt, work, lo, hi):
+    """The exact value of a position known to lie in [``lo``, ``hi``]. A bound the caller knows
+    (``lo`` above 0, ``hi`` below the quick upper bound) is often the value itself, as a
+    fail-soft test returned it: one zero-window test of it first. Then one window search over
+    what is left, whose later moves ``search`` scouts with zero-window tests. Measured on whole
+    PIMC deals (2026-12-01) it searches 12% fewer nodes than zero-window tests bisecting the
+    interval from a guess, as this did before; the same values."""
+    cap = upper_bound(st, rules)
+    known_upper = hi < cap
+    hi = min(hi, cap)  # an int64 whatever the caller passed (a literal would compile search twice)
+    if lo >= hi:
+        return lo
+    if lo > 0:
+        r = search(st, rules, tt, work, lo, lo + 1)
+        if r <= lo:
+            return lo
+        lo = r
+    elif known_upper:
+        r = search(st, rules, tt, work, hi - 1, hi)
+        if r >= hi:
+            return hi
+        hi = r
+    if lo >= hi:
+        return lo
+    return search(st, rules, tt, work, lo - 1, hi + 1)
 
 
 @jit_hot
@@ -826,7 +851,7 @@ def solve_positions(hands, leaders, trumps, owners, won, unsecured, targets, rul
                      unsecured[i])
         st[ST_NODES] = 0
         if mode == EXACT:
-            out[i] = exact_value(st, rules, tt, work, 0, st[ST_REST_POINTS] // 2)
+            out[i] = exact_value(st, rules, tt, work, 0)
         else:
             out[i] = at_least(st, rules, tt, work, targets[i])
         nodes[i] = st[ST_NODES]
@@ -861,27 +886,25 @@ def move_search(st, rules, tt, work, move, alpha, beta):
 
 
 @jit_hot
-def move_exact(st, rules, tt, work, move, lo, hi, guess):
+def move_exact(st, rules, tt, work, move, lo, hi):
     """Exact value of the position after the mover plays ``move`` (its immediate points included),
-    known to lie in [``lo``, ``hi``]; the zero-window tests start at ``guess``."""
+    known to lie in [``lo``, ``hi``] (``exact_between``)."""
     saved = save_position(st)
     ply = st[ST_PLY]
     gain = play_lead(st, rules, move) if st[ST_K] == 0 else play_follow(st, move)
     st[ST_PLY] = ply + 1
-    v = gain + exact_between(st, rules, tt, work, max(0, lo - gain), hi - gain, max(0, guess - gain))
+    v = gain + exact_between(st, rules, tt, work, max(0, lo - gain), hi - gain)
     restore_position(st, saved, ply)
     return v
 
 
 @jit_hot
-def move_value(st, rules, tt, work, move, guess, target):
+def move_value(st, rules, tt, work, move, target):
     """Exact value of the position after the mover plays ``move`` (its immediate points included),
     or with ``target`` >= 0 whether the declarer still takes ``target`` points to come after it
-    (1 or 0: one zero-window test). ``guess``: a first guess of the exact value (0: none); the
-    zero-window tests start there, so a close guess settles the value in two or three tests
-    instead of about seven."""
+    (1 or 0: one zero-window test)."""
     if target < 0:
-        return move_exact(st, rules, tt, work, move, 0, INFINITE, guess)
+        return move_exact(st, rules, tt, work, move, 0, INFINITE)
     saved = save_position(st)
     ply = st[ST_PLY]
     gain = play_lead(st, rules, move) if st[ST_K] == 0 else play_follow(st, move)
@@ -901,7 +924,7 @@ def lead_values(st, rules, tt, work, out):
     ply = st[ST_PLY]
     for i in range(n):
         move = work[ply, i]
-        v = move_value(st, rules, tt, work, move, 0, -1)
+        v = move_value(st, rules, tt, work, move, -1)
         generate_moves(st, rules, work, False)  # the same list again: deeper searches used the row
         c = move & 31
         if out[c] < 0 or (v > out[c] if seat == 0 else v < out[c]):
@@ -912,7 +935,7 @@ def lead_values(st, rules, tt, work, out):
 def best_move(st, rules, tt, work):
     """(move, value) for the mover at any node: the first move in search order whose value equals
     the position's value. Deterministic for a given table state."""
-    value = exact_value(st, rules, tt, work, 0, 0)
+    value = exact_value(st, rules, tt, work, 0)
     k = st[ST_K]
     maximise = (st[ST_LEADER] + k) % 3 == 0
     ply = st[ST_PLY]
@@ -1028,11 +1051,10 @@ def sort_discards(work, n):
 def best_discard(hand10, opp1, opp2, rules, st, work, tt):
     """The discard (card to seat 1, card to seat 2) from the declarer's 10 cards that maximises the
     value of the play that follows (declarer on lead, no trump, no trick won), and that value.
-    Discards are tried in ``list_discards`` order: the first valued by one full-window search (a
-    few % fewer nodes than zero-window tests from a guess); each later one first tested against
-    the best value so far (one zero-window search, often cut at once by the quick upper bound),
-    and all share one table, keyed by the hands, so states reached from several discards are
-    solved once. Under no_aces_tens_in_discard only the other cards may be given."""
+    Discards are tried in ``list_discards`` order: the first valued by one full-window search;
+    each later one first tested against the best value so far (one zero-window search, often cut
+    at once by the quick upper bound), and all share one table, keyed by the hands, so states
+    reached from several discards are solved once. Under no_aces_tens_in_discard only the other cards may be given."""
     next_stamp(st, tt)
     n = list_discards(hand10, rules, work)
     # np.int64, not a literal -1: a literal argument would compile search a second time.
@@ -1051,7 +1073,7 @@ def best_discard(hand10, opp1, opp2, rules, st, work, tt):
             r = search(st, rules, tt, work, best, best + 1)
             if r <= best:
                 continue
-            v = exact_value(st, rules, tt, work, r, r)
+            v = exact_value(st, rules, tt, work, r)
         else:
             v = search(st, rules, tt, work, best, np.int64(INFINITE))
         best = v

@@ -1,6 +1,6 @@
 """The sequential PIMC player (``pimc-fast``) against the exact one (``pimc``): with no more
-worlds than the sequential rule's minimum they decide identically (the guessed searches are
-exact), both play legally, and the stopping rule stops exactly when the leader is clear."""
+worlds than the sequential rule's minimum they decide identically (every value either computes
+is exact), both play legally, and the stopping rule stops exactly when the leader is clear."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def test_clear_leader_stops_when_no_candidate_can_be_better_by_the_indifference(
 
 def test_with_the_minimum_worlds_and_no_contract_the_fast_player_plays_exactly_as_the_exact_one(engine_compiled):
     """Without a contract (the advisor's playouts: the declarer maximises his points) and with
-    MIN_WORLDS worlds, the sequential rule never stops early and the guessed searches are exact."""
+    MIN_WORLDS worlds, the sequential rule never stops early and both compute exact values."""
     from sim.engine import playouts_nb
     from sim.engine.schema import N_PLAYS
     from sim.engine.workspace import new_workspace

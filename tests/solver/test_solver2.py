@@ -184,7 +184,7 @@ def test_table_keeps_positions_with_other_bonus_or_won_bit_apart(compiled2):
 
     def value(won, bonus):
         search2_nb.set_position2(st, h0, h1, 0, -1, -1, won, 0, bonus)
-        return search2_nb.exact_value2(st, arr, tt, work, 0, search2_nb.first_guess(st))
+        return search2_nb.exact_value2(st, arr, tt, work, 0)
 
     fresh = []
     for won, bonus in roots:
