@@ -130,6 +130,12 @@ def enter_world(rng, hands, seat, known, played, voids, trick, n_in_trick, leade
     q2 = (seat + 2) % 3
     k1 = known[q1] & ~played & ~own
     k2 = known[q2] & ~played & ~own & ~k1
+    # Knowledge that overfills a hand (a face-down gift taken for the declarer's talon card) is
+    # dropped: the sample must give every seat exactly its number of cards.
+    if popcount(k1) > popcount(hands[q1]):
+        k1 = np.int64(0)
+    if popcount(k2) > popcount(hands[q2]):
+        k2 = np.int64(0)
     wh = wbuf[WB_HANDS:WB_HANDS + 3]
     wh[seat] = own
     wh[q1] = k1

@@ -1,8 +1,12 @@
 """Regenerate ``pimc_deals.json``: a few deals played by PIMC seats (three players, and two with
-both talon sizes), as the players that computed every candidate's value in every world played
-them (commit ea4b7e1 wrote the same file). The PIMC players prove their choices from bounds
-since; the test (``tests/players/test_pimc_bounds.py``) plays these deals again and must find
-every row unchanged (the digest covers every column; the plays are kept to show a difference).
+both talon sizes). The test (``tests/players/test_pimc_bounds.py``) plays these deals again and
+must find every row unchanged (the digest covers every column; the plays are kept to show a
+difference). History: commit ea4b7e1, whose players computed every candidate's value in every
+world, wrote the file that the players proving their choices from bounds replayed unchanged.
+On 2026-12-01 a defender stopped counting a talon card the declarer had given away as the
+declarer's (``auction_nb.know_cards``: his worlds had held a card too many), which changed the
+defenders' choices; the file was written again, and commit df396d7 with only that fix applied
+writes the same bytes as the solver changes of that day (sure points, window searches).
 
     python tests/known_answers/make_pimc_deals.py
 """
