@@ -1051,10 +1051,11 @@ def sort_discards(work, n):
 def best_discard(hand10, opp1, opp2, rules, st, work, tt):
     """The discard (card to seat 1, card to seat 2) from the declarer's 10 cards that maximises the
     value of the play that follows (declarer on lead, no trump, no trick won), and that value.
-    Discards are tried in ``list_discards`` order: the first valued by one full-window search;
+    Discards are tried in ``list_discards`` order: the first valued exactly (``exact_value``);
     each later one first tested against the best value so far (one zero-window search, often cut
     at once by the quick upper bound), and all share one table, keyed by the hands, so states
-    reached from several discards are solved once. Under no_aces_tens_in_discard only the other cards may be given."""
+    reached from several discards are solved once. Under no_aces_tens_in_discard only the other
+    cards may be given."""
     next_stamp(st, tt)
     n = list_discards(hand10, rules, work)
     # np.int64, not a literal -1: a literal argument would compile search a second time.
@@ -1075,7 +1076,7 @@ def best_discard(hand10, opp1, opp2, rules, st, work, tt):
                 continue
             v = exact_value(st, rules, tt, work, r)
         else:
-            v = search(st, rules, tt, work, best, np.int64(INFINITE))
+            v = exact_value(st, rules, tt, work, 0)
         best = v
         best_a = a
         best_b = b
