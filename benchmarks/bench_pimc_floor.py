@@ -1,0 +1,106 @@
+"""The least work any PIMC with exact values can do, beside what ``pimc`` does, on one core.
+
+A PIMC seat that sums exact double-dummy values over its worlds needs, at the very least, one
+exact value in each world of each decision with a choice (the value of the card it plays; the
+choice itself, comparing candidates, only adds to it). This benchmark computes exactly that
+floor, one exact value of the root position in each of ``--worlds`` worlds sampled as ``pimc``
+samples them, on every card decision with a choice of heuristic deals (``bench_pimc.positions``),
+and times ``pimc`` on the same positions with the same generator state. The declarer's discard
+is one more decision whose floor is one exact value of a whole 8-card deal per world: the same
+work as his first lead, which stands in for it.
+
+Per deal, the floor and pimc are summed over the decisions of a deal: what a whole deal costs at
+the very least when every value is exact, and so how many deals a second exact PIMC can reach at
+best with this solver (issue 14 asks for 100).
+
+    python benchmarks/bench_pimc_floor.py [--deals 40] [--worlds 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from sim.game.rng_nb import state_from_seed
+from sim.game.rules import HouseRules
+from sim.players import PIMC_WORLDS, seat_buffers
+from sim.players.pimc_nb import enter_world
+from sim.solver import PIMC_TABLE_LOG2_ROWS
+from sim.solver.search_nb import ST_NODES, exact_value
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_pimc import decide, positions  # noqa: E402  (the positions and pimc's timing of bench_pimc)
+
+
+@numba.njit
+def one_value_per_world(rng, hands, seat, known, played, voids, trick, n_in_trick, leader, trump, owner, declarer, won,
+                        n_worlds, rules, st, work, tt, wbuf):
+    """The floor of one decision: the exact value of the position to decide in each world."""
+    for _ in range(n_worlds):
+        enter_world(rng, hands, seat, known, played, voids, trick, n_in_trick, leader, trump, owner, declarer, won, 0,
+                    rules, st, tt, wbuf)
+        exact_value(st, rules, tt, work, 0)
+
+
+def floor(pos: dict, worlds: int, rules_arr, buffers, seed: int) -> tuple[float, int]:
+    """(seconds, nodes) of the floor at ``pos``."""
+    st, work, tt, wbuf = buffers
+    st[ST_NODES] = 0
+    rng = state_from_seed(seed, (7,))
+    t = time.perf_counter()
+    one_value_per_world(rng, pos["hands"], pos["seat"], pos["known"], pos["played"], pos["voids"], pos["cards"],
+                        pos["k"], pos["leader"], pos["trump"], pos["owner"], pos["declarer"], pos["won"], worlds,
+                        rules_arr, st, work, tt, wbuf)
+    return time.perf_counter() - t, int(st[ST_NODES])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--deals", type=int, default=40, help="heuristic deals whose decisions are measured (x3 played)")
+    ap.add_argument("--worlds", type=int, default=PIMC_WORLDS)
+    args = ap.parse_args()
+    rules_arr = HouseRules().to_array()
+    pos = positions(args.deals)
+    buffers = seat_buffers(PIMC_TABLE_LOG2_ROWS)
+    print("compiling or loading the kernels...", flush=True)
+    floor(pos[0], 2, rules_arr, buffers, 0)
+    decide("pimc", pos[0], 2, rules_arr, buffers, 0)
+    by_trick: dict[int, list] = {t: [] for t in range(8)}
+    for i, p in enumerate(pos):
+        f_dt, f_nodes = floor(p, args.worlds, rules_arr, buffers, i)
+        _, p_dt, p_nodes = decide("pimc", p, args.worlds, rules_arr, buffers, i)
+        by_trick[p["trick"]].append((f_dt, f_nodes, p_dt, p_nodes, p["k"] == 0 and p["seat"] == p["declarer"]))
+    n_deals = sum(1 for r in by_trick[0] if r[4])  # the declarer's first lead: one a deal
+    print(f"\ncard decisions with a choice from {n_deals} deals, {args.worlds} worlds (mean per decision):")
+    print(f"  {'trick':<6}{'per deal':>9}{'floor ms':>10}{'floor nodes':>13}{'pimc ms':>10}{'pimc nodes':>13}")
+    total = np.zeros(4)
+    for t in range(8):
+        rows = by_trick[t]
+        if not rows:
+            continue
+        a = np.array([r[:4] for r in rows], dtype=float)
+        total += a.sum(axis=0)
+        print(f"  {t + 1:<6}{len(rows) / n_deals:>9.2f}{1e3 * a[:, 0].mean():>10.2f}{a[:, 1].mean():>13,.0f}"
+              f"{1e3 * a[:, 2].mean():>10.2f}{a[:, 3].mean():>13,.0f}")
+    lead = np.array([r[:2] for r in by_trick[0] if r[4]], dtype=float)
+    discard_s, discard_nodes = lead[:, 0].mean(), lead[:, 1].mean()
+    floor_s = total[0] / n_deals + discard_s
+    floor_nodes = total[1] / n_deals + discard_nodes
+    print(f"\nper deal, the floor: card decisions {1e3 * total[0] / n_deals:.1f} ms ({total[1] / n_deals:,.0f} nodes)"
+          f" + the discard at least {1e3 * discard_s:.1f} ms ({discard_nodes:,.0f} nodes)"
+          f" = {1e3 * floor_s:.1f} ms, {floor_nodes:,.0f} nodes: at most {1 / floor_s:.0f} deals a second")
+    print(f"pimc's card decisions on the same positions: {1e3 * total[2] / n_deals:.1f} ms a deal "
+          f"({total[3] / n_deals:,.0f} nodes), {total[3] / total[1]:.2f}x the floor's nodes "
+          f"(its discard is not replayed here: bench_pimc.py times whole deals)")
+    rates = [r[1] / r[0] for rows in by_trick.values() for r in rows if r[0] > 0]
+    print(f"median floor nodes a second: {statistics.median(rates):,.0f}")
+
+
+if __name__ == "__main__":
+    main()
