@@ -7,7 +7,9 @@ floor, one exact value of the root position in each of ``--worlds`` worlds sampl
 samples them, on every card decision with a choice of heuristic deals (``bench_pimc.positions``),
 and times ``pimc`` on the same positions with the same generator state. The declarer's discard
 is one more decision whose floor is one exact value of a whole 8-card deal per world: the same
-work as his first lead, which stands in for it.
+work as his first lead, which stands in for it. Beside it, the floor of a player that only asks,
+in each world, whether the declarer still makes his contract (one zero-window test at the points
+he still needs: the cheapest question a contract-minded PIMC can ask).
 
 Per deal, the floor and pimc are summed over the decisions of a deal: what a whole deal costs at
 the very least when every value is exact, and so how many deals a second exact PIMC can reach at
@@ -32,7 +34,7 @@ from sim.game.rules import HouseRules
 from sim.players import PIMC_WORLDS, seat_buffers
 from sim.players.pimc_nb import enter_world
 from sim.solver import PIMC_TABLE_LOG2_ROWS
-from sim.solver.search_nb import ST_NODES, exact_value
+from sim.solver.search_nb import ST_NODES, exact_value, search
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_pimc import decide, positions  # noqa: E402  (the positions and pimc's timing of bench_pimc)
@@ -40,23 +42,28 @@ from bench_pimc import decide, positions  # noqa: E402  (the positions and pimc'
 
 @numba.njit
 def one_value_per_world(rng, hands, seat, known, played, voids, trick, n_in_trick, leader, trump, owner, declarer, won,
-                        n_worlds, rules, st, work, tt, wbuf):
-    """The floor of one decision: the exact value of the position to decide in each world."""
+                        n_worlds, need, rules, st, work, tt, wbuf):
+    """The floor of one decision: the exact value of the position to decide in each world, or
+    with ``need`` >= 0 one zero-window test of it (does the declarer still make ``need``?)."""
     for _ in range(n_worlds):
         enter_world(rng, hands, seat, known, played, voids, trick, n_in_trick, leader, trump, owner, declarer, won, 0,
                     rules, st, tt, wbuf)
-        exact_value(st, rules, tt, work, 0)
+        if need >= 0:
+            search(st, rules, tt, work, need - 1, need)
+        else:
+            exact_value(st, rules, tt, work, 0)
 
 
-def floor(pos: dict, worlds: int, rules_arr, buffers, seed: int) -> tuple[float, int]:
-    """(seconds, nodes) of the floor at ``pos``."""
+def floor(pos: dict, worlds: int, rules_arr, buffers, seed: int, threshold: bool = False) -> tuple[float, int]:
+    """(seconds, nodes) of the floor at ``pos``: exact values, or with ``threshold`` one test of
+    the contract (the points the declarer still needs, at least 1) per world."""
     st, work, tt, wbuf = buffers
     st[ST_NODES] = 0
     rng = state_from_seed(seed, (7,))
     t = time.perf_counter()
     one_value_per_world(rng, pos["hands"], pos["seat"], pos["known"], pos["played"], pos["voids"], pos["cards"],
                         pos["k"], pos["leader"], pos["trump"], pos["owner"], pos["declarer"], pos["won"], worlds,
-                        rules_arr, st, work, tt, wbuf)
+                        max(1, pos["need"]) if threshold else -1, rules_arr, st, work, tt, wbuf)
     return time.perf_counter() - t, int(st[ST_NODES])
 
 
@@ -75,26 +82,34 @@ def main() -> None:
     for i, p in enumerate(pos):
         f_dt, f_nodes = floor(p, args.worlds, rules_arr, buffers, i)
         _, p_dt, p_nodes = decide("pimc", p, args.worlds, rules_arr, buffers, i)
-        by_trick[p["trick"]].append((f_dt, f_nodes, p_dt, p_nodes, p["k"] == 0 and p["seat"] == p["declarer"]))
-    n_deals = sum(1 for r in by_trick[0] if r[4])  # the declarer's first lead: one a deal
+        t_dt, t_nodes = floor(p, args.worlds, rules_arr, buffers, i, threshold=True)
+        by_trick[p["trick"]].append((f_dt, f_nodes, p_dt, p_nodes, t_dt, t_nodes,
+                                     p["k"] == 0 and p["seat"] == p["declarer"]))
+    n_deals = sum(1 for r in by_trick[0] if r[6])  # the declarer's first lead: one a deal
     print(f"\ncard decisions with a choice from {n_deals} deals, {args.worlds} worlds (mean per decision):")
-    print(f"  {'trick':<6}{'per deal':>9}{'floor ms':>10}{'floor nodes':>13}{'pimc ms':>10}{'pimc nodes':>13}")
-    total = np.zeros(4)
+    print(f"  {'trick':<6}{'per deal':>9}{'floor ms':>10}{'floor nodes':>13}{'pimc ms':>10}{'pimc nodes':>13}"
+          f"{'test ms':>10}{'test nodes':>13}")
+    total = np.zeros(6)
     for t in range(8):
         rows = by_trick[t]
         if not rows:
             continue
-        a = np.array([r[:4] for r in rows], dtype=float)
+        a = np.array([r[:6] for r in rows], dtype=float)
         total += a.sum(axis=0)
         print(f"  {t + 1:<6}{len(rows) / n_deals:>9.2f}{1e3 * a[:, 0].mean():>10.2f}{a[:, 1].mean():>13,.0f}"
-              f"{1e3 * a[:, 2].mean():>10.2f}{a[:, 3].mean():>13,.0f}")
-    lead = np.array([r[:2] for r in by_trick[0] if r[4]], dtype=float)
+              f"{1e3 * a[:, 2].mean():>10.2f}{a[:, 3].mean():>13,.0f}"
+              f"{1e3 * a[:, 4].mean():>10.2f}{a[:, 5].mean():>13,.0f}")
+    lead = np.array([r[:6] for r in by_trick[0] if r[6]], dtype=float)
     discard_s, discard_nodes = lead[:, 0].mean(), lead[:, 1].mean()
     floor_s = total[0] / n_deals + discard_s
     floor_nodes = total[1] / n_deals + discard_nodes
     print(f"\nper deal, the floor: card decisions {1e3 * total[0] / n_deals:.1f} ms ({total[1] / n_deals:,.0f} nodes)"
           f" + the discard at least {1e3 * discard_s:.1f} ms ({discard_nodes:,.0f} nodes)"
           f" = {1e3 * floor_s:.1f} ms, {floor_nodes:,.0f} nodes: at most {1 / floor_s:.0f} deals a second")
+    test_s = total[4] / n_deals + lead[:, 4].mean()
+    print(f"the contract's floor (one zero-window test a world, 'test' above; the discard as the first lead): "
+          f"{1e3 * test_s:.1f} ms, {total[5] / n_deals + lead[:, 5].mean():,.0f} nodes a deal: at most "
+          f"{1 / test_s:.0f} deals a second")
     print(f"pimc's card decisions on the same positions: {1e3 * total[2] / n_deals:.1f} ms a deal "
           f"({total[3] / n_deals:,.0f} nodes), {total[3] / total[1]:.2f}x the floor's nodes "
           f"(its discard is not replayed here: bench_pimc.py times whole deals)")
