@@ -9,7 +9,8 @@ and times ``pimc`` on the same positions with the same generator state. The decl
 is one more decision whose floor is one exact value of a whole 8-card deal per world: the same
 work as his first lead, which stands in for it. Beside it, the floor of a player that only asks,
 in each world, whether the declarer still makes his contract (one zero-window test at the points
-he still needs: the cheapest question a contract-minded PIMC can ask).
+he still needs: the cheapest question a contract-minded PIMC can ask), and of one that asks it
+after each candidate card (what comparing the candidates takes at least, without bounds).
 
 Per deal, the floor and pimc are summed over the decisions of a deal: what a whole deal costs at
 the very least when every value is exact, and so how many deals a second exact PIMC can reach at
@@ -32,9 +33,9 @@ import numpy as np
 from sim.game.rng_nb import state_from_seed
 from sim.game.rules import HouseRules
 from sim.players import PIMC_WORLDS, seat_buffers
-from sim.players.pimc_nb import enter_world
+from sim.players.pimc_nb import WB_MOVES, enter_world, take_candidates
 from sim.solver import PIMC_TABLE_LOG2_ROWS
-from sim.solver.search_nb import ST_NODES, exact_value, search
+from sim.solver.search_nb import ST_NODES, ST_PLY, exact_value, generate_moves, move_value, search
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_pimc import decide, positions  # noqa: E402  (the positions and pimc's timing of bench_pimc)
@@ -42,28 +43,38 @@ from bench_pimc import decide, positions  # noqa: E402  (the positions and pimc'
 
 @numba.njit
 def one_value_per_world(rng, hands, seat, known, played, voids, trick, n_in_trick, leader, trump, owner, declarer, won,
-                        n_worlds, need, rules, st, work, tt, wbuf):
+                        n_worlds, need, every, legal, rules, st, work, tt, wbuf):
     """The floor of one decision: the exact value of the position to decide in each world, or
-    with ``need`` >= 0 one zero-window test of it (does the declarer still make ``need``?)."""
-    for _ in range(n_worlds):
+    with ``need`` >= 0 one zero-window test of it (does the declarer still make ``need``?), or
+    with ``every`` too one such test after each candidate card."""
+    n = 0
+    for w in range(n_worlds):
         enter_world(rng, hands, seat, known, played, voids, trick, n_in_trick, leader, trump, owner, declarer, won, 0,
                     rules, st, tt, wbuf)
-        if need >= 0:
+        if need < 0:
+            exact_value(st, rules, tt, work, 0)
+        elif not every:
             search(st, rules, tt, work, need - 1, need)
         else:
-            exact_value(st, rules, tt, work, 0)
+            if w == 0:
+                n = take_candidates(work, st[ST_PLY], generate_moves(st, rules, work, False), legal, wbuf)
+            for i in range(n):
+                move_value(st, rules, tt, work, wbuf[WB_MOVES + i], need)
 
 
-def floor(pos: dict, worlds: int, rules_arr, buffers, seed: int, threshold: bool = False) -> tuple[float, int]:
+def floor(pos: dict, worlds: int, rules_arr, buffers, seed: int, threshold: bool = False,
+          every: bool = False) -> tuple[float, int]:
     """(seconds, nodes) of the floor at ``pos``: exact values, or with ``threshold`` one test of
-    the contract (the points the declarer still needs, at least 1) per world."""
+    the contract (the points the declarer still needs, at least 1) per world, with ``every`` one
+    per candidate and world."""
     st, work, tt, wbuf = buffers
     st[ST_NODES] = 0
     rng = state_from_seed(seed, (7,))
     t = time.perf_counter()
     one_value_per_world(rng, pos["hands"], pos["seat"], pos["known"], pos["played"], pos["voids"], pos["cards"],
                         pos["k"], pos["leader"], pos["trump"], pos["owner"], pos["declarer"], pos["won"], worlds,
-                        max(1, pos["need"]) if threshold else -1, rules_arr, st, work, tt, wbuf)
+                        max(1, pos["need"]) if threshold else -1, every, pos["legal"], rules_arr, st, work, tt,
+                        wbuf)
     return time.perf_counter() - t, int(st[ST_NODES])
 
 
@@ -83,23 +94,25 @@ def main() -> None:
         f_dt, f_nodes = floor(p, args.worlds, rules_arr, buffers, i)
         _, p_dt, p_nodes = decide("pimc", p, args.worlds, rules_arr, buffers, i)
         t_dt, t_nodes = floor(p, args.worlds, rules_arr, buffers, i, threshold=True)
-        by_trick[p["trick"]].append((f_dt, f_nodes, p_dt, p_nodes, t_dt, t_nodes,
-                                     p["k"] == 0 and p["seat"] == p["declarer"]))
-    n_deals = sum(1 for r in by_trick[0] if r[6])  # the declarer's first lead: one a deal
+        e_dt, e_nodes = floor(p, args.worlds, rules_arr, buffers, i, threshold=True, every=True)
+        by_trick[p["trick"]].append((f_dt, f_nodes, p_dt, p_nodes, t_dt, t_nodes, e_dt, e_nodes,
+                                     p["k"] == 0 and p["seat"] == p["declarer"], p["seat"] != p["declarer"]))
+    n_deals = sum(1 for r in by_trick[0] if r[8])  # the declarer's first lead: one a deal
     print(f"\ncard decisions with a choice from {n_deals} deals, {args.worlds} worlds (mean per decision):")
     print(f"  {'trick':<6}{'per deal':>9}{'floor ms':>10}{'floor nodes':>13}{'pimc ms':>10}{'pimc nodes':>13}"
-          f"{'test ms':>10}{'test nodes':>13}")
-    total = np.zeros(6)
+          f"{'test ms':>10}{'test nodes':>13}{'tests ms':>10}{'tests nodes':>13}")
+    total = np.zeros(8)
     for t in range(8):
         rows = by_trick[t]
         if not rows:
             continue
-        a = np.array([r[:6] for r in rows], dtype=float)
+        a = np.array([r[:8] for r in rows], dtype=float)
         total += a.sum(axis=0)
         print(f"  {t + 1:<6}{len(rows) / n_deals:>9.2f}{1e3 * a[:, 0].mean():>10.2f}{a[:, 1].mean():>13,.0f}"
               f"{1e3 * a[:, 2].mean():>10.2f}{a[:, 3].mean():>13,.0f}"
-              f"{1e3 * a[:, 4].mean():>10.2f}{a[:, 5].mean():>13,.0f}")
-    lead = np.array([r[:6] for r in by_trick[0] if r[6]], dtype=float)
+              f"{1e3 * a[:, 4].mean():>10.2f}{a[:, 5].mean():>13,.0f}"
+              f"{1e3 * a[:, 6].mean():>10.2f}{a[:, 7].mean():>13,.0f}")
+    lead = np.array([r[:8] for r in by_trick[0] if r[8]], dtype=float)
     discard_s, discard_nodes = lead[:, 0].mean(), lead[:, 1].mean()
     floor_s = total[0] / n_deals + discard_s
     floor_nodes = total[1] / n_deals + discard_nodes
@@ -110,6 +123,14 @@ def main() -> None:
     print(f"the contract's floor (one zero-window test a world, 'test' above; the discard as the first lead): "
           f"{1e3 * test_s:.1f} ms, {total[5] / n_deals + lead[:, 5].mean():,.0f} nodes a deal: at most "
           f"{1 / test_s:.0f} deals a second")
+    tests_s = total[6] / n_deals + lead[:, 6].mean()
+    print(f"... with a test after every candidate card ('tests' above; the discard as the first lead): "
+          f"{1e3 * tests_s:.1f} ms, {total[7] / n_deals + lead[:, 7].mean():,.0f} nodes a deal: at most "
+          f"{1 / tests_s:.0f} deals a second")
+    defenders = sum(r[1] for rows in by_trick.values() for r in rows if r[9]) / n_deals
+    print(f"of the exact floor's card decisions, the defenders' take {defenders:,.0f} nodes a deal "
+          f"({defenders / (total[1] / n_deals):.0%}): at most {12e6 / defenders:.0f} deals a second at 12 million "
+          "nodes a second even if the declarer's decisions and discard cost nothing")
     print(f"pimc's card decisions on the same positions: {1e3 * total[2] / n_deals:.1f} ms a deal "
           f"({total[3] / n_deals:,.0f} nodes), {total[3] / total[1]:.2f}x the floor's nodes "
           f"(its discard is not replayed here: bench_pimc.py times whole deals)")
