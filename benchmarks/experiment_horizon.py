@@ -68,6 +68,23 @@ ST_DEPTH = ST_WEIGHTS + 2 * N_FEATURES  # nodes searched at each ply below the r
 
 
 @jit_hot
+def masters(mine, theirs):
+    """(points, count) of the cards of ``mine`` above every card of ``theirs`` in their suit."""
+    points = 0.0
+    count = 0.0
+    for s in range(4):
+        other = theirs & SUIT_MASK[s]
+        x = mine & SUIT_MASK[s]
+        while x:
+            c = lowest_index(x)
+            x &= x - 1
+            if (other >> c) == 0:
+                points += CARD_POINTS[c]
+                count += 1
+    return points, count
+
+
+@jit_hot
 def horizon_features(st, rules):
     """The estimate's features of a trick start, from the declarer's side."""
     h0 = st[0]
@@ -84,27 +101,8 @@ def horizon_features(st, rules):
             rest += CARD_POINTS[c]
         if h0 & b:
             own += CARD_POINTS[c]
-    masters0 = 0.0
-    masters_d = 0.0
-    n_masters0 = 0.0
-    n_masters_d = 0.0
-    for s in range(4):
-        m0 = h0 & SUIT_MASK[s]
-        md = d & SUIT_MASK[s]
-        x = m0
-        while x:
-            c = lowest_index(x)
-            x &= x - 1
-            if (md >> c) == 0:
-                masters0 += CARD_POINTS[c]
-                n_masters0 += 1
-        x = md
-        while x:
-            c = lowest_index(x)
-            x &= x - 1
-            if (m0 >> c) == 0:
-                masters_d += CARD_POINTS[c]
-                n_masters_d += 1
+    masters0, n_masters0 = masters(h0, d)
+    masters_d, n_masters_d = masters(d, h0)
     t0 = 0.0
     td = 0.0
     if trump >= 0:
