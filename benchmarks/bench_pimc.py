@@ -61,23 +61,31 @@ def whole_deals(name: str, n: int, rules: HouseRules):
     return run
 
 
+def declared_deals(n_deals: int, seed: int):
+    """(row, declarer, every seat's 8 cards after the discard) of each of ``n_deals`` deals of the
+    heuristic player under the classic rules that had a declarer and were played out."""
+    deals, _ = play_chunk(BatchSpec(mode="deals", n=n_deals, seed=seed, chunk_size=n_deals), 0)
+    for row in deals.iter_rows(named=True):
+        d = row["declarer"]
+        if d < 0 or row["redeal"] or row["conceded"]:
+            continue
+        left, right = (d + 1) % 3, (d + 2) % 3
+        hands = [row[f"hand{s}"] for s in range(3)]
+        hands[d] = (hands[d] | row["talon"]) & ~(1 << row[f"gift{left}"]) & ~(1 << row[f"gift{right}"])
+        hands[left] |= 1 << row[f"gift{left}"]
+        hands[right] |= 1 << row[f"gift{right}"]
+        yield row, d, hands
+
+
 def positions(n_deals: int, seed: int = 5) -> list[dict]:
     """Every card decision with a choice (two legal cards or more) of ``n_deals`` played deals of
     the heuristic player under the classic rules, as the engine shows them to a PIMC seat."""
     rules = HouseRules()
     rules_arr = rules.to_array()
-    deals, _ = play_chunk(BatchSpec(mode="deals", n=n_deals * 3, seed=seed, chunk_size=n_deals * 3), 0)
     out = []
-    for row in deals.iter_rows(named=True):
-        d = row["declarer"]
-        if d < 0 or row["redeal"] or row["conceded"]:
-            continue
+    for row, d, hands in declared_deals(n_deals * 3, seed):
         gifts = [row[f"gift{s}"] for s in range(3)]
         left, right = (d + 1) % 3, (d + 2) % 3
-        hands = [row[f"hand{s}"] for s in range(3)]
-        hands[d] = (hands[d] | row["talon"]) & ~(1 << gifts[left]) & ~(1 << gifts[right])
-        hands[left] |= 1 << gifts[left]
-        hands[right] |= 1 << gifts[right]
         known_all = np.zeros(9, dtype=np.int64)
         know_cards(known_all, d, np.int64(row["talon"]), np.int64(gifts[left]), np.int64(gifts[right]), True)
         leader, trump, owner, played, won = d, -1, -1, 0, 0

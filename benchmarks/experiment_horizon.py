@@ -38,7 +38,6 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from sim.engine import BatchSpec, play_chunk
 from sim.game.rng_nb import state_from_seed
 from sim.game.rules import HouseRules
 from sim.players.pimc_nb import (
@@ -54,7 +53,7 @@ from sim.players.pimc_nb import (
 from sim.solver import search_nb
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_pimc import positions  # noqa: E402
+from bench_pimc import declared_deals, positions  # noqa: E402
 
 N_FEATURES = 16
 W_SCALE = 10_000  # the weights ride in the solver's int64 state, as fixed point
@@ -158,22 +157,13 @@ def patched_solver(tmp: Path):
 
 
 def dealt_positions(n_deals: int, seed: int):
-    """(hands by seat after the discard, declarer) of heuristic deals with a declarer."""
-    deals, _ = play_chunk(BatchSpec(mode="deals", n=n_deals, seed=seed, chunk_size=n_deals), 0)
-    hands_out, declarers, hands10 = [], [], []
-    for row in deals.iter_rows(named=True):
-        d = row["declarer"]
-        if d < 0 or row["redeal"] or row["conceded"]:
-            continue
-        left, right = (d + 1) % 3, (d + 2) % 3
-        hands = [row[f"hand{s}"] for s in range(3)]
-        hands10.append(hands[d] | row["talon"])
-        hands[d] = hands10[-1] & ~(1 << row[f"gift{left}"]) & ~(1 << row[f"gift{right}"])
-        hands[left] |= 1 << row[f"gift{left}"]
-        hands[right] |= 1 << row[f"gift{right}"]
-        hands_out.append([hands[d], hands[left], hands[right]])
-        declarers.append(d)
-    return np.array(hands_out, dtype=np.int64), np.array(hands10, dtype=np.int64)
+    """(the 8-card hands after the discard, the declarer's first; the declarer's 10 cards before
+    it) of the heuristic deals of ``bench_pimc.declared_deals``."""
+    rel, hands10 = [], []
+    for row, d, hands in declared_deals(n_deals, seed):
+        rel.append([hands[d], hands[(d + 1) % 3], hands[(d + 2) % 3]])
+        hands10.append(row[f"hand{d}"] | row["talon"])
+    return np.array(rel, dtype=np.int64), np.array(hands10, dtype=np.int64)
 
 
 def make_kernels(H):
