@@ -21,14 +21,17 @@ app.add_typer(rules_app, name="rules")
 def _version(value: bool) -> None:
     if value:
         from sim import __version__
+        from sim.fingerprint import code_fingerprint
 
-        typer.echo(f"thousand {__version__}")
+        typer.echo(f"thousand {__version__} (code fingerprint {code_fingerprint()}; with the analyses "
+                   f"{code_fingerprint('report')})")
         raise typer.Exit()
 
 
 @app.callback()
-def options(version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
-                                                  help="print the version and exit")] = False) -> None:
+def options(version: Annotated[bool, typer.Option(
+        "--version", callback=_version, is_eager=True,
+        help="print the version and the code fingerprint, and exit")] = False) -> None:
     """Monte Carlo analysis of the card game Thousand."""
 
 

@@ -41,6 +41,7 @@ from sim.engine.schema import (
 )
 from sim.engine.settle_nb import apply_deal, rotate_seats
 from sim.engine.workspace import W_HANDS, W_RESULT, new_game_state, new_workspace
+from sim.fingerprint import code_fingerprint
 from sim.game.cards import CardError, parse_card, parse_hand
 from sim.game.play_nb import beats, bid_cap, legal_follows
 from sim.game.rng_nb import state_from_seed
@@ -125,6 +126,7 @@ class BatchSpec:
     def metadata(self) -> dict[str, object]:
         return {
             "thousand_version": __version__,
+            "code_fingerprint": code_fingerprint(),  # a run is resumed and read only by the code that made it
             "mode": self.mode,
             "sample_size": self.n,
             "seed": self.seed,
