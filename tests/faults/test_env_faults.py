@@ -1,0 +1,32 @@
+"""Faults of the machine around a command (issue 24): an unwritable compiled-cache folder (item 12)
+and a standard output that cannot be written (item 23)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+# Compiles and caches one small kernel of the project.
+COMPILE_ONE = ("import numpy as np, sim.numba_config as c; from sim.game.bits_nb import popcount; "
+               "popcount(np.int64(7)); print(c.CACHE_DIR)")
+
+
+def _in_tree_cache_files() -> set[Path]:
+    return {p for p in (ROOT / "sim").rglob("__pycache__/*") if p.suffix in (".nbi", ".nbc")}
+
+
+def test_an_unwritable_numba_cache_falls_back_to_a_temporary_folder_and_says_so(tmp_path):
+    blocker = tmp_path / "a_file"
+    blocker.write_text("not a folder")
+    before = _in_tree_cache_files()
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(blocker / "cache")}
+    done = subprocess.run([sys.executable, "-c", COMPILE_ONE], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    used = Path(done.stdout.strip())
+    assert "cannot be written" in done.stderr and str(used) in done.stderr
+    assert str(used).startswith(os.environ.get("TMPDIR", "/tmp")) and used.is_dir()
+    assert _in_tree_cache_files() == before, "Numba cached inside the package tree, where edits make it stale"
