@@ -22,13 +22,14 @@ def deal_summary(out: Path) -> dict:
         contract_std=pl.col("contract").cast(pl.Float64).std(),
     ).collect().row(0, named=True)
     n, played = row["n"], row["played"]
+    # No deal with a declarer (every one thrown in or redealt) leaves every rate undefined, not an error.
     return {
         "deals": n,
-        "made_rate": row["made"] / n,
+        "made_rate": row["made"] / n if n else float("nan"),
         "made_rate_ci": wilson_interval(row["made"], n),
         "made_rate_played": row["made"] / played if played else float("nan"),
         "made_rate_played_ci": wilson_interval(row["made"], played),
-        "conceded_rate": row["conceded"] / n,
+        "conceded_rate": row["conceded"] / n if n else float("nan"),
         "contract_mean": row["contract_mean"],
         "contract_mean_ci": mean_interval(row["contract_mean"], row["contract_std"], n),
     }
@@ -81,11 +82,14 @@ def format_summary(out: Path) -> str:
              f"players={','.join(meta['players'])} version={meta['thousand_version']}"]
     d = deal_summary(out)
     lo, hi = d["made_rate_played_ci"]
-    lines.append(f"deals with a declarer: {d['deals']:,}; declarer made {d['made_rate_played']:.1%} "
-                 f"of played contracts (95% CI {lo:.1%}–{hi:.1%}); conceded {d['conceded_rate']:.1%}; "
-                 f"mean contract {d['contract_mean']:.1f}")
-    by_player = make_rate_by_player(out)
-    if by_player.height > 1:
+    if not d["deals"]:
+        lines.append("deals with a declarer: 0 (every deal was thrown in or redealt)")
+    else:
+        lines.append(f"deals with a declarer: {d['deals']:,}; declarer made {d['made_rate_played']:.1%} "
+                     f"of played contracts (95% CI {lo:.1%}–{hi:.1%}); conceded {d['conceded_rate']:.1%}; "
+                     f"mean contract {d['contract_mean']:.1f}")
+    by_player = make_rate_by_player(out) if d["deals"] else None
+    if by_player is not None and by_player.height > 1:
         for r in by_player.iter_rows(named=True):
             lines.append(f"  as declarer, {r['player']}: made {r['made_rate']:.1%} "
                          f"({r['ci_low']:.1%}–{r['ci_high']:.1%}) of {r['declared']:,}, "

@@ -1129,7 +1129,8 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: Game
         if seats[dealer].on_barrel:
             fall(dealer, 0)
 
-    # 4. Bolts: every third costs the penalty (not to the winner); a sitter who pays it falls.
+    # 4. Bolts: every third costs the penalty, or with bolt_count = each every bolt at once (a
+    #    doubled bolt, two bolts, twice); never the winner; a sitter who pays it falls.
     bolts = _game_bolts(row, seats, rules, seen)
     for s in range(n):
         st = seats[s]
@@ -1137,15 +1138,20 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: Game
             if rules.bolt_count == "consecutive" and s != out:  # sitting out breaks no run
                 st.bolts = 0
             continue
-        st.bolts += bolts[s]
-        if st.bolts >= 3:
-            st.bolts = 0
-            if s != winner and rules.bolt_penalty:
-                st.score -= rules.bolt_penalty
-                st.bolt_penalties += 1
-                events[s] |= EV_BOLT_PENALTY
-                if st.on_barrel:
-                    fall(s, 0)
+        if rules.bolt_count == "each":
+            penalties = bolts[s]  # nothing is counted
+        else:
+            st.bolts += bolts[s]
+            penalties = 1 if st.bolts >= 3 else 0
+            if penalties:
+                st.bolts = 0
+        if penalties and s != winner and rules.bolt_penalty:
+            st.score -= penalties * rules.bolt_penalty
+            st.bolt_penalties += penalties
+            events[s] |= EV_BOLT_PENALTY
+            seen[f"bolt penalty ({rules.bolt_count})"] += 1
+            if st.on_barrel:
+                fall(s, 0)
 
     # 5. Dump truck (not the winner's score: a target of 555 reached wins).
     for s in range(n):

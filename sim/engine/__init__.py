@@ -46,7 +46,7 @@ from sim.game.cards import CardError, parse_card, parse_hand
 from sim.game.play_nb import beats, bid_cap, legal_follows
 from sim.game.rng_nb import state_from_seed
 from sim.game.rules import HouseRules
-from sim.game.state_layout import G_ATTEMPTS, G_BOLTS, G_FALLS, G_ON_BARREL, G_SCORE, G_WINNER, SLOTS
+from sim.game.state_layout import G_ATTEMPTS, G_BOLTS, G_FALLS, G_ON_BARREL, G_QUIET, G_SCORE, G_WINNER, SLOTS
 from sim.players import (
     SEARCHING_PLAYERS,
     HeuristicParams,
@@ -200,15 +200,17 @@ class GameState:
     attempts: tuple[int, ...] = (0, 0, 0)  # barrel attempts used
     falls: tuple[int, ...] = (0, 0, 0)  # falls since the score was last set to zero
     bolts: tuple[int, ...] = (0, 0, 0)  # bolts since the last bolt penalty
+    quiet: tuple[int, ...] = (0, 0, 0)  # deals in a row without declaring (bolt_on = three_passes)
 
     @property
     def seats(self) -> int:
-        return max(len(v) for v in (self.scores, self.on_barrel, self.attempts, self.falls, self.bolts))
+        return max(len(v) for v in (self.scores, self.on_barrel, self.attempts, self.falls, self.bolts, self.quiet))
 
     def to_array(self) -> np.ndarray:
         gs = new_game_state()
         for offset, values in ((G_SCORE, self.scores), (G_ON_BARREL, self.on_barrel),
-                               (G_ATTEMPTS, self.attempts), (G_FALLS, self.falls), (G_BOLTS, self.bolts)):
+                               (G_ATTEMPTS, self.attempts), (G_FALLS, self.falls), (G_BOLTS, self.bolts),
+                               (G_QUIET, self.quiet)):
             if len(values) > SLOTS:
                 raise ValueError(f"a game state has at most {SLOTS} seats")
             for p, v in enumerate(values):
@@ -222,7 +224,7 @@ class GameState:
             return tuple(kind(gs[offset + p]) for p in range(seats))
 
         return cls(per_seat(G_SCORE), per_seat(G_ON_BARREL, bool), per_seat(G_ATTEMPTS),
-                   per_seat(G_FALLS), per_seat(G_BOLTS))
+                   per_seat(G_FALLS), per_seat(G_BOLTS), per_seat(G_QUIET))
 
 
 class IllegalAction(ValueError):

@@ -218,18 +218,23 @@ def settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec
         if gs[G_ON_BARREL + paying_dealer]:
             events[paying_dealer] |= _fall(gs, rules, paying_dealer, new)
     for p in range(n):
-        if rules[R.BOLT_CONSECUTIVE] and not rec[row, D_BOLT + p] and p != sitter:
+        bolts = rec[row, D_BOLT + p]  # 2 for a doubled bolt (bolt_double_in_dark)
+        if rules[R.BOLT_COUNT] == R.BOLT_COUNT_CONSECUTIVE and not bolts and p != sitter:
             gs[G_BOLTS + p] = 0  # bolts count only in an unbroken run (sitting out breaks none)
-        if rec[row, D_BOLT + p]:
-            gs[G_BOLTS + p] += rec[row, D_BOLT + p]  # 2 for a doubled bolt (bolt_double_in_dark)
+        penalties = 0
+        if bolts and rules[R.BOLT_COUNT] == R.BOLT_COUNT_EACH:
+            penalties = bolts  # every bolt costs the penalty at once (a doubled bolt twice); nothing is counted
+        elif bolts:
+            gs[G_BOLTS + p] += bolts
             if gs[G_BOLTS + p] >= 3:
                 gs[G_BOLTS + p] = 0
-                if rules[R.BOLT_PENALTY] > 0 and not events[p] & EV_WIN:
-                    new[p] -= rules[R.BOLT_PENALTY]
-                    events[p] |= EV_BOLT_PENALTY
-                    gs[G_BOLT_PENALTIES + p] += 1
-                    if gs[G_ON_BARREL + p]:
-                        events[p] |= _fall(gs, rules, p, new)
+                penalties = 1
+        if penalties and rules[R.BOLT_PENALTY] > 0 and not events[p] & EV_WIN:
+            new[p] -= penalties * rules[R.BOLT_PENALTY]
+            events[p] |= EV_BOLT_PENALTY
+            gs[G_BOLT_PENALTIES + p] += penalties
+            if gs[G_ON_BARREL + p]:
+                events[p] |= _fall(gs, rules, p, new)
         if not events[p] & EV_WIN and (
             (rules[R.DUMP_TRUCK] and new[p] == 555) or (rules[R.DUMP_TRUCK_NEGATIVE] and new[p] == -555)
         ):

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from sim.game import rules_layout as R
+from sim.game.redeal_odds import deal_shape, played_share, poorest_hand_most, richest_talon
 
 
 class RulesError(ValueError):
@@ -80,8 +81,9 @@ class HouseRules:
     four_nines_bonus: int = _opt(0, "0 (off) or a bonus", "four nines after the discard score this")
     # §4.5 bolts
     bolt_on: str = _opt("no_tricks", "no_tricks, zero_points, three_passes", "what earns a bolt")
-    bolt_count: str = _opt("cumulative", "cumulative, consecutive", "how bolts are counted toward a penalty")
-    bolt_penalty: int = _opt(120, "0 (off) or a multiple of 5", "cost of every third bolt")
+    bolt_count: str = _opt("cumulative", "cumulative, consecutive, each",
+                           "how bolts are counted toward a penalty (each: every bolt pays at once)")
+    bolt_penalty: int = _opt(120, "0 (off) or a multiple of 5", "cost of every third bolt (of every bolt: each)")
     bolt_own_game_exempt: bool = _opt(False, "bool", "the declarer gets no bolt")
     bolt_double_in_dark: bool = _opt(False, "bool", "a bolt in a dark game counts twice")
     # §4.6 scores and the barrel
@@ -164,8 +166,12 @@ class HouseRules:
             bad("max_contract", f"must be above min_bid ({self.min_bid}) and at most 400")
         if self.bolt_on not in ("no_tricks", "zero_points", "three_passes"):
             bad("bolt_on", "must be no_tricks, zero_points or three_passes")
-        if self.bolt_count not in ("cumulative", "consecutive"):
-            bad("bolt_count", "must be cumulative or consecutive")
+        if self.bolt_count not in R.BOLT_COUNT_NAMES:
+            bad("bolt_count", "must be cumulative, consecutive or each")
+        if self.bolt_count == "consecutive" and self.bolt_on == "three_passes":
+            # RULES.md §5: the combination the online preset had until 2026-12, which never charges.
+            bad("bolt_count", "has no effect with bolt_on = three_passes: a bolt restarts the count of passes, so two "
+                "bolts are never consecutive (use each: every bolt costs the penalty, or cumulative)")
         if not 300 <= self.target <= 3000:
             bad("target", "must be between 300 and 3000")
         if self.barrel is not None:
@@ -208,6 +214,56 @@ class HouseRules:
             bad("sitout_half_marriage", f"needs players = 4 (the dealer sits out), not players = {self.players}")
         if not self.win_only_as_declarer and self.barrel is not None:
             bad("win_only_as_declarer", "is implied by the barrel (set barrel = none to turn it off)")
+        if (refusal := self._redeals_refusal()) is not None:
+            bad(*refusal)
+
+    def _redeals_refusal(self) -> tuple[str, str] | None:
+        """(option, why) when the redeal rules would throw in every deal, or all but fewer than
+        MIN_PLAYED_SHARE of them, over and over: the dealer would deal again for ever (the run
+        stores games stopped at the harness limit, or no deal with a declarer). RULES.md's cap on
+        repeated redeals, redeal_limit_penalty, plays every third one, so it is never refused; and
+        redeal_policy = never asks for none (four aces alone force a redeal in 1% of deals).
+        Only the conditions checked in every deal count: with redeal_talon_only_at_100 the talon's
+        points (asked only after an uncontested forced bid) do not, nor do dark and golden deals,
+        which have no redeal checks, nor four nines after the discard (they depend on the discard)."""
+        talon_below = 0 if self.redeal_talon_only_at_100 else self.redeal_talon_points_below
+        if self.redeal_limit_penalty or self.redeal_policy != "always" or not (
+                self.redeal_hand_points_below or talon_below):
+            return None  # nine, jack and ace conditions alone redeal at most 41% of the deals (two players)
+
+        def share(hand_below, talon_points_below):
+            return played_share(self.players, self.two_player_talon, hand_below, self.redeal_four_nines,
+                                self.redeal_three_nines, self.redeal_four_aces, talon_points_below,
+                                self.redeal_talon_two_nines, self.redeal_talon_three_jacks)
+
+        played = share(self.redeal_hand_points_below, talon_below)
+        if played >= MIN_PLAYED_SHARE:
+            return None
+        hands, hand_size, talon_size, _ = deal_shape(self.players, self.two_player_talon)
+        # Name the threshold whose lowering lets deals be played (the hand's first), and how far.
+        if self.redeal_hand_points_below and (not talon_below or share(0, talon_below) >= MIN_PLAYED_SHARE):
+            name, value = "redeal_hand_points_below", self.redeal_hand_points_below
+            lowered = _largest(lambda v: share(v, talon_below) >= MIN_PLAYED_SHARE, value - 1)
+            most = poorest_hand_most(self.players, self.two_player_talon)
+            certain = value > most
+            reason = (f"with {self.players} players some {hand_size}-card hand always holds at most {most} card "
+                      f"points (120 over {hands} hands and the talon{'s' if self.players == 2 else ''})")
+        else:
+            name, value = "redeal_talon_points_below", talon_below
+            lowered = _largest(lambda v: share(self.redeal_hand_points_below, v) >= MIN_PLAYED_SHARE, value - 1)
+            most = richest_talon(self.players, self.two_player_talon)
+            certain = value > most
+            reason = f"with {self.players} players the {talon_size}-card talon holds at most {most} card points"
+        others = [n if getattr(self, n) is True else f"{n} = {getattr(self, n)}"
+                  for n in REDEAL_CONDITIONS if n != name and getattr(self, n)]
+        also = f" (with {', '.join(others)})" if others else ""
+        if played == 0.0:
+            what = f"every deal would be redealt: {reason}" if certain else f"every deal would be redealt{also}"
+        else:
+            odds = f"{played:.1%} of deals" if played >= 0.001 else f"1 deal in {round(1 / played):,}"
+            what = f"only {odds} would escape a redeal{also}, and at least {MIN_PLAYED_SHARE:.0%} must"
+        fix = f"use at most {lowered}" if lowered else "lower it"
+        return name, f"{what}; {fix}, or add redeal_limit_penalty (the third redeal in a row is played)"
 
     # ---- kernels --------------------------------------------------------------------------
     def to_array(self) -> np.ndarray:
@@ -250,7 +306,7 @@ class HouseRules:
         a[R.CONCEDE_LIMIT] = self.concede_limit
         a[R.CONCEDE_THIRD_PENALTY] = self.concede_third_penalty
         a[R.BOLT_ON] = R.BOLT_ON_NAMES.index(self.bolt_on)
-        a[R.BOLT_CONSECUTIVE] = self.bolt_count == "consecutive"
+        a[R.BOLT_COUNT] = R.BOLT_COUNT_NAMES.index(self.bolt_count)
         a[R.BOLT_OWN_GAME_EXEMPT] = self.bolt_own_game_exempt
         a[R.BARREL_TALON_FREE] = self.barrel_talon_free
         a[R.BARREL_FORCED_LAST] = self.barrel_forced_last
@@ -308,11 +364,30 @@ RANGES: dict[str, tuple[int, int, int]] = {
     "dark_min_score": (-3000, 3000, 1),
 }
 OPTIONAL = frozenset({"silence_below", "barrel", "dark_min_score"})  # may also be none
+# The redeal rules must leave at least this share of deals to play unless redeal_limit_penalty
+# caps repeated redeals: below it a game of 40 deals takes over 800 dealings, near the harness's
+# limit of 2,000 a game (sim.engine.MAX_DEALS_PER_GAME).
+MIN_PLAYED_SHARE = 0.05
+REDEAL_CONDITIONS = ("redeal_hand_points_below", "redeal_four_nines", "redeal_three_nines", "redeal_four_aces",
+                     "redeal_talon_points_below", "redeal_talon_two_nines", "redeal_talon_three_jacks")
 # Options that mean nothing without a barrel. (redeal_policy = never with redeal options is not a
 # contradiction: the policy is how the simulated players decide, and the rules still allow redeals.)
 BARREL_OPTIONS = ("barrel_min_contract", "barrel_attempts", "barrel_penalty", "barrel_knock_off",
                   "barrel_simultaneous_penalty", "barrel_falls_to_zero", "barrel_talon_free", "barrel_accumulate",
                   "barrel_forced_last")
+
+
+def _largest(ok, hi: int) -> int | None:
+    """The largest v in 1..hi with ok(v), for an ok that holds up to some value and not above it
+    (a higher redeal threshold only redeals more deals); None if ok(1) fails."""
+    lo = 0  # ok(lo) is taken to hold; hi + 1 not to
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if ok(mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo or None
 
 
 def _range_text(lo: int, hi: int, step: int) -> str:
@@ -327,7 +402,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     "classic": {},
     "online": {
         "marriage_first_lead": True, "marriage_burns_without_trick": True,
-        "bolt_on": "three_passes", "bolt_count": "consecutive", "dump_truck": False,
+        "bolt_on": "three_passes", "bolt_count": "each", "dump_truck": False,
     },
     "strict": {"must_head": True, "no_aces_tens_in_discard": True, "talon_shown_to_declarer_only": True},
     "short": {"target": 555, "barrel": 440},
@@ -354,16 +429,45 @@ def load_rules(spec: str | Path | None) -> HouseRules:
     if not path.is_file():
         raise RulesError(f"rules {text!r} is a directory, not a rules file")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        # utf-8-sig: a byte-order mark, as some Windows editors write one, is no TOML error.
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise RulesError(f"{path}: not valid TOML: {exc}") from None
     except OSError as exc:
         raise RulesError(f"{path}: cannot be read ({exc.strerror})") from None
-    data = dict(data.get("rules", data)) if isinstance(data.get("rules"), dict) else dict(data)
+    data = _rules_table(data, path)
     base = preset(str(data.pop("preset", "classic")))
     if "barrel" in data and str(data["barrel"]).lower() == "none":
         data["barrel"] = None
     return HouseRules.from_dict(data, base=base, source=str(path))
+
+
+def _rules_table(data: dict[str, Any], path: Path) -> dict[str, Any]:
+    """The options of a rules file: its top-level keys, or all of them in one ``[rules]`` table.
+    Both at once, or any other table, is refused rather than read in part (a key beside the
+    table would otherwise be silently dropped)."""
+    def is_table(value):  # a [table] or an [[array of tables]]
+        return isinstance(value, dict) or (
+            isinstance(value, list) and bool(value) and all(isinstance(v, dict) for v in value))
+
+    if isinstance(data.get("rules"), dict):
+        beside = [k for k in data if k != "rules"]
+        tables = [k for k in beside if is_table(data[k])]
+        if tables:
+            raise RulesError(f"{path}: unknown table{'s' if len(tables) > 1 else ''} "
+                             f"{', '.join(f'[{k}]' for k in tables)}: a rules file has only a [rules] table")
+        if beside:
+            raise RulesError(f"{path}: {', '.join(map(repr, beside))} outside the [rules] table: put every option "
+                             "(preset included) in [rules], or drop the [rules] line and write them all at the top")
+        data, where = data["rules"], "rules."
+    else:
+        where = ""
+    tables = [k for k, v in data.items() if is_table(v)]
+    if tables:
+        raise RulesError(f"{path}: unknown table{'s' if len(tables) > 1 else ''} "
+                         f"{', '.join(f'[{where}{k}]' for k in tables)}: a rules file holds its options at the top "
+                         "or in one [rules] table")
+    return dict(data)
 
 
 def _coerce(name: str, value: Any, current: Any, source: str) -> Any:

@@ -92,7 +92,7 @@ HOUSE_COMBINED = HouseRules(forced_first_bid=False, silence_below=-200, no_aces_
                             bolt_count="consecutive", bolt_own_game_exempt=True, redeal_hand_points_below=14,
                             redeal_three_nines=True, redeal_talon_two_nines=True, redeal_limit_penalty=True,
                             dark_game=True, bolt_double_in_dark=True, golden_round=True, barrel_talon_free=True)
-HOUSE_COMBINED_2 = HouseRules(bolt_on="three_passes", bolt_count="consecutive", bolt_double_in_dark=True,
+HOUSE_COMBINED_2 = HouseRules(bolt_on="three_passes", bolt_count="each", bolt_double_in_dark=True,
                               dark_game=True, dark_min_score=0, barrel_forced_last=True, redeal_four_aces=True,
                               redeal_talon_points_below=10, redeal_talon_only_at_100=True, redeal_policy="always",
                               concede_third_penalty=True, concede_60=True, marriage_first_lead=True, golden_round=True,
@@ -699,7 +699,7 @@ OPTION_VALUES = {
     "half_marriage": (False, True), "no_lead_foreign_trump": (False, True), "must_lead_trump": (False, True),
     "forced_first_bid": (True, False), "silence_below": (None, -120, 0), "no_aces_tens_in_discard": (False, True),
     "concede_limit": (0, 1, 3), "concede_third_penalty": (False, True),
-    "bolt_on": ("no_tricks", "zero_points", "three_passes"), "bolt_count": ("cumulative", "consecutive"),
+    "bolt_on": ("no_tricks", "zero_points", "three_passes"), "bolt_count": ("cumulative", "consecutive", "each"),
     "bolt_own_game_exempt": (False, True), "barrel_talon_free": (False, True), "barrel_forced_last": (False, True),
     "four_nines_bonus": (0, 50, 100), "redeal_policy": ("always", "never"), "redeal_hand_points_below": (0, 14, 20),
     "redeal_four_nines": (False, True), "redeal_three_nines": (False, True),

@@ -4,7 +4,8 @@ computed by hand from RULES.md and docs/RULES.md (never from the engine), read f
 
 ``deals.toml`` is a library of deals (hands, talon, dealer) and play scripts (the 24 cards in
 play order) that the case files name; every other file holds ``[[case]]`` tables. A case's
-``kind`` says what it runs: ``deal`` (play_scripted_deal), ``game`` (settle_deal over one or more
+``kind`` says what it runs: ``deal`` (play_scripted_deal), ``deals`` (scripted deals in a row, each
+from the game state the one before left, each checked), ``game`` (settle_deal over one or more
 deals, each checked), ``legal`` (legal_cards) or ``cap`` (bidding_cap). Expected values name only
 what the case is about; per-seat columns of a deal record are written as lists of one entry per seat
 (three, four with players = 4, two with players = 2)
@@ -12,7 +13,8 @@ what the case is about; per-seat columns of a deal record are written as lists o
 ``talon``, ``other_talon``, ``buried`` as cards, ``talon_card`` as a card, "" for none). A
 2-player deal of the library also names its ``other_talon``; its play script holds 20 cards (18
 with two_player_talon = 3).
-Every completed scripted deal is also replayed by the reference of tests/reference_game.py.
+Every completed scripted deal is also replayed by the reference of tests/reference_game.py (a
+``deals`` case's rows are also settled by it, from the same game state).
 """
 
 from __future__ import annotations
@@ -112,17 +114,33 @@ def _cards_played(rules: HouseRules) -> int:
     return 2 * (12 - rules.two_player_talon) if rules.players == 2 else 24
 
 
-def _deal_kwargs(case: dict) -> dict:
-    """play_scripted_deal's arguments for a deal case (the library's deal, the case's script)."""
+def _deal_kwargs(case: dict, state: GameState | None = None) -> dict:
+    """play_scripted_deal's arguments for a deal case (the library's deal, the case's script), from
+    ``state`` or else the case's own."""
     deal = LIBRARY["deals"][case["deal"]]
     return dict(hands=deal["hands"], talon=deal["talon"], other_talon=deal.get("other_talon"),
                 dealer=case.get("dealer", deal["dealer"]), actions=_script(case), rules=_rules(case),
-                state=_state(case.get("state")))
+                state=_state(case.get("state")) if state is None else state)
+
+
+def _check_deal(row: dict, plays: list[int], state: GameState, kwargs: dict, expect: dict, where: str) -> None:
+    for key, want in expect.get("row", {}).items():
+        if isinstance(want, list):
+            convert = _SEAT_CONVERT.get(key, lambda v: v)
+            want_ints = _events(want) if key == "events" else [convert(v) for v in want]
+            assert [row[f"{key}{p}"] for p in range(len(want))] == want_ints, f"{where}: column {key}"
+        else:
+            assert row[key] == _SCALAR_CONVERT.get(key, lambda v: v)(want), f"{where}: column {key}"
+    # Every completed deal: the record's plays are the scripted cards (then -1s with two players),
+    # or none for a concession.
+    n = _cards_played(kwargs["rules"])
+    cards = [a if isinstance(a, int) else parse_card(a) for a in kwargs["actions"][-n:]] + [-1] * (24 - n)
+    assert plays == ([-1] * 24 if row["conceded"] or row["redeal"] else cards), f"{where}: plays"
+    _check_state(state, expect.get("state", {}), where)
 
 
 def run_deal(case: dict) -> None:
     kwargs = _deal_kwargs(case)
-    actions = kwargs["actions"]
     expect = case["expect"]
     if "illegal_step" in expect:
         with pytest.raises(IllegalAction) as info:
@@ -130,19 +148,25 @@ def run_deal(case: dict) -> None:
         assert info.value.step == expect["illegal_step"], str(info.value)
         return
     row, plays, state = play_scripted_deal(**kwargs)
-    for key, want in expect.get("row", {}).items():
-        if isinstance(want, list):
-            convert = _SEAT_CONVERT.get(key, lambda v: v)
-            want_ints = _events(want) if key == "events" else [convert(v) for v in want]
-            assert [row[f"{key}{p}"] for p in range(len(want))] == want_ints, f"column {key}"
-        else:
-            assert row[key] == _SCALAR_CONVERT.get(key, lambda v: v)(want), f"column {key}"
-    # Every completed deal: the record's plays are the scripted cards (then -1s with two players),
-    # or none for a concession.
-    n = _cards_played(kwargs["rules"])
-    cards = [a if isinstance(a, int) else parse_card(a) for a in actions[-n:]] + [-1] * (24 - n)
-    assert plays == ([-1] * 24 if row["conceded"] or row["redeal"] else cards)
-    _check_state(state, expect.get("state", {}), "after the deal")
+    _check_deal(row, plays, state, kwargs, expect, "after the deal")
+
+
+def run_deals(case: dict) -> None:
+    """``[[case.step]]`` deals (each a deal case's ``deal``, ``actions``, ``play``, ``expect``) under
+    the case's rules, the first from the case's state, each next one from the state the last left.
+    The reference settles the same rows from the same state (its own bolt, pass and barrel counts)."""
+    rules, state = _rules(case), _state(case.get("state"))
+    seats = [ref.SeatState(score=state.scores[p], on_barrel=state.on_barrel[p], attempts=state.attempts[p],
+                           falls=state.falls[p], bolts=state.bolts[p], quiet=state.quiet[p])
+             for p in range(rules.players)]
+    game = ref.GameCounters()
+    for i, step in enumerate(case["step"]):
+        kwargs = _deal_kwargs({**step, "rules": case.get("rules", {})}, state)
+        row, plays, state = play_scripted_deal(**kwargs)
+        _check_deal(row, plays, state, kwargs, step["expect"], f"deal {i + 1}")
+        record = {"game": 0, "deal": i, **row, "plays": plays}
+        ref.replay_deal(record, rules)
+        ref.settle_deal(record, seats, rules, game)
 
 
 def run_game(case: dict) -> None:
@@ -174,7 +198,7 @@ def run_cap(case: dict) -> None:
     assert bidding_cap(case["hand"], _rules(case)) == case["expect"]
 
 
-RUNNERS = {"deal": run_deal, "game": run_game, "legal": run_legal, "cap": run_cap}
+RUNNERS = {"deal": run_deal, "deals": run_deals, "game": run_game, "legal": run_legal, "cap": run_cap}
 
 
 @pytest.mark.parametrize("case", _load_cases())

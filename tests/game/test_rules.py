@@ -85,3 +85,128 @@ def test_sitout_half_marriage_needs_four_players():
     with pytest.raises(RulesError, match="'sitout_half_marriage'.*needs players = 4"):
         HouseRules.from_dict({"sitout_half_marriage": True})
     assert HouseRules.from_dict({"players": 4, "sitout_half_marriage": True}).to_array()[R.SITOUT_HALF_MARRIAGE] == 1
+
+
+# ---- bolt_count = each and the online preset (RULES.md §4.5, §5) ---------------------------------
+
+def test_online_preset_pays_every_three_passes_bolt():
+    # RULES.md §5 corrected: bolt_on = three_passes with bolt_count = each (consecutive could never pay).
+    online = preset("online")
+    assert (online.bolt_on, online.bolt_count) == ("three_passes", "each")
+    a = online.to_array()
+    assert a[R.BOLT_ON] == R.BOLT_ON_THREE_PASSES and a[R.BOLT_COUNT] == R.BOLT_COUNT_EACH
+
+
+def test_bolt_count_values_reach_the_kernels():
+    for name, code in (("cumulative", R.BOLT_COUNT_CUMULATIVE), ("consecutive", R.BOLT_COUNT_CONSECUTIVE),
+                       ("each", R.BOLT_COUNT_EACH)):
+        assert HouseRules.from_dict({"bolt_count": name}).to_array()[R.BOLT_COUNT] == code
+    with pytest.raises(RulesError, match="'bolt_count' = 'every': must be cumulative, consecutive or each"):
+        HouseRules.from_dict({"bolt_count": "every"})
+    allowed = {row[0]: row[2] for row in option_table()}["bolt_count"]
+    assert allowed == "cumulative, consecutive, each"  # what `thousand rules` lists
+
+
+def test_consecutive_bolts_of_three_passes_are_refused_as_never_charging():
+    with pytest.raises(RulesError, match="'bolt_count' = 'consecutive': has no effect with bolt_on = three_passes"):
+        HouseRules.from_dict({"bolt_on": "three_passes", "bolt_count": "consecutive"})
+
+
+# ---- rules that redeal (almost) every deal (issue 24 item 9; docs/RULES.md "Redeals") -------------
+
+@pytest.mark.parametrize("changes, accepted_up_to", [
+    # (other options, the largest redeal_hand_points_below accepted): 5% of deals must escape
+    ({}, 33), ({"players": 4}, 33), ({"players": 2}, 52), ({"players": 2, "two_player_talon": 3}, 48),
+])
+def test_hand_points_bound(changes, accepted_up_to):
+    HouseRules.from_dict({**changes, "redeal_hand_points_below": accepted_up_to})
+    with pytest.raises(RulesError, match=f"'redeal_hand_points_below' = {accepted_up_to + 1}: only .* would escape"
+                                         f".*use at most {accepted_up_to},"):
+        HouseRules.from_dict({**changes, "redeal_hand_points_below": accepted_up_to + 1})
+
+
+@pytest.mark.parametrize("changes, accepted_up_to", [
+    ({}, 25), ({"players": 4}, 25), ({"players": 2}, 21), ({"players": 2, "two_player_talon": 3}, 25),
+])
+def test_talon_points_bound(changes, accepted_up_to):
+    HouseRules.from_dict({**changes, "redeal_talon_points_below": accepted_up_to})
+    with pytest.raises(RulesError, match=f"'redeal_talon_points_below' = {accepted_up_to + 1}: only"):
+        HouseRules.from_dict({**changes, "redeal_talon_points_below": accepted_up_to + 1})
+
+
+@pytest.mark.parametrize("changes, most, name", [
+    # Certainly redealt: the poorest hand (the talon) can never reach the threshold.
+    ({"redeal_hand_points_below": 41}, 40, "redeal_hand_points_below"),
+    ({"players": 4, "redeal_hand_points_below": 41}, 40, "redeal_hand_points_below"),
+    ({"players": 2, "two_player_talon": 3, "redeal_hand_points_below": 59}, 58, "redeal_hand_points_below"),
+    ({"players": 2, "redeal_talon_points_below": 23}, 22, "redeal_talon_points_below"),
+])
+def test_every_deal_redealt_is_named_with_its_reason(changes, most, name):
+    with pytest.raises(RulesError, match=f"'{name}' = .*: every deal would be redealt: .* at most {most} card points"):
+        HouseRules.from_dict(changes)
+    # One below is still possible, not certain (and refused for being almost certain).
+    with pytest.raises(RulesError, match=f"'{name}' = {most}: only .* would escape a redeal"):
+        HouseRules.from_dict({**changes, name: most})
+
+
+def test_redeal_limit_penalty_and_never_asking_are_never_refused():
+    for changes in ({"redeal_limit_penalty": True}, {"redeal_policy": "never"}):
+        HouseRules.from_dict({"redeal_hand_points_below": 60, "redeal_talon_points_below": 31, **changes})
+    # only_at_100: the talon's points are asked only after an uncontested forced bid.
+    HouseRules.from_dict({"redeal_talon_points_below": 31, "redeal_talon_only_at_100": True})
+
+
+def test_played_share_is_exact():
+    from sim.game.redeal_odds import played_share
+
+    off = dict(four_nines=False, three_nines=False, four_aces=False, talon_two_nines=False, talon_three_jacks=False)
+    # A 3-card talon of at least 31 card points: AAA, AA+T, A+TT out of C(24, 3) = 2024 talons.
+    assert played_share(3, 2, 0, talon_points_below=31, **off) == pytest.approx((4 + 6 * 4 + 4 * 6) / 2024)
+    # Four aces in one of three 7-card hands: 3 C(20, 3) / C(24, 7) (two hands cannot both hold them).
+    assert played_share(3, 2, 0, **{**off, "four_aces": True}, talon_points_below=0) == pytest.approx(
+        1 - 3 * 1140 / 346104)
+    # Two nines in a 2-player 2-card talon: C(4, 2) / C(24, 2).
+    assert played_share(2, 2, 0, **{**off, "talon_two_nines": True}, talon_points_below=0) == pytest.approx(
+        1 - 6 / 276)
+    assert played_share(3, 2, 41, talon_points_below=0, **off) == 0.0
+    assert played_share(3, 2, 40, talon_points_below=0, **off) > 0.0  # 40/40/40 with three nines in the talon
+
+
+def test_played_share_matches_dealt_cards():
+    # The rank counting against plain dealing: 20,000 shuffled decks, hands checked card by card.
+    import numpy as np
+
+    from sim.game.cards import RANK_POINTS
+    from sim.game.redeal_odds import played_share
+
+    rng = np.random.default_rng(24)
+    decks = rng.permuted(np.tile(np.arange(24), (20000, 1)), axis=1)
+    points, ranks = np.array([RANK_POINTS[c % 6] for c in range(24)]), decks % 6
+    hands = [slice(0, 7), slice(7, 14), slice(14, 21)]
+    redealt = np.zeros(len(decks), dtype=bool)
+    for h in hands:
+        redealt |= (points[decks[:, h]].sum(axis=1) < 25) | ((ranks[:, h] == 0).sum(axis=1) >= 3)
+    redealt |= points[decks[:, 21:]].sum(axis=1) < 10
+    share = played_share(3, 2, 25, False, True, False, 10, False, False)
+    sd = (share * (1 - share) / len(decks)) ** 0.5
+    assert abs((~redealt).mean() - share) < 4 * sd, ((~redealt).mean(), share)
+
+
+# ---- rules files: the [rules] table (item 10) and a byte-order mark (item 23) ---------------------
+
+def test_keys_beside_a_rules_table_are_refused(tmp_path):
+    f = tmp_path / "r.toml"
+    f.write_text("barrel = 900\n[rules]\nbarrel_min_contract = 125\n")
+    with pytest.raises(RulesError, match="'barrel' outside the \\[rules\\] table"):
+        load_rules(str(f))
+    f.write_text("[rules]\nbarrel = 900\nbarrel_min_contract = 125\n[other]\nx = 1\n")
+    with pytest.raises(RulesError, match="unknown table \\[other\\]"):
+        load_rules(str(f))
+    f.write_text("[rules]\nbarrel = 900\nbarrel_min_contract = 125\n")
+    assert load_rules(str(f)).barrel == 900
+
+
+def test_byte_order_mark_is_read(tmp_path):
+    f = tmp_path / "r.toml"
+    f.write_bytes(b"\xef\xbb\xbfbarrel = 900\nbarrel_min_contract = 125\n")
+    assert load_rules(str(f)).barrel == 900
