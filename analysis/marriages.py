@@ -14,6 +14,11 @@ The simulated side deals ``--deals`` random deals (``analysis.tables.random_deal
 deals whatever the thread count) and measures each quantity with a 95% Wilson interval; a
 conditional quantity is measured on the deals that meet its condition. docs/analyses.md defines
 every quantity. Only the dealt cards matter here (no play): marriage values come from the rules.
+
+Stored with ``--out``, the table's metadata records the code fingerprint and the arguments; a table
+or played deals stored there by other code or with other arguments are refused with one line before
+anything is played (``--fresh`` replaces them). A bid table (``--bids``) or a run (``--run``) is
+read only when it is one, made by this code, intact and (the bid table) of the same rules.
 """
 
 from __future__ import annotations
@@ -253,66 +258,101 @@ def marriage_table(*, deals: int, seed: int = 0, rules: HouseRules | None = None
     return rows
 
 
+# What identifies a stored marriage table (besides the code fingerprint): its metadata keys, each
+# with what a refusal calls it and the option that sets it; "play" is the spec of the deals played.
+IDENTITY = {"table": ("the kind of table", None), "sample_size": ("the sizes", "--deals"),
+            "seed": ("the seed", "--seed"), "rules": ("the rules", None),
+            "play": ("the marriages in play (--play-deals, --players, --play-rules or --run)", None)}
+PLAY_KEYS = ("mode", "sample_size", "seed", "players", "rules")
+# The keys of a run spec, as a refusal names them (any other key by its name).
+RUN_FIELDS = {"sample_size": ("the sizes", "--play-deals"), "seed": ("the seed", "--seed"),
+              "players": ("the players", "--players"), "heuristic_params": ("the players", None),
+              "rules": ("the rules", None), "mode": ("the kind of run", None)}
+_REPLACE = "give --fresh to replace it, or choose another --out"
+_REPLACE_RUN = "give --fresh to play them again, or choose another --out"
+
+
 def tables_marriages(*, deals: int, seed: int = 0, rules: str = "classic", out: Path | None = None,
                      as_json: bool = False, play_deals: int = 0, players: str = "heuristic",
                      run: Path | None = None, progress: bool = False, bids: Path | None = None,
-                     risk: float = 0.3, play_rules: list[str] | None = None, backend=None) -> list[str]:
+                     risk: float = 0.3, play_rules: list[str] | None = None, backend=None,
+                     fresh: bool = False) -> list[str]:
     """What ``thousand tables marriages`` prints: the exact odds beside random deals as text (or
     JSON); with ``out`` also a Parquet table with the metadata and a plot. With ``play_deals``, the
     marriages in play of that many deals played by ``players`` (stored and resumable under
-    ``out/marriage-play``), or of the stored deals run ``run``."""
+    ``out/marriage-play``), or of the stored deals run ``run``. A table or played deals stored in
+    ``out`` by other code or with other arguments are refused before anything is played, unless
+    ``fresh``, which replaces them."""
+    from analysis.stored import FINGERPRINT
     from sim import __version__
+    from sim.engine import BatchSpec
+    from sim.fingerprint import code_fingerprint
     from sim.game.rules import load_rules
 
     if seed < 0:
         raise ValueError(f"--seed must be 0 or more, not {seed}")
+    if not 1 <= deals <= MAX_MARRIAGE_DEALS:
+        raise ValueError(f"--deals must be from 1 to {MAX_MARRIAGE_DEALS:,}, not {deals}")
     if play_deals < 0:
         raise ValueError(f"--play-deals must be 0 or more, not {play_deals}")
     if play_deals and run is not None:
         raise ValueError("give --play-deals (play new deals) or --run (read a stored run), not both")
+    if bids is not None and not 0 < risk < 1:
+        raise ValueError(f"--risk must be between 0 and 1, not {risk}")
+    if play_deals and out is None:
+        raise ValueError("--play-deals stores its deals: give --out")
     rec = load_rules(rules)
+    if bids is not None:
+        from analysis.tables import open_bid_table
+
+        open_bid_table(Path(bids), rules=rec, rules_name=rules)
+    # One run per rule set of the play (the house rules that change what becomes of a marriage:
+    # marriage_first_lead, marriage_burns_without_trick, ace_marriage, players = 4 with
+    # sitout_half_marriage ...), the same seed for all, so that the deals coincide.
+    runs: dict[str, Path] = {}
+    specs: dict[str, BatchSpec] = {}
+    if run is not None:
+        runs["stored run"] = Path(run)
+        play = {"stored run": {k: v for k, v in _stored_run(Path(run)).items() if k in PLAY_KEYS}}
+    else:
+        names = (play_rules or [rules]) if play_deals else []
+        for i, spec in enumerate(names):
+            label = f"{i + 1}-{Path(spec).stem if spec.endswith('.toml') else spec}"
+            runs[label] = Path(out) / ("marriage-play" if len(names) == 1 else f"marriage-play-{label}")
+            specs[label] = BatchSpec(mode="deals", n=play_deals, rules=load_rules(spec), players=players, seed=seed)
+        play = {label: {k: v for k, v in spec.metadata().items() if k in PLAY_KEYS} for label, spec in specs.items()}
+    meta = {"thousand_version": __version__, FINGERPRINT: code_fingerprint("marriages"), "table": "marriages",
+            "sample_size": deals, "seed": seed, "rules": rec.to_dict()}
     if out is not None:
         from sim.runner import check_output_dir
 
         check_output_dir(Path(out))
-    if play_deals and out is None:
-        raise ValueError("--play-deals stores its deals: give --out")
+        _check_stored_table(Path(out), {**meta, "play": play}, fresh)
+        _check_play_runs(Path(out), runs, specs, fresh)
     rows = marriage_table(deals=deals, seed=seed, rules=rec)
-    meta = {"thousand_version": __version__, "table": "marriages", "sample_size": deals, "seed": seed,
-            "rules": rec.to_dict()}
     worth_lines: list[str] = []
     worth_rows: list[dict] = []
     if bids is not None:
-        if not Path(bids).is_file():
-            raise FileNotFoundError(f"--bids {bids}: no such bid table (make one with thousand tables bids)")
         worth_rows = marriage_worth(Path(bids), risk=risk)
         worth_lines = format_worth(worth_rows, Path(bids), risk)
     play_lines: list[str] = []
     play_rows: list[dict] = []
-    if play_deals or run is not None:
-        # One run per rule set of the play (the house rules that change what becomes of a marriage:
-        # marriage_first_lead, marriage_burns_without_trick, ace_marriage, players = 4 with
-        # sitout_half_marriage ...), the same seed for all, so that the deals coincide.
-        runs: dict[str, Path] = {}
-        if run is not None:
-            runs["stored run"] = Path(run)
-        else:
-            specs = play_rules or [rules]
-            for i, spec in enumerate(specs):
-                label = f"{i + 1}-{Path(spec).stem if spec.endswith('.toml') else spec}"
-                runs[label] = Path(out) / ("marriage-play" if len(specs) == 1 else f"marriage-play-{label}")
-                _play(runs[label], play_deals, seed, load_rules(spec), players, progress, backend)
+    if runs:
+        for label, spec in specs.items():
+            _play(runs[label], spec, progress, backend, fresh=fresh)
         meta["play_runs"] = {}
         for label, path in runs.items():
             part, play_meta = marriage_play_table(path)
             play_rows += [{"rules": label, **r} for r in part]
             play_lines += ([f"-- rules {label}"] if len(runs) > 1 else []) + format_play_table(part, play_meta)
-            meta["play_runs"][label] = {k: play_meta[k] for k in ("mode", "sample_size", "seed", "players", "rules")}
+            meta["play_runs"][label] = {k: play_meta[k] for k in PLAY_KEYS}
             meta["play_runs"][label].update({k: v for k, v in play_meta.items() if k.startswith("marriage_points")})
     if out is not None:
         _store(rows, meta, Path(out), play_rows)
         if worth_rows:
             _plot_worth(worth_rows, rec, Path(out) / WORTH_PLOT_FILE)
+        else:  # a worth plot left by an earlier command would sit beside a table it does not describe
+            (Path(out) / WORTH_PLOT_FILE).unlink(missing_ok=True)
     if as_json:
         exact_rows = [{**r, "exact": f"{r['exact'].numerator}/{r['exact'].denominator}"} for r in rows]
         return [json.dumps(json_ready({**meta, "rows": exact_rows, "play": play_rows, "worth": worth_rows}),
@@ -334,13 +374,85 @@ def tables_marriages(*, deals: int, seed: int = 0, rules: str = "classic", out: 
     return lines
 
 
-def _play(run: Path, n: int, seed: int, rules: HouseRules, players: str, progress: bool, backend=None) -> None:
-    """Play (or resume) ``n`` independent deals into the run directory ``run``."""
-    from sim.engine import BatchSpec
+def _stored_run(run: Path) -> dict:
+    """The spec of the stored run given as ``--run``, refusing one that is not a stored run or was
+    made by other code (its deals would not be those this code plays)."""
+    from analysis.stored import FINGERPRINT, StaleResultError
+    from sim.fingerprint import code_fingerprint, describe_difference
+    from sim.runner import MANIFEST_FILE, RUN_FILE, RunDirError, load_manifest, read_run_metadata
+
+    if not run.is_dir():
+        raise RunDirError(f"--run {run}: no such folder (give the folder of a run thousand simulate stored)")
+    if not (run / RUN_FILE).is_file():
+        raise RunDirError(f"--run {run} holds no stored run (it has no {RUN_FILE}; give the folder of a run thousand "
+                          "simulate stored)")
+    try:
+        meta = read_run_metadata(run)
+        load_manifest(run)
+    except RunDirError:
+        raise RunDirError(f"--run {run}: its {RUN_FILE} or {MANIFEST_FILE} cannot be read, so it is not a stored run "
+                          "that can be read") from None
+    current = code_fingerprint()
+    if meta.get(FINGERPRINT) != current:
+        made = describe_difference("the run", meta.get(FINGERPRINT), current)
+        raise StaleResultError(f"--run {run}: {made}; play it again with this code (the thousand simulate command that "
+                               "made it, with --fresh)")
+    return meta
+
+
+def _check_stored_table(out: Path, wanted: dict, fresh: bool) -> None:
+    """Refuse (unless ``fresh``) a marriage table stored in ``out`` by other code or with other
+    arguments (``wanted``: this table's metadata with its "play" spec), or one that cannot be read."""
+    from analysis.stored import StaleResultError, refusal
+    from analysis.tables import read_metadata
+
+    path = out / TABLE_FILE
+    if fresh or not path.exists():
+        return
+    try:
+        stored = read_metadata(path)
+    except (OSError, ValueError):
+        raise StaleResultError(f"--out {out}: {path} cannot be read (damaged, or not a marriage table); {_REPLACE}") \
+            from None
+    plays = stored.get("play_runs") if isinstance(stored.get("play_runs"), dict) else {}
+    stored["play"] = {label: {k: v.get(k) for k in PLAY_KEYS} for label, v in plays.items() if isinstance(v, dict)}
+    line = refusal(f"the marriage table in --out {out} ({path})", stored, json.loads(json.dumps(wanted)), IDENTITY,
+                   _REPLACE)
+    if line:
+        raise StaleResultError(line)
+
+
+def _check_play_runs(out: Path, runs: dict[str, Path], specs: dict, fresh: bool) -> None:
+    """Refuse (unless ``fresh``) play runs stored in ``out`` by other code or with other arguments,
+    or whose spec cannot be read, before anything is played: the runner would refuse them too, but
+    naming its own folder, not the --out the user gave."""
+    from analysis.stored import StaleResultError, refusal
+    from sim.runner import RUN_FILE
+
+    for label, spec in specs.items():
+        run_file = runs[label] / RUN_FILE
+        if fresh or not run_file.exists():
+            continue
+        wanted = json.loads(json.dumps(spec.metadata()))
+        try:
+            stored = json.loads(run_file.read_text(encoding="utf-8"))
+            stored = stored if isinstance(stored, dict) else None
+        except (OSError, ValueError):
+            stored = None
+        what = f"the deals played for the marriages in play in --out {out} ({runs[label]})"
+        fields = {**{k: (k, None) for k in wanted if k not in ("thousand_version", "code_fingerprint")}, **RUN_FIELDS}
+        line = (f"{what} cannot be read ({run_file}); {_REPLACE_RUN}" if stored is None else
+                refusal(what, stored, wanted, fields, _REPLACE_RUN))
+        if line:
+            raise StaleResultError(line)
+
+
+def _play(run: Path, spec, progress: bool, backend=None, fresh: bool = False) -> None:
+    """Play (or resume) the deals of ``spec`` into the run directory ``run``; ``fresh``: a run of
+    other code or arguments stored there is replaced (``sim.runner.run_batch``)."""
     from sim.runner import play_runs
 
-    play_runs({run: BatchSpec(mode="deals", n=n, rules=rules, players=players, seed=seed)}, progress=progress,
-              desc="marriages in play", backend=backend)
+    play_runs({run: spec}, progress=progress, desc="marriages in play", backend=backend, fresh=fresh)
 
 
 def _store(rows: list[dict], meta: dict, out: Path, play_rows: list[dict]) -> None:
@@ -357,7 +469,9 @@ def _store(rows: list[dict], meta: dict, out: Path, play_rows: list[dict]) -> No
         "ci_high": [r["ci_high"] for r in rows],
     })
     write_parquet_atomic(df, out / TABLE_FILE, {k: json.dumps(v) for k, v in meta.items()})
-    if play_rows:
+    if not play_rows:  # a table of marriages in play left by an earlier command would not be this table's
+        (out / PLAY_TABLE_FILE).unlink(missing_ok=True)
+    else:
         flat = [{"rules": r["rules"], "role": r["role"], "suit": r["suit"], "held": r["held"],
                  **{f"{f}{part}": r[f][i] for f in (*FATES, "given away") if f in r
                     for i, part in enumerate(("", "_ci_low", "_ci_high"))}} for r in play_rows]

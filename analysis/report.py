@@ -4,14 +4,20 @@ The report is built from the analyses, never beside them: each section calls the
 one ``--json`` command (``tables bids``, ``tables marriages``, ``tables barrel``, ``compare``,
 ``tournament``) on results stored under ``data`` (default ``out/report-<version>``), keeps that JSON
 in the report's ``data/`` folder and writes its tables from it, so every number printed equals the
-command's. Stored results are reused whenever they were made with the same rules, seed, sizes and
-version (the bid table by its metadata, the played runs by their run specifications and verified
-shards); a second run with the same arguments plays nothing.
+command's. Stored results are reused whenever they were made with the same rules, seed and sizes
+by the same code (the bid table by its metadata, code fingerprint and SHA-256, the played runs by
+their run specifications, fingerprints and verified shards); a second run with the same arguments
+plays nothing. Results under ``data`` made by other code are refused before anything is played,
+with one line naming them, unless ``fresh``: then each section concerned is redone into a folder
+beside its own and put in its place once complete (an interrupted redo resumes), so a report never
+mixes results of two fingerprints; ``provenance.json`` lists each section's fingerprint.
 
 What lands in ``out`` (written under a temporary name, then renamed: never half a report):
 ``report.md``, ``report.html`` (one self-contained file: the plots embedded, no network needed),
-the PNG plots, ``data/*.json`` and ``provenance.json`` (the command, rules, seeds, sizes, version
-and the SHA-256 of every stored input read).
+the PNG plots, ``data/*.json`` and ``provenance.json`` (the command, rules, seeds, sizes, version,
+code fingerprints and the SHA-256 of every stored input read). An existing ``out`` is replaced only
+when it is empty or holds a previous report and nothing else; ``data`` may not lie inside ``out``
+(it would be deleted with it) nor ``out`` inside ``data``.
 """
 
 from __future__ import annotations
@@ -111,10 +117,11 @@ def rule_sets_compared(rules: list[str]) -> list[str]:
 
 def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Path = Path("reports/report"),
                  data: Path | None = None, seed: int = 0, sizes: Sizes | None = None, threads: int | None = None,
-                 progress: bool = True, command: list[str] | None = None, backend=None) -> Path:
+                 progress: bool = True, command: list[str] | None = None, backend=None, fresh: bool = False) -> Path:
     """Make the report in ``out`` from results stored (or played now) under ``data``; returns the
     path of ``report.html``. ``sizes`` overrides QUICK / FULL (the tests' small reports); what is
-    played runs on ``backend`` (``sim.backend``; None: threads of this process)."""
+    played runs on ``backend`` (``sim.backend``; None: threads of this process). Stored results of
+    other code are refused (``ReportError``) unless ``fresh``, which redoes their sections."""
     from tqdm import tqdm
 
     from analysis.tables import TABLE_PART
@@ -135,13 +142,17 @@ def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Pa
     sizes = sizes or (QUICK if quick else FULL)
     out = Path(out)
     data = Path(data) if data is not None else default_data_dir()
-    if out.resolve() == data.resolve() or data.resolve() in out.resolve().parents:
-        raise ReportError(f"--out {out} must lie outside the stored results ({data})")
-    if out.exists() and not out.is_dir():
-        raise ReportError(f"--out {out} is a file, not a folder")
+    check_folders(out, data)
     compared = rule_sets_compared(rules)
     with_barrel = [spec for spec in compared if load_rules(spec).barrel is not None]
     dirs = stage_dirs(data, rules=rules, compared=compared, seed=seed, sizes=sizes)
+    used = [key for key in dirs if (key != "barrel" or with_barrel) and (key != "rules" or len(compared) >= 2)]
+    stale = {key: found for key in used if (found := stale_results(dirs[key], SECTION_MODULES[key]))}
+    if stale and not fresh:
+        items = [item for found in stale.values() for item in found]
+        more = f" (and {len(items) - 1} more)" if len(items) > 1 else ""
+        raise ReportError(f"--data {data} holds results of other code that this report would reuse: {items[0]}{more}; "
+                          "rerun with --fresh to redo them, or give another --data")
     cold = _cache_is_cold()
     estimates = stage_estimates(sizes, len(compared), cold)
     total = sum(estimates.values())
@@ -167,23 +178,29 @@ def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Pa
                     advance("compile")  # the first part waited for the compiler
                 advance("bids", 1 / int(match.group(2)))
                 parts_done[0] += 1
+        def section(key: str, compute) -> dict:
+            return _section(key, dirs[key], compute, data=data, redo=fresh and key in stale, fresh=fresh)
+
         bar.set_postfix_str("bid tables (the first part also compiles)" if cold else "bid tables")
-        sections["bids"] = _bids(dirs["bids"], rules[0], seed, sizes, threads, bids_progress, backend)
+        sections["bids"] = section("bids", lambda d: _bids(d, rules[0], seed, sizes, threads, bids_progress, backend))
         if not parts_done[0]:
             advance("compile")
         n_parts = -(-sizes.bid_deals // TABLE_PART)
         advance("bids", max(0, n_parts - parts_done[0]) / n_parts)
         bar.set_postfix_str("marriages")
-        sections["marriages"] = _marriages(dirs["marriages"], dirs["bids"], rules[0], seed, sizes, backend)
+        sections["marriages"] = section("marriages", lambda d: _marriages(d, dirs["bids"], rules[0], seed, sizes,
+                                                                          backend))
         advance("marriages")
         bar.set_postfix_str("barrel")
-        sections["barrel"] = _barrel(dirs["barrel"], with_barrel, seed, sizes, backend) if with_barrel else None
+        sections["barrel"] = (section("barrel", lambda d: _barrel(d, with_barrel, seed, sizes, backend))
+                              if with_barrel else None)
         advance("barrel")
         bar.set_postfix_str("house rules")
-        sections["rules"] = _compare(dirs["rules"], compared, seed, sizes, backend) if len(compared) >= 2 else None
+        sections["rules"] = (section("rules", lambda d: _compare(d, compared, seed, sizes, backend))
+                             if len(compared) >= 2 else None)
         advance("rules")
         bar.set_postfix_str("tournament")
-        sections["players"] = _tournament(dirs["players"], rules[0], seed, sizes, backend)
+        sections["players"] = section("players", lambda d: _tournament(d, rules[0], seed, sizes, backend))
         advance("players")
         bar.set_postfix_str("writing")
         path = _write(out, data, dirs, sections, rules=rules, compared=compared, seed=seed, sizes=sizes, quick=quick,
@@ -191,6 +208,132 @@ def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Pa
         advance("write")
     say(f"report written in {time.monotonic() - started:.0f} s: {path} (and {out / REPORT_MD})")
     return path
+
+
+def check_folders(out: Path, data: Path) -> None:
+    """Refuse an ``out`` whose replacement would delete what is not a report, and folders inside
+    each other: the report replaces ``out`` whole, so ``data`` inside it would be deleted with it,
+    and ``out`` inside ``data`` would mix a report with the stored results."""
+    out_r, data_r = out.resolve(), data.resolve()
+    if out_r == data_r or data_r in out_r.parents:
+        raise ReportError(f"--out {out} is or lies inside --data {data}: the report must lie outside the stored "
+                          "results")
+    if out_r in data_r.parents:
+        raise ReportError(f"--data {data} lies inside --out {out}: writing the report replaces --out whole and would "
+                          "delete the stored results; give a --data outside --out")
+    if not out.exists():
+        return
+    if not out.is_dir():
+        raise ReportError(f"--out {out} is a file, not a folder")
+    entries = sorted(out.iterdir())
+    if not entries:
+        return
+    if not _is_report_provenance(out / PROVENANCE):
+        raise ReportError(f"--out {out} is not empty and holds no report (no {PROVENANCE} of thousand report); the "
+                          "report replaces the folder whole: choose a new or empty folder")
+    foreign = [p for p in entries if not _is_report_file(p)]
+    if foreign:
+        more = f" and {len(foreign) - 1} more" if len(foreign) > 1 else ""
+        raise ReportError(f"--out {out} holds a report and {foreign[0]}{more}, which a report does not write; the "
+                          "report replaces the folder whole: move them, or choose another --out")
+
+
+def _is_report_provenance(path: Path) -> bool:
+    try:
+        prov = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(prov, dict) and isinstance(prov.get("command"), list) and prov["command"][:2] == \
+        ["thousand", "report"] and "sizes" in prov
+
+
+def _is_report_file(path: Path) -> bool:
+    """Whether ``path`` (in a report's folder) is one a report writes: its pages, provenance, plots and
+    ``data/*.json``."""
+    if path.is_symlink():
+        return False
+    if path.is_file():
+        return path.name in (REPORT_MD, REPORT_HTML, PROVENANCE) or path.suffix == ".png"
+    return path.name == "data" and path.is_dir() and all(p.is_file() and not p.is_symlink() and p.suffix == ".json"
+                                                         for p in path.iterdir())
+
+
+# The analysis module whose code computes each section's stored tables (its code fingerprint).
+SECTION_MODULES = {"bids": "tables", "marriages": "marriages", "barrel": "barrel", "rules": "compare",
+                   "players": "tournament"}
+
+
+def stale_results(folder: Path, module: str) -> list[str]:
+    """The stored results under a section's ``folder`` made by other code, in words: runs whose spec
+    records another code fingerprint than this code's ``sim`` (or none), tables (and the parts of a
+    bid table) whose metadata records another than this code's ``module``."""
+    from analysis.stored import FINGERPRINT
+    from analysis.tables import PARTS_DIR, PARTS_SPEC, read_metadata
+    from sim.fingerprint import code_fingerprint, describe_difference
+    from sim.runner import RUN_FILE
+
+    found: list[str] = []
+    if not folder.is_dir():
+        return found
+    for run_file in sorted(folder.rglob(RUN_FILE)):
+        if any(part.startswith(".") for part in run_file.relative_to(folder).parts):
+            continue  # a temporary folder of the runner's
+        stored = _json_dict(run_file)
+        current = code_fingerprint()
+        if stored.get(FINGERPRINT) != current:
+            found.append(describe_difference(f"the run {run_file.parent}", stored.get(FINGERPRINT), current))
+    current = code_fingerprint(module)
+    for table in sorted(folder.glob("*.parquet")):
+        try:
+            meta = read_metadata(table)
+        except (OSError, ValueError):
+            continue  # damaged: the section's own checks rebuild or refuse it
+        if meta.get(FINGERPRINT) != current:  # every analysis's table records it: one without is older code's
+            found.append(describe_difference(f"the table {table}", meta.get(FINGERPRINT), current))
+    parts = folder / PARTS_DIR / PARTS_SPEC
+    if parts.is_file() and (spec := _json_dict(parts)).get(FINGERPRINT) != current:
+        found.append(describe_difference(f"the parts of a bid table in {parts.parent}", spec.get(FINGERPRINT), current))
+    return found
+
+
+def _json_dict(path: Path) -> dict:
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _section(key: str, folder: Path, compute, *, data: Path, redo: bool, fresh: bool) -> dict:
+    """A section's results (``compute(folder)``: its --json function on the results stored in
+    ``folder``). ``redo``: the stored ones are of other code; they are redone in a folder beside
+    (resumed if an earlier redo was interrupted), which then takes their place, so the old ones
+    stay whole until the new are. A refusal of what is stored (other arguments) is one line naming
+    --data, or with ``fresh`` a redo as well (a refusal that --fresh answers: a full disk is not one)."""
+    from analysis.stored import StaleResultError
+    from sim.runner import RunDirError, StorageError
+
+    if not redo:
+        try:
+            return compute(folder)
+        except (StaleResultError, RunDirError) as exc:
+            if isinstance(exc, StorageError) or "--fresh" not in str(exc):
+                raise  # not a refusal of what is stored (a full disk, a lock): --fresh would not help
+            if not fresh:
+                reason = re.sub(r"; [^;]*(--out|--fresh|--run)[^;]*$", "", str(exc))
+                raise ReportError(f"--data {data}: the stored results of the {SECTIONS[key]!r} section cannot be "
+                                  f"reused ({reason}); rerun with --fresh to redo them, or give another --data") \
+                    from None
+    redone = folder.with_name(f".{folder.name}.fresh")
+    if redone.exists() and stale_results(redone, SECTION_MODULES[key]):
+        shutil.rmtree(redone)  # an interrupted redo by yet other code
+    compute(redone)
+    old = folder.with_name(f".{folder.name}.stale-{os.getpid()}")
+    if folder.exists():
+        folder.rename(old)
+    redone.rename(folder)
+    shutil.rmtree(old, ignore_errors=True)
+    return compute(folder)  # all stored now: the results as read from the section's own folder
 
 
 def _minutes(seconds: float) -> str:
@@ -296,8 +439,16 @@ def _write(out: Path, data: Path, dirs: dict[str, Path], sections: dict, *, rule
         md = render_markdown(sections, figures, rules=rules, compared=compared, seed=seed, sizes=sizes, quick=quick)
         (tmp / REPORT_MD).write_text(md, encoding="utf-8")
         (tmp / REPORT_HTML).write_text(render_html(md, tmp), encoding="utf-8")
+        from sim.fingerprint import code_fingerprint
+
         provenance = {
             "command": command or ["thousand", "report"], "version": __version__,
+            "code_fingerprint": code_fingerprint("report"),
+            # Each section's results were made (or checked to be made) by this code: its analysis
+            # module's fingerprint, and the engine's for the runs it played.
+            "fingerprints": {key: code_fingerprint(SECTION_MODULES[key]) for key, value in sections.items()
+                             if value is not None and key in SECTION_MODULES},
+            "runs_fingerprint": code_fingerprint(),
             "created_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "rules": rules, "rule_sets_compared": compared, "seed": seed, "sizes": dataclasses.asdict(sizes),
             "quick": quick, "tournament_players": list(TOURNAMENT_PLAYERS), "data": str(data),
@@ -327,7 +478,9 @@ def stored_inputs(data: Path, folders: list[Path]) -> list[dict]:
     size and SHA-256; paths relative to ``data``."""
     from sim.runner import file_sha256
 
-    files = sorted({p for folder in folders for p in Path(folder).rglob("*.parquet") if not p.name.startswith(".")})
+    # Not the parts of a bid table nor temporary files: folders whose names start with a dot.
+    files = sorted({p for folder in folders for p in Path(folder).rglob("*.parquet")
+                    if not any(part.startswith(".") for part in p.relative_to(folder).parts)})
     return [{"path": str(p.relative_to(data)), "bytes": p.stat().st_size, "sha256": file_sha256(p)} for p in files]
 
 
@@ -428,7 +581,7 @@ def _section_bids(s: dict, figs: list) -> list[str]:
         later = (f"{r['later_hand_bid']} ({num(r['later_hand_ev'], sign=True)})" if r["later_hand_bid"] is not None
                  else f"pass ({num(r['pass_ev'], sign=True)})")
         rows.append([r["hand_class"], f"{r['n']:,}", r["bidding_cap"], _bid_range(r, 0.3), _bid_range(r, 0.5),
-                     f"{r['first_hand_bid']} ({num(r['first_hand_ev'], sign=True)})", later,
+                     f"{r['first_hand_bid'] or 'pass'} ({num(r['first_hand_ev'], sign=True)})", later,
                      _bid_range(d, 0.3) if d else "–", _bid_range(p, 0.3) if p else "–"])
     if rows:
         lines += _table(["hand (7 cards)", "deals", "cap", "highest bid at 70%", "at 50%", "first hand: best bid (EV)",
@@ -466,7 +619,8 @@ def _reading_bids(s: dict, heur: list[dict]) -> list[str]:
     for r in sorted(married, key=lambda r: -r["bid_at_risk_0.3"])[:3]:
         out.append(f"- {r['hand_class'].capitalize()}: bid up to **{r['bid_at_risk_0.3']}** if you accept failing "
                    f"3 times in 10, {r['bid_at_risk_0.5'] or 'no higher'} at even odds; the best expected score comes "
-                   f"at {r['first_hand_bid']} ({num(r['first_hand_ev'], sign=True)} points a deal).")
+                   f"{'at ' + str(r['first_hand_bid']) if r['first_hand_bid'] else 'passing'} "
+                   f"({num(r['first_hand_ev'], sign=True)} points a deal).")
     bidding = [r for r in heur if r["bid_at_risk_0.3"] is not None]
     passing = [r for r in bidding if r["later_hand_bid"] is None]
     if passing:

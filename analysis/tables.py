@@ -6,8 +6,17 @@ features (card points, aces, tens, marriages by suit, longest suit), the talon, 
 takes under each method: ``dd`` (the exact best-discard double-dummy value), ``heuristic`` (every
 seat the heuristic player) and, on the first ``pimc_deals`` deals, ``pimc``; a contract b is made
 when those points reach b, and the stored ``*_made`` arrays hold that for every level. The table is
-one Parquet file written atomically with the rules, seed, version and sample size as metadata;
-it is played in parts stored as they finish, so that Ctrl-C loses at most the parts in flight.
+one Parquet file written atomically with the rules, seed, sizes, version and code fingerprint as
+metadata, and beside it its manifest ``bids.json`` (its SHA-256, written after it). It is played
+in parts stored as they finish under ``.bids-parts`` (with the same metadata), so that Ctrl-C
+loses at most the parts in flight; the parts are kept once the table is made.
+
+A stored table is reused only when its metadata equals the one asked for (``analysis.stored``: the
+same code, rules, seed and sizes) and its bytes match its manifest. A table or parts of other code
+or arguments are refused with one line (``StaleResultError``) unless ``fresh``; a damaged table
+(its SHA-256 not the recorded one, or unreadable) is rebuilt from its verified parts, the damaged
+parts played again: a bit flip never changes a printed make-rate.
+
 ``summarize_bid_tables`` reads it lazily with Polars, prints make-rates by hand class with 95%
 intervals and plots make-rate against the contract.
 """
@@ -35,7 +44,9 @@ from analysis.advisor import (
 )
 from analysis.advisor import CHUNK as ADVICE_CHUNK
 from analysis.stats import json_ready, mean_interval, wilson_interval
+from analysis.stored import FINGERPRINT, StaleResultError, manifest_problem, refusal, write_manifest
 from sim import __version__
+from sim.fingerprint import code_fingerprint, describe_difference
 from sim.game.cards import CARD_POINTS
 from sim.game.play_nb import bid_cap
 from sim.game.rules import HouseRules, load_rules
@@ -86,12 +97,14 @@ def levels_for(rules: HouseRules) -> list[int]:
 
 def build_bid_tables(*, deals: int, rules: str | HouseRules | None = "classic", seed: int = 0,
                      out: Path = Path("out/tables"), pimc_deals: int = 100, worlds: int = ADVICE_WORLDS,
-                     threads: int | None = None, progress=None, backend=None) -> Path:
+                     threads: int | None = None, progress=None, backend=None, fresh: bool = False) -> Path:
     """Play the deals and store the table; returns its path. ``progress(stage)`` is called
     before each stage. The deals are played in parts of TABLE_PART deals, each stored as it is
     finished under ``out/.bids-parts``: an interrupted build resumes with the parts already
     played, and the table is the same as one played in one go (a part draws the random streams it
-    would draw in the whole)."""
+    would draw in the whole). A stored table (or parts) of other code or arguments is refused
+    (``StaleResultError``) unless ``fresh``, which replaces it; the old table stays in place until
+    the new one is complete."""
     rec = rules if isinstance(rules, HouseRules) else load_rules(rules)
     check_three_player_deal(rec)
     if not 1 <= deals <= MAX_TABLE_DEALS:
@@ -107,25 +120,28 @@ def build_bid_tables(*, deals: int, rules: str | HouseRules | None = "classic", 
     pimc_deals = min(pimc_deals, deals)
     levels = levels_for(rec)
     meta = {
-        "thousand_version": __version__, "table": "bids", "sample_size": deals, "seed": seed,
-        "pimc_deals": pimc_deals, "worlds": worlds, "levels": levels, "rules": rec.to_dict(),
+        "thousand_version": __version__, FINGERPRINT: code_fingerprint("tables"), "table": "bids",
+        "sample_size": deals, "seed": seed, "pimc_deals": pimc_deals, "worlds": worlds, "levels": levels,
+        "rules": rec.to_dict(),
         "declarer": "seat 0 of each random deal plays every contract from the talon on",
         "pass_line": f"seat 0 as {PASS_SEAT} hand passes at every turn, the others bid and everybody plays as the "
                      "heuristic player; pass_points is his result (rounded defence points or a concession's payout)",
     }
     path = out / TABLE_FILE
-    if _stored_table_matches(path, meta):
-        say = progress or (lambda _stage: None)
-        say(f"{path} holds this very table ({deals:,} deals, seed {seed}, version {__version__}): reused, "
-            "nothing played")
+    say = progress or (lambda _stage: None)
+    damage = _stored_table_problem(path, meta, out, fresh)
+    if damage is None:
+        say(f"{path} holds this very table ({deals:,} deals, seed {seed}, code {meta[FINGERPRINT]}; its SHA-256 "
+            "verified): reused, nothing played")
         return path
-    parts = _parts_dir(out, meta)
-    d = random_deals(deals, seed)
+    parts = _parts_dir(out, meta, fresh)
     n_parts = -(-deals // TABLE_PART)
     todo = [k for k in range(n_parts) if not _part_done(parts, k)]
-    say = progress or (lambda _stage: None)
+    if damage:
+        say(damage)
     say(f"{deals:,} deals in {n_parts} parts of {TABLE_PART:,} ({n_parts - len(todo)} already played): double "
         f"dummy and heuristic play, pimc on the first {pimc_deals:,} ({worlds} worlds a decision)")
+    d = random_deals(deals, seed) if todo else None
     items = [(d[k * TABLE_PART:(k + 1) * TABLE_PART], k * TABLE_PART, rec, seed, pimc_deals, worlds, threads, levels)
              for k in todo]
     if backend is not None and backend.remote:
@@ -143,23 +159,45 @@ def build_bid_tables(*, deals: int, rules: str | HouseRules | None = "classic", 
             say(f"part {k + 1} of {n_parts} stored")
     df = pl.concat([pl.read_parquet(parts / f"part-{k:05d}.parquet") for k in range(n_parts)])
     write_parquet_atomic(df, path, {k: json.dumps(v) for k, v in meta.items()})
-    shutil.rmtree(parts)
+    write_manifest(path)  # after the table: a table without its manifest is rebuilt from the parts
     return path
 
 
 # The seat of the pass line: the hand that may pass (first hand is forced to bid the minimum).
 PASS_SEAT = "second"
+# What identifies a bid table: its metadata keys (besides the code fingerprint), each with what a
+# refusal calls it and the option that sets it. The version is not among them: the fingerprint is
+# what says which code made a table.
+IDENTITY = {"table": ("the kind of table", None), "sample_size": ("the sizes", "--deals"),
+            "pimc_deals": ("the sizes", "--pimc-deals"), "worlds": ("the sizes", "--worlds"),
+            "seed": ("the seed", "--seed"), "rules": ("the rules", None), "levels": ("the rules", None),
+            "declarer": ("the declarer", None), "pass_line": ("the pass line", None)}
+_REPLACE = "give --fresh to replace it, or choose another --out"
 
 
-def _stored_table_matches(path: Path, meta: dict) -> bool:
-    """Whether ``path`` is a complete table made with exactly these arguments, rules and version
-    (its metadata equal to ``meta``; a table is written whole or not at all)."""
-    if not path.is_file():
-        return False
+def _stored_table_problem(path: Path, meta: dict, out: Path, fresh: bool) -> str | None:
+    """None when ``path`` is this very table, intact (reuse it); otherwise why it is built, in
+    words ("" when none is stored): damaged (rebuilt from the parts kept with it) or replaced
+    (``fresh``). A table of other code or arguments, or one that cannot be read and has no parts of
+    this table to rebuild it from, is refused unless ``fresh``."""
+    if not path.exists():
+        return ""
     try:
-        return read_metadata(path) == json.loads(json.dumps(meta))
+        stored = read_metadata(path)
     except (OSError, ValueError):
-        return False
+        stored = None
+    if stored is None:
+        if not fresh and (not (out / PARTS_DIR).exists() or _parts_refusal(out, meta) is not None):
+            raise StaleResultError(f"--out {out}: {path} cannot be read (damaged, or not a bid table) and no parts of "
+                                   f"this table are kept to rebuild it from; {_REPLACE}")
+        return f"{path} cannot be read (damaged): rebuilt from the parts kept with it"
+    line = refusal(f"the bid table in --out {out} ({path})", stored, json.loads(json.dumps(meta)), IDENTITY, _REPLACE)
+    if line:
+        if not fresh:
+            raise StaleResultError(line)
+        return f"{path} was made by other code or with other arguments: replaced (--fresh)"
+    problem = manifest_problem(path)
+    return None if problem is None else f"{path}: {problem}; rebuilt from the parts kept with it"
 
 
 # Deals a stored part holds: a multiple of the advisor's chunk of samples, so that a part draws
@@ -167,19 +205,51 @@ def _stored_table_matches(path: Path, meta: dict) -> bool:
 TABLE_PART = 1000
 assert TABLE_PART % ADVICE_CHUNK == 0
 PARTS_DIR = ".bids-parts"
+PARTS_SPEC = "spec.json"
 
 
-def _parts_dir(out: Path, meta: dict) -> Path:
-    """The folder of the parts of this very table; parts of a table built with other arguments are
-    thrown away."""
+def _parts_spec(meta: dict) -> dict:
+    """What identifies the parts of a table: its metadata without the version (JSON types)."""
+    return json.loads(json.dumps({k: v for k, v in meta.items() if k != "thousand_version"}))
+
+
+def _stored_parts_spec(out: Path) -> dict | None:
+    """The spec of the parts kept in ``out`` (None: no parts, or a spec that cannot be read)."""
+    try:
+        spec = json.loads((out / PARTS_DIR / PARTS_SPEC).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return spec if isinstance(spec, dict) else None
+
+
+def _parts_refusal(out: Path, meta: dict) -> str | None:
+    """The refusal of the parts kept in ``out`` when they are not parts of this very table (other
+    code or arguments, or a spec that cannot be read); None when they are, or when there are none."""
     parts = out / PARTS_DIR
-    spec = json.dumps({k: v for k, v in meta.items() if k != "thousand_version"}, sort_keys=True)
-    spec_file = parts / "spec.json"
-    if parts.exists() and (not spec_file.is_file() or spec_file.read_text(encoding="utf-8") != spec):
+    if not parts.exists():
+        return None
+    stored = _stored_parts_spec(out)
+    remedy = "give --fresh to discard them, or choose another --out"
+    if stored is None:
+        return (f"--out {out}: {parts} holds parts of an unknown bid table (its {PARTS_SPEC} is missing or "
+                f"unreadable); {remedy}")
+    return refusal(f"the parts of a bid table kept in --out {out} ({parts})", stored, _parts_spec(meta), IDENTITY,
+                   remedy)
+
+
+def _parts_dir(out: Path, meta: dict, fresh: bool) -> Path:
+    """The folder of the parts of this very table. Parts of a table of other code or arguments
+    (an interrupted build, or the parts of the table being replaced) are refused unless
+    ``fresh``, which throws them away: parts of two tables are never mixed."""
+    parts = out / PARTS_DIR
+    line = _parts_refusal(out, meta)
+    if line is not None:
+        if not fresh:
+            raise StaleResultError(line)
         shutil.rmtree(parts)
     if not parts.exists():
         parts.mkdir()
-        write_atomic_bytes(spec_file, spec.encode())
+        write_atomic_bytes(parts / PARTS_SPEC, json.dumps(_parts_spec(meta), sort_keys=True).encode())
     return parts
 
 
@@ -242,6 +312,49 @@ def read_metadata(path: Path) -> dict:
 
     raw = pq.read_metadata(path).metadata or {}
     return {k.decode(): json.loads(v) for k, v in raw.items() if k.decode() != "ARROW:schema"}
+
+
+# The columns a reader of a bid table needs (``analysis.marriages.marriage_worth``, the summaries).
+TABLE_COLUMNS = ("hand", "talon", "aces", "marriage_value", "bid_cap", "pass_points", "dd_points", "heuristic_points",
+                 "pimc_points")
+
+
+def open_bid_table(path: Path, *, rules: HouseRules | None = None, rules_name: str = "", option: str = "--bids"
+                   ) -> dict:
+    """The metadata of the stored bid table ``path`` (given by the user as ``option``), refusing
+    with one line a file that is not a bid table, one made by other code, one whose bytes are not
+    those its manifest records, and, with ``rules`` (given as ``--rules rules_name``), one of other
+    rules, naming both."""
+    import pyarrow.parquet as pq
+
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"{option} {path}: no such bid table (make one with thousand tables bids)")
+    try:
+        meta = read_metadata(path)
+        columns = set(pq.read_schema(path).names)
+    except (OSError, ValueError):
+        meta, columns = {}, set()
+    if meta.get("table") != "bids" or not set(TABLE_COLUMNS) <= columns or not isinstance(meta.get("rules"), dict):
+        raise StaleResultError(f"{option} {path} is not a bid table (thousand tables bids makes one)")
+    current = code_fingerprint("tables")
+    if meta.get(FINGERPRINT) != current:
+        made = describe_difference("the bid table", meta.get(FINGERPRINT), current)
+        raise StaleResultError(f"{option} {path}: {made}; make it again with this code (the thousand tables bids "
+                               "command that made it, with --fresh)")
+    problem = manifest_problem(path)
+    if problem is not None:
+        raise StaleResultError(f"{option} {path}: {problem}; rerun the thousand tables bids command that made it to "
+                               "rebuild it")
+    if rules is not None:
+        stored = HouseRules.from_dict(meta["rules"], source=f"the bid table {path}")
+        changed = list(stored.changes_from(rules))
+        if changed:
+            shown = "; ".join(f"{k} {getattr(stored, k)!r} in the table, {getattr(rules, k)!r} in {rules_name}"
+                              for k in changed[:3]) + (f" and {len(changed) - 3} more" if len(changed) > 3 else "")
+            raise StaleResultError(f"{option} {path} is a bid table of other rules than --rules {rules_name} "
+                                   f"({shown}); make one with thousand tables bids --rules {rules_name}")
+    return meta
 
 
 MARRIAGE_CLASSES = ("no marriage", "marriage <100", "marriage 100", "marriages >100")
@@ -438,10 +551,13 @@ def cheat_sheet(path: Path, *, method: str = "heuristic", risks: tuple[float, ..
     """For each hand class of at least ``min_n`` deals (pimc: deals it played): the highest bid
     made at least 1 - risk of the time, with the range of bids the 95% intervals allow (the highest
     whose interval lies wholly above 1 - risk, the highest whose interval reaches it); the bid of
-    best expected score for first hand (forced to bid, so always a bid) and for later hands (a bid
-    only when it beats passing, whose expected score is measured on the same deals: ``pass_points``);
-    all up to the class's bidding cap. Scores from a zero score off the barrel: +b made, -b failed.
-    ``curves``: the table's ``class_curves``, when the caller has them."""
+    best expected score for first hand and for later hands (a bid only when it beats passing, whose
+    expected score is measured on the same deals: ``pass_points``); all up to the class's bidding
+    cap. First hand, forced to bid (``forced_first_bid``), always bids: the minimum bid when it is
+    above his cap (a hand without a marriage under ``min_bid = 125``), the only bid he may make;
+    not forced, he bids only when it beats passing, like later hands. A bid the hand cannot make
+    is None (pass). Scores from a zero score off the barrel: +b made, -b failed. ``curves``: the
+    table's ``class_curves``, when the caller has them."""
     meta = read_metadata(path)
     rules = HouseRules.from_dict(meta["rules"])
     sit = Situation()
@@ -450,6 +566,13 @@ def cheat_sheet(path: Path, *, method: str = "heuristic", risks: tuple[float, ..
               .agg(mean=pl.col("pass_points").cast(pl.Float64).mean(),
                    sd=pl.col("pass_points").cast(pl.Float64).std(), n=pl.len()).collect())
     pass_by = {r["hand_class"]: r for r in passes.iter_rows(named=True)}
+
+    def expected(r: dict, n: int) -> tuple:
+        gain, loss = made_gain(r["contract"], rules, sit), fail_loss(r["contract"], rules, sit)
+        ev = r["p"] * gain - (1 - r["p"]) * loss
+        sd = math.sqrt(r["p"] * (1 - r["p"])) * (gain + loss) * math.sqrt(n / max(1, n - 1))
+        return (r["contract"], ev, *mean_interval(ev, sd, n))
+
     rows = []
     for name, c in curves.items():
         n = c["n_pimc"] if method == "pimc" else c["n"]
@@ -463,18 +586,17 @@ def cheat_sheet(path: Path, *, method: str = "heuristic", risks: tuple[float, ..
             row[key] = max((r["contract"] for r in rates if r["p"] >= need), default=None)
             row[key + "_low"] = max((r["contract"] for r in rates if r["ci_low"] >= need), default=None)
             row[key + "_high"] = max((r["contract"] for r in rates if r["ci_high"] >= need), default=None)
-        evs = []
-        for r in rates:
-            gain, loss = made_gain(r["contract"], rules, sit), fail_loss(r["contract"], rules, sit)
-            ev = r["p"] * gain - (1 - r["p"]) * loss
-            sd = math.sqrt(r["p"] * (1 - r["p"])) * (gain + loss) * math.sqrt(n / max(1, n - 1))
-            evs.append((r["contract"], ev, *mean_interval(ev, sd, n)))
-        best = max(evs, key=lambda e: (e[1], -e[0]))
-        row["first_hand_bid"], row["first_hand_ev"], row["first_hand_ev_ci"] = best[0], best[1], list(best[2:])
         p = pass_by[name]
-        row["pass_ev"], row["pass_ev_ci"] = p["mean"], list(mean_interval(p["mean"], p["sd"], p["n"]))
-        row["later_hand_bid"] = best[0] if best[1] > p["mean"] else None
-        row["later_hand_ev"] = max(best[1], p["mean"])
+        passing = (None, p["mean"], *mean_interval(p["mean"], p["sd"], p["n"]))
+        best = max((expected(r, n) for r in rates), key=lambda e: (e[1], -e[0]), default=None)
+        if rules.forced_first_bid:
+            first = best or expected(next(r for r in c["methods"][method] if r["contract"] == rules.min_bid), n)
+        else:
+            first = best if best is not None and best[1] > p["mean"] else passing
+        row["first_hand_bid"], row["first_hand_ev"], row["first_hand_ev_ci"] = first[0], first[1], list(first[2:])
+        row["pass_ev"], row["pass_ev_ci"] = p["mean"], list(passing[2:])
+        row["later_hand_bid"] = best[0] if best is not None and best[1] > p["mean"] else None
+        row["later_hand_ev"] = max(best[1], p["mean"]) if best is not None else p["mean"]
         rows.append(row)
     return rows
 
@@ -503,7 +625,7 @@ def format_cheat_sheet(rows: list[dict]) -> list[str]:
              f"{'first hand: best EV':<22}{'later hands: best EV':<22}pass EV"]
     for r in rows:
         later = f"{r['later_hand_bid']}" if r["later_hand_bid"] is not None else "pass"
-        first = f"{r['first_hand_bid']} ({r['first_hand_ev']:+.1f})"
+        first = f"{r['first_hand_bid'] if r['first_hand_bid'] is not None else 'pass'} ({r['first_hand_ev']:+.1f})"
         later = f"{later} ({r['later_hand_ev']:+.1f})"
         lines.append(f"{r['hand_class']:<28}{r['n']:>7,}{r['bidding_cap']:>5}  {bid(r, 0.3):<24}{bid(r, 0.5):<18}"
                      f"{first:<22}{later:<22}{r['pass_ev']:+.1f}")
@@ -512,15 +634,16 @@ def format_cheat_sheet(rows: list[dict]) -> list[str]:
 
 def tables_bids(*, deals: int, rules: str = "classic", seed: int = 0, out: Path = Path("out/tables"),
                 pimc_deals: int = 100, worlds: int | None = None, threads: int | None = None,
-                progress=None, as_json: bool = False, min_n: int = 30, backend=None) -> list[str]:
+                progress=None, as_json: bool = False, min_n: int = 30, backend=None, fresh: bool = False) -> list[str]:
     """What ``thousand tables bids`` does: build the table (or reuse the stored one made with the
-    same arguments), then summarise and plot it (``worlds`` None is the advisor's ADVICE_WORLDS);
-    ``as_json``: ``bid_table_summary`` as JSON."""
+    same arguments by the same code; ``fresh``: replace one of other code or arguments), then
+    summarise and plot it (``worlds`` None is the advisor's ADVICE_WORLDS); ``as_json``:
+    ``bid_table_summary`` as JSON."""
     worlds = ADVICE_WORLDS if worlds is None else worlds
     if min_n < 1:
         raise ValueError(f"--min-n must be 1 or more, not {min_n}")
     path = build_bid_tables(deals=deals, rules=rules, seed=seed, out=out, pimc_deals=pimc_deals, worlds=worlds,
-                            threads=threads, progress=progress, backend=backend)
+                            threads=threads, progress=progress, backend=backend, fresh=fresh)
     curves = class_curves(path)  # read once for the text (or JSON), the cheat sheets and the plot
     if as_json:
         _plots(path, read_metadata(path), Path(out) / PLOT_FILE, min_n, curves)

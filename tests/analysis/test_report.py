@@ -153,10 +153,14 @@ def test_a_second_run_plays_nothing(made, tmp_path):
     after = {p: p.stat().st_mtime_ns for p in before}
     assert before == after
     assert _md(again) == _md(out)
-    # The report's own folder is replaced whole.
-    (again / "stray.txt").write_text("x")
+    # A previous report is replaced whole; one holding a file a report does not write is refused, the file kept.
+    (again / report.REPORT_MD).write_text("an older report")
     build_report(rules=RULES, out=again, data=data, sizes=SMALL, quick=True, progress=False)
-    assert not (again / "stray.txt").exists() and (again / report.REPORT_HTML).is_file()
+    assert _md(again) == _md(out)
+    (again / "stray.txt").write_text("x")
+    with pytest.raises(report.ReportError, match="stray.txt, which a report does not write"):
+        build_report(rules=RULES, out=again, data=data, sizes=SMALL, quick=True, progress=False)
+    assert (again / "stray.txt").read_text() == "x" and (again / report.REPORT_HTML).is_file()
     # Another seed (or other sizes, or rules) has folders of its own beside these.
     other = report.stage_dirs(data, rules=RULES, compared=RULES, seed=1, sizes=SMALL)
     assert all(other[k] != dirs[k] for k in dirs)

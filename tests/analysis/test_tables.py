@@ -91,18 +91,24 @@ def test_parts_resume_after_an_interruption_and_match_one_go(tmp_path, monkeypat
                                    progress=stages.append)
     assert "(1 already played)" in stages[0]
     assert pl.read_parquet(path).equals(whole)
-    assert not (out / tables.PARTS_DIR).exists()
+    # The parts stay, to rebuild a damaged table from; the manifest records the table's SHA-256.
+    assert (out / tables.PARTS_DIR / "part-00002.parquet").exists() and (out / "bids.json").exists()
 
 
 def test_parts_of_another_table_are_not_reused(tmp_path, monkeypatch):
+    from analysis.stored import StaleResultError
+
     monkeypatch.setattr(tables, "TABLE_PART", 50)
     out = tmp_path / "t"
     parts = out / tables.PARTS_DIR
     parts.mkdir(parents=True)
     (parts / "spec.json").write_text("{}")
     (parts / "part-00000.parquet").write_bytes(b"not this table's")
+    with pytest.raises(StaleResultError, match="parts of a bid table .* older version"):
+        tables.build_bid_tables(deals=60, seed=1, out=out, pimc_deals=0)
+    assert (parts / "part-00000.parquet").read_bytes() == b"not this table's"  # refused: left as it was
     stages = []
-    tables.build_bid_tables(deals=60, seed=1, out=out, pimc_deals=0, progress=stages.append)
+    tables.build_bid_tables(deals=60, seed=1, out=out, pimc_deals=0, progress=stages.append, fresh=True)
     assert "(0 already played)" in stages[0]
 
 
@@ -142,9 +148,15 @@ def test_a_table_made_with_the_same_arguments_is_reused(tmp_path):
     stages = []
     assert tables.build_bid_tables(deals=40, seed=2, out=tmp_path, pimc_deals=0, progress=stages.append) == path
     assert path.stat().st_mtime_ns == stamp and "reused, nothing played" in stages[0]
+    # Other arguments on the same folder: refused, the table left as it was; --fresh replaces it.
+    from analysis.stored import StaleResultError
+
+    with pytest.raises(StaleResultError, match=r"the seed \(--seed: 2 stored, 3 asked\)"):
+        tables.build_bid_tables(deals=40, seed=3, out=tmp_path, pimc_deals=0)
+    assert path.stat().st_mtime_ns == stamp
     stages.clear()
-    tables.build_bid_tables(deals=40, seed=3, out=tmp_path, pimc_deals=0, progress=stages.append)
-    assert tables.read_metadata(path)["seed"] == 3 and "reused" not in stages[0]
+    tables.build_bid_tables(deals=40, seed=3, out=tmp_path, pimc_deals=0, progress=stages.append, fresh=True)
+    assert tables.read_metadata(path)["seed"] == 3 and "replaced (--fresh)" in stages[0]
 
 
 def _naive_cheat_sheet(path, method, min_n, risks=(0.3, 0.5)):

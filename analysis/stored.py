@@ -1,0 +1,112 @@
+"""Stored results: when a stored table may be reused, and the one line that says why not.
+
+A stored table (``bids.parquet``, ``marriages.parquet``, the parts of an unfinished bid table) is
+reused, resumed or read only when it was made by the code that would make it now (its code
+fingerprint, ``sim.fingerprint``) from the same arguments (the rules, seed, sizes and players),
+all recorded in its metadata; a table that is reused is also checked byte for byte against the
+SHA-256 of its manifest, a small JSON file beside it (``bids.json`` for ``bids.parquet``) written
+after the table. Anything else is refused with one line naming what differs
+(``StaleResultError``), the old files left as they are, unless the user asks with ``--fresh`` to
+redo the work into the same folder.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from sim.fingerprint import describe_difference
+from sim.runner import file_sha256, write_atomic_bytes
+
+FINGERPRINT = "code_fingerprint"  # the metadata key of the code fingerprint
+MANIFEST_FORMAT = 1
+_SHOWN = 3  # differing options named in a refusal; the rest counted
+
+
+class StaleResultError(ValueError):
+    """A stored result that cannot be reused as asked: made by other code, with other arguments,
+    or damaged. The message names the option concerned, what differs and how to redo it."""
+
+
+def _flat(value: object, prefix: str = "") -> dict[str, object]:
+    """A nested metadata value as {dotted path: leaf}: dictionaries are opened, the rest kept."""
+    if isinstance(value, dict) and value:
+        out: dict[str, object] = {}
+        for key, item in value.items():
+            out.update(_flat(item, f"{prefix}.{key}" if prefix else str(key)))
+        return out
+    return {prefix: value}
+
+
+def _shown(value: object) -> str:
+    return "none" if value is None else json.dumps(value, ensure_ascii=False) if isinstance(value, list | dict) \
+        else str(value)
+
+
+def differences(stored: dict, wanted: dict, fields: dict[str, tuple[str, str | None]]) -> list[str]:
+    """What differs between a stored result's metadata and the one asked for, in the words of a
+    refusal, one item per group of ``fields`` (key: (group, the option that sets it or None)): e.g.
+    "the sizes (--deals: 500 stored, 3000 asked)", "the rules (min_bid: 100 stored, 125 asked)".
+    Only the keys of ``fields`` are compared; the code fingerprint is left to ``refusal``."""
+    groups: dict[str, list[str]] = {}
+    for key, (group, option) in fields.items():
+        if key == FINGERPRINT or stored.get(key) == wanted.get(key):
+            continue
+        a, b = _flat(stored.get(key)), _flat(wanted.get(key))
+        paths = [p for p in dict.fromkeys([*a, *b]) if a.get(p) != b.get(p)]
+        items = groups.setdefault(group, [])
+        for path in paths:
+            name = option if option and not path else f"{option} {path}" if option else path or key
+            items.append(f"{name}: {_shown(a.get(path))} stored, {_shown(b.get(path))} asked")
+    out = []
+    for group, items in groups.items():
+        more = f" and {len(items) - _SHOWN} more" if len(items) > _SHOWN else ""
+        out.append(f"{group} ({'; '.join(items[:_SHOWN])}{more})")
+    return out
+
+
+def refusal(what: str, stored: dict, wanted: dict, fields: dict[str, tuple[str, str | None]],
+            remedy: str) -> str | None:
+    """The one line refusing a stored result ``what`` (e.g. "the bid table in --out t") whose
+    metadata ``stored`` differs from ``wanted`` in the code or in ``fields``, ending with
+    ``remedy``; None when nothing differs."""
+    other = differences(stored, wanted, fields)
+    code = stored.get(FINGERPRINT) != wanted.get(FINGERPRINT)
+    if not code and not other:
+        return None
+    line = describe_difference(what, stored.get(FINGERPRINT), str(wanted.get(FINGERPRINT))) if code else \
+        f"{what} was made"
+    if other:
+        line += f"{' and' if code else ''} with other arguments: it differs in " + ", ".join(other)
+    return f"{line}; {remedy}"
+
+
+# ---- the manifest: the SHA-256 of a table, written after it ----------------------------------------
+def manifest_path(table: Path) -> Path:
+    return Path(table).with_suffix(".json")
+
+
+def write_manifest(table: Path) -> None:
+    """Record the size and SHA-256 of ``table`` beside it (atomically, after the table is in place):
+    a reuse then checks the bytes, not only the metadata."""
+    table = Path(table)
+    record = {"format": MANIFEST_FORMAT, "file": table.name, "bytes": table.stat().st_size,
+              "sha256": file_sha256(table)}
+    write_atomic_bytes(manifest_path(table), json.dumps(record, indent=1).encode())
+
+
+def manifest_problem(table: Path) -> str | None:
+    """Why ``table`` cannot be trusted byte for byte (its manifest missing, unreadable or of
+    another file, or its size or SHA-256 not those recorded); None when it is intact."""
+    table, path = Path(table), manifest_path(table)
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return f"its manifest {path.name} is missing, so its content cannot be verified"
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return f"its manifest {path.name} cannot be read"
+    if not isinstance(record, dict) or record.get("format") != MANIFEST_FORMAT or record.get("file") != table.name:
+        return f"its manifest {path.name} is not the manifest of {table.name}"
+    if record.get("bytes") != table.stat().st_size or record.get("sha256") != file_sha256(table):
+        return f"its content is not the one {path.name} records (SHA-256): the file was changed or damaged"
+    return None
