@@ -21,7 +21,12 @@ talon's chances for the hand computed exactly over every possible talon.
 
 Samples are drawn in chunks of ``CHUNK`` from ``SeedSequence(seed, spawn_key=(chunk,))``; the
 methods' own random streams from ``spawn_key=(chunk, method)``. Results depend on the seed and the
-sample count only, never on the number of threads.
+sample count only, never on the number of threads. The kernels run on worker threads
+(``sim.parallel``) while the calling thread only waits, so Ctrl-C and progress stay prompt.
+
+First hand is forced to bid the minimum only under ``forced_first_bid``; a hand that is not forced
+and whose bidding cap is below ``min_bid`` (no marriage, ``min_bid`` above 120) cannot bid at all:
+its advice is to pass, with the pass line's expected score.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ import io
 import itertools
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -54,7 +60,8 @@ from sim.game.play_nb import CAP_WITHOUT_MARRIAGE, bid_cap
 from sim.game.rng_nb import state_from_seed
 from sim.game.rules import HouseRules, load_rules
 from sim.game.state_layout import G_ON_BARREL, G_SCORE, G_WINNER, N_GAME_STATE
-from sim.parallel import run_chunks, thread_buffers
+from sim.parallel import Tally, check_thread_count, run_chunks, thread_buffers
+from sim.players import MAX_PIMC_WORLDS
 from sim.players.layout import PLAYER_CODES, PLAYER_HEURISTIC, PLAYER_SCRIPTED
 from sim.solver import PIMC_TABLE_LOG2_ROWS
 
@@ -68,10 +75,24 @@ MAX_SAMPLES = 5_000_000  # sampled deals: a few arrays of 24 bytes each stay wit
 # Fewer worlds than a game's PIMC seat (sim.players.PIMC_WORLDS): the advisor plays every sampled deal
 # with every seat searching, and its answer is an average over many deals.
 ADVICE_WORLDS = 16
-PASS_METHOD = ("the same sampled deals; you pass at every turn (as first hand: the forced minimum bid, then "
-               "pass), the other two seats bid and everybody plays as the heuristic player; your result is "
-               "your rounded defence points (or a concession's payout), or +-the contract when nobody outbids "
-               "your forced bid")
+# The scores --score takes off the barrel: from this floor (as the rules' score options) to below
+# the barrel, or the target without a barrel.
+SCORE_FLOOR = -3000
+# Reports progress: (what is being computed, samples done, samples in all), called from the
+# calling thread.
+Progress = Callable[[str, int, int], None]
+
+
+def pass_method(forced: bool) -> str:
+    """How the pass-and-defend line is estimated, for a first hand ``forced`` to bid or not."""
+    if forced:
+        return ("the same sampled deals; you pass at every turn (as first hand: the forced minimum bid, then "
+                "pass), the other two seats bid and everybody plays as the heuristic player; your result is "
+                "your rounded defence points (or a concession's payout), or +-the contract when nobody outbids "
+                "your forced bid")
+    return ("the same sampled deals; you pass at every turn, the other two seats bid and everybody plays as the "
+            "heuristic player; your result is your rounded defence points (or a concession's payout), or 0 when "
+            "everybody passes and the deal is thrown in")
 
 
 class AdvisorError(ValueError):
@@ -147,11 +168,43 @@ def raise_cap(hand: int, known: Known, rules: HouseRules) -> int:
     return min(rules.max_contract, CAP_WITHOUT_MARRIAGE + best)
 
 
-def contract_levels(hand: int, known: Known, rules: HouseRules) -> tuple[list[int], int, int]:
-    """(contracts from the minimum bid to the raise cap, the bidding cap, the raise cap)."""
+def contract_levels(hand: int, known: Known, rules: HouseRules, forced: bool = True) -> tuple[list[int], int, int]:
+    """(contracts from the minimum bid to the raise cap, the bidding cap, the raise cap). A hand
+    ``forced`` to open (first hand under forced_first_bid) bids ``min_bid`` whatever its cap, so that
+    contract is always there; a hand that is not forced and whose bidding cap is below ``min_bid``
+    never becomes the declarer: no contracts."""
     cap = int(bid_cap(hand, rules.to_array()))
     top = max(cap, raise_cap(hand, known, rules))
+    if forced:
+        top = max(top, rules.min_bid)
+    elif cap < rules.min_bid:
+        return [], cap, top
     return list(range(rules.min_bid, top + 1, rules.bid_step)), cap, top
+
+
+def check_situation(rules: HouseRules, score: int | None, on_barrel: bool) -> Situation:
+    """The score situation ``--score`` and ``--on-barrel`` describe, refused when the game is over
+    or the two contradict each other (None: the score is 0, or the barrel's on the barrel)."""
+    target, barrel = rules.target, rules.barrel
+    if on_barrel:
+        if barrel is None:
+            raise AdvisorError("these rules have no barrel (barrel = none)")
+        if score is None:
+            return Situation(score=barrel, on_barrel=True)
+        if not barrel <= score < target:
+            raise AdvisorError(f"--score {score} with --on-barrel: a player on the barrel has a score from the barrel "
+                               f"({barrel}) to below the target ({target})")
+        return Situation(score=score, on_barrel=True)
+    score = 0 if score is None else score
+    if score >= target:
+        raise AdvisorError(f"--score {score}: at or above the target ({target}) the game is over")
+    if barrel is not None and score >= barrel:
+        raise AdvisorError(f"--score {score}: at or above the barrel ({barrel}) you sit on the barrel; give "
+                           "--on-barrel instead")
+    if score < SCORE_FLOOR:
+        raise AdvisorError(f"--score {score}: must be from {SCORE_FLOOR} to below the "
+                           + ("barrel" if barrel is not None else "target"))
+    return Situation(score=score)
 
 
 # ---- the talon's chances, exactly ---------------------------------------------------------------
@@ -218,6 +271,17 @@ def _new_buffers() -> dict:
     }
 
 
+def _run_counted(n: int, work: Callable[[int, int, int, Tally], None], *, size: int, threads: int | None,
+                 progress: Callable[[int], None] | None) -> None:
+    """``run_chunks`` of ``work(i, lo, hi, tally)``, which adds the samples it finished to ``tally``;
+    ``progress(samples done)`` is called from this thread while it waits, and once at the end."""
+    tally = Tally()
+    run_chunks(n, lambda i, a, b: work(i, a, b, tally), size=size, threads=threads,
+               on_wait=None if progress is None else lambda: progress(tally.value))
+    if progress is not None:
+        progress(n)
+
+
 def sample_unseen(hand: int, known: Known, n: int, seed: int) -> np.ndarray:
     """``n`` samples (talon, left 7, right 7) of the unseen cards, chunk by chunk."""
     from sim.engine import playouts_nb
@@ -233,75 +297,90 @@ def sample_unseen(hand: int, known: Known, n: int, seed: int) -> np.ndarray:
 
 
 def dd_levels(hand: int, samples: np.ndarray, rules: HouseRules, lo: int, hi: int, threads: int | None = None,
-              step: int | None = None) -> np.ndarray:
+              step: int | None = None, progress: Callable[[int], None] | None = None) -> np.ndarray:
     """Per sample, the highest level lo, lo + step, ..., hi that the best discard's double-dummy
-    value reaches (lo - step if none)."""
+    value reaches (lo - step if none). ``progress(samples done)`` as in ``_run_counted``."""
     from sim.engine import playouts_nb
 
     step = step or rules.bid_step
     arr = rules.to_array()
     out = np.zeros(len(samples), dtype=np.int64)
 
-    def work(_i, a, b):
+    def work(_i, a, b, tally):
         bf = _buffers()
         playouts_nb.dd_levels(samples[a:b], hand, arr, lo, hi, step, out[a:b], bf["st"], bf["work"], bf["tt"])
+        tally.add(b - a)
 
-    run_chunks(len(samples), work, size=SEARCH_CHUNK, threads=threads)
+    _run_counted(len(samples), work, size=SEARCH_CHUNK, threads=threads, progress=progress)
     return out
 
 
-def dd_exact_values(hand: int, samples: np.ndarray, rules: HouseRules, threads: int | None = None) -> np.ndarray:
+def dd_exact_values(hand: int, samples: np.ndarray, rules: HouseRules, threads: int | None = None,
+                    progress: Callable[[int], None] | None = None) -> np.ndarray:
     """Per sample, the exact best-discard double-dummy value."""
     from sim.engine import playouts_nb
 
     arr = rules.to_array()
     out = np.zeros(len(samples), dtype=np.int64)
 
-    def work(_i, a, b):
+    def work(_i, a, b, tally):
         bf = _buffers()
         playouts_nb.dd_values(samples[a:b], hand, arr, out[a:b], bf["st"], bf["work"], bf["tt"])
+        tally.add(b - a)
 
-    run_chunks(len(samples), work, size=SEARCH_CHUNK, threads=threads)
+    _run_counted(len(samples), work, size=SEARCH_CHUNK, threads=threads, progress=progress)
     return out
 
 
 def played_points(hand: int, samples: np.ndarray, rules: HouseRules, method: str, seed: int, *,
                   worlds: int = ADVICE_WORLDS, threads: int | None = None,
-                  hands: np.ndarray | None = None, first_chunk: int = 0) -> np.ndarray:
+                  hands: np.ndarray | None = None, first_chunk: int = 0,
+                  progress: Callable[[int], None] | None = None) -> np.ndarray:
     """The declarer's points (card points + marriages) when every seat plays by ``method``
     (``heuristic``, ``pimc`` or ``dd``) from the talon on. ``hands``: per-sample 7-card hands
     instead of one ``hand`` for all. ``first_chunk``: the index of the first CHUNK of samples in a
     longer sequence (``samples`` starting at ``first_chunk * CHUNK`` of it), so that a part played
-    alone draws the random streams it would draw in the whole."""
+    alone draws the random streams it would draw in the whole. ``progress(samples done)`` as in
+    ``_run_counted``; PIMC deals, which can take minutes each, count one by one."""
     from sim.engine import playouts_nb
     from sim.players import HeuristicParams, params_matrix
 
+    if not 1 <= worlds <= MAX_PIMC_WORLDS:
+        raise AdvisorError(f"--worlds must be from 1 to {MAX_PIMC_WORLDS}, not {worlds}")
     codes = np.full(3, PLAYER_CODES[method], dtype=np.int64)
     arr = rules.to_array()
     prm = params_matrix(HeuristicParams(pimc_worlds=worlds), rules)
     out = np.zeros(len(samples), dtype=np.int64)
+    # A chunk's deals draw from one random stream in turn, so playing them one call each gives the
+    # same deals as one call for all: slow deals are played (and counted) one by one.
+    step = 1 if method != "heuristic" else CHUNK
 
-    def work(i, a, b):
+    def work(i, a, b, tally):
         bf = _buffers()
         rng = _rng(seed, first_chunk + i, method)
         solver = (bf["st"], bf["work"], bf["tt"], bf["wbuf"])
         if hands is None:
-            playouts_nb.play_samples(codes, samples[a:b], hand, arr, prm, rng, out[a:b], bf["ws"], bf["plays"],
-                                     bf["script"], solver)
+            for lo in range(a, b, step):
+                hi = min(b, lo + step)
+                playouts_nb.play_samples(codes, samples[lo:hi], hand, arr, prm, rng, out[lo:hi], bf["ws"],
+                                         bf["plays"], bf["script"], solver)
+                tally.add(hi - lo)
         else:
             for j in range(a, b):
                 out[j] = playouts_nb.play_from_talon(codes, int(hands[j]) | int(samples[j, 0]), samples[j, 1],
                                                      samples[j, 2], samples[j, 0], arr, prm, rng, bf["ws"], bf["plays"],
                                                      bf["script"], solver)[0]
+                tally.add(1)
 
-    run_chunks(len(samples), work, size=CHUNK, threads=threads)
+    _run_counted(len(samples), work, size=CHUNK, threads=threads, progress=progress)
     return out
 
 
 def pass_results(hand: int, samples: np.ndarray, rules: HouseRules, dealer: int, situation: Situation, seed: int,
-                 threads: int | None = None, *, hands: np.ndarray | None = None, first_chunk: int = 0) -> np.ndarray:
-    """(seat 0's raw result, the declarer) per sample on the pass-and-defend line (``PASS_METHOD``).
-    ``hands`` and ``first_chunk`` as in ``played_points``."""
+                 threads: int | None = None, *, hands: np.ndarray | None = None, first_chunk: int = 0,
+                 progress: Callable[[int], None] | None = None) -> np.ndarray:
+    """(seat 0's raw result, the declarer) per sample on the pass-and-defend line (``pass_method``).
+    ``hands``, ``first_chunk`` and ``progress`` as in ``played_points``."""
     from sim.engine import playouts_nb
     from sim.players import params_matrix
 
@@ -313,7 +392,7 @@ def pass_results(hand: int, samples: np.ndarray, rules: HouseRules, dealer: int,
     out = np.zeros((len(samples), 2), dtype=np.int64)
     hands7 = np.full(len(samples), hand, dtype=np.int64) if hands is None else np.asarray(hands, dtype=np.int64)
 
-    def work(i, a, b):
+    def work(i, a, b, tally):
         bf = _buffers()
         gs = bf["gs"]  # the situation, then room for the copy each deal is settled on
         gs[:] = 0
@@ -324,8 +403,9 @@ def pass_results(hand: int, samples: np.ndarray, rules: HouseRules, dealer: int,
                                  _rng(seed, first_chunk + i, "pass"),
                                  out[a:b], bf["ws"], bf["rec"], bf["plays"], bf["script"],
                                  (bf["st"], bf["work"], bf["tt"], bf["wbuf"]))
+        tally.add(b - a)
 
-    run_chunks(len(samples), work, size=CHUNK, threads=threads)
+    _run_counted(len(samples), work, size=CHUNK, threads=threads, progress=progress)
     return out
 
 
@@ -388,11 +468,12 @@ def _method_rows(res: MethodResult, levels: list[int], rules: HouseRules, sit: S
 
 def advise(hand: str | int, *, rules: str | HouseRules | None = None, samples: int = 2000, seed: int = 0,
            methods: str | tuple[str, ...] = ("dd",), seat: str = "first", risk: float = 0.3,
-           left: str | None = None, right: str | None = None, talon: str | None = None, score: int = 0,
+           left: str | None = None, right: str | None = None, talon: str | None = None, score: int | None = None,
            on_barrel: bool = False, pimc_samples: int = DEFAULT_PIMC_SAMPLES, worlds: int | None = None,
-           threads: int | None = None) -> dict:
+           threads: int | None = None, progress: Progress | None = None) -> dict:
     """Everything ``thousand bid`` prints, as a JSON-ready dict (see the module docstring); ``worlds``
-    None is ADVICE_WORLDS."""
+    None is ADVICE_WORLDS; ``score`` None is 0 (the barrel's score ``on_barrel``); ``progress`` is
+    told what is computed as it goes."""
     worlds = ADVICE_WORLDS if worlds is None else worlds
     rec = rules if isinstance(rules, HouseRules) else load_rules(rules)
     check_three_player_deal(rec)
@@ -405,50 +486,64 @@ def advise(hand: str | int, *, rules: str | HouseRules | None = None, samples: i
         raise AdvisorError(f"seat {seat!r}: write first, second or third")
     if not 0 < risk < 1:
         raise AdvisorError(f"risk {risk}: must be between 0 and 1 (the failure chance you accept)")
-    for option, value in (("--samples", samples), ("--pimc-samples", pimc_samples), ("--worlds", worlds)):
+    for option, value in (("--samples", samples), ("--pimc-samples", pimc_samples)):
         if not 1 <= value <= MAX_SAMPLES:
             raise AdvisorError(f"{option} must be from 1 to {MAX_SAMPLES:,}, not {value}")
+    if not 1 <= worlds <= MAX_PIMC_WORLDS:
+        raise AdvisorError(f"--worlds must be from 1 to {MAX_PIMC_WORLDS}, not {worlds}")
     if seed < 0:
         raise AdvisorError(f"--seed must be 0 or more, not {seed}")
-    if threads is not None and threads < 0:
-        raise AdvisorError(f"--threads must be 0 (one per core) or more, not {threads}")
-    if on_barrel and rec.barrel is None:
-        raise AdvisorError("these rules have no barrel (barrel = none)")
-    sit = Situation(score=rec.barrel if on_barrel and rec.barrel is not None else score, on_barrel=on_barrel)
-    levels, cap, top = contract_levels(mask, known, rec)
+    check_thread_count("--threads", threads)
+    sit = check_situation(rec, score, on_barrel)
+    forced = seat == "first" and rec.forced_first_bid
+    levels, cap, top = contract_levels(mask, known, rec, forced)
+
+    def stage(what: str, n: int) -> Callable[[int], None] | None:
+        return None if progress is None else (lambda done: progress(what, done, n))
+
     deals = sample_unseen(mask, known, samples, seed)
     results: dict[str, MethodResult] = {}
     for m in methods:
-        if m == "dd":
-            pts = dd_levels(mask, deals, rec, levels[0], levels[-1], threads)
-            results[m] = MethodResult(m, samples, pts)
-        else:
-            n = samples if m == "heuristic" else min(samples, pimc_samples)
-            pts = played_points(mask, deals[:n], rec, m, seed, worlds=worlds, threads=threads)
+        n = samples if m != "pimc" else min(samples, pimc_samples)
+        if not levels:  # no contract to estimate: the hand cannot bid
+            results[m] = MethodResult(m, n, np.zeros(0, dtype=np.int64))
+        elif m == "dd":
+            pts = dd_levels(mask, deals, rec, levels[0], levels[-1], threads, progress=stage("dd", n))
             results[m] = MethodResult(m, n, pts)
-        _method_rows(results[m], levels, rec, sit)
+        else:
+            pts = played_points(mask, deals[:n], rec, m, seed, worlds=worlds, threads=threads,
+                                progress=stage(m + (f" ({worlds} worlds a decision)" if m == "pimc" else ""), n))
+            results[m] = MethodResult(m, n, pts)
+        if levels:
+            _method_rows(results[m], levels, rec, sit)
     dealer = SEATS[seat]
-    pr = pass_results(mask, deals, rec, dealer, sit, seed, threads)
+    pr = pass_results(mask, deals, rec, dealer, sit, seed, threads, progress=stage("pass and defend", samples))
     pass_gain = defence_gain(pr[:, 0], pr[:, 1], rec, sit)
     pass_ev = float(pass_gain.mean())
     pass_ci = mean_interval(pass_ev, float(pass_gain.std(ddof=1)) if samples > 1 else math.nan, samples)
-    forced = float((pr[:, 1] == 0).mean())
+    stuck = float((pr[:, 1] == 0).mean()) if forced else None
+
+    def biddable(b: int) -> bool:
+        return b <= cap or (forced and b == rec.min_bid)
 
     rows = []
     for j, b in enumerate(levels):
         first = results[methods[0]].rows[j]
-        row = {"contract": b, "biddable": b <= cap, "p_make": first["p_make"], "ci_low": first["ci_low"],
+        row = {"contract": b, "biddable": biddable(b), "p_make": first["p_make"], "ci_low": first["ci_low"],
                "ci_high": first["ci_high"], "ev_declare": first["ev_declare"], "method": methods[0],
                "by_method": {m: {k: v for k, v in results[m].rows[j].items() if k != "contract"} for m in methods}}
         rows.append(row)
     advice = {}
     for m in methods:
-        biddable = [r for r in results[m].rows if r["contract"] <= cap]
-        ok = [r["contract"] for r in biddable if r["p_make"] >= 1 - risk]
-        best = max(biddable, key=lambda r: (r["ev_declare"], -r["contract"]))
+        bids = [r for r in results[m].rows if biddable(r["contract"])]
+        if not bids:
+            advice[m] = {"max_bid_at_risk": None, "best_ev_bid": None, "best_ev": None}
+            continue
+        ok = [r["contract"] for r in bids if r["p_make"] >= 1 - risk]
+        best = max(bids, key=lambda r: (r["ev_declare"], -r["contract"]))
         advice[m] = {
             "max_bid_at_risk": ok[-1] if ok else None,
-            "best_ev_bid": best["contract"] if best["ev_declare"] > pass_ev or seat == "first" else None,
+            "best_ev_bid": best["contract"] if best["ev_declare"] > pass_ev or forced else None,
             "best_ev": best["ev_declare"],
         }
     tal = talon_chances(mask, known)
@@ -460,10 +555,12 @@ def advise(hand: str | int, *, rules: str | HouseRules | None = None, samples: i
         "known": {k: format_hand(v) for k, v in (("left", known.left), ("right", known.right),
                                                  ("talon", known.talon)) if v},
         "situation": {"score": sit.score, "on_barrel": sit.on_barrel},
+        "min_bid": rec.min_bid, "forced_bid": rec.min_bid if forced else None, "can_bid": bool(levels),
         "bidding_cap": cap, "raise_cap": top, "contracts": rows,
-        "pass": {"ev": pass_ev, "ci_low": pass_ci[0], "ci_high": pass_ci[1], "stuck_with_forced_bid": forced,
-                 "method": PASS_METHOD},
-        "advice": advice, "recommendation": _recommendation(basis, advice[basis], rows, seat, risk, pass_ev),
+        "pass": {"ev": pass_ev, "ci_low": pass_ci[0], "ci_high": pass_ci[1], "stuck_with_forced_bid": stuck,
+                 "method": pass_method(forced)},
+        "advice": advice,
+        "recommendation": _recommendation(basis, advice[basis], rows, rec.min_bid if forced else None, risk, pass_ev),
         "talon": _talon_json(tal), "version": __version__,
     }
 
@@ -473,15 +570,14 @@ def advise(hand: str | int, *, rules: str | HouseRules | None = None, samples: i
 RECOMMENDATION_BASIS = ("pimc", "heuristic", "dd")
 
 
-def _recommendation(method: str, advice: dict, rows: list[dict], seat: str, risk: float, pass_ev: float) -> dict:
+def _recommendation(method: str, advice: dict, rows: list[dict], forced_bid: int | None, risk: float,
+                    pass_ev: float) -> dict:
     """The bid to make: the highest contract made at least (1 - risk) of the time by ``method``;
-    if none, the forced minimum (first hand) then pass, or pass."""
+    if none, the forced minimum (``forced_bid``: first hand under forced_first_bid) then pass, or pass."""
     bid = advice["max_bid_at_risk"]
-    forced = rows[0]["contract"]
     if bid is None:
-        what = f"forced bid {forced}, then pass" if seat == "first" else "pass"
-        return {"action": what, "bid": forced if seat == "first" else None, "method": method, "p_make": None,
-                "ev": pass_ev, "risk": risk}
+        what = f"forced bid {forced_bid}, then pass" if forced_bid is not None else "pass"
+        return {"action": what, "bid": forced_bid, "method": method, "p_make": None, "ev": pass_ev, "risk": risk}
     row = next(r for r in rows if r["contract"] == bid)["by_method"][method]
     return {"action": f"bid up to {bid}", "bid": bid, "method": method, "p_make": row["p_make"],
             "ci_low": row["ci_low"], "ci_high": row["ci_high"], "ev": row["ev_declare"], "risk": risk}
@@ -516,20 +612,31 @@ METHOD_TEXT = {
 
 def format_text(r: dict) -> list[str]:
     ms = r["methods"]
-    forced = f", forced to bid {r['contracts'][0]['contract']}" if r["seat"] == "first" else ""
-    out = [f"hand {r['hand']}  ({r['seat']} hand{forced}; rules {r['rules']})"]
+    forced = r["forced_bid"]
+    duty = (f", forced to bid {forced}" if forced is not None
+            else ", not forced to bid: forced_first_bid = false" if r["seat"] == "first" else "")
+    out = [f"hand {r['hand']}  ({r['seat']} hand{duty}; rules {r['rules']})"]
     if r["known"]:
         out.append("known: " + ", ".join(f"{k} {v}" for k, v in r["known"].items()))
     if r["situation"]["on_barrel"]:
         out.append("you sit on the barrel: a made contract scores only if it takes you off (wins the game)")
     elif r["situation"]["score"]:
         out.append(f"your score {r['situation']['score']}")
-    out.append(f"bidding cap {r['bidding_cap']}; a talon could let you raise the final contract to {r['raise_cap']}")
-    sizes = ", ".join(f"{m} {r['method_samples'][m]}" for m in ms)
-    out.append(f"samples: {sizes} (seed {r['seed']}{', pimc worlds ' + str(r['worlds']) if r['worlds'] else ''})"
-               "; [95% interval]; E = expected score of declaring")
+    if not r["can_bid"]:
+        out.append(f"bidding cap {r['bidding_cap']}: below the minimum bid {r['min_bid']}, so this hand cannot bid "
+                   "(a bid above 120 needs a marriage)")
+    else:
+        out.append(f"bidding cap {r['bidding_cap']}; a talon could let you raise the final contract to "
+                   f"{r['raise_cap']}")
+    if r["can_bid"]:
+        sizes = ", ".join(f"{m} {r['method_samples'][m]}" for m in ms)
+        out.append(f"samples: {sizes} (seed {r['seed']}{', pimc worlds ' + str(r['worlds']) if r['worlds'] else ''})"
+                   "; [95% interval]; E = expected score of declaring")
+    else:
+        out.append(f"samples: {r['samples']} (seed {r['seed']}), for passing and defending only")
     head = "contract  " + "  ".join(f"{m + ' p_make [95%]':<24}{'E':>7}" for m in ms)
-    out.append(head)
+    if r["contracts"]:
+        out.append(head)
     shown_raise = False
     for row in r["contracts"]:
         if not row["biddable"]:
@@ -547,15 +654,17 @@ def format_text(r: dict) -> list[str]:
     p = r["pass"]
     out.append(f"pass and defend: E = {p['ev']:+.1f} [{p['ci_low']:+.1f}, {p['ci_high']:+.1f}]"
                + (f"; nobody outbids your forced bid in {p['stuck_with_forced_bid']:.1%}"
-                  if r["seat"] == "first" else ""))
+                  if forced is not None else ""))
     out.append(f"  (estimated on {p['method']})")
     out.append(f"advice (risk {r['risk']:.2f}: the highest bid made at least {1 - r['risk']:.0%} of the time):")
-    nothing = (f"(nothing: forced bid {r['contracts'][0]['contract']}, then pass)" if r["seat"] == "first"
-               else "(nothing: pass)")
+    nothing = f"(nothing: forced bid {forced}, then pass)" if forced is not None else "(nothing: pass)"
     for m in ms:
         a = r["advice"][m]
         top = a["max_bid_at_risk"]
         best = a["best_ev_bid"]
+        if a["best_ev"] is None:
+            out.append(f"  {m:<9} nothing to bid: pass ({p['ev']:+.1f})")
+            continue
         out.append(f"  {m:<9} bid up to {top if top is not None else nothing}; best expected score "
                    + (f"at {best} ({a['best_ev']:+.1f} vs pass {p['ev']:+.1f})" if best is not None
                       else f"by passing ({p['ev']:+.1f} vs {a['best_ev']:+.1f} declaring)"))
@@ -572,7 +681,9 @@ def format_text(r: dict) -> list[str]:
     out.append(f"  expected talon card points {t['expected_points']:.1f}")
     out.append("methods: " + "; ".join(METHOD_TEXT[m] for m in ms))
     rec = r["recommendation"]
-    if rec["p_make"] is None:
+    if not r["can_bid"]:
+        out.append(f"recommendation: pass (this hand cannot bid; passing and defending scores {rec['ev']:+.1f})")
+    elif rec["p_make"] is None:
         out.append(f"recommendation ({rec['method']} play): {rec['action']} (no contract is made at least "
                    f"{1 - rec['risk']:.0%} of the time; passing and defending scores {rec['ev']:+.1f})")
     else:

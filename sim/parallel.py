@@ -7,7 +7,9 @@ and bounds, never by the thread that runs it, so results do not depend on the nu
 The pool's threads are daemons and the caller only ever waits on futures: a compiled kernel cannot
 be stopped halfway, so on Ctrl-C the caller stops waiting at once, keeps what has finished, and
 the process can exit without waiting for the chunks in flight (they are abandoned, and a resumed
-run plays them again). Like ``sim.numba_config`` this module imports nothing else of the project.
+run plays them again). The caller waits in slices of ``POLL_SECONDS``, never in one blocking call,
+so that its signal handlers (and any progress display) run promptly whatever the chunks' length.
+Like ``sim.numba_config`` this module imports nothing else of the project.
 """
 
 from __future__ import annotations
@@ -15,12 +17,41 @@ from __future__ import annotations
 import os
 import queue
 import threading
+import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, wait
+
+POLL_SECONDS = 0.1  # the longest the calling thread waits in one call
+# Threads beyond the cores add no speed (the kernels are compute-bound) and each holds its own
+# buffers (a solver table of up to 6 MiB): at most THREADS_PER_CORE a core (and MIN_THREAD_LIMIT on
+# any machine), far below what the system can start.
+THREADS_PER_CORE = 8
+MIN_THREAD_LIMIT = 32
+
+
+class ThreadCountError(ValueError):
+    """A thread or worker count this machine cannot or should not run; the message names it."""
+
+
+def thread_limit() -> int:
+    """The most threads (or local workers) a command may ask for on this machine."""
+    return max(MIN_THREAD_LIMIT, THREADS_PER_CORE * (os.cpu_count() or 1))
+
+
+def check_thread_count(option: str, value: int | None) -> None:
+    """Refuse a negative count or one above ``thread_limit``, naming ``option`` (0 or None: one per core)."""
+    if value is None:
+        return
+    if value < 0:
+        raise ThreadCountError(f"{option} must be 0 or more (0: one per core), not {value}")
+    if value > thread_limit():
+        raise ThreadCountError(f"{option} {value:,}: at most {thread_limit()} ({THREADS_PER_CORE} per core of the "
+                               f"{os.cpu_count() or 1} here; more than one per core only costs memory)")
 
 
 def worker_count(threads: int | None) -> int:
     """Threads to use: ``threads``, or one per core when it is None or 0."""
+    check_thread_count("threads", threads)
     return max(1, threads or os.cpu_count() or 1)
 
 
@@ -66,12 +97,13 @@ class DaemonPool:
 
 
 def run_tasks(fn: Callable, items: Iterable, *, threads: int | None = None,
-              on_result: Callable[[object, object], None] | None = None) -> None:
+              on_result: Callable[[object, object], None] | None = None,
+              on_wait: Callable[[], None] | None = None) -> None:
     """``fn(*item)`` for every item (a tuple of arguments) on ``threads`` threads (None: one per
     core), at most two items a thread in flight so that memory stays flat however many there are.
-    ``on_result(item, result)`` runs in the calling thread as each one finishes. An exception in any
-    item is raised here; Ctrl-C (KeyboardInterrupt) too, at once, the items in flight being
-    abandoned."""
+    ``on_result(item, result)`` runs in the calling thread as each one finishes; ``on_wait()`` too,
+    at most every POLL_SECONDS while it waits (to show progress). An exception in any item is
+    raised here; Ctrl-C (KeyboardInterrupt) too, at once, the items in flight being abandoned."""
     queue_ = iter(items)
     workers = worker_count(threads)
     with DaemonPool(workers) as pool:
@@ -80,9 +112,10 @@ def run_tasks(fn: Callable, items: Iterable, *, threads: int | None = None,
             pending[pool.submit(fn, *item)] = item
             if len(pending) >= 2 * workers:
                 break
+        last_wait_call = time.monotonic()
         try:
             while pending:
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                done, _ = wait(pending, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
                 for future in done:
                     item = pending.pop(future)
                     result = future.result()
@@ -91,16 +124,33 @@ def run_tasks(fn: Callable, items: Iterable, *, threads: int | None = None,
                     nxt = next(queue_, None)
                     if nxt is not None:
                         pending[pool.submit(fn, *nxt)] = nxt
+                if on_wait is not None and time.monotonic() - last_wait_call >= POLL_SECONDS:
+                    on_wait()
+                    last_wait_call = time.monotonic()
         except BaseException:
             for future in pending:
                 future.cancel()
             raise
 
 
-def run_chunks(n: int, work: Callable[[int, int, int], None], *, size: int, threads: int | None = None) -> None:
+def run_chunks(n: int, work: Callable[[int, int, int], None], *, size: int, threads: int | None = None,
+               on_wait: Callable[[], None] | None = None) -> None:
     """``work(i, lo, hi)`` for every chunk ``i`` = ``[lo, hi)`` of ``size`` items out of ``n``
     (``run_tasks`` over the chunks)."""
-    run_tasks(work, ((i, lo, min(n, lo + size)) for i, lo in enumerate(range(0, n, size))), threads=threads)
+    run_tasks(work, ((i, lo, min(n, lo + size)) for i, lo in enumerate(range(0, n, size))), threads=threads,
+              on_wait=on_wait)
+
+
+class Tally:
+    """A count that worker threads add to and the calling thread reads (items done, for progress)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.value = 0
+
+    def add(self, k: int) -> None:
+        with self._lock:
+            self.value += k
 
 
 _local = threading.local()

@@ -68,18 +68,34 @@ def suit_index(text: str) -> int | None:
     return SUITS.index(t) if len(t) == 1 and t in SUITS else None
 
 
-def _tokens(text: str) -> list[str]:
-    # Any separator: whitespace, commas, semicolons; cards may also be written back to back.
-    out = []
-    for chunk in re.split(r"[\s,;]+", text.strip().translate(_INVISIBLE)):
-        if chunk:
-            out.extend(re.findall(r"10.|..?", chunk) if len(chunk) > 3 else [chunk])
-    return out
+def _words(text: str) -> list[str]:
+    # Any separator: whitespace, commas, semicolons.
+    return [w for w in re.split(r"[\s,;]+", text.strip().translate(_INVISIBLE)) if w]
+
+
+def _word_cards(word: str) -> list[int]:
+    """The cards of one word: one card, or cards written back to back (``AHKHQH``). An error names
+    the whole word when it does not even start with a card (``extra``), else the piece that is not
+    one and the word it is in."""
+    if len(word) <= 3:
+        return [parse_card(word)]
+    pieces = re.findall(r"10.|..?", word)
+    try:
+        cards = [parse_card(pieces[0])]
+    except CardError:
+        parse_card(word)  # never a card (more than three characters): raises, naming the word
+        raise
+    for piece in pieces[1:]:
+        try:
+            cards.append(parse_card(piece))
+        except CardError as exc:
+            raise CardError(f"in {word!r}: {exc}") from None
+    return cards
 
 
 def parse_cards(text: str, *, count: int | None = None, what: str = "hand") -> list[int]:
     """Cards written in text → indices, refusing duplicates and (if given) a wrong count."""
-    cards = [parse_card(t) for t in _tokens(text)]
+    cards = [c for word in _words(text) for c in _word_cards(word)]
     seen: set[int] = set()
     for c in cards:
         if c in seen:
@@ -128,6 +144,16 @@ def format_hand(mask: int) -> str:
     """A mask → text, strongest suit (hearts) first and strongest card first within a suit."""
     cards = sorted(mask_to_cards(mask), key=lambda c: (-(c // 6), -(c % 6)))
     return " ".join(format_card(c) for c in cards)
+
+
+# An output that cannot encode the suit symbols (a Latin-1 terminal) gets their letters instead.
+_SUIT_LETTER_OF_SYMBOL = str.maketrans(SUIT_SYMBOLS, SUITS)
+
+
+def ascii_suits(text: str) -> str:
+    """``text`` with every suit symbol written as its letter (♥ → H), as card text is written for an
+    output that cannot show the symbols."""
+    return text.translate(_SUIT_LETTER_OF_SYMBOL)
 
 
 def hand_points(mask: int) -> int:

@@ -19,6 +19,10 @@ from sim.players import layout
 from sim.players.layout import N_HEURISTIC, N_HEURISTIC_COLUMNS, PLAYER_CODES
 
 PIMC_WORLDS = 20  # worlds a PIMC seat samples per decision in games (HeuristicParams.pimc_worlds)
+# The most worlds a PIMC decision may average over, wherever the number comes from (a player file's
+# pimc_worlds, the advisor's and the bid tables' --worlds): a decision's cost grows with it, and at
+# 1,000 one deal with three PIMC seats already takes minutes of a core.
+MAX_PIMC_WORLDS = 1000
 
 
 class PlayerError(ValueError):
@@ -172,8 +176,9 @@ def load_player_file(path: str | Path, n: int) -> tuple[str, HeuristicParams]:
     for key, value in data.items():
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
             raise PlayerError(f"player file {str(path)!r}: {key} must be a number, not {value!r}")
-    if "pimc_worlds" in data and not 1 <= data["pimc_worlds"] <= 1000:
-        raise PlayerError(f"player file {str(path)!r}: pimc_worlds must be from 1 to 1000, not {data['pimc_worlds']}")
+    if "pimc_worlds" in data and not 1 <= data["pimc_worlds"] <= MAX_PIMC_WORLDS:
+        raise PlayerError(f"player file {str(path)!r}: pimc_worlds must be from 1 to {MAX_PIMC_WORLDS}, "
+                          f"not {data['pimc_worlds']}")
     return kind, replace(default_params(n), **{k: float(v) for k, v in data.items()})
 
 

@@ -28,7 +28,7 @@ import numpy as np
 from sim.game.cards import CardError, format_card, parse_hand, suit_index
 from sim.game.play_nb import givable_cards, mask_points
 from sim.game.rules import HouseRules, RulesError, load_rules
-from sim.parallel import run_chunks, thread_buffers
+from sim.parallel import run_chunks, run_tasks, thread_buffers
 from sim.solver import search2_nb, search_nb
 
 TABLE_LOG2_ROWS = 18  # 2^18 rows of 24 bytes per thread: far more than an 8-card solve fills
@@ -390,10 +390,15 @@ def _small_int(name: str, value) -> int:
     return v
 
 
-def solve_layout(hands: list[int], opts: dict, rules: HouseRules) -> dict:
-    """Value, per-card lead values and principal variation of one layout, as a JSON-ready dict."""
+def _layout_options(opts: dict, rules: HouseRules) -> dict:
     kw = _position_options(opts)
     kw["rules"] = rules
+    return kw
+
+
+def solve_layout(hands: list[int], opts: dict, rules: HouseRules) -> dict:
+    """Value, per-card lead values and principal variation of one layout, as a JSON-ready dict."""
+    kw = _layout_options(opts, rules)
     row = np.array([hands], dtype=np.int64)
     value, plays = principal_variation(row, **kw)
     leads = lead_values(row, **kw)
@@ -436,27 +441,47 @@ def solve_layouts(*, text: str | None = None, file: str | Path | None = None, le
     defaults = {"leader": leader, "trump": trump, "won": won}
     if file is not None:
         path = Path(file)
-        if not path.exists():
-            raise FileNotFoundError(f"--file {path}: no such file")
-        if not path.is_file():
-            raise SolverInputError(f"--file {path}: not a file (a directory?)")
-        try:
-            text_of_file = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raise SolverInputError(f"--file {path}: not UTF-8 text") from None
-        lines = [(f"{path}:{i}: ", ln.strip()) for i, ln in enumerate(text_of_file.splitlines(), 1)
-                 if ln.strip() and not ln.strip().startswith("#")]
+        lines = [(f"{path}:{i}: ", ln.strip()) for i, ln in enumerate(_layout_file_lines(path), 1)]
+        lines = [(where, ln) for where, ln in lines if ln and not ln.startswith("#")]
+        if not lines:
+            raise SolverInputError(f"--file {path}: no layouts (it is empty or holds only comments and blank lines)")
     else:
         lines = [("", text)]
-    out: list[str] = []
+    # Every layout is read and checked first, so that the first wrong line (in file order) is the
+    # one reported; the searches then run on worker threads while this thread only waits (Ctrl-C
+    # stays prompt whatever a search costs, and a long file uses every core).
+    layouts = []
     for where, line in lines:
         try:
             hands, opts, line_rules = _parse_layout(line, where, defaults, base_rules)
-            result = solve_layout(hands, opts, line_rules)
+            _single(np.array([hands], dtype=np.int64), _layout_options(opts, line_rules))
         except (CardError, RulesError, SolverInputError) as exc:
             raise type(exc)(f"{where}{exc}" if where and not str(exc).startswith(where) else str(exc)) from None
+        layouts.append((line, hands, opts, line_rules))
+    results: list[dict | None] = [None] * len(layouts)
+
+    def solve_one(i: int) -> None:
+        _line, hands, opts, line_rules = layouts[i]
+        results[i] = solve_layout(hands, opts, line_rules)
+
+    run_tasks(solve_one, ((i,) for i in range(len(layouts))))
+    out: list[str] = []
+    for (line, hands, _opts, _rules), result in zip(layouts, results, strict=True):
         if as_json:
             out.append(json.dumps(result, ensure_ascii=False))
         else:
             out.extend(_format_text(result, line if file is not None else None, len(hands)))
     return out
+
+
+def _layout_file_lines(path: Path) -> list[str]:
+    """The lines of a layout file. Anything readable that is not a folder will do (a pipe,
+    /dev/stdin); errors name the file."""
+    if not path.exists():
+        raise FileNotFoundError(f"--file {path}: no such file")
+    if path.is_dir():
+        raise SolverInputError(f"--file {path}: is a directory, not a file of layouts")
+    try:
+        return path.read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError:
+        raise SolverInputError(f"--file {path}: not UTF-8 text") from None
