@@ -50,6 +50,7 @@ from sim.fingerprint import code_fingerprint, describe_difference
 from sim.game.cards import CARD_POINTS
 from sim.game.play_nb import bid_cap
 from sim.game.rules import HouseRules, load_rules
+from sim.players import MAX_PIMC_WORLDS
 from sim.runner import check_output_dir, file_sha256, write_atomic_bytes, write_parquet_atomic
 
 TABLE_FILE = "bids.parquet"
@@ -111,8 +112,8 @@ def build_bid_tables(*, deals: int, rules: str | HouseRules | None = "classic", 
         raise ValueError(f"--deals must be from 1 to {MAX_TABLE_DEALS:,}, not {deals}")
     if pimc_deals < 0:
         raise ValueError(f"--pimc-deals must be 0 or more, not {pimc_deals}")
-    if worlds < 1:
-        raise ValueError(f"--worlds must be at least 1, not {worlds}")
+    if not 1 <= worlds <= MAX_PIMC_WORLDS:
+        raise ValueError(f"--worlds must be from 1 to {MAX_PIMC_WORLDS:,}, not {worlds}")
     if seed < 0:
         raise ValueError(f"--seed must be 0 or more, not {seed}")
     out = Path(out)
