@@ -30,3 +30,25 @@ def test_an_unwritable_numba_cache_falls_back_to_a_temporary_folder_and_says_so(
     assert "cannot be written" in done.stderr and str(used) in done.stderr
     assert str(used).startswith(os.environ.get("TMPDIR", "/tmp")) and used.is_dir()
     assert _in_tree_cache_files() == before, "Numba cached inside the package tree, where edits make it stale"
+
+
+def _cli(*args: str, stdout) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "cli.py", *args], cwd=ROOT, stdout=stdout, stderr=subprocess.PIPE,
+                          text=True, timeout=300)
+
+
+def test_a_full_standard_output_is_one_line_not_a_traceback():
+    with open("/dev/full", "w") as full:
+        for args in (("rules",), ("rules", "show", "online"), ("solve", "AH KH | QH TH | 9H JH")):
+            done = _cli(*args, stdout=full)
+            assert done.returncode == 2, (args, done.stderr)
+            assert done.stderr.strip().splitlines() == ["error: cannot write the output: No space left on device"], \
+                (args, done.stderr)
+
+
+def test_a_reader_that_stops_early_ends_the_command_quietly():
+    proc = subprocess.Popen([sys.executable, "cli.py", "rules"], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    proc.stdout.close()  # as `| head -0` does: every write meets a closed pipe
+    assert proc.wait(timeout=300) == 141
+    assert "Traceback" not in proc.stderr.read()
