@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from analysis.stats import json_ready, mean_interval, wilson_interval
+from analysis.stored import FINGERPRINT
 from sim.engine.schema import (
     EV_BARREL_ON,
     EV_BARREL_STAY,
@@ -235,47 +236,79 @@ def format_summaries(summaries: dict[str, dict]) -> list[str]:
     return lines
 
 
+# What identifies a stored barrel table (besides the code fingerprint): metadata key -> (what a
+# refusal calls it, the option that sets it).
+IDENTITY = {"table": ("the kind of table", None), "rule_sets": ("the rule sets", None), "rules": ("the rules", None),
+            "games": ("the sizes", "--games"), "seed": ("the seed", "--seed"), "players": ("the players", "--players")}
+
+
 def tables_barrel(*, games: int, rules: list[str], players: str = "heuristic", seed: int = 0,
                   out: Path = Path("out/tables"), as_json: bool = False, progress: bool = False,
-                  backend=None) -> list[str]:
+                  backend=None, fresh: bool = False) -> list[str]:
     """What ``thousand tables barrel`` prints: for every rule set, ``games`` whole games played (or
     the stored run of the same spec reused) under ``out/barrel-runs``, and their barrel summary;
-    a Parquet table with the metadata and a plot in ``out``."""
+    a Parquet table with the metadata and a plot in ``out``. What ``out`` holds from other
+    arguments or other code is refused (``analysis.analysis_dir``) unless ``fresh``, which redoes
+    it."""
 
-
+    from analysis.analysis_dir import (
+        NoResultError,
+        check_stored,
+        compared_on,
+        require_finished,
+        rules_folder,
+        rules_label,
+        same_rules,
+        worded_for,
+    )
     from sim import __version__
     from sim.engine import BatchSpec
+    from sim.fingerprint import code_fingerprint
     from sim.game.rules import load_rules
     from sim.runner import check_output_dir, play_runs
 
     if seed < 0:
         raise ValueError(f"--seed must be 0 or more, not {seed}")
-    rule_sets = {_label(spec, i): load_rules(spec) for i, spec in enumerate(rules or ["classic"])}
+    rule_sets, folders = {}, {}
+    for i, spec in enumerate(rules or ["classic"]):
+        label = rules_label(i, spec)
+        rule_sets[label] = load_rules(spec)
+        folders[label] = rules_folder(i, spec, rule_sets[label])
     for label, rec in rule_sets.items():
         if rec.barrel is None:
             raise ValueError(f"rules {label!r} have no barrel (barrel = none)")
+    twins = same_rules(rule_sets)
+    if twins:
+        raise ValueError(f"rule sets {twins[0]} and {twins[1]} are the same rules: give each rule set once")
     out = Path(out)
-    check_output_dir(out)
     specs = {label: BatchSpec(mode="games", n=games, rules=rec, players=players, seed=seed)
              for label, rec in rule_sets.items()}
-    runs = {label: out / "barrel-runs" / label for label in specs}
-    play_runs({runs[label]: spec for label, spec in specs.items()}, progress=progress, desc="rule sets",
-              backend=backend)
-    summaries = {label: barrel_summary(run) for label, run in runs.items()}
-    meta = {"thousand_version": __version__, "table": "barrel", "games": games, "seed": seed,
-            "players": list(next(iter(specs.values())).players),
-            "rules": {label: rec.to_dict() for label, rec in rule_sets.items()}}
+    if games < 2:
+        raise ValueError(f"--games must be 2 or more for the barrel tables: an interval needs two games, not {games}")
+    runs = {label: out / "barrel-runs" / folders[label] for label in specs}
+    meta = {"thousand_version": __version__, FINGERPRINT: code_fingerprint("barrel"), "table": "barrel",
+            "games": games, "seed": seed, "players": list(next(iter(specs.values())).players),
+            "rule_sets": list(rule_sets), "rules": {label: rec.to_dict() for label, rec in rule_sets.items()}}
+    # Everything is checked before anything is written or played: a refused command leaves the
+    # folder as it was and draws no progress bar.
+    check_stored(out, out / TABLE_FILE, meta, compared_on(meta, IDENTITY),
+                 what=f"the barrel table stored in --out {out}", runs={runs[k]: specs[k] for k in specs}, fresh=fresh)
+    check_output_dir(out)
+    with worded_for(out, out / "barrel-runs"):
+        play_runs({runs[label]: spec for label, spec in specs.items()}, progress=progress, desc="rule sets",
+                  backend=backend, fresh=fresh)
+        require_finished(runs, what="rule set", limit=next(iter(specs.values())).max_deals_per_game)
+        summaries = {label: barrel_summary(run) for label, run in runs.items()}
+    for label, s in summaries.items():
+        if not s["episodes"]:
+            raise NoResultError(f"rule set {label}: no barrel episode in its {s['games']:,} games (nobody sat on the "
+                                "barrel), so there is no survival to show; play more games")
     _store(summaries, meta, out)
     if as_json:
         return [json.dumps(json_ready({**meta, "summaries": {k: {kk: vv for kk, vv in v.items() if kk != "run"}
                                                             for k, v in summaries.items()}}),
                            ensure_ascii=False, indent=1, allow_nan=False)]
     return format_summaries(summaries) + [f"table: {out / TABLE_FILE}; plot: {out / PLOT_FILE}"]
-
-
-def _label(spec: str, i: int) -> str:
-    name = Path(spec).stem if spec.endswith(".toml") else spec
-    return f"{i + 1}-{name}"
 
 
 def _store(summaries: dict[str, dict], meta: dict, out: Path) -> None:
@@ -297,6 +330,7 @@ def _store(summaries: dict[str, dict], meta: dict, out: Path) -> None:
 
 
 def _plot(summaries: dict[str, dict], meta: dict, path: Path) -> None:
+    from analysis.analysis_dir import short_label
     from analysis.plots import pyplot, save
 
     plt = pyplot()
@@ -315,15 +349,16 @@ def _plot(summaries: dict[str, dict], meta: dict, path: Path) -> None:
         ps = [s["fates"][f]["p"] for f in shown]
         err = [[max(0.0, p - s["fates"][f]["ci_low"]) for f, p in zip(shown, ps, strict=True)],
                [max(0.0, s["fates"][f]["ci_high"] - p) for f, p in zip(shown, ps, strict=True)]]
-        ax1.bar(x + i * width, ps, width, yerr=err, capsize=3, label=f"{label} ({s['episodes']:,} episodes)")
+        ax1.bar(x + i * width, ps, width, yerr=err, capsize=3,
+                label=f"{short_label(label)} ({s['episodes']:,} episodes)")
         attempts = range(1, last_attempt + 1)
         ups = [s["up_on_attempt"][a]["p"] for a in attempts]
         err2 = [[max(0.0, p - s["up_on_attempt"][a]["ci_low"]) for a, p in zip(attempts, ups, strict=True)],
                 [max(0.0, s["up_on_attempt"][a]["ci_high"] - p) for a, p in zip(attempts, ups, strict=True)]]
-        ax2.errorbar(list(attempts), ups, yerr=err2, marker="o", capsize=3, label=label)
+        ax2.errorbar(list(attempts), ups, yerr=err2, marker="o", capsize=3, label=short_label(label))
         curve = [(c, v) for c, v in s["win_from_score"].items() if v["n"] >= 30]
         xs = [c + SCORE_STEP / 2 for c, _ in curve]
-        ax3.plot(xs, [v["p"] for _, v in curve], marker=".", label=label)
+        ax3.plot(xs, [v["p"] for _, v in curve], marker=".", label=short_label(label))
         ax3.fill_between(xs, [v["ci_low"] for _, v in curve], [v["ci_high"] for _, v in curve], alpha=0.2)
     ax1.set_xticks(x + width * (len(summaries) - 1) / 2, [f.replace(": ", ":\n")
                                                            for f in shown])

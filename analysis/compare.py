@@ -30,6 +30,7 @@ import numpy as np
 
 from analysis.barrel import episodes
 from analysis.stats import json_ready
+from analysis.stored import FINGERPRINT
 from sim.engine.schema import BID_DARK, BID_GOLDEN
 
 TABLE_FILE = "compare.parquet"
@@ -139,10 +140,13 @@ def holm(pvalues: list[float]) -> list[float]:
     return adjusted
 
 
-def compare_runs(runs: dict[str, Path], *, paired: bool = True) -> list[dict]:
-    """Rows (metric, rule set, value of the first set, value of this one, difference, its 95%
-    interval, p, Holm-adjusted p) from stored games runs of the same players, seed and chunking.
-    ``paired=False`` (the tests' unpaired control) lets the seeds differ."""
+def compare_runs(runs: dict[str, Path], *, paired: bool = True) -> tuple[list[dict], list[str]]:
+    """(rows, left out) from stored games runs of the same players, seed and chunking. A row
+    (metric, rule set, value of the first set, value of this one, difference, its 95% interval, p,
+    Holm-adjusted p) for every metric observed in both rule sets; "metric (rule set)" for those
+    observed in one of them only or in neither (a ratio with nothing below it: no contract played,
+    say), which have no difference to show, and for every metric of runs of one game (no
+    interval). ``paired=False`` (the tests' unpaired control) lets the seeds differ."""
 
     from sim.runner import read_run_metadata, read_shard, verify_run
 
@@ -168,36 +172,59 @@ def compare_runs(runs: dict[str, Path], *, paired: bool = True) -> list[dict]:
                     continue
                 na, da = mets[base].get(name, (np.zeros_like(mets[k][name][0]), np.zeros_like(mets[k][name][0])))
                 sums.setdefault((name, k), _Sums()).add(na, da, *mets[k][name])
-    rows = []
+    rows, left_out = [], []
     for name in names + [n for n in sorted({n for n, _ in sums}) if n not in names]:
         for k in labels[1:]:
             if (name, k) not in sums:
                 continue
             r = sums[(name, k)].result()
             se = r["se"]
-            if se and not math.isnan(se):
+            if math.isnan(r["diff"]) or math.isnan(se):
+                # Nothing observed below the ratio in one of the two (or a single game): no
+                # difference, or no interval, to show.
+                left_out.append(f"{name} ({k})")
+                continue
+            if se:
                 p = 2 * (1 - NormalDist().cdf(abs(r["diff"]) / se))
-            else:
-                p = 1.0 if r["diff"] == 0 or math.isnan(r["diff"]) else math.nan
+            else:  # no spread: the same difference in every game
+                p = 1.0 if r["diff"] == 0 else 0.0
             rows.append({"metric": name, "rules": k, "first": r["a"], "value": r["x"], "diff": r["diff"],
-                         "ci_low": r["diff"] - Z95 * se if se == se else math.nan,
-                         "ci_high": r["diff"] + Z95 * se if se == se else math.nan, "p": p,
+                         "ci_low": r["diff"] - Z95 * se, "ci_high": r["diff"] + Z95 * se, "p": p,
                          "n_games": sums[(name, k)].n})
     for row, q in zip(rows, holm([r["p"] for r in rows]), strict=True):
         row["p_holm"] = q
-        row["significant"] = bool(q == q and q < 0.05)
-    return rows
+        row["significant"] = bool(q < 0.05)
+    return rows, left_out
+
+
+# What identifies a stored comparison (besides the code fingerprint): metadata key -> (what a
+# refusal calls it, the option that sets it).
+IDENTITY = {"table": ("the kind of table", None), "rule_sets": ("the rule sets", None),
+            "rules": ("the rules", None), "games": ("the sizes", "--games"),
+            "chunk_size": ("the sizes", "games a chunk"), "seed": ("the seed", "--seed"),
+            "seed_offsets": ("the seed", None), "players": ("the players", "--players")}
 
 
 def compare(*, rules: list[str], games: int, players: str = "heuristic", seed: int = 0,
             out: Path = Path("out/compare"), as_json: bool = False, progress: bool = False,
-            seed_offsets: list[int] | None = None, backend=None) -> list[str]:
+            seed_offsets: list[int] | None = None, backend=None, fresh: bool = False) -> list[str]:
     """What ``thousand compare`` prints. ``seed_offsets`` (tests only) plays rule set i with seed
-    ``seed + seed_offsets[i]``: an unpaired control of the statistics."""
+    ``seed + seed_offsets[i]``: an unpaired control of the statistics. The runs and the table are
+    stored in ``out`` and reused by the same command of the same code; anything else stored there
+    is refused (``analysis.analysis_dir``) unless ``fresh``, which redoes it."""
 
-
+    from analysis.analysis_dir import (
+        check_stored,
+        compared_on,
+        require_finished,
+        rules_folder,
+        rules_label,
+        same_rules,
+        worded_for,
+    )
     from sim import __version__
     from sim.engine import BatchSpec
+    from sim.fingerprint import code_fingerprint
     from sim.game.rules import load_rules
     from sim.runner import check_output_dir, play_runs
 
@@ -205,45 +232,67 @@ def compare(*, rules: list[str], games: int, players: str = "heuristic", seed: i
         raise ValueError("give at least two rule sets to compare (presets or TOML files)")
     if seed < 0:
         raise ValueError(f"--seed must be 0 or more, not {seed}")
-    loaded = {f"{i + 1}-{Path(r).stem if r.endswith('.toml') else r}": load_rules(r) for i, r in enumerate(rules)}
+    loaded, folders = {}, {}
+    for i, spec in enumerate(rules):
+        label = rules_label(i, spec)
+        loaded[label] = load_rules(spec)
+        folders[label] = rules_folder(i, spec, loaded[label])
     counts = {rec.players for rec in loaded.values()}
     if len(counts) > 1:
         raise ValueError(f"the rule sets are for different player counts ({', '.join(map(str, sorted(counts)))}): "
                          "compare rule sets of one player count")
+    twins = same_rules(loaded)
+    if twins and not seed_offsets:
+        raise ValueError(f"rule sets {twins[0]} and {twins[1]} are the same rules, so every difference between them "
+                         "would be 0 by construction; give rule sets that differ")
     out = Path(out)
     offsets = seed_offsets or [0] * len(loaded)
     specs = {label: BatchSpec(mode="games", n=games, rules=rec, players=players, seed=seed + off)
              for (label, rec), off in zip(loaded.items(), offsets, strict=True)}
+    if games < 2:
+        raise ValueError(f"--games must be 2 or more to compare: a paired interval needs two games, not {games}")
     chunk = min(s.chunk_size for s in specs.values())
     specs = {k: dataclasses.replace(s, chunk_size=chunk) for k, s in specs.items()}
-    check_output_dir(out)  # after every argument is checked: a refused command leaves nothing
-    runs = {label: out / "runs" / label for label in specs}
-    play_runs({runs[label]: spec for label, spec in specs.items()}, progress=progress, desc="rule sets",
-              backend=backend)
-    rows = compare_runs(runs, paired=not seed_offsets)
-    meta = {"thousand_version": __version__, "table": "compare", "games": games, "seed": seed,
-            "players": list(next(iter(specs.values())).players), "chunk_size": chunk,
-            "rules": {k: rec.to_dict() for k, rec in loaded.items()},
+    runs = {label: out / "runs" / folders[label] for label in specs}
+    meta = {"thousand_version": __version__, FINGERPRINT: code_fingerprint("compare"), "table": "compare",
+            "games": games, "seed": seed, "players": list(next(iter(specs.values())).players), "chunk_size": chunk,
+            "rule_sets": list(loaded), "rules": {k: rec.to_dict() for k, rec in loaded.items()},
             "correction": "Holm step-down over every metric and rule set, family-wise 5%"}
+    if seed_offsets:
+        meta["seed_offsets"] = list(seed_offsets)
+    # Everything is checked before anything is written or played: a refused command leaves the
+    # folder as it was and draws no progress bar.
+    check_stored(out, out / TABLE_FILE, meta, compared_on(meta, IDENTITY),
+                 what=f"the comparison stored in --out {out}", runs={runs[k]: specs[k] for k in specs}, fresh=fresh)
+    check_output_dir(out)
+    with worded_for(out, out / "runs"):
+        play_runs({runs[label]: spec for label, spec in specs.items()}, progress=progress, desc="rule sets",
+                  backend=backend, fresh=fresh)
+        finished = require_finished(runs, what="rule set", limit=next(iter(specs.values())).max_deals_per_game)
+        rows, left_out = compare_runs(runs, paired=not seed_offsets)
+    meta["finished_games"] = {label: done for label, (done, _) in finished.items()}
+    meta["left_out"] = left_out
     _store(rows, meta, runs, out)
     if as_json:
         return [json.dumps(json_ready({**meta, "rows": rows}), ensure_ascii=False, indent=1, allow_nan=False)]
-    return format_rows(rows, list(loaded)) + [f"table: {out / TABLE_FILE}; plot: {out / PLOT_FILE}"]
+    return format_rows(rows, list(loaded), left_out) + [f"table: {out / TABLE_FILE}; plot: {out / PLOT_FILE}"]
 
 
-def format_rows(rows: list[dict], labels: list[str]) -> list[str]:
+def format_rows(rows: list[dict], labels: list[str], left_out: list[str] = ()) -> list[str]:
     lines = [f"rule sets compared on the same deals (common random numbers): {', '.join(labels)}; differences to "
              f"{labels[0]} with 95% intervals; * = significant after Holm's correction (family-wise 5%)",
              f"{'metric':<36}{'rule set':<16}{labels[0][:14]:>14}{'this':>12}  {'difference [95%]':<30}"
              f"{'p':>8}{'p (Holm)':>10}"]
     for r in rows:
-        diff = f"{r['diff']:+.4f} [{r['ci_low']:+.4f}, {r['ci_high']:+.4f}]" if r["ci_low"] == r["ci_low"] else \
-            f"{r['diff']:+.4f}"
+        diff = f"{r['diff']:+.4f} [{r['ci_low']:+.4f}, {r['ci_high']:+.4f}]"
         mark = " *" if r["significant"] else ""
         lines.append(f"{r['metric']:<36}{r['rules'][:15]:<16}{r['first']:>14.4f}{r['value']:>12.4f}  {diff:<30}"
                      f"{r['p']:>8.3g}{r['p_holm']:>10.3g}{mark}")
     significant = sum(r["significant"] for r in rows)
     lines.append(f"{significant} of {len(rows)} differences significant")
+    if left_out:
+        lines.append(f"left out, observed in one rule set only or in neither (no difference to show): "
+                     f"{', '.join(left_out)}")
     return lines
 
 
@@ -257,6 +306,7 @@ def _store(rows: list[dict], meta: dict, runs: dict[str, Path], out: Path) -> No
 
 
 def _plot(rows: list[dict], meta: dict, runs: dict[str, Path], path: Path) -> None:
+    from analysis.analysis_dir import short_label
     from analysis.plots import pyplot, save
 
     plt = pyplot()
@@ -270,7 +320,8 @@ def _plot(rows: list[dict], meta: dict, runs: dict[str, Path], path: Path) -> No
                                    layout="constrained")
     for label, run in runs.items():
         lengths = scan_games(run).select("deals").collect()["deals"].to_numpy()
-        ax1.hist(lengths, bins=40, histtype="step", linewidth=1.5, label=f"{label} (mean {lengths.mean():.1f})")
+        ax1.hist(lengths, bins=40, histtype="step", linewidth=1.5,
+                 label=f"{short_label(label)} (mean {lengths.mean():.1f})")
     ax1.set_xlabel("game length (deals)")
     ax1.set_ylabel("games")
     ax1.set_title("Game length by rule set")
@@ -283,7 +334,7 @@ def _plot(rows: list[dict], meta: dict, runs: dict[str, Path], path: Path) -> No
         ax2.errorbar([x], [yi], xerr=[[max(0.0, a)], [max(0.0, b)]], fmt="o", capsize=3,
                      color="C3" if r["significant"] else "C0")
     ax2.axvline(0, color="grey", linewidth=0.8)
-    ax2.set_yticks(y, [f"{r['metric']} ({r['rules']})" for r in shown], fontsize=9)
+    ax2.set_yticks(y, [f"{r['metric']} ({short_label(r['rules'])})" for r in shown], fontsize=9)
     ax2.set_ylim(len(shown) - 0.5, -0.5)
     ax2.set_xlabel(f"difference to {next(iter(runs))}, % of its value (95% interval; red: significant after Holm)")
     ax2.set_title("Differences")

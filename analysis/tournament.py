@@ -23,7 +23,6 @@ exactly their share (1/n) by construction.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import itertools
 import json
 import math
@@ -32,8 +31,10 @@ from statistics import NormalDist
 
 import numpy as np
 
+from analysis.analysis_dir import file_label, short_hash, short_label
 from analysis.compare import holm
 from analysis.stats import RatioOfSums, json_ready
+from analysis.stored import FINGERPRINT
 from sim.players import PARAMETERISED_PLAYERS
 
 TABLE_FILE = "tournament.parquet"
@@ -53,7 +54,7 @@ def resolve_players(players: list[str], n: int) -> tuple[list[str], list[str], l
     for spec in players:
         if spec.lower().endswith(".toml"):
             kind, prm = load_player_file(spec, n)
-            names.append(Path(spec).stem)
+            names.append(file_label(spec))
         else:
             kind, prm = parse_players([spec], 1)[0], default_params(n)
             names.append(kind)
@@ -65,13 +66,14 @@ def resolve_players(players: list[str], n: int) -> tuple[list[str], list[str], l
     return [f"{i + 1}-{name}" for i, name in enumerate(names)], kinds, params
 
 
-def _run_key(name: str, kind: str, prm, default) -> str:
-    """A seat's part of a run directory's name: the type, and for a parameter file its name and a
-    hash of its parameters (an edited file plays a new run rather than meeting the old one)."""
-    if prm == default and name == kind:
+def _run_key(kind: str, prm, default) -> str:
+    """A seat's part of a run directory's name: the type, and for parameters other than the
+    defaults a hash of them, never the file's name (which may be too long for a folder name, or
+    not text): an edited file plays a new run rather than meeting the old one, and two files of the
+    same parameters play one."""
+    if prm == default:
         return kind
-    digest = hashlib.sha256(json.dumps(prm.to_dict(), sort_keys=True).encode()).hexdigest()[:8]
-    return f"{name}.{kind}.{digest}"
+    return f"{kind}.{short_hash(prm.to_dict())}"
 
 
 def role_metrics(deals, first_game: int, m: int, n_seats: int) -> list[dict[str, tuple[np.ndarray, np.ndarray]]]:
@@ -107,17 +109,29 @@ def role_metrics(deals, first_game: int, m: int, n_seats: int) -> list[dict[str,
     return out
 
 
+# What identifies a stored tournament (besides the code fingerprint): metadata key -> (what a
+# refusal calls it, the option that sets it).
+IDENTITY = {"table": ("the kind of table", None), "mode": ("the sizes", None), "games": ("the sizes", "--games"),
+            "deals": ("the sizes", "--deals"), "chunk_size": ("the sizes", "a chunk"), "seed": ("the seed", "--seed"),
+            "players": ("the players", None), "player_types": ("the players", None),
+            "player_params": ("the players' parameters", None), "rules": ("the rules", "--rules")}
+
+
 def tournament(*, players: list[str], games: int | None = None, deals: int | None = None, rules: str = "classic",
                seed: int = 0, out: Path = Path("out/tournament"), as_json: bool = False,
-               progress: bool = False, backend=None) -> list[str]:
+               progress: bool = False, backend=None, fresh: bool = False) -> list[str]:
     """What ``thousand tournament`` prints; runs stored and reused under ``out/runs``. Whole games
     (``games``: players compared by win share) or independent deals from a zero score (``deals``:
-    compared by points per deal, the measure of card play and bidding alone)."""
+    compared by points per deal, the measure of card play and bidding alone). What ``out`` holds
+    from other arguments or other code is refused (``analysis.analysis_dir``) unless ``fresh``,
+    which redoes it."""
 
     import polars as pl
 
+    from analysis.analysis_dir import NoResultError, check_stored, compared_on, finished_games, worded_for
     from sim import __version__
     from sim.engine import BatchSpec
+    from sim.fingerprint import code_fingerprint
     from sim.game.rules import load_rules
     from sim.players import default_params
     from sim.runner import check_output_dir, play_runs, verify_run
@@ -131,8 +145,7 @@ def tournament(*, players: list[str], games: int | None = None, deals: int | Non
     labels, kinds, params = resolve_players(players, n)
     if seed < 0:
         raise ValueError(f"--seed must be 0 or more, not {seed}")
-    keys = [_run_key(lab.split("-", 1)[1], k, p, default_params(n)) for lab, k, p in zip(labels, kinds, params,
-                                                                                          strict=True)]
+    keys = [_run_key(k, p, default_params(n)) for k, p in zip(kinds, params, strict=True)]
     seatings = list(itertools.permutations(range(n)))  # seating[s] = the player (index) in seat s
     specs = {}
     for seating in seatings:
@@ -140,18 +153,42 @@ def tournament(*, players: list[str], games: int | None = None, deals: int | Non
         if run not in specs:
             specs[run] = BatchSpec(mode=mode, n=size, rules=rec, players=tuple(kinds[i] for i in seating),
                                    seed=seed, params=tuple(params[i] for i in seating))
+    if size < 2:
+        raise ValueError(f"--{mode} must be 2 or more for a tournament: an interval needs two {mode}, not {size}")
     chunk = min(s.chunk_size for s in specs.values())
     specs = {t: dataclasses.replace(s, chunk_size=chunk) for t, s in specs.items()}
     out = Path(out)
-    check_output_dir(out)
     runs = {t: out / "runs" / (mode + "-" + "-".join(t) if mode == "deals" else "-".join(t)) for t in specs}
-    play_runs({runs[t]: spec for t, spec in specs.items()}, progress=progress, desc="seatings", backend=backend)
-    shards = {t: verify_run(runs[t]) for t in specs}
+    measure = "win share" if mode == "games" else "points per deal"
+    meta = {"thousand_version": __version__, FINGERPRINT: code_fingerprint("tournament"), "table": "tournament",
+            "mode": mode, mode: size, "seed": seed, "players": labels, "player_types": kinds,
+            "player_params": {lab: prm.to_dict() for lab, prm in zip(labels, params, strict=True)},
+            "seatings": len(seatings), "runs": len(specs), "chunk_size": chunk, "rules": rec.to_dict(),
+            "compared": measure,
+            "ranking": f"by duplicate {measure}; pairs by paired t over {mode} numbers, Holm-corrected"}
+    # Everything is checked before anything is written or played: a refused command leaves the
+    # folder as it was and draws no progress bar.
+    check_stored(out, out / TABLE_FILE, meta, compared_on(meta, IDENTITY, by="players", of="player_params"),
+                 what=f"the tournament stored in --out {out}", runs={runs[t]: specs[t] for t in specs}, fresh=fresh)
+    check_output_dir(out)
+    with worded_for(out, out / "runs"):
+        play_runs({runs[t]: spec for t, spec in specs.items()}, progress=progress, desc="seatings", backend=backend,
+                  fresh=fresh)
+        shards = {t: verify_run(runs[t]) for t in specs}
+        if mode == "games":
+            finished = sum(done for done, _ in finished_games(runs).values())
+            if not finished:
+                limit = next(iter(specs.values())).max_deals_per_game
+                raise NoResultError(f"0 of the {size:,} games of each of the {len(seatings)} seatings finished (each "
+                                    f"was stopped unfinished after {limit:,} deals): no win share to rank the players "
+                                    "by; check the rules")
+            meta["finished_games"] = finished
     win = {lab: RatioOfSums() for lab in labels}
     score = {lab: RatioOfSums() for lab in labels}
     per_deal = {lab: RatioOfSums() for lab in labels}
     roles = {(lab, name): RatioOfSums() for lab in labels for name in ROLE_METRICS}
     pair_diff = {pair: RatioOfSums() for pair in itertools.combinations(range(n), 2)}
+    declared = 0
     for c in range(len(next(iter(shards.values()))["deals"])):
         tables = {t: pl.read_parquet(shards[t][mode][c], columns=None if mode == "games" else _DEAL_COLUMNS[n])
                   .sort("game") for t in specs}
@@ -180,6 +217,7 @@ def tournament(*, players: list[str], games: int | None = None, deals: int | Non
                 for name, (num, den) in by_seat[seat].items():
                     role_sums[(player, name)][0] += num
                     role_sums[(player, name)][1] += den
+                declared += int(by_seat[seat]["declarer share"][0].sum())
         share /= len(seatings)
         final /= len(seatings)
         for i, lab in enumerate(labels):
@@ -191,6 +229,9 @@ def tournament(*, players: list[str], games: int | None = None, deals: int | Non
         compared = share if mode == "games" else final
         for a, b in pair_diff:
             pair_diff[(a, b)].add(compared[a] - compared[b])
+    if not declared:
+        raise NoResultError(f"no deal of the {size:,} {mode} of any seating had a declarer (every one was redealt): "
+                            f"no {measure} to rank the players by; check the rules")
     players_rows = []
     for lab, kind, prm in zip(labels, kinds, params, strict=True):
         w, s, d = win[lab].interval(), score[lab].interval(), per_deal[lab].interval()
@@ -202,28 +243,25 @@ def tournament(*, players: list[str], games: int | None = None, deals: int | Non
         for name in ROLE_METRICS:
             r = roles[(lab, name)].interval()
             key = name.replace(" ", "_").replace("-", "_")
-            row.update({key: r["mean"], f"{key}_ci_low": r["ci_low"], f"{key}_ci_high": r["ci_high"]})
+            # A role the player never had (it never declared, say): nothing observed, stored as null.
+            row.update({key: _observed(r["mean"]), f"{key}_ci_low": _observed(r["ci_low"]),
+                        f"{key}_ci_high": _observed(r["ci_high"])})
         row["params"] = json.dumps(prm.to_dict()) if kind in PARAMETERISED_PLAYERS else ""
         players_rows.append(row)
     rank_key = "win_share" if mode == "games" else "score_per_deal"
     players_rows.sort(key=lambda r: -r[rank_key])
-    measure = "win share" if mode == "games" else "points per deal"
     pairs = []
     for (a, b), mom in pair_diff.items():
         d = mom.interval()
-        if d["se"] and d["se"] == d["se"]:
+        if d["se"] > 0:
             p = 2 * (1 - NormalDist().cdf(abs(d["mean"]) / d["se"]))
         else:  # no spread: the difference is the same in every game or deal
-            p = 1.0 if d["mean"] == 0 else (0.0 if d["n"] > 1 else math.nan)
+            p = 1.0 if d["mean"] == 0 else 0.0
         pairs.append({"player": labels[a], "against": labels[b], "diff": d["mean"], "ci_low": d["ci_low"],
                       "ci_high": d["ci_high"], "p": p})
     for row, q in zip(pairs, holm([r["p"] for r in pairs]), strict=True):
         row["p_holm"] = q
         row["significant"] = bool(q == q and q < 0.05)
-    meta = {"thousand_version": __version__, "table": "tournament", "mode": mode, mode: size, "seed": seed,
-            "players": labels, "seatings": len(seatings), "runs": len(specs), "chunk_size": chunk,
-            "rules": rec.to_dict(), "compared": measure,
-            "ranking": f"by duplicate {measure}; pairs by paired t over {mode} numbers, Holm-corrected"}
     from sim.runner import write_parquet_atomic
 
     write_parquet_atomic(pl.DataFrame(players_rows), out / TABLE_FILE, {k: json.dumps(v) for k, v in meta.items()})
@@ -231,27 +269,44 @@ def tournament(*, players: list[str], games: int | None = None, deals: int | Non
     if as_json:
         return [json.dumps(json_ready({**meta, "players": players_rows, "pairs": pairs}), ensure_ascii=False,
                            indent=1)]
-    lines = [f"tournament: {', '.join(labels)}; {size:,} {mode} in each of {len(seatings)} seatings ({len(specs)} "
-             f"runs), seats rotated over the same deals; 95% intervals over {mode[:-1]} numbers"]
+    return format_tournament(players_rows, pairs, meta, out)
+
+
+def _observed(x: float) -> float | None:
+    return None if math.isnan(x) else x
+
+
+def format_tournament(players_rows: list[dict], pairs: list[dict], meta: dict, out: Path) -> list[str]:
+    """The text of a tournament: the ranking, the roles and the pairs. Columns are as wide as
+    their widest cell (negative scores and long file names included), so that they never run
+    together."""
+    mode, size = meta["mode"], meta[meta["mode"]]
+    runs = meta["runs"]
+    lines = [f"tournament: {', '.join(meta['players'])}; {size:,} {mode} in each of {meta['seatings']} seatings "
+             f"({runs} run{'s' if runs != 1 else ''}), seats rotated over the same deals; 95% intervals over "
+             f"{mode[:-1]} numbers"]
     if mode == "games":
-        lines.append(f"{'rank':<6}{'player':<20}{'win share':<24}{'final score':<26}{'score per deal':<24}")
+        ranking = [["rank", "player", "win share", "final score", "score per deal"]]
     else:
-        lines.append(f"{'rank':<6}{'player':<20}{'points per deal':<24}")
+        ranking = [["rank", "player", "points per deal"]]
     for k, r in enumerate(players_rows, 1):
         deal = _fmt(r["score_per_deal"], r["score_per_deal_ci_low"], r["score_per_deal_ci_high"], 2)
         if mode == "games":
-            share = _fmt(r["win_share"], r["win_ci_low"], r["win_ci_high"], 3)
-            final = _fmt(r["final_score"], r["score_ci_low"], r["score_ci_high"], 1)
-            lines.append(f"{k:<6}{r['player']:<20}{share:<24}{final:<26}{deal:<24}")
+            ranking.append([str(k), r["player"], _fmt(r["win_share"], r["win_ci_low"], r["win_ci_high"], 3),
+                            _fmt(r["final_score"], r["score_ci_low"], r["score_ci_high"], 1), deal])
         else:
-            lines.append(f"{k:<6}{r['player']:<20}{deal:<24}")
-    lines.append(f"{'':<6}{'player':<20}{'declares':<9}{'make-rate':<24}{'concedes':<10}{'contract':<10}"
-                 f"{'as declarer':<13}{'as defender':<12}")
+            ranking.append([str(k), r["player"], deal])
+    lines += _aligned(ranking)
+    roles = [["", "player", "declares", "make-rate", "concedes", "contract", "as declarer", "as defender"]]
     for r in players_rows:
-        make = _fmt(r["make_rate"], r["make_rate_ci_low"], r["make_rate_ci_high"], 3)
-        lines.append(f"{'':<6}{r['player']:<20}{r['declarer_share']:<9.1%}{make:<24}{r['concession_rate']:<10.1%}"
-                     f"{r['mean_contract']:<10.1f}{r['declarer_points_per_deal']:<13.1f}"
-                     f"{r['defender_points_per_deal']:<12.1f}")
+        roles.append(["", r["player"], _cell(r["declarer_share"], ".1%"),
+                      _fmt(r["make_rate"], r["make_rate_ci_low"], r["make_rate_ci_high"], 3),
+                      _cell(r["concession_rate"], ".1%"), _cell(r["mean_contract"], ".1f"),
+                      _cell(r["declarer_points_per_deal"], ".1f"), _cell(r["defender_points_per_deal"], ".1f")])
+    lines += _aligned(roles)
+    if any(r[key] is None for r in players_rows for key in ("make_rate", "concession_rate", "mean_contract")):
+        lines.append("- : nothing observed (a player who never declared, or never played a contract out)")
+    measure = meta["compared"]
     lines.append(f"pairs (difference of {measure}, * = significant after Holm's correction):")
     digits = 3 if mode == "games" else 2
     for r in pairs:
@@ -261,12 +316,24 @@ def tournament(*, players: list[str], games: int | None = None, deals: int | Non
     return lines
 
 
+def _aligned(rows: list[list[str]]) -> list[str]:
+    """Rows of cells, each column padded to its widest cell and two spaces."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["".join(f"{cell:<{w + 2}}" for cell, w in zip(row, widths, strict=True)).rstrip() for row in rows]
+
+
+def _cell(x: float | None, spec: str) -> str:
+    return "-" if x is None else format(x, spec)
+
+
 # The deal columns role_metrics reads (plays and hands are left on disk).
 _DEAL_COLUMNS = {n: ["game", "declarer", "redeal", "conceded", "made", "dealer", "contract"]
                  + [f"result{s}" for s in range(n)] for n in (2, 3, 4)}
 
 
-def _fmt(x: float, lo: float, hi: float, digits: int) -> str:
+def _fmt(x: float | None, lo: float | None, hi: float | None, digits: int) -> str:
+    if x is None:
+        return "-"
     return f"{x:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
 
 
@@ -287,6 +354,8 @@ def _plot(rows: list[dict], meta: dict, path: Path) -> None:
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for ax, (key, lo, hi, label) in zip(axes, panels, strict=True):
         for yi, r in zip(y, rows, strict=True):
+            if r[key] is None:  # nothing observed: no point
+                continue
             ax.errorbar([r[key]], [yi], xerr=[[max(0.0, r[key] - r[lo])], [max(0.0, r[hi] - r[key])]], fmt="o",
                         capsize=4, color=colours[yi % len(colours)])
         if key == "win_share":
@@ -295,7 +364,7 @@ def _plot(rows: list[dict], meta: dict, path: Path) -> None:
         ax.set_xlabel(label)
         ax.grid(axis="x", alpha=0.3)
         ax.margins(x=0.25)
-    axes[0].set_yticks(y, [r["player"] for r in rows])
+    axes[0].set_yticks(y, [short_label(r["player"]) for r in rows])
     axes[0].set_ylim(len(rows) - 0.5, -0.5)
     size = meta[meta["mode"]]
     fig.suptitle(f"Tournament: {size:,} {meta['mode']} × {meta['seatings']} seatings (duplicate), seed "
