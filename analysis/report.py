@@ -107,12 +107,14 @@ def _cache_is_cold() -> bool:
 
 def rule_sets_compared(rules: list[str]) -> list[str]:
     """The rule sets of the house-rule and barrel sections: those given when two or more, else the
-    one given followed by every preset."""
-    from sim.game.rules import PRESETS
+    one given followed by every preset whose effective rules differ from it (a rules file that
+    equals a preset is not compared with itself)."""
+    from sim.game.rules import PRESETS, load_rules, preset
 
     if len(rules) >= 2:
         return list(rules)
-    return [rules[0]] + [p for p in PRESETS if p != rules[0]]
+    given = load_rules(rules[0])
+    return [rules[0]] + [p for p in PRESETS if p != rules[0] and preset(p) != given]
 
 
 def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Path = Path("reports/report"),

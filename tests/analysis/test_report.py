@@ -242,3 +242,14 @@ def test_bad_arguments_get_one_line(tmp_path):
     res = runner.invoke(app, ["report", "--out", str(tmp_path / "d" / "rep"), "--data", str(tmp_path / "d")])
     assert res.exit_code == 2 and "outside" in res.output
     assert not (tmp_path / "r").exists()
+
+
+def test_a_rules_file_equal_to_a_preset_is_not_compared_with_it(tmp_path):
+    from analysis.report import rule_sets_compared
+    from sim.game.rules import PRESETS
+
+    copy = tmp_path / "our-online.toml"
+    copy.write_text('preset = "online"\n')
+    compared = rule_sets_compared([str(copy)])
+    assert compared[0] == str(copy) and "online" not in compared
+    assert set(compared[1:]) == set(PRESETS) - {"online"}
