@@ -47,6 +47,16 @@ def _at_least(option: str, value: int | None, least: int = 0) -> None:
         _fail(f"{option} must be {least} or more, not {value}")
 
 
+def _thread_count(option: str, value: int | None) -> None:
+    """Refuse a thread or worker count this machine cannot run (``sim.parallel.thread_limit``)."""
+    from sim.parallel import ThreadCountError, check_thread_count
+
+    try:
+        check_thread_count(option, value)
+    except ThreadCountError as exc:
+        _fail(str(exc))
+
+
 # Where the long commands run: this process by default, or a Dask cluster (sim.backend).
 Scheduler = Annotated[str | None, typer.Option(
     help="run on the Dask cluster whose scheduler is at this address, e.g. tcp://host:8786 "
@@ -117,26 +127,31 @@ def simulate(
     chunk_size: Annotated[int, typer.Option(help="deals or games per chunk (part of what fixes the results)")]
     = 0,
     progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
+    fresh: Annotated[bool, typer.Option("--fresh", help=(
+        "redo the run into --out although it holds another run (other arguments, or made by other code: otherwise "
+        "refused); the old run stays whole until the new one is complete, and rerunning resumes the redo"))] = False,
     scheduler: Scheduler = None,
     cluster: Cluster = None,
 ) -> None:
     """Play deals or whole games and store them as Parquet, then print a summary."""
+    from analysis.summary import format_summary
     from sim.simulate import simulate as run
 
     _at_least("--workers", workers)
+    _thread_count("--workers", workers)
     remote = bool(scheduler or cluster)
     try:
         with _backend(scheduler, cluster, (workers or None) if remote else None, workers or None) as backend:
             interrupted = run(games=games, deals=deals, rules=rules, players=players, seed=seed, out=out,
-                              workers=workers or None, chunk_size=chunk_size, progress=progress, backend=backend)
+                              workers=workers or None, chunk_size=chunk_size, progress=progress, backend=backend,
+                              fresh=fresh)
+        if interrupted:
+            typer.echo(interrupted, err=True)
+            _exit_now(130)
+        summary = format_summary(out)  # reads the run again, verified: a shard changed since is refused
     except _user_errors() as exc:
         _fail(str(exc))
-    if interrupted:
-        typer.echo(interrupted, err=True)
-        _exit_now(130)
-    from analysis.summary import format_summary
-
-    typer.echo(format_summary(out))
+    typer.echo(summary)
 
 
 @app.command("solve")
@@ -157,6 +172,8 @@ def solve(
     try:
         lines = solve_layouts(text=layout, file=file, leader=leader, trump=trump, won=won, rules=rules,
                               as_json=as_json)
+    except KeyboardInterrupt:  # before the clause below, whose error types take a while to import
+        _interrupted()
     except _user_errors() as exc:
         _fail(str(exc))
     for line in lines:
@@ -170,12 +187,15 @@ def bid(
     samples: Annotated[int, typer.Option(help="sampled deals of the 17 unseen cards")] = 2000,
     seed: Annotated[int, typer.Option(help="the same seed gives the same answer")] = 0,
     method: Annotated[str, typer.Option(help="dd, pimc, heuristic, or several comma-separated")] = "dd,heuristic",
-    seat: Annotated[str, typer.Option(help="first (forced to bid the minimum), second or third hand")] = "first",
+    seat: Annotated[str, typer.Option(
+        help="first (forced to bid the minimum under forced_first_bid), second or third hand")] = "first",
     risk: Annotated[float, typer.Option(help="failure chance you accept for the highest bid advised")] = 0.3,
     left: Annotated[str | None, typer.Option(help="cards known to lie with the opponent on your left")] = None,
     right: Annotated[str | None, typer.Option(help="cards known to lie with the opponent on your right")] = None,
     talon: Annotated[str | None, typer.Option(help="cards known to lie in the talon")] = None,
-    score: Annotated[int, typer.Option(help="your score before this deal")] = 0,
+    score: Annotated[int | None, typer.Option(
+        help="your score before this deal (below the barrel; with --on-barrel from the barrel up) \\[default: 0]")]
+    = None,
     on_barrel: Annotated[bool, typer.Option("--on-barrel", help="you sit on the barrel")] = False,
     pimc_samples: Annotated[int, typer.Option(help="deals the (slow) pimc method plays")] = 100,
     worlds: Annotated[int | None, typer.Option(
@@ -183,6 +203,7 @@ def bid(
     threads: Annotated[int, typer.Option(help="threads (results do not depend on it)")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="print CSV, one row per method and contract")] = False,
+    progress: Annotated[bool, typer.Option(help="show a progress bar on stderr")] = True,
 ) -> None:
     """How much can this hand bid? Chances of making each contract, expected scores, advice, talon odds."""
     from analysis.advisor import advise, format_csv, format_json, format_text
@@ -190,11 +211,18 @@ def bid(
     if as_json and as_csv:
         _fail("give --json or --csv, not both")
     _at_least("--threads", threads)
+    _thread_count("--threads", threads)
+    bars = _StageBars()
     typer.echo("loading the compiled kernels (the first run compiles them: under a minute)...", err=True)
     try:
         result = advise(hand, rules=rules, samples=samples, seed=seed, methods=method, seat=seat, risk=risk,
                         left=left, right=right, talon=talon, score=score, on_barrel=on_barrel,
-                        pimc_samples=pimc_samples, worlds=worlds, threads=threads or None)
+                        pimc_samples=pimc_samples, worlds=worlds, threads=threads or None,
+                        progress=bars if progress else None)
+    except KeyboardInterrupt:  # nothing was printed: the advice is printed whole at the end
+        if progress:
+            bars.close()
+        _interrupted()
     except _user_errors() as exc:
         _fail(str(exc))
     if as_json:
@@ -205,6 +233,8 @@ def bid(
         typer.echo("\n".join(format_text(result)))
 
 
+FRESH_HELP = ("replace what --out holds that was made by other code or with other arguments (otherwise refused), "
+              "redoing the work into it")
 tables_app = typer.Typer(help="Tables built from many deals: bid success, marriage odds, barrel survival.",
                          no_args_is_help=True,
                          context_settings=HELP)
@@ -223,21 +253,23 @@ def tables_bids(
     threads: Annotated[int, typer.Option(help="threads (results do not depend on it)")] = 0,
     min_n: Annotated[int, typer.Option(help="deals a hand class needs to appear in the cheat sheet")] = 30,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON: make-rates by class, cheat sheets")] = False,
+    fresh: Annotated[bool, typer.Option("--fresh", help=FRESH_HELP)] = False,
     scheduler: Scheduler = None,
     cluster: Cluster = None,
     workers: DaskWorkers = None,
 ) -> None:
     """Bid-success tables: dd, heuristic and pimc make-rates by hand class and a bidding cheat sheet, stored as
-    Parquet and plotted; a table made with the same arguments is reused."""
+    Parquet and plotted; a table made with the same arguments by the same code is reused."""
     from analysis.tables import tables_bids as run
 
     _at_least("--threads", threads)
+    _thread_count("--threads", threads)
     typer.echo("loading the compiled kernels (the first run compiles them: under a minute)...", err=True)
     try:
         with _backend(scheduler, cluster, workers) as backend:
             lines = run(deals=deals, rules=rules, seed=seed, out=out, pimc_deals=pimc_deals, worlds=worlds,
                         threads=threads or None, progress=lambda stage: typer.echo(stage + "...", err=True),
-                        as_json=as_json, min_n=min_n, backend=backend)
+                        as_json=as_json, min_n=min_n, backend=backend, fresh=fresh)
     except _user_errors() as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
@@ -265,6 +297,7 @@ def tables_marriages(
     risk: Annotated[float, typer.Option(help="failure chance for the contract a marriage makes safe")] = 0.3,
     play_rules: Annotated[list[str] | None, typer.Option(
         help="rules of the played deals, repeat to compare (default: --rules)")] = None,
+    fresh: Annotated[bool, typer.Option("--fresh", help=FRESH_HELP)] = False,
     scheduler: Scheduler = None,
     cluster: Cluster = None,
     workers: DaskWorkers = None,
@@ -277,7 +310,7 @@ def tables_marriages(
         with _backend(scheduler, cluster, workers) as backend:
             lines = run_table(deals=deals, seed=seed, rules=rules, out=out, as_json=as_json, play_deals=play_deals,
                               players=players, run=run, progress=not as_json, bids=bids, risk=risk,
-                              play_rules=play_rules, backend=backend)
+                              play_rules=play_rules, backend=backend, fresh=fresh)
     except _user_errors() as exc:
         _fail(str(exc))
     typer.echo("\n".join(lines))
@@ -293,6 +326,7 @@ def tables_barrel(
     out: Annotated[Path, typer.Option(help="directory for barrel.parquet, the plot and the stored runs")]
     = Path("out/tables"),
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    fresh: Annotated[bool, typer.Option("--fresh", help=FRESH_HELP)] = False,
     scheduler: Scheduler = None,
     cluster: Cluster = None,
     workers: DaskWorkers = None,
@@ -303,7 +337,7 @@ def tables_barrel(
     try:
         with _backend(scheduler, cluster, workers) as backend:
             lines = run(games=games, rules=rules or ["classic"], players=players, seed=seed, out=out,
-                        as_json=as_json, progress=not as_json, backend=backend)
+                        as_json=as_json, progress=not as_json, backend=backend, fresh=fresh)
     except _user_errors() as exc:
         _fail(str(exc))
     typer.echo("\n".join(lines))
@@ -318,6 +352,7 @@ def compare(
     out: Annotated[Path, typer.Option(help="directory for compare.parquet, the plot and the stored runs")]
     = Path("out/compare"),
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    fresh: Annotated[bool, typer.Option("--fresh", help=FRESH_HELP)] = False,
     scheduler: Scheduler = None,
     cluster: Cluster = None,
     workers: DaskWorkers = None,
@@ -329,7 +364,7 @@ def compare(
     try:
         with _backend(scheduler, cluster, workers) as backend:
             lines = run(rules=rule_sets, games=games, players=players, seed=seed, out=out, as_json=as_json,
-                        progress=not as_json, backend=backend)
+                        progress=not as_json, backend=backend, fresh=fresh)
     except _user_errors() as exc:
         _fail(str(exc))
     typer.echo("\n".join(lines))
@@ -349,6 +384,7 @@ def tournament(
     out: Annotated[Path, typer.Option(help="directory for tournament.parquet, the plot and the stored runs")]
     = Path("out/tournament"),
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    fresh: Annotated[bool, typer.Option("--fresh", help=FRESH_HELP)] = False,
     scheduler: Scheduler = None,
     cluster: Cluster = None,
     workers: DaskWorkers = None,
@@ -363,7 +399,7 @@ def tournament(
     try:
         with _backend(scheduler, cluster, workers) as backend:
             lines = run(players=players, games=games, deals=deals, rules=rules, seed=seed, out=out,
-                        as_json=as_json, progress=not as_json, backend=backend)
+                        as_json=as_json, progress=not as_json, backend=backend, fresh=fresh)
     except _user_errors() as exc:
         _fail(str(exc))
     typer.echo("\n".join(lines))
@@ -382,19 +418,22 @@ def report(
         help="folder of the stored results it reads and reuses \\[default: out/report-VERSION]")] = None,
     seed: Annotated[int, typer.Option(help="root seed of every analysis")] = 0,
     threads: Annotated[int, typer.Option(help="threads (results do not depend on it)")] = 0,
+    fresh: Annotated[bool, typer.Option("--fresh", help="redo the stored results in --data that were made by other "
+                                                      "code (otherwise refused), replacing them")] = False,
     scheduler: Scheduler = None,
     cluster: Cluster = None,
     workers: DaskWorkers = None,
 ) -> None:
     """The strategy report: bidding cheat sheet, marriages, the barrel, house rules, players and method, as
-    Markdown and one self-contained HTML page with plots; stored results are reused."""
+    Markdown and one self-contained HTML page with plots; stored results of the same code are reused."""
     from analysis.report import build_report
 
     _at_least("--threads", threads)
+    _thread_count("--threads", threads)
     try:
         with _backend(scheduler, cluster, workers) as backend:
             path = build_report(rules=rules, quick=quick, out=out, data=data, seed=seed, threads=threads or None,
-                                command=["thousand", "report", *sys.argv[2:]], backend=backend)
+                                command=["thousand", "report", *sys.argv[2:]], backend=backend, fresh=fresh)
     except _user_errors() as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
@@ -421,11 +460,48 @@ def runs_combine(
 
     try:
         spec = combine_runs(sources, out, command=sys.argv)
+        summary = format_summary(out)
     except _user_errors() as exc:
         _fail(str(exc))
     typer.echo(f"combined {len(sources)} runs into {out}: {spec['sample_size']:,} {spec['mode']}, seeds "
                f"{', '.join(map(str, spec['seeds']))}")
-    typer.echo(format_summary(out))
+    typer.echo(summary)
+
+
+class _StageBars:
+    """The advisor's ``progress(stage, done, total)``: one bar a stage on stderr, redrawn at most
+    twice a second (its elapsed time keeps moving while one long deal is played)."""
+
+    def __init__(self) -> None:
+        self.stage = None
+        self.bar = None
+        self.drawn = 0.0
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        import time
+
+        from tqdm import tqdm
+
+        if self.stage != stage:
+            self.close()
+            self.bar = tqdm(total=total, desc=stage, unit="deal", file=sys.stderr, leave=False, dynamic_ncols=True,
+                            mininterval=0.5)
+            self.stage = stage
+        now = time.monotonic()
+        if done >= total or now - self.drawn >= 0.5:
+            self.bar.n = done
+            self.bar.refresh()
+            self.drawn = now
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
+def _interrupted() -> None:
+    typer.echo("interrupted", err=True)
+    _exit_now(130)
 
 
 def _exit_now(code: int) -> None:
@@ -437,12 +513,100 @@ def _exit_now(code: int) -> None:
     os._exit(code)
 
 
+# Typographic characters of our output, for a stream that cannot encode them (the suit symbols
+# are sim.game.cards's), and Russian letters (the glosses of game terms) transliterated.
+_ASCII_PUNCTUATION = {"–": "-", "—": "-", "−": "-", "→": "->", "×": "x", "…": "...", "·": ".", "±": "+-",
+                      "§": "section ", "≥": ">=", "≤": "<=", "’": "'", "“": '"', "”": '"'}
+_CYRILLIC = dict(zip("абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
+                     ["a", "b", "v", "g", "d", "e", "e", "zh", "z", "i", "i", "k", "l", "m", "n", "o", "p", "r", "s",
+                      "t", "u", "f", "kh", "ts", "ch", "sh", "shch", "", "y", "'", "e", "yu", "ya"], strict=True))
+ASCII_FALLBACK = "thousand-ascii"
+
+
+def _ascii_for(ch: str) -> str:
+    import unicodedata
+
+    from sim.game.cards import ascii_suits
+
+    if (suit := ascii_suits(ch)) != ch:
+        return suit
+    if ch in _ASCII_PUNCTUATION:
+        return _ASCII_PUNCTUATION[ch]
+    if ch.lower() in _CYRILLIC:
+        latin = _CYRILLIC[ch.lower()]
+        return latin.capitalize() if ch != ch.lower() else latin
+    return unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode() or "?"
+
+
+def _encode_fallback(err: UnicodeError) -> tuple[str, int]:
+    if not isinstance(err, UnicodeEncodeError):
+        raise err
+    return "".join(_ascii_for(ch) for ch in err.object[err.start:err.end]), err.end
+
+
+def _plain_output() -> None:
+    """On a stdout or stderr that cannot encode our characters (PYTHONIOENCODING=latin-1, an old
+    terminal), write them in ASCII instead of failing: suit letters for the symbols (♥ → H)."""
+    import codecs
+
+    codecs.register_error(ASCII_FALLBACK, _encode_fallback)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            "♠♣♦♥–→×…ра".encode(getattr(stream, "encoding", None) or "ascii")
+        except (UnicodeEncodeError, LookupError):
+            if hasattr(stream, "reconfigure"):
+                stream.reconfigure(errors=ASCII_FALLBACK)
+
+
+class OutputError(Exception):
+    """The standard output cannot be written (a full device, a closed pipe): not a bug of ours, and
+    not a user's input either, so it is kept apart from both."""
+
+
+class _CheckedOutput:
+    """``sys.stdout`` whose write and flush errors become OutputError, reported by ``main`` as one
+    line instead of a traceback from whichever ``echo`` met them."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text):
+        try:
+            return self._stream.write(text)
+        except OSError as exc:
+            raise OutputError(exc.errno, exc.strerror or str(exc)) from None
+
+    def flush(self):
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            raise OutputError(exc.errno, exc.strerror or str(exc)) from None
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
 def main() -> None:  # console-script entry point
+    _plain_output()
+    sys.stdout = _CheckedOutput(sys.stdout)
     try:
-        app()
+        try:
+            app()
+        except SystemExit as exc:
+            if exc.code == 130:  # typer's answer to Ctrl-C: exit at once, without waiting for kernels in flight
+                _interrupted()
+            sys.stdout.flush()  # what is still buffered must reach the output, or fail here, as one line
+            raise
     except KeyboardInterrupt:
-        typer.echo("interrupted", err=True)
-        _exit_now(130)
+        _interrupted()
+    except OutputError as exc:
+        import errno
+
+        if exc.args[0] == errno.EPIPE:  # the reader stopped (| head): as any Unix tool, end quietly
+            os._exit(141)
+        sys.stderr.write(f"error: cannot write the output: {exc.args[1]}\n")
+        sys.stderr.flush()
+        os._exit(2)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ from tqdm import tqdm
 from sim.engine import BatchSpec
 from sim.game.rules import load_rules
 from sim.players import PlayerError
-from sim.runner import RunDirError, run_batch, stored_units
+from sim.runner import RunDirError, check_run_dir, run_batch, stored_units
 
 USER_ERRORS = (PlayerError, RunDirError)
 
@@ -20,25 +20,31 @@ USER_ERRORS = (PlayerError, RunDirError)
 def simulate(*, games: int | None = None, deals: int | None = None, rules: str = "classic",
              players: str = "heuristic", seed: int = 0, out: Path = Path("out/run"),
              workers: int | None = None, chunk_size: int = 0, progress: bool = True,
-             backend=None) -> str | None:
+             backend=None, fresh: bool = False) -> str | None:
     """Run (or resume) a batch into ``out`` on ``backend`` (``sim.backend``; None: ``workers``
-    threads). Returns None when every chunk is stored, or a note of what is stored when Ctrl-C
-    interrupted the run."""
+    threads). ``fresh``: redo it there even though ``out`` holds another run (of other arguments,
+    or made by other code), the old run staying whole until the new one is complete
+    (``sim.runner.run_batch``). Returns None when every chunk is stored, or a note of what is
+    stored when Ctrl-C interrupted the run."""
     if (games is None) == (deals is None):
         raise ValueError("give exactly one of --games N or --deals N")
     mode = "games" if games is not None else "deals"
     spec = BatchSpec(mode=mode, n=games if games is not None else deals, rules=load_rules(rules),
                      players=players, seed=seed, chunk_size=chunk_size)
     out = Path(out)
+    check_run_dir(spec, out, fresh=fresh)  # a refusal comes at once, before the engine loads
     if backend is None or not backend.remote:
         _warm_up(spec, progress)
-    already = stored_units(spec, out) if (out / "run.json").exists() else 0
+    already = stored_units(spec, out, fresh=fresh)
     bar = tqdm(total=spec.n, initial=already, unit=mode[:-1], unit_scale=True, disable=not progress,
                desc=f"{mode} ({spec.n_chunks} chunks)", dynamic_ncols=True, file=sys.stderr)
     with bar:
-        result = run_batch(spec, out, workers=workers, on_chunk=bar.update, command=sys.argv, backend=backend)
+        result = run_batch(spec, out, workers=workers, on_chunk=bar.update, command=sys.argv, backend=backend,
+                           fresh=fresh)
     if result.interrupted:
-        return (f"interrupted: {stored_units(spec, out):,} of {spec.n:,} {mode} kept in {out}; "
+        where = f"in {out}" if result.played_in in (None, out) else \
+            f"in {result.played_in} (the redo of {out}, which keeps what it holds until the redo is complete)"
+        return (f"interrupted: {stored_units(spec, out, fresh=fresh):,} of {spec.n:,} {mode} kept {where}; "
                 "run the same command again to resume")
     return None
 

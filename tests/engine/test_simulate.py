@@ -143,7 +143,7 @@ def test_other_run_in_directory_is_refused(tmp_path):
     out = str(tmp_path / "run")
     assert _simulate("--deals", "50", "--out", out).exit_code == 0
     res = _simulate("--deals", "60", "--out", out)
-    assert res.exit_code == 2 and "holds another run (differs in: sample_size)" in res.output
+    assert res.exit_code == 2 and "holds another run: its sizes differ (--deals: 50 stored, 60 asked)" in res.output
 
 
 def test_rules_listing_and_show(tmp_path):
