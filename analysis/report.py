@@ -144,6 +144,10 @@ def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Pa
     sizes = sizes or (QUICK if quick else FULL)
     out = Path(out)
     data = Path(data) if data is not None else default_data_dir()
+    from sim.runner import check_path_name
+
+    check_path_name(out, "--out")
+    check_path_name(data, "--data")
     check_folders(out, data)
     compared = rule_sets_compared(rules)
     with_barrel = [spec for spec in compared if load_rules(spec).barrel is not None]

@@ -189,6 +189,9 @@ def file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
+NAME_MAX = 255  # bytes in one file or folder name on every common Linux file system
+
+
 def check_path_name(path: Path, option: str = "--out") -> None:
     """Refuse a path whose name is not UTF-8 text (a byte from another encoding): Parquet and
     JSON store names as UTF-8, so nothing could be written there. Checked before anything is
@@ -199,6 +202,10 @@ def check_path_name(path: Path, option: str = "--out") -> None:
         shown = os.fsencode(path).decode("utf-8", "backslashreplace")
         raise RunDirError(f"{option} {shown}: the name holds bytes that are not UTF-8 text; choose a name in "
                           "UTF-8") from None
+    longest = max((len(os.fsencode(part)) for part in Path(path).parts), default=0)
+    if longest > NAME_MAX:
+        raise RunDirError(f"{option} {str(path)[:60]}...: a name in the path is {longest} bytes long, more than the "
+                          f"{NAME_MAX} a file system allows")
 
 
 def _tables(mode: str) -> tuple[str, ...]:
@@ -354,9 +361,7 @@ def _lock_or_none(folder: Path, label: Path | None = None) -> RunLock | None:
     except OSError as exc:
         if folder.is_dir() and _errno_of(exc) in _WRITE_ERRORS:
             return None
-        reason = _WRITE_ERRORS.get(_errno_of(exc))
-        if reason is None:
-            raise
+        reason = _WRITE_ERRORS.get(_errno_of(exc)) or (exc.strerror or str(exc)).lower()
         raise StorageError(f"--out {label}: cannot create the directory: {reason}") from None
     try:
         return RunLock(folder, label).acquire()
@@ -1002,6 +1007,12 @@ def verify_run(out: Path, *, partial: bool = False) -> dict[str, list[Path]]:
     at, so that a huge unfinished run costs nothing per chunk not yet played."""
     out = Path(out)
     manifest = load_manifest(out)
+    # Rows played by other code are not this code's answer: an analysis reading them would print
+    # numbers no current command reproduces.
+    stored = manifest.get("spec", {}).get("code_fingerprint")
+    if stored != code_fingerprint():
+        raise RunDirError(describe_difference(f"run {out}", stored, code_fingerprint())
+                          + "; play it again (thousand simulate --fresh with its arguments) to read it")
     plan = manifest.get("chunk_plan", {})
     chunks, tables = int(plan.get("chunks", 0)), list(plan.get("tables", []))
     hashes = _HashCache(out)
@@ -1180,7 +1191,7 @@ def check_output_dir(out: Path) -> None:
     except (FileExistsError, NotADirectoryError):
         raise RunDirError(f"--out {out}: a part of the path is a file, not a directory") from None
     except OSError as exc:
-        reason = _WRITE_ERRORS.get(_errno_of(exc))
-        if reason is None:
-            raise
+        # Anything else the system refuses (a path under /proc, a name too long) is still the
+        # user's path: named, with the system's reason.
+        reason = _WRITE_ERRORS.get(_errno_of(exc)) or (exc.strerror or str(exc)).lower()
         raise StorageError(f"--out {out}: cannot create the directory: {reason}") from None

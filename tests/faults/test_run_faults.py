@@ -137,6 +137,15 @@ def test_a_run_of_other_code_is_refused_untouched_and_redone_with_fresh(made, tm
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run"]  # no redo folder, no replaced run left
 
 
+def test_an_analysis_never_reads_a_run_of_other_code(made, tmp_path):
+    out = copy_of(made, tmp_path)
+    record_fingerprint(out, OTHER_CODE)
+    with pytest.raises(RunDirError, match=f"was made by other code \\(fingerprint {OTHER_CODE};"):
+        verify_run(out)
+    res = CliRunner().invoke(app, ["tables", "marriages", "--deals", "100", "--run", str(out)])
+    assert "was made by other code" in one_error_line(res)
+
+
 @pytest.mark.parametrize("args, words", [
     (["--rules", "short"], "its rules differ (target: 1000 stored, 555 asked; barrel: 880 stored, 440 asked)"),
     (["--players", "random"], "its players differ (heuristic,heuristic,heuristic stored, random,random,random asked)"),
