@@ -70,6 +70,7 @@ def _backend(scheduler: str | None, cluster: str | None, workers: int | None, th
     ValueErrors, reported as one line by the commands."""
     from sim.backend import open_backend
 
+    _thread_count("--workers", workers)  # local Dask workers are processes of this machine
     return open_backend(scheduler=scheduler, cluster=cluster, workers=workers, threads=threads, progress=True)
 
 

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from analysis.stats import json_ready, mean_interval, wilson_interval
-from analysis.stored import FINGERPRINT
+from analysis.stored import FINGERPRINT, holds_out
 from sim.engine.schema import (
     EV_BARREL_ON,
     EV_BARREL_STAY,
@@ -242,6 +242,7 @@ IDENTITY = {"table": ("the kind of table", None), "rule_sets": ("the rule sets",
             "games": ("the sizes", "--games"), "seed": ("the seed", "--seed"), "players": ("the players", "--players")}
 
 
+@holds_out()
 def tables_barrel(*, games: int, rules: list[str], players: str = "heuristic", seed: int = 0,
                   out: Path = Path("out/tables"), as_json: bool = False, progress: bool = False,
                   backend=None, fresh: bool = False) -> list[str]:

@@ -30,7 +30,7 @@ import numpy as np
 
 from analysis.barrel import episodes
 from analysis.stats import json_ready
-from analysis.stored import FINGERPRINT
+from analysis.stored import FINGERPRINT, holds_out
 from sim.engine.schema import BID_DARK, BID_GOLDEN
 
 TABLE_FILE = "compare.parquet"
@@ -205,6 +205,7 @@ IDENTITY = {"table": ("the kind of table", None), "rule_sets": ("the rule sets",
             "seed_offsets": ("the seed", None), "players": ("the players", "--players")}
 
 
+@holds_out()
 def compare(*, rules: list[str], games: int, players: str = "heuristic", seed: int = 0,
             out: Path = Path("out/compare"), as_json: bool = False, progress: bool = False,
             seed_offsets: list[int] | None = None, backend=None, fresh: bool = False) -> list[str]:

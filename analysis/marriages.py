@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from analysis.stats import json_ready, mean_interval, wilson_interval
+from analysis.stored import holds_out
 from sim.game.cards import SUIT_SYMBOLS
 from sim.game.rules import HouseRules
 
@@ -272,6 +273,7 @@ _REPLACE = "give --fresh to replace it, or choose another --out"
 _REPLACE_RUN = "give --fresh to play them again, or choose another --out"
 
 
+@holds_out()
 def tables_marriages(*, deals: int, seed: int = 0, rules: str = "classic", out: Path | None = None,
                      as_json: bool = False, play_deals: int = 0, players: str = "heuristic",
                      run: Path | None = None, progress: bool = False, bids: Path | None = None,

@@ -35,6 +35,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from analysis.stored import holds_out
 from sim import __version__
 from sim.game.cards import SUIT_SYMBOLS
 
@@ -117,6 +118,7 @@ def rule_sets_compared(rules: list[str]) -> list[str]:
     return [rules[0]] + [p for p in PRESETS if p != rules[0] and preset(p) != given]
 
 
+@holds_out("data", "--data", default=default_data_dir)
 def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Path = Path("reports/report"),
                  data: Path | None = None, seed: int = 0, sizes: Sizes | None = None, threads: int | None = None,
                  progress: bool = True, command: list[str] | None = None, backend=None, fresh: bool = False) -> Path:

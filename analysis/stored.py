@@ -12,11 +12,15 @@ redo the work into the same folder.
 
 from __future__ import annotations
 
+import errno
+import functools
+import inspect
 import json
+import shutil
 from pathlib import Path
 
 from sim.fingerprint import describe_difference
-from sim.runner import file_sha256, write_atomic_bytes
+from sim.runner import RunLock, check_path_name, file_sha256, write_atomic_bytes
 
 FINGERPRINT = "code_fingerprint"  # the metadata key of the code fingerprint
 MANIFEST_FORMAT = 1
@@ -110,3 +114,51 @@ def manifest_problem(table: Path) -> str | None:
     if record.get("bytes") != table.stat().st_size or record.get("sha256") != file_sha256(table):
         return f"its content is not the one {path.name} records (SHA-256): the file was changed or damaged"
     return None
+
+
+def holds_out(option: str = "out", flag: str = "--out", default=None):
+    """Decorate a keyword-only analysis that stores results in the folder given as ``option``: it
+    runs holding that folder's lock (``sim.runner.RunLock``), so that a second command on the same
+    folder is refused in one line naming the first one's PID instead of colliding with its
+    temporary files. A folder the call had to create is removed again when the call fails before
+    storing anything in it; a read-only folder is used without a lock (nothing can be written
+    there, and a write that is needed says so). ``default()``: the folder when the option is None
+    (the report's default data folder)."""
+    def decorate(func):
+        declared = inspect.signature(func).parameters[option].default
+
+        @functools.wraps(func)
+        def wrapper(**kwargs):
+            folder = kwargs.get(option, declared)
+            if folder is None and default is not None:
+                folder = default()
+            if folder is None:
+                return func(**kwargs)
+            folder = Path(folder)
+            check_path_name(folder, flag)
+            created = not folder.exists()
+            if created:
+                try:
+                    folder.mkdir(parents=True)
+                except OSError:
+                    return func(**kwargs)  # the analysis's own check words why the folder cannot be made
+            try:
+                lock = RunLock(folder, folder, flag).acquire()
+            except OSError as exc:
+                if exc.errno not in (errno.EROFS, errno.EACCES, errno.EPERM):
+                    raise
+                lock = None
+            try:
+                return func(**kwargs)
+            except BaseException:
+                if lock is not None:
+                    lock.release()
+                    lock = None
+                if created and folder.is_dir() and not any(folder.iterdir()):
+                    shutil.rmtree(folder, ignore_errors=True)
+                raise
+            finally:
+                if lock is not None:
+                    lock.release()
+        return wrapper
+    return decorate

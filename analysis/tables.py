@@ -44,7 +44,7 @@ from analysis.advisor import (
 )
 from analysis.advisor import CHUNK as ADVICE_CHUNK
 from analysis.stats import json_ready, mean_interval, wilson_interval
-from analysis.stored import FINGERPRINT, StaleResultError, manifest_problem, refusal, write_manifest
+from analysis.stored import FINGERPRINT, StaleResultError, holds_out, manifest_problem, refusal, write_manifest
 from sim import __version__
 from sim.fingerprint import code_fingerprint, describe_difference
 from sim.game.cards import CARD_POINTS
@@ -96,6 +96,7 @@ def levels_for(rules: HouseRules) -> list[int]:
     return list(range(rules.min_bid, rules.max_contract + 1, rules.bid_step))
 
 
+@holds_out()
 def build_bid_tables(*, deals: int, rules: str | HouseRules | None = "classic", seed: int = 0,
                      out: Path = Path("out/tables"), pimc_deals: int = 100, worlds: int = ADVICE_WORLDS,
                      threads: int | None = None, progress=None, backend=None, fresh: bool = False) -> Path:

@@ -34,7 +34,7 @@ import numpy as np
 from analysis.analysis_dir import file_label, short_hash, short_label
 from analysis.compare import holm
 from analysis.stats import RatioOfSums, json_ready
-from analysis.stored import FINGERPRINT
+from analysis.stored import FINGERPRINT, holds_out
 from sim.players import PARAMETERISED_PLAYERS
 
 TABLE_FILE = "tournament.parquet"
@@ -117,6 +117,7 @@ IDENTITY = {"table": ("the kind of table", None), "mode": ("the sizes", None), "
             "player_params": ("the players' parameters", None), "rules": ("the rules", "--rules")}
 
 
+@holds_out()
 def tournament(*, players: list[str], games: int | None = None, deals: int | None = None, rules: str = "classic",
                seed: int = 0, out: Path = Path("out/tournament"), as_json: bool = False,
                progress: bool = False, backend=None, fresh: bool = False) -> list[str]:

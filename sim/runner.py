@@ -306,10 +306,11 @@ class RunLock:
     ``.lock`` file, which holds the holder's PID. The kernel releases it when the process ends,
     however it ends; the file is removed on release."""
 
-    def __init__(self, folder: Path, label: Path | None = None):
+    def __init__(self, folder: Path, label: Path | None = None, option: str = "--out"):
         self.folder = Path(folder)
         self.path = self.folder / LOCK_FILE
         self.label = label or self.folder  # the directory the user named, for the message
+        self.option = option  # the option that named it
         self.fd: int | None = None
 
     def acquire(self) -> RunLock:
@@ -320,7 +321,7 @@ class RunLock:
             except BlockingIOError:
                 holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
                 os.close(fd)
-                raise RunDirError(_locked_message(self.label, holder)) from None
+                raise RunDirError(_locked_message(self.label, holder, self.option)) from None
             # The holder may have released and removed the file between our open and our lock: we
             # then hold a file nobody else will open; lock the one at the path instead.
             try:
@@ -345,9 +346,9 @@ class RunLock:
         self.fd = None
 
 
-def _locked_message(label: Path, holder: str) -> str:
+def _locked_message(label: Path, holder: str, option: str = "--out") -> str:
     who = f"another process (PID {holder})" if holder.isdigit() else "another process"
-    return f"{label} is being written by {who}, which holds its lock; wait for it to finish, or choose another --out"
+    return f"{label} is being written by {who}, which holds its lock; wait for it to finish, or choose another {option}"
 
 
 def _lock_or_none(folder: Path, label: Path | None = None) -> RunLock | None:

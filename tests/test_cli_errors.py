@@ -78,6 +78,8 @@ CASES = [
     ("tables bids --deals 10 --worlds 5000000", "--worlds must be from 1 to 1,000, not 5000000"),
     ("tables bids --deals 10 --threads 100000", "--threads 100,000: at most"),
     ("report --threads 100000", "--threads 100,000: at most"),
+    ("compare classic short --games 20 --cluster local --workers 100000", "--workers 100,000: at most"),
+    ("tables barrel --games 20 --cluster local --workers 100000", "--workers 100,000: at most"),
     ("tables bids --deals 10 --pimc-deals -3", "--pimc-deals must be 0 or more"),
     ("tables bids --deals 10 --threads -1", "--threads must be 0 or more"),
     ("tables bids --deals 10 --out {file}", "is a file, not a directory"),

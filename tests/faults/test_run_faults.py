@@ -529,3 +529,27 @@ def test_an_incomplete_run_on_a_read_only_mount_is_one_line(made, tmp_path):
     with read_only(out):
         line = one_error_line(simulate(out))
     assert f"--out {out}: the directory is not writable, and 1 shard(s) of the run are missing or damaged" in line
+
+
+@pytest.mark.parametrize("command, option", [
+    (["tables", "bids", "--deals", "20", "--pimc-deals", "0"], "--out"),
+    (["tables", "barrel", "--games", "20"], "--out"),
+    (["compare", "classic", "short", "--games", "20"], "--out"),
+    (["tournament", "heuristic", "random", "--games", "20"], "--out"),
+    (["tables", "marriages", "--deals", "100"], "--out"),
+    (["report", "--out", "{tmp}/report"], "--data"),
+], ids=["bids", "barrel", "compare", "tournament", "marriages", "report"])
+def test_an_analysis_folder_held_by_another_command_is_refused_naming_it(tmp_path, command, option):
+    folder = tmp_path / "held"
+    folder.mkdir()
+    held = sim.runner.RunLock(folder).acquire()  # as another command writing there holds it
+    try:
+        args = [a.replace("{tmp}", str(tmp_path)) for a in command] + [option, str(folder)]
+        res = CliRunner().invoke(app, args)
+        assert res.exit_code == 2 and "Traceback" not in res.output, res.output
+        line = res.output.strip().splitlines()[-1]  # after "loading the compiled kernels..." where it is said
+    finally:
+        held.release()
+    assert line == (f"error: {folder} is being written by another process (PID {os.getpid()}), which holds its "
+                    f"lock; wait for it to finish, or choose another {option}")
+    assert list(folder.iterdir()) == []
