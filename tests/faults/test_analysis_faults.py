@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
+from cli_checks import one_error_line, snapshot
 from typer.testing import CliRunner
 
 from analysis import barrel, compare, tournament
@@ -44,18 +45,8 @@ def command(name: str, out: Path, *extra: object):
     return run(*args, "--out", out, *extra)
 
 
-def one_error_line(res) -> str:
-    """The output of a refused command: exactly one line, ``error: ...`` (no progress bar before
-    it, no traceback), and exit code 2."""
-    assert res.exit_code == 2, res.output
-    assert "Traceback" not in res.output and isinstance(res.exception, SystemExit), res.exception
-    lines = res.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), res.output
-    return lines[0]
 
 
-def snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 def set_table_metadata(path: Path, **changes) -> None:

@@ -21,6 +21,7 @@ from types import SimpleNamespace
 
 import polars as pl
 import pytest
+from cli_checks import one_error_line, snapshot
 from typer.testing import CliRunner
 
 import sim.runner
@@ -50,18 +51,8 @@ def simulate(out: Path, *args: str):
     return CliRunner().invoke(app, ["simulate", "--no-progress", *ARGS, "--out", str(out), *args])
 
 
-def one_error_line(res) -> str:
-    """The output of a refused command: exactly one line, ``error: ...``, and exit code 2."""
-    assert res.exit_code == 2, res.output
-    assert "Traceback" not in res.output and isinstance(res.exception, SystemExit), res.exception
-    lines = res.output.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), res.output
-    return lines[0]
 
 
-def snapshot(folder: Path) -> dict[str, bytes]:
-    """Every file under ``folder`` (hidden ones too) with its bytes."""
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 def tables(out: Path):

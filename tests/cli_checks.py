@@ -1,0 +1,21 @@
+"""Checks shared by the fault-injection tests (``tests/faults``): what a refused command prints,
+and every file of a folder, to show that a refusal touched nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def one_error_line(res) -> str:
+    """The output of a refused command (a typer ``CliRunner`` result): exactly one line,
+    ``error: ...`` (no progress bar before it, no traceback), and exit code 2."""
+    assert res.exit_code == 2, res.output
+    assert "Traceback" not in res.output and isinstance(res.exception, SystemExit), res.exception
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), res.output
+    return lines[0]
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` (hidden ones too) with its bytes."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
