@@ -79,7 +79,8 @@ def format_summary(out: Path) -> str:
     meta = read_run_metadata(out)
     seeds = ",".join(map(str, meta.get("seeds", [meta["seed"]])))
     lines = [f"run {out}: {meta['mode']} n={meta['sample_size']} seed{'s' if 'seeds' in meta else ''}={seeds} "
-             f"players={','.join(meta['players'])} version={meta['thousand_version']}"]
+             f"players={','.join(meta['players'])} version={meta['thousand_version']} "
+             f"code={meta.get('code_fingerprint', 'none recorded')}"]
     d = deal_summary(out)
     lo, hi = d["made_rate_played_ci"]
     if not d["deals"]:
