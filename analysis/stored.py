@@ -136,6 +136,8 @@ def holds_out(option: str = "out", flag: str = "--out", default=None):
                 return func(**kwargs)
             folder = Path(folder)
             check_path_name(folder, flag)
+            if folder.exists() and not folder.is_dir():
+                return func(**kwargs)  # a file: the analysis's own check words it
             created = not folder.exists()
             if created:
                 try:

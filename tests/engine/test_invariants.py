@@ -854,6 +854,9 @@ EXTREME_COMPANIONS = {
     ("dark_min_score", -3000): {"dark_game": True},
     ("dark_min_score", 3000): {"dark_game": True},
     ("two_player_talon", 3): {"players": 2},
+    # Thresholds that redeal (almost) every deal are valid only when the third redeal is played.
+    ("redeal_hand_points_below", 60): {"redeal_limit_penalty": True},
+    ("redeal_talon_points_below", 31): {"redeal_limit_penalty": True},
 }
 
 
