@@ -19,3 +19,16 @@ def one_error_line(res) -> str:
 def snapshot(folder: Path) -> dict[str, bytes]:
     """Every file under ``folder`` (hidden ones too) with its bytes."""
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def refused(res, *words: str) -> str:
+    """The same for a command that may say "loading the compiled kernels..." before refusing:
+    exit code 2 and, besides that note, one ``error:`` line holding ``words``, no traceback."""
+    assert res.exit_code == 2, res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
+    lines = [ln for ln in res.output.splitlines() if ln.strip() and not ln.startswith("loading the compiled")]
+    assert len(lines) == 1 and lines[0].startswith("error: "), res.output
+    for w in words:
+        assert w in lines[0], lines[0]
+    assert "Traceback" not in res.output
+    return lines[0]

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_checks import refused
 from typer.testing import CliRunner
 
 from cli import app
@@ -26,15 +27,6 @@ NO_MARRIAGE = "AS TS AC TC AD TD 9H"  # strong, but no king and queen of one sui
 runner = CliRunner()
 
 
-def one_error_line(res, *words: str) -> str:
-    """The result is exit code 2 with one ``error:`` line (holding ``words``) and no traceback."""
-    assert res.exit_code == 2, res.output
-    assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
-    lines = [ln for ln in res.output.splitlines() if ln.strip() and not ln.startswith("loading the compiled")]
-    assert len(lines) == 1 and lines[0].startswith("error: "), res.output
-    for w in words:
-        assert w in lines[0], lines[0]
-    return lines[0]
 
 
 def bid(*args: str):
@@ -78,13 +70,13 @@ def test_an_unforced_first_hand_may_pass(tmp_path):
     (["--on-barrel", "--score", "100"], ("--score 100 with --on-barrel", "from the barrel (880)")),
 ])
 def test_a_score_out_of_the_game_is_refused(args, words):
-    one_error_line(bid(HAND, "--samples", "10", *args), *words)
+    refused(bid(HAND, "--samples", "10", *args), *words)
 
 
 def test_a_score_is_checked_against_the_rules_target_and_barrel(tmp_path):
     rules = rules_file(tmp_path, 'target = 1500\nbarrel = 1380\n')
     assert bid(HAND, "--rules", rules, "--samples", "10", "--score", "1000").exit_code == 0
-    one_error_line(bid(HAND, "--rules", rules, "--samples", "10", "--score", "1500"), "target (1500)")
+    refused(bid(HAND, "--rules", rules, "--samples", "10", "--score", "1500"), "target (1500)")
     data = advice_json(bid(HAND, "--samples", "10", "--on-barrel", "--score", "880", "--json"))
     assert data["situation"] == {"score": 880, "on_barrel": True}
 
@@ -111,9 +103,9 @@ def test_a_hand_that_cannot_reach_min_bid(tmp_path):
 def test_worlds_have_one_cap_everywhere(tmp_path):
     from sim.players import MAX_PIMC_WORLDS, PlayerError, load_player_file
 
-    one_error_line(bid(HAND, "--method", "pimc", "--samples", "1", "--worlds", "5000000"),
+    refused(bid(HAND, "--method", "pimc", "--samples", "1", "--worlds", "5000000"),
                    f"--worlds must be from 1 to {MAX_PIMC_WORLDS}, not 5000000")
-    one_error_line(bid(HAND, "--samples", "1", "--worlds", str(MAX_PIMC_WORLDS + 1)), "--worlds must be from 1 to")
+    refused(bid(HAND, "--samples", "1", "--worlds", str(MAX_PIMC_WORLDS + 1)), "--worlds must be from 1 to")
     player = tmp_path / "p.toml"
     player.write_text(f'player = "pimc"\npimc_worlds = {MAX_PIMC_WORLDS + 1}\n')
     with pytest.raises(PlayerError, match=f"from 1 to {MAX_PIMC_WORLDS},"):
@@ -138,9 +130,9 @@ def test_absurd_thread_counts_are_one_line(tmp_path):
     from sim.parallel import thread_limit
 
     limit = thread_limit()
-    one_error_line(bid(HAND, "--threads", "100000"), "--threads 100,000: at most", str(limit))
+    refused(bid(HAND, "--threads", "100000"), "--threads 100,000: at most", str(limit))
     out = tmp_path / "run"
-    one_error_line(runner.invoke(app, ["simulate", "--deals", "10", "--workers", "100000", "--out", str(out),
+    refused(runner.invoke(app, ["simulate", "--deals", "10", "--workers", "100000", "--out", str(out),
                                        "--no-progress"]), "--workers 100,000: at most")
     assert not out.exists()
     from analysis.advisor import advise
@@ -151,23 +143,23 @@ def test_absurd_thread_counts_are_one_line(tmp_path):
 
 # ---- item 23: layouts and card words --------------------------------------------------------------------
 def test_layout_files_without_layouts_say_so(tmp_path):
-    one_error_line(runner.invoke(app, ["solve", "--file", "/dev/null"]), "--file /dev/null: no layouts")
+    refused(runner.invoke(app, ["solve", "--file", "/dev/null"]), "--file /dev/null: no layouts")
     empty = tmp_path / "empty.txt"
     empty.write_text("")
-    one_error_line(runner.invoke(app, ["solve", "--file", str(empty)]), "no layouts")
+    refused(runner.invoke(app, ["solve", "--file", str(empty)]), "no layouts")
     comments = tmp_path / "comments.txt"
     comments.write_text("# nothing but a comment\n\n   \n")
-    one_error_line(runner.invoke(app, ["solve", "--file", str(comments)]), "no layouts")
-    one_error_line(runner.invoke(app, ["solve", "--file", str(tmp_path)]), "is a directory")
+    refused(runner.invoke(app, ["solve", "--file", str(comments)]), "no layouts")
+    refused(runner.invoke(app, ["solve", "--file", str(tmp_path)]), "is a directory")
 
 
 def test_a_word_that_is_not_a_card_is_named_whole(tmp_path):
-    one_error_line(bid("AH TH KH QH AS 9C extra", "--samples", "1"), "malformed card 'extra'")
-    one_error_line(runner.invoke(app, ["solve", "AS TS | KH QH | 9C extra"]), "malformed card 'extra'")
-    one_error_line(bid("AHTHKHQX AS 9C JD", "--samples", "1"), "in 'AHTHKHQX'", "malformed card 'QX'")
+    refused(bid("AH TH KH QH AS 9C extra", "--samples", "1"), "malformed card 'extra'")
+    refused(runner.invoke(app, ["solve", "AS TS | KH QH | 9C extra"]), "malformed card 'extra'")
+    refused(bid("AHTHKHQX AS 9C JD", "--samples", "1"), "in 'AHTHKHQX'", "malformed card 'QX'")
     layouts = tmp_path / "layouts.txt"
     layouts.write_text("AS TS | KH QH | 9C JC\nAS TS | KH QH | JCJX\n")
-    one_error_line(runner.invoke(app, ["solve", "--file", str(layouts)]), f"{layouts}:2:", "in 'JCJX'",
+    refused(runner.invoke(app, ["solve", "--file", str(layouts)]), f"{layouts}:2:", "in 'JCJX'",
                    "malformed card 'JX'")
 
 

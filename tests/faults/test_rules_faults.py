@@ -5,6 +5,7 @@ accepted input read whole."""
 from __future__ import annotations
 
 import pytest
+from cli_checks import refused
 from typer.testing import CliRunner
 
 from cli import app
@@ -12,13 +13,6 @@ from cli import app
 runner = CliRunner()
 
 
-def _one_line_error(res, words: str) -> None:
-    assert res.exit_code == 2, res.output
-    assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
-    lines = [ln for ln in res.output.splitlines() if ln.strip() and not ln.startswith("loading the compiled")]
-    assert len(lines) == 1 and lines[0].startswith("error: "), res.output
-    assert words in lines[0], lines[0]
-    assert "Traceback" not in res.output
 
 
 # ---- item 9: rules under which every deal (or all but a few) is redealt ---------------------------
@@ -54,7 +48,7 @@ def test_rules_that_redeal_every_deal_are_refused(tmp_path, text, words, command
             "tournament": ["tournament", "heuristic", "random", "random", "--games", "2", "--rules", str(rules),
                            "--out", str(out)],
             "rules show": ["rules", "show", str(rules)]}[command]
-    _one_line_error(runner.invoke(app, args), words)
+    refused(runner.invoke(app, args), words)
     assert not out.exists()
 
 
@@ -131,9 +125,9 @@ TABLE_FAULTS = [
 def test_keys_or_tables_beside_the_rules_table_are_one_error(tmp_path, text, words):
     rules = tmp_path / "house.toml"
     rules.write_text(text)
-    _one_line_error(runner.invoke(app, ["rules", "show", str(rules)]), words)
+    refused(runner.invoke(app, ["rules", "show", str(rules)]), words)
     out = tmp_path / "out"
-    _one_line_error(runner.invoke(app, ["simulate", "--deals", "3", "--rules", str(rules), "--out", str(out),
+    refused(runner.invoke(app, ["simulate", "--deals", "3", "--rules", str(rules), "--out", str(out),
                                         "--no-progress"]), words)
     assert not out.exists()
 
