@@ -406,6 +406,59 @@ def tournament(
     typer.echo("\n".join(lines))
 
 
+@app.command("train")
+def train(
+    out: Annotated[Path, typer.Option(help="the training folder (resumed when it holds this training)")],
+    rules: Annotated[str, typer.Option(
+        help="'mixture' (the shipped weights' mix of presets and play options), a preset or a TOML file")]
+    = "mixture",
+    rounds: Annotated[int, typer.Option(help="rounds of play, label and fit (round 0 plays the heuristic's cards)")]
+    = 3,
+    deals: Annotated[int, typer.Option(help="deals played and labelled a round")] = 100_000,
+    labels: Annotated[str, typer.Option(
+        help="'true' (the exact value in the true deal) or 'worlds:K' (averaged over K worlds drawn as PIMC draws "
+             "them)")] = "true",
+    hidden: Annotated[str, typer.Option(help="the two hidden layers' sizes")] = "128,32",
+    epochs: Annotated[int, typer.Option(help="passes over the data a round")] = 5,
+    seed: Annotated[int, typer.Option(help="the same seed gives the same data")] = 1,
+    quick: Annotated[bool, typer.Option(
+        "--quick", help="a small training to try the command: 2 rounds of 300 deals, a 32-16 net, 2 epochs")] = False,
+    threads: Annotated[int, typer.Option(help="threads (the data do not depend on it)")] = 0,
+    progress: Annotated[bool, typer.Option(help="show a progress bar on stderr")] = True,
+) -> None:
+    """Train the learned player's card net on the exact solver's values (needs the train extra)."""
+    from sim.training.command import TrainError, TrainSpec
+    from sim.training.command import train as run_training
+    from sim.training.fit import TrainExtraMissing
+
+    _at_least("--threads", threads)
+    _thread_count("--threads", threads)
+    try:
+        sizes = tuple(int(x) for x in hidden.split(","))
+    except ValueError:
+        _fail(f"--hidden must be two sizes such as 128,32, not {hidden!r}")
+    if quick:
+        rounds, deals, sizes, epochs = 2, 300, (32, 16), 2
+    try:
+        import jax  # noqa: F401  (checked before any work: the fit needs it)
+        import optax  # noqa: F401
+    except ImportError:
+        _fail("thousand train needs the train extra: pip install -e '.[train]' (JAX and optax, CPU only)")
+    typer.echo("loading the compiled kernels (the first run compiles them: a few minutes)...", err=True)
+    try:
+        path = run_training(out, TrainSpec(rules=rules, rounds=rounds, deals=deals, labels=labels, hidden=sizes,
+                                           epochs=epochs, seed=seed),
+                            threads=threads or None, progress=progress,
+                            log=lambda m: typer.echo(m, err=True))
+    except KeyboardInterrupt:
+        _interrupted()
+    except (TrainError, TrainExtraMissing) as exc:
+        _fail(str(exc))
+    except _user_errors() as exc:
+        _fail(str(exc))
+    typer.echo(f"weights: {path} (manifest {path.with_suffix('.json')})")
+
+
 @app.command("report")
 def report(
     rules: Annotated[list[str] | None, typer.Option(

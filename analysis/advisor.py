@@ -260,11 +260,11 @@ def _buffers():
 
 def _new_buffers() -> dict:
     from sim.engine.workspace import new_workspace
-    from sim.players import seat_buffers
+    from sim.players import seat_tuple
 
-    st, work, tt, wbuf = seat_buffers(PIMC_TABLE_LOG2_ROWS)  # its searches' results never depend on the table
+    # its searches' results never depend on the table; no advisor seat is learned (yet)
     return {
-        "st": st, "work": work, "tt": tt, "wbuf": wbuf,
+        "solver": seat_tuple(PIMC_TABLE_LOG2_ROWS),
         "ws": new_workspace(), "gs": np.zeros(2 * N_GAME_STATE, dtype=np.int64),
         "rec": np.zeros((1, N_DEAL_COLUMNS), dtype=np.int32),
         "plays": np.zeros((1, N_PLAYS), dtype=np.int8), "script": np.zeros(64, dtype=np.int64),
@@ -308,7 +308,7 @@ def dd_levels(hand: int, samples: np.ndarray, rules: HouseRules, lo: int, hi: in
 
     def work(_i, a, b, tally):
         bf = _buffers()
-        playouts_nb.dd_levels(samples[a:b], hand, arr, lo, hi, step, out[a:b], bf["st"], bf["work"], bf["tt"])
+        playouts_nb.dd_levels(samples[a:b], hand, arr, lo, hi, step, out[a:b], *bf["solver"][:3])
         tally.add(b - a)
 
     _run_counted(len(samples), work, size=SEARCH_CHUNK, threads=threads, progress=progress)
@@ -325,7 +325,7 @@ def dd_exact_values(hand: int, samples: np.ndarray, rules: HouseRules, threads: 
 
     def work(_i, a, b, tally):
         bf = _buffers()
-        playouts_nb.dd_values(samples[a:b], hand, arr, out[a:b], bf["st"], bf["work"], bf["tt"])
+        playouts_nb.dd_values(samples[a:b], hand, arr, out[a:b], *bf["solver"][:3])
         tally.add(b - a)
 
     _run_counted(len(samples), work, size=SEARCH_CHUNK, threads=threads, progress=progress)
@@ -358,7 +358,7 @@ def played_points(hand: int, samples: np.ndarray, rules: HouseRules, method: str
     def work(i, a, b, tally):
         bf = _buffers()
         rng = _rng(seed, first_chunk + i, method)
-        solver = (bf["st"], bf["work"], bf["tt"], bf["wbuf"])
+        solver = bf["solver"]
         if hands is None:
             for lo in range(a, b, step):
                 hi = min(b, lo + step)
@@ -402,7 +402,7 @@ def pass_results(hand: int, samples: np.ndarray, rules: HouseRules, dealer: int,
         playouts_nb.pass_samples(samples[a:b], hands7[a:b], dealer, arr, codes, bid_codes, prm, gs,
                                  _rng(seed, first_chunk + i, "pass"),
                                  out[a:b], bf["ws"], bf["rec"], bf["plays"], bf["script"],
-                                 (bf["st"], bf["work"], bf["tt"], bf["wbuf"]))
+                                 bf["solver"])
         tally.add(b - a)
 
     _run_counted(len(samples), work, size=CHUNK, threads=threads, progress=progress)

@@ -57,7 +57,9 @@ def resolve_players(players: list[str], n: int) -> tuple[list[str], list[str], l
             names.append(file_label(spec))
         else:
             kind, prm = parse_players([spec], 1)[0], default_params(n)
-            names.append(kind)
+            # learned:PATH by the file and its folder (a whole path is too long for a table)
+            kind_name, sep, path = kind.partition(":")
+            names.append(f"{kind_name}:{'/'.join(Path(path).parts[-2:])}" if sep else kind)
         kinds.append(kind)
         params.append(prm)
     if len(kinds) != n:
@@ -71,6 +73,12 @@ def _run_key(kind: str, prm, default) -> str:
     defaults a hash of them, never the file's name (which may be too long for a folder name, or
     not text): an edited file plays a new run rather than meeting the old one, and two files of the
     same parameters play one."""
+    from sim.players import is_learned, player_type, weights_file
+
+    if is_learned(kind) and ":" in kind:  # its weights by content, never by the file's name
+        from sim.players.learned_weights import file_sha256
+
+        kind = f"{player_type(kind)}-{file_sha256(weights_file(kind))[:12]}"
     if prm == default:
         return kind
     return f"{kind}.{short_hash(prm.to_dict())}"

@@ -29,12 +29,11 @@ from sim.engine.chunks_nb import run_deals
 from sim.engine.schema import N_DEAL_COLUMNS, N_PLAYS
 from sim.engine.workspace import new_game_state, new_workspace
 from sim.game.cards import CARD_POINTS, KING, MARRIAGE_MASK, QUEEN
-from sim.game.play_nb import LEAD_WITHOUT_DECLARING, beats, legal_follows
+from sim.game.play_nb import LEAD_WITHOUT_DECLARING, beats, legal_follows, points_to_make
 from sim.game.rng_nb import state_from_seed
 from sim.game.rules import HouseRules
 from sim.players import PIMC_WORLDS, params_matrix, player_codes
 from sim.players.layout import PLAYER_CODES
-from sim.players.seat_nb import points_to_make
 from sim.solver.search_nb import ST_NODES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))

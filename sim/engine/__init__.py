@@ -50,13 +50,18 @@ from sim.game.state_layout import G_ATTEMPTS, G_BOLTS, G_FALLS, G_ON_BARREL, G_Q
 from sim.players import (
     SEARCHING_PLAYERS,
     HeuristicParams,
+    is_learned,
+    learned_nets,
+    learned_weights_files,
     params_matrix,
     parse_players,
     player_codes,
-    seat_buffers,
+    player_type,
     seat_params,
+    seat_tuple,
 )
 from sim.players.layout import PLAYER_SCRIPTED
+from sim.players.learned_weights import file_sha256
 from sim.solver import PIMC_TABLE_LOG2_ROWS, TABLE_LOG2_ROWS
 
 if TYPE_CHECKING:  # the kernels' users (the advisor) need not load Polars
@@ -68,8 +73,10 @@ MAX_DEALS_PER_GAME = 2000  # a game still running after this many deals is store
 # seconds at most, so that the progress bar moves and Ctrl-C loses little (a heuristic deal takes
 # about 1.5 us, a dd deal milliseconds, a pimc deal a tenth of a second or more).
 DEFAULT_CHUNK = {
-    "deals": {"random": 50_000, "heuristic": 50_000, "leadage": 50_000, "dd": 500, "pimc": 10, "pimc-fast": 10},
-    "games": {"random": 500, "heuristic": 500, "leadage": 500, "dd": 10, "pimc": 1, "pimc-fast": 1},
+    "deals": {"random": 50_000, "heuristic": 50_000, "leadage": 50_000, "dd": 500, "pimc": 10, "pimc-fast": 10,
+              "learned": 5_000, "learned-cards": 50},
+    "games": {"random": 500, "heuristic": 500, "leadage": 500, "dd": 10, "pimc": 1, "pimc-fast": 1, "learned": 50,
+              "learned-cards": 2},
 }
 # The largest chunk: its record buffers (about 280 bytes a deal, room for 40 deals a game) stay
 # within about 300 MiB per thread, before the frame made from them.
@@ -109,7 +116,7 @@ class BatchSpec:
         self.rules.validate()
         object.__setattr__(self, "players", parse_players(self.players, self.rules.players))
         if not self.chunk_size:
-            slowest = min(DEFAULT_CHUNK[self.mode][name] for name in self.players)
+            slowest = min(DEFAULT_CHUNK[self.mode][player_type(name)] for name in self.players)
             object.__setattr__(self, "chunk_size", slowest)
         per_seat = seat_params(self.params, self.rules.players)
         object.__setattr__(self, "params", per_seat[0] if len(set(per_seat)) == 1 else per_seat)
@@ -137,6 +144,10 @@ class BatchSpec:
             "heuristic_params": (self.params.to_dict() if isinstance(self.params, HeuristicParams)
                                  else [p.to_dict() for p in self.params]),
             "max_deals_per_game": self.max_deals_per_game,
+            # the learned seats' weights files by SHA-256 (the shipped ones are also covered by the code
+            # fingerprint, which hashes sim/'s data files): a run of other weights is never reused
+            **({"learned_weights": [file_sha256(p) for p in learned_weights_files(self.players)]}
+               if any(is_learned(p) for p in self.players) else {}),
         }
 
 
@@ -145,12 +156,14 @@ def chunk_rng(seed: int, index: int, stream: int = 0) -> np.ndarray:
     return state_from_seed(seed, (index,) if stream == 0 else (index, stream))
 
 
-def solver_buffers(players) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The search buffers of double-dummy and PIMC seats (state, moves, transposition table, PIMC
-    worlds); a token table when no seat searches."""
+def solver_buffers(players, net: np.ndarray | None = None, rec_rows: int = 1) -> tuple[np.ndarray, ...]:
+    """The seats' buffers (``sim.players.seat_tuple``): the search buffers of double-dummy and PIMC
+    seats (a token table when no seat searches), and the learned seats' packed nets
+    (``sim.players.learned_nets``) and position record."""
     if "dd" in players:
-        return seat_buffers(TABLE_LOG2_ROWS)  # 2**18 rows (6 MiB) per chunk
-    return seat_buffers(PIMC_TABLE_LOG2_ROWS if any(name in SEARCHING_PLAYERS for name in players) else 1)
+        return seat_tuple(TABLE_LOG2_ROWS, net, rec_rows)  # 2**18 rows (6 MiB) per chunk
+    return seat_tuple(PIMC_TABLE_LOG2_ROWS if any(name in SEARCHING_PLAYERS for name in players) else 1, net,
+                      rec_rows)
 
 
 def play_chunk(spec: BatchSpec, index: int) -> tuple[pl.DataFrame, pl.DataFrame | None]:
@@ -162,10 +175,11 @@ def play_chunk(spec: BatchSpec, index: int) -> tuple[pl.DataFrame, pl.DataFrame 
     rules = spec.rules.to_array()
     codes = player_codes(spec.players)
     prm = params_matrix(spec.params, spec.rules)
+    net = learned_nets(spec.players, prm, spec.rules.players)
     ws = new_workspace()
     gs = new_game_state()
     no_script = np.zeros(1, dtype=np.int64)  # no seat of a batch is scripted
-    solver = solver_buffers(spec.players)
+    solver = solver_buffers(spec.players, net)
     if spec.mode == "deals":
         rec = np.zeros((size, N_DEAL_COLUMNS), dtype=np.int32)
         plays = np.zeros((size, N_PLAYS), dtype=np.int8)

@@ -11,8 +11,10 @@ from sim.engine.workspace import (
     W_CARD_POINTS,
     W_HANDS,
     W_KNOWN,
+    W_LAST_BID,
     W_MARRIAGE_POINTS,
     W_MARRIAGES,
+    W_PLAYED_BY,
     W_TRICK,
     W_TRICKS,
     W_VOIDS,
@@ -50,6 +52,8 @@ def play_tricks(rng, rules, codes, prm, ws, declarer, contract, row, plays, scri
     trick = ws[W_TRICK, :n]
     voids = ws[W_VOIDS, :n]
     voids[:] = 0
+    played_by = ws[W_PLAYED_BY, :n]
+    played_by[:] = 0
     n_tricks = popcount(hands[declarer])
     if n == 2:
         plays[row, :] = -1  # 20 or 18 cards fill the row
@@ -85,7 +89,8 @@ def play_tricks(rng, rules, codes, prm, ws, declarer, contract, row, plays, scri
                 legal = legal_follows(hand, led_suit, win_card, trump, rules[R.MUST_HEAD])
             choice = choose_card(codes[p], p, hands, legal, trick, k, leader, trump, trump_owner, declarer, tricks,
                                  card_points, marriage_points, contract, played, voids, ws[W_KNOWN], can_declare,
-                                 last_bonus, rules, prm, rng, script, solver, n)
+                                 last_bonus, rules, prm, rng, script, solver, marriages, played_by,
+                                 ws[W_LAST_BID], n)
             c = choice & ~LEAD_WITHOUT_DECLARING
             if choice < 0 or c > 23 or not (legal >> c) & 1:
                 return ILLEGAL
@@ -119,6 +124,7 @@ def play_tricks(rng, rules, codes, prm, ws, declarer, contract, row, plays, scri
             points += CARD_POINTS[c]
             hands[p] = hand & ~(np.int64(1) << c)
             played |= np.int64(1) << c
+            played_by[p] |= np.int64(1) << c
             plays[row, n * t + k] = choice
         tricks[win_seat] += 1
         card_points[win_seat] += points

@@ -11,7 +11,8 @@ W_HANDS, W_ACTIVE, W_LAST_BID, W_CARD_POINTS, W_MARRIAGE_POINTS, W_MARRIAGES, W_
 W_RESULT, W_TRICK, W_VOIDS, W_NEW, W_EVENTS, W_SAT_BEFORE, W_DECK = 7, 8, 9, 10, 11, 12, 13
 W_KNOWN = 14  # what each seat knows of the hidden cards (layouts: know_cards, know_cards2)
 W_CODES = 15  # 4-player deal: the three players' codes by slot (0..2) and their bidding codes (3..5)
-WORKSPACE_ROWS = 16
+W_PLAYED_BY = 16  # the cards each seat has played in this deal (the learned player reads it)
+WORKSPACE_ROWS = 17
 
 
 def new_workspace():

@@ -23,7 +23,7 @@ from sim.game.cards import (
     SUIT_MASK,
     TEN,
 )
-from sim.numba_config import jit_hot
+from sim.numba_config import jit_hot, jit_inline
 
 CAP_WITHOUT_MARRIAGE = 120  # the bidding cap of a hand without a marriage (RULES.md §2, steps 2 and 5)
 
@@ -107,6 +107,18 @@ def round5(points):
     """Round to a multiple of 5: remainder 1 or 2 down, 3 or 4 up (47 → 45, 48 → 50)."""
     r = points % 5
     return points - r if r <= 2 else points + 5 - r
+
+
+@jit_inline
+def points_to_make(contract, banked, rules):
+    """The declarer's points still to come that make ``contract`` when he has ``banked`` (card
+    points of the tricks he won and his secured marriages): the least t with total banked + t
+    reaching the contract (rounded to 5 first under round_declarer); 0 when it is made already."""
+    t = max(0, contract - banked)
+    if rules[R.ROUND_DECLARER]:
+        while t > 0 and round5(banked + t - 1) >= contract:
+            t -= 1
+    return t
 
 
 # ---- play options of RULES.md §4.4 (semantics in docs/solver.md) ------------------------------

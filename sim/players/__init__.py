@@ -92,17 +92,57 @@ def default_params(players: int = 3) -> HeuristicParams:
 PLAYER_NAMES = tuple(PLAYER_CODES)
 
 
+# The learned players: "learned" plays the net's cards with the heuristic's bids, contract and gifts;
+# "learned-cards" gives pimc's gifts instead, so that against pimc only the card play differs.
+# "TYPE:PATH" plays the weights file PATH instead of the shipped one.
+LEARNED_TYPES = ("learned", "learned-cards")
+
+
+def player_type(name: str) -> str:
+    """The player type of a seat's name (``learned:PATH`` is a learned player)."""
+    kind = name.split(":", 1)[0]
+    return kind if kind in LEARNED_TYPES else name
+
+
+def is_learned(name: str) -> bool:
+    return player_type(name) in LEARNED_TYPES
+
+
+def weights_file(name: str) -> Path:
+    """The weights file a learned seat of this name plays."""
+    from sim.players.learned_weights import DEFAULT_WEIGHTS
+
+    return Path(name.split(":", 1)[1]) if ":" in name else DEFAULT_WEIGHTS
+
+
+def _normal_name(name: str) -> str:
+    name = name.strip()
+    kind, sep, rest = name.partition(":")
+    if sep and kind.lower() in LEARNED_TYPES:
+        return kind.lower() + ":" + rest  # a path keeps its case
+    return name.lower()
+
+
 def parse_players(spec: str | list[str] | tuple[str, ...], n: int = 3) -> tuple[str, ...]:
-    """``"heuristic"`` (every seat) or ``"heuristic,random,random"`` (seat by seat, ``n`` seats)."""
-    names = [n_.strip().lower() for n_ in (spec.split(",") if isinstance(spec, str) else spec)]
+    """``"heuristic"`` (every seat) or ``"heuristic,random,random"`` (seat by seat, ``n`` seats);
+    ``learned:PATH`` names a learned player with the weights file PATH (checked here)."""
+    names = [_normal_name(n_) for n_ in (spec.split(",") if isinstance(spec, str) else spec)]
     if len(names) == 1:
         names = names * n
     if len(names) != n:
         raise PlayerError(f"players {spec!r}: give one player for every seat or {_WORDS.get(n, n)}, comma-separated"
                           + ("" if n == 3 else f" (players = {n})"))
     for name in names:
-        if name not in PLAYER_CODES:
-            raise PlayerError(f"unknown player {name!r}; players are: {', '.join(PLAYER_NAMES)}")
+        if player_type(name) not in PLAYER_CODES:
+            raise PlayerError(f"unknown player {name!r}; players are: {', '.join(PLAYER_NAMES)}, or learned:PATH "
+                              "(the weights file PATH of `thousand train`)")
+    for path in learned_weights_files(names):
+        from sim.players.learned_weights import load_weights
+
+        load_weights(path)  # a WeightsError names the file and what is wrong
+    if n == 2 and any(is_learned(name) for name in names):
+        raise PlayerError("the learned player plays 3 and 4 players, not players = 2: no weights are trained for the "
+                          "2-player deal")
     if n == 2 and "leadage" in names:
         raise PlayerError("the leadage player (the ported tysyacha-1000 bot) plays 3 and 4 players only, as its "
                           "source does, not players = 2")
@@ -113,7 +153,35 @@ _WORDS = {2: "two", 3: "three", 4: "four"}
 
 
 def player_codes(names: tuple[str, ...]) -> np.ndarray:
-    return np.array([PLAYER_CODES[n] for n in names], dtype=np.int64)
+    return np.array([PLAYER_CODES[player_type(n)] for n in names], dtype=np.int64)
+
+
+def learned_weights_files(names) -> list[Path]:
+    """The distinct weights files the learned seats of ``names`` play, in order of first seat
+    (``learned``: the shipped weights)."""
+    files: list[Path] = []
+    for name in names:
+        if is_learned(name) and weights_file(name) not in files:
+            files.append(weights_file(name))
+    return files
+
+
+def learned_nets(names, prm: np.ndarray, n: int) -> np.ndarray | None:
+    """The packed nets of the learned seats of ``names`` (one row per distinct weights file), or
+    None when no seat is learned; sets each learned seat's H_NET in the parameter rows ``prm``
+    (``params_matrix``'s layout: with four players, block k's row s is seat (s + k) % 4)."""
+    from sim.players.layout import H_NET
+    from sim.players.learned_weights import weights_matrix
+
+    files = learned_weights_files(names)
+    if not files:
+        return None
+    row_of = {seat: files.index(weights_file(name)) for seat, name in enumerate(names) if is_learned(name)}
+    for r in range(prm.shape[0]):
+        seat = (r % 3 + r // 3) % n if n == 4 else r % n
+        if seat in row_of:
+            prm[r, H_NET] = row_of[seat]
+    return weights_matrix(files)[0]
 
 
 def params_matrix(params: HeuristicParams | tuple[HeuristicParams, ...] | None = None,
@@ -186,7 +254,7 @@ def load_player_file(path: str | Path, n: int) -> tuple[str, HeuristicParams]:
 # the heuristic player; pimc_worlds sets their sample).
 PARAMETERISED_PLAYERS = ("heuristic", "dd", "pimc", "pimc-fast")
 # The player types that search (double-dummy searches): their chunks need the solver's buffers.
-SEARCHING_PLAYERS = ("dd", "pimc", "pimc-fast")
+SEARCHING_PLAYERS = ("dd", "pimc", "pimc-fast", "learned-cards")
 
 
 def seat_buffers(table_log2: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -196,3 +264,12 @@ def seat_buffers(table_log2: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, n
     from sim.solver import search_buffers
 
     return (*search_buffers(table_log2), new_pimc_buffer())
+
+
+def seat_tuple(table_log2: int, net: np.ndarray | None = None, rec_rows: int = 1) -> tuple[np.ndarray, ...]:
+    """Everything a chunk's seats decide with, the ``solver`` argument of the engine's kernels: a
+    searching seat's buffers (``seat_buffers``), then the learned seats' packed nets, scratch and
+    position record (``learned_nb.new_learned_buffers``: tokens when no seat is learned)."""
+    from sim.players.learned_nb import new_learned_buffers
+
+    return (*seat_buffers(table_log2), *new_learned_buffers(net, rec_rows))

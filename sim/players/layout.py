@@ -10,9 +10,12 @@ PLAYER_DD = 2  # double dummy: sees every hand; bids like the heuristic player
 PLAYER_PIMC = 3  # averages double-dummy values over worlds it cannot tell apart; bids like the heuristic
 PLAYER_PIMC_FAST = 5  # PIMC with worlds added until the best card is clear (docs/pimc.md); experimental
 PLAYER_LEADAGE = 4  # the computer opponent of Leadage/tysyacha-1000, ported (leadage_nb); 3 and 4 players
+PLAYER_LEARNED = 6  # plays the card a net trained on the exact solver's values rates best (learned_nb)
+PLAYER_LEARNED_CARDS = 7  # the learned player's cards with the PIMC player's gifts (card play alone against pimc)
 PLAYER_SCRIPTED = 9  # plays a given list of actions (known-answer tests); not a user's choice
 PLAYER_CODES = {"random": PLAYER_RANDOM, "heuristic": PLAYER_HEURISTIC, "dd": PLAYER_DD, "pimc": PLAYER_PIMC,
-                "pimc-fast": PLAYER_PIMC_FAST, "leadage": PLAYER_LEADAGE}
+                "pimc-fast": PLAYER_PIMC_FAST, "leadage": PLAYER_LEADAGE, "learned": PLAYER_LEARNED,
+                "learned-cards": PLAYER_LEARNED_CARDS}
 
 # ---- heuristic parameters (float64 row per seat) --------------------------------------------
 H_BASE = 0
@@ -35,7 +38,11 @@ H_TALON_SCALE = 16
 H_DARK_DEFICIT = 17
 H_PIMC_WORLDS = 18
 H_BARREL_RISK = 19
-N_HEURISTIC = 20  # weights; the per-suit tables filled from them follow
+# Not weights: the learned seat's model (a row of the packed nets; -1 plays the heuristic's cards)
+# and its exploration rate (training only). HeuristicParams has no such fields: they stay 0.
+H_NET = 20
+H_EPSILON = 21
+N_HEURISTIC = 22  # weights; the per-suit tables filled from them follow
 H_SCORE_TABLE = N_HEURISTIC  # 4 suits × 64 holdings
 H_CHANCE_TABLE = H_SCORE_TABLE + 256
 N_HEURISTIC_COLUMNS = H_CHANCE_TABLE + 256

@@ -15,7 +15,7 @@ import numpy as np
 
 from sim.game import rules_layout as R
 from sim.game.bits_nb import popcount
-from sim.game.play_nb import LEAD_WITHOUT_DECLARING, declaration, round5
+from sim.game.play_nb import LEAD_WITHOUT_DECLARING, declaration, points_to_make
 from sim.numba_config import jit_hot, jit_inline
 from sim.players.dd_nb import dd2_choose_card, dd_choose_burial, dd_choose_card, dd_choose_discard, dd_final_contract
 from sim.players.heuristic_nb import (
@@ -30,12 +30,15 @@ from sim.players.layout import (
     H_PIMC_WORLDS,
     PLAYER_DD,
     PLAYER_LEADAGE,
+    PLAYER_LEARNED,
+    PLAYER_LEARNED_CARDS,
     PLAYER_PIMC,
     PLAYER_PIMC_FAST,
     PLAYER_RANDOM,
     PLAYER_SCRIPTED,
 )
 from sim.players.leadage_nb import leadage_bid, leadage_card, leadage_contract, leadage_dark, leadage_discard
+from sim.players.learned_nb import learned_card
 from sim.players.pimc2_nb import pimc2_choose_card, pimc2_choose_discard
 from sim.players.pimc_nb import (
     pimc_choose_card,
@@ -61,11 +64,17 @@ def is_pimc(code):
 
 
 @jit_inline
+def is_learned(code):
+    """Whether ``code`` plays the learned player's cards (learned, learned-cards)."""
+    return code == PLAYER_LEARNED or code == PLAYER_LEARNED_CARDS
+
+
+@jit_inline
 def reads_known_cards(codes, n):
-    """Whether some seat's player reads what the seats know of the hidden cards (only PIMC does),
-    so that the engine fills it in only then."""
+    """Whether some seat's player reads what the seats know of the hidden cards (PIMC and learned
+    seats do), so that the engine fills it in only then."""
     for p in range(n):
-        if is_pimc(codes[p]):
+        if is_pimc(codes[p]) or is_learned(codes[p]):
             return True
     return False
 
@@ -106,7 +115,7 @@ def choose_discard(code, declarer, hands, givable, rules, prm, rng, script, solv
     right = (declarer + 2) % 3
     if code == PLAYER_DD:
         return dd_choose_discard(hands[declarer], hands[left], hands[right], rules, solver[0], solver[1], solver[2])
-    if is_pimc(code):
+    if is_pimc(code) or code == PLAYER_LEARNED_CARDS:
         # Before the discard the declarer knows no opponent's card.
         # pimc-fast discards as pimc: scoring the discards sequentially cost its declarer dearly.
         g1, g2 = pimc_choose_discard(hands[declarer], 0, 0, np.int64(prm[declarer, H_PIMC_WORLDS]), rules, rng,
@@ -160,28 +169,23 @@ def choose_contract(code, seat, hand, contract, cap, can_concede, dd_value, gs, 
 
 
 @jit_inline
-def points_to_make(contract, banked, rules):
-    """The declarer's points still to come that make ``contract`` when he has ``banked`` (card
-    points of the tricks he won and his secured marriages): the least t with total banked + t
-    reaching the contract (rounded to 5 first under round_declarer); 0 when it is made already."""
-    t = max(0, contract - banked)
-    if rules[R.ROUND_DECLARER]:
-        while t > 0 and round5(banked + t - 1) >= contract:
-            t -= 1
-    return t
-
-
-@jit_inline
 def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, tricks,
                 card_points, marriage_points, contract, played, voids, known, can_declare, last_bonus, rules, prm, rng,
-                script, solver, n):
+                script, solver, marriages, played_by, last_bid, n):
     """The card ``seat`` plays among ``legal``, or on a lead that would declare, ``card |
     LEAD_WITHOUT_DECLARING`` to decline (marriage_optional). The trick so far is ``trick[:n_in_trick]``
     from ``leader``; ``tricks``, ``card_points`` and ``marriage_points`` the seats' tallies,
     ``contract`` the declarer's (-1 where none is set: the advisor's playouts), ``played`` the cards
     gone, ``voids`` the suits each seat has shown out of, ``known`` what each seat knows of the
     hidden cards (the engine's ``know_cards``/``know_cards2`` layouts), ``last_bonus`` the untaken
-    talon's points (players = 2). ``n`` seats (a constant where it is inlined)."""
+    talon's points (players = 2); ``marriages`` each seat's declarations (play_nb's bits),
+    ``played_by`` the cards each seat has played in this deal and ``last_bid`` each seat's last
+    bid, which only the learned player reads. ``n`` seats (a constant where it is inlined)."""
+    if is_learned(code) and n == 3:
+        return learned_card(seat, hands, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, tricks,
+                            card_points, marriage_points, marriages, contract, played, played_by, voids,
+                            known[3 * seat:3 * seat + 3], last_bid, can_declare, rules, prm, rng, solver[4],
+                            solver[5], solver[6], solver[7])
     if code == PLAYER_DD or is_pimc(code):
         won = np.int64(0)
         for q in range(n):

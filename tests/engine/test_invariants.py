@@ -45,6 +45,7 @@ MIXED = ("heuristic", "heuristic", "random")
 MOSTLY_RANDOM = ("heuristic", "random", "random")
 RANDOM = ("random", "random", "random")  # all-random games do not finish: deals mode only
 LEADAGE = ("leadage", "heuristic", "leadage")  # the ported bot (sim/players/leadage_nb.py)
+LEARNED = ("learned", "heuristic", "learned")  # the shipped weights (sim/players/weights/)
 # players = 4 (RULES.md §4.1): one player per seat, four seats.
 HEURISTIC4 = ("heuristic",) * 4
 MIXED4 = ("heuristic", "random", "heuristic", "heuristic")
@@ -254,6 +255,9 @@ DEAL_CONFIGS = {
     "random-nines-no-aces-tens": (RANDOM, HouseRules(four_nines_bonus=50, no_aces_tens_in_discard=True,
                                                      concede_third_penalty=True)),
     "mixed-house-combined": (MIXED, HOUSE_COMBINED),
+    # The learned player (sim/players/learned_nb.py): its cards under the play options.
+    "learned-online-play": (LEARNED, ONLINE_PLAY),
+    "learned-half-ace-optional": (LEARNED, HALF_ACE_OPTIONAL),
     "dd-house-combined": ("dd", HOUSE_COMBINED),
     # Four players in independent deals (a random dealer sits out each).
     "four-random": (RANDOM4, HouseRules(**FOUR)),
@@ -261,6 +265,9 @@ DEAL_CONFIGS = {
     "four-random-dark-odd-values": (RANDOM4, HouseRules(**FOUR_HALF, dark_game=True,
                                                         marriage_values=(45, 65, 85, 105))),
     "four-dd-pimc": (("dd", "pimc", "heuristic", "random"), HouseRules(**FOUR_HALF)),
+    "four-learned-house-combined": (("learned", "heuristic", "learned", "random"), with_rules(HOUSE_COMBINED,
+                                                                                          **FOUR)),
+    "learned-all-play-options": (("learned", "random", "learned"), with_rules(ALL_PLAY_OPTIONS)),
     # Two players in independent deals (a random dealer; the other seat is first hand).
     "two-random": (RANDOM2, HouseRules(**TWO)),
     "two-talon3-random": (RANDOM2, HouseRules(**TWO3)),

@@ -55,7 +55,7 @@ def test_with_the_minimum_worlds_and_no_contract_the_fast_player_plays_exactly_a
     from sim.engine.workspace import new_workspace
     from sim.game.cards import parse_hand
     from sim.game.rng_nb import state_from_seed
-    from sim.players import params_matrix, player_codes, seat_buffers
+    from sim.players import params_matrix, player_codes, seat_tuple
     from sim.solver import TABLE_LOG2_ROWS
 
     rules = HouseRules()
@@ -70,7 +70,7 @@ def test_with_the_minimum_worlds_and_no_contract_the_fast_player_plays_exactly_a
         plays = np.zeros((1, N_PLAYS), dtype=np.int8)
         playouts_nb.play_samples(player_codes((name,) * 3), samples, hand, rules.to_array(), prm,
                                  state_from_seed(2, (0,)), out, new_workspace(), plays, np.zeros(64, dtype=np.int64),
-                                 seat_buffers(TABLE_LOG2_ROWS))
+                                 seat_tuple(TABLE_LOG2_ROWS))
         results[name] = out
     assert (results["pimc"] == results["pimc-fast"]).all()
 

@@ -1,0 +1,89 @@
+"""The learned player's layouts, in one place: the inputs of its card net (what a seat may see,
+as rows of the first weight matrix), the packed weight blob its kernels read, and the stored
+position row that training records and the exact solver labels.
+
+Seats are named by role relative to the declarer, as the solver names them: role 0 the declarer,
+1 the defender who plays after him, 2 the other defender (``role = (seat - declarer) % 3``).
+A 4-player deal is played by three slots, so nothing changes there.
+
+Changing any input below changes what a weights file means: bump FEATURES_VERSION, which every
+weights manifest records and the loader checks.
+"""
+
+FEATURES_VERSION = 1
+
+# ---- inputs of the card net: each sparse bit adds one row of W1, each dense value its multiple --
+F_HAND = 0  # 24: the seat's cards
+F_PLAYED = 24  # 3 x 24 by role: cards each role has played in earlier tricks
+F_TRICK = 96  # 3 x 24 by role: the cards of the current trick
+F_KNOWN = 168  # 3 x 24 by role: cards the seat knows that role holds (the talon shown, the gifts)
+F_UNSEEN = 240  # 24: cards neither played, held, nor known to be held
+F_LEGAL = 264  # 24: the cards the seat may play
+F_ME = 288  # 3: the seat's role
+F_LEADER = 291  # 3: the role on lead in this trick
+F_TRUMP = 294  # 5: the trump suit, or 4 = none
+F_OWNER = 299  # 4: the role that declared the trump, or 3 = none
+F_WON = 303  # 3: each role has won a trick
+F_VOID = 306  # 3 x 4: suits each role has shown out of
+F_DECLARED = 318  # 3 x 9: each role's declarations (marriage by suit, half marriage by suit, aces)
+F_TRICK_NO = 345  # 8: the trick number
+F_CAN_DECLARE = 353  # 1: a lead of this seat may declare
+F_RULES = 354  # 10: the play rules (RULE_FLAGS below), then "a contract is set"
+F_FLAGS = 364  # 3: the contract is made already; it cannot be made any more; marriage points unsecured
+N_SPARSE = 367
+# Dense inputs, each a value times its row (points in hundreds):
+D_BANKED = 0  # the declarer's card points and secured marriage points
+D_NEED = 1  # points still needed to make the contract (0 when none is set)
+D_CONTRACT = 2  # the contract (0 when none is set)
+D_DEFENDER1 = 3  # the role-1 defender's card and marriage points
+D_DEFENDER2 = 4  # the role-2 defender's
+D_TABLE = 5  # points on the table in this trick (/30)
+D_LAST_BID = 6  # 3 by role: each role's last bid in the auction
+D_MARRIAGE_VALUE = 9  # 4 by suit: the marriage values of the rules
+D_ACE_MARRIAGE = 13  # the value of the four aces (0 when they count nothing)
+D_UNSECURED = 14  # the declarer's marriage points that burn unless he wins a trick
+N_DENSE = 15
+F_DENSE = N_SPARSE  # the dense inputs' rows follow the sparse ones
+N_IN = F_DENSE + N_DENSE  # 382 rows of W1
+MAX_ACTIVE = 96  # sparse bits a position can set: hand 8 + played 21 + trick 2 + known 6 + unseen 16 + ...
+
+# ---- the packed weights of one card net (float32): a header, then the arrays row-major --------
+# W1 (N_IN, H1), b1 (H1), W2 (H1, H2), b2 (H2), W3 (3 roles, H2, 24), b3 (3, 24).
+NET_H1 = 0  # header: the two hidden sizes (exact in float32) and the input count it was made for
+NET_H2 = 1
+NET_N_IN = 2
+NET_HEADER = 4
+
+
+def net_size(h1: int, h2: int) -> int:
+    """Floats in the packed blob of a card net with hidden sizes ``h1``, ``h2``."""
+    return NET_HEADER + N_IN * h1 + h1 + h1 * h2 + h2 + 3 * h2 * 24 + 3 * 24
+
+
+# ---- a stored position (int64 row): every argument of the seat's decision, and the true hands --
+P_HAND = 0  # 3 by engine seat: the cards each holds, this trick's cards removed (as the engine has them)
+P_SEAT = 3
+P_DECLARER = 4
+P_LEADER = 5
+P_N_IN_TRICK = 6
+P_TRICK = 7  # 2: the cards played to this trick so far
+P_TRUMP = 9
+P_OWNER = 10
+P_TRICKS = 11  # 3 by engine seat: tricks won
+P_CARD_POINTS = 14  # 3
+P_MARRIAGE_POINTS = 17  # 3
+P_MARRIAGES = 20  # 3: declaration bits (play_nb)
+P_CONTRACT = 23
+P_PLAYED = 24  # cards gone, this trick's included
+P_PLAYED_BY = 25  # 3: cards each seat played, this trick's included
+P_VOIDS = 28  # 3
+P_KNOWN = 31  # 3: the seat's row of know_cards (what it knows each seat holds)
+P_LAST_BID = 34  # 3
+P_LEGAL = 37
+P_CAN_DECLARE = 38
+P_CHOSEN = 39  # the card the recording seat played
+P_N = 40
+
+# The play rules the net reads (offsets into the rules array, sim.game.rules_layout names):
+RULE_FLAGS = ("MUST_HEAD", "MARRIAGE_FIRST_LEAD", "MARRIAGE_BURNS_WITHOUT_TRICK", "MARRIAGE_OPTIONAL",
+              "HALF_MARRIAGE", "ACE_MARRIAGE", "NO_LEAD_FOREIGN_TRUMP", "MUST_LEAD_TRUMP", "ROUND_DECLARER")

@@ -1,0 +1,259 @@
+"""``thousand train``: rounds of play, label and fit (DAgger) into one folder, resumable.
+
+Round 0 plays the heuristic player's cards with exploration; every later round plays the model
+of the round before, so the positions labelled are the ones the learned player itself reaches.
+Each round's positions are labelled by the exact solver and added to the earlier rounds' data,
+and the net is fitted again on all of it (warm-started from the last model). The folder:
+
+- ``train.json``: the specification and the code that runs it; another specification is refused;
+- ``rR/part-NNNNN.npz``: a chunk's positions, labels and solver nodes, with the SHA-256 of the
+  model that played them (a part made by another model is never reused);
+- ``rR/model.npz`` and ``.json``: the round's weights and manifest (curves, data, figures);
+- ``learned.npz`` and ``.json``: the last round's weights, ready for play.
+
+Every file is written under a temporary name and renamed, so Ctrl-C loses at most the parts and
+the fit in flight, and the same command resumes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+from tqdm import tqdm
+
+from sim import __version__
+from sim.fingerprint import code_fingerprint
+from sim.game.rules import HouseRules, load_rules
+from sim.parallel import run_tasks, worker_count
+from sim.players.learned_weights import file_sha256, load_weights, save_weights, weights_matrix
+from sim.runner import RunLock, check_path_name
+from sim.training.labels import label
+from sim.training.positions import generate_positions, mixture_rules
+
+SPEC_FILE = "train.json"
+PART_DEALS = 1_000  # deals of a part: a few seconds of labelling, little lost to Ctrl-C
+FIRST_EPSILON = 0.15  # round 0 explores this often from the heuristic's cards
+EPSILON = 0.05  # later rounds from the model's
+VALIDATION_SHARE = 0.05  # deals held out of the fit
+
+
+class TrainError(ValueError):
+    """A training run that cannot start or go on; the message names what is wrong."""
+
+
+@dataclass(frozen=True)
+class TrainSpec:
+    rules: str = "mixture"  # "mixture" (the default weights' rule mix), a preset or a TOML file
+    rounds: int = 3
+    deals: int = 100_000  # deals a round
+    labels: str = "true"  # "true" (the true deal) or "worlds:K" (K worlds drawn as PIMC draws them)
+    hidden: tuple[int, int] = (128, 32)
+    epochs: int = 6
+    seed: int = 1
+
+    def k_worlds(self) -> int:
+        if self.labels == "true":
+            return 0
+        if self.labels.startswith("worlds:") and self.labels[7:].isdigit() and 1 <= int(self.labels[7:]) <= 64:
+            return int(self.labels[7:])
+        raise TrainError(f"--labels must be 'true' or 'worlds:K' with K from 1 to 64, not {self.labels!r}")
+
+    def validate(self) -> None:
+        self.k_worlds()
+        if not 1 <= self.rounds <= 20:
+            raise TrainError(f"--rounds must be from 1 to 20, not {self.rounds}")
+        if not 10 <= self.deals <= 10_000_000:
+            raise TrainError(f"--deals must be from 10 to 10,000,000, not {self.deals}")
+        if not (len(self.hidden) == 2 and all(4 <= h <= 512 for h in self.hidden)):
+            raise TrainError(f"--hidden must be two sizes from 4 to 512, not {self.hidden}")
+        if not 1 <= self.epochs <= 100:
+            raise TrainError(f"--epochs must be from 1 to 100, not {self.epochs}")
+        if self.rules != "mixture":
+            load_rules(self.rules)
+
+    def rules_of(self, index: int) -> HouseRules:
+        if self.rules == "mixture":
+            return mixture_rules(self.seed, index)
+        return load_rules(self.rules)
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["hidden"] = list(self.hidden)
+        return d
+
+
+def train(out: str | Path, spec: TrainSpec, *, threads: int | None = None, log=None, progress: bool = False) -> Path:
+    """Run (or resume) the training of ``spec`` in ``out``; the path of the final weights. ``log``
+    takes each stage's lines (default: stderr); ``progress`` shows a bar a round while parts are
+    made."""
+    log = log or (lambda msg: print(msg, file=sys.stderr, flush=True))
+    spec.validate()
+    out = Path(out)
+    check_path_name(out)
+    if out.exists() and not out.is_dir():
+        raise TrainError(f"--out {str(out)!r} is a file, not a folder")
+    out.mkdir(parents=True, exist_ok=True)
+    lock = RunLock(out).acquire()
+    try:
+        return _train(out, spec, threads, log, progress)
+    finally:
+        lock.release()
+
+
+def _train(out: Path, spec: TrainSpec, threads: int | None, log, progress: bool) -> Path:
+    recorded = {"spec": spec.to_dict(), "code_fingerprint": code_fingerprint(), "thousand_version": __version__}
+    spec_path = out / SPEC_FILE
+    if spec_path.exists():
+        try:
+            old = json.loads(spec_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            raise TrainError(f"{spec_path} cannot be read ({e}); use a new --out") from None
+        if old != recorded:
+            diff = [k for k in recorded["spec"] if old.get("spec", {}).get(k) != recorded["spec"][k]]
+            what = (", ".join(f"{k} {old.get('spec', {}).get(k)!r}, not {recorded['spec'][k]!r}" for k in diff)
+                    if diff else "made by other code")
+            raise TrainError(f"{out} holds the training run of another specification ({what}); use a new --out")
+    else:
+        _write_json(spec_path, recorded)
+    data_parts: list[Path] = []
+    model_path: Path | None = None
+    k = spec.k_worlds()
+    n_parts = -(-spec.deals // PART_DEALS)
+    for r in range(spec.rounds):
+        rdir = out / f"r{r}"
+        rdir.mkdir(exist_ok=True)
+        if model_path is None:
+            net, model, eps, model_sha = None, -1, FIRST_EPSILON, "heuristic"
+        else:
+            net = weights_matrix([model_path])[0]
+            model, eps, model_sha = 0, EPSILON, file_sha256(model_path)
+        parts = [rdir / f"part-{i:05d}.npz" for i in range(n_parts)]
+        todo = [i for i, p in enumerate(parts) if not _part_current(p, model_sha)]
+        t0 = time.perf_counter()
+        done = [n_parts - len(todo)]
+        log(f"round {r}: positions from {'the heuristic' if model < 0 else 'round ' + str(r - 1) + ' model'}'s "
+            f"cards, labels {'in the true deal' if k == 0 else f'over {k} worlds'}: {len(todo)} of {n_parts} parts "
+            "to make")
+
+        def make_part(i, parts=parts, net=net, model=model, eps=eps, model_sha=model_sha, r=r):
+            index = r * 1_000_000 + i  # chunk index: unique over rounds
+            rules = spec.rules_of(index)
+            deals = min(PART_DEALS, spec.deals - i * PART_DEALS)
+            pos, ids = generate_positions(rules, spec.seed, index, deals, net, model, eps)
+            values, nodes = label(pos, rules, k, spec.seed * 7919 + index, threads=1)
+            _save_npz(parts[i], pos=pos, deals=ids, values=values, nodes=nodes, rules=rules.to_array(),
+                      model_sha=np.array(model_sha))
+            return len(pos), int(nodes.sum())
+
+        bar = tqdm(total=n_parts, initial=done[0], desc=f"round {r} positions", unit="part", file=sys.stderr,
+                   disable=not progress, dynamic_ncols=True)
+
+        def on_result(_item, result, done=done, t0=t0, bar=bar, r=r):
+            done[0] += 1
+            bar.update(1)
+            if not progress and (done[0] % max(1, n_parts // 20) == 0 or done[0] == n_parts):
+                log(f"  round {r}: {done[0]}/{n_parts} parts, {time.perf_counter() - t0:.0f} s")
+
+        try:
+            run_tasks(make_part, [(i,) for i in todo], threads=threads, on_result=on_result)
+        finally:
+            bar.close()
+        data_parts.extend(parts)
+        model_out = rdir / "model.npz"
+        if _model_current(model_out, data_parts, model_path):
+            log(f"round {r}: model already fitted")
+        else:
+            model_out = _fit_round(spec, r, data_parts, model_path, model_out, threads, log)
+        model_path = model_out
+    final = out / "learned.npz"
+    for src, dst in ((model_path, final), (model_path.with_suffix(".json"), final.with_suffix(".json"))):
+        tmp = dst.with_name(dst.name + ".tmp")
+        shutil.copyfile(src, tmp)
+        os.replace(tmp, dst)
+    load_weights(final)
+    log(f"weights: {final}")
+    return final
+
+
+def _fit_round(spec, r, data_parts, init_path, model_out, threads, log) -> Path:
+    from sim.training.fit import fit, make_dataset, split
+
+    loaded = []
+    positions = 0
+    nodes = 0
+    for p in data_parts:
+        with np.load(p) as z:
+            loaded.append((z["pos"], z["values"], z["rules"], z["deals"]))
+            positions += len(z["pos"])
+            nodes += int(z["nodes"].sum())
+    data = make_dataset(loaded)
+    train_set, val_set = split(data, VALIDATION_SHARE, spec.seed + r)
+    init = None
+    if init_path is not None:
+        with np.load(init_path) as z:
+            init = {k: z[k] for k in z.files}
+    log(f"round {r}: fitting on {len(train_set):,} positions ({len(val_set):,} held out)")
+    arrays, history = fit(train_set, val_set, hidden=spec.hidden, epochs=spec.epochs, seed=spec.seed + r,
+                          init=init, lr=1e-3 if init is None else 4e-4, log=lambda m: log("  " + m))
+    import jax
+    import optax
+
+    manifest = {
+        "name": f"round {r}", "spec": spec.to_dict(), "round": r, "thousand_version": __version__,
+        "code_fingerprint": code_fingerprint(), "jax": jax.__version__, "optax": optax.__version__,
+        "numpy": np.__version__, "data": {"parts": [p.parent.name + "/" + p.name for p in data_parts],
+                                          "positions": positions, "solver_nodes": nodes},
+        "parts_sha256": _parts_digest(data_parts), "init_sha256": file_sha256(init_path) if init_path else None,
+        "history": history, "threads": worker_count(threads),
+    }
+    save_weights(model_out, arrays, manifest)
+    return model_out
+
+
+def _parts_digest(parts: list[Path]) -> str:
+    import hashlib
+
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(file_sha256(p).encode())
+    return h.hexdigest()
+
+
+def _model_current(model_out: Path, parts: list[Path], init_path: Path | None) -> bool:
+    if not model_out.exists():
+        return False
+    try:
+        _, meta = load_weights(model_out)
+    except ValueError:
+        return False
+    return (meta.get("parts_sha256") == _parts_digest(parts)
+            and meta.get("init_sha256") == (file_sha256(init_path) if init_path else None))
+
+
+def _part_current(path: Path, model_sha: str) -> bool:
+    if not path.exists():
+        return False
+    try:
+        with np.load(path) as z:
+            return str(z["model_sha"]) == model_sha
+    except (OSError, ValueError, KeyError):
+        return False
+
+
+def _save_npz(path: Path, **arrays) -> None:
+    tmp = path.with_name(path.name + ".tmp.npz")
+    np.savez(tmp, **arrays)
+    os.replace(tmp, path)
+
+
+def _write_json(path: Path, data: dict) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    os.replace(tmp, path)

@@ -1,0 +1,187 @@
+"""Fitting the card net to the solver's labels, in JAX on the CPU (the optional ``train`` extra:
+``pip install -e '.[train]'``). The loss is the squared error of the acting role's 24 outputs
+against the labels (in hundreds of points), over the legal cards only. The net is the one
+``learned_nb.q_forward`` computes: inputs → ReLU(H1) → ReLU(H2) → 3 role heads of 24.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.players.learned_layout import N_DENSE, N_SPARSE, P_DECLARER, P_PLAYED, P_SEAT
+from sim.players.learned_nb import features_batch
+from sim.players.learned_weights import ARRAYS
+
+SCALE = 100.0  # labels and outputs are in hundreds of points
+
+
+class TrainExtraMissing(RuntimeError):
+    """JAX or optax is not installed."""
+
+
+def _jax():
+    try:
+        import jax
+        import jax.numpy as jnp
+        import optax
+    except ImportError:
+        raise TrainExtraMissing("training needs the train extra: pip install -e '.[train]' (JAX and optax, CPU "
+                                "only)") from None
+    return jax, jnp, optax
+
+
+@dataclass
+class Dataset:
+    """Positions as the net's inputs, with their labels."""
+
+    sparse: np.ndarray  # uint8 (n, N_SPARSE)
+    dense: np.ndarray  # float32 (n, N_DENSE)
+    role: np.ndarray  # int32 (n,)
+    target: np.ndarray  # float32 (n, 24), labels / SCALE
+    mask: np.ndarray  # float32 (n, 24), 1 where the card is legal and labelled
+    trick: np.ndarray  # int8 (n,): trick number 0..7
+    group: np.ndarray  # int64 (n,): deal id, unique over the dataset
+
+    def __len__(self) -> int:
+        return len(self.role)
+
+    def take(self, rows: np.ndarray) -> Dataset:
+        return Dataset(*(getattr(self, f)[rows] for f in ("sparse", "dense", "role", "target", "mask", "trick",
+                                                         "group")))
+
+
+def make_dataset(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]) -> Dataset:
+    """A Dataset of (positions, labels, rules array, deal ids) parts."""
+
+    sparse, dense, roles, targets, masks, tricks, groups = [], [], [], [], [], [], []
+    offset = 0
+    for pos, values, rules_arr, deals in parts:
+        n = len(pos)
+        xs = np.zeros((n, N_SPARSE), dtype=np.uint8)
+        xd = np.zeros((n, N_DENSE), dtype=np.float32)
+        features_batch(pos, rules_arr, xs, xd, np.zeros(128, dtype=np.int64), np.zeros(N_DENSE, dtype=np.float32))
+        sparse.append(xs)
+        dense.append(xd)
+        roles.append(((pos[:, P_SEAT] - pos[:, P_DECLARER]) % 3).astype(np.int32))
+        targets.append(np.where(values >= 0, values / SCALE, 0).astype(np.float32))
+        masks.append((values >= 0).astype(np.float32))
+        gone = np.array([int(p).bit_count() for p in pos[:, P_PLAYED]])
+        tricks.append((gone // 3).clip(0, 7).astype(np.int8))
+        groups.append(deals + offset)
+        offset += int(deals.max()) + 1 if n else 0
+    return Dataset(np.concatenate(sparse), np.concatenate(dense), np.concatenate(roles), np.concatenate(targets),
+                   np.concatenate(masks), np.concatenate(tricks), np.concatenate(groups))
+
+
+def split(data: Dataset, share: float, seed: int) -> tuple[Dataset, Dataset]:
+    """(training, validation): whole deals, ``share`` of them held out."""
+    deals = np.unique(data.group)
+    held = np.random.default_rng(seed).random(len(deals)) < share
+    val = np.isin(data.group, deals[held])
+    return data.take(np.flatnonzero(~val)), data.take(np.flatnonzero(val))
+
+
+def init_params(hidden: tuple[int, int], seed: int) -> dict[str, np.ndarray]:
+    """He-initialised float32 arrays named as ``learned_weights.ARRAYS``."""
+    h1, h2 = hidden
+    rng = np.random.default_rng(seed)
+    n_in = N_SPARSE + N_DENSE
+    return {
+        "q_W1": (rng.standard_normal((n_in, h1)) * np.sqrt(2.0 / 60)).astype(np.float32),  # about 60 inputs are on
+        "q_b1": np.zeros(h1, np.float32),
+        "q_W2": (rng.standard_normal((h1, h2)) * np.sqrt(2.0 / h1)).astype(np.float32),
+        "q_b2": np.zeros(h2, np.float32),
+        "q_W3": (rng.standard_normal((3, h2, 24)) * np.sqrt(1.0 / h2)).astype(np.float32),
+        "q_b3": np.full((3, 24), 0.5, np.float32),
+    }
+
+
+def forward_numpy(params: dict[str, np.ndarray], sparse: np.ndarray, dense: np.ndarray,
+                  role: np.ndarray) -> np.ndarray:
+    """The net's outputs (n, 24) for the acting roles, in plain numpy (float64)."""
+    x = np.concatenate([sparse.astype(np.float64), dense.astype(np.float64)], axis=1)
+    h1 = np.maximum(0, x @ params["q_W1"].astype(np.float64) + params["q_b1"])
+    h2 = np.maximum(0, h1 @ params["q_W2"].astype(np.float64) + params["q_b2"])
+    w3 = params["q_W3"].astype(np.float64)[role]  # (n, h2, 24)
+    return np.einsum("nk,nkc->nc", h2, w3) + params["q_b3"][role]
+
+
+def regret(pred: np.ndarray, data: Dataset) -> np.ndarray:
+    """Points lost per decision by playing the net's best legal card, against the labels' best."""
+    legal = data.mask > 0
+    declarer = data.role == 0
+    big = np.float32(1e9)
+    score = np.where(legal, np.where(declarer[:, None], pred, -pred), -big)
+    chosen = score.argmax(axis=1)  # ties: the lowest index, as the player
+    value = np.where(legal, np.where(declarer[:, None], data.target, -data.target), -big)
+    best = value.max(axis=1)
+    got = value[np.arange(len(chosen)), chosen]
+    return (best - got) * SCALE
+
+
+def fit(train: Dataset, val: Dataset, *, hidden: tuple[int, int] = (128, 32), epochs: int = 6,
+        batch: int = 1024, lr: float = 1e-3, seed: int = 1, init: dict | None = None,
+        log=print) -> tuple[dict[str, np.ndarray], list[dict]]:
+    """Adam on the masked squared error; returns (the arrays, one record per epoch: losses and
+    validation regret by trick)."""
+    jax, jnp, optax = _jax()
+    params = {k: jnp.asarray(v) for k, v in (init or init_params(hidden, seed)).items()}
+    steps_per_epoch = max(1, len(train) // batch)
+    schedule = optax.cosine_decay_schedule(lr, steps_per_epoch * epochs, alpha=0.05)
+    opt = optax.adam(schedule)
+    state = opt.init(params)
+
+    def predict(p, xs, xd, role):
+        x = jnp.concatenate([xs.astype(jnp.float32), xd], axis=1)
+        h1 = jax.nn.relu(x @ p["q_W1"] + p["q_b1"])
+        h2 = jax.nn.relu(h1 @ p["q_W2"] + p["q_b2"])
+        out = jnp.einsum("nk,rkc->nrc", h2, p["q_W3"]) + p["q_b3"][None]
+        return jnp.take_along_axis(out, role[:, None, None], axis=1)[:, 0]
+
+    def loss_fn(p, xs, xd, role, y, m):
+        err = (predict(p, xs, xd, role) - y) * m
+        return (err * err).sum() / jnp.maximum(1.0, m.sum())
+
+    @jax.jit
+    def step(p, s, xs, xd, role, y, m):
+        loss, grads = jax.value_and_grad(loss_fn)(p, xs, xd, role, y, m)
+        updates, s = opt.update(grads, s, p)
+        return optax.apply_updates(p, updates), s, loss
+
+    predict_jit = jax.jit(predict)
+
+    def evaluate(p, data):
+        preds = []
+        for lo in range(0, len(data), 8192):
+            preds.append(np.asarray(predict_jit(p, data.sparse[lo:lo + 8192], data.dense[lo:lo + 8192],
+                                                data.role[lo:lo + 8192])))
+        pred = np.concatenate(preds) if preds else np.zeros((0, 24), np.float32)
+        err = (pred - data.target) * data.mask
+        mse = float((err * err).sum() / max(1.0, data.mask.sum()))
+        r = regret(pred, data)
+        return mse, r
+
+    rng = np.random.default_rng(seed)
+    history = []
+    for epoch in range(epochs):
+        t0 = time.perf_counter()
+        order = rng.permutation(len(train))
+        total = 0.0
+        for b in range(steps_per_epoch):
+            rows = np.sort(order[b * batch:(b + 1) * batch])
+            params, state, loss = step(params, state, train.sparse[rows], train.dense[rows], train.role[rows],
+                                       train.target[rows], train.mask[rows])
+            total += float(loss)
+        mse, r = evaluate(params, val)
+        by_trick = [float(r[val.trick == t].mean()) if (val.trick == t).any() else None for t in range(8)]
+        rec = {"epoch": epoch + 1, "train_loss": total / steps_per_epoch, "val_mse": mse,
+               "val_regret": float(r.mean()), "val_regret_per_deal": float(r.sum() / max(1, len(np.unique(val.group)))),
+               "val_regret_by_trick": by_trick, "seconds": time.perf_counter() - t0}
+        history.append(rec)
+        log(f"epoch {epoch + 1}/{epochs}: train loss {rec['train_loss']:.5f}, val mse {mse:.5f}, val regret "
+            f"{rec['val_regret']:.3f} points a decision ({rec['val_regret_per_deal']:.2f} a deal), "
+            f"{rec['seconds']:.0f} s")
+    return {k: np.asarray(params[k], dtype=np.float32) for k in ARRAYS}, history

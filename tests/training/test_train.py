@@ -1,0 +1,93 @@
+"""``thousand train``: a quick training end to end, its resumption, and its refusals."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from tests.cli_checks import refused, snapshot
+
+pytest.importorskip("jax")
+pytest.importorskip("optax")
+
+QUICK = dict(rounds=2, deals=120, hidden=(16, 8), epochs=1, seed=3)
+
+
+@pytest.fixture(scope="module")
+def quick_run(tmp_path_factory):
+    from sim.training.command import TrainSpec, train
+
+    out = tmp_path_factory.mktemp("train")
+    lines = []
+    path = train(out, TrainSpec(**QUICK), threads=2, log=lines.append)
+    return out, path, lines
+
+
+def test_a_quick_training_gives_weights_that_load_and_say_what_made_them(quick_run):
+    from sim.fingerprint import code_fingerprint
+    from sim.players.learned_weights import load_weights
+
+    out, path, lines = quick_run
+    net, meta = load_weights(path)
+    assert net.dtype == np.float32 and np.isfinite(net).all()
+    assert meta["hidden"] == [16, 8] and meta["spec"]["seed"] == 3 and meta["round"] == 1
+    assert meta["code_fingerprint"] == code_fingerprint()
+    assert meta["data"]["positions"] > 1000 and meta["data"]["solver_nodes"] > 0
+    assert len(meta["history"]) == 1 and meta["history"][0]["val_regret"] >= 0
+    # round 1 played the round-0 model's cards: its parts record that model's SHA-256
+    from sim.players.learned_weights import file_sha256
+
+    with np.load(out / "r1" / "part-00000.npz") as z:
+        assert str(z["model_sha"]) == file_sha256(out / "r0" / "model.npz")
+    assert any("round 1" in ln for ln in lines)
+
+
+def test_the_same_command_again_does_nothing_and_a_lost_part_is_made_again_the_same(quick_run):
+    from sim.training.command import TrainSpec, train
+
+    out, path, _ = quick_run
+    before = snapshot(out)
+    train(out, TrainSpec(**QUICK), threads=1, log=lambda m: None)
+    assert snapshot(out) == before  # resumed: nothing to do, nothing rewritten differently
+    (out / "r1" / "part-00000.npz").unlink()  # as if Ctrl-C had come before that part was stored
+    (out / "r1" / "model.npz").unlink()
+    train(out, TrainSpec(**QUICK), threads=1, log=lambda m: None)
+    after = snapshot(out)
+    assert after["r1/part-00000.npz"] == before["r1/part-00000.npz"]  # a part is a pure function of its index
+    assert set(after) == set(before)
+
+
+def test_a_folder_of_another_training_is_refused_in_one_line_and_left_alone(quick_run):
+    import cli
+
+    out, _, _ = quick_run
+    before = snapshot(out)
+    res = CliRunner().invoke(cli.app, ["train", "--out", str(out), "--rounds", "2", "--deals", "120", "--hidden",
+                                       "16,8", "--epochs", "1", "--seed", "4", "--no-progress"])
+    refused(res, "another specification", "seed 3, not 4", "use a new --out")
+    assert snapshot(out) == before
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--labels", "worlds:0"], ["--labels", "worlds:K"]),
+    (["--hidden", "12"], ["--hidden"]),
+    (["--rounds", "0"], ["--rounds"]),
+    (["--rules", "nonsense"], ["nonsense"]),
+])
+def test_bad_options_are_refused_in_one_line(tmp_path, args, words):
+    import cli
+
+    res = CliRunner().invoke(cli.app, ["train", "--out", str(tmp_path / "t"), "--no-progress", *args])
+    refused(res, *words)
+    assert not (tmp_path / "t" / "train.json").exists()
+
+
+def test_the_spec_file_records_the_code(quick_run):
+    from sim.fingerprint import code_fingerprint
+
+    out, _, _ = quick_run
+    recorded = json.loads((out / "train.json").read_text())
+    assert recorded["code_fingerprint"] == code_fingerprint() and recorded["spec"]["deals"] == 120
