@@ -118,7 +118,8 @@ def simulate(
     rules: Annotated[str, typer.Option(help="a preset (classic, short, long, ...) or a TOML file")] = "classic",
     players: Annotated[str, typer.Option(
         help="one player for all seats or one per seat (three, or two or four with players = 2 or 4) of random, "
-             "heuristic, dd, pimc, leadage (a ported bot; 3 or 4 players), e.g. heuristic,random,random")]
+             "heuristic, dd, pimc, leadage (a ported bot; 3 or 4 players), learned, learned-cards or learned:PATH "
+             "(a net's card play; 3 or 4 players), e.g. heuristic,random,random")]
     = "heuristic",
     seed: Annotated[int, typer.Option(help="root seed: the same seed gives the same results")] = 0,
     out: Annotated[Path, typer.Option(help="run directory (Parquet shards + run.json); rerun to resume")]
@@ -375,7 +376,8 @@ def compare(
 def tournament(
     players: Annotated[list[str], typer.Argument(
         help="one player per seat: random, heuristic, dd, pimc, pimc-fast, leadage (the ported tysyacha-1000 "
-             "bot), or a TOML player file (examples/players/)")],
+             "bot), learned, learned-cards, learned:PATH (weights of thousand train), or a TOML player file "
+             "(examples/players/)")],
     games: Annotated[int | None, typer.Option(help="whole games in each seating (default 1000)")] = None,
     deals: Annotated[int | None, typer.Option(
         help="independent deals from a zero score in each seating instead of games: players compared by points "
@@ -418,11 +420,18 @@ def train(
     labels: Annotated[str, typer.Option(
         help="'true' (the exact value in the true deal) or 'worlds:K' (averaged over K worlds drawn as PIMC draws "
              "them)")] = "true",
-    hidden: Annotated[str, typer.Option(help="the two hidden layers' sizes")] = "128,32",
-    epochs: Annotated[int, typer.Option(help="passes over the data a round")] = 5,
+    hidden: Annotated[str, typer.Option(help="the two hidden layers' sizes")] = "256,64",
+    epochs: Annotated[int, typer.Option(help="passes over the data a round")] = 10,
+    loss: Annotated[str, typer.Option(
+        help="'mse' (squared error of each legal card's value) or 'centred' (of its difference from the "
+             "position's mean)")] = "centred",
+    permute_suits: Annotated[bool, typer.Option(
+        help="rename each training batch's suits by a random permutation (the marriage values move with them)")]
+    = True,
     seed: Annotated[int, typer.Option(help="the same seed gives the same data")] = 1,
     quick: Annotated[bool, typer.Option(
-        "--quick", help="a small training to try the command: 2 rounds of 300 deals, a 32-16 net, 2 epochs")] = False,
+        "--quick", help="a small training to try the command: 2 rounds of 300 deals, a 32-16 net, 2 epochs")]
+    = False,
     threads: Annotated[int, typer.Option(help="threads (the data do not depend on it)")] = 0,
     progress: Annotated[bool, typer.Option(help="show a progress bar on stderr")] = True,
 ) -> None:
@@ -447,7 +456,8 @@ def train(
     typer.echo("loading the compiled kernels (the first run compiles them: a few minutes)...", err=True)
     try:
         path = run_training(out, TrainSpec(rules=rules, rounds=rounds, deals=deals, labels=labels, hidden=sizes,
-                                           epochs=epochs, seed=seed),
+                                           epochs=epochs, loss=loss,
+                                           permute_suits=permute_suits, seed=seed),
                             threads=threads or None, progress=progress,
                             log=lambda m: typer.echo(m, err=True))
     except KeyboardInterrupt:

@@ -30,7 +30,7 @@ from sim.game.bits_nb import popcount
 from sim.game.rules import HouseRules
 from sim.numba_config import jit_hot
 from sim.players import params_matrix, player_codes
-from sim.players.learned_layout import N_DENSE, P_DECLARER, P_LEGAL, P_PLAYED, P_SEAT
+from sim.players.learned_layout import MAX_ACTIVE, N_DENSE, P_DECLARER, P_LEGAL, P_PLAYED, P_SEAT
 from sim.players.learned_nb import best_legal, new_learned_buffers, position_features, q_forward
 from sim.players.learned_weights import DEFAULT_WEIGHTS, weights_matrix
 from sim.training.positions import generate_positions
@@ -95,7 +95,7 @@ def main() -> None:
 
     pos, _ = generate_positions(rules, 5, 0, max(200, args.positions // 12), None, -1, 0.0)
     pos = pos[:args.positions]
-    lidx, lval = np.zeros(128, dtype=np.int64), np.zeros(N_DENSE, dtype=np.float32)
+    lidx, lval = np.zeros(MAX_ACTIVE, dtype=np.int64), np.zeros(N_DENSE, dtype=np.float32)
     lbuf = new_learned_buffers()[1]
     _decide_repeatedly(pos[0], arr, net, 1, lidx, lval, lbuf)
     per_call = np.zeros(len(pos))

@@ -76,6 +76,22 @@ def features(row: np.ndarray, rules: np.ndarray) -> tuple[set[int], list[np.floa
         active |= {L.F_KNOWN + 24 * role(q) + c for c in known}
     active |= {L.F_UNSEEN + c for c in DECK - gone - hand - known_elsewhere}
     active |= {L.F_LEGAL + c for c in cards(row[L.P_LEGAL])}
+    outside = DECK - gone - hand  # live cards in other hands
+    # A master: nothing higher of its suit is live outside the hand (a higher index is a higher card).
+    active |= {L.F_MASTER + c for c in hand if not any(d // 6 == c // 6 and d > c for d in outside)}
+    if table:
+        trump_now = row[L.P_TRUMP]
+
+        def higher(a, b):  # does card a beat card b, b winning so far
+            if a // 6 == b // 6:
+                return a > b
+            return a // 6 == trump_now
+
+        winner = table[0]
+        for c in table[1:]:
+            if higher(c, winner):
+                winner = c
+        active |= {L.F_WINS + c for c in cards(row[L.P_LEGAL]) if higher(c, winner)}
     active.add(L.F_ME + me)
     active.add(L.F_LEADER + role(leader))
     trump, owner = row[L.P_TRUMP], row[L.P_OWNER]
@@ -135,6 +151,8 @@ def features(row: np.ndarray, rules: np.ndarray) -> tuple[set[int], list[np.floa
         dense[L.D_MARRIAGE_VALUE + s] = int(rules[R.MARRIAGE_VALUE + s]) / 100.0
     dense[L.D_ACE_MARRIAGE] = int(rules[R.ACE_MARRIAGE]) / 100.0
     dense[L.D_UNSECURED] = unsecured / 100.0
+    for s in range(4):
+        dense[L.D_SUIT_OUT + s] = sum(1 for c in outside if c // 6 == s) / 6.0
     return active, [np.float32(v) for v in dense]
 
 

@@ -10,7 +10,7 @@ Changing any input below changes what a weights file means: bump FEATURES_VERSIO
 weights manifest records and the loader checks.
 """
 
-FEATURES_VERSION = 1
+FEATURES_VERSION = 2
 
 # ---- inputs of the card net: each sparse bit adds one row of W1, each dense value its multiple --
 F_HAND = 0  # 24: the seat's cards
@@ -30,7 +30,9 @@ F_TRICK_NO = 345  # 8: the trick number
 F_CAN_DECLARE = 353  # 1: a lead of this seat may declare
 F_RULES = 354  # 10: the play rules (RULE_FLAGS below), then "a contract is set"
 F_FLAGS = 364  # 3: the contract is made already; it cannot be made any more; marriage points unsecured
-N_SPARSE = 367
+F_MASTER = 367  # 24: the seat's cards that no live card of their suit outside its hand beats
+F_WINS = 391  # 24: a follower's legal cards that beat the trick's winning card so far
+N_SPARSE = 415
 # Dense inputs, each a value times its row (points in hundreds):
 D_BANKED = 0  # the declarer's card points and secured marriage points
 D_NEED = 1  # points still needed to make the contract (0 when none is set)
@@ -42,10 +44,11 @@ D_LAST_BID = 6  # 3 by role: each role's last bid in the auction
 D_MARRIAGE_VALUE = 9  # 4 by suit: the marriage values of the rules
 D_ACE_MARRIAGE = 13  # the value of the four aces (0 when they count nothing)
 D_UNSECURED = 14  # the declarer's marriage points that burn unless he wins a trick
-N_DENSE = 15
+D_SUIT_OUT = 15  # 4 by suit: the suit's live cards outside the seat's hand (/6)
+N_DENSE = 19
 F_DENSE = N_SPARSE  # the dense inputs' rows follow the sparse ones
-N_IN = F_DENSE + N_DENSE  # 382 rows of W1
-MAX_ACTIVE = 96  # sparse bits a position can set: hand 8 + played 21 + trick 2 + known 6 + unseen 16 + ...
+N_IN = F_DENSE + N_DENSE  # 434 rows of W1
+MAX_ACTIVE = 160  # sparse bits a position can set (hand 8 + played 21 + unseen 16 + ... stays below it)
 
 # ---- the packed weights of one card net (float32): a header, then the arrays row-major --------
 # W1 (N_IN, H1), b1 (H1), W2 (H1, H2), b2 (H2), W3 (3 roles, H2, 24), b3 (3, 24).

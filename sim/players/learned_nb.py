@@ -15,8 +15,8 @@ import numpy as np
 
 from sim.game import rules_layout as R
 from sim.game.bits_nb import lowest_index, popcount
-from sim.game.cards import ACES_MASK, CARD_POINTS, FULL_DECK, JACK, KING, QUEEN
-from sim.game.play_nb import LEAD_WITHOUT_DECLARING, points_to_make
+from sim.game.cards import ACES_MASK, CARD_POINTS, FULL_DECK, JACK, KING, QUEEN, SUIT_MASK
+from sim.game.play_nb import LEAD_WITHOUT_DECLARING, beats, points_to_make
 from sim.game.rng_nb import below, uniform
 from sim.numba_config import jit_hot
 from sim.players.heuristic_nb import heuristic_card
@@ -30,6 +30,7 @@ from sim.players.learned_layout import (
     D_LAST_BID,
     D_MARRIAGE_VALUE,
     D_NEED,
+    D_SUIT_OUT,
     D_TABLE,
     D_UNSECURED,
     F_CAN_DECLARE,
@@ -40,6 +41,7 @@ from sim.players.learned_layout import (
     F_KNOWN,
     F_LEADER,
     F_LEGAL,
+    F_MASTER,
     F_ME,
     F_OWNER,
     F_PLAYED,
@@ -49,7 +51,9 @@ from sim.players.learned_layout import (
     F_TRUMP,
     F_UNSEEN,
     F_VOID,
+    F_WINS,
     F_WON,
+    MAX_ACTIVE,
     N_DENSE,
     N_IN,
     NET_H1,
@@ -92,7 +96,7 @@ def new_learned_buffers(net: np.ndarray | None = None, rec_rows: int = 1):
     if net is None:
         net = np.zeros((1, NET_HEADER), dtype=np.float32)
     return (np.ascontiguousarray(net, dtype=np.float32), np.zeros((LBUF_ROWS, LBUF_WIDTH), dtype=np.float32),
-            np.zeros(128, dtype=np.int64), np.zeros((max(1, rec_rows), P_N), dtype=np.int64))
+            np.zeros(MAX_ACTIVE, dtype=np.int64), np.zeros((max(1, rec_rows), P_N), dtype=np.int64))
 
 
 @jit_hot
@@ -166,6 +170,27 @@ def card_features(seat, hands, legal, trick, n_in_trick, leader, trump, trump_ow
         idx[n] = F_LEGAL + lowest_index(m)
         n += 1
         m &= m - 1
+    live_out = FULL_DECK & ~played & ~hand  # cards that may still beat one of the seat's
+    m = hand
+    while m:
+        c = lowest_index(m)
+        m &= m - 1
+        above = SUIT_MASK[c // 6] & ~((np.int64(1) << (c + 1)) - 1)
+        if (above & live_out) == 0:
+            idx[n] = F_MASTER + c
+            n += 1
+    if n_in_trick > 0:
+        win = trick[0]
+        for i in range(1, n_in_trick):
+            if beats(trick[i], win, trump):
+                win = trick[i]
+        m = legal
+        while m:
+            c = lowest_index(m)
+            m &= m - 1
+            if beats(c, win, trump):
+                idx[n] = F_WINS + c
+                n += 1
     idx[n] = F_ME + me
     idx[n + 1] = F_LEADER + (leader - declarer) % 3
     idx[n + 2] = F_TRUMP + (trump if trump >= 0 else 4)
@@ -223,6 +248,8 @@ def card_features(seat, hands, legal, trick, n_in_trick, leader, trump, trump_ow
         val[D_MARRIAGE_VALUE + s] = rules[R.MARRIAGE_VALUE + s] / 100.0
     val[D_ACE_MARRIAGE] = rules[R.ACE_MARRIAGE] / 100.0
     val[D_UNSECURED] = unsecured / 100.0
+    for s in range(4):
+        val[D_SUIT_OUT + s] = popcount(live_out & SUIT_MASK[s]) / 6.0
     return n
 
 
@@ -380,6 +407,18 @@ def features_batch(pos, rules, sparse, dense, lidx, lval):
     bit (uint8, N_SPARSE wide), ``dense[i]`` the N_DENSE values (float32); training's input."""
     for i in range(pos.shape[0]):
         n = position_features(pos[i], rules, lidx, lval)
+        for a in range(n):
+            sparse[i, lidx[a]] = 1
+        for d in range(N_DENSE):
+            dense[i, d] = lval[d]
+
+
+@jit_hot
+def features_rows(pos, rules_table, rules_of, sparse, dense, lidx, lval):
+    """``features_batch`` of positions under several rule sets: row i's rules are
+    ``rules_table[rules_of[i]]``; ``sparse`` must come zeroed."""
+    for i in range(pos.shape[0]):
+        n = position_features(pos[i], rules_table[rules_of[i]], lidx, lval)
         for a in range(n):
             sparse[i, lidx[a]] = 1
         for d in range(N_DENSE):

@@ -54,8 +54,10 @@ class TrainSpec:
     rounds: int = 3
     deals: int = 100_000  # deals a round
     labels: str = "true"  # "true" (the true deal) or "worlds:K" (K worlds drawn as PIMC draws them)
-    hidden: tuple[int, int] = (128, 32)
-    epochs: int = 6
+    hidden: tuple[int, int] = (256, 64)
+    epochs: int = 10
+    loss: str = "centred"  # sim.training.fit.LOSSES
+    permute_suits: bool = True  # each batch's suits renamed by a random permutation (sim.training.augment)
     seed: int = 1
 
     def k_worlds(self) -> int:
@@ -75,6 +77,8 @@ class TrainSpec:
             raise TrainError(f"--hidden must be two sizes from 4 to 512, not {self.hidden}")
         if not 1 <= self.epochs <= 100:
             raise TrainError(f"--epochs must be from 1 to 100, not {self.epochs}")
+        if self.loss not in ("mse", "centred"):
+            raise TrainError(f"--loss must be mse or centred, not {self.loss!r}")
         if self.rules != "mixture":
             load_rules(self.rules)
 
@@ -183,25 +187,32 @@ def _train(out: Path, spec: TrainSpec, threads: int | None, log, progress: bool)
 
 
 def _fit_round(spec, r, data_parts, init_path, model_out, threads, log) -> Path:
-    from sim.training.fit import fit, make_dataset, split
+    from sim.training.fit import fit, make_dataset, make_positions
 
-    loaded = []
+    # Whole deals are held out, each part's from the round's seed.
+    rng = np.random.default_rng([spec.seed, r])
+    train_parts, val_parts = [], []
     positions = 0
     nodes = 0
     for p in data_parts:
         with np.load(p) as z:
-            loaded.append((z["pos"], z["values"], z["rules"], z["deals"]))
-            positions += len(z["pos"])
+            pos, values, rules_arr, deals = z["pos"], z["values"], z["rules"], z["deals"]
             nodes += int(z["nodes"].sum())
-    data = make_dataset(loaded)
-    train_set, val_set = split(data, VALIDATION_SHARE, spec.seed + r)
+        positions += len(pos)
+        held = (rng.random(int(deals.max()) + 1) < VALIDATION_SHARE)[deals] if len(deals) else deals.astype(bool)
+        train_parts.append((pos[~held], values[~held], rules_arr, deals[~held]))
+        val_parts.append((pos[held], values[held], rules_arr, deals[held]))
+    train_set = make_positions(train_parts)
+    val_set = make_dataset(val_parts)
     init = None
     if init_path is not None:
         with np.load(init_path) as z:
             init = {k: z[k] for k in z.files}
-    log(f"round {r}: fitting on {len(train_set):,} positions ({len(val_set):,} held out)")
+    log(f"round {r}: fitting on {len(train_set):,} positions ({len(val_set):,} held out)"
+        + (", each batch's suits permuted" if spec.permute_suits else ""))
     arrays, history = fit(train_set, val_set, hidden=spec.hidden, epochs=spec.epochs, seed=spec.seed + r,
-                          init=init, lr=1e-3 if init is None else 4e-4, log=lambda m: log("  " + m))
+                          init=init, lr=1e-3 if init is None else 4e-4, loss=spec.loss,
+                          permute=spec.permute_suits, log=lambda m: log("  " + m))
     import jax
     import optax
 

@@ -6,16 +6,18 @@ against the labels (in hundreds of points), over the legal cards only. The net i
 
 from __future__ import annotations
 
+import itertools
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
-from sim.players.learned_layout import N_DENSE, N_SPARSE, P_DECLARER, P_PLAYED, P_SEAT
-from sim.players.learned_nb import features_batch
+from sim.players.learned_layout import MAX_ACTIVE, N_DENSE, N_SPARSE, P_DECLARER, P_PLAYED, P_SEAT
+from sim.players.learned_nb import features_batch, features_rows
 from sim.players.learned_weights import ARRAYS
 
 SCALE = 100.0  # labels and outputs are in hundreds of points
+ALL_PERMUTATIONS = tuple(itertools.permutations(range(4)))
 
 
 class TrainExtraMissing(RuntimeError):
@@ -62,7 +64,8 @@ def make_dataset(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
         n = len(pos)
         xs = np.zeros((n, N_SPARSE), dtype=np.uint8)
         xd = np.zeros((n, N_DENSE), dtype=np.float32)
-        features_batch(pos, rules_arr, xs, xd, np.zeros(128, dtype=np.int64), np.zeros(N_DENSE, dtype=np.float32))
+        features_batch(pos, rules_arr, xs, xd, np.zeros(MAX_ACTIVE, dtype=np.int64),
+                       np.zeros(N_DENSE, dtype=np.float32))
         sparse.append(xs)
         dense.append(xd)
         roles.append(((pos[:, P_SEAT] - pos[:, P_DECLARER]) % 3).astype(np.int32))
@@ -74,6 +77,53 @@ def make_dataset(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
         offset += int(deals.max()) + 1 if n else 0
     return Dataset(np.concatenate(sparse), np.concatenate(dense), np.concatenate(roles), np.concatenate(targets),
                    np.concatenate(masks), np.concatenate(tricks), np.concatenate(groups))
+
+
+@dataclass
+class PositionSet:
+    """Stored positions with their labels, whose inputs are computed batch by batch (memory stays
+    that of the rows, 416 bytes a position, whatever the copies a suit permutation makes)."""
+
+    pos: np.ndarray  # int64 (n, P_N)
+    values: np.ndarray  # float32 (n, 24): labels, -1 where not legal
+    rules_table: np.ndarray  # int64 (k, rules fields): the parts' rule sets
+    rules_of: np.ndarray  # int64 (n,): each row's rule set
+
+    def __len__(self) -> int:
+        return len(self.pos)
+
+
+def make_positions(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]) -> PositionSet:
+    """A PositionSet of (positions, labels, rules array, deal ids) parts."""
+    table: list[np.ndarray] = []
+    index = []
+    for pos, _values, rules_arr, _deals in parts:
+        k = next((i for i, t in enumerate(table) if np.array_equal(t, rules_arr)), None)
+        if k is None:
+            table.append(rules_arr)
+            k = len(table) - 1
+        index.append(np.full(len(pos), k, dtype=np.int64))
+    return PositionSet(np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
+                       np.stack(table), np.concatenate(index))
+
+
+def batch_inputs(data: PositionSet, rows: np.ndarray, perm: tuple[int, ...] | None):
+    """(sparse, dense, role, target, mask) of ``rows``, the suits renamed by ``perm`` (None: as
+    stored; ``sim.training.augment``)."""
+    from sim.training.augment import permute_rules, permute_suits
+
+    pos, values, table = data.pos[rows], data.values[rows], data.rules_table
+    if perm is not None:
+        pos, values, _ = permute_suits(pos, values, table[0], perm)
+        table = permute_rules(table, perm)
+    n = len(rows)
+    xs = np.zeros((n, N_SPARSE), dtype=np.uint8)
+    xd = np.zeros((n, N_DENSE), dtype=np.float32)
+    features_rows(pos, table, data.rules_of[rows], xs, xd, np.zeros(MAX_ACTIVE, dtype=np.int64),
+                  np.zeros(N_DENSE, dtype=np.float32))
+    role = ((pos[:, P_SEAT] - pos[:, P_DECLARER]) % 3).astype(np.int32)
+    mask = (values >= 0).astype(np.float32)
+    return xs, xd, role, np.where(values >= 0, values / SCALE, 0).astype(np.float32), mask
 
 
 def split(data: Dataset, share: float, seed: int) -> tuple[Dataset, Dataset]:
@@ -122,11 +172,20 @@ def regret(pred: np.ndarray, data: Dataset) -> np.ndarray:
     return (best - got) * SCALE
 
 
-def fit(train: Dataset, val: Dataset, *, hidden: tuple[int, int] = (128, 32), epochs: int = 6,
-        batch: int = 1024, lr: float = 1e-3, seed: int = 1, init: dict | None = None,
-        log=print) -> tuple[dict[str, np.ndarray], list[dict]]:
-    """Adam on the masked squared error; returns (the arrays, one record per epoch: losses and
-    validation regret by trick)."""
+LOSSES = ("mse", "centred")
+
+
+def fit(train: Dataset | PositionSet, val: Dataset, *, hidden: tuple[int, int] = (128, 32), epochs: int = 6,
+        batch: int = 1024, lr: float = 1e-3, seed: int = 1, init: dict | None = None, loss: str = "mse",
+        permute: bool = False, log=print) -> tuple[dict[str, np.ndarray], list[dict]]:
+    """Adam on the masked squared error (``loss`` "mse"), or on the error of each legal card's
+    value less the position's mean over its legal cards plus a tenth of the means' error
+    ("centred": the capacity goes to the differences between cards, which decide the play).
+    ``train`` as a PositionSet computes its inputs batch by batch, and with ``permute`` renames
+    the suits of each batch by a permutation drawn from the 24 (``sim.training.augment``).
+    Returns (the arrays, one record per epoch: losses and validation regret by trick)."""
+    if loss not in LOSSES:
+        raise ValueError(f"loss must be one of {', '.join(LOSSES)}, not {loss!r}")
     jax, jnp, optax = _jax()
     params = {k: jnp.asarray(v) for k, v in (init or init_params(hidden, seed)).items()}
     steps_per_epoch = max(1, len(train) // batch)
@@ -142,14 +201,21 @@ def fit(train: Dataset, val: Dataset, *, hidden: tuple[int, int] = (128, 32), ep
         return jnp.take_along_axis(out, role[:, None, None], axis=1)[:, 0]
 
     def loss_fn(p, xs, xd, role, y, m):
-        err = (predict(p, xs, xd, role) - y) * m
-        return (err * err).sum() / jnp.maximum(1.0, m.sum())
+        pred = predict(p, xs, xd, role)
+        if loss == "mse":
+            err = (pred - y) * m
+            return (err * err).sum() / jnp.maximum(1.0, m.sum())
+        count = jnp.maximum(1.0, m.sum(axis=1, keepdims=True))
+        pm = (pred * m).sum(axis=1, keepdims=True) / count
+        ym = (y * m).sum(axis=1, keepdims=True) / count
+        err = (pred - pm - (y - ym)) * m
+        return ((err * err).sum() + 0.1 * ((pm - ym) ** 2).sum()) / jnp.maximum(1.0, m.sum())
 
     @jax.jit
     def step(p, s, xs, xd, role, y, m):
-        loss, grads = jax.value_and_grad(loss_fn)(p, xs, xd, role, y, m)
+        value, grads = jax.value_and_grad(loss_fn)(p, xs, xd, role, y, m)
         updates, s = opt.update(grads, s, p)
-        return optax.apply_updates(p, updates), s, loss
+        return optax.apply_updates(p, updates), s, value
 
     predict_jit = jax.jit(predict)
 
@@ -172,9 +238,14 @@ def fit(train: Dataset, val: Dataset, *, hidden: tuple[int, int] = (128, 32), ep
         total = 0.0
         for b in range(steps_per_epoch):
             rows = np.sort(order[b * batch:(b + 1) * batch])
-            params, state, loss = step(params, state, train.sparse[rows], train.dense[rows], train.role[rows],
-                                       train.target[rows], train.mask[rows])
-            total += float(loss)
+            if isinstance(train, PositionSet):
+                perm = ALL_PERMUTATIONS[rng.integers(len(ALL_PERMUTATIONS))] if permute else None
+                inputs = batch_inputs(train, rows, perm)
+            else:
+                inputs = (train.sparse[rows], train.dense[rows], train.role[rows], train.target[rows],
+                          train.mask[rows])
+            params, state, batch_loss = step(params, state, *inputs)
+            total += float(batch_loss)
         mse, r = evaluate(params, val)
         by_trick = [float(r[val.trick == t].mean()) if (val.trick == t).any() else None for t in range(8)]
         rec = {"epoch": epoch + 1, "train_loss": total / steps_per_epoch, "val_mse": mse,

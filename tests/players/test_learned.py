@@ -61,7 +61,7 @@ def twin_inputs(recorded):
 
 
 def compiled_features(row, rules_array):
-    idx = np.zeros(128, dtype=np.int64)
+    idx = np.zeros(L.MAX_ACTIVE, dtype=np.int64)
     val = np.zeros(L.N_DENSE, dtype=np.float32)
     n = learned_nb.position_features(row, rules_array, idx, val)
     return idx, n, val
@@ -80,9 +80,10 @@ def late_rows(pos: np.ndarray) -> np.ndarray:
 SPARSE_GROUPS = (("F_HAND", 24), ("F_PLAYED", 3 * 24), ("F_TRICK", 3 * 24), ("F_KNOWN", 3 * 24), ("F_UNSEEN", 24),
                  ("F_LEGAL", 24), ("F_ME", 3), ("F_LEADER", 3), ("F_TRUMP", 5), ("F_OWNER", 4), ("F_WON", 3),
                  ("F_VOID", 3 * 4), ("F_DECLARED", 3 * 9), ("F_TRICK_NO", 8), ("F_CAN_DECLARE", 1),
-                 ("F_RULES", len(L.RULE_FLAGS) + 1), ("F_FLAGS", 3))
+                 ("F_RULES", len(L.RULE_FLAGS) + 1), ("F_FLAGS", 3), ("F_MASTER", 24), ("F_WINS", 24))
 DENSE_GROUPS = (("D_BANKED", 1), ("D_NEED", 1), ("D_CONTRACT", 1), ("D_DEFENDER1", 1), ("D_DEFENDER2", 1),
-                ("D_TABLE", 1), ("D_LAST_BID", 3), ("D_MARRIAGE_VALUE", 4), ("D_ACE_MARRIAGE", 1), ("D_UNSECURED", 1))
+                ("D_TABLE", 1), ("D_LAST_BID", 3), ("D_MARRIAGE_VALUE", 4), ("D_ACE_MARRIAGE", 1), ("D_UNSECURED", 1),
+                ("D_SUIT_OUT", 4))
 POSITION_GROUPS = (("P_HAND", 3), ("P_SEAT", 1), ("P_DECLARER", 1), ("P_LEADER", 1), ("P_N_IN_TRICK", 1),
                    ("P_TRICK", 2), ("P_TRUMP", 1), ("P_OWNER", 1), ("P_TRICKS", 3), ("P_CARD_POINTS", 3),
                    ("P_MARRIAGE_POINTS", 3), ("P_MARRIAGES", 3), ("P_CONTRACT", 1), ("P_PLAYED", 1),
@@ -111,7 +112,7 @@ def test_compiled_features_are_the_twins_on_recorded_positions(recorded, twin_in
     assert len(pos) > 200
     sparse = np.zeros((len(pos), L.N_SPARSE), dtype=np.uint8)
     dense = np.zeros((len(pos), L.N_DENSE), dtype=np.float32)
-    learned_nb.features_batch(pos, arr, sparse, dense, np.zeros(128, dtype=np.int64),
+    learned_nb.features_batch(pos, arr, sparse, dense, np.zeros(L.MAX_ACTIVE, dtype=np.int64),
                               np.zeros(L.N_DENSE, dtype=np.float32))
     for i, row in enumerate(pos):
         active, want_dense = twin_inputs[name][i]
@@ -132,11 +133,11 @@ def test_the_recorded_positions_exercise_every_group_of_inputs(twin_inputs):
     """Without these the twin comparison above would leave inputs unchecked."""
     seen = set().union(*(a for rows in twin_inputs.values() for a, _ in rows))
     groups = {"played": L.F_PLAYED, "trick": L.F_TRICK, "known": L.F_KNOWN, "unseen": L.F_UNSEEN,
-              "void": L.F_VOID, "declared": L.F_DECLARED}
+              "void": L.F_VOID, "declared": L.F_DECLARED, "master": L.F_MASTER, "wins": L.F_WINS}
     for group, offset in groups.items():
         for r in range(3):
             width = 4 if group == "void" else 9 if group == "declared" else 24
-            if group == "unseen" and r > 0:
+            if group in ("unseen", "master", "wins") and r > 0:
                 continue
             assert any(offset + width * r <= f < offset + width * (r + 1) for f in seen), (group, r)
     for f in (L.F_CAN_DECLARE, L.F_FLAGS, L.F_FLAGS + 1, L.F_FLAGS + 2, *range(L.F_ME, L.F_ME + 3),
