@@ -44,6 +44,8 @@ RUNS = (
     ("house_heuristic", "games", 20, {"must_head": True, "dark_game": True, "golden_round": True,
                                       "redeal_four_aces": True, "half_marriage": True, "ace_marriage": 200},
      "heuristic", 9, 10),
+    # the shipped weights play here: new weights change results, and so the version
+    ("online_learned", "deals", 60, "online", "learned,learned-cards,heuristic", 10, 30),
 )
 BID_TABLE_DEALS = 12  # one bid-table part of this many deals, pimc on the first 2
 

@@ -271,34 +271,40 @@ def q_forward(net, model, idx, n_idx, val, role, lbuf):
     h1 = lbuf[L_H1]
     h2 = lbuf[L_H2]
     out = lbuf[L_OUT]
+    # Each weight row is taken as a slice and indexed by the loop counter alone: an index such as
+    # base + j could be negative as far as Numba knows, and its wraparound check stops LLVM from
+    # vectorising the loop (4x slower).
+    b1 = w[o_b1:o_b1 + h1n]
     for j in range(h1n):
-        h1[j] = w[o_b1 + j]
+        h1[j] = b1[j]
     for a in range(n_idx):
-        base = o_w1 + idx[a] * h1n
+        row = w[o_w1 + idx[a] * h1n:o_w1 + (idx[a] + 1) * h1n]
         for j in range(h1n):
-            h1[j] += w[base + j]
+            h1[j] += row[j]
     for d in range(N_DENSE):
         v = val[d]
         if v != 0:
-            base = o_w1 + (F_DENSE + d) * h1n
+            row = w[o_w1 + (F_DENSE + d) * h1n:o_w1 + (F_DENSE + d + 1) * h1n]
             for j in range(h1n):
-                h1[j] += v * w[base + j]
+                h1[j] += v * row[j]
+    b2 = w[o_b2:o_b2 + h2n]
     for k in range(h2n):
-        h2[k] = w[o_b2 + k]
+        h2[k] = b2[k]
     for j in range(h1n):
         x = h1[j]
         if x > 0:
-            base = o_w2 + j * h2n
+            row = w[o_w2 + j * h2n:o_w2 + (j + 1) * h2n]
             for k in range(h2n):
-                h2[k] += x * w[base + k]
+                h2[k] += x * row[k]
+    b3 = w[o_b3 + 24 * role:o_b3 + 24 * role + 24]
     for c in range(24):
-        out[c] = w[o_b3 + 24 * role + c]
+        out[c] = b3[c]
     for k in range(h2n):
         x = h2[k]
         if x > 0:
-            base = o_w3 + (role * h2n + k) * 24
+            row = w[o_w3 + (role * h2n + k) * 24:o_w3 + (role * h2n + k + 1) * 24]
             for c in range(24):
-                out[c] += x * w[base + c]
+                out[c] += x * row[c]
 
 
 @jit_hot

@@ -91,3 +91,17 @@ def test_the_spec_file_records_the_code(quick_run):
     out, _, _ = quick_run
     recorded = json.loads((out / "train.json").read_text())
     assert recorded["code_fingerprint"] == code_fingerprint() and recorded["spec"]["deals"] == 120
+
+
+def test_thousand_train_quick_runs_end_to_end_from_the_command_line(tmp_path):
+    """The documented CI size: two rounds of 300 deals, a 32-16 net, two epochs."""
+    import cli
+
+    out = tmp_path / "quick"
+    res = CliRunner().invoke(cli.app, ["train", "--quick", "--out", str(out), "--no-progress"])
+    assert res.exit_code == 0, res.output
+    assert f"weights: {out / 'learned.npz'}" in res.output
+    from sim.players.learned_weights import load_weights
+
+    _, meta = load_weights(out / "learned.npz")
+    assert meta["hidden"] == [32, 16] and meta["spec"]["rounds"] == 2 and meta["spec"]["deals"] == 300
