@@ -112,18 +112,24 @@ def train(out: str | Path, spec: TrainSpec, *, threads: int | None = None, log=N
 
 
 def _train(out: Path, spec: TrainSpec, threads: int | None, log, progress: bool) -> Path:
-    recorded = {"spec": spec.to_dict(), "code_fingerprint": code_fingerprint(), "thousand_version": __version__}
+    # The number of rounds is not part of what the folder holds: round r depends only on the rounds
+    # before it, so the same command with more --rounds goes on from the last round, and with fewer
+    # stops there.
+    recorded = {"spec": {k: v for k, v in spec.to_dict().items() if k != "rounds"},
+                "code_fingerprint": code_fingerprint(), "thousand_version": __version__}
     spec_path = out / SPEC_FILE
     if spec_path.exists():
         try:
             old = json.loads(spec_path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as e:
             raise TrainError(f"{spec_path} cannot be read ({e}); use a new --out") from None
-        if old != recorded:
+        if {**old, "spec": {k: v for k, v in old.get("spec", {}).items() if k != "rounds"}} != recorded:
             diff = [k for k in recorded["spec"] if old.get("spec", {}).get(k) != recorded["spec"][k]]
             what = (", ".join(f"{k} {old.get('spec', {}).get(k)!r}, not {recorded['spec'][k]!r}" for k in diff)
                     if diff else "made by other code")
             raise TrainError(f"{out} holds the training run of another specification ({what}); use a new --out")
+        if "rounds" in old["spec"]:
+            _write_json(spec_path, recorded)  # written by a version that counted the rounds as part of it
     else:
         _write_json(spec_path, recorded)
     data_parts: list[Path] = []

@@ -105,3 +105,17 @@ def test_thousand_train_quick_runs_end_to_end_from_the_command_line(tmp_path):
 
     _, meta = load_weights(out / "learned.npz")
     assert meta["hidden"] == [32, 16] and meta["spec"]["rounds"] == 2 and meta["spec"]["deals"] == 300
+
+
+def test_more_rounds_go_on_from_the_last_one(tmp_path):
+    """--rounds is not part of what a folder holds: asking for one more round adds it."""
+    from sim.players.learned_weights import file_sha256
+    from sim.training.command import TrainSpec, train
+
+    out = tmp_path / "t"
+    small = dict(deals=60, hidden=(8, 8), epochs=1, seed=5)
+    train(out, TrainSpec(rounds=1, **small), threads=1, log=lambda m: None)
+    first = file_sha256(out / "r0" / "model.npz")
+    final = train(out, TrainSpec(rounds=2, **small), threads=1, log=lambda m: None)
+    assert file_sha256(out / "r0" / "model.npz") == first  # round 0 was not redone
+    assert (out / "r1" / "model.npz").exists() and file_sha256(final) == file_sha256(out / "r1" / "model.npz")
