@@ -116,3 +116,12 @@ def describe_difference(what: str, stored: object, current: str) -> str:
     if not stored:
         return f"{what} was made by an older version of thousand that recorded no code fingerprint"
     return f"{what} was made by other code (fingerprint {stored}; this code is {current})"
+
+
+def file_sha256(path: Path) -> str:
+    """The SHA-256 of a file's bytes, read in blocks (a stored part, a shard, a weights file)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()

@@ -38,7 +38,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import hashlib
 import json
 import os
 import platform
@@ -54,7 +53,7 @@ import polars as pl
 
 from sim import __version__
 from sim.engine import BatchSpec, play_chunk
-from sim.fingerprint import code_fingerprint, describe_difference
+from sim.fingerprint import code_fingerprint, describe_difference, file_sha256
 
 RUN_FILE = "run.json"
 MANIFEST_FILE = "manifest.json"
@@ -179,14 +178,6 @@ def write_parquet_atomic(df: pl.DataFrame, path: Path, metadata: dict[str, str])
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
-
-
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 NAME_MAX = 255  # bytes in one file or folder name on every common Linux file system

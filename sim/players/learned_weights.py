@@ -7,13 +7,13 @@ feature layout gets one ``WeightsError`` line naming the file and what is wrong.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from pathlib import Path
 
 import numpy as np
 
+from sim.fingerprint import file_sha256
 from sim.players.learned_layout import FEATURES_VERSION, N_IN, NET_H1, NET_H2, NET_HEADER, NET_N_IN, net_size
 
 WEIGHTS_FORMAT = 1
@@ -24,14 +24,6 @@ ARRAYS = ("q_W1", "q_b1", "q_W2", "q_b2", "q_W3", "q_b3")
 
 class WeightsError(ValueError):
     """A weights file that cannot be used; the message names the file and what is wrong."""
-
-
-def file_sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def shapes_of(h1: int, h2: int) -> dict[str, tuple[int, ...]]:
