@@ -76,7 +76,7 @@ def _run_key(kind: str, prm, default) -> str:
     from sim.players import is_learned, player_type, weights_file
 
     if is_learned(kind) and ":" in kind:  # its weights by content, never by the file's name
-        from sim.players.learned_weights import file_sha256
+        from sim.fingerprint import file_sha256
 
         kind = f"{player_type(kind)}-{file_sha256(weights_file(kind))[:12]}"
     if prm == default:

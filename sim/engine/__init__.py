@@ -41,7 +41,7 @@ from sim.engine.schema import (
 )
 from sim.engine.settle_nb import apply_deal, rotate_seats
 from sim.engine.workspace import W_HANDS, W_RESULT, new_game_state, new_workspace
-from sim.fingerprint import code_fingerprint
+from sim.fingerprint import code_fingerprint, file_sha256
 from sim.game.cards import CardError, parse_card, parse_hand
 from sim.game.play_nb import beats, bid_cap, legal_follows
 from sim.game.rng_nb import state_from_seed
@@ -61,7 +61,6 @@ from sim.players import (
     seat_tuple,
 )
 from sim.players.layout import PLAYER_SCRIPTED
-from sim.players.learned_weights import file_sha256
 from sim.solver import PIMC_TABLE_LOG2_ROWS, TABLE_LOG2_ROWS
 
 if TYPE_CHECKING:  # the kernels' users (the advisor) need not load Polars

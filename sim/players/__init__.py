@@ -177,11 +177,16 @@ def learned_nets(names, prm: np.ndarray, n: int) -> np.ndarray | None:
     if not files:
         return None
     row_of = {seat: files.index(weights_file(name)) for seat, name in enumerate(names) if is_learned(name)}
-    for r in range(prm.shape[0]):
-        seat = (r % 3 + r // 3) % n if n == 4 else r % n
+    for r, seat in enumerate(row_seats(n)):
         if seat in row_of:
             prm[r, H_NET] = row_of[seat]
     return weights_matrix(files)[0]
+
+
+def row_seats(n: int) -> list[int]:
+    """The seat of each row of ``params_matrix``: three rows (players = 2 repeats seat 0), or with
+    four players four blocks of three, block k's row s being seat (s + k) % 4."""
+    return [(s + k) % n for k in range(4) for s in range(3)] if n == 4 else [s % n for s in range(3)]
 
 
 def params_matrix(params: HeuristicParams | tuple[HeuristicParams, ...] | None = None,
@@ -198,8 +203,7 @@ def params_matrix(params: HeuristicParams | tuple[HeuristicParams, ...] | None =
     rules = rules or HouseRules()
     n = rules.players
     per_seat = seat_params(params, n)
-    rows = [per_seat[(s + k) % n] for k in range(4) for s in range(3)] if n == 4 else \
-        [per_seat[s % n] for s in range(3)]
+    rows = [per_seat[seat] for seat in row_seats(n)]
     prm = np.zeros((len(rows), N_HEURISTIC_COLUMNS), dtype=np.float64)
     for i, row in enumerate(rows):
         prm[i, :N_HEURISTIC] = row.to_array()

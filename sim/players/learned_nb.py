@@ -16,7 +16,7 @@ import numpy as np
 from sim.game import rules_layout as R
 from sim.game.bits_nb import lowest_index, popcount
 from sim.game.cards import ACES_MASK, CARD_POINTS, FULL_DECK, JACK, KING, QUEEN, SUIT_MASK
-from sim.game.play_nb import LEAD_WITHOUT_DECLARING, beats, points_to_make
+from sim.game.play_nb import LEAD_WITHOUT_DECLARING, beats, nth_card, points_to_make
 from sim.game.rng_nb import below, uniform
 from sim.numba_config import jit_hot
 from sim.players.heuristic_nb import heuristic_card
@@ -397,32 +397,17 @@ def learned_card(seat, hands, legal, trick, n_in_trick, leader, trump, trump_own
         card = best_legal(lbuf[L_OUT], legal, seat == declarer)
     epsilon = prm[seat, H_EPSILON]
     if epsilon > 0 and choices > 1 and uniform(rng) < epsilon:
-        k = below(rng, choices)
-        m = legal
-        for _ in range(k):
-            m &= m - 1
-        card = lowest_index(m)
+        card = nth_card(legal, below(rng, choices))
     if r > 0:
         rec[r, P_CHOSEN] = card
     return card
 
 
 @jit_hot
-def features_batch(pos, rules, sparse, dense, lidx, lval):
-    """The card net's inputs of stored positions as dense rows: ``sparse[i, f]`` = 1 for each set
-    bit (uint8, N_SPARSE wide), ``dense[i]`` the N_DENSE values (float32); training's input."""
-    for i in range(pos.shape[0]):
-        n = position_features(pos[i], rules, lidx, lval)
-        for a in range(n):
-            sparse[i, lidx[a]] = 1
-        for d in range(N_DENSE):
-            dense[i, d] = lval[d]
-
-
-@jit_hot
 def features_rows(pos, rules_table, rules_of, sparse, dense, lidx, lval):
-    """``features_batch`` of positions under several rule sets: row i's rules are
-    ``rules_table[rules_of[i]]``; ``sparse`` must come zeroed."""
+    """The card net's inputs of stored positions as dense rows, training's input: ``sparse[i, f]``
+    = 1 for each set bit (uint8, N_SPARSE wide, zeroed by the caller), ``dense[i]`` the N_DENSE
+    values (float32); row i's rules are ``rules_table[rules_of[i]]``."""
     for i in range(pos.shape[0]):
         n = position_features(pos[i], rules_table[rules_of[i]], lidx, lval)
         for a in range(n):

@@ -29,10 +29,10 @@ import numpy as np
 from tqdm import tqdm
 
 from sim import __version__
-from sim.fingerprint import code_fingerprint
+from sim.fingerprint import code_fingerprint, file_sha256
 from sim.game.rules import HouseRules, load_rules
 from sim.parallel import run_tasks, worker_count
-from sim.players.learned_weights import file_sha256, load_weights, save_weights, weights_matrix
+from sim.players.learned_weights import load_weights, save_weights, weights_matrix
 from sim.runner import RunLock, check_path_name
 from sim.training.labels import label
 from sim.training.positions import generate_positions, mixture_rules

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.players.learned_layout import MAX_ACTIVE, N_DENSE, N_SPARSE, P_DECLARER, P_PLAYED, P_SEAT
-from sim.players.learned_nb import features_batch, features_rows
+from sim.players.learned_nb import features_rows
 from sim.players.learned_weights import ARRAYS
 
 SCALE = 100.0  # labels and outputs are in hundreds of points
@@ -49,34 +49,6 @@ class Dataset:
 
     def __len__(self) -> int:
         return len(self.role)
-
-    def take(self, rows: np.ndarray) -> Dataset:
-        return Dataset(*(getattr(self, f)[rows] for f in ("sparse", "dense", "role", "target", "mask", "trick",
-                                                         "group")))
-
-
-def make_dataset(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]) -> Dataset:
-    """A Dataset of (positions, labels, rules array, deal ids) parts."""
-
-    sparse, dense, roles, targets, masks, tricks, groups = [], [], [], [], [], [], []
-    offset = 0
-    for pos, values, rules_arr, deals in parts:
-        n = len(pos)
-        xs = np.zeros((n, N_SPARSE), dtype=np.uint8)
-        xd = np.zeros((n, N_DENSE), dtype=np.float32)
-        features_batch(pos, rules_arr, xs, xd, np.zeros(MAX_ACTIVE, dtype=np.int64),
-                       np.zeros(N_DENSE, dtype=np.float32))
-        sparse.append(xs)
-        dense.append(xd)
-        roles.append(((pos[:, P_SEAT] - pos[:, P_DECLARER]) % 3).astype(np.int32))
-        targets.append(np.where(values >= 0, values / SCALE, 0).astype(np.float32))
-        masks.append((values >= 0).astype(np.float32))
-        gone = np.array([int(p).bit_count() for p in pos[:, P_PLAYED]])
-        tricks.append((gone // 3).clip(0, 7).astype(np.int8))
-        groups.append(deals + offset)
-        offset += int(deals.max()) + 1 if n else 0
-    return Dataset(np.concatenate(sparse), np.concatenate(dense), np.concatenate(roles), np.concatenate(targets),
-                   np.concatenate(masks), np.concatenate(tricks), np.concatenate(groups))
 
 
 @dataclass
@@ -126,12 +98,15 @@ def batch_inputs(data: PositionSet, rows: np.ndarray, perm: tuple[int, ...] | No
     return xs, xd, role, np.where(values >= 0, values / SCALE, 0).astype(np.float32), mask
 
 
-def split(data: Dataset, share: float, seed: int) -> tuple[Dataset, Dataset]:
-    """(training, validation): whole deals, ``share`` of them held out."""
-    deals = np.unique(data.group)
-    held = np.random.default_rng(seed).random(len(deals)) < share
-    val = np.isin(data.group, deals[held])
-    return data.take(np.flatnonzero(~val)), data.take(np.flatnonzero(val))
+def make_dataset(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]) -> Dataset:
+    """A Dataset of (positions, labels, rules array, deal ids) parts: the inputs of all their
+    rows at once (``batch_inputs``), with each row's trick and a deal id unique over the parts."""
+    data = make_positions(parts)
+    inputs = batch_inputs(data, np.arange(len(data)), None)
+    gone = np.array([int(p).bit_count() for p in data.pos[:, P_PLAYED]], dtype=np.int64)
+    offsets = np.cumsum([0] + [int(deals.max()) + 1 if len(deals) else 0 for *_, deals in parts[:-1]])
+    groups = np.concatenate([deals + off for (*_, deals), off in zip(parts, offsets, strict=True)])
+    return Dataset(*inputs, (gone // 3).clip(0, 7).astype(np.int8), groups)
 
 
 def init_params(hidden: tuple[int, int], seed: int) -> dict[str, np.ndarray]:

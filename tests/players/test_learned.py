@@ -107,13 +107,13 @@ def test_each_layout_tiles_its_row_without_overlap(groups, total):
 
 @pytest.mark.parametrize("name", list(RULE_SETS))
 def test_compiled_features_are_the_twins_on_recorded_positions(recorded, twin_inputs, name):
-    rules, pos, _ = recorded[name]
+    from sim.training.fit import make_dataset
+
+    rules, pos, deals = recorded[name]
     arr = rules.to_array()
     assert len(pos) > 200
-    sparse = np.zeros((len(pos), L.N_SPARSE), dtype=np.uint8)
-    dense = np.zeros((len(pos), L.N_DENSE), dtype=np.float32)
-    learned_nb.features_batch(pos, arr, sparse, dense, np.zeros(L.MAX_ACTIVE, dtype=np.int64),
-                              np.zeros(L.N_DENSE, dtype=np.float32))
+    batch = make_dataset([(pos, np.zeros((len(pos), 24), dtype=np.float32), arr, deals)])
+    sparse, dense = batch.sparse, batch.dense
     for i, row in enumerate(pos):
         active, want_dense = twin_inputs[name][i]
         idx, n, val = compiled_features(row, arr)

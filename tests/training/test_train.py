@@ -38,7 +38,7 @@ def test_a_quick_training_gives_weights_that_load_and_say_what_made_them(quick_r
     assert meta["data"]["positions"] > 1000 and meta["data"]["solver_nodes"] > 0
     assert len(meta["history"]) == 1 and meta["history"][0]["val_regret"] >= 0
     # round 1 played the round-0 model's cards: its parts record that model's SHA-256
-    from sim.players.learned_weights import file_sha256
+    from sim.fingerprint import file_sha256
 
     with np.load(out / "r1" / "part-00000.npz") as z:
         assert str(z["model_sha"]) == file_sha256(out / "r0" / "model.npz")
@@ -109,7 +109,7 @@ def test_thousand_train_quick_runs_end_to_end_from_the_command_line(tmp_path):
 
 def test_more_rounds_go_on_from_the_last_one(tmp_path):
     """--rounds is not part of what a folder holds: asking for one more round adds it."""
-    from sim.players.learned_weights import file_sha256
+    from sim.fingerprint import file_sha256
     from sim.training.command import TrainSpec, train
 
     out = tmp_path / "t"
