@@ -61,6 +61,7 @@ from sim.engine.workspace import (
     W_DECK,
     W_HANDS,
     W_KNOWN,
+    W_LAST_BID,
     W_MARRIAGE_POINTS,
     W_MARRIAGES,
     W_RESULT,
@@ -107,7 +108,8 @@ def play_hands3(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, rec, r
     left = (declarer + 1) % 3
     right = (declarer + 2) % 3
     givable = givable_cards(hands[declarer], rules)
-    g1, g2, dd_value = choose_discard(codes[declarer], declarer, hands, givable, rules, prm, rng, script, solver)
+    g1, g2, dd_value = choose_discard(codes[declarer], declarer, hands, givable, high, ws[W_LAST_BID], rules, prm, rng,
+                                       script, solver)
     if g1 == g2 or not (givable >> g1) & 1 or not (givable >> g2) & 1:
         return ILLEGAL
     hands[declarer] &= ~((np.int64(1) << g1) | (np.int64(1) << g2))

@@ -12,7 +12,7 @@ from sim.engine.auction_nb import know_cards
 from sim.engine.deals_nb import play_hands3
 from sim.engine.schema import D_DECLARER, D_RESULT
 from sim.engine.tricks_nb import play_tricks
-from sim.engine.workspace import W_CARD_POINTS, W_HANDS, W_KNOWN, W_MARRIAGE_POINTS
+from sim.engine.workspace import W_CARD_POINTS, W_HANDS, W_KNOWN, W_LAST_BID, W_MARRIAGE_POINTS
 from sim.game.bits_nb import lowest_index, popcount
 from sim.game.play_nb import givable_cards
 from sim.game.rng_nb import below
@@ -140,7 +140,8 @@ def play_from_talon(codes, hand10, opp1, opp2, talon, rules, prm, rng, ws, plays
     hands[0] = hand10
     hands[1] = opp1
     hands[2] = opp2
-    g1, g2, _ = choose_discard(codes[0], 0, hands, givable_cards(hand10, rules), rules, prm, rng, script, solver)
+    g1, g2, _ = choose_discard(codes[0], 0, hands, givable_cards(hand10, rules), np.int64(-1), ws[W_LAST_BID], rules,
+                               prm, rng, script, solver)
     hands[0] &= ~((np.int64(1) << g1) | (np.int64(1) << g2))
     hands[1] |= np.int64(1) << g1
     hands[2] |= np.int64(1) << g2

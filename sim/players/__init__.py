@@ -23,6 +23,8 @@ PIMC_WORLDS = 20  # worlds a PIMC seat samples per decision in games (HeuristicP
 # pimc_worlds, the advisor's and the bid tables' --worlds): a decision's cost grows with it, and at
 # 1,000 one deal with three PIMC seats already takes minutes of a core.
 MAX_PIMC_WORLDS = 1000
+# Gift pairs a learned declarer values with its net, cheapest first (learned_nb.learned_discard).
+GIFT_CANDIDATES = 8
 
 
 class PlayerError(ValueError):
@@ -62,6 +64,7 @@ class HeuristicParams:
     block_margin: float = 20.0  # extra overbid to stop a player on the barrel from winning
     dark_deficit: float = 400.0  # go dark (where allowed) when this far behind the leading opponent
     pimc_worlds: float = float(PIMC_WORLDS)  # worlds a PIMC player samples per decision
+    gift_candidates: float = float(GIFT_CANDIDATES)  # gift pairs a learned declarer values with its net
 
     def to_array(self) -> np.ndarray:
         a = np.zeros(N_HEURISTIC, dtype=np.float64)
@@ -254,9 +257,10 @@ def load_player_file(path: str | Path, n: int) -> tuple[str, HeuristicParams]:
     return kind, replace(default_params(n), **{k: float(v) for k, v in data.items()})
 
 
-# The player types whose decisions read the heuristic parameters (dd and the pimc players bid like
-# the heuristic player; pimc_worlds sets their sample).
-PARAMETERISED_PLAYERS = ("heuristic", "dd", "pimc", "pimc-fast")
+# The player types whose decisions read the heuristic parameters (dd, the pimc and the learned players
+# bid like the heuristic player; pimc_worlds sets the pimc players' sample, gift_candidates the learned
+# declarer's).
+PARAMETERISED_PLAYERS = ("heuristic", "dd", "pimc", "pimc-fast", "learned", "learned-cards")
 # The player types that search (double-dummy searches): their chunks need the solver's buffers.
 SEARCHING_PLAYERS = ("dd", "pimc", "pimc-fast", "learned-cards")
 

@@ -42,7 +42,8 @@ H_BARREL_RISK = 19
 # and its exploration rate (training only). HeuristicParams has no such fields: they stay 0.
 H_NET = 20
 H_EPSILON = 21
-N_HEURISTIC = 22  # weights; the per-suit tables filled from them follow
+H_GIFT_CANDIDATES = 22  # gift pairs a learned declarer values with its net
+N_HEURISTIC = 23  # weights; the per-suit tables filled from them follow
 H_SCORE_TABLE = N_HEURISTIC  # 4 suits × 64 holdings
 H_CHANCE_TABLE = H_SCORE_TABLE + 256
 N_HEURISTIC_COLUMNS = H_CHANCE_TABLE + 256

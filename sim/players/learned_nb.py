@@ -7,8 +7,9 @@ defender the lowest; ties go to the lowest card index. Layouts are in ``learned_
 
 The learned seat's buffers ride in the seat's solver tuple (``sim.players.seat_buffers``):
 ``net`` float32 (models, size) packed weights, ``lbuf`` float32 scratch, ``lidx`` int64
-scratch, and ``rec`` int64 (rows, P_N) positions recorded for training, its cursor in
-``rec[0, 0]`` (a one-row ``rec`` records nothing). Everything is ``jit_hot``: no allocation.
+scratch (MAX_ACTIVE feature indices, then GIFT_SCRATCH for the gifts), and ``rec`` int64
+(rows, P_N) positions recorded for training, its cursor in ``rec[0, 0]`` (a one-row ``rec``
+records nothing). Everything is ``jit_hot``: no allocation.
 """
 
 import numpy as np
@@ -19,8 +20,8 @@ from sim.game.cards import ACES_MASK, CARD_POINTS, FULL_DECK, JACK, KING, QUEEN,
 from sim.game.play_nb import LEAD_WITHOUT_DECLARING, beats, nth_card, points_to_make
 from sim.game.rng_nb import below, uniform
 from sim.numba_config import jit_hot
-from sim.players.heuristic_nb import heuristic_card
-from sim.players.layout import H_EPSILON, H_NET
+from sim.players.heuristic_nb import heuristic_card, heuristic_discard
+from sim.players.layout import H_EPSILON, H_GIFT_CANDIDATES, H_NET
 from sim.players.learned_layout import (
     D_ACE_MARRIAGE,
     D_BANKED,
@@ -83,11 +84,13 @@ from sim.players.learned_layout import (
     P_VOIDS,
     RULE_FLAGS,
 )
+from sim.solver.search_nb import DISCARD_ROW, MAX_MOVES, list_discards
 
 RULE_OFFSETS = np.array([getattr(R, name) for name in RULE_FLAGS], dtype=np.int64)
 LBUF_WIDTH = 512  # scratch row width: the widest hidden layer a net may have
 L_DENSE, L_H1, L_H2, L_OUT = 0, 1, 2, 3  # rows of lbuf
 LBUF_ROWS = 4
+GIFT_SCRATCH = 26  # int64 after lidx's MAX_ACTIVE feature indices: the first lead's position of a gift
 
 
 def new_learned_buffers(net: np.ndarray | None = None, rec_rows: int = 1):
@@ -96,7 +99,7 @@ def new_learned_buffers(net: np.ndarray | None = None, rec_rows: int = 1):
     if net is None:
         net = np.zeros((1, NET_HEADER), dtype=np.float32)
     return (np.ascontiguousarray(net, dtype=np.float32), np.zeros((LBUF_ROWS, LBUF_WIDTH), dtype=np.float32),
-            np.zeros(MAX_ACTIVE, dtype=np.int64), np.zeros((max(1, rec_rows), P_N), dtype=np.int64))
+            np.zeros(MAX_ACTIVE + GIFT_SCRATCH, dtype=np.int64), np.zeros((max(1, rec_rows), P_N), dtype=np.int64))
 
 
 @jit_hot
@@ -414,3 +417,53 @@ def features_rows(pos, rules_table, rules_of, sparse, dense, lidx, lval):
             sparse[i, lidx[a]] = 1
         for d in range(N_DENSE):
             dense[i, d] = lval[d]
+
+
+@jit_hot
+def learned_discard(declarer, hands, givable, contract, last_bid, rules, prm, work, net, lbuf, lidx):
+    """The learned declarer's gifts: (card to the seat after him, card to the seat after that, the
+    net's value of the deal after them, in points). The candidates are the first
+    ``prm[declarer, H_GIFT_CANDIDATES]`` ordered pairs of the solver's cheapest-first order
+    (``search_nb.list_discards``: what the cards are worth keeping, voids made, masters kept). Each
+    is valued as the net values the declarer's first lead after it: the best legal lead's output,
+    his points to come, knowing where his two gifts went. The best value wins, the first listed
+    on ties. ``contract`` is the bid (-1 where none is set), ``last_bid`` each seat's last bid.
+    Without a model (training's round 0) the heuristic player's gifts, valued 0."""
+    model = np.int64(prm[declarer, H_NET])
+    if model < 0:
+        g1, g2 = heuristic_discard(hands[declarer], givable)
+        return g1, g2, np.int64(0)
+    hand10 = hands[declarer]
+    n = list_discards(hand10, rules, work)
+    k = min(n, max(1, np.int64(prm[declarer, H_GIFT_CANDIDATES])))
+    left = (declarer + 1) % 3
+    right = (declarer + 2) % 3
+    # The first lead's position: nothing played, won or declared yet, no trump.
+    s = lidx[MAX_ACTIVE:MAX_ACTIVE + GIFT_SCRATCH]
+    idx = lidx[:MAX_ACTIVE]
+    for j in range(GIFT_SCRATCH):
+        s[j] = 0
+    seat_hands, tricks, card_points, marriage_points = s[0:3], s[3:6], s[6:9], s[9:12]
+    marriages, played_by, voids, known, trick = s[12:15], s[15:18], s[18:21], s[21:24], s[24:26]
+    no_card = np.int64(-1)
+    nothing = np.int64(0)
+    can_declare = rules[R.MARRIAGE_FIRST_LEAD] != 0
+    best_value = np.float32(0.0)
+    best_code = np.int64(-1)
+    for i in range(k):
+        code = work[DISCARD_ROW + i // MAX_MOVES, i % MAX_MOVES]
+        a = code // 24
+        b = code % 24
+        hand8 = hand10 & ~(np.int64(1) << a) & ~(np.int64(1) << b)
+        seat_hands[declarer] = hand8
+        known[left] = np.int64(1) << a
+        known[right] = np.int64(1) << b
+        n_idx = card_features(declarer, seat_hands, hand8, trick, nothing, declarer, no_card, no_card, declarer,
+                              tricks, card_points, marriage_points, marriages, contract, nothing, played_by, voids,
+                              known, last_bid, can_declare, rules, idx, lbuf[L_DENSE])
+        q_forward(net, model, idx, n_idx, lbuf[L_DENSE], 0, lbuf)
+        value = lbuf[L_OUT, best_legal(lbuf[L_OUT], hand8, True)]
+        if best_code < 0 or value > best_value:
+            best_value = value
+            best_code = code
+    return best_code // 24, best_code % 24, np.int64(np.round(100.0 * best_value))

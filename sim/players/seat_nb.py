@@ -38,7 +38,7 @@ from sim.players.layout import (
     PLAYER_SCRIPTED,
 )
 from sim.players.leadage_nb import leadage_bid, leadage_card, leadage_contract, leadage_dark, leadage_discard
-from sim.players.learned_nb import learned_card
+from sim.players.learned_nb import learned_card, learned_discard
 from sim.players.pimc2_nb import pimc2_choose_card, pimc2_choose_discard
 from sim.players.pimc_nb import (
     pimc_choose_card,
@@ -107,14 +107,18 @@ def choose_bid(code, seat, hand, high_seat, min_raise, cap, gs, rules, prm, rng,
 
 
 @jit_hot
-def choose_discard(code, declarer, hands, givable, rules, prm, rng, script, solver):
+def choose_discard(code, declarer, hands, givable, contract, last_bid, rules, prm, rng, script, solver):
     """The declarer's discard in the 3-player deal: (card to the seat after him, card to the seat
-    after that, the double-dummy value of the deal for a dd declarer, else 0). ``givable``: the
-    cards of his 10 he may give away."""
+    after that, the deal's value to him: double-dummy for a dd declarer, the net's for a learned
+    one, else 0). ``givable``: the cards of his 10 he may give away; ``contract`` the bid (-1
+    where none is set), ``last_bid`` each seat's last bid (which only the learned player reads)."""
     left = (declarer + 1) % 3
     right = (declarer + 2) % 3
     if code == PLAYER_DD:
         return dd_choose_discard(hands[declarer], hands[left], hands[right], rules, solver[0], solver[1], solver[2])
+    if code == PLAYER_LEARNED:
+        return learned_discard(declarer, hands, givable, contract, last_bid, rules, prm, solver[1], solver[4],
+                               solver[5], solver[6])
     if is_pimc(code) or code == PLAYER_LEARNED_CARDS:
         # Before the discard the declarer knows no opponent's card.
         # pimc-fast discards as pimc: scoring the discards sequentially cost its declarer dearly.

@@ -415,6 +415,97 @@ def test_weights_round_trip_and_every_bad_file_is_refused_in_one_line_naming_it(
     assert "array q_b2" in refusal(misshapen)
 
 
+# ---- 4b. the gifts -------------------------------------------------------------------------------
+def first_lead_row(declarer: int, hand8: int, a: int, b: int, contract: int, last_bid, can_declare: bool):
+    """The declarer's first lead after giving ``a`` to the seat after him and ``b`` to the next,
+    as a stored position: nothing played, won or declared, no trump, every card of his legal."""
+    row = np.zeros(L.P_N, dtype=np.int64)
+    row[L.P_HAND + declarer] = hand8
+    row[L.P_KNOWN + (declarer + 1) % 3] = 1 << a
+    row[L.P_KNOWN + (declarer + 2) % 3] = 1 << b
+    row[L.P_LAST_BID:L.P_LAST_BID + 3] = last_bid
+    row[L.P_SEAT] = row[L.P_DECLARER] = row[L.P_LEADER] = declarer
+    row[L.P_TRICK:L.P_TRICK + 2] = -1
+    row[L.P_TRUMP] = row[L.P_OWNER] = -1
+    row[L.P_CONTRACT] = contract
+    row[L.P_LEGAL] = hand8
+    row[L.P_CAN_DECLARE] = int(can_declare)
+    return row
+
+
+def gift_deals(rules: HouseRules, count: int, seed: int):
+    """(declarer, hands with the talon taken, givable, bid, last bids) of random deals."""
+    from sim.game.play_nb import givable_cards
+
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        deck = rng.permutation(24)
+        hands = np.array([sum(1 << int(c) for c in deck[7 * q:7 * q + 7]) for q in range(3)], dtype=np.int64)
+        declarer = int(rng.integers(3))
+        hands[declarer] |= sum(1 << int(c) for c in deck[21:])
+        bid = int(rng.choice([100, 110, 120, 140]))
+        last_bid = np.array([bid if q == declarer else int(rng.choice([0, 100, 105])) for q in range(3)])
+        yield declarer, hands, int(givable_cards(hands[declarer], rules.to_array())), bid, last_bid
+
+
+def compiled_gifts(rules: HouseRules, net, declarer, hands, givable, bid, last_bid, candidates: int, model: int = 0):
+    from sim.players.layout import H_GIFT_CANDIDATES, H_NET, N_HEURISTIC_COLUMNS
+    from sim.solver import search_buffers
+
+    prm = np.zeros((3, N_HEURISTIC_COLUMNS))
+    prm[declarer, H_NET] = model
+    prm[declarer, H_GIFT_CANDIDATES] = candidates
+    _, lbuf, lidx, _ = learned_nb.new_learned_buffers()
+    work = search_buffers(4)[1]
+    return learned_nb.learned_discard(declarer, hands.copy(), givable, bid, last_bid, rules.to_array(), prm, work,
+                                      net, lbuf, lidx)
+
+
+@pytest.mark.parametrize("name", ["classic", "online", "options 83", "options 87"])
+def test_the_gifts_are_the_pair_of_best_first_lead_value_by_the_twin(name):
+    """Every ordered pair valued (gift_candidates 90): the pair whose first lead the twin net
+    values highest, with that value in points."""
+    rules = RULE_SETS[name]()
+    arrays = random_arrays(64, 16, seed=5)
+    net = pack(arrays)[None, :]
+    can_declare = bool(rules.to_array()[R.MARRIAGE_FIRST_LEAD])
+    checked = 0
+    for declarer, hands, givable, bid, last_bid in gift_deals(rules, 12, seed=len(name)):
+        hand10 = int(hands[declarer])
+        values = {}
+        for a in twin.cards(givable):
+            for b in twin.cards(givable) - {a}:
+                hand8 = hand10 & ~(1 << a) & ~(1 << b)
+                row = first_lead_row(declarer, hand8, a, b, bid, last_bid, can_declare)
+                active, dense = twin.features(row, rules.to_array())
+                out = twin.forward(arrays, active, dense, 0)
+                values[a, b] = max(out[c] for c in twin.cards(hand8))
+        g1, g2, value = compiled_gifts(rules, net, declarer, hands, givable, bid, last_bid, 90)
+        best = max(values.values())
+        assert values[g1, g2] > best - 1e-5, (name, g1, g2)  # only a float32 tie may go either way
+        assert value == round(100 * values[g1, g2])
+        checked += 1
+    assert checked == 12
+
+
+def test_fewer_candidates_take_the_cheapest_pairs_and_no_model_gives_as_the_heuristic():
+    from sim.players.heuristic_nb import heuristic_discard
+    from sim.solver.search_nb import DISCARD_ROW, MAX_MOVES, list_discards, new_work
+
+    rules = preset("classic")
+    net = pack(random_arrays(32, 8, seed=3))[None, :]
+    for declarer, hands, givable, bid, last_bid in gift_deals(rules, 10, seed=9):
+        work = new_work()[1]
+        n = list_discards(hands[declarer], rules.to_array(), work)
+        first = [int(work[DISCARD_ROW + i // MAX_MOVES, i % MAX_MOVES]) for i in range(min(n, 4))]
+        g1, g2, _ = compiled_gifts(rules, net, declarer, hands, givable, bid, last_bid, 1)
+        assert g1 * 24 + g2 == first[0]
+        g1, g2, _ = compiled_gifts(rules, net, declarer, hands, givable, bid, last_bid, 4)
+        assert g1 * 24 + g2 in first
+        g1, g2, value = compiled_gifts(rules, net, declarer, hands, givable, bid, last_bid, 8, model=-1)
+        assert (g1, g2) == tuple(heuristic_discard(hands[declarer], givable)) and value == 0
+
+
 # ---- 5. determinism -----------------------------------------------------------------------------
 def test_positions_are_a_pure_function_of_their_arguments(recorded):
     rules, pos, deals = recorded["options 87"]
