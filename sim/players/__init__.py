@@ -24,7 +24,7 @@ PIMC_WORLDS = 20  # worlds a PIMC seat samples per decision in games (HeuristicP
 # 1,000 one deal with three PIMC seats already takes minutes of a core.
 MAX_PIMC_WORLDS = 1000
 # Gift pairs a learned declarer values with its net, cheapest first (learned_nb.learned_discard).
-GIFT_CANDIDATES = 8
+GIFT_CANDIDATES = 4
 
 
 class PlayerError(ValueError):
