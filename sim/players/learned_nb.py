@@ -84,7 +84,7 @@ from sim.players.learned_layout import (
     P_VOIDS,
     RULE_FLAGS,
 )
-from sim.solver.search_nb import DISCARD_ROW, MAX_MOVES, list_discards
+from sim.solver.search_nb import DISCARD_ROW, MAX_MOVES, cheapest_discards
 
 RULE_OFFSETS = np.array([getattr(R, name) for name in RULE_FLAGS], dtype=np.int64)
 LBUF_WIDTH = 512  # scratch row width: the widest hidden layer a net may have
@@ -424,7 +424,7 @@ def learned_discard(declarer, hands, givable, contract, last_bid, rules, prm, wo
     """The learned declarer's gifts: (card to the seat after him, card to the seat after that, the
     net's value of the deal after them, in points). The candidates are the first
     ``prm[declarer, H_GIFT_CANDIDATES]`` ordered pairs of the solver's cheapest-first order
-    (``search_nb.list_discards``: what the cards are worth keeping, voids made, masters kept). Each
+    (``search_nb.cheapest_discards``: what the cards are worth keeping, voids made, masters kept). Each
     is valued as the net values the declarer's first lead after it: the best legal lead's output,
     his points to come, knowing where his two gifts went. The best value wins, the first listed
     on ties. ``contract`` is the bid (-1 where none is set), ``last_bid`` each seat's last bid.
@@ -434,8 +434,7 @@ def learned_discard(declarer, hands, givable, contract, last_bid, rules, prm, wo
         g1, g2 = heuristic_discard(hands[declarer], givable)
         return g1, g2, np.int64(0)
     hand10 = hands[declarer]
-    n = list_discards(hand10, rules, work)
-    k = min(n, max(1, np.int64(prm[declarer, H_GIFT_CANDIDATES])))
+    k = cheapest_discards(hand10, rules, work, max(1, np.int64(prm[declarer, H_GIFT_CANDIDATES])))
     left = (declarer + 1) % 3
     right = (declarer + 2) % 3
     # The first lead's position: nothing played, won or declared yet, no trump.

@@ -42,6 +42,7 @@ PART_DEALS = 1_000  # deals of a part: a few seconds of labelling, little lost t
 FIRST_EPSILON = 0.15  # round 0 explores this often from the heuristic's cards
 EPSILON = 0.05  # later rounds from the model's
 VALIDATION_SHARE = 0.05  # deals held out of the fit
+FIT_CHECKPOINT = "fit-checkpoint.npz"  # a round's fit after its last finished epoch
 
 
 class TrainError(ValueError):
@@ -216,9 +217,15 @@ def _fit_round(spec, r, data_parts, init_path, model_out, threads, log) -> Path:
             init = {k: z[k] for k in z.files}
     log(f"round {r}: fitting on {len(train_set):,} positions ({len(val_set):,} held out)"
         + (", each batch's suits permuted" if spec.permute_suits else ""))
+    # A Ctrl-C during the fit loses at most the epoch in flight: the same command goes on from the
+    # last finished one. The key names the fit's data, start and settings.
+    checkpoint = model_out.with_name(FIT_CHECKPOINT)
+    key = json.dumps({"parts": _parts_digest(data_parts), "init": file_sha256(init_path) if init_path else None,
+                      "spec": spec.to_dict() | {"rounds": None}, "round": r}, sort_keys=True)
     arrays, history = fit(train_set, val_set, hidden=spec.hidden, epochs=spec.epochs, seed=spec.seed + r,
                           init=init, lr=1e-3 if init is None else 4e-4, loss=spec.loss,
-                          permute=spec.permute_suits, log=lambda m: log("  " + m))
+                          permute=spec.permute_suits, log=lambda m: log("  " + m), checkpoint=checkpoint,
+                          checkpoint_key=key)
     import jax
     import optax
 
@@ -231,6 +238,7 @@ def _fit_round(spec, r, data_parts, init_path, model_out, threads, log) -> Path:
         "history": history, "threads": worker_count(threads),
     }
     save_weights(model_out, arrays, manifest)
+    checkpoint.unlink(missing_ok=True)
     return model_out
 
 

@@ -7,8 +7,11 @@ against the labels (in hundreds of points), over the legal cards only. The net i
 from __future__ import annotations
 
 import itertools
+import json
+import os
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -152,12 +155,16 @@ LOSSES = ("mse", "centred")
 
 def fit(train: Dataset | PositionSet, val: Dataset, *, hidden: tuple[int, int] = (128, 32), epochs: int = 6,
         batch: int = 1024, lr: float = 1e-3, seed: int = 1, init: dict | None = None, loss: str = "mse",
-        permute: bool = False, log=print) -> tuple[dict[str, np.ndarray], list[dict]]:
+        permute: bool = False, log=print, checkpoint: Path | None = None,
+        checkpoint_key: str = "") -> tuple[dict[str, np.ndarray], list[dict]]:
     """Adam on the masked squared error (``loss`` "mse"), or on the error of each legal card's
     value less the position's mean over its legal cards plus a tenth of the means' error
     ("centred": the capacity goes to the differences between cards, which decide the play).
     ``train`` as a PositionSet computes its inputs batch by batch, and with ``permute`` renames
     the suits of each batch by a permutation drawn from the 24 (``sim.training.augment``).
+    With ``checkpoint`` each finished epoch is saved there (the net, the optimiser's state and the
+    batch order's generator), and a fit started again with the same ``checkpoint_key`` goes on
+    after the last saved epoch, to the same bytes as one never stopped.
     Returns (the arrays, one record per epoch: losses and validation regret by trick)."""
     if loss not in LOSSES:
         raise ValueError(f"loss must be one of {', '.join(LOSSES)}, not {loss!r}")
@@ -207,7 +214,12 @@ def fit(train: Dataset | PositionSet, val: Dataset, *, hidden: tuple[int, int] =
 
     rng = np.random.default_rng(seed)
     history = []
-    for epoch in range(epochs):
+    if checkpoint is not None:
+        saved = _load_checkpoint(checkpoint, checkpoint_key, state, jax)
+        if saved is not None:
+            params, state, rng.bit_generator.state, history = saved
+            log(f"going on from epoch {len(history)} (a checkpoint of this fit)")
+    for epoch in range(len(history), epochs):
         t0 = time.perf_counter()
         order = rng.permutation(len(train))
         total = 0.0
@@ -227,7 +239,38 @@ def fit(train: Dataset | PositionSet, val: Dataset, *, hidden: tuple[int, int] =
                "val_regret": float(r.mean()), "val_regret_per_deal": float(r.sum() / max(1, len(np.unique(val.group)))),
                "val_regret_by_trick": by_trick, "seconds": time.perf_counter() - t0}
         history.append(rec)
+        if checkpoint is not None:
+            _save_checkpoint(checkpoint, checkpoint_key, params, state, rng, history, jax)
         log(f"epoch {epoch + 1}/{epochs}: train loss {rec['train_loss']:.5f}, val mse {mse:.5f}, val regret "
             f"{rec['val_regret']:.3f} points a decision ({rec['val_regret_per_deal']:.2f} a deal), "
             f"{rec['seconds']:.0f} s")
     return {k: np.asarray(params[k], dtype=np.float32) for k in ARRAYS}, history
+
+
+def _save_checkpoint(path: Path, key: str, params, state, rng, history: list[dict], jax) -> None:
+    """The fit after an epoch, under a temporary name and then renamed: a Ctrl-C leaves the last
+    whole checkpoint."""
+    leaves = jax.tree_util.tree_leaves(state)
+    meta = {"key": key, "rng": rng.bit_generator.state, "history": history, "leaves": len(leaves)}
+    tmp = path.with_name(path.name + ".tmp.npz")
+    np.savez(tmp, meta=np.array(json.dumps(meta)), **{f"param_{k}": np.asarray(params[k]) for k in ARRAYS},
+             **{f"state_{i}": np.asarray(leaf) for i, leaf in enumerate(leaves)})
+    os.replace(tmp, path)
+
+
+def _load_checkpoint(path: Path, key: str, state, jax):
+    """(params, optimiser state, generator state, history) saved for this fit's ``key``, or None
+    when there is no such checkpoint (none, another fit's, or unreadable: the fit starts over)."""
+    if not path.exists():
+        return None
+    try:
+        with np.load(path) as z:
+            meta = json.loads(str(z["meta"]))
+            leaves, treedef = jax.tree_util.tree_flatten(state)
+            if meta.get("key") != key or meta.get("leaves") != len(leaves):
+                return None
+            params = {k: jax.numpy.asarray(z[f"param_{k}"]) for k in ARRAYS}
+            saved = [jax.numpy.asarray(z[f"state_{i}"], dtype=leaf.dtype) for i, leaf in enumerate(leaves)]
+    except (OSError, ValueError, KeyError):
+        return None
+    return params, jax.tree_util.tree_unflatten(treedef, saved), meta["rng"], meta["history"]

@@ -488,6 +488,27 @@ def test_the_gifts_are_the_pair_of_best_first_lead_value_by_the_twin(name):
     assert checked == 12
 
 
+@pytest.mark.parametrize("name", ["classic", "options 83", "options 87"])
+def test_cheapest_discards_are_the_head_of_the_sorted_list(name):
+    """search_nb.cheapest_discards (a stable selection) against list_discards (all sorted)."""
+    from sim.solver.search_nb import DISCARD_ROW, MAX_MOVES, cheapest_discards, list_discards, new_work
+
+    rules = RULE_SETS[name]().to_array()
+    work = new_work()[1]
+    for declarer, hands, _, _, _ in gift_deals(RULE_SETS[name](), 40, seed=13):
+        n = list_discards(hands[declarer], rules, work)
+        listed = [(int(work[DISCARD_ROW + i // MAX_MOVES, i % MAX_MOVES]),
+                   int(work[DISCARD_ROW + i // MAX_MOVES, MAX_MOVES + i % MAX_MOVES])) for i in range(n)]
+        costs = [c for _, c in listed]
+        assert costs == sorted(costs) and len(set(costs)) < n  # sorted, with ties to keep in order
+        for k in (1, 4, 9, n + 5):
+            got = cheapest_discards(hands[declarer], rules, work, k)
+            assert got == min(k, n)
+            assert [(int(work[DISCARD_ROW + i // MAX_MOVES, i % MAX_MOVES]),
+                     int(work[DISCARD_ROW + i // MAX_MOVES, MAX_MOVES + i % MAX_MOVES])) for i in range(got)] \
+                == listed[:got]
+
+
 def test_fewer_candidates_take_the_cheapest_pairs_and_no_model_gives_as_the_heuristic():
     from sim.players.heuristic_nb import heuristic_discard
     from sim.solver.search_nb import DISCARD_ROW, MAX_MOVES, list_discards, new_work

@@ -119,3 +119,41 @@ def test_more_rounds_go_on_from_the_last_one(tmp_path):
     final = train(out, TrainSpec(rounds=2, **small), threads=1, log=lambda m: None)
     assert file_sha256(out / "r0" / "model.npz") == first  # round 0 was not redone
     assert (out / "r1" / "model.npz").exists() and file_sha256(final) == file_sha256(out / "r1" / "model.npz")
+
+
+def test_a_fit_stopped_between_epochs_goes_on_to_the_same_net(tmp_path):
+    """Ctrl-C during a round's fit loses at most the epoch in flight: the same command goes on
+    from the checkpoint of the last finished epoch, to the net of a fit never stopped."""
+    from sim.players.learned_weights import load_weights
+    from sim.training.command import FIT_CHECKPOINT, TrainSpec, train
+
+    spec = TrainSpec(rounds=1, deals=120, hidden=(16, 8), epochs=3, seed=5)
+    whole = train(tmp_path / "whole", spec, threads=1, log=lambda m: None)
+
+    def stop_after_the_second_epoch(line):
+        if "epoch 2/3" in line:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        train(tmp_path / "stopped", spec, threads=1, log=stop_after_the_second_epoch)
+    checkpoint = tmp_path / "stopped" / "r0" / FIT_CHECKPOINT
+    assert checkpoint.exists() and not (tmp_path / "stopped" / "r0" / "model.npz").exists()
+    lines = []
+    again = train(tmp_path / "stopped", spec, threads=1, log=lines.append)
+    assert any("going on from epoch 2" in line for line in lines)
+    assert sum("epoch 3/3" in line for line in lines) == 1 and not any("epoch 1/3" in line for line in lines)
+    (net_whole, meta_whole), (net_again, meta_again) = load_weights(whole), load_weights(again)
+    assert np.array_equal(net_whole, net_again)
+    assert [h["train_loss"] for h in meta_whole["history"]] == [h["train_loss"] for h in meta_again["history"]]
+    assert not checkpoint.exists()  # gone once the round's model is saved
+
+
+def test_a_checkpoint_of_another_fit_is_not_taken(tmp_path):
+    from sim.training.command import FIT_CHECKPOINT, TrainSpec, train
+
+    spec = TrainSpec(rounds=1, deals=120, hidden=(16, 8), epochs=2, seed=5)
+    (tmp_path / "r0").mkdir(parents=True)
+    (tmp_path / "r0" / FIT_CHECKPOINT).write_bytes(b"not a checkpoint")
+    lines = []
+    train(tmp_path, spec, threads=1, log=lines.append)
+    assert not any("going on" in line for line in lines) and sum("epoch" in line for line in lines) == 2
