@@ -18,7 +18,7 @@ from sim.players.learned_layout import FEATURES_VERSION, N_IN, NET_H1, NET_H2, N
 
 WEIGHTS_FORMAT = 1
 WEIGHTS_DIR = Path(__file__).parent / "weights"
-DEFAULT_WEIGHTS = WEIGHTS_DIR / "learned-v1.npz"  # the weights the player "learned" plays with
+DEFAULT_WEIGHTS = WEIGHTS_DIR / "learned-v2.npz"  # the weights the player "learned" plays with
 ARRAYS = ("q_W1", "q_b1", "q_W2", "q_b2", "q_W3", "q_b3")
 
 
