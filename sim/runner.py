@@ -166,6 +166,18 @@ def write_atomic_bytes(path: Path, data: bytes) -> None:
             tmp.unlink(missing_ok=True)
 
 
+def write_npz_atomic(path: Path, **arrays) -> None:
+    """``np.savez`` of ``arrays`` to ``path`` through ``write_atomic_bytes``: never a partial file,
+    and a full disk is one line."""
+    import io
+
+    import numpy as np
+
+    buf = io.BytesIO()
+    np.savez(buf, **arrays)
+    write_atomic_bytes(path, buf.getvalue())
+
+
 def write_parquet_atomic(df: pl.DataFrame, path: Path, metadata: dict[str, str]) -> None:
     tmp = _tmp_name(path)
     try:

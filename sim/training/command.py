@@ -33,7 +33,7 @@ from sim.fingerprint import code_fingerprint, file_sha256
 from sim.game.rules import HouseRules, load_rules
 from sim.parallel import run_tasks, worker_count
 from sim.players.learned_weights import load_weights, save_weights, weights_matrix
-from sim.runner import RunLock, check_path_name
+from sim.runner import RunLock, check_path_name, write_npz_atomic
 from sim.training.labels import label
 from sim.training.positions import generate_positions, mixture_rules
 
@@ -113,18 +113,16 @@ def train(out: str | Path, spec: TrainSpec, *, threads: int | None = None, log=N
 
 
 def _train(out: Path, spec: TrainSpec, threads: int | None, log, progress: bool) -> Path:
-    # The number of rounds is not part of what the folder holds: round r depends only on the rounds
-    # before it, so the same command with more --rounds goes on from the last round, and with fewer
-    # stops there.
-    recorded = {"spec": {k: v for k, v in spec.to_dict().items() if k != "rounds"},
-                "code_fingerprint": code_fingerprint(), "thousand_version": __version__}
+    # The same command with more --rounds goes on from the last round, and with fewer stops there.
+    recorded = {"spec": _without_rounds(spec.to_dict()), "code_fingerprint": code_fingerprint(),
+                "thousand_version": __version__}
     spec_path = out / SPEC_FILE
     if spec_path.exists():
         try:
             old = json.loads(spec_path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as e:
             raise TrainError(f"{spec_path} cannot be read ({e}); use a new --out") from None
-        if {**old, "spec": {k: v for k, v in old.get("spec", {}).items() if k != "rounds"}} != recorded:
+        if {**old, "spec": _without_rounds(old.get("spec", {}))} != recorded:
             diff = [k for k in recorded["spec"] if old.get("spec", {}).get(k) != recorded["spec"][k]]
             what = (", ".join(f"{k} {old.get('spec', {}).get(k)!r}, not {recorded['spec'][k]!r}" for k in diff)
                     if diff else "made by other code")
@@ -159,7 +157,7 @@ def _train(out: Path, spec: TrainSpec, threads: int | None, log, progress: bool)
             deals = min(PART_DEALS, spec.deals - i * PART_DEALS)
             pos, ids = generate_positions(rules, spec.seed, index, deals, net, model, eps)
             values, nodes = label(pos, rules, k, spec.seed * 7919 + index, threads=1)
-            _save_npz(parts[i], pos=pos, deals=ids, values=values, nodes=nodes, rules=rules.to_array(),
+            write_npz_atomic(parts[i], pos=pos, deals=ids, values=values, nodes=nodes, rules=rules.to_array(),
                       model_sha=np.array(model_sha))
             return len(pos), int(nodes.sum())
 
@@ -219,9 +217,11 @@ def _fit_round(spec, r, data_parts, init_path, model_out, threads, log) -> Path:
         + (", each batch's suits permuted" if spec.permute_suits else ""))
     # A Ctrl-C during the fit loses at most the epoch in flight: the same command goes on from the
     # last finished one. The key names the fit's data, start and settings.
+    parts_sha = _parts_digest(data_parts)  # hashes every part: once, for the checkpoint and the manifest
+    init_sha = file_sha256(init_path) if init_path else None
     checkpoint = model_out.with_name(FIT_CHECKPOINT)
-    key = json.dumps({"parts": _parts_digest(data_parts), "init": file_sha256(init_path) if init_path else None,
-                      "spec": spec.to_dict() | {"rounds": None}, "round": r}, sort_keys=True)
+    key = json.dumps({"parts": parts_sha, "init": init_sha, "spec": _without_rounds(spec.to_dict()), "round": r},
+                     sort_keys=True)
     arrays, history = fit(train_set, val_set, hidden=spec.hidden, epochs=spec.epochs, seed=spec.seed + r,
                           init=init, lr=1e-3 if init is None else 4e-4, loss=spec.loss,
                           permute=spec.permute_suits, log=lambda m: log("  " + m), checkpoint=checkpoint,
@@ -234,12 +234,18 @@ def _fit_round(spec, r, data_parts, init_path, model_out, threads, log) -> Path:
         "code_fingerprint": code_fingerprint(), "jax": jax.__version__, "optax": optax.__version__,
         "numpy": np.__version__, "data": {"parts": [p.parent.name + "/" + p.name for p in data_parts],
                                           "positions": positions, "solver_nodes": nodes},
-        "parts_sha256": _parts_digest(data_parts), "init_sha256": file_sha256(init_path) if init_path else None,
+        "parts_sha256": parts_sha, "init_sha256": init_sha,
         "history": history, "threads": worker_count(threads),
     }
     save_weights(model_out, arrays, manifest)
     checkpoint.unlink(missing_ok=True)
     return model_out
+
+
+def _without_rounds(spec: dict) -> dict:
+    """A spec as a training folder holds it: the number of rounds is not part of it (round r depends
+    only on the rounds before it)."""
+    return {k: v for k, v in spec.items() if k != "rounds"}
 
 
 def _parts_digest(parts: list[Path]) -> str:
@@ -270,12 +276,6 @@ def _part_current(path: Path, model_sha: str) -> bool:
             return str(z["model_sha"]) == model_sha
     except (OSError, ValueError, KeyError):
         return False
-
-
-def _save_npz(path: Path, **arrays) -> None:
-    tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez(tmp, **arrays)
-    os.replace(tmp, path)
 
 
 def _write_json(path: Path, data: dict) -> None:

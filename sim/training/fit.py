@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +17,7 @@ import numpy as np
 from sim.players.learned_layout import MAX_ACTIVE, N_DENSE, N_SPARSE, P_DECLARER, P_PLAYED, P_SEAT
 from sim.players.learned_nb import features_rows
 from sim.players.learned_weights import ARRAYS
+from sim.runner import write_npz_atomic
 
 SCALE = 100.0  # labels and outputs are in hundreds of points
 ALL_PERMUTATIONS = tuple(itertools.permutations(range(4)))
@@ -248,14 +248,11 @@ def fit(train: Dataset | PositionSet, val: Dataset, *, hidden: tuple[int, int] =
 
 
 def _save_checkpoint(path: Path, key: str, params, state, rng, history: list[dict], jax) -> None:
-    """The fit after an epoch, under a temporary name and then renamed: a Ctrl-C leaves the last
-    whole checkpoint."""
+    """The fit after an epoch, written atomically: a Ctrl-C leaves the last whole checkpoint."""
     leaves = jax.tree_util.tree_leaves(state)
     meta = {"key": key, "rng": rng.bit_generator.state, "history": history, "leaves": len(leaves)}
-    tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez(tmp, meta=np.array(json.dumps(meta)), **{f"param_{k}": np.asarray(params[k]) for k in ARRAYS},
-             **{f"state_{i}": np.asarray(leaf) for i, leaf in enumerate(leaves)})
-    os.replace(tmp, path)
+    write_npz_atomic(path, meta=np.array(json.dumps(meta)), **{f"param_{k}": np.asarray(params[k]) for k in ARRAYS},
+                     **{f"state_{i}": np.asarray(leaf) for i, leaf in enumerate(leaves)})
 
 
 def _load_checkpoint(path: Path, key: str, state, jax):
