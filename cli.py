@@ -429,13 +429,21 @@ def train(
         help="rename each training batch's suits by a random permutation (the marriage values move with them)")]
     = True,
     seed: Annotated[int, typer.Option(help="the same seed gives the same data")] = 1,
+    bid_deals: Annotated[int, typer.Option(
+        help="deals of the bidding nets' playouts, every seat declaring each in turn")] = 500_000,
+    bid_hidden: Annotated[int, typer.Option(help="the bidding nets' hidden size")] = 64,
+    bid_epochs: Annotated[int, typer.Option(help="passes over the playouts")] = 8,
+    cards: Annotated[Path | None, typer.Option(
+        help="a weights file whose card net to keep: no rounds, only the bidding nets fitted to its play")] = None,
     quick: Annotated[bool, typer.Option(
-        "--quick", help="a small training to try the command: 2 rounds of 300 deals, a 32-16 net, 2 epochs")]
+        "--quick", help="a small training to try the command: 2 rounds of 300 deals, a 32-16 net, 2 epochs, "
+                        "bidding nets on 300 deals")]
     = False,
     threads: Annotated[int, typer.Option(help="threads (the data do not depend on it)")] = 0,
     progress: Annotated[bool, typer.Option(help="show a progress bar on stderr")] = True,
 ) -> None:
-    """Train the learned player's card net on the exact solver's values (needs the train extra)."""
+    """Train the learned player (needs the train extra): its card net on the exact solver's values,
+    round by round on the positions its own play reaches, then its bidding nets on playouts of it."""
     from sim.training.command import TrainError, TrainSpec
     from sim.training.command import train as run_training
     from sim.training.fit import TrainExtraMissing
@@ -448,6 +456,7 @@ def train(
         _fail(f"--hidden must be two sizes such as 128,32, not {hidden!r}")
     if quick:
         rounds, deals, sizes, epochs = 2, 300, (32, 16), 2
+        bid_deals, bid_hidden, bid_epochs = 300, 16, 2
     try:
         import jax  # noqa: F401  (checked before any work: the fit needs it)
         import optax  # noqa: F401
@@ -456,8 +465,9 @@ def train(
     typer.echo("loading the compiled kernels (the first run compiles them: a few minutes)...", err=True)
     try:
         path = run_training(out, TrainSpec(rules=rules, rounds=rounds, deals=deals, labels=labels, hidden=sizes,
-                                           epochs=epochs, loss=loss,
-                                           permute_suits=permute_suits, seed=seed),
+                                           epochs=epochs, loss=loss, permute_suits=permute_suits, seed=seed,
+                                           bid_deals=bid_deals, bid_hidden=bid_hidden, bid_epochs=bid_epochs,
+                                           cards=str(cards) if cards else ""),
                             threads=threads or None, progress=progress,
                             log=lambda m: typer.echo(m, err=True))
     except KeyboardInterrupt:

@@ -181,3 +181,47 @@ def best_card(values: np.ndarray, legal: int, maximise: bool) -> int:
         if best is None or (values[c] > values[best] if maximise else values[c] < values[best]):
             best = c
     return -1 if best is None else best
+
+
+# ---- the bidding nets ------------------------------------------------------------------------------
+PLAY_RULE_FLAGS = ("MUST_HEAD", "MARRIAGE_FIRST_LEAD", "MARRIAGE_BURNS_WITHOUT_TRICK", "MARRIAGE_OPTIONAL",
+                   "HALF_MARRIAGE", "ACE_MARRIAGE", "NO_LEAD_FOREIGN_TRUMP", "MUST_LEAD_TRUMP", "ROUND_DECLARER")
+
+
+def ladder_input_vector(hand: int, rules: np.ndarray, value: int) -> np.ndarray:
+    """A ladder net's inputs (float64, C_N_IN) as ``learned_layout`` describes them: the hand's
+    cards, the nine play rules on, the marriage values and the four aces' value in hundreds, and
+    the card net's value of the deal in hundreds (net C only; B reads the first B_N_IN)."""
+    x = np.zeros(L.C_N_IN)
+    for c in cards(hand):
+        x[L.L_HAND + c] = 1
+    for i, name in enumerate(PLAY_RULE_FLAGS):
+        x[L.L_RULES + i] = 1 if rules[getattr(R, name)] else 0
+    for s in range(4):
+        x[L.L_MARRIAGE_VALUE + s] = rules[R.MARRIAGE_VALUE + s] / 100
+    x[L.L_ACE_MARRIAGE] = rules[R.ACE_MARRIAGE] / 100
+    x[L.L_VALUE] = value / 100
+    return x
+
+
+def ladder_forward(arrays: dict[str, np.ndarray], prefix: str, x: np.ndarray) -> tuple[list[float], float]:
+    """(the chance each contract of the ladder is made, the net's value in points): one hidden
+    ReLU layer; a chance is the sigmoid of its output, lowered to the chance of any lower contract
+    when that is smaller (a higher contract is never likelier)."""
+    w1, b1 = arrays[prefix + "_W1"].astype(np.float64), arrays[prefix + "_b1"].astype(np.float64)
+    w2, b2 = arrays[prefix + "_W2"].astype(np.float64), arrays[prefix + "_b2"].astype(np.float64)
+    h = np.maximum(0.0, x[:w1.shape[0]] @ w1 + b1)
+    out = h @ w2 + b2
+    chances = []
+    for i in range(L.N_LADDER):
+        p = 1 / (1 + np.exp(-out[i]))
+        chances.append(min([p] + chances[-1:]))
+    return chances, 100 * out[L.N_LADDER]
+
+
+def chance_of(chances: list[float], contract: int) -> float:
+    """The ladder's chance for ``contract``: the first rung below it, none above the last."""
+    if contract <= L.LADDER_LO:
+        return chances[0]
+    i = -(-(contract - L.LADDER_LO) // L.LADDER_STEP)
+    return chances[i] if i < L.N_LADDER else 0.0

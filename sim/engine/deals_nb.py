@@ -95,7 +95,7 @@ def play_hands3(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, rec, r
     hands = ws[W_HANDS, :3]
     rec[row, D_TALON] = talon
     status, declarer, high, mode, as_it_lies = bid_for_talon(rng, rules, bid_codes, prm, gs, dealer, ws, rec, row,
-                                                             plays, script, 3)
+                                                             plays, script, solver, 3)
     if status != 0:
         return status
 
@@ -156,7 +156,7 @@ def finish_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script,
         contract = high
     else:
         contract = choose_contract(codes[declarer], declarer, hands[declarer], high, final_cap, can_concede, dd_value,
-                                   gs, rules, prm, rng, script)
+                                   gs, rules, prm, rng, script, solver)
     conceded = contract == -1
     if conceded:
         if not can_concede:
@@ -304,7 +304,7 @@ def play_hands2(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, other,
     rec[row, D_BURIED] = 0
     rec[row, D_TALON_CARD] = -1
     status, declarer, high, mode, as_it_lies = bid_for_talon(rng, rules, bid_codes, prm, gs, dealer, ws, rec, row,
-                                                             plays, script, 2)
+                                                             plays, script, solver, 2)
     if status != 0:
         return status
     status, as_it_lies, uncontested = at_talon(gs, rules, talon, high, declarer, dealer, 2, as_it_lies, rec, row,

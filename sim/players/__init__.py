@@ -65,6 +65,9 @@ class HeuristicParams:
     dark_deficit: float = 400.0  # go dark (where allowed) when this far behind the leading opponent
     pimc_worlds: float = float(PIMC_WORLDS)  # worlds a PIMC player samples per decision
     gift_candidates: float = float(GIFT_CANDIDATES)  # gift pairs a learned declarer values with its net
+    # How much a learned declarer weighs the opponents' mean result against his own when he weighs
+    # a concession (1: what a duplicate match compares, his result less theirs).
+    opponent_weight: float = 1.0
 
     def to_array(self) -> np.ndarray:
         a = np.zeros(N_HEURISTIC, dtype=np.float64)
@@ -228,8 +231,10 @@ def seat_params(params: HeuristicParams | tuple[HeuristicParams, ...] | None, n:
 
 def load_player_file(path: str | Path, n: int) -> tuple[str, HeuristicParams]:
     """A player defined in a TOML file: ``player = "heuristic"`` (or another type whose bidding reads
-    the parameters: dd, pimc, pimc-fast) and any ``HeuristicParams`` field; the rest are the defaults for an
-    ``n``-player game. Returns (player type, parameters); errors name the file and the key."""
+    the parameters: dd, pimc, pimc-fast, learned, learned-cards) and any ``HeuristicParams`` field; the
+    rest are the defaults for an ``n``-player game. A learned player's ``weights`` names its weights
+    file (relative to the player file's folder). Returns (player name, parameters: ``learned:PATH``
+    for named weights); errors name the file and the key."""
     path = Path(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -243,6 +248,12 @@ def load_player_file(path: str | Path, n: int) -> tuple[str, HeuristicParams]:
     if kind not in PARAMETERISED_PLAYERS:
         raise PlayerError(f"player file {str(path)!r}: player = {kind!r} reads no parameters; "
                           f"use one of {', '.join(PARAMETERISED_PLAYERS)}")
+    weights = data.pop("weights", None)
+    if weights is not None:
+        if kind not in LEARNED_TYPES or not isinstance(weights, str) or not weights:
+            raise PlayerError(f"player file {str(path)!r}: weights names the weights file of a learned player "
+                              f"(player = \"learned\" or \"learned-cards\"), as a path")
+        kind = f"{kind}:{(path.parent / weights) if not Path(weights).is_absolute() else Path(weights)}"
     known = {f.name for f in fields(HeuristicParams)}
     unknown = sorted(set(data) - known)
     if unknown:

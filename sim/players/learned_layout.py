@@ -55,12 +55,49 @@ MAX_ACTIVE = 160  # sparse bits a position can set (hand 8 + played 21 + unseen 
 NET_H1 = 0  # header: the two hidden sizes (exact in float32) and the input count it was made for
 NET_H2 = 1
 NET_N_IN = 2
+NET_BIDDING = 3  # where the bidding nets start in the blob (0: the file has none; the heuristic bids)
 NET_HEADER = 4
 
 
 def net_size(h1: int, h2: int) -> int:
     """Floats in the packed blob of a card net with hidden sizes ``h1``, ``h2``."""
     return NET_HEADER + N_IN * h1 + h1 + h1 * h2 + h2 + 3 * h2 * 24 + 3 * 24
+
+
+# ---- the bidding nets: two ladders of the declarer's final points --------------------------------
+# Net B reads the 7-card hand before the talon, net C the 8 cards kept after the gifts. Each is one
+# hidden layer (ReLU) and N_LADDER_OUT outputs: N_LADDER logits of "a contract of LADDER_LO +
+# LADDER_STEP * i is made" (the declarer's card and marriage points, rounded as the rules round
+# them, reach it) under the learned player's own play, then one linear value in hundreds: for B
+# the seat's points as a defender, for C the defenders' points together.
+LADDER_LO = 100
+LADDER_STEP = 5
+N_LADDER = 41  # contracts 100, 105, ..., 300
+N_LADDER_OUT = N_LADDER + 1
+L_HAND = 0  # 24: the hand (7 cards for B, the 8 kept for C)
+L_RULES = 24  # 9: RULE_FLAGS
+L_MARRIAGE_VALUE = 33  # 4 by suit, dense (hundreds)
+L_ACE_MARRIAGE = 37  # dense (hundreds)
+L_VALUE = 38  # C only, dense: the card net's value of the first lead after the gifts (hundreds)
+B_N_IN = 38
+C_N_IN = 39
+# The bidding blob at w[NET_BIDDING]: a header, then B's W1 (B_N_IN, HB), b1, W2 (HB, N_LADDER_OUT),
+# b2, then C's the same with C_N_IN and HC.
+BH_HIDDEN_B = 0
+BH_HIDDEN_C = 1
+BH_DARK_VALUE = 2  # first hand's expected result of the dark game (points, doubled), from the playouts
+BH_FIRST_VALUE = 3  # first hand's expected result of a normal deal by the bid rule, from the playouts
+BID_HEADER = 4
+
+
+def ladder_size(n_in: int, h: int) -> int:
+    """Floats of one ladder net with ``n_in`` inputs and ``h`` hidden units."""
+    return n_in * h + h + h * N_LADDER_OUT + N_LADDER_OUT
+
+
+def bidding_size(hb: int, hc: int) -> int:
+    """Floats of the bidding blob with hidden sizes ``hb`` (net B) and ``hc`` (net C)."""
+    return BID_HEADER + ladder_size(B_N_IN, hb) + ladder_size(C_N_IN, hc)
 
 
 # ---- a stored position (int64 row): every argument of the seat's decision, and the true hands --

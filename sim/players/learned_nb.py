@@ -15,14 +15,29 @@ records nothing). Everything is ``jit_hot``: no allocation.
 import numpy as np
 
 from sim.game import rules_layout as R
+from sim.game.amounts import THIRD_CONCESSION_PENALTY
 from sim.game.bits_nb import lowest_index, popcount
 from sim.game.cards import ACES_MASK, CARD_POINTS, FULL_DECK, JACK, KING, QUEEN, SUIT_MASK
 from sim.game.play_nb import LEAD_WITHOUT_DECLARING, beats, nth_card, points_to_make
 from sim.game.rng_nb import below, uniform
+from sim.game.state_layout import G_CONCESSIONS, G_ON_BARREL
 from sim.numba_config import jit_hot
-from sim.players.heuristic_nb import heuristic_card, heuristic_discard
-from sim.players.layout import H_EPSILON, H_GIFT_CANDIDATES, H_NET
+from sim.players.heuristic_nb import (
+    heuristic_bid,
+    heuristic_card,
+    heuristic_contract,
+    heuristic_dark,
+    heuristic_discard,
+)
+from sim.players.layout import H_BLOCK_MARGIN, H_EPSILON, H_GIFT_CANDIDATES, H_NET, H_OPPONENT_WEIGHT
 from sim.players.learned_layout import (
+    B_N_IN,
+    BH_DARK_VALUE,
+    BH_FIRST_VALUE,
+    BH_HIDDEN_B,
+    BH_HIDDEN_C,
+    BID_HEADER,
+    C_N_IN,
     D_ACE_MARRIAGE,
     D_BANKED,
     D_CONTRACT,
@@ -54,9 +69,19 @@ from sim.players.learned_layout import (
     F_VOID,
     F_WINS,
     F_WON,
+    L_ACE_MARRIAGE,
+    L_HAND,
+    L_MARRIAGE_VALUE,
+    L_RULES,
+    L_VALUE,
+    LADDER_LO,
+    LADDER_STEP,
     MAX_ACTIVE,
     N_DENSE,
     N_IN,
+    N_LADDER,
+    N_LADDER_OUT,
+    NET_BIDDING,
     NET_H1,
     NET_H2,
     NET_HEADER,
@@ -466,3 +491,192 @@ def learned_discard(declarer, hands, givable, contract, last_bid, rules, prm, wo
             best_value = value
             best_code = code
     return best_code // 24, best_code % 24, np.int64(np.round(100.0 * best_value))
+
+
+# ---- bidding, the final contract, concession and the dark game -------------------------------------
+# Two ladder nets (learned_layout) give the chance that the seat, declaring, makes each contract
+# under its own play, as fitted to playouts of the learned player (sim.training.bidding). The
+# decisions are the rules' arithmetic over those chances. A weights file without the bidding nets
+# bids, raises and concedes as the heuristic player does.
+MADE_AT_LEAST = 0.5  # on the barrel: take the barrel's minimum contract when it is at least this likely made
+
+
+@jit_hot
+def has_bidding_nets(net, model):
+    """Whether model row ``model`` of ``net`` holds the bidding nets."""
+    return model >= 0 and net[model, NET_BIDDING] > 0
+
+
+@jit_hot
+def ladder_inputs(hand, rules, value, x):
+    """The inputs of a ladder net into ``x[:C_N_IN]`` (net B reads the first B_N_IN): the cards of
+    ``hand``, the play rules, and for net C ``value``, the card net's value of the deal (points)."""
+    for i in range(C_N_IN):
+        x[i] = 0.0
+    m = hand
+    while m:
+        x[L_HAND + lowest_index(m)] = 1.0
+        m &= m - 1
+    for i in range(RULE_OFFSETS.size):
+        if rules[RULE_OFFSETS[i]] != 0:
+            x[L_RULES + i] = 1.0
+    for s in range(4):
+        x[L_MARRIAGE_VALUE + s] = rules[R.MARRIAGE_VALUE + s] / 100.0
+    x[L_ACE_MARRIAGE] = rules[R.ACE_MARRIAGE] / 100.0
+    x[L_VALUE] = value / 100.0
+
+
+@jit_hot
+def ladder_forward(net, model, which, x, lbuf):
+    """Net B (``which`` 0) or C (1) of model row ``model`` on the inputs ``x``, into
+    ``lbuf[L_OUT]``: the first N_LADDER entries the chances that contracts LADDER_LO, LADDER_LO +
+    LADDER_STEP, ... are made (made non-increasing: a higher contract is never likelier), then the
+    net's value in points (B: the seat's points as a defender; C: the defenders' together). One
+    fixed order of every sum, as in ``q_forward``."""
+    w = net[model]
+    base = np.int64(w[NET_BIDDING])
+    hb = np.int64(w[base + BH_HIDDEN_B])
+    o = base + BID_HEADER
+    n_in = B_N_IN
+    h = hb
+    if which == 1:
+        o += B_N_IN * hb + hb + hb * N_LADDER_OUT + N_LADDER_OUT
+        n_in = C_N_IN
+        h = np.int64(w[base + BH_HIDDEN_C])
+    o_b1 = o + n_in * h
+    o_w2 = o_b1 + h
+    o_b2 = o_w2 + h * N_LADDER_OUT
+    h1 = lbuf[L_H1]
+    b1 = w[o_b1:o_b1 + h]
+    for j in range(h):
+        h1[j] = b1[j]
+    for i in range(n_in):
+        v = x[i]
+        if v != 0:
+            row = w[o + i * h:o + (i + 1) * h]
+            for j in range(h):
+                h1[j] += v * row[j]
+    out = lbuf[L_OUT]
+    b2 = w[o_b2:o_b2 + N_LADDER_OUT]
+    for k in range(N_LADDER_OUT):
+        out[k] = b2[k]
+    for j in range(h):
+        a = h1[j]
+        if a > 0:
+            row = w[o_w2 + j * N_LADDER_OUT:o_w2 + (j + 1) * N_LADDER_OUT]
+            for k in range(N_LADDER_OUT):
+                out[k] += a * row[k]
+    low = np.float32(1.0)
+    for i in range(N_LADDER):
+        p = np.float32(1.0) / (np.float32(1.0) + np.exp(-out[i]))
+        if p < low:
+            low = p
+        out[i] = low
+    out[N_LADDER] *= np.float32(100.0)
+
+
+@jit_hot
+def made_chance(ladder, contract):
+    """The ladder's chance that ``contract`` is made (a contract below the ladder's first as likely
+    as the first; one above its last, never)."""
+    if contract <= LADDER_LO:
+        return ladder[0]
+    i = (contract - LADDER_LO + LADDER_STEP - 1) // LADDER_STEP
+    return ladder[i] if i < N_LADDER else np.float32(0.0)
+
+
+@jit_hot
+def contract_value(ladder, contract):
+    """The declarer's expected result of playing ``contract``: won or lost, at the ladder's chance."""
+    return contract * (2.0 * made_chance(ladder, contract) - 1.0)
+
+
+@jit_hot
+def learned_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm, net, lbuf):
+    """A raise to ``min_raise`` or 0 to pass: raise while declaring at it is worth at least what the
+    seat expects as a defender (net B: the chance of making each contract with the talon unseen,
+    and the points as a defender). On the barrel only a contract that takes him off, when at least
+    MADE_AT_LEAST likely; against a sitter about to win, the block margin more."""
+    model = np.int64(prm[seat, H_NET])
+    if not has_bidding_nets(net, model):
+        return heuristic_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm)
+    x = lbuf[L_DENSE]
+    ladder_inputs(hand, rules, 0, x)
+    ladder_forward(net, model, 0, x, lbuf)
+    ladder = lbuf[L_OUT]
+    defence = ladder[N_LADDER]
+    if rules[R.BARREL] > 0:
+        barrel_min = rules[R.BARREL_MIN_CONTRACT]
+        if gs[G_ON_BARREL + seat]:
+            want = min_raise  # the least raise reaching barrel_min on the bid_step grid
+            step = rules[R.BID_STEP]
+            if not rules[R.NO_JUMP_BIDS] and want < barrel_min:
+                want += (barrel_min - want + step - 1) // step * step
+            return want if want <= cap and made_chance(ladder, want) >= MADE_AT_LEAST else 0
+        if high_seat >= 0 and high_seat != seat and gs[G_ON_BARREL + high_seat]:
+            defence -= prm[seat, H_BLOCK_MARGIN]
+    return min_raise if contract_value(ladder, min_raise) >= defence else 0
+
+
+@jit_hot
+def learned_contract(seat, hand, contract, cap, can_concede, deal_value, gs, rules, prm, net, lbuf):
+    """The final contract (>= the bid ``contract``, <= ``cap`` when raising) or -1 to concede. Net C
+    reads the 8 cards kept and the card net's value of the deal (``deal_value``, from the gifts):
+    the contract of best expected result is played, unless conceding costs less. A concession is
+    weighed with its payment to the defenders, each weighted ``prm[seat, H_OPPONENT_WEIGHT]``
+    against the defenders' points of a played deal (1: the seat's result less the opponents' mean,
+    what a duplicate match compares). On the barrel, the barrel's minimum when it is at least
+    MADE_AT_LEAST likely made."""
+    model = np.int64(prm[seat, H_NET])
+    if not has_bidding_nets(net, model):
+        return heuristic_contract(seat, hand, contract, cap, can_concede, gs, rules, prm)
+    x = lbuf[L_DENSE]
+    ladder_inputs(hand, rules, deal_value, x)
+    ladder_forward(net, model, 1, x, lbuf)
+    ladder = lbuf[L_OUT]
+    step = rules[R.BID_STEP]
+    top = max(contract, cap)
+    best = contract
+    best_value = contract_value(ladder, contract)
+    c = contract + step
+    while c <= top:
+        v = contract_value(ladder, c)
+        if v > best_value:
+            best, best_value = c, v
+        c += step
+    barrel_min = rules[R.BARREL_MIN_CONTRACT]
+    if (rules[R.BARREL] > 0 and gs[G_ON_BARREL + seat] and best < barrel_min <= top
+            and made_chance(ladder, barrel_min) >= MADE_AT_LEAST):
+        best = barrel_min
+        best_value = contract_value(ladder, best)
+    if can_concede:
+        loss = 0 if rules[R.CONCEDE_NO_DEDUCTION] else contract
+        if rules[R.CONCEDE_THIRD_PENALTY] and (gs[G_CONCESSIONS + seat] + 1) % 3 == 0:
+            loss += THIRD_CONCESSION_PENALTY
+        gain = 60 if rules[R.CONCEDE_60] else (contract + 9) // 10 * 5
+        weight = prm[seat, H_OPPONENT_WEIGHT]
+        if -loss - weight * gain > best_value - weight * 0.5 * ladder[N_LADDER]:
+            return -1
+    return best
+
+
+@jit_hot
+def learned_dark(seat, gs, rules, prm, net):
+    """1 if first hand goes dark (the caller checks it is allowed): when the playouts' dark game is
+    worth more to a first hand than a normal deal bid by ``learned_bid`` (two figures of the
+    weights file), or, as the heuristic player does, when far behind."""
+    model = np.int64(prm[seat, H_NET])
+    if not has_bidding_nets(net, model):
+        return heuristic_dark(seat, gs, rules, prm)
+    base = np.int64(net[model, NET_BIDDING])
+    if net[model, base + BH_DARK_VALUE] > net[model, base + BH_FIRST_VALUE]:
+        return 1
+    return heuristic_dark(seat, gs, rules, prm)
+
+
+@jit_hot
+def ladder_rows(hands, values, rules_table, rules_of, x):
+    """``ladder_inputs`` of many rows into ``x`` (n, C_N_IN): hand ``hands[i]``, value ``values[i]``,
+    rules ``rules_table[rules_of[i]]`` (training computes the inputs with the players' own code)."""
+    for i in range(hands.shape[0]):
+        ladder_inputs(hands[i], rules_table[rules_of[i]], values[i], x[i])

@@ -14,12 +14,31 @@ from pathlib import Path
 import numpy as np
 
 from sim.fingerprint import file_sha256
-from sim.players.learned_layout import FEATURES_VERSION, N_IN, NET_H1, NET_H2, NET_HEADER, NET_N_IN, net_size
+from sim.players.learned_layout import (
+    B_N_IN,
+    BH_DARK_VALUE,
+    BH_FIRST_VALUE,
+    BH_HIDDEN_B,
+    BH_HIDDEN_C,
+    BID_HEADER,
+    C_N_IN,
+    FEATURES_VERSION,
+    N_IN,
+    N_LADDER_OUT,
+    NET_BIDDING,
+    NET_H1,
+    NET_H2,
+    NET_HEADER,
+    NET_N_IN,
+    bidding_size,
+    net_size,
+)
 
 WEIGHTS_FORMAT = 1
 WEIGHTS_DIR = Path(__file__).parent / "weights"
 DEFAULT_WEIGHTS = WEIGHTS_DIR / "learned-v2.npz"  # the weights the player "learned" plays with
 ARRAYS = ("q_W1", "q_b1", "q_W2", "q_b2", "q_W3", "q_b3")
+BIDDING_ARRAYS = ("b_W1", "b_b1", "b_W2", "b_b2", "c_W1", "c_b1", "c_W2", "c_b2")  # optional: the bidding nets
 
 
 class WeightsError(ValueError):
@@ -31,13 +50,33 @@ def shapes_of(h1: int, h2: int) -> dict[str, tuple[int, ...]]:
             "q_b3": (3, 24)}
 
 
-def pack(arrays: dict[str, np.ndarray]) -> np.ndarray:
-    """The float32 blob of one card net (``learned_layout``: a header, then the arrays row-major)."""
+def bidding_shapes_of(hb: int, hc: int) -> dict[str, tuple[int, ...]]:
+    return {"b_W1": (B_N_IN, hb), "b_b1": (hb,), "b_W2": (hb, N_LADDER_OUT), "b_b2": (N_LADDER_OUT,),
+            "c_W1": (C_N_IN, hc), "c_b1": (hc,), "c_W2": (hc, N_LADDER_OUT), "c_b2": (N_LADDER_OUT,)}
+
+
+def has_bidding(arrays) -> bool:
+    return all(k in arrays for k in BIDDING_ARRAYS)
+
+
+def pack(arrays: dict[str, np.ndarray], bidding: dict | None = None) -> np.ndarray:
+    """The float32 blob of one learned player (``learned_layout``): the card net (a header, then
+    its arrays row-major), then, when ``arrays`` hold them, the bidding nets with their header
+    (``bidding``: the manifest's figures of the dark game)."""
     h1, h2 = arrays["q_W1"].shape[1], arrays["q_W2"].shape[1]
     head = np.zeros(NET_HEADER, dtype=np.float32)
     head[NET_H1], head[NET_H2], head[NET_N_IN] = h1, h2, N_IN
-    blob = np.concatenate([head] + [np.asarray(arrays[k], dtype=np.float32).ravel() for k in ARRAYS])
-    assert blob.size == net_size(h1, h2)
+    parts = [head] + [np.asarray(arrays[k], dtype=np.float32).ravel() for k in ARRAYS]
+    if has_bidding(arrays):
+        hb, hc = arrays["b_W1"].shape[1], arrays["c_W1"].shape[1]
+        head[NET_BIDDING] = net_size(h1, h2)  # exact in float32 below 2**24
+        bid_head = np.zeros(BID_HEADER, dtype=np.float32)
+        bid_head[BH_HIDDEN_B], bid_head[BH_HIDDEN_C] = hb, hc
+        bid_head[BH_DARK_VALUE] = (bidding or {}).get("dark_value", 0.0)
+        bid_head[BH_FIRST_VALUE] = (bidding or {}).get("first_hand_value", 0.0)
+        parts += [bid_head] + [np.asarray(arrays[k], dtype=np.float32).ravel() for k in BIDDING_ARRAYS]
+    blob = np.concatenate(parts)
+    assert blob.size == net_size(h1, h2) + (bidding_size(hb, hc) if has_bidding(arrays) else 0)
     return blob
 
 
@@ -51,12 +90,15 @@ def save_weights(npz: str | Path, arrays: dict[str, np.ndarray], manifest: dict)
     npz = Path(npz)
     npz.parent.mkdir(parents=True, exist_ok=True)
     tmp = npz.with_name(npz.name + ".tmp.npz")
-    np.savez(tmp, **{k: np.asarray(arrays[k], dtype=np.float32) for k in ARRAYS})
+    names = ARRAYS + (BIDDING_ARRAYS if has_bidding(arrays) else ())
+    np.savez(tmp, **{k: np.asarray(arrays[k], dtype=np.float32) for k in names})
     sha = file_sha256(tmp)
     os.replace(tmp, npz)
     h1, h2 = arrays["q_W1"].shape[1], arrays["q_W2"].shape[1]
     meta = {"format": WEIGHTS_FORMAT, "features_version": FEATURES_VERSION, "n_in": N_IN, "hidden": [h1, h2],
             **manifest, "npz_sha256": sha}
+    if has_bidding(arrays):
+        meta["bidding"] = {**manifest["bidding"], "hidden": [arrays["b_W1"].shape[1], arrays["c_W1"].shape[1]]}
     mpath = manifest_path(npz)
     tmp_json = mpath.with_name(mpath.name + ".tmp")
     tmp_json.write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
@@ -90,6 +132,8 @@ def load_weights(npz: str | Path) -> tuple[np.ndarray, dict]:
     try:
         with np.load(npz, allow_pickle=False) as data:
             arrays = {k: data[k] for k in ARRAYS}
+            if isinstance(meta.get("bidding"), dict):
+                arrays.update({k: data[k] for k in BIDDING_ARRAYS})
     except (OSError, ValueError, KeyError) as e:
         raise WeightsError(f"weights file {name!r} cannot be read: {e}") from None
     hidden = meta.get("hidden")
@@ -100,7 +144,19 @@ def load_weights(npz: str | Path) -> tuple[np.ndarray, dict]:
         if arrays[k].shape != shape or arrays[k].dtype != np.float32 or not np.isfinite(arrays[k]).all():
             raise WeightsError(f"weights file {name!r}: array {k} is {arrays[k].dtype} {arrays[k].shape}, "
                                f"not finite float32 {shape}")
-    return pack(arrays), meta
+    bidding = meta.get("bidding")
+    if bidding is not None:
+        sizes = bidding.get("hidden") if isinstance(bidding, dict) else None
+        if not (isinstance(sizes, list) and len(sizes) == 2 and all(isinstance(h, int) and 1 <= h <= 512
+                                                                    for h in sizes)
+                and all(isinstance(bidding.get(k), (int, float)) for k in ("dark_value", "first_hand_value"))):
+            raise WeightsError(f"weights file {name!r}: its manifest's bidding nets have no valid sizes and "
+                               "dark-game figures")
+        for k, shape in bidding_shapes_of(*sizes).items():
+            if arrays[k].shape != shape or arrays[k].dtype != np.float32 or not np.isfinite(arrays[k]).all():
+                raise WeightsError(f"weights file {name!r}: array {k} is {arrays[k].dtype} {arrays[k].shape}, "
+                                   f"not finite float32 {shape}")
+    return pack(arrays, bidding), meta
 
 
 def weights_matrix(paths: list[str | Path]) -> tuple[np.ndarray, list[dict]]:

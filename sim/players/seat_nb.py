@@ -4,8 +4,8 @@ The engine knows no player: at each decision it calls one function here with the
 code (``sim.players.layout``) and what that seat may see, and checks the answer is legal. These
 functions pick the player's kernel by its code: scripted (the known-answer tests), random,
 heuristic, double dummy (``dd_nb``), PIMC (``pimc_nb``, ``pimc2_nb``) and the ported
-bot (``leadage_nb``). The dd and pimc players
-bid, go dark and (pimc) choose the final contract as the heuristic player does.
+bot (``leadage_nb``) and the learned player (``learned_nb``). The dd and pimc players, and
+``learned-cards``, bid, go dark and (pimc) choose the final contract as the heuristic player does.
 
 ``solver`` is the seat's search buffers (state, moves, transposition table, PIMC worlds), ``rng``
 its generator state, ``script`` the scripted actions with their cursor, ``prm`` the parameter rows.
@@ -38,7 +38,7 @@ from sim.players.layout import (
     PLAYER_SCRIPTED,
 )
 from sim.players.leadage_nb import leadage_bid, leadage_card, leadage_contract, leadage_dark, leadage_discard
-from sim.players.learned_nb import learned_card, learned_discard
+from sim.players.learned_nb import learned_bid, learned_card, learned_contract, learned_dark, learned_discard
 from sim.players.pimc2_nb import pimc2_choose_card, pimc2_choose_discard
 from sim.players.pimc_nb import (
     pimc_choose_card,
@@ -80,8 +80,10 @@ def reads_known_cards(codes, n):
 
 
 @jit_hot
-def choose_dark(code, seat, gs, rules, prm, rng, script):
+def choose_dark(code, seat, gs, rules, prm, rng, script, solver):
     """1 if first hand goes dark before seeing his cards, else 0 (the engine checks it is allowed)."""
+    if code == PLAYER_LEARNED:
+        return learned_dark(seat, gs, rules, prm, solver[4])
     if code == PLAYER_SCRIPTED:
         return next_scripted(script)  # 1 dark, 0 not
     if code == PLAYER_RANDOM:
@@ -92,7 +94,7 @@ def choose_dark(code, seat, gs, rules, prm, rng, script):
 
 
 @jit_hot
-def choose_bid(code, seat, hand, high_seat, min_raise, cap, gs, rules, prm, rng, script):
+def choose_bid(code, seat, hand, high_seat, min_raise, cap, gs, rules, prm, rng, script, solver):
     """A raise (the new bid) or 0 to pass. Raises are multiples of the step from ``min_raise``
     up to ``cap``; with ``no_jump_bids`` only ``min_raise``."""
     if code == PLAYER_SCRIPTED:
@@ -103,6 +105,8 @@ def choose_bid(code, seat, hand, high_seat, min_raise, cap, gs, rules, prm, rng,
         return random_bid(min_raise, cap, rules, rng)
     if code == PLAYER_LEADAGE:
         return leadage_bid(seat, hand, min_raise, cap, gs, rules, rng)
+    if code == PLAYER_LEARNED:
+        return learned_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm, solver[4], solver[5])
     return heuristic_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm)
 
 
@@ -158,9 +162,9 @@ def choose_burial(code, declarer, hands, givable, to_talon, other, rules, prm, r
 
 
 @jit_hot
-def choose_contract(code, seat, hand, contract, cap, can_concede, dd_value, gs, rules, prm, rng, script):
+def choose_contract(code, seat, hand, contract, cap, can_concede, dd_value, gs, rules, prm, rng, script, solver):
     """The final contract (>= the bid ``contract``, <= ``cap`` when raising) or -1 to concede. A dd
-    declarer knows the deal's value (``dd_value``, from his discard)."""
+    declarer knows the deal's value (``dd_value``, from his discard), a learned one his net's."""
     if code == PLAYER_DD:
         return dd_final_contract(contract, cap, dd_value, can_concede)
     if code == PLAYER_SCRIPTED:
@@ -169,6 +173,9 @@ def choose_contract(code, seat, hand, contract, cap, can_concede, dd_value, gs, 
         return random_contract(contract, cap, can_concede, rules, rng)
     if code == PLAYER_LEADAGE:
         return leadage_contract(seat, hand, contract, cap, can_concede, gs, rules, rng)
+    if code == PLAYER_LEARNED:
+        return learned_contract(seat, hand, contract, cap, can_concede, dd_value, gs, rules, prm, solver[4],
+                                solver[5])
     return heuristic_contract(seat, hand, contract, cap, can_concede, gs, rules, prm)
 
 

@@ -9,7 +9,10 @@ and the net is fitted again on all of it (warm-started from the last model). The
 - ``rR/part-NNNNN.npz``: a chunk's positions, labels and solver nodes, with the SHA-256 of the
   model that played them (a part made by another model is never reused);
 - ``rR/model.npz`` and ``.json``: the round's weights and manifest (curves, data, figures);
-- ``learned.npz`` and ``.json``: the last round's weights, ready for play.
+- ``bid/part-NNNNN.npz``: playouts of the last round's model (or of ``--cards``), every seat
+  declaring each deal in turn (``sim.training.bidding``), with the SHA-256 of that model;
+- ``learned.npz`` and ``.json``: the card net of the last round with the bidding nets fitted to
+  the playouts, ready for play.
 
 Every file is written under a temporary name and renamed, so Ctrl-C loses at most the parts and
 the fit in flight, and the same command resumes.
@@ -19,7 +22,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sys
 import time
 from dataclasses import asdict, dataclass
@@ -32,7 +34,7 @@ from sim import __version__
 from sim.fingerprint import code_fingerprint, file_sha256
 from sim.game.rules import HouseRules, load_rules
 from sim.parallel import run_tasks, worker_count
-from sim.players.learned_weights import load_weights, save_weights, weights_matrix
+from sim.players.learned_weights import ARRAYS, load_weights, save_weights, weights_matrix
 from sim.runner import RunLock, check_path_name, write_npz_atomic
 from sim.training.labels import label
 from sim.training.positions import generate_positions, mixture_rules
@@ -43,6 +45,8 @@ FIRST_EPSILON = 0.15  # round 0 explores this often from the heuristic's cards
 EPSILON = 0.05  # later rounds from the model's
 VALIDATION_SHARE = 0.05  # deals held out of the fit
 FIT_CHECKPOINT = "fit-checkpoint.npz"  # a round's fit after its last finished epoch
+BID_PART_DEALS = 2_000  # deals of a playout part (each played three times)
+BID_INDEX = 50_000_000  # chunk indices of the playout parts: apart from every round's
 
 
 class TrainError(ValueError):
@@ -60,6 +64,10 @@ class TrainSpec:
     loss: str = "centred"  # sim.training.fit.LOSSES
     permute_suits: bool = True  # each batch's suits renamed by a random permutation (sim.training.augment)
     seed: int = 1
+    bid_deals: int = 500_000  # deals of the bidding nets' playouts (each seat declares each in turn)
+    bid_hidden: int = 64
+    bid_epochs: int = 8
+    cards: str = ""  # a weights file whose card net the bidding nets are fitted to, instead of the rounds
 
     def k_worlds(self) -> int:
         if self.labels == "true":
@@ -78,6 +86,14 @@ class TrainSpec:
             raise TrainError(f"--hidden must be two sizes from 4 to 512, not {self.hidden}")
         if not 1 <= self.epochs <= 100:
             raise TrainError(f"--epochs must be from 1 to 100, not {self.epochs}")
+        if not 10 <= self.bid_deals <= 10_000_000:
+            raise TrainError(f"--bid-deals must be from 10 to 10,000,000, not {self.bid_deals}")
+        if not 4 <= self.bid_hidden <= 512:
+            raise TrainError(f"--bid-hidden must be from 4 to 512, not {self.bid_hidden}")
+        if not 1 <= self.bid_epochs <= 100:
+            raise TrainError(f"--bid-epochs must be from 1 to 100, not {self.bid_epochs}")
+        if self.cards:
+            load_weights(self.cards)  # a WeightsError (one line) when it cannot be played
         if self.loss not in ("mse", "centred"):
             raise TrainError(f"--loss must be mse or centred, not {self.loss!r}")
         if self.rules != "mixture":
@@ -116,6 +132,8 @@ def _train(out: Path, spec: TrainSpec, threads: int | None, log, progress: bool)
     # The same command with more --rounds goes on from the last round, and with fewer stops there.
     recorded = {"spec": _without_rounds(spec.to_dict()), "code_fingerprint": code_fingerprint(),
                 "thousand_version": __version__}
+    if spec.cards:
+        recorded["cards_sha256"] = file_sha256(spec.cards)
     spec_path = out / SPEC_FILE
     if spec_path.exists():
         try:
@@ -135,7 +153,7 @@ def _train(out: Path, spec: TrainSpec, threads: int | None, log, progress: bool)
     model_path: Path | None = None
     k = spec.k_worlds()
     n_parts = -(-spec.deals // PART_DEALS)
-    for r in range(spec.rounds):
+    for r in range(0 if spec.cards else spec.rounds):
         rdir = out / f"r{r}"
         rdir.mkdir(exist_ok=True)
         if model_path is None:
@@ -181,14 +199,75 @@ def _train(out: Path, spec: TrainSpec, threads: int | None, log, progress: bool)
         else:
             model_out = _fit_round(spec, r, data_parts, model_path, model_out, threads, log)
         model_path = model_out
+    if spec.cards:
+        model_path = Path(spec.cards)
     final = out / "learned.npz"
-    for src, dst in ((model_path, final), (model_path.with_suffix(".json"), final.with_suffix(".json"))):
-        tmp = dst.with_name(dst.name + ".tmp")
-        shutil.copyfile(src, tmp)
-        os.replace(tmp, dst)
+    _bidding_stage(out, spec, model_path, final, threads, log, progress)
     load_weights(final)
     log(f"weights: {final}")
     return final
+
+
+def _bidding_stage(out: Path, spec: TrainSpec, cards: Path, final: Path, threads, log, progress: bool) -> None:
+    """Playouts of the card model ``cards`` in ``bid/``, then the bidding nets' fit, written with
+    the card net as ``final``."""
+    from sim.training.bidding import generate_playouts
+
+    bdir = out / "bid"
+    bdir.mkdir(exist_ok=True)
+    net = weights_matrix([cards])[0]
+    model_sha = file_sha256(cards)
+    n_parts = -(-spec.bid_deals // BID_PART_DEALS)
+    parts = [bdir / f"part-{i:05d}.npz" for i in range(n_parts)]
+    todo = [i for i, p in enumerate(parts) if not _part_current(p, model_sha)]
+    log(f"bidding: playouts of {cards.name}'s play, every seat declaring each deal: {len(todo)} of {n_parts} parts "
+        "to make")
+
+    def make_part(i):
+        index = BID_INDEX + i
+        rules = spec.rules_of(index)
+        rows = generate_playouts(rules, spec.seed, index, min(BID_PART_DEALS, spec.bid_deals - i * BID_PART_DEALS),
+                                 net)
+        write_npz_atomic(parts[i], rows=rows, rules=rules.to_array(), model_sha=np.array(model_sha))
+        return len(rows)
+
+    bar = tqdm(total=n_parts, initial=n_parts - len(todo), desc="bidding playouts", unit="part", file=sys.stderr,
+               disable=not progress, dynamic_ncols=True)
+    try:
+        run_tasks(make_part, [(i,) for i in todo], threads=threads, on_result=lambda _item, _r: bar.update(1))
+    finally:
+        bar.close()
+    parts_sha = _parts_digest(parts)
+    if final.exists():
+        try:
+            _, meta = load_weights(final)
+        except ValueError:
+            meta = {}
+        if meta.get("bidding", {}).get("parts_sha256") == parts_sha and meta.get("cards_sha256") == model_sha:
+            log("bidding: nets already fitted")
+            return
+    from sim.training.bidding import fit_bidding
+
+    data = []
+    for p in parts:
+        with np.load(p) as z:
+            data.append((z["rows"], z["rules"]))
+    log(f"bidding: fitting nets B and C on {sum(len(r) for r, _ in data):,} playouts")
+    arrays, record = fit_bidding(data, hidden=spec.bid_hidden, epochs=spec.bid_epochs, seed=spec.seed,
+                                 log=lambda m: log("  " + m))
+    with np.load(cards) as z:
+        arrays = {**{k: z[k] for k in ARRAYS}, **arrays}
+    card_meta = json.loads(cards.with_suffix(".json").read_text(encoding="utf-8"))
+    keep = {k: v for k, v in card_meta.items() if k not in ("format", "features_version", "n_in", "hidden",
+                                                               "npz_sha256", "bidding")}
+    import jax
+
+    manifest = {**keep, "name": f"{keep.get('name', cards.stem)} with bidding nets", "cards_sha256": model_sha,
+                "cards_file": cards.name,
+                "bidding": {**record, "parts_sha256": parts_sha, "deals": spec.bid_deals, "epochs": spec.bid_epochs,
+                            "spec": spec.to_dict(), "thousand_version": __version__,
+                            "code_fingerprint": code_fingerprint(), "jax": jax.__version__}}
+    save_weights(final, arrays, manifest)
 
 
 def _fit_round(spec, r, data_parts, init_path, model_out, threads, log) -> Path:

@@ -13,7 +13,8 @@ from tests.cli_checks import refused, snapshot
 pytest.importorskip("jax")
 pytest.importorskip("optax")
 
-QUICK = dict(rounds=2, deals=120, hidden=(16, 8), epochs=1, seed=3)
+BID = dict(bid_deals=30, bid_hidden=8, bid_epochs=1)  # small bidding nets, where a test is about the card net's
+QUICK = dict(rounds=2, deals=120, hidden=(16, 8), epochs=1, seed=3, bid_deals=60, bid_hidden=8, bid_epochs=1)
 
 
 @pytest.fixture(scope="module")
@@ -43,6 +44,13 @@ def test_a_quick_training_gives_weights_that_load_and_say_what_made_them(quick_r
     with np.load(out / "r1" / "part-00000.npz") as z:
         assert str(z["model_sha"]) == file_sha256(out / "r0" / "model.npz")
     assert any("round 1" in ln for ln in lines)
+    # the bidding nets were fitted to playouts of the last round's model, whose card net it keeps
+    assert meta["cards_sha256"] == file_sha256(out / "r1" / "model.npz") and meta["bidding"]["hidden"] == [8, 8]
+    assert meta["bidding"]["playouts"] == 180 and len(meta["bidding"]["history_b"]) == 1
+    with np.load(out / "bid" / "part-00000.npz") as z, np.load(out / "r1" / "model.npz") as card, \
+            np.load(path) as final:
+        assert str(z["model_sha"]) == file_sha256(out / "r1" / "model.npz") and len(z["rows"]) == 180
+        assert all(np.array_equal(card[k], final[k]) for k in card.files)
 
 
 def test_the_same_command_again_does_nothing_and_a_lost_part_is_made_again_the_same(quick_run):
@@ -113,12 +121,36 @@ def test_more_rounds_go_on_from_the_last_one(tmp_path):
     from sim.training.command import TrainSpec, train
 
     out = tmp_path / "t"
-    small = dict(deals=60, hidden=(8, 8), epochs=1, seed=5)
+    small = dict(deals=60, hidden=(8, 8), epochs=1, seed=5, **BID)
     train(out, TrainSpec(rounds=1, **small), threads=1, log=lambda m: None)
     first = file_sha256(out / "r0" / "model.npz")
     final = train(out, TrainSpec(rounds=2, **small), threads=1, log=lambda m: None)
     assert file_sha256(out / "r0" / "model.npz") == first  # round 0 was not redone
-    assert (out / "r1" / "model.npz").exists() and file_sha256(final) == file_sha256(out / "r1" / "model.npz")
+    assert (out / "r1" / "model.npz").exists()
+    assert json.loads(final.with_suffix(".json").read_text())["cards_sha256"] == file_sha256(out / "r1" / "model.npz")
+
+
+def test_cards_fits_only_the_bidding_nets_to_a_given_card_net(quick_run, tmp_path):
+    """--cards skips the rounds: the card net is the file's, the bidding nets new; a changed card
+    file is another training."""
+    from sim.fingerprint import file_sha256
+    from sim.training.command import TrainError, TrainSpec, train
+
+    out, path, _ = quick_run
+    cards = out / "r0" / "model.npz"
+    spec = TrainSpec(cards=str(cards), bid_deals=30, bid_hidden=8, bid_epochs=1, seed=3)
+    final = train(tmp_path / "b", spec, threads=1, log=lambda m: None)
+    assert not (tmp_path / "b" / "r0").exists()
+    meta = json.loads(final.with_suffix(".json").read_text())
+    assert meta["cards_sha256"] == file_sha256(cards) and meta["bidding"]["playouts"] == 90
+    with np.load(cards) as card, np.load(final) as got:
+        assert all(np.array_equal(card[k], got[k]) for k in card.files) and "b_W1" in got.files
+    other = tmp_path / "other.npz"
+    other.write_bytes(path.read_bytes())
+    other.with_suffix(".json").write_text(path.with_suffix(".json").read_text())
+    with pytest.raises(TrainError, match="another specification"):
+        train(tmp_path / "b", TrainSpec(cards=str(other), bid_deals=30, bid_hidden=8, bid_epochs=1, seed=3),
+              threads=1, log=lambda m: None)
 
 
 def test_a_fit_stopped_between_epochs_goes_on_to_the_same_net(tmp_path):
@@ -127,7 +159,7 @@ def test_a_fit_stopped_between_epochs_goes_on_to_the_same_net(tmp_path):
     from sim.players.learned_weights import load_weights
     from sim.training.command import FIT_CHECKPOINT, TrainSpec, train
 
-    spec = TrainSpec(rounds=1, deals=120, hidden=(16, 8), epochs=3, seed=5)
+    spec = TrainSpec(rounds=1, deals=120, hidden=(16, 8), epochs=3, seed=5, **BID)
     whole = train(tmp_path / "whole", spec, threads=1, log=lambda m: None)
 
     def stop_after_the_second_epoch(line):
@@ -151,9 +183,10 @@ def test_a_fit_stopped_between_epochs_goes_on_to_the_same_net(tmp_path):
 def test_a_checkpoint_of_another_fit_is_not_taken(tmp_path):
     from sim.training.command import FIT_CHECKPOINT, TrainSpec, train
 
-    spec = TrainSpec(rounds=1, deals=120, hidden=(16, 8), epochs=2, seed=5)
+    spec = TrainSpec(rounds=1, deals=120, hidden=(16, 8), epochs=2, seed=5, **BID)
     (tmp_path / "r0").mkdir(parents=True)
     (tmp_path / "r0" / FIT_CHECKPOINT).write_bytes(b"not a checkpoint")
     lines = []
     train(tmp_path, spec, threads=1, log=lines.append)
-    assert not any("going on" in line for line in lines) and sum("epoch" in line for line in lines) == 2
+    card_epochs = [line for line in lines if "epoch" in line and "net B" not in line and "net C" not in line]
+    assert not any("going on" in line for line in lines) and len(card_epochs) == 2
