@@ -4,7 +4,8 @@
    alternately: a bare random playout, heuristic, learned, and pimc (fewer deals); the learned
    player's time a deal over the heuristic's (the issue allows at most 50x).
 2. Decision latency of a learned card (features + forward pass), by trick: median and 99th
-   percentile over recorded positions, each timed over ``--repeats`` calls in a compiled loop.
+   percentile over recorded positions, each timed over ``--repeats`` calls in a compiled loop;
+   then of a bid (net B) and of a final contract (net C), over random hands, the same way.
 3. End to end, with Parquet: ``thousand simulate --players learned --deals N --workers 1`` beside
    the heuristic (the issue's goal: 10,000 deals a second), each in a fresh folder.
 
@@ -31,7 +32,14 @@ from sim.game.rules import HouseRules
 from sim.numba_config import jit_hot
 from sim.players import params_matrix, player_codes
 from sim.players.learned_layout import MAX_ACTIVE, N_DENSE, P_DECLARER, P_LEGAL, P_PLAYED, P_SEAT
-from sim.players.learned_nb import best_legal, new_learned_buffers, position_features, q_forward
+from sim.players.learned_nb import (
+    best_legal,
+    learned_bid,
+    learned_contract,
+    new_learned_buffers,
+    position_features,
+    q_forward,
+)
 from sim.players.learned_weights import DEFAULT_WEIGHTS, weights_matrix
 from sim.training.positions import generate_positions
 
@@ -46,6 +54,23 @@ def _decide_repeatedly(row, rules, net, reps, lidx, lval, lbuf):
         q_forward(net, 0, lidx, n, lval, role, lbuf)
         card = best_legal(lbuf[3], row[P_LEGAL], role == 0)
     return card
+
+
+@jit_hot
+def _bid_repeatedly(kind, hand, gs, rules, prm, net, reps, lbuf):
+    """One learned bid (``kind`` 0: at 120 over seat 1) or final contract (1: bid 100, cap 300,
+    may concede, the deal valued 100) of ``hand``, ``reps`` times."""
+    answer = 0
+    for _ in range(reps):
+        if kind == 0:
+            answer = learned_bid(0, hand, 1, 120, 300, gs, rules, prm, net, lbuf)
+        else:
+            answer = learned_contract(0, hand, 100, 300, True, 100, gs, rules, prm, net, lbuf)
+    return answer
+
+
+def _random_hands(rng, n: int, size: int) -> list[int]:
+    return [sum(1 << int(c) for c in rng.choice(24, size=size, replace=False)) for _ in range(n)]
 
 
 def main() -> None:
@@ -111,6 +136,18 @@ def main() -> None:
         if len(sel):
             print(f"  trick {t + 1}: median {np.median(sel) * 1e6:.2f} us, p99 {np.percentile(sel, 99) * 1e6:.2f} us "
                   f"({len(sel)} positions)")
+
+    rng = np.random.default_rng(7)
+    for kind, name, size in ((0, "bid (net B)", 7), (1, "final contract (net C)", 8)):
+        hands = _random_hands(rng, min(args.positions, 500), size)
+        _bid_repeatedly(kind, np.int64(hands[0]), gs, arr, prm, net, 1, lbuf)
+        per = np.zeros(len(hands))
+        for i, h in enumerate(hands):
+            t = time.perf_counter()
+            _bid_repeatedly(kind, np.int64(h), gs, arr, prm, net, args.repeats, lbuf)
+            per[i] = (time.perf_counter() - t) / args.repeats
+        print(f"  {name}: median {np.median(per) * 1e6:.2f} us, p99 {np.percentile(per, 99) * 1e6:.2f} us "
+              f"({len(hands)} hands)")
 
     if args.end_to_end and args.weights == DEFAULT_WEIGHTS:
         from sim.simulate import simulate

@@ -57,7 +57,7 @@ def free_talon_seat(gs, rules):
 
 
 @jit_hot
-def run_auction(rng, rules, codes, prm, gs, dealer, hands, last_bid, active, dark, script, solver, n):
+def run_auction(rng, rules, codes, prm, gs, dealer, hands, last_bid, active, dark, script, net, lbuf, n):
     """The bidding of ``n`` seats, clockwise from first hand (left of the dealer): raise or pass, a pass is final,
     until one bidder is left. First hand's opening bid of min_bid is forced (forced_first_bid); a
     player below silence_below always passes. When first hand went ``dark`` his bid is 120 and
@@ -100,7 +100,7 @@ def run_auction(rng, rules, codes, prm, gs, dealer, hands, last_bid, active, dar
                 bid = 0
             else:
                 bid = choose_bid(codes[p], p, hands[p], high_seat, min_raise, cap, gs, rules, prm, rng, script,
-                                 solver)
+                                 net, lbuf)
                 if bid != 0 and (bid < min_raise or bid > cap or (bid - min_raise) % step
                                  or (rules[R.NO_JUMP_BIDS] and bid != min_raise)):
                     return ILLEGAL, 0, turns, dark
@@ -136,7 +136,7 @@ def bid_for_talon(rng, rules, bid_codes, prm, gs, dealer, ws, rec, row, plays, s
         mode = BID_GOLDEN
     elif rules[R.DARK_GAME] and not anyone_on_barrel(gs) and (
             not rules[R.DARK_MIN_ON] or gs[G_SCORE + first] >= rules[R.DARK_MIN_SCORE]):
-        choice = choose_dark(bid_codes[first], first, gs, rules, prm, rng, script, solver)
+        choice = choose_dark(bid_codes[first], first, gs, rules, prm, rng, script, solver[4])
         if choice != 0 and choice != 1:
             return ILLEGAL, 0, 0, mode, False
         if choice:
@@ -155,7 +155,8 @@ def bid_for_talon(rng, rules, bid_codes, prm, gs, dealer, ws, rec, row, plays, s
         declarer, high, turns = first, GOLDEN_CONTRACT, 0
     else:
         declarer, high, turns, still_dark = run_auction(rng, rules, bid_codes, prm, gs, dealer, hands, last_bid,
-                                                        ws[W_ACTIVE, :n], mode == BID_DARK, script, solver, n)
+                                                        ws[W_ACTIVE, :n], mode == BID_DARK, script, solver[4],
+                                                        solver[5], n)
         if mode == BID_DARK and not still_dark:
             mode = BID_UNDARKED
     if declarer == ILLEGAL:

@@ -80,10 +80,11 @@ def reads_known_cards(codes, n):
 
 
 @jit_hot
-def choose_dark(code, seat, gs, rules, prm, rng, script, solver):
-    """1 if first hand goes dark before seeing his cards, else 0 (the engine checks it is allowed)."""
+def choose_dark(code, seat, gs, rules, prm, rng, script, net):
+    """1 if first hand goes dark before seeing his cards, else 0 (the engine checks it is allowed).
+    ``net``: the learned seats' packed weights (the seat tuple's; only the learned player reads it)."""
     if code == PLAYER_LEARNED:
-        return learned_dark(seat, gs, rules, prm, solver[4])
+        return learned_dark(seat, gs, rules, prm, net)
     if code == PLAYER_SCRIPTED:
         return next_scripted(script)  # 1 dark, 0 not
     if code == PLAYER_RANDOM:
@@ -93,10 +94,12 @@ def choose_dark(code, seat, gs, rules, prm, rng, script, solver):
     return heuristic_dark(seat, gs, rules, prm)
 
 
-@jit_hot
-def choose_bid(code, seat, hand, high_seat, min_raise, cap, gs, rules, prm, rng, script, solver):
+@jit_inline  # inlined into the engine's kernel: no call boundary to pass the arrays through
+def choose_bid(code, seat, hand, high_seat, min_raise, cap, gs, rules, prm, rng, script, net, lbuf):
     """A raise (the new bid) or 0 to pass. Raises are multiples of the step from ``min_raise``
-    up to ``cap``; with ``no_jump_bids`` only ``min_raise``."""
+    up to ``cap``; with ``no_jump_bids`` only ``min_raise``. ``net`` and ``lbuf``: the learned
+    seats' weights and scratch (two arrays rather than the whole seat tuple: a bid is asked for
+    several times a deal, and every array passed costs the heuristic's deals too)."""
     if code == PLAYER_SCRIPTED:
         return next_scripted(script)
     if min_raise > cap:
@@ -106,7 +109,7 @@ def choose_bid(code, seat, hand, high_seat, min_raise, cap, gs, rules, prm, rng,
     if code == PLAYER_LEADAGE:
         return leadage_bid(seat, hand, min_raise, cap, gs, rules, rng)
     if code == PLAYER_LEARNED:
-        return learned_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm, solver[4], solver[5])
+        return learned_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm, net, lbuf)
     return heuristic_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm)
 
 
@@ -161,10 +164,11 @@ def choose_burial(code, declarer, hands, givable, to_talon, other, rules, prm, r
     return b1, b2, t, 0
 
 
-@jit_hot
-def choose_contract(code, seat, hand, contract, cap, can_concede, dd_value, gs, rules, prm, rng, script, solver):
+@jit_inline  # inlined into the engine's kernel: no call boundary to pass the arrays through
+def choose_contract(code, seat, hand, contract, cap, can_concede, dd_value, gs, rules, prm, rng, script, net, lbuf):
     """The final contract (>= the bid ``contract``, <= ``cap`` when raising) or -1 to concede. A dd
-    declarer knows the deal's value (``dd_value``, from his discard), a learned one his net's."""
+    declarer knows the deal's value (``dd_value``, from his discard), a learned one his net's
+    (``net`` and ``lbuf``: the learned seats' weights and scratch)."""
     if code == PLAYER_DD:
         return dd_final_contract(contract, cap, dd_value, can_concede)
     if code == PLAYER_SCRIPTED:
@@ -174,8 +178,7 @@ def choose_contract(code, seat, hand, contract, cap, can_concede, dd_value, gs, 
     if code == PLAYER_LEADAGE:
         return leadage_contract(seat, hand, contract, cap, can_concede, gs, rules, rng)
     if code == PLAYER_LEARNED:
-        return learned_contract(seat, hand, contract, cap, can_concede, dd_value, gs, rules, prm, solver[4],
-                                solver[5])
+        return learned_contract(seat, hand, contract, cap, can_concede, dd_value, gs, rules, prm, net, lbuf)
     return heuristic_contract(seat, hand, contract, cap, can_concede, gs, rules, prm)
 
 
