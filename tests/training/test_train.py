@@ -84,6 +84,8 @@ def test_a_folder_of_another_training_is_refused_in_one_line_and_left_alone(quic
     (["--hidden", "12"], ["--hidden"]),
     (["--rounds", "0"], ["--rounds"]),
     (["--rules", "nonsense"], ["nonsense"]),
+    (["--bid-deals", "5"], ["--bid-deals", "not 5"]),
+    (["--cards", "missing.npz"], ["missing.npz", "does not exist"]),
 ])
 def test_bad_options_are_refused_in_one_line(tmp_path, args, words):
     import cli
