@@ -101,6 +101,8 @@ def test_the_example_cautious_player_loses_to_the_default(tmp_path):
     ('risk = "high"', "risk must be a number"),
     ('player = "random"', "reads no parameters"),
     ("pimc_worlds = 0", "pimc_worlds must be from 1 to 1000"),
+    ('weights = "w.npz"', "weights names the weights file of a learned player"),
+    ('player = "learned"\nweights = "none.npz"', "none.npz' does not exist"),
 ])
 def test_bad_player_files_get_one_line(tmp_path, text, message):
     from cli import app
@@ -141,3 +143,12 @@ def test_games_and_deals_exclude_each_other(tmp_path):
     res = CliRunner().invoke(app, ["tournament", "heuristic", "heuristic", "random", "--games", "5", "--deals", "5",
                                    "--out", str(tmp_path / "x")])
     assert res.exit_code == 2 and "not both" in res.output and not (tmp_path / "x").exists()
+
+
+def test_a_learned_player_file_names_its_weights_beside_it(tmp_path):
+    from sim.players import load_player_file, weights_file
+
+    (tmp_path / "p.toml").write_text('player = "learned"\nweights = "w/x.npz"\nopponent_weight = 0.5\n')
+    kind, prm = load_player_file(tmp_path / "p.toml", 3)
+    assert kind == f"learned:{tmp_path / 'w' / 'x.npz'}" and weights_file(kind) == tmp_path / "w" / "x.npz"
+    assert prm.opponent_weight == 0.5
