@@ -423,8 +423,9 @@ def train(
     hidden: Annotated[str, typer.Option(help="the two hidden layers' sizes")] = "256,64",
     epochs: Annotated[int, typer.Option(help="passes over the data a round")] = 10,
     loss: Annotated[str, typer.Option(
-        help="'mse' (squared error of each legal card's value) or 'centred' (of its difference from the "
-             "position's mean)")] = "centred",
+        help="'mse' (squared error of each legal card's value), 'centred' (of its difference from the "
+             "position's mean) or 'contract' (centred, of the value as the contract sees it: twice the contract "
+             "where it is made, plus half the points)")] = "centred",
     permute_suits: Annotated[bool, typer.Option(
         help="rename each training batch's suits by a random permutation (the marriage values move with them)")]
     = True,

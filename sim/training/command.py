@@ -94,8 +94,8 @@ class TrainSpec:
             raise TrainError(f"--bid-epochs must be from 1 to 100, not {self.bid_epochs}")
         if self.cards:
             load_weights(self.cards)  # a WeightsError (one line) when it cannot be played
-        if self.loss not in ("mse", "centred"):
-            raise TrainError(f"--loss must be mse or centred, not {self.loss!r}")
+        if self.loss not in ("mse", "centred", "contract"):
+            raise TrainError(f"--loss must be mse, centred or contract, not {self.loss!r}")
         if self.rules != "mixture":
             load_rules(self.rules)
 

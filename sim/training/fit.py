@@ -6,6 +6,7 @@ against the labels (in hundreds of points), over the legal cards only. The net i
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import time
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.players.learned_layout import MAX_ACTIVE, N_DENSE, N_SPARSE, P_DECLARER, P_PLAYED, P_SEAT
+from sim.players.learned_layout import D_CONTRACT, D_NEED, MAX_ACTIVE, N_DENSE, N_SPARSE, P_DECLARER, P_PLAYED, P_SEAT
 from sim.players.learned_nb import features_rows
 from sim.players.learned_weights import ARRAYS
 from sim.runner import write_npz_atomic
@@ -150,7 +151,22 @@ def regret(pred: np.ndarray, data: Dataset) -> np.ndarray:
     return (best - got) * SCALE
 
 
-LOSSES = ("mse", "centred")
+LOSSES = ("mse", "centred", "contract")
+# The "contract" loss's targets: the declarer's result less the opponents' mean, up to a constant
+# the centring drops. Making the contract swings his result by twice the contract; each point he
+# takes moves the defenders' mean by half a point.
+MADE_WEIGHT = 2.0
+POINTS_WEIGHT = 0.5
+
+
+def contract_targets(target: np.ndarray, mask: np.ndarray, dense: np.ndarray) -> np.ndarray:
+    """Each legal card's exact value as the contract sees it (in hundreds): MADE_WEIGHT times the
+    contract where the declarer's points to come after it reach what he still needs (the dense
+    inputs D_NEED, D_CONTRACT), plus POINTS_WEIGHT times the points."""
+    need = np.rint(dense[:, D_NEED].astype(np.float64) * SCALE)
+    made = target.astype(np.float64) * SCALE >= need[:, None] - 1e-6
+    value = MADE_WEIGHT * dense[:, D_CONTRACT, None] * made + POINTS_WEIGHT * target
+    return np.where(mask > 0, value, 0).astype(np.float32)
 
 
 def fit(train: Dataset | PositionSet, val: Dataset, *, hidden: tuple[int, int] = (128, 32), epochs: int = 6,
@@ -159,7 +175,8 @@ def fit(train: Dataset | PositionSet, val: Dataset, *, hidden: tuple[int, int] =
         checkpoint_key: str = "") -> tuple[dict[str, np.ndarray], list[dict]]:
     """Adam on the masked squared error (``loss`` "mse"), or on the error of each legal card's
     value less the position's mean over its legal cards plus a tenth of the means' error
-    ("centred": the capacity goes to the differences between cards, which decide the play).
+    ("centred": the capacity goes to the differences between cards, which decide the play), or
+    the centred error of the values as the contract sees them ("contract": ``contract_targets``).
     ``train`` as a PositionSet computes its inputs batch by batch, and with ``permute`` renames
     the suits of each batch by a permutation drawn from the 24 (``sim.training.augment``).
     With ``checkpoint`` each finished epoch is saved there (the net, the optimiser's state and the
@@ -168,6 +185,8 @@ def fit(train: Dataset | PositionSet, val: Dataset, *, hidden: tuple[int, int] =
     Returns (the arrays, one record per epoch: losses and validation regret by trick)."""
     if loss not in LOSSES:
         raise ValueError(f"loss must be one of {', '.join(LOSSES)}, not {loss!r}")
+    if loss == "contract":
+        val = dataclasses.replace(val, target=contract_targets(val.target, val.mask, val.dense))
     jax, jnp, optax = _jax()
     params = {k: jnp.asarray(v) for k, v in (init or init_params(hidden, seed)).items()}
     steps_per_epoch = max(1, len(train) // batch)
@@ -231,6 +250,9 @@ def fit(train: Dataset | PositionSet, val: Dataset, *, hidden: tuple[int, int] =
             else:
                 inputs = (train.sparse[rows], train.dense[rows], train.role[rows], train.target[rows],
                           train.mask[rows])
+            if loss == "contract":
+                xs, xd, role, y, m = inputs
+                inputs = (xs, xd, role, contract_targets(y, m, xd), m)
             params, state, batch_loss = step(params, state, *inputs)
             total += float(batch_loss)
         mse, r = evaluate(params, val)
