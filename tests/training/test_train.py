@@ -192,3 +192,13 @@ def test_a_checkpoint_of_another_fit_is_not_taken(tmp_path):
     train(tmp_path, spec, threads=1, log=lines.append)
     card_epochs = [line for line in lines if "epoch" in line and "net B" not in line and "net C" not in line]
     assert not any("going on" in line for line in lines) and len(card_epochs) == 2
+
+
+def test_the_contract_loss_trains_end_to_end(tmp_path):
+    from sim.players.learned_weights import load_weights
+    from sim.training.command import TrainSpec, train
+
+    path = train(tmp_path, TrainSpec(rounds=1, deals=60, hidden=(8, 8), epochs=1, seed=6, loss="contract", **BID),
+                 threads=1, log=lambda m: None)
+    net, meta = load_weights(path)
+    assert meta["spec"]["loss"] == "contract" and np.isfinite(net).all() and meta["history"][0]["val_regret"] >= 0
