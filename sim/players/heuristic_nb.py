@@ -130,11 +130,21 @@ def heuristic_dark(seat, gs, rules, prm):
 
 
 @jit_hot
+def barrel_raise(min_raise, rules):
+    """The least raise from ``min_raise`` on the bid_step grid that reaches the barrel's least
+    contract (``min_raise`` itself under no_jump_bids): what a player on the barrel bids."""
+    barrel_min = rules[R.BARREL_MIN_CONTRACT]
+    step = rules[R.BID_STEP]
+    if not rules[R.NO_JUMP_BIDS] and min_raise < barrel_min:
+        return min_raise + (barrel_min - min_raise + step - 1) // step * step
+    return min_raise
+
+
+@jit_hot
 def heuristic_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm):
     """A raise (the new bid) or 0 to pass, ``min_raise`` <= ``cap``: the least raise while the
     hand's estimate less the risk margin allows it; on the barrel only a contract that takes him
     off; against a sitter about to win, a further overbid."""
-    step = rules[R.BID_STEP]
     top = min_raise if rules[R.NO_JUMP_BIDS] else cap
     est = estimate_points(hand, True, prm, seat, rules)
     limit = _floor_step(est - prm[seat, H_RISK], 5)
@@ -145,9 +155,7 @@ def heuristic_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm):
             limit = _floor_step(est - prm[seat, H_BARREL_RISK], 5)
             if limit < barrel_min:
                 return 0
-            want = min_raise  # the least raise reaching barrel_min on the bid_step grid
-            if not rules[R.NO_JUMP_BIDS] and want < barrel_min:
-                want += (barrel_min - want + step - 1) // step * step
+            want = barrel_raise(min_raise, rules)
             return want if want <= min(limit, top) else 0
         if high_seat >= 0 and high_seat != seat and gs[G_ON_BARREL + high_seat]:
             # Stop a sitter from winning: overbid further than the hand alone would.

@@ -23,6 +23,7 @@ from sim.game.rng_nb import below, uniform
 from sim.game.state_layout import G_CONCESSIONS, G_ON_BARREL
 from sim.numba_config import jit_hot
 from sim.players.heuristic_nb import (
+    barrel_raise,
     heuristic_bid,
     heuristic_card,
     heuristic_contract,
@@ -606,12 +607,8 @@ def learned_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm, net, lbuf
     ladder = lbuf[L_OUT]
     defence = ladder[N_LADDER]
     if rules[R.BARREL] > 0:
-        barrel_min = rules[R.BARREL_MIN_CONTRACT]
         if gs[G_ON_BARREL + seat]:
-            want = min_raise  # the least raise reaching barrel_min on the bid_step grid
-            step = rules[R.BID_STEP]
-            if not rules[R.NO_JUMP_BIDS] and want < barrel_min:
-                want += (barrel_min - want + step - 1) // step * step
+            want = barrel_raise(min_raise, rules)
             return want if want <= cap and made_chance(ladder, want) >= MADE_AT_LEAST else 0
         if high_seat >= 0 and high_seat != seat and gs[G_ON_BARREL + high_seat]:
             defence -= prm[seat, H_BLOCK_MARGIN]

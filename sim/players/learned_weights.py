@@ -137,26 +137,26 @@ def load_weights(npz: str | Path) -> tuple[np.ndarray, dict]:
     except (OSError, ValueError, KeyError) as e:
         raise WeightsError(f"weights file {name!r} cannot be read: {e}") from None
     hidden = meta.get("hidden")
-    if not (isinstance(hidden, list) and len(hidden) == 2 and all(isinstance(h, int) and 1 <= h <= 512
-                                                                  for h in hidden)):
+    if not _two_sizes(hidden):
         raise WeightsError(f"weights file {name!r}: its manifest gives no valid hidden sizes ({hidden!r})")
-    for k, shape in shapes_of(*hidden).items():
-        if arrays[k].shape != shape or arrays[k].dtype != np.float32 or not np.isfinite(arrays[k]).all():
-            raise WeightsError(f"weights file {name!r}: array {k} is {arrays[k].dtype} {arrays[k].shape}, "
-                               f"not finite float32 {shape}")
+    shapes = shapes_of(*hidden)
     bidding = meta.get("bidding")
     if bidding is not None:
-        sizes = bidding.get("hidden") if isinstance(bidding, dict) else None
-        if not (isinstance(sizes, list) and len(sizes) == 2 and all(isinstance(h, int) and 1 <= h <= 512
-                                                                    for h in sizes)
+        if not (isinstance(bidding, dict) and _two_sizes(bidding.get("hidden"))
                 and all(isinstance(bidding.get(k), (int, float)) for k in ("dark_value", "first_hand_value"))):
             raise WeightsError(f"weights file {name!r}: its manifest's bidding nets have no valid sizes and "
                                "dark-game figures")
-        for k, shape in bidding_shapes_of(*sizes).items():
-            if arrays[k].shape != shape or arrays[k].dtype != np.float32 or not np.isfinite(arrays[k]).all():
-                raise WeightsError(f"weights file {name!r}: array {k} is {arrays[k].dtype} {arrays[k].shape}, "
-                                   f"not finite float32 {shape}")
+        shapes.update(bidding_shapes_of(*bidding["hidden"]))
+    for k, shape in shapes.items():
+        if arrays[k].shape != shape or arrays[k].dtype != np.float32 or not np.isfinite(arrays[k]).all():
+            raise WeightsError(f"weights file {name!r}: array {k} is {arrays[k].dtype} {arrays[k].shape}, "
+                               f"not finite float32 {shape}")
     return pack(arrays, bidding), meta
+
+
+def _two_sizes(sizes) -> bool:
+    """Whether a manifest's ``sizes`` are two hidden sizes a net may have."""
+    return isinstance(sizes, list) and len(sizes) == 2 and all(isinstance(h, int) and 1 <= h <= 512 for h in sizes)
 
 
 def weights_matrix(paths: list[str | Path]) -> tuple[np.ndarray, list[dict]]:

@@ -71,9 +71,9 @@ def made_ladder(points: np.ndarray, round_declarer: bool) -> np.ndarray:
 
 
 def bidding_rows(rows: np.ndarray, rules: np.ndarray) -> dict[str, np.ndarray]:
-    """The targets of one part's playouts (rows of 3 seats a deal, one rules array): for net B a row
-    per seat (hand7, ladder, points as a defender), for net C a row per playout (kept cards,
-    value, ladder, the defenders' points)."""
+    """The targets of one part's playouts (rows of 3 seats a deal, one rules array), a row per
+    playout: the ladder (both nets' target), for net B the declarer's hand7 and its seat's points
+    as a defender, for net C the kept cards, the deal's value and the defenders' points."""
     from sim.game import rules_layout as R
 
     points = rows[:, O_CARD_POINTS] + rows[:, O_MARRIAGE_POINTS]
@@ -86,8 +86,8 @@ def bidding_rows(rows: np.ndarray, rules: np.ndarray) -> dict[str, np.ndarray]:
     for q in range(3):
         defence[:, (q + 1) % 3] += by_deal[:, q, 0] / 2
         defence[:, (q + 2) % 3] += by_deal[:, q, 1] / 2
-    return {"b_hand": rows[:, O_HAND], "b_ladder": ladder, "b_value": defence.reshape(-1).astype(np.float32),
-            "c_hand": rows[:, O_KEPT], "c_deal_value": rows[:, O_VALUE], "c_ladder": ladder,
+    return {"ladder": ladder, "b_hand": rows[:, O_HAND], "b_value": defence.reshape(-1).astype(np.float32),
+            "c_hand": rows[:, O_KEPT], "c_deal_value": rows[:, O_VALUE],
             "c_value": defenders.sum(axis=1).astype(np.float32), "points": points}
 
 
@@ -210,11 +210,11 @@ def fit_bidding(parts: list[tuple[np.ndarray, np.ndarray]], *, hidden: int, epoc
     held = (np.random.default_rng([seed, 7]).random(deals[-1] + 1) < 0.05)[deals]
     x_b = ladder_inputs_of(data["b_hand"], np.zeros(len(rof), dtype=np.int64), table, rof, B_N_IN)
     x_c = ladder_inputs_of(data["c_hand"], data["c_deal_value"], table, rof, C_N_IN)
-    b, b_hist = fit_ladder(x_b, data["b_ladder"], data["b_value"], held, prefix="b", hidden=hidden, epochs=epochs,
+    b, b_hist = fit_ladder(x_b, data["ladder"], data["b_value"], held, prefix="b", hidden=hidden, epochs=epochs,
                            seed=seed, log=log)
-    c, c_hist = fit_ladder(x_c, data["c_ladder"], data["c_value"], held, prefix="c", hidden=hidden, epochs=epochs,
+    c, c_hist = fit_ladder(x_c, data["ladder"], data["c_value"], held, prefix="c", hidden=hidden, epochs=epochs,
                            seed=seed + 1, log=log)
-    dark = dark_figures(b, x_b[held], data["b_ladder"][held], data["b_value"][held])
+    dark = dark_figures(b, x_b[held], data["ladder"][held], data["b_value"][held])
     record = {**{k: dark[k] for k in ("dark_value", "first_hand_value")}, "declare_share_at_opening":
               dark["declare_share"], "playouts": int(len(rof)), "history_b": b_hist, "history_c": c_hist,
               "mean_points": float(data["points"].mean())}

@@ -66,6 +66,4 @@ def declarer_playouts(rng, deal_rng, rules, codes, prm, out, ws, plays, script, 
             for k in range(3):
                 row[O_CARD_POINTS + k] = ws[W_CARD_POINTS, (q + k) % 3]
                 row[O_MARRIAGE_POINTS + k] = ws[W_MARRIAGE_POINTS, (q + k) % 3]
-        for p in range(3):
-            hands[p] = originals[p]
     return 0

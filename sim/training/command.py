@@ -215,8 +215,8 @@ def _bidding_stage(out: Path, spec: TrainSpec, cards: Path, final: Path, threads
 
     bdir = out / "bid"
     bdir.mkdir(exist_ok=True)
-    net = weights_matrix([cards])[0]
-    model_sha = file_sha256(cards)
+    net, (card_meta,) = weights_matrix([cards])
+    model_sha = card_meta["npz_sha256"]  # load_weights checked it is the file's
     n_parts = -(-spec.bid_deals // BID_PART_DEALS)
     parts = [bdir / f"part-{i:05d}.npz" for i in range(n_parts)]
     todo = [i for i, p in enumerate(parts) if not _part_current(p, model_sha)]
@@ -257,7 +257,6 @@ def _bidding_stage(out: Path, spec: TrainSpec, cards: Path, final: Path, threads
                                  log=lambda m: log("  " + m))
     with np.load(cards) as z:
         arrays = {**{k: z[k] for k in ARRAYS}, **arrays}
-    card_meta = json.loads(cards.with_suffix(".json").read_text(encoding="utf-8"))
     keep = {k: v for k, v in card_meta.items() if k not in ("format", "features_version", "n_in", "hidden",
                                                                "npz_sha256", "bidding")}
     import jax

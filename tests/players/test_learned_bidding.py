@@ -53,6 +53,13 @@ def net_of(arrays, dark=(10.0, 20.0)):
     return pack(arrays, {"dark_value": dark[0], "first_hand_value": dark[1]})[None, :]
 
 
+def learned_seats(rules):
+    """(the rules array, parameter rows whose seats play model row 0, learned scratch)."""
+    prm = params_matrix(rules=rules)
+    prm[:, H_NET] = 0
+    return rules.to_array(), prm, learned_nb.new_learned_buffers()[1]
+
+
 def random_hands(rng, n, size):
     out = []
     for _ in range(n):
@@ -122,14 +129,10 @@ def twin_contract(chances, contract, cap, can_concede, defenders, gs, rules, sea
 @pytest.mark.parametrize("name", list(RULE_SETS))
 @pytest.mark.parametrize("level", [1.5, -1.5])
 def test_the_final_contract_is_the_rules_arithmetic_over_the_twins_ladder(name, level):
-    rules = RULE_SETS[name]
-    rules_array = rules.to_array()
+    rules_array, prm, lbuf = learned_seats(RULE_SETS[name])
     arrays = random_arrays(seed=7, level=level)
     net = net_of(arrays)
-    prm = params_matrix(rules=rules)
-    prm[:, H_NET] = 0
     rng = np.random.default_rng(2)
-    lbuf = learned_nb.new_learned_buffers()[1]
     kinds = set()
     for k, hand in enumerate(random_hands(rng, 300, 8)):
         gs = new_game_state()
@@ -155,13 +158,9 @@ def test_the_final_contract_is_the_rules_arithmetic_over_the_twins_ladder(name, 
 
 @pytest.mark.parametrize("name", ["classic", "third penalty"])
 def test_a_bid_is_raised_while_declaring_is_worth_defending(name):
-    rules = RULE_SETS[name]
-    rules_array = rules.to_array()
+    rules_array, prm, lbuf = learned_seats(RULE_SETS[name])
     arrays = random_arrays(seed=11, level=1.2)
     net = net_of(arrays)
-    prm = params_matrix(rules=rules)
-    prm[:, H_NET] = 0
-    lbuf = learned_nb.new_learned_buffers()[1]
     rng = np.random.default_rng(3)
     answers = set()
     for hand in random_hands(rng, 300, 7):
@@ -179,12 +178,9 @@ def test_a_bid_is_raised_while_declaring_is_worth_defending(name):
 
 def test_on_the_barrel_a_bid_is_the_barrels_minimum_or_a_pass():
     rules = preset("classic")
-    rules_array = rules.to_array()
+    rules_array, prm, lbuf = learned_seats(rules)
     arrays = random_arrays(seed=5, level=1.0)
     net = net_of(arrays)
-    prm = params_matrix(rules=rules)
-    prm[:, H_NET] = 0
-    lbuf = learned_nb.new_learned_buffers()[1]
     barrel_min = rules.barrel_min_contract
     gs = new_game_state()
     gs[G_ON_BARREL + 0] = 1
@@ -199,13 +195,9 @@ def test_on_the_barrel_a_bid_is_the_barrels_minimum_or_a_pass():
 
 
 def test_without_bidding_nets_it_bids_and_raises_as_the_heuristic():
-    rules = preset("classic")
-    rules_array = rules.to_array()
+    rules_array, prm, lbuf = learned_seats(preset("classic"))
     arrays = {k: v for k, v in random_arrays(seed=3).items() if k.startswith("q_")}
     net = pack(arrays)[None, :]
-    prm = params_matrix(rules=rules)
-    prm[:, H_NET] = 0
-    lbuf = learned_nb.new_learned_buffers()[1]
     gs = new_game_state()
     for hand in random_hands(np.random.default_rng(6), 100, 8):
         h7 = np.int64(hand & ~(1 << (hand.bit_length() - 1)))
@@ -217,10 +209,7 @@ def test_without_bidding_nets_it_bids_and_raises_as_the_heuristic():
 
 
 def test_the_dark_game_follows_the_files_two_figures():
-    rules = HouseRules.from_dict({"dark_game": True}, source="test")
-    rules_array = rules.to_array()
-    prm = params_matrix(rules=rules)
-    prm[:, H_NET] = 0
+    rules_array, prm, _ = learned_seats(HouseRules.from_dict({"dark_game": True}, source="test"))
     gs = new_game_state()
     arrays = random_arrays(seed=8)
     assert learned_nb.learned_dark(np.int64(0), gs, rules_array, prm, net_of(arrays, dark=(30.0, 20.0))) == 1
@@ -284,7 +273,7 @@ def test_playout_targets_are_the_rules_rounding_and_the_defenders_mean(playouts)
     d = bidding_rows(rows, rules.to_array())
     for i in range(0, 300, 7):
         x = int(rows[i, O.O_CARD_POINTS] + rows[i, O.O_MARRIAGE_POINTS])
-        assert list(d["b_ladder"][i]) == [1.0 if x >= c else 0.0 for c in LADDER]
+        assert list(d["ladder"][i]) == [1.0 if x >= c else 0.0 for c in LADDER]
         deal, seat = divmod(i, 3)
         mine = [twin.round5(int(rows[3 * deal + q, O.O_CARD_POINTS + (seat - q) % 3]
                                 + rows[3 * deal + q, O.O_MARRIAGE_POINTS + (seat - q) % 3]))
