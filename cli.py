@@ -436,6 +436,12 @@ def train(
     bid_epochs: Annotated[int, typer.Option(help="passes over the playouts")] = 8,
     cards: Annotated[Path | None, typer.Option(
         help="a weights file whose card net to keep: no rounds, only the bidding nets fitted to its play")] = None,
+    start: Annotated[Path | None, typer.Option(
+        help="a weights file (of the same --hidden) that plays round 0 instead of the heuristic, and whose card net "
+             "round 0's fit starts from")] = None,
+    label_shares: Annotated[str, typer.Option(
+        help="the share of each trick's positions the solver labels, from trick 1, such as 0.2,0.5 (later tricks: "
+             "all); the first tricks cost the solver most")] = "",
     quick: Annotated[bool, typer.Option(
         "--quick", help="a small training to try the command: 2 rounds of 300 deals, a 32-16 net, 2 epochs, "
                         "bidding nets on 300 deals")]
@@ -455,6 +461,10 @@ def train(
         sizes = tuple(int(x) for x in hidden.split(","))
     except ValueError:
         _fail(f"--hidden must be two sizes such as 128,32, not {hidden!r}")
+    try:
+        shares = tuple(float(x) for x in label_shares.split(",")) if label_shares else ()
+    except ValueError:
+        _fail(f"--label-shares must be shares such as 0.2,0.5, not {label_shares!r}")
     if quick:
         rounds, deals, sizes, epochs = 2, 300, (32, 16), 2
         bid_deals, bid_hidden, bid_epochs = 300, 16, 2
@@ -468,7 +478,8 @@ def train(
         path = run_training(out, TrainSpec(rules=rules, rounds=rounds, deals=deals, labels=labels, hidden=sizes,
                                            epochs=epochs, loss=loss, permute_suits=permute_suits, seed=seed,
                                            bid_deals=bid_deals, bid_hidden=bid_hidden, bid_epochs=bid_epochs,
-                                           cards=str(cards) if cards else ""),
+                                           cards=str(cards) if cards else "", start=str(start) if start else "",
+                                           label_shares=shares),
                             threads=threads or None, progress=progress,
                             log=lambda m: typer.echo(m, err=True))
     except KeyboardInterrupt:

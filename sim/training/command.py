@@ -34,6 +34,7 @@ from sim import __version__
 from sim.fingerprint import code_fingerprint, file_sha256
 from sim.game.rules import HouseRules, load_rules
 from sim.parallel import run_tasks, worker_count
+from sim.players.learned_layout import P_PLAYED
 from sim.players.learned_weights import ARRAYS, load_weights, save_weights, weights_matrix
 from sim.runner import RunLock, check_path_name, write_npz_atomic
 from sim.training.labels import label
@@ -68,6 +69,11 @@ class TrainSpec:
     bid_hidden: int = 64
     bid_epochs: int = 8
     cards: str = ""  # a weights file whose card net the bidding nets are fitted to, instead of the rounds
+    start: str = ""  # a weights file that plays round 0 (instead of the heuristic) and starts its fit
+    # The share of each trick's positions labelled, from trick 1 (later tricks: all). The solver
+    # spends most of its time on the first two tricks, where the net errs least: labelling a share
+    # of them buys more deals of the middle game for the same teacher's time.
+    label_shares: tuple[float, ...] = ()
 
     def k_worlds(self) -> int:
         if self.labels == "true":
@@ -94,6 +100,16 @@ class TrainSpec:
             raise TrainError(f"--bid-epochs must be from 1 to 100, not {self.bid_epochs}")
         if self.cards:
             load_weights(self.cards)  # a WeightsError (one line) when it cannot be played
+        if self.start:
+            if self.cards:
+                raise TrainError("--start and --cards cannot go together: --cards trains no rounds")
+            _, meta = load_weights(self.start)
+            if tuple(meta["hidden"]) != tuple(self.hidden):
+                raise TrainError(f"--start {self.start} has hidden sizes {','.join(map(str, meta['hidden']))}, "
+                                 f"not --hidden {','.join(map(str, self.hidden))}")
+        if not (len(self.label_shares) <= 8 and all(0 < x <= 1 for x in self.label_shares)):
+            raise TrainError("--label-shares must be at most 8 shares above 0 and at most 1, one a trick from "
+                             f"trick 1, not {','.join(map(str, self.label_shares))}")
         if self.loss not in ("mse", "centred", "contract"):
             raise TrainError(f"--loss must be mse, centred or contract, not {self.loss!r}")
         if self.rules != "mixture":
@@ -107,7 +123,14 @@ class TrainSpec:
     def to_dict(self) -> dict:
         d = asdict(self)
         d["hidden"] = list(self.hidden)
+        d["label_shares"] = list(self.label_shares)
         return d
+
+    def label_share_of_trick(self) -> np.ndarray:
+        """float64 (8,): the share of each trick's positions labelled."""
+        shares = np.ones(8)
+        shares[:len(self.label_shares)] = self.label_shares
+        return shares
 
 
 def train(out: str | Path, spec: TrainSpec, *, threads: int | None = None, log=None, progress: bool = False) -> Path:
@@ -134,6 +157,8 @@ def _train(out: Path, spec: TrainSpec, threads: int | None, log, progress: bool)
                 "thousand_version": __version__}
     if spec.cards:
         recorded["cards_sha256"] = file_sha256(spec.cards)
+    if spec.start:
+        recorded["start_sha256"] = file_sha256(spec.start)
     spec_path = out / SPEC_FILE
     if spec_path.exists():
         try:
@@ -150,7 +175,7 @@ def _train(out: Path, spec: TrainSpec, threads: int | None, log, progress: bool)
     else:
         _write_json(spec_path, recorded)
     data_parts: list[Path] = []
-    model_path: Path | None = None
+    model_path: Path | None = Path(spec.start) if spec.start else None
     k = spec.k_worlds()
     n_parts = -(-spec.deals // PART_DEALS)
     for r in range(0 if spec.cards else spec.rounds):
@@ -165,15 +190,19 @@ def _train(out: Path, spec: TrainSpec, threads: int | None, log, progress: bool)
         todo = [i for i, p in enumerate(parts) if not _part_current(p, model_sha)]
         t0 = time.perf_counter()
         done = [n_parts - len(todo)]
-        log(f"round {r}: positions from {'the heuristic' if model < 0 else 'round ' + str(r - 1) + ' model'}'s "
-            f"cards, labels {'in the true deal' if k == 0 else f'over {k} worlds'}: {len(todo)} of {n_parts} parts "
-            "to make")
+        player = "the heuristic" if model < 0 else f"round {r - 1} model" if r > 0 else Path(spec.start).name
+        shares = f" (labelling shares {list(spec.label_shares)} of tricks 1, 2, ...)" if spec.label_shares else ""
+        log(f"round {r}: positions from {player}'s cards{shares}, labels "
+            f"{'in the true deal' if k == 0 else f'over {k} worlds'}: {len(todo)} of {n_parts} parts to make")
 
         def make_part(i, parts=parts, net=net, model=model, eps=eps, model_sha=model_sha, r=r):
             index = r * 1_000_000 + i  # chunk index: unique over rounds
             rules = spec.rules_of(index)
             deals = min(PART_DEALS, spec.deals - i * PART_DEALS)
             pos, ids = generate_positions(rules, spec.seed, index, deals, net, model, eps)
+            if spec.label_shares:
+                keep = sample_by_trick(pos, spec.label_share_of_trick(), spec.seed, index)
+                pos, ids = pos[keep], ids[keep]
             values, nodes = label(pos, rules, k, spec.seed * 7919 + index, threads=1)
             write_npz_atomic(parts[i], pos=pos, deals=ids, values=values, nodes=nodes, rules=rules.to_array(),
                       model_sha=np.array(model_sha))
@@ -290,7 +319,7 @@ def _fit_round(spec, r, data_parts, init_path, model_out, threads, log) -> Path:
     init = None
     if init_path is not None:
         with np.load(init_path) as z:
-            init = {k: z[k] for k in z.files}
+            init = {k: z[k] for k in ARRAYS}  # the card net's (a --start file may hold bidding nets too)
     log(f"round {r}: fitting on {len(train_set):,} positions ({len(val_set):,} held out)"
         + (", each batch's suits permuted" if spec.permute_suits else ""))
     # A Ctrl-C during the fit loses at most the epoch in flight: the same command goes on from the
@@ -318,6 +347,17 @@ def _fit_round(spec, r, data_parts, init_path, model_out, threads, log) -> Path:
     save_weights(model_out, arrays, manifest)
     checkpoint.unlink(missing_ok=True)
     return model_out
+
+
+SAMPLE_STREAM = 13  # generator stream of the positions kept for labelling (--label-shares)
+
+
+def sample_by_trick(pos: np.ndarray, shares: np.ndarray, seed: int, index: int) -> np.ndarray:
+    """bool (n,): the positions of chunk ``index`` kept for labelling, each of trick t with
+    probability ``shares[t]`` (a pure function of the seed, the index and the rows)."""
+    trick = np.array([int(p).bit_count() // 3 for p in pos[:, P_PLAYED]], dtype=np.int64).clip(0, 7)
+    draw = np.random.default_rng([seed, index, SAMPLE_STREAM]).random(len(pos))
+    return draw < shares[trick]
 
 
 def _without_rounds(spec: dict) -> dict:

@@ -86,6 +86,10 @@ def test_a_folder_of_another_training_is_refused_in_one_line_and_left_alone(quic
     (["--rules", "nonsense"], ["nonsense"]),
     (["--bid-deals", "5"], ["--bid-deals", "not 5"]),
     (["--cards", "missing.npz"], ["missing.npz", "does not exist"]),
+    (["--start", "missing.npz"], ["missing.npz", "does not exist"]),
+    (["--label-shares", "0.5,x"], ["--label-shares", "0.5,x"]),
+    (["--label-shares", "0.5,0"], ["--label-shares", "not 0.5,0.0"]),
+    (["--start", "sim/players/weights/learned-v3.npz", "--hidden", "32,16"], ["--start", "256,64", "32,16"]),
 ])
 def test_bad_options_are_refused_in_one_line(tmp_path, args, words):
     import cli
@@ -202,3 +206,59 @@ def test_the_contract_loss_trains_end_to_end(tmp_path):
                  threads=1, log=lambda m: None)
     net, meta = load_weights(path)
     assert meta["spec"]["loss"] == "contract" and np.isfinite(net).all() and meta["history"][0]["val_regret"] >= 0
+
+
+def test_start_plays_round_0_with_the_given_net_and_fits_from_it(quick_run, tmp_path):
+    """--start: round 0's positions are the given net's (its SHA-256 in every part, not the
+    heuristic's) and the fit starts from its card arrays; another start file is another training."""
+    from sim.fingerprint import file_sha256
+    from sim.training.command import TrainError, TrainSpec, train
+
+    out, path, _ = quick_run
+    start = out / "r1" / "model.npz"
+    spec = TrainSpec(rounds=1, deals=60, hidden=(16, 8), epochs=1, seed=4, start=str(start), **BID)
+    final = train(tmp_path / "s", spec, threads=1, log=lambda m: None)
+    with np.load(tmp_path / "s" / "r0" / "part-00000.npz") as z:
+        assert str(z["model_sha"]) == file_sha256(start)
+    model_meta = json.loads((tmp_path / "s" / "r0" / "model.json").read_text())
+    assert model_meta["init_sha256"] == file_sha256(start)
+    assert json.loads((tmp_path / "s" / "train.json").read_text())["start_sha256"] == file_sha256(start)
+    assert final.exists()
+    with pytest.raises(TrainError, match="another specification"):
+        train(tmp_path / "s", TrainSpec(**{**spec.__dict__, "start": str(out / "r0" / "model.npz")}), threads=1,
+              log=lambda m: None)
+
+
+def test_label_shares_keep_that_share_of_each_tricks_positions():
+    """sample_by_trick keeps each position of trick t with probability shares[t], the same rows
+    for the same seed and chunk."""
+    from sim.game.rules import HouseRules
+    from sim.players.learned_layout import P_PLAYED
+    from sim.training.command import TrainSpec, sample_by_trick
+    from sim.training.positions import generate_positions
+
+    pos, _ = generate_positions(HouseRules(), 9, 0, 400, None, -1, 0.0)
+    shares = TrainSpec(label_shares=(0.25, 0.5)).label_share_of_trick()
+    assert shares.tolist() == [0.25, 0.5, 1, 1, 1, 1, 1, 1]
+    keep = sample_by_trick(pos, shares, 9, 0)
+    assert np.array_equal(keep, sample_by_trick(pos, shares, 9, 0))
+    assert not np.array_equal(keep, sample_by_trick(pos, shares, 9, 1))
+    trick = np.array([int(p).bit_count() // 3 for p in pos[:, P_PLAYED]])
+    assert keep[trick >= 2].all()
+    for t, share in ((0, 0.25), (1, 0.5)):
+        n = (trick == t).sum()
+        kept = keep[trick == t].sum()
+        assert n > 300 and abs(kept - share * n) < 4 * np.sqrt(n * share * (1 - share))
+
+
+def test_label_shares_label_fewer_first_tricks_in_training(tmp_path):
+    from sim.players.learned_layout import P_PLAYED
+    from sim.training.command import TrainSpec, train
+
+    train(tmp_path, TrainSpec(rounds=1, deals=100, hidden=(8, 8), epochs=1, seed=6, label_shares=(0.1,), **BID),
+          threads=1, log=lambda m: None)
+    with np.load(tmp_path / "r0" / "part-00000.npz") as z:
+        trick = np.array([int(p).bit_count() // 3 for p in z["pos"][:, P_PLAYED]])
+        assert len(z["values"]) == len(trick)
+    assert 0 < (trick == 0).sum() < 0.3 * (trick == 1).sum()
+    assert json.loads((tmp_path / "train.json").read_text())["spec"]["label_shares"] == [0.1]
