@@ -437,8 +437,8 @@ def train(
     cards: Annotated[Path | None, typer.Option(
         help="a weights file whose card net to keep: no rounds, only the bidding nets fitted to its play")] = None,
     start: Annotated[Path | None, typer.Option(
-        help="a weights file (of the same --hidden) that plays round 0 instead of the heuristic, and whose card net "
-             "round 0's fit starts from")] = None,
+        help="a weights file that plays round 0 instead of the heuristic; round 0's fit starts from its card net "
+             "when it has the --hidden sizes, from scratch otherwise")] = None,
     label_shares: Annotated[str, typer.Option(
         help="the share of each trick's positions the solver labels, from trick 1, such as 0.2,0.5 (later tricks: "
              "all); the first tricks cost the solver most")] = "",

@@ -69,7 +69,8 @@ class TrainSpec:
     bid_hidden: int = 64
     bid_epochs: int = 8
     cards: str = ""  # a weights file whose card net the bidding nets are fitted to, instead of the rounds
-    start: str = ""  # a weights file that plays round 0 (instead of the heuristic) and starts its fit
+    start: str = ""  # a weights file that plays round 0 (instead of the heuristic); its fit starts from it when
+    # the hidden sizes match, from scratch otherwise
     # The share of each trick's positions labelled, from trick 1 (later tricks: all). The solver
     # spends most of its time on the first two tricks, where the net errs least: labelling a share
     # of them buys more deals of the middle game for the same teacher's time.
@@ -103,10 +104,7 @@ class TrainSpec:
         if self.start:
             if self.cards:
                 raise TrainError("--start and --cards cannot go together: --cards trains no rounds")
-            _, meta = load_weights(self.start)
-            if tuple(meta["hidden"]) != tuple(self.hidden):
-                raise TrainError(f"--start {self.start} has hidden sizes {','.join(map(str, meta['hidden']))}, "
-                                 f"not --hidden {','.join(map(str, self.hidden))}")
+            load_weights(self.start)
         if not (len(self.label_shares) <= 8 and all(0 < x <= 1 for x in self.label_shares)):
             raise TrainError("--label-shares must be at most 8 shares above 0 and at most 1, one a trick from "
                              f"trick 1, not {','.join(map(str, self.label_shares))}")
@@ -223,7 +221,7 @@ def _train(out: Path, spec: TrainSpec, threads: int | None, log, progress: bool)
             bar.close()
         data_parts.extend(parts)
         model_out = rdir / "model.npz"
-        if _model_current(model_out, data_parts, model_path):
+        if _model_current(model_out, data_parts, model_path, spec):
             log(f"round {r}: model already fitted")
         else:
             model_out = _fit_round(spec, r, data_parts, model_path, model_out, threads, log)
@@ -317,6 +315,7 @@ def _fit_round(spec, r, data_parts, init_path, model_out, threads, log) -> Path:
     train_set = make_positions(train_parts)
     val_set = make_dataset(val_parts)
     init = None
+    init_path = _fit_start(spec, init_path)
     if init_path is not None:
         with np.load(init_path) as z:
             init = {k: z[k] for k in ARRAYS}  # the card net's (a --start file may hold bidding nets too)
@@ -375,9 +374,19 @@ def _parts_digest(parts: list[Path]) -> str:
     return h.hexdigest()
 
 
-def _model_current(model_out: Path, parts: list[Path], init_path: Path | None) -> bool:
+def _fit_start(spec: TrainSpec, init_path: Path | None) -> Path | None:
+    """The net a round's fit starts from: the model that played it, unless its hidden sizes differ
+    from the spec's (a --start file of other sizes plays round 0, whose fit starts from scratch)."""
+    if init_path is None:
+        return None
+    with np.load(init_path) as z:
+        return init_path if z["q_W2"].shape == tuple(spec.hidden) else None
+
+
+def _model_current(model_out: Path, parts: list[Path], init_path: Path | None, spec: TrainSpec) -> bool:
     if not model_out.exists():
         return False
+    init_path = _fit_start(spec, init_path)
     try:
         _, meta = load_weights(model_out)
     except ValueError:

@@ -89,7 +89,6 @@ def test_a_folder_of_another_training_is_refused_in_one_line_and_left_alone(quic
     (["--start", "missing.npz"], ["missing.npz", "does not exist"]),
     (["--label-shares", "0.5,x"], ["--label-shares", "0.5,x"]),
     (["--label-shares", "0.5,0"], ["--label-shares", "not 0.5,0.0"]),
-    (["--start", "sim/players/weights/learned-v3.npz", "--hidden", "32,16"], ["--start", "256,64", "32,16"]),
 ])
 def test_bad_options_are_refused_in_one_line(tmp_path, args, words):
     import cli
@@ -227,6 +226,17 @@ def test_start_plays_round_0_with_the_given_net_and_fits_from_it(quick_run, tmp_
     with pytest.raises(TrainError, match="another specification"):
         train(tmp_path / "s", TrainSpec(**{**spec.__dict__, "start": str(out / "r0" / "model.npz")}), threads=1,
               log=lambda m: None)
+    # Of other sizes, the start net plays round 0 (the same parts) and the fit starts from scratch.
+    wide = TrainSpec(**{**spec.__dict__, "hidden": (12, 8)})
+    (tmp_path / "w" / "r0").mkdir(parents=True)
+    part = tmp_path / "w" / "r0" / "part-00000.npz"
+    train(tmp_path / "w", wide, threads=1, log=lambda m: None)
+    assert part.read_bytes() == (tmp_path / "s" / "r0" / "part-00000.npz").read_bytes()
+    wide_meta = json.loads((tmp_path / "w" / "r0" / "model.json").read_text())
+    assert wide_meta["init_sha256"] is None and wide_meta["hidden"] == [12, 8]
+    lines = []
+    train(tmp_path / "w", wide, threads=1, log=lines.append)
+    assert "round 0: model already fitted" in lines
 
 
 def test_label_shares_keep_that_share_of_each_tricks_positions():
