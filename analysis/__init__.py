@@ -1,4 +1,17 @@
-"""Analyses of the engine's play, above ``sim``: statistics with intervals (``stats``), run summaries
-read lazily from stored Parquet (``summary``), the bid advisor (``advisor``, over the compiled
-playouts of ``sim.engine.playouts_nb``), bid-success tables (``tables``) and the heuristic's
-calibration (``calibrate``)."""
+"""Analyses of the engine's play, above ``sim``:
+
+- ``stats``: intervals (Wilson, means, ratios of sums) and their JSON form;
+- ``summary``: run summaries read lazily from stored Parquet;
+- ``stored`` and ``analysis_dir``: when a stored table or an analysis's ``--out`` folder may be
+  reused, and the one line that says why not;
+- ``advisor``: the bid advisor (``thousand bid``), over the compiled playouts of
+  ``sim.engine.playouts_nb``;
+- ``tables``: the bid-success tables and the cheat sheet (``thousand tables bids``);
+- ``marriages``: exact marriage and talon odds beside simulated rates (``thousand tables marriages``);
+- ``barrel``: barrel survival by attempt and cause (``thousand tables barrel``);
+- ``compare``: rule sets on the same deals (``thousand compare``);
+- ``tournament``: players over every seating of the same deals (``thousand tournament``);
+- ``calibrate``: the heuristic player's hand-value weights, fitted to deals it plays;
+- ``plots``: what every plot shares (no screen, an atomic save);
+- ``report``: the strategy report, which arranges what the others produce (``thousand report``).
+"""

@@ -5,12 +5,18 @@ whose imports run one way only (``tests/test_structure.py`` checks it):
   the game state's layout, trick primitives, bit tricks, the random generator). It imports nothing
   else of the project.
 - ``sim.solver``: the double-dummy searches (3 and 2 seats) and their Python API; imports ``game``.
-- ``sim.players``: the random, heuristic, dd and pimc players, their codes and parameters, and the
-  one door through which the engine asks a seat for a decision (``seat_nb``); imports ``game`` and
-  ``solver``.
+- ``sim.players``: the random, heuristic, dd, pimc, learned and leadage (the ported tysyacha-1000
+  bot) players, their codes and parameters (also from TOML player files), the learned player's
+  layouts, labels and shipped weights, and the one door through which the engine asks a seat for a
+  decision (``seat_nb``); imports ``game`` and ``solver``.
 - ``sim.engine``: a deal phase by phase, the chunk kernels, the workspace, the stored tables'
   schema and the Python API (batch chunks, scripted deals); imports the three above.
-- ``sim.runner`` (chunks stored as Parquet shards) and ``sim.simulate`` (``thousand simulate``).
+- ``sim.training``: ``thousand train``, the learned player's positions, the solver's labels and
+  the fit (JAX, an optional extra); imports the engine and below.
+- ``sim.runner`` (chunks stored as Parquet shards, the manifest, combining runs), ``sim.backend``
+  (threads or a Dask cluster, whose workers warm up through ``sim.dask_worker``) and
+  ``sim.simulate`` (``thousand simulate``); ``sim.fingerprint`` hashes the code that stored
+  results record.
 
 Under them all, ``sim.numba_config`` sets every Numba option and ``sim.parallel`` runs chunks on a
 thread pool. ``sim`` never imports ``analysis`` or the command line.

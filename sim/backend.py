@@ -4,10 +4,13 @@
 A chunk is a module-level, pure function of its arguments (the rules, players, seed, chunk number
 and size, all inside a ``BatchSpec``) that returns one shard: ``sim.engine.play_chunk`` for the
 batch runs, ``analysis.tables.play_part`` for the bid table. On threads the chunk also writes its
-shard where it runs; on Dask the shard comes back to this process, which writes it (atomically) and
-records it in the run's manifest, so the workers need no shared disk and a lost worker loses
-nothing but its chunks in flight, which Dask runs again elsewhere. Either way the bytes stored are
-the same: the same function makes the shard and the same writer stores it.
+shard where it runs. On Dask a worker that sees the run's directory (a shared disk, or the same
+machine: the command writes a token there for the worker to read back) writes the shard there
+itself, atomically, and returns only its hashes; a worker that does not see it sends the shard
+back to this process, which writes it. Either way this process records it in the run's manifest,
+so the workers need no shared disk, and a lost worker loses nothing but its chunks in flight,
+which Dask runs again elsewhere. The bytes stored are the same on every path: the same function
+makes the shard and the same writer stores it (``sim.runner.play_chunk_remote``).
 
 Dask is an optional extra (``pip install -e '.[distributed]'``); without it the flags say so in one
 line. Each worker loads (or, with an empty cache, compiles) the Numba kernels once, when it joins,

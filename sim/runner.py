@@ -780,7 +780,8 @@ def run_batch(spec: BatchSpec, out: Path, *, workers: int | None = None,
     None: ``workers`` threads of this process, the kernels releasing the GIL). ``on_chunk(units)``
     is called as each chunk lands (units = deals or games). Ctrl-C stops at once: what landed
     stays, the chunks in flight are abandoned, and a rerun resumes. On a remote backend the chunk
-    is played there and its shard written here, by the same writer.
+    is played there, and its shard written by the same writer: there when the worker sees ``out``,
+    here otherwise (``play_chunk_remote``).
 
     ``out`` must be new, empty, or hold this very run: the same code fingerprint, rules, players,
     seed and sizes. Anything else is refused (RunDirError) in one line naming what differs, before
