@@ -16,9 +16,8 @@ from sim.game.rng_nb import state_from_seed
 from sim.game.rules import HouseRules
 from sim.players import seat_buffers
 from sim.players.learned_labels_nb import label_positions
-from sim.players.learned_layout import P_PLAYED
 from sim.solver import TABLE_LOG2_ROWS
-from sim.training.positions import generate_positions
+from sim.training.positions import generate_positions, trick_of
 
 
 def main() -> None:
@@ -33,7 +32,7 @@ def main() -> None:
     values = np.zeros((1, 24), dtype=np.float32)
     node = np.zeros(1, dtype=np.int64)
     label_positions(pos[:1], 0, arr, state_from_seed(1, (0,)), st, work, tt, wbuf, values, node)  # compile
-    trick = np.array([int(p).bit_count() // 3 for p in pos[:, P_PLAYED]])
+    trick = trick_of(pos)
     n_deals = int(deals.max()) + 1
     print(f"{len(pos):,} positions with a choice from {n_deals} deals ({len(pos) / n_deals:.1f} a deal), one core")
     for k in (0, args.worlds):

@@ -34,11 +34,10 @@ from sim import __version__
 from sim.fingerprint import code_fingerprint, file_sha256
 from sim.game.rules import HouseRules, load_rules
 from sim.parallel import run_tasks, worker_count
-from sim.players.learned_layout import P_PLAYED
 from sim.players.learned_weights import ARRAYS, load_weights, save_weights, weights_matrix
 from sim.runner import RunLock, check_path_name, write_npz_atomic
 from sim.training.labels import label
-from sim.training.positions import generate_positions, mixture_rules
+from sim.training.positions import generate_positions, mixture_rules, trick_of
 
 SPEC_FILE = "train.json"
 PART_DEALS = 1_000  # deals of a part: a few seconds of labelling, little lost to Ctrl-C
@@ -354,7 +353,7 @@ SAMPLE_STREAM = 13  # generator stream of the positions kept for labelling (--la
 def sample_by_trick(pos: np.ndarray, shares: np.ndarray, seed: int, index: int) -> np.ndarray:
     """bool (n,): the positions of chunk ``index`` kept for labelling, each of trick t with
     probability ``shares[t]`` (a pure function of the seed, the index and the rows)."""
-    trick = np.array([int(p).bit_count() // 3 for p in pos[:, P_PLAYED]], dtype=np.int64).clip(0, 7)
+    trick = trick_of(pos)
     draw = np.random.default_rng([seed, index, SAMPLE_STREAM]).random(len(pos))
     return draw < shares[trick]
 

@@ -15,10 +15,11 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.players.learned_layout import D_CONTRACT, D_NEED, MAX_ACTIVE, N_DENSE, N_SPARSE, P_DECLARER, P_PLAYED, P_SEAT
+from sim.players.learned_layout import D_CONTRACT, D_NEED, MAX_ACTIVE, N_DENSE, N_SPARSE, P_DECLARER, P_SEAT
 from sim.players.learned_nb import features_rows
 from sim.players.learned_weights import ARRAYS
 from sim.runner import write_npz_atomic
+from sim.training.positions import trick_of
 
 SCALE = 100.0  # labels and outputs are in hundreds of points
 ALL_PERMUTATIONS = tuple(itertools.permutations(range(4)))
@@ -107,10 +108,9 @@ def make_dataset(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
     rows at once (``batch_inputs``), with each row's trick and a deal id unique over the parts."""
     data = make_positions(parts)
     inputs = batch_inputs(data, np.arange(len(data)), None)
-    gone = np.array([int(p).bit_count() for p in data.pos[:, P_PLAYED]], dtype=np.int64)
     offsets = np.cumsum([0] + [int(deals.max()) + 1 if len(deals) else 0 for *_, deals in parts[:-1]])
     groups = np.concatenate([deals + off for (*_, deals), off in zip(parts, offsets, strict=True)])
-    return Dataset(*inputs, (gone // 3).clip(0, 7).astype(np.int8), groups)
+    return Dataset(*inputs, trick_of(data.pos).astype(np.int8), groups)
 
 
 def init_params(hidden: tuple[int, int], seed: int) -> dict[str, np.ndarray]:

@@ -78,7 +78,17 @@ def generate_positions(rules: HouseRules, seed: int, index: int, n_deals: int, n
 def deal_ids(pos: np.ndarray) -> np.ndarray:
     """The deal of each recorded position: a deal's decisions are recorded in order, each with
     more cards gone than the one before, so a new deal starts where no more are gone."""
-    gone = np.array([int(p).bit_count() for p in pos[:, P_PLAYED]], dtype=np.int64)
+    gone = cards_gone(pos)
     starts = np.ones(len(pos), dtype=bool)
     starts[1:] = gone[1:] <= gone[:-1]
     return np.cumsum(starts) - 1
+
+
+def cards_gone(pos: np.ndarray) -> np.ndarray:
+    """int64 (n,): the cards played before each recorded position, the current trick's included."""
+    return np.array([int(p).bit_count() for p in pos[:, P_PLAYED]], dtype=np.int64)
+
+
+def trick_of(pos: np.ndarray) -> np.ndarray:
+    """int64 (n,): the trick of each recorded position, 0 to 7."""
+    return (cards_gone(pos) // 3).clip(0, 7)

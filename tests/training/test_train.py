@@ -228,10 +228,9 @@ def test_start_plays_round_0_with_the_given_net_and_fits_from_it(quick_run, tmp_
               log=lambda m: None)
     # Of other sizes, the start net plays round 0 (the same parts) and the fit starts from scratch.
     wide = TrainSpec(**{**spec.__dict__, "hidden": (12, 8)})
-    (tmp_path / "w" / "r0").mkdir(parents=True)
-    part = tmp_path / "w" / "r0" / "part-00000.npz"
     train(tmp_path / "w", wide, threads=1, log=lambda m: None)
-    assert part.read_bytes() == (tmp_path / "s" / "r0" / "part-00000.npz").read_bytes()
+    first_part = "r0/part-00000.npz"
+    assert (tmp_path / "w" / first_part).read_bytes() == (tmp_path / "s" / first_part).read_bytes()
     wide_meta = json.loads((tmp_path / "w" / "r0" / "model.json").read_text())
     assert wide_meta["init_sha256"] is None and wide_meta["hidden"] == [12, 8]
     lines = []
