@@ -442,6 +442,9 @@ def train(
     label_shares: Annotated[str, typer.Option(
         help="the share of each trick's positions the solver labels, from trick 1, such as 0.2,0.5 (later tricks: "
              "all); the first tricks cost the solver most")] = "",
+    data: Annotated[list[Path] | None, typer.Option(
+        help="an earlier training folder (of this version) whose finished rounds' labelled positions join every "
+             "round's fit; repeat for several")] = None,
     quick: Annotated[bool, typer.Option(
         "--quick", help="a small training to try the command: 2 rounds of 300 deals, a 32-16 net, 2 epochs, "
                         "bidding nets on 300 deals")]
@@ -479,7 +482,7 @@ def train(
                                            epochs=epochs, loss=loss, permute_suits=permute_suits, seed=seed,
                                            bid_deals=bid_deals, bid_hidden=bid_hidden, bid_epochs=bid_epochs,
                                            cards=str(cards) if cards else "", start=str(start) if start else "",
-                                           label_shares=shares),
+                                           label_shares=shares, data=tuple(str(d) for d in data or ())),
                             threads=threads or None, progress=progress,
                             log=lambda m: typer.echo(m, err=True))
     except KeyboardInterrupt:

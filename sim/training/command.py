@@ -14,6 +14,10 @@ and the net is fitted again on all of it (warm-started from the last model). The
 - ``learned.npz`` and ``.json``: the card net of the last round with the bidding nets fitted to
   the playouts, ready for play.
 
+``--data DIR`` adds the labelled positions of another training folder's finished rounds to every
+round's fit: labels do not depend on who played, so a wider net can be fitted to all the positions
+earlier trainings bought. The model's manifest names those folders and what made them.
+
 Every file is written under a temporary name and renamed, so Ctrl-C loses at most the parts and
 the fit in flight, and the same command resumes.
 """
@@ -74,6 +78,8 @@ class TrainSpec:
     # spends most of its time on the first two tricks, where the net errs least: labelling a share
     # of them buys more deals of the middle game for the same teacher's time.
     label_shares: tuple[float, ...] = ()
+    # Folders of earlier trainings (of this version) whose finished rounds' parts join every round's fit.
+    data: tuple[str, ...] = ()
 
     def k_worlds(self) -> int:
         if self.labels == "true":
@@ -107,6 +113,10 @@ class TrainSpec:
         if not (len(self.label_shares) <= 8 and all(0 < x <= 1 for x in self.label_shares)):
             raise TrainError("--label-shares must be at most 8 shares above 0 and at most 1, one a trick from "
                              f"trick 1, not {','.join(map(str, self.label_shares))}")
+        if self.data and self.cards:
+            raise TrainError("--data and --cards cannot go together: --cards trains no rounds")
+        for folder in self.data:
+            data_folder_parts(folder)  # a TrainError (one line) when it holds no finished round of this version
         if self.loss not in ("mse", "centred", "contract"):
             raise TrainError(f"--loss must be mse, centred or contract, not {self.loss!r}")
         if self.rules != "mixture":
@@ -121,6 +131,10 @@ class TrainSpec:
         d = asdict(self)
         d["hidden"] = list(self.hidden)
         d["label_shares"] = list(self.label_shares)
+        if self.data:  # absent when empty: a specification without it reads as it did before the option
+            d["data"] = list(self.data)
+        else:
+            del d["data"]
         return d
 
     def label_share_of_trick(self) -> np.ndarray:
@@ -140,6 +154,8 @@ def train(out: str | Path, spec: TrainSpec, *, threads: int | None = None, log=N
     check_path_name(out)
     if out.exists() and not out.is_dir():
         raise TrainError(f"--out {str(out)!r} is a file, not a folder")
+    if any(Path(folder).resolve() == out.resolve() for folder in spec.data):
+        raise TrainError(f"--data {str(out)!r} is the training folder itself")
     out.mkdir(parents=True, exist_ok=True)
     lock = RunLock(out).acquire()
     try:
@@ -171,7 +187,9 @@ def _train(out: Path, spec: TrainSpec, threads: int | None, log, progress: bool)
             _write_json(spec_path, recorded)  # written by a version that counted the rounds as part of it
     else:
         _write_json(spec_path, recorded)
-    data_parts: list[Path] = []
+    data_parts: list[Path] = [p for folder in spec.data for p in data_folder_parts(folder)[0]]
+    if spec.data:
+        log(f"data: {len(data_parts)} parts of {len(spec.data)} earlier training folder(s) join every fit")
     model_path: Path | None = Path(spec.start) if spec.start else None
     k = spec.k_worlds()
     n_parts = -(-spec.deals // PART_DEALS)
@@ -337,8 +355,10 @@ def _fit_round(spec, r, data_parts, init_path, model_out, threads, log) -> Path:
     manifest = {
         "name": f"round {r}", "spec": spec.to_dict(), "round": r, "thousand_version": __version__,
         "code_fingerprint": code_fingerprint(), "jax": jax.__version__, "optax": optax.__version__,
-        "numpy": np.__version__, "data": {"parts": [p.parent.name + "/" + p.name for p in data_parts],
-                                          "positions": positions, "solver_nodes": nodes},
+        "numpy": np.__version__, "data": {"parts": [_part_name(p, spec) for p in data_parts],
+                                          "positions": positions, "solver_nodes": nodes,
+                                          **({"folders": [data_folder_parts(f)[1] for f in spec.data]}
+                                             if spec.data else {})},
         "parts_sha256": parts_sha, "init_sha256": init_sha,
         "history": history, "threads": worker_count(threads),
     }
@@ -356,6 +376,42 @@ def sample_by_trick(pos: np.ndarray, shares: np.ndarray, seed: int, index: int) 
     trick = trick_of(pos)
     draw = np.random.default_rng([seed, index, SAMPLE_STREAM]).random(len(pos))
     return draw < shares[trick]
+
+
+def data_folder_parts(folder: str | Path) -> tuple[list[Path], dict]:
+    """The parts of a training folder's finished rounds (those whose model is fitted), in round
+    order, and a record of what made them (its train.json, the rounds and the parts' digest).
+    A folder that is not a training of this version, or has no finished round, is a TrainError."""
+    folder = Path(folder)
+    spec_path = folder / SPEC_FILE
+    if not spec_path.is_file():
+        raise TrainError(f"--data {str(folder)!r} is not a training folder (it has no {SPEC_FILE})")
+    try:
+        made = json.loads(spec_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise TrainError(f"--data {str(folder)!r}: {SPEC_FILE} cannot be read ({e})") from None
+    if made.get("thousand_version") != __version__:
+        # Another version may label differently (the project bumps it whenever results change).
+        raise TrainError(f"--data {str(folder)!r} was made by thousand {made.get('thousand_version')}, "
+                         f"not {__version__}")
+    parts: list[Path] = []
+    rounds = 0
+    while (folder / f"r{rounds}" / "model.npz").is_file():
+        parts.extend(sorted((folder / f"r{rounds}").glob("part-*.npz")))
+        rounds += 1
+    if not parts:
+        raise TrainError(f"--data {str(folder)!r} has no finished round (a round is finished when its model is "
+                         "fitted)")
+    return parts, {"folder": str(folder), "rounds": rounds, "parts": len(parts), "made_by": made}
+
+
+def _part_name(part: Path, spec: TrainSpec) -> str:
+    """A part as a manifest names it: rR/part-NNNNN.npz, prefixed by its --data folder if it is one's."""
+    name = part.parent.name + "/" + part.name
+    for folder in spec.data:
+        if part.parent.parent == Path(folder):
+            return f"{folder}/{name}"
+    return name
 
 
 def _without_rounds(spec: dict) -> dict:

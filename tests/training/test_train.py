@@ -271,3 +271,61 @@ def test_label_shares_label_fewer_first_tricks_in_training(tmp_path):
         assert len(z["values"]) == len(trick)
     assert 0 < (trick == 0).sum() < 0.3 * (trick == 1).sum()
     assert json.loads((tmp_path / "train.json").read_text())["spec"]["label_shares"] == [0.1]
+
+
+def test_data_adds_an_earlier_trainings_finished_rounds_to_every_fit(quick_run, tmp_path):
+    """--data DIR: DIR's finished rounds' parts join the fit (before the run's own), the model's
+    manifest names them and what made them, and another DIR's parts mean another fit."""
+    import shutil
+
+    from sim.training.command import TrainSpec, train
+
+    out, _, _ = quick_run
+    spec = TrainSpec(rounds=1, deals=60, hidden=(16, 8), epochs=1, seed=4, data=(str(out),), **BID)
+    train(tmp_path / "d", spec, threads=1, log=lambda m: None)
+    meta = json.loads((tmp_path / "d" / "r0" / "model.json").read_text())
+    own = sorted(p.name for p in (tmp_path / "d" / "r0").glob("part-*.npz"))
+    theirs = [f"{out}/r{r}/{p.name}" for r in (0, 1) for p in sorted((out / f"r{r}").glob("part-*.npz"))]
+    assert meta["data"]["parts"] == theirs + [f"r0/{name}" for name in own]
+    positions = sum(len(np.load(out / p.split(f"{out}/")[1])["pos"]) for p in theirs)
+    positions += sum(len(np.load(tmp_path / "d" / "r0" / name)["pos"]) for name in own)
+    assert meta["data"]["positions"] == positions
+    (folder,) = meta["data"]["folders"]
+    assert folder["rounds"] == 2 and folder["made_by"]["spec"]["seed"] == 3
+    assert json.loads((tmp_path / "d" / "train.json").read_text())["spec"]["data"] == [str(out)]
+    # The same run without --data is another training: its folder is refused.
+    with pytest.raises(Exception, match="another specification"):
+        train(tmp_path / "d", TrainSpec(**{**spec.__dict__, "data": ()}), threads=1, log=lambda m: None)
+    # A round whose model is not yet fitted is not finished: its parts are left out.
+    partial = tmp_path / "partial"
+    shutil.copytree(out, partial)
+    (partial / "r1" / "model.npz").unlink()
+    lines = []
+    train(tmp_path / "p", TrainSpec(**{**spec.__dict__, "data": (str(partial),)}), threads=1, log=lines.append)
+    meta = json.loads((tmp_path / "p" / "r0" / "model.json").read_text())
+    assert meta["data"]["folders"][0]["rounds"] == 1
+    assert not any("/r1/" in p for p in meta["data"]["parts"])
+    assert any("join every fit" in ln for ln in lines)
+
+
+def test_bad_data_folders_are_refused_in_one_line(quick_run, tmp_path):
+    import shutil
+
+    import cli
+
+    out, _, _ = quick_run
+    old = tmp_path / "old"
+    shutil.copytree(out, old)
+    made = json.loads((old / "train.json").read_text())
+    (old / "train.json").write_text(json.dumps({**made, "thousand_version": "0.0.1"}))
+    unfinished = tmp_path / "unfinished"
+    (unfinished / "r0").mkdir(parents=True)
+    shutil.copy(out / "train.json", unfinished / "train.json")
+    for args, words in ((["--data", str(tmp_path / "none")], ["none", "not a training folder"]),
+                        (["--data", str(old)], ["made by thousand 0.0.1"]),
+                        (["--data", str(unfinished)], ["no finished round"]),
+                        (["--data", str(out), "--cards", str(out / "learned.npz")], ["--data and --cards"]),
+                        (["--data", str(out), "--out", str(out)], ["the training folder itself"])):
+        res = CliRunner().invoke(cli.app, ["train", "--out", str(tmp_path / "t"), "--no-progress", *args])
+        refused(res, *words)
+        assert not (tmp_path / "t" / "train.json").exists()
