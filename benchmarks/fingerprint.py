@@ -8,7 +8,9 @@
 It plays simulate runs of 2, 3 and 4 players with every player type under several presets and
 house-rule files (each with an explicit chunk size, which is part of what fixes the results), and
 prints the SHA-256 of every stored shard, of run.json and of the printed summary; then the JSON of
-three solver layouts, two bid advices and the hash of a bid table.
+three solver layouts, two bid advices and the hash of a bid table; then, for every analysis command
+(tables, compare, tournament, bid, solve, runs combine), the SHA-256 of what it prints, as text and
+as ``--json``, and of the tables it stores (``--analyses-only`` runs this part alone).
 """
 
 from __future__ import annotations
@@ -56,6 +58,26 @@ BIDS = [
      "--json"],
 ]
 
+# name: arguments of one analysis command at small sizes ("{work}" is the scratch folder). Each runs
+# twice where it has --json: as text, then as JSON (which reads the results the first call stored).
+ANALYSES = {
+    "tables_bids": (["tables", "bids", "--deals", "300", "--pimc-deals", "10", "--worlds", "6", "--seed", "21",
+                     "--min-n", "5", "--out", "{work}/a_bids"], True),
+    "tables_marriages": (["tables", "marriages", "--deals", "3000", "--seed", "22", "--play-deals", "300",
+                          "--out", "{work}/a_marriages"], True),
+    "tables_barrel": (["tables", "barrel", "--games", "120", "--rules", "classic", "--rules", "short", "--seed", "23",
+                       "--out", "{work}/a_barrel"], True),
+    "compare": (["compare", "classic", "online", "--games", "150", "--seed", "24", "--out", "{work}/a_compare"], True),
+    "tournament_games": (["tournament", "heuristic", "random", "leadage", "--games", "40", "--seed", "25", "--out",
+                          "{work}/a_tour_games"], True),
+    "tournament_deals": (["tournament", "learned", "heuristic", "dd", "--deals", "60", "--rules", "online", "--seed",
+                          "26", "--out", "{work}/a_tour_deals"], True),
+    "bid": (["bid", "AH TH KH QH AS 9C JD", "--samples", "200", "--method", "dd,heuristic", "--seed", "27"], True),
+    "bid_csv": (["bid", "KS QS AD TD 9C JC QH", "--samples", "200", "--seed", "28", "--csv"], False),
+    "solve_text": (["solve", "AH TH KH QH AS 9C | KS QS 9S KD QD AD; last_bonus=15"], False),
+    "combine": (["runs", "combine", "{work}/classic_h", "{work}/c_second", "--out", "{work}/a_combined"], False),
+}
+
 
 def sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
@@ -64,7 +86,10 @@ def sha(data: bytes) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tree", default=".", help="the checkout to run (its cli.py and sim/)")
-    tree = Path(ap.parse_args().tree).resolve()
+    ap.add_argument("--analyses-only", action="store_true", help="only the analysis commands' outputs")
+    ap.add_argument("--keep", type=Path, help="also write each analysis command's printed output to this folder")
+    args = ap.parse_args()
+    tree = Path(args.tree).resolve()
     env = {**os.environ, "PYTHONPATH": str(tree)}
 
     def cli(*args: str) -> str:
@@ -76,6 +101,8 @@ def main() -> None:
         for name, text in RULE_FILES.items():
             (work / name).write_text(text)
         for name, (mode, n, rules, players, seed, chunk) in RUNS.items():
+            if args.analyses_only and name != "classic_h":
+                continue
             rules = str(work / rules) if rules.endswith(".toml") else rules
             out = work / name
             summary = cli("simulate", f"--{mode}", str(n), "--rules", rules, "--players", players, "--seed", str(seed),
@@ -84,13 +111,30 @@ def main() -> None:
             for f in files:
                 print(name, sha(f.read_bytes()), f.relative_to(out))
             print(name, sha(summary.replace(str(work) + "/", "").encode()), "summary")
-        for args in SOLVES:
-            print(cli("solve", *args).strip())
-        for args in BIDS:
-            print(cli("bid", *args).strip())
-        cli("tables", "bids", "--deals", "200", "--pimc-deals", "10", "--worlds", "6", "--seed", "2", "--out",
-            str(work / "tables"))
-        print("tables", sha((work / "tables" / "bids.parquet").read_bytes()))
+        if not args.analyses_only:
+            for a in SOLVES:
+                print(cli("solve", *a).strip())
+            for a in BIDS:
+                print(cli("bid", *a).strip())
+            cli("tables", "bids", "--deals", "200", "--pimc-deals", "10", "--worlds", "6", "--seed", "2", "--out",
+                str(work / "tables"))
+            print("tables", sha((work / "tables" / "bids.parquet").read_bytes()))
+        # a second run of classic_h's rules and players (another seed) for runs combine
+        cli("simulate", "--games", "300", "--rules", "classic", "--players", "heuristic", "--seed", "30",
+            "--chunk-size", "100", "--out", str(work / "c_second"), "--no-progress")
+        for name, (a, has_json) in ANALYSES.items():
+            a = [x.replace("{work}", str(work)) for x in a]
+            for variant in ("", "--json") if has_json else ("",):
+                printed = cli(*a, *([variant] if variant else []))
+                printed = printed.replace(str(work) + "/", "")
+                print(name, variant or "text", sha(printed.encode()), f"{len(printed.splitlines())} lines")
+                if args.keep:
+                    args.keep.mkdir(parents=True, exist_ok=True)
+                    (args.keep / f"{name}{variant.replace('--', '.') or '.txt'}").write_text(printed)
+            outs = [Path(x) for x in a if x.startswith(str(work) + "/a_")]
+            for folder in outs:
+                for f in sorted(folder.glob("*.parquet")):
+                    print(name, sha(f.read_bytes()), f.relative_to(work))
 
 
 if __name__ == "__main__":
