@@ -20,22 +20,19 @@ Everything is accumulated chunk by chunk from sums of products, so memory does n
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import json
 import math
 from pathlib import Path
-from statistics import NormalDist
 
 import numpy as np
 
 from analysis.barrel import episodes
-from analysis.stats import json_ready
+from analysis.stats import Z95, PairedRatioSums, holm, json_ready, two_sided_p
 from analysis.stored import FINGERPRINT, holds_out
 from sim.engine.schema import BID_DARK, BID_GOLDEN
 
 TABLE_FILE = "compare.parquet"
 PLOT_FILE = "compare.png"
-Z95 = NormalDist().inv_cdf(0.975)
 
 
 def game_metrics(deals, games, rules: dict) -> dict[str, tuple[np.ndarray, np.ndarray]]:
@@ -94,52 +91,6 @@ def game_metrics(deals, games, rules: dict) -> dict[str, tuple[np.ndarray, np.nd
     return out
 
 
-class _Sums:
-    """Running sums over games of every product of (N_A, D_A, N_X, D_X): enough for the ratios and
-    the delta-method variance of their difference, without keeping the games."""
-
-    KEYS = ("na", "da", "nx", "dx")
-
-    def __init__(self):
-        self.n = 0
-        self.s = dict.fromkeys(self.KEYS, 0.0)
-        self.ss = {k: 0.0 for k in itertools.combinations_with_replacement(self.KEYS, 2)}
-
-    def add(self, na, da, nx, dx):
-        v = {"na": na, "da": da, "nx": nx, "dx": dx}
-        self.n += len(na)
-        for k in self.KEYS:
-            self.s[k] += float(v[k].sum())
-        for a, b in self.ss:
-            self.ss[(a, b)] += float((v[a] * v[b]).sum())
-
-    def result(self) -> dict:
-        n = self.n
-        ra = self.s["na"] / self.s["da"] if self.s["da"] else math.nan
-        rx = self.s["nx"] / self.s["dx"] if self.s["dx"] else math.nan
-        diff = rx - ra
-        if not (n > 1 and self.s["da"] and self.s["dx"]):
-            return {"a": ra, "x": rx, "diff": diff, "se": math.nan}
-        ma, mx = self.s["da"] / n, self.s["dx"] / n
-        # u = (N_X - rx D_X)/mx - (N_A - ra D_A)/ma = sum of c_k * v_k with these coefficients:
-        c = {"nx": 1 / mx, "dx": -rx / mx, "na": -1 / ma, "da": ra / ma}
-        second = sum(c[a] * c[b] * self.ss[(a, b)] * (1 if a == b else 2) for a, b in self.ss)
-        first = sum(c[k] * self.s[k] for k in self.KEYS)  # 0 up to rounding: the u have mean 0
-        var = max(0.0, (second - first * first / n) / (n - 1))
-        return {"a": ra, "x": rx, "diff": diff, "se": math.sqrt(var / n)}
-
-
-def holm(pvalues: list[float]) -> list[float]:
-    """Holm's step-down adjusted p-values (NaN stays NaN)."""
-    order = sorted((p, i) for i, p in enumerate(pvalues) if not math.isnan(p))
-    adjusted = [math.nan] * len(pvalues)
-    running = 0.0
-    for rank, (p, i) in enumerate(order):
-        running = max(running, min(1.0, (len(order) - rank) * p))
-        adjusted[i] = running
-    return adjusted
-
-
 def compare_runs(runs: dict[str, Path], *, paired: bool = True) -> tuple[list[dict], list[str]]:
     """(rows, left out) from stored games runs of the same players, seed and chunking. A row
     (metric, rule set, value of the first set, value of this one, difference, its 95% interval, p,
@@ -158,7 +109,7 @@ def compare_runs(runs: dict[str, Path], *, paired: bool = True) -> tuple[list[di
             if metas[k][key] != metas[base][key]:
                 raise ValueError(f"rule sets {base!r} and {k!r} were played with different {key}: not paired")
     shards = {k: verify_run(v) for k, v in runs.items()}
-    sums: dict[tuple[str, str], _Sums] = {}
+    sums: dict[tuple[str, str], PairedRatioSums] = {}
     names: list[str] = []
     for i in range(len(shards[base]["games"])):
         frames = {k: (read_shard(shards[k]["deals"][i]), read_shard(shards[k]["games"][i])) for k in labels}
@@ -171,7 +122,7 @@ def compare_runs(runs: dict[str, Path], *, paired: bool = True) -> tuple[list[di
                 if name not in mets[k]:
                     continue
                 na, da = mets[base].get(name, (np.zeros_like(mets[k][name][0]), np.zeros_like(mets[k][name][0])))
-                sums.setdefault((name, k), _Sums()).add(na, da, *mets[k][name])
+                sums.setdefault((name, k), PairedRatioSums()).add(na, da, *mets[k][name])
     rows, left_out = [], []
     for name in names + [n for n in sorted({n for n, _ in sums}) if n not in names]:
         for k in labels[1:]:
@@ -184,10 +135,7 @@ def compare_runs(runs: dict[str, Path], *, paired: bool = True) -> tuple[list[di
                 # difference, or no interval, to show.
                 left_out.append(f"{name} ({k})")
                 continue
-            if se:
-                p = 2 * (1 - NormalDist().cdf(abs(r["diff"]) / se))
-            else:  # no spread: the same difference in every game
-                p = 1.0 if r["diff"] == 0 else 0.0
+            p = two_sided_p(r["diff"], se)
             rows.append({"metric": name, "rules": k, "first": r["a"], "value": r["x"], "diff": r["diff"],
                          "ci_low": r["diff"] - Z95 * se, "ci_high": r["diff"] + Z95 * se, "p": p,
                          "n_games": sums[(name, k)].n})

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from analysis.stats import json_ready, mean_interval, wilson_interval
+from analysis.stats import Z95, json_ready, mean_interval, wilson_interval
 from analysis.stored import holds_out
 from sim.game.cards import SUIT_SYMBOLS
 from sim.game.rules import HouseRules
@@ -752,7 +752,7 @@ def marriage_worth(bids: Path, *, risk: float = 0.3) -> list[dict]:
         row = {"suit": SUIT_SYMBOLS[s], "n_with": a["n"], "n_without": b["n"]}
         for key, sd in (("dd", "dd_sd"), ("heur", "heur_sd")):
             diff = a[key] - b[key]
-            half = 1.96 * math.sqrt(a[sd] ** 2 / a["n"] + b[sd] ** 2 / b["n"])
+            half = Z95 * math.sqrt(a[sd] ** 2 / a["n"] + b[sd] ** 2 / b["n"])
             row[f"{key}_with"], row[f"{key}_without"] = a[key], b[key]
             row[f"{key}_gain"] = (diff, diff - half, diff + half)
         for key in ("dd120", "heur120"):
@@ -791,7 +791,7 @@ def _gain_within_aces(lf, with_m) -> tuple[float, float, float]:
         w = a["n"] / total
         gain += w * (a["mean"] - b["mean"])
         var += w * w * (a["var"] / a["n"] + b["var"] / b["n"])
-    half = 1.96 * math.sqrt(var)
+    half = Z95 * math.sqrt(var)
     return (gain, gain - half, gain + half)
 
 

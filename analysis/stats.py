@@ -1,10 +1,17 @@
-"""Confidence intervals for the proportions and means the reports print."""
+"""The statistics every analysis uses, each defined once: the 95% normal quantile, intervals for
+proportions, means and ratios of sums over clusters, paired differences of ratios, two-sided
+p-values and Holm's correction."""
 
 from __future__ import annotations
 
+import itertools
 import math
+from statistics import NormalDist
 
-Z95 = 1.959963984540054
+__all__ = ["Z95", "wilson_interval", "mean_interval", "RatioOfSums", "PairedRatioSums", "two_sided_p", "holm",
+           "json_ready"]
+
+Z95 = 1.959963984540054  # the normal distribution's 97.5% quantile: two-sided 95% intervals
 
 
 def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -68,3 +75,60 @@ class RatioOfSums:
         ss = max(0.0, self.snn - 2 * r * self.snd + r * r * self.sdd)
         se = math.sqrt(ss / (n - 1) / n) / (self.sd / n)
         return {"mean": r, "ci_low": r - z * se, "ci_high": r + z * se, "se": se, "n": n}
+
+
+class PairedRatioSums:
+    """The difference R_X - R_A of two ratios of sums over the same clusters (paired by game),
+    R = sum(N_g) / sum(D_g), with its standard error by the delta method on the paired
+    linearisations u_g = (N_g - R D_g) / mean(D): se = sd(u_X - u_A) / sqrt(n). Kept as running
+    sums of every product of (N_A, D_A, N_X, D_X), so memory does not grow with the clusters."""
+
+    KEYS = ("na", "da", "nx", "dx")
+
+    def __init__(self):
+        self.n = 0
+        self.s = dict.fromkeys(self.KEYS, 0.0)
+        self.ss = {k: 0.0 for k in itertools.combinations_with_replacement(self.KEYS, 2)}
+
+    def add(self, na, da, nx, dx) -> None:
+        v = {"na": na, "da": da, "nx": nx, "dx": dx}
+        self.n += len(na)
+        for k in self.KEYS:
+            self.s[k] += float(v[k].sum())
+        for a, b in self.ss:
+            self.ss[(a, b)] += float((v[a] * v[b]).sum())
+
+    def result(self) -> dict:
+        """{"a": R_A, "x": R_X, "diff": R_X - R_A, "se": its standard error (NaN when undefined)}."""
+        n = self.n
+        ra = self.s["na"] / self.s["da"] if self.s["da"] else math.nan
+        rx = self.s["nx"] / self.s["dx"] if self.s["dx"] else math.nan
+        diff = rx - ra
+        if not (n > 1 and self.s["da"] and self.s["dx"]):
+            return {"a": ra, "x": rx, "diff": diff, "se": math.nan}
+        ma, mx = self.s["da"] / n, self.s["dx"] / n
+        # u = (N_X - rx D_X)/mx - (N_A - ra D_A)/ma = sum of c_k * v_k with these coefficients:
+        c = {"nx": 1 / mx, "dx": -rx / mx, "na": -1 / ma, "da": ra / ma}
+        second = sum(c[a] * c[b] * self.ss[(a, b)] * (1 if a == b else 2) for a, b in self.ss)
+        first = sum(c[k] * self.s[k] for k in self.KEYS)  # 0 up to rounding: the u have mean 0
+        var = max(0.0, (second - first * first / n) / (n - 1))
+        return {"a": ra, "x": rx, "diff": diff, "se": math.sqrt(var / n)}
+
+
+def two_sided_p(diff: float, se: float) -> float:
+    """The two-sided p-value of a difference with a normal standard error. With no spread (se 0,
+    the same difference in every cluster) it is 1 for no difference and 0 for any other."""
+    if se:
+        return 2 * (1 - NormalDist().cdf(abs(diff) / se))
+    return 1.0 if diff == 0 else 0.0
+
+
+def holm(pvalues: list[float]) -> list[float]:
+    """Holm's step-down adjusted p-values (family-wise error), NaN staying NaN."""
+    order = sorted((p, i) for i, p in enumerate(pvalues) if not math.isnan(p))
+    adjusted = [math.nan] * len(pvalues)
+    running = 0.0
+    for rank, (p, i) in enumerate(order):
+        running = max(running, min(1.0, (len(order) - rank) * p))
+        adjusted[i] = running
+    return adjusted

@@ -27,13 +27,11 @@ import itertools
 import json
 import math
 from pathlib import Path
-from statistics import NormalDist
 
 import numpy as np
 
 from analysis.analysis_dir import file_label, short_hash, short_label
-from analysis.compare import holm
-from analysis.stats import RatioOfSums, json_ready
+from analysis.stats import RatioOfSums, holm, json_ready, two_sided_p
 from analysis.stored import FINGERPRINT, holds_out
 from sim.players import PARAMETERISED_PLAYERS
 
@@ -262,10 +260,7 @@ def tournament(*, players: list[str], games: int | None = None, deals: int | Non
     pairs = []
     for (a, b), mom in pair_diff.items():
         d = mom.interval()
-        if d["se"] > 0:
-            p = 2 * (1 - NormalDist().cdf(abs(d["mean"]) / d["se"]))
-        else:  # no spread: the difference is the same in every game or deal
-            p = 1.0 if d["mean"] == 0 else 0.0
+        p = two_sided_p(d["mean"], d["se"])
         pairs.append({"player": labels[a], "against": labels[b], "diff": d["mean"], "ci_low": d["ci_low"],
                       "ci_high": d["ci_high"], "p": p})
     for row, q in zip(pairs, holm([r["p"] for r in pairs]), strict=True):

@@ -11,13 +11,20 @@ prints the SHA-256 of every stored shard, of run.json and of the printed summary
 three solver layouts, two bid advices and the hash of a bid table; then, for every analysis command
 (tables, compare, tournament, bid, solve, runs combine), the SHA-256 of what it prints, as text and
 as ``--json``, and of the tables it stores (``--analyses-only`` runs this part alone).
+
+Two checkouts differ in their code fingerprints by definition, so every recorded code fingerprint
+(``"code_fingerprint": "..."``, in JSON, run.json and a Parquet file's metadata) is masked before
+hashing; a Parquet file is hashed as its table and its metadata, not as bytes (which carry the
+masked fingerprint).
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import io
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -65,6 +72,8 @@ ANALYSES = {
                      "--min-n", "5", "--out", "{work}/a_bids"], True),
     "tables_marriages": (["tables", "marriages", "--deals", "3000", "--seed", "22", "--play-deals", "300",
                           "--out", "{work}/a_marriages"], True),
+    "tables_marriages_worth": (["tables", "marriages", "--deals", "2000", "--seed", "22", "--bids",
+                                "{work}/a_bids/bids.parquet"], True),
     "tables_barrel": (["tables", "barrel", "--games", "120", "--rules", "classic", "--rules", "short", "--seed", "23",
                        "--out", "{work}/a_barrel"], True),
     "compare": (["compare", "classic", "online", "--games", "150", "--seed", "24", "--out", "{work}/a_compare"], True),
@@ -79,8 +88,26 @@ ANALYSES = {
 }
 
 
+FINGERPRINT_FIELD = re.compile(rb'(\\?"code_fingerprint\\?":\s*\\?")[0-9a-f]+')
+
+
 def sha(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+    return hashlib.sha256(FINGERPRINT_FIELD.sub(rb"\1-", data)).hexdigest()
+
+
+def file_sha(path: Path) -> str:
+    """A file's hash, a code fingerprint masked; a Parquet file's over its table and metadata."""
+    if path.suffix != ".parquet":
+        return sha(path.read_bytes())
+    import pyarrow.ipc as ipc
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(path)
+    meta = {k: v for k, v in (table.schema.metadata or {}).items() if k != b"ARROW:schema"}
+    sink = io.BytesIO()
+    with ipc.new_stream(sink, table.schema.remove_metadata()) as w:
+        w.write_table(table.replace_schema_metadata(None))
+    return sha(sink.getvalue() + repr(sorted(meta.items())).encode())
 
 
 def main() -> None:
@@ -109,7 +136,7 @@ def main() -> None:
                           "--chunk-size", str(chunk), "--out", str(out), "--no-progress")
             files = sorted(out.rglob("*.parquet")) + [out / "run.json"]
             for f in files:
-                print(name, sha(f.read_bytes()), f.relative_to(out))
+                print(name, file_sha(f), f.relative_to(out))
             print(name, sha(summary.replace(str(work) + "/", "").encode()), "summary")
         if not args.analyses_only:
             for a in SOLVES:
@@ -118,7 +145,7 @@ def main() -> None:
                 print(cli("bid", *a).strip())
             cli("tables", "bids", "--deals", "200", "--pimc-deals", "10", "--worlds", "6", "--seed", "2", "--out",
                 str(work / "tables"))
-            print("tables", sha((work / "tables" / "bids.parquet").read_bytes()))
+            print("tables", file_sha(work / "tables" / "bids.parquet"))
         # a second run of classic_h's rules and players (another seed) for runs combine
         cli("simulate", "--games", "300", "--rules", "classic", "--players", "heuristic", "--seed", "30",
             "--chunk-size", "100", "--out", str(work / "c_second"), "--no-progress")
@@ -134,7 +161,7 @@ def main() -> None:
             outs = [Path(x) for x in a if x.startswith(str(work) + "/a_")]
             for folder in outs:
                 for f in sorted(folder.glob("*.parquet")):
-                    print(name, sha(f.read_bytes()), f.relative_to(work))
+                    print(name, file_sha(f), f.relative_to(work))
 
 
 if __name__ == "__main__":

@@ -76,11 +76,6 @@ def test_difference_and_interval_match_a_per_game_computation(tmp_path):
     assert row["ci_high"] - row["diff"] == pytest.approx(1.959963984540054 * se, rel=1e-6)
 
 
-def test_holm():
-    assert compare.holm([0.01, 0.04, 0.03, 0.5]) == pytest.approx([0.04, 0.09, 0.09, 0.5])
-    assert math.isnan(compare.holm([math.nan, 0.2])[0])
-
-
 def test_cli_table_parquet_plot_and_reuse(tmp_path):
     from cli import app
 

@@ -1,0 +1,63 @@
+"""analysis.stats, the one home of the statistics: each function against a naive twin or a known
+answer."""
+
+from __future__ import annotations
+
+import math
+from statistics import NormalDist
+
+import numpy as np
+import pytest
+
+from analysis.stats import Z95, PairedRatioSums, RatioOfSums, holm, two_sided_p
+
+
+def test_z95_is_the_normal_quantile():
+    assert Z95 == pytest.approx(NormalDist().inv_cdf(0.975), abs=1e-15)
+
+
+def test_holm():
+    assert holm([0.01, 0.04, 0.03, 0.5]) == pytest.approx([0.04, 0.09, 0.09, 0.5])
+    assert math.isnan(holm([math.nan, 0.2])[0])
+    assert holm([0.6, 0.7]) == pytest.approx([1.0, 1.0])  # capped at 1, and never below an earlier step
+
+
+def test_two_sided_p():
+    assert two_sided_p(1.959963984540054, 1.0) == pytest.approx(0.05)
+    assert two_sided_p(-2.0, 1.0) == two_sided_p(2.0, 1.0)
+    assert two_sided_p(0.0, 0.0) == 1.0 and two_sided_p(0.5, 0.0) == 0.0
+
+
+def test_paired_ratio_sums_match_the_paired_linearisation_computed_directly():
+    """Fed in chunks, the running sums give the delta method's difference and standard error as
+    computed from the whole arrays: u = (N - R D) / mean(D), se = sd(u_X - u_A) / sqrt(n)."""
+    rng = np.random.default_rng(3)
+    n = 500
+    da, dx = rng.integers(1, 6, n).astype(float), rng.integers(1, 6, n).astype(float)
+    na, nx = rng.binomial(da.astype(int), 0.4).astype(float), rng.binomial(dx.astype(int), 0.5).astype(float)
+    sums = PairedRatioSums()
+    for lo in range(0, n, 128):
+        sums.add(na[lo:lo + 128], da[lo:lo + 128], nx[lo:lo + 128], dx[lo:lo + 128])
+    r = sums.result()
+    ra, rx = na.sum() / da.sum(), nx.sum() / dx.sum()
+    u = (nx - rx * dx) / dx.mean() - (na - ra * da) / da.mean()
+    assert r["a"] == pytest.approx(ra) and r["x"] == pytest.approx(rx) and r["diff"] == pytest.approx(rx - ra)
+    assert r["se"] == pytest.approx(u.std(ddof=1) / math.sqrt(n), rel=1e-9)
+    assert sums.n == n
+    single = PairedRatioSums()
+    single.add(na[:1], da[:1], nx[:1], dx[:1])
+    assert math.isnan(single.result()["se"])
+
+
+def test_ratio_of_sums_matches_its_linearisation_computed_directly():
+    rng = np.random.default_rng(4)
+    den = rng.integers(1, 5, 300).astype(float)
+    num = rng.binomial(den.astype(int), 0.3).astype(float)
+    ratio = RatioOfSums()
+    ratio.add(num[:100], den[:100])
+    ratio.add(num[100:], den[100:])
+    r = num.sum() / den.sum()
+    se = ((num - r * den) / den.mean()).std(ddof=1) / math.sqrt(len(num))
+    got = ratio.interval()
+    assert got["mean"] == pytest.approx(r) and got["se"] == pytest.approx(se, rel=1e-9)
+    assert got["ci_high"] - got["mean"] == pytest.approx(Z95 * se)
