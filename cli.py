@@ -67,7 +67,7 @@ DaskWorkers = Annotated[int | None, typer.Option("--workers", help="Dask workers
 
 def _backend(scheduler: str | None, cluster: str | None, workers: int | None, threads: int | None = None):
     """The context manager of the backend asked for (``sim.backend.open_backend``); its errors are
-    ValueErrors, reported as one line by the commands."""
+    BackendErrors, reported as one line by the commands."""
     from sim.backend import open_backend
 
     _thread_count("--workers", workers)  # local Dask workers are processes of this machine
@@ -75,13 +75,25 @@ def _backend(scheduler: str | None, cluster: str | None, workers: int | None, th
 
 
 def _user_errors():
-    """The error types that mean bad input or a machine that cannot do what is asked (a full disk,
-    a folder that cannot be written): reported as one line, never a traceback."""
-    from sim.game.cards import CardError
-    from sim.game.rules import RulesError
-    from sim.simulate import USER_ERRORS
+    """The error types a user can mend: the project's family (``sim.ThousandError``: bad input, a
+    folder holding something else) and the file system's refusals of a path (a full disk, a folder
+    that cannot be written). ``_refuse`` reports them as one line."""
+    from sim import ThousandError
 
-    return (CardError, RulesError, OSError, ValueError, *USER_ERRORS)
+    return (ThousandError, OSError)
+
+
+def _refuse(exc: BaseException) -> None:
+    """One line for a user's error. An OSError that names no path and is no condition of the
+    machine (a full disk, no permission) is a bug of ours and keeps its traceback, as does every
+    exception outside the family."""
+    import errno
+
+    machine = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.EFBIG, errno.EMFILE,
+               errno.ENFILE}
+    if isinstance(exc, OSError) and exc.filename is None and exc.errno not in machine:
+        raise exc
+    _fail(str(exc))
 
 
 @rules_app.callback()
@@ -105,7 +117,7 @@ def rules_show(spec: Annotated[str, typer.Argument(help="a preset name or a TOML
     try:
         rules = load_rules(spec)
     except _user_errors() as exc:
-        _fail(str(exc))
+        _refuse(exc)
     changed = rules.changes_from(HouseRules())
     for name, value in rules.to_dict().items():
         typer.echo(f"{name} = {value!r}{'   # changed from classic' if name in changed else ''}")
@@ -152,7 +164,7 @@ def simulate(
             _exit_now(130)
         summary = format_summary(out)  # reads the run again, verified: a shard changed since is refused
     except _user_errors() as exc:
-        _fail(str(exc))
+        _refuse(exc)
     typer.echo(summary)
 
 
@@ -177,7 +189,7 @@ def solve(
     except KeyboardInterrupt:  # before the clause below, whose error types take a while to import
         _interrupted()
     except _user_errors() as exc:
-        _fail(str(exc))
+        _refuse(exc)
     for line in lines:
         typer.echo(line)
 
@@ -226,7 +238,7 @@ def bid(
             bars.close()
         _interrupted()
     except _user_errors() as exc:
-        _fail(str(exc))
+        _refuse(exc)
     if as_json:
         typer.echo(format_json(result))
     elif as_csv:
@@ -273,7 +285,7 @@ def tables_bids(
                         threads=threads or None, progress=lambda stage: typer.echo(stage + "...", err=True),
                         as_json=as_json, min_n=min_n, backend=backend, fresh=fresh)
     except _user_errors() as exc:
-        _fail(str(exc))
+        _refuse(exc)
     except KeyboardInterrupt:
         from analysis.tables import parts_kept
 
@@ -314,7 +326,7 @@ def tables_marriages(
                               players=players, run=run, progress=not as_json, bids=bids, risk=risk,
                               play_rules=play_rules, backend=backend, fresh=fresh)
     except _user_errors() as exc:
-        _fail(str(exc))
+        _refuse(exc)
     typer.echo("\n".join(lines))
 
 
@@ -341,7 +353,7 @@ def tables_barrel(
             lines = run(games=games, rules=rules or ["classic"], players=players, seed=seed, out=out,
                         as_json=as_json, progress=not as_json, backend=backend, fresh=fresh)
     except _user_errors() as exc:
-        _fail(str(exc))
+        _refuse(exc)
     typer.echo("\n".join(lines))
 
 
@@ -368,7 +380,7 @@ def compare(
             lines = run(rules=rule_sets, games=games, players=players, seed=seed, out=out, as_json=as_json,
                         progress=not as_json, backend=backend, fresh=fresh)
     except _user_errors() as exc:
-        _fail(str(exc))
+        _refuse(exc)
     typer.echo("\n".join(lines))
 
 
@@ -404,7 +416,7 @@ def tournament(
             lines = run(players=players, games=games, deals=deals, rules=rules, seed=seed, out=out,
                         as_json=as_json, progress=not as_json, backend=backend, fresh=fresh)
     except _user_errors() as exc:
-        _fail(str(exc))
+        _refuse(exc)
     typer.echo("\n".join(lines))
 
 
@@ -454,9 +466,8 @@ def train(
 ) -> None:
     """Train the learned player (needs the train extra): its card net on the exact solver's values,
     round by round on the positions its own play reaches, then its bidding nets on playouts of it."""
-    from sim.training.command import TrainError, TrainSpec
+    from sim.training.command import TrainSpec
     from sim.training.command import train as run_training
-    from sim.training.fit import TrainExtraMissing
 
     _at_least("--threads", threads)
     _thread_count("--threads", threads)
@@ -487,10 +498,8 @@ def train(
                             log=lambda m: typer.echo(m, err=True))
     except KeyboardInterrupt:
         _interrupted()
-    except (TrainError, TrainExtraMissing) as exc:
-        _fail(str(exc))
     except _user_errors() as exc:
-        _fail(str(exc))
+        _refuse(exc)
     typer.echo(f"weights: {path} (manifest {path.with_suffix('.json')})")
 
 
@@ -524,7 +533,7 @@ def report(
             path = build_report(rules=rules, quick=quick, out=out, data=data, seed=seed, threads=threads or None,
                                 command=["thousand", "report", *sys.argv[2:]], backend=backend, fresh=fresh)
     except _user_errors() as exc:
-        _fail(str(exc))
+        _refuse(exc)
     except KeyboardInterrupt:
         typer.echo("interrupted: the results finished so far are stored; run the same command again to resume",
                    err=True)
@@ -551,7 +560,7 @@ def runs_combine(
         spec = combine_runs(sources, out, command=sys.argv)
         summary = format_summary(out)
     except _user_errors() as exc:
-        _fail(str(exc))
+        _refuse(exc)
     typer.echo(f"combined {len(sources)} runs into {out}: {spec['sample_size']:,} {spec['mode']}, seeds "
                f"{', '.join(map(str, spec['seeds']))}")
     typer.echo(summary)

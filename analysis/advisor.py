@@ -43,7 +43,7 @@ from fractions import Fraction
 import numpy as np
 
 from analysis.stats import json_ready, mean_interval, wilson_interval
-from sim import __version__
+from sim import InputError, __version__
 from sim.engine.schema import N_DEAL_COLUMNS, N_PLAYS
 from sim.game.cards import (
     FULL_DECK,
@@ -95,7 +95,7 @@ def pass_method(forced: bool) -> str:
             "everybody passes and the deal is thrown in")
 
 
-class AdvisorError(ValueError):
+class AdvisorError(InputError):
     """Bad advisor input (hand, known cards, seat, risk, sizes); the message says what is wrong."""
 
 

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from analysis.stats import json_ready
 from analysis.stored import StaleResultError, refusal
+from sim import InputError
 
 REMEDY = "give --fresh to redo it there, or choose another --out"
 
@@ -34,7 +35,7 @@ REMEDY = "give --fresh to redo it there, or choose another --out"
 Fields = dict[str, tuple[str, str | None]]
 
 
-class NoResultError(ValueError):
+class NoResultError(InputError):
     """The games played cannot give the result asked for (none of them finished, or a quantity
     was never observed): said in one line rather than printed as a table of nothing."""
 

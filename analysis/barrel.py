@@ -29,6 +29,7 @@ import numpy as np
 
 from analysis.stats import json_ready, mean_interval, wilson_interval
 from analysis.stored import FINGERPRINT, holds_out
+from sim import InputError
 from sim.engine.schema import (
     EV_BARREL_ON,
     EV_BARREL_STAY,
@@ -144,7 +145,7 @@ def barrel_summary(run: Path) -> dict:
 
     meta = read_run_metadata(run)
     if meta.get("mode") != "games":
-        raise ValueError(f"run {run} holds independent deals; the barrel needs whole games (thousand simulate --games)")
+        raise InputError(f"run {run} holds independent deals; the barrel needs whole games (thousand simulate --games)")
     n_seats = meta["rules"]["players"]
     shards = verify_run(run)
     # Counters only, shard by shard: memory does not grow with the number of games.
@@ -269,7 +270,7 @@ def tables_barrel(*, games: int, rules: list[str], players: str = "heuristic", s
     from sim.runner import check_output_dir, play_runs
 
     if seed < 0:
-        raise ValueError(f"--seed must be 0 or more, not {seed}")
+        raise InputError(f"--seed must be 0 or more, not {seed}")
     rule_sets, folders = {}, {}
     for i, spec in enumerate(rules or ["classic"]):
         label = rules_label(i, spec)
@@ -277,15 +278,15 @@ def tables_barrel(*, games: int, rules: list[str], players: str = "heuristic", s
         folders[label] = rules_folder(i, spec, rule_sets[label])
     for label, rec in rule_sets.items():
         if rec.barrel is None:
-            raise ValueError(f"rules {label!r} have no barrel (barrel = none)")
+            raise InputError(f"rules {label!r} have no barrel (barrel = none)")
     twins = same_rules(rule_sets)
     if twins:
-        raise ValueError(f"rule sets {twins[0]} and {twins[1]} are the same rules: give each rule set once")
+        raise InputError(f"rule sets {twins[0]} and {twins[1]} are the same rules: give each rule set once")
     out = Path(out)
     specs = {label: BatchSpec(mode="games", n=games, rules=rec, players=players, seed=seed)
              for label, rec in rule_sets.items()}
     if games < 2:
-        raise ValueError(f"--games must be 2 or more for the barrel tables: an interval needs two games, not {games}")
+        raise InputError(f"--games must be 2 or more for the barrel tables: an interval needs two games, not {games}")
     runs = {label: out / "barrel-runs" / folders[label] for label in specs}
     meta = {"thousand_version": __version__, FINGERPRINT: code_fingerprint("barrel"), "table": "barrel",
             "games": games, "seed": seed, "players": list(next(iter(specs.values())).players),

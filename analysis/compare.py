@@ -29,6 +29,7 @@ import numpy as np
 from analysis.barrel import episodes
 from analysis.stats import Z95, PairedRatioSums, holm, json_ready, two_sided_p
 from analysis.stored import FINGERPRINT, holds_out
+from sim import InputError
 from sim.engine.schema import BID_DARK, BID_GOLDEN
 
 TABLE_FILE = "compare.parquet"
@@ -107,7 +108,7 @@ def compare_runs(runs: dict[str, Path], *, paired: bool = True) -> tuple[list[di
     for k in labels[1:]:
         for key in ("mode", "sample_size", "chunk_size", "players") + (("seed",) if paired else ()):
             if metas[k][key] != metas[base][key]:
-                raise ValueError(f"rule sets {base!r} and {k!r} were played with different {key}: not paired")
+                raise InputError(f"rule sets {base!r} and {k!r} were played with different {key}: not paired")
     shards = {k: verify_run(v) for k, v in runs.items()}
     sums: dict[tuple[str, str], PairedRatioSums] = {}
     names: list[str] = []
@@ -178,9 +179,9 @@ def compare(*, rules: list[str], games: int, players: str = "heuristic", seed: i
     from sim.runner import check_output_dir, play_runs
 
     if len(rules) < 2:
-        raise ValueError("give at least two rule sets to compare (presets or TOML files)")
+        raise InputError("give at least two rule sets to compare (presets or TOML files)")
     if seed < 0:
-        raise ValueError(f"--seed must be 0 or more, not {seed}")
+        raise InputError(f"--seed must be 0 or more, not {seed}")
     loaded, folders = {}, {}
     for i, spec in enumerate(rules):
         label = rules_label(i, spec)
@@ -188,18 +189,18 @@ def compare(*, rules: list[str], games: int, players: str = "heuristic", seed: i
         folders[label] = rules_folder(i, spec, loaded[label])
     counts = {rec.players for rec in loaded.values()}
     if len(counts) > 1:
-        raise ValueError(f"the rule sets are for different player counts ({', '.join(map(str, sorted(counts)))}): "
+        raise InputError(f"the rule sets are for different player counts ({', '.join(map(str, sorted(counts)))}): "
                          "compare rule sets of one player count")
     twins = same_rules(loaded)
     if twins and not seed_offsets:
-        raise ValueError(f"rule sets {twins[0]} and {twins[1]} are the same rules, so every difference between them "
+        raise InputError(f"rule sets {twins[0]} and {twins[1]} are the same rules, so every difference between them "
                          "would be 0 by construction; give rule sets that differ")
     out = Path(out)
     offsets = seed_offsets or [0] * len(loaded)
     specs = {label: BatchSpec(mode="games", n=games, rules=rec, players=players, seed=seed + off)
              for (label, rec), off in zip(loaded.items(), offsets, strict=True)}
     if games < 2:
-        raise ValueError(f"--games must be 2 or more to compare: a paired interval needs two games, not {games}")
+        raise InputError(f"--games must be 2 or more to compare: a paired interval needs two games, not {games}")
     chunk = min(s.chunk_size for s in specs.values())
     specs = {k: dataclasses.replace(s, chunk_size=chunk) for k, s in specs.items()}
     runs = {label: out / "runs" / folders[label] for label in specs}

@@ -34,6 +34,7 @@ import numpy as np
 
 from analysis.stats import Z95, json_ready, mean_interval, wilson_interval
 from analysis.stored import holds_out
+from sim import InputError
 from sim.game.cards import SUIT_SYMBOLS
 from sim.game.rules import HouseRules
 
@@ -246,7 +247,7 @@ def marriage_table(*, deals: int, seed: int = 0, rules: HouseRules | None = None
 
     rules = rules or HouseRules()
     if not 1 <= deals <= MAX_MARRIAGE_DEALS:
-        raise ValueError(f"--deals must be from 1 to {MAX_MARRIAGE_DEALS:,}, not {deals}")
+        raise InputError(f"--deals must be from 1 to {MAX_MARRIAGE_DEALS:,}, not {deals}")
     exact = exact_odds(rules)
     sim = measure(random_deals(deals, seed), tuple(rules.marriage_values))
     rows = []
@@ -292,17 +293,17 @@ def tables_marriages(*, deals: int, seed: int = 0, rules: str = "classic", out: 
     from sim.game.rules import load_rules
 
     if seed < 0:
-        raise ValueError(f"--seed must be 0 or more, not {seed}")
+        raise InputError(f"--seed must be 0 or more, not {seed}")
     if not 1 <= deals <= MAX_MARRIAGE_DEALS:
-        raise ValueError(f"--deals must be from 1 to {MAX_MARRIAGE_DEALS:,}, not {deals}")
+        raise InputError(f"--deals must be from 1 to {MAX_MARRIAGE_DEALS:,}, not {deals}")
     if play_deals < 0:
-        raise ValueError(f"--play-deals must be 0 or more, not {play_deals}")
+        raise InputError(f"--play-deals must be 0 or more, not {play_deals}")
     if play_deals and run is not None:
-        raise ValueError("give --play-deals (play new deals) or --run (read a stored run), not both")
+        raise InputError("give --play-deals (play new deals) or --run (read a stored run), not both")
     if bids is not None and not 0 < risk < 1:
-        raise ValueError(f"--risk must be between 0 and 1, not {risk}")
+        raise InputError(f"--risk must be between 0 and 1, not {risk}")
     if play_deals and out is None:
-        raise ValueError("--play-deals stores its deals: give --out")
+        raise InputError("--play-deals stores its deals: give --out")
     rec = load_rules(rules)
     if bids is not None:
         from analysis.tables import open_bid_table
@@ -731,7 +732,7 @@ def marriage_worth(bids: Path, *, risk: float = 0.3) -> list[dict]:
     import polars as pl
 
     if not 0 < risk < 1:
-        raise ValueError(f"--risk must be between 0 and 1, not {risk}")
+        raise InputError(f"--risk must be between 0 and 1, not {risk}")
     lf = pl.scan_parquet(bids)
     rows = []
     for s in range(4):

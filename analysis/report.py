@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from analysis.stored import holds_out
-from sim import __version__
+from sim import InputError, __version__
 from sim.game.cards import SUIT_SYMBOLS
 
 REPORT_MD = "report.md"
@@ -78,7 +78,7 @@ FULL = Sizes(bid_deals=200_000, pimc_deals=3_000, marriage_deals=2_000_000, marr
 _COST = {"bid": 0.0045, "pimc": 0.1, "marriage": 2e-5, "play": 4e-4, "game": 1e-3, "compile": 120.0}
 
 
-class ReportError(ValueError):
+class ReportError(InputError):
     """A report that cannot be made as asked (bad arguments)."""
 
 

@@ -19,6 +19,7 @@ import json
 import shutil
 from pathlib import Path
 
+from sim import InputError
 from sim.fingerprint import describe_difference
 from sim.runner import RunLock, check_path_name, file_sha256, write_atomic_bytes
 
@@ -27,7 +28,7 @@ MANIFEST_FORMAT = 1
 _SHOWN = 3  # differing options named in a refusal; the rest counted
 
 
-class StaleResultError(ValueError):
+class StaleResultError(InputError):
     """A stored result that cannot be reused as asked: made by other code, with other arguments,
     or damaged. The message names the option concerned, what differs and how to redo it."""
 

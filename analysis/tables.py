@@ -45,7 +45,7 @@ from analysis.advisor import (
 from analysis.advisor import CHUNK as ADVICE_CHUNK
 from analysis.stats import json_ready, mean_interval, wilson_interval
 from analysis.stored import FINGERPRINT, StaleResultError, holds_out, manifest_problem, refusal, write_manifest
-from sim import __version__
+from sim import InputError, __version__
 from sim.fingerprint import code_fingerprint, describe_difference
 from sim.game.cards import CARD_POINTS
 from sim.game.play_nb import bid_cap
@@ -110,13 +110,13 @@ def build_bid_tables(*, deals: int, rules: str | HouseRules | None = "classic", 
     rec = rules if isinstance(rules, HouseRules) else load_rules(rules)
     check_three_player_deal(rec)
     if not 1 <= deals <= MAX_TABLE_DEALS:
-        raise ValueError(f"--deals must be from 1 to {MAX_TABLE_DEALS:,}, not {deals}")
+        raise InputError(f"--deals must be from 1 to {MAX_TABLE_DEALS:,}, not {deals}")
     if pimc_deals < 0:
-        raise ValueError(f"--pimc-deals must be 0 or more, not {pimc_deals}")
+        raise InputError(f"--pimc-deals must be 0 or more, not {pimc_deals}")
     if not 1 <= worlds <= MAX_PIMC_WORLDS:
-        raise ValueError(f"--worlds must be from 1 to {MAX_PIMC_WORLDS:,}, not {worlds}")
+        raise InputError(f"--worlds must be from 1 to {MAX_PIMC_WORLDS:,}, not {worlds}")
     if seed < 0:
-        raise ValueError(f"--seed must be 0 or more, not {seed}")
+        raise InputError(f"--seed must be 0 or more, not {seed}")
     out = Path(out)
     check_output_dir(out)
     pimc_deals = min(pimc_deals, deals)
@@ -331,7 +331,7 @@ def open_bid_table(path: Path, *, rules: HouseRules | None = None, rules_name: s
 
     path = Path(path)
     if not path.is_file():
-        raise FileNotFoundError(f"{option} {path}: no such bid table (make one with thousand tables bids)")
+        raise InputError(f"{option} {path}: no such bid table (make one with thousand tables bids)")
     try:
         meta = read_metadata(path)
         columns = set(pq.read_schema(path).names)
@@ -643,7 +643,7 @@ def tables_bids(*, deals: int, rules: str = "classic", seed: int = 0, out: Path 
     ``bid_table_summary`` as JSON."""
     worlds = ADVICE_WORLDS if worlds is None else worlds
     if min_n < 1:
-        raise ValueError(f"--min-n must be 1 or more, not {min_n}")
+        raise InputError(f"--min-n must be 1 or more, not {min_n}")
     path = build_bid_tables(deals=deals, rules=rules, seed=seed, out=out, pimc_deals=pimc_deals, worlds=worlds,
                             threads=threads, progress=progress, backend=backend, fresh=fresh)
     curves = class_curves(path)  # read once for the text (or JSON), the cheat sheets and the plot

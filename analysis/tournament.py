@@ -33,6 +33,7 @@ import numpy as np
 from analysis.analysis_dir import file_label, short_hash, short_label
 from analysis.stats import RatioOfSums, holm, json_ready, two_sided_p
 from analysis.stored import FINGERPRINT, holds_out
+from sim import InputError
 from sim.players import PARAMETERISED_PLAYERS
 
 TABLE_FILE = "tournament.parquet"
@@ -61,7 +62,7 @@ def resolve_players(players: list[str], n: int) -> tuple[list[str], list[str], l
         kinds.append(kind)
         params.append(prm)
     if len(kinds) != n:
-        raise ValueError(f"give one player for each of the {n} seats (players = {n}), not {len(kinds)}")
+        raise InputError(f"give one player for each of the {n} seats (players = {n}), not {len(kinds)}")
     parse_players(kinds, n)  # the checks that depend on the player count
     return [f"{i + 1}-{name}" for i, name in enumerate(names)], kinds, params
 
@@ -144,14 +145,14 @@ def tournament(*, players: list[str], games: int | None = None, deals: int | Non
     from sim.runner import check_output_dir, play_runs, verify_run
 
     if (games is None) == (deals is None):
-        raise ValueError("give --games or --deals, not both" if games is not None else "give --games or --deals")
+        raise InputError("give --games or --deals, not both" if games is not None else "give --games or --deals")
     mode = "games" if deals is None else "deals"
     size = games if deals is None else deals
     rec = load_rules(rules)
     n = rec.players
     labels, kinds, params = resolve_players(players, n)
     if seed < 0:
-        raise ValueError(f"--seed must be 0 or more, not {seed}")
+        raise InputError(f"--seed must be 0 or more, not {seed}")
     keys = [_run_key(k, p, default_params(n)) for k, p in zip(kinds, params, strict=True)]
     seatings = list(itertools.permutations(range(n)))  # seating[s] = the player (index) in seat s
     specs = {}
@@ -161,7 +162,7 @@ def tournament(*, players: list[str], games: int | None = None, deals: int | Non
             specs[run] = BatchSpec(mode=mode, n=size, rules=rec, players=tuple(kinds[i] for i in seating),
                                    seed=seed, params=tuple(params[i] for i in seating))
     if size < 2:
-        raise ValueError(f"--{mode} must be 2 or more for a tournament: an interval needs two {mode}, not {size}")
+        raise InputError(f"--{mode} must be 2 or more for a tournament: an interval needs two {mode}, not {size}")
     chunk = min(s.chunk_size for s in specs.values())
     specs = {t: dataclasses.replace(s, chunk_size=chunk) for t, s in specs.items()}
     out = Path(out)

@@ -20,8 +20,22 @@ whose imports run one way only (``tests/test_structure.py`` checks it):
 
 Under them all, ``sim.numba_config`` sets every Numba option and ``sim.parallel`` runs chunks on a
 thread pool. ``sim`` never imports ``analysis`` or the command line.
+
+The package face holds the version and the family of errors a user can mend: every error the
+project raises for bad input or a folder that holds something else is a ``ThousandError`` (bad
+input also an ``InputError``, which is a ``ValueError``), which the command line prints as one
+line. Any other exception is a bug of ours and keeps its traceback.
 """
 
 from sim.numba_config import __version__
 
-__all__ = ["__version__"]
+__all__ = ["__version__", "ThousandError", "InputError"]
+
+
+class ThousandError(Exception):
+    """What the user can mend: bad input, a folder that holds something else, a missing extra, a
+    machine that cannot do what is asked. The message names what is wrong, in one line."""
+
+
+class InputError(ThousandError, ValueError):
+    """A bad option, value or file; the message names it and what is wrong."""

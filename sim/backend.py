@@ -23,12 +23,13 @@ import contextlib
 import sys
 from collections.abc import Callable, Iterable, Iterator
 
+from sim import InputError
 from sim.parallel import run_tasks
 
 INSTALL_HINT = "Dask is not installed: pip install -e '.[distributed]' (or pip install 'dask[distributed]')"
 
 
-class BackendError(ValueError):
+class BackendError(InputError):
     """A backend that cannot be used as asked (Dask missing, contradictory flags)."""
 
 

@@ -21,6 +21,8 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 
+from sim import InputError
+
 POLL_SECONDS = 0.1  # the longest the calling thread waits in one call
 # Threads beyond the cores add no speed (the kernels are compute-bound) and each holds its own
 # buffers (a solver table of up to 6 MiB): at most THREADS_PER_CORE a core (and MIN_THREAD_LIMIT on
@@ -29,7 +31,7 @@ THREADS_PER_CORE = 8
 MIN_THREAD_LIMIT = 32
 
 
-class ThreadCountError(ValueError):
+class ThreadCountError(InputError):
     """A thread or worker count this machine cannot or should not run; the message names it."""
 
 

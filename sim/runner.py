@@ -51,7 +51,7 @@ from pathlib import Path
 
 import polars as pl
 
-from sim import __version__
+from sim import InputError, __version__
 from sim.engine import BatchSpec, play_chunk
 from sim.fingerprint import code_fingerprint, describe_difference, file_sha256
 
@@ -72,7 +72,7 @@ _SHARD_NAME = re.compile(r"part-(\d{5,})\.parquet")
 _HINT = "give --fresh to redo it there, or choose another --out"
 
 
-class RunDirError(ValueError):
+class RunDirError(InputError):
     """The output directory holds something else than this run, or a run that cannot be read as
     asked (incomplete, damaged, locked by another process); the message names the file and what
     to do."""

@@ -9,12 +9,10 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from sim import InputError
 from sim.engine import BatchSpec
 from sim.game.rules import load_rules
-from sim.players import PlayerError
-from sim.runner import RunDirError, check_run_dir, run_batch, stored_units
-
-USER_ERRORS = (PlayerError, RunDirError)
+from sim.runner import check_run_dir, run_batch, stored_units
 
 
 def simulate(*, games: int | None = None, deals: int | None = None, rules: str = "classic",
@@ -27,7 +25,7 @@ def simulate(*, games: int | None = None, deals: int | None = None, rules: str =
     (``sim.runner.run_batch``). Returns None when every chunk is stored, or a note of what is
     stored when Ctrl-C interrupted the run."""
     if (games is None) == (deals is None):
-        raise ValueError("give exactly one of --games N or --deals N")
+        raise InputError("give exactly one of --games N or --deals N")
     mode = "games" if games is not None else "deals"
     spec = BatchSpec(mode=mode, n=games if games is not None else deals, rules=load_rules(rules),
                      players=players, seed=seed, chunk_size=chunk_size)

@@ -137,3 +137,44 @@ def test_a_path_with_undecodable_bytes_is_one_line(tmp_path):
     res = runner.invoke(app, ["rules", "show", str(tmp_path / name)])
     assert res.exit_code == 2 and "nor an existing file" in res.output and "rules-\\udcff.toml" in res.output
     assert "Traceback" not in res.output and len(res.output.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("error, one_line", [
+    (ValueError("a bug of ours"), False),  # outside the family: a bug, shown with its traceback
+    (KeyError("column"), False),
+    (OSError("a socket of ours broke"), False),  # names no path, and no condition of the machine
+    (PermissionError(13, "Permission denied", "/some/folder"), True),
+    (OSError(28, "No space left on device"), True),
+])
+def test_only_the_users_errors_are_one_line_and_a_bug_keeps_its_traceback(monkeypatch, error, one_line):
+    """The command line turns the project's error family (sim.ThousandError) and the file system's
+    refusals into one line; any other exception propagates, as a bug should."""
+    import sim.simulate
+
+    def broken(**_kw):
+        raise error
+
+    monkeypatch.setattr(sim.simulate, "simulate", broken)
+    res = runner.invoke(app, ["simulate", "--deals", "20", "--no-progress"])
+    if one_line:
+        lines = [ln for ln in res.output.splitlines() if ln.strip() and not ln.startswith("loading the compiled")]
+        assert res.exit_code == 2 and len(lines) == 1 and lines[0].startswith("error: "), res.output
+    else:
+        assert res.exception is error and res.exit_code == 1
+
+
+def test_every_error_the_project_raises_for_a_user_belongs_to_the_family():
+    from sim import InputError, ThousandError
+    from sim.backend import BackendError
+    from sim.game.cards import CardError
+    from sim.game.rules import RulesError
+    from sim.parallel import ThreadCountError
+    from sim.players import PlayerError
+    from sim.players.learned_weights import WeightsError
+    from sim.runner import RunDirError, StorageError
+    from sim.solver import SolverInputError
+    from sim.training.command import TrainError
+
+    for cls in (BackendError, CardError, RulesError, ThreadCountError, PlayerError, WeightsError, RunDirError,
+                StorageError, SolverInputError, TrainError):
+        assert issubclass(cls, InputError) and issubclass(cls, ThousandError) and issubclass(cls, ValueError), cls

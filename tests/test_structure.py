@@ -15,7 +15,7 @@ LAYERS = [
     ("sim.numba_config", 0), ("sim.parallel", 0), ("sim.fingerprint", 0),
     ("sim.game", 1), ("sim.solver", 2), ("sim.players", 3), ("sim.engine", 4),
     ("sim.runner", 5), ("sim.simulate", 5), ("sim.backend", 5), ("sim.dask_worker", 5), ("sim.training", 5),
-    ("sim", 0),  # the package face holds only the version
+    ("sim", 0),  # the package face: the version and the error family (ThousandError, InputError)
     ("analysis", 6), ("cli", 7),
 ]
 

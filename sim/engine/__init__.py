@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from sim import __version__
+from sim import InputError, __version__
 from sim.engine.chunks_nb import run_deals, run_games
 from sim.engine.deals_nb import play_hands2, play_hands3, play_hands4
 from sim.engine.enums import ILLEGAL
@@ -104,13 +104,13 @@ class BatchSpec:
 
     def __post_init__(self):
         if self.mode not in DEFAULT_CHUNK:
-            raise ValueError(f"mode must be 'deals' or 'games', not {self.mode!r}")
+            raise InputError(f"mode must be 'deals' or 'games', not {self.mode!r}")
         if not 1 <= self.n <= MAX_SAMPLE:
-            raise ValueError(f"--{self.mode} must be from 1 to {MAX_SAMPLE:,}, not {self.n}")
+            raise InputError(f"--{self.mode} must be from 1 to {MAX_SAMPLE:,}, not {self.n}")
         if not 0 <= self.seed < 2**63:
-            raise ValueError(f"--seed must be from 0 to 2**63 - 1, not {self.seed}")
+            raise InputError(f"--seed must be from 0 to 2**63 - 1, not {self.seed}")
         if not 0 <= self.chunk_size <= MAX_CHUNK[self.mode]:
-            raise ValueError(f"--chunk-size must be from 1 to {MAX_CHUNK[self.mode]:,} {self.mode} (0: the default), "
+            raise InputError(f"--chunk-size must be from 1 to {MAX_CHUNK[self.mode]:,} {self.mode} (0: the default), "
                              f"not {self.chunk_size}")
         self.rules.validate()
         object.__setattr__(self, "players", parse_players(self.players, self.rules.players))
@@ -225,7 +225,7 @@ class GameState:
                                (G_ATTEMPTS, self.attempts), (G_FALLS, self.falls), (G_BOLTS, self.bolts),
                                (G_QUIET, self.quiet)):
             if len(values) > SLOTS:
-                raise ValueError(f"a game state has at most {SLOTS} seats")
+                raise InputError(f"a game state has at most {SLOTS} seats")
             for p, v in enumerate(values):
                 gs[offset + p] = v
         gs[G_WINNER] = -1
@@ -240,7 +240,7 @@ class GameState:
                    per_seat(G_FALLS), per_seat(G_BOLTS), per_seat(G_QUIET))
 
 
-class IllegalAction(ValueError):
+class IllegalAction(InputError):
     """A scripted action the rules do not allow; ``step`` is its index in the action list."""
 
     def __init__(self, step: int, message: str):
@@ -269,7 +269,7 @@ def play_scripted_deal(*, hands: list[str | int], talon: str | int, dealer: int,
     if len(hands) != n:
         raise CardError(f"give {n} hands (players = {n})")
     if dealer not in range(n):
-        raise ValueError(f"dealer must be a seat 0..{n - 1}, not {dealer}")
+        raise InputError(f"dealer must be a seat 0..{n - 1}, not {dealer}")
     if (other_talon is not None) != (n == 2):
         raise CardError("give other_talon exactly when players = 2 (the talon nobody takes)")
     if n == 4:
@@ -323,11 +323,11 @@ def settle_deal(*, state: GameState, declarer: int, contract: int, made: bool, r
     n = rules.players
     bolts = bolts if bolts is not None else (False,) * n
     if len(results) != n or len(bolts) != n:
-        raise ValueError(f"give {n} results and bolts (players = {n})")
+        raise InputError(f"give {n} results and bolts (players = {n})")
     shift = 0
     if n == 4:
         if dealer not in range(4) or dealer == declarer:
-            raise ValueError("players = 4: give the dealer, a seat 0..3 other than the declarer")
+            raise InputError("players = 4: give the dealer, a seat 0..3 other than the declarer")
         shift = (dealer + 1) % 4  # slot s is seat (s + shift) % 4, slot 3 the dealer
     gs = state.to_array()
     rotate_seats(gs, shift)

@@ -13,6 +13,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from sim import InputError
+
 SUITS = "SCDH"
 SUIT_SYMBOLS = "♠♣♦♥"  # the symbol of each suit, in the order of SUITS
 RANKS = "9JQKTA"
@@ -35,7 +37,7 @@ _CARD_RE = re.compile(r"^(10|[9JQKTA])([SCDH♠♣♦♥])$", re.IGNORECASE)
 _INVISIBLE = dict.fromkeys(map(ord, "\ufe0e\ufe0f\u200b\u200c\u200d\u2060"))
 
 
-class CardError(ValueError):
+class CardError(InputError):
     """A card, hand or layout written wrongly; the message names what is wrong."""
 
 

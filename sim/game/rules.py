@@ -15,11 +15,12 @@ from typing import Any
 
 import numpy as np
 
+from sim import InputError
 from sim.game import rules_layout as R
 from sim.game.redeal_odds import deal_shape, played_share, poorest_hand_most, richest_talon
 
 
-class RulesError(ValueError):
+class RulesError(InputError):
     """An unknown option, a bad value or contradictory options; the message names the option."""
 
 

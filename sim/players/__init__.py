@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sim import InputError
 from sim.game.rules import HouseRules
 from sim.players import layout
 from sim.players.layout import N_HEURISTIC, N_HEURISTIC_COLUMNS, PLAYER_CODES
@@ -27,7 +28,7 @@ MAX_PIMC_WORLDS = 1000
 GIFT_CANDIDATES = 4
 
 
-class PlayerError(ValueError):
+class PlayerError(InputError):
     """An unknown player name or a wrong number of seats; the message names it."""
 
 

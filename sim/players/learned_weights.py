@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sim import InputError
 from sim.fingerprint import file_sha256
 from sim.players.learned_layout import (
     B_N_IN,
@@ -41,7 +42,7 @@ ARRAYS = ("q_W1", "q_b1", "q_W2", "q_b2", "q_W3", "q_b3")
 BIDDING_ARRAYS = ("b_W1", "b_b1", "b_W2", "b_b2", "c_W1", "c_b1", "c_W2", "c_b2")  # optional: the bidding nets
 
 
-class WeightsError(ValueError):
+class WeightsError(InputError):
     """A weights file that cannot be used; the message names the file and what is wrong."""
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sim import InputError
 from sim.game.cards import CardError, format_card, parse_hand, suit_index
 from sim.game.play_nb import givable_cards, mask_points
 from sim.game.rules import HouseRules, RulesError, load_rules
@@ -43,7 +44,7 @@ PLAY_OPTIONS = ("must_head", "marriage_first_lead", "marriage_burns_without_tric
                 "ace_marriage", "half_marriage", "no_lead_foreign_trump", "must_lead_trump", "marriage_values")
 
 
-class SolverInputError(ValueError):
+class SolverInputError(InputError):
     """A position the solver cannot take; the message says what is wrong."""
 
 
@@ -478,7 +479,7 @@ def _layout_file_lines(path: Path) -> list[str]:
     """The lines of a layout file. Anything readable that is not a folder will do (a pipe,
     /dev/stdin); errors name the file."""
     if not path.exists():
-        raise FileNotFoundError(f"--file {path}: no such file")
+        raise InputError(f"--file {path}: no such file")
     if path.is_dir():
         raise SolverInputError(f"--file {path}: is a directory, not a file of layouts")
     try:

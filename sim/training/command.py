@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from sim import __version__
+from sim import InputError, __version__
 from sim.fingerprint import code_fingerprint, file_sha256
 from sim.game.rules import HouseRules, load_rules
 from sim.parallel import run_tasks, worker_count
@@ -53,7 +53,7 @@ BID_PART_DEALS = 2_000  # deals of a playout part (each played three times)
 BID_INDEX = 50_000_000  # chunk indices of the playout parts: apart from every round's
 
 
-class TrainError(ValueError):
+class TrainError(InputError):
     """A training run that cannot start or go on; the message names what is wrong."""
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sim import ThousandError
 from sim.players.learned_layout import D_CONTRACT, D_NEED, MAX_ACTIVE, N_DENSE, N_SPARSE, P_DECLARER, P_SEAT
 from sim.players.learned_nb import features_rows
 from sim.players.learned_weights import ARRAYS
@@ -25,7 +26,7 @@ SCALE = 100.0  # labels and outputs are in hundreds of points
 ALL_PERMUTATIONS = tuple(itertools.permutations(range(4)))
 
 
-class TrainExtraMissing(RuntimeError):
+class TrainExtraMissing(ThousandError):
     """JAX or optax is not installed."""
 
 
