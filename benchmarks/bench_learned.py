@@ -9,7 +9,7 @@
 3. End to end, with Parquet: ``thousand simulate --players learned --deals N --workers 1`` beside
    the heuristic (the issue's goal: 10,000 deals a second), each in a fresh folder.
 
-    python benchmarks/bench_learned.py [--weights sim/players/weights/learned-v3.npz] [--deals 20000]
+    python benchmarks/bench_learned.py [--weights sim/players/weights/learned-v4.npz] [--deals 20000]
 """
 
 from __future__ import annotations

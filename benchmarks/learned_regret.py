@@ -4,7 +4,7 @@ legal card by k-world labels (the value PIMC estimates: every legal card's exact
 over k worlds drawn as PIMC draws them), by trick and by role, for the net, PIMC with 20 worlds
 and a random legal card.
 
-    python benchmarks/learned_regret.py [--weights sim/players/weights/learned-v3.npz] [--deals 400]
+    python benchmarks/learned_regret.py [--weights sim/players/weights/learned-v4.npz] [--deals 400]
         [--positions 1000] [--worlds 32] [--rules classic] [--seed 999]
 """
 

@@ -37,7 +37,7 @@ from sim.players.learned_layout import (
 
 WEIGHTS_FORMAT = 1
 WEIGHTS_DIR = Path(__file__).parent / "weights"
-DEFAULT_WEIGHTS = WEIGHTS_DIR / "learned-v3.npz"  # the weights the player "learned" plays with
+DEFAULT_WEIGHTS = WEIGHTS_DIR / "learned-v4.npz"  # the weights the player "learned" plays with
 ARRAYS = ("q_W1", "q_b1", "q_W2", "q_b2", "q_W3", "q_b3")
 BIDDING_ARRAYS = ("b_W1", "b_b1", "b_W2", "b_b2", "c_W1", "c_b1", "c_W2", "c_b2")  # optional: the bidding nets
 
