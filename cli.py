@@ -57,7 +57,7 @@ def _thread_count(option: str, value: int | None) -> None:
         _fail(str(exc))
 
 
-# Where the long commands run: this process by default, or a Dask cluster (sim.backend).
+# Where the long commands run: this process by default, or a Dask cluster (sim.runs.backend).
 Scheduler = Annotated[str | None, typer.Option(
     help="run on the Dask cluster whose scheduler is at this address, e.g. tcp://host:8786 "
          "(pip install -e '.\\[distributed]')")]
@@ -66,9 +66,9 @@ DaskWorkers = Annotated[int | None, typer.Option("--workers", help="Dask workers
 
 
 def _backend(scheduler: str | None, cluster: str | None, workers: int | None, threads: int | None = None):
-    """The context manager of the backend asked for (``sim.backend.open_backend``); its errors are
+    """The context manager of the backend asked for (``sim.runs.backend.open_backend``); its errors are
     BackendErrors, reported as one line by the commands."""
-    from sim.backend import open_backend
+    from sim.runs import open_backend
 
     _thread_count("--workers", workers)  # local Dask workers are processes of this machine
     return open_backend(scheduler=scheduler, cluster=cluster, workers=workers, threads=threads, progress=True)
@@ -149,7 +149,7 @@ def simulate(
 ) -> None:
     """Play deals or whole games and store them as Parquet, then print a summary."""
     from analysis.summary import format_summary
-    from sim.simulate import simulate as run
+    from sim.runs.simulate import simulate as run
 
     _at_least("--workers", workers)
     _thread_count("--workers", workers)
@@ -554,7 +554,7 @@ def runs_combine(
     """Combine runs of the same rules, players, mode and chunk size and disjoint seeds into one run that
     every analysis reads; different rules or a repeated seed are refused."""
     from analysis.summary import format_summary
-    from sim.runner import combine_runs
+    from sim.runs import combine_runs
 
     try:
         spec = combine_runs(sources, out, command=sys.argv)

@@ -9,7 +9,7 @@ resumes the runs and computes the table again from them (so a damaged table does
 rerun). Anything else is refused in one line naming what differs (the rules, the sizes, the
 players, the code), before a run is touched or a progress bar drawn, the old files left as they
 are; unless ``fresh``: then each run that is not the one asked for is redone
-(``sim.runner.run_batch``: the old run stays whole until the new one is complete) and the table is
+(``sim.runs.run_batch``: the old run stays whole until the new one is complete) and the table is
 replaced, written atomically.
 
 Run folders are named after presets and player types or short hashes, never after the user's file
@@ -94,7 +94,7 @@ def read_table_metadata(path: Path) -> dict:
 
 def check_out(out: Path) -> None:
     """Refuse, creating nothing, an ``--out`` whose name is not UTF-8 text or that is a file."""
-    from sim.runner import RunDirError, check_path_name
+    from sim.runs import RunDirError, check_path_name
 
     check_path_name(out)
     if out.exists() and not out.is_dir():
@@ -116,7 +116,7 @@ def check_stored(out: Path, table: Path, meta: dict, fields: Fields | Callable[[
     read; a run folder of ``runs`` ({path: BatchSpec}, all in one folder under ``out``) holding
     another run. With ``fresh`` only what fresh cannot replace is refused (a run folder holding
     files that are not a run's)."""
-    from sim.runner import check_run_dir
+    from sim.runs import check_run_dir
 
     check_out(out)
     if table.exists() and not fresh:
@@ -136,9 +136,9 @@ def check_stored(out: Path, table: Path, meta: dict, fields: Fields | Callable[[
 
 @contextmanager
 def worded_for(out: Path, inner: Path) -> Iterator[None]:
-    """Errors of the runs in ``inner`` (a folder of ``out``), ``sim.runner.RunDirError`` naming the
+    """Errors of the runs in ``inner`` (a folder of ``out``), ``sim.runs.RunDirError`` naming the
     run's own folder, reworded to name the ``--out`` the user gave and the runs relative to it."""
-    from sim.runner import RunDirError
+    from sim.runs import RunDirError
 
     try:
         yield
@@ -163,7 +163,7 @@ def finished_games(runs: dict[str, Path]) -> dict[str, tuple[int, int]]:
     """{label: (finished games, games)} of stored games runs."""
     import polars as pl
 
-    from sim.runner import scan_games
+    from sim.runs import scan_games
 
     counts = {}
     for label, run in runs.items():

@@ -141,7 +141,7 @@ def simultaneous_climbs(deals, n_seats: int) -> int:
 def barrel_summary(run: Path) -> dict:
     """Fates, attempts and game length of a stored games run, with 95% intervals."""
 
-    from sim.runner import read_run_metadata, read_shard, verify_run
+    from sim.runs import read_run_metadata, read_shard, verify_run
 
     meta = read_run_metadata(run)
     if meta.get("mode") != "games":
@@ -267,7 +267,7 @@ def tables_barrel(*, games: int, rules: list[str], players: str = "heuristic", s
     from sim.engine import BatchSpec
     from sim.fingerprint import code_fingerprint
     from sim.game.rules import load_rules
-    from sim.runner import check_output_dir, play_runs
+    from sim.runs import check_output_dir, play_runs
 
     if seed < 0:
         raise InputError(f"--seed must be 0 or more, not {seed}")
@@ -316,7 +316,7 @@ def tables_barrel(*, games: int, rules: list[str], players: str = "heuristic", s
 def _store(summaries: dict[str, dict], meta: dict, out: Path) -> None:
     import polars as pl
 
-    from sim.runner import write_parquet_atomic
+    from sim.runs import write_parquet_atomic
 
     rows = []
     for label, s in summaries.items():

@@ -100,7 +100,7 @@ def compare_runs(runs: dict[str, Path], *, paired: bool = True) -> tuple[list[di
     say), which have no difference to show, and for every metric of runs of one game (no
     interval). ``paired=False`` (the tests' unpaired control) lets the seeds differ."""
 
-    from sim.runner import read_run_metadata, read_shard, verify_run
+    from sim.runs import read_run_metadata, read_shard, verify_run
 
     labels = list(runs)
     metas = {k: read_run_metadata(v) for k, v in runs.items()}
@@ -176,7 +176,7 @@ def compare(*, rules: list[str], games: int, players: str = "heuristic", seed: i
     from sim.engine import BatchSpec
     from sim.fingerprint import code_fingerprint
     from sim.game.rules import load_rules
-    from sim.runner import check_output_dir, play_runs
+    from sim.runs import check_output_dir, play_runs
 
     if len(rules) < 2:
         raise InputError("give at least two rule sets to compare (presets or TOML files)")
@@ -249,7 +249,7 @@ def format_rows(rows: list[dict], labels: list[str], left_out: list[str] = ()) -
 def _store(rows: list[dict], meta: dict, runs: dict[str, Path], out: Path) -> None:
     import polars as pl
 
-    from sim.runner import write_parquet_atomic
+    from sim.runs import write_parquet_atomic
 
     write_parquet_atomic(pl.DataFrame(rows), out / TABLE_FILE, {k: json.dumps(json_ready(v)) for k, v in meta.items()})
     _plot(rows, meta, runs, out / PLOT_FILE)
@@ -261,7 +261,7 @@ def _plot(rows: list[dict], meta: dict, runs: dict[str, Path], path: Path) -> No
 
     plt = pyplot()
 
-    from sim.runner import scan_games
+    from sim.runs import scan_games
 
     shown = [r for r in rows if r["first"] and r["first"] == r["first"] and r["ci_low"] == r["ci_low"]]
     # Game length above, the differences below with a line of room for each.

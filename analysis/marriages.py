@@ -327,7 +327,7 @@ def tables_marriages(*, deals: int, seed: int = 0, rules: str = "classic", out: 
     meta = {"thousand_version": __version__, FINGERPRINT: code_fingerprint("marriages"), "table": "marriages",
             "sample_size": deals, "seed": seed, "rules": rec.to_dict()}
     if out is not None:
-        from sim.runner import check_output_dir
+        from sim.runs import check_output_dir
 
         check_output_dir(Path(out))
         _check_stored_table(Path(out), {**meta, "play": play}, fresh)
@@ -382,7 +382,7 @@ def _stored_run(run: Path) -> dict:
     made by other code (its deals would not be those this code plays)."""
     from analysis.stored import FINGERPRINT, StaleResultError
     from sim.fingerprint import code_fingerprint, describe_difference
-    from sim.runner import MANIFEST_FILE, RUN_FILE, RunDirError, load_manifest, read_run_metadata
+    from sim.runs import MANIFEST_FILE, RUN_FILE, RunDirError, load_manifest, read_run_metadata
 
     if not run.is_dir():
         raise RunDirError(f"--run {run}: no such folder (give the folder of a run thousand simulate stored)")
@@ -430,7 +430,7 @@ def _check_play_runs(out: Path, runs: dict[str, Path], specs: dict, fresh: bool)
     or whose spec cannot be read, before anything is played: the runner would refuse them too, but
     naming its own folder, not the --out the user gave."""
     from analysis.stored import StaleResultError, refusal
-    from sim.runner import RUN_FILE
+    from sim.runs import RUN_FILE
 
     for label, spec in specs.items():
         run_file = runs[label] / RUN_FILE
@@ -452,8 +452,8 @@ def _check_play_runs(out: Path, runs: dict[str, Path], specs: dict, fresh: bool)
 
 def _play(run: Path, spec, progress: bool, backend=None, fresh: bool = False) -> None:
     """Play (or resume) the deals of ``spec`` into the run directory ``run``; ``fresh``: a run of
-    other code or arguments stored there is replaced (``sim.runner.run_batch``)."""
-    from sim.runner import play_runs
+    other code or arguments stored there is replaced (``sim.runs.run_batch``)."""
+    from sim.runs import play_runs
 
     play_runs({run: spec}, progress=progress, desc="marriages in play", backend=backend, fresh=fresh)
 
@@ -461,7 +461,7 @@ def _play(run: Path, spec, progress: bool, backend=None, fresh: bool = False) ->
 def _store(rows: list[dict], meta: dict, out: Path, play_rows: list[dict]) -> None:
     import polars as pl
 
-    from sim.runner import write_parquet_atomic
+    from sim.runs import write_parquet_atomic
 
     df = pl.DataFrame({
         "quantity": [r["quantity"] for r in rows],
@@ -661,7 +661,7 @@ def marriage_play_table(run: Path, *, partial: bool = False) -> tuple[list[dict]
     read shard by shard (memory stays flat), and the run's metadata."""
     import polars as pl
 
-    from sim.runner import read_run_metadata, verify_run
+    from sim.runs import read_run_metadata, verify_run
 
     meta = read_run_metadata(run)
     rules = HouseRules.from_dict(meta["rules"], source=f"run {run}")

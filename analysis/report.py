@@ -124,7 +124,7 @@ def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Pa
                  progress: bool = True, command: list[str] | None = None, backend=None, fresh: bool = False) -> Path:
     """Make the report in ``out`` from results stored (or played now) under ``data``; returns the
     path of ``report.html``. ``sizes`` overrides QUICK / FULL (the tests' small reports); what is
-    played runs on ``backend`` (``sim.backend``; None: threads of this process). Stored results of
+    played runs on ``backend`` (``sim.runs.backend``; None: threads of this process). Stored results of
     other code are refused (``ReportError``) unless ``fresh``, which redoes their sections."""
     from tqdm import tqdm
 
@@ -146,7 +146,7 @@ def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Pa
     sizes = sizes or (QUICK if quick else FULL)
     out = Path(out)
     data = Path(data) if data is not None else default_data_dir()
-    from sim.runner import check_path_name
+    from sim.runs import check_path_name
 
     check_path_name(out, "--out")
     check_path_name(data, "--data")
@@ -278,7 +278,7 @@ def stale_results(folder: Path, module: str) -> list[str]:
     from analysis.stored import FINGERPRINT
     from analysis.tables import PARTS_DIR, PARTS_SPEC, read_metadata
     from sim.fingerprint import code_fingerprint, describe_difference
-    from sim.runner import RUN_FILE
+    from sim.runs import RUN_FILE
 
     found: list[str] = []
     if not folder.is_dir():
@@ -319,7 +319,7 @@ def _section(key: str, folder: Path, compute, *, data: Path, redo: bool, fresh: 
     stay whole until the new are. A refusal of what is stored (other arguments) is one line naming
     --data, or with ``fresh`` a redo as well (a refusal that --fresh answers: a full disk is not one)."""
     from analysis.stored import StaleResultError
-    from sim.runner import RunDirError, StorageError
+    from sim.runs import RunDirError, StorageError
 
     if not redo:
         try:
@@ -484,7 +484,7 @@ def _rules_dict(spec: str) -> dict:
 def stored_inputs(data: Path, folders: list[Path]) -> list[dict]:
     """Every stored table and shard in the sections' ``folders`` (the report read them), with its
     size and SHA-256; paths relative to ``data``."""
-    from sim.runner import file_sha256
+    from sim.fingerprint import file_sha256
 
     # Not the parts of a bid table nor temporary files: folders whose names start with a dot.
     files = sorted({p for folder in folders for p in Path(folder).rglob("*.parquet")

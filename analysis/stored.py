@@ -20,8 +20,8 @@ import shutil
 from pathlib import Path
 
 from sim import InputError
-from sim.fingerprint import describe_difference
-from sim.runner import RunLock, check_path_name, file_sha256, write_atomic_bytes
+from sim.fingerprint import describe_difference, file_sha256
+from sim.runs import RunLock, check_path_name, write_atomic_bytes
 
 FINGERPRINT = "code_fingerprint"  # the metadata key of the code fingerprint
 MANIFEST_FORMAT = 1
@@ -119,7 +119,7 @@ def manifest_problem(table: Path) -> str | None:
 
 def holds_out(option: str = "out", flag: str = "--out", default=None):
     """Decorate a keyword-only analysis that stores results in the folder given as ``option``: it
-    runs holding that folder's lock (``sim.runner.RunLock``), so that a second command on the same
+    runs holding that folder's lock (``sim.runs.RunLock``), so that a second command on the same
     folder is refused in one line naming the first one's PID instead of colliding with its
     temporary files. A folder the call had to create is removed again when the call fails before
     storing anything in it; a read-only folder is used without a lock (nothing can be written

@@ -8,7 +8,7 @@ from pathlib import Path
 import polars as pl
 
 from analysis.stats import mean_interval, wilson_interval
-from sim.runner import read_run_metadata, scan_deals, scan_games
+from sim.runs import read_run_metadata, scan_deals, scan_games
 
 
 def deal_summary(out: Path) -> dict:

@@ -46,12 +46,12 @@ from analysis.advisor import CHUNK as ADVICE_CHUNK
 from analysis.stats import json_ready, mean_interval, wilson_interval
 from analysis.stored import FINGERPRINT, StaleResultError, holds_out, manifest_problem, refusal, write_manifest
 from sim import InputError, __version__
-from sim.fingerprint import code_fingerprint, describe_difference
+from sim.fingerprint import code_fingerprint, describe_difference, file_sha256
 from sim.game.cards import CARD_POINTS
 from sim.game.play_nb import bid_cap
 from sim.game.rules import HouseRules, load_rules
 from sim.players import MAX_PIMC_WORLDS
-from sim.runner import check_output_dir, file_sha256, write_atomic_bytes, write_parquet_atomic
+from sim.runs import check_output_dir, write_atomic_bytes, write_parquet_atomic
 
 TABLE_FILE = "bids.parquet"
 PLOT_FILE = "bid_make_rates.png"

@@ -142,7 +142,7 @@ def tournament(*, players: list[str], games: int | None = None, deals: int | Non
     from sim.fingerprint import code_fingerprint
     from sim.game.rules import load_rules
     from sim.players import default_params
-    from sim.runner import check_output_dir, play_runs, verify_run
+    from sim.runs import check_output_dir, play_runs, verify_run
 
     if (games is None) == (deals is None):
         raise InputError("give --games or --deals, not both" if games is not None else "give --games or --deals")
@@ -267,7 +267,7 @@ def tournament(*, players: list[str], games: int | None = None, deals: int | Non
     for row, q in zip(pairs, holm([r["p"] for r in pairs]), strict=True):
         row["p_holm"] = q
         row["significant"] = bool(q == q and q < 0.05)
-    from sim.runner import write_parquet_atomic
+    from sim.runs import write_parquet_atomic
 
     write_parquet_atomic(pl.DataFrame(players_rows), out / TABLE_FILE, {k: json.dumps(v) for k, v in meta.items()})
     _plot(players_rows, meta, out / PLOT_FILE)

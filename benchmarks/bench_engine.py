@@ -21,7 +21,7 @@ from sim.engine.schema import N_DEAL_COLUMNS, N_PLAYS
 from sim.engine.workspace import new_game_state, new_workspace
 from sim.game.rules import HouseRules
 from sim.players import params_matrix, player_codes
-from sim.runner import run_chunk_to_disk, write_parquet_atomic
+from sim.runs import run_chunk_to_disk, write_parquet_atomic
 
 
 def main() -> None:

@@ -150,7 +150,7 @@ def main() -> None:
               f"({len(hands)} hands)")
 
     if args.end_to_end and args.weights == DEFAULT_WEIGHTS:
-        from sim.simulate import simulate
+        from sim.runs.simulate import simulate
 
         print(f"3. end to end, simulate(deals={args.end_to_end:,}, workers=1) as `thousand simulate` runs it, "
               "Parquet shards and manifest included, kernels loaded:")

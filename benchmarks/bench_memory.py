@@ -15,7 +15,7 @@ CHILD = """
 import resource, sys, time
 from pathlib import Path
 from sim.engine import BatchSpec
-from sim.runner import run_batch
+from sim.runs import run_batch
 n = int(sys.argv[1])
 t = time.perf_counter()
 run_batch(BatchSpec(mode="deals", n=n, seed=1), Path(sys.argv[2]), workers=2)

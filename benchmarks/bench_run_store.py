@@ -1,4 +1,4 @@
-"""What storing a run costs as it grows: the bookkeeping of ``sim.runner`` (shards, their record
+"""What storing a run costs as it grows: the bookkeeping of ``sim.runs`` (shards, their record
 in the manifest, the plan of the chunks), not the games.
 
 Prints
@@ -34,7 +34,7 @@ def _peak_mib() -> float:
 
 def chunks(games: int, threads: int, root: Path) -> float:
     from sim.engine import BatchSpec
-    from sim.runner import run_batch
+    from sim.runs import run_batch
 
     out = root / f"chunks-{games}"
     shutil.rmtree(out, ignore_errors=True)
@@ -55,7 +55,7 @@ def huge(timeout: float, root: Path) -> tuple[float | None, float]:
     """(seconds to the first stored shard, or None if none within ``timeout``; MiB the peak
     resident memory grew by)."""
     from sim.engine import BatchSpec
-    from sim.runner import run_batch
+    from sim.runs import run_batch
 
     spec = BatchSpec(mode="games", n=10**10, players="heuristic", seed=1)
     out = root / "huge"

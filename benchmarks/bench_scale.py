@@ -25,7 +25,7 @@ from pathlib import Path
 
 
 def _timed_run(spec, out: Path, backend=None, threads: int | None = None) -> float:
-    from sim.runner import run_batch
+    from sim.runs import run_batch
 
     shutil.rmtree(out, ignore_errors=True)
     t = time.perf_counter()
@@ -47,9 +47,9 @@ def main() -> None:
     parser.add_argument("--pimc-deals", type=int, default=20, help="independent deals with every seat pimc")
     args = parser.parse_args()
 
-    from sim.backend import open_backend
     from sim.engine import BatchSpec, play_chunk
     from sim.game.rules import HouseRules
+    from sim.runs import open_backend
 
     rules = HouseRules()
     spec = BatchSpec(mode="games", n=args.games, rules=rules, players="heuristic", seed=1, chunk_size=args.chunk_size)

@@ -13,10 +13,11 @@ whose imports run one way only (``tests/test_structure.py`` checks it):
   schema and the Python API (batch chunks, scripted deals); imports the three above.
 - ``sim.training``: ``thousand train``, the learned player's positions, the solver's labels and
   the fit (JAX, an optional extra); imports the engine and below.
-- ``sim.runner`` (chunks stored as Parquet shards, the manifest, combining runs), ``sim.backend``
-  (threads or a Dask cluster, whose workers warm up through ``sim.dask_worker``) and
-  ``sim.simulate`` (``thousand simulate``); ``sim.fingerprint`` hashes the code that stored
-  results record.
+- ``sim.runs``: running and storing chunks (chunks stored as Parquet shards, the manifest,
+  resuming, reading runs verified, combining runs), where they run (``sim.runs.backend``: threads
+  or a Dask cluster, whose workers warm up through ``sim.runs.dask_worker``) and
+  ``sim.runs.simulate`` (``thousand simulate``); imports the engine and below.
+  ``sim.fingerprint`` hashes the code that stored results record.
 
 Under them all, ``sim.numba_config`` sets every Numba option and ``sim.parallel`` runs chunks on a
 thread pool. ``sim`` never imports ``analysis`` or the command line.

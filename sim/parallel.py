@@ -1,5 +1,5 @@
 """Work over fixed chunks on a thread pool, and buffers kept per thread: the one helper behind batch
-runs (``sim.runner``), the solver's batches, the bid advisor and the bid tables.
+runs (``sim.runs``), the solver's batches, the bid advisor and the bid tables.
 
 Compiled kernels release the GIL, so threads run them in parallel. A chunk is fixed by its index
 and bounds, never by the thread that runs it, so results do not depend on the number of threads.

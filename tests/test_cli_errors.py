@@ -149,12 +149,12 @@ def test_a_path_with_undecodable_bytes_is_one_line(tmp_path):
 def test_only_the_users_errors_are_one_line_and_a_bug_keeps_its_traceback(monkeypatch, error, one_line):
     """The command line turns the project's error family (sim.ThousandError) and the file system's
     refusals into one line; any other exception propagates, as a bug should."""
-    import sim.simulate
+    import sim.runs.simulate
 
     def broken(**_kw):
         raise error
 
-    monkeypatch.setattr(sim.simulate, "simulate", broken)
+    monkeypatch.setattr(sim.runs.simulate, "simulate", broken)
     res = runner.invoke(app, ["simulate", "--deals", "20", "--no-progress"])
     if one_line:
         lines = [ln for ln in res.output.splitlines() if ln.strip() and not ln.startswith("loading the compiled")]
@@ -165,13 +165,12 @@ def test_only_the_users_errors_are_one_line_and_a_bug_keeps_its_traceback(monkey
 
 def test_every_error_the_project_raises_for_a_user_belongs_to_the_family():
     from sim import InputError, ThousandError
-    from sim.backend import BackendError
     from sim.game.cards import CardError
     from sim.game.rules import RulesError
     from sim.parallel import ThreadCountError
     from sim.players import PlayerError
     from sim.players.learned_weights import WeightsError
-    from sim.runner import RunDirError, StorageError
+    from sim.runs import BackendError, RunDirError, StorageError
     from sim.solver import SolverInputError
     from sim.training.command import TrainError
 

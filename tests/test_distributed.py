@@ -1,4 +1,4 @@
-"""Runs on a Dask cluster (sim.backend): a LocalCluster of two worker processes stores the same
+"""Runs on a Dask cluster (sim.runs.backend): a LocalCluster of two worker processes stores the same
 bytes as threads in this process, survives a killed worker, resumes an interrupted run with
 every deal once, and builds the same bid table; without Dask the flags say how to install it."""
 
@@ -13,10 +13,10 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from sim.backend import INSTALL_HINT, BackendError, open_backend
 from sim.engine import BatchSpec
+from sim.fingerprint import file_sha256
 from sim.game.rules import HouseRules
-from sim.runner import file_sha256, load_manifest, run_batch, verify_run
+from sim.runs import INSTALL_HINT, BackendError, load_manifest, open_backend, run_batch, verify_run
 
 pytest.importorskip("distributed")
 # Dask logs every worker's coming and going; the test log keeps only its errors.
@@ -47,14 +47,14 @@ def _hashes(run: Path) -> dict[str, str]:
 def test_local_cluster_stores_the_same_bytes_as_threads(cluster, threads_run, tmp_path, monkeypatch, shared_disk):
     """Workers that see the run's folder store their shards there; the others send their rows back
     to be stored here. Both give the threads' bytes."""
-    import sim.runner
-    from sim.backend import DaskBackend
+    import sim.runs.play
+    from sim.runs import DaskBackend
 
     assert cluster.remote and "2 worker(s)" in cluster.describe()
     backend = DaskBackend(cluster.client, shared_disk=shared_disk)
     written_here = []
-    real = sim.runner.store_chunk
-    monkeypatch.setattr(sim.runner, "store_chunk", lambda *a: written_here.append(a[2]) or real(*a))
+    real = sim.runs.play.store_chunk
+    monkeypatch.setattr(sim.runs.play, "store_chunk", lambda *a: written_here.append(a[2]) or real(*a))
     out = tmp_path / "dask"
     result = run_batch(SPEC, out, backend=backend)
     assert result.chunks_run == SPEC.n_chunks and not result.interrupted

@@ -1,5 +1,5 @@
 """The plan of the code, checked from its imports: every import runs downward through the layers
-(numba_config, parallel ← game ← solver ← players ← engine ← runner, simulate ← analysis ← cli),
+(numba_config, parallel ← game ← solver ← players ← engine ← runs, training ← analysis ← cli),
 and a module of the project is imported under one name wherever it is imported."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LAYERS = [
     ("sim.numba_config", 0), ("sim.parallel", 0), ("sim.fingerprint", 0),
     ("sim.game", 1), ("sim.solver", 2), ("sim.players", 3), ("sim.engine", 4),
-    ("sim.runner", 5), ("sim.simulate", 5), ("sim.backend", 5), ("sim.dask_worker", 5), ("sim.training", 5),
+    ("sim.runs", 5), ("sim.training", 5),
     ("sim", 0),  # the package face: the version and the error family (ThousandError, InputError)
     ("analysis", 6), ("cli", 7),
 ]
@@ -78,6 +78,6 @@ def test_a_module_has_one_name():
 
 
 def test_every_sub_package_says_what_it_holds():
-    for package in ("sim", "sim/game", "sim/solver", "sim/players", "sim/engine", "analysis"):
+    for package in ("sim", "sim/game", "sim/solver", "sim/players", "sim/engine", "sim/runs", "analysis"):
         doc = ast.get_docstring(ast.parse((ROOT / package / "__init__.py").read_text(encoding="utf-8")))
         assert doc and len(doc) > 40, f"{package}/__init__.py needs a docstring describing the package"

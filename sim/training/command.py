@@ -39,7 +39,7 @@ from sim.fingerprint import code_fingerprint, file_sha256
 from sim.game.rules import HouseRules, load_rules
 from sim.parallel import run_tasks, worker_count
 from sim.players.learned_weights import ARRAYS, load_weights, save_weights, weights_matrix
-from sim.runner import RunLock, check_path_name, write_npz_atomic
+from sim.runs import RunLock, check_path_name, write_npz_atomic
 from sim.training.labels import label
 from sim.training.positions import generate_positions, mixture_rules, trick_of
 

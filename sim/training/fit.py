@@ -19,7 +19,7 @@ from sim import ThousandError
 from sim.players.learned_layout import D_CONTRACT, D_NEED, MAX_ACTIVE, N_DENSE, N_SPARSE, P_DECLARER, P_SEAT
 from sim.players.learned_nb import features_rows
 from sim.players.learned_weights import ARRAYS
-from sim.runner import write_npz_atomic
+from sim.runs import write_npz_atomic
 from sim.training.positions import trick_of
 
 SCALE = 100.0  # labels and outputs are in hundreds of points

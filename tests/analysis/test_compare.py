@@ -64,7 +64,7 @@ def test_rules_that_must_matter_are_found_with_their_sign(tmp_path):
 
 
 def test_difference_and_interval_match_a_per_game_computation(tmp_path):
-    from sim.runner import scan_games
+    from sim.runs import scan_games
 
     lines = compare.compare(rules=["classic", "short"], games=300, out=tmp_path, as_json=True)
     row = rows_by(lines)[("game length (deals)", "2-short")]

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from analysis import report
 from analysis.report import SECTIONS, Sizes, build_report, num, pct
-from sim.runner import file_sha256
+from sim.fingerprint import file_sha256
 
 SMALL = Sizes(bid_deals=300, pimc_deals=6, marriage_deals=3000, marriage_play_deals=200, barrel_games=60,
               compare_games=60, tournament_games=40, min_n=10)

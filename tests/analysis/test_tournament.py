@@ -60,7 +60,7 @@ def test_cli_and_bad_input(tmp_path):
 def test_role_metrics_of_copies_equal_the_pooled_run(tmp_path):
     import polars as pl
 
-    from sim.runner import scan_deals
+    from sim.runs import scan_deals
 
     players, _ = result(tournament.tournament(players=["heuristic"] * 3, games=120, out=tmp_path, as_json=True))
     deals = scan_deals(tmp_path / "runs" / "heuristic-heuristic-heuristic").collect()
@@ -121,7 +121,7 @@ def test_bad_player_files_get_one_line(tmp_path, text, message):
 def test_deals_mode_compares_points_per_deal(tmp_path):
     import polars as pl
 
-    from sim.runner import scan_deals
+    from sim.runs import scan_deals
 
     players, pairs = result(tournament.tournament(players=["heuristic", "random", "heuristic"], deals=3000,
                                                   out=tmp_path, as_json=True))

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 from analysis.barrel import barrel_summary
 from sim.engine import BatchSpec
 from sim.game.rules import HouseRules, preset
-from sim.runner import RunDirError, combine_runs, load_manifest, run_batch, verify_run
+from sim.runs import RunDirError, combine_runs, load_manifest, run_batch, verify_run
 
 
 def _run(path, seed, n, rules=None, mode="games"):

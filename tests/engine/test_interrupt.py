@@ -52,7 +52,7 @@ def test_simulate_with_pimc_players_stops_keeps_and_resumes(tmp_path):
     kept = recorded_shards(out)
     assert 1 <= kept < 200
     # What was kept reads back as a partial run of whole chunks, each verified.
-    from sim.runner import scan_deals
+    from sim.runs import scan_deals
 
     deals = scan_deals(out, partial=True).collect()
     assert deals.height == 10 * kept and deals["game"].n_unique() == deals.height
@@ -71,7 +71,7 @@ def test_bid_stops_at_once(tmp_path):
 def test_interrupted_frames_are_whole_chunks(tmp_path):
     # A run resumed after Ctrl-C is identical to one played in one go (chunks are pure functions).
     from sim.engine import BatchSpec
-    from sim.runner import run_batch, scan_deals
+    from sim.runs import run_batch, scan_deals
 
     spec = BatchSpec(mode="deals", n=30, seed=3, players=("pimc",))
     assert spec.chunk_size == 10  # pimc chunks are small, so that Ctrl-C loses seconds

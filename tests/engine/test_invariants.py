@@ -37,7 +37,7 @@ from hypothesis import strategies as st
 
 from sim.engine import BatchSpec, play_chunk
 from sim.game.rules import BARREL_OPTIONS, HouseRules, RulesError, preset
-from sim.runner import run_batch, scan_deals, scan_games
+from sim.runs import run_batch, scan_deals, scan_games
 
 SEATS = range(3)
 HEURISTIC = ("heuristic", "heuristic", "heuristic")

@@ -11,7 +11,7 @@ import polars as pl
 import pytest
 
 from sim.engine import BatchSpec
-from sim.runner import MANIFEST_FILE, RunDirError, run_batch, scan_deals, scan_games, verify_run
+from sim.runs import MANIFEST_FILE, RunDirError, run_batch, scan_deals, scan_games, verify_run
 
 SPEC = BatchSpec(mode="games", n=40, seed=21, chunk_size=10)
 
@@ -127,10 +127,10 @@ def test_a_run_without_manifest_is_verified_and_redone(whole, tmp_path):
 def test_hashes_are_remembered(whole, tmp_path, monkeypatch):
     out = fresh_copy(whole, tmp_path)
     verify_run(out)
-    import sim.runner
+    import sim.runs.manifest
 
     calls = []
-    monkeypatch.setattr(sim.runner, "file_sha256", lambda p: calls.append(p) or "x")
+    monkeypatch.setattr(sim.runs.manifest, "file_sha256", lambda p: calls.append(p) or "x")
     verify_run(out)
     assert calls == []  # sizes and times unchanged: nothing hashed again
     path = out / "deals" / "part-00000.parquet"

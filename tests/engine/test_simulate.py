@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 from cli import app
 from sim import __version__
 from sim.engine import BatchSpec
-from sim.runner import run_batch, scan_deals, scan_games
+from sim.runs import run_batch, scan_deals, scan_games
 
 runner = CliRunner()
 

@@ -93,7 +93,7 @@ def test_a_game_run_with_every_game_unfinished_has_a_summary(tmp_path):
     from analysis.summary import format_summary
     from sim.engine import BatchSpec
     from sim.game.rules import HouseRules
-    from sim.runner import run_batch
+    from sim.runs import run_batch
 
     for seed in range(1, 30):
         out = tmp_path / f"run{seed}"

@@ -24,16 +24,17 @@ import pytest
 from cli_checks import one_error_line, snapshot
 from typer.testing import CliRunner
 
-import sim.runner
+import sim.runs.combine
+import sim.runs.manifest
+import sim.runs.store
 from cli import app
 from sim.engine import BatchSpec
-from sim.fingerprint import code_fingerprint
-from sim.runner import (
+from sim.fingerprint import code_fingerprint, file_sha256
+from sim.runs import (
     JOURNAL_FILE,
     MANIFEST_FILE,
     RUN_FILE,
     RunDirError,
-    file_sha256,
     load_manifest,
     run_batch,
     scan_deals,
@@ -263,7 +264,7 @@ def test_a_combine_killed_mid_way_is_cleaned_by_the_next(made, tmp_path):
     b = tmp_path / "b"
     assert simulate(b, "--seed", "4").exit_code == 0
     # A combine into ab killed after copying a run's worth of shards: SIGKILL, for real.
-    script = ("import os, sys, sim.runner as r\n"
+    script = ("import os, sys, sim.runs.combine as r\n"
               "real = r.write_parquet_atomic\n"
               "def slow(*a):\n"
               "    real(*a)\n"
@@ -320,7 +321,8 @@ def test_a_full_disk_is_one_line_and_a_rerun_resumes(made, tmp_path, monkeypatch
     out = tmp_path / "run"
     _failing_writer(monkeypatch, FULL[kind], after=3)  # the 4th shard (one thread): chunk 1's games
     if kind == "footer":  # the disk is full as the write fails
-        monkeypatch.setattr(sim.runner.shutil, "disk_usage", lambda _: SimpleNamespace(total=10**9, used=10**9, free=0))
+        monkeypatch.setattr(sim.runs.store.shutil, "disk_usage",
+                            lambda _: SimpleNamespace(total=10**9, used=10**9, free=0))
     line = one_error_line(simulate(out, "--workers", "1"))
     assert f"error: no space left on device writing {out / 'games' / 'part-00001.parquet'}; free some space" in line
     assert not list(out.rglob(".*tmp-*"))
@@ -367,14 +369,14 @@ def test_a_really_full_disk_then_freed(made, tmp_path):
 # ---- item 15: saving incrementally, planning lazily ------------------------------------------------
 def test_the_manifest_is_saved_incrementally(tmp_path, monkeypatch):
     saved = []
-    real = sim.runner.write_atomic_bytes
+    real = sim.runs.manifest.write_atomic_bytes
 
     def write(path, data):
         if Path(path).name == MANIFEST_FILE:
             saved.append(len(data))
         real(path, data)
 
-    monkeypatch.setattr(sim.runner, "write_atomic_bytes", write)
+    monkeypatch.setattr(sim.runs.manifest, "write_atomic_bytes", write)
     spec = BatchSpec(mode="deals", n=256, seed=1, chunk_size=1)
     out = tmp_path / "run"
     assert run_batch(spec, out, workers=2).chunks_run == 256
@@ -436,7 +438,7 @@ def test_a_huge_run_is_planned_lazily(tmp_path, engine_compiled):
         assert first.interrupted and first.chunks_run == 1 and took < 30
         again = run_batch(spec, out, workers=1, on_chunk=stop)  # resumed: planned lazily again
         assert again.interrupted and again.chunks_run == 1
-        assert sim.runner.stored_units(spec, out) >= 2
+        assert sim.runs.stored_units(spec, out) >= 2
         assert len(verify_run(out, partial=True)["deals"]) >= 2
         with pytest.raises(RunDirError, match="missing"):
             verify_run(out)
@@ -476,7 +478,7 @@ def test_a_second_command_on_the_same_out_is_refused_naming_the_first(tmp_path):
         first.communicate(timeout=120)
     assert first.returncode == 130
     assert not (out / ".lock").exists()  # released with the process, the file removed
-    kept = sim.runner.stored_units(BatchSpec(mode="games", n=10**6, chunk_size=1), out)
+    kept = sim.runs.stored_units(BatchSpec(mode="games", n=10**6, chunk_size=1), out)
     assert kept > 0
 
 
@@ -533,7 +535,7 @@ def test_an_incomplete_run_on_a_read_only_mount_is_one_line(made, tmp_path):
 def test_an_analysis_folder_held_by_another_command_is_refused_naming_it(tmp_path, command, option):
     folder = tmp_path / "held"
     folder.mkdir()
-    held = sim.runner.RunLock(folder).acquire()  # as another command writing there holds it
+    held = sim.runs.RunLock(folder).acquire()  # as another command writing there holds it
     try:
         args = [a.replace("{tmp}", str(tmp_path)) for a in command] + [option, str(folder)]
         res = CliRunner().invoke(app, args)

@@ -1,6 +1,6 @@
 """What a Dask worker does once, as it joins: load (or, with an empty cache, compile) the engine's
 Numba kernels, so that no chunk pays for it. Imported only where Dask is installed
-(``sim.backend.open_backend``)."""
+(``sim.runs.backend.open_backend``)."""
 
 from __future__ import annotations
 

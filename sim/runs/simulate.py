@@ -12,17 +12,17 @@ from tqdm import tqdm
 from sim import InputError
 from sim.engine import BatchSpec
 from sim.game.rules import load_rules
-from sim.runner import check_run_dir, run_batch, stored_units
+from sim.runs.play import check_run_dir, run_batch, stored_units
 
 
 def simulate(*, games: int | None = None, deals: int | None = None, rules: str = "classic",
              players: str = "heuristic", seed: int = 0, out: Path = Path("out/run"),
              workers: int | None = None, chunk_size: int = 0, progress: bool = True,
              backend=None, fresh: bool = False) -> str | None:
-    """Run (or resume) a batch into ``out`` on ``backend`` (``sim.backend``; None: ``workers``
+    """Run (or resume) a batch into ``out`` on ``backend`` (``sim.runs.backend``; None: ``workers``
     threads). ``fresh``: redo it there even though ``out`` holds another run (of other arguments,
     or made by other code), the old run staying whole until the new one is complete
-    (``sim.runner.run_batch``). Returns None when every chunk is stored, or a note of what is
+    (``sim.runs.play.run_batch``). Returns None when every chunk is stored, or a note of what is
     stored when Ctrl-C interrupted the run."""
     if (games is None) == (deals is None):
         raise InputError("give exactly one of --games N or --deals N")

@@ -10,11 +10,11 @@ itself, atomically, and returns only its hashes; a worker that does not see it s
 back to this process, which writes it. Either way this process records it in the run's manifest,
 so the workers need no shared disk, and a lost worker loses nothing but its chunks in flight,
 which Dask runs again elsewhere. The bytes stored are the same on every path: the same function
-makes the shard and the same writer stores it (``sim.runner.play_chunk_remote``).
+makes the shard and the same writer stores it (``sim.runs.play.play_chunk_remote``).
 
 Dask is an optional extra (``pip install -e '.[distributed]'``); without it the flags say so in one
 line. Each worker loads (or, with an empty cache, compiles) the Numba kernels once, when it joins,
-through the worker plugin of ``sim.dask_worker``, not once per chunk.
+through the worker plugin of ``sim.runs.dask_worker``, not once per chunk.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ class DaskBackend:
     def __init__(self, client, *, shared_disk: bool = True):
         self.client = client
         # Workers that see the run's directory store their chunks there themselves
-        # (sim.runner.play_chunk_remote); False: every shard comes back to be stored here.
+        # (sim.runs.play.play_chunk_remote); False: every shard comes back to be stored here.
         self.shared_disk = shared_disk
 
     def _slots(self) -> int:
@@ -156,7 +156,7 @@ def open_backend(*, scheduler: str | None = None, cluster: str | None = None, wo
         return
     from distributed import Client, LocalCluster
 
-    from sim.dask_worker import WarmUp
+    from sim.runs.dask_worker import WarmUp
 
     local = None
     if progress:

@@ -1,0 +1,352 @@
+"""The files of a run folder: their names, the atomic writers (a temporary name, then a rename;
+a full disk or a refused write as one line naming the file), the checks of a path given for a run,
+the names of the shards, what a folder holds that no run writes, the cleaning of folders that
+killed commands left, and the run lock (``RunLock``)."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import os
+import re
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import polars as pl
+
+from sim import InputError
+
+RUN_FILE = "run.json"
+MANIFEST_FILE = "manifest.json"
+JOURNAL_FILE = "manifest.journal"
+VERIFIED_FILE = ".verified.json"
+LOCK_FILE = ".lock"
+FINGERPRINT = "code_fingerprint"
+MANIFEST_FORMAT = 1
+_TMP_MARK = ".tmp-"  # temporary files are ".<name>.tmp-<pid>-<thread>", a combine's folder ".<name>.tmp-<pid>"
+_TOKEN_PREFIX = ".dask-token-"
+_FRESH_SUFFIX = ".fresh"  # a run redone with fresh is played in ".<name>.fresh" beside it
+_REPLACED_MARK = ".replaced-"  # the run it replaces, for the moment of the swap: ".<name>.replaced-<pid>"
+# What a run directory may hold; anything else is someone else's file, which fresh never deletes.
+_RUN_ENTRIES = {RUN_FILE, MANIFEST_FILE, JOURNAL_FILE, VERIFIED_FILE, LOCK_FILE, "deals", "games"}
+_SHARD_NAME = re.compile(r"part-(\d{5,})\.parquet")
+
+
+class RunDirError(InputError):
+    """The output directory holds something else than this run, or a run that cannot be read as
+    asked (incomplete, damaged, locked by another process); the message names the file and what
+    to do."""
+
+
+class StorageError(RunDirError):
+    """The disk refused a write: full, read-only, or not ours to write. The message names the file."""
+
+
+# ---- files ----------------------------------------------------------------------------------------
+def shard_path(out: Path, table: str, index: int) -> Path:
+    return out / table / f"part-{index:05d}.parquet"
+
+
+def _tmp_name(path: Path) -> Path:
+    return path.with_name(f".{path.name}{_TMP_MARK}{os.getpid()}-{threading.get_ident()}")
+
+
+# Errors of the disk that are the machine's state, not a bug: reported as one line naming the file.
+_WRITE_ERRORS = {
+    errno.ENOSPC: "no space left on device",
+    errno.EDQUOT: "disk quota exceeded",
+    errno.EROFS: "the file system is read-only",
+    errno.EACCES: "no permission to write there",
+    errno.EPERM: "no permission to write there",
+}
+
+
+def _errno_of(exc: BaseException) -> int | None:
+    """The OS error number of a failed write: an OSError's own, or the one Polars quotes in the
+    message of the error it raises instead ("... (os error 28)")."""
+    if isinstance(exc, OSError) and exc.errno:
+        return exc.errno
+    found = re.search(r"os error (\d+)", str(exc))
+    return int(found.group(1)) if found else None
+
+
+_FULL_BELOW = 1 << 20  # free bytes under which a write that failed without saying why failed for space
+
+
+def _no_space_at(path: Path) -> bool:
+    folder = Path(path).parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    try:
+        return shutil.disk_usage(folder).free < _FULL_BELOW
+    except OSError:
+        return False
+
+
+@contextlib.contextmanager
+def _writing(path: Path) -> Iterator[None]:
+    """Turn a full disk, a read-only file system or a refused permission while writing ``path``
+    into one line naming it (StorageError); any other error passes through as it is."""
+    try:
+        yield
+    except (OSError, pl.exceptions.ComputeError) as exc:
+        code = _errno_of(exc)
+        if code is None and _no_space_at(path):
+            # Polars can lose the OS error on the way (a full disk met while writing the footer
+            # reads "Invalid thrift: transport error"): the disk, still full, says why. Checked
+            # before the temporary file is removed, which frees its space.
+            code = errno.ENOSPC
+        reason = _WRITE_ERRORS.get(code)
+        if reason is None:
+            raise
+        if code in (errno.ENOSPC, errno.EDQUOT):
+            raise StorageError(f"{reason} writing {path}; free some space and run the same command again "
+                               "(what was stored is kept)") from None
+        raise StorageError(f"cannot write {path}: {reason}") from None
+
+
+def write_atomic_bytes(path: Path, data: bytes) -> None:
+    tmp = _tmp_name(path)
+    try:
+        with _writing(path):
+            tmp.write_bytes(data)
+            os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+
+
+def write_npz_atomic(path: Path, **arrays) -> None:
+    """``np.savez`` of ``arrays`` to ``path`` through ``write_atomic_bytes``: never a partial file,
+    and a full disk is one line."""
+    import io
+
+    import numpy as np
+
+    buf = io.BytesIO()
+    np.savez(buf, **arrays)
+    write_atomic_bytes(path, buf.getvalue())
+
+
+def write_parquet_atomic(df: pl.DataFrame, path: Path, metadata: dict[str, str]) -> None:
+    tmp = _tmp_name(path)
+    try:
+        with _writing(path):
+            # One level only: a chunk abandoned on Ctrl-C that lands after its run folder was moved
+            # (a redo swapped in) must fail, not make the folder again.
+            path.parent.mkdir(exist_ok=True)
+            df.write_parquet(tmp, metadata=metadata, compression="zstd")
+            os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+
+
+NAME_MAX = 255  # bytes in one file or folder name on every common Linux file system
+
+
+def check_path_name(path: Path, option: str = "--out") -> None:
+    """Refuse a path whose name is not UTF-8 text (a byte from another encoding): Parquet and
+    JSON store names as UTF-8, so nothing could be written there. Checked before anything is
+    created."""
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        shown = os.fsencode(path).decode("utf-8", "backslashreplace")
+        raise RunDirError(f"{option} {shown}: the name holds bytes that are not UTF-8 text; choose a name in "
+                          "UTF-8") from None
+    longest = max((len(os.fsencode(part)) for part in Path(path).parts), default=0)
+    if longest > NAME_MAX:
+        raise RunDirError(f"{option} {str(path)[:60]}...: a name in the path is {longest} bytes long, more than the "
+                          f"{NAME_MAX} a file system allows")
+
+
+def _tables(mode: str) -> tuple[str, ...]:
+    # In games mode a chunk is complete when both its shards are stored.
+    return ("deals", "games") if mode == "games" else ("deals",)
+
+
+def _rel(table: str, index: int) -> str:
+    return f"{table}/part-{index:05d}.parquet"
+
+
+def _shard_index(name: str) -> int | None:
+    """The chunk index of a shard's file name, None for any other name."""
+    found = _SHARD_NAME.fullmatch(name)
+    return int(found.group(1)) if found and name == f"part-{int(found.group(1)):05d}.parquet" else None
+
+
+def _rel_index(rel: str) -> tuple[str, int | None]:
+    table, _, name = rel.partition("/")
+    return table, _shard_index(name)
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True
+
+
+def _only_run_files(folder: Path) -> bool:
+    """Whether ``folder`` holds nothing but what a run writes (so that it may be deleted)."""
+    return not _foreign_entries(folder)
+
+
+def _foreign_entries(folder: Path) -> list[Path]:
+    """What ``folder`` holds that no run writes (a user's own files)."""
+    foreign = []
+    for path in sorted(folder.iterdir()):
+        name = path.name
+        if name.startswith(_TOKEN_PREFIX) or (name.startswith(".") and _TMP_MARK in name):
+            continue
+        if name not in _RUN_ENTRIES:
+            foreign.append(path)
+        elif name in ("deals", "games"):
+            if not path.is_dir():
+                foreign.append(path)
+                continue
+            foreign += [p for p in sorted(path.iterdir()) if _shard_index(p.name) is None
+                        and not (p.name.startswith(".") and _TMP_MARK in p.name)]
+    return foreign
+
+
+def _abandoned(folder: Path) -> bool:
+    """Whether nobody holds the lock of ``folder`` any more (its writer ended, however it ended):
+    the kernel releases a lock with its process, on this machine or, through the file server, on
+    another one sharing the disk."""
+    try:
+        fd = os.open(folder / LOCK_FILE, os.O_RDONLY | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    finally:
+        os.close(fd)
+    return True
+
+
+def _clean_stale_dirs(parent: Path) -> None:
+    """Remove what commands killed mid-way left in ``parent``: a combine's temporary run
+    ``.NAME.tmp-PID`` and a replaced run ``.NAME.replaced-PID``, when the process of that PID is no
+    longer alive, nobody holds the folder's lock, and it holds nothing but a run's files."""
+    try:
+        entries = list(parent.iterdir())
+    except OSError:
+        return
+    for path in entries:
+        name = path.name
+        if not name.startswith("."):
+            continue
+        for mark in (_TMP_MARK, _REPLACED_MARK):
+            head, found, pid = name.rpartition(mark)
+            if found and head and pid.isdigit() and int(pid) != os.getpid() and not _pid_alive(int(pid)) \
+                    and path.is_dir() and not path.is_symlink() and _abandoned(path) and _only_run_files(path):
+                shutil.rmtree(path, ignore_errors=True)
+                break
+
+
+# ---- the lock --------------------------------------------------------------------------------------
+class RunLock:
+    """An exclusive lock on a run directory, held while a command writes into it: ``flock`` on its
+    ``.lock`` file, which holds the holder's PID. The kernel releases it when the process ends,
+    however it ends; the file is removed on release."""
+
+    def __init__(self, folder: Path, label: Path | None = None, option: str = "--out"):
+        self.folder = Path(folder)
+        self.path = self.folder / LOCK_FILE
+        self.label = label or self.folder  # the directory the user named, for the message
+        self.option = option  # the option that named it
+        self.fd: int | None = None
+
+    def acquire(self) -> RunLock:
+        while True:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+                os.close(fd)
+                raise RunDirError(_locked_message(self.label, holder, self.option)) from None
+            # The holder may have released and removed the file between our open and our lock: we
+            # then hold a file nobody else will open; lock the one at the path instead.
+            try:
+                current = os.stat(self.path).st_ino == os.fstat(fd).st_ino
+            except FileNotFoundError:
+                current = False
+            if current:
+                break
+            os.close(fd)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        self.fd = fd
+        return self
+
+    def release(self) -> None:
+        if self.fd is None:
+            return
+        with contextlib.suppress(OSError):
+            if os.stat(self.path).st_ino == os.fstat(self.fd).st_ino:
+                os.unlink(self.path)  # still ours (a swapped run's lock is another file by now)
+        os.close(self.fd)
+        self.fd = None
+
+
+def _locked_message(label: Path, holder: str, option: str = "--out") -> str:
+    who = f"another process (PID {holder})" if holder.isdigit() else "another process"
+    return f"{label} is being written by {who}, which holds its lock; wait for it to finish, or choose another {option}"
+
+
+def _lock_or_none(folder: Path, label: Path | None = None) -> RunLock | None:
+    """The lock of ``folder``, created if needed; None when the folder exists but cannot be
+    written (a read-only mount): only a complete run can then be used."""
+    label = label or folder
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise RunDirError(f"--out {label}: a part of the path is a file, not a directory") from None
+    except OSError as exc:
+        if folder.is_dir() and _errno_of(exc) in _WRITE_ERRORS:
+            return None
+        reason = _WRITE_ERRORS.get(_errno_of(exc)) or (exc.strerror or str(exc)).lower()
+        raise StorageError(f"--out {label}: cannot create the directory: {reason}") from None
+    try:
+        return RunLock(folder, label).acquire()
+    except OSError as exc:
+        if _errno_of(exc) in (errno.EROFS, errno.EACCES, errno.EPERM):
+            return None
+        with _writing(folder / LOCK_FILE):
+            raise
+
+
+def check_output_dir(out: Path) -> None:
+    """Create the output directory ``out`` if needed, refusing (one line, naming it) a name that is
+    not UTF-8, a path that is a file or lies under one, and a directory that cannot be created. An
+    existing directory that cannot be written is not refused here: reading or reusing what it
+    holds needs no write access, and a write that is needed says so, naming the file
+    (StorageError)."""
+    out = Path(out)
+    check_path_name(out)
+    if out.exists() and not out.is_dir():
+        raise RunDirError(f"--out {out} is a file, not a directory")
+    if out.is_dir():
+        return
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise RunDirError(f"--out {out}: a part of the path is a file, not a directory") from None
+    except OSError as exc:
+        # Anything else the system refuses (a path under /proc, a name too long) is still the
+        # user's path: named, with the system's reason.
+        reason = _WRITE_ERRORS.get(_errno_of(exc)) or (exc.strerror or str(exc)).lower()
+        raise StorageError(f"--out {out}: cannot create the directory: {reason}") from None
