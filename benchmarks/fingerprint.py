@@ -13,7 +13,8 @@ three solver layouts, two bid advices and the hash of a bid table; then, for eve
 as ``--json``, and of the tables it stores (``--analyses-only`` runs this part alone).
 
 Two checkouts differ in their code fingerprints by definition, so every recorded code fingerprint
-(``"code_fingerprint": "..."``, in JSON, run.json and a Parquet file's metadata) is masked before
+(``"code_fingerprint": "..."`` in JSON, run.json and a Parquet file's metadata, and ``code=...`` in a
+printed summary) is masked before
 hashing; a Parquet file is hashed as its table and its metadata, not as bytes (which carry the
 masked fingerprint).
 """
@@ -88,7 +89,7 @@ ANALYSES = {
 }
 
 
-FINGERPRINT_FIELD = re.compile(rb'(\\?"code_fingerprint\\?":\s*\\?")[0-9a-f]+')
+FINGERPRINT_FIELD = re.compile(rb'(\\?"code_fingerprint\\?":\s*\\?"|\bcode=)[0-9a-f]{16}\b')
 
 
 def sha(data: bytes) -> str:
