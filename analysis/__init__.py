@@ -4,8 +4,8 @@
 - ``summary``: run summaries read lazily from stored Parquet;
 - ``stored`` and ``analysis_dir``: when a stored table or an analysis's ``--out`` folder may be
   reused, and the one line that says why not;
-- ``advisor``: the bid advisor (``thousand bid``), over the compiled playouts of
-  ``sim.engine.playouts_nb``;
+- ``advisor``: the bid advisor (``thousand bid``), over the engine's playouts of fixed deals
+  (``sim.engine.playouts``);
 - ``tables``: the bid-success tables and the cheat sheet (``thousand tables bids``);
 - ``marriages``: exact marriage and talon odds beside simulated rates (``thousand tables marriages``);
 - ``barrel``: barrel survival by attempt and cause (``thousand tables barrel``);

@@ -19,10 +19,11 @@ It also gives the expected score of declaring each contract next to that of pass
 heuristic player), the highest bid at a given risk, the bid of best expected score, and the
 talon's chances for the hand computed exactly over every possible talon.
 
-Samples are drawn in chunks of ``CHUNK`` from ``SeedSequence(seed, spawn_key=(chunk,))``; the
-methods' own random streams from ``spawn_key=(chunk, method)``. Results depend on the seed and the
-sample count only, never on the number of threads. The kernels run on worker threads
-(``sim.parallel``) while the calling thread only waits, so Ctrl-C and progress stay prompt.
+The sampling and the methods' playouts are the engine's (``sim.engine.playouts``, over the
+compiled kernels of ``sim.engine.playouts_nb``): its random streams make the results depend on the
+seed and the sample count only, never on the number of threads. This module parses the situation,
+chooses the contract levels, and turns the playouts into the advice's rows, the recommendation
+and their text, CSV and JSON.
 
 First hand is forced to bid the minimum only under ``forced_first_bid``; a hand that is not forced
 and whose bidding cap is below ``min_bid`` (no marriage, ``min_bid`` above 120) cannot bid at all:
@@ -43,10 +44,18 @@ from fractions import Fraction
 import numpy as np
 
 from analysis.stats import json_ready, mean_interval, wilson_interval
-from sim import InputError, __version__
-from sim.engine.schema import N_DEAL_COLUMNS, N_PLAYS
+from sim import __version__
+from sim.engine.playouts import (
+    ADVICE_WORLDS,
+    AdvisorError,
+    Known,
+    Situation,
+    dd_levels,
+    pass_results,
+    played_points,
+    sample_unseen,
+)
 from sim.game.cards import (
-    FULL_DECK,
     SUIT_SYMBOLS,
     SUITS,
     CardError,
@@ -57,24 +66,14 @@ from sim.game.cards import (
     parse_hand,
 )
 from sim.game.play_nb import CAP_WITHOUT_MARRIAGE, bid_cap
-from sim.game.rng_nb import state_from_seed
 from sim.game.rules import HouseRules, load_rules
-from sim.game.state_layout import G_ON_BARREL, G_SCORE, G_WINNER, N_GAME_STATE
-from sim.parallel import Tally, check_thread_count, run_chunks, thread_buffers
+from sim.parallel import check_thread_count
 from sim.players import MAX_PIMC_WORLDS
-from sim.players.layout import PLAYER_CODES, PLAYER_HEURISTIC, PLAYER_SCRIPTED
-from sim.solver import PIMC_TABLE_LOG2_ROWS
 
-CHUNK = 50
-SEARCH_CHUNK = 10  # samples per task of the double-dummy searches (no random stream to keep)
 METHODS = ("dd", "pimc", "heuristic")
-METHOD_IDS = {"dd": 1, "pimc": 2, "heuristic": 3, "pass": 4, "sample": 0}
 SEATS = {"first": 2, "second": 1, "third": 0}  # --seat → the dealer's seat (the player is seat 0)
 DEFAULT_PIMC_SAMPLES = 100
 MAX_SAMPLES = 5_000_000  # sampled deals: a few arrays of 24 bytes each stay within a few hundred MiB
-# Fewer worlds than a game's PIMC seat (sim.players.PIMC_WORLDS): the advisor plays every sampled deal
-# with every seat searching, and its answer is an average over many deals.
-ADVICE_WORLDS = 16
 # The scores --score takes off the barrel: from this floor (as the rules' score options) to below
 # the barrel, or the target without a barrel.
 SCORE_FLOOR = -3000
@@ -95,34 +94,12 @@ def pass_method(forced: bool) -> str:
             "everybody passes and the deal is thrown in")
 
 
-class AdvisorError(InputError):
-    """Bad advisor input (hand, known cards, seat, risk, sizes); the message says what is wrong."""
-
-
 def check_three_player_deal(rules: HouseRules) -> None:
     """The advisor and the bid tables value 7-card hands of the 3-player deal (played with 3 or 4
     players): refuse rules they cannot play, naming the option."""
     if rules.players == 2:
         raise AdvisorError("players = 2: bid advice and bid tables value 7-card hands of the 3-player deal "
                            "(players = 3 or 4), not 2-player deals")
-
-
-@dataclass(frozen=True)
-class Known:
-    """Cards known to lie with the left opponent (seat 1, plays after you), the right one, or in
-    the talon."""
-
-    left: int = 0
-    right: int = 0
-    talon: int = 0
-
-
-@dataclass(frozen=True)
-class Situation:
-    """The score situation: your score and whether you sit on the barrel."""
-
-    score: int = 0
-    on_barrel: bool = False
 
 
 def parse_known(hand: int, left: str | None, right: str | None, talon: str | None) -> Known:
@@ -208,7 +185,10 @@ def check_situation(rules: HouseRules, score: int | None, on_barrel: bool) -> Si
 
 
 # ---- the talon's chances, exactly ---------------------------------------------------------------
-def talon_chances(hand: int, known: Known = Known()) -> dict:
+NOTHING_KNOWN = Known()  # no card's place is known
+
+
+def talon_chances(hand: int, known: Known = NOTHING_KNOWN) -> dict:
     """Exact chances over every talon consistent with what is known (each equally likely):
     completing each half marriage and any marriage, each missing ace and ten arriving, at least one
     ace / ten, the distribution of aces, and the talon's expected card points."""
@@ -244,168 +224,6 @@ def talon_chances(hand: int, known: Known = Known()) -> dict:
         out[f"at_least_one_{key[:-1]}"] = Fraction(sum(1 for k in counts if k), n)
         out[f"{key}_distribution"] = {k: Fraction(counts.count(k), n) for k in range(4) if counts.count(k)}
     out["expected_points"] = Fraction(sum(int(CARD_POINTS[c]) for t in talons for c in mask_to_cards(t)), n)
-    return out
-
-
-# ---- sampling and the methods -------------------------------------------------------------------
-def _rng(seed: int, chunk: int, method: str) -> np.ndarray:
-    return state_from_seed(seed, (chunk,) if method == "sample" else (chunk, METHOD_IDS[method]))
-
-
-def _buffers():
-    """The calling thread's buffers: a searching seat's (solver state, moves, table, PIMC worlds),
-    the engine's workspace and game state, a record row and a script."""
-    return thread_buffers("advisor", _new_buffers)
-
-
-def _new_buffers() -> dict:
-    from sim.engine.workspace import new_workspace
-    from sim.players import seat_tuple
-
-    # its searches' results never depend on the table; no advisor seat is learned (yet)
-    return {
-        "solver": seat_tuple(PIMC_TABLE_LOG2_ROWS),
-        "ws": new_workspace(), "gs": np.zeros(2 * N_GAME_STATE, dtype=np.int64),
-        "rec": np.zeros((1, N_DEAL_COLUMNS), dtype=np.int32),
-        "plays": np.zeros((1, N_PLAYS), dtype=np.int8), "script": np.zeros(64, dtype=np.int64),
-    }
-
-
-def _run_counted(n: int, work: Callable[[int, int, int, Tally], None], *, size: int, threads: int | None,
-                 progress: Callable[[int], None] | None) -> None:
-    """``run_chunks`` of ``work(i, lo, hi, tally)``, which adds the samples it finished to ``tally``;
-    ``progress(samples done)`` is called from this thread while it waits, and once at the end."""
-    tally = Tally()
-    run_chunks(n, lambda i, a, b: work(i, a, b, tally), size=size, threads=threads,
-               on_wait=None if progress is None else lambda: progress(tally.value))
-    if progress is not None:
-        progress(n)
-
-
-def sample_unseen(hand: int, known: Known, n: int, seed: int) -> np.ndarray:
-    """``n`` samples (talon, left 7, right 7) of the unseen cards, chunk by chunk."""
-    from sim.engine import playouts_nb
-
-    free = FULL_DECK & ~(hand | known.left | known.right | known.talon)
-    out = np.zeros((n, 3), dtype=np.int64)
-    deck = np.zeros(24, dtype=np.int64)
-    for i, lo in enumerate(range(0, n, CHUNK)):
-        hi = min(n, lo + CHUNK)
-        playouts_nb.sample_deals(_rng(seed, i, "sample"), free, known.talon, known.left, known.right, hi - lo,
-                                 out[lo:hi], deck)
-    return out
-
-
-def dd_levels(hand: int, samples: np.ndarray, rules: HouseRules, lo: int, hi: int, threads: int | None = None,
-              step: int | None = None, progress: Callable[[int], None] | None = None) -> np.ndarray:
-    """Per sample, the highest level lo, lo + step, ..., hi that the best discard's double-dummy
-    value reaches (lo - step if none). ``progress(samples done)`` as in ``_run_counted``."""
-    from sim.engine import playouts_nb
-
-    step = step or rules.bid_step
-    arr = rules.to_array()
-    out = np.zeros(len(samples), dtype=np.int64)
-
-    def work(_i, a, b, tally):
-        bf = _buffers()
-        playouts_nb.dd_levels(samples[a:b], hand, arr, lo, hi, step, out[a:b], *bf["solver"][:3])
-        tally.add(b - a)
-
-    _run_counted(len(samples), work, size=SEARCH_CHUNK, threads=threads, progress=progress)
-    return out
-
-
-def dd_exact_values(hand: int, samples: np.ndarray, rules: HouseRules, threads: int | None = None,
-                    progress: Callable[[int], None] | None = None) -> np.ndarray:
-    """Per sample, the exact best-discard double-dummy value."""
-    from sim.engine import playouts_nb
-
-    arr = rules.to_array()
-    out = np.zeros(len(samples), dtype=np.int64)
-
-    def work(_i, a, b, tally):
-        bf = _buffers()
-        playouts_nb.dd_values(samples[a:b], hand, arr, out[a:b], *bf["solver"][:3])
-        tally.add(b - a)
-
-    _run_counted(len(samples), work, size=SEARCH_CHUNK, threads=threads, progress=progress)
-    return out
-
-
-def played_points(hand: int, samples: np.ndarray, rules: HouseRules, method: str, seed: int, *,
-                  worlds: int = ADVICE_WORLDS, threads: int | None = None,
-                  hands: np.ndarray | None = None, first_chunk: int = 0,
-                  progress: Callable[[int], None] | None = None) -> np.ndarray:
-    """The declarer's points (card points + marriages) when every seat plays by ``method``
-    (``heuristic``, ``pimc`` or ``dd``) from the talon on. ``hands``: per-sample 7-card hands
-    instead of one ``hand`` for all. ``first_chunk``: the index of the first CHUNK of samples in a
-    longer sequence (``samples`` starting at ``first_chunk * CHUNK`` of it), so that a part played
-    alone draws the random streams it would draw in the whole. ``progress(samples done)`` as in
-    ``_run_counted``; PIMC deals, which can take minutes each, count one by one."""
-    from sim.engine import playouts_nb
-    from sim.players import HeuristicParams, params_matrix
-
-    if not 1 <= worlds <= MAX_PIMC_WORLDS:
-        raise AdvisorError(f"--worlds must be from 1 to {MAX_PIMC_WORLDS}, not {worlds}")
-    codes = np.full(3, PLAYER_CODES[method], dtype=np.int64)
-    arr = rules.to_array()
-    prm = params_matrix(HeuristicParams(pimc_worlds=worlds), rules)
-    out = np.zeros(len(samples), dtype=np.int64)
-    # A chunk's deals draw from one random stream in turn, so playing them one call each gives the
-    # same deals as one call for all: slow deals are played (and counted) one by one.
-    step = 1 if method != "heuristic" else CHUNK
-
-    def work(i, a, b, tally):
-        bf = _buffers()
-        rng = _rng(seed, first_chunk + i, method)
-        solver = bf["solver"]
-        if hands is None:
-            for lo in range(a, b, step):
-                hi = min(b, lo + step)
-                playouts_nb.play_samples(codes, samples[lo:hi], hand, arr, prm, rng, out[lo:hi], bf["ws"],
-                                         bf["plays"], bf["script"], solver)
-                tally.add(hi - lo)
-        else:
-            for j in range(a, b):
-                out[j] = playouts_nb.play_from_talon(codes, int(hands[j]) | int(samples[j, 0]), samples[j, 1],
-                                                     samples[j, 2], samples[j, 0], arr, prm, rng, bf["ws"], bf["plays"],
-                                                     bf["script"], solver)[0]
-                tally.add(1)
-
-    _run_counted(len(samples), work, size=CHUNK, threads=threads, progress=progress)
-    return out
-
-
-def pass_results(hand: int, samples: np.ndarray, rules: HouseRules, dealer: int, situation: Situation, seed: int,
-                 threads: int | None = None, *, hands: np.ndarray | None = None, first_chunk: int = 0,
-                 progress: Callable[[int], None] | None = None) -> np.ndarray:
-    """(seat 0's raw result, the declarer) per sample on the pass-and-defend line (``pass_method``).
-    ``hands``, ``first_chunk`` and ``progress`` as in ``played_points``."""
-    from sim.engine import playouts_nb
-    from sim.players import params_matrix
-
-    codes = np.full(3, PLAYER_HEURISTIC, dtype=np.int64)
-    bid_codes = codes.copy()
-    bid_codes[0] = PLAYER_SCRIPTED  # seat 0 passes: its script is all zeros
-    arr = rules.to_array()
-    prm = params_matrix(rules=rules)
-    out = np.zeros((len(samples), 2), dtype=np.int64)
-    hands7 = np.full(len(samples), hand, dtype=np.int64) if hands is None else np.asarray(hands, dtype=np.int64)
-
-    def work(i, a, b, tally):
-        bf = _buffers()
-        gs = bf["gs"]  # the situation, then room for the copy each deal is settled on
-        gs[:] = 0
-        gs[G_SCORE] = situation.score
-        gs[G_ON_BARREL] = situation.on_barrel
-        gs[G_WINNER] = -1
-        playouts_nb.pass_samples(samples[a:b], hands7[a:b], dealer, arr, codes, bid_codes, prm, gs,
-                                 _rng(seed, first_chunk + i, "pass"),
-                                 out[a:b], bf["ws"], bf["rec"], bf["plays"], bf["script"],
-                                 bf["solver"])
-        tally.add(b - a)
-
-    _run_counted(len(samples), work, size=CHUNK, threads=threads, progress=progress)
     return out
 
 

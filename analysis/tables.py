@@ -31,21 +31,12 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from analysis.advisor import (
-    ADVICE_WORLDS,
-    SEATS,
-    Situation,
-    check_three_player_deal,
-    dd_exact_values,
-    fail_loss,
-    made_gain,
-    pass_results,
-    played_points,
-)
-from analysis.advisor import CHUNK as ADVICE_CHUNK
+from analysis.advisor import SEATS, check_three_player_deal, fail_loss, made_gain
 from analysis.stats import json_ready, mean_interval, wilson_interval
 from analysis.stored import FINGERPRINT, StaleResultError, holds_out, manifest_problem, refusal, write_manifest
 from sim import InputError, __version__
+from sim.engine.playouts import ADVICE_WORLDS, Situation, dd_exact_values, pass_results, played_points
+from sim.engine.playouts import CHUNK as ADVICE_CHUNK
 from sim.fingerprint import code_fingerprint, describe_difference, file_sha256
 from sim.game.cards import CARD_POINTS
 from sim.game.play_nb import bid_cap
@@ -202,7 +193,7 @@ def _stored_table_problem(path: Path, meta: dict, out: Path, fresh: bool) -> str
     return None if problem is None else f"{path}: {problem}; rebuilt from the parts kept with it"
 
 
-# Deals a stored part holds: a multiple of the advisor's chunk of samples, so that a part draws
+# Deals a stored part holds: a multiple of the playouts' chunk of samples, so that a part draws
 # the random streams it would draw in the whole table.
 TABLE_PART = 1000
 assert TABLE_PART % ADVICE_CHUNK == 0

@@ -39,7 +39,7 @@ def main() -> None:
     print(f"warm thousand bid, {args.samples} dd samples: " + ", ".join(f"{w:.2f}" for w in warm)
           + f" s (best {min(warm):.2f})")
 
-    from analysis.advisor import Known, dd_levels, sample_unseen
+    from sim.engine.playouts import Known, dd_levels, sample_unseen
     from sim.game.cards import parse_hand
     from sim.game.rules import HouseRules
 

@@ -10,7 +10,8 @@ whose imports run one way only (``tests/test_structure.py`` checks it):
   layouts, labels and shipped weights, and the one door through which the engine asks a seat for a
   decision (``seat_nb``); imports ``game`` and ``solver``.
 - ``sim.engine``: a deal phase by phase, the chunk kernels, the workspace, the stored tables'
-  schema and the Python API (batch chunks, scripted deals); imports the three above.
+  schema and the Python API (batch chunks, scripted deals, and in ``sim.engine.playouts`` the bid
+  advisor's playouts of fixed deals); imports the three above.
 - ``sim.training``: ``thousand train``, the learned player's positions, the solver's labels and
   the fit (JAX, an optional extra); imports the engine and below.
 - ``sim.runs``: running and storing chunks (chunks stored as Parquet shards, the manifest,

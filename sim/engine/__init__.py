@@ -8,7 +8,9 @@ constants, ``schema`` the stored tables. Seats decide through ``sim.players.seat
 
 This face gives validated inputs, seeds, and one batch chunk as a pure function of (rules, players,
 seed, chunk index, size) returning Polars frames; and the known-answer API (``play_scripted_deal``,
-``settle_deal``, ``legal_cards``, ``bidding_cap``).
+``settle_deal``, ``legal_cards``, ``bidding_cap``). ``playouts`` is the face of ``playouts_nb``
+that the bid advisor and the bid tables call: sampling the unseen cards, the double-dummy levels,
+fixed-deal play by one method, the pass line, on a thread pool with their random streams.
 
 Chunk ``i`` of a run with root seed ``s`` draws its generator state from
 ``SeedSequence(s, spawn_key=(i,))``; results therefore depend on the seed and the chunk size,

@@ -1,6 +1,6 @@
-"""Compiled kernels of the bid advisor (``analysis.advisor``): sampling the unseen cards, the
-double-dummy success level of a sample, heuristic and PIMC play of a fixed deal from the talon on,
-and the "pass and defend" line.
+"""Compiled kernels of the bid advisor's playouts, whose Python face is ``sim.engine.playouts``:
+sampling the unseen cards, the double-dummy success level of a sample, heuristic and PIMC play of a
+fixed deal from the talon on, and the "pass and defend" line.
 
 Seats in these kernels: the advisor's player is seat 0 (the declarer-to-be), seat 1 plays after
 him (his left), seat 2 after seat 1. Every kernel takes its buffers from the caller.

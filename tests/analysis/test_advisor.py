@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from analysis import advisor
+from sim.engine import playouts
 from sim.game.cards import parse_card, parse_hand
 from sim.game.rules import HouseRules
 
@@ -39,19 +40,19 @@ def test_talon_chances_match_closed_forms():
 
 def test_talon_chances_with_known_cards():
     hand = parse_hand("KH AS TS 9C JC 9D JD")
-    known = advisor.Known(left=parse_hand("QH"))
+    known = playouts.Known(left=parse_hand("QH"))
     t = advisor.talon_chances(hand, known)
     assert "H" not in t["marriages"] or t["marriages"]["H"]["p"] == 0  # the QH is with the left opponent
     assert t["talons"] == comb(16, 3)
-    t2 = advisor.talon_chances(hand, advisor.Known(talon=parse_hand("QH")))
+    t2 = advisor.talon_chances(hand, playouts.Known(talon=parse_hand("QH")))
     assert t2["marriages"]["H"]["p"] == 1
 
 
 def test_sampling_agrees_with_the_exact_chances_and_keeps_known_cards():
     hand = parse_hand("KH AS TS 9C JC 9D JD")
-    known = advisor.Known(left=parse_hand("AC"), right=parse_hand("TD"))
+    known = playouts.Known(left=parse_hand("AC"), right=parse_hand("TD"))
     n = 20000
-    s = advisor.sample_unseen(hand, known, n, seed=3)
+    s = playouts.sample_unseen(hand, known, n, seed=3)
     assert np.all(s[:, 1] >> parse_card("AC") & 1) and np.all(s[:, 2] >> parse_card("TD") & 1)
     assert np.all((s[:, 0] | s[:, 1] | s[:, 2] | hand) == (1 << 24) - 1)
     assert [bin(int(x)).count("1") for x in s[0]] == [3, 7, 7]
@@ -70,9 +71,9 @@ def test_dd_levels_equal_thresholded_best_discard_values():
     rules = HouseRules()
     for text in (HAND, "AS KS 9H JC QD 9D TC"):
         hand = parse_hand(text)
-        s = advisor.sample_unseen(hand, advisor.Known(), 24, seed=11)
-        levels = advisor.dd_levels(hand, s, rules, 100, 300, threads=1)
-        exact = advisor.dd_exact_values(hand, s, rules, threads=1)
+        s = playouts.sample_unseen(hand, playouts.Known(), 24, seed=11)
+        levels = playouts.dd_levels(hand, s, rules, 100, 300, threads=1)
+        exact = playouts.dd_exact_values(hand, s, rules, threads=1)
         expected = np.where(exact >= 100, 100 + (np.minimum(exact, 300) - 100) // 5 * 5, 95)
         assert np.array_equal(levels, expected)
 
@@ -156,8 +157,8 @@ def test_sample_world_respects_voids_and_known_cards():
 
 
 def test_pimc_plays_legal_deals():
-    samples = advisor.sample_unseen(parse_hand(HAND), advisor.Known(), 3, 0)
-    r = advisor.played_points(parse_hand(HAND), samples, HouseRules(), "pimc", 0, worlds=4, threads=1)
+    samples = playouts.sample_unseen(parse_hand(HAND), playouts.Known(), 3, 0)
+    r = playouts.played_points(parse_hand(HAND), samples, HouseRules(), "pimc", 0, worlds=4, threads=1)
     assert np.all((r >= 0) & (r <= 120 + 100 + 80))
 
 
@@ -210,9 +211,9 @@ def test_pimc_declarer_between_heuristic_and_dd():
     rules = HouseRules()
     d = random_deals(150, seed=7)
     plays = np.stack([d[:, 1], d[:, 2], d[:, 3]], axis=1)
-    dd = advisor.dd_exact_values(0, np.stack([d[:, 0] | d[:, 1], d[:, 2], d[:, 3]], axis=1), rules)
-    heur = advisor.played_points(0, plays, rules, "heuristic", 7, hands=d[:, 0])
-    pimc = advisor.played_points(0, plays, rules, "pimc", 7, hands=d[:, 0], worlds=12)
+    dd = playouts.dd_exact_values(0, np.stack([d[:, 0] | d[:, 1], d[:, 2], d[:, 3]], axis=1), rules)
+    heur = playouts.played_points(0, plays, rules, "heuristic", 7, hands=d[:, 0])
+    pimc = playouts.played_points(0, plays, rules, "pimc", 7, hands=d[:, 0], worlds=12)
     levels = np.arange(100, 205, 5)
     rate = {m: float((v[:, None] >= levels[None, :]).mean()) for m, v in (("dd", dd), ("heuristic", heur),
                                                                           ("pimc", pimc))}

@@ -114,7 +114,8 @@ def test_parts_of_another_table_are_not_reused(tmp_path, monkeypatch):
 
 # ---- the pass line, the bidding cap, reuse and the cheat sheet -------------------------------------------
 def test_pass_line_with_one_hand_per_sample_equals_the_single_hand_line():
-    from analysis.advisor import SEATS, Known, Situation, pass_results, sample_unseen
+    from analysis.advisor import SEATS
+    from sim.engine.playouts import Known, Situation, pass_results, sample_unseen
 
     rules = HouseRules()
     hand = parse_hand("AH TH KH QH AS 9C JD")
@@ -127,7 +128,8 @@ def test_pass_line_with_one_hand_per_sample_equals_the_single_hand_line():
 
 
 def test_stored_pass_points_and_bidding_cap(table):
-    from analysis.advisor import SEATS, Situation, pass_results
+    from analysis.advisor import SEATS
+    from sim.engine.playouts import Situation, pass_results
 
     _, path = table
     df = pl.read_parquet(path)
