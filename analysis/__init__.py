@@ -1,6 +1,7 @@
 """Analyses of the engine's play, above ``sim``:
 
-- ``stats``: intervals (Wilson, means, ratios of sums) and their JSON form;
+- ``stats``: the one home of the statistics: the 95% quantile, intervals (Wilson, means, ratios of
+  sums), paired differences of ratios, two-sided p-values, Holm's correction, and the JSON form;
 - ``summary``: run summaries read lazily from stored Parquet;
 - ``stored`` and ``analysis_dir``: when a stored table or an analysis's ``--out`` folder may be
   reused, and the one line that says why not;
