@@ -455,7 +455,7 @@ def train(
         help="the share of each trick's positions the solver labels, from trick 1, such as 0.2,0.5 (later tricks: "
              "all); the first tricks cost the solver most")] = "",
     data: Annotated[list[Path] | None, typer.Option(
-        help="an earlier training folder (of this version) whose finished rounds' labelled positions join every "
+        help="an earlier training folder whose finished rounds' labelled positions join every "
              "round's fit; repeat for several")] = None,
     quick: Annotated[bool, typer.Option(
         "--quick", help="a small training to try the command: 2 rounds of 300 deals, a 32-16 net, 2 epochs, "

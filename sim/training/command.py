@@ -78,7 +78,7 @@ class TrainSpec:
     # spends most of its time on the first two tricks, where the net errs least: labelling a share
     # of them buys more deals of the middle game for the same teacher's time.
     label_shares: tuple[float, ...] = ()
-    # Folders of earlier trainings (of this version) whose finished rounds' parts join every round's fit.
+    # Folders of earlier trainings whose finished rounds' parts join every round's fit.
     data: tuple[str, ...] = ()
 
     def k_worlds(self) -> int:
@@ -190,6 +190,14 @@ def _train(out: Path, spec: TrainSpec, threads: int | None, log, progress: bool)
     data_parts: list[Path] = [p for folder in spec.data for p in data_folder_parts(folder)[0]]
     if spec.data:
         log(f"data: {len(data_parts)} parts of {len(spec.data)} earlier training folder(s) join every fit")
+    for folder in spec.data:
+        # Labels are the solver's values in the true deal: they change only where the solver or
+        # the rules of play change, not with every version. Another version's data are used as
+        # they are, said here and named in the model's manifest (made_by), never taken silently.
+        made = data_folder_parts(folder)[1]["made_by"]
+        if made.get("thousand_version") != __version__:
+            log(f"data: {folder} was made by thousand {made.get('thousand_version')} (code "
+                f"{made.get('code_fingerprint')}), this is {__version__}: its labels are used as they are")
     model_path: Path | None = Path(spec.start) if spec.start else None
     k = spec.k_worlds()
     n_parts = -(-spec.deals // PART_DEALS)
@@ -380,8 +388,8 @@ def sample_by_trick(pos: np.ndarray, shares: np.ndarray, seed: int, index: int) 
 
 def data_folder_parts(folder: str | Path) -> tuple[list[Path], dict]:
     """The parts of a training folder's finished rounds (those whose model is fitted), in round
-    order, and a record of what made them (its train.json, the rounds and the parts' digest).
-    A folder that is not a training of this version, or has no finished round, is a TrainError."""
+    order, and a record of what made them (its train.json and the rounds). A folder that is not a
+    training, or has no finished round, is a TrainError."""
     folder = Path(folder)
     spec_path = folder / SPEC_FILE
     if not spec_path.is_file():
@@ -390,10 +398,8 @@ def data_folder_parts(folder: str | Path) -> tuple[list[Path], dict]:
         made = json.loads(spec_path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
         raise TrainError(f"--data {str(folder)!r}: {SPEC_FILE} cannot be read ({e})") from None
-    if made.get("thousand_version") != __version__:
-        # Another version may label differently (the project bumps it whenever results change).
-        raise TrainError(f"--data {str(folder)!r} was made by thousand {made.get('thousand_version')}, "
-                         f"not {__version__}")
+    if not isinstance(made, dict) or not isinstance(made.get("spec"), dict):
+        raise TrainError(f"--data {str(folder)!r}: {SPEC_FILE} is not a training's specification")
     parts: list[Path] = []
     rounds = 0
     while (folder / f"r{rounds}" / "model.npz").is_file():

@@ -306,6 +306,16 @@ def test_data_adds_an_earlier_trainings_finished_rounds_to_every_fit(quick_run, 
     assert meta["data"]["folders"][0]["rounds"] == 1
     assert not any("/r1/" in p for p in meta["data"]["parts"])
     assert any("join every fit" in ln for ln in lines)
+    # Another version's data are used as they are, said in a line and named in the manifest.
+    old = tmp_path / "old"
+    shutil.copytree(out, old)
+    made = json.loads((old / "train.json").read_text())
+    (old / "train.json").write_text(json.dumps({**made, "thousand_version": "0.0.1"}))
+    lines = []
+    train(tmp_path / "o", TrainSpec(**{**spec.__dict__, "data": (str(old),)}), threads=1, log=lines.append)
+    assert any("made by thousand 0.0.1" in ln and "used as they are" in ln for ln in lines)
+    meta = json.loads((tmp_path / "o" / "r0" / "model.json").read_text())
+    assert meta["data"]["folders"][0]["made_by"]["thousand_version"] == "0.0.1"
 
 
 def test_bad_data_folders_are_refused_in_one_line(quick_run, tmp_path):
@@ -314,15 +324,10 @@ def test_bad_data_folders_are_refused_in_one_line(quick_run, tmp_path):
     import cli
 
     out, _, _ = quick_run
-    old = tmp_path / "old"
-    shutil.copytree(out, old)
-    made = json.loads((old / "train.json").read_text())
-    (old / "train.json").write_text(json.dumps({**made, "thousand_version": "0.0.1"}))
     unfinished = tmp_path / "unfinished"
     (unfinished / "r0").mkdir(parents=True)
     shutil.copy(out / "train.json", unfinished / "train.json")
     for args, words in ((["--data", str(tmp_path / "none")], ["none", "not a training folder"]),
-                        (["--data", str(old)], ["made by thousand 0.0.1"]),
                         (["--data", str(unfinished)], ["no finished round"]),
                         (["--data", str(out), "--cards", str(out / "learned.npz")], ["--data and --cards"]),
                         (["--data", str(out), "--out", str(out)], ["the training folder itself"])):
