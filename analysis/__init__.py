@@ -16,3 +16,5 @@
 - ``plots``: what every plot shares (no screen, an atomic save);
 - ``report``: the strategy report, which arranges what the others produce (``thousand report``).
 """
+
+__all__ = []

@@ -29,6 +29,12 @@ from analysis.stats import json_ready
 from analysis.stored import StaleResultError, refusal
 from sim import InputError
 
+__all__ = [
+    "REMEDY", "NoResultError", "short_hash", "file_label", "rules_label", "rules_folder", "short_label", "same_rules",
+    "read_table_metadata", "check_out", "compared_on", "check_stored", "worded_for", "reworded", "finished_games",
+    "require_finished",
+]
+
 REMEDY = "give --fresh to redo it there, or choose another --out"
 
 # What identifies a stored table: metadata key -> (what a refusal calls it, the option that sets it).

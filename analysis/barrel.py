@@ -43,6 +43,12 @@ from sim.engine.schema import (
     EV_WIN,
 )
 
+__all__ = [
+    "FALL_CAUSES", "FATES", "MAX_ATTEMPT_SHOWN", "TABLE_FILE", "PLOT_FILE", "episodes", "deals_with_a_sitter",
+    "SCORE_STEP", "wins_from_score", "simultaneous_climbs", "barrel_summary", "format_summaries", "IDENTITY",
+    "tables_barrel",
+]
+
 FALL_CAUSES = (("failed contract", EV_FALL_CONTRACT), ("attempts used up", EV_FALL_ATTEMPTS),
                ("knocked off", EV_KNOCKED_OFF), ("bolt penalty", EV_BOLT_PENALTY),
                ("redeal penalty", EV_REDEAL_PENALTY))

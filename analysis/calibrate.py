@@ -26,6 +26,8 @@ from sim.game.rules import HouseRules
 from sim.players import HeuristicParams, default_params, params_matrix
 from sim.players.heuristic_nb import estimate_many
 
+__all__ = ["CARD_WEIGHTS", "declarer_hands", "fit", "calibrate", "main"]
+
 CARD_WEIGHTS = ("ace", "ten_with_ace", "ten_side", "ten_bare", "king", "queen", "marriage", "marriage_cards",
                 "length")
 

@@ -32,6 +32,8 @@ from analysis.stored import FINGERPRINT, holds_out
 from sim import InputError
 from sim.engine.schema import BID_DARK, BID_GOLDEN
 
+__all__ = ["TABLE_FILE", "PLOT_FILE", "game_metrics", "compare_runs", "IDENTITY", "compare", "format_rows"]
+
 TABLE_FILE = "compare.parquet"
 PLOT_FILE = "compare.png"
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+__all__ = ["STYLE", "pyplot", "save"]
+
 # One style for every plot of the tool (the report shows them side by side): text large enough to
 # read when a wide figure is shown about 1,000 pixels wide, light grids, no top and right frame.
 STYLE = {"font.size": 11, "axes.titlesize": 12, "axes.labelsize": 11, "legend.fontsize": 9,

@@ -39,6 +39,13 @@ from analysis.stored import holds_out
 from sim import InputError, __version__
 from sim.game.cards import SUIT_SYMBOLS
 
+__all__ = [
+    "REPORT_MD", "REPORT_HTML", "PROVENANCE", "SECTIONS", "TOURNAMENT_PLAYERS", "RISKS", "Sizes", "QUICK", "FULL",
+    "ReportError", "default_data_dir", "stage_estimates", "rule_sets_compared", "build_report", "check_folders",
+    "SECTION_MODULES", "stale_results", "figure_specs", "stage_dirs", "stored_inputs", "pct", "num", "render_markdown",
+    "render_html",
+]
+
 REPORT_MD = "report.md"
 REPORT_HTML = "report.html"
 PROVENANCE = "provenance.json"

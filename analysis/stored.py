@@ -23,6 +23,11 @@ from sim import InputError
 from sim.fingerprint import describe_difference, file_sha256
 from sim.runs import RunLock, check_path_name, write_atomic_bytes
 
+__all__ = [
+    "FINGERPRINT", "MANIFEST_FORMAT", "StaleResultError", "differences", "refusal", "manifest_path", "write_manifest",
+    "manifest_problem", "holds_out",
+]
+
 FINGERPRINT = "code_fingerprint"  # the metadata key of the code fingerprint
 MANIFEST_FORMAT = 1
 _SHOWN = 3  # differing options named in a refusal; the rest counted

@@ -10,6 +10,8 @@ import polars as pl
 from analysis.stats import mean_interval, wilson_interval
 from sim.runs import read_run_metadata, scan_deals, scan_games
 
+__all__ = ["deal_summary", "make_rate_by_player", "game_summary", "format_summary"]
+
 
 def deal_summary(out: Path) -> dict:
     deals = scan_deals(out).filter(pl.col("declarer") >= 0)  # thrown-in deals have no declarer

@@ -44,6 +44,14 @@ from sim.game.rules import HouseRules, load_rules
 from sim.players import MAX_PIMC_WORLDS
 from sim.runs import check_output_dir, write_atomic_bytes, write_parquet_atomic
 
+__all__ = [
+    "TABLE_FILE", "PLOT_FILE", "METHODS", "COMPARE_LEVELS", "random_deals", "hand_features", "MAX_TABLE_DEALS",
+    "levels_for", "build_bid_tables", "PASS_SEAT", "IDENTITY", "TABLE_PART", "PARTS_DIR", "PARTS_SPEC", "parts_kept",
+    "play_part", "read_metadata", "TABLE_COLUMNS", "open_bid_table", "MARRIAGE_CLASSES", "ACE_CLASSES", "comparison",
+    "summarize_bid_tables", "METHODS_PLOT_FILE", "PLOT_MAX_LEVEL", "METHOD_STYLE", "class_curves", "CHEAT_RISKS",
+    "cheat_sheet", "bid_table_summary", "format_cheat_sheet", "tables_bids",
+]
+
 TABLE_FILE = "bids.parquet"
 PLOT_FILE = "bid_make_rates.png"
 METHODS = ("dd", "heuristic", "pimc")

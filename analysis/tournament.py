@@ -36,6 +36,11 @@ from analysis.stored import FINGERPRINT, holds_out
 from sim import InputError
 from sim.players import PARAMETERISED_PLAYERS
 
+__all__ = [
+    "TABLE_FILE", "PLOT_FILE", "ROLE_METRICS", "resolve_players", "role_metrics", "IDENTITY", "tournament",
+    "format_tournament",
+]
+
 TABLE_FILE = "tournament.parquet"
 PLOT_FILE = "tournament.png"
 

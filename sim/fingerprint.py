@@ -26,6 +26,11 @@ import hashlib
 from functools import cache
 from pathlib import Path
 
+__all__ = [
+    "SIM_DIR", "PROJECT_DIR", "ANALYSIS_DIR", "source_digest", "sim_files", "analysis_files", "file_digests",
+    "code_fingerprint", "describe_difference", "file_sha256",
+]
+
 SIM_DIR = Path(__file__).resolve().parent
 PROJECT_DIR = SIM_DIR.parent
 ANALYSIS_DIR = PROJECT_DIR / "analysis"

@@ -13,6 +13,8 @@ import tempfile
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+__all__ = ["__version__", "jit", "jit_hot", "jit_inline", "CACHE_DIR", "JIT_DISABLED"]
+
 try:
     __version__ = version("thousand")
 except PackageNotFoundError:  # running from a source tree that was not installed

@@ -23,6 +23,11 @@ from concurrent.futures import FIRST_COMPLETED, Future, wait
 
 from sim import InputError
 
+__all__ = [
+    "POLL_SECONDS", "THREADS_PER_CORE", "MIN_THREAD_LIMIT", "ThreadCountError", "thread_limit", "check_thread_count",
+    "worker_count", "DaemonPool", "run_tasks", "run_chunks", "Tally", "thread_buffers",
+]
+
 POLL_SECONDS = 0.1  # the longest the calling thread waits in one call
 # Threads beyond the cores add no speed (the kernels are compute-bound) and each holds its own
 # buffers (a solver table of up to 6 MiB): at most THREADS_PER_CORE a core (and MIN_THREAD_LIMIT on

@@ -81,3 +81,70 @@ def test_every_sub_package_says_what_it_holds():
     for package in ("sim", "sim/game", "sim/solver", "sim/players", "sim/engine", "sim/runs", "analysis"):
         doc = ast.get_docstring(ast.parse((ROOT / package / "__init__.py").read_text(encoding="utf-8")))
         assert doc and len(doc) > 40, f"{package}/__init__.py needs a docstring describing the package"
+
+
+def module_level_statements(body):
+    """The statements that run at module level: the body, and the bodies of its ``if`` and ``try``
+    blocks (a ``TYPE_CHECKING`` import, a name set in a ``try``), never a function's or a class's."""
+    for node in body:
+        yield node
+        if isinstance(node, ast.If):
+            yield from module_level_statements(node.body + node.orelse)
+        elif isinstance(node, ast.Try):
+            handlers = [s for h in node.handlers for s in h.body]
+            yield from module_level_statements(node.body + handlers + node.orelse + node.finalbody)
+
+
+def assignment_targets(node: ast.Assign | ast.AnnAssign | ast.AugAssign) -> list[ast.expr]:
+    return node.targets if isinstance(node, ast.Assign) else [node.target]
+
+
+def module_level_names(tree: ast.Module) -> set[str]:
+    """Every name a module defines or imports at module level."""
+    names = set()
+    for node in module_level_statements(tree.body):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            names |= {n.id for t in assignment_targets(node) for n in ast.walk(t) if isinstance(n, ast.Name)}
+        elif isinstance(node, ast.Import):
+            names |= {a.asname or a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            names |= {a.asname or a.name for a in node.names}
+    return names
+
+
+def test_every_public_module_names_its_api():
+    """Every module of ``sim`` and ``analysis`` but the compiled kernels (``*_nb.py``) says what it
+    offers in ``__all__``: a list or tuple of strings, each a name the module defines or imports,
+    none twice. Read from the source only: importing would compile the kernels."""
+    problems = []
+    for path in source_files("sim", "analysis"):
+        if path.name.endswith("_nb.py"):
+            continue
+        where = path.relative_to(ROOT)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        values = [
+            node.value for node in tree.body
+            if isinstance(node, (ast.Assign, ast.AnnAssign))
+            and any(isinstance(t, ast.Name) and t.id == "__all__" for t in assignment_targets(node))
+        ]
+        if not values:
+            problems.append(f"{where}: no module-level __all__")
+            continue
+        if len(values) > 1:
+            problems.append(f"{where}: __all__ is assigned {len(values)} times")
+        value = values[-1]
+        if not isinstance(value, (ast.List, ast.Tuple)) or not all(
+            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in value.elts
+        ):
+            problems.append(f"{where}: __all__ is not a list or tuple of strings")
+            continue
+        names = [e.value for e in value.elts]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            problems.append(f"{where}: __all__ names {twice} more than once")
+        unknown = [n for n in names if n not in module_level_names(tree)]
+        if unknown:
+            problems.append(f"{where}: __all__ names {unknown}, which the module neither defines nor imports")
+    assert not problems, "modules whose __all__ is missing or wrong:\n" + "\n".join(problems)

@@ -68,6 +68,12 @@ from sim.solver import PIMC_TABLE_LOG2_ROWS, TABLE_LOG2_ROWS
 if TYPE_CHECKING:  # the kernels' users (the advisor) need not load Polars
     import polars as pl
 
+__all__ = [
+    "DEAL_STREAM", "MAX_DEALS_PER_GAME", "DEFAULT_CHUNK", "MAX_CHUNK", "MAX_SAMPLE", "EngineError", "BatchSpec",
+    "chunk_rng", "solver_buffers", "play_chunk", "GameState", "IllegalAction", "play_scripted_deal", "settle_deal",
+    "legal_cards", "bidding_cap", "deals_frame",
+]
+
 DEAL_STREAM = 1  # chunk_rng stream of the deals (the players draw from stream 0)
 MAX_DEALS_PER_GAME = 2000  # a game still running after this many deals is stored unfinished
 # Deals or games a chunk holds by default, by the slowest player at the table: a chunk takes a few

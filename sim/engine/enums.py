@@ -3,6 +3,8 @@ returns, and the fixed amounts of the rules that no house rule changes (defined 
 ``sim.game.amounts``, where the players' kernels read them too).
 """
 
+__all__ = ["ILLEGAL", "REDEAL", "ALL_PASSED", "SITTER"]
+
 # ---- what a deal kernel returns ----------------------------------------------------------------
 ILLEGAL = -1  # a player chose an illegal action (a bug, never expected; the known-answer tests' refusal)
 REDEAL = 1  # the deal was thrown in: the same dealer deals again

@@ -6,6 +6,12 @@ import numpy as np
 
 from sim.game.state_layout import N_GAME_STATE
 
+__all__ = [
+    "W_HANDS", "W_ACTIVE", "W_LAST_BID", "W_CARD_POINTS", "W_MARRIAGE_POINTS", "W_MARRIAGES", "W_TRICKS", "W_RESULT",
+    "W_TRICK", "W_VOIDS", "W_NEW", "W_EVENTS", "W_SAT_BEFORE", "W_DECK", "W_KNOWN", "W_CODES", "W_PLAYED_BY",
+    "WORKSPACE_ROWS", "new_workspace", "new_game_state",
+]
+
 # Rows of the workspace.
 W_HANDS, W_ACTIVE, W_LAST_BID, W_CARD_POINTS, W_MARRIAGE_POINTS, W_MARRIAGES, W_TRICKS = 0, 1, 2, 3, 4, 5, 6
 W_RESULT, W_TRICK, W_VOIDS, W_NEW, W_EVENTS, W_SAT_BEFORE, W_DECK = 7, 8, 9, 10, 11, 12, 13

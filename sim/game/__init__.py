@@ -4,3 +4,5 @@ game state's layout (``state_layout``), the compiled rules of play on card masks
 tricks (``bits_nb``) and the random generator (``rng_nb``). It imports nothing else of the project
 but ``sim.numba_config``.
 """
+
+__all__ = []

@@ -2,6 +2,11 @@
 (``sim.engine.enums`` names them too) and by the players that weigh them.
 """
 
+__all__ = [
+    "DARK_CONTRACT", "GOLDEN_CONTRACT", "UNDARK_BID", "GOLDEN_ROUND_REPLAYS", "ACCUMULATE_BID_CAP",
+    "THIRD_CONCESSION_PENALTY", "REDEAL_LIMIT_PENALTY",
+]
+
 DARK_CONTRACT = 120  # a dark game's bid
 GOLDEN_CONTRACT = 120  # a golden-round deal's forced contract
 UNDARK_BID = 125  # the least bid that undarks

@@ -15,6 +15,13 @@ import numpy as np
 
 from sim import InputError
 
+__all__ = [
+    "SUITS", "SUIT_SYMBOLS", "RANKS", "NINE", "JACK", "QUEEN", "KING", "TEN", "ACE", "RANK_POINTS", "N_CARDS",
+    "FULL_DECK", "CARD_POINTS", "SUIT_MASK", "RANK_MASK", "MARRIAGE_MASK", "HALF_MARRIAGE_MASK", "ACES_MASK",
+    "CardError", "card_index", "parse_card", "suit_index", "parse_cards", "parse_hand", "cards_to_mask",
+    "mask_to_cards", "format_card", "format_hand", "ascii_suits", "hand_points", "marriage_suits",
+]
+
 SUITS = "SCDH"
 SUIT_SYMBOLS = "♠♣♦♥"  # the symbol of each suit, in the order of SUITS
 RANKS = "9JQKTA"

@@ -20,6 +20,8 @@ import numpy as np
 
 from sim.game.cards import RANK_POINTS
 
+__all__ = ["NINE", "JACK", "ACE", "points", "deal_shape", "played_share", "poorest_hand_most", "richest_talon"]
+
 NINE, JACK, ACE = 0, 1, 5  # positions in a rank-count vector (the order of RANK_POINTS: 9 J Q K T A)
 _SHAPE = (5,) * 6  # a polynomial's coefficients: the power of each rank's variable, 0..4
 

@@ -19,6 +19,11 @@ from sim import InputError
 from sim.game import rules_layout as R
 from sim.game.redeal_odds import deal_shape, played_share, poorest_hand_most, richest_talon
 
+__all__ = [
+    "RulesError", "HouseRules", "RANGES", "OPTIONAL", "MIN_PLAYED_SHARE", "REDEAL_CONDITIONS", "BARREL_OPTIONS",
+    "PRESETS", "preset", "load_rules", "option_table",
+]
+
 
 class RulesError(InputError):
     """An unknown option, a bad value or contradictory options; the message names the option."""

@@ -8,6 +8,13 @@ kernels work in *slots*: slots 0..2 are the three players of the deal from first
 the dealer, who sits out; the engine turns seats into slots and back (``rotate_seats``).
 """
 
+__all__ = [
+    "SEATS", "SLOTS", "G_SCORE", "G_BARREL_ENTRIES", "G_BARREL_FALLS", "G_BOLT_PENALTIES", "G_DUMP_TRUCKS", "G_ZEROED",
+    "G_ON_BARREL", "G_ATTEMPTS", "G_FALLS", "G_BOLTS", "G_CONCESSIONS", "G_QUIET", "G_SEAT_BLOCKS_END", "G_DEALER",
+    "G_DEALS", "G_WINNER", "G_FIRST_DEALER", "G_REDEALS", "G_GOLDEN_LEFT", "G_GOLDEN_ROUNDS", "G_GOLDEN_MADE",
+    "N_GAME_STATE",
+]
+
 SEATS = 3  # seats of the classic game
 SLOTS = 4  # entries of every per-seat block in the kernels' arrays
 

@@ -19,6 +19,13 @@ from sim.game.rules import HouseRules
 from sim.players import layout
 from sim.players.layout import N_HEURISTIC, N_HEURISTIC_COLUMNS, PLAYER_CODES
 
+__all__ = [
+    "PIMC_WORLDS", "MAX_PIMC_WORLDS", "GIFT_CANDIDATES", "PlayerError", "HeuristicParams", "TWO_PLAYER_WEIGHTS",
+    "default_params", "PLAYER_NAMES", "LEARNED_TYPES", "player_type", "is_learned", "weights_file", "parse_players",
+    "player_codes", "learned_weights_files", "learned_nets", "row_seats", "params_matrix", "seat_params",
+    "load_player_file", "PARAMETERISED_PLAYERS", "SEARCHING_PLAYERS", "seat_buffers", "seat_tuple",
+]
+
 PIMC_WORLDS = 20  # worlds a PIMC seat samples per decision in games (HeuristicParams.pimc_worlds)
 # The most worlds a PIMC decision may average over, wherever the number comes from (a player file's
 # pimc_worlds, the advisor's and the bid tables' --worlds): a decision's cost grows with it, and at

@@ -3,6 +3,15 @@ parameter row that every player's kernels read (``sim.players.HeuristicParams.to
 the weights, ``heuristic_nb.fill_suit_tables`` the per-suit tables after them).
 """
 
+__all__ = [
+    "PLAYER_RANDOM", "PLAYER_HEURISTIC", "PLAYER_DD", "PLAYER_PIMC", "PLAYER_PIMC_FAST", "PLAYER_LEADAGE",
+    "PLAYER_LEARNED", "PLAYER_LEARNED_CARDS", "PLAYER_SCRIPTED", "PLAYER_CODES", "H_BASE", "H_TALON", "H_ACE",
+    "H_TEN_WITH_ACE", "H_TEN_SIDE", "H_TEN_BARE", "H_KING", "H_QUEEN", "H_MARRIAGE", "H_MARRIAGE_CARDS",
+    "H_TALON_MARRIAGE", "H_LENGTH", "H_RISK", "H_RAISE_MARGIN", "H_CONCEDE_MARGIN", "H_BLOCK_MARGIN", "H_TALON_SCALE",
+    "H_DARK_DEFICIT", "H_PIMC_WORLDS", "H_BARREL_RISK", "H_NET", "H_EPSILON", "H_GIFT_CANDIDATES", "H_OPPONENT_WEIGHT",
+    "N_HEURISTIC", "H_SCORE_TABLE", "H_CHANCE_TABLE", "N_HEURISTIC_COLUMNS",
+]
+
 # ---- player codes ---------------------------------------------------------------------------
 PLAYER_RANDOM = 0
 PLAYER_HEURISTIC = 1

@@ -10,6 +10,19 @@ Changing any input below changes what a weights file means: bump FEATURES_VERSIO
 weights manifest records and the loader checks.
 """
 
+__all__ = [
+    "FEATURES_VERSION", "F_HAND", "F_PLAYED", "F_TRICK", "F_KNOWN", "F_UNSEEN", "F_LEGAL", "F_ME", "F_LEADER",
+    "F_TRUMP", "F_OWNER", "F_WON", "F_VOID", "F_DECLARED", "F_TRICK_NO", "F_CAN_DECLARE", "F_RULES", "F_FLAGS",
+    "F_MASTER", "F_WINS", "N_SPARSE", "D_BANKED", "D_NEED", "D_CONTRACT", "D_DEFENDER1", "D_DEFENDER2", "D_TABLE",
+    "D_LAST_BID", "D_MARRIAGE_VALUE", "D_ACE_MARRIAGE", "D_UNSECURED", "D_SUIT_OUT", "N_DENSE", "F_DENSE", "N_IN",
+    "MAX_ACTIVE", "NET_H1", "NET_H2", "NET_N_IN", "NET_BIDDING", "NET_HEADER", "net_size", "LADDER_LO", "LADDER_STEP",
+    "N_LADDER", "N_LADDER_OUT", "L_HAND", "L_RULES", "L_MARRIAGE_VALUE", "L_ACE_MARRIAGE", "L_VALUE", "B_N_IN",
+    "C_N_IN", "BH_HIDDEN_B", "BH_HIDDEN_C", "BH_DARK_VALUE", "BH_FIRST_VALUE", "BID_HEADER", "ladder_size",
+    "bidding_size", "P_HAND", "P_SEAT", "P_DECLARER", "P_LEADER", "P_N_IN_TRICK", "P_TRICK", "P_TRUMP", "P_OWNER",
+    "P_TRICKS", "P_CARD_POINTS", "P_MARRIAGE_POINTS", "P_MARRIAGES", "P_CONTRACT", "P_PLAYED", "P_PLAYED_BY", "P_VOIDS",
+    "P_KNOWN", "P_LAST_BID", "P_LEGAL", "P_CAN_DECLARE", "P_CHOSEN", "P_N", "RULE_FLAGS",
+]
+
 FEATURES_VERSION = 2
 
 # ---- inputs of the card net: each sparse bit adds one row of W1, each dense value its multiple --

@@ -35,6 +35,11 @@ from sim.players.learned_layout import (
     net_size,
 )
 
+__all__ = [
+    "WEIGHTS_FORMAT", "WEIGHTS_DIR", "DEFAULT_WEIGHTS", "ARRAYS", "BIDDING_ARRAYS", "WeightsError", "shapes_of",
+    "bidding_shapes_of", "has_bidding", "pack", "manifest_path", "save_weights", "load_weights", "weights_matrix",
+]
+
 WEIGHTS_FORMAT = 1
 WEIGHTS_DIR = Path(__file__).parent / "weights"
 DEFAULT_WEIGHTS = WEIGHTS_DIR / "learned-v4.npz"  # the weights the player "learned" plays with

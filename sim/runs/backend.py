@@ -26,6 +26,8 @@ from collections.abc import Callable, Iterable, Iterator
 from sim import InputError
 from sim.parallel import run_tasks
 
+__all__ = ["INSTALL_HINT", "BackendError", "ThreadBackend", "DaskBackend", "check_options", "open_backend"]
+
 INSTALL_HINT = "Dask is not installed: pip install -e '.[distributed]' (or pip install 'dask[distributed]')"
 
 

@@ -36,6 +36,8 @@ from sim.runs.store import (
     write_parquet_atomic,
 )
 
+__all__ = ["COMBINE_KEYS", "run_seeds", "combine_runs"]
+
 # What runs must share to be combined: they are then one sample of the same experiment, made by
 # this very code.
 COMBINE_KEYS = (FINGERPRINT, "mode", "rules", "players", "heuristic_params", "chunk_size", "max_deals_per_game")

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from distributed import WorkerPlugin
 
+__all__ = ["WarmUp"]
+
 
 class WarmUp(WorkerPlugin):
     """Plays one tiny chunk in the worker's process: the kernels load from the on-disk cache

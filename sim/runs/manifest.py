@@ -29,6 +29,8 @@ from sim.runs.store import (
     write_atomic_bytes,
 )
 
+__all__ = ["spec_differences", "read_journal", "load_manifest"]
+
 
 # ---- the manifest ---------------------------------------------------------------------------------
 def _versions() -> dict[str, str]:

@@ -56,6 +56,11 @@ from sim.runs.store import (
     write_parquet_atomic,
 )
 
+__all__ = [
+    "RunResult", "run_chunk_to_disk", "store_chunk", "play_chunk_remote", "run_batch", "check_run_dir", "play_runs",
+    "stored_units",
+]
+
 _HINT = "give --fresh to redo it there, or choose another --out"
 
 

@@ -12,6 +12,8 @@ from sim.fingerprint import code_fingerprint, describe_difference
 from sim.runs.manifest import _HashCache, _read_json, _shard_ok, load_manifest
 from sim.runs.store import RUN_FILE, RunDirError, _rel, _rel_index
 
+__all__ = ["read_run_metadata", "verify_run", "read_shard", "scan_deals", "scan_games"]
+
 
 def read_run_metadata(out: Path) -> dict:
     path = Path(out) / RUN_FILE

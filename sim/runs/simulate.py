@@ -14,6 +14,8 @@ from sim.engine import BatchSpec
 from sim.game.rules import load_rules
 from sim.runs.play import check_run_dir, run_batch, stored_units
 
+__all__ = ["simulate"]
+
 
 def simulate(*, games: int | None = None, deals: int | None = None, rules: str = "classic",
              players: str = "heuristic", seed: int = 0, out: Path = Path("out/run"),

@@ -19,6 +19,12 @@ import polars as pl
 
 from sim import InputError
 
+__all__ = [
+    "RUN_FILE", "MANIFEST_FILE", "JOURNAL_FILE", "VERIFIED_FILE", "LOCK_FILE", "FINGERPRINT", "MANIFEST_FORMAT",
+    "RunDirError", "StorageError", "shard_path", "write_atomic_bytes", "write_npz_atomic", "write_parquet_atomic",
+    "NAME_MAX", "check_path_name", "RunLock", "check_output_dir",
+]
+
 RUN_FILE = "run.json"
 MANIFEST_FILE = "manifest.json"
 JOURNAL_FILE = "manifest.journal"

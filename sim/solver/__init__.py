@@ -32,6 +32,12 @@ from sim.game.rules import HouseRules, RulesError, load_rules
 from sim.parallel import run_chunks, run_tasks, thread_buffers
 from sim.solver import search2_nb, search_nb
 
+__all__ = [
+    "TABLE_LOG2_ROWS", "PIMC_TABLE_LOG2_ROWS", "CHUNK", "PLAY_OPTIONS", "SolverInputError", "search_buffers",
+    "Positions", "MAX_CARDS", "positions", "dd_values", "dd_at_least", "lead_values", "Play", "principal_variation",
+    "best_discard", "best_discard2", "solve_layout", "solve_layouts",
+]
+
 TABLE_LOG2_ROWS = 18  # 2^18 rows of 24 bytes per thread: far more than an 8-card solve fills
 # PIMC solves many small positions, each from a fresh table generation: a table of 2^14 rows
 # (384 KiB) stays in the core's cache and plays whole PIMC deals about 15-20% faster than 2^18

@@ -2,3 +2,5 @@
 (``labels``), the net's fit in JAX (``fit``, the optional ``train`` extra) and the stages of
 ``thousand train`` (``command``). Play time never imports this package.
 """
+
+__all__ = []

@@ -24,6 +24,8 @@ from sim.players.learned_layout import (
     P_VOIDS,
 )
 
+__all__ = ["IDENTITY", "PERMUTATIONS", "permute_suits", "permute_rules"]
+
 IDENTITY = (0, 1, 2, 3)
 PERMUTATIONS = tuple(p for p in itertools.permutations(range(4)) if p != IDENTITY)
 _MASK_COLUMNS = (P_HAND, P_HAND + 1, P_HAND + 2, P_PLAYED, P_PLAYED_BY, P_PLAYED_BY + 1, P_PLAYED_BY + 2, P_KNOWN,

@@ -35,6 +35,11 @@ from sim.training.bidding_nb import (
     declarer_playouts,
 )
 
+__all__ = [
+    "PLAYOUT_STREAM", "SCALE", "LADDER", "OPENING", "generate_playouts", "made_ladder", "bidding_rows",
+    "ladder_inputs_of", "init_ladder", "ladder_numpy", "fit_ladder", "ladder_figures", "dark_figures", "fit_bidding",
+]
+
 PLAYOUT_STREAM = 11  # chunk_rng streams of the playouts (12: their deals)
 SCALE = 100.0
 LADDER = LADDER_LO + LADDER_STEP * np.arange(N_LADDER)  # the contracts of the ladder

@@ -43,6 +43,11 @@ from sim.runs import RunLock, check_path_name, write_npz_atomic
 from sim.training.labels import label
 from sim.training.positions import generate_positions, mixture_rules, trick_of
 
+__all__ = [
+    "SPEC_FILE", "PART_DEALS", "FIRST_EPSILON", "EPSILON", "VALIDATION_SHARE", "FIT_CHECKPOINT", "BID_PART_DEALS",
+    "BID_INDEX", "TrainError", "TrainSpec", "train", "SAMPLE_STREAM", "sample_by_trick", "data_folder_parts",
+]
+
 SPEC_FILE = "train.json"
 PART_DEALS = 1_000  # deals of a part: a few seconds of labelling, little lost to Ctrl-C
 FIRST_EPSILON = 0.15  # round 0 explores this often from the heuristic's cards

@@ -22,6 +22,12 @@ from sim.players.learned_weights import ARRAYS
 from sim.runs import write_npz_atomic
 from sim.training.positions import trick_of
 
+__all__ = [
+    "SCALE", "ALL_PERMUTATIONS", "TrainExtraMissing", "Dataset", "PositionSet", "make_positions", "batch_inputs",
+    "make_dataset", "init_params", "forward_numpy", "regret", "LOSSES", "MADE_WEIGHT", "POINTS_WEIGHT",
+    "contract_targets", "fit",
+]
+
 SCALE = 100.0  # labels and outputs are in hundreds of points
 ALL_PERMUTATIONS = tuple(itertools.permutations(range(4)))
 

@@ -14,6 +14,8 @@ from sim.players import seat_buffers
 from sim.players.learned_labels_nb import label_positions
 from sim.solver import TABLE_LOG2_ROWS
 
+__all__ = ["LABEL_STREAM", "LABEL_SLICE", "label"]
+
 LABEL_STREAM = 9  # generator stream of the worlds a k-world label draws
 LABEL_SLICE = 2_000  # rows a task labels
 

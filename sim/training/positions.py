@@ -21,6 +21,11 @@ from sim.players import params_matrix, player_codes
 from sim.players.layout import H_EPSILON, H_NET
 from sim.players.learned_layout import P_N, P_PLAYED
 
+__all__ = [
+    "POSITIONS_STREAM", "MAX_POSITIONS_PER_DEAL", "MIXTURE", "RANDOM_OPTION_SHARE", "PLAY_OPTIONS", "mixture_rules",
+    "generate_positions", "deal_ids", "cards_gone", "trick_of",
+]
+
 POSITIONS_STREAM = 7  # chunk_rng streams of training data: its own, apart from any run's
 MAX_POSITIONS_PER_DEAL = 24  # a deal's card decisions: 8 tricks of 3
 
