@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -42,6 +43,9 @@ from sim.engine.schema import (
     EV_SIMULTANEOUS,
     EV_WIN,
 )
+
+if TYPE_CHECKING:
+    from sim.runs.backend import Backend
 
 __all__ = [
     "FALL_CAUSES", "FATES", "MAX_ATTEMPT_SHOWN", "TABLE_FILE", "PLOT_FILE", "episodes", "deals_with_a_sitter",
@@ -252,7 +256,7 @@ IDENTITY = {"table": ("the kind of table", None), "rule_sets": ("the rule sets",
 @holds_out()
 def tables_barrel(*, games: int, rules: list[str], players: str = "heuristic", seed: int = 0,
                   out: Path = Path("out/tables"), as_json: bool = False, progress: bool = False,
-                  backend=None, fresh: bool = False) -> list[str]:
+                  backend: Backend | None = None, fresh: bool = False) -> list[str]:
     """What ``thousand tables barrel`` prints: for every rule set, ``games`` whole games played (or
     the stored run of the same spec reused) under ``out/barrel-runs``, and their barrel summary;
     a Parquet table with the metadata and a plot in ``out``. What ``out`` holds from other

@@ -23,6 +23,7 @@ import dataclasses
 import json
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -31,6 +32,9 @@ from analysis.stats import Z95, PairedRatioSums, holm, json_ready, two_sided_p
 from analysis.stored import FINGERPRINT, holds_out
 from sim import InputError
 from sim.engine.schema import BID_DARK, BID_GOLDEN
+
+if TYPE_CHECKING:
+    from sim.runs.backend import Backend
 
 __all__ = ["TABLE_FILE", "PLOT_FILE", "game_metrics", "compare_runs", "IDENTITY", "compare", "format_rows"]
 
@@ -159,7 +163,8 @@ IDENTITY = {"table": ("the kind of table", None), "rule_sets": ("the rule sets",
 @holds_out()
 def compare(*, rules: list[str], games: int, players: str = "heuristic", seed: int = 0,
             out: Path = Path("out/compare"), as_json: bool = False, progress: bool = False,
-            seed_offsets: list[int] | None = None, backend=None, fresh: bool = False) -> list[str]:
+            seed_offsets: list[int] | None = None, backend: Backend | None = None,
+            fresh: bool = False) -> list[str]:
     """What ``thousand compare`` prints. ``seed_offsets`` (tests only) plays rule set i with seed
     ``seed + seed_offsets[i]``: an unpaired control of the statistics. The runs and the table are
     stored in ``out`` and reused by the same command of the same code; anything else stored there

@@ -29,6 +29,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -278,7 +279,7 @@ _REPLACE_RUN = "give --fresh to play them again, or choose another --out"
 def tables_marriages(*, deals: int, seed: int = 0, rules: str = "classic", out: Path | None = None,
                      as_json: bool = False, play_deals: int = 0, players: str = "heuristic",
                      run: Path | None = None, progress: bool = False, bids: Path | None = None,
-                     risk: float = 0.3, play_rules: list[str] | None = None, backend=None,
+                     risk: float = 0.3, play_rules: list[str] | None = None, backend: Backend | None = None,
                      fresh: bool = False) -> list[str]:
     """What ``thousand tables marriages`` prints: the exact odds beside random deals as text (or
     JSON); with ``out`` also a Parquet table with the metadata and a plot. With ``play_deals``, the
@@ -542,6 +543,9 @@ def _plot_worth(rows: list[dict], rules: HouseRules, path: Path) -> None:
     ax.legend(fontsize=8)
     save(fig, path)
 
+
+if TYPE_CHECKING:
+    from sim.runs.backend import Backend
 
 __all__ = ["exact_odds", "marriage_table", "measure", "tables_marriages"]
 

@@ -34,10 +34,14 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from analysis.stored import holds_out
 from sim import InputError, __version__
 from sim.game.cards import SUIT_SYMBOLS
+
+if TYPE_CHECKING:
+    from sim.runs.backend import Backend
 
 __all__ = [
     "REPORT_MD", "REPORT_HTML", "PROVENANCE", "SECTIONS", "TOURNAMENT_PLAYERS", "RISKS", "Sizes", "QUICK", "FULL",
@@ -128,7 +132,8 @@ def rule_sets_compared(rules: list[str]) -> list[str]:
 @holds_out("data", "--data", default=default_data_dir)
 def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Path = Path("reports/report"),
                  data: Path | None = None, seed: int = 0, sizes: Sizes | None = None, threads: int | None = None,
-                 progress: bool = True, command: list[str] | None = None, backend=None, fresh: bool = False) -> Path:
+                 progress: bool = True, command: list[str] | None = None, backend: Backend | None = None,
+                 fresh: bool = False) -> Path:
     """Make the report in ``out`` from results stored (or played now) under ``data``; returns the
     path of ``report.html``. ``sizes`` overrides QUICK / FULL (the tests' small reports); what is
     played runs on ``backend`` (``sim.runs.backend``; None: threads of this process). Stored results of

@@ -27,6 +27,7 @@ import json
 import math
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import polars as pl
@@ -43,6 +44,11 @@ from sim.game.play_nb import bid_cap
 from sim.game.rules import HouseRules, load_rules
 from sim.players import MAX_PIMC_WORLDS
 from sim.runs import check_output_dir, write_atomic_bytes, write_parquet_atomic
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from sim.runs.backend import Backend
 
 __all__ = [
     "TABLE_FILE", "PLOT_FILE", "METHODS", "COMPARE_LEVELS", "random_deals", "hand_features", "MAX_TABLE_DEALS",
@@ -98,7 +104,8 @@ def levels_for(rules: HouseRules) -> list[int]:
 @holds_out()
 def build_bid_tables(*, deals: int, rules: str | HouseRules | None = "classic", seed: int = 0,
                      out: Path = Path("out/tables"), pimc_deals: int = 100, worlds: int = ADVICE_WORLDS,
-                     threads: int | None = None, progress=None, backend=None, fresh: bool = False) -> Path:
+                     threads: int | None = None, progress: Callable[[str], None] | None = None,
+                     backend: Backend | None = None, fresh: bool = False) -> Path:
     """Play the deals and store the table; returns its path. ``progress(stage)`` is called
     before each stage. The deals are played in parts of TABLE_PART deals, each stored as it is
     finished under ``out/.bids-parts``: an interrupted build resumes with the parts already
@@ -635,7 +642,8 @@ def format_cheat_sheet(rows: list[dict]) -> list[str]:
 
 def tables_bids(*, deals: int, rules: str = "classic", seed: int = 0, out: Path = Path("out/tables"),
                 pimc_deals: int = 100, worlds: int | None = None, threads: int | None = None,
-                progress=None, as_json: bool = False, min_n: int = 30, backend=None, fresh: bool = False) -> list[str]:
+                progress: Callable[[str], None] | None = None, as_json: bool = False, min_n: int = 30,
+                backend: Backend | None = None, fresh: bool = False) -> list[str]:
     """What ``thousand tables bids`` does: build the table (or reuse the stored one made with the
     same arguments by the same code; ``fresh``: replace one of other code or arguments), then
     summarise and plot it (``worlds`` None is the advisor's ADVICE_WORLDS); ``as_json``:

@@ -27,6 +27,7 @@ import itertools
 import json
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -35,6 +36,9 @@ from analysis.stats import RatioOfSums, holm, json_ready, two_sided_p
 from analysis.stored import FINGERPRINT, holds_out
 from sim import InputError
 from sim.players import PARAMETERISED_PLAYERS
+
+if TYPE_CHECKING:
+    from sim.runs.backend import Backend
 
 __all__ = [
     "TABLE_FILE", "PLOT_FILE", "ROLE_METRICS", "resolve_players", "role_metrics", "IDENTITY", "tournament",
@@ -132,7 +136,7 @@ IDENTITY = {"table": ("the kind of table", None), "mode": ("the sizes", None), "
 @holds_out()
 def tournament(*, players: list[str], games: int | None = None, deals: int | None = None, rules: str = "classic",
                seed: int = 0, out: Path = Path("out/tournament"), as_json: bool = False,
-               progress: bool = False, backend=None, fresh: bool = False) -> list[str]:
+               progress: bool = False, backend: Backend | None = None, fresh: bool = False) -> list[str]:
     """What ``thousand tournament`` prints; runs stored and reused under ``out/runs``. Whole games
     (``games``: players compared by win share) or independent deals from a zero score (``deals``:
     compared by points per deal, the measure of card play and bidding alone). What ``out`` holds

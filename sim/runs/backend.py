@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Iterator
 from sim import InputError
 from sim.parallel import run_tasks
 
-__all__ = ["INSTALL_HINT", "BackendError", "ThreadBackend", "DaskBackend", "check_options", "open_backend"]
+__all__ = ["INSTALL_HINT", "BackendError", "ThreadBackend", "DaskBackend", "Backend", "check_options", "open_backend"]
 
 INSTALL_HINT = "Dask is not installed: pip install -e '.[distributed]' (or pip install 'dask[distributed]')"
 
@@ -115,6 +115,9 @@ class DaskBackend:
         workers = info.get("workers", {})
         threads = sum(w.get("nthreads", 1) for w in workers.values())
         return f"Dask at {info.get('address', '?')}: {len(workers)} worker(s), {threads} thread(s)"
+
+
+Backend = ThreadBackend | DaskBackend  # where chunks run: what open_backend gives and the analyses take
 
 
 def _cluster_failures() -> tuple[type[BaseException], ...]:

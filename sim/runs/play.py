@@ -12,6 +12,7 @@ import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import polars as pl
 
@@ -55,6 +56,9 @@ from sim.runs.store import (
     write_atomic_bytes,
     write_parquet_atomic,
 )
+
+if TYPE_CHECKING:
+    from sim.runs.backend import Backend
 
 __all__ = [
     "RunResult", "run_chunk_to_disk", "store_chunk", "play_chunk_remote", "run_batch", "check_run_dir", "play_runs",
@@ -236,7 +240,7 @@ def play_chunk_remote(spec: BatchSpec, out: str, index: int, token_name: str, to
 
 def run_batch(spec: BatchSpec, out: Path, *, workers: int | None = None,
               on_chunk: Callable[[int], None] | None = None, command: list[str] | None = None,
-              backend=None, fresh: bool = False) -> RunResult:
+              backend: Backend | None = None, fresh: bool = False) -> RunResult:
     """Play every chunk not yet stored (and verified) in ``out``: on ``backend`` (``sim.runs.backend``;
     None: ``workers`` threads of this process, the kernels releasing the GIL). ``on_chunk(units)``
     is called as each chunk lands (units = deals or games). Ctrl-C stops at once: what landed
@@ -417,7 +421,8 @@ def _run_fresh(spec: BatchSpec, out: Path, **play) -> RunResult:
             lock.release()
 
 
-def play_runs(runs: dict[Path, BatchSpec], *, progress: bool = False, desc: str = "", backend=None,
+def play_runs(runs: dict[Path, BatchSpec], *, progress: bool = False, desc: str = "",
+              backend: Backend | None = None,
               fresh: bool = False) -> None:
     """Play (or resume) several runs, each into its directory, under one progress bar, on
     ``backend`` (None: threads). Ctrl-C raises KeyboardInterrupt once what landed is recorded.

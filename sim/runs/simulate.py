@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
@@ -14,13 +15,16 @@ from sim.engine import BatchSpec
 from sim.game.rules import load_rules
 from sim.runs.play import check_run_dir, run_batch, stored_units
 
+if TYPE_CHECKING:
+    from sim.runs.backend import Backend
+
 __all__ = ["simulate"]
 
 
 def simulate(*, games: int | None = None, deals: int | None = None, rules: str = "classic",
              players: str = "heuristic", seed: int = 0, out: Path = Path("out/run"),
              workers: int | None = None, chunk_size: int = 0, progress: bool = True,
-             backend=None, fresh: bool = False) -> str | None:
+             backend: Backend | None = None, fresh: bool = False) -> str | None:
     """Run (or resume) a batch into ``out`` on ``backend`` (``sim.runs.backend``; None: ``workers``
     threads). ``fresh``: redo it there even though ``out`` holds another run (of other arguments,
     or made by other code), the old run staying whole until the new one is complete

@@ -13,6 +13,7 @@ them into bids, the final contract, concession and the dark game by the rules' a
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -124,7 +125,7 @@ def ladder_numpy(params: dict[str, np.ndarray], prefix: str, x: np.ndarray) -> n
 
 def fit_ladder(x: np.ndarray, ladder: np.ndarray, value: np.ndarray, held: np.ndarray, *, prefix: str,
                hidden: int, epochs: int, seed: int, batch: int = 2048, lr: float = 3e-3,
-               log=print) -> tuple[dict[str, np.ndarray], list[dict]]:
+               log: Callable[[str], None] = print) -> tuple[dict[str, np.ndarray], list[dict]]:
     """Adam on the ladder's mean binary cross-entropy plus the value's squared error (in hundreds),
     rows ``held`` kept out for the figures of each epoch."""
     from sim.training.fit import _jax
@@ -199,7 +200,7 @@ def dark_figures(arrays: dict[str, np.ndarray], x_b: np.ndarray, ladder: np.ndar
 
 
 def fit_bidding(parts: list[tuple[np.ndarray, np.ndarray]], *, hidden: int, epochs: int, seed: int,
-                log=print) -> tuple[dict[str, np.ndarray], dict]:
+                log: Callable[[str], None] = print) -> tuple[dict[str, np.ndarray], dict]:
     """(the arrays b_* and c_*, the manifest's "bidding" record) fitted to playout parts, each
     (rows, rules array); 5% of the deals held out."""
     table = np.stack([r for _, r in parts])

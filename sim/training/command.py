@@ -28,6 +28,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -149,7 +150,8 @@ class TrainSpec:
         return shares
 
 
-def train(out: str | Path, spec: TrainSpec, *, threads: int | None = None, log=None, progress: bool = False) -> Path:
+def train(out: str | Path, spec: TrainSpec, *, threads: int | None = None, log: Callable[[str], None] | None = None,
+          progress: bool = False) -> Path:
     """Run (or resume) the training of ``spec`` in ``out``; the path of the final weights. ``log``
     takes each stage's lines (default: stderr); ``progress`` shows a bar a round while parts are
     made."""

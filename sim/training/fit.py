@@ -10,6 +10,7 @@ import dataclasses
 import itertools
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -178,7 +179,7 @@ def contract_targets(target: np.ndarray, mask: np.ndarray, dense: np.ndarray) ->
 
 def fit(train: Dataset | PositionSet, val: Dataset, *, hidden: tuple[int, int] = (128, 32), epochs: int = 6,
         batch: int = 1024, lr: float = 1e-3, seed: int = 1, init: dict | None = None, loss: str = "mse",
-        permute: bool = False, log=print, checkpoint: Path | None = None,
+        permute: bool = False, log: Callable[[str], None] = print, checkpoint: Path | None = None,
         checkpoint_key: str = "") -> tuple[dict[str, np.ndarray], list[dict]]:
     """Adam on the masked squared error (``loss`` "mse"), or on the error of each legal card's
     value less the position's mean over its legal cards plus a tenth of the means' error

@@ -5,6 +5,8 @@ slice's index, so the labels never depend on the thread count.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from sim.game.rng_nb import state_from_seed
@@ -21,7 +23,7 @@ LABEL_SLICE = 2_000  # rows a task labels
 
 
 def label(pos: np.ndarray, rules: HouseRules, k_worlds: int, seed: int, *, threads: int | None = None,
-          progress=None) -> tuple[np.ndarray, np.ndarray]:
+          progress: Callable[[int], None] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(values float32 (n, 24): each legal card's exact value, -1 for the others; the solver's
     nodes per row). ``k_worlds`` 0 values the true deal, k > 0 averages k worlds drawn as PIMC
     draws them, from ``seed``."""
