@@ -24,10 +24,14 @@ import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from analysis.stats import json_ready
 from analysis.stored import StaleResultError, refusal
 from sim import InputError
+
+if TYPE_CHECKING:
+    from sim.game.rules import HouseRules
 
 __all__ = [
     "REMEDY", "NoResultError", "short_hash", "file_label", "rules_label", "rules_folder", "short_label", "same_rules",
@@ -65,7 +69,7 @@ def rules_label(index: int, spec: str) -> str:
     return f"{index + 1}-{spec if spec in PRESETS else file_label(spec)}"
 
 
-def rules_folder(index: int, spec: str, rules) -> str:
+def rules_folder(index: int, spec: str, rules: HouseRules) -> str:
     """The folder name of the run of the rule set at ``index``: its preset's name, or for a file a
     hash of its effective rules (an edited file meets no run of its old rules)."""
     from sim.game.rules import PRESETS

@@ -45,6 +45,8 @@ from sim.engine.schema import (
 )
 
 if TYPE_CHECKING:
+    import polars as pl
+
     from sim.runs.backend import Backend
 
 __all__ = [
@@ -62,7 +64,7 @@ TABLE_FILE = "barrel.parquet"
 PLOT_FILE = "barrel_survival.png"
 
 
-def episodes(deals, games, n_seats: int) -> list[dict]:
+def episodes(deals: pl.DataFrame, games: pl.DataFrame, n_seats: int) -> list[dict]:
     """Every barrel episode of the games in ``deals`` / ``games`` (frames of one shard): seat, game,
     fate, attempts, fell to zero. Deals must hold whole games."""
     d = deals.sort("game", "deal")
@@ -99,7 +101,7 @@ def episodes(deals, games, n_seats: int) -> list[dict]:
     return out
 
 
-def deals_with_a_sitter(deals, n_seats: int) -> int:
+def deals_with_a_sitter(deals: pl.DataFrame, n_seats: int) -> int:
     """Played deals that begin with somebody on the barrel: the previous played deal of the same
     game left a seat on it (EV_BARREL_ON or EV_BARREL_STAY)."""
     d = deals.filter(deals["redeal"] == 0).sort("game", "deal")
@@ -113,7 +115,7 @@ def deals_with_a_sitter(deals, n_seats: int) -> int:
 SCORE_STEP = 100  # width of the score classes of the win-from-score table
 
 
-def wins_from_score(deals, games, n_seats: int) -> dict[int, list[int]]:
+def wins_from_score(deals: pl.DataFrame, games: pl.DataFrame, n_seats: int) -> dict[int, list[int]]:
     """{score class: [games won, observations]} over finished games: for each seat and each score
     class (SCORE_STEP points, floored) that the seat dealt from in a game, one observation, the
     first such deal, and whether the seat won that game. One per game and class, so that the
@@ -143,7 +145,7 @@ def wins_from_score(deals, games, n_seats: int) -> dict[int, list[int]]:
     return out
 
 
-def simultaneous_climbs(deals, n_seats: int) -> int:
+def simultaneous_climbs(deals: pl.DataFrame, n_seats: int) -> int:
     return int(sum(((deals[f"events{p}"].to_numpy().astype(np.int64) & EV_SIMULTANEOUS) != 0).sum()
                    for p in range(n_seats)))
 

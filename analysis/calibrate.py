@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -25,6 +26,9 @@ from sim.engine import BatchSpec, play_chunk
 from sim.game.rules import HouseRules
 from sim.players import HeuristicParams, default_params, params_matrix
 from sim.players.heuristic_nb import estimate_many
+
+if TYPE_CHECKING:
+    import polars as pl
 
 __all__ = ["CARD_WEIGHTS", "declarer_hands", "fit", "calibrate", "main"]
 
@@ -40,7 +44,7 @@ def _feature(hands: np.ndarray, rules: HouseRules, before_talon: bool, **weights
     return out
 
 
-def declarer_hands(deals) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def declarer_hands(deals: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(hand as dealt, hand after talon and discard, points taken) of each deal's declarer (three
     seats, or four with players = 4: the dealer sitting out has no gift; or two seats)."""
     if "buried" in deals.columns:
@@ -72,7 +76,7 @@ def _two_player_hands(deals) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return dealt, kept, d[rows, 6 + decl] + d[rows, 8 + decl]
 
 
-def fit(deals, rules: HouseRules, params: HeuristicParams) -> tuple[HeuristicParams, float, float]:
+def fit(deals: pl.DataFrame, rules: HouseRules, params: HeuristicParams) -> tuple[HeuristicParams, float, float]:
     hand7, hand8, points = declarer_hands(deals)
     X = np.column_stack([np.ones(len(points))] + [_feature(hand8, rules, False, **{w: 1.0}) for w in CARD_WEIGHTS])
     beta, *_ = np.linalg.lstsq(X, points, rcond=None)

@@ -34,6 +34,8 @@ from sim import InputError
 from sim.engine.schema import BID_DARK, BID_GOLDEN
 
 if TYPE_CHECKING:
+    import polars as pl
+
     from sim.runs.backend import Backend
 
 __all__ = ["TABLE_FILE", "PLOT_FILE", "game_metrics", "compare_runs", "IDENTITY", "compare", "format_rows"]
@@ -42,7 +44,7 @@ TABLE_FILE = "compare.parquet"
 PLOT_FILE = "compare.png"
 
 
-def game_metrics(deals, games, rules: dict) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def game_metrics(deals: pl.DataFrame, games: pl.DataFrame, rules: dict) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """{metric: (N_g, D_g)} for the games of one chunk, in the order of their game numbers."""
     n_seats = rules["players"]
     g = games.sort("game")

@@ -39,6 +39,11 @@ from sim import InputError
 from sim.game.cards import SUIT_SYMBOLS
 from sim.game.rules import HouseRules
 
+if TYPE_CHECKING:
+    import polars as pl
+
+    from sim.runs.backend import Backend
+
 HAND, TALON, UNSEEN = 7, 3, 17
 MAX_MARRIAGE_DEALS = 10_000_000  # a deal is four 8-byte masks; the measures a few arrays of them
 TABLE_FILE = "marriages.parquet"
@@ -544,9 +549,6 @@ def _plot_worth(rows: list[dict], rules: HouseRules, path: Path) -> None:
     save(fig, path)
 
 
-if TYPE_CHECKING:
-    from sim.runs.backend import Backend
-
 __all__ = ["exact_odds", "marriage_table", "measure", "tables_marriages"]
 
 
@@ -559,7 +561,7 @@ FATES = ("declared", "declared, burnt", "no trick won", "cards played first")
 ROLES = ("declarer", "left defender", "right defender")
 
 
-def seat_roles(declarer, dealer, n_seats: int, p: int):
+def seat_roles(declarer: np.ndarray, dealer: np.ndarray, n_seats: int, p: int) -> np.ndarray:
     """Per deal, the role of seat ``p`` (an index into ROLES; -1 when it sits out a 4-player deal)."""
     import numpy as np
 
@@ -572,7 +574,7 @@ def seat_roles(declarer, dealer, n_seats: int, p: int):
     return np.where(declarer == p, 0, np.where((declarer + 1) % 3 == p, 1, 2))
 
 
-def marriage_fates(deals, rules: HouseRules) -> dict[tuple[str, int, str], int]:
+def marriage_fates(deals: pl.DataFrame, rules: HouseRules) -> dict[tuple[str, int, str], int]:
     """Counts of (role, suit, fate) over the played deals of a stored deals frame, and of
     (\"declarer\", suit, \"given away\") for marriages the declarer held among his cards before the
     discard but not after it. Fates:
@@ -636,7 +638,7 @@ def marriage_fates(deals, rules: HouseRules) -> dict[tuple[str, int, str], int]:
     return out
 
 
-def declared_points(deals, rules: HouseRules) -> dict[str, list[float]]:
+def declared_points(deals: pl.DataFrame, rules: HouseRules) -> dict[str, list[float]]:
     """{role: [seat-deals, sum, sum of squares]} of the marriage points each seat scored in the
     played deals (a marriage declared and not burnt; half marriages and the four aces count), and
     {"role|points": seat-deals} for their distribution."""

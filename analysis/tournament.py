@@ -38,6 +38,8 @@ from sim import InputError
 from sim.players import PARAMETERISED_PLAYERS
 
 if TYPE_CHECKING:
+    import polars as pl
+
     from sim.runs.backend import Backend
 
 __all__ = [
@@ -92,7 +94,8 @@ def _run_key(kind: str, prm, default) -> str:
     return f"{kind}.{short_hash(prm.to_dict())}"
 
 
-def role_metrics(deals, first_game: int, m: int, n_seats: int) -> list[dict[str, tuple[np.ndarray, np.ndarray]]]:
+def role_metrics(deals: pl.DataFrame, first_game: int, m: int,
+                 n_seats: int) -> list[dict[str, tuple[np.ndarray, np.ndarray]]]:
     """For each seat, {metric: (N_g, D_g)} over the ``m`` games from ``first_game`` of one chunk:
     its share of the deals as declarer, make-rate and concession rate of its contracts, its mean
     contract, points per deal as declarer and as defender (the deal's result, before the barrel)."""
