@@ -117,8 +117,9 @@ class PairedRatioSums:
 
 def two_sided_p(diff: float, se: float) -> float:
     """The two-sided p-value of a difference with a normal standard error. With no spread (se 0,
-    the same difference in every cluster) it is 1 for no difference and 0 for any other."""
-    if se:
+    the same difference in every cluster) or an undefined one (NaN) it is 1 for no difference and
+    0 for any other."""
+    if se > 0:
         return 2 * (1 - NormalDist().cdf(abs(diff) / se))
     return 1.0 if diff == 0 else 0.0
 

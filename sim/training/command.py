@@ -122,7 +122,7 @@ class TrainSpec:
         if self.data and self.cards:
             raise TrainError("--data and --cards cannot go together: --cards trains no rounds")
         for folder in self.data:
-            data_folder_parts(folder)  # a TrainError (one line) when it holds no finished round of this version
+            data_folder_parts(folder)  # a TrainError (one line) when it is no training or has no finished round
         if self.loss not in ("mse", "centred", "contract"):
             raise TrainError(f"--loss must be mse, centred or contract, not {self.loss!r}")
         if self.rules != "mixture":
@@ -194,16 +194,18 @@ def _train(out: Path, spec: TrainSpec, threads: int | None, log, progress: bool)
             _write_json(spec_path, recorded)  # written by a version that counted the rounds as part of it
     else:
         _write_json(spec_path, recorded)
-    data_parts: list[Path] = [p for folder in spec.data for p in data_folder_parts(folder)[0]]
+    data = [data_folder_parts(folder) for folder in spec.data]  # read once: every round's fit takes them
+    data_parts: list[Path] = [p for parts, _ in data for p in parts]
+    data_folders = [record for _, record in data]
     if spec.data:
         log(f"data: {len(data_parts)} parts of {len(spec.data)} earlier training folder(s) join every fit")
-    for folder in spec.data:
+    for record in data_folders:
         # Labels are the solver's values in the true deal: they change only where the solver or
         # the rules of play change, not with every version. Another version's data are used as
         # they are, said here and named in the model's manifest (made_by), never taken silently.
-        made = data_folder_parts(folder)[1]["made_by"]
+        made = record["made_by"]
         if made.get("thousand_version") != __version__:
-            log(f"data: {folder} was made by thousand {made.get('thousand_version')} (code "
+            log(f"data: {record['folder']} was made by thousand {made.get('thousand_version')} (code "
                 f"{made.get('code_fingerprint')}), this is {__version__}: its labels are used as they are")
     model_path: Path | None = Path(spec.start) if spec.start else None
     k = spec.k_worlds()
@@ -256,7 +258,7 @@ def _train(out: Path, spec: TrainSpec, threads: int | None, log, progress: bool)
         if _model_current(model_out, data_parts, model_path, spec):
             log(f"round {r}: model already fitted")
         else:
-            model_out = _fit_round(spec, r, data_parts, model_path, model_out, threads, log)
+            model_out = _fit_round(spec, r, data_parts, model_path, model_out, threads, log, out, data_folders)
         model_path = model_out
     if spec.cards:
         model_path = Path(spec.cards)
@@ -328,7 +330,7 @@ def _bidding_stage(out: Path, spec: TrainSpec, cards: Path, final: Path, threads
     save_weights(final, arrays, manifest)
 
 
-def _fit_round(spec, r, data_parts, init_path, model_out, threads, log) -> Path:
+def _fit_round(spec, r, data_parts, init_path, model_out, threads, log, out: Path, data_folders: list[dict]) -> Path:
     from sim.training.fit import fit, make_dataset, make_positions
 
     # Whole deals are held out, each part's from the round's seed.
@@ -370,10 +372,9 @@ def _fit_round(spec, r, data_parts, init_path, model_out, threads, log) -> Path:
     manifest = {
         "name": f"round {r}", "spec": spec.to_dict(), "round": r, "thousand_version": __version__,
         "code_fingerprint": code_fingerprint(), "jax": jax.__version__, "optax": optax.__version__,
-        "numpy": np.__version__, "data": {"parts": [_part_name(p, spec) for p in data_parts],
+        "numpy": np.__version__, "data": {"parts": [_part_name(p, out) for p in data_parts],
                                           "positions": positions, "solver_nodes": nodes,
-                                          **({"folders": [data_folder_parts(f)[1] for f in spec.data]}
-                                             if spec.data else {})},
+                                          **({"folders": data_folders} if data_folders else {})},
         "parts_sha256": parts_sha, "init_sha256": init_sha,
         "history": history, "threads": worker_count(threads),
     }
@@ -418,13 +419,10 @@ def data_folder_parts(folder: str | Path) -> tuple[list[Path], dict]:
     return parts, {"folder": str(folder), "rounds": rounds, "parts": len(parts), "made_by": made}
 
 
-def _part_name(part: Path, spec: TrainSpec) -> str:
-    """A part as a manifest names it: rR/part-NNNNN.npz, prefixed by its --data folder if it is one's."""
-    name = part.parent.name + "/" + part.name
-    for folder in spec.data:
-        if part.parent.parent == Path(folder):
-            return f"{folder}/{name}"
-    return name
+def _part_name(part: Path, out: Path) -> str:
+    """A part as a manifest names it: rR/part-NNNNN.npz in the training folder ``out``, and a
+    --data folder's part by its path (DIR/rR/part-NNNNN.npz)."""
+    return part.relative_to(out).as_posix() if part.is_relative_to(out) else part.as_posix()
 
 
 def _without_rounds(spec: dict) -> dict:

@@ -26,6 +26,7 @@ def test_two_sided_p():
     assert two_sided_p(1.959963984540054, 1.0) == pytest.approx(0.05)
     assert two_sided_p(-2.0, 1.0) == two_sided_p(2.0, 1.0)
     assert two_sided_p(0.0, 0.0) == 1.0 and two_sided_p(0.5, 0.0) == 0.0
+    assert two_sided_p(0.5, math.nan) == 0.0  # as the tournament's pairs had it: never a NaN p-value
 
 
 def test_paired_ratio_sums_match_the_paired_linearisation_computed_directly():
