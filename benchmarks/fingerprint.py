@@ -10,7 +10,7 @@ house-rule files (each with an explicit chunk size, which is part of what fixes 
 prints the SHA-256 of every stored shard, of run.json and of the printed summary; then the JSON of
 three solver layouts, two bid advices and the hash of a bid table; then, for every analysis command
 (tables, compare, tournament, bid, solve, runs combine), the SHA-256 of what it prints, as text and
-as ``--json``, and of the tables it stores (``--analyses-only`` runs this part alone).
+as ``--json``, and of the tables and plots it stores (``--analyses-only`` runs this part alone).
 
 Two checkouts differ in their code fingerprints by definition, so every recorded code fingerprint
 (``"code_fingerprint": "..."`` in JSON, run.json and a Parquet file's metadata, and ``code=...`` in a
@@ -161,7 +161,7 @@ def main() -> None:
                     (args.keep / f"{name}{variant.replace('--', '.') or '.txt'}").write_text(printed)
             outs = [Path(x) for x in a if x.startswith(str(work) + "/a_")]
             for folder in outs:
-                for f in sorted(folder.glob("*.parquet")):
+                for f in sorted([*folder.glob("*.parquet"), *folder.glob("*.png")]):
                     print(name, file_sha(f), f.relative_to(work))
 
 
