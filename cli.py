@@ -221,12 +221,13 @@ def bid(
 ) -> None:
     """How much can this hand bid? Chances of making each contract, expected scores, advice, talon odds."""
     from analysis.advisor import advise, format_csv, format_json, format_text
+    from sim.runs.progress import StageBars
 
     if as_json and as_csv:
         _fail("give --json or --csv, not both")
     _at_least("--threads", threads)
     _thread_count("--threads", threads)
-    bars = _StageBars()
+    bars = StageBars()
     typer.echo("loading the compiled kernels (the first run compiles them: under a minute)...", err=True)
     try:
         result = advise(hand, rules=rules, samples=samples, seed=seed, methods=method, seat=seat, risk=risk,
@@ -564,37 +565,6 @@ def runs_combine(
     typer.echo(f"combined {len(sources)} runs into {out}: {spec['sample_size']:,} {spec['mode']}, seeds "
                f"{', '.join(map(str, spec['seeds']))}")
     typer.echo(summary)
-
-
-class _StageBars:
-    """The advisor's ``progress(stage, done, total)``: one bar a stage on stderr, redrawn at most
-    twice a second (its elapsed time keeps moving while one long deal is played)."""
-
-    def __init__(self) -> None:
-        self.stage = None
-        self.bar = None
-        self.drawn = 0.0
-
-    def __call__(self, stage: str, done: int, total: int) -> None:
-        import time
-
-        from tqdm import tqdm
-
-        if self.stage != stage:
-            self.close()
-            self.bar = tqdm(total=total, desc=stage, unit="deal", file=sys.stderr, leave=False, dynamic_ncols=True,
-                            mininterval=0.5)
-            self.stage = stage
-        now = time.monotonic()
-        if done >= total or now - self.drawn >= 0.5:
-            self.bar.n = done
-            self.bar.refresh()
-            self.drawn = now
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-            self.bar = None
 
 
 def _interrupted() -> None:

@@ -69,6 +69,7 @@ from sim.game.play_nb import CAP_WITHOUT_MARRIAGE, bid_cap
 from sim.game.rules import HouseRules, load_rules
 from sim.parallel import check_thread_count
 from sim.players import MAX_PIMC_WORLDS
+from sim.runs.progress import Progress
 
 METHODS = ("dd", "pimc", "heuristic")
 SEATS = {"first": 2, "second": 1, "third": 0}  # --seat → the dealer's seat (the player is seat 0)
@@ -77,9 +78,6 @@ MAX_SAMPLES = 5_000_000  # sampled deals: a few arrays of 24 bytes each stay wit
 # The scores --score takes off the barrel: from this floor (as the rules' score options) to below
 # the barrel, or the target without a barrel.
 SCORE_FLOOR = -3000
-# Reports progress: (what is being computed, samples done, samples in all), called from the
-# calling thread.
-Progress = Callable[[str, int, int], None]
 
 
 def pass_method(forced: bool) -> str:

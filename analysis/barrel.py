@@ -280,6 +280,7 @@ def tables_barrel(*, games: int, rules: list[str], players: str = "heuristic", s
     from sim.fingerprint import code_fingerprint
     from sim.game.rules import load_rules
     from sim.runs import check_output_dir, play_runs
+    from sim.runs.progress import StageBars
 
     if seed < 0:
         raise InputError(f"--seed must be 0 or more, not {seed}")
@@ -309,7 +310,8 @@ def tables_barrel(*, games: int, rules: list[str], players: str = "heuristic", s
                  what=f"the barrel table stored in --out {out}", runs={runs[k]: specs[k] for k in specs}, fresh=fresh)
     check_output_dir(out)
     with worded_for(out, out / "barrel-runs"):
-        play_runs({runs[label]: spec for label, spec in specs.items()}, progress=progress, desc="rule sets",
+        play_runs({runs[label]: spec for label, spec in specs.items()},
+                  progress=StageBars("game") if progress else None, stage="rule sets",
                   backend=backend, fresh=fresh)
         require_finished(runs, what="rule set", limit=next(iter(specs.values())).max_deals_per_game)
         summaries = {label: barrel_summary(run) for label, run in runs.items()}

@@ -186,6 +186,7 @@ def compare(*, rules: list[str], games: int, players: str = "heuristic", seed: i
     from sim.fingerprint import code_fingerprint
     from sim.game.rules import load_rules
     from sim.runs import check_output_dir, play_runs
+    from sim.runs.progress import StageBars
 
     if len(rules) < 2:
         raise InputError("give at least two rule sets to compare (presets or TOML files)")
@@ -225,7 +226,8 @@ def compare(*, rules: list[str], games: int, players: str = "heuristic", seed: i
                  what=f"the comparison stored in --out {out}", runs={runs[k]: specs[k] for k in specs}, fresh=fresh)
     check_output_dir(out)
     with worded_for(out, out / "runs"):
-        play_runs({runs[label]: spec for label, spec in specs.items()}, progress=progress, desc="rule sets",
+        play_runs({runs[label]: spec for label, spec in specs.items()},
+                  progress=StageBars("game") if progress else None, stage="rule sets",
                   backend=backend, fresh=fresh)
         finished = require_finished(runs, what="rule set", limit=next(iter(specs.values())).max_deals_per_game)
         rows, left_out = compare_runs(runs, paired=not seed_offsets)

@@ -460,8 +460,10 @@ def _play(run: Path, spec, progress: bool, backend=None, fresh: bool = False) ->
     """Play (or resume) the deals of ``spec`` into the run directory ``run``; ``fresh``: a run of
     other code or arguments stored there is replaced (``sim.runs.run_batch``)."""
     from sim.runs import play_runs
+    from sim.runs.progress import StageBars
 
-    play_runs({run: spec}, progress=progress, desc="marriages in play", backend=backend, fresh=fresh)
+    play_runs({run: spec}, progress=StageBars("deal") if progress else None, stage="marriages in play",
+              backend=backend, fresh=fresh)
 
 
 def _store(rows: list[dict], meta: dict, out: Path, play_rows: list[dict]) -> None:

@@ -155,6 +155,7 @@ def tournament(*, players: list[str], games: int | None = None, deals: int | Non
     from sim.game.rules import load_rules
     from sim.players import default_params
     from sim.runs import check_output_dir, play_runs, verify_run
+    from sim.runs.progress import StageBars
 
     if (games is None) == (deals is None):
         raise InputError("give --games or --deals, not both" if games is not None else "give --games or --deals")
@@ -192,8 +193,8 @@ def tournament(*, players: list[str], games: int | None = None, deals: int | Non
                  what=f"the tournament stored in --out {out}", runs={runs[t]: specs[t] for t in specs}, fresh=fresh)
     check_output_dir(out)
     with worded_for(out, out / "runs"):
-        play_runs({runs[t]: spec for t, spec in specs.items()}, progress=progress, desc="seatings", backend=backend,
-                  fresh=fresh)
+        play_runs({runs[t]: spec for t, spec in specs.items()},
+                  progress=StageBars(mode[:-1]) if progress else None, stage="seatings", backend=backend, fresh=fresh)
         shards = {t: verify_run(runs[t]) for t in specs}
         if mode == "games":
             finished = sum(done for done, _ in finished_games(runs).values())

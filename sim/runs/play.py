@@ -59,6 +59,7 @@ from sim.runs.store import (
 
 if TYPE_CHECKING:
     from sim.runs.backend import Backend
+    from sim.runs.progress import Progress
 
 __all__ = [
     "RunResult", "run_chunk_to_disk", "store_chunk", "play_chunk_remote", "run_batch", "check_run_dir", "play_runs",
@@ -421,25 +422,27 @@ def _run_fresh(spec: BatchSpec, out: Path, **play) -> RunResult:
             lock.release()
 
 
-def play_runs(runs: dict[Path, BatchSpec], *, progress: bool = False, desc: str = "",
+def play_runs(runs: dict[Path, BatchSpec], *, progress: Progress | None = None, stage: str = "",
               backend: Backend | None = None,
               fresh: bool = False) -> None:
-    """Play (or resume) several runs, each into its directory, under one progress bar, on
-    ``backend`` (None: threads). Ctrl-C raises KeyboardInterrupt once what landed is recorded.
-    ``fresh``: replace what a directory holds that is not its run (``run_batch``): an analysis
-    passes its ``--fresh`` here."""
-    import sys
-
-    from tqdm import tqdm
-
+    """Play (or resume) several runs, each into its directory, on ``backend`` (None: threads),
+    reporting ``progress(stage, units done, units in all)`` (deals or games of all the runs; a
+    resumed run starts from what is stored). Ctrl-C raises KeyboardInterrupt once what landed is
+    recorded. ``fresh``: replace what a directory holds that is not its run (``run_batch``): an
+    analysis passes its ``--fresh`` here."""
     total = sum(spec.n for spec in runs.values())
-    done = sum(stored_units(spec, path, fresh=fresh) for path, spec in runs.items())
-    unit = next(iter(runs.values())).mode[:-1]
-    with tqdm(total=total, initial=done, unit=unit, unit_scale=True, disable=not progress, desc=desc,
-              file=sys.stderr, dynamic_ncols=True) as bar:
-        for path, spec in runs.items():
-            if run_batch(spec, path, on_chunk=bar.update, backend=backend, fresh=fresh).interrupted:
-                raise KeyboardInterrupt
+    done = [sum(stored_units(spec, path, fresh=fresh) for path, spec in runs.items())]
+
+    def on_chunk(units: int) -> None:
+        done[0] += units
+        if progress is not None:
+            progress(stage, done[0], total)
+
+    if progress is not None:
+        progress(stage, done[0], total)
+    for path, spec in runs.items():
+        if run_batch(spec, path, on_chunk=on_chunk, backend=backend, fresh=fresh).interrupted:
+            raise KeyboardInterrupt
 
 
 def stored_units(spec: BatchSpec, out: Path, *, fresh: bool = False) -> int:
