@@ -347,7 +347,7 @@ def _store(summaries: dict[str, dict], meta: dict, out: Path) -> None:
 
 def _plot(summaries: dict[str, dict], meta: dict, path: Path) -> None:
     from analysis.analysis_dir import short_label
-    from analysis.plots import pyplot, save
+    from analysis.present.plots import pyplot, save
 
     plt = pyplot()
 

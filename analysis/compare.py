@@ -268,7 +268,7 @@ def _store(rows: list[dict], meta: dict, runs: dict[str, Path], out: Path) -> No
 
 def _plot(rows: list[dict], meta: dict, runs: dict[str, Path], path: Path) -> None:
     from analysis.analysis_dir import short_label
-    from analysis.plots import pyplot, save
+    from analysis.present.plots import pyplot, save
 
     plt = pyplot()
 

@@ -491,7 +491,7 @@ def _store(rows: list[dict], meta: dict, out: Path, play_rows: list[dict]) -> No
 
 
 def _plot(rows: list[dict], meta: dict, path: Path) -> None:
-    from analysis.plots import pyplot, save
+    from analysis.present.plots import pyplot, save
 
     plt = pyplot()
 
@@ -529,7 +529,7 @@ def _plot(rows: list[dict], meta: dict, path: Path) -> None:
 def _plot_worth(rows: list[dict], rules: HouseRules, path: Path) -> None:
     """Per suit, the declarer's points gained by holding its marriage among his 10 cards: dd and
     heuristic play over all hands, and dd within hands of as many aces; 95% intervals."""
-    from analysis.plots import pyplot, save
+    from analysis.present.plots import pyplot, save
 
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(9, 5))

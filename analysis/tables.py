@@ -448,7 +448,7 @@ def _plots(path: Path, meta: dict, plot: Path, min_n: int, curves: dict[str, dic
 def _plot(path: Path, meta: dict, out: Path, min_n: int = 30, curves: dict[str, dict] | None = None) -> None:
     """Make-rate against the contract, one panel per marriage class, one colour per number of
     aces: heuristic play solid with its 95% band, double dummy dashed."""
-    from analysis.plots import pyplot, save
+    from analysis.present.plots import pyplot, save
 
     plt = pyplot()
     curves = curves if curves is not None else class_curves(path)
@@ -494,7 +494,7 @@ def _plot_methods(path: Path, meta: dict, out: Path) -> bool:
     """Make-rate against the contract for the three declarers on the deals pimc played, hands
     without a marriage and hands with one in two panels, each curve with its 95% band; False (no
     plot) when pimc played no deal."""
-    from analysis.plots import pyplot, save
+    from analysis.present.plots import pyplot, save
 
     levels = [lv for lv in meta["levels"] if lv <= PLOT_MAX_LEVEL]
     df = pl.scan_parquet(path).filter(pl.col("pimc_points").is_not_null()).select(

@@ -358,7 +358,7 @@ def _fmt(x: float | None, lo: float | None, hi: float | None, digits: int) -> st
 def _plot(rows: list[dict], meta: dict, path: Path) -> None:
     """Panels, players ranked top to bottom, each value with its 95% interval: duplicate win share
     (games), score per deal and make-rate of the contracts played."""
-    from analysis.plots import pyplot, save
+    from analysis.present.plots import pyplot, save
 
     plt = pyplot()
 

@@ -1,5 +1,6 @@
 """The plan of the code, checked from its imports: every import runs downward through the layers
-(numba_config, parallel ← game ← solver ← players ← engine ← runs, training ← analysis ← cli),
+(numba_config, parallel ← game ← solver ← players ← engine ← runs, training ← analysis ← analysis.present,
+analysis.report ← cli): the analyses return data and never import the wing that presents it,
 and a module of the project is imported under one name wherever it is imported."""
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ LAYERS = [
     ("sim.game", 1), ("sim.solver", 2), ("sim.players", 3), ("sim.engine", 4),
     ("sim.runs", 5), ("sim.training", 5),
     ("sim", 0),  # the package face: the version and the error family (ThousandError, InputError)
-    ("analysis", 6), ("cli", 7),
+    ("analysis.present", 7), ("analysis.report", 7),  # presenting, and the report that composes results
+    ("analysis", 6), ("cli", 8),
 ]
 
 
@@ -78,7 +80,7 @@ def test_a_module_has_one_name():
 
 
 def test_every_sub_package_says_what_it_holds():
-    for package in ("sim", "sim/game", "sim/solver", "sim/players", "sim/engine", "sim/runs", "analysis"):
+    for package in ("sim", "sim/game", "sim/solver", "sim/players", "sim/engine", "sim/runs", "analysis", "analysis/present"):
         doc = ast.get_docstring(ast.parse((ROOT / package / "__init__.py").read_text(encoding="utf-8")))
         assert doc and len(doc) > 40, f"{package}/__init__.py needs a docstring describing the package"
 

@@ -1,5 +1,6 @@
-"""What every plot of the analyses shares: the Agg backend (no screen) and an atomic save, so that
-a plot file is never half written."""
+"""The plots of the analyses' results, and what every plot shares: the Agg backend (no screen), one
+style and an atomic save, so that a plot file is never half written. Each ``plot_*`` function takes
+a result object and the path of the PNG to write; it reads nothing else."""
 
 from __future__ import annotations
 

@@ -1,0 +1,23 @@
+"""The JSON a command prints with ``--json``: a result object's ``to_dict()``, its NaNs as null and
+its NumPy scalars as Python numbers (``analysis.stats.json_ready``), indented by one space."""
+
+from __future__ import annotations
+
+import json
+from typing import Protocol
+
+from analysis.stats import json_ready
+
+__all__ = ["HasDict", "to_json"]
+
+
+class HasDict(Protocol):
+    """A result object: its fields as plain Python values, for JSON."""
+
+    def to_dict(self) -> dict: ...
+
+
+def to_json(result: HasDict) -> str:
+    """``result.to_dict()`` as the JSON text the commands print (non-ASCII kept, NaN refused: a
+    NaN left after ``json_ready`` is a bug)."""
+    return json.dumps(json_ready(result.to_dict()), ensure_ascii=False, indent=1, allow_nan=False)
