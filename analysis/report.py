@@ -4,7 +4,8 @@ The report is built from the analyses, never beside them: each section calls the
 one ``--json`` command (``tables bids``, ``tables marriages``, ``tables barrel``, ``compare``,
 ``tournament``) on results stored under ``data`` (default ``out/report-<version>``), keeps that JSON
 in the report's ``data/`` folder and writes its tables from it, so every number printed equals the
-command's. Stored results are reused whenever they were made with the same rules, seed and sizes
+command's. This module computes and writes; the words are ``analysis.present.markdown``'s and the
+page ``analysis.present.html``'s. Stored results are reused whenever they were made with the same rules, seed and sizes
 by the same code (the bid table by its metadata, code fingerprint and SHA-256, the played runs by
 their run specifications, fingerprints and verified shards); a second run with the same arguments
 plays nothing. Results under ``data`` made by other code are refused before anything is played,
@@ -22,11 +23,8 @@ when it is empty or holds a previous report and nothing else; ``data`` may not l
 
 from __future__ import annotations
 
-import base64
 import dataclasses
-import html
 import json
-import math
 import os
 import re
 import shutil
@@ -36,26 +34,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from analysis.present.html import render_html
+from analysis.present.markdown import SECTIONS, render_markdown
 from analysis.stored import holds_out
 from sim import InputError, __version__
-from sim.game.cards import SUIT_SYMBOLS
 
 if TYPE_CHECKING:
     from sim.runs.backend import Backend
 
 __all__ = [
-    "REPORT_MD", "REPORT_HTML", "PROVENANCE", "SECTIONS", "TOURNAMENT_PLAYERS", "RISKS", "Sizes", "QUICK", "FULL",
+    "REPORT_MD", "REPORT_HTML", "PROVENANCE", "TOURNAMENT_PLAYERS", "RISKS", "Sizes", "QUICK", "FULL",
     "ReportError", "default_data_dir", "stage_estimates", "rule_sets_compared", "build_report", "check_folders",
-    "SECTION_MODULES", "stale_results", "figure_specs", "stage_dirs", "stored_inputs", "pct", "num", "render_markdown",
-    "render_html",
+    "SECTION_MODULES", "stale_results", "figure_specs", "stage_dirs", "stored_inputs",
 ]
 
 REPORT_MD = "report.md"
 REPORT_HTML = "report.html"
 PROVENANCE = "provenance.json"
-# Anchors of the six sections, in order (the HTML test checks each is present).
-SECTIONS = {"bids": "1. How much to bid", "marriages": "2. Marriages", "barrel": "3. The barrel",
-            "rules": "4. House rules", "players": "5. Players", "method": "6. Method"}
 TOURNAMENT_PLAYERS = ("heuristic", "leadage", "random")
 RISKS = (0.3, 0.5)
 
@@ -456,7 +451,8 @@ def _write(out: Path, data: Path, dirs: dict[str, Path], sections: dict, *, rule
             if value is not None:
                 (tmp / "data" / f"{key}.json").write_text(json.dumps(value, ensure_ascii=False, indent=1),
                                                           encoding="utf-8")
-        md = render_markdown(sections, figures, rules=rules, compared=compared, seed=seed, sizes=sizes, quick=quick)
+        md = render_markdown(sections, figures, rules=rules, compared=compared, seed=seed, sizes=sizes, quick=quick,
+                             players=TOURNAMENT_PLAYERS)
         (tmp / REPORT_MD).write_text(md, encoding="utf-8")
         (tmp / REPORT_HTML).write_text(render_html(md, tmp), encoding="utf-8")
         from sim.fingerprint import code_fingerprint
@@ -502,439 +498,3 @@ def stored_inputs(data: Path, folders: list[Path]) -> list[dict]:
     files = sorted({p for folder in folders for p in Path(folder).rglob("*.parquet")
                     if not any(part.startswith(".") for part in p.relative_to(folder).parts)})
     return [{"path": str(p.relative_to(data)), "bytes": p.stat().st_size, "sha256": file_sha256(p)} for p in files]
-
-
-# ---- Markdown ------------------------------------------------------------------------------------
-def _table(headers: list[str], rows: list[list]) -> list[str]:
-    def cell(x) -> str:
-        return str(x).replace("|", "\\|")
-
-    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
-    lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
-    return lines + [""]
-
-
-def pct(p, lo=None, hi=None, digits: int = 1) -> str:
-    """A share as a percentage, with its 95% interval when given: ``31.0% [29.9, 32.2]``."""
-    if p is None or (isinstance(p, float) and math.isnan(p)):
-        return "–"
-    text = f"{100 * p:.{digits}f}%"
-    if lo is not None and hi is not None:
-        text += f" [{100 * lo:.{digits}f}, {100 * hi:.{digits}f}]"
-    return text
-
-
-def num(x, lo=None, hi=None, digits: int = 1, sign: bool = False) -> str:
-    """A number with its 95% interval when given."""
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "–"
-    f = f"{{:{'+' if sign else ''}.{digits}f}}"
-    text = f.format(x)
-    if lo is not None and hi is not None:
-        text += f" [{f.format(lo)}, {f.format(hi)}]"
-    return text
-
-
-def _heading(key: str) -> str:
-    return f"## {SECTIONS[key]} {{#{key}}}"
-
-
-def _figures(figs: list[tuple[str, str]]) -> list[str]:
-    return [line for name, caption in figs for line in (f"![{caption}]({name})", "", f"*{caption}*", "")]
-
-
-def render_markdown(sections: dict, figures: dict, *, rules: list[str], compared: list[str], seed: int,
-                    sizes: Sizes, quick: bool) -> str:
-    kind = "quick" if quick else "full"
-    lines = ["# Thousand: a strategy report", "",
-             f"Rules: **{', '.join(rules)}**{'' if rules == ['classic'] else ' (the first for sections 1, 2 and 5)'}; "
-             f"seed {seed}; {kind} sample sizes; thousand {__version__}. Every number comes with its 95% interval; "
-             "the data behind each section is in `data/`, and `provenance.json` says what made it.", "",
-             "Contents: " + " · ".join(f"[{title}](#{key})" for key, title in SECTIONS.items()), ""]
-    lines += _section_bids(sections["bids"], figures["bids"])
-    lines += _section_marriages(sections["marriages"], figures["marriages"])
-    lines += _section_barrel(sections["barrel"], figures["barrel"])
-    lines += _section_rules(sections["rules"], figures["rules"])
-    lines += _section_players(sections["players"], figures["players"])
-    lines += _section_method(sections, rules=rules, compared=compared, seed=seed, sizes=sizes, quick=quick)
-    return "\n".join(lines) + "\n"
-
-
-def _bid_range(row: dict, risk: float) -> str:
-    key = f"bid_at_risk_{risk:g}"
-    bid, lo, hi = row[key], row[key + "_low"], row[key + "_high"]
-    if bid is None:
-        return "none" if hi is None else f"none ({hi} possible)"
-    return str(bid) if lo == hi == bid else f"{bid} ({lo or 'none'}–{hi})"
-
-
-def _class_order(row: dict) -> tuple[int, str]:
-    from analysis.tables import MARRIAGE_CLASSES
-
-    marriage = row["hand_class"].split(",")[0]
-    return (MARRIAGE_CLASSES.index(marriage) if marriage in MARRIAGE_CLASSES else len(MARRIAGE_CLASSES),
-            row["hand_class"])
-
-
-def _section_bids(s: dict, figs: list) -> list[str]:
-    heur = sorted(s["cheat_sheet"]["heuristic"], key=_class_order)
-    dd = {r["hand_class"]: r for r in s["cheat_sheet"]["dd"]}
-    pimc = {r["hand_class"]: r for r in s["cheat_sheet"]["pimc"]}
-    lines = [_heading("bids"), "",
-             f"A bid table of {s['sample_size']:,} random deals (seed {s['seed']}): in each, the player in seat 0 "
-             "takes the talon and plays every contract from 100 up. Three declarers play the same deals: the "
-             "**heuristic** player (sees only his cards), **pimc** (sees only his cards and averages double-dummy "
-             f"results over {s['worlds']} guessed layouts a decision; on the first {s['pimc_deals']:,} deals) and "
-             "**double dummy** (dd: every seat sees every card and plays perfectly). A hand's class is the "
-             "marriages it holds before the talon and its aces.", ""]
-    lines += _figures(figs)
-    lines += ["### The bidding cheat sheet", "",
-              f"For each hand class with at least {s['min_n']:,} deals, from heuristic play: the highest bid made at "
-              "least 70% and 50% of the time (in brackets, the bids the 95% intervals allow), and the bid of best "
-              "expected score (made: +contract, failed: −contract, from a zero score). First hand must bid and "
-              "takes the best bid; a later hand bids only when that beats passing and defending (measured on the "
-              "same deals). Bids stop at the class's bidding cap (120 without a marriage). The last columns give "
-              "dd's 70% bid (optimistic: it sees every card) and pimc's where pimc played enough deals.", ""]
-    rows = []
-    for r in heur:
-        d, p = dd.get(r["hand_class"]), pimc.get(r["hand_class"])
-        later = (f"{r['later_hand_bid']} ({num(r['later_hand_ev'], sign=True)})" if r["later_hand_bid"] is not None
-                 else f"pass ({num(r['pass_ev'], sign=True)})")
-        rows.append([r["hand_class"], f"{r['n']:,}", r["bidding_cap"], _bid_range(r, 0.3), _bid_range(r, 0.5),
-                     f"{r['first_hand_bid'] or 'pass'} ({num(r['first_hand_ev'], sign=True)})", later,
-                     _bid_range(d, 0.3) if d else "–", _bid_range(p, 0.3) if p else "–"])
-    if rows:
-        lines += _table(["hand (7 cards)", "deals", "cap", "highest bid at 70%", "at 50%", "first hand: best bid (EV)",
-                         "later hands: best (EV)", "dd at 70%", "pimc at 70%"], rows)
-    else:
-        lines += [f"No hand class has {s['min_n']:,} deals in this table: the cheat sheet needs a larger one.", ""]
-    lines += ["### Three declarers on the same deals", ""]
-    comp = s["comparison"]
-    if s["pimc_deals"]:
-        lines += _table(["contract", "deals", "double dummy", "pimc", "heuristic"],
-                        [[r["contract"], f"{r['n']:,}", pct(*r["dd"]), pct(*r["pimc"]), pct(*r["heuristic"])]
-                         for r in comp])
-    else:
-        lines += ["pimc played no deal of this table.", ""]
-    lines += ["### What this means at the table", ""] + _reading_bids(s, heur) + [""]
-    return lines
-
-
-def _reading_bids(s: dict, heur: list[dict]) -> list[str]:
-    out = []
-    bare = [r for r in heur if r["hand_class"].startswith("no marriage")]
-    if bare:
-        ok = [r for r in bare if r["bid_at_risk_0.3"] is not None]
-        passing = [r for r in bare if r["later_hand_bid"] is None]
-        if not ok:
-            out.append("- **Without a marriage, even 100 is a gamble**: no class of hand without a marriage makes 100 "
-                       "70% of the time. As first hand you are forced to open; "
-                       + (f"as a later hand, passing scored better in {len(passing)} of the {len(bare)} such classes."
-                          if passing else "a later hand still found bidding worth it."))
-        else:
-            best = max(ok, key=lambda r: r["bid_at_risk_0.3"])
-            out.append(f"- Without a marriage, the strongest class ({best['hand_class']}) stops at "
-                       f"{best['bid_at_risk_0.3']} at 70%.")
-    married = [r for r in heur if not r["hand_class"].startswith("no marriage") and r["bid_at_risk_0.3"] is not None]
-    for r in sorted(married, key=lambda r: -r["bid_at_risk_0.3"])[:3]:
-        out.append(f"- {r['hand_class'].capitalize()}: bid up to **{r['bid_at_risk_0.3']}** if you accept failing "
-                   f"3 times in 10, {r['bid_at_risk_0.5'] or 'no higher'} at even odds; the best expected score comes "
-                   f"{'at ' + str(r['first_hand_bid']) if r['first_hand_bid'] else 'passing'} "
-                   f"({num(r['first_hand_ev'], sign=True)} points a deal).")
-    bidding = [r for r in heur if r["bid_at_risk_0.3"] is not None]
-    passing = [r for r in bidding if r["later_hand_bid"] is None]
-    if passing:
-        out.append(f"- A later hand does better passing with {len(passing)} of the {len(bidding)} classes that can bid "
-                   f"at 70% ({'; '.join(r['hand_class'] for r in passing)}): such a hand scores well in defence "
-                   f"(+{passing[0]['pass_ev']:.0f} a deal for {passing[0]['hand_class']}), more than declaring "
-                   "with its risk. Bid them as first hand, or to take a talon you need.")
-    comp = {r["contract"]: r for r in s["comparison"]}
-    if s["pimc_deals"] and "120" in comp:
-        r = comp["120"]
-        safe = r["pimc"][1] > r["heuristic"][2]  # pimc's interval wholly above the heuristic player's
-        out.append(f"- On the {r['n']:,} deals all three declared, 120 was made {pct(r['dd'][0])} of the time by "
-                   f"double dummy, {pct(r['pimc'][0])} by pimc and {pct(r['heuristic'][0])} by the heuristic player. "
-                   "Double dummy sees every card: it is the optimistic bound. The cheat sheet rests on the heuristic "
-                   "player, which sees only its own cards, as you do"
-                   + ("; pimc, a stronger declarer that also sees only its own cards, makes more, so the sheet's "
-                      "bids are on the safe side for a strong player." if safe else "."))
-    return out or ["- The table is too small for a reading."]
-
-
-# Exact marriage odds the report shows, in order.
-_MARRIAGE_QUANTITIES = [
-    "hand: at least one marriage", "hand: marriages = 0", "hand: marriages = 1", "hand: marriages = 2",
-    "hand: ♥ marriage", "10 cards: at least one marriage", "talon: completes one of 1 half marriages",
-    "talon: completes one of 2 half marriages", "talon: completes one of 3 half marriages",
-    "talon: brings a whole marriage, 2 suits unheld", "talon: brings an ace, 2 not held",
-    "deal: no marriage in any hand", "deal: marriages in the three hands = 1",
-]
-
-
-def _fraction(text: str) -> str:
-    a, b = text.split("/") if "/" in text else (text, "1")
-    return f"{a}/{b}"
-
-
-def _section_marriages(s: dict, figs: list) -> list[str]:
-    by = {r["quantity"]: r for r in s["rows"]}
-    values = " ".join(f"{sym} {v}" for sym, v in zip(SUIT_SYMBOLS, s["rules"]["marriage_values"], strict=True))
-    lines = [_heading("marriages"), "",
-             f"Marriage values: {values}. The odds below are **exact** (counted over every deal) beside the same "
-             f"quantity measured in {s['sample_size']:,} random deals (seed {s['seed']}).", ""]
-    rows = [[q, _fraction(by[q]["exact"]), pct(by[q]["p"], digits=2),
-             pct(by[q]["simulated"], by[q]["ci_low"], by[q]["ci_high"], digits=2), f"{by[q]['n']:,}"]
-            for q in _MARRIAGE_QUANTITIES if q in by]
-    inside = sum(r["inside"] for r in s["rows"])
-    lines += _table(["quantity", "exact", "exact %", "simulated [95%]", "deals"], rows)
-    lines += [f"All {len(s['rows'])} exact quantities are in `data/marriages.json`; {inside} of them lie inside the "
-              f"simulated 95% interval (about {0.95 * len(s['rows']):.0f} expected by chance).", ""]
-    lines += _figures(figs[:1])
-    if s["worth"]:
-        lines += ["### What a marriage is worth", "",
-                  "From the bid table: the declarer's points with the suit's marriage among his 10 cards (hand and "
-                  "talon) against without, and the highest contract dd makes 70% of the time in each group.", ""]
-        lines += _table(["marriage", "deals with / without", "dd points gained", "same aces: dd gained",
-                         "heuristic points gained", "70% contract (dd) with / without"],
-                        [[f"{r['suit']} {_suit_value(s, r['suit'])}", f"{r['n_with']:,} / {r['n_without']:,}",
-                          num(*r["dd_gain"], sign=True), num(*r["dd_gain_same_aces"], sign=True),
-                          num(*r["heur_gain"], sign=True),
-                          f"{r['contract_with']} / {r['contract_without']} ({r['contract_gain']:+d})"]
-                         for r in s["worth"]])
-        lines += _figures(figs[1:])
-    if s["play"]:
-        lines += ["### What becomes of a held marriage", "",
-                  f"{_play_size(s)} deals played by the heuristic player: of the marriages each role held, the share "
-                  "declared, the share whose cards fell without a trick won, and the share broken up by playing a "
-                  "card first.", ""]
-        lines += _table(["role", "suit", "held", "declared", "no trick won", "cards played first"],
-                        [[r["role"], r["suit"], f"{r['held']:,}", pct(*r["declared"]), pct(*r["no trick won"]),
-                          pct(*r["cards played first"])] for r in s["play"] if r["held"]])
-    lines += ["### What this means at the table", ""]
-    if "hand: at least one marriage" in by and "talon: completes one of 1 half marriages" in by:
-        completes = by["talon: completes one of 1 half marriages"]["p"]
-        lines.append(f"- You are dealt a marriage in {pct(by['hand: at least one marriage']['p'])} of hands; with "
-                     f"one half marriage the talon completes it only {pct(completes)} of the time: do not bid on a "
-                     "half marriage.")
-    if s["worth"]:
-        verdicts: dict[str, list[str]] = {}
-        for r in s["worth"]:
-            gain, face = r["dd_gain_same_aces"], _suit_value(s, r["suit"])
-            verdict = ("less than its face value" if gain[2] < face else
-                       "more than its face value" if gain[1] > face else "about its face value")
-            verdicts.setdefault(verdict, []).append(f"{r['suit']} {face}: {num(*gain, sign=True)}")
-        parts = [f"{verdict} for {'; '.join(items)}" for verdict, items in verdicts.items()]
-        lines.append("- Among hands with as many aces, what a held marriage adds to the declarer's take is "
-                     + ", and ".join(parts) + " points."
-                     + (" It must be declared on a lead, and its cards can fall (the table above)."
-                        if "less than its face value" in verdicts else ""))
-    return lines + [""]
-
-
-def _suit_value(s: dict, symbol: str) -> int:
-    return s["rules"]["marriage_values"][SUIT_SYMBOLS.index(symbol)]
-
-
-def _play_size(s: dict) -> str:
-    runs = s.get("play_runs") or {}
-    return f"{sum(r['sample_size'] for r in runs.values()):,}" if runs else "The"
-
-
-def _section_barrel(s: dict | None, figs: list) -> list[str]:
-    lines = [_heading("barrel"), ""]
-    if s is None:
-        return lines + ["None of the rule sets has a barrel (barrel = none): there is nothing to report.", ""]
-    summaries = s["summaries"]
-    labels = list(summaries)
-    lines += [f"{s['games']:,} whole games per rule set, every seat the heuristic player (seed {s['seed']}). A "
-              "barrel episode starts when a player climbs onto the barrel and ends when he leaves it: upward "
-              "(he wins), or falling.", ""]
-    def share(x):
-        return pct(x["p"], x["ci_low"], x["ci_high"]) if x["n"] else "–"
-    rows = [["games / episodes"] + [f"{v['games']:,} / {v['episodes']:,}" for v in summaries.values()]]
-    rows.append(["leaves upward (wins)"] + [share(v["fates"]["up"]) for v in summaries.values()])
-    for a in ("1", "2", "3"):
-        rows.append([f"… on attempt {a}"] + [share(v["up_on_attempt"][a]) for v in summaries.values()])
-    fates = [f for f in next(iter(summaries.values()))["fates"] if f.startswith("fell")]
-    for f in fates:
-        if any(v["fates"][f]["k"] for v in summaries.values()):
-            rows.append([f] + [share(v["fates"][f]) for v in summaries.values()])
-    rows.append(["falls to zero"] + [share(v["fell_to_zero"]) for v in summaries.values()])
-    rows.append(["game length (deals)"] + [num(v["game_length"]["mean"], v["game_length"]["ci_low"],
-                                               v["game_length"]["ci_high"]) for v in summaries.values()])
-    lines += _table(["share of barrel episodes"] + labels, rows)
-    lines += _figures(figs)
-    first = summaries[labels[0]]
-    curve = [(int(c), v) for c, v in first["win_from_score"].items() if v["n"] >= 30]
-    if curve:
-        lines += [f"Chance of winning the game from your score when you deal ({labels[0]}; classes of 100 points, "
-                  "at least 30 games each):", ""]
-        lines += _table(["score", "games", "wins the game"], [[f"{c} to {c + 95}", f"{v['n']:,}", share(v)]
-                                                              for c, v in curve])
-    up, fell = first["fates"]["up"], first["fell"]
-    causes = sorted(((f, first["fates"][f]) for f in fates), key=lambda fv: -fv[1]["p"])
-    lines += ["### What this means at the table", "",
-              f"- Under {labels[0]}, a player on the barrel leaves it upward {pct(up['p'])} of the time and falls "
-              f"{pct(fell['p'])}; the commonest fall is \"{causes[0][0].split(': ', 1)[-1]}\" "
-              f"({pct(causes[0][1]['p'])} of episodes).",
-              f"- The first attempt matters most: {pct(first['up_on_attempt']['1']['p'])} of episodes end in a win "
-              f"on it, {pct(first['up_on_attempt']['2']['p'])} on the second.", ""]
-    return lines
-
-
-def _section_rules(s: dict | None, figs: list) -> list[str]:
-    lines = [_heading("rules"), ""]
-    if s is None:
-        return lines + ["Only one rule set: give two or more with --rules to compare them.", ""]
-    labels = list(s["rules"])
-    lines += [f"{len(labels)} rule sets, {s['games']:,} whole games each on the same deals (common random numbers, "
-              f"seed {s['seed']}), every seat the heuristic player. Each metric's difference to {labels[0]} with a "
-              "paired 95% interval; a difference is **significant** when its Holm-corrected p-value (over every "
-              "metric and rule set) is below 5%.", ""]
-    rules_rows = []
-    base = s["rules"][labels[0]]
-    for label in labels:
-        changes = {k: v for k, v in s["rules"][label].items() if base.get(k) != v}
-        rules_rows.append([label, ", ".join(f"{k} = {v}" for k, v in changes.items()) or "(the first set)"])
-    lines += _table(["rule set", "what differs from the first"], rules_rows)
-    sig = sorted([r for r in s["rows"] if r["significant"]], key=lambda r: (r["rules"], r["p_holm"]))
-    lines += [f"{len(sig)} of {len(s['rows'])} differences are significant:", ""]
-    if sig:
-        lines += _table(["rule set", "metric", labels[0], "this set", "difference [95%]", "p (Holm)"],
-                        [[r["rules"], r["metric"], num(r["first"], digits=3), num(r["value"], digits=3),
-                          num(r["diff"], r["ci_low"], r["ci_high"], digits=3, sign=True), f"{r['p_holm']:.2g}"]
-                         for r in sig])
-    lines += _figures(figs)
-    lines += ["### What this means at the table", ""]
-    length = [r for r in s["rows"] if r["metric"] == "game length (deals)"]
-    for r in length:
-        verdict = "significantly" if r["significant"] else "not significantly"
-        lines.append(f"- {r['rules']}: games last {num(r['value'])} deals against {num(r['first'])} "
-                     f"({num(r['diff'], r['ci_low'], r['ci_high'], sign=True)}), {verdict} different.")
-    if not length:
-        lines.append("- Every difference is listed in `data/rules.json`.")
-    return lines + [""]
-
-
-def _section_players(s: dict, figs: list) -> list[str]:
-    lines = [_heading("players"), "",
-             f"A duplicate tournament: {s['games']:,} whole games in each of the {s['seatings']} seatings of "
-             f"{', '.join(sorted(r['player'] for r in s['players']))} (seed {s['seed']}), so every player meets the "
-             "same cards in every seat. "
-             "`leadage` is the computer player of the open-source game Leadage/tysyacha-1000, ported; `random` "
-             "plays any legal card and bids at random, a floor.", ""]
-    rows = [[k + 1, r["player"], pct(r["win_share"], r["win_ci_low"], r["win_ci_high"]),
-             num(r["final_score"], r["score_ci_low"], r["score_ci_high"], digits=0),
-             num(r["score_per_deal"], r["score_per_deal_ci_low"], r["score_per_deal_ci_high"])]
-            for k, r in enumerate(s["players"])]
-    lines += _table(["rank", "player", "win share [95%]", "final score", "score per deal"], rows)
-    lines += ["How they bid and play their contracts:", ""]
-    lines += _table(["player", "declares (share of deals)", "mean contract", "make-rate", "concedes",
-                     "points as declarer", "points as defender"],
-                    [[r["player"], pct(r["declarer_share"], r["declarer_share_ci_low"], r["declarer_share_ci_high"]),
-                      num(r["mean_contract"], r["mean_contract_ci_low"], r["mean_contract_ci_high"]),
-                      pct(r["make_rate"], r["make_rate_ci_low"], r["make_rate_ci_high"]),
-                      pct(r["concession_rate"], r["concession_rate_ci_low"], r["concession_rate_ci_high"]),
-                      num(r["declarer_points_per_deal"]), num(r["defender_points_per_deal"])] for r in s["players"]])
-    lines += _table(["pair", "difference in win share [95%]", "p (Holm)", "significant"],
-                    [[f"{r['player']} vs {r['against']}", num(r["diff"], r["ci_low"], r["ci_high"], digits=3,
-                                                              sign=True),
-                      f"{r['p_holm']:.2g}", "yes" if r["significant"] else "no"] for r in s["pairs"]])
-    lines += _figures(figs)
-    win, rest = s["players"][0], s["players"][1:]
-    lines += ["### What this means at the table", ""]
-    if rest:
-        other = rest[0]
-        lines.append(f"- {win['player']} wins {pct(win['win_share'])} of the games, {other['player']} "
-                     f"{pct(other['win_share'])}.")
-        lines.append(f"- The winner's bidding: it declares {pct(win['declarer_share'])} of the deals "
-                     f"({other['player']}: {pct(other['declarer_share'])}) at a mean contract of "
-                     f"{num(win['mean_contract'])} ({num(other['mean_contract'])}), makes {pct(win['make_rate'])} "
-                     f"of the contracts it plays ({pct(other['make_rate'])}) and concedes "
-                     f"{pct(win['concession_rate'])} ({pct(other['concession_rate'])}).")
-    return lines + [""]
-
-
-def _section_method(sections: dict, *, rules: list[str], compared: list[str], seed: int, sizes: Sizes,
-                    quick: bool) -> list[str]:
-    bids = sections["bids"]
-    pinned = [r for r in bids["cheat_sheet"]["heuristic"] if r["bid_at_risk_0.3"] is not None]
-    tight = [r for r in pinned if r["bid_at_risk_0.3_low"] is not None
-             and r["bid_at_risk_0.3_high"] - r["bid_at_risk_0.3_low"] <= 2 * bids["rules"]["bid_step"]]
-    r0 = rules[0]
-    rules_args = " ".join(f"--rules {r}" for r in compared)
-    lines = [_heading("method"), "",
-             "**Players.** *heuristic*: our rule-based player (hand evaluation, bidding with a margin, card play by "
-             "rules of thumb; it sees only its cards). *pimc*: perfect-information Monte Carlo: at each decision it "
-             "deals the unseen cards consistently with what it knows, solves each layout double dummy and plays the "
-             "card best on average. *dd*: double dummy, every seat seeing every card and playing perfectly: an "
-             "optimistic bound for the declarer (the defence never errs, but the declarer never guesses wrong "
-             "either), never a forecast of real play. *leadage*: the ported bot; *random*: legal moves at random.",
-             "",
-             "**Statistics.** Shares carry Wilson 95% intervals; means normal intervals; differences between rule "
-             "sets and players are paired (the same deals) and Holm-corrected. A bid's range in the cheat sheet is "
-             "the set of bids whose make-rate interval reaches the threshold.", "",
-             f"**Sizes and seeds** ({'quick' if quick else 'full'} report, seed {seed} everywhere):", ""]
-    lines += _table(["what", "size"], [[k.replace("_", " "), f"{v:,}"] for k, v in dataclasses.asdict(sizes).items()])
-    lines += [f"Stability of the cheat sheet: {len(tight)} of the {len(pinned)} hand classes with a 70% bid have it "
-              f"pinned to within two bid steps by the 95% intervals. The full report's sizes are chosen so that "
-              "the classes it shows (400 deals or more) meet this; the quick report's intervals are wider, and "
-              "printed.", "",
-              "**Reproduce every figure** (the same seed and sizes give the same numbers; each command's `--json` "
-              "gives the data the report printed):", "",
-              "```bash",
-              f"thousand tables bids --deals {sizes.bid_deals} --pimc-deals {sizes.pimc_deals} --rules {r0} "
-              f"--seed {seed} --min-n {sizes.min_n} --json",
-              f"thousand tables marriages --deals {sizes.marriage_deals} --play-deals {sizes.marriage_play_deals} "
-              f"--rules {r0} --seed {seed} --bids out/tables/bids.parquet --out out/marriages --json",
-              f"thousand tables barrel --games {sizes.barrel_games} "
-              + " ".join(f"--rules {r}" for r in compared if _rules_dict(r)["barrel"] is not None)
-              + f" --seed {seed} --json",
-              f"thousand compare {' '.join(compared)} --games {sizes.compare_games} --seed {seed} --json",
-              f"thousand tournament {' '.join(TOURNAMENT_PLAYERS)} --games {sizes.tournament_games} --rules {r0} "
-              f"--seed {seed} --json",
-              f"thousand report {rules_args if len(rules) > 1 else '--rules ' + r0}{' --quick' if quick else ''} "
-              f"--seed {seed}",
-              "```", "",
-              "The rules are in `provenance.json` (every option) and `docs/RULES.md` (what each means).", ""]
-    return lines
-
-
-# ---- HTML ----------------------------------------------------------------------------------------
-_CSS = """
-body { font-family: system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; max-width: 1100px;
-       margin: 2em auto; padding: 0 1.5em; line-height: 1.5; color: #222; }
-h1 { border-bottom: 2px solid #444; padding-bottom: .2em; }
-h2 { border-bottom: 1px solid #aaa; margin-top: 2em; padding-bottom: .1em; }
-table { border-collapse: collapse; margin: .8em 0; font-size: .9em; }
-/* On a phone a wide table scrolls sideways on its own instead of being cut at the screen's edge. */
-@media (max-width: 800px) { table { display: block; overflow-x: auto; max-width: 100%; } }
-th, td { border: 1px solid #ccc; padding: .25em .6em; text-align: left; vertical-align: top; }
-th { background: #f0f0f0; }
-tr:nth-child(even) td { background: #fafafa; }
-img { max-width: 100%; height: auto; display: block; margin: .5em 0; border: 1px solid #eee; }
-code, pre { background: #f5f5f5; font-size: .9em; }
-pre { padding: .8em; overflow-x: auto; }
-"""
-
-
-def render_html(md_text: str, folder: Path) -> str:
-    """The Markdown as one self-contained HTML page: tables, section anchors, and every image
-    embedded as a data URI (read from ``folder``)."""
-    import markdown
-
-    body = markdown.markdown(md_text, extensions=["tables", "attr_list", "fenced_code"])
-
-    def embed(match: re.Match) -> str:
-        src = html.unescape(match.group(1))
-        path = folder / src
-        if src.startswith(("data:", "http:", "https:")) or not path.is_file():
-            return match.group(0)
-        data = base64.b64encode(path.read_bytes()).decode("ascii")
-        return f'src="data:image/png;base64,{data}"'
-
-    body = re.sub(r'src="([^"]+\.png)"', embed, body)
-    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-            f"<title>Thousand: a strategy report</title>\n<style>{_CSS}</style>\n</head>\n<body>\n{body}\n"
-            "</body>\n</html>\n")

@@ -14,7 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 from analysis import report
-from analysis.report import SECTIONS, Sizes, build_report, num, pct
+from analysis.present.markdown import SECTIONS, num, pct
+from analysis.report import Sizes, build_report
 from sim.fingerprint import file_sha256
 
 SMALL = Sizes(bid_deals=300, pimc_deals=6, marriage_deals=3000, marriage_play_deals=200, barrel_games=60,

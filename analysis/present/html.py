@@ -1,0 +1,50 @@
+"""The strategy report as one self-contained HTML page: the Markdown's tables and anchors, one
+style that reads at desktop and phone widths, and every plot embedded as a data URI."""
+
+from __future__ import annotations
+
+import base64
+import html
+import re
+from pathlib import Path
+
+__all__ = ["render_html"]
+
+# ---- the page's style ----------------------------------------------------------------------------------------
+_CSS = """
+body { font-family: system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; max-width: 1100px;
+       margin: 2em auto; padding: 0 1.5em; line-height: 1.5; color: #222; }
+h1 { border-bottom: 2px solid #444; padding-bottom: .2em; }
+h2 { border-bottom: 1px solid #aaa; margin-top: 2em; padding-bottom: .1em; }
+table { border-collapse: collapse; margin: .8em 0; font-size: .9em; }
+/* On a phone a wide table scrolls sideways on its own instead of being cut at the screen's edge. */
+@media (max-width: 800px) { table { display: block; overflow-x: auto; max-width: 100%; } }
+th, td { border: 1px solid #ccc; padding: .25em .6em; text-align: left; vertical-align: top; }
+th { background: #f0f0f0; }
+tr:nth-child(even) td { background: #fafafa; }
+img { max-width: 100%; height: auto; display: block; margin: .5em 0; border: 1px solid #eee; }
+code, pre { background: #f5f5f5; font-size: .9em; }
+pre { padding: .8em; overflow-x: auto; }
+"""
+
+
+def render_html(md_text: str, folder: Path) -> str:
+    """The Markdown as one self-contained HTML page: tables, section anchors, and every image
+    embedded as a data URI (read from ``folder``)."""
+    import markdown
+
+    body = markdown.markdown(md_text, extensions=["tables", "attr_list", "fenced_code"])
+
+    def embed(match: re.Match) -> str:
+        src = html.unescape(match.group(1))
+        path = folder / src
+        if src.startswith(("data:", "http:", "https:")) or not path.is_file():
+            return match.group(0)
+        data = base64.b64encode(path.read_bytes()).decode("ascii")
+        return f'src="data:image/png;base64,{data}"'
+
+    body = re.sub(r'src="([^"]+\.png)"', embed, body)
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+            f"<title>Thousand: a strategy report</title>\n<style>{_CSS}</style>\n</head>\n<body>\n{body}\n"
+            "</body>\n</html>\n")
