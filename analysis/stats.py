@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import math
 from statistics import NormalDist
+from typing import Any
 
 __all__ = ["Z95", "wilson_interval", "mean_interval", "RatioOfSums", "PairedRatioSums", "two_sided_p", "holm",
            "json_ready"]
@@ -33,7 +34,7 @@ def mean_interval(mean: float, std: float, n: int, z: float = Z95) -> tuple[floa
     return (mean - half, mean + half)
 
 
-def json_ready(x):
+def json_ready(x: Any) -> Any:
     """A result made fit for strict JSON: a number that is not finite (an interval of one sample)
     becomes None, keys become text, tuples lists."""
     if isinstance(x, float) and not math.isfinite(x):

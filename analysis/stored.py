@@ -17,7 +17,9 @@ import functools
 import inspect
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 from sim import InputError
 from sim.fingerprint import describe_difference, file_sha256
@@ -27,6 +29,8 @@ __all__ = [
     "FINGERPRINT", "MANIFEST_FORMAT", "StaleResultError", "differences", "refusal", "manifest_path", "write_manifest",
     "manifest_problem", "holds_out",
 ]
+
+F = TypeVar("F", bound=Callable[..., Any])  # the decorated analysis, its signature kept
 
 FINGERPRINT = "code_fingerprint"  # the metadata key of the code fingerprint
 MANIFEST_FORMAT = 1
@@ -122,7 +126,8 @@ def manifest_problem(table: Path) -> str | None:
     return None
 
 
-def holds_out(option: str = "out", flag: str = "--out", default=None):
+def holds_out(option: str = "out", flag: str = "--out",
+              default: Callable[[], Path] | None = None) -> Callable[[F], F]:
     """Decorate a keyword-only analysis that stores results in the folder given as ``option``: it
     runs holding that folder's lock (``sim.runs.RunLock``), so that a second command on the same
     folder is refused in one line naming the first one's PID instead of colliding with its
@@ -130,7 +135,7 @@ def holds_out(option: str = "out", flag: str = "--out", default=None):
     storing anything in it; a read-only folder is used without a lock (nothing can be written
     there, and a write that is needed says so). ``default()``: the folder when the option is None
     (the report's default data folder)."""
-    def decorate(func):
+    def decorate(func: F) -> F:
         declared = inspect.signature(func).parameters[option].default
 
         @functools.wraps(func)
@@ -168,5 +173,5 @@ def holds_out(option: str = "out", flag: str = "--out", default=None):
             finally:
                 if lock is not None:
                     lock.release()
-        return wrapper
+        return wrapper  # type: ignore[return-value]
     return decorate

@@ -20,6 +20,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, wait
+from typing import TypeVar
 
 from sim import InputError
 
@@ -161,9 +162,10 @@ class Tally:
 
 
 _local = threading.local()
+T = TypeVar("T")  # what a thread's buffer maker makes
 
 
-def thread_buffers(key: str, make: Callable[[], object]):
+def thread_buffers(key: str, make: Callable[[], T]) -> T:
     """The calling thread's buffers called ``key``, made by ``make()`` on the thread's first call:
     kernels take every buffer from their caller, and a buffer is never shared between threads."""
     cache = getattr(_local, "buffers", None)

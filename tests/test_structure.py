@@ -151,3 +151,28 @@ def test_every_public_module_names_its_api():
         if unknown:
             problems.append(f"{where}: __all__ names {unknown}, which the module neither defines nor imports")
     assert not problems, "modules whose __all__ is missing or wrong:\n" + "\n".join(problems)
+
+
+def test_public_functions_carry_type_hints():
+    """Every function a module offers in ``__all__`` (but the compiled kernels') annotates its
+    parameters and its return: the Python API's signatures say what they take and give."""
+    missing = []
+    for path in source_files("sim", "analysis"):
+        if path.name.endswith("_nb.py"):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        offered: set[str] = set()
+        for node in module_level_statements(tree.body):
+            if (isinstance(node, (ast.Assign, ast.AnnAssign))
+                    and any(isinstance(t, ast.Name) and t.id == "__all__" for t in assignment_targets(node))
+                    and isinstance(node.value, (ast.List, ast.Tuple))):
+                offered = {e.value for e in node.value.elts if isinstance(e, ast.Constant)}
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and node.name in offered:
+                args = node.args.posonlyargs + node.args.args + node.args.kwonlyargs
+                bare = [a.arg for a in args if a.annotation is None]
+                bare += [f"**{node.args.kwarg.arg}"] if node.args.kwarg and node.args.kwarg.annotation is None else []
+                if bare or node.returns is None:
+                    where = f"{path.relative_to(ROOT)}:{node.lineno} {node.name}"
+                    missing.append(f"{where}: {', '.join(bare) or ''}{' (return)' if node.returns is None else ''}")
+    assert not missing, "public functions without type hints:\n" + "\n".join(missing)

@@ -31,7 +31,7 @@ def _table(headers: list[str], rows: list[list]) -> list[str]:
     return lines + [""]
 
 
-def pct(p, lo=None, hi=None, digits: int = 1) -> str:
+def pct(p: float | None, lo: float | None = None, hi: float | None = None, digits: int = 1) -> str:
     """A share as a percentage, with its 95% interval when given: ``31.0% [29.9, 32.2]``."""
     if p is None or (isinstance(p, float) and math.isnan(p)):
         return "–"
@@ -41,7 +41,8 @@ def pct(p, lo=None, hi=None, digits: int = 1) -> str:
     return text
 
 
-def num(x, lo=None, hi=None, digits: int = 1, sign: bool = False) -> str:
+def num(x: float | None, lo: float | None = None, hi: float | None = None, digits: int = 1,
+        sign: bool = False) -> str:
     """A number with its 95% interval when given."""
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "–"

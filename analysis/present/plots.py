@@ -5,6 +5,11 @@ a result object and the path of the PNG to write; it reads nothing else."""
 from __future__ import annotations
 
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = ["STYLE", "pyplot", "save"]
 
@@ -15,7 +20,7 @@ STYLE = {"font.size": 11, "axes.titlesize": 12, "axes.labelsize": 11, "legend.fo
          "axes.spines.right": False, "grid.alpha": 0.3}
 
 
-def pyplot():
+def pyplot() -> ModuleType:
     """matplotlib.pyplot on the Agg backend, with the tool's STYLE."""
     import matplotlib
 
@@ -26,7 +31,7 @@ def pyplot():
     return plt
 
 
-def save(fig, path: Path, *, tight: bool = True) -> None:
+def save(fig: Figure, path: Path, *, tight: bool = True) -> None:
     """Save ``fig`` as PNG to ``path`` through a temporary name, then close it."""
     plt = pyplot()
     if tight:

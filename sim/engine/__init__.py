@@ -19,6 +19,7 @@ never on how many threads or workers run the chunks.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -163,7 +164,7 @@ def chunk_rng(seed: int, index: int, stream: int = 0) -> np.ndarray:
     return state_from_seed(seed, (index,) if stream == 0 else (index, stream))
 
 
-def solver_buffers(players, net: np.ndarray | None = None, rec_rows: int = 1) -> tuple[np.ndarray, ...]:
+def solver_buffers(players: Sequence[str], net: np.ndarray | None = None, rec_rows: int = 1) -> tuple[np.ndarray, ...]:
     """The seats' buffers (``sim.players.seat_tuple``): the search buffers of double-dummy and PIMC
     seats (a token table when no seat searches), and the learned seats' packed nets
     (``sim.players.learned_nets``) and position record."""

@@ -21,9 +21,9 @@ W_PLAYED_BY = 16  # the cards each seat has played in this deal (the learned pla
 WORKSPACE_ROWS = 17
 
 
-def new_workspace():
+def new_workspace() -> np.ndarray:
     return np.zeros((WORKSPACE_ROWS, 24), dtype=np.int64)
 
 
-def new_game_state():
+def new_game_state() -> np.ndarray:
     return np.zeros(N_GAME_STATE, dtype=np.int64)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import tomllib
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
@@ -170,7 +171,7 @@ def player_codes(names: tuple[str, ...]) -> np.ndarray:
     return np.array([PLAYER_CODES[player_type(n)] for n in names], dtype=np.int64)
 
 
-def learned_weights_files(names) -> list[Path]:
+def learned_weights_files(names: Sequence[str]) -> list[Path]:
     """The distinct weights files the learned seats of ``names`` play, in order of first seat
     (``learned``: the shipped weights)."""
     files: list[Path] = []
@@ -180,7 +181,7 @@ def learned_weights_files(names) -> list[Path]:
     return files
 
 
-def learned_nets(names, prm: np.ndarray, n: int) -> np.ndarray | None:
+def learned_nets(names: Sequence[str], prm: np.ndarray, n: int) -> np.ndarray | None:
     """The packed nets of the learned seats of ``names`` (one row per distinct weights file), or
     None when no seat is learned; sets each learned seat's H_NET in the parameter rows ``prm``
     (``params_matrix``'s layout: with four players, block k's row s is seat (s + k) % 4)."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
@@ -61,7 +62,7 @@ def bidding_shapes_of(hb: int, hc: int) -> dict[str, tuple[int, ...]]:
             "c_W1": (C_N_IN, hc), "c_b1": (hc,), "c_W2": (hc, N_LADDER_OUT), "c_b2": (N_LADDER_OUT,)}
 
 
-def has_bidding(arrays) -> bool:
+def has_bidding(arrays: Mapping[str, np.ndarray]) -> bool:
     return all(k in arrays for k in BIDDING_ARRAYS)
 
 

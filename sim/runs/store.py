@@ -14,10 +14,14 @@ import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import polars as pl
 
 from sim import InputError
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 __all__ = [
     "RUN_FILE", "MANIFEST_FILE", "JOURNAL_FILE", "VERIFIED_FILE", "LOCK_FILE", "FINGERPRINT", "MANIFEST_FORMAT",
@@ -125,7 +129,7 @@ def write_atomic_bytes(path: Path, data: bytes) -> None:
             tmp.unlink(missing_ok=True)
 
 
-def write_npz_atomic(path: Path, **arrays) -> None:
+def write_npz_atomic(path: Path, **arrays: ArrayLike) -> None:
     """``np.savez`` of ``arrays`` to ``path`` through ``write_atomic_bytes``: never a partial file,
     and a full disk is one line."""
     import io

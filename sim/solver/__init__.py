@@ -20,10 +20,13 @@ generation, so answers and node counts never depend on the number of threads.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from sim import InputError
 from sim.game.cards import CardError, format_card, parse_hand, suit_index
@@ -35,8 +38,11 @@ from sim.solver import search2_nb, search_nb
 __all__ = [
     "TABLE_LOG2_ROWS", "PIMC_TABLE_LOG2_ROWS", "CHUNK", "PLAY_OPTIONS", "SolverInputError", "search_buffers",
     "Positions", "MAX_CARDS", "positions", "dd_values", "dd_at_least", "lead_values", "Play", "principal_variation",
-    "best_discard", "best_discard2", "solve_layout", "solve_layouts",
+    "best_discard", "best_discard2", "solve_layout", "solve_layouts", "RulesLike",
 ]
+
+# Rules as every function here takes them: a HouseRules, a preset name or TOML file, or None (classic).
+RulesLike = HouseRules | str | None
 
 TABLE_LOG2_ROWS = 18  # 2^18 rows of 24 bytes per thread: far more than an 8-card solve fills
 # PIMC solves many small positions, each from a fresh table generation: a table of 2^14 rows
@@ -66,13 +72,13 @@ def _buffers():
 
 
 # ---- input checks -----------------------------------------------------------------------------
-def _rules_array(rules) -> np.ndarray:
+def _rules_array(rules: RulesLike) -> np.ndarray:
     if isinstance(rules, HouseRules):
         return rules.to_array()
     return load_rules(rules).to_array()
 
 
-def _rules_record(rules) -> HouseRules:
+def _rules_record(rules: RulesLike) -> HouseRules:
     return rules if isinstance(rules, HouseRules) else load_rules(rules)
 
 
@@ -141,8 +147,9 @@ class Positions:
 MAX_CARDS = {3: 8, 2: 10}  # cards per hand at the start of the play
 
 
-def positions(hands, *, leader=0, trump=None, won=(), trump_owner=None, unsecured=0, last_bonus=0,
-              rules=None) -> Positions:
+def positions(hands: ArrayLike, *, leader: int | ArrayLike = 0, trump: int | ArrayLike | None = None,
+              won: Iterable[int] | np.ndarray = (), trump_owner: int | ArrayLike | None = None,
+              unsecured: int | ArrayLike = 0, last_bonus: int | ArrayLike = 0, rules: RulesLike = None) -> Positions:
     """Check positions and bring them to the kernels' columns. ``hands``: integer array (n, 3), or
     (n, 2) for the two-player game. Options are one value for all positions or (numpy arrays) one
     per position; ``won`` is a collection of seats, or a numpy array of per-position bitmasks (bit
@@ -224,8 +231,10 @@ def _run(pos: Positions, targets: np.ndarray, mode: int, threads: int | None):
     return out, nodes
 
 
-def dd_values(hands, *, leader=0, trump=None, won=(), trump_owner=None, unsecured=0, last_bonus=0, rules=None,
-              threads: int | None = None, return_nodes: bool = False):
+def dd_values(hands: ArrayLike, *, leader: int | ArrayLike = 0, trump: int | ArrayLike | None = None,
+              won: Iterable[int] | np.ndarray = (), trump_owner: int | ArrayLike | None = None,
+              unsecured: int | ArrayLike = 0, last_bonus: int | ArrayLike = 0, rules: RulesLike = None,
+              threads: int | None = None, return_nodes: bool = False) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """Exact double-dummy values (declarer's points to come) of n positions: int64 array (n,).
     ``hands`` (n, 3), or (n, 2) with ``last_bonus`` for the two-player game. With ``return_nodes``
     also the nodes each search visited."""
@@ -235,8 +244,11 @@ def dd_values(hands, *, leader=0, trump=None, won=(), trump_owner=None, unsecure
     return (values, nodes) if return_nodes else values
 
 
-def dd_at_least(hands, targets, *, leader=0, trump=None, won=(), trump_owner=None, unsecured=0, last_bonus=0,
-                rules=None, threads: int | None = None, return_nodes: bool = False):
+def dd_at_least(hands: ArrayLike, targets: int | ArrayLike, *, leader: int | ArrayLike = 0,
+                trump: int | ArrayLike | None = None, won: Iterable[int] | np.ndarray = (),
+                trump_owner: int | ArrayLike | None = None, unsecured: int | ArrayLike = 0,
+                last_bonus: int | ArrayLike = 0, rules: RulesLike = None, threads: int | None = None,
+                return_nodes: bool = False) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """Threshold tests: can the declarer be sure of at least ``targets[i]`` points to come? bool (n,)."""
     pos = positions(hands, leader=leader, trump=trump, won=won, trump_owner=trump_owner, unsecured=unsecured,
                     last_bonus=last_bonus, rules=rules)
@@ -267,7 +279,7 @@ def _single(hands, kw) -> Positions:
     return positions(h.reshape(1, -1) if h.ndim == 1 else h, **kw)
 
 
-def lead_values(hands, **kw) -> dict[int, int]:
+def lead_values(hands: ArrayLike, **kw: Any) -> dict[int, int]:
     """{card: value if the seat on lead leads it} for one position (``hands``: 3 masks, or 2 for the
     two-player game), over the cards he may lead; with marriage_optional each card takes the
     declaration choice best for him."""
@@ -285,7 +297,7 @@ class Play:
     declared: bool  # the lead declared its marriage (or half marriage, or four aces)
 
 
-def principal_variation(hands, **kw) -> tuple[int, list[Play]]:
+def principal_variation(hands: ArrayLike, **kw: Any) -> tuple[int, list[Play]]:
     """(value, plays) for one position: the cards played to the end when every seat plays a best
     move (ties: the first in search order)."""
     pos = _single(hands, kw)
@@ -300,7 +312,7 @@ def principal_variation(hands, **kw) -> tuple[int, list[Play]]:
     return value, [Play(int(out[24 + i]), int(out[i]) & 31, bool(out[i] & search_nb.DECLARE_FLAG)) for i in range(n)]
 
 
-def best_discard(hand10: int, opp1: int, opp2: int, *, rules=None) -> tuple[int, int, int]:
+def best_discard(hand10: int, opp1: int, opp2: int, *, rules: RulesLike = None) -> tuple[int, int, int]:
     """(card to seat 1, card to seat 2, value) maximising the declarer's double-dummy points from
     his 10 cards after the talon and the opponents' 7 each (seat 1 plays after the declarer)."""
     masks = [int(hand10), int(opp1), int(opp2)]
@@ -316,7 +328,8 @@ def best_discard(hand10: int, opp1: int, opp2: int, *, rules=None) -> tuple[int,
     return int(a), int(b), int(v)
 
 
-def best_discard2(hand12: int, defender_hand: int, other_talon: int, *, rules=None) -> tuple[int, int, int | None, int]:
+def best_discard2(hand12: int, defender_hand: int, other_talon: int, *,
+                  rules: RulesLike = None) -> tuple[int, int, int | None, int]:
     """The two-player declarer's best discard, seeing every card: (b1, b2, t, value). ``hand12``: his
     hand with the talon he took (12 cards); ``defender_hand``: 10 cards and ``other_talon`` 2
     (two_player_talon = 2), or 9 and 3 (two_player_talon = 3: then he also puts one card t into the

@@ -92,7 +92,7 @@ def make_positions(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
                        np.stack(table), np.concatenate(index))
 
 
-def batch_inputs(data: PositionSet, rows: np.ndarray, perm: tuple[int, ...] | None):
+def batch_inputs(data: PositionSet, rows: np.ndarray, perm: tuple[int, ...] | None) -> tuple[np.ndarray, ...]:
     """(sparse, dense, role, target, mask) of ``rows``, the suits renamed by ``perm`` (None: as
     stored; ``sim.training.augment``)."""
     from sim.training.augment import permute_rules, permute_suits
