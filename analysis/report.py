@@ -392,9 +392,13 @@ def _barrel(folder: Path, rules: list[str], seed: int, sizes: Sizes, backend) ->
 
 def _compare(folder: Path, rules: list[str], seed: int, sizes: Sizes, backend) -> dict:
     from analysis.compare import compare
+    from analysis.present.json_text import to_json
+    from analysis.present.plots import plot_comparison
 
-    return json.loads(compare(rules=rules, games=sizes.compare_games, players="heuristic", seed=seed,
-                              out=folder, as_json=True, backend=backend)[0])
+    result = compare(rules=rules, games=sizes.compare_games, players="heuristic", seed=seed, out=folder,
+                     backend=backend)
+    plot_comparison(result, result.plot_path)
+    return json.loads(to_json(result))
 
 
 def _tournament(folder: Path, rules: str, seed: int, sizes: Sizes, backend) -> dict:

@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from analysis.barrel import BarrelStats
+    from analysis.compare import Comparison
 
-__all__ = ["STYLE", "pyplot", "save", "plot_barrel"]
+__all__ = ["STYLE", "pyplot", "save", "plot_comparison", "plot_barrel"]
 
 # One style for every plot of the tool (the report shows them side by side): text large enough to
 # read when a wide figure is shown about 1,000 pixels wide, light grids, no top and right frame.
@@ -42,6 +43,48 @@ def save(fig, path: Path, *, tight: bool = True) -> None:
     finally:
         plt.close(fig)
         tmp.unlink(missing_ok=True)
+
+
+# --- compare ---
+def plot_comparison(result: Comparison, path: Path) -> None:
+    """The game length of every rule set (histograms) above every difference to the first rule set
+    in % of its value, with its 95% interval (red when significant after Holm)."""
+    import numpy as np
+
+    from analysis.analysis_dir import short_label
+
+    plt = pyplot()
+
+    rows = result.rows
+    shown = [r for r in rows if r.first and r.first == r.first and r.ci_low == r.ci_low]
+    # Game length above, the differences below with a line of room for each.
+    height = 0.24 * len(shown) + 1.5
+    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(12, 4.5 + height), gridspec_kw={"height_ratios": [4.5, height]},
+                                   layout="constrained")
+    for label in result.rule_sets:
+        lengths = np.asarray(result.game_lengths[label])
+        ax1.hist(lengths, bins=40, histtype="step", linewidth=1.5,
+                 label=f"{short_label(label)} (mean {lengths.mean():.1f})")
+    ax1.set_xlabel("game length (deals)")
+    ax1.set_ylabel("games")
+    ax1.set_title("Game length by rule set")
+    ax1.legend()
+    y = np.arange(len(shown))
+    rel = [100 * r.diff / abs(r.first) for r in shown]
+    lo = [100 * (r.diff - r.ci_low) / abs(r.first) for r in shown]
+    hi = [100 * (r.ci_high - r.diff) / abs(r.first) for r in shown]
+    for yi, x, a, b, r in zip(y, rel, lo, hi, shown, strict=True):
+        ax2.errorbar([x], [yi], xerr=[[max(0.0, a)], [max(0.0, b)]], fmt="o", capsize=3,
+                     color="C3" if r.significant else "C0")
+    ax2.axvline(0, color="grey", linewidth=0.8)
+    ax2.set_yticks(y, [f"{r.metric} ({short_label(r.rules)})" for r in shown], fontsize=9)
+    ax2.set_ylim(len(shown) - 0.5, -0.5)
+    ax2.set_xlabel(f"difference to {result.rule_sets[0]}, % of its value (95% interval; red: significant after Holm)")
+    ax2.set_title("Differences")
+    ax2.grid(axis="x", alpha=0.3)
+    fig.suptitle(f"Rule sets on common random numbers: {result.games:,} games each, seed {result.seed}, "
+                 f"players {', '.join(result.players)}")
+    save(fig, path, tight=False)
 
 
 # --- barrel ---

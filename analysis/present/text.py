@@ -8,8 +8,31 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from analysis.barrel import BarrelStats, Share
+    from analysis.compare import Comparison
 
-__all__ = ["barrel_lines"]
+__all__ = ["comparison_lines", "barrel_lines"]
+
+
+# --- compare ---
+def comparison_lines(result: Comparison) -> list[str]:
+    """What ``thousand compare`` prints: every difference to the first rule set, the count of those
+    significant, what was left out, and where the table and the plot are."""
+    labels = result.rule_sets
+    lines = [f"rule sets compared on the same deals (common random numbers): {', '.join(labels)}; differences to "
+             f"{labels[0]} with 95% intervals; * = significant after Holm's correction (family-wise 5%)",
+             f"{'metric':<36}{'rule set':<16}{labels[0][:14]:>14}{'this':>12}  {'difference [95%]':<30}"
+             f"{'p':>8}{'p (Holm)':>10}"]
+    for r in result.rows:
+        diff = f"{r.diff:+.4f} [{r.ci_low:+.4f}, {r.ci_high:+.4f}]"
+        mark = " *" if r.significant else ""
+        lines.append(f"{r.metric:<36}{r.rules[:15]:<16}{r.first:>14.4f}{r.value:>12.4f}  {diff:<30}"
+                     f"{r.p:>8.3g}{r.p_holm:>10.3g}{mark}")
+    significant = sum(r.significant for r in result.rows)
+    lines.append(f"{significant} of {len(result.rows)} differences significant")
+    if result.left_out:
+        lines.append(f"left out, observed in one rule set only or in neither (no difference to show): "
+                     f"{', '.join(result.left_out)}")
+    return lines + [f"table: {result.table_path}; plot: {result.plot_path}"]
 
 
 # --- barrel ---
