@@ -347,15 +347,26 @@ def tables_barrel(
     workers: DaskWorkers = None,
 ) -> None:
     """Barrel survival: how barrel episodes end (up, by attempt; falls by cause), per rule set."""
-    from analysis.barrel import tables_barrel as run
+    from contextlib import closing
 
+    from analysis.barrel import tables_barrel as run
+    from analysis.present.json_text import to_json
+    from analysis.present.plots import plot_barrel
+    from analysis.present.text import barrel_lines
+    from sim.runs.progress import StageBars
+
+    bars = StageBars("game")  # closed before a line is printed, the error's included
     try:
-        with _backend(scheduler, cluster, workers) as backend:
-            lines = run(games=games, rules=rules or ["classic"], players=players, seed=seed, out=out,
-                        as_json=as_json, progress=not as_json, backend=backend, fresh=fresh)
+        with _backend(scheduler, cluster, workers) as backend, closing(bars):
+            result = run(games=games, rules=rules or ["classic"], players=players, seed=seed, out=out,
+                         progress=None if as_json else bars, backend=backend, fresh=fresh)
     except _user_errors() as exc:
         _refuse(exc)
-    typer.echo("\n".join(lines))
+    typer.echo(to_json(result) if as_json else "\n".join(barrel_lines(result)))
+    try:
+        plot_barrel(result, result.plot_path)
+    except _user_errors() as exc:
+        _refuse(exc)
 
 
 @app.command("compare")
@@ -374,15 +385,26 @@ def compare(
 ) -> None:
     """Compare house-rule sets on the same deals: every metric's difference with a paired 95% interval
     and a Holm-corrected p-value."""
-    from analysis.compare import compare as run
+    from contextlib import closing
 
+    from analysis.compare import compare as run
+    from analysis.present.json_text import to_json
+    from analysis.present.plots import plot_comparison
+    from analysis.present.text import comparison_lines
+    from sim.runs.progress import StageBars
+
+    bars = StageBars("game")  # closed before a line is printed, the error's included
     try:
-        with _backend(scheduler, cluster, workers) as backend:
-            lines = run(rules=rule_sets, games=games, players=players, seed=seed, out=out, as_json=as_json,
-                        progress=not as_json, backend=backend, fresh=fresh)
+        with _backend(scheduler, cluster, workers) as backend, closing(bars):
+            result = run(rules=rule_sets, games=games, players=players, seed=seed, out=out,
+                         progress=None if as_json else bars, backend=backend, fresh=fresh)
     except _user_errors() as exc:
         _refuse(exc)
-    typer.echo("\n".join(lines))
+    typer.echo(to_json(result) if as_json else "\n".join(comparison_lines(result)))
+    try:
+        plot_comparison(result, result.plot_path)
+    except _user_errors() as exc:
+        _refuse(exc)
 
 
 @app.command("tournament")

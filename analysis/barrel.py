@@ -21,6 +21,7 @@ memory stays flat whatever the number of games.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from pathlib import Path
@@ -28,7 +29,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from analysis.stats import json_ready, mean_interval, wilson_interval
+from analysis.stats import mean_interval, wilson_interval
 from analysis.stored import FINGERPRINT, holds_out
 from sim import InputError
 from sim.engine.schema import (
@@ -48,11 +49,12 @@ if TYPE_CHECKING:
     import polars as pl
 
     from sim.runs.backend import Backend
+    from sim.runs.progress import Progress
 
 __all__ = [
     "FALL_CAUSES", "FATES", "MAX_ATTEMPT_SHOWN", "TABLE_FILE", "PLOT_FILE", "episodes", "deals_with_a_sitter",
-    "SCORE_STEP", "wins_from_score", "simultaneous_climbs", "barrel_summary", "format_summaries", "IDENTITY",
-    "tables_barrel",
+    "SCORE_STEP", "wins_from_score", "simultaneous_climbs", "Share", "GameLength", "BarrelSummary", "barrel_summary",
+    "IDENTITY", "BarrelStats", "tables_barrel",
 ]
 
 FALL_CAUSES = (("failed contract", EV_FALL_CONTRACT), ("attempts used up", EV_FALL_ATTEMPTS),
@@ -150,7 +152,71 @@ def simultaneous_climbs(deals: pl.DataFrame, n_seats: int) -> int:
                    for p in range(n_seats)))
 
 
-def barrel_summary(run: Path) -> dict:
+@dataclasses.dataclass(frozen=True)
+class Share:
+    """A proportion ``k`` of ``n`` with its Wilson 95% interval: ``p`` (NaN when ``n`` is 0),
+    ``ci_low``, ``ci_high`` (NaN when ``n`` is 0)."""
+
+    k: int
+    n: int
+    p: float
+    ci_low: float
+    ci_high: float
+
+
+@dataclasses.dataclass(frozen=True)
+class GameLength:
+    """The mean length of the games in deals (``mean``) over ``n`` games, with its normal 95%
+    interval (``ci_low``, ``ci_high``; NaN for fewer than two games)."""
+
+    mean: float
+    n: int
+    ci_low: float
+    ci_high: float
+
+
+@dataclasses.dataclass(frozen=True)
+class BarrelSummary:
+    """The barrel in one rule set's stored games. Shares (``Share``) are of the barrel episodes
+    unless said otherwise.
+
+    - ``episodes``: the barrel episodes; ``simultaneous_climbs``: climbs that reached the barrel
+      together with another player (never sat, no episode); ``games``: the games read;
+    - ``fates``: {fate: share}, one per fate of ``FATES`` in that order (up, fell by each cause,
+      another player won, unfinished); ``fell``: fell by any cause; ``fell_to_zero``: falls that
+      set the score to zero;
+    - ``up_on_attempt``: {attempt: share won on it}, attempts 1 to ``MAX_ATTEMPT_SHOWN``;
+    - ``attempts``: {attempts: episodes that lasted that many}, in increasing attempts;
+    - ``game_length``: the games' mean length (``GameLength``);
+    - ``barrel_share_of_deals``: the share of played deals that began with somebody on the barrel;
+    - ``win_from_score``: {score class: share of the games won by the seat that dealt from that
+      class}, classes of ``SCORE_STEP`` points (``wins_from_score``).
+
+    ``to_dict()``: the same as plain Python (what ``--json`` prints for the rule set).
+    """
+
+    episodes: int
+    simultaneous_climbs: int
+    games: int
+    fates: dict[str, Share]
+    fell: Share
+    fell_to_zero: Share
+    up_on_attempt: dict[int, Share]
+    attempts: dict[int, int]
+    game_length: GameLength
+    barrel_share_of_deals: Share
+    win_from_score: dict[int, Share]
+
+    def lasted(self, attempts: int, *, or_more: bool = False) -> Share:
+        """The share of the episodes that lasted ``attempts`` attempts (or more, with ``or_more``)."""
+        k = sum(v for a, v in self.attempts.items() if (a >= attempts if or_more else a == attempts))
+        return _share(k, self.episodes)
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+def barrel_summary(run: Path) -> BarrelSummary:
     """Fates, attempts and game length of a stored games run, with 95% intervals."""
 
     from sim.runs import read_run_metadata, read_shard, verify_run
@@ -193,60 +259,22 @@ def barrel_summary(run: Path) -> dict:
     mean = length_sum / n_games if n_games else math.nan
     var = (length_sq - n_games * mean * mean) / (n_games - 1) if n_games > 1 else math.nan
     lo, hi = mean_interval(mean, math.sqrt(max(0.0, var)) if n_games > 1 else math.nan, n_games)
-    summary = {
-        "run": meta, "episodes": n, "simultaneous_climbs": simultaneous, "games": n_games,
-        "fates": {f: _share(k, n) for f, k in fates.items()},
-        "fell": _share(sum(k for f, k in fates.items() if f.startswith("fell")), n),
-        "fell_to_zero": _share(zeroed, n),
-        "up_on_attempt": {a: _share(up_on.get(a, 0), n) for a in range(1, MAX_ATTEMPT_SHOWN + 1)},
-        "attempts": dict(sorted(attempts.items())),
-        "game_length": {"mean": mean, "n": n_games, "ci_low": lo, "ci_high": hi},
-        "barrel_share_of_deals": _share(barrel_deals, played_deals),
-        "win_from_score": {cls: _share(k, n_) for cls, (k, n_) in sorted(from_score.items())},
-    }
-    return summary
+    return BarrelSummary(
+        episodes=n, simultaneous_climbs=simultaneous, games=n_games,
+        fates={f: _share(k, n) for f, k in fates.items()},
+        fell=_share(sum(k for f, k in fates.items() if f.startswith("fell")), n),
+        fell_to_zero=_share(zeroed, n),
+        up_on_attempt={a: _share(up_on.get(a, 0), n) for a in range(1, MAX_ATTEMPT_SHOWN + 1)},
+        attempts=dict(sorted(attempts.items())),
+        game_length=GameLength(mean=mean, n=n_games, ci_low=lo, ci_high=hi),
+        barrel_share_of_deals=_share(barrel_deals, played_deals),
+        win_from_score={cls: _share(k, n_) for cls, (k, n_) in sorted(from_score.items())},
+    )
 
 
-def _share(k: int, n: int) -> dict:
+def _share(k: int, n: int) -> Share:
     lo, hi = wilson_interval(k, n)
-    return {"k": k, "n": n, "p": k / n if n else math.nan, "ci_low": lo, "ci_high": hi}
-
-
-def format_summaries(summaries: dict[str, dict]) -> list[str]:
-    names = list(summaries)
-    width = 24
-    lines = ["barrel survival (share of barrel episodes, [95% interval])",
-             f"{'':<30}" + "".join(f"{n[:width - 2]:<{width}}" for n in names)]
-
-    def row(label, cells):
-        lines.append(f"{label:<30}" + "".join(f"{c:<{width}}" for c in cells))
-
-    def pct(x):
-        return "-" if not x["n"] else f"{x['p']:.3f} [{x['ci_low']:.3f}, {x['ci_high']:.3f}]"
-
-    row("games / barrel episodes", [f"{s['games']:,} / {s['episodes']:,}" for s in summaries.values()])
-    for f in FATES:
-        row(f, [pct(s["fates"][f]) for s in summaries.values()])
-    row("fell (all causes)", [pct(s["fell"]) for s in summaries.values()])
-    row("fell to zero", [pct(s["fell_to_zero"]) for s in summaries.values()])
-    for a in range(1, 4):
-        row(f"up on attempt {a}", [pct(s["up_on_attempt"][a]) for s in summaries.values()])
-    for a in range(0, 4):
-        label = f"episodes of {a}{'+' if a == 3 else ''} deals on it"
-        row(label, [pct(_share(sum(k for n_, k in s["attempts"].items() if (n_ >= 3 if a == 3 else n_ == a)),
-                               s["episodes"])) for s in summaries.values()])
-    row("simultaneous climbs", [f"{s['simultaneous_climbs']:,}" for s in summaries.values()])
-    row("game length (deals)", [f"{s['game_length']['mean']:.1f} [{s['game_length']['ci_low']:.1f}, "
-                                f"{s['game_length']['ci_high']:.1f}]" for s in summaries.values()])
-    row("deals with a sitter", [pct(s["barrel_share_of_deals"]) for s in summaries.values()])
-    lines.append(f"chance of winning the game from your score when you deal (score classes of {SCORE_STEP}, one "
-                 "observation per game and class; classes of fewer than 30 left out)")
-    classes = sorted({c for s in summaries.values() for c, v in s["win_from_score"].items() if v["n"] >= 30})
-    for c in classes:
-        row(f"score {c} to {c + SCORE_STEP - 5}", [pct(s["win_from_score"].get(c, {"n": 0})) if
-                                                  s["win_from_score"].get(c, {"n": 0})["n"] >= 30 else "-"
-                                                  for s in summaries.values()])
-    return lines
+    return Share(k=k, n=n, p=k / n if n else math.nan, ci_low=lo, ci_high=hi)
 
 
 # What identifies a stored barrel table (besides the code fingerprint): metadata key -> (what a
@@ -255,15 +283,66 @@ IDENTITY = {"table": ("the kind of table", None), "rule_sets": ("the rule sets",
             "games": ("the sizes", "--games"), "seed": ("the seed", "--seed"), "players": ("the players", "--players")}
 
 
+@dataclasses.dataclass(frozen=True)
+class BarrelStats:
+    """Barrel survival under one or more rule sets (``tables_barrel``).
+
+    - ``rule_sets``: the labels of the rule sets, in the order given ("1-classic", "2-short", ...);
+    - ``games``: the whole games played per rule set; ``seed``: the root seed they share;
+      ``players``: who played, one name a seat;
+    - ``summaries``: {rule set: its ``BarrelSummary``}, in the order of ``rule_sets``;
+    - ``runs``: {rule set: the folder of its stored run}; ``table_path``: the stored
+      ``barrel.parquet`` (``to_polars()``'s table and, as metadata, ``provenance``); ``plot_path``:
+      where its plot goes (``analysis.present.plots.plot_barrel`` draws it);
+    - ``provenance``: the metadata stored with the table (version, code fingerprint, sizes, seed,
+      players, rule sets and each one's rules).
+
+    ``to_polars()``: the stored table, one row a rule set and quantity (every fate, fell, fell to
+    zero, up on each attempt, deals with a sitter, win from each score class) with columns rules,
+    quantity, k, n, p, ci_low, ci_high. ``to_dict()``: what ``thousand tables barrel --json``
+    prints (``provenance`` and the summaries).
+    """
+
+    rule_sets: tuple[str, ...]
+    games: int
+    seed: int
+    players: tuple[str, ...]
+    summaries: dict[str, BarrelSummary]
+    runs: dict[str, Path]
+    table_path: Path
+    plot_path: Path
+    provenance: dict
+
+    def to_polars(self) -> pl.DataFrame:
+        """The shares of every rule set, as stored in ``barrel.parquet``."""
+        import polars as pl
+
+        rows = []
+        for label, s in self.summaries.items():
+            items = [(f, s.fates[f]) for f in FATES] + [("fell", s.fell), ("fell to zero", s.fell_to_zero)]
+            items += [(f"up on attempt {a}", v) for a, v in s.up_on_attempt.items()]
+            items += [("deals with a sitter", s.barrel_share_of_deals)]
+            items += [(f"win from score {c}", v) for c, v in s.win_from_score.items()]
+            for name, v in items:
+                rows.append({"rules": label, "quantity": name, "k": v.k, "n": v.n, "p": v.p,
+                             "ci_low": v.ci_low, "ci_high": v.ci_high})
+        return pl.DataFrame(rows)
+
+    def to_dict(self) -> dict:
+        """The stored metadata and every rule set's summary, as ``--json`` prints them."""
+        return {**self.provenance, "summaries": {k: v.to_dict() for k, v in self.summaries.items()}}
+
+
 @holds_out()
 def tables_barrel(*, games: int, rules: list[str], players: str = "heuristic", seed: int = 0,
-                  out: Path = Path("out/tables"), as_json: bool = False, progress: bool = False,
-                  backend: Backend | None = None, fresh: bool = False) -> list[str]:
-    """What ``thousand tables barrel`` prints: for every rule set, ``games`` whole games played (or
-    the stored run of the same spec reused) under ``out/barrel-runs``, and their barrel summary;
-    a Parquet table with the metadata and a plot in ``out``. What ``out`` holds from other
-    arguments or other code is refused (``analysis.analysis_dir``) unless ``fresh``, which redoes
-    it."""
+                  out: Path = Path("out/tables"), progress: Progress | None = None,
+                  backend: Backend | None = None, fresh: bool = False) -> BarrelStats:
+    """Barrel survival (``BarrelStats``) under every rule set of ``rules`` (presets or TOML files;
+    none: classic): ``games`` whole games played (or the stored run of the same spec reused) under
+    ``out/barrel-runs``, and their barrel summary, stored as a Parquet table with the metadata in
+    ``out``. What ``out`` holds from other arguments or other code is refused
+    (``analysis.analysis_dir``) unless ``fresh``, which redoes it. ``progress(stage, games done,
+    games)`` follows the play."""
 
     from analysis.analysis_dir import (
         NoResultError,
@@ -280,7 +359,6 @@ def tables_barrel(*, games: int, rules: list[str], players: str = "heuristic", s
     from sim.fingerprint import code_fingerprint
     from sim.game.rules import load_rules
     from sim.runs import check_output_dir, play_runs
-    from sim.runs.progress import StageBars
 
     if seed < 0:
         raise InputError(f"--seed must be 0 or more, not {seed}")
@@ -310,88 +388,23 @@ def tables_barrel(*, games: int, rules: list[str], players: str = "heuristic", s
                  what=f"the barrel table stored in --out {out}", runs={runs[k]: specs[k] for k in specs}, fresh=fresh)
     check_output_dir(out)
     with worded_for(out, out / "barrel-runs"):
-        play_runs({runs[label]: spec for label, spec in specs.items()},
-                  progress=StageBars("game") if progress else None, stage="rule sets",
+        play_runs({runs[label]: spec for label, spec in specs.items()}, progress=progress, stage="rule sets",
                   backend=backend, fresh=fresh)
         require_finished(runs, what="rule set", limit=next(iter(specs.values())).max_deals_per_game)
         summaries = {label: barrel_summary(run) for label, run in runs.items()}
     for label, s in summaries.items():
-        if not s["episodes"]:
-            raise NoResultError(f"rule set {label}: no barrel episode in its {s['games']:,} games (nobody sat on the "
+        if not s.episodes:
+            raise NoResultError(f"rule set {label}: no barrel episode in its {s.games:,} games (nobody sat on the "
                                 "barrel), so there is no survival to show; play more games")
-    _store(summaries, meta, out)
-    if as_json:
-        return [json.dumps(json_ready({**meta, "summaries": {k: {kk: vv for kk, vv in v.items() if kk != "run"}
-                                                            for k, v in summaries.items()}}),
-                           ensure_ascii=False, indent=1, allow_nan=False)]
-    return format_summaries(summaries) + [f"table: {out / TABLE_FILE}; plot: {out / PLOT_FILE}"]
+    result = BarrelStats(rule_sets=tuple(rule_sets), games=games, seed=seed, players=tuple(meta["players"]),
+                         summaries=summaries, runs=runs, table_path=out / TABLE_FILE, plot_path=out / PLOT_FILE,
+                         provenance=meta)
+    _store(result)
+    return result
 
 
-def _store(summaries: dict[str, dict], meta: dict, out: Path) -> None:
-    import polars as pl
-
+def _store(result: BarrelStats) -> None:
     from sim.runs import write_parquet_atomic
 
-    rows = []
-    for label, s in summaries.items():
-        items = [(f, s["fates"][f]) for f in FATES] + [("fell", s["fell"]), ("fell to zero", s["fell_to_zero"])]
-        items += [(f"up on attempt {a}", v) for a, v in s["up_on_attempt"].items()]
-        items += [("deals with a sitter", s["barrel_share_of_deals"])]
-        items += [(f"win from score {c}", v) for c, v in s["win_from_score"].items()]
-        for name, v in items:
-            rows.append({"rules": label, "quantity": name, "k": v["k"], "n": v["n"], "p": v["p"],
-                         "ci_low": v["ci_low"], "ci_high": v["ci_high"]})
-    write_parquet_atomic(pl.DataFrame(rows), out / TABLE_FILE, {k: json.dumps(v) for k, v in meta.items()})
-    _plot(summaries, meta, out / PLOT_FILE)
-
-
-def _plot(summaries: dict[str, dict], meta: dict, path: Path) -> None:
-    from analysis.analysis_dir import short_label
-    from analysis.present.plots import pyplot, save
-
-    plt = pyplot()
-
-    # Fates across the top (one group of bars per fate), attempts and scores below.
-    fig = plt.figure(figsize=(13, 10))
-    grid = fig.add_gridspec(2, 2)
-    ax1 = fig.add_subplot(grid[0, :])
-    ax2, ax3 = fig.add_subplot(grid[1, 0]), fig.add_subplot(grid[1, 1])
-    shown = [f for f in FATES if any(s["fates"][f]["k"] for s in summaries.values())]
-    width = 0.8 / max(1, len(summaries))
-    x = np.arange(len(shown))
-    last_attempt = max([a for s in summaries.values() for a, v in s["up_on_attempt"].items() if v["k"]] + [1])
-    last_attempt = min(MAX_ATTEMPT_SHOWN, last_attempt + 1)
-    for i, (label, s) in enumerate(summaries.items()):
-        ps = [s["fates"][f]["p"] for f in shown]
-        err = [[max(0.0, p - s["fates"][f]["ci_low"]) for f, p in zip(shown, ps, strict=True)],
-               [max(0.0, s["fates"][f]["ci_high"] - p) for f, p in zip(shown, ps, strict=True)]]
-        ax1.bar(x + i * width, ps, width, yerr=err, capsize=3,
-                label=f"{short_label(label)} ({s['episodes']:,} episodes)")
-        attempts = range(1, last_attempt + 1)
-        ups = [s["up_on_attempt"][a]["p"] for a in attempts]
-        err2 = [[max(0.0, p - s["up_on_attempt"][a]["ci_low"]) for a, p in zip(attempts, ups, strict=True)],
-                [max(0.0, s["up_on_attempt"][a]["ci_high"] - p) for a, p in zip(attempts, ups, strict=True)]]
-        ax2.errorbar(list(attempts), ups, yerr=err2, marker="o", capsize=3, label=short_label(label))
-        curve = [(c, v) for c, v in s["win_from_score"].items() if v["n"] >= 30]
-        xs = [c + SCORE_STEP / 2 for c, _ in curve]
-        ax3.plot(xs, [v["p"] for _, v in curve], marker=".", label=short_label(label))
-        ax3.fill_between(xs, [v["ci_low"] for _, v in curve], [v["ci_high"] for _, v in curve], alpha=0.2)
-    ax1.set_xticks(x + width * (len(summaries) - 1) / 2, [f.replace(": ", ":\n")
-                                                           for f in shown])
-    ax1.set_ylabel("share of barrel episodes")
-    ax1.set_title("How a barrel episode ends (95% intervals)")
-    ax1.legend()
-    ax2.set_xlabel("attempt (played deals on the barrel)")
-    ax2.set_xticks(list(range(1, last_attempt + 1)))
-    ax2.set_ylabel("share of episodes won on this attempt")
-    ax2.set_title("Leaving the barrel upward, by attempt")
-    ax2.legend()
-    ax3.set_xlabel(f"your score before the deal you deal (points, classes of {SCORE_STEP})")
-    ax3.set_ylabel("chance of winning the game")
-    ax3.set_title("Winning from a score (95% bands)")
-    ax3.legend()
-    for ax in (ax1, ax2, ax3):
-        ax.grid(axis="y", alpha=0.3)
-    fig.suptitle(f"Barrel survival: {meta['games']:,} games per rule set, players {', '.join(meta['players'])}, "
-                 f"seed {meta['seed']}")
-    save(fig, path)
+    write_parquet_atomic(result.to_polars(), result.table_path,
+                         {k: json.dumps(v) for k, v in result.provenance.items()})

@@ -37,8 +37,10 @@ if TYPE_CHECKING:
     import polars as pl
 
     from sim.runs.backend import Backend
+    from sim.runs.progress import Progress
 
-__all__ = ["TABLE_FILE", "PLOT_FILE", "game_metrics", "compare_runs", "IDENTITY", "compare", "format_rows"]
+__all__ = ["TABLE_FILE", "PLOT_FILE", "game_metrics", "ComparisonRow", "compare_runs", "IDENTITY", "Comparison",
+           "compare"]
 
 TABLE_FILE = "compare.parquet"
 PLOT_FILE = "compare.png"
@@ -100,10 +102,38 @@ def game_metrics(deals: pl.DataFrame, games: pl.DataFrame, rules: dict) -> dict[
     return out
 
 
-def compare_runs(runs: dict[str, Path], *, paired: bool = True) -> tuple[list[dict], list[str]]:
+@dataclasses.dataclass(frozen=True)
+class ComparisonRow:
+    """One metric's difference between a rule set and the first, paired by game number (one row of
+    ``compare.parquet``, its columns in this order).
+
+    - ``metric``: what is measured, e.g. "game length (deals)", "win rate, seat 0";
+    - ``rules``: the label of the rule set compared with the first, e.g. "2-short";
+    - ``first``: the metric under the first rule set; ``value``: under this one;
+    - ``diff``: ``value - first``; ``ci_low``, ``ci_high``: its paired 95% interval (delta method);
+    - ``p``: the two-sided p-value of ``diff``; ``n_games``: the games paired;
+    - ``p_holm``: ``p`` adjusted by Holm's step-down over every row of the comparison;
+    - ``significant``: ``p_holm < 0.05`` (family-wise error 5%).
+    """
+
+    metric: str
+    rules: str
+    first: float
+    value: float
+    diff: float
+    ci_low: float
+    ci_high: float
+    p: float
+    n_games: int
+    p_holm: float
+    significant: bool
+
+
+def compare_runs(runs: dict[str, Path], *,
+                 paired: bool = True) -> tuple[tuple[ComparisonRow, ...], tuple[str, ...]]:
     """(rows, left out) from stored games runs of the same players, seed and chunking. A row
-    (metric, rule set, value of the first set, value of this one, difference, its 95% interval, p,
-    Holm-adjusted p) for every metric observed in both rule sets; "metric (rule set)" for those
+    (``ComparisonRow``: metric, rule set, value of the first set, value of this one, difference,
+    its 95% interval, p, Holm-adjusted p) for every metric observed in both rule sets; "metric (rule set)" for those
     observed in one of them only or in neither (a ratio with nothing below it: no contract played,
     say), which have no difference to show, and for every metric of runs of one game (no
     interval). ``paired=False`` (the tests' unpaired control) lets the seeds differ."""
@@ -148,10 +178,9 @@ def compare_runs(runs: dict[str, Path], *, paired: bool = True) -> tuple[list[di
             rows.append({"metric": name, "rules": k, "first": r["a"], "value": r["x"], "diff": r["diff"],
                          "ci_low": r["diff"] - Z95 * se, "ci_high": r["diff"] + Z95 * se, "p": p,
                          "n_games": sums[(name, k)].n})
-    for row, q in zip(rows, holm([r["p"] for r in rows]), strict=True):
-        row["p_holm"] = q
-        row["significant"] = bool(q < 0.05)
-    return rows, left_out
+    adjusted = holm([r["p"] for r in rows])
+    out = tuple(ComparisonRow(**r, p_holm=q, significant=bool(q < 0.05)) for r, q in zip(rows, adjusted, strict=True))
+    return out, tuple(left_out)
 
 
 # What identifies a stored comparison (besides the code fingerprint): metadata key -> (what a
@@ -162,15 +191,66 @@ IDENTITY = {"table": ("the kind of table", None), "rule_sets": ("the rule sets",
             "seed_offsets": ("the seed", None), "players": ("the players", "--players")}
 
 
+@dataclasses.dataclass(frozen=True)
+class Comparison:
+    """What ``compare`` finds: rule sets played on the same deals, and every metric's difference to
+    the first rule set.
+
+    - ``rule_sets``: the labels of the rule sets, in the order given ("1-classic", "2-short", ...);
+      the first is the one every other is compared with;
+    - ``games``: the whole games played per rule set; ``seed``: the root seed they share;
+      ``players``: who played, one name a seat;
+    - ``rows``: the differences (``ComparisonRow``), metric by metric, each rule set after the first;
+    - ``left_out``: "metric (rule set)" for each metric with no difference to show (observed in one
+      rule set only or in neither, or with no interval);
+    - ``finished_games``: {rule set: games that ended with a winner};
+    - ``game_lengths``: {rule set: the length in deals of each of its stored games, in the order
+      the games are stored};
+    - ``runs``: {rule set: the folder of its stored run}; ``table_path``: the stored
+      ``compare.parquet`` (the rows and, as metadata, ``provenance``); ``plot_path``: where its
+      plot goes (``analysis.present.plots.plot_comparison`` draws it);
+    - ``provenance``: the metadata stored with the table (version, code fingerprint, sizes, seed,
+      players, chunk size, each rule set's rules, the correction, finished games, left out).
+
+    ``to_polars()``: the rows, as stored in ``compare.parquet``; ``to_dict()``: what ``thousand
+    compare --json`` prints (``provenance`` and the rows).
+    """
+
+    rule_sets: tuple[str, ...]
+    games: int
+    seed: int
+    players: tuple[str, ...]
+    rows: tuple[ComparisonRow, ...]
+    left_out: tuple[str, ...]
+    finished_games: dict[str, int]
+    game_lengths: dict[str, tuple[int, ...]]
+    runs: dict[str, Path]
+    table_path: Path
+    plot_path: Path
+    provenance: dict
+
+    def to_polars(self) -> pl.DataFrame:
+        """The rows as the table stored in ``compare.parquet``: one column a ``ComparisonRow`` field."""
+        import polars as pl
+
+        return pl.DataFrame([dataclasses.asdict(r) for r in self.rows])
+
+    def to_dict(self) -> dict:
+        """The stored metadata and the rows (one dict a row), as ``--json`` prints them."""
+        return {**self.provenance, "rows": [dataclasses.asdict(r) for r in self.rows]}
+
+
 @holds_out()
 def compare(*, rules: list[str], games: int, players: str = "heuristic", seed: int = 0,
-            out: Path = Path("out/compare"), as_json: bool = False, progress: bool = False,
+            out: Path = Path("out/compare"), progress: Progress | None = None,
             seed_offsets: list[int] | None = None, backend: Backend | None = None,
-            fresh: bool = False) -> list[str]:
-    """What ``thousand compare`` prints. ``seed_offsets`` (tests only) plays rule set i with seed
-    ``seed + seed_offsets[i]``: an unpaired control of the statistics. The runs and the table are
-    stored in ``out`` and reused by the same command of the same code; anything else stored there
-    is refused (``analysis.analysis_dir``) unless ``fresh``, which redoes it."""
+            fresh: bool = False) -> Comparison:
+    """Play every rule set of ``rules`` (presets or TOML files, two or more) for ``games`` whole
+    games on common random numbers and compare them (``Comparison``). ``seed_offsets`` (tests
+    only) plays rule set i with seed ``seed + seed_offsets[i]``: an unpaired control of the
+    statistics. The runs and the table are stored in ``out`` and reused by the same call of the
+    same code; anything else stored there is refused (``analysis.analysis_dir``) unless ``fresh``,
+    which redoes it. ``progress(stage, games done, games)`` follows the play."""
 
     from analysis.analysis_dir import (
         check_stored,
@@ -185,8 +265,7 @@ def compare(*, rules: list[str], games: int, players: str = "heuristic", seed: i
     from sim.engine import BatchSpec
     from sim.fingerprint import code_fingerprint
     from sim.game.rules import load_rules
-    from sim.runs import check_output_dir, play_runs
-    from sim.runs.progress import StageBars
+    from sim.runs import check_output_dir, play_runs, scan_games
 
     if len(rules) < 2:
         raise InputError("give at least two rule sets to compare (presets or TOML files)")
@@ -226,80 +305,23 @@ def compare(*, rules: list[str], games: int, players: str = "heuristic", seed: i
                  what=f"the comparison stored in --out {out}", runs={runs[k]: specs[k] for k in specs}, fresh=fresh)
     check_output_dir(out)
     with worded_for(out, out / "runs"):
-        play_runs({runs[label]: spec for label, spec in specs.items()},
-                  progress=StageBars("game") if progress else None, stage="rule sets",
+        play_runs({runs[label]: spec for label, spec in specs.items()}, progress=progress, stage="rule sets",
                   backend=backend, fresh=fresh)
         finished = require_finished(runs, what="rule set", limit=next(iter(specs.values())).max_deals_per_game)
         rows, left_out = compare_runs(runs, paired=not seed_offsets)
+        lengths = {label: tuple(scan_games(run).select("deals").collect()["deals"].to_list())
+                   for label, run in runs.items()}
     meta["finished_games"] = {label: done for label, (done, _) in finished.items()}
-    meta["left_out"] = left_out
-    _store(rows, meta, runs, out)
-    if as_json:
-        return [json.dumps(json_ready({**meta, "rows": rows}), ensure_ascii=False, indent=1, allow_nan=False)]
-    return format_rows(rows, list(loaded), left_out) + [f"table: {out / TABLE_FILE}; plot: {out / PLOT_FILE}"]
+    meta["left_out"] = list(left_out)
+    result = Comparison(rule_sets=tuple(loaded), games=games, seed=seed, players=tuple(meta["players"]), rows=rows,
+                        left_out=left_out, finished_games=dict(meta["finished_games"]), game_lengths=lengths,
+                        runs=runs, table_path=out / TABLE_FILE, plot_path=out / PLOT_FILE, provenance=meta)
+    _store(result)
+    return result
 
 
-def format_rows(rows: list[dict], labels: list[str], left_out: list[str] = ()) -> list[str]:
-    lines = [f"rule sets compared on the same deals (common random numbers): {', '.join(labels)}; differences to "
-             f"{labels[0]} with 95% intervals; * = significant after Holm's correction (family-wise 5%)",
-             f"{'metric':<36}{'rule set':<16}{labels[0][:14]:>14}{'this':>12}  {'difference [95%]':<30}"
-             f"{'p':>8}{'p (Holm)':>10}"]
-    for r in rows:
-        diff = f"{r['diff']:+.4f} [{r['ci_low']:+.4f}, {r['ci_high']:+.4f}]"
-        mark = " *" if r["significant"] else ""
-        lines.append(f"{r['metric']:<36}{r['rules'][:15]:<16}{r['first']:>14.4f}{r['value']:>12.4f}  {diff:<30}"
-                     f"{r['p']:>8.3g}{r['p_holm']:>10.3g}{mark}")
-    significant = sum(r["significant"] for r in rows)
-    lines.append(f"{significant} of {len(rows)} differences significant")
-    if left_out:
-        lines.append(f"left out, observed in one rule set only or in neither (no difference to show): "
-                     f"{', '.join(left_out)}")
-    return lines
-
-
-def _store(rows: list[dict], meta: dict, runs: dict[str, Path], out: Path) -> None:
-    import polars as pl
-
+def _store(result: Comparison) -> None:
     from sim.runs import write_parquet_atomic
 
-    write_parquet_atomic(pl.DataFrame(rows), out / TABLE_FILE, {k: json.dumps(json_ready(v)) for k, v in meta.items()})
-    _plot(rows, meta, runs, out / PLOT_FILE)
-
-
-def _plot(rows: list[dict], meta: dict, runs: dict[str, Path], path: Path) -> None:
-    from analysis.analysis_dir import short_label
-    from analysis.present.plots import pyplot, save
-
-    plt = pyplot()
-
-    from sim.runs import scan_games
-
-    shown = [r for r in rows if r["first"] and r["first"] == r["first"] and r["ci_low"] == r["ci_low"]]
-    # Game length above, the differences below with a line of room for each.
-    height = 0.24 * len(shown) + 1.5
-    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(12, 4.5 + height), gridspec_kw={"height_ratios": [4.5, height]},
-                                   layout="constrained")
-    for label, run in runs.items():
-        lengths = scan_games(run).select("deals").collect()["deals"].to_numpy()
-        ax1.hist(lengths, bins=40, histtype="step", linewidth=1.5,
-                 label=f"{short_label(label)} (mean {lengths.mean():.1f})")
-    ax1.set_xlabel("game length (deals)")
-    ax1.set_ylabel("games")
-    ax1.set_title("Game length by rule set")
-    ax1.legend()
-    y = np.arange(len(shown))
-    rel = [100 * r["diff"] / abs(r["first"]) for r in shown]
-    lo = [100 * (r["diff"] - r["ci_low"]) / abs(r["first"]) for r in shown]
-    hi = [100 * (r["ci_high"] - r["diff"]) / abs(r["first"]) for r in shown]
-    for yi, x, a, b, r in zip(y, rel, lo, hi, shown, strict=True):
-        ax2.errorbar([x], [yi], xerr=[[max(0.0, a)], [max(0.0, b)]], fmt="o", capsize=3,
-                     color="C3" if r["significant"] else "C0")
-    ax2.axvline(0, color="grey", linewidth=0.8)
-    ax2.set_yticks(y, [f"{r['metric']} ({short_label(r['rules'])})" for r in shown], fontsize=9)
-    ax2.set_ylim(len(shown) - 0.5, -0.5)
-    ax2.set_xlabel(f"difference to {next(iter(runs))}, % of its value (95% interval; red: significant after Holm)")
-    ax2.set_title("Differences")
-    ax2.grid(axis="x", alpha=0.3)
-    fig.suptitle(f"Rule sets on common random numbers: {meta['games']:,} games each, seed {meta['seed']}, "
-                 f"players {', '.join(meta['players'])}")
-    save(fig, path, tight=False)
+    write_parquet_atomic(result.to_polars(), result.table_path,
+                         {k: json.dumps(json_ready(v)) for k, v in result.provenance.items()})

@@ -376,16 +376,24 @@ def _marriages(folder: Path, bids: Path, rules: str, seed: int, sizes: Sizes, ba
 
 def _barrel(folder: Path, rules: list[str], seed: int, sizes: Sizes, backend) -> dict:
     from analysis.barrel import tables_barrel
+    from analysis.present.json_text import to_json
+    from analysis.present.plots import plot_barrel
 
-    return json.loads(tables_barrel(games=sizes.barrel_games, rules=rules, players="heuristic", seed=seed,
-                                    out=folder, as_json=True, backend=backend)[0])
+    result = tables_barrel(games=sizes.barrel_games, rules=rules, players="heuristic", seed=seed, out=folder,
+                           backend=backend)
+    plot_barrel(result, result.plot_path)
+    return json.loads(to_json(result))
 
 
 def _compare(folder: Path, rules: list[str], seed: int, sizes: Sizes, backend) -> dict:
     from analysis.compare import compare
+    from analysis.present.json_text import to_json
+    from analysis.present.plots import plot_comparison
 
-    return json.loads(compare(rules=rules, games=sizes.compare_games, players="heuristic", seed=seed,
-                              out=folder, as_json=True, backend=backend)[0])
+    result = compare(rules=rules, games=sizes.compare_games, players="heuristic", seed=seed, out=folder,
+                     backend=backend)
+    plot_comparison(result, result.plot_path)
+    return json.loads(to_json(result))
 
 
 def _tournament(folder: Path, rules: str, seed: int, sizes: Sizes, backend) -> dict:

@@ -11,7 +11,10 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-__all__ = ["STYLE", "pyplot", "save"]
+    from analysis.barrel import BarrelStats
+    from analysis.compare import Comparison
+
+__all__ = ["STYLE", "pyplot", "save", "plot_comparison", "plot_barrel"]
 
 # One style for every plot of the tool (the report shows them side by side): text large enough to
 # read when a wide figure is shown about 1,000 pixels wide, light grids, no top and right frame.
@@ -43,3 +46,103 @@ def save(fig: Figure, path: Path, *, tight: bool = True) -> None:
     finally:
         plt.close(fig)
         tmp.unlink(missing_ok=True)
+
+
+# --- compare ---
+def plot_comparison(result: Comparison, path: Path) -> None:
+    """The game length of every rule set (histograms) above every difference to the first rule set
+    in % of its value, with its 95% interval (red when significant after Holm)."""
+    import numpy as np
+
+    from analysis.analysis_dir import short_label
+
+    plt = pyplot()
+
+    rows = result.rows
+    shown = [r for r in rows if r.first and r.first == r.first and r.ci_low == r.ci_low]
+    # Game length above, the differences below with a line of room for each.
+    height = 0.24 * len(shown) + 1.5
+    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(12, 4.5 + height), gridspec_kw={"height_ratios": [4.5, height]},
+                                   layout="constrained")
+    for label in result.rule_sets:
+        lengths = np.asarray(result.game_lengths[label])
+        ax1.hist(lengths, bins=40, histtype="step", linewidth=1.5,
+                 label=f"{short_label(label)} (mean {lengths.mean():.1f})")
+    ax1.set_xlabel("game length (deals)")
+    ax1.set_ylabel("games")
+    ax1.set_title("Game length by rule set")
+    ax1.legend()
+    y = np.arange(len(shown))
+    rel = [100 * r.diff / abs(r.first) for r in shown]
+    lo = [100 * (r.diff - r.ci_low) / abs(r.first) for r in shown]
+    hi = [100 * (r.ci_high - r.diff) / abs(r.first) for r in shown]
+    for yi, x, a, b, r in zip(y, rel, lo, hi, shown, strict=True):
+        ax2.errorbar([x], [yi], xerr=[[max(0.0, a)], [max(0.0, b)]], fmt="o", capsize=3,
+                     color="C3" if r.significant else "C0")
+    ax2.axvline(0, color="grey", linewidth=0.8)
+    ax2.set_yticks(y, [f"{r.metric} ({short_label(r.rules)})" for r in shown], fontsize=9)
+    ax2.set_ylim(len(shown) - 0.5, -0.5)
+    ax2.set_xlabel(f"difference to {result.rule_sets[0]}, % of its value (95% interval; red: significant after Holm)")
+    ax2.set_title("Differences")
+    ax2.grid(axis="x", alpha=0.3)
+    fig.suptitle(f"Rule sets on common random numbers: {result.games:,} games each, seed {result.seed}, "
+                 f"players {', '.join(result.players)}")
+    save(fig, path, tight=False)
+
+
+# --- barrel ---
+def plot_barrel(result: BarrelStats, path: Path) -> None:
+    """How barrel episodes end (a group of bars a fate), leaving the barrel upward by attempt, and
+    the chance of winning the game from a score, one colour a rule set, with 95% intervals."""
+    import numpy as np
+
+    from analysis.analysis_dir import short_label
+    from analysis.barrel import FATES, MAX_ATTEMPT_SHOWN, SCORE_STEP
+
+    plt = pyplot()
+
+    summaries = result.summaries
+    # Fates across the top (one group of bars per fate), attempts and scores below.
+    fig = plt.figure(figsize=(13, 10))
+    grid = fig.add_gridspec(2, 2)
+    ax1 = fig.add_subplot(grid[0, :])
+    ax2, ax3 = fig.add_subplot(grid[1, 0]), fig.add_subplot(grid[1, 1])
+    shown = [f for f in FATES if any(s.fates[f].k for s in summaries.values())]
+    width = 0.8 / max(1, len(summaries))
+    x = np.arange(len(shown))
+    last_attempt = max([a for s in summaries.values() for a, v in s.up_on_attempt.items() if v.k] + [1])
+    last_attempt = min(MAX_ATTEMPT_SHOWN, last_attempt + 1)
+    for i, (label, s) in enumerate(summaries.items()):
+        ps = [s.fates[f].p for f in shown]
+        err = [[max(0.0, p - s.fates[f].ci_low) for f, p in zip(shown, ps, strict=True)],
+               [max(0.0, s.fates[f].ci_high - p) for f, p in zip(shown, ps, strict=True)]]
+        ax1.bar(x + i * width, ps, width, yerr=err, capsize=3,
+                label=f"{short_label(label)} ({s.episodes:,} episodes)")
+        attempts = range(1, last_attempt + 1)
+        ups = [s.up_on_attempt[a].p for a in attempts]
+        err2 = [[max(0.0, p - s.up_on_attempt[a].ci_low) for a, p in zip(attempts, ups, strict=True)],
+                [max(0.0, s.up_on_attempt[a].ci_high - p) for a, p in zip(attempts, ups, strict=True)]]
+        ax2.errorbar(list(attempts), ups, yerr=err2, marker="o", capsize=3, label=short_label(label))
+        curve = [(c, v) for c, v in s.win_from_score.items() if v.n >= 30]
+        xs = [c + SCORE_STEP / 2 for c, _ in curve]
+        ax3.plot(xs, [v.p for _, v in curve], marker=".", label=short_label(label))
+        ax3.fill_between(xs, [v.ci_low for _, v in curve], [v.ci_high for _, v in curve], alpha=0.2)
+    ax1.set_xticks(x + width * (len(summaries) - 1) / 2, [f.replace(": ", ":\n")
+                                                           for f in shown])
+    ax1.set_ylabel("share of barrel episodes")
+    ax1.set_title("How a barrel episode ends (95% intervals)")
+    ax1.legend()
+    ax2.set_xlabel("attempt (played deals on the barrel)")
+    ax2.set_xticks(list(range(1, last_attempt + 1)))
+    ax2.set_ylabel("share of episodes won on this attempt")
+    ax2.set_title("Leaving the barrel upward, by attempt")
+    ax2.legend()
+    ax3.set_xlabel(f"your score before the deal you deal (points, classes of {SCORE_STEP})")
+    ax3.set_ylabel("chance of winning the game")
+    ax3.set_title("Winning from a score (95% bands)")
+    ax3.legend()
+    for ax in (ax1, ax2, ax3):
+        ax.grid(axis="y", alpha=0.3)
+    fig.suptitle(f"Barrel survival: {result.games:,} games per rule set, players {', '.join(result.players)}, "
+                 f"seed {result.seed}")
+    save(fig, path)

@@ -1,15 +1,18 @@
 """Barrel survival: the episodes recomputed row by row from the stored deals of the same runs, a
-rule that cannot matter leaving the table unchanged, one that must moving it, and the command."""
+rule that cannot matter leaving the table unchanged, one that must moving it, the result object
+against what the command prints and stores, and the command."""
 
 from __future__ import annotations
 
-import json
+import dataclasses
 
 import polars as pl
 import pytest
 from typer.testing import CliRunner
 
 from analysis import barrel
+from analysis.present.json_text import to_json
+from analysis.present.text import barrel_lines
 from sim.engine import BatchSpec, play_chunk
 from sim.engine.schema import (
     EV_BARREL_ON,
@@ -92,18 +95,19 @@ def test_rules_that_cannot_and_must_matter(tmp_path):
     def summary(rules_text, name):
         f = tmp_path / f"{name}.toml"
         f.write_text(rules_text)
-        barrel.tables_barrel(games=1200, rules=[str(f)], seed=4, out=tmp_path / name)
-        return json.loads(barrel.tables_barrel(games=1200, rules=[str(f)], seed=4, out=tmp_path / name,
-                                               as_json=True)[0])["summaries"][f"1-{name}"]
+        first = barrel.tables_barrel(games=1200, rules=[str(f)], seed=4, out=tmp_path / name)
+        again = barrel.tables_barrel(games=1200, rules=[str(f)], seed=4, out=tmp_path / name)
+        assert again == first  # the stored runs reused: the same result
+        return again.summaries[f"1-{name}"]
 
     classic = summary("", "classic")
     # redeal_policy decides nothing when no redeal rule is on: the same games, the same table.
     assert summary('redeal_policy = "never"\n', "never") == classic
     two = summary("barrel_attempts = 2\n", "two")
-    assert two["up_on_attempt"]["3"]["k"] == 0 and classic["up_on_attempt"]["3"]["k"] > 0
+    assert two.up_on_attempt[3].k == 0 and classic.up_on_attempt[3].k > 0
     # Fewer attempts: more falls by attempts used up, fewer episodes ending upward.
-    assert two["fates"]["fell: attempts used up"]["ci_low"] > classic["fates"]["fell: attempts used up"]["ci_high"]
-    assert two["fates"]["up"]["ci_high"] < classic["fates"]["up"]["ci_low"]
+    assert two.fates["fell: attempts used up"].ci_low > classic.fates["fell: attempts used up"].ci_high
+    assert two.fates["up"].ci_high < classic.fates["up"].ci_low
 
 
 def test_cli_barrel_tables_reuse_and_errors(tmp_path):
@@ -126,6 +130,45 @@ def test_cli_barrel_tables_reuse_and_errors(tmp_path):
     bad = CliRunner().invoke(app, ["tables", "barrel", "--games", "5", "--rules", str(nobarrel),
                                    "--out", str(tmp_path)])
     assert bad.exit_code == 2 and "have no barrel" in bad.output
+
+
+def test_the_result_is_what_the_command_prints_and_stores(tmp_path):
+    from cli import app
+
+    out = tmp_path / "o"
+    args = ["tables", "barrel", "--games", "80", "--rules", "classic", "--rules", "short", "--seed", "3",
+            "--out", str(out)]
+    text = CliRunner().invoke(app, args)
+    as_json = CliRunner().invoke(app, [*args, "--json"])
+    assert text.exit_code == 0 and as_json.exit_code == 0, text.output + as_json.output
+    result = barrel.tables_barrel(games=80, rules=["classic", "short"], seed=3, out=out)  # all stored: reused
+    assert result.rule_sets == ("1-classic", "2-short")
+    assert isinstance(result.summaries["2-short"], barrel.BarrelSummary)
+    assert to_json(result) + "\n" == as_json.stdout
+    assert barrel_lines(result) == text.stdout.splitlines()
+    assert barrel_lines(result)[-1] == f"table: {out / barrel.TABLE_FILE}; plot: {out / barrel.PLOT_FILE}"
+    stored = pl.read_parquet(result.table_path)
+    assert result.to_polars().equals(stored) and result.to_polars().schema == stored.schema
+    assert set(stored["rules"]) == set(result.rule_sets)
+    s = result.summaries["1-classic"]
+    assert sum(v.k for v in s.fates.values()) == s.episodes == sum(s.attempts.values())
+    assert s.lasted(0).k + s.lasted(1).k + s.lasted(2).k + s.lasted(3, or_more=True).k == s.episodes
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.games = 1
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        s.fates["up"].k = 0
+
+
+def test_the_plot_is_drawn_from_the_result_alone(tmp_path):
+    from analysis.present.plots import plot_barrel
+
+    result = barrel.tables_barrel(games=60, rules=["classic"], seed=1, out=tmp_path / "o")
+    assert not result.plot_path.exists()  # the computation draws nothing
+    plot_barrel(result, tmp_path / "a.png")
+    elsewhere = dataclasses.replace(result, runs={k: tmp_path / "gone" for k in result.runs})
+    plot_barrel(elsewhere, tmp_path / "b.png")  # the stored runs are not read
+    assert (tmp_path / "a.png").read_bytes() == (tmp_path / "b.png").read_bytes()
+    assert (tmp_path / "a.png").stat().st_size > 10_000
 
 
 def test_wins_from_score_match_a_row_by_row_count():

@@ -1,9 +1,11 @@
 """thousand compare: A/A shows nothing, a rule that never applies shows nothing, an unpaired A/A
 control is significant about 5% of the time or less, rules that must matter are found with the
-expected sign; the statistics against a direct per-game computation; bad input."""
+expected sign; the statistics against a direct per-game computation; the result object against
+what the command prints and stores; bad input."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 
@@ -13,11 +15,12 @@ import pytest
 from typer.testing import CliRunner
 
 from analysis import compare
+from analysis.present.json_text import to_json
+from analysis.present.text import comparison_lines
 
 
-def rows_by(lines):
-    data = json.loads(lines[0])
-    return {(r["metric"], r["rules"]): r for r in data["rows"]}
+def rows_by(result: compare.Comparison) -> dict:
+    return {(r.metric, r.rules): r for r in result.rows}
 
 
 def test_a_rule_set_against_itself_shows_nothing(tmp_path):
@@ -30,15 +33,15 @@ def test_a_rule_set_against_itself_shows_nothing(tmp_path):
     run = tmp_path / "runs" / "1-classic"
     rows, left_out = compare.compare_runs({"a": run, "b": run})
     assert rows and not left_out
-    assert all(r["diff"] == 0 and r["p"] == 1 and not r["significant"] for r in rows)
+    assert all(r.diff == 0 and r.p == 1 and not r.significant for r in rows)
 
 
 def test_an_option_that_never_applies_shows_nothing(tmp_path):
     never = tmp_path / "never.toml"
     never.write_text('redeal_policy = "never"\n')  # no redeal rule is on: nobody is ever asked
-    rows = rows_by(compare.compare(rules=["classic", str(never)], games=300, out=tmp_path / "o", as_json=True))
-    assert not any(r["significant"] for r in rows.values())
-    assert all(r["diff"] == 0 for r in rows.values())  # the very same games
+    rows = rows_by(compare.compare(rules=["classic", str(never)], games=300, out=tmp_path / "o"))
+    assert not any(r.significant for r in rows.values())
+    assert all(r.diff == 0 for r in rows.values())  # the very same games
 
 
 def test_unpaired_a_a_is_rarely_significant(tmp_path):
@@ -46,34 +49,36 @@ def test_unpaired_a_a_is_rarely_significant(tmp_path):
     # declared significant in about 5% of comparisons at most (Holm controls the family-wise rate).
     families = 0
     for seed in range(16):
-        lines = compare.compare(rules=["classic", "classic"], games=150, seed=seed, out=tmp_path / str(seed),
-                                as_json=True, seed_offsets=[0, 1000])
-        families += any(r["significant"] for r in rows_by(lines).values())
+        result = compare.compare(rules=["classic", "classic"], games=150, seed=seed, out=tmp_path / str(seed),
+                                 seed_offsets=[0, 1000])
+        families += any(r.significant for r in result.rows)
     assert families <= 3  # 16 families at 5%: more than 3 has a chance below 1%
 
 
 def test_rules_that_must_matter_are_found_with_their_sign(tmp_path):
     two = tmp_path / "two.toml"
     two.write_text("barrel_attempts = 2\n")
-    rows = rows_by(compare.compare(rules=["classic", "short", str(two)], games=800, out=tmp_path / "o",
-                                   as_json=True))
+    rows = rows_by(compare.compare(rules=["classic", "short", str(two)], games=800, out=tmp_path / "o"))
     short = rows[("game length (deals)", "2-short")]
-    assert short["significant"] and short["diff"] < 0  # a race to 555 is shorter than to 1000
+    assert short.significant and short.diff < 0  # a race to 555 is shorter than to 1000
     falls = rows[("barrel falls per game", "3-two")]
-    assert falls["significant"] and falls["diff"] > 0  # fewer attempts, more falls
+    assert falls.significant and falls.diff > 0  # fewer attempts, more falls
 
 
 def test_difference_and_interval_match_a_per_game_computation(tmp_path):
     from sim.runs import scan_games
 
-    lines = compare.compare(rules=["classic", "short"], games=300, out=tmp_path, as_json=True)
-    row = rows_by(lines)[("game length (deals)", "2-short")]
+    result = compare.compare(rules=["classic", "short"], games=300, out=tmp_path)
+    row = rows_by(result)[("game length (deals)", "2-short")]
     a = scan_games(tmp_path / "runs" / "1-classic").collect().sort("game")["deals"].to_numpy().astype(float)
     b = scan_games(tmp_path / "runs" / "2-short").collect().sort("game")["deals"].to_numpy().astype(float)
     d = b - a
-    assert row["diff"] == pytest.approx(d.mean())
+    assert row.diff == pytest.approx(d.mean())
     se = d.std(ddof=1) / math.sqrt(len(d))  # for a per-game mean the delta method is the paired t
-    assert row["ci_high"] - row["diff"] == pytest.approx(1.959963984540054 * se, rel=1e-6)
+    assert row.ci_high - row.diff == pytest.approx(1.959963984540054 * se, rel=1e-6)
+    # The game lengths the plot shows are those stored, game for game.
+    assert sorted(result.game_lengths["1-classic"]) == sorted(a.astype(int).tolist())
+    assert sorted(result.game_lengths["2-short"]) == sorted(b.astype(int).tolist())
 
 
 def test_cli_table_parquet_plot_and_reuse(tmp_path):
@@ -92,6 +97,41 @@ def test_cli_table_parquet_plot_and_reuse(tmp_path):
     again = CliRunner().invoke(app, args)
     assert again.exit_code == 0 and shard.stat().st_mtime_ns == stamp  # stored runs reused
     assert np.isfinite(table["diff"].to_numpy()).all()
+
+
+def test_the_result_is_what_the_command_prints_and_stores(tmp_path):
+    from cli import app
+
+    out = tmp_path / "o"
+    args = ["compare", "classic", "short", "--games", "60", "--seed", "5", "--out", str(out)]
+    text = CliRunner().invoke(app, args)
+    as_json = CliRunner().invoke(app, [*args, "--json"])
+    assert text.exit_code == 0 and as_json.exit_code == 0, text.output + as_json.output
+    result = compare.compare(rules=["classic", "short"], games=60, seed=5, out=out)  # all stored: reused
+    assert isinstance(result.rows[0], compare.ComparisonRow) and result.rule_sets == ("1-classic", "2-short")
+    assert to_json(result) + "\n" == as_json.stdout
+    assert comparison_lines(result) == text.stdout.splitlines()
+    assert comparison_lines(result)[-1] == f"table: {out / compare.TABLE_FILE}; plot: {out / compare.PLOT_FILE}"
+    stored = pl.read_parquet(result.table_path)
+    assert result.to_polars().equals(stored) and result.to_polars().schema == stored.schema
+    assert stored.height == len(result.rows) > 0
+    assert compare.compare(rules=["classic", "short"], games=60, seed=5, out=out) == result  # a rerun: the same
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.games = 1
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.rows[0].diff = 0.0
+
+
+def test_the_plot_is_drawn_from_the_result_alone(tmp_path):
+    from analysis.present.plots import plot_comparison
+
+    result = compare.compare(rules=["classic", "short"], games=40, seed=2, out=tmp_path / "o")
+    assert not result.plot_path.exists()  # the computation draws nothing
+    plot_comparison(result, tmp_path / "a.png")
+    elsewhere = dataclasses.replace(result, runs={k: tmp_path / "gone" for k in result.runs})
+    plot_comparison(elsewhere, tmp_path / "b.png")  # the stored runs are not read
+    assert (tmp_path / "a.png").read_bytes() == (tmp_path / "b.png").read_bytes()
+    assert (tmp_path / "a.png").stat().st_size > 10_000
 
 
 @pytest.mark.parametrize("args, words", [

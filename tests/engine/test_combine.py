@@ -42,9 +42,9 @@ def test_the_combined_run_is_the_sum_of_its_parts(runs):
     assert (deals.tail(part_b.height)["game"] - part_b["game"]).unique().to_list() == [60]
     # An analysis reads it as both runs together.
     whole, sa, sb = barrel_summary(out), barrel_summary(a), barrel_summary(b)
-    assert whole["games"] == 135 and whole["episodes"] == sa["episodes"] + sb["episodes"]
-    for fate, v in whole["fates"].items():
-        assert v["k"] == sa["fates"][fate]["k"] + sb["fates"][fate]["k"]
+    assert whole.games == 135 and whole.episodes == sa.episodes + sb.episodes
+    for fate, v in whole.fates.items():
+        assert v.k == sa.fates[fate].k + sb.fates[fate].k
     assert load_manifest(out)["spec"]["seeds"] == [1, 2]
 
 
