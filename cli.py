@@ -362,11 +362,11 @@ def tables_barrel(
                          progress=None if as_json else bars, backend=backend, fresh=fresh)
     except _user_errors() as exc:
         _refuse(exc)
-    typer.echo(to_json(result) if as_json else "\n".join(barrel_lines(result)))
     try:
         plot_barrel(result, result.plot_path)
     except _user_errors() as exc:
         _refuse(exc)
+    typer.echo(to_json(result) if as_json else "\n".join(barrel_lines(result)))
 
 
 @app.command("compare")
@@ -400,11 +400,11 @@ def compare(
                          progress=None if as_json else bars, backend=backend, fresh=fresh)
     except _user_errors() as exc:
         _refuse(exc)
-    typer.echo(to_json(result) if as_json else "\n".join(comparison_lines(result)))
     try:
         plot_comparison(result, result.plot_path)
     except _user_errors() as exc:
         _refuse(exc)
+    typer.echo(to_json(result) if as_json else "\n".join(comparison_lines(result)))
 
 
 @app.command("tournament")
