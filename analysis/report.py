@@ -35,11 +35,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from analysis.present.html import render_html
+from analysis.present.json_text import to_json
 from analysis.present.markdown import SECTIONS, render_markdown
 from analysis.stored import holds_out
 from sim import InputError, __version__
 
 if TYPE_CHECKING:
+    from analysis.barrel import BarrelStats
+    from analysis.compare import Comparison
     from sim.runs.backend import Backend
 
 __all__ = [
@@ -374,26 +377,24 @@ def _marriages(folder: Path, bids: Path, rules: str, seed: int, sizes: Sizes, ba
     return json.loads(lines[0])
 
 
-def _barrel(folder: Path, rules: list[str], seed: int, sizes: Sizes, backend) -> dict:
+def _barrel(folder: Path, rules: list[str], seed: int, sizes: Sizes, backend) -> BarrelStats:
     from analysis.barrel import tables_barrel
-    from analysis.present.json_text import to_json
     from analysis.present.plots import plot_barrel
 
     result = tables_barrel(games=sizes.barrel_games, rules=rules, players="heuristic", seed=seed, out=folder,
                            backend=backend)
     plot_barrel(result, result.plot_path)
-    return json.loads(to_json(result))
+    return result
 
 
-def _compare(folder: Path, rules: list[str], seed: int, sizes: Sizes, backend) -> dict:
+def _compare(folder: Path, rules: list[str], seed: int, sizes: Sizes, backend) -> Comparison:
     from analysis.compare import compare
-    from analysis.present.json_text import to_json
     from analysis.present.plots import plot_comparison
 
     result = compare(rules=rules, games=sizes.compare_games, players="heuristic", seed=seed, out=folder,
                      backend=backend)
     plot_comparison(result, result.plot_path)
-    return json.loads(to_json(result))
+    return result
 
 
 def _tournament(folder: Path, rules: str, seed: int, sizes: Sizes, backend) -> dict:
@@ -457,8 +458,8 @@ def _write(out: Path, data: Path, dirs: dict[str, Path], sections: dict, *, rule
                     figures[key].append((name, caption))
         for key, value in sections.items():
             if value is not None:
-                (tmp / "data" / f"{key}.json").write_text(json.dumps(value, ensure_ascii=False, indent=1),
-                                                          encoding="utf-8")
+                text = json.dumps(value, ensure_ascii=False, indent=1) if isinstance(value, dict) else to_json(value)
+                (tmp / "data" / f"{key}.json").write_text(text, encoding="utf-8")
         md = render_markdown(sections, figures, rules=rules, compared=compared, seed=seed, sizes=sizes, quick=quick,
                              players=TOURNAMENT_PLAYERS)
         (tmp / REPORT_MD).write_text(md, encoding="utf-8")

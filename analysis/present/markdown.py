@@ -12,6 +12,8 @@ from sim import __version__
 from sim.game.cards import SUIT_SYMBOLS
 
 if TYPE_CHECKING:
+    from analysis.barrel import BarrelStats, Share
+    from analysis.compare import Comparison
     from analysis.report import Sizes
 
 __all__ = ["SECTIONS", "pct", "num", "render_markdown"]
@@ -31,12 +33,17 @@ def _table(headers: list[str], rows: list[list]) -> list[str]:
     return lines + [""]
 
 
+def _finite(x: float | None) -> bool:
+    """A bound to print: not None (no interval in JSON) and not NaN (no interval in a result)."""
+    return x is not None and not (isinstance(x, float) and math.isnan(x))
+
+
 def pct(p: float | None, lo: float | None = None, hi: float | None = None, digits: int = 1) -> str:
     """A share as a percentage, with its 95% interval when given: ``31.0% [29.9, 32.2]``."""
     if p is None or (isinstance(p, float) and math.isnan(p)):
         return "–"
     text = f"{100 * p:.{digits}f}%"
-    if lo is not None and hi is not None:
+    if _finite(lo) and _finite(hi):
         text += f" [{100 * lo:.{digits}f}, {100 * hi:.{digits}f}]"
     return text
 
@@ -48,7 +55,7 @@ def num(x: float | None, lo: float | None = None, hi: float | None = None, digit
         return "–"
     f = f"{{:{'+' if sign else ''}.{digits}f}}"
     text = f.format(x)
-    if lo is not None and hi is not None:
+    if _finite(lo) and _finite(hi):
         text += f" [{f.format(lo)}, {f.format(hi)}]"
     return text
 
@@ -262,77 +269,78 @@ def _play_size(s: dict) -> str:
     return f"{sum(r['sample_size'] for r in runs.values()):,}" if runs else "The"
 
 
-def _section_barrel(s: dict | None, figs: list) -> list[str]:
+def _section_barrel(s: BarrelStats | None, figs: list) -> list[str]:
     lines = [_heading("barrel"), ""]
     if s is None:
         return lines + ["None of the rule sets has a barrel (barrel = none): there is nothing to report.", ""]
-    summaries = s["summaries"]
+    summaries = s.summaries
     labels = list(summaries)
-    lines += [f"{s['games']:,} whole games per rule set, every seat the heuristic player (seed {s['seed']}). A "
+    lines += [f"{s.games:,} whole games per rule set, every seat the heuristic player (seed {s.seed}). A "
               "barrel episode starts when a player climbs onto the barrel and ends when he leaves it: upward "
               "(he wins), or falling.", ""]
-    def share(x):
-        return pct(x["p"], x["ci_low"], x["ci_high"]) if x["n"] else "–"
-    rows = [["games / episodes"] + [f"{v['games']:,} / {v['episodes']:,}" for v in summaries.values()]]
-    rows.append(["leaves upward (wins)"] + [share(v["fates"]["up"]) for v in summaries.values()])
-    for a in ("1", "2", "3"):
-        rows.append([f"… on attempt {a}"] + [share(v["up_on_attempt"][a]) for v in summaries.values()])
-    fates = [f for f in next(iter(summaries.values()))["fates"] if f.startswith("fell")]
+    def share(x: Share) -> str:
+        return pct(x.p, x.ci_low, x.ci_high) if x.n else "–"
+    rows = [["games / episodes"] + [f"{v.games:,} / {v.episodes:,}" for v in summaries.values()]]
+    rows.append(["leaves upward (wins)"] + [share(v.fates["up"]) for v in summaries.values()])
+    for a in (1, 2, 3):
+        rows.append([f"… on attempt {a}"] + [share(v.up_on_attempt[a]) for v in summaries.values()])
+    fates = [f for f in next(iter(summaries.values())).fates if f.startswith("fell")]
     for f in fates:
-        if any(v["fates"][f]["k"] for v in summaries.values()):
-            rows.append([f] + [share(v["fates"][f]) for v in summaries.values()])
-    rows.append(["falls to zero"] + [share(v["fell_to_zero"]) for v in summaries.values()])
-    rows.append(["game length (deals)"] + [num(v["game_length"]["mean"], v["game_length"]["ci_low"],
-                                               v["game_length"]["ci_high"]) for v in summaries.values()])
+        if any(v.fates[f].k for v in summaries.values()):
+            rows.append([f] + [share(v.fates[f]) for v in summaries.values()])
+    rows.append(["falls to zero"] + [share(v.fell_to_zero) for v in summaries.values()])
+    rows.append(["game length (deals)"] + [num(v.game_length.mean, v.game_length.ci_low, v.game_length.ci_high)
+                                           for v in summaries.values()])
     lines += _table(["share of barrel episodes"] + labels, rows)
     lines += _figures(figs)
     first = summaries[labels[0]]
-    curve = [(int(c), v) for c, v in first["win_from_score"].items() if v["n"] >= 30]
+    curve = [(c, v) for c, v in first.win_from_score.items() if v.n >= 30]
     if curve:
         lines += [f"Chance of winning the game from your score when you deal ({labels[0]}; classes of 100 points, "
                   "at least 30 games each):", ""]
-        lines += _table(["score", "games", "wins the game"], [[f"{c} to {c + 95}", f"{v['n']:,}", share(v)]
+        lines += _table(["score", "games", "wins the game"], [[f"{c} to {c + 95}", f"{v.n:,}", share(v)]
                                                               for c, v in curve])
-    up, fell = first["fates"]["up"], first["fell"]
-    causes = sorted(((f, first["fates"][f]) for f in fates), key=lambda fv: -fv[1]["p"])
+    up, fell = first.fates["up"], first.fell
+    causes = sorted(((f, first.fates[f]) for f in fates), key=lambda fv: -fv[1].p)
     lines += ["### What this means at the table", "",
-              f"- Under {labels[0]}, a player on the barrel leaves it upward {pct(up['p'])} of the time and falls "
-              f"{pct(fell['p'])}; the commonest fall is \"{causes[0][0].split(': ', 1)[-1]}\" "
-              f"({pct(causes[0][1]['p'])} of episodes).",
-              f"- The first attempt matters most: {pct(first['up_on_attempt']['1']['p'])} of episodes end in a win "
-              f"on it, {pct(first['up_on_attempt']['2']['p'])} on the second.", ""]
+              f"- Under {labels[0]}, a player on the barrel leaves it upward {pct(up.p)} of the time and falls "
+              f"{pct(fell.p)}; the commonest fall is \"{causes[0][0].split(': ', 1)[-1]}\" "
+              f"({pct(causes[0][1].p)} of episodes).",
+              f"- The first attempt matters most: {pct(first.up_on_attempt[1].p)} of episodes end in a win "
+              f"on it, {pct(first.up_on_attempt[2].p)} on the second.", ""]
     return lines
 
 
-def _section_rules(s: dict | None, figs: list) -> list[str]:
+def _section_rules(s: Comparison | None, figs: list) -> list[str]:
     lines = [_heading("rules"), ""]
     if s is None:
         return lines + ["Only one rule set: give two or more with --rules to compare them.", ""]
-    labels = list(s["rules"])
-    lines += [f"{len(labels)} rule sets, {s['games']:,} whole games each on the same deals (common random numbers, "
-              f"seed {s['seed']}), every seat the heuristic player. Each metric's difference to {labels[0]} with a "
+    labels = list(s.rule_sets)
+    lines += [f"{len(labels)} rule sets, {s.games:,} whole games each on the same deals (common random numbers, "
+              f"seed {s.seed}), every seat the heuristic player. Each metric's difference to {labels[0]} with a "
               "paired 95% interval; a difference is **significant** when its Holm-corrected p-value (over every "
               "metric and rule set) is below 5%.", ""]
     rules_rows = []
-    base = s["rules"][labels[0]]
+    rules = s.provenance["rules"]  # each rule set's every option, as stored with the comparison
+    base = rules[labels[0]]
     for label in labels:
-        changes = {k: v for k, v in s["rules"][label].items() if base.get(k) != v}
+        changes = {k: v for k, v in rules[label].items() if base.get(k) != v}
         rules_rows.append([label, ", ".join(f"{k} = {v}" for k, v in changes.items()) or "(the first set)"])
     lines += _table(["rule set", "what differs from the first"], rules_rows)
-    sig = sorted([r for r in s["rows"] if r["significant"]], key=lambda r: (r["rules"], r["p_holm"]))
-    lines += [f"{len(sig)} of {len(s['rows'])} differences are significant:", ""]
+    sig = sorted([r for r in s.rows if r.significant], key=lambda r: (r.rules, r.p_holm))
+    lines += [f"{len(sig)} of {len(s.rows)} differences are significant:", ""]
     if sig:
         lines += _table(["rule set", "metric", labels[0], "this set", "difference [95%]", "p (Holm)"],
-                        [[r["rules"], r["metric"], num(r["first"], digits=3), num(r["value"], digits=3),
-                          num(r["diff"], r["ci_low"], r["ci_high"], digits=3, sign=True), f"{r['p_holm']:.2g}"]
+                        [[r.rules, r.metric, num(r.first, digits=3), num(r.value, digits=3),
+                          num(r.diff, r.ci_low, r.ci_high, digits=3, sign=True), f"{r.p_holm:.2g}"]
                          for r in sig])
     lines += _figures(figs)
     lines += ["### What this means at the table", ""]
-    length = [r for r in s["rows"] if r["metric"] == "game length (deals)"]
+    length = [r for r in s.rows if r.metric == "game length (deals)"]
     for r in length:
-        verdict = "significantly" if r["significant"] else "not significantly"
-        lines.append(f"- {r['rules']}: games last {num(r['value'])} deals against {num(r['first'])} "
-                     f"({num(r['diff'], r['ci_low'], r['ci_high'], sign=True)}), {verdict} different.")
+        verdict = "significantly" if r.significant else "not significantly"
+        lines.append(f"- {r.rules}: games last {num(r.value)} deals against {num(r.first)} "
+                     f"({num(r.diff, r.ci_low, r.ci_high, sign=True)}), {verdict} different.")
     if not length:
         lines.append("- Every difference is listed in `data/rules.json`.")
     return lines + [""]
