@@ -174,14 +174,30 @@ def test_the_command_prints_the_result_and_its_presenters(tmp_path, size):
     assert res.mode == mode and res.size == n and len(res.seatings) == 6 and len(res.run_dirs) == 3
     assert (res.finished_games is None) == (mode == "deals")
     assert text.stdout.splitlines() == tournament_lines(res)
+    assert tournament_lines(res)[0] == (f"tournament: 1-heuristic, 2-random, 3-heuristic; {n} {mode} in each of 6 "
+                                        "seatings (3 runs), seats rotated over the same deals; 95% intervals over "
+                                        f"{mode[:-1]} numbers")
     assert tournament_lines(res)[-1] == f"table: {out / tournament.TABLE_FILE}; plot: {out / tournament.PLOT_FILE}"
     assert as_json.stdout.strip() == to_json(res)
     data = json.loads(as_json.stdout)
     assert [r["player"] for r in data["players"]] == [r.player for r in res.players]
-    assert ("win_share" in data["players"][0]) == (mode == "games") and mode in data["players"][0]
+    roles = [f"{m}{end}" for m in ("declarer_share", "make_rate", "concession_rate", "mean_contract",
+                                   "declarer_points_per_deal", "defender_points_per_deal")
+             for end in ("", "_ci_low", "_ci_high")]
+    games_only = ["win_share", "win_ci_low", "win_ci_high", "final_score", "score_ci_low", "score_ci_high"]
+    assert list(data["players"][0]) == ["player", "type", "score_per_deal", "score_per_deal_ci_low",
+                                        "score_per_deal_ci_high", mode, *(games_only if mode == "games" else []),
+                                        *roles, "params"]
+    assert list(data["pairs"][0]) == ["player", "against", "diff", "ci_low", "ci_high", "p", "p_holm", "significant"]
     # The players' table is the stored one, rows and dtypes; the pairs are a table too.
     stored = pl.read_parquet(out / tournament.TABLE_FILE)
     assert_frame_equal(res.to_polars(), stored)
+    # The JSON is the stored table's rows and metadata (the players' labels replaced by their rows).
+    meta = {k: json.loads(v) for k, v in pl.read_parquet_metadata(out / tournament.TABLE_FILE).items()
+            if k != "ARROW:schema"}
+    assert stored.to_dicts() == data["players"]
+    assert {**meta, "players": data["players"]} == {k: v for k, v in data.items() if k != "pairs"}
+    assert meta["players"] == list(res.labels) and meta == res.provenance
     assert res.to_polars().columns == list(data["players"][0])
     assert res.to_polars("pairs").to_dicts() == data["pairs"]
     with pytest.raises(ValueError, match="players' or 'pairs'"):
