@@ -430,17 +430,25 @@ def tournament(
     """Players against each other, seats rotated over the same deals (duplicate): win shares (games)
     or points per deal (deals), make-rates and points by role with intervals, a ranking and
     Holm-corrected pairwise tests."""
+    from contextlib import closing
+
+    from analysis.present.json_text import to_json
+    from analysis.present.plots import plot_tournament
+    from analysis.present.text import tournament_lines
     from analysis.tournament import tournament as run
+    from sim.runs.progress import StageBars
 
     if games is None and deals is None:
         games = 1000
+    bars = StageBars("game" if deals is None else "deal")
     try:
-        with _backend(scheduler, cluster, workers) as backend:
-            lines = run(players=players, games=games, deals=deals, rules=rules, seed=seed, out=out,
-                        as_json=as_json, progress=not as_json, backend=backend, fresh=fresh)
+        with _backend(scheduler, cluster, workers) as backend, closing(bars):  # no bar left above an error
+            result = run(players=players, games=games, deals=deals, rules=rules, seed=seed, out=out,
+                         progress=None if as_json else bars, backend=backend, fresh=fresh)
+        plot_tournament(result, result.plot_path)
     except _user_errors() as exc:
         _refuse(exc)
-    typer.echo("\n".join(lines))
+    typer.echo(to_json(result) if as_json else "\n".join(tournament_lines(result)))
 
 
 @app.command("train")

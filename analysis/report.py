@@ -398,10 +398,14 @@ def _compare(folder: Path, rules: list[str], seed: int, sizes: Sizes, backend) -
 
 
 def _tournament(folder: Path, rules: str, seed: int, sizes: Sizes, backend) -> dict:
-    from analysis.tournament import tournament
+    from analysis.present.json_text import to_json
+    from analysis.present.plots import plot_tournament
+    from analysis.tournament import PLOT_FILE, tournament
 
-    return json.loads(tournament(players=list(TOURNAMENT_PLAYERS), games=sizes.tournament_games, rules=rules,
-                                 seed=seed, out=folder, as_json=True, backend=backend)[0])
+    result = tournament(players=list(TOURNAMENT_PLAYERS), games=sizes.tournament_games, rules=rules, seed=seed,
+                        out=folder, backend=backend)
+    plot_tournament(result, folder / PLOT_FILE)
+    return json.loads(to_json(result))
 
 
 def figure_specs() -> dict[str, list[tuple[str, str]]]:

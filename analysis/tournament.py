@@ -18,6 +18,15 @@ A player's win share, mean final score and score per deal come with normal 95% i
 players are ranked by win share, and every pair is compared by the paired differences of their
 shares over g (a paired t-test), with Holm's correction over the pairs. Identical players win
 exactly their share (1/n) by construction.
+
+``tournament()`` returns a ``TournamentResult``: the players' rows (``PlayerRow``), the pairs
+(``PairRow``) and what made them. It is composed of steps, each a function below: resolving the
+players and the seatings (``_plan``), the run specs (``_run_specs``), what is stored with the
+table (``_provenance``), checking what ``--out`` holds (``_check_stored``), playing
+(``_play``), the sums over the chunks (``_sums``, ``_chunk``), the players' rows
+(``_player_rows``), the pairwise paired tests (``_pair_rows``) and storing (``_store``). The
+text is ``analysis.present.text.tournament_lines``, the plot
+``analysis.present.plots.plot_tournament``.
 """
 
 from __future__ import annotations
@@ -27,12 +36,12 @@ import itertools
 import json
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from analysis.analysis_dir import file_label, short_hash, short_label
-from analysis.stats import RatioOfSums, holm, json_ready, two_sided_p
+from analysis.analysis_dir import file_label, short_hash
+from analysis.stats import RatioOfSums, holm, two_sided_p
 from analysis.stored import FINGERPRINT, holds_out
 from sim import InputError
 from sim.players import PARAMETERISED_PLAYERS
@@ -40,11 +49,15 @@ from sim.players import PARAMETERISED_PLAYERS
 if TYPE_CHECKING:
     import polars as pl
 
+    from sim.engine import BatchSpec
+    from sim.game.rules import HouseRules
+    from sim.players import HeuristicParams
     from sim.runs.backend import Backend
+    from sim.runs.progress import Progress
 
 __all__ = [
     "TABLE_FILE", "PLOT_FILE", "ROLE_METRICS", "resolve_players", "role_metrics", "IDENTITY", "tournament",
-    "format_tournament",
+    "TournamentResult", "PlayerRow", "PairRow",
 ]
 
 TABLE_FILE = "tournament.parquet"
@@ -53,6 +66,156 @@ PLOT_FILE = "tournament.png"
 
 ROLE_METRICS = ("declarer share", "make-rate", "concession rate", "mean contract", "declarer points per deal",
                 "defender points per deal")
+
+
+# ---- the result ----------------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class PlayerRow:
+    """One player's row of the ranking, as stored in ``tournament.parquet``: values with their 95%
+    intervals over the game (or deal) numbers. A value never observed (a role the player never had:
+    it never declared, say) is None, stored as null.
+
+    - ``player``: its label, its place in the order given and its type or file name
+      (``1-heuristic``, ``2-cautious``);
+    - ``type``: its player type as the engine knows it (``heuristic``, ``learned:PATH``);
+    - ``score_per_deal`` with ``score_per_deal_ci_low`` and ``score_per_deal_ci_high``: its points
+      per deal played (with ``deals``, the points per deal the players are ranked by);
+    - ``games`` (whole games) or ``deals`` (independent deals), the other None: how many game (or
+      deal) numbers the intervals are over;
+    - whole games only, else None: ``win_share`` with ``win_ci_low`` and ``win_ci_high`` (its
+      duplicate share of the games won, the ranking's measure) and ``final_score`` with
+      ``score_ci_low`` and ``score_ci_high`` (its duplicate mean final score);
+    - its play by role, each with ``<name>_ci_low`` and ``<name>_ci_high``: ``declarer_share`` (its
+      share of the deals as declarer), ``make_rate`` (of its contracts played out),
+      ``concession_rate`` (of its contracts), ``mean_contract``, ``declarer_points_per_deal`` and
+      ``defender_points_per_deal`` (the deal's result in its seat, before the barrel);
+    - ``params``: its parameters as JSON for a player type that reads them, else "".
+    """
+
+    player: str
+    type: str
+    score_per_deal: float
+    score_per_deal_ci_low: float
+    score_per_deal_ci_high: float
+    games: int | None
+    deals: int | None
+    win_share: float | None
+    win_ci_low: float | None
+    win_ci_high: float | None
+    final_score: float | None
+    score_ci_low: float | None
+    score_ci_high: float | None
+    declarer_share: float | None
+    declarer_share_ci_low: float | None
+    declarer_share_ci_high: float | None
+    make_rate: float | None
+    make_rate_ci_low: float | None
+    make_rate_ci_high: float | None
+    concession_rate: float | None
+    concession_rate_ci_low: float | None
+    concession_rate_ci_high: float | None
+    mean_contract: float | None
+    mean_contract_ci_low: float | None
+    mean_contract_ci_high: float | None
+    declarer_points_per_deal: float | None
+    declarer_points_per_deal_ci_low: float | None
+    declarer_points_per_deal_ci_high: float | None
+    defender_points_per_deal: float | None
+    defender_points_per_deal_ci_low: float | None
+    defender_points_per_deal_ci_high: float | None
+    params: str
+
+    def to_dict(self) -> dict:
+        """The row as stored: the columns of its mode only (no win share or final score with deals)."""
+        left_out = _DEALS_ONLY if self.deals is None else _GAMES_ONLY
+        return {k: v for k, v in dataclasses.asdict(self).items() if k not in left_out}
+
+
+_GAMES_ONLY = ("games", "win_share", "win_ci_low", "win_ci_high", "final_score", "score_ci_low", "score_ci_high")
+_DEALS_ONLY = ("deals",)
+
+
+@dataclasses.dataclass(frozen=True)
+class PairRow:
+    """Two players compared by the paired differences of the compared measure (win share, or points
+    per deal with ``deals``) over the game (or deal) numbers.
+
+    - ``player``, ``against``: their labels (``player`` named first);
+    - ``diff``: the mean difference, ``player``'s minus ``against``'s, with its 95% interval
+      ``ci_low``, ``ci_high``;
+    - ``p``: the paired t-test's two-sided p-value (normal), and ``p_holm`` corrected by Holm's
+      method over every pair;
+    - ``significant``: ``p_holm`` below 0.05.
+    """
+
+    player: str
+    against: str
+    diff: float
+    ci_low: float
+    ci_high: float
+    p: float
+    p_holm: float
+    significant: bool
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+@dataclasses.dataclass(frozen=True)
+class TournamentResult:
+    """A duplicate tournament: its players ranked, every pair tested, and what made them.
+
+    - ``mode``: "games" (whole games, players ranked by win share) or "deals" (independent deals
+      from a zero score, ranked by points per deal); ``size``: the games or deals in each seating;
+    - ``seed``: the root seed, the same for every seating; ``rules``: the house rules played;
+    - ``labels``: the players' labels in the order given; ``player_types``: their player types;
+    - ``seatings``: every seating played, the labels seat by seat;
+    - ``compared``: the measure ranked and paired by, "win share" or "points per deal";
+    - ``finished_games``: the games that finished over every run (whole games), else None;
+    - ``players``: the players' rows, best first (``PlayerRow``); ``pairs``: every pair of players
+      in the order given, with its paired interval and Holm-adjusted p (``PairRow``);
+    - ``table_path``: where the players' table is stored; ``plot_path``: where the command draws
+      its plot (``analysis.present.plots.plot_tournament``); ``run_dirs``: the runs played, one
+      for the seatings of the same player types in the same seats;
+    - ``provenance``: what made it, as stored with the table: the version and code fingerprint,
+      the sizes, chunk size, seed, players, their parameters, the rules and the counts of
+      seatings and runs.
+
+    Tables: ``to_polars()`` (``table="players"``, the stored table) and ``to_polars(table="pairs")``.
+    """
+
+    mode: Literal["games", "deals"]
+    size: int
+    seed: int
+    rules: HouseRules
+    labels: tuple[str, ...]
+    player_types: tuple[str, ...]
+    seatings: tuple[tuple[str, ...], ...]
+    compared: str
+    finished_games: int | None
+    players: tuple[PlayerRow, ...]
+    pairs: tuple[PairRow, ...]
+    table_path: Path
+    plot_path: Path
+    run_dirs: tuple[Path, ...]
+    provenance: dict
+
+    def to_polars(self, table: Literal["players", "pairs"] = "players") -> pl.DataFrame:
+        """The players' rows (``"players"``: the table stored in ``table_path``, its rows and
+        dtypes) or the pairs (``"pairs"``) as a DataFrame."""
+        import polars as pl
+
+        if table == "players":
+            return pl.DataFrame([r.to_dict() for r in self.players])
+        if table == "pairs":
+            return pl.DataFrame([r.to_dict() for r in self.pairs])
+        raise ValueError(f"table must be 'players' or 'pairs', not {table!r}")
+
+    def to_dict(self) -> dict:
+        """What ``thousand tournament --json`` prints: the provenance, the players' rows in place of
+        their labels, and the pairs."""
+        return {**self.provenance, "players": [r.to_dict() for r in self.players],
+                "pairs": [r.to_dict() for r in self.pairs]}
 
 
 def resolve_players(players: list[str], n: int) -> tuple[list[str], list[str], list]:
@@ -138,253 +301,284 @@ IDENTITY = {"table": ("the kind of table", None), "mode": ("the sizes", None), "
 
 @holds_out()
 def tournament(*, players: list[str], games: int | None = None, deals: int | None = None, rules: str = "classic",
-               seed: int = 0, out: Path = Path("out/tournament"), as_json: bool = False,
-               progress: bool = False, backend: Backend | None = None, fresh: bool = False) -> list[str]:
-    """What ``thousand tournament`` prints; runs stored and reused under ``out/runs``. Whole games
-    (``games``: players compared by win share) or independent deals from a zero score (``deals``:
-    compared by points per deal, the measure of card play and bidding alone). What ``out`` holds
-    from other arguments or other code is refused (``analysis.analysis_dir``) unless ``fresh``,
-    which redoes it."""
+               seed: int = 0, out: Path = Path("out/tournament"), progress: Progress | None = None,
+               backend: Backend | None = None, fresh: bool = False) -> TournamentResult:
+    """Play (or reuse) a duplicate tournament of ``players`` (one a seat: a player type or a TOML
+    player file) and return its ranking and pairwise tests. Whole games (``games``: players
+    compared by win share) or independent deals from a zero score (``deals``: compared by points
+    per deal, the measure of card play and bidding alone); exactly one of them. The runs are
+    stored and reused under ``out/runs``, the players' table in ``out/tournament.parquet``. What
+    ``out`` holds from other arguments or other code is refused (``analysis.analysis_dir``) unless
+    ``fresh``, which redoes it. ``progress`` follows the playing of the seatings' runs."""
+    out = Path(out)
+    plan = _plan(players=players, games=games, deals=deals, rules=rules, seed=seed, out=out)
+    provenance = _provenance(plan)
+    # Everything is checked before anything is written or played: a refused command leaves the
+    # folder as it was and draws no progress bar.
+    _check_stored(plan, provenance, out, fresh=fresh)
+    shards, finished = _play(plan, out, progress=progress, backend=backend, fresh=fresh)
+    if finished is not None:
+        provenance["finished_games"] = finished
+    sums = _sums(plan, shards)
+    result = TournamentResult(
+        mode=plan.mode, size=plan.size, seed=plan.seed, rules=plan.rules, labels=tuple(plan.labels),
+        player_types=tuple(plan.kinds), seatings=tuple(tuple(plan.labels[i] for i in s) for s in plan.seatings),
+        compared=plan.measure, finished_games=finished, players=_player_rows(plan, sums), pairs=_pair_rows(plan, sums),
+        table_path=out / TABLE_FILE, plot_path=out / PLOT_FILE, run_dirs=tuple(plan.dirs.values()),
+        provenance=provenance)
+    _store(result)
+    return result
 
-    import polars as pl
 
-    from analysis.analysis_dir import NoResultError, check_stored, compared_on, finished_games, worded_for
-    from sim import __version__
-    from sim.engine import BatchSpec
-    from sim.fingerprint import code_fingerprint
-    from sim.game.rules import load_rules
-    from sim.players import default_params
-    from sim.runs import check_output_dir, play_runs, verify_run
-    from sim.runs.progress import StageBars
+# ---- the steps ---------------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class _Plan:
+    """What a tournament plays, resolved from its arguments before anything is written or played."""
 
+    mode: str  # "games" or "deals"
+    size: int  # games or deals in each seating
+    rules: HouseRules
+    seed: int
+    labels: list[str]  # the players' labels, in the order given
+    kinds: list[str]  # their player types
+    params: list[HeuristicParams]  # their parameter records
+    seatings: list[tuple[int, ...]]  # every seating: seating[s] = the player (index) in seat s
+    run_of: dict[tuple[int, ...], tuple[str, ...]]  # a seating's run: the run keys of its seats
+    specs: dict[tuple[str, ...], BatchSpec]  # one run for the seatings of the same keys, all of one chunk size
+    dirs: dict[tuple[str, ...], Path]  # where each run is stored
+
+    @property
+    def measure(self) -> str:
+        """What the players are ranked and paired by."""
+        return "win share" if self.mode == "games" else "points per deal"
+
+
+def _sizes(games: int | None, deals: int | None) -> tuple[str, int]:
+    """(mode, size): "games" and the games, or "deals" and the deals; exactly one is given."""
     if (games is None) == (deals is None):
         raise InputError("give --games or --deals, not both" if games is not None else "give --games or --deals")
-    mode = "games" if deals is None else "deals"
-    size = games if deals is None else deals
+    return ("games", games) if deals is None else ("deals", deals)
+
+
+def _plan(*, players: list[str], games: int | None, deals: int | None, rules: str, seed: int, out: Path) -> _Plan:
+    """The players resolved, every seating and the runs that play them, checked in this order: the
+    sizes asked, the rules, the players, the seed, each run's spec, then a size an interval allows."""
+    from sim.game.rules import load_rules
+
+    mode, size = _sizes(games, deals)
     rec = load_rules(rules)
-    n = rec.players
-    labels, kinds, params = resolve_players(players, n)
+    labels, kinds, params = resolve_players(players, rec.players)
     if seed < 0:
         raise InputError(f"--seed must be 0 or more, not {seed}")
-    keys = [_run_key(k, p, default_params(n)) for k, p in zip(kinds, params, strict=True)]
-    seatings = list(itertools.permutations(range(n)))  # seating[s] = the player (index) in seat s
+    seatings = list(itertools.permutations(range(rec.players)))
+    run_of, specs = _run_specs(mode, size, rec, kinds, params, seed, seatings)
+    if size < 2:
+        raise InputError(f"--{mode} must be 2 or more for a tournament: an interval needs two {mode}, not {size}")
+    dirs = {t: out / "runs" / (mode + "-" + "-".join(t) if mode == "deals" else "-".join(t)) for t in specs}
+    return _Plan(mode=mode, size=size, rules=rec, seed=seed, labels=labels, kinds=kinds, params=params,
+                 seatings=seatings, run_of=run_of, specs=specs, dirs=dirs)
+
+
+def _run_specs(mode: str, size: int, rec: HouseRules, kinds: list[str], params: list[HeuristicParams], seed: int,
+               seatings: list[tuple[int, ...]]) -> tuple[dict, dict]:
+    """({seating: its run's key}, {run key: BatchSpec}): the seatings that put the same player
+    types (and parameters) in the same seats are one run, played once; every run of the same seed
+    and the smallest chunk size of any, so that game g starts from the same cards in each."""
+    from sim.engine import BatchSpec
+    from sim.players import default_params
+
+    keys = [_run_key(k, p, default_params(rec.players)) for k, p in zip(kinds, params, strict=True)]
+    run_of = {seating: tuple(keys[i] for i in seating) for seating in seatings}
     specs = {}
-    for seating in seatings:
-        run = tuple(keys[i] for i in seating)
+    for seating, run in run_of.items():
         if run not in specs:
             specs[run] = BatchSpec(mode=mode, n=size, rules=rec, players=tuple(kinds[i] for i in seating),
                                    seed=seed, params=tuple(params[i] for i in seating))
-    if size < 2:
-        raise InputError(f"--{mode} must be 2 or more for a tournament: an interval needs two {mode}, not {size}")
     chunk = min(s.chunk_size for s in specs.values())
-    specs = {t: dataclasses.replace(s, chunk_size=chunk) for t, s in specs.items()}
-    out = Path(out)
-    runs = {t: out / "runs" / (mode + "-" + "-".join(t) if mode == "deals" else "-".join(t)) for t in specs}
-    measure = "win share" if mode == "games" else "points per deal"
-    meta = {"thousand_version": __version__, FINGERPRINT: code_fingerprint("tournament"), "table": "tournament",
-            "mode": mode, mode: size, "seed": seed, "players": labels, "player_types": kinds,
-            "player_params": {lab: prm.to_dict() for lab, prm in zip(labels, params, strict=True)},
-            "seatings": len(seatings), "runs": len(specs), "chunk_size": chunk, "rules": rec.to_dict(),
-            "compared": measure,
-            "ranking": f"by duplicate {measure}; pairs by paired t over {mode} numbers, Holm-corrected"}
-    # Everything is checked before anything is written or played: a refused command leaves the
-    # folder as it was and draws no progress bar.
-    check_stored(out, out / TABLE_FILE, meta, compared_on(meta, IDENTITY, by="players", of="player_params"),
-                 what=f"the tournament stored in --out {out}", runs={runs[t]: specs[t] for t in specs}, fresh=fresh)
+    return run_of, {t: dataclasses.replace(s, chunk_size=chunk) for t, s in specs.items()}
+
+
+def _provenance(plan: _Plan) -> dict:
+    """What makes the tournament, stored with its table (and compared with a stored one's)."""
+    from sim import __version__
+    from sim.fingerprint import code_fingerprint
+
+    return {"thousand_version": __version__, FINGERPRINT: code_fingerprint("tournament"), "table": "tournament",
+            "mode": plan.mode, plan.mode: plan.size, "seed": plan.seed, "players": plan.labels,
+            "player_types": plan.kinds,
+            "player_params": {lab: prm.to_dict() for lab, prm in zip(plan.labels, plan.params, strict=True)},
+            "seatings": len(plan.seatings), "runs": len(plan.specs),
+            "chunk_size": next(iter(plan.specs.values())).chunk_size, "rules": plan.rules.to_dict(),
+            "compared": plan.measure,
+            "ranking": f"by duplicate {plan.measure}; pairs by paired t over {plan.mode} numbers, Holm-corrected"}
+
+
+def _check_stored(plan: _Plan, provenance: dict, out: Path, *, fresh: bool) -> None:
+    """Refuse what ``out`` holds that this tournament cannot reuse (a table or runs of other
+    arguments or code, unless ``fresh``), and an ``out`` that cannot hold it."""
+    from analysis.analysis_dir import check_stored, compared_on
+    from sim.runs import check_output_dir
+
+    check_stored(out, out / TABLE_FILE, provenance,
+                 compared_on(provenance, IDENTITY, by="players", of="player_params"),
+                 what=f"the tournament stored in --out {out}", runs={plan.dirs[t]: plan.specs[t] for t in plan.specs},
+                 fresh=fresh)
     check_output_dir(out)
+
+
+def _play(plan: _Plan, out: Path, *, progress: Progress | None, backend: Backend | None,
+          fresh: bool) -> tuple[dict, int | None]:
+    """Play the runs (those stored are reused): ({run key: its verified shards}, the games that
+    finished over every run, or None for deals). No game finished is refused: no win share."""
+    from analysis.analysis_dir import NoResultError, finished_games, worded_for
+    from sim.runs import play_runs, verify_run
+
     with worded_for(out, out / "runs"):
-        play_runs({runs[t]: spec for t, spec in specs.items()},
-                  progress=StageBars(mode[:-1]) if progress else None, stage="seatings", backend=backend, fresh=fresh)
-        shards = {t: verify_run(runs[t]) for t in specs}
-        if mode == "games":
-            finished = sum(done for done, _ in finished_games(runs).values())
-            if not finished:
-                limit = next(iter(specs.values())).max_deals_per_game
-                raise NoResultError(f"0 of the {size:,} games of each of the {len(seatings)} seatings finished (each "
-                                    f"was stopped unfinished after {limit:,} deals): no win share to rank the players "
-                                    "by; check the rules")
-            meta["finished_games"] = finished
-    win = {lab: RatioOfSums() for lab in labels}
-    score = {lab: RatioOfSums() for lab in labels}
-    per_deal = {lab: RatioOfSums() for lab in labels}
-    roles = {(lab, name): RatioOfSums() for lab in labels for name in ROLE_METRICS}
-    pair_diff = {pair: RatioOfSums() for pair in itertools.combinations(range(n), 2)}
-    declared = 0
+        play_runs({plan.dirs[t]: spec for t, spec in plan.specs.items()}, progress=progress, stage="seatings",
+                  backend=backend, fresh=fresh)
+        shards = {t: verify_run(plan.dirs[t]) for t in plan.specs}
+        if plan.mode != "games":
+            return shards, None
+        finished = sum(done for done, _ in finished_games(plan.dirs).values())
+        if not finished:
+            limit = next(iter(plan.specs.values())).max_deals_per_game
+            raise NoResultError(f"0 of the {plan.size:,} games of each of the {len(plan.seatings)} seatings "
+                                f"finished (each was stopped unfinished after {limit:,} deals): no win share to rank "
+                                "the players by; check the rules")
+    return shards, finished
+
+
+@dataclasses.dataclass
+class _Sums:
+    """The running sums over the chunks, by player label: its duplicate win share, final score and
+    points per deal, its role metrics, the paired differences of each pair (by player index) in the
+    compared measure, and the deals with a declarer."""
+
+    win: dict[str, RatioOfSums]
+    score: dict[str, RatioOfSums]
+    per_deal: dict[str, RatioOfSums]
+    roles: dict[tuple[str, str], RatioOfSums]
+    pair_diff: dict[tuple[int, int], RatioOfSums]
+    declared: int = 0
+
+
+def _sums(plan: _Plan, shards: dict) -> _Sums:
+    """Every player's sums over the chunks of the runs (``_chunk``); refused when no deal of any
+    seating had a declarer (every one redealt): nothing to rank by."""
+    from analysis.analysis_dir import NoResultError
+
+    sums = _Sums(win={lab: RatioOfSums() for lab in plan.labels}, score={lab: RatioOfSums() for lab in plan.labels},
+                 per_deal={lab: RatioOfSums() for lab in plan.labels},
+                 roles={(lab, name): RatioOfSums() for lab in plan.labels for name in ROLE_METRICS},
+                 pair_diff={pair: RatioOfSums() for pair in itertools.combinations(range(len(plan.labels)), 2)})
     for c in range(len(next(iter(shards.values()))["deals"])):
-        tables = {t: pl.read_parquet(shards[t][mode][c], columns=None if mode == "games" else _DEAL_COLUMNS[n])
-                  .sort("game") for t in specs}
-        m = next(iter(tables.values())).height
-        first = int(next(iter(tables.values()))["game"][0])
-        share = np.zeros((n, m))
-        final = np.zeros((n, m))
-        deals_played = np.zeros((n, m))
-        role_sums = {(i, name): [np.zeros(m), np.zeros(m)] for i in range(n) for name in ROLE_METRICS}
-        # Seatings of copies share a run: each run's deals are read and summed once.
-        run_roles = {t: role_metrics(tables[t] if mode == "deals"
-                                     else pl.read_parquet(shards[t]["deals"][c], columns=_DEAL_COLUMNS[n]), first, m, n)
-                     for t in specs}
-        for seating in seatings:
-            run = tuple(keys[i] for i in seating)
-            g = tables[run]
-            by_seat = run_roles[run]
-            for seat, player in enumerate(seating):
-                if mode == "games":
-                    share[player] += g["winner"].to_numpy() == seat
-                    final[player] += g[f"score{seat}"].to_numpy().astype(np.float64)
-                    deals_played[player] += g["deals"].to_numpy()
-                else:  # one deal a row: its result is the seat's points
-                    final[player] += g[f"result{seat}"].to_numpy().astype(np.float64)
-                    deals_played[player] += 1
-                for name, (num, den) in by_seat[seat].items():
-                    role_sums[(player, name)][0] += num
-                    role_sums[(player, name)][1] += den
-                declared += int(by_seat[seat]["declarer share"][0].sum())
-        share /= len(seatings)
-        final /= len(seatings)
-        for i, lab in enumerate(labels):
-            win[lab].add(share[i])
-            score[lab].add(final[i])
-            per_deal[lab].add(final[i] * len(seatings), deals_played[i])
+        share, final, deals_played, role_sums, declared = _chunk(plan, shards, c)
+        sums.declared += declared
+        for i, lab in enumerate(plan.labels):
+            sums.win[lab].add(share[i])
+            sums.score[lab].add(final[i])
+            sums.per_deal[lab].add(final[i] * len(plan.seatings), deals_played[i])
             for name in ROLE_METRICS:
-                roles[(lab, name)].add(*role_sums[(i, name)])
-        compared = share if mode == "games" else final
-        for a, b in pair_diff:
-            pair_diff[(a, b)].add(compared[a] - compared[b])
-    if not declared:
-        raise NoResultError(f"no deal of the {size:,} {mode} of any seating had a declarer (every one was redealt): "
-                            f"no {measure} to rank the players by; check the rules")
-    players_rows = []
-    for lab, kind, prm in zip(labels, kinds, params, strict=True):
-        w, s, d = win[lab].interval(), score[lab].interval(), per_deal[lab].interval()
-        row = {"player": lab, "type": kind, "score_per_deal": d["mean"], "score_per_deal_ci_low": d["ci_low"],
-               "score_per_deal_ci_high": d["ci_high"], mode: d["n"] if mode == "deals" else w["n"]}
-        if mode == "games":
-            row.update({"win_share": w["mean"], "win_ci_low": w["ci_low"], "win_ci_high": w["ci_high"],
-                        "final_score": s["mean"], "score_ci_low": s["ci_low"], "score_ci_high": s["ci_high"]})
+                sums.roles[(lab, name)].add(*role_sums[(i, name)])
+        compared = share if plan.mode == "games" else final
+        for a, b in sums.pair_diff:
+            sums.pair_diff[(a, b)].add(compared[a] - compared[b])
+    if not sums.declared:
+        raise NoResultError(f"no deal of the {plan.size:,} {plan.mode} of any seating had a declarer (every one was "
+                            f"redealt): no {plan.measure} to rank the players by; check the rules")
+    return sums
+
+
+def _chunk(plan: _Plan, shards: dict, c: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict, int]:
+    """Chunk ``c`` of every run summed by player (index) over the seatings, one value a game (or
+    deal) number: (duplicate share of wins, duplicate final score or deal points, deals played
+    over all seatings, {(player, role metric): [N_g, D_g]}, deals with a declarer)."""
+    import polars as pl
+
+    n, mode = len(plan.labels), plan.mode
+    tables = {t: pl.read_parquet(shards[t][mode][c], columns=None if mode == "games" else _DEAL_COLUMNS[n])
+              .sort("game") for t in plan.specs}
+    m = next(iter(tables.values())).height
+    first = int(next(iter(tables.values()))["game"][0])
+    share = np.zeros((n, m))
+    final = np.zeros((n, m))
+    deals_played = np.zeros((n, m))
+    role_sums = {(i, name): [np.zeros(m), np.zeros(m)] for i in range(n) for name in ROLE_METRICS}
+    declared = 0
+    # Seatings of copies share a run: each run's deals are read and summed once.
+    run_roles = {t: role_metrics(tables[t] if mode == "deals"
+                                 else pl.read_parquet(shards[t]["deals"][c], columns=_DEAL_COLUMNS[n]), first, m, n)
+                 for t in plan.specs}
+    for seating in plan.seatings:
+        run = plan.run_of[seating]
+        g = tables[run]
+        by_seat = run_roles[run]
+        for seat, player in enumerate(seating):
+            if mode == "games":
+                share[player] += g["winner"].to_numpy() == seat
+                final[player] += g[f"score{seat}"].to_numpy().astype(np.float64)
+                deals_played[player] += g["deals"].to_numpy()
+            else:  # one deal a row: its result is the seat's points
+                final[player] += g[f"result{seat}"].to_numpy().astype(np.float64)
+                deals_played[player] += 1
+            for name, (num, den) in by_seat[seat].items():
+                role_sums[(player, name)][0] += num
+                role_sums[(player, name)][1] += den
+            declared += int(by_seat[seat]["declarer share"][0].sum())
+    share /= len(plan.seatings)
+    final /= len(plan.seatings)
+    return share, final, deals_played, role_sums, declared
+
+
+def _player_rows(plan: _Plan, sums: _Sums) -> tuple[PlayerRow, ...]:
+    """Every player's row with its intervals, ranked by the compared measure (best first)."""
+    games = plan.mode == "games"
+    rows = []
+    for lab, kind, prm in zip(plan.labels, plan.kinds, plan.params, strict=True):
+        w, s, d = sums.win[lab].interval(), sums.score[lab].interval(), sums.per_deal[lab].interval()
+        roles = {}
         for name in ROLE_METRICS:
-            r = roles[(lab, name)].interval()
+            r = sums.roles[(lab, name)].interval()
             key = name.replace(" ", "_").replace("-", "_")
-            # A role the player never had (it never declared, say): nothing observed, stored as null.
-            row.update({key: _observed(r["mean"]), f"{key}_ci_low": _observed(r["ci_low"]),
-                        f"{key}_ci_high": _observed(r["ci_high"])})
-        row["params"] = json.dumps(prm.to_dict()) if kind in PARAMETERISED_PLAYERS else ""
-        players_rows.append(row)
-    rank_key = "win_share" if mode == "games" else "score_per_deal"
-    players_rows.sort(key=lambda r: -r[rank_key])
-    pairs = []
-    for (a, b), mom in pair_diff.items():
+            # A role the player never had (it never declared, say): nothing observed, None.
+            roles.update({key: _observed(r["mean"]), f"{key}_ci_low": _observed(r["ci_low"]),
+                          f"{key}_ci_high": _observed(r["ci_high"])})
+        rows.append(PlayerRow(
+            player=lab, type=kind, score_per_deal=d["mean"], score_per_deal_ci_low=d["ci_low"],
+            score_per_deal_ci_high=d["ci_high"], games=w["n"] if games else None, deals=None if games else d["n"],
+            win_share=w["mean"] if games else None, win_ci_low=w["ci_low"] if games else None,
+            win_ci_high=w["ci_high"] if games else None, final_score=s["mean"] if games else None,
+            score_ci_low=s["ci_low"] if games else None, score_ci_high=s["ci_high"] if games else None, **roles,
+            params=json.dumps(prm.to_dict()) if kind in PARAMETERISED_PLAYERS else ""))
+    rows.sort(key=lambda r: -(r.win_share if games else r.score_per_deal))
+    return tuple(rows)
+
+
+def _pair_rows(plan: _Plan, sums: _Sums) -> tuple[PairRow, ...]:
+    """Every pair of players (in the order given) by the paired differences of the compared measure
+    over the game (or deal) numbers: the mean difference, its 95% interval, the paired test's p and
+    Holm's correction of it over the pairs."""
+    found = []
+    for (a, b), mom in sums.pair_diff.items():
         d = mom.interval()
-        p = two_sided_p(d["mean"], d["se"])
-        pairs.append({"player": labels[a], "against": labels[b], "diff": d["mean"], "ci_low": d["ci_low"],
-                      "ci_high": d["ci_high"], "p": p})
-    for row, q in zip(pairs, holm([r["p"] for r in pairs]), strict=True):
-        row["p_holm"] = q
-        row["significant"] = bool(q == q and q < 0.05)
+        found.append((plan.labels[a], plan.labels[b], d, two_sided_p(d["mean"], d["se"])))
+    return tuple(PairRow(player=a, against=b, diff=d["mean"], ci_low=d["ci_low"], ci_high=d["ci_high"], p=p,
+                         p_holm=q, significant=bool(q == q and q < 0.05))
+                 for (a, b, d, p), q in zip(found, holm([p for *_, p in found]), strict=True))
+
+
+def _store(result: TournamentResult) -> None:
+    """The players' table, with what made it as its metadata (JSON values)."""
     from sim.runs import write_parquet_atomic
 
-    write_parquet_atomic(pl.DataFrame(players_rows), out / TABLE_FILE, {k: json.dumps(v) for k, v in meta.items()})
-    _plot(players_rows, meta, out / PLOT_FILE)
-    if as_json:
-        return [json.dumps(json_ready({**meta, "players": players_rows, "pairs": pairs}), ensure_ascii=False,
-                           indent=1)]
-    return format_tournament(players_rows, pairs, meta, out)
+    write_parquet_atomic(result.to_polars(), result.table_path,
+                         {k: json.dumps(v) for k, v in result.provenance.items()})
 
 
 def _observed(x: float) -> float | None:
     return None if math.isnan(x) else x
 
 
-def format_tournament(players_rows: list[dict], pairs: list[dict], meta: dict, out: Path) -> list[str]:
-    """The text of a tournament: the ranking, the roles and the pairs. Columns are as wide as
-    their widest cell (negative scores and long file names included), so that they never run
-    together."""
-    mode, size = meta["mode"], meta[meta["mode"]]
-    runs = meta["runs"]
-    lines = [f"tournament: {', '.join(meta['players'])}; {size:,} {mode} in each of {meta['seatings']} seatings "
-             f"({runs} run{'s' if runs != 1 else ''}), seats rotated over the same deals; 95% intervals over "
-             f"{mode[:-1]} numbers"]
-    if mode == "games":
-        ranking = [["rank", "player", "win share", "final score", "score per deal"]]
-    else:
-        ranking = [["rank", "player", "points per deal"]]
-    for k, r in enumerate(players_rows, 1):
-        deal = _fmt(r["score_per_deal"], r["score_per_deal_ci_low"], r["score_per_deal_ci_high"], 2)
-        if mode == "games":
-            ranking.append([str(k), r["player"], _fmt(r["win_share"], r["win_ci_low"], r["win_ci_high"], 3),
-                            _fmt(r["final_score"], r["score_ci_low"], r["score_ci_high"], 1), deal])
-        else:
-            ranking.append([str(k), r["player"], deal])
-    lines += _aligned(ranking)
-    roles = [["", "player", "declares", "make-rate", "concedes", "contract", "as declarer", "as defender"]]
-    for r in players_rows:
-        roles.append(["", r["player"], _cell(r["declarer_share"], ".1%"),
-                      _fmt(r["make_rate"], r["make_rate_ci_low"], r["make_rate_ci_high"], 3),
-                      _cell(r["concession_rate"], ".1%"), _cell(r["mean_contract"], ".1f"),
-                      _cell(r["declarer_points_per_deal"], ".1f"), _cell(r["defender_points_per_deal"], ".1f")])
-    lines += _aligned(roles)
-    if any(r[key] is None for r in players_rows for key in ("make_rate", "concession_rate", "mean_contract")):
-        lines.append("- : nothing observed (a player who never declared, or never played a contract out)")
-    measure = meta["compared"]
-    lines.append(f"pairs (difference of {measure}, * = significant after Holm's correction):")
-    digits = 3 if mode == "games" else 2
-    for r in pairs:
-        lines.append(f"  {r['player']} vs {r['against']}: {_fmt(r['diff'], r['ci_low'], r['ci_high'], digits)}"
-                     f"  p {r['p']:.3g}, Holm {r['p_holm']:.3g}{' *' if r['significant'] else ''}")
-    lines.append(f"table: {out / TABLE_FILE}; plot: {out / PLOT_FILE}")
-    return lines
-
-
-def _aligned(rows: list[list[str]]) -> list[str]:
-    """Rows of cells, each column padded to its widest cell and two spaces."""
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return ["".join(f"{cell:<{w + 2}}" for cell, w in zip(row, widths, strict=True)).rstrip() for row in rows]
-
-
-def _cell(x: float | None, spec: str) -> str:
-    return "-" if x is None else format(x, spec)
-
-
 # The deal columns role_metrics reads (plays and hands are left on disk).
 _DEAL_COLUMNS = {n: ["game", "declarer", "redeal", "conceded", "made", "dealer", "contract"]
                  + [f"result{s}" for s in range(n)] for n in (2, 3, 4)}
-
-
-def _fmt(x: float | None, lo: float | None, hi: float | None, digits: int) -> str:
-    if x is None:
-        return "-"
-    return f"{x:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
-
-
-def _plot(rows: list[dict], meta: dict, path: Path) -> None:
-    """Panels, players ranked top to bottom, each value with its 95% interval: duplicate win share
-    (games), score per deal and make-rate of the contracts played."""
-    from analysis.present.plots import pyplot, save
-
-    plt = pyplot()
-
-    panels = [("score_per_deal", "score_per_deal_ci_low", "score_per_deal_ci_high",
-               "score per deal (points)" if meta["mode"] == "games" else "points per deal"),
-              ("make_rate", "make_rate_ci_low", "make_rate_ci_high", "contracts made (share of played)")]
-    if meta["mode"] == "games":
-        panels.insert(0, ("win_share", "win_ci_low", "win_ci_high", "share of games won"))
-    fig, axes = plt.subplots(1, len(panels), figsize=(4 * len(panels), 1.6 + 0.55 * len(rows)), sharey=True)
-    y = np.arange(len(rows))
-    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    for ax, (key, lo, hi, label) in zip(axes, panels, strict=True):
-        for yi, r in zip(y, rows, strict=True):
-            if r[key] is None:  # nothing observed: no point
-                continue
-            ax.errorbar([r[key]], [yi], xerr=[[max(0.0, r[key] - r[lo])], [max(0.0, r[hi] - r[key])]], fmt="o",
-                        capsize=4, color=colours[yi % len(colours)])
-        if key == "win_share":
-            ax.axvline(1 / len(rows), color="grey", linewidth=0.8, linestyle="--", label="an equal share")
-            ax.legend(fontsize=8, loc="lower right")
-        ax.set_xlabel(label)
-        ax.grid(axis="x", alpha=0.3)
-        ax.margins(x=0.25)
-    axes[0].set_yticks(y, [short_label(r["player"]) for r in rows])
-    axes[0].set_ylim(len(rows) - 0.5, -0.5)
-    size = meta[meta["mode"]]
-    fig.suptitle(f"Tournament: {size:,} {meta['mode']} × {meta['seatings']} seatings (duplicate), seed "
-                 f"{meta['seed']}; 95% intervals")
-    save(fig, path)

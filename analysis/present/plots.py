@@ -13,8 +13,9 @@ if TYPE_CHECKING:
 
     from analysis.barrel import BarrelStats
     from analysis.compare import Comparison
+    from analysis.tournament import TournamentResult
 
-__all__ = ["STYLE", "pyplot", "save", "plot_comparison", "plot_barrel"]
+__all__ = ["STYLE", "pyplot", "save", "plot_comparison", "plot_barrel", "plot_tournament"]
 
 # One style for every plot of the tool (the report shows them side by side): text large enough to
 # read when a wide figure is shown about 1,000 pixels wide, light grids, no top and right frame.
@@ -145,4 +146,42 @@ def plot_barrel(result: BarrelStats, path: Path) -> None:
         ax.grid(axis="y", alpha=0.3)
     fig.suptitle(f"Barrel survival: {result.games:,} games per rule set, players {', '.join(result.players)}, "
                  f"seed {result.seed}")
+    save(fig, path)
+
+
+# --- tournament ---
+def plot_tournament(result: TournamentResult, path: Path) -> None:
+    """Panels, players ranked top to bottom, each value with its 95% interval: duplicate win share
+    (whole games), score per deal and make-rate of the contracts played."""
+    import numpy as np
+
+    from analysis.analysis_dir import short_label
+
+    plt = pyplot()
+    rows = result.players
+    panels = [("score_per_deal", "score_per_deal_ci_low", "score_per_deal_ci_high",
+               "score per deal (points)" if result.mode == "games" else "points per deal"),
+              ("make_rate", "make_rate_ci_low", "make_rate_ci_high", "contracts made (share of played)")]
+    if result.mode == "games":
+        panels.insert(0, ("win_share", "win_ci_low", "win_ci_high", "share of games won"))
+    fig, axes = plt.subplots(1, len(panels), figsize=(4 * len(panels), 1.6 + 0.55 * len(rows)), sharey=True)
+    y = np.arange(len(rows))
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for ax, (key, lo, hi, label) in zip(axes, panels, strict=True):
+        for yi, r in zip(y, rows, strict=True):
+            x, low, high = getattr(r, key), getattr(r, lo), getattr(r, hi)
+            if x is None:  # nothing observed: no point
+                continue
+            ax.errorbar([x], [yi], xerr=[[max(0.0, x - low)], [max(0.0, high - x)]], fmt="o", capsize=4,
+                        color=colours[yi % len(colours)])
+        if key == "win_share":
+            ax.axvline(1 / len(rows), color="grey", linewidth=0.8, linestyle="--", label="an equal share")
+            ax.legend(fontsize=8, loc="lower right")
+        ax.set_xlabel(label)
+        ax.grid(axis="x", alpha=0.3)
+        ax.margins(x=0.25)
+    axes[0].set_yticks(y, [short_label(r.player) for r in rows])
+    axes[0].set_ylim(len(rows) - 0.5, -0.5)
+    fig.suptitle(f"Tournament: {result.size:,} {result.mode} × {len(result.seatings)} seatings (duplicate), seed "
+                 f"{result.seed}; 95% intervals")
     save(fig, path)

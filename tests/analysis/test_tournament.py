@@ -1,8 +1,10 @@
 """thousand tournament: copies of one player win exactly their share, results do not depend on
-the order the players are named in, a stronger player is found significantly better, bad input."""
+the order the players are named in, a stronger player is found significantly better, bad input;
+the result object (frozen, its tables, its JSON) and its presenters are what the command prints."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -11,37 +13,33 @@ from typer.testing import CliRunner
 from analysis import tournament
 
 
-def result(lines):
-    data = json.loads(lines[0])
-    return {r["player"]: r for r in data["players"]}, data["pairs"]
+def result(res: tournament.TournamentResult):
+    return {r.player: r for r in res.players}, res.pairs
 
 
 def test_copies_of_one_player_win_their_share(tmp_path):
-    players, pairs = result(tournament.tournament(players=["heuristic"] * 3, games=200, out=tmp_path,
-                                                  as_json=True))
-    assert all(r["win_share"] == pytest.approx(1 / 3) for r in players.values())
-    assert not any(p["significant"] for p in pairs)
+    players, pairs = result(tournament.tournament(players=["heuristic"] * 3, games=200, out=tmp_path))
+    assert all(r.win_share == pytest.approx(1 / 3) for r in players.values())
+    assert not any(p.significant for p in pairs)
 
 
 def test_symmetric_under_relabelling(tmp_path):
-    a, _ = result(tournament.tournament(players=["heuristic", "random", "heuristic"], games=150, out=tmp_path / "a",
-                                        as_json=True))
-    b, _ = result(tournament.tournament(players=["random", "heuristic", "heuristic"], games=150, out=tmp_path / "b",
-                                        as_json=True))
+    a, _ = result(tournament.tournament(players=["heuristic", "random", "heuristic"], games=150, out=tmp_path / "a"))
+    b, _ = result(tournament.tournament(players=["random", "heuristic", "heuristic"], games=150, out=tmp_path / "b"))
     def by_type(res):
-        return sorted((k.split("-", 1)[1], round(v["win_share"], 12), round(v["final_score"], 9))
+        return sorted((k.split("-", 1)[1], round(v.win_share, 12), round(v.final_score, 9))
                       for k, v in res.items())
 
     assert by_type(a) == by_type(b)
-    assert sum(v["win_share"] for v in a.values()) == pytest.approx(1.0, abs=0.01)  # unfinished games win nothing
+    assert sum(v.win_share for v in a.values()) == pytest.approx(1.0, abs=0.01)  # unfinished games win nothing
 
 
 def test_the_stronger_player_is_ranked_first_significantly(tmp_path):
     players, pairs = result(tournament.tournament(players=["random", "heuristic", "random"], games=150,
-                                                  out=tmp_path, as_json=True))
-    best = max(players.values(), key=lambda r: r["win_share"])
-    assert best["player"] == "2-heuristic" and best["win_ci_low"] > 0.5
-    assert all(p["significant"] for p in pairs if "2-heuristic" in (p["player"], p["against"]))
+                                                  out=tmp_path))
+    best = max(players.values(), key=lambda r: r.win_share)
+    assert best.player == "2-heuristic" and best.win_ci_low > 0.5
+    assert all(p.significant for p in pairs if "2-heuristic" in (p.player, p.against))
 
 
 def test_cli_and_bad_input(tmp_path):
@@ -62,26 +60,25 @@ def test_role_metrics_of_copies_equal_the_pooled_run(tmp_path):
 
     from sim.runs import scan_deals
 
-    players, _ = result(tournament.tournament(players=["heuristic"] * 3, games=120, out=tmp_path, as_json=True))
+    players, _ = result(tournament.tournament(players=["heuristic"] * 3, games=120, out=tmp_path))
     deals = scan_deals(tmp_path / "runs" / "heuristic-heuristic-heuristic").collect()
     declared = deals.filter((pl.col("redeal") == 0) & (pl.col("declarer") >= 0))
     played = declared.filter(~pl.col("conceded"))
     for r in players.values():
-        assert r["make_rate"] == pytest.approx(played["made"].mean())
-        assert r["mean_contract"] == pytest.approx(declared["contract"].mean())
-        assert r["declarer_share"] == pytest.approx(declared.height / deals.height / 3)
-        assert r["make_rate_ci_low"] < r["make_rate"] < r["make_rate_ci_high"]
+        assert r.make_rate == pytest.approx(played["made"].mean())
+        assert r.mean_contract == pytest.approx(declared["contract"].mean())
+        assert r.declarer_share == pytest.approx(declared.height / deals.height / 3)
+        assert r.make_rate_ci_low < r.make_rate < r.make_rate_ci_high
 
 
 def test_a_player_file_equal_to_the_defaults_plays_as_the_default(tmp_path):
     (tmp_path / "same.toml").write_text('player = "heuristic"\nrisk = 10.0\n')
     a, _ = result(tournament.tournament(players=[str(tmp_path / "same.toml"), "random", "heuristic"], games=60,
-                                        out=tmp_path / "a", as_json=True))
-    b, _ = result(tournament.tournament(players=["heuristic", "random", "heuristic"], games=60, out=tmp_path / "b",
-                                        as_json=True))
-    assert a["1-same"]["win_share"] == b["1-heuristic"]["win_share"]
-    assert a["1-same"]["final_score"] == b["1-heuristic"]["final_score"]
-    assert json.loads(a["1-same"]["params"])["risk"] == 10.0
+                                        out=tmp_path / "a"))
+    b, _ = result(tournament.tournament(players=["heuristic", "random", "heuristic"], games=60, out=tmp_path / "b"))
+    assert a["1-same"].win_share == b["1-heuristic"].win_share
+    assert a["1-same"].final_score == b["1-heuristic"].final_score
+    assert json.loads(a["1-same"].params)["risk"] == 10.0
 
 
 def test_the_example_cautious_player_loses_to_the_default(tmp_path):
@@ -89,10 +86,10 @@ def test_the_example_cautious_player_loses_to_the_default(tmp_path):
 
     cautious = Path(__file__).parents[2] / "examples" / "players" / "cautious.toml"
     players, pairs = result(tournament.tournament(players=["heuristic", str(cautious), "heuristic"], games=300,
-                                                  out=tmp_path, as_json=True))
-    assert players["2-cautious"]["concession_rate"] > 2 * players["1-heuristic"]["concession_rate"]
-    assert all(p["significant"] and p["diff"] * (1 if p["player"] != "2-cautious" else -1) > 0
-               for p in pairs if "2-cautious" in (p["player"], p["against"]))
+                                                  out=tmp_path))
+    assert players["2-cautious"].concession_rate > 2 * players["1-heuristic"].concession_rate
+    assert all(p.significant and p.diff * (1 if p.player != "2-cautious" else -1) > 0
+               for p in pairs if "2-cautious" in (p.player, p.against))
 
 
 @pytest.mark.parametrize("text, message", [
@@ -124,17 +121,17 @@ def test_deals_mode_compares_points_per_deal(tmp_path):
     from sim.runs import scan_deals
 
     players, pairs = result(tournament.tournament(players=["heuristic", "random", "heuristic"], deals=3000,
-                                                  out=tmp_path, as_json=True))
-    assert players["1-heuristic"]["score_per_deal"] == players["3-heuristic"]["score_per_deal"]
-    assert players["1-heuristic"]["score_per_deal"] > players["2-random"]["score_per_deal"] + 10
-    assert all(p["significant"] for p in pairs if "2-random" in (p["player"], p["against"]))
+                                                  out=tmp_path))
+    assert players["1-heuristic"].score_per_deal == players["3-heuristic"].score_per_deal
+    assert players["1-heuristic"].score_per_deal > players["2-random"].score_per_deal + 10
+    assert all(p.significant for p in pairs if "2-random" in (p.player, p.against))
     # Points per deal are the seats' deal results, averaged over the seatings.
     total = 0.0
     for run in (tmp_path / "runs").iterdir():
         d = scan_deals(run).collect()
         seat = run.name.removeprefix("deals-").split("-").index("random")
         total += d[f"result{seat}"].cast(pl.Float64).mean()
-    assert players["2-random"]["score_per_deal"] == pytest.approx(total / 3)
+    assert players["2-random"].score_per_deal == pytest.approx(total / 3)
 
 
 def test_games_and_deals_exclude_each_other(tmp_path):
@@ -152,3 +149,83 @@ def test_a_learned_player_file_names_its_weights_beside_it(tmp_path):
     kind, prm = load_player_file(tmp_path / "p.toml", 3)
     assert kind == f"learned:{tmp_path / 'w' / 'x.npz'}" and weights_file(kind) == tmp_path / "w" / "x.npz"
     assert prm.opponent_weight == 0.5
+
+
+# ---- the result object and its presenters ----------------------------------------------------------
+@pytest.mark.parametrize("size", [["--games", "12"], ["--deals", "30"]], ids=["games", "deals"])
+def test_the_command_prints_the_result_and_its_presenters(tmp_path, size):
+    """What the command prints (text and --json) and draws is the result's presenters' output, and
+    a rerun on the stored runs returns an equal result object."""
+    import polars as pl
+    from polars.testing import assert_frame_equal
+
+    from analysis.present.json_text import to_json
+    from analysis.present.plots import plot_tournament
+    from analysis.present.text import tournament_lines
+    from cli import app
+
+    out = tmp_path / "o"
+    args = ["tournament", "heuristic", "random", "heuristic", *size, "--seed", "3", "--out", str(out)]
+    text = CliRunner().invoke(app, args)
+    as_json = CliRunner().invoke(app, [*args, "--json"])
+    assert text.exit_code == 0 and as_json.exit_code == 0, text.output + as_json.output
+    mode, n = size[0][2:], int(size[1])
+    res = tournament.tournament(players=["heuristic", "random", "heuristic"], seed=3, out=out, **{mode: n})
+    assert res.mode == mode and res.size == n and len(res.seatings) == 6 and len(res.run_dirs) == 3
+    assert (res.finished_games is None) == (mode == "deals")
+    assert text.stdout.splitlines() == tournament_lines(res)
+    assert tournament_lines(res)[0] == (f"tournament: 1-heuristic, 2-random, 3-heuristic; {n} {mode} in each of 6 "
+                                        "seatings (3 runs), seats rotated over the same deals; 95% intervals over "
+                                        f"{mode[:-1]} numbers")
+    assert tournament_lines(res)[-1] == f"table: {out / tournament.TABLE_FILE}; plot: {out / tournament.PLOT_FILE}"
+    assert as_json.stdout.strip() == to_json(res)
+    data = json.loads(as_json.stdout)
+    assert [r["player"] for r in data["players"]] == [r.player for r in res.players]
+    roles = [f"{m}{end}" for m in ("declarer_share", "make_rate", "concession_rate", "mean_contract",
+                                   "declarer_points_per_deal", "defender_points_per_deal")
+             for end in ("", "_ci_low", "_ci_high")]
+    games_only = ["win_share", "win_ci_low", "win_ci_high", "final_score", "score_ci_low", "score_ci_high"]
+    assert list(data["players"][0]) == ["player", "type", "score_per_deal", "score_per_deal_ci_low",
+                                        "score_per_deal_ci_high", mode, *(games_only if mode == "games" else []),
+                                        *roles, "params"]
+    assert list(data["pairs"][0]) == ["player", "against", "diff", "ci_low", "ci_high", "p", "p_holm", "significant"]
+    # The players' table is the stored one, rows and dtypes; the pairs are a table too.
+    stored = pl.read_parquet(out / tournament.TABLE_FILE)
+    assert_frame_equal(res.to_polars(), stored)
+    # The JSON is the stored table's rows and metadata (the players' labels replaced by their rows).
+    meta = {k: json.loads(v) for k, v in pl.read_parquet_metadata(out / tournament.TABLE_FILE).items()
+            if k != "ARROW:schema"}
+    assert stored.to_dicts() == data["players"]
+    assert {**meta, "players": data["players"]} == {k: v for k, v in data.items() if k != "pairs"}
+    assert meta["players"] == list(res.labels) and meta == res.provenance
+    assert res.to_polars().columns == list(data["players"][0])
+    assert res.to_polars("pairs").to_dicts() == data["pairs"]
+    with pytest.raises(ValueError, match="players' or 'pairs'"):
+        res.to_polars("roles")
+    # The plot the command drew is the presenter's, byte for byte.
+    plot_tournament(res, tmp_path / "again.png")
+    assert (tmp_path / "again.png").read_bytes() == res.plot_path.read_bytes()
+    assert tournament.tournament(players=["heuristic", "random", "heuristic"], seed=3, out=out, **{mode: n}) == res
+
+
+def test_the_result_is_frozen_and_documented(tmp_path):
+    res = tournament.tournament(players=["heuristic", "random", "random"], games=6, out=tmp_path)
+    for obj, name in ((res, "players"), (res.players[0], "win_share"), (res.pairs[0], "p_holm")):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(obj, name, None)
+    for cls in (tournament.TournamentResult, tournament.PlayerRow, tournament.PairRow):
+        missing = [f.name for f in dataclasses.fields(cls) if f"``{f.name}``" not in cls.__doc__
+                   and not f.name.endswith(("_ci_low", "_ci_high"))]
+        assert not missing, f"{cls.__name__} does not document {missing}"
+    assert [p.player + " " + p.against for p in res.pairs] == ["1-heuristic 2-random", "1-heuristic 3-random",
+                                                               "2-random 3-random"]
+    assert res.players[0].player == "1-heuristic" and res.players[0].deals is None and res.players[0].games == 6
+
+
+def test_the_tournament_takes_a_progress_callback(tmp_path):
+    seen = []
+    res = tournament.tournament(players=["heuristic", "random", "random"], games=4, out=tmp_path,
+                                progress=lambda stage, done, total: seen.append((stage, done, total)))
+    # Copies of random share runs: three runs (heuristic in each seat) of four games.
+    assert len(res.run_dirs) == 3 and {s for s, _, _ in seen} == {"seatings"}
+    assert seen[-1][1] == seen[-1][2] == 3 * 4
