@@ -43,6 +43,7 @@ from sim import InputError, __version__
 if TYPE_CHECKING:
     from analysis.barrel import BarrelStats
     from analysis.compare import Comparison
+    from analysis.tournament import TournamentResult
     from sim.runs.backend import Backend
 
 __all__ = [
@@ -397,15 +398,14 @@ def _compare(folder: Path, rules: list[str], seed: int, sizes: Sizes, backend) -
     return result
 
 
-def _tournament(folder: Path, rules: str, seed: int, sizes: Sizes, backend) -> dict:
-    from analysis.present.json_text import to_json
+def _tournament(folder: Path, rules: str, seed: int, sizes: Sizes, backend) -> TournamentResult:
     from analysis.present.plots import plot_tournament
     from analysis.tournament import PLOT_FILE, tournament
 
     result = tournament(players=list(TOURNAMENT_PLAYERS), games=sizes.tournament_games, rules=rules, seed=seed,
                         out=folder, backend=backend)
     plot_tournament(result, folder / PLOT_FILE)
-    return json.loads(to_json(result))
+    return result
 
 
 def figure_specs() -> dict[str, list[tuple[str, str]]]:

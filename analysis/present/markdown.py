@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from analysis.barrel import BarrelStats, Share
     from analysis.compare import Comparison
     from analysis.report import Sizes
+    from analysis.tournament import TournamentResult
 
 __all__ = ["SECTIONS", "pct", "num", "render_markdown"]
 
@@ -346,42 +347,42 @@ def _section_rules(s: Comparison | None, figs: list) -> list[str]:
     return lines + [""]
 
 
-def _section_players(s: dict, figs: list) -> list[str]:
+def _section_players(s: TournamentResult, figs: list) -> list[str]:
     lines = [_heading("players"), "",
-             f"A duplicate tournament: {s['games']:,} whole games in each of the {s['seatings']} seatings of "
-             f"{', '.join(sorted(r['player'] for r in s['players']))} (seed {s['seed']}), so every player meets the "
+             f"A duplicate tournament: {s.size:,} whole games in each of the {len(s.seatings)} seatings of "
+             f"{', '.join(sorted(r.player for r in s.players))} (seed {s.seed}), so every player meets the "
              "same cards in every seat. "
              "`leadage` is the computer player of the open-source game Leadage/tysyacha-1000, ported; `random` "
              "plays any legal card and bids at random, a floor.", ""]
-    rows = [[k + 1, r["player"], pct(r["win_share"], r["win_ci_low"], r["win_ci_high"]),
-             num(r["final_score"], r["score_ci_low"], r["score_ci_high"], digits=0),
-             num(r["score_per_deal"], r["score_per_deal_ci_low"], r["score_per_deal_ci_high"])]
-            for k, r in enumerate(s["players"])]
+    rows = [[k + 1, r.player, pct(r.win_share, r.win_ci_low, r.win_ci_high),
+             num(r.final_score, r.score_ci_low, r.score_ci_high, digits=0),
+             num(r.score_per_deal, r.score_per_deal_ci_low, r.score_per_deal_ci_high)]
+            for k, r in enumerate(s.players)]
     lines += _table(["rank", "player", "win share [95%]", "final score", "score per deal"], rows)
     lines += ["How they bid and play their contracts:", ""]
     lines += _table(["player", "declares (share of deals)", "mean contract", "make-rate", "concedes",
                      "points as declarer", "points as defender"],
-                    [[r["player"], pct(r["declarer_share"], r["declarer_share_ci_low"], r["declarer_share_ci_high"]),
-                      num(r["mean_contract"], r["mean_contract_ci_low"], r["mean_contract_ci_high"]),
-                      pct(r["make_rate"], r["make_rate_ci_low"], r["make_rate_ci_high"]),
-                      pct(r["concession_rate"], r["concession_rate_ci_low"], r["concession_rate_ci_high"]),
-                      num(r["declarer_points_per_deal"]), num(r["defender_points_per_deal"])] for r in s["players"]])
+                    [[r.player, pct(r.declarer_share, r.declarer_share_ci_low, r.declarer_share_ci_high),
+                      num(r.mean_contract, r.mean_contract_ci_low, r.mean_contract_ci_high),
+                      pct(r.make_rate, r.make_rate_ci_low, r.make_rate_ci_high),
+                      pct(r.concession_rate, r.concession_rate_ci_low, r.concession_rate_ci_high),
+                      num(r.declarer_points_per_deal), num(r.defender_points_per_deal)] for r in s.players])
     lines += _table(["pair", "difference in win share [95%]", "p (Holm)", "significant"],
-                    [[f"{r['player']} vs {r['against']}", num(r["diff"], r["ci_low"], r["ci_high"], digits=3,
+                    [[f"{r.player} vs {r.against}", num(r.diff, r.ci_low, r.ci_high, digits=3,
                                                               sign=True),
-                      f"{r['p_holm']:.2g}", "yes" if r["significant"] else "no"] for r in s["pairs"]])
+                      f"{r.p_holm:.2g}", "yes" if r.significant else "no"] for r in s.pairs])
     lines += _figures(figs)
-    win, rest = s["players"][0], s["players"][1:]
+    win, rest = s.players[0], s.players[1:]
     lines += ["### What this means at the table", ""]
     if rest:
         other = rest[0]
-        lines.append(f"- {win['player']} wins {pct(win['win_share'])} of the games, {other['player']} "
-                     f"{pct(other['win_share'])}.")
-        lines.append(f"- The winner's bidding: it declares {pct(win['declarer_share'])} of the deals "
-                     f"({other['player']}: {pct(other['declarer_share'])}) at a mean contract of "
-                     f"{num(win['mean_contract'])} ({num(other['mean_contract'])}), makes {pct(win['make_rate'])} "
-                     f"of the contracts it plays ({pct(other['make_rate'])}) and concedes "
-                     f"{pct(win['concession_rate'])} ({pct(other['concession_rate'])}).")
+        lines.append(f"- {win.player} wins {pct(win.win_share)} of the games, {other.player} "
+                     f"{pct(other.win_share)}.")
+        lines.append(f"- The winner's bidding: it declares {pct(win.declarer_share)} of the deals "
+                     f"({other.player}: {pct(other.declarer_share)}) at a mean contract of "
+                     f"{num(win.mean_contract)} ({num(other.mean_contract)}), makes {pct(win.make_rate)} "
+                     f"of the contracts it plays ({pct(other.make_rate)}) and concedes "
+                     f"{pct(win.concession_rate)} ({pct(other.concession_rate)}).")
     return lines + [""]
 
 
