@@ -220,7 +220,9 @@ def bid(
     progress: Annotated[bool, typer.Option(help="show a progress bar on stderr")] = True,
 ) -> None:
     """How much can this hand bid? Chances of making each contract, expected scores, advice, talon odds."""
-    from analysis.advisor import advise, format_csv, format_json, format_text
+    from analysis.advisor import advise
+    from analysis.present.json_text import to_json
+    from analysis.present.text import advice_csv, advice_lines
     from sim.runs.progress import StageBars
 
     if as_json and as_csv:
@@ -230,7 +232,7 @@ def bid(
     bars = StageBars()
     typer.echo("loading the compiled kernels (the first run compiles them: under a minute)...", err=True)
     try:
-        result = advise(hand, rules=rules, samples=samples, seed=seed, methods=method, seat=seat, risk=risk,
+        result = advise(hand=hand, rules=rules, samples=samples, seed=seed, methods=method, seat=seat, risk=risk,
                         left=left, right=right, talon=talon, score=score, on_barrel=on_barrel,
                         pimc_samples=pimc_samples, worlds=worlds, threads=threads or None,
                         progress=bars if progress else None)
@@ -241,11 +243,11 @@ def bid(
     except _user_errors() as exc:
         _refuse(exc)
     if as_json:
-        typer.echo(format_json(result))
+        typer.echo(to_json(result))
     elif as_csv:
-        typer.echo(format_csv(result), nl=False)
+        typer.echo(advice_csv(result), nl=False)
     else:
-        typer.echo("\n".join(format_text(result)))
+        typer.echo("\n".join(advice_lines(result)))
 
 
 FRESH_HELP = ("replace what --out holds that was made by other code or with other arguments (otherwise refused), "

@@ -22,8 +22,9 @@ talon's chances for the hand computed exactly over every possible talon.
 The sampling and the methods' playouts are the engine's (``sim.engine.playouts``, over the
 compiled kernels of ``sim.engine.playouts_nb``): its random streams make the results depend on the
 seed and the sample count only, never on the number of threads. This module parses the situation,
-chooses the contract levels, and turns the playouts into the advice's rows, the recommendation
-and their text, CSV and JSON.
+chooses the contract levels, and turns the playouts into the advice: an ``Advice``, a frozen result
+whose ``to_polars()`` is the table of contract levels and ``to_dict()`` its JSON
+(``analysis.present`` prints it: ``text.advice_lines``, ``text.advice_csv``, ``json_text.to_json``).
 
 First hand is forced to bid the minimum only under ``forced_first_bid``; a hand that is not forced
 and whose bidding cap is below ``min_bid`` (no marriage, ``min_bid`` above 120) cannot bid at all:
@@ -32,18 +33,16 @@ its advice is to pass, with the pass line's expected score.
 
 from __future__ import annotations
 
-import csv
-import io
 import itertools
-import json
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from analysis.stats import json_ready, mean_interval, wilson_interval
+from analysis.stats import mean_interval, wilson_interval
 from sim import __version__
 from sim.engine.playouts import (
     ADVICE_WORLDS,
@@ -56,7 +55,6 @@ from sim.engine.playouts import (
     sample_unseen,
 )
 from sim.game.cards import (
-    SUIT_SYMBOLS,
     SUITS,
     CardError,
     format_card,
@@ -70,6 +68,9 @@ from sim.game.rules import HouseRules, load_rules
 from sim.parallel import check_thread_count
 from sim.players import MAX_PIMC_WORLDS
 from sim.runs.progress import Progress
+
+if TYPE_CHECKING:
+    import polars as pl
 
 METHODS = ("dd", "pimc", "heuristic")
 SEATS = {"first": 2, "second": 1, "third": 0}  # --seat → the dealer's seat (the player is seat 0)
@@ -186,10 +187,82 @@ def check_situation(rules: HouseRules, score: int | None, on_barrel: bool) -> Si
 NOTHING_KNOWN = Known()  # no card's place is known
 
 
-def talon_chances(hand: int, known: Known = NOTHING_KNOWN) -> dict:
-    """Exact chances over every talon consistent with what is known (each equally likely):
-    completing each half marriage and any marriage, each missing ace and ten arriving, at least one
-    ace / ten, the distribution of aces, and the talon's expected card points."""
+@dataclass(frozen=True)
+class MarriageChance:
+    """The chance that the talon completes a marriage the hand does not hold.
+
+    - ``suit``: the suit's letter (S, C, D, H);
+    - ``holding``: the half of it the hand holds ("KH" or "QH"), or "" when the talon must bring
+      both halves;
+    - ``p``: the exact chance over every possible talon.
+    """
+
+    suit: str
+    holding: str
+    p: Fraction
+
+
+@dataclass(frozen=True)
+class CardChance:
+    """The exact chance ``p`` that the talon holds the card ``card`` (such as "AC")."""
+
+    card: str
+    p: Fraction
+
+
+@dataclass(frozen=True)
+class TalonChances:
+    """The talon's chances for a hand, exact over every talon consistent with what is known (each
+    equally likely); every chance is a Fraction.
+
+    - ``talons``: the number of possible talons;
+    - ``marriages``: for each suit whose marriage the hand lacks and some talon completes, in suit
+      order, the chance it does;
+    - ``any_marriage``: the chance that the talon completes at least one marriage the hand lacks;
+    - ``aces``, ``tens``: for each ace (ten) neither in the hand nor known to lie with an opponent,
+      in suit order, the chance that the talon holds it;
+    - ``at_least_one_ace``, ``at_least_one_ten``: the chance that the talon holds an ace (a ten);
+    - ``aces_distribution``, ``tens_distribution``: the chances that the talon holds 0, 1, 2 and 3
+      aces (tens);
+    - ``expected_points``: the talon's expected card points.
+    """
+
+    talons: int
+    marriages: tuple[MarriageChance, ...]
+    any_marriage: Fraction
+    aces: tuple[CardChance, ...]
+    tens: tuple[CardChance, ...]
+    at_least_one_ace: Fraction
+    at_least_one_ten: Fraction
+    aces_distribution: tuple[Fraction, ...]
+    tens_distribution: tuple[Fraction, ...]
+    expected_points: Fraction
+
+    def to_dict(self) -> dict:
+        """The chances as ``thousand bid --json`` gives them (each as a float and its exact
+        fraction; the distribution without the counts no talon gives; no tens' distribution)."""
+        return {
+            "talons": self.talons,
+            "marriage_completed": {m.suit: {"holding": m.holding, **_frac(m.p)} for m in self.marriages},
+            "any_new_marriage": _frac(self.any_marriage),
+            "ace_arrives": {c.card: _frac(c.p) for c in self.aces},
+            "ten_arrives": {c.card: _frac(c.p) for c in self.tens},
+            "at_least_one_ace": _frac(self.at_least_one_ace),
+            "at_least_one_ten": _frac(self.at_least_one_ten),
+            "aces_distribution": {str(k): _frac(p) for k, p in enumerate(self.aces_distribution) if p},
+            "expected_points": float(self.expected_points),
+        }
+
+
+def _frac(p: Fraction) -> dict:
+    return {"p": float(p), "exact": f"{p.numerator}/{p.denominator}"}
+
+
+def talon_chances(hand: int, known: Known = NOTHING_KNOWN) -> TalonChances:
+    """The talon's chances for the 7-card ``hand`` (a card mask), exact over every talon consistent
+    with ``known`` (each equally likely): completing each half marriage and any marriage, each
+    missing ace and ten arriving, at least one ace / ten, the distribution of aces and tens, and the
+    talon's expected card points."""
     from sim.game.cards import CARD_POINTS
 
     located = known.left | known.right
@@ -201,7 +274,7 @@ def talon_chances(hand: int, known: Known = NOTHING_KNOWN) -> dict:
     def chance(pred) -> Fraction:
         return Fraction(sum(1 for t in talons if pred(t)), n)
 
-    out: dict = {"talons": n, "marriages": {}, "aces": {}, "tens": {}}
+    marriages = []
     for s, name in enumerate(SUITS):
         kq = 0b1100 << (6 * s)
         if hand & kq == kq:
@@ -209,20 +282,23 @@ def talon_chances(hand: int, known: Known = NOTHING_KNOWN) -> dict:
         p = chance(lambda t, kq=kq: (hand | t) & kq == kq)
         if p:
             half = "K" if hand >> (6 * s + 3) & 1 else ("Q" if hand >> (6 * s + 2) & 1 else "")
-            out["marriages"][name] = {"holding": half + name if half else "", "p": p}
+            marriages.append(MarriageChance(name, half + name if half else "", p))
     new_marriage = [0b1100 << (6 * s) for s in range(4) if hand & (0b1100 << (6 * s)) != 0b1100 << (6 * s)]
-    out["any_marriage"] = chance(lambda t: any((hand | t) & kq == kq for kq in new_marriage))
+    by_rank = {}
     for rank, key in ((5, "aces"), (4, "tens")):
-        for s, name in enumerate(SUITS):
-            c = 6 * s + rank
-            if not ((hand | located) >> c) & 1:
-                out[key]["AT"[rank == 4] + name] = chance(lambda t, c=c: (t >> c) & 1)
+        arrives = tuple(CardChance("AT"[rank == 4] + name, chance(lambda t, c=6 * s + rank: (t >> c) & 1))
+                        for s, name in enumerate(SUITS) if not ((hand | located) >> (6 * s + rank)) & 1)
         bits = [6 * s + rank for s in range(4)]
         counts = [sum((t >> c) & 1 for c in bits) for t in talons]
-        out[f"at_least_one_{key[:-1]}"] = Fraction(sum(1 for k in counts if k), n)
-        out[f"{key}_distribution"] = {k: Fraction(counts.count(k), n) for k in range(4) if counts.count(k)}
-    out["expected_points"] = Fraction(sum(int(CARD_POINTS[c]) for t in talons for c in mask_to_cards(t)), n)
-    return out
+        by_rank[key] = (arrives, Fraction(sum(1 for k in counts if k), n),
+                        tuple(Fraction(counts.count(k), n) for k in range(4)))
+    return TalonChances(
+        talons=n, marriages=tuple(marriages),
+        any_marriage=chance(lambda t: any((hand | t) & kq == kq for kq in new_marriage)),
+        aces=by_rank["aces"][0], tens=by_rank["tens"][0],
+        at_least_one_ace=by_rank["aces"][1], at_least_one_ten=by_rank["tens"][1],
+        aces_distribution=by_rank["aces"][2], tens_distribution=by_rank["tens"][2],
+        expected_points=Fraction(sum(int(CARD_POINTS[c]) for t in talons for c in mask_to_cards(t)), n))
 
 
 # ---- scores -------------------------------------------------------------------------------------
@@ -256,21 +332,295 @@ def defence_gain(results: np.ndarray, declarers: np.ndarray, rules: HouseRules, 
     return out
 
 
-@dataclass
-class MethodResult:
+
+# ---- the advice -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class MethodEstimate:
+    """One method's estimate at one contract, over the ``n`` sampled deals it played.
+
+    - ``method``: dd, pimc or heuristic;
+    - ``n``: the deals it played (pimc: the first ``pimc_samples`` of them);
+    - ``made``: the deals in which the declarer made the contract;
+    - ``p_make``: made / n, and ``ci_low``, ``ci_high`` its 95% Wilson interval (widened to hold
+      ``p_make`` where rounding at 0 or 1 leaves it out);
+    - ``ev_declare``: the expected score of declaring the contract (made: what it scores in the
+      situation; failed: minus what it costs), and ``ev_ci_low``, ``ev_ci_high`` its 95% normal
+      interval (the point itself when n is 1).
+    """
+
     method: str
     n: int
-    points: np.ndarray  # per sample: the declarer's points (dd: the level reached)
-    rows: list[dict] = field(default_factory=list)
+    made: int
+    p_make: float
+    ci_low: float
+    ci_high: float
+    ev_declare: float
+    ev_ci_low: float
+    ev_ci_high: float
+
+    def to_dict(self) -> dict:
+        """The estimate as a JSON row's ``by_method`` entry (without the method's name, its key)."""
+        return {"made": self.made, "n": self.n, "p_make": self.p_make, "ci_low": self.ci_low,
+                "ci_high": self.ci_high, "ev_declare": self.ev_declare, "ev_ci_low": self.ev_ci_low,
+                "ev_ci_high": self.ev_ci_high}
 
 
-def _method_rows(res: MethodResult, levels: list[int], rules: HouseRules, sit: Situation) -> None:
-    pts = res.points
-    if rules.round_declarer and res.method != "dd":
+@dataclass(frozen=True)
+class ContractRow:
+    """One contract level of the advice.
+
+    - ``contract``: the contract;
+    - ``biddable``: whether the hand can bid it (up to its bidding cap, or the forced minimum);
+      a contract above the cap can only be the final contract a talon's marriages let the
+      declarer raise to;
+    - ``estimates``: each method's estimate, in the order the methods were asked for.
+    """
+
+    contract: int
+    biddable: bool
+    estimates: tuple[MethodEstimate, ...]
+
+    def estimate(self, method: str) -> MethodEstimate:
+        """The estimate of ``method`` (KeyError for a method not asked for)."""
+        for e in self.estimates:
+            if e.method == method:
+                return e
+        raise KeyError(method)
+
+    def to_dict(self) -> dict:
+        """The row as ``--json`` gives it: the first method's chance and expected score beside every
+        method's estimate."""
+        first = self.estimates[0]
+        return {"contract": self.contract, "biddable": self.biddable, "p_make": first.p_make,
+                "ci_low": first.ci_low, "ci_high": first.ci_high, "ev_declare": first.ev_declare,
+                "method": first.method, "by_method": {e.method: e.to_dict() for e in self.estimates}}
+
+
+@dataclass(frozen=True)
+class PassLine:
+    """Passing and defending, on the same sampled deals.
+
+    - ``ev``: the expected score of passing (and defending), and ``ci_low``, ``ci_high`` its 95%
+      normal interval (NaN from one sample);
+    - ``stuck_with_forced_bid``: for a first hand forced to open, the share of deals in which
+      nobody outbids the forced minimum; None for a hand not forced;
+    - ``method``: how the line is estimated, in a sentence (``pass_method``).
+    """
+
+    ev: float
+    ci_low: float
+    ci_high: float
+    stuck_with_forced_bid: float | None
+    method: str
+
+    def to_dict(self) -> dict:
+        return {"ev": self.ev, "ci_low": self.ci_low, "ci_high": self.ci_high,
+                "stuck_with_forced_bid": self.stuck_with_forced_bid, "method": self.method}
+
+
+@dataclass(frozen=True)
+class MethodAdvice:
+    """What one method advises (all None when the hand cannot bid).
+
+    - ``method``: dd, pimc or heuristic;
+    - ``max_bid_at_risk``: the highest biddable contract made at least (1 - risk) of the time, or
+      None;
+    - ``best_ev_bid``: the biddable contract of best expected score, or None when passing scores
+      more (a forced first hand always has one);
+    - ``best_ev``: the best expected score of declaring a biddable contract.
+    """
+
+    method: str
+    max_bid_at_risk: int | None
+    best_ev_bid: int | None
+    best_ev: float | None
+
+    def to_dict(self) -> dict:
+        return {"max_bid_at_risk": self.max_bid_at_risk, "best_ev_bid": self.best_ev_bid, "best_ev": self.best_ev}
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    """The one bid advised, by the most realistic method asked for (``RECOMMENDATION_BASIS``).
+
+    - ``method``: the method it rests on;
+    - ``bid``: the highest contract that method makes at least (1 - risk) of the time; if none, the
+      forced minimum (then pass) for a forced first hand, or None (pass);
+    - ``p_make``, ``ci_low``, ``ci_high``: the method's chance of making ``bid`` and its interval
+      (None when no contract is made often enough);
+    - ``ev``: the expected score of declaring ``bid``, or of passing and defending when no contract
+      is made often enough;
+    - ``risk``: the failure chance accepted.
+
+    ``action`` names it: "bid up to B", "forced bid B, then pass" or "pass".
+    """
+
+    method: str
+    bid: int | None
+    p_make: float | None
+    ci_low: float | None
+    ci_high: float | None
+    ev: float
+    risk: float
+
+    @property
+    def action(self) -> str:
+        if self.p_make is None:
+            return f"forced bid {self.bid}, then pass" if self.bid is not None else "pass"
+        return f"bid up to {self.bid}"
+
+    def to_dict(self) -> dict:
+        if self.p_make is None:
+            return {"action": self.action, "bid": self.bid, "method": self.method, "p_make": None, "ev": self.ev,
+                    "risk": self.risk}
+        return {"action": self.action, "bid": self.bid, "method": self.method, "p_make": self.p_make,
+                "ci_low": self.ci_low, "ci_high": self.ci_high, "ev": self.ev, "risk": self.risk}
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The bid advice for one 7-card hand (``advise``; what ``thousand bid`` prints).
+
+    The question:
+
+    - ``hand``: the 7 cards, as ``sim.game.cards.format_hand`` writes them;
+    - ``seat``: first, second or third hand;
+    - ``rules``: the house rules;
+    - ``known_left``, ``known_right``, ``known_talon``: the cards known to lie with the left
+      opponent, the right one and in the talon ("" for none);
+    - ``situation``: your score and whether you sit on the barrel;
+    - ``risk``: the failure chance accepted for the highest bid advised.
+
+    How it was estimated (what made it):
+
+    - ``methods``: the methods, in the order asked for;
+    - ``samples``: the sampled deals of the unseen cards (dd, heuristic and the pass line play all
+      of them), ``pimc_samples`` the most pimc plays (``samples_of`` gives each method's count);
+    - ``seed``: the seed (the advice depends on it and the sizes only, never on the threads);
+    - ``worlds``: the worlds a pimc decision averages over, None without pimc;
+    - ``version``: the version of thousand that computed it.
+
+    The answer:
+
+    - ``forced_bid``: the minimum bid a first hand is forced to open with (forced_first_bid), or
+      None;
+    - ``bidding_cap``: the highest bid the hand allows (120 + its marriages);
+    - ``raise_cap``: the highest final contract a talon could let the declarer raise to;
+    - ``contracts``: the contract levels, from the minimum bid to the raise cap (none when the
+      hand cannot bid); ``to_polars()`` gives them as one table;
+    - ``pass_line``: the expected score of passing and defending;
+    - ``method_advice``: each method's advice, in the order of ``methods``;
+    - ``recommendation``: the one bid advised;
+    - ``talon``: the talon's exact chances for the hand.
+    """
+
+    hand: str
+    seat: str
+    rules: HouseRules
+    known_left: str
+    known_right: str
+    known_talon: str
+    situation: Situation
+    risk: float
+    methods: tuple[str, ...]
+    samples: int
+    pimc_samples: int
+    seed: int
+    worlds: int | None
+    version: str
+    forced_bid: int | None
+    bidding_cap: int
+    raise_cap: int
+    contracts: tuple[ContractRow, ...]
+    pass_line: PassLine
+    method_advice: tuple[MethodAdvice, ...]
+    recommendation: Recommendation
+    talon: TalonChances
+
+    @property
+    def rule_changes(self) -> dict:
+        """The rules' options that differ from the classic rules (empty for the classic rules)."""
+        return self.rules.changes_from(HouseRules())
+
+    @property
+    def known_cards(self) -> dict[str, str]:
+        """The known cards by where they lie (left, right, talon), only where some are known."""
+        return {k: v for k, v in (("left", self.known_left), ("right", self.known_right),
+                                  ("talon", self.known_talon)) if v}
+
+    @property
+    def min_bid(self) -> int:
+        """The rules' minimum bid."""
+        return self.rules.min_bid
+
+    @property
+    def can_bid(self) -> bool:
+        """Whether the hand can bid at all (a hand not forced to open needs a bidding cap of at least
+        the minimum bid)."""
+        return bool(self.contracts)
+
+    def samples_of(self, method: str) -> int:
+        """The sampled deals ``method`` played."""
+        return min(self.samples, self.pimc_samples) if method == "pimc" else self.samples
+
+    def advice_for(self, method: str) -> MethodAdvice:
+        """The advice of ``method`` (KeyError for a method not asked for)."""
+        for a in self.method_advice:
+            if a.method == method:
+                return a
+        raise KeyError(method)
+
+    def to_polars(self) -> pl.DataFrame:
+        """The contract levels as one table, a row per contract and method (contracts in order, the
+        methods in the order asked for): contract, biddable, method, n, made, p_make, ci_low,
+        ci_high, ev_declare, ev_ci_low, ev_ci_high. Empty (with these columns) when the hand
+        cannot bid."""
+        import polars as pl
+
+        rows = [{"contract": r.contract, "biddable": r.biddable, **{k: getattr(e, k) for k in LEVEL_COLUMNS[2:]}}
+                for r in self.contracts for e in r.estimates]
+        return pl.DataFrame(rows, schema=_level_schema())
+
+    def to_dict(self) -> dict:
+        """The advice as ``thousand bid --json`` prints it (``analysis.present.json_text.to_json``)."""
+        return {
+            "hand": self.hand, "seat": self.seat, "rules": self.rule_changes or "classic",
+            "samples": self.samples, "seed": self.seed, "methods": list(self.methods), "risk": self.risk,
+            "method_samples": {m: self.samples_of(m) for m in self.methods}, "worlds": self.worlds,
+            "known": self.known_cards,
+            "situation": {"score": self.situation.score, "on_barrel": self.situation.on_barrel},
+            "min_bid": self.min_bid, "forced_bid": self.forced_bid, "can_bid": self.can_bid,
+            "bidding_cap": self.bidding_cap, "raise_cap": self.raise_cap,
+            "contracts": [r.to_dict() for r in self.contracts],
+            "pass": self.pass_line.to_dict(),
+            "advice": {a.method: a.to_dict() for a in self.method_advice},
+            "recommendation": self.recommendation.to_dict(),
+            "talon": self.talon.to_dict(), "version": self.version,
+        }
+
+
+# The columns of Advice.to_polars().
+LEVEL_COLUMNS = ("contract", "biddable", "method", "n", "made", "p_make", "ci_low", "ci_high", "ev_declare",
+                 "ev_ci_low", "ev_ci_high")
+
+
+def _level_schema() -> dict:
+    import polars as pl
+
+    return {"contract": pl.Int64, "biddable": pl.Boolean, "method": pl.String, "n": pl.Int64, "made": pl.Int64,
+            **{k: pl.Float64 for k in LEVEL_COLUMNS[5:]}}
+
+
+def _estimates(method: str, points: np.ndarray, n: int, levels: list[int], rules: HouseRules,
+               sit: Situation) -> list[MethodEstimate]:
+    """``method``'s estimate at each contract of ``levels`` from its ``points`` on ``n`` deals (the
+    declarer's points; dd: the level reached)."""
+    pts = points
+    if rules.round_declarer and method != "dd":
         pts = np.array([p - p % 5 + (5 if p % 5 >= 3 else 0) for p in pts])
+    out = []
     for b in levels:
         k = int((pts >= b).sum())
-        n = res.n
         p = k / n
         lo, hi = wilson_interval(k, n)
         lo, hi = min(lo, p), max(hi, p)  # rounding at p = 0 or 1
@@ -278,18 +628,20 @@ def _method_rows(res: MethodResult, levels: list[int], rules: HouseRules, sit: S
         ev = p * gain - (1 - p) * loss
         sd = math.sqrt(p * (1 - p)) * (gain + loss)
         ev_lo, ev_hi = mean_interval(ev, sd * math.sqrt(n / max(1, n - 1)), n) if n > 1 else (ev, ev)
-        res.rows.append({"contract": b, "made": k, "n": n, "p_make": p, "ci_low": lo, "ci_high": hi,
-                         "ev_declare": ev, "ev_ci_low": ev_lo, "ev_ci_high": ev_hi})
+        out.append(MethodEstimate(method=method, n=n, made=k, p_make=p, ci_low=lo, ci_high=hi, ev_declare=ev,
+                                  ev_ci_low=ev_lo, ev_ci_high=ev_hi))
+    return out
 
 
-def advise(hand: str | int, *, rules: str | HouseRules | None = None, samples: int = 2000, seed: int = 0,
+def advise(*, hand: str | int, rules: str | HouseRules | None = None, samples: int = 2000, seed: int = 0,
            methods: str | tuple[str, ...] = ("dd",), seat: str = "first", risk: float = 0.3,
            left: str | None = None, right: str | None = None, talon: str | None = None, score: int | None = None,
            on_barrel: bool = False, pimc_samples: int = DEFAULT_PIMC_SAMPLES, worlds: int | None = None,
-           threads: int | None = None, progress: Progress | None = None) -> dict:
-    """Everything ``thousand bid`` prints, as a JSON-ready dict (see the module docstring); ``worlds``
-    None is ADVICE_WORLDS; ``score`` None is 0 (the barrel's score ``on_barrel``); ``progress`` is
-    told what is computed as it goes."""
+           threads: int | None = None, progress: Progress | None = None) -> Advice:
+    """The bid advice for the 7-card ``hand`` (text, or a card mask) before the talon (see the module
+    docstring): ``methods`` as "dd,heuristic" or a tuple; ``worlds`` None is ADVICE_WORLDS; ``score``
+    None is 0 (the barrel's score ``on_barrel``); ``progress`` is told what is computed as it goes.
+    Bad input raises ``AdvisorError`` or ``CardError``."""
     worlds = ADVICE_WORLDS if worlds is None else worlds
     rec = rules if isinstance(rules, HouseRules) else load_rules(rules)
     check_three_player_deal(rec)
@@ -318,20 +670,18 @@ def advise(hand: str | int, *, rules: str | HouseRules | None = None, samples: i
         return None if progress is None else (lambda done: progress(what, done, n))
 
     deals = sample_unseen(mask, known, samples, seed)
-    results: dict[str, MethodResult] = {}
+    estimates: dict[str, list[MethodEstimate]] = {}
     for m in methods:
         n = samples if m != "pimc" else min(samples, pimc_samples)
         if not levels:  # no contract to estimate: the hand cannot bid
-            results[m] = MethodResult(m, n, np.zeros(0, dtype=np.int64))
-        elif m == "dd":
+            estimates[m] = []
+            continue
+        if m == "dd":
             pts = dd_levels(mask, deals, rec, levels[0], levels[-1], threads, progress=stage("dd", n))
-            results[m] = MethodResult(m, n, pts)
         else:
             pts = played_points(mask, deals[:n], rec, m, seed, worlds=worlds, threads=threads,
                                 progress=stage(m + (f" ({worlds} worlds a decision)" if m == "pimc" else ""), n))
-            results[m] = MethodResult(m, n, pts)
-        if levels:
-            _method_rows(results[m], levels, rec, sit)
+        estimates[m] = _estimates(m, pts, n, levels, rec, sit)
     dealer = SEATS[seat]
     pr = pass_results(mask, deals, rec, dealer, sit, seed, threads, progress=stage("pass and defend", samples))
     pass_gain = defence_gain(pr[:, 0], pr[:, 1], rec, sit)
@@ -342,43 +692,33 @@ def advise(hand: str | int, *, rules: str | HouseRules | None = None, samples: i
     def biddable(b: int) -> bool:
         return b <= cap or (forced and b == rec.min_bid)
 
-    rows = []
-    for j, b in enumerate(levels):
-        first = results[methods[0]].rows[j]
-        row = {"contract": b, "biddable": biddable(b), "p_make": first["p_make"], "ci_low": first["ci_low"],
-               "ci_high": first["ci_high"], "ev_declare": first["ev_declare"], "method": methods[0],
-               "by_method": {m: {k: v for k, v in results[m].rows[j].items() if k != "contract"} for m in methods}}
-        rows.append(row)
-    advice = {}
+    rows = tuple(ContractRow(contract=b, biddable=biddable(b), estimates=tuple(estimates[m][j] for m in methods))
+                 for j, b in enumerate(levels))
+    method_advice = []
     for m in methods:
-        bids = [r for r in results[m].rows if biddable(r["contract"])]
+        bids = [(b, e) for b, e in zip(levels, estimates[m], strict=True) if biddable(b)]
         if not bids:
-            advice[m] = {"max_bid_at_risk": None, "best_ev_bid": None, "best_ev": None}
+            method_advice.append(MethodAdvice(m, None, None, None))
             continue
-        ok = [r["contract"] for r in bids if r["p_make"] >= 1 - risk]
-        best = max(bids, key=lambda r: (r["ev_declare"], -r["contract"]))
-        advice[m] = {
-            "max_bid_at_risk": ok[-1] if ok else None,
-            "best_ev_bid": best["contract"] if best["ev_declare"] > pass_ev or forced else None,
-            "best_ev": best["ev_declare"],
-        }
-    tal = talon_chances(mask, known)
+        ok = [b for b, e in bids if e.p_make >= 1 - risk]
+        best_b, best = max(bids, key=lambda be: (be[1].ev_declare, -be[0]))
+        method_advice.append(MethodAdvice(m, max_bid_at_risk=ok[-1] if ok else None,
+                                          best_ev_bid=best_b if best.ev_declare > pass_ev or forced else None,
+                                          best_ev=best.ev_declare))
     basis = next(m for m in RECOMMENDATION_BASIS if m in methods)
-    return {
-        "hand": format_hand(mask), "seat": seat, "rules": rec.changes_from(HouseRules()) or "classic",
-        "samples": samples, "seed": seed, "methods": list(methods), "risk": risk,
-        "method_samples": {m: results[m].n for m in methods}, "worlds": worlds if "pimc" in methods else None,
-        "known": {k: format_hand(v) for k, v in (("left", known.left), ("right", known.right),
-                                                 ("talon", known.talon)) if v},
-        "situation": {"score": sit.score, "on_barrel": sit.on_barrel},
-        "min_bid": rec.min_bid, "forced_bid": rec.min_bid if forced else None, "can_bid": bool(levels),
-        "bidding_cap": cap, "raise_cap": top, "contracts": rows,
-        "pass": {"ev": pass_ev, "ci_low": pass_ci[0], "ci_high": pass_ci[1], "stuck_with_forced_bid": stuck,
-                 "method": pass_method(forced)},
-        "advice": advice,
-        "recommendation": _recommendation(basis, advice[basis], rows, rec.min_bid if forced else None, risk, pass_ev),
-        "talon": _talon_json(tal), "version": __version__,
-    }
+    basis_advice = next(a for a in method_advice if a.method == basis)
+    return Advice(
+        hand=format_hand(mask), seat=seat, rules=rec, known_left=format_hand(known.left) if known.left else "",
+        known_right=format_hand(known.right) if known.right else "",
+        known_talon=format_hand(known.talon) if known.talon else "", situation=sit, risk=risk,
+        methods=methods, samples=samples, pimc_samples=pimc_samples, seed=seed,
+        worlds=worlds if "pimc" in methods else None, version=__version__,
+        forced_bid=rec.min_bid if forced else None, bidding_cap=cap, raise_cap=top, contracts=rows,
+        pass_line=PassLine(ev=pass_ev, ci_low=pass_ci[0], ci_high=pass_ci[1], stuck_with_forced_bid=stuck,
+                           method=pass_method(forced)),
+        method_advice=tuple(method_advice),
+        recommendation=_recommendation(basis_advice, rows, rec.min_bid if forced else None, risk, pass_ev),
+        talon=talon_chances(mask, known))
 
 
 # The method the one recommendation rests on: the most realistic play among those asked for (pimc
@@ -386,145 +726,19 @@ def advise(hand: str | int, *, rules: str | HouseRules | None = None, samples: i
 RECOMMENDATION_BASIS = ("pimc", "heuristic", "dd")
 
 
-def _recommendation(method: str, advice: dict, rows: list[dict], forced_bid: int | None, risk: float,
-                    pass_ev: float) -> dict:
-    """The bid to make: the highest contract made at least (1 - risk) of the time by ``method``;
-    if none, the forced minimum (``forced_bid``: first hand under forced_first_bid) then pass, or pass."""
-    bid = advice["max_bid_at_risk"]
+def _recommendation(advice: MethodAdvice, rows: tuple[ContractRow, ...], forced_bid: int | None, risk: float,
+                    pass_ev: float) -> Recommendation:
+    """The bid to make: the highest contract made at least (1 - risk) of the time by the method of
+    ``advice``; if none, the forced minimum (``forced_bid``: first hand under forced_first_bid) then
+    pass, or pass."""
+    bid = advice.max_bid_at_risk
     if bid is None:
-        what = f"forced bid {forced_bid}, then pass" if forced_bid is not None else "pass"
-        return {"action": what, "bid": forced_bid, "method": method, "p_make": None, "ev": pass_ev, "risk": risk}
-    row = next(r for r in rows if r["contract"] == bid)["by_method"][method]
-    return {"action": f"bid up to {bid}", "bid": bid, "method": method, "p_make": row["p_make"],
-            "ci_low": row["ci_low"], "ci_high": row["ci_high"], "ev": row["ev_declare"], "risk": risk}
+        return Recommendation(method=advice.method, bid=forced_bid, p_make=None, ci_low=None, ci_high=None,
+                              ev=pass_ev, risk=risk)
+    e = next(r for r in rows if r.contract == bid).estimate(advice.method)
+    return Recommendation(method=advice.method, bid=bid, p_make=e.p_make, ci_low=e.ci_low, ci_high=e.ci_high,
+                          ev=e.ev_declare, risk=risk)
 
 
-def _frac(p: Fraction) -> dict:
-    return {"p": float(p), "exact": f"{p.numerator}/{p.denominator}"}
-
-
-def _talon_json(t: dict) -> dict:
-    return {
-        "talons": t["talons"],
-        "marriage_completed": {s: {"holding": v["holding"], **_frac(v["p"])} for s, v in t["marriages"].items()},
-        "any_new_marriage": _frac(t["any_marriage"]),
-        "ace_arrives": {c: _frac(p) for c, p in t["aces"].items()},
-        "ten_arrives": {c: _frac(p) for c, p in t["tens"].items()},
-        "at_least_one_ace": _frac(t["at_least_one_ace"]),
-        "at_least_one_ten": _frac(t["at_least_one_ten"]),
-        "aces_distribution": {str(k): _frac(p) for k, p in t["aces_distribution"].items()},
-        "expected_points": float(t["expected_points"]),
-    }
-
-
-# ---- output ---------------------------------------------------------------------------------------
-METHOD_TEXT = {
-    "dd": "dd = double dummy: every seat sees every card and plays perfectly, the declarer discards best "
-          "(the deal's value under perfect play, not a bound: real declarers can do better against weaker defence)",
-    "pimc": "pimc = every seat averages double-dummy values over the worlds it cannot tell apart",
-    "heuristic": "heuristic = every seat is the heuristic player",
-}
-
-
-def format_text(r: dict) -> list[str]:
-    ms = r["methods"]
-    forced = r["forced_bid"]
-    duty = (f", forced to bid {forced}" if forced is not None
-            else ", not forced to bid: forced_first_bid = false" if r["seat"] == "first" else "")
-    out = [f"hand {r['hand']}  ({r['seat']} hand{duty}; rules {r['rules']})"]
-    if r["known"]:
-        out.append("known: " + ", ".join(f"{k} {v}" for k, v in r["known"].items()))
-    if r["situation"]["on_barrel"]:
-        out.append("you sit on the barrel: a made contract scores only if it takes you off (wins the game)")
-    elif r["situation"]["score"]:
-        out.append(f"your score {r['situation']['score']}")
-    if not r["can_bid"]:
-        out.append(f"bidding cap {r['bidding_cap']}: below the minimum bid {r['min_bid']}, so this hand cannot bid "
-                   "(a bid above 120 needs a marriage)")
-    else:
-        out.append(f"bidding cap {r['bidding_cap']}; a talon could let you raise the final contract to "
-                   f"{r['raise_cap']}")
-    if r["can_bid"]:
-        sizes = ", ".join(f"{m} {r['method_samples'][m]}" for m in ms)
-        out.append(f"samples: {sizes} (seed {r['seed']}{', pimc worlds ' + str(r['worlds']) if r['worlds'] else ''})"
-                   "; [95% interval]; E = expected score of declaring")
-    else:
-        out.append(f"samples: {r['samples']} (seed {r['seed']}), for passing and defending only")
-    head = "contract  " + "  ".join(f"{m + ' p_make [95%]':<24}{'E':>7}" for m in ms)
-    if r["contracts"]:
-        out.append(head)
-    shown_raise = False
-    for row in r["contracts"]:
-        if not row["biddable"]:
-            if all(row["by_method"][m]["p_make"] == 0 for m in ms):
-                out.append(f"(from {row['contract']} on: made in no sample)")
-                break
-            if not shown_raise:
-                out.append("-- above the bidding cap: only as a final contract, if the talon brings the marriages --")
-                shown_raise = True
-        cells = []
-        for m in ms:
-            x = row["by_method"][m]
-            cells.append(f"{x['p_make']:6.3f} [{x['ci_low']:.3f}, {x['ci_high']:.3f}]  {x['ev_declare']:+7.1f}")
-        out.append(f"{row['contract']:>8}  " + "  ".join(cells))
-    p = r["pass"]
-    out.append(f"pass and defend: E = {p['ev']:+.1f} [{p['ci_low']:+.1f}, {p['ci_high']:+.1f}]"
-               + (f"; nobody outbids your forced bid in {p['stuck_with_forced_bid']:.1%}"
-                  if forced is not None else ""))
-    out.append(f"  (estimated on {p['method']})")
-    out.append(f"advice (risk {r['risk']:.2f}: the highest bid made at least {1 - r['risk']:.0%} of the time):")
-    nothing = f"(nothing: forced bid {forced}, then pass)" if forced is not None else "(nothing: pass)"
-    for m in ms:
-        a = r["advice"][m]
-        top = a["max_bid_at_risk"]
-        best = a["best_ev_bid"]
-        if a["best_ev"] is None:
-            out.append(f"  {m:<9} nothing to bid: pass ({p['ev']:+.1f})")
-            continue
-        out.append(f"  {m:<9} bid up to {top if top is not None else nothing}; best expected score "
-                   + (f"at {best} ({a['best_ev']:+.1f} vs pass {p['ev']:+.1f})" if best is not None
-                      else f"by passing ({p['ev']:+.1f} vs {a['best_ev']:+.1f} declaring)"))
-    t = r["talon"]
-    out.append(f"talon (exact, over all {t['talons']} possible talons):")
-    for s, v in t["marriage_completed"].items():
-        what = f"completes your {v['holding']}" if v["holding"] else "brings both halves of"
-        out.append(f"  {what} {SUIT_SYMBOLS[SUITS.index(s)]} marriage: {v['exact']} = {v['p']:.1%}")
-    out.append(f"  any new marriage: {t['any_new_marriage']['exact']} = {t['any_new_marriage']['p']:.1%}")
-    aces = "  ".join(f"{c} {v['p']:.1%}" for c, v in t["ace_arrives"].items())
-    tens = "  ".join(f"{c} {v['p']:.1%}" for c, v in t["ten_arrives"].items())
-    out.append(f"  at least one ace {t['at_least_one_ace']['p']:.1%} ({aces or 'you hold all four'})")
-    out.append(f"  at least one ten {t['at_least_one_ten']['p']:.1%} ({tens or 'you hold all four'})")
-    out.append(f"  expected talon card points {t['expected_points']:.1f}")
-    out.append("methods: " + "; ".join(METHOD_TEXT[m] for m in ms))
-    rec = r["recommendation"]
-    if not r["can_bid"]:
-        out.append(f"recommendation: pass (this hand cannot bid; passing and defending scores {rec['ev']:+.1f})")
-    elif rec["p_make"] is None:
-        out.append(f"recommendation ({rec['method']} play): {rec['action']} (no contract is made at least "
-                   f"{1 - rec['risk']:.0%} of the time; passing and defending scores {rec['ev']:+.1f})")
-    else:
-        out.append(f"recommendation ({rec['method']} play): {rec['action']}: made {rec['p_make']:.0%} "
-                   f"[{rec['ci_low']:.0%}, {rec['ci_high']:.0%}] of the time, expected score {rec['ev']:+.1f}")
-    return out
-
-
-def format_csv(r: dict) -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["method", "contract", "biddable", "n", "made", "p_make", "ci_low", "ci_high", "ev_declare",
-                "ev_pass"])
-    for row in r["contracts"]:
-        for m in r["methods"]:
-            x = row["by_method"][m]
-            w.writerow([m, row["contract"], row["biddable"], x["n"], x["made"], f"{x['p_make']:.6f}",
-                        f"{x['ci_low']:.6f}", f"{x['ci_high']:.6f}", f"{x['ev_declare']:.3f}",
-                        f"{r['pass']['ev']:.3f}"])
-    return buf.getvalue()
-
-
-def format_json(r: dict) -> str:
-    """The advice as JSON: a number that is not defined (an interval of one sample) is null."""
-    return json.dumps(json_ready(r), ensure_ascii=False, indent=1, allow_nan=False)
-
-
-__all__ = ["advise", "format_text", "format_csv", "format_json", "talon_chances", "format_card"]
+__all__ = ["Advice", "ContractRow", "MethodEstimate", "PassLine", "MethodAdvice", "Recommendation", "TalonChances",
+           "MarriageChance", "CardChance", "LEVEL_COLUMNS", "advise", "talon_chances", "format_card"]

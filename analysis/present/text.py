@@ -4,14 +4,20 @@ the command prints them (``thousand compare``, ``thousand tournament``, ``thousa
 
 from __future__ import annotations
 
+import csv
+import io
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
+from sim.game.cards import SUIT_SYMBOLS, SUITS
+
+if TYPE_CHECKING:  # the result types only: importing the advisor loads the compiled kernels
+    from analysis.advisor import Advice
     from analysis.barrel import BarrelStats, Share
     from analysis.compare import Comparison
     from analysis.tournament import TournamentResult
 
-__all__ = ["comparison_lines", "barrel_lines", "tournament_lines"]
+__all__ = ["comparison_lines", "barrel_lines", "tournament_lines", "advice_lines", "advice_csv"]
 
 
 # --- compare ---
@@ -134,3 +140,106 @@ def _tournament_interval(x: float | None, lo: float | None, hi: float | None, di
     if x is None:
         return "-"
     return f"{x:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+# --- advisor ---
+ADVICE_METHOD_TEXT = {
+    "dd": "dd = double dummy: every seat sees every card and plays perfectly, the declarer discards best "
+          "(the deal's value under perfect play, not a bound: real declarers can do better against weaker defence)",
+    "pimc": "pimc = every seat averages double-dummy values over the worlds it cannot tell apart",
+    "heuristic": "heuristic = every seat is the heuristic player",
+}
+
+
+def _exact(p: Fraction) -> str:
+    return f"{p.numerator}/{p.denominator} = {float(p):.1%}"
+
+
+def advice_lines(advice: Advice) -> list[str]:
+    """What ``thousand bid`` prints: the situation, a row per contract with each method's chance of
+    making it and expected score, the pass line, each method's advice, the talon's chances and the
+    recommendation."""
+    a = advice
+    ms = a.methods
+    forced = a.forced_bid
+    duty = (f", forced to bid {forced}" if forced is not None
+            else ", not forced to bid: forced_first_bid = false" if a.seat == "first" else "")
+    out = [f"hand {a.hand}  ({a.seat} hand{duty}; rules {a.rule_changes or 'classic'})"]
+    if a.known_cards:
+        out.append("known: " + ", ".join(f"{k} {v}" for k, v in a.known_cards.items()))
+    if a.situation.on_barrel:
+        out.append("you sit on the barrel: a made contract scores only if it takes you off (wins the game)")
+    elif a.situation.score:
+        out.append(f"your score {a.situation.score}")
+    if not a.can_bid:
+        out.append(f"bidding cap {a.bidding_cap}: below the minimum bid {a.min_bid}, so this hand cannot bid "
+                   "(a bid above 120 needs a marriage)")
+        out.append(f"samples: {a.samples} (seed {a.seed}), for passing and defending only")
+    else:
+        out.append(f"bidding cap {a.bidding_cap}; a talon could let you raise the final contract to {a.raise_cap}")
+        sizes = ", ".join(f"{m} {a.samples_of(m)}" for m in ms)
+        out.append(f"samples: {sizes} (seed {a.seed}{', pimc worlds ' + str(a.worlds) if a.worlds else ''})"
+                   "; [95% interval]; E = expected score of declaring")
+        out.append("contract  " + "  ".join(f"{m + ' p_make [95%]':<24}{'E':>7}" for m in ms))
+    shown_raise = False
+    for row in a.contracts:
+        if not row.biddable:
+            if all(e.p_make == 0 for e in row.estimates):
+                out.append(f"(from {row.contract} on: made in no sample)")
+                break
+            if not shown_raise:
+                out.append("-- above the bidding cap: only as a final contract, if the talon brings the marriages --")
+                shown_raise = True
+        cells = [f"{e.p_make:6.3f} [{e.ci_low:.3f}, {e.ci_high:.3f}]  {e.ev_declare:+7.1f}" for e in row.estimates]
+        out.append(f"{row.contract:>8}  " + "  ".join(cells))
+    p = a.pass_line
+    out.append(f"pass and defend: E = {p.ev:+.1f} [{p.ci_low:+.1f}, {p.ci_high:+.1f}]"
+               + (f"; nobody outbids your forced bid in {p.stuck_with_forced_bid:.1%}" if forced is not None else ""))
+    out.append(f"  (estimated on {p.method})")
+    out.append(f"advice (risk {a.risk:.2f}: the highest bid made at least {1 - a.risk:.0%} of the time):")
+    nothing = f"(nothing: forced bid {forced}, then pass)" if forced is not None else "(nothing: pass)"
+    for m in a.method_advice:
+        if m.best_ev is None:
+            out.append(f"  {m.method:<9} nothing to bid: pass ({p.ev:+.1f})")
+            continue
+        top, best = m.max_bid_at_risk, m.best_ev_bid
+        out.append(f"  {m.method:<9} bid up to {top if top is not None else nothing}; best expected score "
+                   + (f"at {best} ({m.best_ev:+.1f} vs pass {p.ev:+.1f})" if best is not None
+                      else f"by passing ({p.ev:+.1f} vs {m.best_ev:+.1f} declaring)"))
+    t = a.talon
+    out.append(f"talon (exact, over all {t.talons} possible talons):")
+    for mc in t.marriages:
+        what = f"completes your {mc.holding}" if mc.holding else "brings both halves of"
+        out.append(f"  {what} {SUIT_SYMBOLS[SUITS.index(mc.suit)]} marriage: {_exact(mc.p)}")
+    out.append(f"  any new marriage: {_exact(t.any_marriage)}")
+    aces = "  ".join(f"{c.card} {float(c.p):.1%}" for c in t.aces)
+    tens = "  ".join(f"{c.card} {float(c.p):.1%}" for c in t.tens)
+    out.append(f"  at least one ace {float(t.at_least_one_ace):.1%} ({aces or 'you hold all four'})")
+    out.append(f"  at least one ten {float(t.at_least_one_ten):.1%} ({tens or 'you hold all four'})")
+    out.append(f"  expected talon card points {float(t.expected_points):.1f}")
+    out.append("methods: " + "; ".join(ADVICE_METHOD_TEXT[m] for m in ms))
+    rec = a.recommendation
+    if not a.can_bid:
+        out.append(f"recommendation: pass (this hand cannot bid; passing and defending scores {rec.ev:+.1f})")
+    elif rec.p_make is None:
+        out.append(f"recommendation ({rec.method} play): {rec.action} (no contract is made at least "
+                   f"{1 - rec.risk:.0%} of the time; passing and defending scores {rec.ev:+.1f})")
+    else:
+        out.append(f"recommendation ({rec.method} play): {rec.action}: made {rec.p_make:.0%} "
+                   f"[{rec.ci_low:.0%}, {rec.ci_high:.0%}] of the time, expected score {rec.ev:+.1f}")
+    return out
+
+
+def advice_csv(advice: Advice) -> str:
+    """What ``thousand bid --csv`` prints: a row per contract and method, with the pass line's
+    expected score on every row."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["method", "contract", "biddable", "n", "made", "p_make", "ci_low", "ci_high", "ev_declare",
+                "ev_pass"])
+    for row in advice.contracts:
+        for e in row.estimates:
+            w.writerow([e.method, row.contract, row.biddable, e.n, e.made, f"{e.p_make:.6f}", f"{e.ci_low:.6f}",
+                        f"{e.ci_high:.6f}", f"{e.ev_declare:.3f}", f"{advice.pass_line.ev:.3f}"])
+    return buf.getvalue()
+

@@ -1,7 +1,9 @@
 """The bid advisor: exact talon chances, sampling, the dd method against the solver and a stored
-independent estimate, monotone success curves, expected scores, determinism, PIMC kernels, CLI
-errors. The three-declarer comparison on many deals is in the slow tier."""
+independent estimate, monotone success curves, expected scores, determinism, PIMC kernels, the
+result object (frozen, its table, its JSON, text and CSV as the command prints them), CLI errors.
+The three-declarer comparison on many deals is in the slow tier."""
 
+import dataclasses
 import json
 import math
 from fractions import Fraction
@@ -13,6 +15,8 @@ import pytest
 from typer.testing import CliRunner
 
 from analysis import advisor
+from analysis.present.json_text import to_json
+from analysis.present.text import advice_csv, advice_lines
 from sim.engine import playouts
 from sim.game.cards import parse_card, parse_hand
 from sim.game.rules import HouseRules
@@ -25,27 +29,28 @@ HAND = "AH TH KH QH AS 9C JD"
 def test_talon_chances_match_closed_forms():
     hand = parse_hand("KH AS TS 9C JC 9D JD")  # half marriage KH, aces AS, tens TS
     t = advisor.talon_chances(hand)
-    assert t["talons"] == comb(17, 3)
-    assert t["marriages"]["H"]["p"] == Fraction(3, 17)  # QH is one of the 17 unseen cards
+    assert t.talons == comb(17, 3)
+    marriages = {m.suit: m for m in t.marriages}
+    assert marriages["H"].p == Fraction(3, 17) and marriages["H"].holding == "KH"  # QH: one of 17 unseen cards
     # Both halves of another suit's marriage arrive together: C(15, 1) / C(17, 3).
-    assert t["marriages"]["C"]["p"] == Fraction(15, comb(17, 3))
-    assert set(t["aces"]) == {"AC", "AD", "AH"} and all(p == Fraction(3, 17) for p in t["aces"].values())
-    assert t["at_least_one_ace"] == 1 - Fraction(comb(14, 3), comb(17, 3))
-    assert sum(t["aces_distribution"].values()) == 1
-    assert t["aces_distribution"][3] == Fraction(1, comb(17, 3))
+    assert marriages["C"].p == Fraction(15, comb(17, 3)) and marriages["C"].holding == ""
+    assert [c.card for c in t.aces] == ["AC", "AD", "AH"] and all(c.p == Fraction(3, 17) for c in t.aces)
+    assert t.at_least_one_ace == 1 - Fraction(comb(14, 3), comb(17, 3))
+    assert sum(t.aces_distribution) == 1 == sum(t.tens_distribution)
+    assert t.aces_distribution[3] == Fraction(1, comb(17, 3))
     # Expected talon points: 3/17 of the unseen cards' points.
     unseen_points = 120 - sum((0, 2, 3, 4, 10, 11)[c % 6] for c in range(24) if hand >> c & 1)
-    assert t["expected_points"] == Fraction(3 * unseen_points, 17)
+    assert t.expected_points == Fraction(3 * unseen_points, 17)
 
 
 def test_talon_chances_with_known_cards():
     hand = parse_hand("KH AS TS 9C JC 9D JD")
     known = playouts.Known(left=parse_hand("QH"))
     t = advisor.talon_chances(hand, known)
-    assert "H" not in t["marriages"] or t["marriages"]["H"]["p"] == 0  # the QH is with the left opponent
-    assert t["talons"] == comb(16, 3)
+    assert "H" not in {m.suit for m in t.marriages}  # the QH is with the left opponent
+    assert t.talons == comb(16, 3)
     t2 = advisor.talon_chances(hand, playouts.Known(talon=parse_hand("QH")))
-    assert t2["marriages"]["H"]["p"] == 1
+    assert {m.suit: m.p for m in t2.marriages}["H"] == 1
 
 
 def test_sampling_agrees_with_the_exact_chances_and_keeps_known_cards():
@@ -57,10 +62,10 @@ def test_sampling_agrees_with_the_exact_chances_and_keeps_known_cards():
     assert np.all((s[:, 0] | s[:, 1] | s[:, 2] | hand) == (1 << 24) - 1)
     assert [bin(int(x)).count("1") for x in s[0]] == [3, 7, 7]
     exact = advisor.talon_chances(hand, known)
-    p = float(exact["marriages"]["H"]["p"])  # 3/16 now
+    p = float({m.suit: m.p for m in exact.marriages}["H"])  # 3/16 now
     freq = float(np.mean(s[:, 0] >> parse_card("QH") & 1))
     assert abs(freq - p) < 4 * math.sqrt(p * (1 - p) / n)
-    ace = float(exact["at_least_one_ace"])
+    ace = float(exact.at_least_one_ace)
     aces = (1 << parse_card("AD")) | (1 << parse_card("AH"))
     freq_ace = float(np.mean((s[:, 0] & aces) != 0))
     assert abs(freq_ace - ace) < 4 * math.sqrt(ace * (1 - ace) / n)
@@ -82,13 +87,13 @@ def test_dd_agrees_with_the_independent_estimate():
     known = json.loads(KNOWN.read_text())
     for h in known["hands"]:
         n = 400
-        r = advisor.advise(h["hand"], samples=n, seed=5, methods="dd")
-        rows = {row["contract"]: row for row in r["contracts"]}
+        r = advisor.advise(hand=h["hand"], samples=n, seed=5, methods="dd")
+        rows = {row.contract: row for row in r.contracts}
         for b, p_known in h["p_make"].items():
             if int(b) not in rows:
                 assert p_known == 0
                 continue
-            p = rows[int(b)]["p_make"]
+            p = rows[int(b)].estimate("dd").p_make
             pooled = (p * n + p_known * h["samples"]) / (n + h["samples"])
             se = math.sqrt(max(pooled * (1 - pooled), 1e-4) * (1 / n + 1 / h["samples"]))
             assert abs(p - p_known) <= 4 * se + 1e-9, (h["hand"], b, p, p_known)
@@ -97,11 +102,11 @@ def test_dd_agrees_with_the_independent_estimate():
 # ---- the report ----------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def report():
-    return advisor.advise(HAND, samples=150, seed=1, methods="dd,heuristic", seat="second")
+    return advisor.advise(hand=HAND, samples=150, seed=1, methods="dd,heuristic", seat="second")
 
 
 def test_json_rows_and_monotone_probabilities(report):
-    text = advisor.format_json(report)
+    text = to_json(report)
     data = json.loads(text)
     rows = data["contracts"]
     assert rows[0]["contract"] == 100
@@ -111,34 +116,34 @@ def test_json_rows_and_monotone_probabilities(report):
     for m in ("dd", "heuristic"):
         ps = [row["by_method"][m]["p_make"] for row in rows]
         assert all(a >= b for a, b in zip(ps, ps[1:], strict=False))
-    assert [r["contract"] for r in rows if r["biddable"]][-1] == report["bidding_cap"] == 220
-    assert rows[-1]["contract"] == report["raise_cap"]
+    assert [r["contract"] for r in rows if r["biddable"]][-1] == report.bidding_cap == 220
+    assert rows[-1]["contract"] == report.raise_cap
 
 
 def test_expected_scores_and_advice(report):
-    for row in report["contracts"]:
-        for x in row["by_method"].values():
-            assert x["ev_declare"] == pytest.approx((2 * x["p_make"] - 1) * row["contract"])
-    dd = report["advice"]["dd"]
-    ok = [r["contract"] for r in report["contracts"] if r["biddable"] and r["by_method"]["dd"]["p_make"] >= 0.7]
-    assert dd["max_bid_at_risk"] == ok[-1]
-    assert math.isfinite(report["pass"]["ev"]) and "heuristic" in report["pass"]["method"]
-    assert advisor.format_text(report) and advisor.format_csv(report).startswith("method,contract")
+    for row in report.contracts:
+        for x in row.estimates:
+            assert x.ev_declare == pytest.approx((2 * x.p_make - 1) * row.contract)
+    dd = report.advice_for("dd")
+    ok = [r.contract for r in report.contracts if r.biddable and r.estimate("dd").p_make >= 0.7]
+    assert dd.max_bid_at_risk == ok[-1]
+    assert math.isfinite(report.pass_line.ev) and "heuristic" in report.pass_line.method
+    assert advice_lines(report) and advice_csv(report).startswith("method,contract")
 
 
 def test_on_the_barrel_small_contracts_score_nothing():
-    r = advisor.advise(HAND, samples=60, seed=2, methods="dd", on_barrel=True)
-    for row in r["contracts"]:
-        x = row["by_method"]["dd"]
-        if row["contract"] < 120:
-            assert x["ev_declare"] == pytest.approx(-(1 - x["p_make"]) * row["contract"])
-    assert r["situation"]["on_barrel"]
+    r = advisor.advise(hand=HAND, samples=60, seed=2, methods="dd", on_barrel=True)
+    for row in r.contracts:
+        x = row.estimate("dd")
+        if row.contract < 120:
+            assert x.ev_declare == pytest.approx(-(1 - x.p_make) * row.contract)
+    assert r.situation.on_barrel
 
 
 def test_deterministic_whatever_the_threads():
-    a = advisor.advise(HAND, samples=120, seed=9, methods="dd,heuristic", threads=1)
-    b = advisor.advise(HAND, samples=120, seed=9, methods="dd,heuristic", threads=2)
-    assert a["contracts"] == b["contracts"] and a["pass"] == b["pass"]
+    a = advisor.advise(hand=HAND, samples=120, seed=9, methods="dd,heuristic", threads=1)
+    b = advisor.advise(hand=HAND, samples=120, seed=9, methods="dd,heuristic", threads=2)
+    assert a.contracts == b.contracts and a.pass_line == b.pass_line and a == b
 
 
 # ---- PIMC kernels ------------------------------------------------------------------------------------
@@ -222,18 +227,95 @@ def test_pimc_declarer_between_heuristic_and_dd():
 
 
 def test_json_is_strict_json_even_for_one_sample():
-    r = advisor.advise(HAND, samples=1, methods="heuristic", threads=1)
-    text = advisor.format_json(r)
+    r = advisor.advise(hand=HAND, samples=1, methods="heuristic", threads=1)
+    text = to_json(r)
     json.loads(text, parse_constant=lambda c: pytest.fail(f"{c} is not JSON"))
-    assert r["recommendation"]["method"] == "heuristic"
+    assert r.recommendation.method == "heuristic"
 
 
 def test_one_recommendation_and_the_forced_bid():
-    r = advisor.advise("9S JS 9C JC 9D JD QH", samples=200, methods="dd,heuristic", threads=1)
-    lines = advisor.format_text(r)
+    r = advisor.advise(hand="9S JS 9C JC 9D JD QH", samples=200, methods="dd,heuristic", threads=1)
+    lines = advice_lines(r)
     assert lines[-1].startswith("recommendation (heuristic play): forced bid 100, then pass")
+    assert r.recommendation.action == "forced bid 100, then pass" and r.recommendation.p_make is None
     assert not any("(nothing: pass)" in ln for ln in lines)
-    strong = advisor.advise(HAND, samples=200, methods="dd,heuristic", threads=1)
-    rec = strong["recommendation"]
-    assert rec["method"] == "heuristic" and rec["bid"] == strong["advice"]["heuristic"]["max_bid_at_risk"]
-    assert advisor.format_text(strong)[-1].startswith(f"recommendation (heuristic play): bid up to {rec['bid']}")
+    strong = advisor.advise(hand=HAND, samples=200, methods="dd,heuristic", threads=1)
+    rec = strong.recommendation
+    assert rec.method == "heuristic" and rec.bid == strong.advice_for("heuristic").max_bid_at_risk
+    assert advice_lines(strong)[-1].startswith(f"recommendation (heuristic play): bid up to {rec.bid}")
+
+
+# ---- the result object: frozen, its table, and what the command prints of it ------------------------------
+SMALL = ["--samples", "40", "--seed", "3", "--seat", "second", "--method", "heuristic,dd"]
+
+
+@pytest.fixture(scope="module")
+def small():
+    return advisor.advise(hand=HAND, rules="classic", samples=40, seed=3, seat="second", methods="heuristic,dd")
+
+
+def printed(*args):
+    from cli import app
+
+    res = CliRunner().invoke(app, ["bid", *args, "--no-progress"])
+    assert res.exit_code == 0, res.output
+    return res.stdout
+
+
+@pytest.mark.parametrize("form", ["text", "--json", "--csv"])
+def test_the_command_prints_the_result(small, form):
+    expected = {"text": "\n".join(advice_lines(small)) + "\n", "--json": to_json(small) + "\n",
+                "--csv": advice_csv(small)}[form]
+    assert printed(HAND, *SMALL, *([form] if form != "text" else [])) == expected
+
+
+def test_a_hand_that_cannot_bid_prints_its_result(tmp_path):
+    rules = tmp_path / "r.toml"
+    rules.write_text("[rules]\nforced_first_bid = false\nmin_bid = 130\n")
+    hand = "9S JS 9C JC 9D JD QH"
+    r = advisor.advise(hand=hand, rules=str(rules), samples=20, methods="dd")
+    assert not r.can_bid and r.contracts == () and r.recommendation.action == "pass"
+    args = [hand, "--rules", str(rules), "--samples", "20", "--method", "dd"]
+    assert printed(*args) == "\n".join(advice_lines(r)) + "\n"
+    assert printed(*args, "--json") == to_json(r) + "\n"
+    empty = r.to_polars()
+    assert empty.height == 0 and empty.columns == list(advisor.LEVEL_COLUMNS)
+    assert empty.schema == small_schema()
+
+
+def small_schema():
+    import polars as pl
+
+    return pl.Schema({"contract": pl.Int64, "biddable": pl.Boolean, "method": pl.String, "n": pl.Int64,
+                      "made": pl.Int64, "p_make": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,
+                      "ev_declare": pl.Float64, "ev_ci_low": pl.Float64, "ev_ci_high": pl.Float64})
+
+
+def test_to_polars_is_the_levels_table(small):
+    import io
+
+    import polars as pl
+
+    df = small.to_polars()
+    assert df.schema == small_schema()
+    pairs = [(row, e) for row in small.contracts for e in row.estimates]
+    assert df.height == len(pairs) == 2 * len(small.contracts) > 0
+    for got, (row, e) in zip(df.iter_rows(named=True), pairs, strict=True):
+        assert got == {"contract": row.contract, "biddable": row.biddable, **{k: getattr(e, k) for k in
+                                                                            advisor.LEVEL_COLUMNS[2:]}}
+    assert df["method"].to_list()[:2] == ["heuristic", "dd"]
+    csv = pl.read_csv(io.StringIO(advice_csv(small)))  # the CSV prints the same rows
+    assert csv["contract"].to_list() == df["contract"].to_list() and csv["made"].to_list() == df["made"].to_list()
+    assert csv["p_make"].to_list() == pytest.approx(df["p_make"].to_list(), abs=1e-6)
+
+
+def test_the_advice_is_frozen_all_through(small):
+    for obj, name in ((small, "samples"), (small.contracts[0], "contract"), (small.contracts[0].estimates[0], "n"),
+                      (small.pass_line, "ev"), (small.method_advice[0], "best_ev"),
+                      (small.recommendation, "bid"), (small.talon, "talons"), (small.talon.aces[0], "p")):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(obj, name, 0)
+    assert isinstance(hash(small), int)  # tuples, not lists or dicts, inside
+    assert small.samples_of("heuristic") == 40 and small.advice_for("dd").method == "dd"
+    with pytest.raises(KeyError):
+        small.advice_for("pimc")

@@ -116,7 +116,7 @@ def test_pimc_work_reports_progress_deal_by_deal():
     from analysis.advisor import advise
 
     calls = []
-    advise(HAND, samples=3, methods="pimc,dd", worlds=2, threads=1, progress=lambda *a: calls.append(a))
+    advise(hand=HAND, samples=3, methods="pimc,dd", worlds=2, threads=1, progress=lambda *a: calls.append(a))
     stages = list(dict.fromkeys(c[0] for c in calls))
     assert stages == ["pimc (2 worlds a decision)", "dd", "pass and defend"]
     assert all(c[2] == 3 for c in calls) and calls[-1] == ("pass and defend", 3, 3)
@@ -138,7 +138,7 @@ def test_absurd_thread_counts_are_one_line(tmp_path):
     from analysis.advisor import advise
 
     with pytest.raises(ValueError, match="--threads"):
-        advise(HAND, samples=1, threads=limit + 1)
+        advise(hand=HAND, samples=1, threads=limit + 1)
 
 
 # ---- item 23: layouts and card words --------------------------------------------------------------------
