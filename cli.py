@@ -148,7 +148,8 @@ def simulate(
     cluster: Cluster = None,
 ) -> None:
     """Play deals or whole games and store them as Parquet, then print a summary."""
-    from analysis.summary import format_summary
+    from analysis.present.text import run_summary_lines
+    from analysis.summary import summarize_run
     from sim.runs.simulate import simulate as run
 
     _at_least("--workers", workers)
@@ -162,10 +163,10 @@ def simulate(
         if interrupted:
             typer.echo(interrupted, err=True)
             _exit_now(130)
-        summary = format_summary(out)  # reads the run again, verified: a shard changed since is refused
+        summary = summarize_run(run=out)  # reads the run again, verified: a shard changed since is refused
     except _user_errors() as exc:
         _refuse(exc)
-    typer.echo(summary)
+    typer.echo("\n".join(run_summary_lines(summary)))
 
 
 @app.command("solve")
@@ -586,17 +587,18 @@ def runs_combine(
 ) -> None:
     """Combine runs of the same rules, players, mode and chunk size and disjoint seeds into one run that
     every analysis reads; different rules or a repeated seed are refused."""
-    from analysis.summary import format_summary
+    from analysis.present.text import run_summary_lines
+    from analysis.summary import summarize_run
     from sim.runs import combine_runs
 
     try:
         spec = combine_runs(sources, out, command=sys.argv)
-        summary = format_summary(out)
+        summary = summarize_run(run=out)
     except _user_errors() as exc:
         _refuse(exc)
     typer.echo(f"combined {len(sources)} runs into {out}: {spec['sample_size']:,} {spec['mode']}, seeds "
                f"{', '.join(map(str, spec['seeds']))}")
-    typer.echo(summary)
+    typer.echo("\n".join(run_summary_lines(summary)))
 
 
 def _interrupted() -> None:

@@ -1,19 +1,176 @@
-"""The summary ``thousand simulate`` prints: declarer make-rates and contracts from the deal
-shards, win rates and game length from the game shards, each with a 95% interval."""
+"""The summary of a stored run (what ``thousand simulate`` and ``thousand runs combine`` print):
+declarer make-rates and contracts from the deal shards, overall and by player type, and win rates
+and game length from the game shards, each with a 95% interval. ``summarize_run`` reads the run
+(verified: a shard changed since it was stored is refused) and returns a ``RunSummary``;
+``analysis.present.text.run_summary_lines`` prints it."""
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import polars as pl
 
 from analysis.stats import mean_interval, wilson_interval
-from sim.runs import read_run_metadata, scan_deals, scan_games
+from sim.game.rules import HouseRules
+from sim.runs import read_run_metadata, run_seeds, scan_deals, scan_games
 
-__all__ = ["deal_summary", "make_rate_by_player", "game_summary", "format_summary"]
+__all__ = ["DealSummary", "PlayerMakeRate", "SeatWins", "GameSummary", "RunSummary", "summarize_run"]
 
 
-def deal_summary(out: Path) -> dict:
+@dataclass(frozen=True)
+class DealSummary:
+    """The deals of a run that have a declarer (thrown-in and redealt deals have none).
+
+    - ``deals``: their number;
+    - ``made``, ``played``, ``conceded``: the contracts made, played out (not conceded) and conceded;
+    - ``made_rate``: made / deals, and ``made_rate_ci`` its 95% Wilson interval;
+    - ``made_rate_played``: made / played (the make-rate of played contracts), and
+      ``made_rate_played_ci`` its interval;
+    - ``conceded_rate``: conceded / deals;
+    - ``contract_mean``: the mean contract, and ``contract_mean_ci`` its 95% normal interval.
+
+    With no deal (every one thrown in or redealt) the rates and intervals are NaN and the mean
+    contract None.
+    """
+
+    deals: int
+    made: int
+    played: int
+    conceded: int
+    made_rate: float
+    made_rate_ci: tuple[float, float]
+    made_rate_played: float
+    made_rate_played_ci: tuple[float, float]
+    conceded_rate: float
+    contract_mean: float | None
+    contract_mean_ci: tuple[float, float]
+
+    def to_dict(self) -> dict:
+        return {"deals": self.deals, "made": self.made, "played": self.played, "conceded": self.conceded,
+                "made_rate": self.made_rate, "made_rate_ci": self.made_rate_ci,
+                "made_rate_played": self.made_rate_played, "made_rate_played_ci": self.made_rate_played_ci,
+                "conceded_rate": self.conceded_rate, "contract_mean": self.contract_mean,
+                "contract_mean_ci": self.contract_mean_ci}
+
+
+@dataclass(frozen=True)
+class PlayerMakeRate:
+    """One player type as declarer: ``player`` (its name), ``declared`` (the deals it declared),
+    ``made_rate`` (made / declared, conceded contracts counting as not made) with its 95% Wilson
+    interval ``ci_low``, ``ci_high``, ``conceded_rate`` and ``mean_contract``."""
+
+    player: str
+    declared: int
+    made_rate: float
+    ci_low: float
+    ci_high: float
+    conceded_rate: float
+    mean_contract: float
+
+
+@dataclass(frozen=True)
+class SeatWins:
+    """The games one seat won: ``seat``, ``player`` (its type), ``wins``, ``win_rate`` (wins over
+    every game, unfinished ones included) and its 95% Wilson interval ``ci_low``, ``ci_high``."""
+
+    seat: int
+    player: str
+    wins: int
+    win_rate: float
+    ci_low: float
+    ci_high: float
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """The games of a run.
+
+    - ``games``: their number, ``unfinished`` those stopped at the deal limit;
+    - ``seats``: each seat's wins, in seat order (two, three or four seats);
+    - ``deals_mean``: the mean length of the finished games in deals, ``deals_mean_ci`` its 95%
+      normal interval (NaN from fewer than two finished games), ``deals_median`` the median (NaN
+      without a finished game).
+    """
+
+    games: int
+    unfinished: int
+    seats: tuple[SeatWins, ...]
+    deals_mean: float
+    deals_mean_ci: tuple[float, float]
+    deals_median: float
+
+    def to_dict(self) -> dict:
+        return {"games": self.games, "unfinished": self.unfinished,
+                "seats": [asdict(s) for s in self.seats], "deals_mean": self.deals_mean,
+                "deals_mean_ci": self.deals_mean_ci, "deals_median": self.deals_median}
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """The summary of a stored run (``summarize_run``).
+
+    What the run is:
+
+    - ``run``: its folder, as given;
+    - ``mode``: "games" or "deals", ``sample_size`` how many;
+    - ``seeds``: its root seeds (one; several for a combined run), ``combined`` whether it was
+      combined from several runs (``thousand runs combine``);
+    - ``players``: the player type of each seat;
+    - ``rules``: the house rules it was played under;
+    - ``version``, ``code_fingerprint``: the version of thousand and the fingerprint of the code
+      that played it (None where the run recorded none);
+    - ``provenance``: the run's metadata as stored (run.json).
+
+    What it holds:
+
+    - ``deals``: the deals with a declarer;
+    - ``by_player``: the make-rate of each player type as declarer, by player name (empty without
+      a deal with a declarer); ``to_polars()`` gives it as a table;
+    - ``games``: the games (None for a run of deals); ``to_polars(table="seats")`` gives its seats.
+    """
+
+    run: Path
+    mode: str
+    sample_size: int
+    seeds: tuple[int, ...]
+    combined: bool
+    players: tuple[str, ...]
+    rules: HouseRules
+    version: str
+    code_fingerprint: str | None
+    provenance: dict
+    deals: DealSummary
+    by_player: tuple[PlayerMakeRate, ...]
+    games: GameSummary | None
+
+    def to_polars(self, table: str = "players") -> pl.DataFrame:
+        """``table`` "players": the make-rate by player type (player, declared, made_rate, ci_low,
+        ci_high, conceded_rate, mean_contract), a row a type as declarer; "seats": the games won by
+        seat (seat, player, wins, win_rate, ci_low, ci_high), empty for a run of deals."""
+        if table == "players":
+            return pl.DataFrame([asdict(r) for r in self.by_player], schema=PLAYER_SCHEMA)
+        if table == "seats":
+            seats = self.games.seats if self.games is not None else ()
+            return pl.DataFrame([asdict(s) for s in seats], schema=SEAT_SCHEMA)
+        raise ValueError(f"table {table!r}: players or seats")
+
+    def to_dict(self) -> dict:
+        return {"run": str(self.run), "mode": self.mode, "sample_size": self.sample_size,
+                "seeds": list(self.seeds), "combined": self.combined, "players": list(self.players),
+                "rules": self.rules.changes_from(HouseRules()) or "classic", "version": self.version,
+                "code_fingerprint": self.code_fingerprint, "deals": self.deals.to_dict(),
+                "by_player": [asdict(r) for r in self.by_player],
+                "games": self.games.to_dict() if self.games is not None else None}
+
+
+PLAYER_SCHEMA = {"player": pl.String, "declared": pl.Int64, "made_rate": pl.Float64, "ci_low": pl.Float64,
+                 "ci_high": pl.Float64, "conceded_rate": pl.Float64, "mean_contract": pl.Float64}
+SEAT_SCHEMA = {"seat": pl.Int64, "player": pl.String, "wins": pl.Int64, "win_rate": pl.Float64,
+               "ci_low": pl.Float64, "ci_high": pl.Float64}
+
+
+def _deal_summary(out: Path) -> DealSummary:
     deals = scan_deals(out).filter(pl.col("declarer") >= 0)  # thrown-in deals have no declarer
     row = deals.select(
         n=pl.len(),
@@ -25,21 +182,20 @@ def deal_summary(out: Path) -> dict:
     ).collect().row(0, named=True)
     n, played = row["n"], row["played"]
     # No deal with a declarer (every one thrown in or redealt) leaves every rate undefined, not an error.
-    return {
-        "deals": n,
-        "made_rate": row["made"] / n if n else float("nan"),
-        "made_rate_ci": wilson_interval(row["made"], n),
-        "made_rate_played": row["made"] / played if played else float("nan"),
-        "made_rate_played_ci": wilson_interval(row["made"], played),
-        "conceded_rate": row["conceded"] / n if n else float("nan"),
-        "contract_mean": row["contract_mean"],
-        "contract_mean_ci": mean_interval(row["contract_mean"], row["contract_std"], n),
-    }
+    return DealSummary(
+        deals=n, made=row["made"], played=played, conceded=row["conceded"],
+        made_rate=row["made"] / n if n else float("nan"),
+        made_rate_ci=wilson_interval(row["made"], n),
+        made_rate_played=row["made"] / played if played else float("nan"),
+        made_rate_played_ci=wilson_interval(row["made"], played),
+        conceded_rate=row["conceded"] / n if n else float("nan"),
+        contract_mean=row["contract_mean"],
+        contract_mean_ci=mean_interval(row["contract_mean"], row["contract_std"], n),
+    )
 
 
-def make_rate_by_player(out: Path) -> pl.DataFrame:
-    """Make-rate of each player type as declarer (seat types from the run's metadata)."""
-    players = read_run_metadata(out)["players"]
+def _make_rate_by_player(out: Path, players: list[str]) -> tuple[PlayerMakeRate, ...]:
+    """Make-rate of each player type as declarer, by name (``players``: the seats' types)."""
     df = (scan_deals(out)
           .filter(pl.col("declarer") >= 0)
           .select("declarer", "made", "conceded", "contract")
@@ -50,59 +206,40 @@ def make_rate_by_player(out: Path) -> pl.DataFrame:
         n = g.height
         made = int(g["made"].sum())
         lo, hi = wilson_interval(made, n)
-        rows.append({"player": player, "declared": n, "made_rate": made / n, "ci_low": lo, "ci_high": hi,
-                     "conceded_rate": float(g["conceded"].mean()), "mean_contract": float(g["contract"].mean())})
-    return pl.DataFrame(rows).sort("player")
+        rows.append(PlayerMakeRate(player=player, declared=n, made_rate=made / n, ci_low=lo, ci_high=hi,
+                                   conceded_rate=float(g["conceded"].mean()),
+                                   mean_contract=float(g["contract"].mean())))
+    return tuple(sorted(rows, key=lambda r: r.player))
 
 
-def game_summary(out: Path) -> dict:
+def _game_summary(out: Path, players: list[str]) -> GameSummary:
     games = scan_games(out).collect()
     n = games.height
     finished = games.filter(pl.col("finished"))
-    players = read_run_metadata(out)["players"]
     seats = []
     for s in range(len(players)):  # three seats, or two or four (rules.players)
         wins = int((finished["winner"] == s).sum())
-        seats.append({"seat": s, "player": players[s], "wins": wins, "win_rate": wins / n,
-                      "ci": wilson_interval(wins, n)})
+        lo, hi = wilson_interval(wins, n)
+        seats.append(SeatWins(seat=s, player=players[s], wins=wins, win_rate=wins / n, ci_low=lo, ci_high=hi))
     length = finished["deals"].cast(pl.Float64)
-    return {
-        "games": n,
-        "unfinished": n - finished.height,
-        "seats": seats,
-        "deals_mean": length.mean() if finished.height else float("nan"),
-        "deals_mean_ci": mean_interval(length.mean(), length.std(), finished.height) if finished.height > 1
+    return GameSummary(
+        games=n, unfinished=n - finished.height, seats=tuple(seats),
+        deals_mean=length.mean() if finished.height else float("nan"),
+        deals_mean_ci=mean_interval(length.mean(), length.std(), finished.height) if finished.height > 1
         else (float("nan"), float("nan")),
-        "deals_median": length.median() if finished.height else float("nan"),
-    }
+        deals_median=length.median() if finished.height else float("nan"),
+    )
 
 
-def format_summary(out: Path) -> str:
-    meta = read_run_metadata(out)
-    seeds = ",".join(map(str, meta.get("seeds", [meta["seed"]])))
-    lines = [f"run {out}: {meta['mode']} n={meta['sample_size']} seed{'s' if 'seeds' in meta else ''}={seeds} "
-             f"players={','.join(meta['players'])} version={meta['thousand_version']} "
-             f"code={meta.get('code_fingerprint', 'none recorded')}"]
-    d = deal_summary(out)
-    lo, hi = d["made_rate_played_ci"]
-    if not d["deals"]:
-        lines.append("deals with a declarer: 0 (every deal was thrown in or redealt)")
-    else:
-        lines.append(f"deals with a declarer: {d['deals']:,}; declarer made {d['made_rate_played']:.1%} "
-                     f"of played contracts (95% CI {lo:.1%}–{hi:.1%}); conceded {d['conceded_rate']:.1%}; "
-                     f"mean contract {d['contract_mean']:.1f}")
-    by_player = make_rate_by_player(out) if d["deals"] else None
-    if by_player is not None and by_player.height > 1:
-        for r in by_player.iter_rows(named=True):
-            lines.append(f"  as declarer, {r['player']}: made {r['made_rate']:.1%} "
-                         f"({r['ci_low']:.1%}–{r['ci_high']:.1%}) of {r['declared']:,}, "
-                         f"mean contract {r['mean_contract']:.1f}")
-    if meta["mode"] == "games":
-        g = game_summary(out)
-        ci_lo, ci_hi = g["deals_mean_ci"]
-        lines.append(f"games: {g['games']:,} ({g['unfinished']} unfinished); mean length {g['deals_mean']:.1f} "
-                     f"deals (95% CI {ci_lo:.1f}–{ci_hi:.1f}), median {g['deals_median']:.0f}")
-        for s in g["seats"]:
-            lines.append(f"  seat {s['seat']} ({s['player']}): won {s['win_rate']:.1%} "
-                         f"(95% CI {s['ci'][0]:.1%}–{s['ci'][1]:.1%})")
-    return "\n".join(lines)
+def summarize_run(*, run: Path) -> RunSummary:
+    """The summary of the stored run in the folder ``run`` (``RunDirError`` if it holds none, or
+    holds an incomplete or damaged one, or one played by other code)."""
+    meta = read_run_metadata(run)
+    deals = _deal_summary(run)
+    players = list(meta["players"])
+    return RunSummary(
+        run=run, mode=meta["mode"], sample_size=meta["sample_size"], seeds=tuple(run_seeds(meta)),
+        combined="seeds" in meta, players=tuple(players), rules=HouseRules.from_dict(meta["rules"]),
+        version=meta["thousand_version"], code_fingerprint=meta.get("code_fingerprint"), provenance=meta,
+        deals=deals, by_player=_make_rate_by_player(run, players) if deals.deals else (),
+        games=_game_summary(run, players) if meta["mode"] == "games" else None)

@@ -15,9 +15,11 @@ if TYPE_CHECKING:  # the result types only: importing the advisor loads the comp
     from analysis.advisor import Advice
     from analysis.barrel import BarrelStats, Share
     from analysis.compare import Comparison
+    from analysis.summary import RunSummary
     from analysis.tournament import TournamentResult
 
-__all__ = ["comparison_lines", "barrel_lines", "tournament_lines", "advice_lines", "advice_csv"]
+__all__ = ["comparison_lines", "barrel_lines", "tournament_lines", "advice_lines", "advice_csv",
+           "run_summary_lines"]
 
 
 # --- compare ---
@@ -243,3 +245,35 @@ def advice_csv(advice: Advice) -> str:
                         f"{e.ci_high:.6f}", f"{e.ev_declare:.3f}", f"{advice.pass_line.ev:.3f}"])
     return buf.getvalue()
 
+
+# --- summary ---
+def run_summary_lines(summary: RunSummary) -> list[str]:
+    """What ``thousand simulate`` and ``thousand runs combine`` print of a stored run: what made it,
+    the declarers' make-rate (by player type when there are several), and for a run of games the
+    game length and each seat's wins."""
+    s = summary
+    seeds = ",".join(map(str, s.seeds))
+    code = "none recorded" if s.code_fingerprint is None else s.code_fingerprint
+    lines = [f"run {s.run}: {s.mode} n={s.sample_size} seed{'s' if s.combined else ''}={seeds} "
+             f"players={','.join(s.players)} version={s.version} code={code}"]
+    d = s.deals
+    lo, hi = d.made_rate_played_ci
+    if not d.deals:
+        lines.append("deals with a declarer: 0 (every deal was thrown in or redealt)")
+    else:
+        lines.append(f"deals with a declarer: {d.deals:,}; declarer made {d.made_rate_played:.1%} "
+                     f"of played contracts (95% CI {lo:.1%}–{hi:.1%}); conceded {d.conceded_rate:.1%}; "
+                     f"mean contract {d.contract_mean:.1f}")
+    if len(s.by_player) > 1:
+        for r in s.by_player:
+            lines.append(f"  as declarer, {r.player}: made {r.made_rate:.1%} ({r.ci_low:.1%}–{r.ci_high:.1%}) "
+                         f"of {r.declared:,}, mean contract {r.mean_contract:.1f}")
+    if s.games is not None:
+        g = s.games
+        ci_lo, ci_hi = g.deals_mean_ci
+        lines.append(f"games: {g.games:,} ({g.unfinished} unfinished); mean length {g.deals_mean:.1f} "
+                     f"deals (95% CI {ci_lo:.1f}–{ci_hi:.1f}), median {g.deals_median:.0f}")
+        for seat in g.seats:
+            lines.append(f"  seat {seat.seat} ({seat.player}): won {seat.win_rate:.1%} "
+                         f"(95% CI {seat.ci_low:.1%}–{seat.ci_high:.1%})")
+    return lines

@@ -90,7 +90,8 @@ def test_a_game_run_with_every_game_unfinished_has_a_summary(tmp_path):
     # summary reports the unfinished games instead of dividing by zero.
     import polars as pl
 
-    from analysis.summary import format_summary
+    from analysis.present.text import run_summary_lines
+    from analysis.summary import summarize_run
     from sim.engine import BatchSpec
     from sim.game.rules import HouseRules
     from sim.runs import run_batch
@@ -104,7 +105,7 @@ def test_a_game_run_with_every_game_unfinished_has_a_summary(tmp_path):
             break
     else:
         pytest.fail("no seed gave a game whose one deal was redealt")
-    text = format_summary(out)
+    text = "\n".join(run_summary_lines(summarize_run(run=out)))
     assert "deals with a declarer: 0" in text and "games: 1 (1 unfinished)" in text, text
 
 

@@ -234,7 +234,7 @@ def test_fresh_refuses_a_folder_holding_files_that_are_not_a_run(made, tmp_path)
 # ---- item 4: a bit flip hidden by touch -r ----------------------------------------------------------
 @pytest.mark.parametrize("where", ["header", "data", "footer"])
 def test_a_bit_flip_with_its_times_restored_is_caught(made, tmp_path, where):
-    from analysis.summary import format_summary
+    from analysis.summary import summarize_run
 
     out = copy_of(made, tmp_path)
     verify_run(out)  # hashed and remembered
@@ -252,7 +252,7 @@ def test_a_bit_flip_with_its_times_restored_is_caught(made, tmp_path, where):
     with pytest.raises(RunDirError, match="games/part-00001.parquet damaged"):
         verify_run(out)
     with pytest.raises(RunDirError, match="games/part-00001.parquet damaged"):
-        format_summary(out)  # one line, never a polars error or a changed win rate
+        summarize_run(run=out)  # one line, never a polars error or a changed win rate
     res = simulate(out)  # the command that made it plays that chunk again
     assert res.exit_code == 0, res.output
     assert res.output == made[1].replace(str(made[0]), str(out))
