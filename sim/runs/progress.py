@@ -33,8 +33,9 @@ class StageBars:
 
         if self.stage != stage:
             self.close()
-            self.bar = tqdm(total=total, initial=done, desc=stage, unit=self.unit, unit_scale=True, file=sys.stderr,
-                            leave=False, dynamic_ncols=True, mininterval=0.5)
+            # Whole counts up to 10,000 (2/2 deals), then k and M (1.5M/10.0M games).
+            self.bar = tqdm(total=total, initial=done, desc=stage, unit=self.unit, unit_scale=total >= 10_000,
+                            file=sys.stderr, leave=False, dynamic_ncols=True, mininterval=0.5)
             self.stage = stage
             self.drawn = time.monotonic()
             return
