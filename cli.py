@@ -345,15 +345,30 @@ def tables_marriages(
     """Marriage odds: exact by counting, next to the same quantities in random deals (95% intervals);
     and what becomes of held marriages in play."""
     from analysis.marriages import tables_marriages as run_table
+    from analysis.present.json_text import to_json
+    from analysis.present.plots import plot_marriage_odds, plot_marriage_worth
+    from analysis.present.text import marriage_odds_lines
+    from sim.runs.progress import StageBars
 
+    bars = None if as_json else StageBars("deal")
     try:
         with _backend(scheduler, cluster, workers) as backend:
-            lines = run_table(deals=deals, seed=seed, rules=rules, out=out, as_json=as_json, play_deals=play_deals,
-                              players=players, run=run, progress=not as_json, bids=bids, risk=risk,
-                              play_rules=play_rules, backend=backend, fresh=fresh)
+            result = run_table(deals=deals, seed=seed, rules=rules, out=out, play_deals=play_deals, players=players,
+                               run=run, progress=bars, bids=bids, risk=risk, play_rules=play_rules, backend=backend,
+                               fresh=fresh)
     except _user_errors() as exc:
         _refuse(exc)
-    typer.echo("\n".join(lines))
+    finally:
+        if bars is not None:
+            bars.close()
+    typer.echo(to_json(result) if as_json else "\n".join(marriage_odds_lines(result)))
+    try:
+        if result.plot_file is not None:
+            plot_marriage_odds(result, result.plot_file)
+        if result.worth is not None and result.worth_plot_file is not None:
+            plot_marriage_worth(result.worth, result.worth_plot_file)
+    except _user_errors() as exc:
+        _refuse(exc)
 
 
 @tables_app.command("barrel")

@@ -394,12 +394,18 @@ def _bids(folder: Path, rules: str, seed: int, sizes: Sizes, threads: int | None
 
 def _marriages(folder: Path, bids: Path, rules: str, seed: int, sizes: Sizes, backend) -> dict:
     from analysis.marriages import tables_marriages
+    from analysis.present.json_text import to_json
+    from analysis.present.plots import plot_marriage_odds, plot_marriage_worth
     from analysis.tables import TABLE_FILE
 
-    lines = tables_marriages(deals=sizes.marriage_deals, seed=seed, rules=rules, out=folder,
-                             as_json=True, play_deals=sizes.marriage_play_deals, players="heuristic",
-                             bids=bids / TABLE_FILE, risk=RISKS[0], backend=backend)
-    return json.loads(lines[0])
+    result = tables_marriages(deals=sizes.marriage_deals, seed=seed, rules=rules, out=folder,
+                              play_deals=sizes.marriage_play_deals, players="heuristic", bids=bids / TABLE_FILE,
+                              risk=RISKS[0], backend=backend)
+    if result.plot_file is not None:
+        plot_marriage_odds(result, result.plot_file)
+    if result.worth is not None and result.worth_plot_file is not None:
+        plot_marriage_worth(result.worth, result.worth_plot_file)
+    return json.loads(to_json(result))
 
 
 def _barrel(folder: Path, rules: list[str], seed: int, sizes: Sizes, backend) -> dict:

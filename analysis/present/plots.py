@@ -121,3 +121,76 @@ def plot_bid_methods(result: BidTable, path: Path) -> None:
                  f"(seed {result.seed})")
     save(fig, path)
 
+
+# --- tables marriages ---
+if TYPE_CHECKING:
+    from analysis.marriages import MarriageOdds, MarriageWorth
+
+
+def plot_marriage_odds(result: MarriageOdds, path: Path) -> None:
+    """Three panels of exact chances (bars) against the random deals (points with their 95%
+    intervals): marriages held in the 7 cards, in the declarer's 10, and what the talon brings."""
+    import numpy as np
+
+    plt = pyplot()
+    by = {r.quantity: r for r in result.rows}
+    fig, axes = plt.subplots(1, 3, figsize=(14, 4.8))
+    panels = [("Marriages held", [f"hand: marriages = {m}" for m in range(4)], [f"{m}" for m in range(4)],
+               "marriages in the 7-card hand"),
+              ("Marriages held after the talon", [f"10 cards: marriages = {m}" for m in range(5)],
+               [f"{m}" for m in range(5)], "marriages in the declarer's 10 cards"),
+              ("What the talon brings", ["talon: completes one of 1 half marriages",
+                                         "talon: completes one of 2 half marriages",
+                                         "talon: completes one of 3 half marriages",
+                                         "talon: brings a whole marriage, 2 suits unheld",
+                                         "talon: brings an ace, 2 not held"],
+               ["1 half\ncompleted", "1 of 2\nhalves", "1 of 3\nhalves", "whole new\n(2 suits)", "an ace\n(2 out)"],
+               "given what the 7-card hand holds")]
+    for ax, (title, names, labels, xlabel) in zip(axes, panels, strict=True):
+        names = [n for n in names if n in by]
+        x = np.arange(len(names))
+        ax.bar(x, [by[n].p for n in names], color="C0", alpha=0.6, label="exact")
+        sims = [by[n].simulated for n in names]
+        err = [[max(0.0, s - by[n].ci_low) for n, s in zip(names, sims, strict=True)],
+               [max(0.0, by[n].ci_high - s) for n, s in zip(names, sims, strict=True)]]
+        ax.errorbar(x, sims, yerr=err, fmt="o", color="C3", capsize=4, label="simulated, 95% interval")
+        ax.set_xticks(x, labels[:len(names)])
+        ax.set_title(title)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("probability")
+        ax.grid(axis="y", alpha=0.3)
+    axes[0].legend(fontsize=8)
+    fig.suptitle(f"Marriage odds: exact against {result.deals:,} random deals (seed {result.seed})")
+    save(fig, path)
+
+
+def plot_marriage_worth(result: MarriageWorth, path: Path) -> None:
+    """Per suit, the declarer's points gained by holding its marriage among his 10 cards: dd and
+    heuristic play over all hands, and dd within hands of as many aces; 95% intervals. A result
+    without a suit has no such plot (ValueError)."""
+    import numpy as np
+
+    from sim.game.cards import SUIT_SYMBOLS
+
+    rows = result.rows
+    if not rows:
+        raise ValueError("no suit to plot: every deal of the bid table holds the marriage, or none does")
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(9, 5))
+    x = np.arange(len(rows))
+    series = [("dd_gain", "double dummy", "C3"), ("dd_gain_same_aces", "double dummy, hands of as many aces", "C1"),
+              ("heur_gain", "heuristic play", "C2")]
+    width = 0.8 / len(series)
+    for i, (key, label, colour) in enumerate(series):
+        gains = [getattr(r, key) for r in rows]
+        vals = [g[0] for g in gains]
+        err = [[max(0.0, g[0] - g[1]) for g in gains], [max(0.0, g[2] - g[0]) for g in gains]]
+        ax.bar(x + (i - 1) * width, vals, width, yerr=err, capsize=4, color=colour, alpha=0.8, label=label)
+    symbols = list(SUIT_SYMBOLS)
+    ax.set_xticks(x, [f"{r.suit} marriage ({result.rules.marriage_values[symbols.index(r.suit)]})" for r in rows])
+    ax.set_ylabel("declarer's points gained (points)")
+    n = rows[0].n_with + rows[0].n_without
+    ax.set_title(f"What holding a marriage adds to the declarer's points\n(the bid table's {n:,} deals; 95% intervals)")
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(fontsize=8)
+    save(fig, path)

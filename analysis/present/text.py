@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 __all__: list[str] = [
     "cheat_sheet_lines", "bid_table_lines",
+    "marriage_odds_lines", "marriage_play_lines", "marriage_worth_lines",
 ]
 
 
@@ -69,3 +70,78 @@ def bid_table_lines(result: BidTable) -> list[str]:
     lines += [f"plot: {p}" for p in result.plot_files]
     return lines
 
+
+# --- tables marriages ---
+if TYPE_CHECKING:
+    from analysis.marriages import MarriageOdds, MarriagePlay, MarriageWorth
+
+
+def marriage_odds_lines(result: MarriageOdds) -> list[str]:
+    """What ``thousand tables marriages`` prints: every quantity, exact and simulated, how many
+    exact values lie inside their intervals, then the marriages in play and the worth of a marriage
+    when asked for, and the stored table's and plot's paths."""
+    from sim.game.cards import SUIT_SYMBOLS
+
+    rows = result.rows
+    lines = [f"marriage odds: exact, and measured in {result.deals:,} random deals (seed {result.seed}); values "
+             + " ".join(f"{SUIT_SYMBOLS[s]}{result.rules.marriage_values[s]}" for s in range(4)),
+             f"{'quantity':<52}{'exact':>16}{'p':>9}   {'simulated [95%]':<26}{'n':>10}"]
+    for r in rows:
+        frac = f"{r.exact.numerator}/{r.exact.denominator}"
+        sim = f"{r.simulated:.4f} [{r.ci_low:.4f}, {r.ci_high:.4f}]" if r.n else ""
+        flag = "" if r.inside or not r.n else "  outside"
+        lines.append(f"{r.quantity:<52}{frac:>16}{r.p:>9.4f}   {sim:<26}{r.n:>10,}{flag}")
+    lines.append(f"{result.inside} of {len(rows)} exact values lie inside the simulated 95% interval "
+                 f"(about {0.95 * len(rows):.0f} expected by chance alone)")
+    for play in result.play:
+        lines += ([f"-- rules {play.label}"] if len(result.play) > 1 else []) + marriage_play_lines(play)
+    if result.worth is not None:
+        lines += marriage_worth_lines(result.worth)
+    if result.table_file is not None:
+        lines.append(f"table: {result.table_file}; plot: {result.plot_file}")
+    return lines
+
+
+def marriage_play_lines(result: MarriagePlay) -> list[str]:
+    """The marriages in play of one run: the marriage points each role scores, then what became of
+    the marriages held, by role and suit."""
+    import math
+
+    from analysis.marriages import FATES
+
+    lines = [f"marriages in play: {result.deals:,} deals of {', '.join(result.players)} (seed {result.seed}); "
+             "share of the marriages held after the discard [95%]"]
+    for m in result.points:
+        lines.append(f"  marriage points a {m.role} scores per played deal: {m.mean:.2f} "
+                     f"[{m.ci[0]:.2f}, {m.ci[1]:.2f}] over {m.n:,} seat-deals")
+        shares = ", ".join(f"{v}: {q:.1%}" for v, q in m.distribution if q >= 0.001)
+        lines.append(f"    distribution (points: share of seat-deals): {shares}")
+    head = f"{'role':<16}{'suit':<5}{'held':>8}  " + "".join(f"{f:<26}" for f in FATES)
+    lines.append(head + "given away (of 10 cards)")
+    for r in result.rows:
+        cells = "".join(f"{r.fate(f)[0]:.3f} [{r.fate(f)[1]:.3f}, {r.fate(f)[2]:.3f}]".ljust(26) if r.held
+                        else "-".ljust(26) for f in FATES)
+        given = r.given_away
+        tail = f"{given[0]:.3f} [{given[1]:.3f}, {given[2]:.3f}]" if given and not math.isnan(given[0]) else ""
+        lines.append(f"{r.role:<16}{r.suit:<5}{r.held:>8,}  {cells}{tail}")
+    return lines
+
+
+def marriage_worth_lines(result: MarriageWorth) -> list[str]:
+    """What each suit's marriage is worth in a bid table: points gained (dd, dd within hands of as
+    many aces, heuristic), the make-rate of 120 and the contract made ``1 - risk`` of the time."""
+    lines = [f"what a marriage is worth (bid table {result.bids}): the declarer's points with and without the "
+             "suit's marriage among his 10 cards, [95% interval]",
+             f"{'suit':<5}{'deals with / without':>22}  {'dd points gained':<24}{'same aces: dd gained':<24}"
+             f"{'heuristic points gained':<26}{'dd makes 120: with / without':<30}"
+             f"contract made {1 - result.risk:.0%} of the time (dd)"]
+    for r in result.rows:
+        g, h, a = r.dd_gain, r.heur_gain, r.dd_gain_same_aces
+        dd_gain = f"{g[0]:+6.1f} [{g[1]:+.1f}, {g[2]:+.1f}]"
+        heur_gain = f"{h[0]:+6.1f} [{h[1]:+.1f}, {h[2]:+.1f}]"
+        makes = f"{r.dd120_with[0]:.3f} / {r.dd120_without[0]:.3f}"
+        contract = f"{r.contract_with} / {r.contract_without} ({r.contract_gain:+d})"
+        same = f"{a[0]:+6.1f} [{a[1]:+.1f}, {a[2]:+.1f}]"
+        lines.append(f"{r.suit:<5}{r.n_with:>10,} / {r.n_without:<9,}  {dd_gain:<24}{same:<24}"
+                     f"{heur_gain:<26}{makes:<30}{contract}")
+    return lines
