@@ -278,6 +278,9 @@ def tables_bids(
 ) -> None:
     """Bid-success tables: dd, heuristic and pimc make-rates by hand class and a bidding cheat sheet, stored as
     Parquet and plotted; a table made with the same arguments by the same code is reused."""
+    from analysis.present.json_text import to_json
+    from analysis.present.plots import plot_bid_make_rates, plot_bid_methods
+    from analysis.present.text import bid_table_lines
     from analysis.tables import tables_bids as run
 
     _at_least("--threads", threads)
@@ -285,9 +288,8 @@ def tables_bids(
     typer.echo("loading the compiled kernels (the first run compiles them: under a minute)...", err=True)
     try:
         with _backend(scheduler, cluster, workers) as backend:
-            lines = run(deals=deals, rules=rules, seed=seed, out=out, pimc_deals=pimc_deals, worlds=worlds,
-                        threads=threads or None, progress=lambda stage: typer.echo(stage + "...", err=True),
-                        as_json=as_json, min_n=min_n, backend=backend, fresh=fresh)
+            result = run(deals=deals, rules=rules, seed=seed, out=out, pimc_deals=pimc_deals, worlds=worlds,
+                         threads=threads or None, progress=_PartLines(), min_n=min_n, backend=backend, fresh=fresh)
     except _user_errors() as exc:
         _refuse(exc)
     except KeyboardInterrupt:
@@ -296,7 +298,30 @@ def tables_bids(
         typer.echo(f"interrupted: {parts_kept(out)} finished part(s) of the table kept in {out}; run the same "
                    "command again to resume", err=True)
         _exit_now(130)
-    typer.echo("\n".join(lines))
+    typer.echo(to_json(result) if as_json else "\n".join(bid_table_lines(result)))
+    try:
+        plot_bid_make_rates(result, result.plot_file)
+        if result.methods_plot_file is not None:
+            plot_bid_methods(result, result.methods_plot_file)
+    except _user_errors() as exc:
+        _refuse(exc)
+
+
+class _PartLines:
+    """The progress of ``tables bids`` (``sim.runs.progress.Progress``, counting parts) as lines on
+    stderr: each stage once, as it begins, then each part as it is stored."""
+
+    def __init__(self) -> None:
+        self.stage: str | None = None
+        self.done = 0
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        if stage != self.stage:
+            self.stage, self.done = stage, done
+            typer.echo(stage + "...", err=True)
+        elif done > self.done:
+            self.done = done
+            typer.echo(f"part {done} of {total} stored...", err=True)
 
 
 @tables_app.command("marriages")
@@ -323,15 +348,30 @@ def tables_marriages(
     """Marriage odds: exact by counting, next to the same quantities in random deals (95% intervals);
     and what becomes of held marriages in play."""
     from analysis.marriages import tables_marriages as run_table
+    from analysis.present.json_text import to_json
+    from analysis.present.plots import plot_marriage_odds, plot_marriage_worth
+    from analysis.present.text import marriage_odds_lines
+    from sim.runs.progress import StageBars
 
+    bars = None if as_json else StageBars("deal")
     try:
         with _backend(scheduler, cluster, workers) as backend:
-            lines = run_table(deals=deals, seed=seed, rules=rules, out=out, as_json=as_json, play_deals=play_deals,
-                              players=players, run=run, progress=not as_json, bids=bids, risk=risk,
-                              play_rules=play_rules, backend=backend, fresh=fresh)
+            result = run_table(deals=deals, seed=seed, rules=rules, out=out, play_deals=play_deals, players=players,
+                               run=run, progress=bars, bids=bids, risk=risk, play_rules=play_rules, backend=backend,
+                               fresh=fresh)
     except _user_errors() as exc:
         _refuse(exc)
-    typer.echo("\n".join(lines))
+    finally:
+        if bars is not None:
+            bars.close()
+    typer.echo(to_json(result) if as_json else "\n".join(marriage_odds_lines(result)))
+    try:
+        if result.plot_file is not None:
+            plot_marriage_odds(result, result.plot_file)
+        if result.worth is not None and result.worth_plot_file is not None:
+            plot_marriage_worth(result.worth, result.worth_plot_file)
+    except _user_errors() as exc:
+        _refuse(exc)
 
 
 @tables_app.command("barrel")

@@ -19,6 +19,12 @@ Stored with ``--out``, the table's metadata records the code fingerprint and the
 or played deals stored there by other code or with other arguments are refused with one line before
 anything is played (``--fresh`` replaces them). A bid table (``--bids``) or a run (``--run``) is
 read only when it is one, made by this code, intact and (the bid table) of the same rules.
+
+The results: ``tables_marriages`` returns one ``MarriageOdds``, the exact odds beside random deals
+with two optional parts, the marriages in play (a ``MarriagePlay`` a run, ``marriages_in_play``)
+and what a marriage is worth in a bid table (``MarriageWorth``, ``marriage_worth``); each part is
+also computed on its own by its function. Nothing here prints or draws: ``analysis.present`` does
+(``text.marriage_odds_lines``, ``plots.plot_marriage_odds``, ``plots.plot_marriage_worth``).
 """
 
 from __future__ import annotations
@@ -26,14 +32,14 @@ from __future__ import annotations
 import itertools
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from analysis.stats import Z95, json_ready, mean_interval, wilson_interval
+from analysis.stats import Z95, mean_interval, wilson_interval
 from analysis.stored import holds_out
 from sim import InputError
 from sim.game.cards import SUIT_SYMBOLS
@@ -42,7 +48,17 @@ from sim.game.rules import HouseRules
 if TYPE_CHECKING:
     import polars as pl
 
+    from sim.engine import BatchSpec
     from sim.runs.backend import Backend
+    from sim.runs.progress import Progress
+
+__all__ = [
+    "HAND", "TALON", "UNSEEN", "MAX_MARRIAGE_DEALS", "TABLE_FILE", "PLAY_TABLE_FILE", "PLOT_FILE", "WORTH_PLOT_FILE",
+    "pattern_counts", "hand_odds", "talon_odds", "deal_odds", "Measure", "measure", "exact_odds", "OddsRow",
+    "marriage_table", "IDENTITY", "PLAY_KEYS", "RUN_FIELDS", "MARRIAGE_TABLES", "MarriageOdds", "FATES", "ROLES",
+    "seat_roles", "marriage_fates", "declared_points", "RolePoints", "Share", "FateRow", "MarriagePlay",
+    "marriages_in_play", "Interval", "WorthRow", "MarriageWorth", "marriage_worth", "tables_marriages",
+]
 
 HAND, TALON, UNSEEN = 7, 3, 17
 MAX_MARRIAGE_DEALS = 10_000_000  # a deal is four 8-byte masks; the measures a few arrays of them
@@ -235,6 +251,7 @@ def _point_values(values: tuple[int, ...]) -> list[int]:
     return [sum(values[s] for s in range(4) if (mask >> s) & 1) for mask in range(16)]
 
 
+
 # ---- the table -----------------------------------------------------------------------------------------
 def exact_odds(rules: HouseRules) -> dict[str, Fraction]:
     """Every exact quantity, named as in ``measure``."""
@@ -246,8 +263,37 @@ def exact_odds(rules: HouseRules) -> dict[str, Fraction]:
     return out
 
 
-def marriage_table(*, deals: int, seed: int = 0, rules: HouseRules | None = None) -> list[dict]:
-    """Rows (quantity, exact fraction, simulated rate with its 95% interval and sample size) for
+@dataclass(frozen=True)
+class OddsRow:
+    """One quantity (docs/analyses.md defines each), exact and measured in random deals.
+
+    - ``quantity``: its name, e.g. "hand: ♥ marriage" (prefix: "hand", "10 cards", "talon", "deal");
+    - ``exact``: the exact chance, a fraction; ``p``: the same as a float;
+    - ``k`` of ``n``: the random deals that met it, of those that meet its condition;
+    - ``simulated``: ``k / n`` (NaN when ``n`` is 0), with its Wilson 95% interval ``ci_low``,
+      ``ci_high``;
+    - ``inside``: whether the exact chance lies inside that interval.
+    """
+
+    quantity: str
+    exact: Fraction
+    p: float
+    k: int
+    n: int
+    simulated: float
+    ci_low: float
+    ci_high: float
+    inside: bool
+
+    def to_dict(self) -> dict:
+        """The row as ``--json`` prints it: the fraction as text, "numerator/denominator"."""
+        return {"quantity": self.quantity, "exact": f"{self.exact.numerator}/{self.exact.denominator}",
+                "p": self.p, "k": self.k, "n": self.n, "simulated": self.simulated, "ci_low": self.ci_low,
+                "ci_high": self.ci_high, "inside": self.inside}
+
+
+def marriage_table(*, deals: int, seed: int = 0, rules: HouseRules | None = None) -> tuple[OddsRow, ...]:
+    """A row (quantity, exact fraction, simulated rate with its 95% interval and sample size) for
     every quantity; ``deals`` random deals from ``seed``."""
     from analysis.tables import random_deals
 
@@ -260,10 +306,24 @@ def marriage_table(*, deals: int, seed: int = 0, rules: HouseRules | None = None
     for name, p in exact.items():
         m = sim.get(name)
         lo, hi = wilson_interval(m.k, m.n) if m else (math.nan, math.nan)
-        rows.append({"quantity": name, "exact": p, "p": float(p), "k": m.k if m else 0, "n": m.n if m else 0,
-                     "simulated": m.k / m.n if m and m.n else math.nan, "ci_low": lo, "ci_high": hi,
-                     "inside": bool(m and m.n and lo <= float(p) <= hi)})
-    return rows
+        rows.append(OddsRow(quantity=name, exact=p, p=float(p), k=m.k if m else 0, n=m.n if m else 0,
+                            simulated=m.k / m.n if m and m.n else math.nan, ci_low=lo, ci_high=hi,
+                            inside=bool(m and m.n and lo <= float(p) <= hi)))
+    return tuple(rows)
+
+
+def _odds_frame(rows: tuple[OddsRow, ...]) -> pl.DataFrame:
+    """The rows as the stored table ``marriages.parquet`` holds them."""
+    import polars as pl
+
+    return pl.DataFrame({
+        "quantity": [r.quantity for r in rows],
+        "exact_numerator": [r.exact.numerator for r in rows],
+        "exact_denominator": [r.exact.denominator for r in rows],
+        "exact": [r.p for r in rows], "k": [r.k for r in rows], "n": [r.n for r in rows],
+        "simulated": [r.simulated for r in rows], "ci_low": [r.ci_low for r in rows],
+        "ci_high": [r.ci_high for r in rows],
+    })
 
 
 # What identifies a stored marriage table (besides the code fingerprint): its metadata keys, each
@@ -278,280 +338,71 @@ RUN_FIELDS = {"sample_size": ("the sizes", "--play-deals"), "seed": ("the seed",
               "rules": ("the rules", None), "mode": ("the kind of run", None)}
 _REPLACE = "give --fresh to replace it, or choose another --out"
 _REPLACE_RUN = "give --fresh to play them again, or choose another --out"
+MARRIAGE_TABLES = ("odds", "play", "worth")
 
 
-@holds_out()
-def tables_marriages(*, deals: int, seed: int = 0, rules: str = "classic", out: Path | None = None,
-                     as_json: bool = False, play_deals: int = 0, players: str = "heuristic",
-                     run: Path | None = None, progress: bool = False, bids: Path | None = None,
-                     risk: float = 0.3, play_rules: list[str] | None = None, backend: Backend | None = None,
-                     fresh: bool = False) -> list[str]:
-    """What ``thousand tables marriages`` prints: the exact odds beside random deals as text (or
-    JSON); with ``out`` also a Parquet table with the metadata and a plot. With ``play_deals``, the
-    marriages in play of that many deals played by ``players`` (stored and resumable under
-    ``out/marriage-play``), or of the stored deals run ``run``. A table or played deals stored in
-    ``out`` by other code or with other arguments are refused before anything is played, unless
-    ``fresh``, which replaces them."""
-    from analysis.stored import FINGERPRINT
-    from sim import __version__
-    from sim.engine import BatchSpec
-    from sim.fingerprint import code_fingerprint
-    from sim.game.rules import load_rules
+@dataclass(frozen=True)
+class MarriageOdds:
+    """What ``thousand tables marriages`` finds (``tables_marriages``): the exact odds beside random
+    deals, and, when asked, the marriages in play and what a marriage is worth.
 
-    if seed < 0:
-        raise InputError(f"--seed must be 0 or more, not {seed}")
-    if not 1 <= deals <= MAX_MARRIAGE_DEALS:
-        raise InputError(f"--deals must be from 1 to {MAX_MARRIAGE_DEALS:,}, not {deals}")
-    if play_deals < 0:
-        raise InputError(f"--play-deals must be 0 or more, not {play_deals}")
-    if play_deals and run is not None:
-        raise InputError("give --play-deals (play new deals) or --run (read a stored run), not both")
-    if bids is not None and not 0 < risk < 1:
-        raise InputError(f"--risk must be between 0 and 1, not {risk}")
-    if play_deals and out is None:
-        raise InputError("--play-deals stores its deals: give --out")
-    rec = load_rules(rules)
-    if bids is not None:
-        from analysis.tables import open_bid_table
+    - ``deals``, ``seed``: the random deals measured; ``rules``: the rules (their marriage values);
+    - ``rows``: every quantity, exact and simulated (``OddsRow``);
+    - ``play``: the marriages in play, one ``MarriagePlay`` a rule set played (``--play-rules``) or
+      the stored run read (``--run``); empty when none was asked for;
+    - ``worth``: what a marriage is worth in the bid table given (``MarriageWorth``), or None;
+    - ``table_file``, ``play_table_file``: the tables stored (``--out``; None: not stored, or no
+      play); ``plot_file``, ``worth_plot_file``: where their plots are drawn (None: no ``--out``,
+      or no worth);
+    - ``provenance``: the metadata stored with the tables (version, code fingerprint, sizes, seed,
+      rules, and each play run's spec and marriage points as ``play_runs``).
 
-        open_bid_table(Path(bids), rules=rec, rules_name=rules)
-    # One run per rule set of the play (the house rules that change what becomes of a marriage:
-    # marriage_first_lead, marriage_burns_without_trick, ace_marriage, players = 4 with
-    # sitout_half_marriage ...), the same seed for all, so that the deals coincide.
-    runs: dict[str, Path] = {}
-    specs: dict[str, BatchSpec] = {}
-    if run is not None:
-        runs["stored run"] = Path(run)
-        play = {"stored run": {k: v for k, v in _stored_run(Path(run)).items() if k in PLAY_KEYS}}
-    else:
-        names = (play_rules or [rules]) if play_deals else []
-        for i, spec in enumerate(names):
-            label = f"{i + 1}-{Path(spec).stem if spec.endswith('.toml') else spec}"
-            runs[label] = Path(out) / ("marriage-play" if len(names) == 1 else f"marriage-play-{label}")
-            specs[label] = BatchSpec(mode="deals", n=play_deals, rules=load_rules(spec), players=players, seed=seed)
-        play = {label: {k: v for k, v in spec.metadata().items() if k in PLAY_KEYS} for label, spec in specs.items()}
-    meta = {"thousand_version": __version__, FINGERPRINT: code_fingerprint("marriages"), "table": "marriages",
-            "sample_size": deals, "seed": seed, "rules": rec.to_dict()}
-    if out is not None:
-        from sim.runs import check_output_dir
+    ``to_dict()`` is what ``--json`` prints. ``to_polars(table=...)``: "odds" (the default: the
+    stored ``marriages.parquet``'s rows and columns), "play" (``marriages_in_play.parquet``'s, every
+    rule set's; empty without play) or "worth" (one row a suit, each interval in three columns;
+    empty without worth).
+    """
 
-        check_output_dir(Path(out))
-        _check_stored_table(Path(out), {**meta, "play": play}, fresh)
-        _check_play_runs(Path(out), runs, specs, fresh)
-    rows = marriage_table(deals=deals, seed=seed, rules=rec)
-    worth_lines: list[str] = []
-    worth_rows: list[dict] = []
-    if bids is not None:
-        worth_rows = marriage_worth(Path(bids), risk=risk)
-        worth_lines = format_worth(worth_rows, Path(bids), risk)
-    play_lines: list[str] = []
-    play_rows: list[dict] = []
-    if runs:
-        for label, spec in specs.items():
-            _play(runs[label], spec, progress, backend, fresh=fresh)
-        meta["play_runs"] = {}
-        for label, path in runs.items():
-            part, play_meta = marriage_play_table(path)
-            play_rows += [{"rules": label, **r} for r in part]
-            play_lines += ([f"-- rules {label}"] if len(runs) > 1 else []) + format_play_table(part, play_meta)
-            meta["play_runs"][label] = {k: play_meta[k] for k in PLAY_KEYS}
-            meta["play_runs"][label].update({k: v for k, v in play_meta.items() if k.startswith("marriage_points")})
-    if out is not None:
-        _store(rows, meta, Path(out), play_rows)
-        if worth_rows:
-            _plot_worth(worth_rows, rec, Path(out) / WORTH_PLOT_FILE)
-        else:  # a worth plot left by an earlier command would sit beside a table it does not describe
-            (Path(out) / WORTH_PLOT_FILE).unlink(missing_ok=True)
-    if as_json:
-        exact_rows = [{**r, "exact": f"{r['exact'].numerator}/{r['exact'].denominator}"} for r in rows]
-        return [json.dumps(json_ready({**meta, "rows": exact_rows, "play": play_rows, "worth": worth_rows}),
-                           ensure_ascii=False, indent=1, allow_nan=False)]
-    inside = sum(r["inside"] for r in rows)
-    lines = [f"marriage odds: exact, and measured in {deals:,} random deals (seed {seed}); values "
-             + " ".join(f"{SUIT_SYMBOLS[s]}{rec.marriage_values[s]}" for s in range(4)),
-             f"{'quantity':<52}{'exact':>16}{'p':>9}   {'simulated [95%]':<26}{'n':>10}"]
-    for r in rows:
-        frac = f"{r['exact'].numerator}/{r['exact'].denominator}"
-        sim = (f"{r['simulated']:.4f} [{r['ci_low']:.4f}, {r['ci_high']:.4f}]" if r["n"] else "")
-        flag = "" if r["inside"] or not r["n"] else "  outside"
-        lines.append(f"{r['quantity']:<52}{frac:>16}{r['p']:>9.4f}   {sim:<26}{r['n']:>10,}{flag}")
-    lines.append(f"{inside} of {len(rows)} exact values lie inside the simulated 95% interval "
-                 f"(about {0.95 * len(rows):.0f} expected by chance alone)")
-    lines += play_lines + worth_lines
-    if out is not None:
-        lines.append(f"table: {Path(out) / TABLE_FILE}; plot: {Path(out) / PLOT_FILE}")
-    return lines
+    deals: int
+    seed: int
+    rules: HouseRules
+    rows: tuple[OddsRow, ...]
+    play: tuple[MarriagePlay, ...]
+    worth: MarriageWorth | None
+    table_file: Path | None
+    play_table_file: Path | None
+    plot_file: Path | None
+    worth_plot_file: Path | None
+    provenance: dict
 
+    @property
+    def inside(self) -> int:
+        """The exact values lying inside their simulated 95% interval."""
+        return sum(r.inside for r in self.rows)
 
-def _stored_run(run: Path) -> dict:
-    """The spec of the stored run given as ``--run``, refusing one that is not a stored run or was
-    made by other code (its deals would not be those this code plays)."""
-    from analysis.stored import FINGERPRINT, StaleResultError
-    from sim.fingerprint import code_fingerprint, describe_difference
-    from sim.runs import MANIFEST_FILE, RUN_FILE, RunDirError, load_manifest, read_run_metadata
+    def row(self, quantity: str) -> OddsRow:
+        """The row of ``quantity`` (KeyError: no such quantity)."""
+        for r in self.rows:
+            if r.quantity == quantity:
+                return r
+        raise KeyError(quantity)
 
-    if not run.is_dir():
-        raise RunDirError(f"--run {run}: no such folder (give the folder of a run thousand simulate stored)")
-    if not (run / RUN_FILE).is_file():
-        raise RunDirError(f"--run {run} holds no stored run (it has no {RUN_FILE}; give the folder of a run thousand "
-                          "simulate stored)")
-    try:
-        meta = read_run_metadata(run)
-        load_manifest(run)
-    except RunDirError:
-        raise RunDirError(f"--run {run}: its {RUN_FILE} or {MANIFEST_FILE} cannot be read, so it is not a stored run "
-                          "that can be read") from None
-    current = code_fingerprint()
-    if meta.get(FINGERPRINT) != current:
-        made = describe_difference("the run", meta.get(FINGERPRINT), current)
-        raise StaleResultError(f"--run {run}: {made}; play it again with this code (the thousand simulate command that "
-                               "made it, with --fresh)")
-    return meta
+    def to_dict(self) -> dict:
+        return {**self.provenance, "rows": [r.to_dict() for r in self.rows],
+                "play": [r for p in self.play for r in p.row_dicts()],
+                "worth": [r.to_dict() for r in self.worth.rows] if self.worth is not None else []}
 
+    def to_polars(self, table: str = "odds") -> pl.DataFrame:
+        """One of MARRIAGE_TABLES as a DataFrame (see the class's docstring)."""
+        import polars as pl
 
-def _check_stored_table(out: Path, wanted: dict, fresh: bool) -> None:
-    """Refuse (unless ``fresh``) a marriage table stored in ``out`` by other code or with other
-    arguments (``wanted``: this table's metadata with its "play" spec), or one that cannot be read."""
-    from analysis.stored import StaleResultError, refusal
-    from analysis.tables import read_metadata
-
-    path = out / TABLE_FILE
-    if fresh or not path.exists():
-        return
-    try:
-        stored = read_metadata(path)
-    except (OSError, ValueError):
-        raise StaleResultError(f"--out {out}: {path} cannot be read (damaged, or not a marriage table); {_REPLACE}") \
-            from None
-    plays = stored.get("play_runs") if isinstance(stored.get("play_runs"), dict) else {}
-    stored["play"] = {label: {k: v.get(k) for k in PLAY_KEYS} for label, v in plays.items() if isinstance(v, dict)}
-    line = refusal(f"the marriage table in --out {out} ({path})", stored, json.loads(json.dumps(wanted)), IDENTITY,
-                   _REPLACE)
-    if line:
-        raise StaleResultError(line)
-
-
-def _check_play_runs(out: Path, runs: dict[str, Path], specs: dict, fresh: bool) -> None:
-    """Refuse (unless ``fresh``) play runs stored in ``out`` by other code or with other arguments,
-    or whose spec cannot be read, before anything is played: the runner would refuse them too, but
-    naming its own folder, not the --out the user gave."""
-    from analysis.stored import StaleResultError, refusal
-    from sim.runs import RUN_FILE
-
-    for label, spec in specs.items():
-        run_file = runs[label] / RUN_FILE
-        if fresh or not run_file.exists():
-            continue
-        wanted = json.loads(json.dumps(spec.metadata()))
-        try:
-            stored = json.loads(run_file.read_text(encoding="utf-8"))
-            stored = stored if isinstance(stored, dict) else None
-        except (OSError, ValueError):
-            stored = None
-        what = f"the deals played for the marriages in play in --out {out} ({runs[label]})"
-        fields = {**{k: (k, None) for k in wanted if k not in ("thousand_version", "code_fingerprint")}, **RUN_FIELDS}
-        line = (f"{what} cannot be read ({run_file}); {_REPLACE_RUN}" if stored is None else
-                refusal(what, stored, wanted, fields, _REPLACE_RUN))
-        if line:
-            raise StaleResultError(line)
-
-
-def _play(run: Path, spec, progress: bool, backend=None, fresh: bool = False) -> None:
-    """Play (or resume) the deals of ``spec`` into the run directory ``run``; ``fresh``: a run of
-    other code or arguments stored there is replaced (``sim.runs.run_batch``)."""
-    from sim.runs import play_runs
-    from sim.runs.progress import StageBars
-
-    play_runs({run: spec}, progress=StageBars("deal") if progress else None, stage="marriages in play",
-              backend=backend, fresh=fresh)
-
-
-def _store(rows: list[dict], meta: dict, out: Path, play_rows: list[dict]) -> None:
-    import polars as pl
-
-    from sim.runs import write_parquet_atomic
-
-    df = pl.DataFrame({
-        "quantity": [r["quantity"] for r in rows],
-        "exact_numerator": [r["exact"].numerator for r in rows],
-        "exact_denominator": [r["exact"].denominator for r in rows],
-        "exact": [r["p"] for r in rows], "k": [r["k"] for r in rows], "n": [r["n"] for r in rows],
-        "simulated": [r["simulated"] for r in rows], "ci_low": [r["ci_low"] for r in rows],
-        "ci_high": [r["ci_high"] for r in rows],
-    })
-    write_parquet_atomic(df, out / TABLE_FILE, {k: json.dumps(v) for k, v in meta.items()})
-    if not play_rows:  # a table of marriages in play left by an earlier command would not be this table's
-        (out / PLAY_TABLE_FILE).unlink(missing_ok=True)
-    else:
-        flat = [{"rules": r["rules"], "role": r["role"], "suit": r["suit"], "held": r["held"],
-                 **{f"{f}{part}": r[f][i] for f in (*FATES, "given away") if f in r
-                    for i, part in enumerate(("", "_ci_low", "_ci_high"))}} for r in play_rows]
-        write_parquet_atomic(pl.DataFrame(flat), out / PLAY_TABLE_FILE, {k: json.dumps(v) for k, v in meta.items()})
-    _plot(rows, meta, out / PLOT_FILE)
-
-
-def _plot(rows: list[dict], meta: dict, path: Path) -> None:
-    from analysis.present.plots import pyplot, save
-
-    plt = pyplot()
-
-    by = {r["quantity"]: r for r in rows}
-    fig, axes = plt.subplots(1, 3, figsize=(14, 4.8))
-    panels = [("Marriages held", [f"hand: marriages = {m}" for m in range(4)], [f"{m}" for m in range(4)],
-               "marriages in the 7-card hand"),
-              ("Marriages held after the talon", [f"10 cards: marriages = {m}" for m in range(5)],
-               [f"{m}" for m in range(5)], "marriages in the declarer's 10 cards"),
-              ("What the talon brings", ["talon: completes one of 1 half marriages",
-                                         "talon: completes one of 2 half marriages",
-                                         "talon: completes one of 3 half marriages",
-                                         "talon: brings a whole marriage, 2 suits unheld",
-                                         "talon: brings an ace, 2 not held"],
-               ["1 half\ncompleted", "1 of 2\nhalves", "1 of 3\nhalves", "whole new\n(2 suits)", "an ace\n(2 out)"],
-               "given what the 7-card hand holds")]
-    for ax, (title, names, labels, xlabel) in zip(axes, panels, strict=True):
-        names = [n for n in names if n in by]
-        x = np.arange(len(names))
-        ax.bar(x, [by[n]["p"] for n in names], color="C0", alpha=0.6, label="exact")
-        sims = [by[n]["simulated"] for n in names]
-        err = [[max(0.0, s - by[n]["ci_low"]) for n, s in zip(names, sims, strict=True)],
-               [max(0.0, by[n]["ci_high"] - s) for n, s in zip(names, sims, strict=True)]]
-        ax.errorbar(x, sims, yerr=err, fmt="o", color="C3", capsize=4, label="simulated, 95% interval")
-        ax.set_xticks(x, labels[:len(names)])
-        ax.set_title(title)
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel("probability")
-        ax.grid(axis="y", alpha=0.3)
-    axes[0].legend(fontsize=8)
-    fig.suptitle(f"Marriage odds: exact against {meta['sample_size']:,} random deals (seed {meta['seed']})")
-    save(fig, path)
-
-
-def _plot_worth(rows: list[dict], rules: HouseRules, path: Path) -> None:
-    """Per suit, the declarer's points gained by holding its marriage among his 10 cards: dd and
-    heuristic play over all hands, and dd within hands of as many aces; 95% intervals."""
-    from analysis.present.plots import pyplot, save
-
-    plt = pyplot()
-    fig, ax = plt.subplots(figsize=(9, 5))
-    x = np.arange(len(rows))
-    series = [("dd_gain", "double dummy", "C3"), ("dd_gain_same_aces", "double dummy, hands of as many aces", "C1"),
-              ("heur_gain", "heuristic play", "C2")]
-    width = 0.8 / len(series)
-    for i, (key, label, colour) in enumerate(series):
-        vals = [r[key][0] for r in rows]
-        err = [[max(0.0, r[key][0] - r[key][1]) for r in rows], [max(0.0, r[key][2] - r[key][0]) for r in rows]]
-        ax.bar(x + (i - 1) * width, vals, width, yerr=err, capsize=4, color=colour, alpha=0.8, label=label)
-    symbols = list(SUIT_SYMBOLS)
-    ax.set_xticks(x, [f"{r['suit']} marriage ({rules.marriage_values[symbols.index(r['suit'])]})" for r in rows])
-    ax.set_ylabel("declarer's points gained (points)")
-    n = rows[0]["n_with"] + rows[0]["n_without"]
-    ax.set_title(f"What holding a marriage adds to the declarer's points\n(the bid table's {n:,} deals; 95% intervals)")
-    ax.grid(axis="y", alpha=0.3)
-    ax.legend(fontsize=8)
-    save(fig, path)
-
-
-__all__ = ["exact_odds", "marriage_table", "measure", "tables_marriages"]
+        if table == "odds":
+            return _odds_frame(self.rows)
+        if table == "play":
+            return _play_frame([r for p in self.play for r in p.row_dicts()]) if self.play else pl.DataFrame()
+        if table == "worth":
+            return self.worth.to_polars() if self.worth is not None else pl.DataFrame()
+        raise ValueError(f"table must be one of {', '.join(MARRIAGE_TABLES)}, not {table!r}")
 
 
 # ---- marriages in play ---------------------------------------------------------------------------------
@@ -664,17 +515,129 @@ def declared_points(deals: pl.DataFrame, rules: HouseRules) -> dict[str, list[fl
     return out
 
 
-def marriage_play_table(run: Path, *, partial: bool = False) -> tuple[list[dict], dict]:
-    """Rows (role, suit, held, each fate's share with its 95% interval) from a stored deals run,
-    read shard by shard (memory stays flat), and the run's metadata."""
+@dataclass(frozen=True)
+class RolePoints:
+    """The marriage points a seat of one role scored per played deal (a marriage declared and not
+    burnt; half marriages and the four aces count).
+
+    - ``role``: one of ROLES; ``n``: its seat-deals;
+    - ``mean`` (NaN when ``n`` is 0) and its 95% interval ``ci``;
+    - ``distribution``: (points, share of the seat-deals) for every score, lowest first.
+    """
+
+    role: str
+    mean: float
+    n: int
+    ci: tuple[float, float]
+    distribution: tuple[tuple[int, float], ...]
+
+    def to_dict(self) -> dict:
+        return {"mean": self.mean, "n": self.n, "ci": list(self.ci), "distribution": dict(self.distribution)}
+
+
+Share = tuple[float, float, float]
+"""A share with its Wilson 95% interval: (share, low, high); the share NaN when nothing counts."""
+
+
+@dataclass(frozen=True)
+class FateRow:
+    """What became of the marriages one role held in one suit, in the cards it played with.
+
+    - ``role`` (one of ROLES), ``suit`` (its symbol), ``held`` (the marriages held);
+    - ``declared``, ``declared_burnt``, ``no_trick_won``, ``cards_played_first``: each fate's share
+      of those (FATES, ``marriage_fates`` says which is which);
+    - ``given_away``: the declarer's only, of the marriages among his 10 cards, the share he gave
+      away in the discard (None for a defender).
+    """
+
+    role: str
+    suit: str
+    held: int
+    declared: Share
+    declared_burnt: Share
+    no_trick_won: Share
+    cards_played_first: Share
+    given_away: Share | None = None
+
+    def fate(self, name: str) -> Share:
+        """The share of a fate by its name in FATES (or "given away")."""
+        return getattr(self, name.replace(", ", "_").replace(" ", "_"))
+
+    def to_dict(self) -> dict:
+        row: dict = {"role": self.role, "suit": self.suit, "held": self.held}
+        row.update({f: self.fate(f) for f in FATES})
+        if self.given_away is not None:
+            row["given away"] = self.given_away
+        return row
+
+
+@dataclass(frozen=True)
+class MarriagePlay:
+    """The marriages in play in one stored deals run (``marriages_in_play``).
+
+    - ``label``: the run's name in the command ("1-classic" ... one a ``--play-rules``, or "stored
+      run" for ``--run``); ``run``: its folder;
+    - ``deals``, ``seed``, ``players`` (one a seat), ``rules``: how its deals were played;
+    - ``points``: the marriage points scored per played deal, one ``RolePoints`` a role (ROLES);
+    - ``rows``: one ``FateRow`` a role and suit;
+    - ``provenance``: the run's metadata as stored (its spec, version and code fingerprint).
+
+    ``to_dict()``: the run's spec and points as ``--json`` prints them under ``play_runs``, its
+    ``label``, ``run`` and ``rows``; ``to_polars()``: its rows as the stored
+    ``marriages_in_play.parquet`` holds them.
+    """
+
+    label: str
+    run: Path
+    deals: int
+    seed: int
+    players: tuple[str, ...]
+    rules: HouseRules
+    points: tuple[RolePoints, ...]
+    rows: tuple[FateRow, ...]
+    provenance: dict
+
+    def run_entry(self) -> dict:
+        """The run as the table's metadata records it (``play_runs``): its spec (PLAY_KEYS) and the
+        marriage points of each role."""
+        return {**{k: self.provenance[k] for k in PLAY_KEYS},
+                **{f"marriage_points_per_deal_{p.role}": p.to_dict() for p in self.points}}
+
+    def row_dicts(self) -> list[dict]:
+        """The rows as ``--json`` prints them, each with the run's label as "rules"."""
+        return [{"rules": self.label, **r.to_dict()} for r in self.rows]
+
+    def to_dict(self) -> dict:
+        return {**self.run_entry(), "label": self.label, "run": str(self.run), "rows": self.row_dicts()}
+
+    def to_polars(self) -> pl.DataFrame:
+        return _play_frame(self.row_dicts())
+
+
+def _play_frame(rows: list[dict]) -> pl.DataFrame:
+    """Rows of marriages in play (``MarriagePlay.row_dicts``) as ``marriages_in_play.parquet`` holds
+    them: each share in three columns (share, ``_ci_low``, ``_ci_high``)."""
+    import polars as pl
+
+    flat = [{"rules": r["rules"], "role": r["role"], "suit": r["suit"], "held": r["held"],
+             **{f"{f}{part}": r[f][i] for f in (*FATES, "given away") if f in r
+                for i, part in enumerate(("", "_ci_low", "_ci_high"))}} for r in rows]
+    return pl.DataFrame(flat)
+
+
+def marriages_in_play(run: Path, *, label: str = "stored run", partial: bool = False) -> MarriagePlay:
+    """What became of the marriages held in the stored deals run ``run``: per role and suit, the
+    marriages held and each fate's share with its 95% interval, and the marriage points each role
+    scored; read shard by shard (memory stays flat). ``label`` names the run in the result."""
     import polars as pl
 
     from sim.runs import read_run_metadata, verify_run
 
+    run = Path(run)
     meta = read_run_metadata(run)
     rules = HouseRules.from_dict(meta["rules"], source=f"run {run}")
     counts: dict[tuple[str, int, str], int] = {}
-    points = {role: [0.0, 0.0, 0.0] for role in ROLES}
+    sums = {role: [0.0, 0.0, 0.0] for role in ROLES}
     histogram: dict[str, int] = {}
     for shard in verify_run(run, partial=partial)["deals"]:
         frame = pl.read_parquet(shard)
@@ -682,65 +645,131 @@ def marriage_play_table(run: Path, *, partial: bool = False) -> tuple[list[dict]
             counts[key] = counts.get(key, 0) + k
         for key, value in declared_points(frame, rules).items():
             if key in ROLES:
-                points[key] = [a + b for a, b in zip(points[key], value, strict=True)]
+                sums[key] = [a + b for a, b in zip(sums[key], value, strict=True)]
             else:
                 histogram[key] = histogram.get(key, 0) + value
-    for role, (n, total, sq) in points.items():
+    points = []
+    for role, (n, total, sq) in sums.items():
         mean = total / n if n else math.nan
         sd = math.sqrt(max(0.0, (sq - n * mean * mean) / (n - 1))) if n > 1 else math.nan
         dist = {int(k.split("|")[1]): v for k, v in histogram.items() if k.split("|")[0] == role}
-        meta[f"marriage_points_per_deal_{role}"] = {"mean": mean, "n": int(n),
-                                                     "ci": list(mean_interval(mean, sd, int(n))),
-                                                     "distribution": {v: dist[v] / n for v in sorted(dist)}}
+        points.append(RolePoints(role=role, mean=mean, n=int(n), ci=mean_interval(mean, sd, int(n)),
+                                 distribution=tuple((v, dist[v] / n) for v in sorted(dist))))
     rows = []
     for role in ROLES:
         for s in range(4):
             held = sum(counts.get((role, s, f), 0) for f in FATES)
-            row = {"role": role, "suit": SUIT_SYMBOLS[s], "held": held}
+            shares = {}
             for f in FATES:
                 k = counts.get((role, s, f), 0)
-                row[f] = (k / held if held else math.nan, *wilson_interval(k, held))
+                shares[f.replace(", ", "_").replace(" ", "_")] = (k / held if held else math.nan,
+                                                                  *wilson_interval(k, held))
             if role == "declarer":
-                before = held + counts.get((role, s, "given away"), 0)
                 k = counts.get((role, s, "given away"), 0)
-                row["given away"] = (k / before if before else math.nan, *wilson_interval(k, before))
-            rows.append(row)
-    return rows, meta
-
-
-def format_play_table(rows: list[dict], meta: dict) -> list[str]:
-    lines = [f"marriages in play: {meta['sample_size']:,} deals of {', '.join(meta['players'])} (seed "
-             f"{meta['seed']}); share of the marriages held after the discard [95%]"]
-    for role in ROLES:
-        m = meta.get(f"marriage_points_per_deal_{role}")
-        if m:
-            lines.append(f"  marriage points a {role} scores per played deal: {m['mean']:.2f} "
-                         f"[{m['ci'][0]:.2f}, {m['ci'][1]:.2f}] over {m['n']:,} seat-deals")
-            shares = ", ".join(f"{v}: {q:.1%}" for v, q in m["distribution"].items() if q >= 0.001)
-            lines.append(f"    distribution (points: share of seat-deals): {shares}")
-    head = f"{'role':<16}{'suit':<5}{'held':>8}  " + "".join(f"{f:<26}" for f in FATES)
-    lines.append(head + "given away (of 10 cards)")
-    for r in rows:
-        cells = "".join(f"{r[f][0]:.3f} [{r[f][1]:.3f}, {r[f][2]:.3f}]".ljust(26) if r["held"] else "-".ljust(26)
-                        for f in FATES)
-        given = r.get("given away")
-        tail = f"{given[0]:.3f} [{given[1]:.3f}, {given[2]:.3f}]" if given and not math.isnan(given[0]) else ""
-        lines.append(f"{r['role']:<16}{r['suit']:<5}{r['held']:>8,}  {cells}{tail}")
-    return lines
+                before = held + k
+                shares["given_away"] = (k / before if before else math.nan, *wilson_interval(k, before))
+            rows.append(FateRow(role=role, suit=SUIT_SYMBOLS[s], held=held, **shares))
+    return MarriagePlay(label=label, run=run, deals=meta["sample_size"], seed=meta["seed"],
+                        players=tuple(meta["players"]), rules=rules, points=tuple(points), rows=tuple(rows),
+                        provenance=meta)
 
 
 # ---- what a marriage is worth: the bid tables ------------------------------------------------------------
-def marriage_worth(bids: Path, *, risk: float = 0.3) -> list[dict]:
+Interval = tuple[float, float, float]
+"""A value with its 95% interval: (value, low, high)."""
+
+
+@dataclass(frozen=True)
+class WorthRow:
+    """What holding one suit's marriage among the declarer's 10 cards (hand and talon) is worth in
+    a bid table's deals.
+
+    - ``suit``: its symbol; ``n_with``, ``n_without``: the deals with and without that marriage;
+    - ``dd_with``, ``dd_without`` and their difference ``dd_gain`` (with its 95% interval): the
+      declarer's mean points with double-dummy play; ``heur_*`` the same with heuristic play;
+    - ``dd120_with``, ``dd120_without``, ``heur120_with``, ``heur120_without``: the make-rate of 120
+      in each group, with its Wilson 95% interval;
+    - ``contract_with``, ``contract_without``: the highest contract (a multiple of 5) made at least
+      ``1 - risk`` of the time with dd play in each group, and their difference ``contract_gain``;
+    - ``dd_gain_same_aces``: the dd points gained among hands with as many aces (0, 1, 2, 3 or more
+      in the 7 cards), weighted by the classes' shares of the hands with the marriage.
+    """
+
+    suit: str
+    n_with: int
+    n_without: int
+    dd_with: float
+    dd_without: float
+    dd_gain: Interval
+    heur_with: float
+    heur_without: float
+    heur_gain: Interval
+    dd120_with: Interval
+    dd120_without: Interval
+    heur120_with: Interval
+    heur120_without: Interval
+    contract_with: int
+    contract_without: int
+    contract_gain: int
+    dd_gain_same_aces: Interval
+
+    def to_dict(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass(frozen=True)
+class MarriageWorth:
+    """What each suit's marriage is worth to the declarer in a stored bid table (``marriage_worth``).
+
+    - ``bids``: the bid table read, as given; ``risk``: the failure chance of the contracts
+      compared; ``rules``: the rules of the table (its marriage values);
+    - ``rows``: one ``WorthRow`` a suit (a suit whose marriage every deal, or no deal, holds is left
+      out).
+
+    ``to_dict()``: ``bids``, ``risk`` and the rows as ``--json`` prints them under "worth";
+    ``to_polars()``: one row a suit, each interval in three columns (value, ``_ci_low``,
+    ``_ci_high``).
+    """
+
+    bids: Path
+    risk: float
+    rules: HouseRules
+    rows: tuple[WorthRow, ...]
+
+    def to_dict(self) -> dict:
+        return {"bids": str(self.bids), "risk": self.risk, "worth": [r.to_dict() for r in self.rows]}
+
+    def to_polars(self) -> pl.DataFrame:
+        import polars as pl
+
+        schema: dict = {}
+        for f in fields(WorthRow):  # the annotations are text (postponed): "str", "int", "float", "Interval"
+            if f.type == "Interval":
+                schema.update({f.name: pl.Float64, f"{f.name}_ci_low": pl.Float64, f"{f.name}_ci_high": pl.Float64})
+            else:
+                schema[f.name] = {"str": pl.String, "int": pl.Int64, "float": pl.Float64}[f.type]
+        rows = [tuple(x for f in fields(r) for x in (getattr(r, f.name) if f.type == "Interval"
+                                                     else (getattr(r, f.name),))) for r in self.rows]
+        return pl.DataFrame(rows, schema=schema, orient="row")
+
+
+def marriage_worth(bids: Path, *, risk: float = 0.3, rules: HouseRules | None = None) -> MarriageWorth:
     """From a stored bid table (``thousand tables bids``), per suit: the declarer's points (dd and
     heuristic play) with and without that suit's marriage among his 10 cards (hand and talon), the
     difference with its 95% interval, the make-rate of 120, and the highest contract made at least
     (1 - ``risk``) of the time with dd values in each group (its difference is the marriage's
     worth in contract points). Read lazily with Polars; the table's deals are random, so the two
-    groups differ by the marriage and by what comes with it (a marriage's K and Q are 7 points)."""
+    groups differ by the marriage and by what comes with it (a marriage's K and Q are 7 points).
+    ``rules``: the table's rules, when the caller has them (else read from its metadata)."""
     import polars as pl
+
+    from analysis.tables import read_metadata
 
     if not 0 < risk < 1:
         raise InputError(f"--risk must be between 0 and 1, not {risk}")
+    bids = Path(bids)
+    if rules is None:
+        rules = HouseRules.from_dict(read_metadata(bids)["rules"], source=f"the bid table {bids}")
     lf = pl.scan_parquet(bids)
     rows = []
     for s in range(4):
@@ -758,7 +787,7 @@ def marriage_worth(bids: Path, *, risk: float = 0.3) -> list[dict]:
         if True not in by or False not in by:
             continue
         a, b = by[True], by[False]
-        row = {"suit": SUIT_SYMBOLS[s], "n_with": a["n"], "n_without": b["n"]}
+        row: dict = {"suit": SUIT_SYMBOLS[s], "n_with": a["n"], "n_without": b["n"]}
         for key, sd in (("dd", "dd_sd"), ("heur", "heur_sd")):
             diff = a[key] - b[key]
             half = Z95 * math.sqrt(a[sd] ** 2 / a["n"] + b[sd] ** 2 / b["n"])
@@ -773,8 +802,8 @@ def marriage_worth(bids: Path, *, risk: float = 0.3) -> list[dict]:
         row["contract_without"] = int(b["dd_q"]) // 5 * 5
         row["contract_gain"] = row["contract_with"] - row["contract_without"]
         row["dd_gain_same_aces"] = _gain_within_aces(lf, with_m)
-        rows.append(row)
-    return rows
+        rows.append(WorthRow(**row))
+    return MarriageWorth(bids=bids, risk=risk, rules=rules, rows=tuple(rows))
 
 
 def _gain_within_aces(lf, with_m) -> tuple[float, float, float]:
@@ -804,20 +833,176 @@ def _gain_within_aces(lf, with_m) -> tuple[float, float, float]:
     return (gain, gain - half, gain + half)
 
 
-def format_worth(rows: list[dict], bids: Path, risk: float) -> list[str]:
-    lines = [f"what a marriage is worth (bid table {bids}): the declarer's points with and without the suit's "
-             "marriage among his 10 cards, [95% interval]",
-             f"{'suit':<5}{'deals with / without':>22}  {'dd points gained':<24}{'same aces: dd gained':<24}"
-             f"{'heuristic points gained':<26}{'dd makes 120: with / without':<30}"
-             f"contract made {1 - risk:.0%} of the time (dd)"]
-    for r in rows:
-        g, h = r["dd_gain"], r["heur_gain"]
-        dd_gain = f"{g[0]:+6.1f} [{g[1]:+.1f}, {g[2]:+.1f}]"
-        heur_gain = f"{h[0]:+6.1f} [{h[1]:+.1f}, {h[2]:+.1f}]"
-        makes = f"{r['dd120_with'][0]:.3f} / {r['dd120_without'][0]:.3f}"
-        contract = f"{r['contract_with']} / {r['contract_without']} ({r['contract_gain']:+d})"
-        a = r["dd_gain_same_aces"]
-        same = f"{a[0]:+6.1f} [{a[1]:+.1f}, {a[2]:+.1f}]"
-        lines.append(f"{r['suit']:<5}{r['n_with']:>10,} / {r['n_without']:<9,}  {dd_gain:<24}{same:<24}"
-                     f"{heur_gain:<26}{makes:<30}{contract}")
-    return lines
+# ---- the command ---------------------------------------------------------------------------------------
+@holds_out()
+def tables_marriages(*, deals: int, seed: int = 0, rules: str = "classic", out: Path | None = None,
+                     play_deals: int = 0, players: str = "heuristic", run: Path | None = None,
+                     progress: Progress | None = None, bids: Path | None = None, risk: float = 0.3,
+                     play_rules: list[str] | None = None, backend: Backend | None = None,
+                     fresh: bool = False) -> MarriageOdds:
+    """What ``thousand tables marriages`` finds: the exact odds beside random deals; with ``out``
+    also stored as a Parquet table with the metadata. With ``play_deals``, the marriages in play of
+    that many deals played by ``players`` (stored and resumable under ``out/marriage-play``, one run
+    a rule set of ``play_rules``), or of the stored deals run ``run``; with ``bids``, what each
+    marriage is worth in that bid table. A table or played deals stored in ``out`` by other code or
+    with other arguments are refused before anything is played, unless ``fresh``, which replaces
+    them. ``progress`` follows the deals played (``sim.runs.play_runs``)."""
+    from analysis.stored import FINGERPRINT
+    from sim import __version__
+    from sim.engine import BatchSpec
+    from sim.fingerprint import code_fingerprint
+    from sim.game.rules import load_rules
+
+    if seed < 0:
+        raise InputError(f"--seed must be 0 or more, not {seed}")
+    if not 1 <= deals <= MAX_MARRIAGE_DEALS:
+        raise InputError(f"--deals must be from 1 to {MAX_MARRIAGE_DEALS:,}, not {deals}")
+    if play_deals < 0:
+        raise InputError(f"--play-deals must be 0 or more, not {play_deals}")
+    if play_deals and run is not None:
+        raise InputError("give --play-deals (play new deals) or --run (read a stored run), not both")
+    if bids is not None and not 0 < risk < 1:
+        raise InputError(f"--risk must be between 0 and 1, not {risk}")
+    if play_deals and out is None:
+        raise InputError("--play-deals stores its deals: give --out")
+    rec = load_rules(rules)
+    if bids is not None:
+        from analysis.tables import open_bid_table
+
+        open_bid_table(Path(bids), rules=rec, rules_name=rules)
+    # One run per rule set of the play (the house rules that change what becomes of a marriage:
+    # marriage_first_lead, marriage_burns_without_trick, ace_marriage, players = 4 with
+    # sitout_half_marriage ...), the same seed for all, so that the deals coincide.
+    runs: dict[str, Path] = {}
+    specs: dict[str, BatchSpec] = {}
+    if run is not None:
+        runs["stored run"] = Path(run)
+        play = {"stored run": {k: v for k, v in _stored_run(Path(run)).items() if k in PLAY_KEYS}}
+    else:
+        names = (play_rules or [rules]) if play_deals else []
+        for i, spec in enumerate(names):
+            label = f"{i + 1}-{Path(spec).stem if spec.endswith('.toml') else spec}"
+            runs[label] = Path(out) / ("marriage-play" if len(names) == 1 else f"marriage-play-{label}")
+            specs[label] = BatchSpec(mode="deals", n=play_deals, rules=load_rules(spec), players=players, seed=seed)
+        play = {label: {k: v for k, v in spec.metadata().items() if k in PLAY_KEYS} for label, spec in specs.items()}
+    meta = {"thousand_version": __version__, FINGERPRINT: code_fingerprint("marriages"), "table": "marriages",
+            "sample_size": deals, "seed": seed, "rules": rec.to_dict()}
+    if out is not None:
+        from sim.runs import check_output_dir
+
+        check_output_dir(Path(out))
+        _check_stored_table(Path(out), {**meta, "play": play}, fresh)
+        _check_play_runs(Path(out), runs, specs, fresh)
+    rows = marriage_table(deals=deals, seed=seed, rules=rec)
+    worth = marriage_worth(Path(bids), risk=risk, rules=rec) if bids is not None else None
+    plays: tuple[MarriagePlay, ...] = ()
+    if runs:
+        if specs:
+            _play({runs[label]: spec for label, spec in specs.items()}, progress, backend, fresh=fresh)
+        plays = tuple(marriages_in_play(path, label=label) for label, path in runs.items())
+        meta["play_runs"] = {p.label: p.run_entry() for p in plays}
+    worth_plot = None
+    if out is not None:
+        _store(rows, meta, Path(out), [r for p in plays for r in p.row_dicts()])
+        if worth is not None and worth.rows:
+            worth_plot = Path(out) / WORTH_PLOT_FILE
+        else:  # a worth plot left by an earlier command would sit beside a table it does not describe
+            (Path(out) / WORTH_PLOT_FILE).unlink(missing_ok=True)
+    return MarriageOdds(deals=deals, seed=seed, rules=rec, rows=rows, play=plays, worth=worth,
+                        table_file=Path(out) / TABLE_FILE if out is not None else None,
+                        play_table_file=Path(out) / PLAY_TABLE_FILE if out is not None and plays else None,
+                        plot_file=Path(out) / PLOT_FILE if out is not None else None, worth_plot_file=worth_plot,
+                        provenance=meta)
+
+
+def _stored_run(run: Path) -> dict:
+    """The spec of the stored run given as ``--run``, refusing one that is not a stored run or was
+    made by other code (its deals would not be those this code plays)."""
+    from analysis.stored import FINGERPRINT, StaleResultError
+    from sim.fingerprint import code_fingerprint, describe_difference
+    from sim.runs import MANIFEST_FILE, RUN_FILE, RunDirError, load_manifest, read_run_metadata
+
+    if not run.is_dir():
+        raise RunDirError(f"--run {run}: no such folder (give the folder of a run thousand simulate stored)")
+    if not (run / RUN_FILE).is_file():
+        raise RunDirError(f"--run {run} holds no stored run (it has no {RUN_FILE}; give the folder of a run thousand "
+                          "simulate stored)")
+    try:
+        meta = read_run_metadata(run)
+        load_manifest(run)
+    except RunDirError:
+        raise RunDirError(f"--run {run}: its {RUN_FILE} or {MANIFEST_FILE} cannot be read, so it is not a stored run "
+                          "that can be read") from None
+    current = code_fingerprint()
+    if meta.get(FINGERPRINT) != current:
+        made = describe_difference("the run", meta.get(FINGERPRINT), current)
+        raise StaleResultError(f"--run {run}: {made}; play it again with this code (the thousand simulate command that "
+                               "made it, with --fresh)")
+    return meta
+
+
+def _check_stored_table(out: Path, wanted: dict, fresh: bool) -> None:
+    """Refuse (unless ``fresh``) a marriage table stored in ``out`` by other code or with other
+    arguments (``wanted``: this table's metadata with its "play" spec), or one that cannot be read."""
+    from analysis.stored import StaleResultError, refusal
+    from analysis.tables import read_metadata
+
+    path = out / TABLE_FILE
+    if fresh or not path.exists():
+        return
+    try:
+        stored = read_metadata(path)
+    except (OSError, ValueError):
+        raise StaleResultError(f"--out {out}: {path} cannot be read (damaged, or not a marriage table); {_REPLACE}") \
+            from None
+    plays = stored.get("play_runs") if isinstance(stored.get("play_runs"), dict) else {}
+    stored["play"] = {label: {k: v.get(k) for k in PLAY_KEYS} for label, v in plays.items() if isinstance(v, dict)}
+    line = refusal(f"the marriage table in --out {out} ({path})", stored, json.loads(json.dumps(wanted)), IDENTITY,
+                   _REPLACE)
+    if line:
+        raise StaleResultError(line)
+
+
+def _check_play_runs(out: Path, runs: dict[str, Path], specs: dict, fresh: bool) -> None:
+    """Refuse (unless ``fresh``) play runs stored in ``out`` by other code or with other arguments,
+    or whose spec cannot be read, before anything is played: the runner would refuse them too, but
+    naming its own folder, not the --out the user gave."""
+    from analysis.stored import StaleResultError, refusal
+    from sim.runs import RUN_FILE
+
+    for label, spec in specs.items():
+        run_file = runs[label] / RUN_FILE
+        if fresh or not run_file.exists():
+            continue
+        wanted = json.loads(json.dumps(spec.metadata()))
+        try:
+            stored = json.loads(run_file.read_text(encoding="utf-8"))
+            stored = stored if isinstance(stored, dict) else None
+        except (OSError, ValueError):
+            stored = None
+        what = f"the deals played for the marriages in play in --out {out} ({runs[label]})"
+        fields = {**{k: (k, None) for k in wanted if k not in ("thousand_version", "code_fingerprint")}, **RUN_FIELDS}
+        line = (f"{what} cannot be read ({run_file}); {_REPLACE_RUN}" if stored is None else
+                refusal(what, stored, wanted, fields, _REPLACE_RUN))
+        if line:
+            raise StaleResultError(line)
+
+
+def _play(runs: dict[Path, BatchSpec], progress: Progress | None, backend: Backend | None = None,
+          fresh: bool = False) -> None:
+    """Play (or resume) the deals of each spec into its run directory; ``fresh``: a run of other
+    code or arguments stored there is replaced (``sim.runs.run_batch``)."""
+    from sim.runs import play_runs
+
+    play_runs(runs, progress=progress, stage="marriages in play", backend=backend, fresh=fresh)
+
+
+def _store(rows: tuple[OddsRow, ...], meta: dict, out: Path, play_rows: list[dict]) -> None:
+    from sim.runs import write_parquet_atomic
+
+    write_parquet_atomic(_odds_frame(rows), out / TABLE_FILE, {k: json.dumps(v) for k, v in meta.items()})
+    if not play_rows:  # a table of marriages in play left by an earlier command would not be this table's
+        (out / PLAY_TABLE_FILE).unlink(missing_ok=True)
+    else:
+        write_parquet_atomic(_play_frame(play_rows), out / PLAY_TABLE_FILE,
+                             {k: json.dumps(v) for k, v in meta.items()})

@@ -41,10 +41,13 @@ from analysis.stored import holds_out
 from sim import InputError, __version__
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from analysis.barrel import BarrelStats
     from analysis.compare import Comparison
     from analysis.tournament import TournamentResult
     from sim.runs.backend import Backend
+    from sim.runs.progress import Progress
 
 __all__ = [
     "REPORT_MD", "REPORT_HTML", "PROVENANCE", "TOURNAMENT_PLAYERS", "RISKS", "Sizes", "QUICK", "FULL",
@@ -188,24 +191,17 @@ def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Pa
         def advance(stage: str, share: float = 1.0) -> None:
             bar.update(min(estimates[stage] * share, bar.total - bar.n))
 
-        parts_done = [0]
+        bids_progress = _PartsPlayed(advance)
 
-        def bids_progress(stage: str) -> None:
-            match = re.match(r"part (\d+) of (\d+) stored", stage)
-            if match:
-                if not parts_done[0]:
-                    advance("compile")  # the first part waited for the compiler
-                advance("bids", 1 / int(match.group(2)))
-                parts_done[0] += 1
         def section(key: str, compute) -> dict:
             return _section(key, dirs[key], compute, data=data, redo=fresh and key in stale, fresh=fresh)
 
         bar.set_postfix_str("bid tables (the first part also compiles)" if cold else "bid tables")
         sections["bids"] = section("bids", lambda d: _bids(d, rules[0], seed, sizes, threads, bids_progress, backend))
-        if not parts_done[0]:
+        if not bids_progress.played:
             advance("compile")
         n_parts = -(-sizes.bid_deals // TABLE_PART)
-        advance("bids", max(0, n_parts - parts_done[0]) / n_parts)
+        advance("bids", max(0, n_parts - bids_progress.played) / n_parts)
         bar.set_postfix_str("marriages")
         sections["marriages"] = section("marriages", lambda d: _marriages(d, dirs["bids"], rules[0], seed, sizes,
                                                                           backend))
@@ -315,6 +311,27 @@ def stale_results(folder: Path, module: str) -> list[str]:
     return found
 
 
+class _PartsPlayed:
+    """The report's bar following the bid table's parts (``progress(stage, done, total)`` of
+    ``analysis.tables.build_bid_tables``, counting parts): each part stored now advances the bids'
+    estimate by its share, the first also the compiling it waited for. ``played``: the parts
+    stored while followed (those kept from an earlier build are not)."""
+
+    def __init__(self, advance: Callable[[str, float], None]) -> None:
+        self.advance = advance
+        self.played = 0
+        self.stage: str | None = None
+        self.done = 0
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        if stage == self.stage and done > self.done:
+            if not self.played:
+                self.advance("compile", 1.0)  # the first part waited for the compiler
+            self.advance("bids", (done - self.done) / total)
+            self.played += done - self.done
+        self.stage, self.done = stage, done
+
+
 def _json_dict(path: Path) -> dict:
     try:
         value = json.loads(path.read_text(encoding="utf-8"))
@@ -360,22 +377,34 @@ def _minutes(seconds: float) -> str:
 
 
 # ---- the analyses, each through its --json function ---------------------------------------------
-def _bids(folder: Path, rules: str, seed: int, sizes: Sizes, threads: int | None, progress, backend) -> dict:
+def _bids(folder: Path, rules: str, seed: int, sizes: Sizes, threads: int | None, progress: Progress | None,
+          backend) -> dict:
+    from analysis.present.json_text import to_json
+    from analysis.present.plots import plot_bid_make_rates, plot_bid_methods
     from analysis.tables import tables_bids
 
-    lines = tables_bids(deals=sizes.bid_deals, rules=rules, seed=seed, out=folder, pimc_deals=sizes.pimc_deals,
-                        threads=threads, progress=progress, as_json=True, min_n=sizes.min_n, backend=backend)
-    return json.loads(lines[0])
+    result = tables_bids(deals=sizes.bid_deals, rules=rules, seed=seed, out=folder, pimc_deals=sizes.pimc_deals,
+                         threads=threads, progress=progress, min_n=sizes.min_n, backend=backend)
+    plot_bid_make_rates(result, result.plot_file)
+    if result.methods_plot_file is not None:
+        plot_bid_methods(result, result.methods_plot_file)
+    return json.loads(to_json(result))
 
 
 def _marriages(folder: Path, bids: Path, rules: str, seed: int, sizes: Sizes, backend) -> dict:
     from analysis.marriages import tables_marriages
+    from analysis.present.json_text import to_json
+    from analysis.present.plots import plot_marriage_odds, plot_marriage_worth
     from analysis.tables import TABLE_FILE
 
-    lines = tables_marriages(deals=sizes.marriage_deals, seed=seed, rules=rules, out=folder,
-                             as_json=True, play_deals=sizes.marriage_play_deals, players="heuristic",
-                             bids=bids / TABLE_FILE, risk=RISKS[0], backend=backend)
-    return json.loads(lines[0])
+    result = tables_marriages(deals=sizes.marriage_deals, seed=seed, rules=rules, out=folder,
+                              play_deals=sizes.marriage_play_deals, players="heuristic", bids=bids / TABLE_FILE,
+                              risk=RISKS[0], backend=backend)
+    if result.plot_file is not None:
+        plot_marriage_odds(result, result.plot_file)
+    if result.worth is not None and result.worth_plot_file is not None:
+        plot_marriage_worth(result.worth, result.worth_plot_file)
+    return json.loads(to_json(result))
 
 
 def _barrel(folder: Path, rules: list[str], seed: int, sizes: Sizes, backend) -> BarrelStats:

@@ -17,12 +17,15 @@ or arguments are refused with one line (``StaleResultError``) unless ``fresh``; 
 (its SHA-256 not the recorded one, or unreadable) is rebuilt from its verified parts, the damaged
 parts played again: a bit flip never changes a printed make-rate.
 
-``summarize_bid_tables`` reads it lazily with Polars, prints make-rates by hand class with 95%
-intervals and plots make-rate against the contract.
+``summarize_bid_table`` reads it lazily with Polars into a ``BidTable``: make-rates by hand class
+with 95% intervals, the declarers compared and the cheat sheets (``tables_bids`` builds, then
+summarises). It draws and prints nothing: ``analysis.present`` does (``text.bid_table_lines``,
+``plots.plot_bid_make_rates`` and ``plots.plot_bid_methods``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import shutil
@@ -33,7 +36,7 @@ import numpy as np
 import polars as pl
 
 from analysis.advisor import SEATS, check_three_player_deal, fail_loss, made_gain
-from analysis.stats import json_ready, mean_interval, wilson_interval
+from analysis.stats import mean_interval, wilson_interval
 from analysis.stored import FINGERPRINT, StaleResultError, holds_out, manifest_problem, refusal, write_manifest
 from sim import InputError, __version__
 from sim.engine.playouts import ADVICE_WORLDS, Situation, dd_exact_values, pass_results, played_points
@@ -46,16 +49,16 @@ from sim.players import MAX_PIMC_WORLDS
 from sim.runs import check_output_dir, write_atomic_bytes, write_parquet_atomic
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from sim.runs.backend import Backend
+    from sim.runs.progress import Progress
 
 __all__ = [
     "TABLE_FILE", "PLOT_FILE", "METHODS", "COMPARE_LEVELS", "random_deals", "hand_features", "MAX_TABLE_DEALS",
     "levels_for", "build_bid_tables", "PASS_SEAT", "IDENTITY", "TABLE_PART", "PARTS_DIR", "PARTS_SPEC", "parts_kept",
-    "play_part", "read_metadata", "TABLE_COLUMNS", "open_bid_table", "MARRIAGE_CLASSES", "ACE_CLASSES", "comparison",
-    "summarize_bid_tables", "METHODS_PLOT_FILE", "PLOT_MAX_LEVEL", "METHOD_STYLE", "class_curves", "CHEAT_RISKS",
-    "cheat_sheet", "bid_table_summary", "format_cheat_sheet", "tables_bids",
+    "play_part", "read_metadata", "TABLE_COLUMNS", "open_bid_table", "MARRIAGE_CLASSES", "ACE_CLASSES", "Rate",
+    "MakeRate", "ClassCurve", "ComparisonRow", "RiskBid", "CheatRow", "MethodRate", "METHOD_GROUPS", "BID_TABLES",
+    "BidTable", "comparison", "METHODS_PLOT_FILE", "PLOT_MAX_LEVEL", "method_rates", "class_curves", "CHEAT_RISKS",
+    "cheat_sheet", "summarize_bid_table", "tables_bids",
 ]
 
 TABLE_FILE = "bids.parquet"
@@ -104,15 +107,20 @@ def levels_for(rules: HouseRules) -> list[int]:
 @holds_out()
 def build_bid_tables(*, deals: int, rules: str | HouseRules | None = "classic", seed: int = 0,
                      out: Path = Path("out/tables"), pimc_deals: int = 100, worlds: int = ADVICE_WORLDS,
-                     threads: int | None = None, progress: Callable[[str], None] | None = None,
+                     threads: int | None = None, progress: Progress | None = None,
                      backend: Backend | None = None, fresh: bool = False) -> Path:
-    """Play the deals and store the table; returns its path. ``progress(stage)`` is called
-    before each stage. The deals are played in parts of TABLE_PART deals, each stored as it is
-    finished under ``out/.bids-parts``: an interrupted build resumes with the parts already
-    played, and the table is the same as one played in one go (a part draws the random streams it
-    would draw in the whole). A stored table (or parts) of other code or arguments is refused
-    (``StaleResultError``) unless ``fresh``, which replaces it; the old table stays in place until
-    the new one is complete."""
+    """Play the deals and store the table; returns its path. The deals are played in parts of
+    TABLE_PART deals, each stored as it is finished under ``out/.bids-parts``: an interrupted
+    build resumes with the parts already played, and the table is the same as one played in one go
+    (a part draws the random streams it would draw in the whole). A stored table (or parts) of
+    other code or arguments is refused (``StaleResultError``) unless ``fresh``, which replaces it;
+    the old table stays in place until the new one is complete.
+
+    ``progress(stage, done, total)`` counts parts: ``total`` the table's parts, ``done`` those
+    stored (played now or kept from an earlier build). Its stage says in a sentence what is done:
+    the stored table reused (done = total, nothing played), why a stored table is rebuilt or
+    replaced, then the parts played (how many were already played), reported again as each part
+    is stored."""
     rec = rules if isinstance(rules, HouseRules) else load_rules(rules)
     check_three_player_deal(rec)
     if not 1 <= deals <= MAX_TABLE_DEALS:
@@ -136,12 +144,40 @@ def build_bid_tables(*, deals: int, rules: str | HouseRules | None = "classic", 
                      "heuristic player; pass_points is his result (rounded defence points or a concession's payout)",
     }
     path = out / TABLE_FILE
-    say = progress or (lambda _stage: None)
+    say = progress or (lambda _stage, _done, _total: None)
+    n_parts = -(-deals // TABLE_PART)
     damage = _stored_table_problem(path, meta, out, fresh)
     if damage is None:
         say(f"{path} holds this very table ({deals:,} deals, seed {seed}, code {meta[FINGERPRINT]}; its SHA-256 "
-            "verified): reused, nothing played")
+            "verified): reused, nothing played", n_parts, n_parts)
         return path
+    parts = _parts_dir(out, meta, fresh)
+    todo = [k for k in range(n_parts) if not _part_done(parts, k)]
+    done = [n_parts - len(todo)]
+    if damage:
+        say(damage, done[0], n_parts)
+    stage = (f"{deals:,} deals in {n_parts} parts of {TABLE_PART:,} ({done[0]} already played): double dummy and "
+             f"heuristic play, pimc on the first {pimc_deals:,} ({worlds} worlds a decision)")
+    say(stage, done[0], n_parts)
+    d = random_deals(deals, seed) if todo else None
+    items = [(d[k * TABLE_PART:(k + 1) * TABLE_PART], k * TABLE_PART, rec, seed, pimc_deals, worlds, threads, levels)
+             for k in todo]
+
+    def stored(k: int, frame: pl.DataFrame) -> None:
+        _store_part(parts, k, frame)
+        done[0] += 1
+        say(stage, done[0], n_parts)
+
+    if backend is not None and backend.remote:
+        # Each part a task of the cluster; its rows come back and are stored here.
+        backend.map(play_part, items, lambda item, frame: stored(item[1] // TABLE_PART, frame))
+    else:
+        for item in items:
+            stored(item[1] // TABLE_PART, play_part(*item))
+    df = pl.concat([pl.read_parquet(parts / f"part-{k:05d}.parquet") for k in range(n_parts)])
+    write_parquet_atomic(df, path, {k: json.dumps(v) for k, v in meta.items()})
+    write_manifest(path)  # after the table: a table without its manifest is rebuilt from the parts
+    return path
     parts = _parts_dir(out, meta, fresh)
     n_parts = -(-deals // TABLE_PART)
     todo = [k for k in range(n_parts) if not _part_done(parts, k)]
@@ -384,152 +420,324 @@ def _class_expr() -> pl.Expr:
     return _marriage_class_expr() + pl.lit(", aces ") + _aces_class_expr()
 
 
-def comparison(path: Path) -> list[dict]:
+# ---- the result: make-rates by hand class, the declarers compared, the cheat sheets ------------------------
+Rate = tuple[float, float, float]
+"""A rate with its Wilson 95% interval: (rate, low, high); the rate NaN when no deal counts."""
+
+
+@dataclasses.dataclass(frozen=True)
+class MakeRate:
+    """How often one declarer made one contract in one hand class.
+
+    - ``contract``: the contract (points);
+    - ``k``: the deals on which the declarer's points reached it, of ``n`` deals;
+    - ``p``: ``k / n`` (NaN when ``n`` is 0);
+    - ``ci_low``, ``ci_high``: its Wilson 95% interval (NaN when ``n`` is 0).
+    """
+
+    contract: int
+    k: int
+    n: int
+    p: float
+    ci_low: float
+    ci_high: float
+
+
+@dataclasses.dataclass(frozen=True)
+class ClassCurve:
+    """The make-rate curves of one hand class (the marriages held, by value, and the aces of the 7
+    cards, e.g. "marriage 100, aces 2").
+
+    - ``hand_class``: its name;
+    - ``n``: the deals of the class; ``n_pimc``: those pimc played too;
+    - ``bidding_cap``: the lowest bidding cap among its hands (what the rules let them bid);
+    - ``dd``, ``heuristic``, ``pimc``: each declarer's ``MakeRate`` for every contract of the
+      table, lowest first (pimc's over the deals it played).
+    """
+
+    hand_class: str
+    n: int
+    n_pimc: int
+    bidding_cap: int
+    dd: tuple[MakeRate, ...]
+    heuristic: tuple[MakeRate, ...]
+    pimc: tuple[MakeRate, ...]
+
+    def rates(self, method: str) -> tuple[MakeRate, ...]:
+        """The make-rates of ``method`` (one of METHODS)."""
+        if method not in METHODS:
+            raise ValueError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
+        return getattr(self, method)
+
+    def to_dict(self) -> dict:
+        return {"hand_class": self.hand_class, "n": self.n, "n_pimc": self.n_pimc, "bidding_cap": self.bidding_cap,
+                "methods": {m: [dataclasses.asdict(r) for r in self.rates(m)] for m in METHODS}}
+
+
+@dataclasses.dataclass(frozen=True)
+class ComparisonRow:
+    """The three declarers on the same deals (those pimc played) at one contract, or pooled over a
+    range of contracts.
+
+    - ``contract``: the contract ("100") or the range pooled ("100-200": every contract of the
+      table up to 200, each deal counted once per contract);
+    - ``n``: the deals (times the contracts pooled);
+    - ``dd``, ``heuristic``, ``pimc``: each one's make-rate with its Wilson 95% interval.
+    """
+
+    contract: str
+    n: int
+    dd: Rate
+    heuristic: Rate
+    pimc: Rate
+
+    def to_dict(self) -> dict:
+        return {"contract": self.contract, "n": self.n, "dd": self.dd, "heuristic": self.heuristic,
+                "pimc": self.pimc}
+
+
+@dataclasses.dataclass(frozen=True)
+class RiskBid:
+    """The highest bid a hand class makes at least ``1 - risk`` of the time, and the range of bids
+    the 95% intervals allow. Every bid None when no bid qualifies (pass).
+
+    - ``risk``: the failure chance accepted;
+    - ``bid``: the highest bid whose make-rate is at least ``1 - risk``;
+    - ``low``: the highest whose whole interval lies at or above ``1 - risk``;
+    - ``high``: the highest whose interval reaches ``1 - risk``.
+    """
+
+    risk: float
+    bid: int | None
+    low: int | None
+    high: int | None
+
+
+@dataclasses.dataclass(frozen=True)
+class CheatRow:
+    """One hand class's line of a cheat sheet (``cheat_sheet``): what to bid with it.
+
+    - ``hand_class``, ``method`` (the declarer whose make-rates it uses), ``n`` (its deals; pimc:
+      those pimc played), ``bidding_cap`` (the class's lowest cap: no bid above it);
+    - ``bids``: a ``RiskBid`` for each risk (CHEAT_RISKS), in that order;
+    - ``first_hand_bid`` (None: pass), ``first_hand_ev`` and its 95% interval ``first_hand_ev_ci``:
+      first hand's bid of best expected score (forced to bid under ``forced_first_bid``);
+    - ``pass_ev`` and ``pass_ev_ci``: the expected score of passing (measured as PASS_SEAT hand);
+    - ``later_hand_bid`` (None: pass) and ``later_hand_ev``: a later hand's choice, a bid only
+      when it beats passing.
+
+    Scores are from a zero score off the barrel: +b made, -b failed.
+    """
+
+    hand_class: str
+    method: str
+    n: int
+    bidding_cap: int
+    bids: tuple[RiskBid, ...]
+    first_hand_bid: int | None
+    first_hand_ev: float
+    first_hand_ev_ci: tuple[float, float]
+    pass_ev: float
+    pass_ev_ci: tuple[float, float]
+    later_hand_bid: int | None
+    later_hand_ev: float
+
+    def at_risk(self, risk: float) -> RiskBid:
+        """The ``RiskBid`` of ``risk`` (one of the risks the sheet was made for)."""
+        for b in self.bids:
+            if b.risk == risk:
+                return b
+        raise ValueError(f"this cheat sheet was made for the risks {[b.risk for b in self.bids]}, not {risk}")
+
+    def to_dict(self) -> dict:
+        row: dict = {"hand_class": self.hand_class, "method": self.method, "n": self.n,
+                     "bidding_cap": self.bidding_cap}
+        for b in self.bids:
+            key = f"bid_at_risk_{b.risk:g}"
+            row[key], row[key + "_low"], row[key + "_high"] = b.bid, b.low, b.high
+        row.update(first_hand_bid=self.first_hand_bid, first_hand_ev=self.first_hand_ev,
+                   first_hand_ev_ci=list(self.first_hand_ev_ci), pass_ev=self.pass_ev,
+                   pass_ev_ci=list(self.pass_ev_ci), later_hand_bid=self.later_hand_bid,
+                   later_hand_ev=self.later_hand_ev)
+        return row
+
+
+@dataclasses.dataclass(frozen=True)
+class MethodRate:
+    """A declarer's make-rate on the deals pimc played, in one of two groups of hands.
+
+    - ``group``: "hands without a marriage" or "hands with a marriage" (in the 7 cards);
+    - ``method``: the declarer (one of METHODS);
+    - ``contract``, ``k`` of ``n`` deals (``n``: the group's deals), ``p`` (NaN when ``n`` is 0),
+      ``ci_low``, ``ci_high``: as in ``MakeRate``.
+    """
+
+    group: str
+    method: str
+    contract: int
+    k: int
+    n: int
+    p: float
+    ci_low: float
+    ci_high: float
+
+
+METHOD_GROUPS = ("hands without a marriage", "hands with a marriage")
+BID_TABLES = ("classes", "comparison", "cheat_sheet", "methods", "deals")
+
+
+@dataclasses.dataclass(frozen=True)
+class BidTable:
+    """What ``thousand tables bids`` finds in a stored bid table (``tables_bids``,
+    ``summarize_bid_table``).
+
+    - ``table_file``: the stored table (one row a deal: ``bids.parquet``);
+    - ``provenance``: the metadata stored with it, as stored (version, code fingerprint, rules,
+      seed, sizes, levels, the declarer and the pass line);
+    - ``rules``: the house rules the deals were played under;
+    - ``deals``, ``seed``, ``pimc_deals`` (the first deals, also played by pimc), ``worlds`` (a
+      pimc decision's), ``levels`` (the contracts, lowest first): how the table was made;
+    - ``min_n``: the deals a hand class needs to appear in the summary and the cheat sheets;
+    - ``classes``: the make-rate curves of every hand class (``ClassCurve``), by name;
+    - ``comparison``: the three declarers on the deals pimc played, at COMPARE_LEVELS and pooled
+      (``ComparisonRow``; their ``n`` is 0 when pimc played none);
+    - ``cheat_sheet``: the cheat sheets of every method (``CheatRow``), METHODS in order, each
+      class of at least ``min_n`` deals;
+    - ``method_rates``: the declarers' make-rates up to PLOT_MAX_LEVEL on the deals pimc played,
+      without and with a marriage (``MethodRate``; empty when pimc played none), for the plot;
+    - ``plot_file``: where the make-rate curves are drawn (beside the table);
+      ``methods_plot_file``: where the declarers compared are (None when pimc played no deal).
+
+    ``to_dict()`` is what ``--json`` prints (the plots' data and paths are not in it).
+    ``to_polars(table=...)`` gives one table as a DataFrame: "classes" (the default: one row a
+    class, method and contract), "comparison", "cheat_sheet", "methods" (``method_rates``) or
+    "deals" (the stored table itself, read from ``table_file``).
+    """
+
+    table_file: Path
+    provenance: dict
+    rules: HouseRules
+    deals: int
+    seed: int
+    pimc_deals: int
+    worlds: int
+    levels: tuple[int, ...]
+    min_n: int
+    classes: tuple[ClassCurve, ...]
+    comparison: tuple[ComparisonRow, ...]
+    cheat_sheet: tuple[CheatRow, ...]
+    method_rates: tuple[MethodRate, ...]
+    plot_file: Path
+    methods_plot_file: Path | None
+
+    def curve(self, hand_class: str) -> ClassCurve | None:
+        """The curves of ``hand_class`` (None: no deal of it)."""
+        return next((c for c in self.classes if c.hand_class == hand_class), None)
+
+    def cheat_sheet_of(self, method: str) -> tuple[CheatRow, ...]:
+        """The cheat sheet of one method."""
+        return tuple(r for r in self.cheat_sheet if r.method == method)
+
+    @property
+    def plot_files(self) -> tuple[Path, ...]:
+        """The plots of this table: the curves, and the declarers compared when pimc played."""
+        return (self.plot_file,) + ((self.methods_plot_file,) if self.methods_plot_file is not None else ())
+
+    def to_dict(self) -> dict:
+        return {**self.provenance, "table_file": str(self.table_file), "min_n": self.min_n,
+                "classes": [c.to_dict() for c in self.classes],
+                "comparison": [r.to_dict() for r in self.comparison],
+                "cheat_sheet": {m: [r.to_dict() for r in self.cheat_sheet_of(m)] for m in METHODS}}
+
+    def to_polars(self, table: str = "classes") -> pl.DataFrame:
+        """One of BID_TABLES as a DataFrame (see the class's docstring)."""
+        if table == "classes":
+            schema = {"hand_class": pl.String, "n_class": pl.Int64, "n_pimc": pl.Int64, "bidding_cap": pl.Int64,
+                      "method": pl.String, "contract": pl.Int64, "k": pl.Int64, "n": pl.Int64, "p": pl.Float64,
+                      "ci_low": pl.Float64, "ci_high": pl.Float64}
+            rows = [(c.hand_class, c.n, c.n_pimc, c.bidding_cap, m, *dataclasses.astuple(r))
+                    for c in self.classes for m in METHODS for r in c.rates(m)]
+            return pl.DataFrame(rows, schema=schema, orient="row")
+        if table == "comparison":
+            schema = {"contract": pl.String, "n": pl.Int64}
+            for m in METHODS:
+                schema.update({m: pl.Float64, f"{m}_ci_low": pl.Float64, f"{m}_ci_high": pl.Float64})
+            rows = [(r.contract, r.n, *(x for m in METHODS for x in getattr(r, m))) for r in self.comparison]
+            return pl.DataFrame(rows, schema=schema, orient="row")
+        if table == "cheat_sheet":
+            risks = self.cheat_sheet[0].bids if self.cheat_sheet else ()
+            schema = {"hand_class": pl.String, "method": pl.String, "n": pl.Int64, "bidding_cap": pl.Int64}
+            for b in risks:
+                key = f"bid_at_risk_{b.risk:g}"
+                schema.update({key: pl.Int64, key + "_low": pl.Int64, key + "_high": pl.Int64})
+            schema.update({"first_hand_bid": pl.Int64, "first_hand_ev": pl.Float64,
+                           "first_hand_ev_ci_low": pl.Float64, "first_hand_ev_ci_high": pl.Float64,
+                           "pass_ev": pl.Float64, "pass_ev_ci_low": pl.Float64, "pass_ev_ci_high": pl.Float64,
+                           "later_hand_bid": pl.Int64, "later_hand_ev": pl.Float64})
+            rows = [(r.hand_class, r.method, r.n, r.bidding_cap, *(x for b in r.bids for x in (b.bid, b.low, b.high)),
+                     r.first_hand_bid, r.first_hand_ev, *r.first_hand_ev_ci, r.pass_ev, *r.pass_ev_ci,
+                     r.later_hand_bid, r.later_hand_ev) for r in self.cheat_sheet]
+            return pl.DataFrame(rows, schema=schema, orient="row")
+        if table == "methods":
+            schema = {"group": pl.String, "method": pl.String, "contract": pl.Int64, "k": pl.Int64, "n": pl.Int64,
+                      "p": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64}
+            return pl.DataFrame([dataclasses.astuple(r) for r in self.method_rates], schema=schema, orient="row")
+        if table == "deals":
+            return pl.read_parquet(self.table_file)
+        raise ValueError(f"table must be one of {', '.join(BID_TABLES)}, not {table!r}")
+
+
+def comparison(path: Path) -> tuple[ComparisonRow, ...]:
     """Make-rates of the three declarers on the deals pimc played, at COMPARE_LEVELS and over all."""
     meta = read_metadata(path)
     df = pl.scan_parquet(path).filter(pl.col("pimc_points").is_not_null()).collect()
     rows = []
     for lv in COMPARE_LEVELS:
-        row = {"contract": lv, "n": df.height}
+        rates = {}
         for m in METHODS:
             k = int((df[f"{m}_points"] >= lv).sum()) if df.height else 0
-            row[m] = (k / df.height if df.height else float("nan"), *wilson_interval(k, df.height))
-        rows.append(row)
+            rates[m] = (k / df.height if df.height else math.nan, *wilson_interval(k, df.height))
+        rows.append(ComparisonRow(contract=str(lv), n=df.height, **rates))
     pooled = [lv for lv in meta["levels"] if lv <= 200]
-    row = {"contract": f"{pooled[0]}-{pooled[-1]}", "n": df.height * len(pooled)}
+    n = df.height * len(pooled)
+    rates = {}
     for m in METHODS:
         k = int(sum((df[f"{m}_points"] >= lv).sum() for lv in pooled)) if df.height else 0
-        row[m] = (k / row["n"] if row["n"] else float("nan"), *wilson_interval(k, row["n"]))
-    rows.append(row)
-    return rows
-
-
-def summarize_bid_tables(path: Path, *, plot: Path | None = None, min_n: int = 30,
-                         curves: dict[str, dict] | None = None) -> list[str]:
-    """The printed summary: make-rates by hand class, the declarers compared, the cheat sheet of
-    heuristic play; with ``plot`` the curves (and the declarers compared, beside it) as PNG.
-    ``curves``: the table's ``class_curves``, when the caller has them."""
-    meta = read_metadata(path)
-    shown = [100, 110, 120, 130, 140, 160]
-    shown = [lv for lv in shown if lv in meta["levels"]]
-    curves = curves if curves is not None else class_curves(path)
-    lines = [f"bid-success tables: {meta['sample_size']:,} deals (seed {meta['seed']}), pimc on "
-             f"{meta['pimc_deals']:,}; seat 0 declares every contract; make-rates by hand class"]
-    head = f"{'hand class':<26}{'n':>7}  " + "  ".join(f"{'dd ' + str(lv):>10}" for lv in shown) + "  " + \
-        "  ".join(f"{'heur ' + str(lv):>10}" for lv in shown)
-    lines.append(head)
-    for c in curves.values():
-        if c["n"] < min_n:
-            continue
-        cells = [f"{r['p']:>10.3f}" for m in ("dd", "heuristic") for r in c["methods"][m] if r["contract"] in shown]
-        lines.append(f"{c['hand_class']:<26}{c['n']:>7}  " + "  ".join(cells))
-    if meta["pimc_deals"]:
-        lines.append(f"declarers compared on the {meta['pimc_deals']:,} deals pimc played (make-rate [95%]):")
-        for row in comparison(path):
-            cells = "  ".join(f"{m} {row[m][0]:.3f} [{row[m][1]:.3f}, {row[m][2]:.3f}]" for m in METHODS)
-            lines.append(f"  {str(row['contract']):>10}: {cells}")
-    lines.append(f"cheat sheet (heuristic play; classes of {min_n} deals or more; bids up to the class's lowest "
-                 "bidding cap; expected scores from a zero score: +b made, -b failed; passing measured as "
-                 f"{PASS_SEAT} hand):")
-    lines += format_cheat_sheet(cheat_sheet(path, min_n=min_n, curves=curves))
-    if plot is not None:
-        lines += [f"plot: {p}" for p in _plots(path, meta, plot, min_n, curves)]
-    return lines
-
-
-def _plots(path: Path, meta: dict, plot: Path, min_n: int, curves: dict[str, dict]) -> list[Path]:
-    """The curves to ``plot`` and the declarers compared beside it (when pimc played); the paths
-    written."""
-    _plot(path, meta, plot, min_n=min_n, curves=curves)
-    methods_plot = plot.with_name(METHODS_PLOT_FILE)
-    return [plot, methods_plot] if _plot_methods(path, meta, methods_plot) else [plot]
-
-
-def _plot(path: Path, meta: dict, out: Path, min_n: int = 30, curves: dict[str, dict] | None = None) -> None:
-    """Make-rate against the contract, one panel per marriage class, one colour per number of
-    aces: heuristic play solid with its 95% band, double dummy dashed."""
-    from analysis.present.plots import pyplot, save
-
-    plt = pyplot()
-    curves = curves if curves is not None else class_curves(path)
-    fig, axes = plt.subplots(2, 2, figsize=(12, 8.5), sharex=True, sharey=True)
-    for ax, mclass in zip(axes.flat, MARRIAGE_CLASSES, strict=True):
-        shown = 0
-        for i, aces in enumerate(ACE_CLASSES):
-            c = curves.get(f"{mclass}, aces {aces}")
-            if c is None or c["n"] < min_n:
-                continue
-            shown += 1
-            heur, dd = ([r for r in c["methods"][m] if r["contract"] <= PLOT_MAX_LEVEL] for m in ("heuristic", "dd"))
-            x = [r["contract"] for r in heur]
-            ax.plot(x, [r["p"] for r in heur], color=f"C{i}", label=f"{aces} aces (n={c['n']:,})")
-            ax.fill_between(x, [r["ci_low"] for r in heur], [r["ci_high"] for r in heur], color=f"C{i}", alpha=0.15)
-            ax.plot(x, [r["p"] for r in dd], color=f"C{i}", linestyle="--", linewidth=1)
-        ax.set_title(mclass)
-        if not shown:
-            ax.text(0.5, 0.5, f"fewer than {min_n} deals\nin every class of aces", ha="center", va="center",
-                    transform=ax.transAxes, color="grey")
-        ax.grid(alpha=0.3)
-        ax.axhline(0.7, color="grey", linewidth=0.7, linestyle=":")
-        ax.axhline(0.5, color="grey", linewidth=0.7, linestyle=":")
-        if shown:
-            ax.legend(fontsize=8, title="aces in the 7 cards", title_fontsize=8)
-    for ax in axes[1]:
-        ax.set_xlabel("contract (points)")
-    for ax in axes[:, 0]:
-        ax.set_ylabel("chance of making it")
-    fig.suptitle(f"Make-rate by hand class ({meta['sample_size']:,} deals, seed {meta['seed']})\nheuristic play "
-                 "solid with its 95% band, double dummy dashed; dotted lines at 70% and 50%")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    save(fig, out)
+        rates[m] = (k / n if n else math.nan, *wilson_interval(k, n))
+    rows.append(ComparisonRow(contract=f"{pooled[0]}-{pooled[-1]}", n=n, **rates))
+    return tuple(rows)
 
 
 METHODS_PLOT_FILE = "bid_methods.png"
 PLOT_MAX_LEVEL = 220
-METHOD_STYLE = {"dd": ("double dummy (sees every card)", "C3", "--"), "pimc": ("pimc (realistic)", "C0", "-"),
-                "heuristic": ("heuristic player", "C2", "-.")}
 
 
-def _plot_methods(path: Path, meta: dict, out: Path) -> bool:
-    """Make-rate against the contract for the three declarers on the deals pimc played, hands
-    without a marriage and hands with one in two panels, each curve with its 95% band; False (no
-    plot) when pimc played no deal."""
-    from analysis.present.plots import pyplot, save
-
-    levels = [lv for lv in meta["levels"] if lv <= PLOT_MAX_LEVEL]
+def method_rates(path: Path) -> tuple[MethodRate, ...]:
+    """The make-rate of every contract up to PLOT_MAX_LEVEL for the three declarers on the deals
+    pimc played, hands without a marriage and hands with one (METHOD_GROUPS), each with its Wilson
+    95% interval; empty when pimc played no deal."""
+    levels = [lv for lv in read_metadata(path)["levels"] if lv <= PLOT_MAX_LEVEL]
     df = pl.scan_parquet(path).filter(pl.col("pimc_points").is_not_null()).select(
         "marriage_value", *[f"{m}_points" for m in METHODS]).collect()
     if not df.height:
-        return False
-    plt = pyplot()
-    fig, axes = plt.subplots(1, 2, figsize=(13, 5.2), sharey=True)
-    for ax, (title, part) in zip(axes, (("hands without a marriage", df.filter(pl.col("marriage_value") == 0)),
-                                        ("hands with a marriage", df.filter(pl.col("marriage_value") > 0))),
-                                 strict=True):
+        return ()
+    out = []
+    for group, part in zip(METHOD_GROUPS, (df.filter(pl.col("marriage_value") == 0),
+                                           df.filter(pl.col("marriage_value") > 0)), strict=True):
         for m in METHODS:
-            label, colour, style = METHOD_STYLE[m]
             pts = part[f"{m}_points"].to_numpy()
-            ks = [int((pts >= lv).sum()) for lv in levels]
-            cis = [wilson_interval(k, part.height) for k in ks]
-            ax.plot(levels, [k / part.height if part.height else math.nan for k in ks], color=colour,
-                    linestyle=style, label=label)
-            ax.fill_between(levels, [c[0] for c in cis], [c[1] for c in cis], color=colour, alpha=0.15)
-        ax.set_title(f"{title} ({part.height:,} deals)")
-        ax.set_xlabel("contract (points)")
-        ax.grid(alpha=0.3)
-    axes[0].set_ylabel("chance of making it")
-    axes[0].legend()
-    fig.suptitle(f"The same {df.height:,} deals declared by three players: make-rate with 95% bands "
-                 f"(seed {meta['seed']})")
-    save(fig, out)
-    return True
+            for lv in levels:
+                k = int((pts >= lv).sum())
+                out.append(MethodRate(group, m, lv, k, part.height, k / part.height if part.height else math.nan,
+                                      *wilson_interval(k, part.height)))
+    return tuple(out)
 
 
 # ---- curves and the cheat sheet ------------------------------------------------------------------------
-def class_curves(path: Path, levels: list[int] | None = None) -> dict[str, dict]:
-    """Per hand class: its deals (``n``, ``n_pimc``), the lowest bidding cap among them, and per
-    method the make-rate of every contract in ``levels`` with its Wilson 95% interval (pimc on the
-    deals it played). Read lazily with Polars."""
+def class_curves(path: Path, levels: list[int] | None = None) -> tuple[ClassCurve, ...]:
+    """Per hand class, by name: its deals (``n``, ``n_pimc``), the lowest bidding cap among them,
+    and per method the make-rate of every contract in ``levels`` with its Wilson 95% interval (pimc
+    on the deals it played). Read lazily with Polars."""
     meta = read_metadata(path)
     levels = levels or meta["levels"]
     lf = pl.scan_parquet(path).with_columns(hand_class=_class_expr())
@@ -538,24 +746,23 @@ def class_curves(path: Path, levels: list[int] | None = None) -> dict[str, dict]
     for lv in levels:
         for m in METHODS:
             exprs.append((pl.col(f"{m}_points") >= lv).sum().alias(f"{m}_{lv}"))
-    out = {}
+    out = []
     for r in lf.group_by("hand_class").agg(exprs).sort("hand_class").collect().iter_rows(named=True):
         methods = {}
         for m in METHODS:
             n = r["n_pimc"] if m == "pimc" else r["n"]
-            methods[m] = [{"contract": lv, "k": r[f"{m}_{lv}"], "n": n, "p": r[f"{m}_{lv}"] / n if n else math.nan,
-                           **dict(zip(("ci_low", "ci_high"), wilson_interval(r[f"{m}_{lv}"], n), strict=True))}
-                          for lv in levels]
-        out[r["hand_class"]] = {"hand_class": r["hand_class"], "n": r["n"], "n_pimc": r["n_pimc"],
-                                "bidding_cap": r["cap"], "methods": methods}
-    return out
+            methods[m] = tuple(MakeRate(lv, r[f"{m}_{lv}"], n, r[f"{m}_{lv}"] / n if n else math.nan,
+                                        *wilson_interval(r[f"{m}_{lv}"], n)) for lv in levels)
+        out.append(ClassCurve(hand_class=r["hand_class"], n=r["n"], n_pimc=r["n_pimc"], bidding_cap=r["cap"],
+                              **methods))
+    return tuple(out)
 
 
 CHEAT_RISKS = (0.3, 0.5)
 
 
 def cheat_sheet(path: Path, *, method: str = "heuristic", risks: tuple[float, ...] = CHEAT_RISKS,
-                min_n: int = 30, curves: dict[str, dict] | None = None) -> list[dict]:
+                min_n: int = 30, curves: tuple[ClassCurve, ...] | None = None) -> tuple[CheatRow, ...]:
     """For each hand class of at least ``min_n`` deals (pimc: deals it played): the highest bid
     made at least 1 - risk of the time, with the range of bids the 95% intervals allow (the highest
     whose interval lies wholly above 1 - risk, the highest whose interval reaches it); the bid of
@@ -575,87 +782,71 @@ def cheat_sheet(path: Path, *, method: str = "heuristic", risks: tuple[float, ..
                    sd=pl.col("pass_points").cast(pl.Float64).std(), n=pl.len()).collect())
     pass_by = {r["hand_class"]: r for r in passes.iter_rows(named=True)}
 
-    def expected(r: dict, n: int) -> tuple:
-        gain, loss = made_gain(r["contract"], rules, sit), fail_loss(r["contract"], rules, sit)
-        ev = r["p"] * gain - (1 - r["p"]) * loss
-        sd = math.sqrt(r["p"] * (1 - r["p"])) * (gain + loss) * math.sqrt(n / max(1, n - 1))
-        return (r["contract"], ev, *mean_interval(ev, sd, n))
+    def expected(r: MakeRate, n: int) -> tuple:
+        gain, loss = made_gain(r.contract, rules, sit), fail_loss(r.contract, rules, sit)
+        ev = r.p * gain - (1 - r.p) * loss
+        sd = math.sqrt(r.p * (1 - r.p)) * (gain + loss) * math.sqrt(n / max(1, n - 1))
+        return (r.contract, ev, *mean_interval(ev, sd, n))
 
     rows = []
-    for name, c in curves.items():
-        n = c["n_pimc"] if method == "pimc" else c["n"]
+    for c in curves:
+        n = c.n_pimc if method == "pimc" else c.n
         if n < min_n:
             continue
-        rates = [r for r in c["methods"][method] if r["contract"] <= c["bidding_cap"]]
-        row = {"hand_class": name, "method": method, "n": n, "bidding_cap": c["bidding_cap"]}
+        rates = [r for r in c.rates(method) if r.contract <= c.bidding_cap]
+        bids = []
         for risk in risks:
             need = 1 - risk
-            key = f"bid_at_risk_{risk:g}"
-            row[key] = max((r["contract"] for r in rates if r["p"] >= need), default=None)
-            row[key + "_low"] = max((r["contract"] for r in rates if r["ci_low"] >= need), default=None)
-            row[key + "_high"] = max((r["contract"] for r in rates if r["ci_high"] >= need), default=None)
-        p = pass_by[name]
+            bids.append(RiskBid(risk=risk, bid=max((r.contract for r in rates if r.p >= need), default=None),
+                                low=max((r.contract for r in rates if r.ci_low >= need), default=None),
+                                high=max((r.contract for r in rates if r.ci_high >= need), default=None)))
+        p = pass_by[c.hand_class]
         passing = (None, p["mean"], *mean_interval(p["mean"], p["sd"], p["n"]))
         best = max((expected(r, n) for r in rates), key=lambda e: (e[1], -e[0]), default=None)
         if rules.forced_first_bid:
-            first = best or expected(next(r for r in c["methods"][method] if r["contract"] == rules.min_bid), n)
+            first = best or expected(next(r for r in c.rates(method) if r.contract == rules.min_bid), n)
         else:
             first = best if best is not None and best[1] > p["mean"] else passing
-        row["first_hand_bid"], row["first_hand_ev"], row["first_hand_ev_ci"] = first[0], first[1], list(first[2:])
-        row["pass_ev"], row["pass_ev_ci"] = p["mean"], list(passing[2:])
-        row["later_hand_bid"] = best[0] if best is not None and best[1] > p["mean"] else None
-        row["later_hand_ev"] = max(best[1], p["mean"]) if best is not None else p["mean"]
-        rows.append(row)
-    return rows
+        rows.append(CheatRow(
+            hand_class=c.hand_class, method=method, n=n, bidding_cap=c.bidding_cap, bids=tuple(bids),
+            first_hand_bid=first[0], first_hand_ev=first[1], first_hand_ev_ci=(first[2], first[3]),
+            pass_ev=p["mean"], pass_ev_ci=(passing[2], passing[3]),
+            later_hand_bid=best[0] if best is not None and best[1] > p["mean"] else None,
+            later_hand_ev=max(best[1], p["mean"]) if best is not None else p["mean"]))
+    return tuple(rows)
 
 
-def bid_table_summary(path: Path, *, min_n: int = 30, curves: dict[str, dict] | None = None) -> dict:
-    """What ``thousand tables bids --json`` prints: the table's metadata, the make-rate curves by
-    hand class (every method, every contract, 95% intervals), the three declarers compared on the
-    deals pimc played, and the cheat sheets of heuristic play, pimc and double dummy."""
+def summarize_bid_table(path: Path, *, min_n: int = 30) -> BidTable:
+    """The ``BidTable`` of the stored bid table ``path`` (``build_bid_tables``): its make-rate
+    curves by hand class (every method, every contract, 95% intervals), the three declarers
+    compared on the deals pimc played, and the cheat sheets of heuristic play, pimc and double
+    dummy, for the classes of at least ``min_n`` deals. Read lazily with Polars."""
+    if min_n < 1:
+        raise InputError(f"--min-n must be 1 or more, not {min_n}")
+    path = Path(path)
     meta = read_metadata(path)
-    curves = curves if curves is not None else class_curves(path)
-    return json_ready({**meta, "table_file": str(path), "min_n": min_n,
-                       "classes": list(curves.values()),
-                       "comparison": [{**r, "contract": str(r["contract"])} for r in comparison(path)],
-                       "cheat_sheet": {m: cheat_sheet(path, method=m, min_n=min_n, curves=curves) for m in METHODS}})
-
-
-def format_cheat_sheet(rows: list[dict]) -> list[str]:
-    def bid(r, risk):
-        key = f"bid_at_risk_{risk:g}"
-        if r[key] is None:
-            return "none"
-        lo, hi = r[key + "_low"], r[key + "_high"]
-        return f"{r[key]}" + (f" ({lo or 'none'}–{hi})" if (lo, hi) != (r[key], r[key]) else "")
-
-    lines = [f"{'hand class':<28}{'n':>7}{'cap':>5}  {'bid at 70% (95% range)':<24}{'bid at 50%':<18}"
-             f"{'first hand: best EV':<22}{'later hands: best EV':<22}pass EV"]
-    for r in rows:
-        later = f"{r['later_hand_bid']}" if r["later_hand_bid"] is not None else "pass"
-        first = f"{r['first_hand_bid'] if r['first_hand_bid'] is not None else 'pass'} ({r['first_hand_ev']:+.1f})"
-        later = f"{later} ({r['later_hand_ev']:+.1f})"
-        lines.append(f"{r['hand_class']:<28}{r['n']:>7,}{r['bidding_cap']:>5}  {bid(r, 0.3):<24}{bid(r, 0.5):<18}"
-                     f"{first:<22}{later:<22}{r['pass_ev']:+.1f}")
-    return lines
+    curves = class_curves(path)  # read once for the summary, the cheat sheets and the plot
+    compared = comparison(path)
+    return BidTable(
+        table_file=path, provenance=meta, rules=HouseRules.from_dict(meta["rules"], source=f"the bid table {path}"),
+        deals=meta["sample_size"], seed=meta["seed"], pimc_deals=meta["pimc_deals"], worlds=meta["worlds"],
+        levels=tuple(meta["levels"]), min_n=min_n, classes=curves, comparison=compared,
+        cheat_sheet=tuple(r for m in METHODS for r in cheat_sheet(path, method=m, min_n=min_n, curves=curves)),
+        method_rates=method_rates(path), plot_file=path.with_name(PLOT_FILE),
+        methods_plot_file=path.with_name(METHODS_PLOT_FILE) if compared[0].n else None)
 
 
 def tables_bids(*, deals: int, rules: str = "classic", seed: int = 0, out: Path = Path("out/tables"),
                 pimc_deals: int = 100, worlds: int | None = None, threads: int | None = None,
-                progress: Callable[[str], None] | None = None, as_json: bool = False, min_n: int = 30,
-                backend: Backend | None = None, fresh: bool = False) -> list[str]:
+                progress: Progress | None = None, min_n: int = 30, backend: Backend | None = None,
+                fresh: bool = False) -> BidTable:
     """What ``thousand tables bids`` does: build the table (or reuse the stored one made with the
     same arguments by the same code; ``fresh``: replace one of other code or arguments), then
-    summarise and plot it (``worlds`` None is the advisor's ADVICE_WORLDS); ``as_json``:
-    ``bid_table_summary`` as JSON."""
+    summarise it (``worlds`` None is the advisor's ADVICE_WORLDS). ``progress`` follows the parts
+    played (``build_bid_tables``)."""
     worlds = ADVICE_WORLDS if worlds is None else worlds
     if min_n < 1:
         raise InputError(f"--min-n must be 1 or more, not {min_n}")
     path = build_bid_tables(deals=deals, rules=rules, seed=seed, out=out, pimc_deals=pimc_deals, worlds=worlds,
                             threads=threads, progress=progress, backend=backend, fresh=fresh)
-    curves = class_curves(path)  # read once for the text (or JSON), the cheat sheets and the plot
-    if as_json:
-        _plots(path, read_metadata(path), Path(out) / PLOT_FILE, min_n, curves)
-        return [json.dumps(bid_table_summary(path, min_n=min_n, curves=curves), ensure_ascii=False, indent=1,
-                           allow_nan=False)]
-    return [f"table: {path}"] + summarize_bid_tables(path, plot=Path(out) / PLOT_FILE, min_n=min_n, curves=curves)
+    return summarize_bid_table(path, min_n=min_n)

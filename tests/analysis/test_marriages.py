@@ -67,10 +67,10 @@ def test_simulated_values_agree_with_the_exact_ones():
     rows = marriages.marriage_table(deals=200_000, seed=3, rules=HouseRules())
     # Family-wise 95%: each interval at 1 - 0.05 / (number of quantities) (Bonferroni).
     z = _z(1 - 0.05 / (2 * len(rows)))
-    bounds = {r["quantity"]: wilson_interval(r["k"], r["n"], z) for r in rows}
-    outside = [r["quantity"] for r in rows if not bounds[r["quantity"]][0] <= r["p"] <= bounds[r["quantity"]][1]]
+    bounds = {r.quantity: wilson_interval(r.k, r.n, z) for r in rows}
+    outside = [r.quantity for r in rows if not bounds[r.quantity][0] <= r.p <= bounds[r.quantity][1]]
     assert not outside
-    assert all(r["n"] > 0 for r in rows)
+    assert all(r.n > 0 for r in rows)
 
 
 def _z(q: float) -> float:
@@ -186,36 +186,48 @@ def test_cli_marriages_in_play_stored_and_resumed(tmp_path):
     assert bad.exit_code == 2 and "give --out" in bad.output
 
 
-def test_worth_from_a_bid_table_matches_numpy(tmp_path):
+@pytest.fixture(scope="module")
+def bid_table(tmp_path_factory):
+    from analysis import tables
+
+    return tables.build_bid_tables(deals=600, seed=5, out=tmp_path_factory.mktemp("bids"), pimc_deals=0)
+
+
+def test_worth_from_a_bid_table_matches_numpy(bid_table):
     import numpy as np
     import polars as pl
 
-    from analysis import tables
-
-    path = tables.build_bid_tables(deals=600, seed=5, out=tmp_path, pimc_deals=0)
-    rows = marriages.marriage_worth(path, risk=0.3)
+    path = bid_table
+    worth = marriages.marriage_worth(path, risk=0.3)
+    rows = worth.rows
+    assert worth.bids == path and worth.risk == 0.3 and worth.rules == HouseRules()
     df = pl.read_parquet(path)
     ten = df["hand"].to_numpy().astype(np.int64) | df["talon"].to_numpy().astype(np.int64)
     dd = df["dd_points"].to_numpy()
     for r in rows:
-        s = "♠♣♦♥".index(r["suit"])
+        s = "♠♣♦♥".index(r.suit)
         kq = (1 << (6 * s + 2)) | (1 << (6 * s + 3))
         married = (ten & kq) == kq
-        assert r["n_with"] == married.sum() and r["n_without"] == (~married).sum()
-        assert r["dd_gain"][0] == pytest.approx(dd[married].mean() - dd[~married].mean())
-        assert r["dd_gain"][1] < r["dd_gain"][0] < r["dd_gain"][2]
+        assert r.n_with == married.sum() and r.n_without == (~married).sum()
+        assert r.dd_gain[0] == pytest.approx(dd[married].mean() - dd[~married].mean())
+        assert r.dd_gain[1] < r.dd_gain[0] < r.dd_gain[2]
         # The contract made at least 70% of the time: the largest multiple of 5 that 70% of deals reach.
         for group, key in ((married, "contract_with"), (~married, "contract_without")):
             pts = np.sort(dd[group])
             best = max(b for b in range(0, 405, 5) if (pts >= b).mean() >= 0.7)
-            assert r[key] == best
+            assert getattr(r, key) == best
         # Within aces classes of the 7 cards (0, 1, 2, 3+), weighted by the married hands' classes.
         aces = np.minimum(df["aces"].to_numpy(), 3)
         weights = [((married & (aces == c)).sum(), dd[married & (aces == c)].mean() - dd[~married & (aces == c)].mean())
                    for c in range(4) if (married & (aces == c)).sum() > 1 and (~married & (aces == c)).sum() > 1]
         total = sum(w for w, _ in weights)
-        assert r["dd_gain_same_aces"][0] == pytest.approx(sum(w * g for w, g in weights) / total)
-    assert rows and all(r["dd_gain"][0] > 0 for r in rows)  # a marriage always helps on average
+        assert r.dd_gain_same_aces[0] == pytest.approx(sum(w * g for w, g in weights) / total)
+    assert rows and all(r.dd_gain[0] > 0 for r in rows)  # a marriage always helps on average
+    frame = worth.to_polars()
+    assert frame["suit"].to_list() == [r.suit for r in rows]
+    assert frame["dd_gain_ci_high"].to_list() == [r.dd_gain[2] for r in rows]
+    # the suit, the counts and contracts, the means, and each interval in three columns
+    assert frame["contract_gain"].dtype == pl.Int64 and frame.width == 1 + 5 + 4 + 7 * 3
 
 
 def test_play_split_by_house_rule(tmp_path):
@@ -234,3 +246,83 @@ def test_play_split_by_house_rule(tmp_path):
     burnt = play.filter(pl.col("role") == "declarer").group_by("rules").agg(pl.col("declared, burnt").sum())
     by = dict(zip(burnt["rules"], burnt["declared, burnt"], strict=True))
     assert by["1-classic"] == 0 and by["2-burn"] > 0  # only the burning rule burns marriages
+
+
+# ---- the result object and its presenters -----------------------------------------------------------------
+@pytest.fixture(scope="module")
+def marriages_command(tmp_path_factory, bid_table):
+    """``thousand tables marriages`` with its three parts as text, then as --json (the played deals
+    read again), its plots' bytes after each, and the result of the same arguments in Python."""
+    from cli import app
+
+    out = tmp_path_factory.mktemp("marriages_command")
+    args = ["tables", "marriages", "--deals", "500", "--seed", "4", "--play-deals", "300", "--bids", str(bid_table),
+            "--out", str(out)]
+    text = CliRunner().invoke(app, args)
+    assert text.exit_code == 0, text.output
+    pngs = {name: (out / name).read_bytes() for name in (marriages.PLOT_FILE, marriages.WORTH_PLOT_FILE)}
+    as_json = CliRunner().invoke(app, [*args, "--json"])
+    assert as_json.exit_code == 0, as_json.output
+    result = marriages.tables_marriages(deals=500, seed=4, play_deals=300, bids=bid_table, out=out)
+    return out, text, as_json, pngs, result
+
+
+def test_the_marriage_result_is_what_the_command_prints(marriages_command, bid_table):
+    from analysis.present.json_text import to_json
+    from analysis.present.text import marriage_odds_lines
+
+    out, text, as_json, _, result = marriages_command
+    assert to_json(result) + "\n" == as_json.stdout
+    assert "\n".join(marriage_odds_lines(result)) + "\n" == text.stdout
+    assert result.table_file == out / marriages.TABLE_FILE and result.play_table_file == out / marriages.PLAY_TABLE_FILE
+    assert result.worth_plot_file == out / marriages.WORTH_PLOT_FILE and result.worth.bids == bid_table
+    assert [p.label for p in result.play] == ["1-classic"] and result.play[0].run == out / "marriage-play"
+    assert result.play[0].deals == 300 and result.play[0].players == ("heuristic",) * 3
+
+
+def test_the_marriage_plots_are_drawn_from_the_result_alone(marriages_command, tmp_path):
+    from analysis.present.plots import plot_marriage_odds, plot_marriage_worth
+
+    out, _, _, pngs, result = marriages_command
+    plot_marriage_odds(result, tmp_path / "odds.png")
+    plot_marriage_worth(result.worth, tmp_path / "worth.png")
+    assert (tmp_path / "odds.png").read_bytes() == pngs[marriages.PLOT_FILE]
+    assert (tmp_path / "worth.png").read_bytes() == pngs[marriages.WORTH_PLOT_FILE]
+    assert all((out / name).read_bytes() == data for name, data in pngs.items())
+
+
+def test_the_marriage_result_is_frozen_and_its_tables_are_the_stored_ones(marriages_command):
+    import dataclasses
+
+    import polars as pl
+
+    out, _, _, _, result = marriages_command
+    for obj in (result, result.rows[0], result.play[0], result.play[0].rows[0], result.worth, result.worth.rows[0]):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            obj.seed = 1
+    for table, name in (("odds", marriages.TABLE_FILE), ("play", marriages.PLAY_TABLE_FILE)):
+        stored, mine = pl.read_parquet(out / name), result.to_polars(table=table)
+        assert mine.schema == stored.schema and mine.equals(stored), table
+    assert result.play[0].to_polars().equals(result.to_polars(table="play"))
+    assert result.to_polars(table="worth").equals(result.worth.to_polars())
+    # The stored metadata is the result's provenance.
+    meta = {k: json.loads(v) for k, v in pl.read_parquet_metadata(out / marriages.TABLE_FILE).items()
+            if k != "ARROW:schema"}
+    assert meta == json.loads(json.dumps(result.provenance))
+    assert result.row("hand: ♥ marriage").exact == Fraction(7, 92)
+
+
+def test_a_rerun_and_the_parts_alone_give_the_same(marriages_command, bid_table):
+    from analysis.present.json_text import to_json
+
+    out, _, _, _, result = marriages_command
+    again = marriages.tables_marriages(deals=500, seed=4, play_deals=300, bids=bid_table, out=out)
+    assert to_json(again) == to_json(result)
+    assert again.rows == result.rows and again.worth == result.worth
+    assert marriages.marriage_table(deals=500, seed=4) == result.rows
+    assert marriages.marriages_in_play(out / "marriage-play", label="1-classic") == result.play[0]
+    # Without --out nothing is stored, and no path is given.
+    bare = marriages.tables_marriages(deals=500, seed=4)
+    assert bare.rows == result.rows and bare.play == () and bare.worth is None
+    assert (bare.table_file, bare.plot_file, bare.worth_plot_file, bare.play_table_file) == (None,) * 4
+    assert "play_runs" not in bare.to_dict() and bare.to_dict()["play"] == []

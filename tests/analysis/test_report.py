@@ -254,3 +254,20 @@ def test_a_rules_file_equal_to_a_preset_is_not_compared_with_it(tmp_path):
     compared = rule_sets_compared([str(copy)])
     assert compared[0] == str(copy) and "online" not in compared
     assert set(compared[1:]) == set(PRESETS) - {"online"}
+
+
+def test_the_report_follows_the_bid_tables_parts_by_their_numbers():
+    """The bar advances by each part stored now (its share of the bids' estimate), the first part
+    also by the compiling it waited for; parts kept from an earlier build and a reused table move
+    nothing (the report adds what is left once the section is done)."""
+    advanced = []
+    follow = report._PartsPlayed(lambda stage, share=1.0: advanced.append((stage, share)))
+    follow("rebuilt from the parts kept", 1, 4)
+    follow("4,000 deals in 4 parts", 1, 4)
+    assert advanced == [] and follow.played == 0
+    follow("4,000 deals in 4 parts", 2, 4)
+    follow("4,000 deals in 4 parts", 4, 4)  # two parts landed at once (a cluster)
+    assert advanced == [("compile", 1.0), ("bids", 0.25), ("bids", 0.5)] and follow.played == 3
+    reused = report._PartsPlayed(lambda stage, share=1.0: advanced.append((stage, share)))
+    reused("out/bids.parquet holds this very table: reused, nothing played", 4, 4)
+    assert reused.played == 0 and len(advanced) == 3

@@ -49,13 +49,23 @@ def test_deals_do_not_depend_on_n():
     assert np.array_equal(tables.random_deals(30, 1), tables.random_deals(1200, 1)[:30])
 
 
-def test_summary_and_plot(table):
+def test_summary_and_plot(table, tmp_path):
+    from analysis.present.plots import plot_bid_make_rates, plot_bid_methods
+    from analysis.present.text import bid_table_lines
+
     out, path = table
-    lines = tables.summarize_bid_tables(path, plot=out / tables.PLOT_FILE, min_n=1)
+    result = tables.summarize_bid_table(path, min_n=1)
+    lines = bid_table_lines(result)
     assert any("dd 100" in ln for ln in lines) and any("declarers compared" in ln for ln in lines)
-    assert (out / tables.PLOT_FILE).stat().st_size > 1000
+    assert lines[-2:] == [f"plot: {out / tables.PLOT_FILE}", f"plot: {out / tables.METHODS_PLOT_FILE}"]
+    plot_bid_make_rates(result, tmp_path / "rates.png")
+    plot_bid_methods(result, tmp_path / "methods.png")
+    assert (tmp_path / "rates.png").stat().st_size > 1000 and (tmp_path / "methods.png").stat().st_size > 1000
     cmp = tables.comparison(path)
-    assert cmp[0]["contract"] == 100 and cmp[0]["n"] == 3
+    assert cmp == result.comparison and cmp[0].contract == "100" and cmp[0].n == 3
+    # The declarers compared on the deals pimc played, as the plot draws them: 3 deals in two groups.
+    groups = {r.group: r.n for r in result.method_rates}
+    assert sum(groups.values()) == 3 and set(groups) <= set(tables.METHOD_GROUPS)
 
 
 def test_cli_tables_bids(tmp_path):
@@ -86,10 +96,13 @@ def test_parts_resume_after_an_interruption_and_match_one_go(tmp_path, monkeypat
     with pytest.raises(KeyboardInterrupt):
         tables.build_bid_tables(deals=230, seed=6, out=out, pimc_deals=130, worlds=2, threads=2)
     assert (out / tables.PARTS_DIR / "part-00000.parquet").exists() and not (out / tables.TABLE_FILE).exists()
-    stages = []
+    calls = []
     path = tables.build_bid_tables(deals=230, seed=6, out=out, pimc_deals=130, worlds=2, threads=1,
-                                   progress=stages.append)
-    assert "(1 already played)" in stages[0]
+                                   progress=lambda *call: calls.append(call))
+    # Counted in parts: the one kept, then each part stored; the stage says so in words.
+    assert "(1 already played)" in calls[0][0]
+    assert [(done, total) for _, done, total in calls] == [(1, 3), (2, 3), (3, 3)]
+    assert len({stage for stage, _, _ in calls}) == 1
     assert pl.read_parquet(path).equals(whole)
     # The parts stay, to rebuild a damaged table from; the manifest records the table's SHA-256.
     assert (out / tables.PARTS_DIR / "part-00002.parquet").exists() and (out / "bids.json").exists()
@@ -108,7 +121,8 @@ def test_parts_of_another_table_are_not_reused(tmp_path, monkeypatch):
         tables.build_bid_tables(deals=60, seed=1, out=out, pimc_deals=0)
     assert (parts / "part-00000.parquet").read_bytes() == b"not this table's"  # refused: left as it was
     stages = []
-    tables.build_bid_tables(deals=60, seed=1, out=out, pimc_deals=0, progress=stages.append, fresh=True)
+    tables.build_bid_tables(deals=60, seed=1, out=out, pimc_deals=0, progress=lambda s, d, t: stages.append(s),
+                            fresh=True)
     assert "(0 already played)" in stages[0]
 
 
@@ -147,17 +161,20 @@ def test_stored_pass_points_and_bidding_cap(table):
 def test_a_table_made_with_the_same_arguments_is_reused(tmp_path):
     path = tables.build_bid_tables(deals=40, seed=2, out=tmp_path, pimc_deals=0)
     stamp = path.stat().st_mtime_ns
-    stages = []
-    assert tables.build_bid_tables(deals=40, seed=2, out=tmp_path, pimc_deals=0, progress=stages.append) == path
-    assert path.stat().st_mtime_ns == stamp and "reused, nothing played" in stages[0]
+    calls = []
+    assert tables.build_bid_tables(deals=40, seed=2, out=tmp_path, pimc_deals=0,
+                                   progress=lambda *call: calls.append(call)) == path
+    assert path.stat().st_mtime_ns == stamp and "reused, nothing played" in calls[0][0]
+    assert [(done, total) for _, done, total in calls] == [(1, 1)]  # every part there, nothing played
     # Other arguments on the same folder: refused, the table left as it was; --fresh replaces it.
     from analysis.stored import StaleResultError
 
     with pytest.raises(StaleResultError, match=r"the seed \(--seed: 2 stored, 3 asked\)"):
         tables.build_bid_tables(deals=40, seed=3, out=tmp_path, pimc_deals=0)
     assert path.stat().st_mtime_ns == stamp
-    stages.clear()
-    tables.build_bid_tables(deals=40, seed=3, out=tmp_path, pimc_deals=0, progress=stages.append, fresh=True)
+    stages = []
+    tables.build_bid_tables(deals=40, seed=3, out=tmp_path, pimc_deals=0, progress=lambda s, d, t: stages.append(s),
+                            fresh=True)
     assert tables.read_metadata(path)["seed"] == 3 and "replaced (--fresh)" in stages[0]
 
 
@@ -206,18 +223,17 @@ def test_cheat_sheet_against_its_naive_twin(tmp_path, method):
     min_n = 5 if method == "pimc" else 20
     naive = _naive_cheat_sheet(path, method, min_n)
     rows = tables.cheat_sheet(path, method=method, min_n=min_n)
-    assert {r["hand_class"] for r in rows} == set(naive) and rows
+    assert {r.hand_class for r in rows} == set(naive) and rows
     for r in rows:
-        n = naive[r["hand_class"]]
-        assert r["bidding_cap"] == n["cap"]
-        assert r["bid_at_risk_0.3"] == n["risk"][0.3] and r["bid_at_risk_0.5"] == n["risk"][0.5]
-        assert r["first_hand_bid"] == n["first"] and r["first_hand_ev"] == pytest.approx(n["first_ev"])
-        assert r["later_hand_bid"] == n["later"] and r["pass_ev"] == pytest.approx(n["pass_ev"])
+        n = naive[r.hand_class]
+        assert r.bidding_cap == n["cap"]
+        assert r.at_risk(0.3).bid == n["risk"][0.3] and r.at_risk(0.5).bid == n["risk"][0.5]
+        assert r.first_hand_bid == n["first"] and r.first_hand_ev == pytest.approx(n["first_ev"])
+        assert r.later_hand_bid == n["later"] and r.pass_ev == pytest.approx(n["pass_ev"])
         # The range the intervals allow holds the bid itself.
-        for risk in ("0.3", "0.5"):
-            bid, lo, hi = (r[f"bid_at_risk_{risk}{s}"] for s in ("", "_low", "_high"))
-            if bid is not None:
-                assert (lo is None or lo <= bid) and hi >= bid
+        for b in r.bids:
+            if b.bid is not None:
+                assert (b.low is None or b.low <= b.bid) and b.high >= b.bid
 
 
 def test_cli_tables_bids_json(tmp_path):
@@ -234,3 +250,90 @@ def test_cli_tables_bids_json(tmp_path):
     assert sum(c["n"] for c in data["classes"]) == 60
     bad = CliRunner().invoke(app, ["tables", "bids", "--deals", "60", "--out", str(tmp_path), "--min-n", "0"])
     assert bad.exit_code == 2 and "--min-n" in bad.output
+
+
+# ---- the result object and its presenters -----------------------------------------------------------------
+BIDS_ARGS = dict(deals=60, seed=7, pimc_deals=4, worlds=2, min_n=5)
+
+
+@pytest.fixture(scope="module")
+def bids_command(tmp_path_factory):
+    """``thousand tables bids`` as text, then as --json (reusing the table), its plots' bytes after
+    each, and the result of the same arguments computed in Python (reusing it too)."""
+    from cli import app
+
+    out = tmp_path_factory.mktemp("bids_command")
+    args = ["tables", "bids", "--out", str(out), *[f"--{k.replace('_', '-')}={v}" for k, v in BIDS_ARGS.items()]]
+    text = CliRunner().invoke(app, args)
+    assert text.exit_code == 0, text.output
+    pngs = {name: (out / name).read_bytes() for name in (tables.PLOT_FILE, tables.METHODS_PLOT_FILE)}
+    as_json = CliRunner().invoke(app, [*args, "--json"])
+    assert as_json.exit_code == 0, as_json.output
+    assert "reused, nothing played" in as_json.stderr
+    result = tables.tables_bids(out=out, **BIDS_ARGS)
+    return out, text, as_json, pngs, result
+
+
+def test_the_result_is_what_the_command_prints(bids_command):
+    from analysis.present.json_text import to_json
+    from analysis.present.text import bid_table_lines
+
+    out, text, as_json, _, result = bids_command
+    assert to_json(result) + "\n" == as_json.stdout
+    assert "\n".join(bid_table_lines(result)) + "\n" == text.stdout
+    assert result.table_file == out / tables.TABLE_FILE and result.plot_files == (
+        out / tables.PLOT_FILE, out / tables.METHODS_PLOT_FILE)
+    # The progress as the command shows it: each stage once, each part as it is stored.
+    assert "60 deals in 1 parts of 1,000 (0 already played)" in text.stderr and "part 1 of 1 stored" in text.stderr
+
+
+def test_the_plots_are_drawn_from_the_result_alone(bids_command, tmp_path):
+    from analysis.present.plots import plot_bid_make_rates, plot_bid_methods
+
+    out, _, _, pngs, result = bids_command
+    plot_bid_make_rates(result, tmp_path / "rates.png")
+    plot_bid_methods(result, tmp_path / "methods.png")
+    assert (tmp_path / "rates.png").read_bytes() == pngs[tables.PLOT_FILE]
+    assert (tmp_path / "methods.png").read_bytes() == pngs[tables.METHODS_PLOT_FILE]
+    # The --json command drew the same plots again.
+    assert all((out / name).read_bytes() == data for name, data in pngs.items())
+
+
+def test_the_result_is_frozen_and_a_rerun_returns_the_same(bids_command):
+    import dataclasses
+
+    out, _, _, _, result = bids_command
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.min_n = 1
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.classes[0].n = 0
+    assert tables.tables_bids(out=out, **BIDS_ARGS) == result
+    assert tables.summarize_bid_table(out / tables.TABLE_FILE, min_n=5) == result
+    assert tables.summarize_bid_table(out / tables.TABLE_FILE, min_n=6) != result
+
+
+def test_to_polars_tables(bids_command):
+    out, _, _, _, result = bids_command
+    stored = pl.read_parquet(out / tables.TABLE_FILE)
+    deals = result.to_polars(table="deals")
+    assert deals.equals(stored) and deals.schema == stored.schema
+    classes = result.to_polars()
+    assert classes.height == len(result.classes) * len(tables.METHODS) * len(result.levels)
+    by_class = classes.filter(pl.col("method") == "dd").group_by("hand_class").agg(pl.col("n_class").first())
+    assert by_class["n_class"].sum() == 60
+    # A row of the DataFrame is the rate of the result, and the rate counts the stored deals.
+    row = classes.filter((pl.col("method") == "heuristic") & (pl.col("contract") == 120)).row(0, named=True)
+    curve = result.curve(row["hand_class"])
+    rate = next(r for r in curve.heuristic if r.contract == 120)
+    assert (row["k"], row["n"], row["p"]) == (rate.k, rate.n, rate.p)
+    in_class = stored.with_columns(hand_class=tables._class_expr()).filter(pl.col("hand_class") == row["hand_class"])
+    assert rate.k == (in_class["heuristic_points"] >= 120).sum() and rate.n == in_class.height
+    sheet = result.to_polars(table="cheat_sheet")
+    assert sheet.height == len(result.cheat_sheet) and sheet["bid_at_risk_0.3"].dtype == pl.Int64
+    assert set(sheet["method"]) <= set(tables.METHODS)
+    compared = result.to_polars(table="comparison")
+    assert compared["contract"].to_list() == ["100", "110", "120", "140", "100-200"] and compared["n"][0] == 4
+    methods = result.to_polars(table="methods")
+    assert methods.height == len(result.method_rates) and methods["n"].max() <= 4
+    with pytest.raises(ValueError, match="table must be one of"):
+        result.to_polars(table="nope")
