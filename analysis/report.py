@@ -1,11 +1,14 @@
 """``thousand report``: the strategy report, one document a Thousand player reads and keeps.
 
-The report is built from the analyses, never beside them: each section calls the function behind
-one ``--json`` command (``tables bids``, ``tables marriages``, ``tables barrel``, ``compare``,
-``tournament``) on results stored under ``data`` (default ``out/report-<version>``), keeps that JSON
-in the report's ``data/`` folder and writes its tables from it, so every number printed equals the
-command's. This module computes and writes; the words are ``analysis.present.markdown``'s and the
-page ``analysis.present.html``'s. Stored results are reused whenever they were made with the same rules, seed and sizes
+The report is built from the analyses, never beside them: each section calls the analysis behind
+one command (``tables bids``, ``tables marriages``, ``tables barrel``, ``compare``, ``tournament``)
+on results stored under ``data`` (default ``out/report-<version>``) and composes the result object it
+returns: the Markdown (``analysis.present.markdown``) reads its fields, the plots
+(``analysis.present.plots``) draw it, and ``data/<section>.json`` is its ``--json`` form
+(``analysis.present.json_text``), so every number printed equals the command's. This module
+computes and writes; the words are ``analysis.present.markdown``'s and the page
+``analysis.present.html``'s. Progress is the typed callback of ``sim.runs.progress``, the bid
+table's parts counted as numbers. Stored results are reused whenever they were made with the same rules, seed and sizes
 by the same code (the bid table by its metadata, code fingerprint and SHA-256, the played runs by
 their run specifications, fingerprints and verified shards); a second run with the same arguments
 plays nothing. Results under ``data`` made by other code are refused before anything is played,
@@ -45,9 +48,13 @@ if TYPE_CHECKING:
 
     from analysis.barrel import BarrelStats
     from analysis.compare import Comparison
+    from analysis.marriages import MarriageOdds
+    from analysis.tables import BidTable
     from analysis.tournament import TournamentResult
     from sim.runs.backend import Backend
     from sim.runs.progress import Progress
+
+    Section = BidTable | MarriageOdds | BarrelStats | Comparison | TournamentResult
 
 __all__ = [
     "REPORT_MD", "REPORT_HTML", "PROVENANCE", "TOURNAMENT_PLAYERS", "RISKS", "Sizes", "QUICK", "FULL",
@@ -184,7 +191,7 @@ def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Pa
         + (" (the compiled kernels are not cached yet: about 2 minutes of that is compiling)" if cold else "")
         + "; stored results are reused.")
     started = time.monotonic()
-    sections: dict[str, dict] = {}
+    sections: dict[str, Section | None] = {}
     with tqdm(total=round(total), unit="s", desc="report (estimated seconds of work)", disable=not progress,
               file=sys.stderr, dynamic_ncols=True,
               bar_format="{l_bar}{bar}| {n:.0f}/{total:.0f} est. s [{elapsed}<{remaining}]") as bar:
@@ -193,7 +200,7 @@ def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Pa
 
         bids_progress = _PartsPlayed(advance)
 
-        def section(key: str, compute) -> dict:
+        def section(key: str, compute: Callable[[Path], Section]) -> Section:
             return _section(key, dirs[key], compute, data=data, redo=fresh and key in stale, fresh=fresh)
 
         bar.set_postfix_str("bid tables (the first part also compiles)" if cold else "bid tables")
@@ -340,11 +347,12 @@ def _json_dict(path: Path) -> dict:
     return value if isinstance(value, dict) else {}
 
 
-def _section(key: str, folder: Path, compute, *, data: Path, redo: bool, fresh: bool) -> dict:
-    """A section's results (``compute(folder)``: its --json function on the results stored in
-    ``folder``). ``redo``: the stored ones are of other code; they are redone in a folder beside
-    (resumed if an earlier redo was interrupted), which then takes their place, so the old ones
-    stay whole until the new are. A refusal of what is stored (other arguments) is one line naming
+def _section(key: str, folder: Path, compute: Callable[[Path], Section], *, data: Path, redo: bool,
+             fresh: bool) -> Section:
+    """A section's result (``compute(folder)``: its analysis on the results stored in ``folder``).
+    ``redo``: the stored ones are of other code; they are redone in a folder beside (resumed if an
+    earlier redo was interrupted), which then takes their place, so the old ones stay whole until
+    the new are. A refusal of what is stored (other arguments) is one line naming
     --data, or with ``fresh`` a redo as well (a refusal that --fresh answers: a full disk is not one)."""
     from analysis.stored import StaleResultError
     from sim.runs import RunDirError, StorageError
@@ -376,10 +384,9 @@ def _minutes(seconds: float) -> str:
     return f"{seconds / 60:.0f} minutes" if seconds >= 90 else f"{seconds:.0f} seconds"
 
 
-# ---- the analyses, each through its --json function ---------------------------------------------
+# ---- the analyses, each returning its result object ---------------------------------------------
 def _bids(folder: Path, rules: str, seed: int, sizes: Sizes, threads: int | None, progress: Progress | None,
-          backend) -> dict:
-    from analysis.present.json_text import to_json
+          backend) -> BidTable:
     from analysis.present.plots import plot_bid_make_rates, plot_bid_methods
     from analysis.tables import tables_bids
 
@@ -388,12 +395,11 @@ def _bids(folder: Path, rules: str, seed: int, sizes: Sizes, threads: int | None
     plot_bid_make_rates(result, result.plot_file)
     if result.methods_plot_file is not None:
         plot_bid_methods(result, result.methods_plot_file)
-    return json.loads(to_json(result))
+    return result
 
 
-def _marriages(folder: Path, bids: Path, rules: str, seed: int, sizes: Sizes, backend) -> dict:
+def _marriages(folder: Path, bids: Path, rules: str, seed: int, sizes: Sizes, backend) -> MarriageOdds:
     from analysis.marriages import tables_marriages
-    from analysis.present.json_text import to_json
     from analysis.present.plots import plot_marriage_odds, plot_marriage_worth
     from analysis.tables import TABLE_FILE
 
@@ -404,7 +410,7 @@ def _marriages(folder: Path, bids: Path, rules: str, seed: int, sizes: Sizes, ba
         plot_marriage_odds(result, result.plot_file)
     if result.worth is not None and result.worth_plot_file is not None:
         plot_marriage_worth(result.worth, result.worth_plot_file)
-    return json.loads(to_json(result))
+    return result
 
 
 def _barrel(folder: Path, rules: list[str], seed: int, sizes: Sizes, backend) -> BarrelStats:
@@ -491,8 +497,7 @@ def _write(out: Path, data: Path, dirs: dict[str, Path], sections: dict, *, rule
                     figures[key].append((name, caption))
         for key, value in sections.items():
             if value is not None:
-                text = json.dumps(value, ensure_ascii=False, indent=1) if isinstance(value, dict) else to_json(value)
-                (tmp / "data" / f"{key}.json").write_text(text, encoding="utf-8")
+                (tmp / "data" / f"{key}.json").write_text(to_json(value), encoding="utf-8")
         md = render_markdown(sections, figures, rules=rules, compared=compared, seed=seed, sizes=sizes, quick=quick,
                              players=TOURNAMENT_PLAYERS)
         (tmp / REPORT_MD).write_text(md, encoding="utf-8")

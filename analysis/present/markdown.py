@@ -14,7 +14,9 @@ from sim.game.cards import SUIT_SYMBOLS
 if TYPE_CHECKING:
     from analysis.barrel import BarrelStats, Share
     from analysis.compare import Comparison
+    from analysis.marriages import MarriageOdds
     from analysis.report import Sizes
+    from analysis.tables import BidTable, CheatRow
     from analysis.tournament import TournamentResult
 
 __all__ = ["SECTIONS", "pct", "num", "render_markdown"]
@@ -90,36 +92,35 @@ def render_markdown(sections: dict, figures: dict, *, rules: list[str], compared
     return "\n".join(lines) + "\n"
 
 
-def _bid_range(row: dict, risk: float) -> str:
-    key = f"bid_at_risk_{risk:g}"
-    bid, lo, hi = row[key], row[key + "_low"], row[key + "_high"]
-    if bid is None:
-        return "none" if hi is None else f"none ({hi} possible)"
-    return str(bid) if lo == hi == bid else f"{bid} ({lo or 'none'}–{hi})"
+def _bid_range(row: CheatRow, risk: float) -> str:
+    r = row.at_risk(risk)
+    if r.bid is None:
+        return "none" if r.high is None else f"none ({r.high} possible)"
+    return str(r.bid) if r.low == r.high == r.bid else f"{r.bid} ({r.low or 'none'}–{r.high})"
 
 
-def _class_order(row: dict) -> tuple[int, str]:
+def _class_order(row: CheatRow) -> tuple[int, str]:
     from analysis.tables import MARRIAGE_CLASSES
 
-    marriage = row["hand_class"].split(",")[0]
+    marriage = row.hand_class.split(",")[0]
     return (MARRIAGE_CLASSES.index(marriage) if marriage in MARRIAGE_CLASSES else len(MARRIAGE_CLASSES),
-            row["hand_class"])
+            row.hand_class)
 
 
-def _section_bids(s: dict, figs: list) -> list[str]:
-    heur = sorted(s["cheat_sheet"]["heuristic"], key=_class_order)
-    dd = {r["hand_class"]: r for r in s["cheat_sheet"]["dd"]}
-    pimc = {r["hand_class"]: r for r in s["cheat_sheet"]["pimc"]}
+def _section_bids(s: BidTable, figs: list) -> list[str]:
+    heur = sorted(s.cheat_sheet_of("heuristic"), key=_class_order)
+    dd = {r.hand_class: r for r in s.cheat_sheet_of("dd")}
+    pimc = {r.hand_class: r for r in s.cheat_sheet_of("pimc")}
     lines = [_heading("bids"), "",
-             f"A bid table of {s['sample_size']:,} random deals (seed {s['seed']}): in each, the player in seat 0 "
+             f"A bid table of {s.deals:,} random deals (seed {s.seed}): in each, the player in seat 0 "
              "takes the talon and plays every contract from 100 up. Three declarers play the same deals: the "
              "**heuristic** player (sees only his cards), **pimc** (sees only his cards and averages double-dummy "
-             f"results over {s['worlds']} guessed layouts a decision; on the first {s['pimc_deals']:,} deals) and "
+             f"results over {s.worlds} guessed layouts a decision; on the first {s.pimc_deals:,} deals) and "
              "**double dummy** (dd: every seat sees every card and plays perfectly). A hand's class is the "
              "marriages it holds before the talon and its aces.", ""]
     lines += _figures(figs)
     lines += ["### The bidding cheat sheet", "",
-              f"For each hand class with at least {s['min_n']:,} deals, from heuristic play: the highest bid made at "
+              f"For each hand class with at least {s.min_n:,} deals, from heuristic play: the highest bid made at "
               "least 70% and 50% of the time (in brackets, the bids the 95% intervals allow), and the bid of best "
               "expected score (made: +contract, failed: −contract, from a zero score). First hand must bid and "
               "takes the best bid; a later hand bids only when that beats passing and defending (measured on the "
@@ -127,63 +128,62 @@ def _section_bids(s: dict, figs: list) -> list[str]:
               "dd's 70% bid (optimistic: it sees every card) and pimc's where pimc played enough deals.", ""]
     rows = []
     for r in heur:
-        d, p = dd.get(r["hand_class"]), pimc.get(r["hand_class"])
-        later = (f"{r['later_hand_bid']} ({num(r['later_hand_ev'], sign=True)})" if r["later_hand_bid"] is not None
-                 else f"pass ({num(r['pass_ev'], sign=True)})")
-        rows.append([r["hand_class"], f"{r['n']:,}", r["bidding_cap"], _bid_range(r, 0.3), _bid_range(r, 0.5),
-                     f"{r['first_hand_bid'] or 'pass'} ({num(r['first_hand_ev'], sign=True)})", later,
+        d, p = dd.get(r.hand_class), pimc.get(r.hand_class)
+        later = (f"{r.later_hand_bid} ({num(r.later_hand_ev, sign=True)})" if r.later_hand_bid is not None
+                 else f"pass ({num(r.pass_ev, sign=True)})")
+        rows.append([r.hand_class, f"{r.n:,}", r.bidding_cap, _bid_range(r, 0.3), _bid_range(r, 0.5),
+                     f"{r.first_hand_bid or 'pass'} ({num(r.first_hand_ev, sign=True)})", later,
                      _bid_range(d, 0.3) if d else "–", _bid_range(p, 0.3) if p else "–"])
     if rows:
         lines += _table(["hand (7 cards)", "deals", "cap", "highest bid at 70%", "at 50%", "first hand: best bid (EV)",
                          "later hands: best (EV)", "dd at 70%", "pimc at 70%"], rows)
     else:
-        lines += [f"No hand class has {s['min_n']:,} deals in this table: the cheat sheet needs a larger one.", ""]
+        lines += [f"No hand class has {s.min_n:,} deals in this table: the cheat sheet needs a larger one.", ""]
     lines += ["### Three declarers on the same deals", ""]
-    comp = s["comparison"]
-    if s["pimc_deals"]:
+    if s.pimc_deals:
         lines += _table(["contract", "deals", "double dummy", "pimc", "heuristic"],
-                        [[r["contract"], f"{r['n']:,}", pct(*r["dd"]), pct(*r["pimc"]), pct(*r["heuristic"])]
-                         for r in comp])
+                        [[r.contract, f"{r.n:,}", pct(*r.dd), pct(*r.pimc), pct(*r.heuristic)]
+                         for r in s.comparison])
     else:
         lines += ["pimc played no deal of this table.", ""]
     lines += ["### What this means at the table", ""] + _reading_bids(s, heur) + [""]
     return lines
 
 
-def _reading_bids(s: dict, heur: list[dict]) -> list[str]:
+def _reading_bids(s: BidTable, heur: list[CheatRow]) -> list[str]:
     out = []
-    bare = [r for r in heur if r["hand_class"].startswith("no marriage")]
+    bare = [r for r in heur if r.hand_class.startswith("no marriage")]
     if bare:
-        ok = [r for r in bare if r["bid_at_risk_0.3"] is not None]
-        passing = [r for r in bare if r["later_hand_bid"] is None]
+        ok = [r for r in bare if r.at_risk(0.3).bid is not None]
+        passing = [r for r in bare if r.later_hand_bid is None]
         if not ok:
             out.append("- **Without a marriage, even 100 is a gamble**: no class of hand without a marriage makes 100 "
                        "70% of the time. As first hand you are forced to open; "
                        + (f"as a later hand, passing scored better in {len(passing)} of the {len(bare)} such classes."
                           if passing else "a later hand still found bidding worth it."))
         else:
-            best = max(ok, key=lambda r: r["bid_at_risk_0.3"])
-            out.append(f"- Without a marriage, the strongest class ({best['hand_class']}) stops at "
-                       f"{best['bid_at_risk_0.3']} at 70%.")
-    married = [r for r in heur if not r["hand_class"].startswith("no marriage") and r["bid_at_risk_0.3"] is not None]
-    for r in sorted(married, key=lambda r: -r["bid_at_risk_0.3"])[:3]:
-        out.append(f"- {r['hand_class'].capitalize()}: bid up to **{r['bid_at_risk_0.3']}** if you accept failing "
-                   f"3 times in 10, {r['bid_at_risk_0.5'] or 'no higher'} at even odds; the best expected score comes "
-                   f"{'at ' + str(r['first_hand_bid']) if r['first_hand_bid'] else 'passing'} "
-                   f"({num(r['first_hand_ev'], sign=True)} points a deal).")
-    bidding = [r for r in heur if r["bid_at_risk_0.3"] is not None]
-    passing = [r for r in bidding if r["later_hand_bid"] is None]
+            best = max(ok, key=lambda r: r.at_risk(0.3).bid)
+            out.append(f"- Without a marriage, the strongest class ({best.hand_class}) stops at "
+                       f"{best.at_risk(0.3).bid} at 70%.")
+    married = [r for r in heur if not r.hand_class.startswith("no marriage") and r.at_risk(0.3).bid is not None]
+    for r in sorted(married, key=lambda r: -r.at_risk(0.3).bid)[:3]:
+        out.append(f"- {r.hand_class.capitalize()}: bid up to **{r.at_risk(0.3).bid}** if you accept failing "
+                   f"3 times in 10, {r.at_risk(0.5).bid or 'no higher'} at even odds; the best expected score comes "
+                   f"{'at ' + str(r.first_hand_bid) if r.first_hand_bid else 'passing'} "
+                   f"({num(r.first_hand_ev, sign=True)} points a deal).")
+    bidding = [r for r in heur if r.at_risk(0.3).bid is not None]
+    passing = [r for r in bidding if r.later_hand_bid is None]
     if passing:
         out.append(f"- A later hand does better passing with {len(passing)} of the {len(bidding)} classes that can bid "
-                   f"at 70% ({'; '.join(r['hand_class'] for r in passing)}): such a hand scores well in defence "
-                   f"(+{passing[0]['pass_ev']:.0f} a deal for {passing[0]['hand_class']}), more than declaring "
+                   f"at 70% ({'; '.join(r.hand_class for r in passing)}): such a hand scores well in defence "
+                   f"(+{passing[0].pass_ev:.0f} a deal for {passing[0].hand_class}), more than declaring "
                    "with its risk. Bid them as first hand, or to take a talon you need.")
-    comp = {r["contract"]: r for r in s["comparison"]}
-    if s["pimc_deals"] and "120" in comp:
+    comp = {r.contract: r for r in s.comparison}
+    if s.pimc_deals and "120" in comp:
         r = comp["120"]
-        safe = r["pimc"][1] > r["heuristic"][2]  # pimc's interval wholly above the heuristic player's
-        out.append(f"- On the {r['n']:,} deals all three declared, 120 was made {pct(r['dd'][0])} of the time by "
-                   f"double dummy, {pct(r['pimc'][0])} by pimc and {pct(r['heuristic'][0])} by the heuristic player. "
+        safe = r.pimc[1] > r.heuristic[2]  # pimc's interval wholly above the heuristic player's
+        out.append(f"- On the {r.n:,} deals all three declared, 120 was made {pct(r.dd[0])} of the time by "
+                   f"double dummy, {pct(r.pimc[0])} by pimc and {pct(r.heuristic[0])} by the heuristic player. "
                    "Double dummy sees every card: it is the optimistic bound. The cheat sheet rests on the heuristic "
                    "player, which sees only its own cards, as you do"
                    + ("; pimc, a stronger declarer that also sees only its own cards, makes more, so the sheet's "
@@ -201,58 +201,53 @@ _MARRIAGE_QUANTITIES = [
 ]
 
 
-def _fraction(text: str) -> str:
-    a, b = text.split("/") if "/" in text else (text, "1")
-    return f"{a}/{b}"
-
-
-def _section_marriages(s: dict, figs: list) -> list[str]:
-    by = {r["quantity"]: r for r in s["rows"]}
-    values = " ".join(f"{sym} {v}" for sym, v in zip(SUIT_SYMBOLS, s["rules"]["marriage_values"], strict=True))
+def _section_marriages(s: MarriageOdds, figs: list) -> list[str]:
+    by = {r.quantity: r for r in s.rows}
+    values = " ".join(f"{sym} {v}" for sym, v in zip(SUIT_SYMBOLS, s.rules.marriage_values, strict=True))
     lines = [_heading("marriages"), "",
              f"Marriage values: {values}. The odds below are **exact** (counted over every deal) beside the same "
-             f"quantity measured in {s['sample_size']:,} random deals (seed {s['seed']}).", ""]
-    rows = [[q, _fraction(by[q]["exact"]), pct(by[q]["p"], digits=2),
-             pct(by[q]["simulated"], by[q]["ci_low"], by[q]["ci_high"], digits=2), f"{by[q]['n']:,}"]
+             f"quantity measured in {s.deals:,} random deals (seed {s.seed}).", ""]
+    rows = [[q, f"{by[q].exact.numerator}/{by[q].exact.denominator}", pct(by[q].p, digits=2),
+             pct(by[q].simulated, by[q].ci_low, by[q].ci_high, digits=2), f"{by[q].n:,}"]
             for q in _MARRIAGE_QUANTITIES if q in by]
-    inside = sum(r["inside"] for r in s["rows"])
     lines += _table(["quantity", "exact", "exact %", "simulated [95%]", "deals"], rows)
-    lines += [f"All {len(s['rows'])} exact quantities are in `data/marriages.json`; {inside} of them lie inside the "
-              f"simulated 95% interval (about {0.95 * len(s['rows']):.0f} expected by chance).", ""]
+    lines += [f"All {len(s.rows)} exact quantities are in `data/marriages.json`; {s.inside} of them lie inside the "
+              f"simulated 95% interval (about {0.95 * len(s.rows):.0f} expected by chance).", ""]
     lines += _figures(figs[:1])
-    if s["worth"]:
+    worth = s.worth.rows if s.worth is not None else ()
+    if worth:
         lines += ["### What a marriage is worth", "",
                   "From the bid table: the declarer's points with the suit's marriage among his 10 cards (hand and "
                   "talon) against without, and the highest contract dd makes 70% of the time in each group.", ""]
         lines += _table(["marriage", "deals with / without", "dd points gained", "same aces: dd gained",
                          "heuristic points gained", "70% contract (dd) with / without"],
-                        [[f"{r['suit']} {_suit_value(s, r['suit'])}", f"{r['n_with']:,} / {r['n_without']:,}",
-                          num(*r["dd_gain"], sign=True), num(*r["dd_gain_same_aces"], sign=True),
-                          num(*r["heur_gain"], sign=True),
-                          f"{r['contract_with']} / {r['contract_without']} ({r['contract_gain']:+d})"]
-                         for r in s["worth"]])
+                        [[f"{r.suit} {_suit_value(s, r.suit)}", f"{r.n_with:,} / {r.n_without:,}",
+                          num(*r.dd_gain, sign=True), num(*r.dd_gain_same_aces, sign=True),
+                          num(*r.heur_gain, sign=True),
+                          f"{r.contract_with} / {r.contract_without} ({r.contract_gain:+d})"]
+                         for r in worth])
         lines += _figures(figs[1:])
-    if s["play"]:
+    if s.play:
         lines += ["### What becomes of a held marriage", "",
-                  f"{_play_size(s)} deals played by the heuristic player: of the marriages each role held, the share "
-                  "declared, the share whose cards fell without a trick won, and the share broken up by playing a "
-                  "card first.", ""]
+                  f"{sum(p.deals for p in s.play):,} deals played by the heuristic player: of the marriages each role "
+                  "held, the share declared, the share whose cards fell without a trick won, and the share broken up "
+                  "by playing a card first.", ""]
         lines += _table(["role", "suit", "held", "declared", "no trick won", "cards played first"],
-                        [[r["role"], r["suit"], f"{r['held']:,}", pct(*r["declared"]), pct(*r["no trick won"]),
-                          pct(*r["cards played first"])] for r in s["play"] if r["held"]])
+                        [[r.role, r.suit, f"{r.held:,}", pct(*r.declared), pct(*r.no_trick_won),
+                          pct(*r.cards_played_first)] for p in s.play for r in p.rows if r.held])
     lines += ["### What this means at the table", ""]
     if "hand: at least one marriage" in by and "talon: completes one of 1 half marriages" in by:
-        completes = by["talon: completes one of 1 half marriages"]["p"]
-        lines.append(f"- You are dealt a marriage in {pct(by['hand: at least one marriage']['p'])} of hands; with "
+        completes = by["talon: completes one of 1 half marriages"].p
+        lines.append(f"- You are dealt a marriage in {pct(by['hand: at least one marriage'].p)} of hands; with "
                      f"one half marriage the talon completes it only {pct(completes)} of the time: do not bid on a "
                      "half marriage.")
-    if s["worth"]:
+    if worth:
         verdicts: dict[str, list[str]] = {}
-        for r in s["worth"]:
-            gain, face = r["dd_gain_same_aces"], _suit_value(s, r["suit"])
+        for r in worth:
+            gain, face = r.dd_gain_same_aces, _suit_value(s, r.suit)
             verdict = ("less than its face value" if gain[2] < face else
                        "more than its face value" if gain[1] > face else "about its face value")
-            verdicts.setdefault(verdict, []).append(f"{r['suit']} {face}: {num(*gain, sign=True)}")
+            verdicts.setdefault(verdict, []).append(f"{r.suit} {face}: {num(*gain, sign=True)}")
         parts = [f"{verdict} for {'; '.join(items)}" for verdict, items in verdicts.items()]
         lines.append("- Among hands with as many aces, what a held marriage adds to the declarer's take is "
                      + ", and ".join(parts) + " points."
@@ -261,13 +256,8 @@ def _section_marriages(s: dict, figs: list) -> list[str]:
     return lines + [""]
 
 
-def _suit_value(s: dict, symbol: str) -> int:
-    return s["rules"]["marriage_values"][SUIT_SYMBOLS.index(symbol)]
-
-
-def _play_size(s: dict) -> str:
-    runs = s.get("play_runs") or {}
-    return f"{sum(r['sample_size'] for r in runs.values()):,}" if runs else "The"
+def _suit_value(s: MarriageOdds, symbol: str) -> int:
+    return s.rules.marriage_values[SUIT_SYMBOLS.index(symbol)]
 
 
 def _section_barrel(s: BarrelStats | None, figs: list) -> list[str]:
@@ -390,10 +380,9 @@ def _section_method(sections: dict, *, rules: list[str], compared: list[str], se
                     quick: bool, players: tuple[str, ...]) -> list[str]:
     from sim.game.rules import load_rules
 
-    bids = sections["bids"]
-    pinned = [r for r in bids["cheat_sheet"]["heuristic"] if r["bid_at_risk_0.3"] is not None]
-    tight = [r for r in pinned if r["bid_at_risk_0.3_low"] is not None
-             and r["bid_at_risk_0.3_high"] - r["bid_at_risk_0.3_low"] <= 2 * bids["rules"]["bid_step"]]
+    bids: BidTable = sections["bids"]
+    pinned = [r.at_risk(0.3) for r in bids.cheat_sheet_of("heuristic") if r.at_risk(0.3).bid is not None]
+    tight = [r for r in pinned if r.low is not None and r.high - r.low <= 2 * bids.rules.bid_step]
     r0 = rules[0]
     rules_args = " ".join(f"--rules {r}" for r in compared)
     lines = [_heading("method"), "",
