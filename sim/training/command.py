@@ -335,18 +335,28 @@ def _fit_round(spec, r, data_parts, init_path, model_out, threads, log, out: Pat
 
     # Whole deals are held out, each part's from the round's seed.
     rng = np.random.default_rng([spec.seed, r])
-    train_parts, val_parts = [], []
+    val_parts: list = []
     positions = 0
     nodes = 0
+    # Two passes over the parts: the deal ids first (which deals are held out), then the rows, each
+    # part's copied into the training arrays made once, so that the fit's memory is its rows' alone.
+    held_out = []
     for p in data_parts:
         with np.load(p) as z:
-            pos, values, rules_arr, deals = z["pos"], z["values"], z["rules"], z["deals"]
+            deals = z["deals"]
             nodes += int(z["nodes"].sum())
-        positions += len(pos)
-        held = (rng.random(int(deals.max()) + 1) < VALIDATION_SHARE)[deals] if len(deals) else deals.astype(bool)
-        train_parts.append((pos[~held], values[~held], rules_arr, deals[~held]))
-        val_parts.append((pos[held], values[held], rules_arr, deals[held]))
-    train_set = make_positions(train_parts)
+        positions += len(deals)
+        held_out.append((rng.random(int(deals.max()) + 1) < VALIDATION_SHARE)[deals] if len(deals)
+                        else deals.astype(bool))
+
+    def training_rows():
+        for p, held in zip(data_parts, held_out, strict=True):
+            with np.load(p) as z:
+                pos, values, rules_arr, deals = z["pos"], z["values"], z["rules"], z["deals"]
+            val_parts.append((pos[held], values[held], rules_arr, deals[held]))
+            yield pos[~held], values[~held], rules_arr, deals[~held]
+
+    train_set = make_positions(training_rows(), n=sum(int((~held).sum()) for held in held_out))
     val_set = make_dataset(val_parts)
     init = None
     init_path = _fit_start(spec, init_path)

@@ -10,7 +10,7 @@ import dataclasses
 import itertools
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -78,18 +78,33 @@ class PositionSet:
         return len(self.pos)
 
 
-def make_positions(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]) -> PositionSet:
-    """A PositionSet of (positions, labels, rules array, deal ids) parts."""
+def make_positions(parts: Iterable[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
+                   n: int | None = None) -> PositionSet:
+    """A PositionSet of (positions, labels, rules array, deal ids) parts, in their order. With ``n``
+    (the rows of all the parts) the parts may come one at a time (a generator): each is copied into
+    arrays of ``n`` rows made once, so memory is the rows' alone, never the parts' and their
+    concatenation at once (tens of millions of positions)."""
+    if n is None:
+        parts = list(parts)
+        n = sum(len(p[0]) for p in parts)
     table: list[np.ndarray] = []
-    index = []
-    for pos, _values, rules_arr, _deals in parts:
+    pos = values = None
+    rules_of = np.empty(n, dtype=np.int64)
+    at = 0
+    for part_pos, part_values, rules_arr, _deals in parts:
+        if pos is None:
+            pos = np.empty((n, *part_pos.shape[1:]), dtype=part_pos.dtype)
+            values = np.empty((n, *part_values.shape[1:]), dtype=part_values.dtype)
         k = next((i for i, t in enumerate(table) if np.array_equal(t, rules_arr)), None)
         if k is None:
             table.append(rules_arr)
             k = len(table) - 1
-        index.append(np.full(len(pos), k, dtype=np.int64))
-    return PositionSet(np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
-                       np.stack(table), np.concatenate(index))
+        m = len(part_pos)
+        pos[at:at + m], values[at:at + m], rules_of[at:at + m] = part_pos, part_values, k
+        at += m
+    if at != n or pos is None:
+        raise ValueError(f"the parts hold {at} positions, not the {n} announced")
+    return PositionSet(pos, values, np.stack(table), rules_of)
 
 
 def batch_inputs(data: PositionSet, rows: np.ndarray, perm: tuple[int, ...] | None) -> tuple[np.ndarray, ...]:
