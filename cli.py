@@ -598,14 +598,25 @@ def report(
 ) -> None:
     """The strategy report: bidding cheat sheet, marriages, the barrel, house rules, players and method, as
     Markdown and one self-contained HTML page with plots; stored results of the same code are reused."""
+    from contextlib import closing
+
     from analysis.report import build_report
+    from sim.runs.progress import OneBar
 
     _at_least("--threads", threads)
     _thread_count("--threads", threads)
+    bar = OneBar("report (estimated seconds of work)", "s",
+                 bar_format="{l_bar}{bar}| {n:.0f}/{total:.0f} est. s [{elapsed}<{remaining}]{postfix}")
+
+    def log(text: str) -> None:
+        bar.close()  # a line is never drawn into the bar
+        typer.echo(text, err=True)
+
     try:
-        with _backend(scheduler, cluster, workers) as backend:
+        with _backend(scheduler, cluster, workers) as backend, closing(bar):
             path = build_report(rules=rules, quick=quick, out=out, data=data, seed=seed, threads=threads or None,
-                                command=["thousand", "report", *sys.argv[2:]], backend=backend, fresh=fresh)
+                                command=["thousand", "report", *sys.argv[2:]], backend=backend, fresh=fresh,
+                                progress=bar, log=log)
     except _user_errors() as exc:
         _refuse(exc)
     except KeyboardInterrupt:

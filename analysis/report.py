@@ -31,7 +31,6 @@ import json
 import os
 import re
 import shutil
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -141,14 +140,14 @@ def rule_sets_compared(rules: list[str]) -> list[str]:
 @holds_out("data", "--data", default=default_data_dir)
 def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Path = Path("reports/report"),
                  data: Path | None = None, seed: int = 0, sizes: Sizes | None = None, threads: int | None = None,
-                 progress: bool = True, command: list[str] | None = None, backend: Backend | None = None,
-                 fresh: bool = False) -> Path:
+                 progress: Progress | None = None, log: Callable[[str], None] | None = None,
+                 command: list[str] | None = None, backend: Backend | None = None, fresh: bool = False) -> Path:
     """Make the report in ``out`` from results stored (or played now) under ``data``; returns the
-    path of ``report.html``. ``sizes`` overrides QUICK / FULL (the tests' small reports); what is
-    played runs on ``backend`` (``sim.runs.backend``; None: threads of this process). Stored results of
-    other code are refused (``ReportError``) unless ``fresh``, which redoes their sections."""
-    from tqdm import tqdm
-
+    path of ``report.html``. ``progress(stage, done, total)`` follows it in estimated seconds of
+    work; ``log`` takes its two lines (the estimate, and where the report was written). ``sizes``
+    overrides QUICK / FULL (the tests' small reports); what is played runs on ``backend``
+    (``sim.runs.backend``; None: threads of this process). Stored results of other code are refused
+    (``ReportError``) unless ``fresh``, which redoes their sections."""
     from analysis.tables import TABLE_PART
     from sim.game.rules import load_rules
 
@@ -185,49 +184,56 @@ def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Pa
     cold = _cache_is_cold()
     estimates = stage_estimates(sizes, len(compared), cold)
     total = sum(estimates.values())
-    say = (lambda text: print(text, file=sys.stderr)) if progress else (lambda text: None)
+    say = log or (lambda text: None)
     say(f"report: {'quick' if quick else 'full'} sizes, rules {', '.join(rules)}; results stored in {data}. "
         f"Estimated time on a 2-core machine: about {_minutes(total)}"
         + (" (the compiled kernels are not cached yet: about 2 minutes of that is compiling)" if cold else "")
         + "; stored results are reused.")
     started = time.monotonic()
     sections: dict[str, Section | None] = {}
-    with tqdm(total=round(total), unit="s", desc="report (estimated seconds of work)", disable=not progress,
-              file=sys.stderr, dynamic_ncols=True,
-              bar_format="{l_bar}{bar}| {n:.0f}/{total:.0f} est. s [{elapsed}<{remaining}]") as bar:
-        def advance(stage: str, share: float = 1.0) -> None:
-            bar.update(min(estimates[stage] * share, bar.total - bar.n))
+    # Progress in estimated seconds of work (stage_estimates), the stage named as a reader would.
+    done, stage = [0.0], ["bid tables (the first part also compiles)" if cold else "bid tables"]
 
-        bids_progress = _PartsPlayed(advance)
+    def advance(key: str, share: float = 1.0) -> None:
+        done[0] = min(done[0] + estimates[key] * share, total)
+        if progress is not None:
+            progress(stage[0], round(done[0]), round(total))
 
-        def section(key: str, compute: Callable[[Path], Section]) -> Section:
-            return _section(key, dirs[key], compute, data=data, redo=fresh and key in stale, fresh=fresh)
+    def begin(label: str) -> None:
+        stage[0] = label
+        if progress is not None:
+            progress(label, round(done[0]), round(total))
 
-        bar.set_postfix_str("bid tables (the first part also compiles)" if cold else "bid tables")
-        sections["bids"] = section("bids", lambda d: _bids(d, rules[0], seed, sizes, threads, bids_progress, backend))
-        if not bids_progress.played:
-            advance("compile")
-        n_parts = -(-sizes.bid_deals // TABLE_PART)
-        advance("bids", max(0, n_parts - bids_progress.played) / n_parts)
-        bar.set_postfix_str("marriages")
-        sections["marriages"] = section("marriages", lambda d: _marriages(d, dirs["bids"], rules[0], seed, sizes,
-                                                                          backend))
-        advance("marriages")
-        bar.set_postfix_str("barrel")
-        sections["barrel"] = (section("barrel", lambda d: _barrel(d, with_barrel, seed, sizes, backend))
-                              if with_barrel else None)
-        advance("barrel")
-        bar.set_postfix_str("house rules")
-        sections["rules"] = (section("rules", lambda d: _compare(d, compared, seed, sizes, backend))
-                             if len(compared) >= 2 else None)
-        advance("rules")
-        bar.set_postfix_str("tournament")
-        sections["players"] = section("players", lambda d: _tournament(d, rules[0], seed, sizes, backend))
-        advance("players")
-        bar.set_postfix_str("writing")
-        path = _write(out, data, dirs, sections, rules=rules, compared=compared, seed=seed, sizes=sizes, quick=quick,
-                      command=command)
-        advance("write")
+    bids_progress = _PartsPlayed(advance)
+
+    def section(key: str, compute: Callable[[Path], Section]) -> Section:
+        return _section(key, dirs[key], compute, data=data, redo=fresh and key in stale, fresh=fresh)
+
+    begin(stage[0])
+    sections["bids"] = section("bids", lambda d: _bids(d, rules[0], seed, sizes, threads, bids_progress, backend))
+    if not bids_progress.played:
+        advance("compile")
+    n_parts = -(-sizes.bid_deals // TABLE_PART)
+    advance("bids", max(0, n_parts - bids_progress.played) / n_parts)
+    begin("marriages")
+    sections["marriages"] = section("marriages", lambda d: _marriages(d, dirs["bids"], rules[0], seed, sizes,
+                                                                      backend))
+    advance("marriages")
+    begin("barrel")
+    sections["barrel"] = (section("barrel", lambda d: _barrel(d, with_barrel, seed, sizes, backend))
+                          if with_barrel else None)
+    advance("barrel")
+    begin("house rules")
+    sections["rules"] = (section("rules", lambda d: _compare(d, compared, seed, sizes, backend))
+                         if len(compared) >= 2 else None)
+    advance("rules")
+    begin("tournament")
+    sections["players"] = section("players", lambda d: _tournament(d, rules[0], seed, sizes, backend))
+    advance("players")
+    begin("writing")
+    path = _write(out, data, dirs, sections, rules=rules, compared=compared, seed=seed, sizes=sizes, quick=quick,
+                  command=command)
+    advance("write")
     say(f"report written in {time.monotonic() - started:.0f} s: {path} (and {out / REPORT_MD})")
     return path
 

@@ -198,6 +198,6 @@ def test_the_report_on_the_cluster_is_the_same(cluster, tmp_path):
     texts = []
     for name, backend in (("threads", None), ("dask", cluster)):
         build_report(rules=["classic", "short"], out=tmp_path / name / "rep", data=tmp_path / name / "data",
-                     sizes=small, quick=True, progress=False, backend=backend)
+                     sizes=small, quick=True, backend=backend)
         texts.append((tmp_path / name / "rep" / REPORT_MD).read_text(encoding="utf-8"))
     assert texts[0] == texts[1]

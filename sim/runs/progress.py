@@ -13,7 +13,7 @@ import sys
 import time
 from collections.abc import Callable
 
-__all__ = ["Progress", "StageBars"]
+__all__ = ["Progress", "StageBars", "OneBar"]
 
 Progress = Callable[[str, int, int], None]
 
@@ -50,3 +50,27 @@ class StageBars:
             self.bar.close()
             self.bar = None
             self.stage = None
+
+
+class OneBar:
+    """A ``Progress`` drawn on stderr as one bar for every stage, the stage named after it: for work
+    counted in one unit across its stages (the report's estimated seconds). ``close()`` ends it."""
+
+    def __init__(self, desc: str, unit: str, bar_format: str | None = None) -> None:
+        self.desc, self.unit, self.bar_format = desc, unit, bar_format
+        self.bar = None
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        from tqdm import tqdm
+
+        if self.bar is None:
+            self.bar = tqdm(total=total, desc=self.desc, unit=self.unit, file=sys.stderr, dynamic_ncols=True,
+                            bar_format=self.bar_format)
+        self.bar.set_postfix_str(stage, refresh=False)
+        self.bar.n = min(done, total)
+        self.bar.refresh()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None

@@ -21,16 +21,34 @@ from sim.fingerprint import file_sha256
 SMALL = Sizes(bid_deals=300, pimc_deals=6, marriage_deals=3000, marriage_play_deals=200, barrel_games=60,
               compare_games=60, tournament_games=40, min_n=10)
 RULES = ["classic", "short"]
+FOLLOWED: dict[str, list] = {}  # what the report fixture's progress and log received
 
 
 @pytest.fixture(scope="module")
 def made(tmp_path_factory):
     root = tmp_path_factory.mktemp("report")
     out, data = root / "rep", root / "data"
-    path = build_report(rules=RULES, out=out, data=data, sizes=SMALL, quick=True, progress=False,
-                        command=["thousand", "report", "--test"])
+    calls, logged = [], []
+    path = build_report(rules=RULES, out=out, data=data, sizes=SMALL, quick=True,
+                        command=["thousand", "report", "--test"], progress=lambda *a: calls.append(a),
+                        log=logged.append)
     dirs = report.stage_dirs(data, rules=RULES, compared=RULES, seed=0, sizes=SMALL)
+    FOLLOWED.update(progress=calls, logged=logged)
     return path, out, dirs
+
+
+def test_progress_is_numbers_stage_by_stage(made):
+    """The report reports (stage, done, total) in estimated seconds: every section's stage in order,
+    the work done never going back, and all of it done at the end; its two lines go to ``log``."""
+    calls = FOLLOWED["progress"]  # recorded by the fixture `made`
+    stages = list(dict.fromkeys(stage for stage, _, _ in calls))
+    assert [s.split(" (")[0] for s in stages] == ["bid tables", "marriages", "barrel", "house rules", "tournament",
+                                                  "writing"]
+    done = [d for _, d, _ in calls]
+    assert done == sorted(done) and len({t for _, _, t in calls}) == 1
+    assert done[-1] == calls[-1][2] > 0
+    logged = FOLLOWED["logged"]
+    assert len(logged) == 2 and logged[0].startswith("report: ") and "report written in" in logged[1]
 
 
 def _md(out: Path) -> str:
@@ -150,17 +168,17 @@ def test_a_second_run_plays_nothing(made, tmp_path):
     data = dirs["bids"].parents[2]
     before = {p: p.stat().st_mtime_ns for p in data.rglob("*.parquet") if "runs" in p.parts or p.name == "bids.parquet"}
     again = tmp_path / "again"
-    build_report(rules=RULES, out=again, data=data, sizes=SMALL, quick=True, progress=False)
+    build_report(rules=RULES, out=again, data=data, sizes=SMALL, quick=True)
     after = {p: p.stat().st_mtime_ns for p in before}
     assert before == after
     assert _md(again) == _md(out)
     # A previous report is replaced whole; one holding a file a report does not write is refused, the file kept.
     (again / report.REPORT_MD).write_text("an older report")
-    build_report(rules=RULES, out=again, data=data, sizes=SMALL, quick=True, progress=False)
+    build_report(rules=RULES, out=again, data=data, sizes=SMALL, quick=True)
     assert _md(again) == _md(out)
     (again / "stray.txt").write_text("x")
     with pytest.raises(report.ReportError, match="stray.txt, which a report does not write"):
-        build_report(rules=RULES, out=again, data=data, sizes=SMALL, quick=True, progress=False)
+        build_report(rules=RULES, out=again, data=data, sizes=SMALL, quick=True)
     assert (again / "stray.txt").read_text() == "x" and (again / report.REPORT_HTML).is_file()
     # Another seed (or other sizes, or rules) has folders of its own beside these.
     other = report.stage_dirs(data, rules=RULES, compared=RULES, seed=1, sizes=SMALL)

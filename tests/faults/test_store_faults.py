@@ -346,7 +346,7 @@ RULES = ["classic", "short"]
 def tiny_report(tmp_path_factory):
     root = tmp_path_factory.mktemp("report")
     out, data = root / "rep", root / "data"
-    build_report(rules=RULES, out=out, data=data, sizes=TINY, quick=True, progress=False)
+    build_report(rules=RULES, out=out, data=data, sizes=TINY, quick=True)
     return out, data, report.stage_dirs(data, rules=RULES, compared=RULES, seed=0, sizes=TINY)
 
 
@@ -371,10 +371,10 @@ def test_report_redoes_stale_results_only_with_fresh(tiny_report, tmp_path):
     run_file.write_text(json.dumps({**json.loads(run_file.read_text()), FINGERPRINT: OTHER_CODE}))
     before_data, before_out = _files(data), _files(out)
     with pytest.raises(report.ReportError, match=f"--data {data} holds results of other code.*{OTHER_CODE}"):
-        build_report(rules=RULES, out=out, data=data, sizes=TINY, quick=True, progress=False)
+        build_report(rules=RULES, out=out, data=data, sizes=TINY, quick=True)
     assert _files(data) == before_data and _files(out) == before_out
     compare_runs = {p: p.stat().st_mtime_ns for p in (dirs["rules"] / "runs").rglob("*.parquet")}
-    build_report(rules=RULES, out=out, data=data, sizes=TINY, quick=True, progress=False, fresh=True)
+    build_report(rules=RULES, out=out, data=data, sizes=TINY, quick=True, fresh=True)
     assert tables.read_metadata(dirs["bids"] / tables.TABLE_FILE)[FINGERPRINT] == code_fingerprint("tables")
     assert json.loads(run_file.read_text())[FINGERPRINT] == code_fingerprint()
     assert {p: p.stat().st_mtime_ns for p in compare_runs} == compare_runs  # a section of this code: reused
