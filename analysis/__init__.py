@@ -1,20 +1,26 @@
-"""Analyses of the engine's play, above ``sim``:
+"""Analyses of the engine's play, above ``sim``. Each analysis is a keyword-only function that
+returns a frozen result object with typed fields, ``to_polars()`` for its tables and ``to_dict()``
+for JSON; none of them formats text, draws or knows the command line:
 
+- ``summary``: a stored run's summary (``summarize_run`` → ``RunSummary``);
+- ``advisor``: the bid advisor (``advise`` → ``Advice``; ``thousand bid``), over the engine's
+  playouts of fixed deals (``sim.engine.playouts``);
+- ``tables``: the bid-success tables and the cheat sheets (``tables_bids`` → ``BidTable``);
+- ``marriages``: exact marriage and talon odds beside simulated rates, marriages in play, and what
+  a marriage is worth (``tables_marriages`` → ``MarriageOdds``);
+- ``barrel``: barrel survival by attempt and cause (``tables_barrel`` → ``BarrelStats``);
+- ``compare``: rule sets on the same deals (``compare`` → ``Comparison``);
+- ``tournament``: players over every seating of the same deals (``tournament`` →
+  ``TournamentResult``);
+- ``calibrate``: the heuristic player's hand-value weights, fitted to deals it plays;
 - ``stats``: the one home of the statistics: the 95% quantile, intervals (Wilson, means, ratios of
   sums), paired differences of ratios, two-sided p-values, Holm's correction, and the JSON form;
-- ``summary``: run summaries read lazily from stored Parquet;
 - ``stored`` and ``analysis_dir``: when a stored table or an analysis's ``--out`` folder may be
-  reused, and the one line that says why not;
-- ``advisor``: the bid advisor (``thousand bid``), over the engine's playouts of fixed deals
-  (``sim.engine.playouts``);
-- ``tables``: the bid-success tables and the cheat sheet (``thousand tables bids``);
-- ``marriages``: exact marriage and talon odds beside simulated rates (``thousand tables marriages``);
-- ``barrel``: barrel survival by attempt and cause (``thousand tables barrel``);
-- ``compare``: rule sets on the same deals (``thousand compare``);
-- ``tournament``: players over every seating of the same deals (``thousand tournament``);
-- ``calibrate``: the heuristic player's hand-value weights, fitted to deals it plays;
-- ``plots``: what every plot shares (no screen, an atomic save);
-- ``report``: the strategy report, which arranges what the others produce (``thousand report``).
+  reused, and the one line that says why not.
+
+Above them: ``analysis.present``, the one wing that presents results (text, JSON, plots, the
+report's Markdown and HTML), and ``report``, the strategy report, which computes the sections'
+results and writes the files (``thousand report``). ``import thousand`` re-exports the analyses.
 """
 
-__all__ = []
+__all__: list[str] = []

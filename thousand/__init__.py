@@ -1,0 +1,43 @@
+"""``import thousand``: the Python face of the tool, for a notebook or a script.
+
+Every analysis is a keyword-only function that returns a frozen result object; ``to_polars()``
+gives its tables as polars DataFrames and ``to_dict()`` its JSON form. The same functions are
+behind the commands (``thousand compare`` is ``compare`` then ``comparison_lines``), and what they
+store in ``out`` is reused by the next call of the same arguments and code::
+
+    import thousand
+
+    result = thousand.compare(rules=["classic", "online"], games=2000, seed=1, out="out/cmp")
+    table = result.to_polars()   # one row a metric and rule set: difference, 95% interval, Holm p
+
+The names below come from the packages that hold them (``analysis.*``, ``sim.*``); this module
+adds nothing of its own. The presenting wing (text, JSON, plots, the report's pages) is
+``analysis.present``; the engine's Python API is ``sim.engine``, the solver's ``sim.solver``.
+"""
+
+from analysis.advisor import Advice, advise
+from analysis.barrel import BarrelStats, tables_barrel
+from analysis.compare import Comparison, compare
+from analysis.marriages import MarriageOdds, MarriagePlay, MarriageWorth, tables_marriages
+from analysis.present.json_text import to_json
+from analysis.report import build_report
+from analysis.summary import RunSummary, summarize_run
+from analysis.tables import BidTable, tables_bids
+from analysis.tournament import TournamentResult, tournament
+from sim import InputError, ThousandError, __version__
+from sim.game.rules import PRESETS, HouseRules, load_rules
+from sim.players import PLAYER_NAMES
+from sim.runs.progress import Progress
+from sim.runs.simulate import simulate
+
+__all__ = [
+    "__version__",
+    # the analyses and their results
+    "advise", "Advice", "tables_bids", "BidTable", "tables_marriages", "MarriageOdds", "MarriagePlay",
+    "MarriageWorth", "tables_barrel", "BarrelStats", "compare", "Comparison", "tournament", "TournamentResult",
+    "simulate", "summarize_run", "RunSummary", "build_report", "to_json", "Progress",
+    # the rules and the players
+    "HouseRules", "load_rules", "PRESETS", "PLAYER_NAMES",
+    # the errors a user can mend
+    "ThousandError", "InputError",
+]
