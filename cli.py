@@ -353,7 +353,7 @@ def tables_marriages(
     from analysis.present.text import marriage_odds_lines
     from sim.runs.progress import StageBars
 
-    bars = None if as_json else StageBars("deal")
+    bars = None if as_json else StageBars("deal", scaled=True)
     try:
         with _backend(scheduler, cluster, workers) as backend:
             result = run_table(deals=deals, seed=seed, rules=rules, out=out, play_deals=play_deals, players=players,
@@ -398,7 +398,7 @@ def tables_barrel(
     from analysis.present.text import barrel_lines
     from sim.runs.progress import StageBars
 
-    bars = StageBars("game")  # closed before a line is printed, the error's included
+    bars = StageBars("game", scaled=True)  # closed before a line is printed, the error's included
     try:
         with _backend(scheduler, cluster, workers) as backend, closing(bars):
             result = run(games=games, rules=rules or ["classic"], players=players, seed=seed, out=out,
@@ -436,7 +436,7 @@ def compare(
     from analysis.present.text import comparison_lines
     from sim.runs.progress import StageBars
 
-    bars = StageBars("game")  # closed before a line is printed, the error's included
+    bars = StageBars("game", scaled=True)  # closed before a line is printed, the error's included
     try:
         with _backend(scheduler, cluster, workers) as backend, closing(bars):
             result = run(rules=rule_sets, games=games, players=players, seed=seed, out=out,
@@ -483,7 +483,7 @@ def tournament(
 
     if games is None and deals is None:
         games = 1000
-    bars = StageBars("game" if deals is None else "deal")
+    bars = StageBars("game" if deals is None else "deal", scaled=True)
     try:
         with _backend(scheduler, cluster, workers) as backend, closing(bars):  # no bar left above an error
             result = run(players=players, games=games, deals=deals, rules=rules, seed=seed, out=out,

@@ -20,10 +20,12 @@ Progress = Callable[[str, int, int], None]
 
 class StageBars:
     """A ``Progress`` drawn on stderr: one bar a stage, redrawn at most twice a second (its elapsed
-    time keeps moving while one long item is worked on). ``unit`` names what a bar counts."""
+    time keeps moving while one long item is worked on). ``unit`` names what a bar counts; counts
+    are whole (``1234/200000``: what a reader, or a test waiting for a count, reads), or with
+    ``scaled`` in k and M (``1.5k/3k games``, the played runs' bars)."""
 
-    def __init__(self, unit: str = "deal") -> None:
-        self.unit = unit
+    def __init__(self, unit: str = "deal", *, scaled: bool = False) -> None:
+        self.unit, self.scaled = unit, scaled
         self.stage: str | None = None
         self.bar = None
         self.drawn = 0.0
@@ -33,8 +35,7 @@ class StageBars:
 
         if self.stage != stage:
             self.close()
-            # Whole counts up to 10,000 (2/2 deals), then k and M (1.5M/10.0M games).
-            self.bar = tqdm(total=total, initial=done, desc=stage, unit=self.unit, unit_scale=total >= 10_000,
+            self.bar = tqdm(total=total, initial=done, desc=stage, unit=self.unit, unit_scale=self.scaled,
                             file=sys.stderr, leave=False, dynamic_ncols=True, mininterval=0.5)
             self.stage = stage
             self.drawn = time.monotonic()
