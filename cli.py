@@ -182,17 +182,19 @@ def solve(
     as_json: Annotated[bool, typer.Option("--json", help="one JSON object per layout")] = False,
 ) -> None:
     """Double-dummy solve: the declarer's value, the value of each lead and a principal variation."""
+    from analysis.present.json_text import to_json_line
+    from analysis.present.text import solved_layout_lines
     from sim.solver import solve_layouts
 
     try:
-        lines = solve_layouts(text=layout, file=file, leader=leader, trump=trump, won=won, rules=rules,
-                              as_json=as_json)
+        solved = solve_layouts(text=layout, file=file, leader=leader, trump=trump, won=won, rules=rules)
     except KeyboardInterrupt:  # before the clause below, whose error types take a while to import
         _interrupted()
     except _user_errors() as exc:
         _refuse(exc)
-    for line in lines:
-        typer.echo(line)
+    for result in solved:
+        for line in [to_json_line(result)] if as_json else solved_layout_lines(result):
+            typer.echo(line)
 
 
 @app.command("bid")

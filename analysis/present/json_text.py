@@ -8,7 +8,7 @@ from typing import Protocol
 
 from analysis.stats import json_ready
 
-__all__ = ["HasDict", "to_json"]
+__all__ = ["HasDict", "to_json", "to_json_line"]
 
 
 class HasDict(Protocol):
@@ -21,3 +21,9 @@ def to_json(result: HasDict) -> str:
     """``result.to_dict()`` as the JSON text the commands print (non-ASCII kept, NaN refused: a
     NaN left after ``json_ready`` is a bug)."""
     return json.dumps(json_ready(result.to_dict()), ensure_ascii=False, indent=1, allow_nan=False)
+
+
+def to_json_line(result: HasDict) -> str:
+    """``result.to_dict()`` as one line of JSON (a command that prints one object a line, as
+    ``thousand solve --json`` does a layout)."""
+    return json.dumps(json_ready(result.to_dict()), ensure_ascii=False, allow_nan=False)

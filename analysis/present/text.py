@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # the result types only: importing the advisor loads the comp
     from analysis.summary import RunSummary
     from analysis.tables import BidTable, CheatRow
     from analysis.tournament import TournamentResult
+    from sim.solver import SolvedLayout
 
 __all__ = [
     "comparison_lines",
@@ -34,6 +35,7 @@ __all__ = [
     "marriage_odds_lines",
     "marriage_play_lines",
     "marriage_worth_lines",
+    "solved_layout_lines",
 ]
 
 
@@ -418,4 +420,23 @@ def marriage_worth_lines(result: MarriageWorth) -> list[str]:
         same = f"{a[0]:+6.1f} [{a[1]:+.1f}, {a[2]:+.1f}]"
         lines.append(f"{r.suit:<5}{r.n_with:>10,} / {r.n_without:<9,}  {dd_gain:<24}{same:<24}"
                      f"{heur_gain:<26}{makes:<30}{contract}")
+    return lines
+
+
+# --- solve ---
+def solved_layout_lines(result: SolvedLayout) -> list[str]:
+    """What ``thousand solve`` prints for one layout: its line as a title when it came from a file,
+    the value, the value of each lead (best first) and the principal variation trick by trick
+    (``*``: the card declares a marriage)."""
+    from sim.game.cards import format_card
+
+    lines = [result.layout] if result.from_file else []
+    lines.append(f"value {result.value}")
+    leads = "  ".join(f"{format_card(c)} {v}" for c, v in result.lead_values)
+    lines.append(f"leads by seat {result.leader}: {leads}")
+    tricks = []
+    for i in range(0, len(result.plays), result.seats):
+        tricks.append(" ".join(f"{p.seat}:{format_card(p.card)}{'*' if p.declared else ''}"
+                               for p in result.plays[i:i + result.seats]))
+    lines.append("play: " + " | ".join(tricks) + ("   (* declares)" if any(p.declared for p in result.plays) else ""))
     return lines

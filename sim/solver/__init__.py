@@ -19,7 +19,6 @@ generation, so answers and node counts never depend on the number of threads.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,7 +37,7 @@ from sim.solver import search2_nb, search_nb
 __all__ = [
     "TABLE_LOG2_ROWS", "PIMC_TABLE_LOG2_ROWS", "CHUNK", "PLAY_OPTIONS", "SolverInputError", "search_buffers",
     "Positions", "MAX_CARDS", "positions", "dd_values", "dd_at_least", "lead_values", "Play", "principal_variation",
-    "best_discard", "best_discard2", "solve_layout", "solve_layouts", "RulesLike",
+    "best_discard", "best_discard2", "SolvedLayout", "solve_layout", "solve_layouts", "RulesLike",
 ]
 
 # Rules as every function here takes them: a HouseRules, a preset name or TOML file, or None (classic).
@@ -416,43 +415,50 @@ def _layout_options(opts: dict, rules: HouseRules) -> dict:
     return kw
 
 
-def solve_layout(hands: list[int], opts: dict, rules: HouseRules) -> dict:
-    """Value, per-card lead values and principal variation of one layout, as a JSON-ready dict."""
+@dataclass(frozen=True)
+class SolvedLayout:
+    """One layout solved (``thousand solve``): ``layout`` as given (its text or file line), from a
+    file or not (``from_file``: the text is then shown as a title), ``seats`` (3, or 2), the
+    declarer's double-dummy ``value`` of the points to come, the seat on lead (``leader``), the
+    value of each card it may lead (``lead_values``: (card, value), best first for the leader, ties
+    by card), and a principal variation (``plays``: every seat playing a best card, ``Play`` with a
+    declaration flag). ``to_dict()``: what ``--json`` prints for it."""
+
+    layout: str
+    from_file: bool
+    seats: int
+    value: int
+    leader: int
+    lead_values: tuple[tuple[int, int], ...]
+    plays: tuple[Play, ...]
+
+    def to_dict(self) -> dict:
+        return {"value": self.value, "leader": self.leader,
+                "lead_values": {format_card(c): v for c, v in self.lead_values},
+                "pv": [[p.seat, format_card(p.card), p.declared] for p in self.plays]}
+
+
+def solve_layout(hands: list[int], opts: dict, rules: HouseRules, *, layout: str = "",
+                 from_file: bool = False) -> SolvedLayout:
+    """Value, per-card lead values and principal variation of one layout (its ``hands`` as card
+    masks, ``opts`` the position's settings), as a ``SolvedLayout``."""
     kw = _layout_options(opts, rules)
     row = np.array([hands], dtype=np.int64)
     value, plays = principal_variation(row, **kw)
     leads = lead_values(row, **kw)
     leader = kw["leader"]
     best_first = sorted(leads.items(), key=lambda cv: (-cv[1] if leader == 0 else cv[1], cv[0]))
-    return {
-        "value": value,
-        "leader": leader,
-        "lead_values": {format_card(c): v for c, v in best_first},
-        "pv": [[p.seat, format_card(p.card), p.declared] for p in plays],
-    }
-
-
-def _format_text(result: dict, title: str | None, seats: int) -> list[str]:
-    lines = [title] if title else []
-    lines.append(f"value {result['value']}")
-    leads = "  ".join(f"{c} {v}" for c, v in result["lead_values"].items())
-    lines.append(f"leads by seat {result['leader']}: {leads}")
-    tricks = []
-    for i in range(0, len(result["pv"]), seats):
-        cards = " ".join(f"{s}:{c}{'*' if d else ''}" for s, c, d in result["pv"][i:i + seats])
-        tricks.append(cards)
-    lines.append("play: " + " | ".join(tricks) + ("   (* declares)" if any(p[2] for p in result["pv"]) else ""))
-    return lines
+    return SolvedLayout(layout=layout, from_file=from_file, seats=len(hands), value=value, leader=leader,
+                        lead_values=tuple(best_first), plays=tuple(plays))
 
 
 def solve_layouts(*, text: str | None = None, file: str | Path | None = None, leader: int | None = None,
-                  trump: str | None = None, won: str | None = None, rules: str | None = None,
-                  as_json: bool = False) -> list[str]:
-    """What ``thousand solve`` prints: for a layout ``"H0 | H1 | H2"`` (``text``; ``"H0 | H1"`` for the
-    two-player game) or a file of them (one per line, optionally followed by ``; name=value``
+                  trump: str | None = None, won: str | None = None,
+                  rules: str | None = None) -> tuple[SolvedLayout, ...]:
+    """What ``thousand solve`` solves: for a layout ``"H0 | H1 | H2"`` (``text``; ``"H0 | H1"`` for
+    the two-player game) or a file of them (one per line, optionally followed by ``; name=value``
     settings: leader, trump, won, trump_owner, unsecured, last_bonus or any house rule), the value,
-    per-card lead values and principal variation; with ``as_json`` one JSON object per layout, in
-    input order."""
+    per-card lead values and principal variation of each (``SolvedLayout``), in input order."""
     if text is None and file is None:
         raise SolverInputError("give a layout or --file")
     if text is not None and file is not None:
@@ -478,20 +484,14 @@ def solve_layouts(*, text: str | None = None, file: str | Path | None = None, le
         except (CardError, RulesError, SolverInputError) as exc:
             raise type(exc)(f"{where}{exc}" if where and not str(exc).startswith(where) else str(exc)) from None
         layouts.append((line, hands, opts, line_rules))
-    results: list[dict | None] = [None] * len(layouts)
+    results: list[SolvedLayout | None] = [None] * len(layouts)
 
     def solve_one(i: int) -> None:
-        _line, hands, opts, line_rules = layouts[i]
-        results[i] = solve_layout(hands, opts, line_rules)
+        line, hands, opts, line_rules = layouts[i]
+        results[i] = solve_layout(hands, opts, line_rules, layout=line, from_file=file is not None)
 
     run_tasks(solve_one, ((i,) for i in range(len(layouts))))
-    out: list[str] = []
-    for (line, hands, _opts, _rules), result in zip(layouts, results, strict=True):
-        if as_json:
-            out.append(json.dumps(result, ensure_ascii=False))
-        else:
-            out.extend(_format_text(result, line if file is not None else None, len(hands)))
-    return out
+    return tuple(r for r in results if r is not None)
 
 
 def _layout_file_lines(path: Path) -> list[str]:

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 import reference_solver as ref
 
+from analysis.present.json_text import to_json_line
 from sim import solver
 from sim.game.cards import format_card, parse_card, parse_hand
 from sim.game.rules import HouseRules
@@ -471,7 +472,7 @@ def test_cli_solve_prints_value_leads_and_play(compiled, tmp_path):
 
 
 def test_layout_text_round_trip(compiled):
-    lines = solver.solve_layouts(text="AS KS | TS 9S | AH 9H", trump="S", as_json=True)
-    row = json.loads(lines[0])
+    (solved,) = solver.solve_layouts(text="AS KS | TS 9S | AH 9H", trump="S")
+    row = json.loads(to_json_line(solved))
     assert set(row["lead_values"]) == {format_card(parse_card("AS")), format_card(parse_card("KS"))}
     assert row["value"] == max(row["lead_values"].values())

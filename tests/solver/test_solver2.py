@@ -17,6 +17,7 @@ import pytest
 import reference_solver as ref
 from test_solver import OPTION_SETS, play_rules, random_options
 
+from analysis.present.text import solved_layout_lines
 from sim import solver
 from sim.game.cards import CARD_POINTS, parse_hand
 from sim.game.play_nb import givable_cards
@@ -655,7 +656,8 @@ def test_best_discard2_refuses_wrong_sizes():
 
 
 def test_two_hand_layout(compiled2):
-    lines = solver.solve_layouts(text="AS TS KH | AH TH KS ; last_bonus=14 ; trump=H ; won=0,1", as_json=False)
+    (solved,) = solver.solve_layouts(text="AS TS KH | AH TH KS ; last_bonus=14 ; trump=H ; won=0,1")
+    lines = solved_layout_lines(solved)
     value = ref.solve2([sum(1 << c for c in (5, 4, 21)), sum(1 << c for c in (23, 22, 3))], trump=3, won=(0, 1),
                        last_bonus=14)
     assert lines[0] == f"value {value}"
