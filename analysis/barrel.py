@@ -185,7 +185,10 @@ class BarrelSummary:
     - ``fates``: {fate: share}, one per fate of ``FATES`` in that order (up, fell by each cause,
       another player won, unfinished); ``fell``: fell by any cause; ``fell_to_zero``: falls that
       set the score to zero;
-    - ``up_on_attempt``: {attempt: share won on it}, attempts 1 to ``MAX_ATTEMPT_SHOWN``;
+    - ``up_on_attempt``: {attempt: share of all episodes won on it}, attempts 1 to
+      ``MAX_ATTEMPT_SHOWN``; ``up_once_reached``: {attempt: share won on it of the episodes that
+      reached it (sat through at least that many played deals)}: the chance each attempt gives,
+      which the first does not dwarf merely by coming first;
     - ``attempts``: {attempts: episodes that lasted that many}, in increasing attempts;
     - ``game_length``: the games' mean length (``GameLength``);
     - ``barrel_share_of_deals``: the share of played deals that began with somebody on the barrel;
@@ -202,6 +205,7 @@ class BarrelSummary:
     fell: Share
     fell_to_zero: Share
     up_on_attempt: dict[int, Share]
+    up_once_reached: dict[int, Share]
     attempts: dict[int, int]
     game_length: GameLength
     barrel_share_of_deals: Share
@@ -265,6 +269,8 @@ def barrel_summary(run: Path) -> BarrelSummary:
         fell=_share(sum(k for f, k in fates.items() if f.startswith("fell")), n),
         fell_to_zero=_share(zeroed, n),
         up_on_attempt={a: _share(up_on.get(a, 0), n) for a in range(1, MAX_ATTEMPT_SHOWN + 1)},
+        up_once_reached={a: _share(up_on.get(a, 0), sum(v for b, v in attempts.items() if b >= a))
+                         for a in range(1, MAX_ATTEMPT_SHOWN + 1)},
         attempts=dict(sorted(attempts.items())),
         game_length=GameLength(mean=mean, n=n_games, ci_low=lo, ci_high=hi),
         barrel_share_of_deals=_share(barrel_deals, played_deals),
@@ -321,6 +327,7 @@ class BarrelStats:
         for label, s in self.summaries.items():
             items = [(f, s.fates[f]) for f in FATES] + [("fell", s.fell), ("fell to zero", s.fell_to_zero)]
             items += [(f"up on attempt {a}", v) for a, v in s.up_on_attempt.items()]
+            items += [(f"up on attempt {a}, once reached", v) for a, v in s.up_once_reached.items()]
             items += [("deals with a sitter", s.barrel_share_of_deals)]
             items += [(f"win from score {c}", v) for c, v in s.win_from_score.items()]
             for name, v in items:

@@ -12,7 +12,7 @@ from sim import __version__
 from sim.game.cards import SUIT_SYMBOLS
 
 if TYPE_CHECKING:
-    from analysis.barrel import BarrelStats, Share
+    from analysis.barrel import BarrelStats, BarrelSummary, Share
     from analysis.compare import Comparison
     from analysis.marriages import MarriageOdds
     from analysis.report import Sizes
@@ -272,17 +272,20 @@ def _section_barrel(s: BarrelStats | None, figs: list) -> list[str]:
     def share(x: Share) -> str:
         return pct(x.p, x.ci_low, x.ci_high) if x.n else "–"
     rows = [["games / episodes"] + [f"{v.games:,} / {v.episodes:,}" for v in summaries.values()]]
+    # Every way an episode ends, each once: the rows down to "unfinished" add up to all episodes.
     rows.append(["leaves upward (wins)"] + [share(v.fates["up"]) for v in summaries.values()])
-    for a in (1, 2, 3):
-        rows.append([f"… on attempt {a}"] + [share(v.up_on_attempt[a]) for v in summaries.values()])
     fates = [f for f in next(iter(summaries.values())).fates if f.startswith("fell")]
-    for f in fates:
+    for f in fates + ["another player won", "unfinished"]:
         if any(v.fates[f].k for v in summaries.values()):
             rows.append([f] + [share(v.fates[f]) for v in summaries.values()])
-    rows.append(["falls to zero"] + [share(v.fell_to_zero) for v in summaries.values()])
+    rows.append(["of the falls above: to zero"] + [share(v.fell_to_zero) for v in summaries.values()])
+    for a in (1, 2, 3):
+        rows.append([f"wins on attempt {a}, of those reaching it"]
+                    + [share(v.up_once_reached[a]) for v in summaries.values()])
     rows.append(["game length (deals)"] + [num(v.game_length.mean, v.game_length.ci_low, v.game_length.ci_high)
                                            for v in summaries.values()])
-    lines += _table(["share of barrel episodes"] + labels, rows)
+    lines += _table(["share of barrel episodes (the last rows: of the episodes reaching each attempt)"] + labels,
+                    rows)
     lines += _figures(figs)
     first = summaries[labels[0]]
     curve = [(c, v) for c, v in first.win_from_score.items() if v.n >= 30]
@@ -297,9 +300,20 @@ def _section_barrel(s: BarrelStats | None, figs: list) -> list[str]:
               f"- Under {labels[0]}, a player on the barrel leaves it upward {pct(up.p)} of the time and falls "
               f"{pct(fell.p)}; the commonest fall is \"{causes[0][0].split(': ', 1)[-1]}\" "
               f"({pct(causes[0][1].p)} of episodes).",
-              f"- The first attempt matters most: {pct(first.up_on_attempt[1].p)} of episodes end in a win "
-              f"on it, {pct(first.up_on_attempt[2].p)} on the second.", ""]
+              f"- Of the episodes that reach it, the first attempt wins {pct(first.up_once_reached[1].p)}, the "
+              f"second {pct(first.up_once_reached[2].p)} and the third {pct(first.up_once_reached[3].p)}"
+              + _attempts_reading(first) + ".", ""]
     return lines
+
+
+def _attempts_reading(s: BarrelSummary) -> str:
+    """What the attempts' chances say, only as far as their 95% intervals do: whether they overlap."""
+    shares = [s.up_once_reached[a] for a in (1, 2, 3) if s.up_once_reached[a].n]
+    if len(shares) < 2:
+        return ""
+    if max(x.ci_low for x in shares) <= min(x.ci_high for x in shares):
+        return ": their intervals overlap, so no attempt is shown to be better than another"
+    return ": their intervals do not all overlap"
 
 
 def _section_rules(s: Comparison | None, figs: list) -> list[str]:

@@ -134,9 +134,10 @@ def plot_barrel(result: BarrelStats, path: Path) -> None:
         ax1.bar(x + i * width, ps, width, yerr=err, capsize=3,
                 label=f"{short_label(label)} ({s.episodes:,} episodes)")
         attempts = range(1, last_attempt + 1)
-        ups = [s.up_on_attempt[a].p for a in attempts]
-        err2 = [[max(0.0, p - s.up_on_attempt[a].ci_low) for a, p in zip(attempts, ups, strict=True)],
-                [max(0.0, s.up_on_attempt[a].ci_high - p) for a, p in zip(attempts, ups, strict=True)]]
+        # Of the episodes that reached each attempt: the chance that attempt gives.
+        ups = [s.up_once_reached[a].p for a in attempts]
+        err2 = [[max(0.0, p - s.up_once_reached[a].ci_low) for a, p in zip(attempts, ups, strict=True)],
+                [max(0.0, s.up_once_reached[a].ci_high - p) for a, p in zip(attempts, ups, strict=True)]]
         ax2.errorbar(list(attempts), ups, yerr=err2, marker="o", capsize=3, label=short_label(label))
         curve = [(c, v) for c, v in s.win_from_score.items() if v.n >= 30]
         xs = [c + SCORE_STEP / 2 for c, _ in curve]
@@ -149,7 +150,7 @@ def plot_barrel(result: BarrelStats, path: Path) -> None:
     ax1.legend()
     ax2.set_xlabel("attempt (played deals on the barrel)")
     ax2.set_xticks(list(range(1, last_attempt + 1)))
-    ax2.set_ylabel("share of episodes won on this attempt")
+    ax2.set_ylabel("won on this attempt, of those reaching it")
     ax2.set_title("Leaving the barrel upward, by attempt")
     ax2.legend()
     ax3.set_xlabel(f"your score before the deal you deal (points, classes of {SCORE_STEP})")

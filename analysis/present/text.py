@@ -87,6 +87,8 @@ def barrel_lines(result: BarrelStats) -> list[str]:
     row("fell to zero", [pct(s.fell_to_zero) for s in summaries.values()])
     for a in range(1, 4):
         row(f"up on attempt {a}", [pct(s.up_on_attempt[a]) for s in summaries.values()])
+    for a in range(1, 4):
+        row(f"up on attempt {a}, once reached", [pct(s.up_once_reached[a]) for s in summaries.values()])
     for a in range(0, 4):
         label = f"episodes of {a}{'+' if a == 3 else ''} deals on it"
         row(label, [pct(s.lasted(a, or_more=a == 3)) for s in summaries.values()])

@@ -189,3 +189,22 @@ def test_wins_from_score_match_a_row_by_row_count():
                 cell[1] += 1
             before = [r[f"score{q}"] for q in range(3)]
     assert barrel.wins_from_score(deals, games, 3) == naive
+
+
+def test_attempt_chances_once_reached_match_a_naive_count(tmp_path):
+    """Each attempt's chance is counted among the episodes that reached it (sat through at least
+    that many played deals), from the deal-by-deal walk; the fates add up to every episode."""
+    from sim.runs import read_shard, verify_run
+
+    result = barrel.tables_barrel(games=600, rules=["classic"], seed=9, out=tmp_path)
+    ((label, s),) = result.summaries.items()
+    shards = verify_run(result.runs[label])
+    eps = [e for d, g in zip(shards["deals"], shards["games"], strict=True)
+           for e in naive_episodes(read_shard(d), read_shard(g), 3)]
+    assert sum(v.k for v in s.fates.values()) == len(eps) == s.episodes > 0
+    for a in (1, 2, 3):
+        reached = [e for e in eps if e["attempts"] >= a]
+        won = [e for e in reached if e["fate"] == "up" and e["attempts"] == a]
+        assert (s.up_once_reached[a].k, s.up_once_reached[a].n) == (len(won), len(reached))
+        assert s.up_on_attempt[a].k == len(won) and s.up_on_attempt[a].n == len(eps)
+    assert s.up_once_reached[2].n < s.up_once_reached[1].n  # fewer episodes reach the second attempt
