@@ -125,8 +125,9 @@ def plot_barrel(result: BarrelStats, path: Path) -> None:
     shown = [f for f in FATES if any(s.fates[f].k for s in summaries.values())]
     width = 0.8 / max(1, len(summaries))
     x = np.arange(len(shown))
-    last_attempt = max([a for s in summaries.values() for a, v in s.up_on_attempt.items() if v.k] + [1])
-    last_attempt = min(MAX_ATTEMPT_SHOWN, last_attempt + 1)
+    # Every attempt some episode reached (none reaches one past the rules' attempts).
+    last_attempt = max([a for s in summaries.values() for a, v in s.up_once_reached.items() if v.n] + [1])
+    last_attempt = min(MAX_ATTEMPT_SHOWN, last_attempt)
     for i, (label, s) in enumerate(summaries.items()):
         ps = [s.fates[f].p for f in shown]
         err = [[max(0.0, p - s.fates[f].ci_low) for f, p in zip(shown, ps, strict=True)],
@@ -151,6 +152,7 @@ def plot_barrel(result: BarrelStats, path: Path) -> None:
     ax2.set_xlabel("attempt (played deals on the barrel)")
     ax2.set_xticks(list(range(1, last_attempt + 1)))
     ax2.set_ylabel("won on this attempt, of those reaching it")
+    ax2.set_ylim(bottom=0)  # from zero: a chance drawn to scale
     ax2.set_title("Leaving the barrel upward, by attempt")
     ax2.legend()
     ax3.set_xlabel(f"your score before the deal you deal (points, classes of {SCORE_STEP})")
