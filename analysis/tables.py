@@ -480,9 +480,11 @@ class ComparisonRow:
     range of contracts.
 
     - ``contract``: the contract ("100") or the range pooled ("100-200": every contract of the
-      table up to 200, each deal counted once per contract);
-    - ``n``: the deals (times the contracts pooled);
-    - ``dd``, ``heuristic``, ``pimc``: each one's make-rate with its Wilson 95% interval.
+      table up to 200; the rate is the mean over deals of the share of those contracts made);
+    - ``n``: the deals;
+    - ``dd``, ``heuristic``, ``pimc``: each one's make-rate with its 95% interval: Wilson's for a
+      contract, and for the range a normal interval clustered by deal (a deal's contracts are not
+      independent trials).
     """
 
     contract: str
@@ -698,13 +700,18 @@ def comparison(path: Path) -> tuple[ComparisonRow, ...]:
             k = int((df[f"{m}_points"] >= lv).sum()) if df.height else 0
             rates[m] = (k / df.height if df.height else math.nan, *wilson_interval(k, df.height))
         rows.append(ComparisonRow(contract=str(lv), n=df.height, **rates))
+    # Every contract from 100 to 200 over the same deals: the levels of one deal are one cluster,
+    # not independent trials. The rate is the mean over deals of the share of levels made, and
+    # its interval comes from the spread of that share between deals.
     pooled = [lv for lv in meta["levels"] if lv <= 200]
-    n = df.height * len(pooled)
     rates = {}
     for m in METHODS:
-        k = int(sum((df[f"{m}_points"] >= lv).sum() for lv in pooled)) if df.height else 0
-        rates[m] = (k / n if n else math.nan, *wilson_interval(k, n))
-    rows.append(ComparisonRow(contract=f"{pooled[0]}-{pooled[-1]}", n=n, **rates))
+        pts = df[f"{m}_points"].to_numpy()
+        share = np.mean([pts >= lv for lv in pooled], axis=0) if df.height else np.zeros(0)
+        mean = float(share.mean()) if df.height else math.nan
+        lo, hi = mean_interval(mean, float(share.std(ddof=1)) if df.height > 1 else math.nan, df.height)
+        rates[m] = (mean, max(0.0, lo), min(1.0, hi)) if df.height > 1 else (mean, lo, hi)
+    rows.append(ComparisonRow(contract=f"{pooled[0]}-{pooled[-1]}", n=df.height, **rates))
     return tuple(rows)
 
 

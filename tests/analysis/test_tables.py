@@ -68,6 +68,25 @@ def test_summary_and_plot(table, tmp_path):
     assert sum(groups.values()) == 3 and set(groups) <= set(tables.METHOD_GROUPS)
 
 
+def test_the_pooled_contracts_are_clustered_by_deal(table):
+    """The 100-200 row counts each deal once: the mean over deals of the share of the contracts it
+    made, with a normal interval from the spread between deals (a deal's 21 contracts are one
+    cluster), here counted deal by deal."""
+    import math
+    import statistics
+
+    _out, path = table
+    df = pl.read_parquet(path).filter(pl.col("pimc_points").is_not_null())
+    levels = [lv for lv in tables.read_metadata(path)["levels"] if lv <= 200]
+    row = tables.comparison(path)[-1]
+    assert row.contract == f"{levels[0]}-{levels[-1]}" and row.n == df.height == 3
+    for m in tables.METHODS:
+        share = [sum(p >= lv for lv in levels) / len(levels) for p in df[f"{m}_points"].to_list()]
+        mean = sum(share) / len(share)
+        half = 1.959963984540054 * statistics.stdev(share) / math.sqrt(len(share))
+        assert getattr(row, m) == pytest.approx((mean, max(0.0, mean - half), min(1.0, mean + half)))
+
+
 def test_cli_tables_bids(tmp_path):
     from cli import app
 
