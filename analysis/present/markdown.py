@@ -79,8 +79,9 @@ def render_markdown(sections: dict, figures: dict, *, rules: list[str], compared
     kind = "quick" if quick else "full"
     lines = ["# Thousand: a strategy report", "",
              f"Rules: **{', '.join(rules)}**{'' if rules == ['classic'] else ' (the first for sections 1, 2 and 5)'}; "
-             f"seed {seed}; {kind} sample sizes; thousand {__version__}. Every number comes with its 95% interval; "
-             "the data behind each section is in `data/`, and `provenance.json` says what made it.", "",
+             f"seed {seed}; {kind} sample sizes; thousand {__version__}. Measured shares and means carry their 95% "
+             "interval in brackets; exact odds are exact; the data behind each section is in `data/`, and "
+             "`provenance.json` says what made it.", "",
              "Contents: " + " · ".join(f"[{title}](#{key})" for key, title in SECTIONS.items()), ""]
     lines += _section_bids(sections["bids"], figures["bids"])
     lines += _section_marriages(sections["marriages"], figures["marriages"])
@@ -125,7 +126,7 @@ def _section_bids(s: BidTable, figs: list) -> list[str]:
               "expected score (made: +contract, failed: −contract, from a zero score). First hand must bid and "
               "takes the best bid; a later hand bids only when that beats passing and defending (measured on the "
               "same deals). Bids stop at the class's bidding cap (120 without a marriage). The last columns give "
-              "dd's 70% bid (optimistic: it sees every card) and pimc's where pimc played enough deals.", ""]
+              "dd's 70% bid (every seat seeing every card) and pimc's where pimc played enough deals.", ""]
     rows = []
     for r in heur:
         d, p = dd.get(r.hand_class), pimc.get(r.hand_class)
@@ -181,13 +182,11 @@ def _reading_bids(s: BidTable, heur: list[CheatRow]) -> list[str]:
     comp = {r.contract: r for r in s.comparison}
     if s.pimc_deals and "120" in comp:
         r = comp["120"]
-        safe = r.pimc[1] > r.heuristic[2]  # pimc's interval wholly above the heuristic player's
-        out.append(f"- On the {r.n:,} deals all three declared, 120 was made {pct(r.dd[0])} of the time by "
-                   f"double dummy, {pct(r.pimc[0])} by pimc and {pct(r.heuristic[0])} by the heuristic player. "
-                   "Double dummy sees every card: it is the optimistic bound. The cheat sheet rests on the heuristic "
-                   "player, which sees only its own cards, as you do"
-                   + ("; pimc, a stronger declarer that also sees only its own cards, makes more, so the sheet's "
-                      "bids are on the safe side for a strong player." if safe else "."))
+        out.append(f"- On the {r.n:,} deals all three declared, 120 was made {pct(*r.dd)} of the time by "
+                   f"double dummy, {pct(*r.pimc)} by pimc and {pct(*r.heuristic)} by the heuristic player. "
+                   "Each plays all three seats, so a make-rate measures its defence as much as its declarer's "
+                   "play: double dummy's perfect defenders can make it lower than a weaker player's. The cheat "
+                   "sheet rests on the heuristic player, which sees only its own cards, as you do.")
     return out or ["- The table is too small for a reading."]
 
 
@@ -403,9 +402,10 @@ def _section_method(sections: dict, *, rules: list[str], compared: list[str], se
              "**Players.** *heuristic*: our rule-based player (hand evaluation, bidding with a margin, card play by "
              "rules of thumb; it sees only its cards). *pimc*: perfect-information Monte Carlo: at each decision it "
              "deals the unseen cards consistently with what it knows, solves each layout double dummy and plays the "
-             "card best on average. *dd*: double dummy, every seat seeing every card and playing perfectly: an "
-             "optimistic bound for the declarer (the defence never errs, but the declarer never guesses wrong "
-             "either), never a forecast of real play. *leadage*: the ported bot; *random*: legal moves at random.",
+             "card best on average. *dd*: double dummy, every seat seeing every card and playing perfectly: the "
+             "declarer never guesses wrong, but neither do the defenders, so it is no bound on what a real "
+             "declarer makes, and never a forecast of real play. *leadage*: the ported bot; *random*: legal moves "
+             "at random.",
              "",
              "**Statistics.** Shares carry Wilson 95% intervals; means normal intervals; differences between rule "
              "sets and players are paired (the same deals) and Holm-corrected. A bid's range in the cheat sheet is "
