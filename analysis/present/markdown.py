@@ -355,8 +355,8 @@ def _section_players(s: TournamentResult, figs: list) -> list[str]:
              f"A duplicate tournament: {s.size:,} whole games in each of the {len(s.seatings)} seatings of "
              f"{', '.join(sorted(r.player for r in s.players))} (seed {s.seed}), so every player meets the "
              "same cards in every seat. "
-             "`leadage` is the computer player of the open-source game Leadage/tysyacha-1000, ported; `random` "
-             "plays any legal card and bids at random, a floor.", ""]
+             "`learned` is our player trained on the exact solver's values (docs/learned.md); `leadage` is the "
+             "computer player of the open-source game Leadage/tysyacha-1000, ported.", ""]
     rows = [[k + 1, r.player, pct(r.win_share, r.win_ci_low, r.win_ci_high),
              num(r.final_score, r.score_ci_low, r.score_ci_high, digits=0),
              num(r.score_per_deal, r.score_per_deal_ci_low, r.score_per_deal_ci_high)]
@@ -404,8 +404,9 @@ def _section_method(sections: dict, *, rules: list[str], compared: list[str], se
              "deals the unseen cards consistently with what it knows, solves each layout double dummy and plays the "
              "card best on average. *dd*: double dummy, every seat seeing every card and playing perfectly: the "
              "declarer never guesses wrong, but neither do the defenders, so it is no bound on what a real "
-             "declarer makes, and never a forecast of real play. *leadage*: the ported bot; *random*: legal moves "
-             "at random.",
+             "declarer makes, and never a forecast of real play. *learned*: a small net "
+             "trained on the exact solver's values of positions it reached itself, which bids, gives and plays "
+             "(docs/learned.md). *leadage*: the ported bot.",
              "",
              "**Statistics.** Shares carry Wilson 95% intervals; means normal intervals; differences between rule "
              "sets and players are paired (the same deals) and Holm-corrected. A bid's range in the cheat sheet is "
