@@ -19,6 +19,9 @@ h2 { border-bottom: 1px solid #aaa; margin-top: 2em; padding-bottom: .1em; }
 table { border-collapse: collapse; margin: .8em 0; font-size: .9em; }
 /* On a phone a wide table scrolls sideways on its own instead of being cut at the screen's edge. */
 @media (max-width: 800px) { table { display: block; overflow-x: auto; max-width: 100%; } }
+/* A plot shrunk to a phone's width cannot be read: there it keeps a readable width and its
+   paragraph scrolls sideways, as a wide table does. */
+@media (max-width: 800px) { p:has(> img) { overflow-x: auto; } p > img { max-width: none; width: 900px; } }
 th, td { border: 1px solid #ccc; padding: .25em .6em; text-align: left; vertical-align: top; }
 th { background: #f0f0f0; }
 tr:nth-child(even) td { background: #fafafa; }
