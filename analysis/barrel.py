@@ -12,7 +12,9 @@ EV_BARREL_STAY ends it, and its bits say how:
   redeal penalty (EV_REDEAL_PENALTY), or another (for instance a dump truck on a barrel of 555);
   a fall that set the score to zero (EV_FALL_TO_ZERO) is counted as well;
 - an episode still running at the game's last deal ended with **another player's win**, or
-  **unfinished** when the game hit its deal limit.
+  **unfinished** when the game hit its deal limit;
+- a bolt penalty or the dealer's redeal penalty in the very deal of the climb is settled after it:
+  the seat falls at once, an episode of no attempt with that cause.
 
 Climbs that reached the barrel together with another player (EV_SIMULTANEOUS) never sit; they are
 counted apart. Everything is read from the verified shards of a run, one shard at a time, so
@@ -84,6 +86,14 @@ def episodes(deals: pl.DataFrame, games: pl.DataFrame, n_seats: int) -> list[dic
         cum = np.cumsum(counts)
         ends = ((ev & EV_BARREL_STAY) == 0).nonzero()[0]
         for c in ((ev & EV_BARREL_ON) != 0).nonzero()[0]:
+            # A penalty of the climb's own deal (a bolt, the dealer's redeal penalty) is settled
+            # after the climb: the seat falls at once, before any attempt (sim.engine.settle_nb).
+            now = int(ev[c]) & (EV_BOLT_PENALTY | EV_REDEAL_PENALTY)
+            if now:
+                out.append({"game": int(game[c]), "seat": p, "attempts": 0,
+                            "fate": "fell: bolt penalty" if now & EV_BOLT_PENALTY else "fell: redeal penalty",
+                            "zeroed": bool(ev[c] & EV_FALL_TO_ZERO)})
+                continue
             k = np.searchsorted(ends, c, side="right")
             last = last_of_game[np.searchsorted(last_of_game, c)]
             end = ends[k] if k < len(ends) else None

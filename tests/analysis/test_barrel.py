@@ -60,7 +60,13 @@ def naive_episodes(deals: pl.DataFrame, games: pl.DataFrame, n_seats: int) -> li
                             fate = "fell: other"
                         out.append({**open_ep, "fate": fate, "zeroed": bool(ev & EV_FALL_TO_ZERO)})
                         open_ep = None
-                if ev & EV_BARREL_ON:
+                if ev & EV_BARREL_ON and ev & (EV_BOLT_PENALTY | EV_REDEAL_PENALTY):
+                    # Climbed and, in the same deal, paid a penalty the engine counts after the climb:
+                    # off the barrel again before any attempt.
+                    fate = "fell: bolt penalty" if ev & EV_BOLT_PENALTY else "fell: redeal penalty"
+                    out.append({"game": game, "seat": p, "attempts": 0, "fate": fate,
+                                "zeroed": bool(ev & EV_FALL_TO_ZERO)})
+                elif ev & EV_BARREL_ON:
                     open_ep = {"game": game, "seat": p, "attempts": 0}
             if open_ep is not None:
                 fate = "unfinished" if winner[game] < 0 else "another player won"
@@ -208,3 +214,22 @@ def test_attempt_chances_once_reached_match_a_naive_count(tmp_path):
         assert (s.up_once_reached[a].k, s.up_once_reached[a].n) == (len(won), len(reached))
         assert s.up_on_attempt[a].k == len(won) and s.up_on_attempt[a].n == len(eps)
     assert s.up_once_reached[2].n < s.up_once_reached[1].n  # fewer episodes reach the second attempt
+
+
+def test_a_penalty_in_the_climb_deal_is_a_fall_at_once():
+    """Under online rules (a bolt for three passes, each bolt paid at once) a seat can climb onto
+    the barrel and pay a bolt in the same deal: the engine settles the bolt after the climb, so the
+    seat falls there, an episode of no attempt with that cause (it read as a fall of no cause on
+    the next deal)."""
+    from sim.game.rules import load_rules
+
+    rules = load_rules("online")
+    deals, games = play_chunk(BatchSpec(mode="games", n=200, seed=3, players=("heuristic",) * 3, rules=rules,
+                                        max_deals_per_game=300), 0)
+    eps = barrel.episodes(deals, games, 3)
+    assert not [e for e in eps if e["fate"] == "fell: other"]
+    at_once = [e for e in eps if e["attempts"] == 0 and e["fate"] == "fell: bolt penalty"]
+    assert at_once, "the sample must hold a climb that pays a bolt in the same deal"
+    key = ("game", "seat")
+    assert sorted(eps, key=lambda e: tuple(e[k] for k in key)) == sorted(
+        naive_episodes(deals, games, 3), key=lambda e: tuple(e[k] for k in key))
