@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from analysis.stats import mean_interval, wilson_interval
+from analysis.stats import mean_interval, wilson_rate
 from analysis.stored import FINGERPRINT, holds_out
 from sim import InputError
 from sim.engine.schema import (
@@ -289,8 +289,8 @@ def barrel_summary(run: Path) -> BarrelSummary:
 
 
 def _share(k: int, n: int) -> Share:
-    lo, hi = wilson_interval(k, n)
-    return Share(k=k, n=n, p=k / n if n else math.nan, ci_low=lo, ci_high=hi)
+    p, lo, hi = wilson_rate(k, n)
+    return Share(k=k, n=n, p=p, ci_low=lo, ci_high=hi)
 
 
 # What identifies a stored barrel table (besides the code fingerprint): metadata key -> (what a

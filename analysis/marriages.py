@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from analysis.stats import Z95, mean_interval, wilson_interval
+from analysis.stats import Z95, Rate, mean_interval, wilson_interval, wilson_rate
 from analysis.stored import holds_out
 from sim import InputError
 from sim.game.cards import SUIT_SYMBOLS
@@ -56,7 +56,7 @@ __all__ = [
     "HAND", "TALON", "UNSEEN", "MAX_MARRIAGE_DEALS", "TABLE_FILE", "PLAY_TABLE_FILE", "PLOT_FILE", "WORTH_PLOT_FILE",
     "pattern_counts", "hand_odds", "talon_odds", "deal_odds", "Measure", "measure", "exact_odds", "OddsRow",
     "marriage_table", "IDENTITY", "PLAY_KEYS", "RUN_FIELDS", "MARRIAGE_TABLES", "MarriageOdds", "FATES", "ROLES",
-    "seat_roles", "marriage_fates", "declared_points", "RolePoints", "Share", "FateRow", "MarriagePlay",
+    "seat_roles", "marriage_fates", "declared_points", "RolePoints", "FateRow", "MarriagePlay",
     "marriages_in_play", "Interval", "WorthRow", "MarriageWorth", "marriage_worth", "tables_marriages",
 ]
 
@@ -535,8 +535,6 @@ class RolePoints:
         return {"mean": self.mean, "n": self.n, "ci": list(self.ci), "distribution": dict(self.distribution)}
 
 
-Share = tuple[float, float, float]
-"""A share with its Wilson 95% interval: (share, low, high); the share NaN when nothing counts."""
 
 
 @dataclass(frozen=True)
@@ -553,13 +551,13 @@ class FateRow:
     role: str
     suit: str
     held: int
-    declared: Share
-    declared_burnt: Share
-    no_trick_won: Share
-    cards_played_first: Share
-    given_away: Share | None = None
+    declared: Rate
+    declared_burnt: Rate
+    no_trick_won: Rate
+    cards_played_first: Rate
+    given_away: Rate | None = None
 
-    def fate(self, name: str) -> Share:
+    def fate(self, name: str) -> Rate:
         """The share of a fate by its name in FATES (or "given away")."""
         return getattr(self, name.replace(", ", "_").replace(" ", "_"))
 
@@ -662,12 +660,11 @@ def marriages_in_play(run: Path, *, label: str = "stored run", partial: bool = F
             shares = {}
             for f in FATES:
                 k = counts.get((role, s, f), 0)
-                shares[f.replace(", ", "_").replace(" ", "_")] = (k / held if held else math.nan,
-                                                                  *wilson_interval(k, held))
+                shares[f.replace(", ", "_").replace(" ", "_")] = wilson_rate(k, held)
             if role == "declarer":
                 k = counts.get((role, s, "given away"), 0)
                 before = held + k
-                shares["given_away"] = (k / before if before else math.nan, *wilson_interval(k, before))
+                shares["given_away"] = wilson_rate(k, before)
             rows.append(FateRow(role=role, suit=SUIT_SYMBOLS[s], held=held, **shares))
     return MarriagePlay(label=label, run=run, deals=meta["sample_size"], seed=meta["seed"],
                         players=tuple(meta["players"]), rules=rules, points=tuple(points), rows=tuple(rows),

@@ -9,8 +9,8 @@ import math
 from statistics import NormalDist
 from typing import Any
 
-__all__ = ["Z95", "wilson_interval", "mean_interval", "RatioOfSums", "PairedRatioSums", "two_sided_p", "holm",
-           "json_ready"]
+__all__ = ["Z95", "wilson_interval", "Rate", "wilson_rate", "mean_interval", "RatioOfSums", "PairedRatioSums",
+           "two_sided_p", "holm", "json_ready"]
 
 Z95 = 1.959963984540054  # the normal distribution's 97.5% quantile: two-sided 95% intervals
 
@@ -24,6 +24,15 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+Rate = tuple[float, float, float]
+"""A share with its Wilson 95% interval: (share, low, high); the share NaN when nothing counts."""
+
+
+def wilson_rate(successes: int, n: int) -> Rate:
+    """``successes / n`` with its Wilson 95% interval (all NaN when ``n`` is 0)."""
+    return (successes / n if n else math.nan, *wilson_interval(successes, n))
 
 
 def mean_interval(mean: float, std: float, n: int, z: float = Z95) -> tuple[float, float]:

@@ -36,7 +36,7 @@ import numpy as np
 import polars as pl
 
 from analysis.advisor import SEATS, check_three_player_deal, fail_loss, made_gain
-from analysis.stats import mean_interval, wilson_interval
+from analysis.stats import Rate, mean_interval, wilson_rate
 from analysis.stored import FINGERPRINT, StaleResultError, holds_out, manifest_problem, refusal, write_manifest
 from sim import InputError, __version__
 from sim.engine.playouts import ADVICE_WORLDS, Situation, dd_exact_values, pass_results, played_points
@@ -55,7 +55,7 @@ if TYPE_CHECKING:
 __all__ = [
     "TABLE_FILE", "PLOT_FILE", "METHODS", "COMPARE_LEVELS", "random_deals", "hand_features", "MAX_TABLE_DEALS",
     "levels_for", "build_bid_tables", "PASS_SEAT", "IDENTITY", "TABLE_PART", "PARTS_DIR", "PARTS_SPEC", "parts_kept",
-    "play_part", "read_metadata", "TABLE_COLUMNS", "open_bid_table", "MARRIAGE_CLASSES", "ACE_CLASSES", "Rate",
+    "play_part", "read_metadata", "TABLE_COLUMNS", "open_bid_table", "MARRIAGE_CLASSES", "ACE_CLASSES",
     "MakeRate", "ClassCurve", "ComparisonRow", "RiskBid", "CheatRow", "MethodRate", "METHOD_GROUPS", "BID_TABLES",
     "BidTable", "comparison", "METHODS_PLOT_FILE", "PLOT_MAX_LEVEL", "method_rates", "class_curves", "CHEAT_RISKS",
     "cheat_sheet", "summarize_bid_table", "tables_bids",
@@ -421,8 +421,6 @@ def _class_expr() -> pl.Expr:
 
 
 # ---- the result: make-rates by hand class, the declarers compared, the cheat sheets ------------------------
-Rate = tuple[float, float, float]
-"""A rate with its Wilson 95% interval: (rate, low, high); the rate NaN when no deal counts."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -698,7 +696,7 @@ def comparison(path: Path) -> tuple[ComparisonRow, ...]:
         rates = {}
         for m in METHODS:
             k = int((df[f"{m}_points"] >= lv).sum()) if df.height else 0
-            rates[m] = (k / df.height if df.height else math.nan, *wilson_interval(k, df.height))
+            rates[m] = wilson_rate(k, df.height)
         rows.append(ComparisonRow(contract=str(lv), n=df.height, **rates))
     # Every contract from 100 to 200 over the same deals: the levels of one deal are one cluster,
     # not independent trials. The rate is the mean over deals of the share of levels made, and
@@ -735,8 +733,7 @@ def method_rates(path: Path) -> tuple[MethodRate, ...]:
             pts = part[f"{m}_points"].to_numpy()
             for lv in levels:
                 k = int((pts >= lv).sum())
-                out.append(MethodRate(group, m, lv, k, part.height, k / part.height if part.height else math.nan,
-                                      *wilson_interval(k, part.height)))
+                out.append(MethodRate(group, m, lv, k, part.height, *wilson_rate(k, part.height)))
     return tuple(out)
 
 
@@ -758,8 +755,7 @@ def class_curves(path: Path, levels: list[int] | None = None) -> tuple[ClassCurv
         methods = {}
         for m in METHODS:
             n = r["n_pimc"] if m == "pimc" else r["n"]
-            methods[m] = tuple(MakeRate(lv, r[f"{m}_{lv}"], n, r[f"{m}_{lv}"] / n if n else math.nan,
-                                        *wilson_interval(r[f"{m}_{lv}"], n)) for lv in levels)
+            methods[m] = tuple(MakeRate(lv, r[f"{m}_{lv}"], n, *wilson_rate(r[f"{m}_{lv}"], n)) for lv in levels)
         out.append(ClassCurve(hand_class=r["hand_class"], n=r["n"], n_pimc=r["n_pimc"], bidding_cap=r["cap"],
                               **methods))
     return tuple(out)
