@@ -10,7 +10,10 @@ seat 1 playing after him (his left), seat 2 after seat 1:
   as the highest contract level it reaches or exactly;
 - ``played_points``: his points when every seat plays by one method (heuristic, pimc or dd) from
   the talon on;
-- ``pass_results``: the pass-and-defend line, in a score situation (``Situation``).
+- ``pass_results``: the pass-and-defend line, in a score situation (``Situation``);
+- ``auction_lines``: the whole deal played once for each of seat 0's bidding lines ("bid up to
+  b", or pass), every seat's result and score change, the declarer, the contract after the talon
+  (the declarer raises or concedes as his player does), from a score situation.
 
 Samples are drawn in chunks of ``CHUNK`` from ``SeedSequence(seed, spawn_key=(chunk,))``; the
 methods' own random streams from ``spawn_key=(chunk, method)`` (``METHOD_IDS``). Results depend on
@@ -33,18 +36,27 @@ from sim.game.rng_nb import state_from_seed
 from sim.game.rules import HouseRules
 from sim.game.state_layout import G_ON_BARREL, G_SCORE, G_WINNER, N_GAME_STATE
 from sim.parallel import Tally, run_chunks, thread_buffers
-from sim.players import MAX_PIMC_WORLDS
-from sim.players.layout import PLAYER_CODES, PLAYER_HEURISTIC, PLAYER_SCRIPTED
+from sim.players import MAX_PIMC_WORLDS, is_learned, player_type
+from sim.players.layout import PLAYER_HEURISTIC, PLAYER_SCRIPTED
 from sim.solver import PIMC_TABLE_LOG2_ROWS
+
+# The columns of ``auction_lines``' rows (``playouts_nb.LN_*``): per seat 0, 1, 2 the raw deal result
+# (the contract won or lost, defence points, a concession's payout), the score change (with the
+# barrel's, bolts' and trucks' effects) and the score after the deal; then the declarer (-1: thrown
+# in), the winning bid, the final contract, made (1/0) and conceded (1/0).
+LINE_COLUMNS = ("result0", "result1", "result2", "change0", "change1", "change2", "score0", "score1", "score2",
+                "declarer", "winning_bid", "contract", "made", "conceded")
+PASS_LINE = -1  # the line limit of passing at every turn (first hand under forced_first_bid: the forced bid)
 
 __all__ = [
     "CHUNK", "SEARCH_CHUNK", "METHOD_IDS", "ADVICE_WORLDS", "AdvisorError", "Known", "Situation",
-    "sample_unseen", "dd_levels", "dd_exact_values", "played_points", "pass_results",
+    "sample_unseen", "dd_levels", "dd_exact_values", "played_points", "contract_points", "pass_results",
+    "LINE_COLUMNS", "PASS_LINE", "auction_lines",
 ]
 
 CHUNK = 50
 SEARCH_CHUNK = 10  # samples per task of the double-dummy searches (no random stream to keep)
-METHOD_IDS = {"dd": 1, "pimc": 2, "heuristic": 3, "pass": 4, "sample": 0}
+METHOD_IDS = {"dd": 1, "pimc": 2, "heuristic": 3, "pass": 4, "sample": 0, "learned": 5, "lines": 6}
 # Fewer worlds than a game's PIMC seat (sim.players.PIMC_WORLDS): the advisor plays every sampled deal
 # with every seat searching, and its answer is an average over many deals.
 ADVICE_WORLDS = 16
@@ -70,6 +82,28 @@ class Situation:
 
     score: int = 0
     on_barrel: bool = False
+
+
+FAST_METHODS = ("heuristic", "learned")  # played a chunk a call; the searching players a deal a call
+
+
+def _seats(player: str, rules: HouseRules, worlds: int = ADVICE_WORLDS) -> tuple[np.ndarray, np.ndarray,
+                                                                                  np.ndarray | None]:
+    """(codes, parameter rows, packed nets or None) for every seat played by ``player`` (a name
+    ``sim.players.parse_players`` takes, one for all three seats)."""
+    from sim.players import HeuristicParams, learned_nets, params_matrix, parse_players, player_codes
+
+    if not 1 <= worlds <= MAX_PIMC_WORLDS:
+        raise AdvisorError(f"--worlds must be from 1 to {MAX_PIMC_WORLDS}, not {worlds}")
+    names = parse_players(player, 3)
+    prm = params_matrix(HeuristicParams(pimc_worlds=worlds), rules)
+    net = learned_nets(names, prm, 3)
+    return player_codes(names), prm, net
+
+
+def _with_net(solver: tuple, net: np.ndarray | None) -> tuple:
+    """A thread's seat tuple with the learned seats' packed nets (read only: shared by threads)."""
+    return solver if net is None else (*solver[:4], net, *solver[5:])
 
 
 def _rng(seed: int, chunk: int, method: str) -> np.ndarray:
@@ -158,45 +192,70 @@ def dd_exact_values(hand: int, samples: np.ndarray, rules: HouseRules, threads: 
 
 def played_points(hand: int, samples: np.ndarray, rules: HouseRules, method: str, seed: int, *,
                   worlds: int = ADVICE_WORLDS, threads: int | None = None,
-                  hands: np.ndarray | None = None, first_chunk: int = 0,
+                  hands: np.ndarray | None = None, first_chunk: int = 0, contract: int = -1,
                   progress: Callable[[int], None] | None = None) -> np.ndarray:
     """The declarer's points (card points + marriages) when every seat plays by ``method``
-    (``heuristic``, ``pimc`` or ``dd``) from the talon on. ``hands``: per-sample 7-card hands
-    instead of one ``hand`` for all. ``first_chunk``: the index of the first CHUNK of samples in a
-    longer sequence (``samples`` starting at ``first_chunk * CHUNK`` of it), so that a part played
-    alone draws the random streams it would draw in the whole. ``progress(samples done)`` as in
-    ``_run_counted``; PIMC deals, which can take minutes each, count one by one."""
+    (``heuristic``, ``learned`` or ``learned:PATH``, ``pimc`` or ``dd``) from the talon on, the
+    declarer playing ``contract`` (-1: none; the learned player plays the contract it is given, the
+    others play for points whatever it is: see ``contract_points``).
+    ``hands``: per-sample 7-card hands instead of one ``hand`` for all. ``first_chunk``: the index
+    of the first CHUNK of samples in a longer sequence (``samples`` starting at ``first_chunk *
+    CHUNK`` of it), so that a part played alone draws the random streams it would draw in the
+    whole. ``progress(samples done)`` as in ``_run_counted``; PIMC deals, which can take minutes
+    each, count one by one."""
     from sim.engine import playouts_nb
-    from sim.players import HeuristicParams, params_matrix
 
-    if not 1 <= worlds <= MAX_PIMC_WORLDS:
-        raise AdvisorError(f"--worlds must be from 1 to {MAX_PIMC_WORLDS}, not {worlds}")
-    codes = np.full(3, PLAYER_CODES[method], dtype=np.int64)
+    if is_learned(method) and contract < 0:  # its net plays a contract: without one it plays out of its training
+        raise ValueError("a learned declarer's points need the contract he plays: use contract_points")
+    codes, prm, net = _seats(method, rules, worlds)
     arr = rules.to_array()
-    prm = params_matrix(HeuristicParams(pimc_worlds=worlds), rules)
     out = np.zeros(len(samples), dtype=np.int64)
     # A chunk's deals draw from one random stream in turn, so playing them one call each gives the
     # same deals as one call for all: slow deals are played (and counted) one by one.
-    step = 1 if method != "heuristic" else CHUNK
+    step = CHUNK if player_type(method) in FAST_METHODS else 1
+    stream = "learned" if is_learned(method) else method
 
     def work(i, a, b, tally):
         bf = _buffers()
-        rng = _rng(seed, first_chunk + i, method)
-        solver = bf["solver"]
+        rng = _rng(seed, first_chunk + i, stream)
+        solver = _with_net(bf["solver"], net)
         if hands is None:
             for lo in range(a, b, step):
                 hi = min(b, lo + step)
                 playouts_nb.play_samples(codes, samples[lo:hi], hand, arr, prm, rng, out[lo:hi], bf["ws"],
-                                         bf["plays"], bf["script"], solver)
+                                         bf["plays"], bf["script"], solver, contract)
                 tally.add(hi - lo)
         else:
             for j in range(a, b):
                 out[j] = playouts_nb.play_from_talon(codes, int(hands[j]) | int(samples[j, 0]), samples[j, 1],
                                                      samples[j, 2], samples[j, 0], arr, prm, rng, bf["ws"], bf["plays"],
-                                                     bf["script"], solver)[0]
+                                                     bf["script"], solver, contract)[0]
                 tally.add(1)
 
     _run_counted(len(samples), work, size=CHUNK, threads=threads, progress=progress)
+    return out
+
+
+def contract_points(hand: int, samples: np.ndarray, rules: HouseRules, method: str, seed: int,
+                    levels: list[int] | np.ndarray, *, worlds: int = ADVICE_WORLDS, threads: int | None = None,
+                    hands: np.ndarray | None = None, first_chunk: int = 0,
+                    progress: Callable[[int], None] | None = None) -> np.ndarray:
+    """(samples, levels) the declarer's points when he plays each contract of ``levels``: a learned
+    player plays each contract apart (its play aims at the contract it is given), the others play
+    once for points (``played_points`` with no contract), that play answering every level. A
+    contract b is made where the points reach b. ``progress`` counts samples (a learned player's
+    levels one after another: samples × levels)."""
+    levels = [int(b) for b in levels]
+    if not is_learned(method):
+        pts = played_points(hand, samples, rules, method, seed, worlds=worlds, threads=threads, hands=hands,
+                            first_chunk=first_chunk, progress=progress)
+        return np.repeat(pts[:, None], len(levels), axis=1)
+    out = np.zeros((len(samples), len(levels)), dtype=np.int64)
+    n = len(samples)
+    for k, b in enumerate(levels):
+        step = None if progress is None else (lambda done, k=k: progress(k * n + done))
+        out[:, k] = played_points(hand, samples, rules, method, seed, worlds=worlds, threads=threads, hands=hands,
+                                  first_chunk=first_chunk, contract=b, progress=step)
     return out
 
 
@@ -222,10 +281,7 @@ def pass_results(hand: int, samples: np.ndarray, rules: HouseRules, dealer: int,
     def work(i, a, b, tally):
         bf = _buffers()
         gs = bf["gs"]  # the situation, then room for the copy each deal is settled on
-        gs[:] = 0
-        gs[G_SCORE] = situation.score
-        gs[G_ON_BARREL] = situation.on_barrel
-        gs[G_WINNER] = -1
+        _situation_state(gs, situation)
         playouts_nb.pass_samples(samples[a:b], hands7[a:b], dealer, arr, codes, bid_codes, prm, gs,
                                  _rng(seed, first_chunk + i, "pass"),
                                  out[a:b], bf["ws"], bf["rec"], bf["plays"], bf["script"],
@@ -234,3 +290,53 @@ def pass_results(hand: int, samples: np.ndarray, rules: HouseRules, dealer: int,
 
     _run_counted(len(samples), work, size=CHUNK, threads=threads, progress=progress)
     return out
+
+
+def auction_lines(hand: int, samples: np.ndarray, rules: HouseRules, dealer: int, situation: Situation,
+                  limits: list[int] | np.ndarray, seed: int, *, player: str = "learned", worlds: int = ADVICE_WORLDS,
+                  threads: int | None = None, hands: np.ndarray | None = None, first_chunk: int = 0,
+                  progress: Callable[[int], None] | None = None) -> np.ndarray:
+    """Every sample's deal played once for each of seat 0's bidding lines: ``limits[k]`` > 0 raises
+    by the least step while the raise is at most that (``H_BID_LIMIT``), ``PASS_LINE`` passes at
+    every turn (first hand under forced_first_bid: the forced bid, then passes); 0 bids as the player
+    does. The other seats bid, and everybody takes the talon, raises or concedes, gives and plays,
+    as ``player`` (one name for all seats: ``learned``, ``heuristic``, ...), from ``situation``'s
+    score with ``dealer`` dealing. Returns (samples, limits, ``LINE_COLUMNS``) int64. The lines of
+    a sample start from one random state, so they differ by seat 0's bidding alone (a paired
+    comparison); ``hands``, ``first_chunk`` and ``progress`` as in ``played_points``."""
+    from sim.engine import playouts_nb
+
+    codes, prm, net = _seats(player, rules, worlds)
+    arr = rules.to_array()
+    lim = np.asarray(limits, dtype=np.float64)
+    out = np.zeros((len(samples), len(lim), len(LINE_COLUMNS)), dtype=np.int64)
+    hands7 = np.full(len(samples), hand, dtype=np.int64) if hands is None else np.asarray(hands, dtype=np.int64)
+    step = CHUNK if player_type(player.strip().lower()) in FAST_METHODS else 1
+
+    def work(i, a, b, tally):
+        bf = _buffers()
+        gs = bf["gs"]
+        _situation_state(gs, situation)
+        start = _rng(seed, first_chunk + i, "lines")
+        scratch = start.copy()
+        rows = prm.copy()  # the kernel sets seat 0's line in its own copy
+        solver = _with_net(bf["solver"], net)
+        for lo in range(a, b, step):
+            hi = min(b, lo + step)
+            playouts_nb.line_samples(samples[lo:hi], hands7[lo:hi], lim, dealer, arr, codes, rows, gs, start, scratch,
+                                     out[lo:hi], bf["ws"], bf["rec"], bf["plays"], bf["script"], solver)
+            tally.add(hi - lo)
+
+    _run_counted(len(samples), work, size=CHUNK, threads=threads, progress=progress)
+    if (out[:, :, LINE_COLUMNS.index("declarer")] == playouts_nb.LINE_ILLEGAL).any():
+        raise RuntimeError(f"a {player} seat chose an illegal action on an auction line (a bug)")
+    return out
+
+
+def _situation_state(gs: np.ndarray, situation: Situation) -> None:
+    """The game state of ``situation`` (seat 0's score and barrel seat; the others at 0) into
+    ``gs[:N_GAME_STATE]``; the rest of ``gs`` is room for the copy each deal is settled on."""
+    gs[:] = 0
+    gs[G_SCORE] = situation.score
+    gs[G_ON_BARREL] = situation.on_barrel
+    gs[G_WINNER] = -1

@@ -1,6 +1,7 @@
 """Compiled kernels of the bid advisor's playouts, whose Python face is ``sim.engine.playouts``:
 sampling the unseen cards, the double-dummy success level of a sample, heuristic and PIMC play of a
-fixed deal from the talon on, and the "pass and defend" line.
+fixed deal from the talon on, the "pass and defend" line, and the auction lines ("bid up to b",
+every seat's result of the whole deal).
 
 Seats in these kernels: the advisor's player is seat 0 (the declarer-to-be), seat 1 plays after
 him (his left), seat 2 after seat 1. Every kernel takes its buffers from the caller.
@@ -10,14 +11,25 @@ import numpy as np
 
 from sim.engine.auction_nb import know_cards
 from sim.engine.deals_nb import play_hands3
-from sim.engine.schema import D_DECLARER, D_RESULT
+from sim.engine.enums import ILLEGAL
+from sim.engine.schema import (
+    D_CHANGE,
+    D_CONCEDED,
+    D_CONTRACT,
+    D_DECLARER,
+    D_MADE,
+    D_RESULT,
+    D_SCORE,
+    D_WINNING_BID,
+)
 from sim.engine.tricks_nb import play_tricks
 from sim.engine.workspace import W_CARD_POINTS, W_HANDS, W_KNOWN, W_LAST_BID, W_MARRIAGE_POINTS
 from sim.game.bits_nb import lowest_index, popcount
 from sim.game.play_nb import givable_cards
-from sim.game.rng_nb import below
+from sim.game.rng_nb import below, next_u64
 from sim.game.state_layout import N_GAME_STATE
 from sim.numba_config import jit_hot
+from sim.players.layout import H_BID_LIMIT
 from sim.players.seat_nb import choose_discard
 from sim.solver.search_nb import (
     DISCARD_ROW,
@@ -129,33 +141,38 @@ def dd_values(samples, hand7, rules, out, st, work, tt):
 
 # ---- playing a fixed deal from the talon on --------------------------------------------------
 @jit_hot
-def play_from_talon(codes, hand10, opp1, opp2, talon, rules, prm, rng, ws, plays, script, solver):
+def play_from_talon(codes, hand10, opp1, opp2, talon, rules, prm, rng, ws, plays, script, solver, contract=-1):
     """The declarer (seat 0) holds ``hand10`` (his 7 cards + the talon ``talon``, shown to all);
     the seats play by ``codes`` through the engine: the declarer's discard (one card to each
-    opponent, face up) and eight tricks with him on lead. The contract does not enter: these
-    players maximise (the declarer) or minimise (defenders) his points, so one play answers every
-    contract. Returns (the declarer's points: card points + marriages declared, burning applied;
-    gift to seat 1; gift to seat 2)."""
+    opponent, face up) and eight tricks with him on lead, playing ``contract`` (his bid, the only
+    one made; -1: none). The dd, pimc and heuristic players maximise (the declarer) or minimise
+    (defenders) his points whatever the contract, so one play with none answers every contract;
+    the learned player plays the contract it is given. Returns (the declarer's points: card points
+    + marriages declared, burning applied; gift to seat 1; gift to seat 2)."""
     hands = ws[W_HANDS, :3]
     hands[0] = hand10
     hands[1] = opp1
     hands[2] = opp2
-    g1, g2, _ = choose_discard(codes[0], 0, hands, givable_cards(hand10, rules), np.int64(-1), ws[W_LAST_BID], rules,
+    last_bid = ws[W_LAST_BID]
+    last_bid[:] = 0
+    if contract >= 0:
+        last_bid[0] = contract
+    g1, g2, _ = choose_discard(codes[0], 0, hands, givable_cards(hand10, rules), np.int64(contract), last_bid, rules,
                                prm, rng, script, solver)
     hands[0] &= ~((np.int64(1) << g1) | (np.int64(1) << g2))
     hands[1] |= np.int64(1) << g1
     hands[2] |= np.int64(1) << g2
     know_cards(ws[W_KNOWN], 0, talon, g1, g2, True)
-    play_tricks(rng, rules, codes, prm, ws, 0, np.int64(-1), 0, plays, script, solver, 3, 0)  # no contract
+    play_tricks(rng, rules, codes, prm, ws, 0, np.int64(contract), 0, plays, script, solver, 3, 0)
     return ws[W_CARD_POINTS, 0] + ws[W_MARRIAGE_POINTS, 0], g1, g2
 
 
 @jit_hot
-def play_samples(codes, samples, hand7, rules, prm, rng, out, ws, plays, script, solver):
-    """``play_from_talon`` of each sample; the declarer's points into ``out``."""
+def play_samples(codes, samples, hand7, rules, prm, rng, out, ws, plays, script, solver, contract=-1):
+    """``play_from_talon`` of each sample, playing ``contract``; the declarer's points into ``out``."""
     for i in range(samples.shape[0]):
         out[i] = play_from_talon(codes, hand7 | samples[i, 0], samples[i, 1], samples[i, 2], samples[i, 0], rules,
-                                 prm, rng, ws, plays, script, solver)[0]
+                                 prm, rng, ws, plays, script, solver, contract)[0]
 
 
 # ---- passing: the other seats bid and play heuristically -----------------------------------
@@ -189,3 +206,63 @@ def pass_samples(samples, hands7, dealer, rules, codes, bid_codes, prm, gs, rng,
                          gs, rng, ws, rec, plays, script, solver)
         out[i, 0] = r
         out[i, 1] = d
+
+
+# ---- auction lines: seat 0 bids up to a limit, the whole deal is played -----------------------
+# The columns of a line's row (``sim.engine.playouts.LINE_COLUMNS`` names them): each seat's raw
+# result, score change and score after the deal (a thrown-in deal: 0, 0 and the scores before), then
+# the declarer (-1 thrown in, LINE_ILLEGAL an illegal action), the winning bid, the final contract,
+# made and conceded, as the engine records them (``sim.engine.schema``).
+LN_RESULT = 0
+LN_CHANGE = 3
+LN_SCORE = 6
+LN_DECLARER = 9
+LN_WINNING_BID = 10
+LN_CONTRACT = 11
+LN_MADE = 12
+LN_CONCEDED = 13
+N_LINE_COLUMNS = 14
+LINE_ILLEGAL = -9
+
+
+@jit_hot
+def line_samples(samples, hands7, limits, dealer, rules, codes, prm, gs, rng_start, rng, out, ws, rec, plays, script,
+                 solver):
+    """For each sample i and each limit k: one deal through the engine in which seat 0 holds
+    ``hands7[i]`` and bids on the line ``limits[k]`` (``H_BID_LIMIT``: raise by the least step up to
+    it; -1 pass at every turn), the other seats bid and everybody plays (talon, final contract,
+    concession, gifts, cards) by ``codes``; the row into ``out[i, k]``. ``gs`` holds the score
+    situation, each deal settled on a copy in ``gs[N_GAME_STATE:]``. Every limit of a sample
+    starts from the same generator state (``rng_start``, advanced once per sample; ``rng`` is the
+    scratch state the deals draw from), so the lines of a sample differ by seat 0's bidding only."""
+    hands = ws[W_HANDS, :3]
+    state = gs[N_GAME_STATE:]
+    saved = prm[0, H_BID_LIMIT]
+    for i in range(samples.shape[0]):
+        for k in range(limits.shape[0]):
+            hands[0] = hands7[i]
+            hands[1] = samples[i, 1]
+            hands[2] = samples[i, 2]
+            for j in range(N_GAME_STATE):
+                state[j] = gs[j]
+            for j in range(rng.shape[0]):
+                rng[j] = rng_start[j]
+            prm[0, H_BID_LIMIT] = limits[k]
+            row = out[i, k]
+            status = play_hands3(rng, rules, codes, codes, prm, state, dealer, ws, samples[i, 0], rec, 0, plays,
+                                 script, solver)
+            if status == ILLEGAL:  # a bug of ours: the caller refuses the whole answer
+                row[:] = 0
+                row[LN_DECLARER] = LINE_ILLEGAL
+                continue
+            for p in range(3):
+                row[LN_RESULT + p] = rec[0, D_RESULT + p]
+                row[LN_CHANGE + p] = rec[0, D_CHANGE + p]
+                row[LN_SCORE + p] = rec[0, D_SCORE + p]
+            row[LN_DECLARER] = rec[0, D_DECLARER]
+            row[LN_WINNING_BID] = rec[0, D_WINNING_BID]
+            row[LN_CONTRACT] = rec[0, D_CONTRACT]
+            row[LN_MADE] = rec[0, D_MADE]
+            row[LN_CONCEDED] = rec[0, D_CONCEDED]
+        next_u64(rng_start)  # the next sample's lines start from another state
+    prm[0, H_BID_LIMIT] = saved

@@ -9,7 +9,7 @@ __all__ = [
     "H_TEN_WITH_ACE", "H_TEN_SIDE", "H_TEN_BARE", "H_KING", "H_QUEEN", "H_MARRIAGE", "H_MARRIAGE_CARDS",
     "H_TALON_MARRIAGE", "H_LENGTH", "H_RISK", "H_RAISE_MARGIN", "H_CONCEDE_MARGIN", "H_BLOCK_MARGIN", "H_TALON_SCALE",
     "H_DARK_DEFICIT", "H_PIMC_WORLDS", "H_BARREL_RISK", "H_NET", "H_EPSILON", "H_GIFT_CANDIDATES", "H_OPPONENT_WEIGHT",
-    "N_HEURISTIC", "H_SCORE_TABLE", "H_CHANCE_TABLE", "N_HEURISTIC_COLUMNS",
+    "H_BID_LIMIT", "N_HEURISTIC", "H_SCORE_TABLE", "H_CHANCE_TABLE", "N_HEURISTIC_COLUMNS",
 ]
 
 # ---- player codes ---------------------------------------------------------------------------
@@ -53,7 +53,11 @@ H_NET = 20
 H_EPSILON = 21
 H_GIFT_CANDIDATES = 22  # gift pairs a learned declarer values with its net
 H_OPPONENT_WEIGHT = 23  # a learned declarer weighs the opponents' mean result this much against his own
-N_HEURISTIC = 24  # weights; the per-suit tables filled from them follow
+# Not a weight either: a bidding line imposed on the seat whatever its player (the advisor's and the
+# bid tables' "bid up to b" lines): 0 the player's own bidding, b > 0 raise by the least step while
+# the raise is at most b, then pass (never dark), -1 pass at every turn.
+H_BID_LIMIT = 24
+N_HEURISTIC = 25  # weights; the per-suit tables filled from them follow
 H_SCORE_TABLE = N_HEURISTIC  # 4 suits × 64 holdings
 H_CHANCE_TABLE = H_SCORE_TABLE + 256
 N_HEURISTIC_COLUMNS = H_CHANCE_TABLE + 256

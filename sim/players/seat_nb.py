@@ -27,6 +27,7 @@ from sim.players.heuristic_nb import (
     heuristic_discard,
 )
 from sim.players.layout import (
+    H_BID_LIMIT,
     H_PIMC_WORLDS,
     PLAYER_DD,
     PLAYER_LEADAGE,
@@ -82,7 +83,10 @@ def reads_known_cards(codes, n):
 @jit_hot
 def choose_dark(code, seat, gs, rules, prm, rng, script, net):
     """1 if first hand goes dark before seeing his cards, else 0 (the engine checks it is allowed).
-    ``net``: the learned seats' packed weights (the seat tuple's; only the learned player reads it)."""
+    ``net``: the learned seats' packed weights (the seat tuple's; only the learned player reads it).
+    A seat on an imposed bidding line (``H_BID_LIMIT``) never goes dark."""
+    if prm[seat, H_BID_LIMIT] != 0.0:
+        return 0
     if code == PLAYER_LEARNED:
         return learned_dark(seat, gs, rules, prm, net)
     if code == PLAYER_SCRIPTED:
@@ -99,11 +103,16 @@ def choose_bid(code, seat, hand, high_seat, min_raise, cap, gs, rules, prm, rng,
     """A raise (the new bid) or 0 to pass. Raises are multiples of the step from ``min_raise``
     up to ``cap``; with ``no_jump_bids`` only ``min_raise``. ``net`` and ``lbuf``: the learned
     seats' weights and scratch (two arrays rather than the whole seat tuple: a bid is asked for
-    several times a deal, and every array passed costs the heuristic's deals too)."""
+    several times a deal, and every array passed costs the heuristic's deals too). A seat on an
+    imposed bidding line (``H_BID_LIMIT``: the advisor's "bid up to b") raises by the least step
+    while that is at most b, whatever its player."""
     if code == PLAYER_SCRIPTED:
         return next_scripted(script)
     if min_raise > cap:
         return 0
+    limit = prm[seat, H_BID_LIMIT]
+    if limit != 0.0:
+        return min_raise if min_raise <= limit else 0
     if code == PLAYER_RANDOM:
         return random_bid(min_raise, cap, rules, rng)
     if code == PLAYER_LEADAGE:
