@@ -78,10 +78,13 @@ class Known:
 
 @dataclass(frozen=True)
 class Situation:
-    """The score situation: your score and whether you sit on the barrel."""
+    """The score situation: your score and whether you sit on the barrel, and the same of the
+    opponents (``others``: the left one, seat 1, who bids and plays after you, then the right one)."""
 
     score: int = 0
     on_barrel: bool = False
+    others: tuple[int, int] = (0, 0)
+    others_on_barrel: tuple[bool, bool] = (False, False)
 
 
 FAST_METHODS = ("heuristic", "learned")  # played a chunk a call; the searching players a deal a call
@@ -334,9 +337,11 @@ def auction_lines(hand: int, samples: np.ndarray, rules: HouseRules, dealer: int
 
 
 def _situation_state(gs: np.ndarray, situation: Situation) -> None:
-    """The game state of ``situation`` (seat 0's score and barrel seat; the others at 0) into
-    ``gs[:N_GAME_STATE]``; the rest of ``gs`` is room for the copy each deal is settled on."""
+    """The game state of ``situation`` (every seat's score and barrel seat) into ``gs[:N_GAME_STATE]``;
+    the rest of ``gs`` is room for the copy each deal is settled on."""
     gs[:] = 0
-    gs[G_SCORE] = situation.score
-    gs[G_ON_BARREL] = situation.on_barrel
+    for seat, (score, sits) in enumerate(zip((situation.score, *situation.others),
+                                             (situation.on_barrel, *situation.others_on_barrel), strict=True)):
+        gs[G_SCORE + seat] = score
+        gs[G_ON_BARREL + seat] = sits
     gs[G_WINNER] = -1

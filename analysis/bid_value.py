@@ -1,0 +1,145 @@
+"""What a bidding line is worth: bidding up to b against passing, on the same deals.
+
+The advisor (``analysis.advisor``) and the bid tables (``analysis.tables``) both play each sampled
+deal once per bidding line of the player's seat (``sim.engine.playouts.auction_lines``: "bid up
+to b", the pass line, the player's own bidding), everything else in the deal played alike: the
+others' bids, the talon, raising the contract after it or conceding, the gifts and the cards. This
+module turns those rows into the value of each line under an objective, and the recommendation:
+
+- ``race`` (the default): your score change minus the mean of the two opponents'. Thousand is a
+  race of three: 60 points to you and 60 to each opponent leave you where you were.
+- ``own``: your score change alone.
+- ``win``: the chance of winning the game after the deal, read from a table of win chances by
+  score situation (``WinChance``: a function of the three scores after the deal).
+
+The recommended bid is the highest limit whose mean result beats the pass line's on the same deals
+(a paired difference, so its interval is narrow where the two lines agree). It is printed with that
+difference and its 95% interval; the interval says how sure the sample is, the point estimate
+decides. Intervals are clustered (``clusters``) where rows share a deal.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from analysis.stats import Z95, Rate, wilson_rate
+from sim.engine.playouts import LINE_COLUMNS, PASS_LINE
+
+__all__ = ["OBJECTIVES", "OBJECTIVE_WORDS", "WinChance", "line_outcome", "LineValue", "line_values", "recommended",
+           "clustered_mean"]
+
+OBJECTIVES = ("race", "own", "win")
+OBJECTIVE_WORDS = {
+    "race": "your score change minus the opponents' mean",
+    "own": "your score change",
+    "win": "your chance of winning the game after the deal",
+}
+WinChance = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+"""Seat 0's chance of winning the game from the three scores after a deal (arrays of one shape)."""
+
+_C = {name: i for i, name in enumerate(LINE_COLUMNS)}
+
+
+def line_outcome(lines: np.ndarray, objective: str = "race", win_chance: WinChance | None = None) -> np.ndarray:
+    """(samples, limits) float: each line's result for seat 0 under ``objective`` (``OBJECTIVES``);
+    ``win`` reads ``win_chance`` of the scores after the deal."""
+    if objective == "race":
+        return lines[..., _C["change0"]] - (lines[..., _C["change1"]] + lines[..., _C["change2"]]) / 2.0
+    if objective == "own":
+        return lines[..., _C["change0"]].astype(np.float64)
+    if objective == "win":
+        if win_chance is None:
+            raise ValueError("the win objective needs a table of win chances")
+        return np.asarray(win_chance(lines[..., _C["score0"]], lines[..., _C["score1"]], lines[..., _C["score2"]]),
+                          dtype=np.float64)
+    raise ValueError(f"unknown objective {objective!r}; objectives are: {', '.join(OBJECTIVES)}")
+
+
+def clustered_mean(values: np.ndarray, clusters: np.ndarray | None = None) -> tuple[float, float, float]:
+    """(mean, low, high): the mean of ``values`` with its 95% interval, the rows of a cluster (one
+    deal's rows) taken together (cluster sums over cluster sizes, by the delta method); each row
+    its own cluster when ``clusters`` is None."""
+    values = np.asarray(values, dtype=np.float64)
+    n = len(values)
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    mean = float(values.mean())
+    if clusters is None:
+        sums, sizes = values, np.ones(n)
+    else:
+        _, inverse = np.unique(clusters, return_inverse=True)
+        sums = np.bincount(inverse, weights=values)
+        sizes = np.bincount(inverse).astype(np.float64)
+    g = len(sums)
+    if g < 2:
+        return (mean, math.nan, math.nan)
+    resid = sums - mean * sizes
+    se = math.sqrt(float((resid * resid).sum()) / (g - 1) / g) / (sizes.sum() / g)
+    return (mean, float(mean - Z95 * se), float(mean + Z95 * se))
+
+
+@dataclass(frozen=True)
+class LineValue:
+    """One bidding line of the player's seat, over the sampled deals.
+
+    ``limit``: bid up to this (``PASS_LINE``: pass at every turn; 0: the player's own bidding).
+    ``mean`` with ``low``, ``high``: the objective's mean and its 95% interval. ``gain`` with
+    ``gain_low``, ``gain_high``: the mean difference from the pass line on the same deals.
+    ``declares``: the share of deals in which you end up the declarer; ``made`` and ``conceded``:
+    of those, the shares made and conceded; ``contract``: the mean final contract you play (after
+    raising at the talon); ``raised``: the share of your declared deals whose contract exceeds your
+    winning bid."""
+
+    limit: int
+    n: int
+    mean: float
+    low: float
+    high: float
+    gain: float
+    gain_low: float
+    gain_high: float
+    declares: Rate
+    made: Rate
+    conceded: Rate
+    contract: float
+    raised: Rate
+
+
+def line_values(lines: np.ndarray, limits: list[int] | tuple[int, ...], *, objective: str = "race",
+                win_chance: WinChance | None = None, clusters: np.ndarray | None = None) -> tuple[LineValue, ...]:
+    """The value of each line of ``lines`` ((samples, limits, ``LINE_COLUMNS``), the limits in
+    ``limits``, ``PASS_LINE`` among them) under ``objective``; ``clusters``: a deal id per sample
+    where samples share deals."""
+    limits = [int(b) for b in limits]
+    if PASS_LINE not in limits:
+        raise ValueError("the lines need the pass line to compare with")
+    outcome = line_outcome(lines, objective, win_chance)
+    base = outcome[:, limits.index(PASS_LINE)]
+    n = lines.shape[0]
+    values = []
+    for k, limit in enumerate(limits):
+        rows = lines[:, k]
+        own = rows[:, _C["declarer"]] == 0
+        n_own = int(own.sum())
+        mean, low, high = clustered_mean(outcome[:, k], clusters)
+        gain, gain_low, gain_high = clustered_mean(outcome[:, k] - base, clusters)
+        contract = float(rows[own, _C["contract"]].mean()) if n_own else math.nan
+        values.append(LineValue(
+            limit=limit, n=n, mean=mean, low=low, high=high, gain=gain, gain_low=gain_low, gain_high=gain_high,
+            declares=wilson_rate(n_own, n),
+            made=wilson_rate(int((own & (rows[:, _C["made"]] == 1)).sum()), n_own),
+            conceded=wilson_rate(int((own & (rows[:, _C["conceded"]] == 1)).sum()), n_own),
+            contract=contract,
+            raised=wilson_rate(int((own & (rows[:, _C["contract"]] > rows[:, _C["winning_bid"]])).sum()), n_own)))
+    return tuple(values)
+
+
+def recommended(values: tuple[LineValue, ...] | list[LineValue]) -> LineValue | None:
+    """The highest "bid up to b" line (b > 0) whose mean result beats passing's on the same deals,
+    or None: pass (then the pass line is the advice)."""
+    beating = [v for v in values if v.limit > 0 and v.gain > 0]
+    return max(beating, key=lambda v: v.limit) if beating else None
