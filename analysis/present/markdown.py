@@ -324,7 +324,7 @@ def _section_barrel(s: BarrelStats | None, figs: list) -> list[str]:
     up, fell = first.fates["up"], first.fell
     causes = sorted(((f, first.fates[f]) for f in fates), key=lambda fv: -fv[1].p)
     lines += ["### What this means at the table", "",
-              f"- Under {labels[0]}, {players_text(s.players)}, a player on the barrel leaves it upward "
+              f"- Under {labels[0]} ({players_text(s.players)}), a player on the barrel leaves it upward "
               f"{pct(up.p)} of the time and falls "
               f"{pct(fell.p)}; the commonest fall is \"{causes[0][0].split(': ', 1)[-1]}\" "
               f"({pct(causes[0][1].p)} of episodes).",
@@ -432,9 +432,9 @@ def _who_played(sections: dict, marriage_players: tuple[str, ...] | None) -> str
     """Who played the deals of each section that plays, in one sentence (empty when none did)."""
     played = {"marriages": marriage_players, "barrel": sections["barrel"] and sections["barrel"].players,
               "rules": sections["rules"] and sections["rules"].players}
-    parts = [f"{SECTIONS[key]} by the {players_text(players)}" for key, players in played.items() if players]
+    parts = [f"{SECTIONS[key]}: the {players_text(players)}" for key, players in played.items() if players]
     if sections.get("players") is not None:
-        parts.append(f"{SECTIONS['players']} ranks {', '.join(sections['players'].player_types)}")
+        parts.append(f"{SECTIONS['players']}: {', '.join(sections['players'].player_types)}, ranked")
     return f" Who played: {'; '.join(parts)}." if parts else ""
 
 
