@@ -96,9 +96,10 @@ FULL = Sizes(bid_deals=200_000, pimc_deals=3_000, marriage_deals=2_000_000, marr
 
 # Seconds per unit on one 2-core machine (measured with a warm cache), for the estimate printed at
 # the start: a bid-table deal (dd, heuristic and the pass line), a pimc deal, a random deal
-# measured, a played deal, a whole heuristic game, a tournament game (a learned seat among them);
-# and the first compilation.
-_COST = {"bid": 0.0045, "pimc": 0.1, "marriage": 2e-5, "play": 4e-4, "game": 1e-3, "tournament_game": 2e-3,
+# measured, a deal played by the learned player, a whole game of learned players (3,000 took 11 s
+# on the 2 cores shared with other work), a tournament game (a learned seat among them); and the
+# first compilation.
+_COST = {"bid": 0.0045, "pimc": 0.1, "marriage": 2e-5, "play": 1e-4, "game": 3e-3, "tournament_game": 2e-3,
          "compile": 120.0}
 
 
