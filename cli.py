@@ -414,6 +414,44 @@ def tables_barrel(
     typer.echo(to_json(result) if as_json else "\n".join(barrel_lines(result)))
 
 
+@tables_app.command("strategy")
+def tables_strategy(
+    games: Annotated[int, typer.Option(help="whole games of the players (every section but the concession's "
+                                            "comparison)")] = 2000,
+    deals: Annotated[int, typer.Option(help="deals of each of the two paired runs (concession allowed, and off)")]
+    = 20000,
+    rules: Annotated[str, typer.Option(help="a preset or a TOML file (3 players)")] = "classic",
+    players: Annotated[str, typer.Option(help="who plays, as in simulate")] = "learned",
+    seed: Annotated[int, typer.Option(help="root seed of every run")] = 0,
+    out: Annotated[Path, typer.Option(help="directory for strategy.parquet, the plot and the stored runs")]
+    = Path("out/tables"),
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    fresh: Annotated[bool, typer.Option("--fresh", help=FRESH_HELP)] = False,
+    scheduler: Scheduler = None,
+    cluster: Cluster = None,
+    workers: DaskWorkers = None,
+) -> None:
+    """Strategy in play: raising after the talon, conceding (and what it saves, on the same deals), the
+    discard, marriage order, defence, seats and the score situation, from the players' own games."""
+    from contextlib import closing
+
+    from analysis.present.json_text import to_json
+    from analysis.present.plots import plot_strategy
+    from analysis.present.text import strategy_lines
+    from analysis.strategy import strategy as run
+    from sim.runs.progress import StageBars
+
+    bars = StageBars("unit", scaled=True)  # games and deals; closed before a line is printed
+    try:
+        with _backend(scheduler, cluster, workers) as backend, closing(bars):
+            result = run(games=games, deals=deals, rules=rules, players=players, seed=seed, out=out,
+                         progress=None if as_json else bars, backend=backend, fresh=fresh)
+        plot_strategy(result, result.plot_path)
+    except _user_errors() as exc:
+        _refuse(exc)
+    typer.echo(to_json(result) if as_json else "\n".join(strategy_lines(result)))
+
+
 @app.command("compare")
 def compare(
     rule_sets: Annotated[list[str], typer.Argument(help="two or more presets or TOML rules files")],

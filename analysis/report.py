@@ -48,12 +48,13 @@ if TYPE_CHECKING:
     from analysis.barrel import BarrelStats
     from analysis.compare import Comparison
     from analysis.marriages import MarriageOdds
+    from analysis.strategy import StrategyReport
     from analysis.tables import BidTable
     from analysis.tournament import TournamentResult
     from sim.runs.backend import Backend
     from sim.runs.progress import Progress
 
-    Section = BidTable | MarriageOdds | BarrelStats | Comparison | TournamentResult
+    Section = BidTable | MarriageOdds | BarrelStats | Comparison | TournamentResult | StrategyReport
 
 __all__ = [
     "REPORT_MD", "REPORT_HTML", "PROVENANCE", "TOURNAMENT_PLAYERS", "RISKS", "Sizes", "QUICK", "FULL",
@@ -83,6 +84,8 @@ class Sizes:
     compare_games: int  # whole games per rule set (house-rule comparison)
     tournament_games: int  # whole games per seating of the tournament
     min_n: int  # deals a hand class needs to appear in the cheat sheet
+    strategy_games: int  # whole games of the strategy sections (the learned player at every seat)
+    strategy_deals: int  # deals of each of the strategy's two paired runs (concession on and off)
 
 
 # --quick: under 10 minutes on a 2-core machine, compilation included; the intervals are wide
@@ -90,16 +93,18 @@ class Sizes:
 # 70%-bid pinned by the 95% intervals to within about one bid step (the Method section measures
 # and prints this for the report at hand), and the rule and player effects of a few hundredths.
 QUICK = Sizes(bid_deals=10_000, pimc_deals=300, marriage_deals=200_000, marriage_play_deals=10_000,
-              barrel_games=5_000, compare_games=3_000, tournament_games=2_000, min_n=100)
+              barrel_games=5_000, compare_games=3_000, tournament_games=2_000, min_n=100, strategy_games=2_000,
+              strategy_deals=20_000)
 FULL = Sizes(bid_deals=200_000, pimc_deals=3_000, marriage_deals=2_000_000, marriage_play_deals=50_000,
-             barrel_games=50_000, compare_games=20_000, tournament_games=20_000, min_n=400)
+             barrel_games=50_000, compare_games=20_000, tournament_games=20_000, min_n=400, strategy_games=20_000,
+             strategy_deals=200_000)
 
 # Seconds per unit on one 2-core machine (measured with a warm cache), for the estimate printed at
 # the start: a bid-table deal (dd, heuristic and the pass line), a pimc deal, a random deal
 # measured, a played deal, a whole heuristic game, a tournament game (a learned seat among them);
 # and the first compilation.
 _COST = {"bid": 0.0045, "pimc": 0.1, "marriage": 2e-5, "play": 4e-4, "game": 1e-3, "tournament_game": 2e-3,
-         "compile": 120.0}
+         "compile": 120.0, "strategy_game": 0.009, "strategy_deal": 3e-4}
 
 
 class ReportError(InputError):
@@ -119,6 +124,7 @@ def stage_estimates(sizes: Sizes, n_rule_sets: int, cold: bool) -> dict[str, flo
         "barrel": n_rule_sets * sizes.barrel_games * _COST["game"],
         "rules": n_rule_sets * sizes.compare_games * _COST["game"],
         "players": 6 * sizes.tournament_games * _COST["tournament_game"],
+        "strategy": sizes.strategy_games * _COST["strategy_game"] + 2 * sizes.strategy_deals * _COST["strategy_deal"],
         "write": 5.0,
     }
 
@@ -235,6 +241,9 @@ def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Pa
     begin("tournament")
     sections["players"] = section("players", lambda d: _tournament(d, rules[0], seed, sizes, backend))
     advance("players")
+    begin("strategy")
+    sections["strategy"] = section("strategy", lambda d: _strategy(d, rules[0], seed, sizes, backend))
+    advance("strategy")
     begin("writing")
     path = _write(out, data, dirs, sections, rules=rules, compared=compared, seed=seed, sizes=sizes, quick=quick,
                   command=command)
@@ -293,7 +302,7 @@ def _is_report_file(path: Path) -> bool:
 
 # The analysis module whose code computes each section's stored tables (its code fingerprint).
 SECTION_MODULES = {"bids": "tables", "marriages": "marriages", "barrel": "barrel", "rules": "compare",
-                   "players": "tournament"}
+                   "players": "tournament", "strategy": "strategy"}
 
 
 def stale_results(folder: Path, module: str) -> list[str]:
@@ -454,9 +463,19 @@ def _tournament(folder: Path, rules: str, seed: int, sizes: Sizes, backend) -> T
     return result
 
 
+def _strategy(folder: Path, rules: str, seed: int, sizes: Sizes, backend) -> StrategyReport:
+    from analysis.present.plots import plot_strategy
+    from analysis.strategy import strategy
+
+    result = strategy(games=sizes.strategy_games, deals=sizes.strategy_deals, rules=rules, players="learned",
+                      seed=seed, out=folder, backend=backend)
+    plot_strategy(result, result.plot_path)
+    return result
+
+
 def figure_specs() -> dict[str, list[tuple[str, str]]]:
     """The plots each section shows: (file in the section's folder, caption)."""
-    from analysis import barrel, compare, marriages, tables, tournament
+    from analysis import barrel, compare, marriages, strategy, tables, tournament
 
     return {
         "bids": [(tables.PLOT_FILE,
@@ -468,6 +487,8 @@ def figure_specs() -> dict[str, list[tuple[str, str]]]:
         "barrel": [(barrel.PLOT_FILE, "How barrel episodes end, leaving upward by attempt, and winning from a score.")],
         "rules": [(compare.PLOT_FILE, "Game length by rule set, and every difference to the first.")],
         "players": [(tournament.PLOT_FILE, "The tournament: win share, score per deal and make-rate.")],
+        "strategy": [(strategy.PLOT_FILE, "Strategy in play (the learned player at every seat): the declarer's "
+                      "choice after the talon, the make-rate by marriages kept, and the score change by seat.")],
     }
 
 
@@ -487,7 +508,8 @@ def stage_dirs(data: Path, *, rules: list[str], compared: list[str], seed: int, 
     main = _digest([rules[0], _rules_dict(rules[0])])
     many = _digest([[spec, _rules_dict(spec)] for spec in compared])
     return {"bids": base / "bids" / main, "marriages": base / "marriages" / main, "barrel": base / "barrel" / many,
-            "rules": base / "compare" / many, "players": base / "tournament" / main}
+            "rules": base / "compare" / many, "players": base / "tournament" / main,
+            "strategy": base / "strategy" / main}
 
 
 # ---- writing -------------------------------------------------------------------------------------

@@ -67,7 +67,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "TABLE_FILE", "PLOT_FILE", "RUNS_DIR", "RUN_NAMES", "IDENTITY", "POSITIONS", "TALON_SITUATIONS", "CHOICES",
-    "RAISE_SIZES", "BID_CLASSES", "ORDERS", "RANK_NAMES", "SCORE_CLASSES", "Estimate", "Difference", "RaiseStats",
+    "RAISE_SIZES", "BID_CLASSES", "MIN_ROWS", "ORDERS", "RANK_NAMES", "SCORE_CLASSES", "Estimate", "Difference", "RaiseStats",
     "PairedConcession", "ConcedeStats", "DiscardStats", "MarriageOrderStats", "DefenceStats", "SeatStats",
     "ScoreStats", "StrategyReport", "Deals", "load_deals", "raise_stats", "concede_stats", "paired_concession",
     "discard_stats", "marriage_order", "declaration_order", "defence_stats", "seat_stats", "score_stats",
@@ -91,6 +91,7 @@ RANK_NAMES = ("9", "J", "Q", "K", "10", "A")
 SCORE_CLASSES = ((-10**9, -5, "below 0"), (0, 295, "0 to 295"), (300, 595, "300 to 595"), (600, 875, "600 to 875"),
                  (880, 10**9, "880 or more"))
 _HELD_CLASSES = ("no marriage", "1 marriage", "2 or more")
+MIN_ROWS = 30  # rows each side of a difference needs for its interval and p-value
 _SEATS = 3
 
 
@@ -177,9 +178,14 @@ class _Clusters:
 
     def difference(self, values, where_a, where_b) -> Difference:
         """The mean of ``values`` over rows ``where_b`` less that over rows ``where_a``, paired by
-        cluster (the delta method over both ratios)."""
+        cluster (the delta method over both ratios); no interval nor p-value (NaN, and outside the
+        Holm family) when either side has fewer than ``MIN_ROWS`` rows, too few for the delta method."""
         pr = PairedRatioSums()
         keep = (self.counts(where_a) > 0) | (self.counts(where_b) > 0)
+        if min(self.counts(where_a).sum(), self.counts(where_b).sum()) < MIN_ROWS:
+            a, b = self.mean(values, where_a).value, self.mean(values, where_b).value
+            return Difference(a=a, b=b, diff=b - a, low=math.nan, high=math.nan, p=math.nan, p_holm=math.nan,
+                              clusters=int(keep.sum()))
         pr.add(self.sums(values, where_a)[keep], self.counts(where_a)[keep], self.sums(values, where_b)[keep],
                self.counts(where_b)[keep])
         r = pr.result()
@@ -941,8 +947,9 @@ def strategy(*, games: int, deals: int, rules: str = "classic", players: str = "
                  runs={runs[k]: specs[k] for k in specs}, fresh=fresh)
     check_output_dir(out)
     with worded_for(out, out / RUNS_DIR):
-        play_runs({runs[k]: spec for k, spec in specs.items()}, progress=progress, stage="games and deals",
-                  backend=backend, fresh=fresh)
+        play_runs({runs["games"]: specs["games"]}, progress=progress, stage="games", backend=backend, fresh=fresh)
+        play_runs({runs[k]: spec for k, spec in specs.items() if k != "games"}, progress=progress,
+                  stage="paired deals", backend=backend, fresh=fresh)
         done = finished_games({"games": runs["games"]})["games"][0]
         game_deals = _read(runs["games"])
         paired = paired_concession(_read(runs["deals"]), _read(runs["deals-concede-off"])) if loaded.concede else None

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from analysis.barrel import BarrelStats
     from analysis.compare import Comparison
     from analysis.marriages import MarriageOdds, MarriageWorth
+    from analysis.strategy import StrategyReport
     from analysis.tables import BidTable
     from analysis.tournament import TournamentResult
 
@@ -29,6 +30,7 @@ __all__ = [
     "plot_marriage_odds",
     "plot_marriage_worth",
     "METHOD_STYLE",
+    "plot_strategy",
 ]
 
 # One style for every plot of the tool (the report shows them side by side): text large enough to
@@ -351,4 +353,56 @@ def plot_marriage_worth(result: MarriageWorth, path: Path) -> None:
     ax.set_title(f"What holding a marriage adds to the declarer's points\n(the bid table's {n:,} deals; 95% intervals)")
     ax.grid(axis="y", alpha=0.3)
     ax.legend(fontsize=8)
+    save(fig, path)
+
+
+# --- strategy ---
+def plot_strategy(result: StrategyReport, path: Path) -> None:
+    """Three panels of the strategy sections, with 95% intervals clustered by game: the
+    declarer's choice after the talon (raise, keep, concede) by what the talon brought, the
+    make-rate by the marriages he keeps, and the score change a deal by seat."""
+    import numpy as np
+
+    plt = pyplot()
+    fig, (ax1, ax2, ax3) = plt.subplots(1, 3, figsize=(15, 5.2), gridspec_kw={"width_ratios": [1.5, 1, 1]})
+    r = result.raising
+    groups = {"all contracts": r.choice} | {f"talon {k.replace(' (no marriage)', '')}": v for k, v in r.talon.items()}
+    names = list(groups)
+    y = np.arange(len(names))[::-1]
+    left = np.zeros(len(names))
+    for choice, colour in zip(r.choice, ("tab:green", "tab:grey", "tab:red"), strict=True):
+        vals = np.array([groups[n][choice].value for n in names])
+        ax1.barh(y, vals, left=left, color=colour, label=choice)
+        for yi, lo, v in zip(y, left, vals, strict=True):
+            if v >= 0.06:
+                ax1.text(lo + v / 2, yi, f"{100 * v:.0f}%", ha="center", va="center", fontsize=9, color="white")
+        left += vals
+    ax1.set_yticks(y, [n.replace("talon ", "talon:\n") for n in names])
+    ax1.set_xlim(0, 1)
+    ax1.set_xlabel("share of the declarer's contracts")
+    ax1.set_title("After the talon: raise, keep or concede")
+    ax1.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=3, fontsize=9, frameon=False)
+    held = result.defence.by_held
+    labels = list(held)
+    made = [held[k]["made"] for k in labels]
+    ax2.bar(range(len(labels)), [m.value for m in made], color="tab:blue",
+            yerr=[[max(0.0, m.value - m.low) for m in made], [max(0.0, m.high - m.value) for m in made]], capsize=4)
+    ax2.set_xticks(range(len(labels)), labels)
+    ax2.set_ylim(0, 1)
+    ax2.set_xlabel("marriages the declarer keeps (of his 8 cards)")
+    ax2.set_ylabel("contracts made (played, not conceded)")
+    ax2.set_title("Make-rate by marriages kept")
+    seats = result.seats.by_position
+    ch = [seats[k]["change per deal"] for k in seats]
+    ax3.bar(range(len(ch)), [c.value for c in ch], color="tab:purple",
+            yerr=[[c.value - c.low for c in ch], [c.high - c.value for c in ch]], capsize=4)
+    ax3.axhline(0, color="black", linewidth=0.8)
+    ax3.set_xticks(range(len(ch)), [k.replace(" (dealer)", "\n(dealer)") for k in seats])
+    ax3.set_ylabel("score change a deal (points)")
+    ax3.set_title("Score change by seat")
+    for ax in (ax2, ax3):
+        ax.grid(axis="y", alpha=0.3)
+    players = ", ".join(dict.fromkeys(result.players))
+    fig.suptitle(f"Strategy in play: {result.games:,} games of {players} at every seat, rules {result.rules_name}, "
+                 f"seed {result.seed}")
     save(fig, path)

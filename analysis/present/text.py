@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # the result types only: importing the advisor loads the comp
     from analysis.barrel import BarrelStats, Share
     from analysis.compare import Comparison
     from analysis.marriages import MarriageOdds, MarriagePlay, MarriageWorth
+    from analysis.strategy import StrategyReport
     from analysis.summary import RunSummary
     from analysis.tables import BidTable, CheatRow
     from analysis.tournament import TournamentResult
@@ -36,6 +37,7 @@ __all__ = [
     "marriage_play_lines",
     "marriage_worth_lines",
     "solved_layout_lines",
+    "strategy_lines",
 ]
 
 
@@ -442,3 +444,44 @@ def solved_layout_lines(result: SolvedLayout) -> list[str]:
                                for p in result.plays[i:i + result.seats]))
     lines.append("play: " + " | ".join(tricks) + ("   (* declares)" if any(p.declared for p in result.plays) else ""))
     return lines
+
+
+# --- strategy ---
+_STRATEGY_TITLES = {"raising": "raising after the talon", "conceding": "conceding", "discard": "the discard",
+                    "marriage_order": "which marriage first (declarer keeping two or more)",
+                    "defence": "defence against a declarer's marriage", "seats": "play by seat",
+                    "score": "the score situation"}
+# Leaves that are means (points, contracts, tricks, counts a game); every other estimate is a share.
+_STRATEGY_MEANS = ("mean raise", "mean_raise", "result", "points", "contract", "tricks", "winning bid", "per deal",
+                   "per_game", "saved", "card_points")
+
+
+def strategy_lines(result: StrategyReport) -> list[str]:
+    """What ``thousand tables strategy`` prints: every estimate (a share in %, or a mean) and every
+    difference (with its Holm-corrected p-value) of each section, with its 95% interval
+    (clustered by game) and the rows it rests on, then where the table and the plot are."""
+    from analysis.strategy import Difference, Estimate, _leaves
+
+    players = ", ".join(result.players)
+    lines = [f"strategy in play: {result.games:,} games and {result.deals:,} paired deals of players {players}, "
+             f"rules {result.rules_name}, seed {result.seed}; 95% intervals clustered by game; differences b - a "
+             "paired by game (the concession's by deal), p Holm-corrected over all of them"]
+    for name, title in _STRATEGY_TITLES.items():
+        lines.append(f"-- {title}")
+        for path, leaf in _leaves(getattr(result, name), ""):
+            label = path.lstrip(".").replace("_", " ")
+            if isinstance(leaf, Estimate):
+                if not leaf.n:
+                    continue
+                mean = any(word in path for word in _STRATEGY_MEANS)
+                scale, unit = (1, "") if mean else (100, "%")
+                value = f"{scale * leaf.value:.1f}{unit}"
+                band = "" if leaf.low != leaf.low else f" [{scale * leaf.low:.1f}, {scale * leaf.high:.1f}]"
+                lines.append(f"  {label:<62}{value + band:<28}n={leaf.n:,}")
+            elif isinstance(leaf, Difference) and leaf.diff == leaf.diff:
+                mean = any(word in path for word in _STRATEGY_MEANS) or abs(leaf.a) > 1 or abs(leaf.b) > 1
+                scale = 1 if mean else 100
+                band = "" if leaf.low != leaf.low else f" [{scale * leaf.low:+.1f}, {scale * leaf.high:+.1f}]"
+                lines.append(f"  {label + ' (b - a)':<62}{f'{scale * leaf.diff:+.1f}{band}':<28}"
+                             f"a={scale * leaf.a:.1f} b={scale * leaf.b:.1f} p(Holm)={leaf.p_holm:.2g}")
+    return lines + [f"table: {result.table_path}; plot: {result.plot_path}"]
