@@ -67,8 +67,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "TABLE_FILE", "PLOT_FILE", "RUNS_DIR", "RUN_NAMES", "IDENTITY", "POSITIONS", "TALON_SITUATIONS", "CHOICES",
-    "RAISE_SIZES", "BID_CLASSES", "MIN_ROWS", "ORDERS", "RANK_NAMES", "SCORE_CLASSES", "Estimate", "Difference", "RaiseStats",
-    "PairedConcession", "ConcedeStats", "DiscardStats", "MarriageOrderStats", "DefenceStats", "SeatStats",
+    "RAISE_SIZES", "BID_CLASSES", "MIN_ROWS", "ORDERS", "RANK_NAMES", "SCORE_CLASSES", "Estimate", "Difference",
+    "RaiseStats", "PairedConcession", "ConcedeStats", "DiscardStats", "MarriageOrderStats", "DefenceStats", "SeatStats",
     "ScoreStats", "StrategyReport", "Deals", "load_deals", "raise_stats", "concede_stats", "paired_concession",
     "discard_stats", "marriage_order", "declaration_order", "defence_stats", "seat_stats", "score_stats",
     "strategy",
