@@ -80,7 +80,7 @@ RUNS_DIR = "strategy-runs"
 RUN_NAMES = ("games", "deals", "deals-concede-off")
 POSITIONS = ("first hand", "second hand", "third hand (dealer)")  # (declarer - dealer) % 3 = 1, 2, 0
 TALON_SITUATIONS = ("completes a marriage", "brings a whole marriage", "brings an ace (no marriage)",
-                    "none of these")
+                    "brings none of these")
 CHOICES = ("raise", "keep the bid", "concede")
 RAISE_SIZES = ((5, 5, "+5"), (10, 10, "+10"), (15, 20, "+15 to +20"), (25, 40, "+25 to +40"),
                (45, 10_000, "+45 or more"))

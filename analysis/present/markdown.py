@@ -452,16 +452,18 @@ def _est(e: Estimate, share: bool = True, digits: int = 1, sign: bool = False) -
     return pct(e.value, e.low, e.high, digits) if share else num(e.value, e.low, e.high, digits, sign=sign)
 
 
-def _diff(x: Difference, share: bool = True) -> str:
-    """A difference with its 95% interval and Holm-corrected p-value."""
+def _diff(x: Difference, share: bool = True, unit: str = "") -> str:
+    """A difference with its 95% interval (a difference of shares in points of percentage, else
+    followed by ``unit``) and its Holm-corrected p-value."""
     if isinstance(x.diff, float) and math.isnan(x.diff):
         return "–"
-    scale, unit = (100, " points of percentage") if share else (1, "")
-    text = f"{scale * x.diff:+.1f}{unit}"
+    scale, unit = (100, " points of percentage") if share else (1, unit)
+    text = f"{scale * x.diff:+.1f}"
     if _finite(x.low) and _finite(x.high):
         text += f" [{scale * x.low:+.1f}, {scale * x.high:+.1f}]"
+    text += unit
     if _finite(x.p_holm):
-        text += f" (Holm p {x.p_holm:.2g})"
+        text += f" (Holm p {'< 0.001' if x.p_holm < 0.001 else f'{x.p_holm:.2g}'})"
     return text
 
 
@@ -494,8 +496,8 @@ def _section_summary(s: StrategyReport | None) -> list[str]:
     lines.append(f"- **First hand pays for the forced opening.** First hand declares "
                  f"{_est(seat.by_position['first hand']['declares'])} of the deals and makes "
                  f"{_est(seat.by_position['first hand']['made'])} of what it plays; its score moves "
-                 f"{_diff(first, share=False)} points a deal against the dealer's, on the same deals. The seats "
-                 "rotate, so this is the seat's own effect under this player's bidding.")
+                 f"{_diff(first, share=False, unit=' points a deal')} against the dealer's, on the same deals. The "
+                 "seats rotate, so this is the seat's own effect under this player's bidding.")
     p = s.conceding.paired
     if p is not None and p.conceded:
         saved = p.saved_race
@@ -518,7 +520,7 @@ def _section_summary(s: StrategyReport | None) -> list[str]:
     lines.append(f"- **The discard**: nines and jacks make {pct(low['left'])} of the cards given to the left "
                  f"and {pct(low['right'])} to the right; aces {_est(dis.rank['left']['A'])} and "
                  f"{_est(dis.rank['right']['A'])}. The points given differ by "
-                 f"{_diff(dis.points_difference, share=False)} (left less right)"
+                 f"{_diff(dis.points_difference, share=False, unit=' points')} (left less right)"
                  + (", a difference the numbers support." if _shown_apart(dis.points_difference) else
                     ": no difference is shown."))
     held = s.defence.by_held
@@ -555,7 +557,7 @@ def _strategy_raising(s: StrategyReport) -> list[str]:
              "by what the talon brought him (the talon situations exclude each other, in this order).", ""]
     rows = [["all contracts", "100%", *(_est(v) for v in r.choice.values()), _est(r.mean_raise, share=False)]]
     for label, cell in r.talon.items():
-        rows.append([f"talon {label}", _est(cell["share of decisions"]), *(_est(cell[c]) for c in r.choice),
+        rows.append([f"the talon {label}", _est(cell["share of decisions"]), *(_est(cell[c]) for c in r.choice),
                      _est(cell["mean raise"], share=False)])
     lines += _table(["situation", "share of contracts", "raises", "keeps the bid", "concedes", "mean raise (points)"],
                     rows)
@@ -564,7 +566,7 @@ def _strategy_raising(s: StrategyReport) -> list[str]:
                     [[k, _est(r.made[k]), _est(r.result[k], share=False, sign=True)] for k in r.made])
     lines += [f"- The player raises {_est(r.choice['raise'])} of its contracts; a marriage from the talon is the "
               f"commonest reason ({_est(r.talon['completes a marriage']['raise'])} raised when the talon completes "
-              f"one, {_est(r.talon['none of these']['raise'])} when it brings neither marriage nor ace).",
+              f"one, {_est(r.talon['brings none of these']['raise'])} when it brings neither marriage nor ace).",
               f"- Raised contracts are made {_est(r.made['raised'])} against {_est(r.made['not raised'])} for the "
               f"others ({_diff(r.made_difference)}). The player raises only hands it expects to make, so this "
               "says its raises are safe, not that raising makes a contract.", ""]
@@ -581,8 +583,8 @@ def _strategy_conceding(s: StrategyReport) -> list[str]:
               f"concedes {_est(c.conceded)} of its {c.decisions:,} contracts.", ""]
     lines += _table(["winning bid", "conceded"], [[k, _est(v)] for k, v in c.by_bid.items()])
     lines += _table(["kept after the discard", "conceded"],
-                    [[f"marriages: {k}", _est(v)] for k, v in c.by_marriages.items()]
-                    + [[f"aces: {k}", _est(v)] for k, v in c.by_aces.items()])
+                    [[k if "marriage" in k else f"{k} marriages", _est(v)] for k, v in c.by_marriages.items()]
+                    + [[f"{k} ace{'' if k == '1' else 's'}", _est(v)] for k, v in c.by_aces.items()])
     p = c.paired
     if p is None or not p.conceded:
         return lines + ["No deal of the paired runs was conceded: there is no comparison to show.", ""]
@@ -606,9 +608,11 @@ def _strategy_conceding(s: StrategyReport) -> list[str]:
                       if saved.low > 0 else "Conceding them cost points in the race against playing on "
                       if saved.high < 0 else "Conceding or playing on them made no difference the numbers show ")
               + f"({num(saved.value, saved.low, saved.high, sign=True)} a conceded deal): the opponents score half "
-              "the bid instead of their card points. The declarer's own loss is the same either way "
-              f"({num(p.saved_own.value, p.saved_own.low, p.saved_own.high, sign=True)}), unless a lost hand "
-              "would have been made.", ""]
+              "the bid instead of their card points.",
+              f"- The declarer's own result, conceding less playing on: "
+              f"{num(p.saved_own.value, p.saved_own.low, p.saved_own.high, sign=True)} a conceded deal"
+              + (": no difference is shown." if p.saved_own.low <= 0 <= p.saved_own.high else
+                 " (the rare hand that would have been made when played on)." if p.saved_own.high < 0 else "."), ""]
     return lines
 
 
@@ -673,7 +677,7 @@ def _strategy_defence(s: StrategyReport) -> list[str]:
     lines += _table(["marriages kept", "share of deals", "declares one or more", "made", "defenders' tricks (of 8)",
                      "defenders' points", "defence takes no trick"], rows)
     one, two = d.by_held["1 marriage"], d.by_held["2 or more"]
-    lines += [f"- Against {_players_phrase(s.players)}'s defence, a declarer keeping one marriage declares it "
+    lines += [f"- With {_players_phrase(s.players)}, a declarer keeping one marriage declares it "
               f"{_est(one['declares one or more'])} of the time and makes {_est(one['made'])}; keeping two or more "
               f"he declares every one {_est(two['declares every one'])} of the time (he often needs no second) and "
               f"makes {_est(two['made'])}.",
@@ -739,7 +743,7 @@ def _strategy_score(s: StrategyReport) -> list[str]:
                  if sc.dump_truck else "."), ""]
     rule = {"no_tricks": "a deal without a trick", "zero_points": "a played deal without a point",
             "three_passes": "three deals in a row without declaring"}.get(sc.bolt_on, sc.bolt_on)
-    every = "every bolt" if sc.bolt_count == "each" else "every third bolt"
+    every = {"each": "every bolt", "consecutive": "every third bolt in a row"}.get(sc.bolt_count, "every third bolt")
     lines += [f"**The third bolt.** A bolt is {rule}; {every} costs {sc.bolt_penalty}. Bolts fall in "
               f"{_est(sc.bolts)} of a seat's deals; {sc.bolt_penalties:,} penalties landed, "
               f"{_est(sc.bolt_penalty_per_game, share=False, digits=2)} a game ({_est(sc.bolt_penalty_games)} of "

@@ -246,7 +246,7 @@ def test_the_page_in_headless_chromium(made, tmp_path):
     found = re.search(r'<pre id="probe-result">(.*?)</pre>', dom, re.S)
     assert found, "the page did not finish loading"
     result = json.loads(html.unescape(found.group(1)))
-    assert len(result["images"]) == 7
+    assert len(result["images"]) == 8
     assert all(w > 0 and h > 0 and done for w, h, done in result["images"])
     for key in SECTIONS:
         assert key in result["ids"]
