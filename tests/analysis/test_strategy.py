@@ -12,7 +12,7 @@ import pytest
 from cli_checks import refused
 from typer.testing import CliRunner
 
-from analysis import strategy as S
+from analysis import strategy
 from analysis.present.json_text import to_json
 from analysis.present.text import strategy_lines
 from sim import InputError
@@ -25,7 +25,7 @@ GAMES, DEALS, SEED = 40, 1500, 3
 @pytest.fixture(scope="module")
 def made(tmp_path_factory):
     out = tmp_path_factory.mktemp("strategy")
-    return S.strategy(games=GAMES, deals=DEALS, seed=SEED, out=out), out
+    return strategy.strategy(games=GAMES, deals=DEALS, seed=SEED, out=out), out
 
 
 def _sum(shares: dict) -> float:
@@ -39,7 +39,7 @@ def test_shares_add_up(made):
     assert sum(c["share of decisions"].value for c in r.raising.talon.values()) == pytest.approx(1)
     for cell in r.raising.talon.values():
         if cell["raise"].n:
-            assert sum(cell[c].value for c in S.CHOICES) == pytest.approx(1)
+            assert sum(cell[c].value for c in strategy.CHOICES) == pytest.approx(1)
     for side in ("left", "right"):
         assert _sum(r.discard.rank[side]) == pytest.approx(1)
     assert _sum(r.marriage_order.order) == pytest.approx(1)
@@ -51,8 +51,8 @@ def test_shares_add_up(made):
             pytest.approx(1)
     if r.score.bolt_penalties:
         assert _sum(r.score.bolt_penalty_score) == pytest.approx(1)
-    for _, leaf in S._leaves(r.raising, ""):  # every interval holds its value
-        if isinstance(leaf, S.Estimate) and not math.isnan(leaf.low):
+    for _, leaf in strategy._leaves(r.raising, ""):  # every interval holds its value
+        if isinstance(leaf, strategy.Estimate) and not math.isnan(leaf.low):
             assert leaf.low <= leaf.value <= leaf.high
 
 
@@ -84,7 +84,7 @@ def naive_order(frame: pl.DataFrame, values) -> dict[str, int]:
     """Replay each played deal trick by trick: who holds which card, who leads each trick, and the
     tricks in which the declarer leads a K or Q of a suit whose partner he still holds and whose
     marriage he declared in the deal. Counted by ORDERS over the deals where he keeps two or more."""
-    counts = dict.fromkeys(S.ORDERS, 0)
+    counts = dict.fromkeys(strategy.ORDERS, 0)
     for row in frame.iter_rows(named=True):
         if row["redeal"] or row["declarer"] < 0 or row["conceded"]:
             continue
@@ -137,28 +137,28 @@ def test_clustered_share_widens_with_clustering():
     rng = np.random.default_rng(0)
     block = rng.random(200) < 0.3
     rows = np.repeat(block, 10)
-    alone = S._Clusters(np.arange(len(rows))).share(rows)
-    grouped = S._Clusters(np.repeat(np.arange(200), 10)).share(rows)
+    alone = strategy._Clusters(np.arange(len(rows))).share(rows)
+    grouped = strategy._Clusters(np.repeat(np.arange(200), 10)).share(rows)
     assert alone.value == grouped.value
     assert grouped.high - grouped.low > 2.5 * (alone.high - alone.low)
 
 
 def test_deterministic_and_reused(made, tmp_path):
     r, out = made
-    again = S.strategy(games=GAMES, deals=DEALS, seed=SEED, out=tmp_path / "b")
+    again = strategy.strategy(games=GAMES, deals=DEALS, seed=SEED, out=tmp_path / "b")
     assert again.to_polars().equals(r.to_polars())
     assert to_json(again).replace(str(tmp_path / "b"), "X") == to_json(r).replace(str(out), "X")
     before = r.table_path.stat().st_mtime_ns
-    reused = S.strategy(games=GAMES, deals=DEALS, seed=SEED, out=out)  # the runs are reused, not played again
+    reused = strategy.strategy(games=GAMES, deals=DEALS, seed=SEED, out=out)  # the runs are reused, not played again
     assert reused.to_polars().equals(r.to_polars()) and r.table_path.stat().st_mtime_ns >= before
     with pytest.raises(InputError, match="--games: 40 stored, 41 asked"):
-        S.strategy(games=GAMES + 1, deals=DEALS, seed=SEED, out=out)
+        strategy.strategy(games=GAMES + 1, deals=DEALS, seed=SEED, out=out)
 
 
 def test_holm_covers_every_difference(made):
     r, _ = made
-    diffs = [leaf for name in S._SECTIONS for _, leaf in S._leaves(getattr(r, name), "")
-             if isinstance(leaf, S.Difference)]
+    diffs = [leaf for name in strategy._SECTIONS for _, leaf in strategy._leaves(getattr(r, name), "")
+             if isinstance(leaf, strategy.Difference)]
     tested = [x for x in diffs if not math.isnan(x.p)]
     assert tested and all(x.p_holm >= x.p for x in tested)
     assert all(math.isnan(x.p_holm) for x in diffs if math.isnan(x.p))
@@ -168,16 +168,16 @@ def test_refusals(tmp_path):
     four = tmp_path / "four.toml"
     four.write_text('players = 4\n')
     with pytest.raises(InputError, match="3-player game"):
-        S.strategy(games=10, deals=10, rules=str(four), out=tmp_path / "o")
+        strategy.strategy(games=10, deals=10, rules=str(four), out=tmp_path / "o")
     with pytest.raises(InputError, match="--games must be 2 or more"):
-        S.strategy(games=1, deals=10, out=tmp_path / "o")
+        strategy.strategy(games=1, deals=10, out=tmp_path / "o")
     assert not (tmp_path / "o").exists()
 
 
 def test_no_concession_rules_skip_the_paired_run(tmp_path):
     rules = tmp_path / "nc.toml"
     rules.write_text('concede = false\n')
-    r = S.strategy(games=4, deals=50, rules=str(rules), out=tmp_path / "o")
+    r = strategy.strategy(games=4, deals=50, rules=str(rules), out=tmp_path / "o")
     assert r.conceding.paired is None and not r.conceding.allowed and set(r.runs) == {"games", "deals"}
     assert r.conceding.conceded.value == 0
 
@@ -190,7 +190,7 @@ def test_the_command_prints_the_result(made):
                                    str(SEED), "--out", str(out)])
     assert res.exit_code == 0, res.output
     assert res.stdout.strip().splitlines() == strategy_lines(r)
-    assert (out / S.PLOT_FILE).stat().st_size > 5000
+    assert (out / strategy.PLOT_FILE).stat().st_size > 5000
     res = CliRunner().invoke(app, ["tables", "strategy", "--games", str(GAMES), "--deals", str(DEALS), "--seed",
                                    str(SEED), "--out", str(out), "--json"])
     assert res.exit_code == 0 and res.stdout.strip() == to_json(r).strip()
