@@ -237,8 +237,8 @@ def advice_lines(advice: Advice) -> list[str]:
     for k, row in enumerate(a.lines):
         v = row.value
         if row.differs == 0:  # the same rows as the line above: say so rather than repeat its numbers
-            out.append(f"  {_line_label(a, row):<24}(as {_line_label(a, a.lines[k - 1])}: no sampled deal plays "
-                       "differently)")
+            below = a.lines[k - 1] if a.lines[k - 1].limit > 0 else a.pass_line
+            out.append(f"  {_line_label(a, row):<24}(as {_line_label(a, below)}: no sampled deal plays differently)")
             continue
         gain = "baseline" if row.kind == "pass" else _value_interval(v.gain, v.gain_low, v.gain_high, obj)
         contract = "-" if v.contract != v.contract else f"{v.contract:.1f}"
@@ -248,7 +248,8 @@ def advice_lines(advice: Advice) -> list[str]:
                    f"{gain:<24}{'' if row.differs is None else row.differs:>7}")
     out.append("  declare: the deals in which you end up the declarer; contract: your mean final contract (after the "
                "talon); raised: contract above your winning bid, made and conceded: shares of the deals you declare; "
-               "differs: deals the line plays differently from the line above it")
+               "differs: deals the line plays differently from the bidding line one step lower (the lowest: from "
+               "passing)")
     if a.can_bid:
         out += ["", "if you declare a contract and play it as that contract from the talon on (information, not the "
                 "decision: the auction and the opponents' scores left aside); p_make with its 95% interval; "
