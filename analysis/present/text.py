@@ -316,6 +316,8 @@ def _recommendation_line(a: Advice) -> str:
                                                                      else "as good or better")
     alike = (f"; the lines from {rec.alike_from} to {rec.bid} play every sampled deal alike"
              if rec.alike_from is not None else "")
+    if v.gain_low <= 0:
+        alike += "; the interval reaches 0: on these deals the sample does not tell this line from passing"
     return (f"recommendation ({who}): {said}: bidding to {rec.bid} gains "
             f"{_value_interval(v.gain, v.gain_low, v.gain_high, obj)} a deal over passing ({passing}){alike}")
 
