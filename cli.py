@@ -206,7 +206,8 @@ def bid(
     seat: Annotated[str, typer.Option(
         help="first (forced to bid the minimum under forced_first_bid), second or third hand")] = "first",
     objective: Annotated[str, typer.Option(
-        help="race (your score change minus the opponents' mean) or own (your score change)")] = "race",
+        help="race (your score change minus the opponents' mean) or own (your score change); win needs --score "
+             "and a table of win chances, which this version does not have")] = "race",
     line_player: Annotated[str, typer.Option(
         help="who plays every decision of the bidding lines but your bids: learned or heuristic")] = "learned",
     method: Annotated[str, typer.Option(
