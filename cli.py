@@ -203,10 +203,18 @@ def bid(
     rules: Annotated[str, typer.Option(help="a preset or a TOML file")] = "classic",
     samples: Annotated[int, typer.Option(help="sampled deals of the 17 unseen cards")] = 2000,
     seed: Annotated[int, typer.Option(help="the same seed gives the same answer")] = 0,
-    method: Annotated[str, typer.Option(help="dd, pimc, heuristic, or several comma-separated")] = "dd,heuristic",
     seat: Annotated[str, typer.Option(
         help="first (forced to bid the minimum under forced_first_bid), second or third hand")] = "first",
-    risk: Annotated[float, typer.Option(help="failure chance you accept for the highest bid advised")] = 0.3,
+    objective: Annotated[str, typer.Option(
+        help="race (your score change minus the opponents' mean) or own (your score change); win needs --score "
+             "and a table of win chances, which this version does not have")] = "race",
+    line_player: Annotated[str, typer.Option(
+        help="who plays every decision of the bidding lines but your bids: learned or heuristic")] = "learned",
+    method: Annotated[str, typer.Option(
+        help="make-rate methods (information): learned, dd, heuristic, pimc, or several comma-separated")]
+    = "learned",
+    risk: Annotated[float, typer.Option(
+        help="failure chance of the risk information (the highest bid made at least 1 - risk of the time)")] = 0.3,
     left: Annotated[str | None, typer.Option(help="cards known to lie with the opponent on your left")] = None,
     right: Annotated[str | None, typer.Option(help="cards known to lie with the opponent on your right")] = None,
     talon: Annotated[str | None, typer.Option(help="cards known to lie in the talon")] = None,
@@ -214,15 +222,23 @@ def bid(
         help="your score before this deal (below the barrel; with --on-barrel from the barrel up) \\[default: 0]")]
     = None,
     on_barrel: Annotated[bool, typer.Option("--on-barrel", help="you sit on the barrel")] = False,
+    left_score: Annotated[int | None, typer.Option(
+        help="the score of the opponent on your left (who bids after you) \\[default: 0]")] = None,
+    left_on_barrel: Annotated[bool, typer.Option("--left-on-barrel", help="the left opponent sits on the barrel")]
+    = False,
+    right_score: Annotated[int | None, typer.Option(
+        help="the score of the opponent on your right \\[default: 0]")] = None,
+    right_on_barrel: Annotated[bool, typer.Option("--right-on-barrel", help="the right opponent sits on the barrel")]
+    = False,
     pimc_samples: Annotated[int, typer.Option(help="deals the (slow) pimc method plays")] = 100,
     worlds: Annotated[int | None, typer.Option(
         help="worlds a pimc decision averages over \\[default: the advisor's, 16]")] = None,
     threads: Annotated[int, typer.Option(help="threads (results do not depend on it)")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
-    as_csv: Annotated[bool, typer.Option("--csv", help="print CSV, one row per method and contract")] = False,
+    as_csv: Annotated[bool, typer.Option("--csv", help="print CSV, one row per bidding line")] = False,
     progress: Annotated[bool, typer.Option(help="show a progress bar on stderr")] = True,
 ) -> None:
-    """How much can this hand bid? Chances of making each contract, expected scores, advice, talon odds."""
+    """How much should this hand bid? The highest bidding line that beats passing, make rates, talon odds."""
     from analysis.advisor import advise
     from analysis.present.json_text import to_json
     from analysis.present.text import advice_csv, advice_lines
@@ -236,15 +252,20 @@ def bid(
     typer.echo("loading the compiled kernels (the first run compiles them: under a minute)...", err=True)
     try:
         result = advise(hand=hand, rules=rules, samples=samples, seed=seed, methods=method, seat=seat, risk=risk,
-                        left=left, right=right, talon=talon, score=score, on_barrel=on_barrel,
-                        pimc_samples=pimc_samples, worlds=worlds, threads=threads or None,
-                        progress=bars if progress else None)
+                        objective=objective, line_player=line_player, left=left, right=right, talon=talon,
+                        score=score, on_barrel=on_barrel, left_score=left_score, left_on_barrel=left_on_barrel,
+                        right_score=right_score, right_on_barrel=right_on_barrel, pimc_samples=pimc_samples,
+                        worlds=worlds, threads=threads or None, progress=bars if progress else None)
     except KeyboardInterrupt:  # nothing was printed: the advice is printed whole at the end
         if progress:
             bars.close()
         _interrupted()
     except _user_errors() as exc:
+        if progress:
+            bars.close()
         _refuse(exc)
+    if progress:
+        bars.close()
     if as_json:
         typer.echo(to_json(result))
     elif as_csv:

@@ -167,8 +167,9 @@ def _tournament_interval(x: float | None, lo: float | None, hi: float | None, di
 
 # --- advisor ---
 ADVICE_METHOD_TEXT = {
-    "dd": "dd = double dummy: every seat sees every card and plays perfectly, the declarer discards best "
-          "(the deal's value under perfect play, not a bound: real declarers can do better against weaker defence)",
+    "learned": "learned = the learned player in every seat, the declarer playing each contract apart (its net plays "
+               "for the contract it is given)",
+    "dd": "dd = double dummy: every seat sees every card and plays perfectly, the declarer discards best",
     "pimc": "pimc = every seat averages double-dummy values over the worlds it cannot tell apart",
     "heuristic": "heuristic = every seat is the heuristic player",
 }
@@ -178,59 +179,110 @@ def _exact(p: Fraction) -> str:
     return f"{p.numerator}/{p.denominator} = {float(p):.1%}"
 
 
+def _value(x: float | None, objective: str) -> str:
+    """A line's mean or gain under ``objective``: points, or for ``win`` a chance in percent."""
+    if x is None or x != x:
+        return "-"
+    return f"{100 * x:+.1f}%" if objective == "win" else f"{x:+.1f}"
+
+
+def _value_interval(x: float, lo: float, hi: float, objective: str) -> str:
+    return f"{_value(x, objective)} [{_value(lo, objective)}, {_value(hi, objective)}]"
+
+
+def _share(x: float) -> str:
+    return "-" if x != x else f"{x:.1%}"
+
+
+def _advice_scores(a: Advice) -> str:
+    s = a.situation
+
+    def one(name: str, score: int, sits: bool) -> str:
+        return f"{name} {score}" + (" (on the barrel)" if sits else "")
+
+    return ", ".join((one("you", s.score, s.on_barrel), one("left", s.others[0], s.others_on_barrel[0]),
+                      one("right", s.others[1], s.others_on_barrel[1])))
+
+
+def _line_label(a: Advice, row) -> str:
+    if row.kind == "pass":
+        return f"forced {a.forced_bid}, then pass" if a.forced_bid is not None else "pass"
+    if row.kind == "own":
+        return f"{a.line_player}'s own bidding"
+    return f"bid to {row.limit}"
+
+
 def advice_lines(advice: Advice) -> list[str]:
-    """What ``thousand bid`` prints: the situation, a row per contract with each method's chance of
-    making it and expected score, the pass line, each method's advice, the talon's chances and the
-    recommendation."""
+    """What ``thousand bid`` prints: the situation, the bidding lines with their results and gains
+    over passing (the decision), the make-rate table with expected scores and the risk levels
+    (information), the talon's chances, and last the recommendation."""
     a = advice
-    ms = a.methods
+    obj = a.objective
     forced = a.forced_bid
     duty = (f", forced to bid {forced}" if forced is not None
             else ", not forced to bid: forced_first_bid = false" if a.seat == "first" else "")
     out = [f"hand {a.hand}  ({a.seat} hand{duty}; rules {a.rule_changes or 'classic'})"]
     if a.known_cards:
         out.append("known: " + ", ".join(f"{k} {v}" for k, v in a.known_cards.items()))
-    if a.situation.on_barrel:
-        out.append("you sit on the barrel: a made contract scores only if it takes you off (wins the game)")
-    elif a.situation.score:
-        out.append(f"your score {a.situation.score}")
-    if not a.can_bid:
+    out.append("scores before the deal: " + _advice_scores(a))
+    if a.can_bid:
+        out.append(f"bidding cap {a.bidding_cap}; a talon could let you raise the final contract to {a.raise_cap}")
+    else:
         out.append(f"bidding cap {a.bidding_cap}: below the minimum bid {a.min_bid}, so this hand cannot bid "
                    "(a bid above 120 needs a marriage)")
-        out.append(f"samples: {a.samples} (seed {a.seed}), for passing and defending only")
-    else:
-        out.append(f"bidding cap {a.bidding_cap}; a talon could let you raise the final contract to {a.raise_cap}")
-        sizes = ", ".join(f"{m} {a.samples_of(m)}" for m in ms)
-        out.append(f"samples: {sizes} (seed {a.seed}{', pimc worlds ' + str(a.worlds) if a.worlds else ''})"
-                   "; [95% interval]; E = expected score of declaring")
-        out.append("contract  " + "  ".join(f"{m + ' p_make [95%]':<24}{'E':>7}" for m in ms))
-    shown_raise = False
-    for row in a.contracts:
-        if not row.biddable:
-            if all(e.p_make == 0 for e in row.estimates):
-                out.append(f"(from {row.contract} on: made in no sample)")
-                break
-            if not shown_raise:
-                out.append("-- above the bidding cap: only as a final contract, if the talon brings the marriages --")
-                shown_raise = True
-        cells = [f"{e.p_make:6.3f} [{e.ci_low:.3f}, {e.ci_high:.3f}]  {e.ev_declare:+7.1f}" for e in row.estimates]
-        out.append(f"{row.contract:>8}  " + "  ".join(cells))
-    p = a.pass_line
-    out.append(f"pass and defend: E = {p.ev:+.1f} [{p.ci_low:+.1f}, {p.ci_high:+.1f}]"
-               + (f"; nobody outbids your forced bid in {p.stuck_with_forced_bid:.1%}" if forced is not None else ""))
-    out.append(f"  (estimated on {p.method})")
-    out.append(f"advice (risk {a.risk:.2f}: the highest bid made at least {1 - a.risk:.0%} of the time):")
-    nothing = f"(nothing: forced bid {forced}, then pass)" if forced is not None else "(nothing: pass)"
-    for m in a.method_advice:
-        if m.best_ev is None:
-            out.append(f"  {m.method:<9} nothing to bid: pass ({p.ev:+.1f})")
+    out += ["", f"your bidding lines, each played on the same {a.samples} sampled deals (seed {a.seed}); every other "
+            f"decision by the {a.line_players}:",
+            f"  result = {obj}: {a.objective_means}, a deal; vs passing = the difference from the pass line on the "
+            "same deals; [95% intervals]",
+            f"  {'line':<24}{'declare':>8}{'contract':>9}{'raised':>8}{'made':>8}{'conceded':>9}  "
+            f"{'result [95%]':<24}{'vs passing [95%]':<24}{'differs':>7}"]
+    for k, row in enumerate(a.lines):
+        v = row.value
+        if row.differs == 0:  # the same rows as the line above: say so rather than repeat its numbers
+            below = a.lines[k - 1] if a.lines[k - 1].limit > 0 else a.pass_line
+            out.append(f"  {_line_label(a, row):<24}(as {_line_label(a, below)}: no sampled deal plays differently)")
             continue
-        top, best = m.max_bid_at_risk, m.best_ev_bid
-        out.append(f"  {m.method:<9} bid up to {top if top is not None else nothing}; best expected score "
-                   + (f"at {best} ({m.best_ev:+.1f} vs pass {p.ev:+.1f})" if best is not None
-                      else f"by passing ({p.ev:+.1f} vs {m.best_ev:+.1f} declaring)"))
+        gain = "baseline" if row.kind == "pass" else _value_interval(v.gain, v.gain_low, v.gain_high, obj)
+        contract = "-" if v.contract != v.contract else f"{v.contract:.1f}"
+        result = _value_interval(v.mean, v.low, v.high, obj)
+        out.append(f"  {_line_label(a, row):<24}{_share(v.declares[0]):>8}{contract:>9}{_share(v.raised[0]):>8}"
+                   f"{_share(v.made[0]):>8}{_share(v.conceded[0]):>9}  {result:<24}"
+                   f"{gain:<24}{'' if row.differs is None else row.differs:>7}")
+    out.append("  declare: the deals in which you end up the declarer; contract: your mean final contract (after the "
+               "talon); raised: contract above your winning bid, made and conceded: shares of the deals you declare; "
+               "differs: deals the line plays differently from the bidding line one step lower (the lowest: from "
+               "passing)")
+    if a.can_bid:
+        out += ["", "if you declare a contract and play it as that contract from the talon on (information, not the "
+                "decision: the auction and the opponents' scores left aside); p_make with its 95% interval; "
+                "E = p·gain − (1 − p)·loss, your own score:"]
+        out += [f"  {ADVICE_METHOD_TEXT[m]}; {a.samples_of(m)} deals" for m in a.methods]
+        if a.worlds:
+            out.append(f"  pimc worlds a decision: {a.worlds}")
+        out.append("contract  " + "  ".join(f"{m + ' p_make [95%]':<24}{'E':>7}" for m in a.methods))
+        shown_raise = False
+        for row in a.contracts:
+            if not row.biddable:
+                if all(e.p_make == 0 for e in row.estimates):
+                    out.append(f"(from {row.contract} on: made in no sample)")
+                    break
+                if not shown_raise:
+                    out.append("-- above the bidding cap: only as a final contract, if the talon brings the "
+                               "marriages --")
+                    shown_raise = True
+            cells = [f"{e.p_make:6.3f} [{e.ci_low:.3f}, {e.ci_high:.3f}]  {e.ev_declare:+7.1f}" for e in row.estimates]
+            out.append(f"{row.contract:>8}  " + "  ".join(cells))
+        else:
+            if a.played_to is not None and a.played_to < a.raise_cap:
+                out.append(f"(contracts above {a.played_to}, up to {a.raise_cap}, not played: the learned player "
+                           f"made {a.played_to} in no sample)")
+        r0 = a.risk_levels[0]
+        out.append(f"risk information, not the decision: the highest bid made at least {1 - r0.risk:.0%} / at least "
+                   "50% of the time when declared: "
+                   + "; ".join(f"{r.method} {_bid_or_none(r.at_risk)} / {_bid_or_none(r.at_half)}"
+                               for r in a.risk_levels))
     t = a.talon
-    out.append(f"talon (exact, over all {t.talons} possible talons):")
+    out += ["", f"talon (exact, over all {t.talons} possible talons):"]
     for mc in t.marriages:
         what = f"completes your {mc.holding}" if mc.holding else "brings both halves of"
         out.append(f"  {what} {SUIT_SYMBOLS[SUITS.index(mc.suit)]} marriage: {_exact(mc.p)}")
@@ -240,30 +292,59 @@ def advice_lines(advice: Advice) -> list[str]:
     out.append(f"  at least one ace {float(t.at_least_one_ace):.1%} ({aces or 'you hold all four'})")
     out.append(f"  at least one ten {float(t.at_least_one_ten):.1%} ({tens or 'you hold all four'})")
     out.append(f"  expected talon card points {float(t.expected_points):.1f}")
-    out.append("methods: " + "; ".join(ADVICE_METHOD_TEXT[m] for m in ms))
-    rec = a.recommendation
-    if not a.can_bid:
-        out.append(f"recommendation: pass (this hand cannot bid; passing and defending scores {rec.ev:+.1f})")
-    elif rec.p_make is None:
-        out.append(f"recommendation ({rec.method} play): {rec.action} (no contract is made at least "
-                   f"{1 - rec.risk:.0%} of the time; passing and defending scores {rec.ev:+.1f})")
-    else:
-        out.append(f"recommendation ({rec.method} play): {rec.action}: made {rec.p_make:.0%} "
-                   f"[{rec.ci_low:.0%}, {rec.ci_high:.0%}] of the time, expected score {rec.ev:+.1f}")
+    out += ["", _recommendation_line(a)]
     return out
 
 
+def _bid_or_none(b: int | None) -> str:
+    return "none" if b is None else str(b)
+
+
+def _recommendation_line(a: Advice) -> str:
+    rec, obj = a.recommendation, a.objective
+    p = rec.passing
+    passing = f"passing: {_value_interval(p.mean, p.low, p.high, obj)} a deal"
+    who = f"{rec.player} player, all seats; {obj}, {a.samples} deals"
+    if not a.can_bid:
+        return f"recommendation: pass (this hand cannot bid; {passing}; {who})"
+    if rec.line is None:
+        what = "no line bidding beyond the forced bid" if a.forced_bid is not None else "no bidding line"
+        return f"recommendation ({who}): {rec.action}: {what} beats passing ({passing})"
+    v = rec.line
+    if rec.bid == rec.bidding_cap:
+        said = f"bid to {rec.bid} (your bidding cap)"
+    else:
+        said = f"bid to {rec.bid}; beyond {rec.bid}, passing is " + ("better" if rec.beyond_worse
+                                                                     else "as good or better")
+    alike = (f"; the lines from {rec.alike_from} to {rec.bid} play every sampled deal alike"
+             if rec.alike_from is not None else "")
+    if v.gain_low <= 0:
+        alike += "; the interval reaches 0: on these deals the sample does not tell this line from passing"
+    return (f"recommendation ({who}): {said}: bidding to {rec.bid} gains "
+            f"{_value_interval(v.gain, v.gain_low, v.gain_high, obj)} a deal over passing ({passing}){alike}")
+
+
+ADVICE_CSV_COLUMNS = ("line", "limit", "n", "mean", "low", "high", "gain", "gain_low", "gain_high", "declares",
+                      "made", "conceded", "raised", "contract", "differs", "objective", "player")
+
+
 def advice_csv(advice: Advice) -> str:
-    """What ``thousand bid --csv`` prints: a row per contract and method, with the pass line's
-    expected score on every row."""
+    """What ``thousand bid --csv`` prints: the bidding lines, a row each (the pass line, the line
+    player's own bidding, then bid up to each contract), with the objective and the line player on
+    every row; shares are of all deals (declares) or of the deals you declare (the others)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["method", "contract", "biddable", "n", "made", "p_make", "ci_low", "ci_high", "ev_declare",
-                "ev_pass"])
-    for row in advice.contracts:
-        for e in row.estimates:
-            w.writerow([e.method, row.contract, row.biddable, e.n, e.made, f"{e.p_make:.6f}", f"{e.ci_low:.6f}",
-                        f"{e.ci_high:.6f}", f"{e.ev_declare:.3f}", f"{advice.pass_line.ev:.3f}"])
+    w.writerow(ADVICE_CSV_COLUMNS)
+
+    def num(x: float) -> str:
+        return "" if x != x else f"{x:.6f}"
+
+    for row in advice.lines:
+        v = row.value
+        w.writerow([row.kind, v.limit if v.limit > 0 else "", v.n, num(v.mean), num(v.low), num(v.high), num(v.gain),
+                    num(v.gain_low), num(v.gain_high), num(v.declares[0]), num(v.made[0]), num(v.conceded[0]),
+                    num(v.raised[0]), num(v.contract), "" if row.differs is None else row.differs,
+                    advice.objective, advice.line_player])
     return buf.getvalue()
 
 
