@@ -454,34 +454,36 @@ class LineRow:
         return {"line": self.kind, "limit": v.limit if v.limit > 0 else None, "n": v.n, "mean": v.mean, "low": v.low,
                 "high": v.high, "gain": v.gain, "gain_low": v.gain_low, "gain_high": v.gain_high,
                 "declares": _rate_dict(v.declares), "made": _rate_dict(v.made), "conceded": _rate_dict(v.conceded),
-                "raised": _rate_dict(v.raised), "contract": v.contract, "differs": self.differs}
+                "raised": _rate_dict(v.raised), "contract": v.contract, "differs": self.differs,
+                "reached": v.reached if v.limit > 0 else None, "step_gain": _finite(v.step_gain),
+                "step_low": _finite(v.step_low), "step_high": _finite(v.step_high)}
 
 
 @dataclass(frozen=True)
 class Recommendation:
-    """The one bid advised: the highest "bid up to b" line whose mean result under ``objective``
-    beats passing on the same deals, the lines played by ``player`` (``analysis.bid_value.recommended``).
+    """The one bid advised, from the lines played by ``player`` under ``objective``
+    (``analysis.bid_value.recommended``): bid on while bidding gains over passing in the auction
+    situation it is for (the deals in which the auction reached that level).
 
-    - ``bid``: b ("bid to b"); when no line beats passing, the forced minimum for a forced first hand
-      ("forced bid B, then pass"), else None ("pass");
-    - ``line``: the recommended line's value (its ``gain`` over passing with ``gain_low``,
-      ``gain_high``), None when no line beats passing;
+    - ``bid``: X ("bid to X"); when no tested level gains over passing, the forced minimum for a
+      forced first hand ("forced bid B, then pass"), else None ("pass");
+    - ``line``: the line of X (``step_gain``: bidding X rather than passing where the auction
+      reached X, over ``reached`` deals, with its interval; ``gain``: that line against passing at
+      every turn, over all deals), None when no level gains;
+    - ``beyond``: the first tested level above X, where bidding loses to passing (or ties), or None;
+    - ``untested_from``: when no level above X is tested, the lowest level above X that fewer than
+      ``MIN_REACHED`` sampled auctions reached (None: X is the bidding cap or ``beyond`` is set);
     - ``passing``: the pass line's value;
     - ``bidding_cap``: the hand's bidding cap (the highest line);
-    - ``beyond_worse``: every line above ``bid`` does strictly worse than passing (False: some does
-      exactly as well, a gain of 0);
-    - ``alike_from``: the lowest line from which every line up to ``bid`` plays every sampled deal
-      alike (no auction of the sample went past it, so those lines differ in nothing), None when
-      the line below ``bid`` already plays some deal differently;
     - ``objective``, ``player``: the objective and the player of the lines.
     """
 
     bid: int | None
     line: LineValue | None
+    beyond: LineValue | None
+    untested_from: int | None
     passing: LineValue
     bidding_cap: int
-    beyond_worse: bool
-    alike_from: int | None
     objective: str
     player: str
 
@@ -493,13 +495,14 @@ class Recommendation:
         return f"bid to {self.bid}"
 
     def to_dict(self) -> dict:
-        v, p = self.line, self.passing
-        beating = {} if v is None else {"gain": v.gain, "gain_low": v.gain_low, "gain_high": v.gain_high,
-                                        "mean": v.mean, "low": v.low, "high": v.high}
+        v, p, w = self.line, self.passing, self.beyond
+        keys = ("step_gain", "step_low", "step_high", "reached", "gain", "gain_low", "gain_high", "mean", "low", "high")
         return {"action": self.action, "bid": self.bid, "objective": self.objective, "player": self.player,
-                **{k: beating.get(k) for k in ("gain", "gain_low", "gain_high", "mean", "low", "high")},
+                **{k: (getattr(v, k) if v is not None else None) for k in keys},
                 "pass_mean": p.mean, "pass_low": p.low, "pass_high": p.high,
-                "beyond_worse": self.beyond_worse if v is not None else None, "alike_from": self.alike_from}
+                "beyond": None if w is None else {"limit": w.limit, "reached": w.reached, "step_gain": w.step_gain,
+                                                  "step_low": w.step_low, "step_high": w.step_high},
+                "untested_from": self.untested_from}
 
 
 @dataclass(frozen=True)
@@ -687,7 +690,7 @@ def line_players_words(player: str) -> str:
 # The columns of Advice.to_polars() (the lines) and Advice.to_polars("contracts").
 ADVICE_LINE_COLUMNS = ("line", "limit", "n", "mean", "low", "high", "gain", "gain_low", "gain_high",
                        *(f"{k}{s}" for k in ("declares", "made", "conceded", "raised") for s in ("", "_low", "_high")),
-                       "contract", "differs")
+                       "contract", "differs", "reached", "step_gain", "step_low", "step_high")
 LEVEL_COLUMNS = ("contract", "biddable", "method", "n", "made", "p_make", "ci_low", "ci_high", "ev_declare",
                  "ev_ci_low", "ev_ci_high")
 
@@ -698,13 +701,18 @@ def _line_record(row: LineRow) -> dict:
              for i, s in enumerate(("", "_low", "_high"))}
     return {"line": row.kind, "limit": v.limit if v.limit > 0 else None, "n": v.n, "mean": v.mean, "low": v.low,
             "high": v.high, "gain": v.gain, "gain_low": v.gain_low, "gain_high": v.gain_high, **rates,
-            "contract": v.contract, "differs": row.differs}
+            "contract": v.contract, "differs": row.differs, "reached": v.reached if v.limit > 0 else None,
+            "step_gain": v.step_gain, "step_low": v.step_low, "step_high": v.step_high}
+
+
+def _finite(x: float) -> float | None:
+    return None if x != x else x
 
 
 def _line_schema() -> dict:
     import polars as pl
 
-    types = {"line": pl.String, "limit": pl.Int64, "n": pl.Int64, "differs": pl.Int64}
+    types = {"line": pl.String, "limit": pl.Int64, "n": pl.Int64, "differs": pl.Int64, "reached": pl.Int64}
     return {k: types.get(k, pl.Float64) for k in ADVICE_LINE_COLUMNS}
 
 
@@ -781,8 +789,7 @@ def _line_rows(lines: np.ndarray, limits: list[int], values: tuple[LineValue, ..
         if limits[k] <= 0:
             rows.append(LineRow(value=v, differs=None))
             continue
-        below = k - 1 if limits[k - 1] > 0 else limits.index(PASS_LINE)
-        rows.append(LineRow(value=v, differs=int((lines[:, k] != lines[:, below]).any(axis=1).sum())))
+        rows.append(LineRow(value=v, differs=v.reached))
     return tuple(rows)
 
 
@@ -870,19 +877,11 @@ def advise(*, hand: str | int, rules: str | HouseRules | None = None, samples: i
     values = line_values(lines, limits, objective=objective, win_chance=win_chance)
     line_rows = _line_rows(lines, limits, values)
     passing = values[limits.index(PASS_LINE)]
-    best = recommended(values)
-    if best is None:
-        recommendation = Recommendation(bid=rec.min_bid if forced else None, line=None, passing=passing,
-                                        bidding_cap=cap, beyond_worse=False, alike_from=None, objective=objective,
-                                        player=line_player)
-    else:
-        alike = best.limit
-        while alike - rec.bid_step >= rec.min_bid and next(r for r in line_rows if r.limit == alike).differs == 0:
-            alike -= rec.bid_step
-        recommendation = Recommendation(bid=best.limit, line=best, passing=passing, bidding_cap=cap,
-                                        beyond_worse=all(v.gain < 0 for v in values if v.limit > best.limit),
-                                        alike_from=alike if alike < best.limit else None, objective=objective,
-                                        player=line_player)
+    verdict = recommended(values)
+    recommendation = Recommendation(
+        bid=verdict.bid if verdict.line is not None else (rec.min_bid if forced else None), line=verdict.line,
+        beyond=verdict.beyond, untested_from=verdict.untested_from, passing=passing, bidding_cap=cap,
+        objective=objective, player=line_player)
     return Advice(
         hand=format_hand(mask), seat=seat, rules=rec, known_left=format_hand(known.left) if known.left else "",
         known_right=format_hand(known.right) if known.right else "",

@@ -216,6 +216,8 @@ def advice_lines(advice: Advice) -> list[str]:
     """What ``thousand bid`` prints: the situation, the bidding lines with their results and gains
     over passing (the decision), the make-rate table with expected scores and the risk levels
     (information), the talon's chances, and last the recommendation."""
+    from analysis.bid_value import MIN_REACHED
+
     a = advice
     obj = a.objective
     forced = a.forced_bid
@@ -232,17 +234,19 @@ def advice_lines(advice: Advice) -> list[str]:
                    "(a bid above 120 needs a marriage)")
     out += ["", f"your bidding lines, each played on the same {a.samples} sampled deals (seed {a.seed}); every other "
             f"decision by the {a.line_players}:",
-            f"  result = {obj}: {a.objective_means}, a deal; vs passing = the difference from the pass line on the "
-            "same deals; [95% intervals]",
+            f"  result = {obj}: {a.objective_means}, a deal; bid vs pass = where the auction reached the line's "
+            "level (the deals it plays differently from the line one step lower), its mean difference from that "
+            "line, which passes there; [95% intervals]",
             f"  {'line':<24}{'declare':>8}{'contract':>9}{'raised':>8}{'made':>8}{'conceded':>9}  "
-            f"{'result [95%]':<24}{'vs passing [95%]':<24}{'differs':>7}"]
+            f"{'result [95%]':<24}{'bid vs pass [95%]':<24}{'reached':>7}"]
     for k, row in enumerate(a.lines):
         v = row.value
         if row.differs == 0:  # the same rows as the line above: say so rather than repeat its numbers
             below = a.lines[k - 1] if a.lines[k - 1].limit > 0 else a.pass_line
             out.append(f"  {_line_label(a, row):<24}(as {_line_label(a, below)}: no sampled deal plays differently)")
             continue
-        gain = "baseline" if row.kind == "pass" else _value_interval(v.gain, v.gain_low, v.gain_high, obj)
+        gain = ("baseline" if row.kind == "pass" else "" if row.kind == "own"
+                else _value_interval(v.step_gain, v.step_low, v.step_high, obj))
         contract = "-" if v.contract != v.contract else f"{v.contract:.1f}"
         result = _value_interval(v.mean, v.low, v.high, obj)
         out.append(f"  {_line_label(a, row):<24}{_share(v.declares[0]):>8}{contract:>9}{_share(v.raised[0]):>8}"
@@ -250,8 +254,8 @@ def advice_lines(advice: Advice) -> list[str]:
                    f"{gain:<24}{'' if row.differs is None else row.differs:>7}")
     out.append("  declare: the deals in which you end up the declarer; contract: your mean final contract (after the "
                "talon); raised: contract above your winning bid, made and conceded: shares of the deals you declare; "
-               "differs: deals the line plays differently from the bidding line one step lower (the lowest: from "
-               "passing)")
+               "reached: deals the line plays differently from the bidding line one step lower (the lowest: from "
+               f"passing); a level reached in fewer than {MIN_REACHED} deals is untested")
     if a.can_bid:
         out += ["", "if you declare a contract and play it as that contract from the talon on (information, not the "
                 "decision: the auction and the opponents' scores left aside); p_make with its 95% interval; "
@@ -301,31 +305,42 @@ def _bid_or_none(b: int | None) -> str:
 
 
 def _recommendation_line(a: Advice) -> str:
+    from analysis.bid_value import MIN_REACHED
+
     rec, obj = a.recommendation, a.objective
     p = rec.passing
-    passing = f"passing: {_value_interval(p.mean, p.low, p.high, obj)} a deal"
+    passing = f"passing at every turn: {_value_interval(p.mean, p.low, p.high, obj)} a deal"
     who = f"{rec.player} player, all seats; {obj}, {a.samples} deals"
     if not a.can_bid:
         return f"recommendation: pass (this hand cannot bid; {passing}; {who})"
+    w = rec.beyond
+    stop = ("" if w is None else
+            f"bidding {w.limit} where the auction reached it ({w.reached} deals) changes the result by "
+            f"{_value_interval(w.step_gain, w.step_low, w.step_high, obj)} against passing there")
     if rec.line is None:
-        what = "no line bidding beyond the forced bid" if a.forced_bid is not None else "no bidding line"
-        return f"recommendation ({who}): {rec.action}: {what} beats passing ({passing})"
+        what = "no level beyond the forced bid" if a.forced_bid is not None else "no level"
+        because = f": {stop}" if stop else f" was reached in {MIN_REACHED} or more sampled deals"
+        return f"recommendation ({who}): {rec.action}: {what} gains over passing{because} ({passing})"
     v = rec.line
-    if rec.bid == rec.bidding_cap:
-        said = f"bid to {rec.bid} (your bidding cap)"
+    if w is not None:
+        said = f"bid to {rec.bid}; beyond {rec.bid}, passing is " + ("better" if w.step_gain < 0 else "as good")
+        said += f" ({stop})"
+    elif rec.untested_from is not None:
+        said = (f"bid to {rec.bid}; higher bids are untested (fewer than {MIN_REACHED} sampled auctions reached "
+                f"{rec.untested_from} or above)")
     else:
-        said = f"bid to {rec.bid}; beyond {rec.bid}, passing is " + ("better" if rec.beyond_worse
-                                                                     else "as good or better")
-    alike = (f"; the lines from {rec.alike_from} to {rec.bid} play every sampled deal alike"
-             if rec.alike_from is not None else "")
-    if v.gain_low <= 0:
-        alike += "; the interval reaches 0: on these deals the sample does not tell this line from passing"
-    return (f"recommendation ({who}): {said}: bidding to {rec.bid} gains "
-            f"{_value_interval(v.gain, v.gain_low, v.gain_high, obj)} a deal over passing ({passing}){alike}")
+        said = f"bid to {rec.bid} (your bidding cap)"
+    flag = ("; the interval reaches 0: the sample does not tell this bid from passing there"
+            if v.step_low <= 0 else "")
+    return (f"recommendation ({who}): {said}. Bidding {rec.bid} where the auction reached it ({v.reached} deals) "
+            f"gains {_value_interval(v.step_gain, v.step_low, v.step_high, obj)} a deal against passing there{flag}; "
+            f"this line against passing at every turn: {_value_interval(v.gain, v.gain_low, v.gain_high, obj)} "
+            f"({passing})")
 
 
 ADVICE_CSV_COLUMNS = ("line", "limit", "n", "mean", "low", "high", "gain", "gain_low", "gain_high", "declares",
-                      "made", "conceded", "raised", "contract", "differs", "objective", "player")
+                      "made", "conceded", "raised", "contract", "reached", "step_gain", "step_low", "step_high",
+                      "objective", "player")
 
 
 def advice_csv(advice: Advice) -> str:
@@ -344,7 +359,7 @@ def advice_csv(advice: Advice) -> str:
         w.writerow([row.kind, v.limit if v.limit > 0 else "", v.n, num(v.mean), num(v.low), num(v.high), num(v.gain),
                     num(v.gain_low), num(v.gain_high), num(v.declares[0]), num(v.made[0]), num(v.conceded[0]),
                     num(v.raised[0]), num(v.contract), "" if row.differs is None else row.differs,
-                    advice.objective, advice.line_player])
+                    num(v.step_gain), num(v.step_low), num(v.step_high), advice.objective, advice.line_player])
     return buf.getvalue()
 
 

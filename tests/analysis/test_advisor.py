@@ -18,6 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from analysis import advisor
+from analysis.bid_value import MIN_REACHED
 from analysis.present.json_text import to_json
 from analysis.present.text import advice_csv, advice_lines
 from sim.engine import playouts
@@ -123,7 +124,15 @@ def _naive_gains(hand: str, seat: str, samples: int, seed: int, objective: str =
         own = float(r[C["change0"]])
         return own - (r[C["change1"]] + r[C["change2"]]) / 2 if objective == "race" else own
 
-    return {b: sum(result(i, k) - result(i, 0) for i in range(samples)) / samples for k, b in enumerate(limits)}
+    gains = {b: sum(result(i, k) - result(i, 0) for i in range(samples)) / samples for k, b in enumerate(limits)}
+    # Where the auction reached each level: the deals whose row differs from the line one step lower.
+    steps = {}
+    for k in range(2, len(limits)):
+        below = k - 1 if k > 2 else 0
+        reached = [i for i in range(samples) if (rows[i, k] != rows[i, below]).any()]
+        steps[limits[k]] = (len(reached), sum(result(i, k) - result(i, below) for i in reached) / len(reached)
+                            if reached else math.nan)
+    return gains, steps
 
 
 @pytest.mark.parametrize("hand, seat, expected", [
@@ -142,32 +151,41 @@ def test_the_recommendation_beats_passing_by_the_numbers_printed_beside_it(hand,
     bids = [ln for ln in lines if ln["line"] == "bid to"]
     assert [ln["limit"] for ln in bids] == list(range(100, r.bidding_cap + 1, 5))
     # The engine's rows, read with plain loops, give the same gains.
-    naive = _naive_gains(hand, seat, 150, 4)
+    naive, steps = _naive_gains(hand, seat, 150, 4)
     got = {ln["limit"] if ln["line"] == "bid to" else {"pass": -1, "own": 0}[ln["line"]]: ln["gain"] for ln in lines}
     assert got == pytest.approx(naive)
+    for ln in bids:
+        assert ln["reached"] == steps[ln["limit"]][0]
+        assert (ln["step_gain"] is None and math.isnan(steps[ln["limit"]][1])) or \
+            ln["step_gain"] == pytest.approx(steps[ln["limit"]][1])
+    # Bid on while bidding beats passing where the auction got there: every tested level up to the
+    # advised bid gains, the first tested one above it does not.
+    tested = [(b, g) for b, (n, g) in sorted(steps.items()) if n >= MIN_REACHED]
+    advised = None
+    for b, g in tested:
+        if g <= 0:
+            break
+        advised = b
     last = advice_lines(r)[-1]
-    if rec["gain"] is None:  # no line beats passing
-        assert all(ln["gain"] <= 0 for ln in bids)
+    if advised is None:
+        assert rec["step_gain"] is None
         assert rec["action"] == ("forced bid 100, then pass" if seat == "first" else "pass")
-        assert f"passing: {rec['pass_mean']:+.1f} [" in last and "beats passing" in last
+        assert f"passing at every turn: {rec['pass_mean']:+.1f} [" in last and "gains over passing" in last
     else:
-        b = rec["bid"]
-        line = next(ln for ln in bids if ln["limit"] == b)
-        assert rec["action"] == f"bid to {b}" and line["gain"] == rec["gain"] > 0
-        assert line["mean"] == pytest.approx(rec["pass_mean"] + rec["gain"])
-        assert all(ln["gain"] <= 0 for ln in bids if ln["limit"] > b)  # beyond b, passing is no worse
-        assert f"bid to {b}" in last and f"gains {rec['gain']:+.1f} [{rec['gain_low']:+.1f}, {rec['gain_high']:+.1f}]" \
-            in last
-        if b < r.bidding_cap:
-            assert f"beyond {b}, passing is" in last
+        assert rec["action"] == f"bid to {advised}" and rec["step_gain"] > 0
+        assert f"bid to {advised}" in last and (f"gains {rec['step_gain']:+.1f} [{rec['step_low']:+.1f}, "
+                                               f"{rec['step_high']:+.1f}]") in last
+        above = [(b, g) for b, g in tested if b > advised]
+        if above:
+            assert rec["beyond"]["limit"] == above[0][0] and rec["beyond"]["step_gain"] <= 0
+            assert f"beyond {advised}, passing is" in last
     if expected is not None:
         assert rec["action"].startswith(expected), rec
     text = advice_lines(r)
-    for ln in lines:  # what the table prints: a line with its gain, or "as the line above"
-        label = {"pass": None, "own": "learned's own bidding"}.get(ln["line"], f"bid to {ln['limit']}")
-        if label and ln["differs"] != 0:
-            row = next(t for t in text if t.startswith(f"  {label} "))
-            assert f"{ln['gain']:+.1f} [{ln['gain_low']:+.1f}, {ln['gain_high']:+.1f}]" in row
+    for ln in lines:  # what the table prints: a line with its step gain, or "as the line above"
+        if ln["line"] == "bid to" and ln["differs"] and ln["step_low"] is not None:
+            row = next(t for t in text if t.startswith(f"  bid to {ln['limit']} "))
+            assert f"{ln['step_gain']:+.1f} [{ln['step_low']:+.1f}, {ln['step_high']:+.1f}]" in row
 
 
 def test_a_forced_first_hand_bidding_only_the_forced_bid_is_passing():
@@ -182,7 +200,7 @@ def test_objectives_race_and_own():
     race = advisor.advise(hand=HAND, samples=80, seed=6, seat="second", methods="heuristic", threads=1)
     own = advisor.advise(hand=HAND, samples=80, seed=6, seat="second", methods="heuristic", threads=1,
                          objective="own")
-    naive = _naive_gains(HAND, "second", 80, 6, objective="own")
+    naive = _naive_gains(HAND, "second", 80, 6, objective="own")[0]
     assert {r.limit: r.value.gain for r in own.lines} == pytest.approx(naive)
     assert [r.value.gain for r in race.lines] != [r.value.gain for r in own.lines]
     assert own.to_dict()["objective_means"] == "your score change"
@@ -354,7 +372,7 @@ def test_two_player_rules_are_refused(tmp_path):
 
 
 LINE_KEYS = {"line", "limit", "n", "mean", "low", "high", "gain", "gain_low", "gain_high", "declares", "made",
-             "conceded", "raised", "contract", "differs"}
+             "conceded", "raised", "contract", "differs", "reached", "step_gain", "step_low", "step_high"}
 
 
 def test_cli_json_shape():
@@ -370,9 +388,9 @@ def test_cli_json_shape():
     assert data["methods"] == ["learned"] and data["line_player"] == "learned" and data["objective"] == "race"
     assert all(set(ln) == LINE_KEYS for ln in data["lines"])
     assert set(data["lines"][2]["declares"]) == {"p", "low", "high"}
-    assert set(data["recommendation"]) == {"action", "bid", "objective", "player", "gain", "gain_low", "gain_high",
-                                           "mean", "low", "high", "pass_mean", "pass_low", "pass_high",
-                                           "beyond_worse", "alike_from"}
+    assert set(data["recommendation"]) == {"action", "bid", "objective", "player", "step_gain", "step_low",
+                                           "step_high", "reached", "gain", "gain_low", "gain_high", "mean", "low",
+                                           "high", "pass_mean", "pass_low", "pass_high", "beyond", "untested_from"}
     assert set(data["risk_levels"]["learned"]) == {"made_at_least", "bid_at_risk", "bid_at_half"}
     assert data["contracts"][0]["contract"] == 100 and "p_make" in data["contracts"][0]
 
@@ -427,7 +445,7 @@ def test_a_hand_that_cannot_bid_prints_its_result(tmp_path):
     empty = r.to_polars("contracts")
     assert empty.height == 0 and empty.columns == list(advisor.LEVEL_COLUMNS)
     assert empty.schema == level_schema()
-    assert advice_lines(r)[-1].startswith("recommendation: pass (this hand cannot bid; passing: ")
+    assert advice_lines(r)[-1].startswith("recommendation: pass (this hand cannot bid; passing at every turn: ")
 
 
 def level_schema():
@@ -450,7 +468,7 @@ def test_to_polars_gives_the_lines_and_the_contracts(small):
     assert lines["gain"].to_list() == [r.value.gain for r in small.lines]
     csv = pl.read_csv(io.StringIO(advice_csv(small)))  # the CSV prints the lines
     assert csv["gain"].to_list() == pytest.approx(lines["gain"].to_list(), abs=1e-6)
-    assert csv["differs"].to_list() == lines["differs"].to_list()
+    assert csv["reached"].to_list() == lines["differs"].to_list()
     df = small.to_polars("contracts")
     assert df.schema == level_schema()
     pairs = [(row, e) for row in small.contracts for e in row.estimates]

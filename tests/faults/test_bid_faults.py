@@ -57,7 +57,7 @@ def test_an_unforced_first_hand_may_pass(tmp_path):
     if data["recommendation"]["gain"] is None:
         assert data["recommendation"]["action"] == "pass" and data["recommendation"]["bid"] is None
         assert res.output.strip().splitlines()[-1].startswith("recommendation (learned player, all seats; race, "
-                                                             "60 deals): pass: no bidding line beats passing")
+                                                             "60 deals): pass: no level gains over passing")
     # Under the default rules first hand is still forced: its pass line makes the forced bid first.
     forced = advice_json(bid(WEAK, "--samples", "60", "--method", "dd", "--json"))
     assert forced["forced_bid"] == 100 and forced["lines"][0]["declares"]["p"] > 0
