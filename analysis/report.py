@@ -460,8 +460,10 @@ def figure_specs() -> dict[str, list[tuple[str, str]]]:
 
     return {
         "bids": [(tables.PLOT_FILE,
-                  "Make-rate of each contract by hand class (heuristic play with 95% bands, double dummy dashed)."),
-                 (tables.METHODS_PLOT_FILE, "The same deals declared by double dummy, pimc and the heuristic player.")],
+                  "Make-rate of each contract by hand class: the learned player in all seats with 95% bands, pimc's "
+                  "check on the same deals as open circles."),
+                 (tables.METHODS_PLOT_FILE, "The learned player checked against pimc on the same deals (heuristic "
+                                            "player and double dummy beside).")],
         "marriages": [(marriages.PLOT_FILE,
                        "Marriage odds: exact (bars) against random deals (points with 95% intervals)."),
                       (marriages.WORTH_PLOT_FILE, "What holding each suit's marriage adds to the declarer's points.")],
