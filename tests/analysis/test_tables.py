@@ -186,14 +186,15 @@ def test_every_advice_beats_passing_by_the_numbers_printed_beside_it(tmp_path, o
     mean gain over passing on the class's deals is the gain printed, above 0, within its printed
     interval, and no higher line gains anything; "pass" means no line gains."""
     path = tables.build_bid_tables(deals=300, seed=5, out=tmp_path, pimc_deals=0)
-    result = tables.summarize_bid_table(path, min_n=20, objective=objective)
-    assert result.cheat_sheet and result.objective == objective
-    rows = pl.read_parquet(path).with_columns(hand_class=tables.class_expr()).to_dicts()
+    result = tables.summarize_bid_table(path, min_n=8, objective=objective)
+    assert result.cheat_sheet and result.detail and result.objective == objective
+    stored = pl.read_parquet(path)
+    rows = {g: stored.with_columns(hand_class=tables.class_expr(g)).to_dicts() for g in tables.GROUPINGS}
     levels = tables.read_metadata(path)["levels"]
     advised = 0
-    for r in result.cheat_sheet:
-        deals = [d for d in rows if d["hand_class"] == r.hand_class]
-        assert len(deals) == r.n >= 20 and r.bidding_cap == min(d["bid_cap"] for d in deals)
+    for r in result.cheat_sheet + result.detail:
+        deals = [d for d in rows[r.grouping] if d["hand_class"] == r.hand_class]
+        assert len(deals) == r.n >= 8 and r.bidding_cap == min(d["bid_cap"] for d in deals)
         limits = tables.line_limits(r.bidding_cap, levels)
         for s in r.seats:
             def value(d, k, seat=s.seat):
