@@ -149,10 +149,11 @@ def _section_bids(s: BidTable, figs: list) -> list[str]:
                   f"the others once for points). \"learned − pimc\" is paired by deal; the {s.comparison[-1].contract} "
                   "row is the share of those contracts made, its interval clustered by deal (a deal's contracts are "
                   "not independent trials); p-values are Holm-corrected over the rows.", ""]
-        lines += _table(["contract", "deals", "learned (all seats)", "pimc (all seats)", "learned − pimc",
-                         "Holm p", "heuristic (all seats)", "double dummy"],
-                        [[r.contract, f"{r.n:,}", pct(*r.learned), pct(*r.pimc), num(*r.diff, digits=3, sign=True),
-                          f"{r.p_holm:.3f}", pct(*r.heuristic), pct(*r.dd)] for r in s.comparison])
+        lines += _table(["contract", "deals", "learned (all seats)", "pimc (all seats)",
+                         "learned − pimc (percentage points)", "Holm p", "heuristic (all seats)", "double dummy"],
+                        [[r.contract, f"{r.n:,}", pct(*r.learned), pct(*r.pimc),
+                          num(*(100 * x for x in r.diff), sign=True), f"{r.p_holm:.3f}", pct(*r.heuristic),
+                          pct(*r.dd)] for r in s.comparison])
         lines += [_comparison_reading(s), ""]
     else:
         lines += ["pimc played no deal of this table.", ""]
@@ -166,10 +167,10 @@ def _comparison_reading(s: BidTable) -> str:
         widest = max(max(abs(r.diff[1]), abs(r.diff[2])) for r in s.comparison if _finite(r.diff[1])) \
             if any(_finite(r.diff[1]) for r in s.comparison) else math.nan
         return ("The learned player's make-rates do not differ from pimc's at the 5% level after Holm's correction"
-                + (f"; on these deals the differences could still be as large as {100 * widest:.0f} points of "
-                   "percentage." if _finite(widest) else "."))
-    parts = [f"{r.contract} ({'higher' if r.diff[0] > 0 else 'lower'} by {100 * abs(r.diff[0]):.1f} points of "
-             "percentage)" for r in differ]
+                + (f"; on these deals the differences could still be as large as {100 * widest:.0f} percentage "
+                   "points." if _finite(widest) else "."))
+    parts = [f"{r.contract} ({'higher' if r.diff[0] > 0 else 'lower'} by {100 * abs(r.diff[0]):.1f} percentage "
+             "points)" for r in differ]
     return ("Where they differ (Holm-corrected p < 0.05), the learned player's make-rate is: " + "; ".join(parts)
             + ". Elsewhere the sample cannot tell them apart.")
 
