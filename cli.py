@@ -293,14 +293,17 @@ def tables_bids(
         help="worlds a pimc decision averages over \\[default: the advisor's, 16]")] = None,
     threads: Annotated[int, typer.Option(help="threads (results do not depend on it)")] = 0,
     min_n: Annotated[int, typer.Option(help="deals a hand class needs to appear in the cheat sheet")] = 30,
-    as_json: Annotated[bool, typer.Option("--json", help="print JSON: make-rates by class, cheat sheets")] = False,
+    objective: Annotated[str, typer.Option(help="what a bidding line is worth: race (your score change minus the "
+                                                "opponents' mean) or own (your score change)")] = "race",
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON: make-rates by class, the cheat sheet")] = False,
     fresh: Annotated[bool, typer.Option("--fresh", help=FRESH_HELP)] = False,
     scheduler: Scheduler = None,
     cluster: Cluster = None,
     workers: DaskWorkers = None,
 ) -> None:
-    """Bid-success tables: dd, heuristic and pimc make-rates by hand class and a bidding cheat sheet, stored as
-    Parquet and plotted; a table made with the same arguments by the same code is reused."""
+    """Bid-success tables: the learned player's make-rates by hand class (heuristic and double dummy beside, pimc
+    on the first deals as a check) and a cheat sheet of what bidding is worth per hand class and seat against
+    passing, stored as Parquet and plotted; a table made with the same arguments by the same code is reused."""
     from analysis.present.json_text import to_json
     from analysis.present.plots import plot_bid_make_rates, plot_bid_methods
     from analysis.present.text import bid_table_lines
@@ -312,7 +315,8 @@ def tables_bids(
     try:
         with _backend(scheduler, cluster, workers) as backend:
             result = run(deals=deals, rules=rules, seed=seed, out=out, pimc_deals=pimc_deals, worlds=worlds,
-                         threads=threads or None, progress=_PartLines(), min_n=min_n, backend=backend, fresh=fresh)
+                         threads=threads or None, progress=_PartLines(), min_n=min_n, objective=objective,
+                         backend=backend, fresh=fresh)
     except _user_errors() as exc:
         _refuse(exc)
     except KeyboardInterrupt:

@@ -76,7 +76,7 @@ RISKS = (0.3, 0.5)
 class Sizes:
     """Sample sizes of one report."""
 
-    bid_deals: int  # random deals of the bid table (dd and heuristic declarers)
+    bid_deals: int  # random deals of the bid table (learned contracts and lines; dd and heuristic beside)
     pimc_deals: int  # of those, the first ones also declared by pimc
     marriage_deals: int  # random deals the exact marriage odds are measured against
     marriage_play_deals: int  # deals played to see what becomes of held marriages
@@ -89,9 +89,9 @@ class Sizes:
 
 
 # --quick: under 10 minutes on a 2-core machine, compilation included; the intervals are wide
-# and printed. The full report: the cheat sheet's classes of at least 400 deals have their
-# 70%-bid pinned by the 95% intervals to within about one bid step (the Method section measures
-# and prints this for the report at hand), and the rule and player effects of a few hundredths.
+# and printed. The full report: the cheat sheet's classes of at least 400 deals, each advice with
+# its gain over passing and interval (the Method section counts those whose interval lies above 0),
+# and the rule and player effects of a few hundredths.
 QUICK = Sizes(bid_deals=10_000, pimc_deals=300, marriage_deals=200_000, marriage_play_deals=10_000,
               barrel_games=5_000, compare_games=3_000, tournament_games=2_000, min_n=100, strategy_games=2_000,
               strategy_deals=20_000)
@@ -100,10 +100,11 @@ FULL = Sizes(bid_deals=200_000, pimc_deals=3_000, marriage_deals=2_000_000, marr
              strategy_deals=200_000)
 
 # Seconds per unit on one 2-core machine (measured with a warm cache), for the estimate printed at
-# the start: a bid-table deal (dd, heuristic and the pass line), a pimc deal, a random deal
-# measured, a played deal, a whole heuristic game, a tournament game (a learned seat among them);
-# and the first compilation.
-_COST = {"bid": 0.0045, "pimc": 0.1, "marriage": 2e-5, "play": 4e-4, "game": 1e-3, "tournament_game": 2e-3,
+# the start: a bid-table deal (the learned player's contracts and auction lines in three seats, dd
+# and heuristic play: profiled on 200 deals, dd is 60% of it and the learned plays most of the
+# rest), a pimc deal, a random deal measured, a played deal, a whole heuristic game, a tournament
+# game (a learned seat among them); and the first compilation.
+_COST = {"bid": 0.0075, "pimc": 0.1, "marriage": 2e-5, "play": 4e-4, "game": 1e-3, "tournament_game": 2e-3,
          "compile": 120.0, "strategy_game": 0.009, "strategy_deal": 3e-4}
 
 
@@ -479,8 +480,10 @@ def figure_specs() -> dict[str, list[tuple[str, str]]]:
 
     return {
         "bids": [(tables.PLOT_FILE,
-                  "Make-rate of each contract by hand class (heuristic play with 95% bands, double dummy dashed)."),
-                 (tables.METHODS_PLOT_FILE, "The same deals declared by double dummy, pimc and the heuristic player.")],
+                  "Make-rate of each contract by hand class: the learned player in all seats with 95% bands, pimc's "
+                  "check on the same deals as open circles."),
+                 (tables.METHODS_PLOT_FILE, "The learned player checked against pimc on the same deals (heuristic "
+                                            "player and double dummy beside).")],
         "marriages": [(marriages.PLOT_FILE,
                        "Marriage odds: exact (bars) against random deals (points with 95% intervals)."),
                       (marriages.WORTH_PLOT_FILE, "What holding each suit's marriage adds to the declarer's points.")],

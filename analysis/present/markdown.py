@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from analysis.marriages import MarriageOdds
     from analysis.report import Sizes
     from analysis.strategy import Difference, Estimate, StrategyReport
-    from analysis.tables import BidTable, CheatRow
+    from analysis.tables import BidTable, CheatRow, SeatAdvice
     from analysis.tournament import TournamentResult
 
 __all__ = ["SECTIONS", "pct", "num", "render_markdown"]
@@ -98,101 +98,115 @@ def render_markdown(sections: dict, figures: dict, *, rules: list[str], compared
     return "\n".join(lines) + "\n"
 
 
-def _bid_range(row: CheatRow, risk: float) -> str:
-    r = row.at_risk(risk)
-    if r.bid is None:
-        return "none" if r.high is None else f"none ({r.high} possible)"
-    return str(r.bid) if r.low == r.high == r.bid else f"{r.bid} ({r.low or 'none'}–{r.high})"
+def _seat_cell(s: SeatAdvice) -> str:
+    """One seat's advice in a cheat-sheet cell: "bid to 160: +14.2 [9.0, 19.4]" (bidding 160
+    against passing where the auction reached it, a deal), "pass", or "forced bid, then pass"."""
+    if s.bid is None:
+        return "forced bid, then pass" if s.forced else "pass"
+    return f"bid to {s.bid}: {num(s.gain, s.gain_low, s.gain_high, sign=True)}"
 
 
-def _class_order(row: CheatRow) -> tuple[int, str]:
-    from analysis.tables import MARRIAGE_CLASSES
-
-    marriage = row.hand_class.split(",")[0]
-    return (MARRIAGE_CLASSES.index(marriage) if marriage in MARRIAGE_CLASSES else len(MARRIAGE_CLASSES),
-            row.hand_class)
+def _risk_cell(row: CheatRow) -> str:
+    return " / ".join(str(b.bid) if b.bid is not None else "none" for b in row.risks)
 
 
 def _section_bids(s: BidTable, figs: list) -> list[str]:
-    heur = sorted(s.cheat_sheet_of("heuristic"), key=_class_order)
-    dd = {r.hand_class: r for r in s.cheat_sheet_of("dd")}
-    pimc = {r.hand_class: r for r in s.cheat_sheet_of("pimc")}
+    from analysis.bid_value import OBJECTIVE_WORDS
+    from analysis.tables import PLAYERS
+
     lines = [_heading("bids"), "",
-             f"A bid table of {s.deals:,} random deals (seed {s.seed}): in each, the player in seat 0 "
-             "takes the talon and plays every contract from 100 up. Three declarers play the same deals: the "
-             "**heuristic** player (sees only his cards), **pimc** (sees only his cards and averages double-dummy "
-             f"results over {s.worlds} guessed layouts a decision; on the first {s.pimc_deals:,} deals) and "
-             "**double dummy** (dd: every seat sees every card and plays perfectly). A hand's class is the "
-             "marriages it holds before the talon and its aces.", ""]
+             f"A bid table of {s.deals:,} random deals (seed {s.seed}). Every number in this section is from the "
+             "**learned player** in all three seats (a net trained on the exact solver's values, which bids, raises, "
+             "concedes, gives and plays; see the method) unless a column says otherwise. **pimc** in all three seats "
+             f"replays the first {s.pimc_deals:,} deals as a check of its make-rates; the **heuristic** player (all "
+             "seats) and **double dummy** (every seat sees every card) stand beside them for comparison. A hand's "
+             "class is what it holds before the talon: its marriage by suit (spades 40, clubs 60, diamonds 80, hearts "
+             "100; \"two marriages\": two or three) and its aces.", ""]
     lines += _figures(figs)
     lines += ["### The bidding cheat sheet", "",
-              f"For each hand class with at least {s.min_n:,} deals, from heuristic play: the highest bid made at "
-              "least 70% and 50% of the time (in brackets, the bids the 95% intervals allow), and the bid of best "
-              "expected score (made: +contract, failed: −contract, from a zero score). First hand must bid and "
-              "takes the best bid; a later hand bids only when that beats passing and defending (measured on the "
-              "same deals). Bids stop at the class's bidding cap (120 without a marriage). The last columns give "
-              "dd's 70% bid (every seat seeing every card) and pimc's where pimc played enough deals.", ""]
-    rows = []
-    for r in heur:
-        d, p = dd.get(r.hand_class), pimc.get(r.hand_class)
-        later = (f"{r.later_hand_bid} ({num(r.later_hand_ev, sign=True)})" if r.later_hand_bid is not None
-                 else f"pass ({num(r.pass_ev, sign=True)})")
-        rows.append([r.hand_class, f"{r.n:,}", r.bidding_cap, _bid_range(r, 0.3), _bid_range(r, 0.5),
-                     f"{r.first_hand_bid or 'pass'} ({num(r.first_hand_ev, sign=True)})", later,
-                     _bid_range(d, 0.3) if d else "–", _bid_range(p, 0.3) if p else "–"])
+              f"For each hand class with at least {s.min_n:,} deals and each seat, the class's deals were played with "
+              "you holding the hand, once per bidding line: pass, or raise by the least step while the bid is at most "
+              "X, for every X up to the class's bidding cap. Everything else (the others' bids, the talon, raising "
+              f"the contract after it or conceding, the gifts, the cards) is the {PLAYERS['learned']}. A line's "
+              f"result is {OBJECTIVE_WORDS[s.objective]}, from a zero score. **Bid to X** is the highest X whose "
+              "mean result beats passing on the same deals: beyond X, passing is better. Beside it, its mean gain "
+              "over passing in points a deal, with its 95% interval (paired on the same deals; an interval "
+              "reaching below 0 means the sample cannot tell it from passing). First hand must open "
+              "(forced_first_bid): for him passing is the forced minimum bid, then passing. The last column is "
+              "risk information only: the highest contract the learned declarer makes at least 70% / 50% of the "
+              "time, playing it.", ""]
+    rows = [[r.hand_class, f"{r.n:,}", *(_seat_cell(x) for x in r.seats), _risk_cell(r)] for r in s.cheat_sheet]
     if rows:
-        lines += _table(["hand (7 cards)", "deals", "cap", "highest bid at 70%", "at 50%", "first hand: best bid (EV)",
-                         "later hands: best (EV)", "dd at 70%", "pimc at 70%"], rows)
+        lines += _table(["hand (7 cards)", "deals", "first hand", "second hand", "third hand",
+                         "makes 70% / 50%"], rows)
     else:
         lines += [f"No hand class has {s.min_n:,} deals in this table: the cheat sheet needs a larger one.", ""]
-    lines += ["### Three declarers on the same deals", ""]
-    if s.pimc_deals:
-        lines += _table(["contract", "deals", "double dummy", "pimc", "heuristic"],
-                        [[r.contract, f"{r.n:,}", pct(*r.dd), pct(*r.pimc), pct(*r.heuristic)]
-                         for r in s.comparison])
+    if s.detail:
+        lines += ["### The same, refined by tens and by the longest suit", "",
+                  f"The classes above split by the tens held and by the longest suit's length, where a class keeps "
+                  f"{s.min_n:,} deals or more (the same lines, players and result).", ""]
+        lines += _table(["hand (7 cards)", "deals", "first hand", "second hand", "third hand"],
+                        [[r.hand_class, f"{r.n:,}", *(_seat_cell(x) for x in r.seats)] for r in s.detail])
+    lines += ["### The learned player checked against pimc", ""]
+    if s.comparison:
+        lines += [f"On the first {s.comparison[0].n:,} deals each player declared the same hands, playing all three "
+                  "seats (make-rate with its 95% interval; the learned player plays each contract as that contract, "
+                  f"the others once for points). \"learned − pimc\" is paired by deal; the {s.comparison[-1].contract} "
+                  "row is the share of those contracts made, its interval clustered by deal (a deal's contracts are "
+                  "not independent trials); p-values are Holm-corrected over the rows.", ""]
+        lines += _table(["contract", "deals", "learned (all seats)", "pimc (all seats)",
+                         "learned − pimc (percentage points)", "Holm p", "heuristic (all seats)", "double dummy"],
+                        [[r.contract, f"{r.n:,}", pct(*r.learned), pct(*r.pimc),
+                          num(*(100 * x for x in r.diff), sign=True), f"{r.p_holm:.3f}", pct(*r.heuristic),
+                          pct(*r.dd)] for r in s.comparison])
+        lines += [_comparison_reading(s), ""]
     else:
         lines += ["pimc played no deal of this table.", ""]
-    lines += ["### What this means at the table", ""] + _reading_bids(s, heur) + [""]
+    lines += ["### What this means at the table", ""] + _reading_bids(s) + [""]
     return lines
 
 
-def _reading_bids(s: BidTable, heur: list[CheatRow]) -> list[str]:
+def _comparison_reading(s: BidTable) -> str:
+    differ = [r for r in s.comparison if r.differ]
+    if not differ:
+        widest = max(max(abs(r.diff[1]), abs(r.diff[2])) for r in s.comparison if _finite(r.diff[1])) \
+            if any(_finite(r.diff[1]) for r in s.comparison) else math.nan
+        return ("The learned player's make-rates do not differ from pimc's at the 5% level after Holm's correction"
+                + (f"; on these deals the differences could still be as large as {100 * widest:.0f} percentage "
+                   "points." if _finite(widest) else "."))
+    parts = [f"{r.contract} ({'higher' if r.diff[0] > 0 else 'lower'} by {100 * abs(r.diff[0]):.1f} percentage "
+             "points)" for r in differ]
+    return ("Where they differ (Holm-corrected p < 0.05), the learned player's make-rate is: " + "; ".join(parts)
+            + ". Elsewhere the sample cannot tell them apart.")
+
+
+def _reading_bids(s: BidTable) -> list[str]:
     out = []
-    bare = [r for r in heur if r.hand_class.startswith("no marriage")]
+    rows = list(s.cheat_sheet)
+    if not rows:
+        return ["- The table is too small for a reading."]
+    for seat in ("first", "second", "third"):
+        bidding = [r for r in rows if r.seat(seat).bid is not None]
+        sure = [r for r in bidding if _finite(r.seat(seat).gain_low) and r.seat(seat).gain_low > 0]
+        out.append(f"- As **{seat} hand**, bidding beats passing in {len(bidding)} of the {len(rows)} classes "
+                   f"shown; in {len(sure)} of them the gain's 95% interval lies wholly above 0.")
+    bare = [r for r in rows if r.hand_class.startswith("no marriage")]
     if bare:
-        ok = [r for r in bare if r.at_risk(0.3).bid is not None]
-        passing = [r for r in bare if r.later_hand_bid is None]
-        if not ok:
-            out.append("- **Without a marriage, even 100 is a gamble**: no class of hand without a marriage makes 100 "
-                       "70% of the time. As first hand you are forced to open; "
-                       + (f"as a later hand, passing scored better in {len(passing)} of the {len(bare)} such classes."
-                          if passing else "a later hand still found bidding worth it."))
-        else:
-            best = max(ok, key=lambda r: r.at_risk(0.3).bid)
-            out.append(f"- Without a marriage, the strongest class ({best.hand_class}) stops at "
-                       f"{best.at_risk(0.3).bid} at 70%.")
-    married = [r for r in heur if not r.hand_class.startswith("no marriage") and r.at_risk(0.3).bid is not None]
-    for r in sorted(married, key=lambda r: -r.at_risk(0.3).bid)[:3]:
-        out.append(f"- {r.hand_class.capitalize()}: bid up to **{r.at_risk(0.3).bid}** if you accept failing "
-                   f"3 times in 10, {r.at_risk(0.5).bid or 'no higher'} at even odds; the best expected score comes "
-                   f"{'at ' + str(r.first_hand_bid) if r.first_hand_bid else 'passing'} "
-                   f"({num(r.first_hand_ev, sign=True)} points a deal).")
-    bidding = [r for r in heur if r.at_risk(0.3).bid is not None]
-    passing = [r for r in bidding if r.later_hand_bid is None]
-    if passing:
-        out.append(f"- A later hand does better passing with {len(passing)} of the {len(bidding)} classes that can bid "
-                   f"at 70% ({'; '.join(r.hand_class for r in passing)}): such a hand scores well in defence "
-                   f"(+{passing[0].pass_ev:.0f} a deal for {passing[0].hand_class}), more than declaring "
-                   "with its risk. Bid them as first hand, or to take a talon you need.")
-    comp = {r.contract: r for r in s.comparison}
-    if s.pimc_deals and "120" in comp:
-        r = comp["120"]
-        out.append(f"- On the {r.n:,} deals all three declared, 120 was made {pct(*r.dd)} of the time by "
-                   f"double dummy, {pct(*r.pimc)} by pimc and {pct(*r.heuristic)} by the heuristic player. "
-                   "Each plays all three seats, so a make-rate measures its defence as much as its declarer's "
-                   "play: double dummy's perfect defenders can make it lower than a weaker player's. The cheat "
-                   "sheet rests on the heuristic player, which sees only its own cards, as you do.")
-    return out or ["- The table is too small for a reading."]
+        later = [r for r in bare if r.seat("second").bid is None and r.seat("third").bid is None]
+        out.append(f"- Without a marriage, second and third hand do better passing in {len(later)} of the "
+                   f"{len(bare)} classes shown.")
+    married = [(r, x) for r in rows for x in r.seats if x.bid is not None]
+    for r, x in sorted(married, key=lambda rx: (-rx[1].bid, rx[0].hand_class))[:3]:
+        out.append(f"- {r.hand_class.capitalize()}, {x.seat} hand: bid to **{x.bid}** "
+                   f"({num(x.gain, x.gain_low, x.gain_high, sign=True)} a deal against passing where the auction "
+                   f"reached {x.bid}); the learned declarer "
+                   f"makes {_risk_cell(r)} at 70% / 50%.")
+    differ = [r.contract for r in s.comparison if r.differ]
+    if s.comparison:
+        out.append("- The make-rates rest on the learned player; pimc, replaying the first deals, "
+                   + (f"differs from it at {', '.join(differ)} (see the check above)." if differ else
+                      "does not differ from it at the 5% level (see the check above for how much it could)."))
+    return out
 
 
 # Exact marriage odds the report shows, in order.
@@ -399,8 +413,8 @@ def _section_method(sections: dict, *, rules: list[str], compared: list[str], se
     from sim.game.rules import load_rules
 
     bids: BidTable = sections["bids"]
-    pinned = [r.at_risk(0.3) for r in bids.cheat_sheet_of("heuristic") if r.at_risk(0.3).bid is not None]
-    tight = [r for r in pinned if r.low is not None and r.high - r.low <= 2 * bids.rules.bid_step]
+    advised = [x for r in bids.cheat_sheet for x in r.seats if x.bid is not None]
+    sure = [x for x in advised if _finite(x.gain_low) and x.gain_low > 0]
     r0 = rules[0]
     rules_args = " ".join(f"--rules {r}" for r in compared)
     lines = [_heading("method"), "",
@@ -414,14 +428,13 @@ def _section_method(sections: dict, *, rules: list[str], compared: list[str], se
              "(docs/learned.md). *leadage*: the ported bot.",
              "",
              "**Statistics.** Shares carry Wilson 95% intervals; means normal intervals; differences between rule "
-             "sets and players are paired (the same deals) and Holm-corrected. A bid's range in the cheat sheet is "
-             "the set of bids whose make-rate interval reaches the threshold.", "",
+             "sets and players are paired (the same deals) and Holm-corrected. The cheat sheet's gains over passing "
+             "are paired differences on the same deals; rows that share deals are clustered by deal.", "",
              f"**Sizes and seeds** ({'quick' if quick else 'full'} report, seed {seed} everywhere):", ""]
     lines += _table(["what", "size"], [[k.replace("_", " "), f"{v:,}"] for k, v in dataclasses.asdict(sizes).items()])
-    lines += [f"Stability of the cheat sheet: {len(tight)} of the {len(pinned)} hand classes with a 70% bid have it "
-              f"pinned to within two bid steps by the 95% intervals. The full report's sizes are chosen so that "
-              "the classes it shows (400 deals or more) meet this; the quick report's intervals are wider, and "
-              "printed.", "",
+    lines += [f"Stability of the cheat sheet: of its {len(advised)} advice to bid (a class and a seat), {len(sure)} "
+              "have a gain over passing whose 95% interval lies wholly above 0; the others beat passing on the "
+              "point estimate only, and a larger table would pin them down.", "",
               "**Reproduce every figure** (the same seed and sizes give the same numbers; each command's `--json` "
               "gives the data the report printed):", "",
               "```bash",

@@ -31,6 +31,7 @@ __all__ = [
     "plot_marriage_worth",
     "METHOD_STYLE",
     "plot_strategy",
+    "PIMC_POINTS_MIN_N",
 ]
 
 # One style for every plot of the tool (the report shows them side by side): text large enough to
@@ -208,80 +209,98 @@ def plot_tournament(result: TournamentResult, path: Path) -> None:
 
 # --- tables bids ---
 
-# Each declarer's label, colour and line in the plot of the declarers compared.
-METHOD_STYLE = {"dd": ("double dummy (sees every card)", "C3", "--"), "pimc": ("pimc (realistic)", "C0", "-"),
-                "heuristic": ("heuristic player", "C2", "-.")}
+# Each declarer's label, colour and line in the plots of the bid table.
+METHOD_STYLE = {"learned": ("learned player, all seats", "C0", "-"), "pimc": ("pimc, all seats (check)", "black", ""),
+                "heuristic": ("heuristic player, all seats", "C2", "-."),
+                "dd": ("double dummy (sees every card)", "C3", "--")}
+# Deals of a class pimc must have played for its check points to be drawn.
+PIMC_POINTS_MIN_N = 20
 
 
 def plot_bid_make_rates(result: BidTable, path: Path) -> None:
-    """Make-rate against the contract, one panel per marriage class, one colour per number of
-    aces: heuristic play solid with its 95% band, double dummy dashed; the classes of at least
-    ``result.min_n`` deals, contracts up to PLOT_MAX_LEVEL."""
+    """Make-rate against the contract, one panel per marriage class (by suit), one colour per
+    number of aces: the learned player (every seat; each contract played as that contract) with its
+    95% band, and pimc's check points (every 20 points, with their 95% intervals) where pimc played
+    at least PIMC_POINTS_MIN_N deals of the class; classes of at least ``result.min_n`` deals,
+    contracts up to PLOT_MAX_LEVEL. Drawn 900 pixels wide, to be read on a phone."""
     from analysis.tables import ACE_CLASSES, MARRIAGE_CLASSES, PLOT_MAX_LEVEL
 
     plt = pyplot()
     min_n = result.min_n
-    fig, axes = plt.subplots(2, 2, figsize=(12, 8.5), sharex=True, sharey=True)
+    fig, axes = plt.subplots(3, 2, figsize=(8.2, 10.5), sharex=True, sharey=True)
     for ax, mclass in zip(axes.flat, MARRIAGE_CLASSES, strict=True):
         shown = 0
         for i, aces in enumerate(ACE_CLASSES):
-            c = result.curve(f"{mclass}, aces {aces}")
+            c = result.curve(f"{mclass}, {aces}")
             if c is None or c.n < min_n:
                 continue
             shown += 1
-            heur, dd = ([r for r in c.rates(m) if r.contract <= PLOT_MAX_LEVEL] for m in ("heuristic", "dd"))
-            x = [r.contract for r in heur]
-            ax.plot(x, [r.p for r in heur], color=f"C{i}", label=f"{aces} aces (n={c.n:,})")
-            ax.fill_between(x, [r.ci_low for r in heur], [r.ci_high for r in heur], color=f"C{i}", alpha=0.15)
-            ax.plot(x, [r.p for r in dd], color=f"C{i}", linestyle="--", linewidth=1)
+            rates = [r for r in c.learned if r.contract <= PLOT_MAX_LEVEL]
+            x = [r.contract for r in rates]
+            ax.plot(x, [r.p for r in rates], color=f"C{i}", label=f"{aces} ({c.n:,})")
+            ax.fill_between(x, [r.ci_low for r in rates], [r.ci_high for r in rates], color=f"C{i}", alpha=0.15)
+            if c.n_pimc >= PIMC_POINTS_MIN_N:
+                pts = [r for r in c.pimc if r.contract <= PLOT_MAX_LEVEL and (r.contract - x[0]) % 20 == 0]
+                err = [[max(0.0, r.p - r.ci_low) for r in pts], [max(0.0, r.ci_high - r.p) for r in pts]]
+                ax.errorbar([r.contract + 1.5 for r in pts], [r.p for r in pts], yerr=err, fmt="o",
+                            color=f"C{i}", markerfacecolor="white", markersize=4, linewidth=0.8, capsize=2)
         ax.set_title(mclass)
         if not shown:
             ax.text(0.5, 0.5, f"fewer than {min_n} deals\nin every class of aces", ha="center", va="center",
                     transform=ax.transAxes, color="grey")
         ax.grid(alpha=0.3)
-        ax.axhline(0.7, color="grey", linewidth=0.7, linestyle=":")
-        ax.axhline(0.5, color="grey", linewidth=0.7, linestyle=":")
+        for level in (0.7, 0.5):
+            ax.axhline(level, color="grey", linewidth=0.7, linestyle=":")
         if shown:
-            ax.legend(fontsize=8, title="aces in the 7 cards", title_fontsize=8)
-    for ax in axes[1]:
+            ax.legend(fontsize=8, title="aces (deals)", title_fontsize=8, loc="upper right")
+    for ax in axes[-1]:
         ax.set_xlabel("contract (points)")
     for ax in axes[:, 0]:
         ax.set_ylabel("chance of making it")
-    fig.suptitle(f"Make-rate by hand class ({result.deals:,} deals, seed {result.seed})\nheuristic play "
-                 "solid with its 95% band, double dummy dashed; dotted lines at 70% and 50%")
+    fig.suptitle(f"Make-rate by hand (learned player, all seats; {result.deals:,} deals)\nbands: 95%; open "
+                 "circles: pimc's check on the same deals; dotted: 70% and 50%")
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     save(fig, path)
 
 
 def plot_bid_methods(result: BidTable, path: Path) -> None:
-    """Make-rate against the contract for the three declarers on the deals pimc played, hands
-    without a marriage and hands with one in two panels, each curve with its 95% band. A table of
-    which pimc played no deal has no such plot (ValueError)."""
-    from analysis.tables import METHOD_GROUPS, METHODS
+    """The learned player's make-rate checked against pimc on the deals pimc played, hands without
+    a marriage and hands with one in two panels, one above the other: learned with its 95% band,
+    pimc as points with their 95% intervals, the heuristic player and double dummy as thin lines.
+    A table of which pimc played no deal has no such plot (ValueError)."""
+    from analysis.tables import METHOD_GROUPS
 
     if not result.method_rates:
         raise ValueError("pimc played no deal of this bid table: there is no comparison to plot")
     plt = pyplot()
-    fig, axes = plt.subplots(1, 2, figsize=(13, 5.2), sharey=True)
+    fig, axes = plt.subplots(2, 1, figsize=(8.2, 8.5), sharex=True, sharey=True)
     total = 0
     for ax, group in zip(axes, METHOD_GROUPS, strict=True):
         rates = [r for r in result.method_rates if r.group == group]
         n = rates[0].n
         total += n
-        for m in METHODS:
+        for m in ("heuristic", "dd", "learned"):
             label, colour, style = METHOD_STYLE[m]
             curve = [r for r in rates if r.method == m]
             levels = [r.contract for r in curve]
-            ax.plot(levels, [r.p for r in curve], color=colour, linestyle=style, label=label)
-            ax.fill_between(levels, [r.ci_low for r in curve], [r.ci_high for r in curve], color=colour, alpha=0.15)
+            ax.plot(levels, [r.p for r in curve], color=colour, linestyle=style, label=label,
+                    linewidth=2 if m == "learned" else 1)
+            if m == "learned":
+                ax.fill_between(levels, [r.ci_low for r in curve], [r.ci_high for r in curve], color=colour,
+                                alpha=0.15)
+        pimc = [r for r in rates if r.method == "pimc" and (r.contract - rates[0].contract) % 10 == 0]
+        ax.errorbar([r.contract for r in pimc], [r.p for r in pimc],
+                    yerr=[[max(0.0, r.p - r.ci_low) for r in pimc], [max(0.0, r.ci_high - r.p) for r in pimc]], fmt="o",
+                    color=METHOD_STYLE["pimc"][1], markersize=4, capsize=2, linewidth=0.8,
+                    label=METHOD_STYLE["pimc"][0])
         ax.set_title(f"{group} ({n:,} deals)")
-        ax.set_xlabel("contract (points)")
+        ax.set_ylabel("chance of making it")
         ax.grid(alpha=0.3)
-    axes[0].set_ylabel("chance of making it")
-    axes[0].legend()
-    fig.suptitle(f"The same {total:,} deals declared by three players: make-rate with 95% bands "
-                 f"(seed {result.seed})")
+    axes[-1].set_xlabel("contract (points)")
+    axes[0].legend(fontsize=9)
+    fig.suptitle(f"The learned player checked against pimc on the same {total:,} deals\n(make-rate with 95% "
+                 "intervals)")
     save(fig, path)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -20,7 +21,7 @@ if TYPE_CHECKING:  # the result types only: importing the advisor loads the comp
     from analysis.marriages import MarriageOdds, MarriagePlay, MarriageWorth
     from analysis.strategy import StrategyReport
     from analysis.summary import RunSummary
-    from analysis.tables import BidTable, CheatRow
+    from analysis.tables import BidTable, CheatRow, SeatAdvice
     from analysis.tournament import TournamentResult
     from sim.solver import SolvedLayout
 
@@ -31,6 +32,7 @@ __all__ = [
     "advice_lines",
     "advice_csv",
     "run_summary_lines",
+    "seat_advice_words",
     "cheat_sheet_lines",
     "bid_table_lines",
     "marriage_odds_lines",
@@ -398,54 +400,109 @@ def run_summary_lines(summary: RunSummary) -> list[str]:
 
 # --- tables bids ---
 
+def _interval(x: float, lo: float, hi: float, digits: int = 1, sign: bool = True) -> str:
+    f = f"{{:{'+' if sign else ''}.{digits}f}}"
+    return f.format(x) + ("" if lo != lo or hi != hi else f" [{f.format(lo)}, {f.format(hi)}]")
+
+
+def seat_advice_words(s: SeatAdvice) -> str:
+    """One seat's advice in plain words: "bid to 160; beyond 160, passing is better: +14.2 [9.0,
+    19.4] a deal bidding 160 against passing where the auction reached it (85 deals)", or pass (for
+    a forced first hand: the forced bid, then pass)."""
+    from analysis.bid_value import MIN_REACHED
+
+    if s.bid is None:
+        return ("make the forced bid, then pass: bidding higher does not beat passing" if s.forced
+                else "pass: bidding does not beat passing")
+    if s.beyond is not None:
+        beyond = f"beyond {s.bid}, passing is better ({s.beyond}: {_interval(s.beyond_gain, math.nan, math.nan)})"
+    elif s.untested_from is not None:
+        beyond = f"higher bids untested: fewer than {MIN_REACHED} auctions reached {s.untested_from} or more"
+    else:
+        beyond = "the cap: you may bid no higher"
+    return (f"bid to {s.bid}; {beyond}: {_interval(s.gain, s.gain_low, s.gain_high)} a deal bidding {s.bid} against "
+            f"passing where the auction reached it ({s.reached} deals)")
+
+
+def _risk_words(r: CheatRow) -> str:
+    made = [f"{b.bid} at least {1 - b.risk:.0%} of the time" for b in r.risks if b.bid is not None]
+    return ("the learned declarer makes " + ", ".join(made)) if made else \
+        f"the learned declarer makes no contract up to {r.bidding_cap} even {1 - r.risks[-1].risk:.0%} of the time"
+
+
 def cheat_sheet_lines(rows: Sequence[CheatRow]) -> list[str]:
-    """A cheat sheet (``analysis.tables.cheat_sheet``) as the table ``thousand tables bids`` prints:
-    its header, then one line a hand class."""
+    """A cheat sheet (``analysis.tables.cheat_sheet``) as ``thousand tables bids`` prints it: per
+    hand class a line (its deals, cap and the risk information), then one line a seat."""
+    from analysis.tables import LINE_PLAYER, PLAYERS_SHORT
 
-    def bid(r: CheatRow, risk: float) -> str:
-        b = r.at_risk(risk)
-        if b.bid is None:
-            return "none"
-        return f"{b.bid}" + (f" ({b.low or 'none'}–{b.high})" if (b.low, b.high) != (b.bid, b.bid) else "")
-
-    lines = [f"{'hand class':<28}{'n':>7}{'cap':>5}  {'bid at 70% (95% range)':<24}{'bid at 50%':<18}"
-             f"{'first hand: best EV':<22}{'later hands: best EV':<22}pass EV"]
+    tag = PLAYERS_SHORT[LINE_PLAYER]
+    lines = []
     for r in rows:
-        later = f"{r.later_hand_bid}" if r.later_hand_bid is not None else "pass"
-        first = f"{r.first_hand_bid if r.first_hand_bid is not None else 'pass'} ({r.first_hand_ev:+.1f})"
-        later = f"{later} ({r.later_hand_ev:+.1f})"
-        lines.append(f"{r.hand_class:<28}{r.n:>7,}{r.bidding_cap:>5}  {bid(r, 0.3):<24}{bid(r, 0.5):<18}"
-                     f"{first:<22}{later:<22}{r.pass_ev:+.1f}")
+        lines.append(f"{r.hand_class}: {r.n:,} deals, bidding cap {r.bidding_cap}; risk: {_risk_words(r)}")
+        for s in r.seats:
+            lines.append(f"  {s.seat + ' hand:':<13}{seat_advice_words(s)}  [{tag}]")
     return lines
 
 
-def bid_table_lines(result: BidTable) -> list[str]:
-    """What ``thousand tables bids`` prints: the table's path, make-rates by hand class (dd and
-    heuristic play at a few contracts), the declarers compared where pimc played, the cheat sheet of
-    heuristic play and the plots' paths."""
-    from analysis.tables import METHODS, PASS_SEAT
+def _detail_lines(rows: Sequence[CheatRow]) -> list[str]:
+    from analysis.tables import LINE_PLAYER, PLAYERS_SHORT
 
-    shown = [lv for lv in (100, 110, 120, 130, 140, 160) if lv in result.levels]
+    def short(s: SeatAdvice) -> str:
+        if s.bid is None:
+            return "forced bid, then pass" if s.forced else "pass"
+        return f"bid to {s.bid} ({_interval(s.gain, s.gain_low, s.gain_high)})"
+
+    return [f"  {r.hand_class} ({r.n:,}): " + "; ".join(f"{s.seat} {short(s)}" for s in r.seats)
+            + f"  [{PLAYERS_SHORT[LINE_PLAYER]}]" for r in rows]
+
+
+def bid_table_lines(result: BidTable) -> list[str]:
+    """What ``thousand tables bids`` prints: the table's path, make-rates by hand class (the
+    learned player at a few contracts, the heuristic player and double dummy at 120 beside), the
+    learned player checked against pimc on the same deals, the cheat sheet and its refinements, and
+    the plots' paths. Every row names the players behind its numbers."""
+    from analysis.bid_value import OBJECTIVE_WORDS
+    from analysis.tables import LINE_PLAYER, PLAYERS, PLAYERS_SHORT
+
+    shown = [lv for lv in (100, 110, 120, 130, 140, 160, 180) if lv in result.levels]
     lines = [f"table: {result.table_file}",
-             f"bid-success tables: {result.deals:,} deals (seed {result.seed}), pimc on {result.pimc_deals:,}; seat 0 "
-             "declares every contract; make-rates by hand class"]
-    lines.append(f"{'hand class':<26}{'n':>7}  " + "  ".join(f"{'dd ' + str(lv):>10}" for lv in shown) + "  "
-                 + "  ".join(f"{'heur ' + str(lv):>10}" for lv in shown))
+             f"bid-success tables: {result.deals:,} random deals (seed {result.seed}); pimc on the first "
+             f"{result.pimc_deals:,} ({result.worlds} worlds a decision)",
+             "make-rates by hand class: seat 0 takes the talon and plays the contract (the learned player plays each "
+             "contract as that contract; the others once for points); classes of "
+             f"{result.min_n} deals or more; {', '.join(f'{v} = {PLAYERS[k]}' for k, v in PLAYERS_SHORT.items())}:"]
+    lines.append(f"{'hand (7 cards)':<34}{'n':>7}  {'players':<12}" + "".join(f"{lv:>7}" for lv in shown)
+                 + f"  {'heuristic×3 120':>16}{'double dummy 120':>18}")
     for c in result.classes:
         if c.n < result.min_n:
             continue
-        cells = [f"{r.p:>10.3f}" for m in ("dd", "heuristic") for r in c.rates(m) if r.contract in shown]
-        lines.append(f"{c.hand_class:<26}{c.n:>7}  " + "  ".join(cells))
-    if result.pimc_deals:
-        lines.append(f"declarers compared on the {result.pimc_deals:,} deals pimc played (make-rate [95%]):")
+        cells = "".join(f"{r.p:>7.3f}" for r in c.learned if r.contract in shown)
+        at = {m: next((r.p for r in c.rates(m) if r.contract == 120), float("nan")) for m in ("heuristic", "dd")}
+        lines.append(f"{c.hand_class:<34}{c.n:>7,}  {PLAYERS_SHORT['learned']:<12}{cells}  {at['heuristic']:>16.3f}"
+                     f"{at['dd']:>18.3f}")
+    if result.comparison:
+        lines.append(f"the learned player checked against pimc on the first {result.comparison[0].n:,} deals (the same "
+                     "deals: make-rate [95%]; learned minus pimc paired by deal; the pooled row clustered by deal; "
+                     "Holm-corrected):")
         for row in result.comparison:
-            cells = "  ".join(f"{m} {getattr(row, m)[0]:.3f} [{getattr(row, m)[1]:.3f}, {getattr(row, m)[2]:.3f}]"
-                              for m in METHODS)
-            lines.append(f"  {row.contract:>10}: {cells}")
-    lines.append(f"cheat sheet (heuristic play; classes of {result.min_n} deals or more; bids up to the class's "
-                 "lowest bidding cap; expected scores from a zero score: +b made, -b failed; passing measured as "
-                 f"{PASS_SEAT} hand):")
-    lines += cheat_sheet_lines(result.cheat_sheet_of("heuristic"))
+            cells = "  ".join(f"{PLAYERS_SHORT[m]} {_interval(*getattr(row, m), digits=3, sign=False)}"
+                              for m in ("learned", "pimc"))
+            lines.append(f"  {row.contract:>8}: {cells}  learned − pimc {_interval(*row.diff, digits=3)}"
+                         f"{' DIFFER' if row.differ else ''}  (heuristic×3 {row.heuristic[0]:.3f}, double dummy "
+                         f"{row.dd[0]:.3f})")
+        differ = [r.contract for r in result.comparison if r.differ]
+        lines.append("  " + (f"they differ at {', '.join(differ)} (Holm-corrected p < 0.05)" if differ else
+                             "no difference at the 5% level after Holm's correction"))
+    lines.append("cheat sheet: what bidding is worth, per hand class and seat, on the table's deals "
+                 f"({PLAYERS[LINE_PLAYER]}, from a zero score; result: {OBJECTIVE_WORDS[result.objective]}; "
+                 f"classes of {result.min_n} deals or more). \"bid to X\": raise by the least step while the bid "
+                 "is at most X; X is the highest such line whose mean result beats passing on the same deals, its "
+                 "gain and 95% interval beside it. The make levels are risk information only:")
+    lines += cheat_sheet_lines(result.cheat_sheet)
+    if result.detail:
+        lines.append(f"refined by tens and by the longest suit (classes of {result.min_n} deals or more; gain over "
+                     "passing [95%]):")
+        lines += _detail_lines(result.detail)
     lines += [f"plot: {p}" for p in result.plot_files]
     return lines
 

@@ -124,13 +124,20 @@ def test_numbers_equal_the_json_commands(made):
                           "--out", str(dirs["bids"]), "--json"])
     assert bids == kept["bids"]
     section = _section_text(md, "bids")
-    for r in bids["cheat_sheet"]["heuristic"]:
+    assert bids["cheat_sheet"]
+    for r in bids["cheat_sheet"]:
         row = next(ln for ln in section.splitlines() if ln.startswith(f"| {r['hand_class']} |"))
-        assert f"| {r['n']:,} | {r['bidding_cap']} |" in row
-        assert f"| {r['first_hand_bid']} ({num(r['first_hand_ev'], sign=True)}) |" in row
+        assert row.startswith(f"| {r['hand_class']} | {r['n']:,} | ")
+        for s in r["seats"]:
+            # Each advice as printed, with the gain over passing it rests on; it beats passing.
+            if s["bid"] is None:
+                assert ("forced bid, then pass" if s["forced"] else "| pass") in row
+            else:
+                assert s["gain"] > 0
+                assert f"bid to {s['bid']}: {num(s['gain'], s['gain_low'], s['gain_high'], sign=True)}" in row
     for r in bids["comparison"]:
-        assert f"| {r['contract']} | {r['n']:,} | {pct(*r['dd'])} | {pct(*r['pimc'])} | {pct(*r['heuristic'])} |" \
-            in section
+        assert (f"| {r['contract']} | {r['n']:,} | {pct(*r['learned'])} | {pct(*r['pimc'])} | "
+                f"{num(*(100 * x for x in r['diff']), sign=True)} |") in section
     marriages = _json_command(["tables", "marriages", "--deals", "3000", "--play-deals", "200", "--seed", "0",
                                "--bids", str(dirs["bids"] / "bids.parquet"), "--out", str(dirs["marriages"]),
                                "--json"])
