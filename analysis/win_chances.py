@@ -370,13 +370,15 @@ def _design_effect(obs: dict[str, np.ndarray], states: int) -> float:
     cell = _cell(obs["own"], obs["lead"], obs["trail"], states)
     n = np.bincount(cell, minlength=states ** 3)
     dense = np.nonzero(n >= DENSE)[0]
+    if not len(dense):
+        return math.nan
     ratios = []
     keep = np.isin(cell, dense)
     c, g, y = cell[keep], obs["game"][keep], obs["won"][keep].astype(np.float64)
     order = np.lexsort((g, c))
     c, g, y = c[order], g[order], y[order]
     starts = np.r_[0, np.nonzero((c[1:] != c[:-1]) | (g[1:] != g[:-1]))[0] + 1]
-    group_cell, group_sum = c[starts], np.add.reduceat(y, starts) if len(y) else np.zeros(0)
+    group_cell, group_sum = c[starts], np.add.reduceat(y, starts)
     group_size = np.diff(np.r_[starts, len(y)])
     for cc in dense:
         sel = group_cell == cc
@@ -516,11 +518,14 @@ class WinChanceTable:
             "smooth": self.smooth.ravel()[keep], "chance": self.chances.ravel()[keep]})
 
     def to_dict(self) -> dict:
-        """Provenance, checks, validation and the table's cells (as lists), as ``--json`` prints them."""
+        """Provenance, checks, validation and the table's cells (``cells``: the rows of ``to_polars()``),
+        as ``--json`` prints them."""
         return {**self.provenance, "finished": self.finished, "deals": self.deals,
                 "grid": dataclasses.asdict(self.grid), "checks": dataclasses.asdict(self.checks),
-                "validation": dataclasses.asdict(self.validation), "table": self.to_polars().to_dicts()}
+                "validation": dataclasses.asdict(self.validation), "cells": self.to_polars().to_dicts()}
 
+
+_PROVENANCE = ("thousand_version", FINGERPRINT, "table", "games", "seed", "players", "rules", "method")
 
 # What identifies a stored table (besides the code fingerprint): metadata key -> (what a refusal
 # calls it, the option that sets it).
@@ -678,7 +683,7 @@ def _from_stored(stored: dict, table: Path, run: Path, out: Path) -> WinChanceTa
                             calibration=tuple(Calibration(**{k: nan(x) for k, x in c.items()})
                                               for c in v["calibration"]))
     checks = Checks(**{k: nan(x) for k, x in summary["checks"].items()})
-    provenance = {k: x for k, x in stored.items() if k != "result"}
+    provenance = {k: stored[k] for k in _PROVENANCE}
     return WinChanceTable(rules=stored["rules"], games=stored["games"], finished=summary["finished"],
                           deals=summary["deals"], seed=stored["seed"], players=tuple(stored["players"]), grid=grid,
                           chances=arrays["chance"], smooth=arrays["smooth"], wins=arrays["wins"], counts=arrays["n"],
