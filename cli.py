@@ -276,7 +276,8 @@ def bid(
 
 FRESH_HELP = ("replace what --out holds that was made by other code or with other arguments (otherwise refused), "
               "redoing the work into it")
-tables_app = typer.Typer(help="Tables built from many deals: bid success, marriage odds, barrel survival.",
+tables_app = typer.Typer(help="Tables built from many deals: bid success, marriage odds, barrel survival, "
+                              "strategy in play, win chances.",
                          no_args_is_help=True,
                          context_settings=HELP)
 app.add_typer(tables_app, name="tables")
@@ -475,6 +476,45 @@ def tables_strategy(
     except _user_errors() as exc:
         _refuse(exc)
     typer.echo(to_json(result) if as_json else "\n".join(strategy_lines(result)))
+
+
+@tables_app.command("win-chances")
+def tables_win_chances(
+    games: Annotated[int, typer.Option(help="whole games to learn from (a fifth held out to validate)")] = 20_000,
+    rules: Annotated[str, typer.Option(help="a preset or a TOML file")] = "classic",
+    players: Annotated[str, typer.Option(help="who plays, as in simulate")] = "learned",
+    seed: Annotated[int, typer.Option(help="root seed")] = 0,
+    out: Annotated[Path, typer.Option(help="directory for win_chances.parquet, the plot and the stored games")]
+    = Path("out/tables"),
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    fresh: Annotated[bool, typer.Option("--fresh", help=FRESH_HELP)] = False,
+    scheduler: Scheduler = None,
+    cluster: Cluster = None,
+    workers: DaskWorkers = None,
+) -> None:
+    """Win chances by score situation (the table behind bid --objective win): each seat's chance of
+    winning the game from its score and its opponents', learned from whole games and checked on
+    held-out ones; a table made with the same arguments by the same code is reused."""
+    from contextlib import closing
+
+    from analysis.present.json_text import to_json
+    from analysis.present.plots import plot_win_chances
+    from analysis.present.text import win_chance_lines
+    from analysis.win_chances import win_chances as run
+    from sim.runs.progress import StageBars
+
+    bars = StageBars("game", scaled=True)  # closed before a line is printed, the error's included
+    try:
+        with _backend(scheduler, cluster, workers) as backend, closing(bars):
+            result = run(games=games, rules=rules, players=players, seed=seed, out=out,
+                         progress=None if as_json else bars, backend=backend, fresh=fresh)
+    except _user_errors() as exc:
+        _refuse(exc)
+    try:
+        plot_win_chances(result, result.plot_path)
+    except _user_errors() as exc:
+        _refuse(exc)
+    typer.echo(to_json(result) if as_json else "\n".join(win_chance_lines(result)))
 
 
 @app.command("compare")

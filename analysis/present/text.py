@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # the result types only: importing the advisor loads the comp
     from analysis.summary import RunSummary
     from analysis.tables import BidTable, CheatRow, SeatAdvice
     from analysis.tournament import TournamentResult
+    from analysis.win_chances import WinChanceTable
     from sim.solver import SolvedLayout
 
 __all__ = [
@@ -40,6 +41,7 @@ __all__ = [
     "marriage_worth_lines",
     "solved_layout_lines",
     "strategy_lines",
+    "win_chance_lines",
 ]
 
 
@@ -638,3 +640,60 @@ def strategy_lines(result: StrategyReport) -> list[str]:
                 lines.append(f"  {label + ' (b - a)':<62}{f'{scale * leaf.diff:+.1f}{band}':<28}"
                              f"a={scale * leaf.a:.1f} b={scale * leaf.b:.1f} p(Holm)={leaf.p_holm:.2g}")
     return lines + [f"table: {result.table_path}; plot: {result.plot_path}"]
+# --- win chances ---
+def _win_chance_scores(result: WinChanceTable) -> list[int]:
+    """The scores of the typical situations shown for a table: round scores below the barrel (or
+    the target), then the barrel's own score when there is one."""
+    grid = result.grid
+    shown = [s for s in (0, 200, 400, 600, 700, 800, 840) if grid.floor <= s < grid.top]
+    return shown + ([grid.top] if grid.has_barrel else [])
+
+
+def win_chance_lines(result: WinChanceTable) -> list[str]:
+    """What ``thousand tables win-chances`` prints: the chance of winning in typical situations
+    (your score down, the leading opponent's across, the third player at a typical score), the
+    validation on held-out games, the checks, and where the table and the plot are."""
+    import numpy as np
+
+    from analysis.win_chances import DENSE, END_GAME, TYPICAL_THIRD
+
+    grid, v, c = result.grid, result.validation, result.checks
+    scores = _win_chance_scores(result)
+    barrel = grid.top if grid.has_barrel else None
+
+    def name(s: int) -> str:
+        return "barrel" if s == barrel else str(s)
+
+    corner = "you \\ leader"
+
+    lines = [f"chance of winning the game from the scores at the start of a deal, in %: {result.finished:,} finished "
+             f"games ({result.deals:,} deals) of {', '.join(result.players)} under these rules, seed {result.seed}",
+             f"rows: your score; columns: the leading opponent's; the third player at {TYPICAL_THIRD} (or the leader's "
+             f"score if lower); scores in bins of {grid.width} from the value shown",
+             f"{corner:>14}" + "".join(f"{name(s):>8}" for s in scores)]
+    for own in scores:
+        lead = np.array(scores)
+        p = result.chance(np.full(len(lead), own), lead, np.minimum(lead, TYPICAL_THIRD))
+        lines.append(f"{name(own):>14}" + "".join(f"{100 * x:>8.1f}" for x in p))
+    lines.append(f"validation on {v.games:,} held-out games ({v.observations:,} seat-deals, "
+                 f"{v.end_game_observations:,} in an end game: somebody at {END_GAME} or more or on the barrel), "
+                 "the table fitted on the others; lower is better, difference [95% interval, clustered by game]:")
+    for what, items in (("Brier score", v.brier), ("log-loss", v.log_loss), ("Brier score, end games",
+                                                                            v.end_game_brier)):
+        for x in items:
+            if what == "log-loss" and x.baseline_name == "the leader wins":
+                continue  # a certain prediction that fails has an infinite log-loss: no comparison
+            lines.append(f"  {what:<24} table {x.table:.4f}  vs {x.baseline_name:<16} {x.baseline:.4f}  "
+                         f"{x.diff:+.4f} [{x.ci_low:+.4f}, {x.ci_high:+.4f}]")
+    lines.append("calibration by deciles of the predicted chance (held-out): predicted -> observed [95%]")
+    for d in v.calibration:
+        lines.append(f"  {d.decile:>2}  {100 * d.low:5.1f}-{100 * d.high:5.1f}%  n {d.n:>8,}  "
+                     f"{100 * d.predicted:5.1f}% -> {100 * d.observed:5.1f}% [{100 * d.ci_low:.1f}, "
+                     f"{100 * d.ci_high:.1f}]")
+    lines.append(f"checks: chances from {c.low:.3f} to {c.high:.3f}; the three seats' chances of a situation sum "
+                 f"to 1 within {c.sum_mean_abs:.4f} on average (largest {c.sum_max_abs:.4f}, {c.sum_max_z:.2f} "
+                 f"standard errors, over {c.sum_dense:,} situations of {DENSE}+ deals); against the expected "
+                 f"direction (own score up, an opponent's down) in {c.monotone_against} of {c.monotone_pairs:,} "
+                 f"neighbouring cells of {DENSE}+ observations beyond 2 standard errors (largest wrong-way step "
+                 f"{100 * c.worst_against:.1f} points)")
+    return lines + [f"table: {result.table_path}; plot: {result.plot_path}; games: {result.run}"]
