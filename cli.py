@@ -206,8 +206,15 @@ def bid(
     seat: Annotated[str, typer.Option(
         help="first (forced to bid the minimum under forced_first_bid), second or third hand")] = "first",
     objective: Annotated[str, typer.Option(
-        help="race (your score change minus the opponents' mean) or own (your score change); win needs --score "
-             "and a table of win chances, which this version does not have")] = "race",
+        help="race (your score change minus the opponents' mean), own (your score change), or win (your chance of "
+             "winning the game after the deal: needs --score; reads or first builds the table of win chances in "
+             "--win-table)")] = "race",
+    win_table: Annotated[Path, typer.Option(
+        help="with --objective win: the folder of the win-chance table (thousand tables win-chances --out)")]
+    = Path("out/win-chances"),
+    win_games: Annotated[int, typer.Option(
+        help="with --objective win: whole games the win-chance table learns from (built once, then reused)")]
+    = 20_000,
     line_player: Annotated[str, typer.Option(
         help="who plays every decision of the bidding lines but your bids: learned or heuristic")] = "learned",
     method: Annotated[str, typer.Option(
@@ -239,6 +246,8 @@ def bid(
     progress: Annotated[bool, typer.Option(help="show a progress bar on stderr")] = True,
 ) -> None:
     """How much should this hand bid? The highest bidding line that beats passing, make rates, talon odds."""
+    from contextlib import closing
+
     from analysis.advisor import advise
     from analysis.present.json_text import to_json
     from analysis.present.text import advice_csv, advice_lines
@@ -250,9 +259,27 @@ def bid(
     _thread_count("--threads", threads)
     bars = StageBars()
     typer.echo("loading the compiled kernels (the first run compiles them: under a minute)...", err=True)
+    win_chance = win_source = None
+    if objective.strip().lower() == "win":
+        if score is None:
+            _fail("--objective win needs --score: the chance of winning depends on the score situation")
+        from analysis.win_chances import win_chances
+
+        try:
+            with closing(StageBars("game", scaled=True)) as win_bars:
+                table = win_chances(rules=rules, games=win_games, players=line_player, seed=0, out=win_table,
+                                    progress=win_bars if progress else None)
+        except KeyboardInterrupt:
+            _interrupted()
+        except _user_errors() as exc:
+            _refuse(exc)
+        win_chance = table.chance
+        win_source = (f"win chances from {win_games:,} whole games of the {line_player} player (seed 0), stored in "
+                      f"{win_table}")
     try:
         result = advise(hand=hand, rules=rules, samples=samples, seed=seed, methods=method, seat=seat, risk=risk,
-                        objective=objective, line_player=line_player, left=left, right=right, talon=talon,
+                        objective=objective, line_player=line_player, win_chance=win_chance, win_source=win_source,
+                        left=left, right=right, talon=talon,
                         score=score, on_barrel=on_barrel, left_score=left_score, left_on_barrel=left_on_barrel,
                         right_score=right_score, right_on_barrel=right_on_barrel, pimc_samples=pimc_samples,
                         worlds=worlds, threads=threads or None, progress=bars if progress else None)

@@ -573,6 +573,7 @@ class Advice:
     played_to: int | None
     risk_levels: tuple[RiskLevels, ...]
     talon: TalonChances
+    win_source: str | None = None  # objective win: which table of win chances, in words
 
     @property
     def rule_changes(self) -> dict:
@@ -678,6 +679,7 @@ class Advice:
             "contracts": [r.to_dict() for r in self.contracts], "played_to": self.played_to,
             "risk": self.risk, "risk_levels": {r.method: r.to_dict() for r in self.risk_levels},
             "talon": self.talon.to_dict(),
+            **({"win_source": self.win_source} if self.win_source is not None else {}),
         }
 
 
@@ -798,14 +800,15 @@ def _check_objective(objective: str, win_chance: WinChance | None, score: int | 
     if objective not in OBJECTIVES:
         raise AdvisorError(f"--objective {objective!r}: objectives are {', '.join(OBJECTIVES)}")
     if objective == "win" and (win_chance is None or score is None):
-        raise AdvisorError("--objective win needs --score and a table of win chances by score situation, which this "
-                           "version does not have yet: use --objective race or own")
+        raise AdvisorError("--objective win needs --score (the chance of winning depends on the score situation) and "
+                           "a table of win chances (thousand tables win-chances)")
     return objective
 
 
 def advise(*, hand: str | int, rules: str | HouseRules | None = None, samples: int = 2000, seed: int = 0,
            methods: str | tuple[str, ...] = ("learned",), seat: str = "first", risk: float = 0.3,
            objective: str = "race", line_player: str = "learned", win_chance: WinChance | None = None,
+           win_source: str | None = None,
            left: str | None = None, right: str | None = None, talon: str | None = None, score: int | None = None,
            on_barrel: bool = False, left_score: int | None = None, left_on_barrel: bool = False,
            right_score: int | None = None, right_on_barrel: bool = False,
@@ -814,9 +817,9 @@ def advise(*, hand: str | int, rules: str | HouseRules | None = None, samples: i
     """The bid advice for the 7-card ``hand`` (text, or a card mask) before the talon (see the module
     docstring): ``methods`` (the make-rate methods) as "learned,dd" or a tuple; ``objective`` race or
     own (win needs ``win_chance``, seat 0's chance of winning from the three scores after the deal,
-    and ``score``); ``line_player`` learned or heuristic; ``worlds`` None is ADVICE_WORLDS; a score
-    None is 0 (the barrel's on the barrel); ``progress`` is told what is computed as it goes. Bad
-    input raises ``AdvisorError`` or ``CardError``."""
+    and ``score``; ``win_source`` says in words which table it is); ``line_player`` learned or
+    heuristic; ``worlds`` None is ADVICE_WORLDS; a score None is 0 (the barrel's on the barrel);
+    ``progress`` is told what is computed as it goes. Bad input raises ``AdvisorError`` or ``CardError``."""
     worlds = ADVICE_WORLDS if worlds is None else worlds
     rec = rules if isinstance(rules, HouseRules) else load_rules(rules)
     check_three_player_deal(rec)
@@ -892,7 +895,7 @@ def advise(*, hand: str | int, rules: str | HouseRules | None = None, samples: i
         lines=line_rows, recommendation=recommendation, contracts=rows,
         played_to=levels[-1] if levels else None,
         risk_levels=tuple(_risk_levels(m, rows, risk) for m in methods) if rows else (),
-        talon=talon_chances(mask, known))
+        talon=talon_chances(mask, known), win_source=win_source if objective == "win" else None)
 
 
 __all__ = ["Advice", "ContractRow", "MethodEstimate", "RiskLevels", "LineRow", "Recommendation", "TalonChances",

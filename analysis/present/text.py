@@ -231,6 +231,8 @@ def advice_lines(advice: Advice) -> list[str]:
     if a.known_cards:
         out.append("known: " + ", ".join(f"{k} {v}" for k, v in a.known_cards.items()))
     out.append("scores before the deal: " + _advice_scores(a))
+    if a.win_source is not None:
+        out.append("objective win: " + a.win_source)
     if a.can_bid:
         out.append(f"bidding cap {a.bidding_cap}; a talon could let you raise the final contract to {a.raise_cap}")
     else:

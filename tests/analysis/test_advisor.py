@@ -509,3 +509,22 @@ def test_pimc_declarer_between_heuristic_and_dd():
                                                                           ("pimc", pimc))}
     print("make-rates over 100..200:", rate)
     assert rate["heuristic"] < rate["pimc"] < rate["dd"]
+
+
+def test_cli_objective_win_reads_a_win_chance_table(tmp_path):
+    from cli import app
+
+    runner = CliRunner()
+    res = runner.invoke(app, ["bid", HAND, "--objective", "win", "--samples", "40", "--no-progress"])
+    assert res.exit_code == 2 and "--objective win needs --score" in res.output and "Traceback" not in res.output
+    args = ["bid", HAND, "--objective", "win", "--score", "700", "--left-score", "850", "--samples", "60",
+            "--win-games", "300", "--win-table", str(tmp_path / "wt"), "--no-progress", "--json"]
+    res = runner.invoke(app, args)
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output[res.output.index("{"):])
+    assert data["objective"] == "win" and "300 whole games" in data["win_source"]
+    assert (tmp_path / "wt" / "win_chances.parquet").exists()
+    # Chances: the pass line's mean is a probability, and the stored table is reused the second time.
+    assert 0 <= data["recommendation"]["pass_mean"] <= 1
+    again = runner.invoke(app, args)
+    assert again.exit_code == 0 and json.loads(again.output[again.output.index("{"):]) == data
