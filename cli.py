@@ -388,7 +388,8 @@ def tables_marriages(
     as_json: Annotated[bool, typer.Option("--json", help="print JSON (exact fractions as text)")] = False,
     play_deals: Annotated[int, typer.Option(help="also play this many deals and say what became of each held "
                                                  "marriage (stored under --out, resumable)")] = 0,
-    players: Annotated[str, typer.Option(help="who plays those deals, as in simulate")] = "heuristic",
+    players: Annotated[str | None, typer.Option(
+        help="who plays those deals, as in simulate (default: learned; heuristic with players = 2)")] = None,
     run: Annotated[Path | None, typer.Option(help="read the deals of this stored run instead of playing")] = None,
     bids: Annotated[Path | None, typer.Option(help="a bid table (thousand tables bids): what each marriage is "
                                                    "worth in points and contracts")] = None,
@@ -434,7 +435,8 @@ def tables_barrel(
     games: Annotated[int, typer.Option(help="whole games per rule set")] = 2000,
     rules: Annotated[list[str] | None, typer.Option(
         help="a preset or a TOML file; repeat to compare rule sets (default classic)")] = None,
-    players: Annotated[str, typer.Option(help="who plays, as in simulate")] = "heuristic",
+    players: Annotated[str | None, typer.Option(
+        help="who plays, as in simulate (default: learned; heuristic with players = 2)")] = None,
     seed: Annotated[int, typer.Option(help="root seed (the same for every rule set)")] = 0,
     out: Annotated[Path, typer.Option(help="directory for barrel.parquet, the plot and the stored runs")]
     = Path("out/tables"),
@@ -548,7 +550,8 @@ def tables_win_chances(
 def compare(
     rule_sets: Annotated[list[str], typer.Argument(help="two or more presets or TOML rules files")],
     games: Annotated[int, typer.Option(help="whole games per rule set")] = 2000,
-    players: Annotated[str, typer.Option(help="who plays, as in simulate")] = "heuristic",
+    players: Annotated[str | None, typer.Option(
+        help="who plays, as in simulate (default: learned; heuristic with players = 2)")] = None,
     seed: Annotated[int, typer.Option(help="root seed, the same for every rule set (common random numbers)")] = 0,
     out: Annotated[Path, typer.Option(help="directory for compare.parquet, the plot and the stored runs")]
     = Path("out/compare"),
@@ -584,10 +587,10 @@ def compare(
 
 @app.command("tournament")
 def tournament(
-    players: Annotated[list[str], typer.Argument(
+    players: Annotated[list[str] | None, typer.Argument(
         help="one player per seat: random, heuristic, dd, pimc, pimc-fast, leadage (the ported tysyacha-1000 "
              "bot), learned, learned-cards, learned:PATH (weights of thousand train), or a TOML player file "
-             "(examples/players/)")],
+             "(examples/players/); none given: learned heuristic leadage (3 players)", show_default=False)] = None,
     games: Annotated[int | None, typer.Option(help="whole games in each seating (default 1000)")] = None,
     deals: Annotated[int | None, typer.Option(
         help="independent deals from a zero score in each seating instead of games: players compared by points "
@@ -618,7 +621,7 @@ def tournament(
     bars = StageBars("game" if deals is None else "deal", scaled=True)
     try:
         with _backend(scheduler, cluster, workers) as backend, closing(bars):  # no bar left above an error
-            result = run(players=players, games=games, deals=deals, rules=rules, seed=seed, out=out,
+            result = run(players=players or None, games=games, deals=deals, rules=rules, seed=seed, out=out,
                          progress=None if as_json else bars, backend=backend, fresh=fresh)
         plot_tournament(result, result.plot_path)
     except _user_errors() as exc:

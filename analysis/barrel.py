@@ -296,7 +296,8 @@ def _share(k: int, n: int) -> Share:
 # What identifies a stored barrel table (besides the code fingerprint): metadata key -> (what a
 # refusal calls it, the option that sets it).
 IDENTITY = {"table": ("the kind of table", None), "rule_sets": ("the rule sets", None), "rules": ("the rules", None),
-            "games": ("the sizes", "--games"), "seed": ("the seed", "--seed"), "players": ("the players", "--players")}
+            "games": ("the sizes", "--games"), "seed": ("the seed", "--seed"), "players": ("the players", "--players"),
+            "learned_weights": ("the players (the learned player's weights, SHA-256)", None)}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -351,11 +352,13 @@ class BarrelStats:
 
 
 @holds_out()
-def tables_barrel(*, games: int, rules: list[str], players: str = "heuristic", seed: int = 0,
+def tables_barrel(*, games: int, rules: list[str], players: str | None = None, seed: int = 0,
                   out: Path = Path("out/tables"), progress: Progress | None = None,
                   backend: Backend | None = None, fresh: bool = False) -> BarrelStats:
     """Barrel survival (``BarrelStats``) under every rule set of ``rules`` (presets or TOML files;
-    none: classic): ``games`` whole games played (or the stored run of the same spec reused) under
+    none: classic): ``games`` whole games played by ``players`` (None: the default player of
+    ``analysis.players``, the learned player; as in ``thousand simulate --players``), or the stored
+    run of the same spec reused, under
     ``out/barrel-runs``, and their barrel summary, stored as a Parquet table with the metadata in
     ``out``. What ``out`` holds from other arguments or other code is refused
     (``analysis.analysis_dir``) unless ``fresh``, which redoes it. ``progress(stage, games done,
@@ -371,6 +374,7 @@ def tables_barrel(*, games: int, rules: list[str], players: str = "heuristic", s
         same_rules,
         worded_for,
     )
+    from analysis.players import learned_weights, players_or_default
     from sim import __version__
     from sim.engine import BatchSpec
     from sim.fingerprint import code_fingerprint
@@ -391,13 +395,14 @@ def tables_barrel(*, games: int, rules: list[str], players: str = "heuristic", s
     if twins:
         raise InputError(f"rule sets {twins[0]} and {twins[1]} are the same rules: give each rule set once")
     out = Path(out)
-    specs = {label: BatchSpec(mode="games", n=games, rules=rec, players=players, seed=seed)
+    specs = {label: BatchSpec(mode="games", n=games, rules=rec, players=players_or_default(players, rec), seed=seed)
              for label, rec in rule_sets.items()}
     if games < 2:
         raise InputError(f"--games must be 2 or more for the barrel tables: an interval needs two games, not {games}")
     runs = {label: out / "barrel-runs" / folders[label] for label in specs}
     meta = {"thousand_version": __version__, FINGERPRINT: code_fingerprint("barrel"), "table": "barrel",
             "games": games, "seed": seed, "players": list(next(iter(specs.values())).players),
+            "learned_weights": learned_weights([p for spec in specs.values() for p in spec.players]),
             "rule_sets": list(rule_sets), "rules": {label: rec.to_dict() for label, rec in rule_sets.items()}}
     # Everything is checked before anything is written or played: a refused command leaves the
     # folder as it was and draws no progress bar.

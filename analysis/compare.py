@@ -188,7 +188,8 @@ def compare_runs(runs: dict[str, Path], *,
 IDENTITY = {"table": ("the kind of table", None), "rule_sets": ("the rule sets", None),
             "rules": ("the rules", None), "games": ("the sizes", "--games"),
             "chunk_size": ("the sizes", "games a chunk"), "seed": ("the seed", "--seed"),
-            "seed_offsets": ("the seed", None), "players": ("the players", "--players")}
+            "seed_offsets": ("the seed", None), "players": ("the players", "--players"),
+            "learned_weights": ("the players (the learned player's weights, SHA-256)", None)}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -241,12 +242,14 @@ class Comparison:
 
 
 @holds_out()
-def compare(*, rules: list[str], games: int, players: str = "heuristic", seed: int = 0,
+def compare(*, rules: list[str], games: int, players: str | None = None, seed: int = 0,
             out: Path = Path("out/compare"), progress: Progress | None = None,
             seed_offsets: list[int] | None = None, backend: Backend | None = None,
             fresh: bool = False) -> Comparison:
     """Play every rule set of ``rules`` (presets or TOML files, two or more) for ``games`` whole
-    games on common random numbers and compare them (``Comparison``). ``seed_offsets`` (tests
+    games on common random numbers and compare them (``Comparison``). ``players``: who plays, as in
+    ``thousand simulate --players`` (None: the default player of ``analysis.players``, the learned
+    player). ``seed_offsets`` (tests
     only) plays rule set i with seed ``seed + seed_offsets[i]``: an unpaired control of the
     statistics. The runs and the table are stored in ``out`` and reused by the same call of the
     same code; anything else stored there is refused (``analysis.analysis_dir``) unless ``fresh``,
@@ -261,6 +264,7 @@ def compare(*, rules: list[str], games: int, players: str = "heuristic", seed: i
         same_rules,
         worded_for,
     )
+    from analysis.players import learned_weights, players_or_default
     from sim import __version__
     from sim.engine import BatchSpec
     from sim.fingerprint import code_fingerprint
@@ -286,7 +290,8 @@ def compare(*, rules: list[str], games: int, players: str = "heuristic", seed: i
                          "would be 0 by construction; give rule sets that differ")
     out = Path(out)
     offsets = seed_offsets or [0] * len(loaded)
-    specs = {label: BatchSpec(mode="games", n=games, rules=rec, players=players, seed=seed + off)
+    specs = {label: BatchSpec(mode="games", n=games, rules=rec, players=players_or_default(players, rec),
+                              seed=seed + off)
              for (label, rec), off in zip(loaded.items(), offsets, strict=True)}
     if games < 2:
         raise InputError(f"--games must be 2 or more to compare: a paired interval needs two games, not {games}")
@@ -294,7 +299,8 @@ def compare(*, rules: list[str], games: int, players: str = "heuristic", seed: i
     specs = {k: dataclasses.replace(s, chunk_size=chunk) for k, s in specs.items()}
     runs = {label: out / "runs" / folders[label] for label in specs}
     meta = {"thousand_version": __version__, FINGERPRINT: code_fingerprint("compare"), "table": "compare",
-            "games": games, "seed": seed, "players": list(next(iter(specs.values())).players), "chunk_size": chunk,
+            "games": games, "seed": seed, "players": list(next(iter(specs.values())).players),
+            "learned_weights": learned_weights(next(iter(specs.values())).players), "chunk_size": chunk,
             "rule_sets": list(loaded), "rules": {k: rec.to_dict() for k, rec in loaded.items()},
             "correction": "Holm step-down over every metric and rule set, family-wise 5%"}
     if seed_offsets:

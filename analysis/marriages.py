@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from analysis.stats import Z95, Rate, mean_interval, wilson_interval, wilson_rate
+from analysis.stats import Z95, Rate, chi_square_gof, holm, mean_interval, wilson_interval, wilson_rate
 from analysis.stored import holds_out
 from sim import InputError
 from sim.game.cards import SUIT_SYMBOLS
@@ -55,7 +55,8 @@ if TYPE_CHECKING:
 __all__ = [
     "HAND", "TALON", "UNSEEN", "MAX_MARRIAGE_DEALS", "TABLE_FILE", "PLAY_TABLE_FILE", "PLOT_FILE", "WORTH_PLOT_FILE",
     "pattern_counts", "hand_odds", "talon_odds", "deal_odds", "Measure", "measure", "exact_odds", "OddsRow",
-    "marriage_table", "IDENTITY", "PLAY_KEYS", "RUN_FIELDS", "MARRIAGE_TABLES", "MarriageOdds", "FATES", "ROLES",
+    "marriage_table", "CHECK_LEVEL", "check_distributions", "dropped_quantities", "CheckRow", "OddsCheck",
+    "odds_check", "IDENTITY", "PLAY_KEYS", "RUN_FIELDS", "MARRIAGE_TABLES", "MarriageOdds", "FATES", "ROLES",
     "seat_roles", "marriage_fates", "declared_points", "RolePoints", "FateRow", "MarriagePlay",
     "marriages_in_play", "Interval", "WorthRow", "MarriageWorth", "marriage_worth", "tables_marriages",
 ]
@@ -312,6 +313,174 @@ def marriage_table(*, deals: int, seed: int = 0, rules: HouseRules | None = None
     return tuple(rows)
 
 
+# ---- the exact-odds check: one test of every row together ------------------------------------------------
+# The rows are one correlated sample (every quantity is measured on the same deals) and some are the
+# same event twice, so "k of 80 rows inside their 95% interval" tests nothing: the check groups the
+# distinct quantities into distributions (a partition of the deals, or of the deals meeting a
+# condition, one stratum a condition), tests each by Pearson's chi-square against the exact chances,
+# and corrects the tests for their number by Holm's method (valid whatever their dependence).
+CHECK_LEVEL = 0.05  # the family-wise level of the check
+# Quantities left out of the check, each with why: the same event as a row tested, or its complement,
+# or a sum of rows tested.
+_DUPLICATES = {
+    "hand: at least one marriage": "the complement of hand: marriages = 0",
+    "10 cards: at least one marriage": "the complement of 10 cards: marriages = 0",
+    "hand: ♠ marriage": "the same event as deal: a suit's K and Q in one given hand (the suit is ♠, the hand "
+                        "seat 0's)",
+    "deal: no marriage in any hand": "the same event as deal: marriages in the three hands = 0",
+    "talon: completes a half marriage (any hand)": "the sum of talon: completes one of j half marriages over j, "
+                                                   "the deals weighted by hand: half marriages = j",
+}
+
+
+def check_distributions(quantities: list[str], values: tuple[int, ...]) -> tuple[tuple[str, tuple[tuple[str, ...],
+                                                                                                  ...]], ...]:
+    """The distributions the exact-odds check tests: (name, strata), a stratum the quantities that
+    partition the deals meeting one condition (their complement, when they do not exhaust it, is
+    one more cell: "the rest"). Every quantity of ``quantities`` lies in exactly one stratum, except
+    those of ``dropped_quantities``. ``values``: the marriage values (equal values make the marriage
+    points the number of marriages under another name)."""
+    have = [q for q in quantities if q not in dropped_quantities(quantities, values)]
+
+    def named(prefix: str) -> tuple[str, ...]:
+        return tuple(q for q in have if q.startswith(prefix))
+
+    out: list[tuple[str, tuple[tuple[str, ...], ...]]] = []
+    for side in ("hand", "10 cards"):
+        out.append((f"{side}: marriages held", (named(f"{side}: marriages = "),)))
+        out += [(q, ((q,),)) for s in range(4) if (q := f"{side}: {SUIT_SYMBOLS[s]} marriage") in have]
+        out.append((f"{side}: half marriages held", (named(f"{side}: half marriages = "),)))
+        if named(f"{side}: marriage points = "):
+            out.append((f"{side}: marriage points held", (named(f"{side}: marriage points = "),)))
+    out.append(("talon: completes a given half marriage", (("talon: completes a given half marriage",),)))
+    for family, prefix in (("talon: completes a half marriage, by halves held", "talon: completes one of "),
+                           ("talon: brings a whole marriage, by suits unheld", "talon: brings a whole marriage, "),
+                           ("talon: brings an ace, by aces not held", "talon: brings an ace, ")):
+        out.append((family, tuple((q,) for q in named(prefix) if not q.endswith("(any hand)"))))
+    out += [(q, ((q,),)) for q in named("talon: ") if q.endswith("(any hand)")]
+    out.append(("deal: where a suit's K and Q lie", (tuple(q for q in named("deal: a suit's K and Q")),)))
+    out.append(("deal: marriages in the three hands", (named("deal: marriages in the three hands = "),)))
+    kept = ((name, tuple(t for t in (tuple(q for q in stratum if q in have) for stratum in strata) if t))
+            for name, strata in out)
+    return tuple((name, strata) for name, strata in kept if strata)
+
+
+def dropped_quantities(quantities: list[str], values: tuple[int, ...]) -> dict[str, str]:
+    """The quantities the check leaves out, each with why (the same event as one tested, its
+    complement, or a sum of rows tested)."""
+    dropped = {q: why for q, why in _DUPLICATES.items() if q in quantities}
+    if len(set(values)) == 1:  # equal marriage values: points = the number of marriages times the value
+        for q in quantities:
+            if ": marriage points = " in q:
+                side, v = q.split(": marriage points = ")
+                dropped[q] = f"the same event as {side}: marriages = {int(v) // values[0]} (equal marriage values)"
+    return dropped
+
+
+@dataclass(frozen=True)
+class CheckRow:
+    """One distribution of the exact-odds check.
+
+    - ``distribution``: its name; ``quantities``: its cells, stratum by stratum (a stratum's
+      complement, "the rest", is a cell too when its quantities do not exhaust it);
+    - ``n``: the deals it counts over its strata; ``cells``, ``df``: the cells tested (those
+      expecting fewer than 5 deals pooled) and the chi-square's degrees of freedom;
+    - ``statistic``, ``p``: Pearson's chi-square of the counts against the exact chances, and its
+      p-value; ``p_holm``: the p-value corrected by Holm's method over the distributions.
+    """
+
+    distribution: str
+    quantities: tuple[tuple[str, ...], ...]
+    n: int
+    cells: int
+    df: int
+    statistic: float
+    p: float
+    p_holm: float
+
+    def to_dict(self) -> dict:
+        return {"distribution": self.distribution, "quantities": [list(s) for s in self.quantities], "n": self.n,
+                "cells": self.cells, "df": self.df, "statistic": self.statistic, "p": self.p, "p_holm": self.p_holm}
+
+
+@dataclass(frozen=True)
+class OddsCheck:
+    """The exact-odds check (``odds_check``): do the simulated counts agree with the exact chances?
+
+    - ``rows``: one ``CheckRow`` a distribution tested;
+    - ``dropped``: (quantity, why) of every row left out: the same event as a row tested, or its
+      complement, or a sum of rows tested;
+    - ``level``: the family-wise level (5%); ``p``: the family's p-value, the smallest
+      Holm-corrected p of the distributions (NaN when nothing could be tested);
+    - ``consistent``: no distribution rejected at ``level`` after Holm's correction (False when
+      nothing could be tested); ``worst``: the distribution of the smallest p (None: nothing tested).
+    """
+
+    rows: tuple[CheckRow, ...]
+    dropped: tuple[tuple[str, str], ...]
+    level: float
+    p: float
+    consistent: bool
+    worst: str | None
+
+    def to_dict(self) -> dict:
+        return {"test": "Pearson's chi-square of each distribution's counts against its exact chances, Holm-corrected "
+                        "over the distributions", "level": self.level, "p": self.p, "consistent": self.consistent,
+                "worst": self.worst, "distributions": [r.to_dict() for r in self.rows],
+                "dropped": [{"quantity": q, "why": why} for q, why in self.dropped]}
+
+    def to_polars(self) -> pl.DataFrame:
+        """One row a distribution: its name, the deals counted, cells, degrees of freedom, statistic
+        and p-values."""
+        import polars as pl
+
+        return pl.DataFrame([{k: v for k, v in r.to_dict().items() if k != "quantities"} for r in self.rows],
+                            schema={"distribution": pl.String, "n": pl.Int64, "cells": pl.Int64, "df": pl.Int64,
+                                    "statistic": pl.Float64, "p": pl.Float64, "p_holm": pl.Float64})
+
+
+def odds_check(rows: tuple[OddsRow, ...], values: tuple[int, ...], level: float = CHECK_LEVEL) -> OddsCheck:
+    """The exact-odds check of ``rows`` (``marriage_table``'s, or any rows of the same quantities):
+    each distribution of ``check_distributions`` tested by ``analysis.stats.chi_square_gof`` (a
+    stratum's cells: its quantities' counts and exact chances, and the rest of its deals with the
+    rest of the chance), the p-values corrected by Holm's method; consistent when no corrected p is
+    below ``level``."""
+    by = {r.quantity: r for r in rows}
+    quantities = list(by)
+    found = []
+    for name, strata in check_distributions(quantities, values):
+        cells = []
+        for stratum in strata:
+            members = [by[q] for q in stratum]
+            n = members[0].n
+            if any(r.n != n for r in members):
+                raise ValueError(f"the quantities of a stratum of {name} are counted on different deals")
+            counts = [r.k for r in members]
+            chances = [r.exact for r in members]
+            rest = 1 - sum(chances, Fraction(0))
+            if rest < 0 or sum(counts) > n:
+                raise ValueError(f"the quantities of a stratum of {name} overlap: they are no partition")
+            if rest or n - sum(counts):
+                counts.append(n - sum(counts))
+                chances.append(rest)
+            # The chances as floats summing to 1, the largest taking the rounding.
+            floats = [float(c) for c in chances]
+            top = max(range(len(floats)), key=floats.__getitem__)
+            floats[top] = 1.0 - (sum(floats) - floats[top])
+            cells.append((counts, floats))
+        found.append((name, strata, chi_square_gof(cells)))
+    adjusted = holm([t.p for _, _, t in found])
+    out = tuple(CheckRow(distribution=name, quantities=strata, n=t.n, cells=t.cells, df=t.df, statistic=t.statistic,
+                         p=t.p, p_holm=q) for (name, strata, t), q in zip(found, adjusted, strict=True))
+    tested = [r for r in out if not math.isnan(r.p_holm)]
+    worst = min(tested, key=lambda r: (r.p_holm, r.p)) if tested else None
+    dropped = dropped_quantities(quantities, values)
+    return OddsCheck(rows=out, dropped=tuple(dropped.items()), level=level,
+                     p=worst.p_holm if worst else math.nan,
+                     consistent=bool(worst is not None and worst.p_holm >= level),
+                     worst=worst.distribution if worst else None)
+
+
 def _odds_frame(rows: tuple[OddsRow, ...]) -> pl.DataFrame:
     """The rows as the stored table ``marriages.parquet`` holds them."""
     import polars as pl
@@ -331,14 +500,15 @@ def _odds_frame(rows: tuple[OddsRow, ...]) -> pl.DataFrame:
 IDENTITY = {"table": ("the kind of table", None), "sample_size": ("the sizes", "--deals"),
             "seed": ("the seed", "--seed"), "rules": ("the rules", None),
             "play": ("the marriages in play (--play-deals, --players, --play-rules or --run)", None)}
-PLAY_KEYS = ("mode", "sample_size", "seed", "players", "rules")
+PLAY_KEYS = ("mode", "sample_size", "seed", "players", "learned_weights", "rules")  # learned_weights: learned only
 # The keys of a run spec, as a refusal names them (any other key by its name).
 RUN_FIELDS = {"sample_size": ("the sizes", "--play-deals"), "seed": ("the seed", "--seed"),
               "players": ("the players", "--players"), "heuristic_params": ("the players", None),
+              "learned_weights": ("the players (the learned player's weights, SHA-256)", None),
               "rules": ("the rules", None), "mode": ("the kind of run", None)}
 _REPLACE = "give --fresh to replace it, or choose another --out"
 _REPLACE_RUN = "give --fresh to play them again, or choose another --out"
-MARRIAGE_TABLES = ("odds", "play", "worth")
+MARRIAGE_TABLES = ("odds", "check", "play", "worth")
 
 
 @dataclass(frozen=True)
@@ -348,6 +518,8 @@ class MarriageOdds:
 
     - ``deals``, ``seed``: the random deals measured; ``rules``: the rules (their marriage values);
     - ``rows``: every quantity, exact and simulated (``OddsRow``);
+    - ``check``: the exact-odds check of the rows together (``OddsCheck``: a chi-square a
+      distribution of distinct quantities, Holm-corrected, one verdict);
     - ``play``: the marriages in play, one ``MarriagePlay`` a rule set played (``--play-rules``) or
       the stored run read (``--run``); empty when none was asked for;
     - ``worth``: what a marriage is worth in the bid table given (``MarriageWorth``), or None;
@@ -358,7 +530,8 @@ class MarriageOdds:
       rules, and each play run's spec and marriage points as ``play_runs``).
 
     ``to_dict()`` is what ``--json`` prints. ``to_polars(table=...)``: "odds" (the default: the
-    stored ``marriages.parquet``'s rows and columns), "play" (``marriages_in_play.parquet``'s, every
+    stored ``marriages.parquet``'s rows and columns), "check" (the exact-odds check, one row a
+    distribution tested), "play" (``marriages_in_play.parquet``'s, every
     rule set's; empty without play) or "worth" (one row a suit, each interval in three columns;
     empty without worth).
     """
@@ -367,6 +540,7 @@ class MarriageOdds:
     seed: int
     rules: HouseRules
     rows: tuple[OddsRow, ...]
+    check: OddsCheck
     play: tuple[MarriagePlay, ...]
     worth: MarriageWorth | None
     table_file: Path | None
@@ -377,7 +551,8 @@ class MarriageOdds:
 
     @property
     def inside(self) -> int:
-        """The exact values lying inside their simulated 95% interval."""
+        """The exact values lying inside their simulated 95% interval (information only: the rows
+        share their deals and some are the same event twice; ``check`` is the test)."""
         return sum(r.inside for r in self.rows)
 
     def row(self, quantity: str) -> OddsRow:
@@ -388,7 +563,7 @@ class MarriageOdds:
         raise KeyError(quantity)
 
     def to_dict(self) -> dict:
-        return {**self.provenance, "rows": [r.to_dict() for r in self.rows],
+        return {**self.provenance, "rows": [r.to_dict() for r in self.rows], "check": self.check.to_dict(),
                 "play": [r for p in self.play for r in p.row_dicts()],
                 "worth": [r.to_dict() for r in self.worth.rows] if self.worth is not None else []}
 
@@ -398,6 +573,8 @@ class MarriageOdds:
 
         if table == "odds":
             return _odds_frame(self.rows)
+        if table == "check":
+            return self.check.to_polars()
         if table == "play":
             return _play_frame([r for p in self.play for r in p.row_dicts()]) if self.play else pl.DataFrame()
         if table == "worth":
@@ -598,7 +775,7 @@ class MarriagePlay:
     def run_entry(self) -> dict:
         """The run as the table's metadata records it (``play_runs``): its spec (PLAY_KEYS) and the
         marriage points of each role."""
-        return {**{k: self.provenance[k] for k in PLAY_KEYS},
+        return {**{k: self.provenance[k] for k in PLAY_KEYS if k in self.provenance},
                 **{f"marriage_points_per_deal_{p.role}": p.to_dict() for p in self.points}}
 
     def row_dicts(self) -> list[dict]:
@@ -833,17 +1010,19 @@ def _gain_within_aces(lf, with_m) -> tuple[float, float, float]:
 # ---- the command ---------------------------------------------------------------------------------------
 @holds_out()
 def tables_marriages(*, deals: int, seed: int = 0, rules: str = "classic", out: Path | None = None,
-                     play_deals: int = 0, players: str = "heuristic", run: Path | None = None,
+                     play_deals: int = 0, players: str | None = None, run: Path | None = None,
                      progress: Progress | None = None, bids: Path | None = None, risk: float = 0.3,
                      play_rules: list[str] | None = None, backend: Backend | None = None,
                      fresh: bool = False) -> MarriageOdds:
     """What ``thousand tables marriages`` finds: the exact odds beside random deals; with ``out``
     also stored as a Parquet table with the metadata. With ``play_deals``, the marriages in play of
-    that many deals played by ``players`` (stored and resumable under ``out/marriage-play``, one run
-    a rule set of ``play_rules``), or of the stored deals run ``run``; with ``bids``, what each
-    marriage is worth in that bid table. A table or played deals stored in ``out`` by other code or
-    with other arguments are refused before anything is played, unless ``fresh``, which replaces
-    them. ``progress`` follows the deals played (``sim.runs.play_runs``)."""
+    that many deals played by ``players`` (None: the default player, ``analysis.players``: the
+    learned player, or the heuristic player in the 2-player game; stored and resumable under
+    ``out/marriage-play``, one run a rule set of ``play_rules``), or of the stored deals run
+    ``run``; with ``bids``, what each marriage is worth in that bid table. A table or played deals
+    stored in ``out`` by other code or with other arguments are refused before anything is played,
+    unless ``fresh``, which replaces them. ``progress`` follows the deals played (``sim.runs.play_runs``)."""
+    from analysis.players import players_or_default
     from analysis.stored import FINGERPRINT
     from sim import __version__
     from sim.engine import BatchSpec
@@ -880,7 +1059,9 @@ def tables_marriages(*, deals: int, seed: int = 0, rules: str = "classic", out: 
         for i, spec in enumerate(names):
             label = f"{i + 1}-{Path(spec).stem if spec.endswith('.toml') else spec}"
             runs[label] = Path(out) / ("marriage-play" if len(names) == 1 else f"marriage-play-{label}")
-            specs[label] = BatchSpec(mode="deals", n=play_deals, rules=load_rules(spec), players=players, seed=seed)
+            played = load_rules(spec)
+            specs[label] = BatchSpec(mode="deals", n=play_deals, rules=played,
+                                     players=players_or_default(players, played), seed=seed)
         play = {label: {k: v for k, v in spec.metadata().items() if k in PLAY_KEYS} for label, spec in specs.items()}
     meta = {"thousand_version": __version__, FINGERPRINT: code_fingerprint("marriages"), "table": "marriages",
             "sample_size": deals, "seed": seed, "rules": rec.to_dict()}
@@ -905,7 +1086,8 @@ def tables_marriages(*, deals: int, seed: int = 0, rules: str = "classic", out: 
             worth_plot = Path(out) / WORTH_PLOT_FILE
         else:  # a worth plot left by an earlier command would sit beside a table it does not describe
             (Path(out) / WORTH_PLOT_FILE).unlink(missing_ok=True)
-    return MarriageOdds(deals=deals, seed=seed, rules=rec, rows=rows, play=plays, worth=worth,
+    return MarriageOdds(deals=deals, seed=seed, rules=rec, rows=rows,
+                        check=odds_check(rows, tuple(rec.marriage_values)), play=plays, worth=worth,
                         table_file=Path(out) / TABLE_FILE if out is not None else None,
                         play_table_file=Path(out) / PLAY_TABLE_FILE if out is not None and plays else None,
                         plot_file=Path(out) / PLOT_FILE if out is not None else None, worth_plot_file=worth_plot,
@@ -953,7 +1135,8 @@ def _check_stored_table(out: Path, wanted: dict, fresh: bool) -> None:
         raise StaleResultError(f"--out {out}: {path} cannot be read (damaged, or not a marriage table); {_REPLACE}") \
             from None
     plays = stored.get("play_runs") if isinstance(stored.get("play_runs"), dict) else {}
-    stored["play"] = {label: {k: v.get(k) for k in PLAY_KEYS} for label, v in plays.items() if isinstance(v, dict)}
+    stored["play"] = {label: {k: v[k] for k in PLAY_KEYS if k in v} for label, v in plays.items()
+                      if isinstance(v, dict)}
     line = refusal(f"the marriage table in --out {out} ({path})", stored, json.loads(json.dumps(wanted)), IDENTITY,
                    _REPLACE)
     if line:

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from analysis.players import DEFAULT_PLAYER, TOURNAMENT_PLAYERS
 from analysis.present.html import render_html
 from analysis.present.json_text import to_json
 from analysis.present.markdown import SECTIONS, render_markdown
@@ -57,7 +58,7 @@ if TYPE_CHECKING:
     Section = BidTable | MarriageOdds | BarrelStats | Comparison | TournamentResult | StrategyReport
 
 __all__ = [
-    "REPORT_MD", "REPORT_HTML", "PROVENANCE", "TOURNAMENT_PLAYERS", "RISKS", "Sizes", "QUICK", "FULL",
+    "REPORT_MD", "REPORT_HTML", "PROVENANCE", "TOURNAMENT_PLAYERS", "PLAYER", "RISKS", "Sizes", "QUICK", "FULL",
     "ReportError", "default_data_dir", "stage_estimates", "rule_sets_compared", "build_report", "check_folders",
     "SECTION_MODULES", "stale_results", "figure_specs", "stage_dirs", "stored_inputs",
 ]
@@ -65,10 +66,9 @@ __all__ = [
 REPORT_MD = "report.md"
 REPORT_HTML = "report.html"
 PROVENANCE = "provenance.json"
-# The players the report's tournament ranks: the learned player, our heuristic and the ported bot.
-# The random player is no longer among them: it declared 73% of the deals and made 2%, and so
-# decided every other player's games (issue 27).
-TOURNAMENT_PLAYERS = ("learned", "heuristic", "leadage")
+# The players the report's tournament ranks are analysis.players.TOURNAMENT_PLAYERS (the learned
+# player, our heuristic and the ported bot); every other section that plays is played by PLAYER.
+PLAYER = DEFAULT_PLAYER
 RISKS = (0.3, 0.5)
 
 
@@ -102,9 +102,10 @@ FULL = Sizes(bid_deals=200_000, pimc_deals=3_000, marriage_deals=2_000_000, marr
 # Seconds per unit on one 2-core machine (measured with a warm cache), for the estimate printed at
 # the start: a bid-table deal (the learned player's contracts and auction lines in three seats, dd
 # and heuristic play: profiled on 200 deals, dd is 60% of it and the learned plays most of the
-# rest), a pimc deal, a random deal measured, a played deal, a whole heuristic game, a tournament
-# game (a learned seat among them); and the first compilation.
-_COST = {"bid": 0.0075, "pimc": 0.1, "marriage": 2e-5, "play": 4e-4, "game": 1e-3, "tournament_game": 2e-3,
+# rest), a pimc deal, a random deal measured, a deal played by the learned player, a whole game of
+# learned players (3,000 took 11 s on the 2 cores shared with other work), a tournament game (a
+# learned seat among them), the strategy's games and deals; and the first compilation.
+_COST = {"bid": 0.0075, "pimc": 0.1, "marriage": 2e-5, "play": 1e-4, "game": 3e-3, "tournament_game": 2e-3,
          "compile": 120.0, "strategy_game": 0.009, "strategy_deal": 3e-4}
 
 
@@ -425,7 +426,7 @@ def _marriages(folder: Path, bids: Path, rules: str, seed: int, sizes: Sizes, ba
     from analysis.tables import TABLE_FILE
 
     result = tables_marriages(deals=sizes.marriage_deals, seed=seed, rules=rules, out=folder,
-                              play_deals=sizes.marriage_play_deals, players="heuristic", bids=bids / TABLE_FILE,
+                              play_deals=sizes.marriage_play_deals, players=PLAYER, bids=bids / TABLE_FILE,
                               risk=RISKS[0], backend=backend)
     if result.plot_file is not None:
         plot_marriage_odds(result, result.plot_file)
@@ -438,7 +439,7 @@ def _barrel(folder: Path, rules: list[str], seed: int, sizes: Sizes, backend) ->
     from analysis.barrel import tables_barrel
     from analysis.present.plots import plot_barrel
 
-    result = tables_barrel(games=sizes.barrel_games, rules=rules, players="heuristic", seed=seed, out=folder,
+    result = tables_barrel(games=sizes.barrel_games, rules=rules, players=PLAYER, seed=seed, out=folder,
                            backend=backend)
     plot_barrel(result, result.plot_path)
     return result
@@ -448,7 +449,7 @@ def _compare(folder: Path, rules: list[str], seed: int, sizes: Sizes, backend) -
     from analysis.compare import compare
     from analysis.present.plots import plot_comparison
 
-    result = compare(rules=rules, games=sizes.compare_games, players="heuristic", seed=seed, out=folder,
+    result = compare(rules=rules, games=sizes.compare_games, players=PLAYER, seed=seed, out=folder,
                      backend=backend)
     plot_comparison(result, result.plot_path)
     return result
@@ -484,12 +485,17 @@ def figure_specs() -> dict[str, list[tuple[str, str]]]:
                   "check on the same deals as open circles."),
                  (tables.METHODS_PLOT_FILE, "The learned player checked against pimc on the same deals (heuristic "
                                             "player and double dummy beside).")],
-        "marriages": [(marriages.PLOT_FILE,
-                       "Marriage odds: exact (bars) against random deals (points with 95% intervals)."),
-                      (marriages.WORTH_PLOT_FILE, "What holding each suit's marriage adds to the declarer's points.")],
-        "barrel": [(barrel.PLOT_FILE, "How barrel episodes end, leaving upward by attempt, and winning from a score.")],
-        "rules": [(compare.PLOT_FILE, "Game length by rule set, and every difference to the first.")],
-        "players": [(tournament.PLOT_FILE, "The tournament: win share, score per deal and make-rate.")],
+        "marriages": [(marriages.PLOT_FILE, "Marriage odds: exact (bars) against random deals, dealt and not played "
+                                            "(points with 95% intervals)."),
+                      (marriages.WORTH_PLOT_FILE, "What holding each suit's marriage adds to the declarer's points in "
+                                                  "the bid table's deals (double dummy and heuristic play, every "
+                                                  "seat).")],
+        "barrel": [(barrel.PLOT_FILE, "How barrel episodes end, leaving upward by attempt, and winning from a score "
+                                      f"({PLAYER} player, all seats).")],
+        "rules": [(compare.PLOT_FILE, f"Game length by rule set, and every difference to the first ({PLAYER} player, "
+                                      "all seats).")],
+        "players": [(tournament.PLOT_FILE, f"The tournament of {', '.join(TOURNAMENT_PLAYERS)}: win share, score per "
+                                           "deal and make-rate.")],
         "strategy": [(strategy.PLOT_FILE, "Strategy in play (the learned player at every seat): the declarer's "
                       "choice after the talon, the make-rate by marriages kept, and the score change by seat.")],
     }
@@ -505,14 +511,17 @@ def stage_dirs(data: Path, *, rules: list[str], compared: list[str], seed: int, 
     """Where each section's results are stored under ``data``: a folder per sample sizes and seed
     (``quick-seed0``, ``full-seed0``, ``sizes-<hash>-seed0``), and below it one per rule set(s) the
     section plays (a hash of their names and effective rules). Reports of other sizes, seeds or
-    rules never meet each other's runs; the same arguments always find their own."""
+    rules never meet each other's runs; the same arguments always find their own. The sections that
+    play have their players in the hash too: results of other players lie elsewhere."""
     kind = "quick" if sizes == QUICK else "full" if sizes == FULL else f"sizes-{_digest(dataclasses.asdict(sizes))}"
     base = Path(data) / f"{kind}-seed{seed}"
     main = _digest([rules[0], _rules_dict(rules[0])])
-    many = _digest([[spec, _rules_dict(spec)] for spec in compared])
-    return {"bids": base / "bids" / main, "marriages": base / "marriages" / main, "barrel": base / "barrel" / many,
-            "rules": base / "compare" / many, "players": base / "tournament" / main,
-            "strategy": base / "strategy" / main}
+    played = _digest([rules[0], _rules_dict(rules[0]), PLAYER])
+    many = _digest([[spec, _rules_dict(spec)] for spec in compared] + [PLAYER])
+    field = _digest([rules[0], _rules_dict(rules[0]), list(TOURNAMENT_PLAYERS)])
+    return {"bids": base / "bids" / main, "marriages": base / "marriages" / played, "barrel": base / "barrel" / many,
+            "rules": base / "compare" / many, "players": base / "tournament" / field,
+            "strategy": base / "strategy" / played}
 
 
 # ---- writing -------------------------------------------------------------------------------------
@@ -538,6 +547,7 @@ def _write(out: Path, data: Path, dirs: dict[str, Path], sections: dict, *, rule
                              players=TOURNAMENT_PLAYERS)
         (tmp / REPORT_MD).write_text(md, encoding="utf-8")
         (tmp / REPORT_HTML).write_text(render_html(md, tmp), encoding="utf-8")
+        from analysis.players import learned_weights
         from sim.fingerprint import code_fingerprint
 
         provenance = {
@@ -550,7 +560,11 @@ def _write(out: Path, data: Path, dirs: dict[str, Path], sections: dict, *, rule
             "runs_fingerprint": code_fingerprint(),
             "created_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "rules": rules, "rule_sets_compared": compared, "seed": seed, "sizes": dataclasses.asdict(sizes),
-            "quick": quick, "tournament_players": list(TOURNAMENT_PLAYERS), "data": str(data),
+            "quick": quick, "tournament_players": list(TOURNAMENT_PLAYERS),
+            # who played each section's deals, and the SHA-256 of every learned player's weights
+            "players": _section_players(sections),
+            "learned_weights": learned_weights([PLAYER, *TOURNAMENT_PLAYERS]),
+            "data": str(data),
             "effective_rules": {spec: _rules_dict(spec) for spec in compared},
             "stored": {key: str(folder) for key, folder in dirs.items()},
             "inputs": stored_inputs(data, [dirs[key] for key, value in sections.items() if value is not None]),
@@ -564,6 +578,22 @@ def _write(out: Path, data: Path, dirs: dict[str, Path], sections: dict, *, rule
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return out / REPORT_HTML
+
+
+def _section_players(sections: dict) -> dict[str, list[str]]:
+    """Who played each section's deals, as its result records them (the bid table's declarers are
+    its methods; the marriages' odds are dealt, not played, their play by the players listed)."""
+    out: dict[str, list[str]] = {}
+    for key, value in sections.items():
+        if value is None:
+            continue
+        if key == "marriages":
+            out[key] = sorted({p for play in value.play for p in play.players})
+        elif key == "players":
+            out[key] = list(value.player_types)
+        elif key in ("barrel", "rules"):
+            out[key] = list(value.players)
+    return out
 
 
 def _rules_dict(spec: str) -> dict:

@@ -1,16 +1,18 @@
 """The statistics every analysis uses, each defined once: the 95% normal quantile, intervals for
 proportions, means and ratios of sums over clusters, paired differences of ratios, two-sided
-p-values and Holm's correction."""
+p-values, Holm's correction and Pearson's chi-square test of counts against exact chances."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
+from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Any
 
 __all__ = ["Z95", "wilson_interval", "Rate", "wilson_rate", "mean_interval", "RatioOfSums", "PairedRatioSums",
-           "two_sided_p", "holm", "json_ready"]
+           "two_sided_p", "holm", "json_ready", "chi2_sf", "MIN_EXPECTED", "ChiSquare", "chi_square_gof"]
 
 Z95 = 1.959963984540054  # the normal distribution's 97.5% quantile: two-sided 95% intervals
 
@@ -143,3 +145,111 @@ def holm(pvalues: list[float]) -> list[float]:
         running = max(running, min(1.0, (len(order) - rank) * p))
         adjusted[i] = running
     return adjusted
+
+
+def _gamma_q(a: float, x: float) -> float:
+    """The regularised upper incomplete gamma function Q(a, x), a > 0, x >= 0: by its series below
+    a + 1, by its continued fraction (modified Lentz) above (Numerical Recipes, 6.2)."""
+    if x <= 0:
+        return 1.0
+    log_front = a * math.log(x) - x - math.lgamma(a)
+    if x < a + 1:
+        term = total = 1.0 / a
+        ap = a
+        for _ in range(10_000):
+            ap += 1
+            term *= x / ap
+            total += term
+            if abs(term) < abs(total) * 1e-16:
+                break
+        return max(0.0, 1.0 - total * math.exp(log_front))
+    tiny = 1e-300
+    b = x + 1 - a
+    c, d = 1 / tiny, 1 / b
+    h = d
+    for i in range(1, 10_000):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = tiny if abs(d) < tiny else d
+        c = b + an / c
+        c = tiny if abs(c) < tiny else c
+        d = 1 / d
+        step = d * c
+        h *= step
+        if abs(step - 1) < 1e-16:
+            break
+    return min(1.0, math.exp(log_front) * h)
+
+
+def chi2_sf(x: float, df: int) -> float:
+    """P(X >= x) for X chi-square with ``df`` degrees of freedom (df >= 1)."""
+    if df < 1:
+        raise ValueError(f"a chi-square needs 1 degree of freedom or more, not {df}")
+    return _gamma_q(df / 2, x / 2)
+
+
+MIN_EXPECTED = 5.0  # a chi-square cell expects at least this many (Cochran); smaller cells are pooled
+
+
+@dataclass(frozen=True)
+class ChiSquare:
+    """Pearson's chi-square test of observed counts against exact chances (``chi_square_gof``).
+
+    - ``statistic``: sum over the cells of (observed - expected)^2 / expected;
+    - ``df``: its degrees of freedom, the cells tested less one in each stratum (NaN p when 0);
+    - ``p``: the chance of a statistic at least as large were the chances exact;
+    - ``cells``: the cells tested after pooling; ``n``: the observations over every stratum.
+    """
+
+    statistic: float
+    df: int
+    p: float
+    cells: int
+    n: int
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+def _pooled(counts: list[int], probs: list[float], n: int) -> list[tuple[int, float]]:
+    """The cells of one stratum with every cell expecting fewer than MIN_EXPECTED pooled: the small
+    cells into one, and that one, while it is still small, with the smallest other cell."""
+    big = [(k, p) for k, p in zip(counts, probs, strict=True) if n * p >= MIN_EXPECTED]
+    small = [(k, p) for k, p in zip(counts, probs, strict=True) if n * p < MIN_EXPECTED]
+    if small:
+        rest = (sum(k for k, _ in small), sum(p for _, p in small))
+        while n * rest[1] < MIN_EXPECTED and big:
+            big.sort(key=lambda kp: kp[1])
+            k, p = big.pop(0)
+            rest = (rest[0] + k, rest[1] + p)
+        big.append(rest)
+    return big
+
+
+def chi_square_gof(strata: list[tuple[list[int], list[float]]]) -> ChiSquare:
+    """Pearson's goodness-of-fit test of counts against exact chances, over independent strata (a
+    product of multinomials): each stratum is (counts, chances) of the cells of one partition of
+    its observations (the chances sum to 1, the counts to the stratum's size). Cells expecting
+    fewer than MIN_EXPECTED observations are pooled (``_pooled``); a stratum left with one cell
+    tests nothing. The statistic is summed over the strata, with as many degrees of freedom as
+    cells less one a stratum."""
+    statistic, df, cells, total = 0.0, 0, 0, 0
+    for counts, probs in strata:
+        if len(counts) != len(probs):
+            raise ValueError("every cell needs its count and its chance")
+        if abs(sum(probs) - 1) > 1e-9:
+            raise ValueError(f"the chances of a stratum must sum to 1, not {sum(probs)}")
+        n = sum(counts)
+        total += n
+        if n == 0:
+            continue
+        if any(k and not p for k, p in zip(counts, probs, strict=True)):  # an impossible cell observed
+            return ChiSquare(statistic=math.inf, df=max(1, df), p=0.0, cells=cells, n=total)
+        pooled = _pooled(list(counts), list(probs), n)
+        if len(pooled) < 2:
+            continue
+        statistic += sum((k - n * p) ** 2 / (n * p) for k, p in pooled)
+        df += len(pooled) - 1
+        cells += len(pooled)
+    return ChiSquare(statistic=statistic, df=df, p=chi2_sf(statistic, df) if df else math.nan, cells=cells, n=total)

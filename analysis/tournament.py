@@ -296,20 +296,25 @@ def role_metrics(deals: pl.DataFrame, first_game: int, m: int,
 IDENTITY = {"table": ("the kind of table", None), "mode": ("the sizes", None), "games": ("the sizes", "--games"),
             "deals": ("the sizes", "--deals"), "chunk_size": ("the sizes", "a chunk"), "seed": ("the seed", "--seed"),
             "players": ("the players", None), "player_types": ("the players", None),
-            "player_params": ("the players' parameters", None), "rules": ("the rules", "--rules")}
+            "player_params": ("the players' parameters", None),
+            "learned_weights": ("the players (the learned players' weights, SHA-256)", None),
+            "rules": ("the rules", "--rules")}
 
 
 @holds_out()
-def tournament(*, players: list[str], games: int | None = None, deals: int | None = None, rules: str = "classic",
-               seed: int = 0, out: Path = Path("out/tournament"), progress: Progress | None = None,
-               backend: Backend | None = None, fresh: bool = False) -> TournamentResult:
+def tournament(*, players: list[str] | None = None, games: int | None = None, deals: int | None = None,
+               rules: str = "classic", seed: int = 0, out: Path = Path("out/tournament"),
+               progress: Progress | None = None, backend: Backend | None = None,
+               fresh: bool = False) -> TournamentResult:
     """Play (or reuse) a duplicate tournament of ``players`` (one a seat: a player type or a TOML
-    player file) and return its ranking and pairwise tests. Whole games (``games``: players
-    compared by win share) or independent deals from a zero score (``deals``: compared by points
-    per deal, the measure of card play and bidding alone); exactly one of them. The runs are
-    stored and reused under ``out/runs``, the players' table in ``out/tournament.parquet``. What
-    ``out`` holds from other arguments or other code is refused (``analysis.analysis_dir``) unless
-    ``fresh``, which redoes it. ``progress`` follows the playing of the seatings' runs."""
+    player file; None: ``analysis.players.TOURNAMENT_PLAYERS``, the learned player, the heuristic
+    player and the ported Leadage bot, for three seats) and return its ranking and pairwise tests.
+    Whole games (``games``: players compared by win share) or independent deals from a zero score
+    (``deals``: compared by points per deal, the measure of card play and bidding alone); exactly
+    one of them. The runs are stored and reused under ``out/runs``, the players' table in
+    ``out/tournament.parquet``. What ``out`` holds from other arguments or other code is refused
+    (``analysis.analysis_dir``) unless ``fresh``, which redoes it. ``progress`` follows the playing
+    of the seatings' runs."""
     out = Path(out)
     plan = _plan(players=players, games=games, deals=deals, rules=rules, seed=seed, out=out)
     provenance = _provenance(plan)
@@ -360,13 +365,20 @@ def _sizes(games: int | None, deals: int | None) -> tuple[str, int]:
     return ("games", games) if deals is None else ("deals", deals)
 
 
-def _plan(*, players: list[str], games: int | None, deals: int | None, rules: str, seed: int, out: Path) -> _Plan:
+def _plan(*, players: list[str] | None, games: int | None, deals: int | None, rules: str, seed: int,
+          out: Path) -> _Plan:
     """The players resolved, every seating and the runs that play them, checked in this order: the
     sizes asked, the rules, the players, the seed, each run's spec, then a size an interval allows."""
+    from analysis.players import TOURNAMENT_PLAYERS
     from sim.game.rules import load_rules
 
     mode, size = _sizes(games, deals)
     rec = load_rules(rules)
+    if players is None:
+        if rec.players != len(TOURNAMENT_PLAYERS):
+            raise InputError(f"give the players, one a seat: the default field ({', '.join(TOURNAMENT_PLAYERS)}) is "
+                             f"for {len(TOURNAMENT_PLAYERS)} seats, and rules {rules!r} have players = {rec.players}")
+        players = list(TOURNAMENT_PLAYERS)
     labels, kinds, params = resolve_players(players, rec.players)
     if seed < 0:
         raise InputError(f"--seed must be 0 or more, not {seed}")
@@ -400,12 +412,13 @@ def _run_specs(mode: str, size: int, rec: HouseRules, kinds: list[str], params: 
 
 def _provenance(plan: _Plan) -> dict:
     """What makes the tournament, stored with its table (and compared with a stored one's)."""
+    from analysis.players import learned_weights
     from sim import __version__
     from sim.fingerprint import code_fingerprint
 
     return {"thousand_version": __version__, FINGERPRINT: code_fingerprint("tournament"), "table": "tournament",
             "mode": plan.mode, plan.mode: plan.size, "seed": plan.seed, "players": plan.labels,
-            "player_types": plan.kinds,
+            "player_types": plan.kinds, "learned_weights": learned_weights(plan.kinds),
             "player_params": {lab: prm.to_dict() for lab, prm in zip(plan.labels, plan.params, strict=True)},
             "seatings": len(plan.seatings), "runs": len(plan.specs),
             "chunk_size": next(iter(plan.specs.values())).chunk_size, "rules": plan.rules.to_dict(),

@@ -8,6 +8,7 @@ import dataclasses
 import math
 from typing import TYPE_CHECKING
 
+from analysis.present.text import players_text
 from sim import __version__
 from sim.game.cards import SUIT_SYMBOLS
 
@@ -224,13 +225,13 @@ def _section_marriages(s: MarriageOdds, figs: list) -> list[str]:
     values = " ".join(f"{sym} {v}" for sym, v in zip(SUIT_SYMBOLS, s.rules.marriage_values, strict=True))
     lines = [_heading("marriages"), "",
              f"Marriage values: {values}. The odds below are **exact** (counted over every deal) beside the same "
-             f"quantity measured in {s.deals:,} random deals (seed {s.seed}).", ""]
+             f"quantity measured in {s.deals:,} random deals (seed {s.seed}; dealt, not played: no player is "
+             "involved).", ""]
     rows = [[q, f"{by[q].exact.numerator}/{by[q].exact.denominator}", pct(by[q].p, digits=2),
              pct(by[q].simulated, by[q].ci_low, by[q].ci_high, digits=2), f"{by[q].n:,}"]
             for q in _MARRIAGE_QUANTITIES if q in by]
     lines += _table(["quantity", "exact", "exact %", "simulated [95%]", "deals"], rows)
-    lines += [f"All {len(s.rows)} exact quantities are in `data/marriages.json`; {s.inside} of them lie inside the "
-              f"simulated 95% interval (about {0.95 * len(s.rows):.0f} expected by chance).", ""]
+    lines += _odds_check(s)
     lines += _figures(figs[:1])
     worth = s.worth.rows if s.worth is not None else ()
     if worth:
@@ -245,14 +246,25 @@ def _section_marriages(s: MarriageOdds, figs: list) -> list[str]:
                           f"{r.contract_with} / {r.contract_without} ({r.contract_gain:+d})"]
                          for r in worth])
         lines += _figures(figs[1:])
-    if s.play:
+    for play in s.play:
+        burns = any(r.declared_burnt[0] > 0 for r in play.rows if r.held)
         lines += ["### What becomes of a held marriage", "",
-                  f"{sum(p.deals for p in s.play):,} deals played by the heuristic player: of the marriages each role "
-                  "held, the share declared, the share whose cards fell without a trick won, and the share broken up "
-                  "by playing a card first.", ""]
-        lines += _table(["role", "suit", "held", "declared", "no trick won", "cards played first"],
-                        [[r.role, r.suit, f"{r.held:,}", pct(*r.declared), pct(*r.no_trick_won),
-                          pct(*r.cards_played_first)] for p in s.play for r in p.rows if r.held])
+                  f"{play.deals:,} deals played by the {players_text(play.players)} (seed {play.seed}"
+                  f"{'' if len(s.play) == 1 else f', rules {play.label}'}). Of the marriages (the K and Q of a suit) "
+                  "each role held in the cards it played with (the declarer's after his discard, a defender's with "
+                  "the card given to him), the share with each fate: **declared**; "
+                  + ("**declared, burnt**: declared, then lost because the role won no trick; " if burns else "")
+                  + "**no trick won**: not declared, and the role won no trick in the whole deal (a defender who "
+                  "wins no trick is never on lead, and a marriage is declared by leading one of its cards); **cards "
+                  "played first**: not declared although the role won a trick (its K or Q was played without "
+                  "declaring: following suit, or leading it). Each row sums to 100%; the shares measure this "
+                  "player's play, and other players would give other shares.", ""]
+        lines += _table(["role", "suit", "held", "declared"] + (["declared, burnt"] if burns else [])
+                        + ["no trick won", "cards played first"],
+                        [[r.role, r.suit, f"{r.held:,}", pct(*r.declared)]
+                         + ([pct(*r.declared_burnt)] if burns else []) + [pct(*r.no_trick_won),
+                                                                          pct(*r.cards_played_first)]
+                         for r in play.rows if r.held])
     lines += ["### What this means at the table", ""]
     if "hand: at least one marriage" in by and "talon: completes one of 1 half marriages" in by:
         completes = by["talon: completes one of 1 half marriages"].p
@@ -274,6 +286,22 @@ def _section_marriages(s: MarriageOdds, figs: list) -> list[str]:
     return lines + [""]
 
 
+def _odds_check(s: MarriageOdds) -> list[str]:
+    """The exact-odds check in words: one verdict with its p-value, what was tested and what left out."""
+    check = s.check
+    tested = sum(len(q) for r in check.rows for q in r.quantities)
+    verdict = "agree with" if check.consistent else "**disagree** with"
+    worst = "" if check.consistent else f" (worst: {check.worst})"
+    return [f"**Check.** The simulated counts {verdict} the exact chances{worst}: family p = {check.p:.2g} at the "
+            f"{check.level:.0%} level. The {tested} distinct quantities form {len(check.rows)} distributions (each a "
+            "partition of the deals, or of the deals meeting one condition: the number of marriages in a hand, where "
+            "a suit's K and Q lie, what the talon brings given the halves held, ...); each is tested by Pearson's "
+            "chi-square against its exact chances, and the p-values are corrected by Holm's method, since the "
+            f"distributions are measured on the same deals. The {len(check.dropped)} other rows are the same event as "
+            "a quantity tested, its complement or a sum of them, and are left out. Every row, with its own 95% "
+            "interval, and each distribution's test are in `data/marriages.json`.", ""]
+
+
 def _suit_value(s: MarriageOdds, symbol: str) -> int:
     return s.rules.marriage_values[SUIT_SYMBOLS.index(symbol)]
 
@@ -284,7 +312,7 @@ def _section_barrel(s: BarrelStats | None, figs: list) -> list[str]:
         return lines + ["None of the rule sets has a barrel (barrel = none): there is nothing to report.", ""]
     summaries = s.summaries
     labels = list(summaries)
-    lines += [f"{s.games:,} whole games per rule set, every seat the heuristic player (seed {s.seed}). A "
+    lines += [f"{s.games:,} whole games per rule set, played by the {players_text(s.players)} (seed {s.seed}). A "
               "barrel episode starts when a player climbs onto the barrel and ends when he leaves it: upward "
               "(he wins), or falling.", ""]
     def share(x: Share) -> str:
@@ -315,7 +343,8 @@ def _section_barrel(s: BarrelStats | None, figs: list) -> list[str]:
     up, fell = first.fates["up"], first.fell
     causes = sorted(((f, first.fates[f]) for f in fates), key=lambda fv: -fv[1].p)
     lines += ["### What this means at the table", "",
-              f"- Under {labels[0]}, a player on the barrel leaves it upward {pct(up.p)} of the time and falls "
+              f"- Under {labels[0]} ({players_text(s.players)}), a player on the barrel leaves it upward "
+              f"{pct(up.p)} of the time and falls "
               f"{pct(fell.p)}; the commonest fall is \"{causes[0][0].split(': ', 1)[-1]}\" "
               f"({pct(causes[0][1].p)} of episodes).",
               f"- Of the episodes that reach it, the first attempt wins {pct(first.up_once_reached[1].p)}, the "
@@ -340,7 +369,8 @@ def _section_rules(s: Comparison | None, figs: list) -> list[str]:
         return lines + ["Only one rule set: give two or more with --rules to compare them.", ""]
     labels = list(s.rule_sets)
     lines += [f"{len(labels)} rule sets, {s.games:,} whole games each on the same deals (common random numbers, "
-              f"seed {s.seed}), every seat the heuristic player. Each metric's difference to {labels[0]} with a "
+              f"seed {s.seed}), played by the {players_text(s.players)}. Each metric's difference to {labels[0]} "
+              "with a "
               "paired 95% interval; a difference is **significant** when its Holm-corrected p-value (over every "
               "metric and rule set) is below 5%.", ""]
     rules_rows = []
@@ -362,7 +392,8 @@ def _section_rules(s: Comparison | None, figs: list) -> list[str]:
     length = [r for r in s.rows if r.metric == "game length (deals)"]
     for r in length:
         verdict = "significantly" if r.significant else "not significantly"
-        lines.append(f"- {r.rules}: games last {num(r.value)} deals against {num(r.first)} "
+        lines.append(f"- {r.rules} ({players_text(s.players)}): games last {num(r.value)} deals against "
+                     f"{num(r.first)} "
                      f"({num(r.diff, r.ci_low, r.ci_high, sign=True)}), {verdict} different.")
     if not length:
         lines.append("- Every difference is listed in `data/rules.json`.")
@@ -408,6 +439,24 @@ def _section_players(s: TournamentResult, figs: list) -> list[str]:
     return lines + [""]
 
 
+def _players_option(players: tuple[str, ...] | None) -> str:
+    """`` --players NAME`` for a reproducing command, seat by seat unless every seat is the same;
+    "" for no players (a section without a result)."""
+    if not players:
+        return ""
+    return f" --players {players[0] if len(set(players)) == 1 else ','.join(players)}"
+
+
+def _who_played(sections: dict, marriage_players: tuple[str, ...] | None) -> str:
+    """Who played the deals of each section that plays, in one sentence (empty when none did)."""
+    played = {"marriages": marriage_players, "barrel": sections["barrel"] and sections["barrel"].players,
+              "rules": sections["rules"] and sections["rules"].players}
+    parts = [f"{SECTIONS[key]}: the {players_text(players)}" for key, players in played.items() if players]
+    if sections.get("players") is not None:
+        parts.append(f"{SECTIONS['players']}: {', '.join(sections['players'].player_types)}, ranked")
+    return f" Who played: {'; '.join(parts)}." if parts else ""
+
+
 def _section_method(sections: dict, *, rules: list[str], compared: list[str], seed: int, sizes: Sizes,
                     quick: bool, players: tuple[str, ...]) -> list[str]:
     from sim.game.rules import load_rules
@@ -415,6 +464,8 @@ def _section_method(sections: dict, *, rules: list[str], compared: list[str], se
     bids: BidTable = sections["bids"]
     advised = [x for r in bids.cheat_sheet for x in r.seats if x.bid is not None]
     sure = [x for x in advised if _finite(x.gain_low) and x.gain_low > 0]
+    marriages: MarriageOdds = sections["marriages"]
+    marriage_players = marriages.play[0].players if marriages.play else None
     r0 = rules[0]
     rules_args = " ".join(f"--rules {r}" for r in compared)
     lines = [_heading("method"), "",
@@ -425,7 +476,7 @@ def _section_method(sections: dict, *, rules: list[str], compared: list[str], se
              "declarer never guesses wrong, but neither do the defenders, so it is no bound on what a real "
              "declarer makes, and never a forecast of real play. *learned*: a small net "
              "trained on the exact solver's values of positions it reached itself, which bids, gives and plays "
-             "(docs/learned.md). *leadage*: the ported bot.",
+             "(docs/learned.md). *leadage*: the ported bot." + _who_played(sections, marriage_players),
              "",
              "**Statistics.** Shares carry Wilson 95% intervals; means normal intervals; differences between rule "
              "sets and players are paired (the same deals) and Holm-corrected. The cheat sheet's gains over passing "
@@ -441,11 +492,13 @@ def _section_method(sections: dict, *, rules: list[str], compared: list[str], se
               f"thousand tables bids --deals {sizes.bid_deals} --pimc-deals {sizes.pimc_deals} --rules {r0} "
               f"--seed {seed} --min-n {sizes.min_n} --json",
               f"thousand tables marriages --deals {sizes.marriage_deals} --play-deals {sizes.marriage_play_deals} "
-              f"--rules {r0} --seed {seed} --bids out/tables/bids.parquet --out out/marriages --json",
+              f"--rules {r0}{_players_option(marriage_players)} --seed {seed} --bids out/tables/bids.parquet "
+              "--out out/marriages --json",
               f"thousand tables barrel --games {sizes.barrel_games} "
               + " ".join(f"--rules {r}" for r in compared if load_rules(r).barrel is not None)
-              + f" --seed {seed} --json",
-              f"thousand compare {' '.join(compared)} --games {sizes.compare_games} --seed {seed} --json",
+              + f"{_players_option(sections['barrel'] and sections['barrel'].players)} --seed {seed} --json",
+              f"thousand compare {' '.join(compared)} --games {sizes.compare_games}"
+              f"{_players_option(sections['rules'] and sections['rules'].players)} --seed {seed} --json",
               f"thousand tournament {' '.join(players)} --games {sizes.tournament_games} --rules {r0} "
               f"--seed {seed} --json",
               f"thousand tables strategy --games {sizes.strategy_games} --deals {sizes.strategy_deals} "

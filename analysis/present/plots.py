@@ -75,6 +75,7 @@ def plot_comparison(result: Comparison, path: Path) -> None:
     import numpy as np
 
     from analysis.analysis_dir import short_label
+    from analysis.present.text import players_text
 
     plt = pyplot()
 
@@ -106,7 +107,7 @@ def plot_comparison(result: Comparison, path: Path) -> None:
     ax2.set_title("Differences")
     ax2.grid(axis="x", alpha=0.3)
     fig.suptitle(f"Rule sets on common random numbers: {result.games:,} games each, seed {result.seed}, "
-                 f"players {', '.join(result.players)}")
+                 f"{players_text(result.players)}")
     save(fig, path, tight=False)
 
 
@@ -118,6 +119,7 @@ def plot_barrel(result: BarrelStats, path: Path) -> None:
 
     from analysis.analysis_dir import short_label
     from analysis.barrel import FATES, MAX_ATTEMPT_SHOWN, SCORE_STEP
+    from analysis.present.text import players_text
 
     plt = pyplot()
 
@@ -166,7 +168,7 @@ def plot_barrel(result: BarrelStats, path: Path) -> None:
     ax3.legend()
     for ax in (ax1, ax2, ax3):
         ax.grid(axis="y", alpha=0.3)
-    fig.suptitle(f"Barrel survival: {result.games:,} games per rule set, players {', '.join(result.players)}, "
+    fig.suptitle(f"Barrel survival: {result.games:,} games per rule set, {players_text(result.players)}, "
                  f"seed {result.seed}")
     save(fig, path)
 
@@ -204,8 +206,9 @@ def plot_tournament(result: TournamentResult, path: Path) -> None:
         ax.margins(x=0.25)
     axes[0].set_yticks(y, [short_label(r.player) for r in rows])
     axes[0].set_ylim(len(rows) - 0.5, -0.5)
-    fig.suptitle(f"Tournament: {result.size:,} {result.mode} × {len(result.seatings)} seatings (duplicate), seed "
-                 f"{result.seed}; 95% intervals")
+    field = ", ".join(short_label(x, 20) for x in result.labels)
+    fig.suptitle(f"Tournament of {field}: {result.size:,} {result.mode} × {len(result.seatings)} seatings (duplicate), "
+                 f"seed {result.seed}; 95% intervals")
     save(fig, path)
 
 
@@ -341,7 +344,11 @@ def plot_marriage_odds(result: MarriageOdds, path: Path) -> None:
         ax.set_ylabel("probability")
         ax.grid(axis="y", alpha=0.3)
     axes[0].legend(fontsize=8)
-    fig.suptitle(f"Marriage odds: exact against {result.deals:,} random deals (seed {result.seed})")
+    check = result.check
+    verdict = "agree" if check.consistent else "disagree"
+    fig.suptitle(f"Marriage odds: exact against {result.deals:,} random deals (seed {result.seed}; dealt, not played)"
+                 f"\nexact-odds check: the counts {verdict} with the exact chances (chi-square of "
+                 f"{len(check.rows)} distributions, Holm-corrected p = {check.p:.2g})")
     save(fig, path)
 
 

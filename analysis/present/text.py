@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # the result types only: importing the advisor loads the comp
     from sim.solver import SolvedLayout
 
 __all__ = [
+    "players_text",
     "comparison_lines",
     "barrel_lines",
     "tournament_lines",
@@ -37,6 +38,7 @@ __all__ = [
     "cheat_sheet_lines",
     "bid_table_lines",
     "marriage_odds_lines",
+    "odds_check_lines",
     "marriage_play_lines",
     "marriage_worth_lines",
     "solved_layout_lines",
@@ -45,13 +47,31 @@ __all__ = [
 ]
 
 
+# --- who played ---
+def players_text(players: Sequence[str]) -> str:
+    """Who played a result's deals, as a reader says it: "learned player, all seats" when every seat
+    is one player, else the players seat by seat ("heuristic, random, random (seat by seat)"). A
+    learned player of other weights (``learned:PATH``) is named by the file and its folder."""
+    from pathlib import Path
+
+    def name(p: str) -> str:
+        kind, sep, path = p.partition(":")
+        return f"{kind}:{'/'.join(Path(path).parts[-2:])}" if sep else p
+
+    names = [name(p) for p in players]
+    if len(set(names)) == 1:
+        return f"{names[0]} player, all seats"
+    return f"{', '.join(names)} (seat by seat)"
+
+
 # --- compare ---
 def comparison_lines(result: Comparison) -> list[str]:
     """What ``thousand compare`` prints: every difference to the first rule set, the count of those
     significant, what was left out, and where the table and the plot are."""
     labels = result.rule_sets
-    lines = [f"rule sets compared on the same deals (common random numbers): {', '.join(labels)}; differences to "
-             f"{labels[0]} with 95% intervals; * = significant after Holm's correction (family-wise 5%)",
+    lines = [f"rule sets compared on the same deals (common random numbers): {', '.join(labels)}; played by the "
+             f"{players_text(result.players)}; differences to {labels[0]} with 95% intervals; * = significant after "
+             "Holm's correction (family-wise 5%)",
              f"{'metric':<36}{'rule set':<16}{labels[0][:14]:>14}{'this':>12}  {'difference [95%]':<30}"
              f"{'p':>8}{'p (Holm)':>10}"]
     for r in result.rows:
@@ -77,7 +97,8 @@ def barrel_lines(result: BarrelStats) -> list[str]:
     summaries = result.summaries
     names = list(summaries)
     width = 24
-    lines = ["barrel survival (share of barrel episodes, [95% interval])",
+    lines = [f"barrel survival (share of barrel episodes, [95% interval]); {result.games:,} games a rule set played by "
+             f"the {players_text(result.players)}",
              f"{'':<30}" + "".join(f"{n[:width - 2]:<{width}}" for n in names)]
 
     def row(label: str, cells: list[str]) -> None:
@@ -514,13 +535,14 @@ def bid_table_lines(result: BidTable) -> list[str]:
 # --- tables marriages ---
 
 def marriage_odds_lines(result: MarriageOdds) -> list[str]:
-    """What ``thousand tables marriages`` prints: every quantity, exact and simulated, how many
-    exact values lie inside their intervals, then the marriages in play and the worth of a marriage
-    when asked for, and the stored table's and plot's paths."""
+    """What ``thousand tables marriages`` prints: every quantity, exact and simulated (random deals,
+    dealt and not played), the exact-odds check of all rows together, then the marriages in play and
+    the worth of a marriage when asked for, and the stored table's and plot's paths."""
     from sim.game.cards import SUIT_SYMBOLS
 
     rows = result.rows
-    lines = [f"marriage odds: exact, and measured in {result.deals:,} random deals (seed {result.seed}); values "
+    lines = [f"marriage odds: exact, and measured in {result.deals:,} random deals (seed {result.seed}; dealt, not "
+             "played: no player is involved); values "
              + " ".join(f"{SUIT_SYMBOLS[s]}{result.rules.marriage_values[s]}" for s in range(4)),
              f"{'quantity':<52}{'exact':>16}{'p':>9}   {'simulated [95%]':<26}{'n':>10}"]
     for r in rows:
@@ -528,14 +550,33 @@ def marriage_odds_lines(result: MarriageOdds) -> list[str]:
         sim = f"{r.simulated:.4f} [{r.ci_low:.4f}, {r.ci_high:.4f}]" if r.n else ""
         flag = "" if r.inside or not r.n else "  outside"
         lines.append(f"{r.quantity:<52}{frac:>16}{r.p:>9.4f}   {sim:<26}{r.n:>10,}{flag}")
-    lines.append(f"{result.inside} of {len(rows)} exact values lie inside the simulated 95% interval "
-                 f"(about {0.95 * len(rows):.0f} expected by chance alone)")
+    lines += odds_check_lines(result)
     for play in result.play:
         lines += ([f"-- rules {play.label}"] if len(result.play) > 1 else []) + marriage_play_lines(play)
     if result.worth is not None:
         lines += marriage_worth_lines(result.worth)
     if result.table_file is not None:
         lines.append(f"table: {result.table_file}; plot: {result.plot_file}")
+    return lines
+
+
+def odds_check_lines(result: MarriageOdds) -> list[str]:
+    """The exact-odds check of a marriage table: its verdict and p-value first, then each
+    distribution's chi-square, and the rows left out of it (duplicates) with why."""
+    check = result.check
+    tested = sum(len(q) for r in check.rows for q in r.quantities)
+    verdict = ("the simulated counts agree with the exact chances" if check.consistent
+               else f"the simulated counts DISAGREE with the exact chances (worst: {check.worst})")
+    lines = [f"exact-odds check: {verdict}: family p = {check.p:.3g} (the smallest Holm-corrected p, level "
+             f"{check.level:.0%}); Pearson's chi-square of each of {len(check.rows)} distributions ({tested} distinct "
+             f"quantities, cells expecting under 5 deals pooled) against its exact chances",
+             f"  {'distribution':<52}{'deals':>10}{'df':>5}{'chi-square':>12}{'p':>9}{'p (Holm)':>10}"]
+    for r in check.rows:
+        lines.append(f"  {r.distribution:<52}{r.n:>10,}{r.df:>5}{r.statistic:>12.2f}{r.p:>9.3g}{r.p_holm:>10.3g}")
+    lines.append("  left out of the check (each the same event as a quantity tested, its complement or a sum of them):")
+    lines += [f"    {q}: {why}" for q, why in check.dropped]
+    lines.append(f"  per row (information only: the rows share their deals): {result.inside} of {len(result.rows)} "
+                 "exact values lie inside the row's own 95% interval")
     return lines
 
 
@@ -546,8 +587,9 @@ def marriage_play_lines(result: MarriagePlay) -> list[str]:
 
     from analysis.marriages import FATES
 
-    lines = [f"marriages in play: {result.deals:,} deals of {', '.join(result.players)} (seed {result.seed}); "
-             "share of the marriages held after the discard [95%]"]
+    lines = [f"marriages in play: {result.deals:,} deals played by the {players_text(result.players)} (seed "
+             f"{result.seed}); of the marriages (K and Q of a suit) each role held in the cards it played with, the "
+             "share of each fate [95%]"]
     for m in result.points:
         lines.append(f"  marriage points a {m.role} scores per played deal: {m.mean:.2f} "
                      f"[{m.ci[0]:.2f}, {m.ci[1]:.2f}] over {m.n:,} seat-deals")

@@ -154,3 +154,33 @@ def test_player_counts_must_agree(tmp_path):
     four.write_text("players = 4\n")
     res = CliRunner().invoke(app, ["compare", "classic", str(four), "--out", str(tmp_path / "o")])
     assert res.exit_code == 2 and "different player counts" in res.output
+
+
+def test_the_learned_player_by_default_and_other_weights_never_reused(tmp_path):
+    import shutil
+
+    from analysis.stored import StaleResultError
+    from sim.fingerprint import file_sha256
+    from sim.players import weights_file
+
+    shipped = weights_file("learned")
+    result = compare.compare(rules=["classic", "short"], games=20, out=tmp_path / "default")
+    assert result.players == ("learned",) * 3
+    assert result.provenance["learned_weights"] == {"learned": file_sha256(shipped)}
+    assert "played by the learned player, all seats" in comparison_lines(result)[0]
+    # The same weights file name holding other weights: the stored comparison is refused, by its weights.
+    weights = tmp_path / "w.npz"
+    for suffix in (".npz", ".json"):  # a weights file and its manifest
+        shutil.copyfile(shipped.with_suffix(suffix), weights.with_suffix(suffix))
+    players = f"learned:{weights}"
+    first = compare.compare(rules=["classic", "short"], games=20, players=players, out=tmp_path / "named")
+    assert first.provenance["learned_weights"] == {players: file_sha256(shipped)}
+    for suffix in (".npz", ".json"):
+        shutil.copyfile(shipped.with_name("learned-v3" + suffix), weights.with_suffix(suffix))
+    with pytest.raises(StaleResultError, match="weights"):
+        compare.compare(rules=["classic", "short"], games=20, players=players, out=tmp_path / "named")
+    # The 2-player game, for which no learned weights exist: the heuristic player.
+    for name, text in (("a.toml", "players = 2\n"), ("b.toml", "players = 2\nmin_bid = 110\n")):
+        (tmp_path / name).write_text(text)
+    two = compare.compare(rules=[str(tmp_path / "a.toml"), str(tmp_path / "b.toml")], games=20, out=tmp_path / "two")
+    assert two.players == ("heuristic",) * 2 and two.provenance["learned_weights"] == {}

@@ -73,6 +73,64 @@ def test_simulated_values_agree_with_the_exact_ones():
     assert all(r.n > 0 for r in rows)
 
 
+def test_the_exact_odds_check_passes_on_random_deals_and_tests_each_quantity_once():
+    rows = marriages.marriage_table(deals=200_000, seed=3, rules=HouseRules())
+    check = marriages.odds_check(rows, VALUES)
+    assert check.consistent and check.p >= check.level and check.worst is not None
+    assert all(r.df >= 1 and r.p == r.p for r in check.rows)
+    tested = [q for r in check.rows for stratum in r.quantities for q in stratum]
+    dropped = dict(check.dropped)
+    assert len(tested) == len(set(tested))  # each quantity in one distribution only
+    assert sorted(tested + list(dropped)) == sorted(r.quantity for r in rows)  # and every row accounted for
+    assert {"hand: at least one marriage", "deal: no marriage in any hand", "hand: ♠ marriage"} <= set(dropped)
+    # A stratum's quantities partition its deals: their chances sum to at most 1.
+    by = {r.quantity: r for r in rows}
+    for r in check.rows:
+        for stratum in r.quantities:
+            assert sum(by[q].exact for q in stratum) <= 1 and len({by[q].n for q in stratum}) == 1
+
+
+def _rows_of(counts: dict[str, int], n: int) -> tuple:
+    exact = marriages.exact_odds(HouseRules())
+    return tuple(marriages.OddsRow(quantity=q, exact=exact[q], p=float(exact[q]), k=k, n=n, simulated=k / n,
+                                   ci_low=0.0, ci_high=1.0, inside=True) for q, k in counts.items())
+
+
+@pytest.mark.parametrize("bias", [0.0, 0.02])
+def test_the_exact_odds_check_fails_on_counts_a_few_percent_off(bias):
+    """Counts of the number of marriages in a hand at n = 2,000,000, drawn from the exact chances,
+    or from chances 2% off (the share of hands without a marriage 2% lower, the rest scaled up)."""
+    import numpy as np
+
+    names = [f"hand: marriages = {m}" for m in range(4)]
+    exact = marriages.exact_odds(HouseRules())
+    p = np.array([float(exact[q]) for q in names])
+    p[0] *= 1 - bias
+    p[1:] *= (1 - p[0]) / p[1:].sum()
+    n = 2_000_000
+    counts = np.random.default_rng(5).multinomial(n, p)
+    check = marriages.odds_check(_rows_of(dict(zip(names, counts.tolist(), strict=True)), n), VALUES)
+    assert [r.distribution for r in check.rows] == ["hand: marriages held"]
+    assert check.consistent is (bias == 0)
+    if bias:
+        assert check.p < 1e-6 and check.worst == "hand: marriages held"
+
+
+def test_the_exact_odds_check_fails_on_a_biased_simulation():
+    """Real random deals with one quantity made 3% too common (as a biased dealer would): the check
+    rejects, and names that distribution."""
+    import dataclasses
+
+    rows = marriages.marriage_table(deals=200_000, seed=3, rules=HouseRules())
+    by = {r.quantity: r for r in rows}
+    moved = round(0.03 * by["10 cards: marriages = 1"].k)
+    biased = tuple(dataclasses.replace(r, k=r.k + moved) if r.quantity == "10 cards: marriages = 1" else
+                   dataclasses.replace(r, k=r.k - moved) if r.quantity == "10 cards: marriages = 0" else r
+                   for r in rows)
+    check = marriages.odds_check(biased, VALUES)
+    assert not check.consistent and check.worst == "10 cards: marriages held"
+
+
 def _z(q: float) -> float:
     from statistics import NormalDist
 
@@ -277,7 +335,14 @@ def test_the_marriage_result_is_what_the_command_prints(marriages_command, bid_t
     assert result.table_file == out / marriages.TABLE_FILE and result.play_table_file == out / marriages.PLAY_TABLE_FILE
     assert result.worth_plot_file == out / marriages.WORTH_PLOT_FILE and result.worth.bids == bid_table
     assert [p.label for p in result.play] == ["1-classic"] and result.play[0].run == out / "marriage-play"
-    assert result.play[0].deals == 300 and result.play[0].players == ("heuristic",) * 3
+    # The default player is the learned one, its weights recorded by SHA-256 with the play.
+    assert result.play[0].deals == 300 and result.play[0].players == ("learned",) * 3
+    from sim.fingerprint import file_sha256
+    from sim.players import weights_file
+
+    sha = file_sha256(weights_file("learned"))
+    assert result.provenance["play_runs"]["1-classic"]["learned_weights"] == [sha]
+    assert "played by the learned player, all seats" in text.stdout
 
 
 def test_the_marriage_plots_are_drawn_from_the_result_alone(marriages_command, tmp_path):

@@ -82,6 +82,12 @@ def test_files_and_provenance(made):
     for rel, entry in inputs.items():
         assert file_sha256(data / rel) == entry["sha256"]
     assert not list(out.parent.glob(".rep.*"))  # no temporary folder left behind
+    # Who played each section, and the learned player's weights by SHA-256.
+    from sim.players import weights_file
+
+    assert prov["players"] == {"marriages": ["learned"], "barrel": ["learned"] * 3, "rules": ["learned"] * 3,
+                               "players": list(report.TOURNAMENT_PLAYERS)}
+    assert prov["learned_weights"] == {"learned": file_sha256(weights_file("learned"))}
 
 
 def test_markdown_images_exist_and_tables_parse(made):
@@ -138,6 +144,7 @@ def test_numbers_equal_the_json_commands(made):
     for r in bids["comparison"]:
         assert (f"| {r['contract']} | {r['n']:,} | {pct(*r['learned'])} | {pct(*r['pimc'])} | "
                 f"{num(*(100 * x for x in r['diff']), sign=True)} |") in section
+    assert "--players learned" in _section_text(md, "method")  # each reproducing command names its players
     marriages = _json_command(["tables", "marriages", "--deals", "3000", "--play-deals", "200", "--seed", "0",
                                "--bids", str(dirs["bids"] / "bids.parquet"), "--out", str(dirs["marriages"]),
                                "--json"])
@@ -146,6 +153,8 @@ def test_numbers_equal_the_json_commands(made):
     by = {r["quantity"]: r for r in marriages["rows"]}
     r = by["hand: at least one marriage"]
     assert f"| {pct(r['simulated'], r['ci_low'], r['ci_high'], digits=2)} |" in section
+    check = marriages["check"]
+    assert f"family p = {check['p']:.2g}" in section and "played by the learned player, all seats" in section
     for w in marriages["worth"]:
         assert num(*w["dd_gain"], sign=True) in section
     barrel = _json_command(["tables", "barrel", "--games", "60", "--rules", "classic", "--rules", "short",

@@ -9,7 +9,17 @@ from statistics import NormalDist
 import numpy as np
 import pytest
 
-from analysis.stats import Z95, PairedRatioSums, RatioOfSums, holm, two_sided_p, wilson_interval, wilson_rate
+from analysis.stats import (
+    Z95,
+    PairedRatioSums,
+    RatioOfSums,
+    chi2_sf,
+    chi_square_gof,
+    holm,
+    two_sided_p,
+    wilson_interval,
+    wilson_rate,
+)
 
 
 def test_z95_is_the_normal_quantile():
@@ -67,3 +77,41 @@ def test_ratio_of_sums_matches_its_linearisation_computed_directly():
 def test_wilson_rate_is_the_share_beside_its_wilson_interval():
     assert wilson_rate(3, 10) == (0.3, *wilson_interval(3, 10))
     assert all(math.isnan(x) for x in wilson_rate(0, 0))
+
+
+def test_chi2_sf_known_answers():
+    assert chi2_sf(3.841458820694124, 1) == pytest.approx(0.05, rel=1e-12)  # the 95% point of one df
+    for x in (0.0, 0.3, 2.0, 7.5, 40.0, 300.0):  # two df: exp(-x/2) exactly
+        assert chi2_sf(x, 2) == pytest.approx(math.exp(-x / 2), rel=1e-12, abs=1e-300)
+    # One df: the two-sided normal tail of sqrt(x).
+    for x in (0.01, 1.0, 9.0, 25.0):
+        assert chi2_sf(x, 1) == pytest.approx(2 * (1 - NormalDist().cdf(math.sqrt(x))), rel=1e-9)
+    with pytest.raises(ValueError):
+        chi2_sf(1.0, 0)
+
+
+def test_chi2_sf_against_scipy():
+    stats = pytest.importorskip("scipy.stats")
+    for df in (1, 3, 4, 11, 30, 100):
+        for x in (0.5, 3.0, 10.0, 50.0, 150.0):
+            assert chi2_sf(x, df) == pytest.approx(stats.chi2.sf(x, df), rel=1e-10, abs=1e-300)
+
+
+def test_chi_square_gof_against_a_naive_sum_and_its_pooling():
+    counts, probs = [480, 310, 190, 20], [0.5, 0.3, 0.18, 0.02]
+    t = chi_square_gof([(counts, probs)])
+    naive = sum((k - 1000 * p) ** 2 / (1000 * p) for k, p in zip(counts, probs, strict=True))
+    assert t.statistic == pytest.approx(naive) and t.df == 3 and t.p == pytest.approx(chi2_sf(naive, 3))
+    # Strata add their statistics and degrees of freedom.
+    two = chi_square_gof([(counts, probs), ([30, 70], [0.25, 0.75])])
+    assert two.df == 4 and two.statistic == pytest.approx(naive + 5**2 / 25 + 5**2 / 75) and two.n == 1100
+    # A cell expecting fewer than 5 is pooled (with the smallest other cell while still small).
+    small = chi_square_gof([([190, 6, 4], [0.96, 0.03, 0.01])])  # expected 192, 6, 2: the 2 joins the 6
+    assert small.cells == 2 and small.df == 1
+    assert small.statistic == pytest.approx((190 - 192) ** 2 / 192 + (10 - 8) ** 2 / 8)
+    assert chi_square_gof([([95, 3, 2], [0.96, 0.03, 0.01])]).df == 0  # expected 96, 3, 1: all pooled into one
+    # An impossible cell observed is a certain rejection; a stratum of one cell tests nothing.
+    assert chi_square_gof([([9, 1], [1.0, 0.0])]).p == 0.0
+    assert math.isnan(chi_square_gof([([3, 1], [0.5, 0.5])]).p)
+    with pytest.raises(ValueError):
+        chi_square_gof([([1, 2], [0.5, 0.6])])
