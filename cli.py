@@ -203,10 +203,25 @@ def bid(
     rules: Annotated[str, typer.Option(help="a preset or a TOML file")] = "classic",
     samples: Annotated[int, typer.Option(help="sampled deals of the 17 unseen cards")] = 2000,
     seed: Annotated[int, typer.Option(help="the same seed gives the same answer")] = 0,
-    method: Annotated[str, typer.Option(help="dd, pimc, heuristic, or several comma-separated")] = "dd,heuristic",
     seat: Annotated[str, typer.Option(
         help="first (forced to bid the minimum under forced_first_bid), second or third hand")] = "first",
-    risk: Annotated[float, typer.Option(help="failure chance you accept for the highest bid advised")] = 0.3,
+    objective: Annotated[str, typer.Option(
+        help="race (your score change minus the opponents' mean), own (your score change), or win (your chance of "
+             "winning the game after the deal: needs --score; reads or first builds the table of win chances in "
+             "--win-table)")] = "race",
+    win_table: Annotated[Path, typer.Option(
+        help="with --objective win: the folder of the win-chance table (thousand tables win-chances --out)")]
+    = Path("out/win-chances"),
+    win_games: Annotated[int, typer.Option(
+        help="with --objective win: whole games the win-chance table learns from (built once, then reused)")]
+    = 20_000,
+    line_player: Annotated[str, typer.Option(
+        help="who plays every decision of the bidding lines but your bids: learned or heuristic")] = "learned",
+    method: Annotated[str, typer.Option(
+        help="make-rate methods (information): learned, dd, heuristic, pimc, or several comma-separated")]
+    = "learned",
+    risk: Annotated[float, typer.Option(
+        help="failure chance of the risk information (the highest bid made at least 1 - risk of the time)")] = 0.3,
     left: Annotated[str | None, typer.Option(help="cards known to lie with the opponent on your left")] = None,
     right: Annotated[str | None, typer.Option(help="cards known to lie with the opponent on your right")] = None,
     talon: Annotated[str | None, typer.Option(help="cards known to lie in the talon")] = None,
@@ -214,15 +229,25 @@ def bid(
         help="your score before this deal (below the barrel; with --on-barrel from the barrel up) \\[default: 0]")]
     = None,
     on_barrel: Annotated[bool, typer.Option("--on-barrel", help="you sit on the barrel")] = False,
+    left_score: Annotated[int | None, typer.Option(
+        help="the score of the opponent on your left (who bids after you) \\[default: 0]")] = None,
+    left_on_barrel: Annotated[bool, typer.Option("--left-on-barrel", help="the left opponent sits on the barrel")]
+    = False,
+    right_score: Annotated[int | None, typer.Option(
+        help="the score of the opponent on your right \\[default: 0]")] = None,
+    right_on_barrel: Annotated[bool, typer.Option("--right-on-barrel", help="the right opponent sits on the barrel")]
+    = False,
     pimc_samples: Annotated[int, typer.Option(help="deals the (slow) pimc method plays")] = 100,
     worlds: Annotated[int | None, typer.Option(
         help="worlds a pimc decision averages over \\[default: the advisor's, 16]")] = None,
     threads: Annotated[int, typer.Option(help="threads (results do not depend on it)")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
-    as_csv: Annotated[bool, typer.Option("--csv", help="print CSV, one row per method and contract")] = False,
+    as_csv: Annotated[bool, typer.Option("--csv", help="print CSV, one row per bidding line")] = False,
     progress: Annotated[bool, typer.Option(help="show a progress bar on stderr")] = True,
 ) -> None:
-    """How much can this hand bid? Chances of making each contract, expected scores, advice, talon odds."""
+    """How much should this hand bid? The highest bidding line that beats passing, make rates, talon odds."""
+    from contextlib import closing
+
     from analysis.advisor import advise
     from analysis.present.json_text import to_json
     from analysis.present.text import advice_csv, advice_lines
@@ -234,17 +259,40 @@ def bid(
     _thread_count("--threads", threads)
     bars = StageBars()
     typer.echo("loading the compiled kernels (the first run compiles them: under a minute)...", err=True)
+    win_chance = win_source = None
+    if objective.strip().lower() == "win":
+        if score is None:
+            _fail("--objective win needs --score: the chance of winning depends on the score situation")
+        from analysis.win_chances import win_chances
+
+        try:
+            with closing(StageBars("game", scaled=True)) as win_bars:
+                table = win_chances(rules=rules, games=win_games, players=line_player, seed=0, out=win_table,
+                                    progress=win_bars if progress else None)
+        except KeyboardInterrupt:
+            _interrupted()
+        except _user_errors() as exc:
+            _refuse(exc)
+        win_chance = table.chance
+        win_source = (f"win chances from {win_games:,} whole games of the {line_player} player (seed 0), stored in "
+                      f"{win_table}")
     try:
         result = advise(hand=hand, rules=rules, samples=samples, seed=seed, methods=method, seat=seat, risk=risk,
-                        left=left, right=right, talon=talon, score=score, on_barrel=on_barrel,
-                        pimc_samples=pimc_samples, worlds=worlds, threads=threads or None,
-                        progress=bars if progress else None)
+                        objective=objective, line_player=line_player, win_chance=win_chance, win_source=win_source,
+                        left=left, right=right, talon=talon,
+                        score=score, on_barrel=on_barrel, left_score=left_score, left_on_barrel=left_on_barrel,
+                        right_score=right_score, right_on_barrel=right_on_barrel, pimc_samples=pimc_samples,
+                        worlds=worlds, threads=threads or None, progress=bars if progress else None)
     except KeyboardInterrupt:  # nothing was printed: the advice is printed whole at the end
         if progress:
             bars.close()
         _interrupted()
     except _user_errors() as exc:
+        if progress:
+            bars.close()
         _refuse(exc)
+    if progress:
+        bars.close()
     if as_json:
         typer.echo(to_json(result))
     elif as_csv:
@@ -255,7 +303,8 @@ def bid(
 
 FRESH_HELP = ("replace what --out holds that was made by other code or with other arguments (otherwise refused), "
               "redoing the work into it")
-tables_app = typer.Typer(help="Tables built from many deals: bid success, marriage odds, barrel survival.",
+tables_app = typer.Typer(help="Tables built from many deals: bid success, marriage odds, barrel survival, "
+                              "strategy in play, win chances.",
                          no_args_is_help=True,
                          context_settings=HELP)
 app.add_typer(tables_app, name="tables")
@@ -272,14 +321,17 @@ def tables_bids(
         help="worlds a pimc decision averages over \\[default: the advisor's, 16]")] = None,
     threads: Annotated[int, typer.Option(help="threads (results do not depend on it)")] = 0,
     min_n: Annotated[int, typer.Option(help="deals a hand class needs to appear in the cheat sheet")] = 30,
-    as_json: Annotated[bool, typer.Option("--json", help="print JSON: make-rates by class, cheat sheets")] = False,
+    objective: Annotated[str, typer.Option(help="what a bidding line is worth: race (your score change minus the "
+                                                "opponents' mean) or own (your score change)")] = "race",
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON: make-rates by class, the cheat sheet")] = False,
     fresh: Annotated[bool, typer.Option("--fresh", help=FRESH_HELP)] = False,
     scheduler: Scheduler = None,
     cluster: Cluster = None,
     workers: DaskWorkers = None,
 ) -> None:
-    """Bid-success tables: dd, heuristic and pimc make-rates by hand class and a bidding cheat sheet, stored as
-    Parquet and plotted; a table made with the same arguments by the same code is reused."""
+    """Bid-success tables: the learned player's make-rates by hand class (heuristic and double dummy beside, pimc
+    on the first deals as a check) and a cheat sheet of what bidding is worth per hand class and seat against
+    passing, stored as Parquet and plotted; a table made with the same arguments by the same code is reused."""
     from analysis.present.json_text import to_json
     from analysis.present.plots import plot_bid_make_rates, plot_bid_methods
     from analysis.present.text import bid_table_lines
@@ -291,7 +343,8 @@ def tables_bids(
     try:
         with _backend(scheduler, cluster, workers) as backend:
             result = run(deals=deals, rules=rules, seed=seed, out=out, pimc_deals=pimc_deals, worlds=worlds,
-                         threads=threads or None, progress=_PartLines(), min_n=min_n, backend=backend, fresh=fresh)
+                         threads=threads or None, progress=_PartLines(), min_n=min_n, objective=objective,
+                         backend=backend, fresh=fresh)
     except _user_errors() as exc:
         _refuse(exc)
     except KeyboardInterrupt:
@@ -414,6 +467,83 @@ def tables_barrel(
     except _user_errors() as exc:
         _refuse(exc)
     typer.echo(to_json(result) if as_json else "\n".join(barrel_lines(result)))
+
+
+@tables_app.command("strategy")
+def tables_strategy(
+    games: Annotated[int, typer.Option(help="whole games of the players (every section but the concession's "
+                                            "comparison)")] = 2000,
+    deals: Annotated[int, typer.Option(help="deals of each of the two paired runs (concession allowed, and off)")]
+    = 20000,
+    rules: Annotated[str, typer.Option(help="a preset or a TOML file (3 players)")] = "classic",
+    players: Annotated[str, typer.Option(help="who plays, as in simulate")] = "learned",
+    seed: Annotated[int, typer.Option(help="root seed of every run")] = 0,
+    out: Annotated[Path, typer.Option(help="directory for strategy.parquet, the plot and the stored runs")]
+    = Path("out/tables"),
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    fresh: Annotated[bool, typer.Option("--fresh", help=FRESH_HELP)] = False,
+    scheduler: Scheduler = None,
+    cluster: Cluster = None,
+    workers: DaskWorkers = None,
+) -> None:
+    """Strategy in play: raising after the talon, conceding (and what it saves, on the same deals), the
+    discard, marriage order, defence, seats and the score situation, from the players' own games."""
+    from contextlib import closing
+
+    from analysis.present.json_text import to_json
+    from analysis.present.plots import plot_strategy
+    from analysis.present.text import strategy_lines
+    from analysis.strategy import strategy as run
+    from sim.runs.progress import StageBars
+
+    bars = StageBars("unit", scaled=True)  # games and deals; closed before a line is printed
+    try:
+        with _backend(scheduler, cluster, workers) as backend, closing(bars):
+            result = run(games=games, deals=deals, rules=rules, players=players, seed=seed, out=out,
+                         progress=None if as_json else bars, backend=backend, fresh=fresh)
+        plot_strategy(result, result.plot_path)
+    except _user_errors() as exc:
+        _refuse(exc)
+    typer.echo(to_json(result) if as_json else "\n".join(strategy_lines(result)))
+
+
+@tables_app.command("win-chances")
+def tables_win_chances(
+    games: Annotated[int, typer.Option(help="whole games to learn from (a fifth held out to validate)")] = 20_000,
+    rules: Annotated[str, typer.Option(help="a preset or a TOML file")] = "classic",
+    players: Annotated[str, typer.Option(help="who plays, as in simulate")] = "learned",
+    seed: Annotated[int, typer.Option(help="root seed")] = 0,
+    out: Annotated[Path, typer.Option(help="directory for win_chances.parquet, the plot and the stored games")]
+    = Path("out/tables"),
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    fresh: Annotated[bool, typer.Option("--fresh", help=FRESH_HELP)] = False,
+    scheduler: Scheduler = None,
+    cluster: Cluster = None,
+    workers: DaskWorkers = None,
+) -> None:
+    """Win chances by score situation (the table behind bid --objective win): each seat's chance of
+    winning the game from its score and its opponents', learned from whole games and checked on
+    held-out ones; a table made with the same arguments by the same code is reused."""
+    from contextlib import closing
+
+    from analysis.present.json_text import to_json
+    from analysis.present.plots import plot_win_chances
+    from analysis.present.text import win_chance_lines
+    from analysis.win_chances import win_chances as run
+    from sim.runs.progress import StageBars
+
+    bars = StageBars("game", scaled=True)  # closed before a line is printed, the error's included
+    try:
+        with _backend(scheduler, cluster, workers) as backend, closing(bars):
+            result = run(games=games, rules=rules, players=players, seed=seed, out=out,
+                         progress=None if as_json else bars, backend=backend, fresh=fresh)
+    except _user_errors() as exc:
+        _refuse(exc)
+    try:
+        plot_win_chances(result, result.plot_path)
+    except _user_errors() as exc:
+        _refuse(exc)
+    typer.echo(to_json(result) if as_json else "\n".join(win_chance_lines(result)))
 
 
 @app.command("compare")

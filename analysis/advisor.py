@@ -1,34 +1,37 @@
-"""The bid advisor: how much can this 7-card hand bid?
+"""The bid advisor: how much should this 7-card hand bid?
 
 ``advise`` samples the 17 cards the player cannot see (talon 3, the two opponents 7 + 7, cards
-known to lie somewhere kept there), and for every contract from the minimum bid to the hand's
-bidding cap (and on, to what a talon could let the declarer raise it to) estimates the chance of
-making it by one or more methods (docs/advisor.md):
+known to lie somewhere kept there) and answers on the same sampled deals (docs/advisor.md):
 
-- ``dd``: double dummy with the best discard, the deal's value when every seat sees every card and
-  plays perfectly (not a bound on real play: against imperfect defence a declarer can make more,
-  and without sight of the cards less): success at contract b in a
-  sample <=> some discard (one card to each opponent) gives a double-dummy value >= b with the
-  declarer on lead and seat 1 (his left) playing second;
-- ``pimc``: every seat (discard and cards) by perfect-information Monte Carlo over the worlds
-  consistent with what it knows (``sim.players.pimc_nb``);
-- ``heuristic``: every seat is the heuristic player.
+- **The decision**, from the auction itself: every sampled deal is played once per bidding line
+  of yours (``sim.engine.playouts.auction_lines``): pass at every turn (as a forced first hand: the
+  forced minimum bid, then pass), the line player's own bidding (shown as information), and "bid
+  up to b" for every b from the minimum bid to the hand's bidding cap. Everything else in the deal
+  (the others' bids, the talon, raising the contract after it or conceding, the gifts, the cards)
+  is played by one player for every seat (``line_player``: the learned player by default). Each
+  line's result under the objective (``analysis.bid_value``: ``race``, your score change minus the
+  opponents' mean; ``own``, your score change) is compared with passing on the same deals; the
+  recommendation is the highest "bid up to b" line whose mean beats passing
+  (``analysis.bid_value.recommended``), stated with that paired gain and its 95% interval, or
+  "pass" ("forced bid B, then pass" for a forced first hand) when no line beats passing.
+- **Information**, by one or more methods: the chance of making each contract from the minimum
+  bid to what a talon could let the declarer raise it to, when he declares it and plays it as that
+  contract from the talon on (``learned``: the learned player in every seat, each contract played
+  apart, ``contract_points``; ``dd``: double dummy with the best discard, every seat seeing every
+  card; ``heuristic``; ``pimc``), the expected score of declaring each contract, the highest bids
+  made at least (1 - risk) and 50% of the time, and the talon's chances, computed exactly over every
+  possible talon. None of these is the decision: they leave the auction and the opponents aside.
 
-It also gives the expected score of declaring each contract next to that of passing and defending
-(estimated on the same sampled deals with the other seats bidding and everybody playing as the
-heuristic player), the highest bid at a given risk, the bid of best expected score, and the
-talon's chances for the hand computed exactly over every possible talon.
-
-The sampling and the methods' playouts are the engine's (``sim.engine.playouts``, over the
-compiled kernels of ``sim.engine.playouts_nb``): its random streams make the results depend on the
-seed and the sample count only, never on the number of threads. This module parses the situation,
-chooses the contract levels, and turns the playouts into the advice: an ``Advice``, a frozen result
-whose ``to_polars()`` is the table of contract levels and ``to_dict()`` its JSON
+The sampling and the playouts are the engine's (``sim.engine.playouts``, over the compiled kernels
+of ``sim.engine.playouts_nb``): its random streams make the results depend on the seed and the
+sample count only, never on the number of threads. This module parses the question, chooses the
+contract levels and the lines, and turns the playouts into an ``Advice``: a frozen result whose
+``to_polars()`` gives the lines (or the contract levels) as a table and ``to_dict()`` its JSON
 (``analysis.present`` prints it: ``text.advice_lines``, ``text.advice_csv``, ``json_text.to_json``).
 
 First hand is forced to bid the minimum only under ``forced_first_bid``; a hand that is not forced
 and whose bidding cap is below ``min_bid`` (no marriage, ``min_bid`` above 120) cannot bid at all:
-its advice is to pass, with the pass line's expected score.
+its advice is to pass, with the pass line's value.
 """
 
 from __future__ import annotations
@@ -42,16 +45,18 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from analysis.bid_value import OBJECTIVE_WORDS, OBJECTIVES, LineValue, WinChance, line_values, recommended
 from analysis.stats import mean_interval, wilson_interval
 from sim import __version__
 from sim.engine.playouts import (
     ADVICE_WORLDS,
+    PASS_LINE,
     AdvisorError,
     Known,
     Situation,
+    auction_lines,
+    contract_points,
     dd_levels,
-    pass_results,
-    played_points,
     sample_unseen,
 )
 from sim.game.cards import (
@@ -72,25 +77,21 @@ from sim.runs.progress import Progress
 if TYPE_CHECKING:
     import polars as pl
 
-METHODS = ("dd", "pimc", "heuristic")
+METHODS = ("learned", "dd", "heuristic", "pimc")  # the make-rate methods; the default is learned
+LINE_PLAYERS = ("learned", "heuristic")  # who plays the auction lines (every seat but your bidding)
 SEATS = {"first": 2, "second": 1, "third": 0}  # --seat → the dealer's seat (the player is seat 0)
 DEFAULT_PIMC_SAMPLES = 100
 MAX_SAMPLES = 5_000_000  # sampled deals: a few arrays of 24 bytes each stay within a few hundred MiB
 # The scores --score takes off the barrel: from this floor (as the rules' score options) to below
 # the barrel, or the target without a barrel.
 SCORE_FLOOR = -3000
-
-
-def pass_method(forced: bool) -> str:
-    """How the pass-and-defend line is estimated, for a first hand ``forced`` to bid or not."""
-    if forced:
-        return ("the same sampled deals; you pass at every turn (as first hand: the forced minimum bid, then "
-                "pass), the other two seats bid and everybody plays as the heuristic player; your result is "
-                "your rounded defence points (or a concession's payout), or +-the contract when nobody outbids "
-                "your forced bid")
-    return ("the same sampled deals; you pass at every turn, the other two seats bid and everybody plays as the "
-            "heuristic player; your result is your rounded defence points (or a concession's payout), or 0 when "
-            "everybody passes and the deal is thrown in")
+# How the players of each method are described wherever its numbers are printed.
+METHOD_PLAYERS = {
+    "learned": "learned player, all seats",
+    "dd": "double dummy: every seat sees every card",
+    "heuristic": "heuristic player, all seats",
+    "pimc": "pimc player, all seats",
+}
 
 
 def check_three_player_deal(rules: HouseRules) -> None:
@@ -102,6 +103,8 @@ def check_three_player_deal(rules: HouseRules) -> None:
 
 
 def parse_known(hand: int, left: str | None, right: str | None, talon: str | None) -> Known:
+    """The cards known to lie with the left opponent, the right one and in the talon, checked
+    against the hand and each other (``AdvisorError``, ``CardError``)."""
     masks = {}
     for name, text, limit in (("left", left, 7), ("right", right, 7), ("talon", talon, 3)):
         m = parse_hand(text, what=f"{name} cards") if text else 0
@@ -117,9 +120,10 @@ def parse_known(hand: int, left: str | None, right: str | None, talon: str | Non
 
 
 def parse_methods(spec: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """The make-rate methods of ``spec`` ("learned,dd" or a sequence), each once, in order."""
     names = [m.strip().lower() for m in (spec.split(",") if isinstance(spec, str) else spec) if m.strip()]
     if not names:
-        raise AdvisorError("give at least one method: dd, pimc, heuristic")
+        raise AdvisorError(f"give at least one method: {', '.join(METHODS)}")
     for m in names:
         if m not in METHODS:
             raise AdvisorError(f"unknown method {m!r}; methods are: {', '.join(METHODS)}")
@@ -158,29 +162,49 @@ def contract_levels(hand: int, known: Known, rules: HouseRules, forced: bool = T
     return list(range(rules.min_bid, top + 1, rules.bid_step)), cap, top
 
 
-def check_situation(rules: HouseRules, score: int | None, on_barrel: bool) -> Situation:
-    """The score situation ``--score`` and ``--on-barrel`` describe, refused when the game is over
-    or the two contradict each other (None: the score is 0, or the barrel's on the barrel)."""
+def _checked_score(rules: HouseRules, score: int | None, on_barrel: bool, option: str, barrel_option: str) -> int:
+    """One player's score before the deal (``option`` and ``barrel_option`` name the command's
+    options in the messages), refused when the game is over or the two contradict each other."""
     target, barrel = rules.target, rules.barrel
     if on_barrel:
         if barrel is None:
-            raise AdvisorError("these rules have no barrel (barrel = none)")
+            raise AdvisorError(f"{barrel_option}: these rules have no barrel (barrel = none)")
         if score is None:
-            return Situation(score=barrel, on_barrel=True)
+            return barrel
         if not barrel <= score < target:
-            raise AdvisorError(f"--score {score} with --on-barrel: a player on the barrel has a score from the barrel "
-                               f"({barrel}) to below the target ({target})")
-        return Situation(score=score, on_barrel=True)
+            raise AdvisorError(f"{option} {score} with {barrel_option}: a player on the barrel has a score from the "
+                               f"barrel ({barrel}) to below the target ({target})")
+        return score
     score = 0 if score is None else score
     if score >= target:
-        raise AdvisorError(f"--score {score}: at or above the target ({target}) the game is over")
+        raise AdvisorError(f"{option} {score}: at or above the target ({target}) the game is over")
     if barrel is not None and score >= barrel:
-        raise AdvisorError(f"--score {score}: at or above the barrel ({barrel}) you sit on the barrel; give "
-                           "--on-barrel instead")
+        raise AdvisorError(f"{option} {score}: at or above the barrel ({barrel}) a player sits on the barrel; give "
+                           f"{barrel_option} instead")
     if score < SCORE_FLOOR:
-        raise AdvisorError(f"--score {score}: must be from {SCORE_FLOOR} to below the "
+        raise AdvisorError(f"{option} {score}: must be from {SCORE_FLOOR} to below the "
                            + ("barrel" if barrel is not None else "target"))
-    return Situation(score=score)
+    return score
+
+
+def check_situation(rules: HouseRules, score: int | None, on_barrel: bool, left_score: int | None = None,
+                    left_on_barrel: bool = False, right_score: int | None = None,
+                    right_on_barrel: bool = False) -> Situation:
+    """The score situation before the deal: yours (``--score``, ``--on-barrel``) and the
+    opponents' (the left one, who bids and plays after you, and the right one), each refused when
+    the game is over or the score and the barrel contradict each other (None: 0, or the barrel's
+    score for a player on the barrel); under ``barrel_knock_off`` at most one player sits on the
+    barrel."""
+    mine = _checked_score(rules, score, on_barrel, "--score", "--on-barrel")
+    left = _checked_score(rules, left_score, left_on_barrel, "--left-score", "--left-on-barrel")
+    right = _checked_score(rules, right_score, right_on_barrel, "--right-score", "--right-on-barrel")
+    sitting = [name for name, sits in (("--on-barrel", on_barrel), ("--left-on-barrel", left_on_barrel),
+                                       ("--right-on-barrel", right_on_barrel)) if sits]
+    if len(sitting) > 1 and rules.barrel_knock_off:
+        raise AdvisorError(f"{' and '.join(sitting)}: under barrel_knock_off (these rules) a newcomer knocks the "
+                           "sitter off, so only one player sits on the barrel at a time")
+    return Situation(score=mine, on_barrel=on_barrel, others=(left, right),
+                     others_on_barrel=(left_on_barrel, right_on_barrel))
 
 
 # ---- the talon's chances, exactly ---------------------------------------------------------------
@@ -303,6 +327,8 @@ def talon_chances(hand: int, known: Known = NOTHING_KNOWN) -> TalonChances:
 
 # ---- scores -------------------------------------------------------------------------------------
 def made_gain(b: int, rules: HouseRules, sit: Situation) -> int:
+    """What making the contract ``b`` adds to the declarer's score in ``sit`` (only up to the
+    barrel; on the barrel: ``b`` when it takes him off, else 0)."""
     if sit.on_barrel:
         return b if b >= rules.barrel_min_contract else 0
     if rules.barrel is not None and sit.score + b >= rules.barrel:
@@ -318,34 +344,20 @@ def fail_loss(b: int, rules: HouseRules, sit: Situation) -> int:
     return b
 
 
-def defence_gain(results: np.ndarray, declarers: np.ndarray, rules: HouseRules, sit: Situation) -> np.ndarray:
-    out = results.astype(np.float64)
-    mine = declarers == 0
-    defend = ~mine
-    if sit.on_barrel:
-        out[defend] = 0.0  # a sitter's defence points are not recorded
-        made = mine & (results > 0)
-        out[made] = [made_gain(int(r), rules, sit) for r in results[made]]
-    elif rules.barrel is not None:
-        room = max(0, rules.barrel - sit.score)
-        out = np.where(out > 0, np.minimum(out, room), out)
-    return out
-
-
-
 # ---- the advice -----------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class MethodEstimate:
-    """One method's estimate at one contract, over the ``n`` sampled deals it played.
+    """One method's estimate at one contract, over the ``n`` sampled deals it played, the declarer
+    declaring that contract and playing it from the talon on (information, not the decision).
 
-    - ``method``: dd, pimc or heuristic;
+    - ``method``: learned, dd, heuristic or pimc (``METHOD_PLAYERS`` says who plays);
     - ``n``: the deals it played (pimc: the first ``pimc_samples`` of them);
     - ``made``: the deals in which the declarer made the contract;
     - ``p_make``: made / n, and ``ci_low``, ``ci_high`` its 95% Wilson interval (widened to hold
       ``p_make`` where rounding at 0 or 1 leaves it out);
-    - ``ev_declare``: the expected score of declaring the contract (made: what it scores in the
-      situation; failed: minus what it costs), and ``ev_ci_low``, ``ev_ci_high`` its 95% normal
-      interval (the point itself when n is 1).
+    - ``ev_declare``: the expected own score of declaring the contract, p·gain − (1 − p)·loss (made:
+      what it scores in the situation; failed: minus what it costs), and ``ev_ci_low``,
+      ``ev_ci_high`` its 95% normal interval (the point itself when n is 1).
     """
 
     method: str
@@ -367,7 +379,7 @@ class MethodEstimate:
 
 @dataclass(frozen=True)
 class ContractRow:
-    """One contract level of the advice.
+    """One contract level of the make-rate table.
 
     - ``contract``: the contract;
     - ``biddable``: whether the hand can bid it (up to its bidding cap, or the forced minimum);
@@ -397,84 +409,100 @@ class ContractRow:
 
 
 @dataclass(frozen=True)
-class PassLine:
-    """Passing and defending, on the same sampled deals.
+class RiskLevels:
+    """Risk information of one method (never the decision): the highest biddable contracts it
+    makes at least ``1 - risk`` of the time (``at_risk``) and at least half the time (``at_half``),
+    each None when no biddable contract is made that often."""
 
-    - ``ev``: the expected score of passing (and defending), and ``ci_low``, ``ci_high`` its 95%
-      normal interval (NaN from one sample);
-    - ``stuck_with_forced_bid``: for a first hand forced to open, the share of deals in which
-      nobody outbids the forced minimum; None for a hand not forced;
-    - ``method``: how the line is estimated, in a sentence (``pass_method``).
-    """
-
-    ev: float
-    ci_low: float
-    ci_high: float
-    stuck_with_forced_bid: float | None
     method: str
+    risk: float
+    at_risk: int | None
+    at_half: int | None
 
     def to_dict(self) -> dict:
-        return {"ev": self.ev, "ci_low": self.ci_low, "ci_high": self.ci_high,
-                "stuck_with_forced_bid": self.stuck_with_forced_bid, "method": self.method}
+        return {"made_at_least": 1 - self.risk, "bid_at_risk": self.at_risk, "bid_at_half": self.at_half}
+
+
+def _rate_dict(rate: tuple[float, float, float]) -> dict:
+    return {"p": rate[0], "low": rate[1], "high": rate[2]}
 
 
 @dataclass(frozen=True)
-class MethodAdvice:
-    """What one method advises (all None when the hand cannot bid).
+class LineRow:
+    """One of your bidding lines over the sampled deals: ``value`` (``analysis.bid_value.LineValue``:
+    its mean result under the objective, the paired gain over passing, the shares you declare, make,
+    concede and raise, the mean final contract) and ``differs``, the deals this line plays
+    differently from the "bid up to" line below it (the pass line for the lowest); None for the pass
+    line and the line player's own bidding. A line that differs in no deal gives the same result as
+    the line below: no auction of the sample reached it."""
 
-    - ``method``: dd, pimc or heuristic;
-    - ``max_bid_at_risk``: the highest biddable contract made at least (1 - risk) of the time, or
-      None;
-    - ``best_ev_bid``: the biddable contract of best expected score, or None when passing scores
-      more (a forced first hand always has one);
-    - ``best_ev``: the best expected score of declaring a biddable contract.
-    """
+    value: LineValue
+    differs: int | None
 
-    method: str
-    max_bid_at_risk: int | None
-    best_ev_bid: int | None
-    best_ev: float | None
+    @property
+    def limit(self) -> int:
+        """``PASS_LINE``, 0 (the line player's own bidding) or b (bid up to b)."""
+        return self.value.limit
+
+    @property
+    def kind(self) -> str:
+        """"pass", "own" (the line player's own bidding) or "bid to"."""
+        return "pass" if self.limit == PASS_LINE else "own" if self.limit == 0 else "bid to"
 
     def to_dict(self) -> dict:
-        return {"max_bid_at_risk": self.max_bid_at_risk, "best_ev_bid": self.best_ev_bid, "best_ev": self.best_ev}
+        v = self.value
+        return {"line": self.kind, "limit": v.limit if v.limit > 0 else None, "n": v.n, "mean": v.mean, "low": v.low,
+                "high": v.high, "gain": v.gain, "gain_low": v.gain_low, "gain_high": v.gain_high,
+                "declares": _rate_dict(v.declares), "made": _rate_dict(v.made), "conceded": _rate_dict(v.conceded),
+                "raised": _rate_dict(v.raised), "contract": v.contract, "differs": self.differs,
+                "reached": v.reached if v.limit > 0 else None, "step_gain": _finite(v.step_gain),
+                "step_low": _finite(v.step_low), "step_high": _finite(v.step_high)}
 
 
 @dataclass(frozen=True)
 class Recommendation:
-    """The one bid advised, by the most realistic method asked for (``RECOMMENDATION_BASIS``).
+    """The one bid advised, from the lines played by ``player`` under ``objective``
+    (``analysis.bid_value.recommended``): bid on while bidding gains over passing in the auction
+    situation it is for (the deals in which the auction reached that level).
 
-    - ``method``: the method it rests on;
-    - ``bid``: the highest contract that method makes at least (1 - risk) of the time; if none, the
-      forced minimum (then pass) for a forced first hand, or None (pass);
-    - ``p_make``, ``ci_low``, ``ci_high``: the method's chance of making ``bid`` and its interval
-      (None when no contract is made often enough);
-    - ``ev``: the expected score of declaring ``bid``, or of passing and defending when no contract
-      is made often enough;
-    - ``risk``: the failure chance accepted.
-
-    ``action`` names it: "bid up to B", "forced bid B, then pass" or "pass".
+    - ``bid``: X ("bid to X"); when no tested level gains over passing, the forced minimum for a
+      forced first hand ("forced bid B, then pass"), else None ("pass");
+    - ``line``: the line of X (``step_gain``: bidding X rather than passing where the auction
+      reached X, over ``reached`` deals, with its interval; ``gain``: that line against passing at
+      every turn, over all deals), None when no level gains;
+    - ``beyond``: the first tested level above X, where bidding loses to passing (or ties), or None;
+    - ``untested_from``: when no level above X is tested, the lowest level above X that fewer than
+      ``MIN_REACHED`` sampled auctions reached (None: X is the bidding cap or ``beyond`` is set);
+    - ``passing``: the pass line's value;
+    - ``bidding_cap``: the hand's bidding cap (the highest line);
+    - ``objective``, ``player``: the objective and the player of the lines.
     """
 
-    method: str
     bid: int | None
-    p_make: float | None
-    ci_low: float | None
-    ci_high: float | None
-    ev: float
-    risk: float
+    line: LineValue | None
+    beyond: LineValue | None
+    untested_from: int | None
+    passing: LineValue
+    bidding_cap: int
+    objective: str
+    player: str
 
     @property
     def action(self) -> str:
-        if self.p_make is None:
+        """"bid to B", "forced bid B, then pass" or "pass"."""
+        if self.line is None:
             return f"forced bid {self.bid}, then pass" if self.bid is not None else "pass"
-        return f"bid up to {self.bid}"
+        return f"bid to {self.bid}"
 
     def to_dict(self) -> dict:
-        if self.p_make is None:
-            return {"action": self.action, "bid": self.bid, "method": self.method, "p_make": None, "ev": self.ev,
-                    "risk": self.risk}
-        return {"action": self.action, "bid": self.bid, "method": self.method, "p_make": self.p_make,
-                "ci_low": self.ci_low, "ci_high": self.ci_high, "ev": self.ev, "risk": self.risk}
+        v, p, w = self.line, self.passing, self.beyond
+        keys = ("step_gain", "step_low", "step_high", "reached", "gain", "gain_low", "gain_high", "mean", "low", "high")
+        return {"action": self.action, "bid": self.bid, "objective": self.objective, "player": self.player,
+                **{k: (getattr(v, k) if v is not None else None) for k in keys},
+                "pass_mean": p.mean, "pass_low": p.low, "pass_high": p.high,
+                "beyond": None if w is None else {"limit": w.limit, "reached": w.reached, "step_gain": w.step_gain,
+                                                  "step_low": w.step_low, "step_high": w.step_high},
+                "untested_from": self.untested_from}
 
 
 @dataclass(frozen=True)
@@ -488,14 +516,16 @@ class Advice:
     - ``rules``: the house rules;
     - ``known_left``, ``known_right``, ``known_talon``: the cards known to lie with the left
       opponent, the right one and in the talon ("" for none);
-    - ``situation``: your score and whether you sit on the barrel;
-    - ``risk``: the failure chance accepted for the highest bid advised.
+    - ``situation``: the scores before the deal (yours and the opponents', who sits on the barrel);
+    - ``objective``: race or own (``analysis.bid_value.OBJECTIVES``);
+    - ``risk``: the failure chance of the risk information.
 
     How it was estimated (what made it):
 
-    - ``methods``: the methods, in the order asked for;
-    - ``samples``: the sampled deals of the unseen cards (dd, heuristic and the pass line play all
-      of them), ``pimc_samples`` the most pimc plays (``samples_of`` gives each method's count);
+    - ``line_player``: the player of every decision of the lines but your bidding (all seats);
+    - ``methods``: the make-rate methods, in the order asked for;
+    - ``samples``: the sampled deals of the unseen cards (the lines and every method but pimc play
+      all of them), ``pimc_samples`` the most pimc plays (``samples_of`` gives each method's count);
     - ``seed``: the seed (the advice depends on it and the sizes only, never on the threads);
     - ``worlds``: the worlds a pimc decision averages over, None without pimc;
     - ``version``: the version of thousand that computed it.
@@ -506,11 +536,15 @@ class Advice:
       None;
     - ``bidding_cap``: the highest bid the hand allows (120 + its marriages);
     - ``raise_cap``: the highest final contract a talon could let the declarer raise to;
-    - ``contracts``: the contract levels, from the minimum bid to the raise cap (none when the
-      hand cannot bid); ``to_polars()`` gives them as one table;
-    - ``pass_line``: the expected score of passing and defending;
-    - ``method_advice``: each method's advice, in the order of ``methods``;
-    - ``recommendation``: the one bid advised;
+    - ``lines``: the bidding lines: passing, the line player's own bidding, then bid up to each
+      contract from the minimum bid to the bidding cap; ``to_polars()`` gives them as one table;
+    - ``recommendation``: the one bid advised, from the lines;
+    - ``contracts``: the make-rate table, from the minimum bid to ``played_to`` (none when the hand
+      cannot bid); ``to_polars("contracts")`` gives it as one table;
+    - ``played_to``: the highest contract of ``contracts`` (below ``raise_cap`` when the learned
+      player made a contract above the bidding cap in no sample: the higher ones were not played),
+      None when there are none;
+    - ``risk_levels``: each method's highest bids made at least 1 - risk and 50% of the time;
     - ``talon``: the talon's exact chances for the hand.
     """
 
@@ -521,7 +555,9 @@ class Advice:
     known_right: str
     known_talon: str
     situation: Situation
+    objective: str
     risk: float
+    line_player: str
     methods: tuple[str, ...]
     samples: int
     pimc_samples: int
@@ -531,11 +567,13 @@ class Advice:
     forced_bid: int | None
     bidding_cap: int
     raise_cap: int
-    contracts: tuple[ContractRow, ...]
-    pass_line: PassLine
-    method_advice: tuple[MethodAdvice, ...]
+    lines: tuple[LineRow, ...]
     recommendation: Recommendation
+    contracts: tuple[ContractRow, ...]
+    played_to: int | None
+    risk_levels: tuple[RiskLevels, ...]
     talon: TalonChances
+    win_source: str | None = None  # objective win: which table of win chances, in words
 
     @property
     def rule_changes(self) -> dict:
@@ -559,49 +597,125 @@ class Advice:
         the minimum bid)."""
         return bool(self.contracts)
 
+    @property
+    def pass_line(self) -> LineRow:
+        """The pass line (as a forced first hand: the forced bid, then pass)."""
+        return self.line(PASS_LINE)
+
+    @property
+    def own_line(self) -> LineRow:
+        """The line player's own bidding (information: never the recommendation)."""
+        return self.line(0)
+
+    @property
+    def objective_means(self) -> str:
+        """The objective in words."""
+        return OBJECTIVE_WORDS[self.objective]
+
+    @property
+    def line_players(self) -> str:
+        """Who plays the lines, in words."""
+        return line_players_words(self.line_player)
+
+    def players_of(self, method: str) -> str:
+        """Who plays a make-rate method's deals, in words (``METHOD_PLAYERS``)."""
+        return METHOD_PLAYERS[method]
+
+    def line(self, limit: int) -> LineRow:
+        """The line of ``limit`` (``PASS_LINE``, 0 or a contract; KeyError for a line not played)."""
+        for r in self.lines:
+            if r.limit == limit:
+                return r
+        raise KeyError(limit)
+
     def samples_of(self, method: str) -> int:
         """The sampled deals ``method`` played."""
         return min(self.samples, self.pimc_samples) if method == "pimc" else self.samples
 
-    def advice_for(self, method: str) -> MethodAdvice:
-        """The advice of ``method`` (KeyError for a method not asked for)."""
-        for a in self.method_advice:
-            if a.method == method:
-                return a
+    def risk_for(self, method: str) -> RiskLevels:
+        """The risk information of ``method`` (KeyError for a method not asked for)."""
+        for r in self.risk_levels:
+            if r.method == method:
+                return r
         raise KeyError(method)
 
-    def to_polars(self) -> pl.DataFrame:
-        """The contract levels as one table, a row per contract and method (contracts in order, the
-        methods in the order asked for): contract, biddable, method, n, made, p_make, ci_low,
-        ci_high, ev_declare, ev_ci_low, ev_ci_high. Empty (with these columns) when the hand
-        cannot bid."""
+    def situation_dict(self) -> dict:
+        """The scores before the deal, by player."""
+        s = self.situation
+        return {"score": s.score, "on_barrel": s.on_barrel, "left_score": s.others[0],
+                "left_on_barrel": s.others_on_barrel[0], "right_score": s.others[1],
+                "right_on_barrel": s.others_on_barrel[1]}
+
+    def to_polars(self, table: str = "lines") -> pl.DataFrame:
+        """``"lines"``: the bidding lines, a row each in order (``ADVICE_LINE_COLUMNS``; limit null for
+        the pass line and the line player's own bidding, told apart by ``line``). ``"contracts"``: the
+        make-rate table, a row per contract and method (contracts in order, the methods in the order
+        asked for; ``LEVEL_COLUMNS``), empty when the hand cannot bid."""
         import polars as pl
 
-        rows = [{"contract": r.contract, "biddable": r.biddable, **{k: getattr(e, k) for k in LEVEL_COLUMNS[2:]}}
-                for r in self.contracts for e in r.estimates]
-        return pl.DataFrame(rows, schema=_level_schema())
+        if table == "lines":
+            rows = [_line_record(r) for r in self.lines]
+            return pl.DataFrame(rows, schema=_line_schema())
+        if table == "contracts":
+            rows = [{"contract": r.contract, "biddable": r.biddable, **{k: getattr(e, k) for k in LEVEL_COLUMNS[2:]}}
+                    for r in self.contracts for e in r.estimates]
+            return pl.DataFrame(rows, schema=_level_schema())
+        raise ValueError(f"table must be lines or contracts, not {table!r}")
 
     def to_dict(self) -> dict:
         """The advice as ``thousand bid --json`` prints it (``analysis.present.json_text.to_json``)."""
         return {
             "hand": self.hand, "seat": self.seat, "rules": self.rule_changes or "classic",
-            "samples": self.samples, "seed": self.seed, "methods": list(self.methods), "risk": self.risk,
-            "method_samples": {m: self.samples_of(m) for m in self.methods}, "worlds": self.worlds,
-            "known": self.known_cards,
-            "situation": {"score": self.situation.score, "on_barrel": self.situation.on_barrel},
+            "samples": self.samples, "seed": self.seed, "version": self.version,
+            "objective": self.objective, "objective_means": self.objective_means,
+            "line_player": self.line_player, "line_players": self.line_players,
+            "known": self.known_cards, "situation": self.situation_dict(),
             "min_bid": self.min_bid, "forced_bid": self.forced_bid, "can_bid": self.can_bid,
             "bidding_cap": self.bidding_cap, "raise_cap": self.raise_cap,
-            "contracts": [r.to_dict() for r in self.contracts],
-            "pass": self.pass_line.to_dict(),
-            "advice": {a.method: a.to_dict() for a in self.method_advice},
             "recommendation": self.recommendation.to_dict(),
-            "talon": self.talon.to_dict(), "version": self.version,
+            "lines": [r.to_dict() for r in self.lines],
+            "methods": list(self.methods), "method_samples": {m: self.samples_of(m) for m in self.methods},
+            "method_players": {m: METHOD_PLAYERS[m] for m in self.methods}, "worlds": self.worlds,
+            "contracts": [r.to_dict() for r in self.contracts], "played_to": self.played_to,
+            "risk": self.risk, "risk_levels": {r.method: r.to_dict() for r in self.risk_levels},
+            "talon": self.talon.to_dict(),
+            **({"win_source": self.win_source} if self.win_source is not None else {}),
         }
 
 
-# The columns of Advice.to_polars().
+def line_players_words(player: str) -> str:
+    """Who plays the lines, in words."""
+    return (f"{player} player, all seats: the others' bids, the talon, raising or conceding, the gifts and the cards; "
+            "your bidding follows the line")
+
+
+# The columns of Advice.to_polars() (the lines) and Advice.to_polars("contracts").
+ADVICE_LINE_COLUMNS = ("line", "limit", "n", "mean", "low", "high", "gain", "gain_low", "gain_high",
+                       *(f"{k}{s}" for k in ("declares", "made", "conceded", "raised") for s in ("", "_low", "_high")),
+                       "contract", "differs", "reached", "step_gain", "step_low", "step_high")
 LEVEL_COLUMNS = ("contract", "biddable", "method", "n", "made", "p_make", "ci_low", "ci_high", "ev_declare",
                  "ev_ci_low", "ev_ci_high")
+
+
+def _line_record(row: LineRow) -> dict:
+    v = row.value
+    rates = {f"{k}{s}": getattr(v, k)[i] for k in ("declares", "made", "conceded", "raised")
+             for i, s in enumerate(("", "_low", "_high"))}
+    return {"line": row.kind, "limit": v.limit if v.limit > 0 else None, "n": v.n, "mean": v.mean, "low": v.low,
+            "high": v.high, "gain": v.gain, "gain_low": v.gain_low, "gain_high": v.gain_high, **rates,
+            "contract": v.contract, "differs": row.differs, "reached": v.reached if v.limit > 0 else None,
+            "step_gain": v.step_gain, "step_low": v.step_low, "step_high": v.step_high}
+
+
+def _finite(x: float) -> float | None:
+    return None if x != x else x
+
+
+def _line_schema() -> dict:
+    import polars as pl
+
+    types = {"line": pl.String, "limit": pl.Int64, "n": pl.Int64, "differs": pl.Int64, "reached": pl.Int64}
+    return {k: types.get(k, pl.Float64) for k in ADVICE_LINE_COLUMNS}
 
 
 def _level_schema() -> dict:
@@ -611,16 +725,22 @@ def _level_schema() -> dict:
             **{k: pl.Float64 for k in LEVEL_COLUMNS[5:]}}
 
 
-def _estimates(method: str, points: np.ndarray, n: int, levels: list[int], rules: HouseRules,
-               sit: Situation) -> list[MethodEstimate]:
-    """``method``'s estimate at each contract of ``levels`` from its ``points`` on ``n`` deals (the
-    declarer's points; dd: the level reached)."""
-    pts = points
+def _made(points: np.ndarray, levels: list[int], rules: HouseRules, method: str) -> np.ndarray:
+    """(n, levels) bool: the contract of each column made, from the declarer's ``points`` (n, levels)
+    (dd: the level reached, never rounded; the others rounded to 5 under ``round_declarer``)."""
+    pts = np.asarray(points)
     if rules.round_declarer and method != "dd":
-        pts = np.array([p - p % 5 + (5 if p % 5 >= 3 else 0) for p in pts])
+        pts = pts - pts % 5 + np.where(pts % 5 >= 3, 5, 0)
+    return pts >= np.asarray(levels, dtype=np.int64)[None, :]
+
+
+def _estimates(method: str, made: np.ndarray, levels: list[int], rules: HouseRules,
+               sit: Situation) -> list[MethodEstimate]:
+    """``method``'s estimate at each contract of ``levels`` from ``made`` ((n, levels) bool)."""
+    n = made.shape[0]
     out = []
-    for b in levels:
-        k = int((pts >= b).sum())
+    for j, b in enumerate(levels):
+        k = int(made[:, j].sum())
         p = k / n
         lo, hi = wilson_interval(k, n)
         lo, hi = min(lo, p), max(hi, p)  # rounding at p = 0 or 1
@@ -633,15 +753,73 @@ def _estimates(method: str, points: np.ndarray, n: int, levels: list[int], rules
     return out
 
 
+def _learned_made(mask: int, deals: np.ndarray, rules: HouseRules, seed: int, levels: list[int], cap: int, *,
+                  worlds: int, threads: int | None, progress: Progress | None) -> np.ndarray:
+    """(n, played levels) bool: the learned declarer playing each contract of ``levels`` apart
+    (``contract_points``, one level a call: the same random streams as all levels in one call),
+    stopping after the first contract above the bidding cap ``cap`` made in no sample."""
+    n, total = len(deals), len(deals) * len(levels)
+    stage = "learned player: each contract played apart"
+    columns = []
+    for k, b in enumerate(levels):
+        step = None if progress is None else (lambda done, k=k: progress(stage, k * n + done, total))
+        made = _made(contract_points(mask, deals, rules, "learned", seed, [b], worlds=worlds, threads=threads,
+                                     progress=step), [b], rules, "learned")
+        columns.append(made[:, 0])
+        if b > cap and not made.any():
+            break
+    if progress is not None and len(columns) < len(levels):
+        progress(stage, total, total)  # the rest is not played: the stage is over
+    return np.stack(columns, axis=1)
+
+
+def _risk_levels(method: str, rows: tuple[ContractRow, ...], risk: float) -> RiskLevels:
+    biddable = [r for r in rows if r.biddable]
+
+    def highest(p: float) -> int | None:
+        ok = [r.contract for r in biddable if r.estimate(method).p_make >= p]
+        return ok[-1] if ok else None
+
+    return RiskLevels(method=method, risk=risk, at_risk=highest(1 - risk), at_half=highest(0.5))
+
+
+def _line_rows(lines: np.ndarray, limits: list[int], values: tuple[LineValue, ...]) -> tuple[LineRow, ...]:
+    """Each line with the deals it plays differently from the "bid up to" line below it (the pass
+    line below the lowest)."""
+    rows = []
+    for k, v in enumerate(values):
+        if limits[k] <= 0:
+            rows.append(LineRow(value=v, differs=None))
+            continue
+        rows.append(LineRow(value=v, differs=v.reached))
+    return tuple(rows)
+
+
+def _check_objective(objective: str, win_chance: WinChance | None, score: int | None) -> str:
+    objective = objective.strip().lower()
+    if objective not in OBJECTIVES:
+        raise AdvisorError(f"--objective {objective!r}: objectives are {', '.join(OBJECTIVES)}")
+    if objective == "win" and (win_chance is None or score is None):
+        raise AdvisorError("--objective win needs --score (the chance of winning depends on the score situation) and "
+                           "a table of win chances (thousand tables win-chances)")
+    return objective
+
+
 def advise(*, hand: str | int, rules: str | HouseRules | None = None, samples: int = 2000, seed: int = 0,
-           methods: str | tuple[str, ...] = ("dd",), seat: str = "first", risk: float = 0.3,
+           methods: str | tuple[str, ...] = ("learned",), seat: str = "first", risk: float = 0.3,
+           objective: str = "race", line_player: str = "learned", win_chance: WinChance | None = None,
+           win_source: str | None = None,
            left: str | None = None, right: str | None = None, talon: str | None = None, score: int | None = None,
-           on_barrel: bool = False, pimc_samples: int = DEFAULT_PIMC_SAMPLES, worlds: int | None = None,
+           on_barrel: bool = False, left_score: int | None = None, left_on_barrel: bool = False,
+           right_score: int | None = None, right_on_barrel: bool = False,
+           pimc_samples: int = DEFAULT_PIMC_SAMPLES, worlds: int | None = None,
            threads: int | None = None, progress: Progress | None = None) -> Advice:
     """The bid advice for the 7-card ``hand`` (text, or a card mask) before the talon (see the module
-    docstring): ``methods`` as "dd,heuristic" or a tuple; ``worlds`` None is ADVICE_WORLDS; ``score``
-    None is 0 (the barrel's score ``on_barrel``); ``progress`` is told what is computed as it goes.
-    Bad input raises ``AdvisorError`` or ``CardError``."""
+    docstring): ``methods`` (the make-rate methods) as "learned,dd" or a tuple; ``objective`` race or
+    own (win needs ``win_chance``, seat 0's chance of winning from the three scores after the deal,
+    and ``score``; ``win_source`` says in words which table it is); ``line_player`` learned or
+    heuristic; ``worlds`` None is ADVICE_WORLDS; a score None is 0 (the barrel's on the barrel);
+    ``progress`` is told what is computed as it goes. Bad input raises ``AdvisorError`` or ``CardError``."""
     worlds = ADVICE_WORLDS if worlds is None else worlds
     rec = rules if isinstance(rules, HouseRules) else load_rules(rules)
     check_three_player_deal(rec)
@@ -661,8 +839,12 @@ def advise(*, hand: str | int, rules: str | HouseRules | None = None, samples: i
         raise AdvisorError(f"--worlds must be from 1 to {MAX_PIMC_WORLDS}, not {worlds}")
     if seed < 0:
         raise AdvisorError(f"--seed must be 0 or more, not {seed}")
+    line_player = line_player.strip().lower()
+    if line_player not in LINE_PLAYERS:
+        raise AdvisorError(f"--line-player {line_player!r}: the lines are played by {' or '.join(LINE_PLAYERS)}")
     check_thread_count("--threads", threads)
-    sit = check_situation(rec, score, on_barrel)
+    sit = check_situation(rec, score, on_barrel, left_score, left_on_barrel, right_score, right_on_barrel)
+    objective = _check_objective(objective, win_chance, score)
     forced = seat == "first" and rec.forced_first_bid
     levels, cap, top = contract_levels(mask, known, rec, forced)
 
@@ -670,75 +852,53 @@ def advise(*, hand: str | int, rules: str | HouseRules | None = None, samples: i
         return None if progress is None else (lambda done: progress(what, done, n))
 
     deals = sample_unseen(mask, known, samples, seed)
-    estimates: dict[str, list[MethodEstimate]] = {}
+    made: dict[str, np.ndarray] = {}
+    if levels and "learned" in methods:  # first: where it stops, the table stops for every method
+        made["learned"] = _learned_made(mask, deals, rec, seed, levels, cap, worlds=worlds, threads=threads,
+                                        progress=progress)
+        levels = levels[:made["learned"].shape[1]]
     for m in methods:
-        n = samples if m != "pimc" else min(samples, pimc_samples)
-        if not levels:  # no contract to estimate: the hand cannot bid
-            estimates[m] = []
+        if not levels or m in made:
             continue
+        n = samples if m != "pimc" else min(samples, pimc_samples)
         if m == "dd":
-            pts = dd_levels(mask, deals, rec, levels[0], levels[-1], threads, progress=stage("dd", n))
+            pts = dd_levels(mask, deals, rec, levels[0], levels[-1], threads, progress=stage("dd", n))[:, None]
         else:
-            pts = played_points(mask, deals[:n], rec, m, seed, worlds=worlds, threads=threads,
-                                progress=stage(m + (f" ({worlds} worlds a decision)" if m == "pimc" else ""), n))
-        estimates[m] = _estimates(m, pts, n, levels, rec, sit)
-    dealer = SEATS[seat]
-    pr = pass_results(mask, deals, rec, dealer, sit, seed, threads, progress=stage("pass and defend", samples))
-    pass_gain = defence_gain(pr[:, 0], pr[:, 1], rec, sit)
-    pass_ev = float(pass_gain.mean())
-    pass_ci = mean_interval(pass_ev, float(pass_gain.std(ddof=1)) if samples > 1 else math.nan, samples)
-    stuck = float((pr[:, 1] == 0).mean()) if forced else None
+            pts = contract_points(mask, deals[:n], rec, m, seed, levels[:1], worlds=worlds, threads=threads,
+                                  progress=stage(m + (f" ({worlds} worlds a decision)" if m == "pimc" else ""), n))
+        made[m] = _made(np.repeat(pts, len(levels), axis=1), levels, rec, m)
+    estimates = {m: _estimates(m, made[m], levels, rec, sit) if levels else [] for m in methods}
 
     def biddable(b: int) -> bool:
         return b <= cap or (forced and b == rec.min_bid)
 
     rows = tuple(ContractRow(contract=b, biddable=biddable(b), estimates=tuple(estimates[m][j] for m in methods))
                  for j, b in enumerate(levels))
-    method_advice = []
-    for m in methods:
-        bids = [(b, e) for b, e in zip(levels, estimates[m], strict=True) if biddable(b)]
-        if not bids:
-            method_advice.append(MethodAdvice(m, None, None, None))
-            continue
-        ok = [b for b, e in bids if e.p_make >= 1 - risk]
-        best_b, best = max(bids, key=lambda be: (be[1].ev_declare, -be[0]))
-        method_advice.append(MethodAdvice(m, max_bid_at_risk=ok[-1] if ok else None,
-                                          best_ev_bid=best_b if best.ev_declare > pass_ev or forced else None,
-                                          best_ev=best.ev_declare))
-    basis = next(m for m in RECOMMENDATION_BASIS if m in methods)
-    basis_advice = next(a for a in method_advice if a.method == basis)
+    limits = [PASS_LINE, 0, *range(rec.min_bid, cap + 1, rec.bid_step)] if cap >= rec.min_bid else [PASS_LINE, 0]
+    lines = auction_lines(mask, deals, rec, SEATS[seat], sit, limits, seed, player=line_player, worlds=worlds,
+                          threads=threads, progress=stage(f"auction lines ({line_player} player)", samples))
+    values = line_values(lines, limits, objective=objective, win_chance=win_chance)
+    line_rows = _line_rows(lines, limits, values)
+    passing = values[limits.index(PASS_LINE)]
+    verdict = recommended(values)
+    recommendation = Recommendation(
+        bid=verdict.bid if verdict.line is not None else (rec.min_bid if forced else None), line=verdict.line,
+        beyond=verdict.beyond, untested_from=verdict.untested_from, passing=passing, bidding_cap=cap,
+        objective=objective, player=line_player)
     return Advice(
         hand=format_hand(mask), seat=seat, rules=rec, known_left=format_hand(known.left) if known.left else "",
         known_right=format_hand(known.right) if known.right else "",
-        known_talon=format_hand(known.talon) if known.talon else "", situation=sit, risk=risk,
-        methods=methods, samples=samples, pimc_samples=pimc_samples, seed=seed,
+        known_talon=format_hand(known.talon) if known.talon else "", situation=sit, objective=objective, risk=risk,
+        line_player=line_player, methods=methods, samples=samples, pimc_samples=pimc_samples, seed=seed,
         worlds=worlds if "pimc" in methods else None, version=__version__,
-        forced_bid=rec.min_bid if forced else None, bidding_cap=cap, raise_cap=top, contracts=rows,
-        pass_line=PassLine(ev=pass_ev, ci_low=pass_ci[0], ci_high=pass_ci[1], stuck_with_forced_bid=stuck,
-                           method=pass_method(forced)),
-        method_advice=tuple(method_advice),
-        recommendation=_recommendation(basis_advice, rows, rec.min_bid if forced else None, risk, pass_ev),
-        talon=talon_chances(mask, known))
+        forced_bid=rec.min_bid if forced else None, bidding_cap=cap, raise_cap=top,
+        lines=line_rows, recommendation=recommendation, contracts=rows,
+        played_to=levels[-1] if levels else None,
+        risk_levels=tuple(_risk_levels(m, rows, risk) for m in methods) if rows else (),
+        talon=talon_chances(mask, known), win_source=win_source if objective == "win" else None)
 
 
-# The method the one recommendation rests on: the most realistic play among those asked for (pimc
-# and heuristic seats see only their own cards; dd seats see every card).
-RECOMMENDATION_BASIS = ("pimc", "heuristic", "dd")
-
-
-def _recommendation(advice: MethodAdvice, rows: tuple[ContractRow, ...], forced_bid: int | None, risk: float,
-                    pass_ev: float) -> Recommendation:
-    """The bid to make: the highest contract made at least (1 - risk) of the time by the method of
-    ``advice``; if none, the forced minimum (``forced_bid``: first hand under forced_first_bid) then
-    pass, or pass."""
-    bid = advice.max_bid_at_risk
-    if bid is None:
-        return Recommendation(method=advice.method, bid=forced_bid, p_make=None, ci_low=None, ci_high=None,
-                              ev=pass_ev, risk=risk)
-    e = next(r for r in rows if r.contract == bid).estimate(advice.method)
-    return Recommendation(method=advice.method, bid=bid, p_make=e.p_make, ci_low=e.ci_low, ci_high=e.ci_high,
-                          ev=e.ev_declare, risk=risk)
-
-
-__all__ = ["Advice", "ContractRow", "MethodEstimate", "PassLine", "MethodAdvice", "Recommendation", "TalonChances",
-           "MarriageChance", "CardChance", "LEVEL_COLUMNS", "advise", "talon_chances", "format_card"]
+__all__ = ["Advice", "ContractRow", "MethodEstimate", "RiskLevels", "LineRow", "Recommendation", "TalonChances",
+           "MarriageChance", "CardChance", "LEVEL_COLUMNS", "ADVICE_LINE_COLUMNS", "METHODS", "LINE_PLAYERS",
+           "METHOD_PLAYERS", "SEATS", "advise", "talon_chances", "check_situation", "check_three_player_deal",
+           "made_gain", "fail_loss", "line_players_words", "format_card"]

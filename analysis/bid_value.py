@@ -12,10 +12,18 @@ module turns those rows into the value of each line under an objective, and the 
 - ``win``: the chance of winning the game after the deal, read from a table of win chances by
   score situation (``WinChance``: a function of the three scores after the deal).
 
-The recommended bid is the highest limit whose mean result beats the pass line's on the same deals
-(a paired difference, so its interval is narrow where the two lines agree). It is printed with that
-difference and its 95% interval; the interval says how sure the sample is, the point estimate
-decides. Intervals are clustered (``clusters``) where rows share a deal.
+The decision a bidder faces is taken in an auction situation: an opponent has bid b - step (or
+nobody has bid yet), and he either bids b or passes. Line b and the line one step below it play
+alike except in the deals where the auction reaches that situation, and there line b bids b where
+the line below passes. So the value of bidding b in its situation is the mean difference of the
+two lines over the deals in which they differ (``step_gain``, with ``reached`` such deals): bidding
+b against passing, in the situation it is for. The recommended bid X is reached by bidding on while
+that gain is positive: X is the highest limit up to which every tested level (one reached in at
+least ``MIN_REACHED`` deals) gains over passing; the next tested level above X loses to passing
+("bid to X; beyond X, passing is better") or no level above X is tested ("... higher bids are
+untested"). Each line also carries its mean gain over the pass line across all deals (``gain``).
+The point estimates decide; the 95% intervals are printed beside them to say how sure the sample
+is. Intervals are clustered (``clusters``) where rows share a deal.
 """
 
 from __future__ import annotations
@@ -29,8 +37,8 @@ import numpy as np
 from analysis.stats import Z95, Rate, wilson_rate
 from sim.engine.playouts import LINE_COLUMNS, PASS_LINE
 
-__all__ = ["OBJECTIVES", "OBJECTIVE_WORDS", "WinChance", "line_outcome", "LineValue", "line_values", "recommended",
-           "clustered_mean"]
+__all__ = ["OBJECTIVES", "OBJECTIVE_WORDS", "MIN_REACHED", "WinChance", "line_outcome", "LineValue", "line_values",
+           "recommended", "Verdict", "clustered_mean"]
 
 OBJECTIVES = ("race", "own", "win")
 OBJECTIVE_WORDS = {
@@ -38,6 +46,9 @@ OBJECTIVE_WORDS = {
     "own": "your score change",
     "win": "your chance of winning the game after the deal",
 }
+# A level reached (its line differing from the one below) in fewer deals than this is untested: its
+# gain rests on too few deals to bid on.
+MIN_REACHED = 30
 WinChance = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 """Seat 0's chance of winning the game from the three scores after a deal (arrays of one shape)."""
 
@@ -92,7 +103,11 @@ class LineValue:
     ``declares``: the share of deals in which you end up the declarer; ``made`` and ``conceded``:
     of those, the shares made and conceded; ``contract``: the mean final contract you play (after
     raising at the talon); ``raised``: the share of your declared deals whose contract exceeds your
-    winning bid."""
+    winning bid. ``reached``: the deals in which this line plays differently from the bidding line
+    one step below it (the pass line below the lowest): the auction reached the point of bidding
+    ``limit`` or passing; ``step_gain`` with ``step_low``, ``step_high``: this line's mean
+    difference from that line over those deals, the value of bidding ``limit`` rather than passing
+    in that situation (NaN for the pass line, the player's own bidding and a level never reached)."""
 
     limit: int
     n: int
@@ -107,6 +122,15 @@ class LineValue:
     conceded: Rate
     contract: float
     raised: Rate
+    reached: int = 0
+    step_gain: float = math.nan
+    step_low: float = math.nan
+    step_high: float = math.nan
+
+    @property
+    def tested(self) -> bool:
+        """Whether the sample reached this level often enough (``MIN_REACHED``) to judge bidding it."""
+        return self.limit > 0 and self.reached >= MIN_REACHED
 
 
 def line_values(lines: np.ndarray, limits: list[int] | tuple[int, ...], *, objective: str = "race",
@@ -120,6 +144,9 @@ def line_values(lines: np.ndarray, limits: list[int] | tuple[int, ...], *, objec
     outcome = line_outcome(lines, objective, win_chance)
     base = outcome[:, limits.index(PASS_LINE)]
     n = lines.shape[0]
+    bidding = sorted((b, k) for k, b in enumerate(limits) if b > 0)
+    below = {k: (bidding[j - 1][1] if j else limits.index(PASS_LINE)) for j, (_, k) in enumerate(bidding)}
+    cluster_ids = None if clusters is None else np.asarray(clusters)
     values = []
     for k, limit in enumerate(limits):
         rows = lines[:, k]
@@ -128,18 +155,59 @@ def line_values(lines: np.ndarray, limits: list[int] | tuple[int, ...], *, objec
         mean, low, high = clustered_mean(outcome[:, k], clusters)
         gain, gain_low, gain_high = clustered_mean(outcome[:, k] - base, clusters)
         contract = float(rows[own, _C["contract"]].mean()) if n_own else math.nan
+        step = {}
+        if k in below:
+            differs = (lines[:, k] != lines[:, below[k]]).any(axis=1)
+            step["reached"] = int(differs.sum())
+            if differs.any():
+                step["step_gain"], step["step_low"], step["step_high"] = clustered_mean(
+                    (outcome[:, k] - outcome[:, below[k]])[differs],
+                    None if cluster_ids is None else cluster_ids[differs])
         values.append(LineValue(
             limit=limit, n=n, mean=mean, low=low, high=high, gain=gain, gain_low=gain_low, gain_high=gain_high,
             declares=wilson_rate(n_own, n),
             made=wilson_rate(int((own & (rows[:, _C["made"]] == 1)).sum()), n_own),
             conceded=wilson_rate(int((own & (rows[:, _C["conceded"]] == 1)).sum()), n_own),
             contract=contract,
-            raised=wilson_rate(int((own & (rows[:, _C["contract"]] > rows[:, _C["winning_bid"]])).sum()), n_own)))
+            raised=wilson_rate(int((own & (rows[:, _C["contract"]] > rows[:, _C["winning_bid"]])).sum()), n_own),
+            **step))
     return tuple(values)
 
 
-def recommended(values: tuple[LineValue, ...] | list[LineValue]) -> LineValue | None:
-    """The highest "bid up to b" line (b > 0) whose mean result beats passing's on the same deals,
-    or None: pass (then the pass line is the advice)."""
-    beating = [v for v in values if v.limit > 0 and v.gain > 0]
-    return max(beating, key=lambda v: v.limit) if beating else None
+@dataclass(frozen=True)
+class Verdict:
+    """The advice from a hand's lines (``recommended``).
+
+    - ``line``: the recommended "bid to X" line, or None: no tested level gains over passing (pass;
+      a first hand forced to open makes the forced bid, then passes);
+    - ``beyond``: the first tested level above X, whose bidding loses to passing (or ties), or None
+      when no level above X is tested (``untested_from``: the lowest untested level above X, if any).
+    """
+
+    line: LineValue | None
+    beyond: LineValue | None
+    untested_from: int | None
+
+    @property
+    def bid(self) -> int | None:
+        return None if self.line is None else self.line.limit
+
+
+def recommended(values: tuple[LineValue, ...] | list[LineValue]) -> Verdict:
+    """Bid on while bidding gains over passing in the situation it is for: X is the highest level
+    such that every tested level up to it has a positive ``step_gain``; untested levels (reached in
+    fewer than ``MIN_REACHED`` deals) neither stop nor count."""
+    bidding = sorted((v for v in values if v.limit > 0), key=lambda v: v.limit)
+    line = beyond = None
+    for v in bidding:
+        if not v.tested:
+            continue
+        if v.step_gain > 0:
+            line = v
+        else:
+            beyond = v
+            break
+    top = line.limit if line is not None else 0
+    stop = beyond.limit if beyond is not None else math.inf
+    untested = [v.limit for v in bidding if top < v.limit < stop and not v.tested]
+    return Verdict(line=line, beyond=beyond, untested_from=untested[0] if untested and beyond is None else None)

@@ -49,12 +49,13 @@ if TYPE_CHECKING:
     from analysis.barrel import BarrelStats
     from analysis.compare import Comparison
     from analysis.marriages import MarriageOdds
+    from analysis.strategy import StrategyReport
     from analysis.tables import BidTable
     from analysis.tournament import TournamentResult
     from sim.runs.backend import Backend
     from sim.runs.progress import Progress
 
-    Section = BidTable | MarriageOdds | BarrelStats | Comparison | TournamentResult
+    Section = BidTable | MarriageOdds | BarrelStats | Comparison | TournamentResult | StrategyReport
 
 __all__ = [
     "REPORT_MD", "REPORT_HTML", "PROVENANCE", "TOURNAMENT_PLAYERS", "PLAYER", "RISKS", "Sizes", "QUICK", "FULL",
@@ -75,7 +76,7 @@ RISKS = (0.3, 0.5)
 class Sizes:
     """Sample sizes of one report."""
 
-    bid_deals: int  # random deals of the bid table (dd and heuristic declarers)
+    bid_deals: int  # random deals of the bid table (learned contracts and lines; dd and heuristic beside)
     pimc_deals: int  # of those, the first ones also declared by pimc
     marriage_deals: int  # random deals the exact marriage odds are measured against
     marriage_play_deals: int  # deals played to see what becomes of held marriages
@@ -83,24 +84,29 @@ class Sizes:
     compare_games: int  # whole games per rule set (house-rule comparison)
     tournament_games: int  # whole games per seating of the tournament
     min_n: int  # deals a hand class needs to appear in the cheat sheet
+    strategy_games: int  # whole games of the strategy sections (the learned player at every seat)
+    strategy_deals: int  # deals of each of the strategy's two paired runs (concession on and off)
 
 
 # --quick: under 10 minutes on a 2-core machine, compilation included; the intervals are wide
-# and printed. The full report: the cheat sheet's classes of at least 400 deals have their
-# 70%-bid pinned by the 95% intervals to within about one bid step (the Method section measures
-# and prints this for the report at hand), and the rule and player effects of a few hundredths.
+# and printed. The full report: the cheat sheet's classes of at least 400 deals, each advice with
+# its gain over passing and interval (the Method section counts those whose interval lies above 0),
+# and the rule and player effects of a few hundredths.
 QUICK = Sizes(bid_deals=10_000, pimc_deals=300, marriage_deals=200_000, marriage_play_deals=10_000,
-              barrel_games=5_000, compare_games=3_000, tournament_games=2_000, min_n=100)
+              barrel_games=5_000, compare_games=3_000, tournament_games=2_000, min_n=100, strategy_games=2_000,
+              strategy_deals=20_000)
 FULL = Sizes(bid_deals=200_000, pimc_deals=3_000, marriage_deals=2_000_000, marriage_play_deals=50_000,
-             barrel_games=50_000, compare_games=20_000, tournament_games=20_000, min_n=400)
+             barrel_games=50_000, compare_games=20_000, tournament_games=20_000, min_n=400, strategy_games=20_000,
+             strategy_deals=200_000)
 
 # Seconds per unit on one 2-core machine (measured with a warm cache), for the estimate printed at
-# the start: a bid-table deal (dd, heuristic and the pass line), a pimc deal, a random deal
-# measured, a deal played by the learned player, a whole game of learned players (3,000 took 11 s
-# on the 2 cores shared with other work), a tournament game (a learned seat among them); and the
-# first compilation.
-_COST = {"bid": 0.0045, "pimc": 0.1, "marriage": 2e-5, "play": 1e-4, "game": 3e-3, "tournament_game": 2e-3,
-         "compile": 120.0}
+# the start: a bid-table deal (the learned player's contracts and auction lines in three seats, dd
+# and heuristic play: profiled on 200 deals, dd is 60% of it and the learned plays most of the
+# rest), a pimc deal, a random deal measured, a deal played by the learned player, a whole game of
+# learned players (3,000 took 11 s on the 2 cores shared with other work), a tournament game (a
+# learned seat among them), the strategy's games and deals; and the first compilation.
+_COST = {"bid": 0.0075, "pimc": 0.1, "marriage": 2e-5, "play": 1e-4, "game": 3e-3, "tournament_game": 2e-3,
+         "compile": 120.0, "strategy_game": 0.009, "strategy_deal": 3e-4}
 
 
 class ReportError(InputError):
@@ -120,6 +126,7 @@ def stage_estimates(sizes: Sizes, n_rule_sets: int, cold: bool) -> dict[str, flo
         "barrel": n_rule_sets * sizes.barrel_games * _COST["game"],
         "rules": n_rule_sets * sizes.compare_games * _COST["game"],
         "players": 6 * sizes.tournament_games * _COST["tournament_game"],
+        "strategy": sizes.strategy_games * _COST["strategy_game"] + 2 * sizes.strategy_deals * _COST["strategy_deal"],
         "write": 5.0,
     }
 
@@ -236,6 +243,9 @@ def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Pa
     begin("tournament")
     sections["players"] = section("players", lambda d: _tournament(d, rules[0], seed, sizes, backend))
     advance("players")
+    begin("strategy")
+    sections["strategy"] = section("strategy", lambda d: _strategy(d, rules[0], seed, sizes, backend))
+    advance("strategy")
     begin("writing")
     path = _write(out, data, dirs, sections, rules=rules, compared=compared, seed=seed, sizes=sizes, quick=quick,
                   command=command)
@@ -294,7 +304,7 @@ def _is_report_file(path: Path) -> bool:
 
 # The analysis module whose code computes each section's stored tables (its code fingerprint).
 SECTION_MODULES = {"bids": "tables", "marriages": "marriages", "barrel": "barrel", "rules": "compare",
-                   "players": "tournament"}
+                   "players": "tournament", "strategy": "strategy"}
 
 
 def stale_results(folder: Path, module: str) -> list[str]:
@@ -455,14 +465,26 @@ def _tournament(folder: Path, rules: str, seed: int, sizes: Sizes, backend) -> T
     return result
 
 
+def _strategy(folder: Path, rules: str, seed: int, sizes: Sizes, backend) -> StrategyReport:
+    from analysis.present.plots import plot_strategy
+    from analysis.strategy import strategy
+
+    result = strategy(games=sizes.strategy_games, deals=sizes.strategy_deals, rules=rules, players="learned",
+                      seed=seed, out=folder, backend=backend)
+    plot_strategy(result, result.plot_path)
+    return result
+
+
 def figure_specs() -> dict[str, list[tuple[str, str]]]:
     """The plots each section shows: (file in the section's folder, caption)."""
-    from analysis import barrel, compare, marriages, tables, tournament
+    from analysis import barrel, compare, marriages, strategy, tables, tournament
 
     return {
         "bids": [(tables.PLOT_FILE,
-                  "Make-rate of each contract by hand class (heuristic play with 95% bands, double dummy dashed)."),
-                 (tables.METHODS_PLOT_FILE, "The same deals declared by double dummy, pimc and the heuristic player.")],
+                  "Make-rate of each contract by hand class: the learned player in all seats with 95% bands, pimc's "
+                  "check on the same deals as open circles."),
+                 (tables.METHODS_PLOT_FILE, "The learned player checked against pimc on the same deals (heuristic "
+                                            "player and double dummy beside).")],
         "marriages": [(marriages.PLOT_FILE, "Marriage odds: exact (bars) against random deals, dealt and not played "
                                             "(points with 95% intervals)."),
                       (marriages.WORTH_PLOT_FILE, "What holding each suit's marriage adds to the declarer's points in "
@@ -474,6 +496,8 @@ def figure_specs() -> dict[str, list[tuple[str, str]]]:
                                       "all seats).")],
         "players": [(tournament.PLOT_FILE, f"The tournament of {', '.join(TOURNAMENT_PLAYERS)}: win share, score per "
                                            "deal and make-rate.")],
+        "strategy": [(strategy.PLOT_FILE, "Strategy in play (the learned player at every seat): the declarer's "
+                      "choice after the talon, the make-rate by marriages kept, and the score change by seat.")],
     }
 
 
@@ -496,7 +520,8 @@ def stage_dirs(data: Path, *, rules: list[str], compared: list[str], seed: int, 
     many = _digest([[spec, _rules_dict(spec)] for spec in compared] + [PLAYER])
     field = _digest([rules[0], _rules_dict(rules[0]), list(TOURNAMENT_PLAYERS)])
     return {"bids": base / "bids" / main, "marriages": base / "marriages" / played, "barrel": base / "barrel" / many,
-            "rules": base / "compare" / many, "players": base / "tournament" / field}
+            "rules": base / "compare" / many, "players": base / "tournament" / field,
+            "strategy": base / "strategy" / played}
 
 
 # ---- writing -------------------------------------------------------------------------------------

@@ -17,14 +17,16 @@ if TYPE_CHECKING:
     from analysis.compare import Comparison
     from analysis.marriages import MarriageOdds
     from analysis.report import Sizes
-    from analysis.tables import BidTable, CheatRow
+    from analysis.strategy import Difference, Estimate, StrategyReport
+    from analysis.tables import BidTable, CheatRow, SeatAdvice
     from analysis.tournament import TournamentResult
 
 __all__ = ["SECTIONS", "pct", "num", "render_markdown"]
 
-# Anchors of the six sections, in order (the HTML test checks each is present).
-SECTIONS = {"bids": "1. How much to bid", "marriages": "2. Marriages", "barrel": "3. The barrel",
-            "rules": "4. House rules", "players": "5. Players", "method": "6. Method"}
+# Anchors of the sections, in order (the HTML test checks each is present).
+SECTIONS = {"summary": "At a glance", "bids": "1. How much to bid", "marriages": "2. Marriages",
+            "barrel": "3. The barrel", "rules": "4. House rules", "players": "5. Players",
+            "strategy": "6. Strategy in play", "method": "7. Method", "glossary": "Glossary"}
 
 
 # ---- tables and numbers ------------------------------------------------------------------------------------
@@ -84,111 +86,128 @@ def render_markdown(sections: dict, figures: dict, *, rules: list[str], compared
              "interval in brackets; exact odds are exact; the data behind each section is in `data/`, and "
              "`provenance.json` says what made it.", "",
              "Contents: " + " · ".join(f"[{title}](#{key})" for key, title in SECTIONS.items()), ""]
+    lines += _section_summary(sections.get("strategy"))
     lines += _section_bids(sections["bids"], figures["bids"])
     lines += _section_marriages(sections["marriages"], figures["marriages"])
     lines += _section_barrel(sections["barrel"], figures["barrel"])
     lines += _section_rules(sections["rules"], figures["rules"])
     lines += _section_players(sections["players"], figures["players"])
+    lines += _section_strategy(sections.get("strategy"), figures.get("strategy", []))
     lines += _section_method(sections, rules=rules, compared=compared, seed=seed, sizes=sizes, quick=quick,
                              players=players)
+    lines += _section_glossary()
     return "\n".join(lines) + "\n"
 
 
-def _bid_range(row: CheatRow, risk: float) -> str:
-    r = row.at_risk(risk)
-    if r.bid is None:
-        return "none" if r.high is None else f"none ({r.high} possible)"
-    return str(r.bid) if r.low == r.high == r.bid else f"{r.bid} ({r.low or 'none'}–{r.high})"
+def _seat_cell(s: SeatAdvice) -> str:
+    """One seat's advice in a cheat-sheet cell: "bid to 160: +14.2 [9.0, 19.4]" (bidding 160
+    against passing where the auction reached it, a deal), "pass", or "forced bid, then pass"."""
+    if s.bid is None:
+        return "forced bid, then pass" if s.forced else "pass"
+    return f"bid to {s.bid}: {num(s.gain, s.gain_low, s.gain_high, sign=True)}"
 
 
-def _class_order(row: CheatRow) -> tuple[int, str]:
-    from analysis.tables import MARRIAGE_CLASSES
-
-    marriage = row.hand_class.split(",")[0]
-    return (MARRIAGE_CLASSES.index(marriage) if marriage in MARRIAGE_CLASSES else len(MARRIAGE_CLASSES),
-            row.hand_class)
+def _risk_cell(row: CheatRow) -> str:
+    return " / ".join(str(b.bid) if b.bid is not None else "none" for b in row.risks)
 
 
 def _section_bids(s: BidTable, figs: list) -> list[str]:
-    heur = sorted(s.cheat_sheet_of("heuristic"), key=_class_order)
-    dd = {r.hand_class: r for r in s.cheat_sheet_of("dd")}
-    pimc = {r.hand_class: r for r in s.cheat_sheet_of("pimc")}
+    from analysis.bid_value import OBJECTIVE_WORDS
+    from analysis.tables import PLAYERS
+
     lines = [_heading("bids"), "",
-             f"A bid table of {s.deals:,} random deals (seed {s.seed}): in each, the player in seat 0 "
-             "takes the talon and plays every contract from 100 up. Three declarers play the same deals: the "
-             "**heuristic** player (sees only his cards), **pimc** (sees only his cards and averages double-dummy "
-             f"results over {s.worlds} guessed layouts a decision; on the first {s.pimc_deals:,} deals) and "
-             "**double dummy** (dd: every seat sees every card and plays perfectly). A hand's class is the "
-             "marriages it holds before the talon and its aces.", ""]
+             f"A bid table of {s.deals:,} random deals (seed {s.seed}). Every number in this section is from the "
+             "**learned player** in all three seats (a net trained on the exact solver's values, which bids, raises, "
+             "concedes, gives and plays; see the method) unless a column says otherwise. **pimc** in all three seats "
+             f"replays the first {s.pimc_deals:,} deals as a check of its make-rates; the **heuristic** player (all "
+             "seats) and **double dummy** (every seat sees every card) stand beside them for comparison. A hand's "
+             "class is what it holds before the talon: its marriage by suit (spades 40, clubs 60, diamonds 80, hearts "
+             "100; \"two marriages\": two or three) and its aces.", ""]
     lines += _figures(figs)
     lines += ["### The bidding cheat sheet", "",
-              f"For each hand class with at least {s.min_n:,} deals, from heuristic play: the highest bid made at "
-              "least 70% and 50% of the time (in brackets, the bids the 95% intervals allow), and the bid of best "
-              "expected score (made: +contract, failed: −contract, from a zero score). First hand must bid and "
-              "takes the best bid; a later hand bids only when that beats passing and defending (measured on the "
-              "same deals). Bids stop at the class's bidding cap (120 without a marriage). The last columns give "
-              "dd's 70% bid (every seat seeing every card) and pimc's where pimc played enough deals.", ""]
-    rows = []
-    for r in heur:
-        d, p = dd.get(r.hand_class), pimc.get(r.hand_class)
-        later = (f"{r.later_hand_bid} ({num(r.later_hand_ev, sign=True)})" if r.later_hand_bid is not None
-                 else f"pass ({num(r.pass_ev, sign=True)})")
-        rows.append([r.hand_class, f"{r.n:,}", r.bidding_cap, _bid_range(r, 0.3), _bid_range(r, 0.5),
-                     f"{r.first_hand_bid or 'pass'} ({num(r.first_hand_ev, sign=True)})", later,
-                     _bid_range(d, 0.3) if d else "–", _bid_range(p, 0.3) if p else "–"])
+              f"For each hand class with at least {s.min_n:,} deals and each seat, the class's deals were played with "
+              "you holding the hand, once per bidding line: pass, or raise by the least step while the bid is at most "
+              "X, for every X up to the class's bidding cap. Everything else (the others' bids, the talon, raising "
+              f"the contract after it or conceding, the gifts, the cards) is the {PLAYERS['learned']}. A line's "
+              f"result is {OBJECTIVE_WORDS[s.objective]}, from a zero score. **Bid to X** is the highest X whose "
+              "mean result beats passing on the same deals: beyond X, passing is better. Beside it, its mean gain "
+              "over passing in points a deal, with its 95% interval (paired on the same deals; an interval "
+              "reaching below 0 means the sample cannot tell it from passing). First hand must open "
+              "(forced_first_bid): for him passing is the forced minimum bid, then passing. The last column is "
+              "risk information only: the highest contract the learned declarer makes at least 70% / 50% of the "
+              "time, playing it.", ""]
+    rows = [[r.hand_class, f"{r.n:,}", *(_seat_cell(x) for x in r.seats), _risk_cell(r)] for r in s.cheat_sheet]
     if rows:
-        lines += _table(["hand (7 cards)", "deals", "cap", "highest bid at 70%", "at 50%", "first hand: best bid (EV)",
-                         "later hands: best (EV)", "dd at 70%", "pimc at 70%"], rows)
+        lines += _table(["hand (7 cards)", "deals", "first hand", "second hand", "third hand",
+                         "makes 70% / 50%"], rows)
     else:
         lines += [f"No hand class has {s.min_n:,} deals in this table: the cheat sheet needs a larger one.", ""]
-    lines += ["### Three declarers on the same deals", ""]
-    if s.pimc_deals:
-        lines += _table(["contract", "deals", "double dummy", "pimc", "heuristic"],
-                        [[r.contract, f"{r.n:,}", pct(*r.dd), pct(*r.pimc), pct(*r.heuristic)]
-                         for r in s.comparison])
+    if s.detail:
+        lines += ["### The same, refined by tens and by the longest suit", "",
+                  f"The classes above split by the tens held and by the longest suit's length, where a class keeps "
+                  f"{s.min_n:,} deals or more (the same lines, players and result).", ""]
+        lines += _table(["hand (7 cards)", "deals", "first hand", "second hand", "third hand"],
+                        [[r.hand_class, f"{r.n:,}", *(_seat_cell(x) for x in r.seats)] for r in s.detail])
+    lines += ["### The learned player checked against pimc", ""]
+    if s.comparison:
+        lines += [f"On the first {s.comparison[0].n:,} deals each player declared the same hands, playing all three "
+                  "seats (make-rate with its 95% interval; the learned player plays each contract as that contract, "
+                  f"the others once for points). \"learned − pimc\" is paired by deal; the {s.comparison[-1].contract} "
+                  "row is the share of those contracts made, its interval clustered by deal (a deal's contracts are "
+                  "not independent trials); p-values are Holm-corrected over the rows.", ""]
+        lines += _table(["contract", "deals", "learned (all seats)", "pimc (all seats)",
+                         "learned − pimc (percentage points)", "Holm p", "heuristic (all seats)", "double dummy"],
+                        [[r.contract, f"{r.n:,}", pct(*r.learned), pct(*r.pimc),
+                          num(*(100 * x for x in r.diff), sign=True), f"{r.p_holm:.3f}", pct(*r.heuristic),
+                          pct(*r.dd)] for r in s.comparison])
+        lines += [_comparison_reading(s), ""]
     else:
         lines += ["pimc played no deal of this table.", ""]
-    lines += ["### What this means at the table", ""] + _reading_bids(s, heur) + [""]
+    lines += ["### What this means at the table", ""] + _reading_bids(s) + [""]
     return lines
 
 
-def _reading_bids(s: BidTable, heur: list[CheatRow]) -> list[str]:
+def _comparison_reading(s: BidTable) -> str:
+    differ = [r for r in s.comparison if r.differ]
+    if not differ:
+        widest = max(max(abs(r.diff[1]), abs(r.diff[2])) for r in s.comparison if _finite(r.diff[1])) \
+            if any(_finite(r.diff[1]) for r in s.comparison) else math.nan
+        return ("The learned player's make-rates do not differ from pimc's at the 5% level after Holm's correction"
+                + (f"; on these deals the differences could still be as large as {100 * widest:.0f} percentage "
+                   "points." if _finite(widest) else "."))
+    parts = [f"{r.contract} ({'higher' if r.diff[0] > 0 else 'lower'} by {100 * abs(r.diff[0]):.1f} percentage "
+             "points)" for r in differ]
+    return ("Where they differ (Holm-corrected p < 0.05), the learned player's make-rate is: " + "; ".join(parts)
+            + ". Elsewhere the sample cannot tell them apart.")
+
+
+def _reading_bids(s: BidTable) -> list[str]:
     out = []
-    bare = [r for r in heur if r.hand_class.startswith("no marriage")]
+    rows = list(s.cheat_sheet)
+    if not rows:
+        return ["- The table is too small for a reading."]
+    for seat in ("first", "second", "third"):
+        bidding = [r for r in rows if r.seat(seat).bid is not None]
+        sure = [r for r in bidding if _finite(r.seat(seat).gain_low) and r.seat(seat).gain_low > 0]
+        out.append(f"- As **{seat} hand**, bidding beats passing in {len(bidding)} of the {len(rows)} classes "
+                   f"shown; in {len(sure)} of them the gain's 95% interval lies wholly above 0.")
+    bare = [r for r in rows if r.hand_class.startswith("no marriage")]
     if bare:
-        ok = [r for r in bare if r.at_risk(0.3).bid is not None]
-        passing = [r for r in bare if r.later_hand_bid is None]
-        if not ok:
-            out.append("- **Without a marriage, even 100 is a gamble**: no class of hand without a marriage makes 100 "
-                       "70% of the time. As first hand you are forced to open; "
-                       + (f"as a later hand, passing scored better in {len(passing)} of the {len(bare)} such classes."
-                          if passing else "a later hand still found bidding worth it."))
-        else:
-            best = max(ok, key=lambda r: r.at_risk(0.3).bid)
-            out.append(f"- Without a marriage, the strongest class ({best.hand_class}) stops at "
-                       f"{best.at_risk(0.3).bid} at 70%.")
-    married = [r for r in heur if not r.hand_class.startswith("no marriage") and r.at_risk(0.3).bid is not None]
-    for r in sorted(married, key=lambda r: -r.at_risk(0.3).bid)[:3]:
-        out.append(f"- {r.hand_class.capitalize()}: bid up to **{r.at_risk(0.3).bid}** if you accept failing "
-                   f"3 times in 10, {r.at_risk(0.5).bid or 'no higher'} at even odds; the best expected score comes "
-                   f"{'at ' + str(r.first_hand_bid) if r.first_hand_bid else 'passing'} "
-                   f"({num(r.first_hand_ev, sign=True)} points a deal).")
-    bidding = [r for r in heur if r.at_risk(0.3).bid is not None]
-    passing = [r for r in bidding if r.later_hand_bid is None]
-    if passing:
-        out.append(f"- A later hand does better passing with {len(passing)} of the {len(bidding)} classes that can bid "
-                   f"at 70% ({'; '.join(r.hand_class for r in passing)}): such a hand scores well in defence "
-                   f"(+{passing[0].pass_ev:.0f} a deal for {passing[0].hand_class}), more than declaring "
-                   "with its risk. Bid them as first hand, or to take a talon you need.")
-    comp = {r.contract: r for r in s.comparison}
-    if s.pimc_deals and "120" in comp:
-        r = comp["120"]
-        out.append(f"- On the {r.n:,} deals all three declared, 120 was made {pct(*r.dd)} of the time by "
-                   f"double dummy, {pct(*r.pimc)} by pimc and {pct(*r.heuristic)} by the heuristic player. "
-                   "Each plays all three seats, so a make-rate measures its defence as much as its declarer's "
-                   "play: double dummy's perfect defenders can make it lower than a weaker player's. The cheat "
-                   "sheet rests on the heuristic player, which sees only its own cards, as you do.")
-    return out or ["- The table is too small for a reading."]
+        later = [r for r in bare if r.seat("second").bid is None and r.seat("third").bid is None]
+        out.append(f"- Without a marriage, second and third hand do better passing in {len(later)} of the "
+                   f"{len(bare)} classes shown.")
+    married = [(r, x) for r in rows for x in r.seats if x.bid is not None]
+    for r, x in sorted(married, key=lambda rx: (-rx[1].bid, rx[0].hand_class))[:3]:
+        out.append(f"- {r.hand_class.capitalize()}, {x.seat} hand: bid to **{x.bid}** "
+                   f"({num(x.gain, x.gain_low, x.gain_high, sign=True)} a deal against passing where the auction "
+                   f"reached {x.bid}); the learned declarer "
+                   f"makes {_risk_cell(r)} at 70% / 50%.")
+    differ = [r.contract for r in s.comparison if r.differ]
+    if s.comparison:
+        out.append("- The make-rates rest on the learned player; pimc, replaying the first deals, "
+                   + (f"differs from it at {', '.join(differ)} (see the check above)." if differ else
+                      "does not differ from it at the 5% level (see the check above for how much it could)."))
+    return out
 
 
 # Exact marriage odds the report shows, in order.
@@ -443,10 +462,10 @@ def _section_method(sections: dict, *, rules: list[str], compared: list[str], se
     from sim.game.rules import load_rules
 
     bids: BidTable = sections["bids"]
+    advised = [x for r in bids.cheat_sheet for x in r.seats if x.bid is not None]
+    sure = [x for x in advised if _finite(x.gain_low) and x.gain_low > 0]
     marriages: MarriageOdds = sections["marriages"]
     marriage_players = marriages.play[0].players if marriages.play else None
-    pinned = [r.at_risk(0.3) for r in bids.cheat_sheet_of("heuristic") if r.at_risk(0.3).bid is not None]
-    tight = [r for r in pinned if r.low is not None and r.high - r.low <= 2 * bids.rules.bid_step]
     r0 = rules[0]
     rules_args = " ".join(f"--rules {r}" for r in compared)
     lines = [_heading("method"), "",
@@ -460,14 +479,13 @@ def _section_method(sections: dict, *, rules: list[str], compared: list[str], se
              "(docs/learned.md). *leadage*: the ported bot." + _who_played(sections, marriage_players),
              "",
              "**Statistics.** Shares carry Wilson 95% intervals; means normal intervals; differences between rule "
-             "sets and players are paired (the same deals) and Holm-corrected. A bid's range in the cheat sheet is "
-             "the set of bids whose make-rate interval reaches the threshold.", "",
+             "sets and players are paired (the same deals) and Holm-corrected. The cheat sheet's gains over passing "
+             "are paired differences on the same deals; rows that share deals are clustered by deal.", "",
              f"**Sizes and seeds** ({'quick' if quick else 'full'} report, seed {seed} everywhere):", ""]
     lines += _table(["what", "size"], [[k.replace("_", " "), f"{v:,}"] for k, v in dataclasses.asdict(sizes).items()])
-    lines += [f"Stability of the cheat sheet: {len(tight)} of the {len(pinned)} hand classes with a 70% bid have it "
-              f"pinned to within two bid steps by the 95% intervals. The full report's sizes are chosen so that "
-              "the classes it shows (400 deals or more) meet this; the quick report's intervals are wider, and "
-              "printed.", "",
+    lines += [f"Stability of the cheat sheet: of its {len(advised)} advice to bid (a class and a seat), {len(sure)} "
+              "have a gain over passing whose 95% interval lies wholly above 0; the others beat passing on the "
+              "point estimate only, and a larger table would pin them down.", "",
               "**Reproduce every figure** (the same seed and sizes give the same numbers; each command's `--json` "
               "gives the data the report printed):", "",
               "```bash",
@@ -483,8 +501,353 @@ def _section_method(sections: dict, *, rules: list[str], compared: list[str], se
               f"{_players_option(sections['rules'] and sections['rules'].players)} --seed {seed} --json",
               f"thousand tournament {' '.join(players)} --games {sizes.tournament_games} --rules {r0} "
               f"--seed {seed} --json",
+              f"thousand tables strategy --games {sizes.strategy_games} --deals {sizes.strategy_deals} "
+              f"--rules {r0} --seed {seed} --json",
               f"thousand report {rules_args if len(rules) > 1 else '--rules ' + r0}{' --quick' if quick else ''} "
               f"--seed {seed}",
               "```", "",
               "The rules are in `provenance.json` (every option) and `docs/RULES.md` (what each means).", ""]
     return lines
+
+
+# ---- the strategy sections (analysis.strategy) ------------------------------------------------------------------
+def _est(e: Estimate, share: bool = True, digits: int = 1, sign: bool = False) -> str:
+    """An estimate with its 95% interval: a share as a percentage, or a mean."""
+    if not e.n:
+        return "–"
+    return pct(e.value, e.low, e.high, digits) if share else num(e.value, e.low, e.high, digits, sign=sign)
+
+
+def _diff(x: Difference, share: bool = True, unit: str = "") -> str:
+    """A difference with its 95% interval (a difference of shares in points of percentage, else
+    followed by ``unit``) and its Holm-corrected p-value."""
+    if isinstance(x.diff, float) and math.isnan(x.diff):
+        return "–"
+    scale, unit = (100, " points of percentage") if share else (1, unit)
+    text = f"{scale * x.diff:+.1f}"
+    if _finite(x.low) and _finite(x.high):
+        text += f" [{scale * x.low:+.1f}, {scale * x.high:+.1f}]"
+    text += unit
+    if _finite(x.p_holm):
+        text += f" (Holm p {'< 0.001' if x.p_holm < 0.001 else f'{x.p_holm:.2g}'})"
+    return text
+
+
+def _shown_apart(x: Difference) -> bool:
+    """A difference the numbers support: Holm-corrected p below 5%."""
+    return _finite(x.p_holm) and x.p_holm < 0.05
+
+
+def _players_phrase(players: tuple[str, ...]) -> str:
+    names = list(dict.fromkeys(players))
+    return f"the {names[0]} player at every seat" if len(names) == 1 else "players " + ", ".join(players)
+
+
+def _strategy_intro(s: StrategyReport) -> str:
+    return (f"Measured on {s.games:,} whole games ({s.score.deals:,} played deals) of {_players_phrase(s.players)}, "
+            f"rules {s.rules_name}, seed {s.seed}; intervals are 95% and clustered by game (the deals of one game "
+            "share its score situation). These numbers describe what the player does and how it fares; only the "
+            "concession's comparison is a what-if, measured on the same deals.")
+
+
+def _section_summary(s: StrategyReport | None) -> list[str]:
+    lines = [_heading("summary"), ""]
+    if s is None:
+        return lines + ["The strategy sections were not measured for this report.", ""]
+    who = _players_phrase(s.players)
+    lines += [f"The findings to keep, each from {who} ({s.games:,} games, rules {s.rules_name}; the numbers and "
+              "their 95% intervals are those of [section 6](#strategy)):", ""]
+    seat = s.seats
+    first = seat.change_difference["first hand"]
+    lines.append(f"- **First hand pays for the forced opening.** First hand declares "
+                 f"{_est(seat.by_position['first hand']['declares'])} of the deals and makes "
+                 f"{_est(seat.by_position['first hand']['made'])} of what it plays; its score moves "
+                 f"{_diff(first, share=False, unit=' points a deal')} against the dealer's, on the same deals. The "
+                 "seats rotate, so this is the seat's own effect under this player's bidding.")
+    p = s.conceding.paired
+    if p is not None and p.conceded:
+        saved = p.saved_race
+        verdict = ("the concessions paid" if saved.low > 0 else "the concessions cost points" if saved.high < 0
+                   else "no difference is shown")
+        lines.append(f"- **Conceding a hopeless contract** (it concedes {_est(s.conceding.conceded)} of its "
+                     f"contracts): on the same {p.conceded:,} deals played on instead, it would have made "
+                     f"{_est(p.made_if_played)} of them, and conceding left it "
+                     f"{num(saved.value, saved.low, saved.high, sign=True)} "
+                     f"points a deal better off against the opponents' mean (its own score alone: "
+                     f"{num(p.saved_own.value, p.saved_own.low, p.saved_own.high, sign=True)}): {verdict}.")
+    r = s.raising
+    lines.append(f"- **Raising after the talon**: it raises {_est(r.choice['raise'])} of its contracts, by "
+                 f"{_est(r.mean_raise, share=False)} points on average, most often when the talon completes a "
+                 f"marriage ({_est(r.talon['completes a marriage']['raise'])} of those deals). It raises when it "
+                 f"expects to make it: raised contracts are made {_est(r.made['raised'])}, the others "
+                 f"{_est(r.made['not raised'])} (an observation, not the effect of raising).")
+    dis = s.discard
+    low = {side: dis.rank[side]["9"].value + dis.rank[side]["J"].value for side in ("left", "right")}
+    lines.append(f"- **The discard**: nines and jacks make {pct(low['left'])} of the cards given to the left "
+                 f"and {pct(low['right'])} to the right; aces {_est(dis.rank['left']['A'])} and "
+                 f"{_est(dis.rank['right']['A'])}. The points given differ by "
+                 f"{_diff(dis.points_difference, share=False, unit=' points')} (left less right)"
+                 + (", a difference the numbers support." if _shown_apart(dis.points_difference) else
+                    ": no difference is shown."))
+    held = s.defence.by_held
+    lines.append(f"- **A marriage kept is most of a contract**: with one marriage among his 8 cards the declarer "
+                 f"makes {_est(held['1 marriage']['made'])}, with none {_est(held['no marriage']['made'])}; "
+                 f"he gets to declare it {_est(held['1 marriage']['declares one or more'])} of the time.")
+    sc = s.score
+    if sc.barrel is not None and sc.sitter_deals:
+        lines.append(f"- **On the barrel** it declares {_est(sc.sitter['declares'])} of its deals there and makes "
+                     f"{_est(sc.sitter['made'])} of those contracts; {_est(sc.sitter['below the minimum'])} of them "
+                     f"are below {sc.barrel_min_contract}, which cannot take it off upward.")
+    if sc.bolt_penalty:
+        lines.append(f"- **Bolt penalties** (−{sc.bolt_penalty}) land {_est(sc.bolt_penalty_per_game, share=False)} "
+                     f"times a game; {_est(sc.bolt_penalty_games)} of games see at least one.")
+    return lines + ["", "Terms are explained in the [glossary](#glossary).", ""]
+
+
+def _section_strategy(s: StrategyReport | None, figs: list) -> list[str]:
+    lines = [_heading("strategy"), ""]
+    if s is None:
+        return lines + ["The strategy sections were not measured for this report.", ""]
+    lines += [_strategy_intro(s), ""]
+    lines += _figures(figs)
+    lines += _strategy_raising(s) + _strategy_conceding(s) + _strategy_discard(s) + _strategy_order(s)
+    lines += _strategy_defence(s) + _strategy_seats(s) + _strategy_score(s)
+    return lines
+
+
+def _strategy_raising(s: StrategyReport) -> list[str]:
+    r = s.raising
+    lines = ["### 6.1 Raising after the talon", "",
+             f"Of {r.decisions:,} contracts bid in an ordinary auction, once the declarer has seen the talon and "
+             "given his two cards: how often he raises the contract above his winning bid, keeps it or concedes, "
+             "by what the talon brought him (the talon situations exclude each other, in this order).", ""]
+    rows = [["all contracts", "100%", *(_est(v) for v in r.choice.values()), _est(r.mean_raise, share=False)]]
+    for label, cell in r.talon.items():
+        rows.append([f"the talon {label}", _est(cell["share of decisions"]), *(_est(cell[c]) for c in r.choice),
+                     _est(cell["mean raise"], share=False)])
+    lines += _table(["situation", "share of contracts", "raises", "keeps the bid", "concedes", "mean raise (points)"],
+                    rows)
+    lines += _table(["raise", "share of raises"], [[k, _est(v)] for k, v in r.raise_size.items()])
+    lines += _table(["contract played", "made", "declarer's mean result"],
+                    [[k, _est(r.made[k]), _est(r.result[k], share=False, sign=True)] for k in r.made])
+    lines += [f"- The player raises {_est(r.choice['raise'])} of its contracts; a marriage from the talon is the "
+              f"commonest reason ({_est(r.talon['completes a marriage']['raise'])} raised when the talon completes "
+              f"one, {_est(r.talon['brings none of these']['raise'])} when it brings neither marriage nor ace).",
+              f"- Raised contracts are made {_est(r.made['raised'])} against {_est(r.made['not raised'])} for the "
+              f"others ({_diff(r.made_difference)}). The player raises only hands it expects to make, so this "
+              "says its raises are safe, not that raising makes a contract.", ""]
+    return lines
+
+
+def _strategy_conceding(s: StrategyReport) -> list[str]:
+    c = s.conceding
+    lines = ["### 6.2 Conceding", ""]
+    if not c.allowed:
+        return lines + [f"These rules ({s.rules_name}) do not allow conceding.", ""]
+    lines += [f"The declarer may concede (write the deal off) after the talon and his discard, except while "
+              f"somebody sits on the barrel: he loses his bid and each opponent scores half of it. The player "
+              f"concedes {_est(c.conceded)} of its {c.decisions:,} contracts.", ""]
+    lines += _table(["winning bid", "conceded"], [[k, _est(v)] for k, v in c.by_bid.items()])
+    lines += _table(["kept after the discard", "conceded"],
+                    [[k if "marriage" in k else f"{k} marriages", _est(v)] for k, v in c.by_marriages.items()]
+                    + [[f"{k} ace{'' if k == '1' else 's'}", _est(v)] for k, v in c.by_aces.items()])
+    p = c.paired
+    if p is None or not p.conceded:
+        return lines + ["No deal of the paired runs was conceded: there is no comparison to show.", ""]
+    lines += [f"**What a concession saves, on the same deals.** {p.deals:,} deals from a zero score were played twice "
+              f"from the same seed: once under these rules and once with conceding turned off (`concede = false`), "
+              "everything else equal. The deals, auctions and discards were identical in both "
+              f"({p.mismatched} deals differed{' and were left out' if p.mismatched else ''}); the "
+              f"{p.conceded:,} contracts conceded in the first were played on in the second.", ""]
+    lines += _table(["the conceded deals", "conceding", "playing on", "conceding less playing on"],
+                    [["declarer's own result", num(p.own.a, sign=True), num(p.own.b, sign=True),
+                      num(p.saved_own.value, p.saved_own.low, p.saved_own.high, sign=True)],
+                     ["declarer less the opponents' mean (race)", num(p.race.a, sign=True), num(p.race.b, sign=True),
+                      num(p.saved_race.value, p.saved_race.low, p.saved_race.high, sign=True)],
+                     ["contracts made", "–", _est(p.made_if_played), ""]])
+    by_bid = [[k, f"{v.n:,}", num(v.value, v.low, v.high, sign=True)] for k, v in p.saved_race_by_bid.items() if v.n]
+    lines += _table(["winning bid", "conceded deals", "race value saved by conceding"], by_bid)
+    saved = p.saved_race
+    lines += [f"- Played on, the conceded contracts are made {_est(p.made_if_played)} of the time: the player "
+              "concedes hands that are lost.",
+              "- " + ("Conceding them gave up fewer points to the race than playing on would have "
+                      if saved.low > 0 else "Conceding them cost points in the race against playing on "
+                      if saved.high < 0 else "Conceding or playing on them made no difference the numbers show ")
+              + f"({num(saved.value, saved.low, saved.high, sign=True)} a conceded deal): the opponents score half "
+              "the bid instead of their card points.",
+              f"- The declarer's own result, conceding less playing on: "
+              f"{num(p.saved_own.value, p.saved_own.low, p.saved_own.high, sign=True)} a conceded deal"
+              + (": no difference is shown." if p.saved_own.low <= 0 <= p.saved_own.high else
+                 " (the rare hand that would have been made when played on)." if p.saved_own.high < 0 else "."), ""]
+    return lines
+
+
+def _strategy_discard(s: StrategyReport) -> list[str]:
+    d = s.discard
+    lines = ["### 6.3 The discard: which cards to whom", "",
+             f"The two cards the declarer gives after taking the talon, over {d.gifts:,} deals: to his **left** "
+             "(the player after him, who plays second to his leads) and to his **right** (who plays third).", ""]
+    rows = [["mean card points", _est(d.points["left"], share=False), _est(d.points["right"], share=False)]]
+    rows += [[f"share of {_RANK_WORDS[rank]}", _est(d.rank["left"][rank]), _est(d.rank["right"][rank])]
+             for rank in d.rank["left"]]
+    rows += [["a card of a suit in which he keeps a marriage", _est(d.trump["left"]), _est(d.trump["right"])],
+             ["a king or queen breaking his marriage", _est(d.breaks_marriage["left"]),
+              _est(d.breaks_marriage["right"])]]
+    lines += _table(["card given", "to the left", "to the right"], rows)
+    lines += _table(["the declarer", "share of deals", "made (contracts played)", "mean result"],
+                    [[k, _est(v["share of deals"]), _est(v["made"]), _est(v["result"], share=False, sign=True)]
+                     for k, v in d.outcome.items() if v["share of deals"].value > 0])
+    pd = d.points_difference
+    lines += [f"- Points given to the left less those to the right: {_diff(pd, share=False)}"
+              + ("." if _shown_apart(pd) else ": the player gives as much to either side."),
+              f"- Contracts in which it gave an ace or a ten were made {_diff(d.made_difference['ace or ten'])} "
+              "more often than the others: it gives them away from strong hands (where it can spare them), so "
+              "this is no advice to give high cards.", ""]
+    return lines
+
+
+_RANK_WORDS = {"9": "nines", "J": "jacks", "Q": "queens", "K": "kings", "10": "tens", "A": "aces"}
+
+
+def _strategy_order(s: StrategyReport) -> list[str]:
+    m = s.marriage_order
+    lines = ["### 6.4 Which marriage to declare first", "",
+             f"Contracts played by a declarer keeping two or more marriages among his 8 cards ({m.deals:,} deals). A "
+             "marriage is declared by leading its king or queen after winning a trick; \"higher first\" means "
+             "the first marriage declared was worth more than the second.", ""]
+    lines += _table(["order", "share of deals", "made", "declarer's points", "of which card points"],
+                    [[k, _est(v), _est(m.made[k]), _est(m.points[k], share=False),
+                      _est(m.card_points[k], share=False)] for k, v in m.order.items()])
+    x = m.card_points_difference
+    lines += [f"- The player declares the higher marriage first in {_est(m.order['higher first'])} of these deals "
+              f"and the lower first in {_est(m.order['lower first'])}; in {_est(m.order['one declared'])} it "
+              "declares only one.",
+              f"- Card points with the lower first less the higher first: {_diff(x, share=False)}"
+              + (". The hands differ between the orders (which marriages, which other cards), so this describes "
+                 "the player's games, not the effect of the order." if _shown_apart(x) else
+                 ": no difference is shown."), ""]
+    return lines
+
+
+def _strategy_defence(s: StrategyReport) -> list[str]:
+    d = s.defence
+    lines = ["### 6.5 Defence against a declarer's marriage", "",
+             f"Contracts played ({d.deals:,} deals) by the marriages the declarer keeps after his discard. A "
+             "marriage scores only when its holder leads it after winning a trick, so the defence's aim is to "
+             "keep him from the lead, or take enough points anyway.", ""]
+    rows = []
+    for k, v in d.by_held.items():
+        rows.append([k, _est(v["share of deals"]), _est(v["declares one or more"]) if "declares one or more" in v
+                     else "–", _est(v["made"]), _est(v["defenders' tricks"], share=False),
+                     _est(v["defenders' points"], share=False), _est(v["no trick for the defence"])])
+    lines += _table(["marriages kept", "share of deals", "declares one or more", "made", "defenders' tricks (of 8)",
+                     "defenders' points", "defence takes no trick"], rows)
+    one, two = d.by_held["1 marriage"], d.by_held["2 or more"]
+    lines += [f"- With {_players_phrase(s.players)}, a declarer keeping one marriage declares it "
+              f"{_est(one['declares one or more'])} of the time and makes {_est(one['made'])}; keeping two or more "
+              f"he declares every one {_est(two['declares every one'])} of the time (he often needs no second) and "
+              f"makes {_est(two['made'])}.",
+              f"- The make-rate with one marriage less that with none: {_diff(d.made_difference['1 marriage'])}.",
+              ""]
+    return lines
+
+
+def _strategy_seats(s: StrategyReport) -> list[str]:
+    t = s.seats
+    lines = ["### 6.6 Play by seat", "",
+             f"Every played deal ({t.deals:,}) by the seats' places: **first hand** sits after the dealer and must "
+             "open at the minimum bid, **second hand** bids next, **third hand** is the dealer.", ""]
+    lines += _table(["seat", "declares", "makes (of its contracts)", "winning bid", "deal result a deal",
+                     "score change a deal"],
+                    [[k, _est(v["declares"]), _est(v["made"]), _est(v["winning bid"], share=False),
+                      _est(v["result per deal"], share=False, sign=True),
+                      _est(v["change per deal"], share=False, sign=True)] for k, v in t.by_position.items()])
+    lines += [f"- Score change a deal against the dealer's, on the same deals: first hand "
+              f"{_diff(t.change_difference['first hand'], share=False)}, second hand "
+              f"{_diff(t.change_difference['second hand'], share=False)}. The seat is dealt, not chosen, so these "
+              "differences are the seat's (for this player's bidding), not its players'.", ""]
+    return lines
+
+
+def _strategy_score(s: StrategyReport) -> list[str]:
+    sc = s.score
+    lines = ["### 6.7 The score situation", "",
+             f"From {sc.games:,} whole games ({sc.finished:,} finished, {sc.deals:,} played deals), read from the "
+             "deals' events.", ""]
+    if sc.barrel is None:
+        lines += ["These rules have no barrel.", ""]
+    else:
+        st = sc.sitter
+        lines += [f"**The barrel bid.** A player on the barrel ({sc.barrel}) must make a contract of at least "
+                  f"{sc.barrel_min_contract} as declarer to win. Over {sc.sitter_deals:,} deals with a sitter:", ""]
+        lines += _table(["the sitter", "share"],
+                        [["declares", _est(st["declares"])],
+                         [f"of his contracts: below {sc.barrel_min_contract} (no win possible)",
+                          _est(st["below the minimum"])],
+                         [f"at {sc.barrel_min_contract}", _est(st["at the minimum"])],
+                         [f"above {sc.barrel_min_contract}", _est(st["above the minimum"])],
+                         ["his contracts made", _est(st["made"])],
+                         ["wins the game in the deal", _est(st["wins in the deal"])]])
+        w, wo = sc.climbing["with a sitter"], sc.climbing["without"]
+        lines += ["**Climbing while someone sits.** The other declarers' contracts:", ""]
+        lines += _table(["declarer not on the barrel", "with a sitter", "without"],
+                        [["mean contract", _est(w["declarer's contract"], share=False),
+                          _est(wo["declarer's contract"], share=False)],
+                         ["made", _est(w["made"]), _est(wo["made"])],
+                         ["climbs onto the barrel in the deal", _est(w["declarer climbs"]),
+                          _est(wo["declarer climbs"])]])
+        lines += [f"- The sitter is knocked off by another player's climb in {_est(sc.knocked_off)} of his deals. "
+                  f"With a sitter, the others' contracts are {_diff(sc.contract_difference, share=False)} points "
+                  "higher than without"
+                  + (" (a difference the numbers support)." if _shown_apart(sc.contract_difference)
+                     else ": no difference is shown."), ""]
+    truck = ("a score of exactly 555 after a deal is reset to 0"
+             + (" (and −555 too)" if sc.dump_truck_negative else "") if sc.dump_truck else "not in these rules")
+    lines += [f"**The 555 dump truck** ({truck}): {sc.dump_trucks:,} hits"
+              + (f", {_est(sc.dump_truck_per_game, share=False, digits=2)} a game; {_est(sc.dump_truck_games)} of "
+                 f"games see one, and {_est(sc.dump_truck_declarer)} of the hits fall on the deal's declarer."
+                 if sc.dump_truck else "."), ""]
+    rule = {"no_tricks": "a deal without a trick", "zero_points": "a played deal without a point",
+            "three_passes": "three deals in a row without declaring"}.get(sc.bolt_on, sc.bolt_on)
+    every = {"each": "every bolt", "consecutive": "every third bolt in a row"}.get(sc.bolt_count, "every third bolt")
+    lines += [f"**The third bolt.** A bolt is {rule}; {every} costs {sc.bolt_penalty}. Bolts fall in "
+              f"{_est(sc.bolts)} of a seat's deals; {sc.bolt_penalties:,} penalties landed, "
+              f"{_est(sc.bolt_penalty_per_game, share=False, digits=2)} a game ({_est(sc.bolt_penalty_games)} of "
+              "games see one). The score of the seat before the deal in which it lands:", ""]
+    if sc.bolt_penalties:
+        lines += _table(["score before the deal", "share of the penalties"],
+                        [[k, _est(v)] for k, v in sc.bolt_penalty_score.items()])
+    return lines
+
+
+_GLOSSARY = (
+    ("Declarer", "the player who wins the bidding, takes the talon and must make his contract."),
+    ("Talon", "the three cards dealt face down; the declarer takes them, then gives one card to each opponent "
+              "(the discard)."),
+    ("Contract", "the points the declarer undertakes to take (cards plus declared marriages); the winning bid, "
+                 "or more if he raises after seeing the talon."),
+    ("Raise", "the declarer's increase of his contract after the talon, up to 120 plus the marriages he holds."),
+    ("Concede", "to write the deal off after the talon instead of playing: the declarer loses his bid, each "
+                "opponent scores half of it (rounded up to 5)."),
+    ("Marriage", "the king and queen of one suit in one hand: ♠ 40, ♣ 60, ♦ 80, ♥ 100; declared by leading one "
+                 "of them after winning a trick, and it makes that suit trump."),
+    ("First, second, third hand", "the seats after the dealer in bidding order: first hand sits left of the "
+                                  "dealer and must open at 100; third hand is the dealer."),
+    ("Left, right", "from the declarer: left is the player after him (plays second to his lead), right the "
+                    "other."),
+    ("Barrel", "a score of 880: the player sitting there must make a contract of 120 or more within three deals "
+               "to win, or fall back 120."),
+    ("Bolt", "a deal in which a player takes no trick (a cross on the score sheet); every third costs 120."),
+    ("Dump truck", "a score of exactly 555 after a deal is reset to 0."),
+    ("Race objective", "a deal's result for one player less the mean of his two opponents': what counts in a "
+                       "three-player race to 1000."),
+    ("Paired (duplicate) comparison", "two ways of playing measured on the same deals, so that the cards do not "
+                                      "differ between them."),
+    ("Interval", "the 95% interval of a measured share or mean; \"clustered by game\": computed from games, "
+                 "since deals of one game are not independent."),
+)
+
+
+def _section_glossary() -> list[str]:
+    return [_heading("glossary"), "", "The values are those of the classic rules; house rules change some of them "
+            "(`thousand rules`).", ""] + [f"- **{term}**: {text}" for term, text in _GLOSSARY] + [""]

@@ -14,8 +14,10 @@ if TYPE_CHECKING:
     from analysis.barrel import BarrelStats
     from analysis.compare import Comparison
     from analysis.marriages import MarriageOdds, MarriageWorth
+    from analysis.strategy import StrategyReport
     from analysis.tables import BidTable
     from analysis.tournament import TournamentResult
+    from analysis.win_chances import WinChanceTable
 
 __all__ = [
     "STYLE",
@@ -29,6 +31,9 @@ __all__ = [
     "plot_marriage_odds",
     "plot_marriage_worth",
     "METHOD_STYLE",
+    "plot_strategy",
+    "PIMC_POINTS_MIN_N",
+    "plot_win_chances",
 ]
 
 # One style for every plot of the tool (the report shows them side by side): text large enough to
@@ -209,80 +214,98 @@ def plot_tournament(result: TournamentResult, path: Path) -> None:
 
 # --- tables bids ---
 
-# Each declarer's label, colour and line in the plot of the declarers compared.
-METHOD_STYLE = {"dd": ("double dummy (sees every card)", "C3", "--"), "pimc": ("pimc (realistic)", "C0", "-"),
-                "heuristic": ("heuristic player", "C2", "-.")}
+# Each declarer's label, colour and line in the plots of the bid table.
+METHOD_STYLE = {"learned": ("learned player, all seats", "C0", "-"), "pimc": ("pimc, all seats (check)", "black", ""),
+                "heuristic": ("heuristic player, all seats", "C2", "-."),
+                "dd": ("double dummy (sees every card)", "C3", "--")}
+# Deals of a class pimc must have played for its check points to be drawn.
+PIMC_POINTS_MIN_N = 20
 
 
 def plot_bid_make_rates(result: BidTable, path: Path) -> None:
-    """Make-rate against the contract, one panel per marriage class, one colour per number of
-    aces: heuristic play solid with its 95% band, double dummy dashed; the classes of at least
-    ``result.min_n`` deals, contracts up to PLOT_MAX_LEVEL."""
+    """Make-rate against the contract, one panel per marriage class (by suit), one colour per
+    number of aces: the learned player (every seat; each contract played as that contract) with its
+    95% band, and pimc's check points (every 20 points, with their 95% intervals) where pimc played
+    at least PIMC_POINTS_MIN_N deals of the class; classes of at least ``result.min_n`` deals,
+    contracts up to PLOT_MAX_LEVEL. Drawn 900 pixels wide, to be read on a phone."""
     from analysis.tables import ACE_CLASSES, MARRIAGE_CLASSES, PLOT_MAX_LEVEL
 
     plt = pyplot()
     min_n = result.min_n
-    fig, axes = plt.subplots(2, 2, figsize=(12, 8.5), sharex=True, sharey=True)
+    fig, axes = plt.subplots(3, 2, figsize=(8.2, 10.5), sharex=True, sharey=True)
     for ax, mclass in zip(axes.flat, MARRIAGE_CLASSES, strict=True):
         shown = 0
         for i, aces in enumerate(ACE_CLASSES):
-            c = result.curve(f"{mclass}, aces {aces}")
+            c = result.curve(f"{mclass}, {aces}")
             if c is None or c.n < min_n:
                 continue
             shown += 1
-            heur, dd = ([r for r in c.rates(m) if r.contract <= PLOT_MAX_LEVEL] for m in ("heuristic", "dd"))
-            x = [r.contract for r in heur]
-            ax.plot(x, [r.p for r in heur], color=f"C{i}", label=f"{aces} aces (n={c.n:,})")
-            ax.fill_between(x, [r.ci_low for r in heur], [r.ci_high for r in heur], color=f"C{i}", alpha=0.15)
-            ax.plot(x, [r.p for r in dd], color=f"C{i}", linestyle="--", linewidth=1)
+            rates = [r for r in c.learned if r.contract <= PLOT_MAX_LEVEL]
+            x = [r.contract for r in rates]
+            ax.plot(x, [r.p for r in rates], color=f"C{i}", label=f"{aces} ({c.n:,})")
+            ax.fill_between(x, [r.ci_low for r in rates], [r.ci_high for r in rates], color=f"C{i}", alpha=0.15)
+            if c.n_pimc >= PIMC_POINTS_MIN_N:
+                pts = [r for r in c.pimc if r.contract <= PLOT_MAX_LEVEL and (r.contract - x[0]) % 20 == 0]
+                err = [[max(0.0, r.p - r.ci_low) for r in pts], [max(0.0, r.ci_high - r.p) for r in pts]]
+                ax.errorbar([r.contract + 1.5 for r in pts], [r.p for r in pts], yerr=err, fmt="o",
+                            color=f"C{i}", markerfacecolor="white", markersize=4, linewidth=0.8, capsize=2)
         ax.set_title(mclass)
         if not shown:
             ax.text(0.5, 0.5, f"fewer than {min_n} deals\nin every class of aces", ha="center", va="center",
                     transform=ax.transAxes, color="grey")
         ax.grid(alpha=0.3)
-        ax.axhline(0.7, color="grey", linewidth=0.7, linestyle=":")
-        ax.axhline(0.5, color="grey", linewidth=0.7, linestyle=":")
+        for level in (0.7, 0.5):
+            ax.axhline(level, color="grey", linewidth=0.7, linestyle=":")
         if shown:
-            ax.legend(fontsize=8, title="aces in the 7 cards", title_fontsize=8)
-    for ax in axes[1]:
+            ax.legend(fontsize=8, title="aces (deals)", title_fontsize=8, loc="upper right")
+    for ax in axes[-1]:
         ax.set_xlabel("contract (points)")
     for ax in axes[:, 0]:
         ax.set_ylabel("chance of making it")
-    fig.suptitle(f"Make-rate by hand class ({result.deals:,} deals, seed {result.seed})\nheuristic play "
-                 "solid with its 95% band, double dummy dashed; dotted lines at 70% and 50%")
+    fig.suptitle(f"Make-rate by hand (learned player, all seats; {result.deals:,} deals)\nbands: 95%; open "
+                 "circles: pimc's check on the same deals; dotted: 70% and 50%")
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     save(fig, path)
 
 
 def plot_bid_methods(result: BidTable, path: Path) -> None:
-    """Make-rate against the contract for the three declarers on the deals pimc played, hands
-    without a marriage and hands with one in two panels, each curve with its 95% band. A table of
-    which pimc played no deal has no such plot (ValueError)."""
-    from analysis.tables import METHOD_GROUPS, METHODS
+    """The learned player's make-rate checked against pimc on the deals pimc played, hands without
+    a marriage and hands with one in two panels, one above the other: learned with its 95% band,
+    pimc as points with their 95% intervals, the heuristic player and double dummy as thin lines.
+    A table of which pimc played no deal has no such plot (ValueError)."""
+    from analysis.tables import METHOD_GROUPS
 
     if not result.method_rates:
         raise ValueError("pimc played no deal of this bid table: there is no comparison to plot")
     plt = pyplot()
-    fig, axes = plt.subplots(1, 2, figsize=(13, 5.2), sharey=True)
+    fig, axes = plt.subplots(2, 1, figsize=(8.2, 8.5), sharex=True, sharey=True)
     total = 0
     for ax, group in zip(axes, METHOD_GROUPS, strict=True):
         rates = [r for r in result.method_rates if r.group == group]
         n = rates[0].n
         total += n
-        for m in METHODS:
+        for m in ("heuristic", "dd", "learned"):
             label, colour, style = METHOD_STYLE[m]
             curve = [r for r in rates if r.method == m]
             levels = [r.contract for r in curve]
-            ax.plot(levels, [r.p for r in curve], color=colour, linestyle=style, label=label)
-            ax.fill_between(levels, [r.ci_low for r in curve], [r.ci_high for r in curve], color=colour, alpha=0.15)
+            ax.plot(levels, [r.p for r in curve], color=colour, linestyle=style, label=label,
+                    linewidth=2 if m == "learned" else 1)
+            if m == "learned":
+                ax.fill_between(levels, [r.ci_low for r in curve], [r.ci_high for r in curve], color=colour,
+                                alpha=0.15)
+        pimc = [r for r in rates if r.method == "pimc" and (r.contract - rates[0].contract) % 10 == 0]
+        ax.errorbar([r.contract for r in pimc], [r.p for r in pimc],
+                    yerr=[[max(0.0, r.p - r.ci_low) for r in pimc], [max(0.0, r.ci_high - r.p) for r in pimc]], fmt="o",
+                    color=METHOD_STYLE["pimc"][1], markersize=4, capsize=2, linewidth=0.8,
+                    label=METHOD_STYLE["pimc"][0])
         ax.set_title(f"{group} ({n:,} deals)")
-        ax.set_xlabel("contract (points)")
+        ax.set_ylabel("chance of making it")
         ax.grid(alpha=0.3)
-    axes[0].set_ylabel("chance of making it")
-    axes[0].legend()
-    fig.suptitle(f"The same {total:,} deals declared by three players: make-rate with 95% bands "
-                 f"(seed {result.seed})")
+    axes[-1].set_xlabel("contract (points)")
+    axes[0].legend(fontsize=9)
+    fig.suptitle(f"The learned player checked against pimc on the same {total:,} deals\n(make-rate with 95% "
+                 "intervals)")
     save(fig, path)
 
 
@@ -358,4 +381,125 @@ def plot_marriage_worth(result: MarriageWorth, path: Path) -> None:
     ax.set_title(f"What holding a marriage adds to the declarer's points\n(the bid table's {n:,} deals; 95% intervals)")
     ax.grid(axis="y", alpha=0.3)
     ax.legend(fontsize=8)
+    save(fig, path)
+
+
+# --- strategy ---
+def plot_strategy(result: StrategyReport, path: Path) -> None:
+    """Three panels of the strategy sections, with 95% intervals clustered by game: the
+    declarer's choice after the talon (raise, keep, concede) by what the talon brought, the
+    make-rate by the marriages he keeps, and the score change a deal by seat."""
+    import numpy as np
+
+    plt = pyplot()
+    fig, (ax1, ax2, ax3) = plt.subplots(1, 3, figsize=(15, 5.2), gridspec_kw={"width_ratios": [1.5, 1, 1]})
+    r = result.raising
+    groups = {"all contracts": r.choice} | {f"talon {k.replace(' (no marriage)', '')}": v for k, v in r.talon.items()}
+    names = list(groups)
+    y = np.arange(len(names))[::-1]
+    left = np.zeros(len(names))
+    for choice, colour in zip(r.choice, ("tab:green", "tab:grey", "tab:red"), strict=True):
+        vals = np.array([groups[n][choice].value for n in names])
+        ax1.barh(y, vals, left=left, color=colour, label=choice)
+        for yi, lo, v in zip(y, left, vals, strict=True):
+            if v >= 0.06:
+                ax1.text(lo + v / 2, yi, f"{100 * v:.0f}%", ha="center", va="center", fontsize=9, color="white")
+        left += vals
+    ax1.set_yticks(y, [n.replace("talon ", "talon:\n") for n in names])
+    ax1.set_xlim(0, 1)
+    ax1.set_xlabel("share of the declarer's contracts")
+    ax1.set_title("After the talon: raise, keep or concede")
+    ax1.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=3, fontsize=9, frameon=False)
+    held = result.defence.by_held
+    labels = list(held)
+    made = [held[k]["made"] for k in labels]
+    ax2.bar(range(len(labels)), [m.value for m in made], color="tab:blue",
+            yerr=[[max(0.0, m.value - m.low) for m in made], [max(0.0, m.high - m.value) for m in made]], capsize=4)
+    ax2.set_xticks(range(len(labels)), labels)
+    ax2.set_ylim(0, 1)
+    ax2.set_xlabel("marriages the declarer keeps (of his 8 cards)")
+    ax2.set_ylabel("contracts made (played, not conceded)")
+    ax2.set_title("Make-rate by marriages kept")
+    seats = result.seats.by_position
+    ch = [seats[k]["change per deal"] for k in seats]
+    ax3.bar(range(len(ch)), [c.value for c in ch], color="tab:purple",
+            yerr=[[c.value - c.low for c in ch], [c.high - c.value for c in ch]], capsize=4)
+    ax3.axhline(0, color="black", linewidth=0.8)
+    ax3.set_xticks(range(len(ch)), [k.replace(" (dealer)", "\n(dealer)") for k in seats])
+    ax3.set_ylabel("score change a deal (points)")
+    ax3.set_title("Score change by seat")
+    for ax in (ax2, ax3):
+        ax.grid(axis="y", alpha=0.3)
+    players = ", ".join(dict.fromkeys(result.players))
+    fig.suptitle(f"Strategy in play: {result.games:,} games of {players} at every seat, rules {result.rules_name}, "
+                 f"seed {result.seed}")
+# --- win chances ---
+def plot_win_chances(result: WinChanceTable, path: Path) -> None:
+    """A heat map of the chance of winning by your score (across) and the leading opponent's (up),
+    the third player at ``TYPICAL_THIRD`` (or the leader's score if lower), with contours every 10
+    points; below it the calibration on held-out games (predicted against observed by decile, 95%
+    intervals). Drawn to be read at 900 pixels wide."""
+    import numpy as np
+
+    from analysis.win_chances import TYPICAL_THIRD
+
+    plt = pyplot()
+    grid = result.grid
+    s = grid.states
+    # Every state: the bins' first scores, then the barrel (shown one bin above the last).
+    firsts = [grid.floor + i * grid.width for i in range(grid.bins)]
+    scores = np.array(firsts + ([grid.top] if grid.has_barrel else []))
+    n = len(scores)
+    own, lead = np.meshgrid(scores, scores, indexing="xy")
+    third = np.minimum(lead, TYPICAL_THIRD)
+    chance = result.chance(own.ravel(), lead.ravel(), third.ravel()).reshape(n, n)
+    counts = result.counts
+    o_state, l_state = grid.state(own.ravel()), grid.state(lead.ravel())
+    t_state = grid.state(third.ravel())
+    seen = counts[o_state, l_state, t_state].reshape(n, n)
+    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(8.2, 11), gridspec_kw={"height_ratios": [3, 2]})
+    image = ax1.imshow(100 * chance, origin="lower", cmap="RdYlGn", vmin=0, vmax=100, aspect="auto",
+                       extent=(-0.5, n - 0.5, -0.5, n - 0.5))
+    levels = ax1.contour(np.arange(n), np.arange(n), 100 * chance, levels=range(10, 100, 10), colors="black",
+                         linewidths=0.6)
+    ax1.clabel(levels, fmt="%d%%", fontsize=8)
+    # Cells no game reached: the value is the smooth fit's alone; hatched.
+    from matplotlib.patches import Rectangle
+
+    for y, x in zip(*np.nonzero(seen == 0), strict=True):
+        ax1.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False, hatch="///", edgecolor="grey", linewidth=0))
+    step = max(1, n // 7)
+    ticks = list(range(0, n, step))
+    if grid.has_barrel and n - 1 not in ticks:
+        ticks.append(n - 1)
+    labels = [grid.label(i) for i in range(s)]
+    ax1.set_xticks(ticks, [labels[i] for i in ticks])
+    ax1.set_yticks(ticks, [labels[i] for i in ticks])
+    ax1.set_xlabel(f"your score (bins of {grid.width})")
+    ax1.set_ylabel("the leading opponent's score")
+    ax1.set_title(f"Chance of winning the game (%), third player at {TYPICAL_THIRD}\n(or at the leader's score "
+                  "if lower); hatched: no deal seen there, the smooth fit alone")
+    fig.colorbar(image, ax=ax1, label="chance of winning (%)", fraction=0.046, pad=0.03)
+    v = result.validation
+    pred = [100 * d.predicted for d in v.calibration]
+    obs = [100 * d.observed for d in v.calibration]
+    err = [[100 * max(0.0, d.observed - d.ci_low) for d in v.calibration],
+           [100 * max(0.0, d.ci_high - d.observed) for d in v.calibration]]
+    ax2.plot([0, 100], [0, 100], color="grey", linewidth=0.8, label="perfect calibration")
+    ax2.errorbar(pred, obs, yerr=err, fmt="o", capsize=3, label="held-out deciles (95% intervals)")
+    top = max(pred + obs) * 1.1 + 2
+    ax2.set_xlim(0, top)
+    ax2.set_ylim(0, top)
+    ax2.set_xlabel("predicted chance of winning (%)")
+    ax2.set_ylabel("observed share won (%)")
+    brier = {x.baseline_name: x for x in v.brier}
+    third_share = brier.get("1/3 each")
+    title = f"Calibration on {v.games:,} held-out games"
+    if third_share is not None:
+        title += f": Brier {third_share.table:.4f} against {third_share.baseline:.4f} for 1/3 each"
+    ax2.set_title(title)
+    ax2.grid(alpha=0.3)
+    ax2.legend(loc="upper left")
+    players = result.players[0] if len(set(result.players)) == 1 else ", ".join(result.players)
+    fig.suptitle(f"Win chances: {result.finished:,} games of {players} players, seed {result.seed}")
     save(fig, path)

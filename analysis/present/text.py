@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -18,9 +19,11 @@ if TYPE_CHECKING:  # the result types only: importing the advisor loads the comp
     from analysis.barrel import BarrelStats, Share
     from analysis.compare import Comparison
     from analysis.marriages import MarriageOdds, MarriagePlay, MarriageWorth
+    from analysis.strategy import StrategyReport
     from analysis.summary import RunSummary
-    from analysis.tables import BidTable, CheatRow
+    from analysis.tables import BidTable, CheatRow, SeatAdvice
     from analysis.tournament import TournamentResult
+    from analysis.win_chances import WinChanceTable
     from sim.solver import SolvedLayout
 
 __all__ = [
@@ -31,6 +34,7 @@ __all__ = [
     "advice_lines",
     "advice_csv",
     "run_summary_lines",
+    "seat_advice_words",
     "cheat_sheet_lines",
     "bid_table_lines",
     "marriage_odds_lines",
@@ -38,6 +42,8 @@ __all__ = [
     "marriage_play_lines",
     "marriage_worth_lines",
     "solved_layout_lines",
+    "strategy_lines",
+    "win_chance_lines",
 ]
 
 
@@ -186,8 +192,9 @@ def _tournament_interval(x: float | None, lo: float | None, hi: float | None, di
 
 # --- advisor ---
 ADVICE_METHOD_TEXT = {
-    "dd": "dd = double dummy: every seat sees every card and plays perfectly, the declarer discards best "
-          "(the deal's value under perfect play, not a bound: real declarers can do better against weaker defence)",
+    "learned": "learned = the learned player in every seat, the declarer playing each contract apart (its net plays "
+               "for the contract it is given)",
+    "dd": "dd = double dummy: every seat sees every card and plays perfectly, the declarer discards best",
     "pimc": "pimc = every seat averages double-dummy values over the worlds it cannot tell apart",
     "heuristic": "heuristic = every seat is the heuristic player",
 }
@@ -197,59 +204,116 @@ def _exact(p: Fraction) -> str:
     return f"{p.numerator}/{p.denominator} = {float(p):.1%}"
 
 
+def _value(x: float | None, objective: str) -> str:
+    """A line's mean or gain under ``objective``: points, or for ``win`` a chance in percent."""
+    if x is None or x != x:
+        return "-"
+    return f"{100 * x:+.1f}%" if objective == "win" else f"{x:+.1f}"
+
+
+def _value_interval(x: float, lo: float, hi: float, objective: str) -> str:
+    return f"{_value(x, objective)} [{_value(lo, objective)}, {_value(hi, objective)}]"
+
+
+def _share(x: float) -> str:
+    return "-" if x != x else f"{x:.1%}"
+
+
+def _advice_scores(a: Advice) -> str:
+    s = a.situation
+
+    def one(name: str, score: int, sits: bool) -> str:
+        return f"{name} {score}" + (" (on the barrel)" if sits else "")
+
+    return ", ".join((one("you", s.score, s.on_barrel), one("left", s.others[0], s.others_on_barrel[0]),
+                      one("right", s.others[1], s.others_on_barrel[1])))
+
+
+def _line_label(a: Advice, row) -> str:
+    if row.kind == "pass":
+        return f"forced {a.forced_bid}, then pass" if a.forced_bid is not None else "pass"
+    if row.kind == "own":
+        return f"{a.line_player}'s own bidding"
+    return f"bid to {row.limit}"
+
+
 def advice_lines(advice: Advice) -> list[str]:
-    """What ``thousand bid`` prints: the situation, a row per contract with each method's chance of
-    making it and expected score, the pass line, each method's advice, the talon's chances and the
-    recommendation."""
+    """What ``thousand bid`` prints: the situation, the bidding lines with their results and gains
+    over passing (the decision), the make-rate table with expected scores and the risk levels
+    (information), the talon's chances, and last the recommendation."""
+    from analysis.bid_value import MIN_REACHED
+
     a = advice
-    ms = a.methods
+    obj = a.objective
     forced = a.forced_bid
     duty = (f", forced to bid {forced}" if forced is not None
             else ", not forced to bid: forced_first_bid = false" if a.seat == "first" else "")
     out = [f"hand {a.hand}  ({a.seat} hand{duty}; rules {a.rule_changes or 'classic'})"]
     if a.known_cards:
         out.append("known: " + ", ".join(f"{k} {v}" for k, v in a.known_cards.items()))
-    if a.situation.on_barrel:
-        out.append("you sit on the barrel: a made contract scores only if it takes you off (wins the game)")
-    elif a.situation.score:
-        out.append(f"your score {a.situation.score}")
-    if not a.can_bid:
+    out.append("scores before the deal: " + _advice_scores(a))
+    if a.win_source is not None:
+        out.append("objective win: " + a.win_source)
+    if a.can_bid:
+        out.append(f"bidding cap {a.bidding_cap}; a talon could let you raise the final contract to {a.raise_cap}")
+    else:
         out.append(f"bidding cap {a.bidding_cap}: below the minimum bid {a.min_bid}, so this hand cannot bid "
                    "(a bid above 120 needs a marriage)")
-        out.append(f"samples: {a.samples} (seed {a.seed}), for passing and defending only")
-    else:
-        out.append(f"bidding cap {a.bidding_cap}; a talon could let you raise the final contract to {a.raise_cap}")
-        sizes = ", ".join(f"{m} {a.samples_of(m)}" for m in ms)
-        out.append(f"samples: {sizes} (seed {a.seed}{', pimc worlds ' + str(a.worlds) if a.worlds else ''})"
-                   "; [95% interval]; E = expected score of declaring")
-        out.append("contract  " + "  ".join(f"{m + ' p_make [95%]':<24}{'E':>7}" for m in ms))
-    shown_raise = False
-    for row in a.contracts:
-        if not row.biddable:
-            if all(e.p_make == 0 for e in row.estimates):
-                out.append(f"(from {row.contract} on: made in no sample)")
-                break
-            if not shown_raise:
-                out.append("-- above the bidding cap: only as a final contract, if the talon brings the marriages --")
-                shown_raise = True
-        cells = [f"{e.p_make:6.3f} [{e.ci_low:.3f}, {e.ci_high:.3f}]  {e.ev_declare:+7.1f}" for e in row.estimates]
-        out.append(f"{row.contract:>8}  " + "  ".join(cells))
-    p = a.pass_line
-    out.append(f"pass and defend: E = {p.ev:+.1f} [{p.ci_low:+.1f}, {p.ci_high:+.1f}]"
-               + (f"; nobody outbids your forced bid in {p.stuck_with_forced_bid:.1%}" if forced is not None else ""))
-    out.append(f"  (estimated on {p.method})")
-    out.append(f"advice (risk {a.risk:.2f}: the highest bid made at least {1 - a.risk:.0%} of the time):")
-    nothing = f"(nothing: forced bid {forced}, then pass)" if forced is not None else "(nothing: pass)"
-    for m in a.method_advice:
-        if m.best_ev is None:
-            out.append(f"  {m.method:<9} nothing to bid: pass ({p.ev:+.1f})")
+    out += ["", f"your bidding lines, each played on the same {a.samples} sampled deals (seed {a.seed}); every other "
+            f"decision by the {a.line_players}:",
+            f"  result = {obj}: {a.objective_means}, a deal; bid vs pass = where the auction reached the line's "
+            "level (the deals it plays differently from the line one step lower), its mean difference from that "
+            "line, which passes there; [95% intervals]",
+            f"  {'line':<24}{'declare':>8}{'contract':>9}{'raised':>8}{'made':>8}{'conceded':>9}  "
+            f"{'result [95%]':<24}{'bid vs pass [95%]':<24}{'reached':>7}"]
+    for k, row in enumerate(a.lines):
+        v = row.value
+        if row.differs == 0:  # the same rows as the line above: say so rather than repeat its numbers
+            below = a.lines[k - 1] if a.lines[k - 1].limit > 0 else a.pass_line
+            out.append(f"  {_line_label(a, row):<24}(as {_line_label(a, below)}: no sampled deal plays differently)")
             continue
-        top, best = m.max_bid_at_risk, m.best_ev_bid
-        out.append(f"  {m.method:<9} bid up to {top if top is not None else nothing}; best expected score "
-                   + (f"at {best} ({m.best_ev:+.1f} vs pass {p.ev:+.1f})" if best is not None
-                      else f"by passing ({p.ev:+.1f} vs {m.best_ev:+.1f} declaring)"))
+        gain = ("baseline" if row.kind == "pass" else "" if row.kind == "own"
+                else _value_interval(v.step_gain, v.step_low, v.step_high, obj))
+        contract = "-" if v.contract != v.contract else f"{v.contract:.1f}"
+        result = _value_interval(v.mean, v.low, v.high, obj)
+        out.append(f"  {_line_label(a, row):<24}{_share(v.declares[0]):>8}{contract:>9}{_share(v.raised[0]):>8}"
+                   f"{_share(v.made[0]):>8}{_share(v.conceded[0]):>9}  {result:<24}"
+                   f"{gain:<24}{'' if row.differs is None else row.differs:>7}")
+    out.append("  declare: the deals in which you end up the declarer; contract: your mean final contract (after the "
+               "talon); raised: contract above your winning bid, made and conceded: shares of the deals you declare; "
+               "reached: deals the line plays differently from the bidding line one step lower (the lowest: from "
+               f"passing); a level reached in fewer than {MIN_REACHED} deals is untested")
+    if a.can_bid:
+        out += ["", "if you declare a contract and play it as that contract from the talon on (information, not the "
+                "decision: the auction and the opponents' scores left aside); p_make with its 95% interval; "
+                "E = p·gain − (1 − p)·loss, your own score:"]
+        out += [f"  {ADVICE_METHOD_TEXT[m]}; {a.samples_of(m)} deals" for m in a.methods]
+        if a.worlds:
+            out.append(f"  pimc worlds a decision: {a.worlds}")
+        out.append("contract  " + "  ".join(f"{m + ' p_make [95%]':<24}{'E':>7}" for m in a.methods))
+        shown_raise = False
+        for row in a.contracts:
+            if not row.biddable:
+                if all(e.p_make == 0 for e in row.estimates):
+                    out.append(f"(from {row.contract} on: made in no sample)")
+                    break
+                if not shown_raise:
+                    out.append("-- above the bidding cap: only as a final contract, if the talon brings the "
+                               "marriages --")
+                    shown_raise = True
+            cells = [f"{e.p_make:6.3f} [{e.ci_low:.3f}, {e.ci_high:.3f}]  {e.ev_declare:+7.1f}" for e in row.estimates]
+            out.append(f"{row.contract:>8}  " + "  ".join(cells))
+        else:
+            if a.played_to is not None and a.played_to < a.raise_cap:
+                out.append(f"(contracts above {a.played_to}, up to {a.raise_cap}, not played: the learned player "
+                           f"made {a.played_to} in no sample)")
+        r0 = a.risk_levels[0]
+        out.append(f"risk information, not the decision: the highest bid made at least {1 - r0.risk:.0%} / at least "
+                   "50% of the time when declared: "
+                   + "; ".join(f"{r.method} {_bid_or_none(r.at_risk)} / {_bid_or_none(r.at_half)}"
+                               for r in a.risk_levels))
     t = a.talon
-    out.append(f"talon (exact, over all {t.talons} possible talons):")
+    out += ["", f"talon (exact, over all {t.talons} possible talons):"]
     for mc in t.marriages:
         what = f"completes your {mc.holding}" if mc.holding else "brings both halves of"
         out.append(f"  {what} {SUIT_SYMBOLS[SUITS.index(mc.suit)]} marriage: {_exact(mc.p)}")
@@ -259,30 +323,70 @@ def advice_lines(advice: Advice) -> list[str]:
     out.append(f"  at least one ace {float(t.at_least_one_ace):.1%} ({aces or 'you hold all four'})")
     out.append(f"  at least one ten {float(t.at_least_one_ten):.1%} ({tens or 'you hold all four'})")
     out.append(f"  expected talon card points {float(t.expected_points):.1f}")
-    out.append("methods: " + "; ".join(ADVICE_METHOD_TEXT[m] for m in ms))
-    rec = a.recommendation
-    if not a.can_bid:
-        out.append(f"recommendation: pass (this hand cannot bid; passing and defending scores {rec.ev:+.1f})")
-    elif rec.p_make is None:
-        out.append(f"recommendation ({rec.method} play): {rec.action} (no contract is made at least "
-                   f"{1 - rec.risk:.0%} of the time; passing and defending scores {rec.ev:+.1f})")
-    else:
-        out.append(f"recommendation ({rec.method} play): {rec.action}: made {rec.p_make:.0%} "
-                   f"[{rec.ci_low:.0%}, {rec.ci_high:.0%}] of the time, expected score {rec.ev:+.1f}")
+    out += ["", _recommendation_line(a)]
     return out
 
 
+def _bid_or_none(b: int | None) -> str:
+    return "none" if b is None else str(b)
+
+
+def _recommendation_line(a: Advice) -> str:
+    from analysis.bid_value import MIN_REACHED
+
+    rec, obj = a.recommendation, a.objective
+    p = rec.passing
+    passing = f"passing at every turn: {_value_interval(p.mean, p.low, p.high, obj)} a deal"
+    who = f"{rec.player} player, all seats; {obj}, {a.samples} deals"
+    if not a.can_bid:
+        return f"recommendation: pass (this hand cannot bid; {passing}; {who})"
+    w = rec.beyond
+    stop = ("" if w is None else
+            f"bidding {w.limit} where the auction reached it ({w.reached} deals) changes the result by "
+            f"{_value_interval(w.step_gain, w.step_low, w.step_high, obj)} against passing there")
+    if rec.line is None:
+        what = "no level beyond the forced bid" if a.forced_bid is not None else "no level"
+        because = f": {stop}" if stop else f" was reached in {MIN_REACHED} or more sampled deals"
+        return f"recommendation ({who}): {rec.action}: {what} gains over passing{because} ({passing})"
+    v = rec.line
+    if w is not None:
+        said = f"bid to {rec.bid}; beyond {rec.bid}, passing is " + ("better" if w.step_gain < 0 else "as good")
+        said += f" ({stop})"
+    elif rec.untested_from is not None:
+        said = (f"bid to {rec.bid}; higher bids are untested (fewer than {MIN_REACHED} sampled auctions reached "
+                f"{rec.untested_from} or above)")
+    else:
+        said = f"bid to {rec.bid} (your bidding cap)"
+    flag = ("; the interval reaches 0: the sample does not tell this bid from passing there"
+            if v.step_low <= 0 else "")
+    return (f"recommendation ({who}): {said}. Bidding {rec.bid} where the auction reached it ({v.reached} deals) "
+            f"gains {_value_interval(v.step_gain, v.step_low, v.step_high, obj)} a deal against passing there{flag}; "
+            f"this line against passing at every turn: {_value_interval(v.gain, v.gain_low, v.gain_high, obj)} "
+            f"({passing})")
+
+
+ADVICE_CSV_COLUMNS = ("line", "limit", "n", "mean", "low", "high", "gain", "gain_low", "gain_high", "declares",
+                      "made", "conceded", "raised", "contract", "reached", "step_gain", "step_low", "step_high",
+                      "objective", "player")
+
+
 def advice_csv(advice: Advice) -> str:
-    """What ``thousand bid --csv`` prints: a row per contract and method, with the pass line's
-    expected score on every row."""
+    """What ``thousand bid --csv`` prints: the bidding lines, a row each (the pass line, the line
+    player's own bidding, then bid up to each contract), with the objective and the line player on
+    every row; shares are of all deals (declares) or of the deals you declare (the others)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["method", "contract", "biddable", "n", "made", "p_make", "ci_low", "ci_high", "ev_declare",
-                "ev_pass"])
-    for row in advice.contracts:
-        for e in row.estimates:
-            w.writerow([e.method, row.contract, row.biddable, e.n, e.made, f"{e.p_make:.6f}", f"{e.ci_low:.6f}",
-                        f"{e.ci_high:.6f}", f"{e.ev_declare:.3f}", f"{advice.pass_line.ev:.3f}"])
+    w.writerow(ADVICE_CSV_COLUMNS)
+
+    def num(x: float) -> str:
+        return "" if x != x else f"{x:.6f}"
+
+    for row in advice.lines:
+        v = row.value
+        w.writerow([row.kind, v.limit if v.limit > 0 else "", v.n, num(v.mean), num(v.low), num(v.high), num(v.gain),
+                    num(v.gain_low), num(v.gain_high), num(v.declares[0]), num(v.made[0]), num(v.conceded[0]),
+                    num(v.raised[0]), num(v.contract), "" if row.differs is None else row.differs,
+                    num(v.step_gain), num(v.step_low), num(v.step_high), advice.objective, advice.line_player])
     return buf.getvalue()
 
 
@@ -321,54 +425,109 @@ def run_summary_lines(summary: RunSummary) -> list[str]:
 
 # --- tables bids ---
 
+def _interval(x: float, lo: float, hi: float, digits: int = 1, sign: bool = True) -> str:
+    f = f"{{:{'+' if sign else ''}.{digits}f}}"
+    return f.format(x) + ("" if lo != lo or hi != hi else f" [{f.format(lo)}, {f.format(hi)}]")
+
+
+def seat_advice_words(s: SeatAdvice) -> str:
+    """One seat's advice in plain words: "bid to 160; beyond 160, passing is better: +14.2 [9.0,
+    19.4] a deal bidding 160 against passing where the auction reached it (85 deals)", or pass (for
+    a forced first hand: the forced bid, then pass)."""
+    from analysis.bid_value import MIN_REACHED
+
+    if s.bid is None:
+        return ("make the forced bid, then pass: bidding higher does not beat passing" if s.forced
+                else "pass: bidding does not beat passing")
+    if s.beyond is not None:
+        beyond = f"beyond {s.bid}, passing is better ({s.beyond}: {_interval(s.beyond_gain, math.nan, math.nan)})"
+    elif s.untested_from is not None:
+        beyond = f"higher bids untested: fewer than {MIN_REACHED} auctions reached {s.untested_from} or more"
+    else:
+        beyond = "the cap: you may bid no higher"
+    return (f"bid to {s.bid}; {beyond}: {_interval(s.gain, s.gain_low, s.gain_high)} a deal bidding {s.bid} against "
+            f"passing where the auction reached it ({s.reached} deals)")
+
+
+def _risk_words(r: CheatRow) -> str:
+    made = [f"{b.bid} at least {1 - b.risk:.0%} of the time" for b in r.risks if b.bid is not None]
+    return ("the learned declarer makes " + ", ".join(made)) if made else \
+        f"the learned declarer makes no contract up to {r.bidding_cap} even {1 - r.risks[-1].risk:.0%} of the time"
+
+
 def cheat_sheet_lines(rows: Sequence[CheatRow]) -> list[str]:
-    """A cheat sheet (``analysis.tables.cheat_sheet``) as the table ``thousand tables bids`` prints:
-    its header, then one line a hand class."""
+    """A cheat sheet (``analysis.tables.cheat_sheet``) as ``thousand tables bids`` prints it: per
+    hand class a line (its deals, cap and the risk information), then one line a seat."""
+    from analysis.tables import LINE_PLAYER, PLAYERS_SHORT
 
-    def bid(r: CheatRow, risk: float) -> str:
-        b = r.at_risk(risk)
-        if b.bid is None:
-            return "none"
-        return f"{b.bid}" + (f" ({b.low or 'none'}–{b.high})" if (b.low, b.high) != (b.bid, b.bid) else "")
-
-    lines = [f"{'hand class':<28}{'n':>7}{'cap':>5}  {'bid at 70% (95% range)':<24}{'bid at 50%':<18}"
-             f"{'first hand: best EV':<22}{'later hands: best EV':<22}pass EV"]
+    tag = PLAYERS_SHORT[LINE_PLAYER]
+    lines = []
     for r in rows:
-        later = f"{r.later_hand_bid}" if r.later_hand_bid is not None else "pass"
-        first = f"{r.first_hand_bid if r.first_hand_bid is not None else 'pass'} ({r.first_hand_ev:+.1f})"
-        later = f"{later} ({r.later_hand_ev:+.1f})"
-        lines.append(f"{r.hand_class:<28}{r.n:>7,}{r.bidding_cap:>5}  {bid(r, 0.3):<24}{bid(r, 0.5):<18}"
-                     f"{first:<22}{later:<22}{r.pass_ev:+.1f}")
+        lines.append(f"{r.hand_class}: {r.n:,} deals, bidding cap {r.bidding_cap}; risk: {_risk_words(r)}")
+        for s in r.seats:
+            lines.append(f"  {s.seat + ' hand:':<13}{seat_advice_words(s)}  [{tag}]")
     return lines
 
 
-def bid_table_lines(result: BidTable) -> list[str]:
-    """What ``thousand tables bids`` prints: the table's path, make-rates by hand class (dd and
-    heuristic play at a few contracts), the declarers compared where pimc played, the cheat sheet of
-    heuristic play and the plots' paths."""
-    from analysis.tables import METHODS, PASS_SEAT
+def _detail_lines(rows: Sequence[CheatRow]) -> list[str]:
+    from analysis.tables import LINE_PLAYER, PLAYERS_SHORT
 
-    shown = [lv for lv in (100, 110, 120, 130, 140, 160) if lv in result.levels]
+    def short(s: SeatAdvice) -> str:
+        if s.bid is None:
+            return "forced bid, then pass" if s.forced else "pass"
+        return f"bid to {s.bid} ({_interval(s.gain, s.gain_low, s.gain_high)})"
+
+    return [f"  {r.hand_class} ({r.n:,}): " + "; ".join(f"{s.seat} {short(s)}" for s in r.seats)
+            + f"  [{PLAYERS_SHORT[LINE_PLAYER]}]" for r in rows]
+
+
+def bid_table_lines(result: BidTable) -> list[str]:
+    """What ``thousand tables bids`` prints: the table's path, make-rates by hand class (the
+    learned player at a few contracts, the heuristic player and double dummy at 120 beside), the
+    learned player checked against pimc on the same deals, the cheat sheet and its refinements, and
+    the plots' paths. Every row names the players behind its numbers."""
+    from analysis.bid_value import OBJECTIVE_WORDS
+    from analysis.tables import LINE_PLAYER, PLAYERS, PLAYERS_SHORT
+
+    shown = [lv for lv in (100, 110, 120, 130, 140, 160, 180) if lv in result.levels]
     lines = [f"table: {result.table_file}",
-             f"bid-success tables: {result.deals:,} deals (seed {result.seed}), pimc on {result.pimc_deals:,}; seat 0 "
-             "declares every contract; make-rates by hand class"]
-    lines.append(f"{'hand class':<26}{'n':>7}  " + "  ".join(f"{'dd ' + str(lv):>10}" for lv in shown) + "  "
-                 + "  ".join(f"{'heur ' + str(lv):>10}" for lv in shown))
+             f"bid-success tables: {result.deals:,} random deals (seed {result.seed}); pimc on the first "
+             f"{result.pimc_deals:,} ({result.worlds} worlds a decision)",
+             "make-rates by hand class: seat 0 takes the talon and plays the contract (the learned player plays each "
+             "contract as that contract; the others once for points); classes of "
+             f"{result.min_n} deals or more; {', '.join(f'{v} = {PLAYERS[k]}' for k, v in PLAYERS_SHORT.items())}:"]
+    lines.append(f"{'hand (7 cards)':<34}{'n':>7}  {'players':<12}" + "".join(f"{lv:>7}" for lv in shown)
+                 + f"  {'heuristic×3 120':>16}{'double dummy 120':>18}")
     for c in result.classes:
         if c.n < result.min_n:
             continue
-        cells = [f"{r.p:>10.3f}" for m in ("dd", "heuristic") for r in c.rates(m) if r.contract in shown]
-        lines.append(f"{c.hand_class:<26}{c.n:>7}  " + "  ".join(cells))
-    if result.pimc_deals:
-        lines.append(f"declarers compared on the {result.pimc_deals:,} deals pimc played (make-rate [95%]):")
+        cells = "".join(f"{r.p:>7.3f}" for r in c.learned if r.contract in shown)
+        at = {m: next((r.p for r in c.rates(m) if r.contract == 120), float("nan")) for m in ("heuristic", "dd")}
+        lines.append(f"{c.hand_class:<34}{c.n:>7,}  {PLAYERS_SHORT['learned']:<12}{cells}  {at['heuristic']:>16.3f}"
+                     f"{at['dd']:>18.3f}")
+    if result.comparison:
+        lines.append(f"the learned player checked against pimc on the first {result.comparison[0].n:,} deals (the same "
+                     "deals: make-rate [95%]; learned minus pimc paired by deal; the pooled row clustered by deal; "
+                     "Holm-corrected):")
         for row in result.comparison:
-            cells = "  ".join(f"{m} {getattr(row, m)[0]:.3f} [{getattr(row, m)[1]:.3f}, {getattr(row, m)[2]:.3f}]"
-                              for m in METHODS)
-            lines.append(f"  {row.contract:>10}: {cells}")
-    lines.append(f"cheat sheet (heuristic play; classes of {result.min_n} deals or more; bids up to the class's "
-                 "lowest bidding cap; expected scores from a zero score: +b made, -b failed; passing measured as "
-                 f"{PASS_SEAT} hand):")
-    lines += cheat_sheet_lines(result.cheat_sheet_of("heuristic"))
+            cells = "  ".join(f"{PLAYERS_SHORT[m]} {_interval(*getattr(row, m), digits=3, sign=False)}"
+                              for m in ("learned", "pimc"))
+            lines.append(f"  {row.contract:>8}: {cells}  learned − pimc {_interval(*row.diff, digits=3)}"
+                         f"{' DIFFER' if row.differ else ''}  (heuristic×3 {row.heuristic[0]:.3f}, double dummy "
+                         f"{row.dd[0]:.3f})")
+        differ = [r.contract for r in result.comparison if r.differ]
+        lines.append("  " + (f"they differ at {', '.join(differ)} (Holm-corrected p < 0.05)" if differ else
+                             "no difference at the 5% level after Holm's correction"))
+    lines.append("cheat sheet: what bidding is worth, per hand class and seat, on the table's deals "
+                 f"({PLAYERS[LINE_PLAYER]}, from a zero score; result: {OBJECTIVE_WORDS[result.objective]}; "
+                 f"classes of {result.min_n} deals or more). \"bid to X\": raise by the least step while the bid "
+                 "is at most X; X is the highest such line whose mean result beats passing on the same deals, its "
+                 "gain and 95% interval beside it. The make levels are risk information only:")
+    lines += cheat_sheet_lines(result.cheat_sheet)
+    if result.detail:
+        lines.append(f"refined by tens and by the longest suit (classes of {result.min_n} deals or more; gain over "
+                     "passing [95%]):")
+        lines += _detail_lines(result.detail)
     lines += [f"plot: {p}" for p in result.plot_files]
     return lines
 
@@ -484,3 +643,101 @@ def solved_layout_lines(result: SolvedLayout) -> list[str]:
                                for p in result.plays[i:i + result.seats]))
     lines.append("play: " + " | ".join(tricks) + ("   (* declares)" if any(p.declared for p in result.plays) else ""))
     return lines
+
+
+# --- strategy ---
+_STRATEGY_TITLES = {"raising": "raising after the talon", "conceding": "conceding", "discard": "the discard",
+                    "marriage_order": "which marriage first (declarer keeping two or more)",
+                    "defence": "defence against a declarer's marriage", "seats": "play by seat",
+                    "score": "the score situation"}
+# Leaves that are means (points, contracts, tricks, counts a game); every other estimate is a share.
+_STRATEGY_MEANS = ("mean raise", "mean_raise", "result", "points", "contract", "tricks", "winning bid", "per deal",
+                   "per_game", "saved", "card_points")
+
+
+def strategy_lines(result: StrategyReport) -> list[str]:
+    """What ``thousand tables strategy`` prints: every estimate (a share in %, or a mean) and every
+    difference (with its Holm-corrected p-value) of each section, with its 95% interval
+    (clustered by game) and the rows it rests on, then where the table and the plot are."""
+    from analysis.strategy import Difference, Estimate, _leaves
+
+    players = ", ".join(result.players)
+    lines = [f"strategy in play: {result.games:,} games and {result.deals:,} paired deals of players {players}, "
+             f"rules {result.rules_name}, seed {result.seed}; 95% intervals clustered by game; differences b - a "
+             "paired by game (the concession's by deal), p Holm-corrected over all of them"]
+    for name, title in _STRATEGY_TITLES.items():
+        lines.append(f"-- {title}")
+        for path, leaf in _leaves(getattr(result, name), ""):
+            label = path.lstrip(".").replace("_", " ")
+            if isinstance(leaf, Estimate):
+                if not leaf.n:
+                    continue
+                mean = any(word in path for word in _STRATEGY_MEANS)
+                scale, unit = (1, "") if mean else (100, "%")
+                value = f"{scale * leaf.value:.1f}{unit}"
+                band = "" if leaf.low != leaf.low else f" [{scale * leaf.low:.1f}, {scale * leaf.high:.1f}]"
+                lines.append(f"  {label:<62}{value + band:<28}n={leaf.n:,}")
+            elif isinstance(leaf, Difference) and leaf.diff == leaf.diff:
+                mean = any(word in path for word in _STRATEGY_MEANS) or abs(leaf.a) > 1 or abs(leaf.b) > 1
+                scale = 1 if mean else 100
+                band = "" if leaf.low != leaf.low else f" [{scale * leaf.low:+.1f}, {scale * leaf.high:+.1f}]"
+                lines.append(f"  {label + ' (b - a)':<62}{f'{scale * leaf.diff:+.1f}{band}':<28}"
+                             f"a={scale * leaf.a:.1f} b={scale * leaf.b:.1f} p(Holm)={leaf.p_holm:.2g}")
+    return lines + [f"table: {result.table_path}; plot: {result.plot_path}"]
+# --- win chances ---
+def _win_chance_scores(result: WinChanceTable) -> list[int]:
+    """The scores of the typical situations shown for a table: round scores below the barrel (or
+    the target), then the barrel's own score when there is one."""
+    grid = result.grid
+    shown = [s for s in (0, 200, 400, 600, 700, 800, 840) if grid.floor <= s < grid.top]
+    return shown + ([grid.top] if grid.has_barrel else [])
+
+
+def win_chance_lines(result: WinChanceTable) -> list[str]:
+    """What ``thousand tables win-chances`` prints: the chance of winning in typical situations
+    (your score down, the leading opponent's across, the third player at a typical score), the
+    validation on held-out games, the checks, and where the table and the plot are."""
+    import numpy as np
+
+    from analysis.win_chances import DENSE, END_GAME, TYPICAL_THIRD
+
+    grid, v, c = result.grid, result.validation, result.checks
+    scores = _win_chance_scores(result)
+    barrel = grid.top if grid.has_barrel else None
+
+    def name(s: int) -> str:
+        return "barrel" if s == barrel else str(s)
+
+    corner = "you \\ leader"
+
+    lines = [f"chance of winning the game from the scores at the start of a deal, in %: {result.finished:,} finished "
+             f"games ({result.deals:,} deals) of {', '.join(result.players)} under these rules, seed {result.seed}",
+             f"rows: your score; columns: the leading opponent's; the third player at {TYPICAL_THIRD} (or the leader's "
+             f"score if lower); scores in bins of {grid.width} from the value shown",
+             f"{corner:>14}" + "".join(f"{name(s):>8}" for s in scores)]
+    for own in scores:
+        lead = np.array(scores)
+        p = result.chance(np.full(len(lead), own), lead, np.minimum(lead, TYPICAL_THIRD))
+        lines.append(f"{name(own):>14}" + "".join(f"{100 * x:>8.1f}" for x in p))
+    lines.append(f"validation on {v.games:,} held-out games ({v.observations:,} seat-deals, "
+                 f"{v.end_game_observations:,} in an end game: somebody at {END_GAME} or more or on the barrel), "
+                 "the table fitted on the others; lower is better, difference [95% interval, clustered by game]:")
+    for what, items in (("Brier score", v.brier), ("log-loss", v.log_loss), ("Brier score, end games",
+                                                                            v.end_game_brier)):
+        for x in items:
+            if what == "log-loss" and x.baseline_name == "the leader wins":
+                continue  # a certain prediction that fails has an infinite log-loss: no comparison
+            lines.append(f"  {what:<24} table {x.table:.4f}  vs {x.baseline_name:<16} {x.baseline:.4f}  "
+                         f"{x.diff:+.4f} [{x.ci_low:+.4f}, {x.ci_high:+.4f}]")
+    lines.append("calibration by deciles of the predicted chance (held-out): predicted -> observed [95%]")
+    for d in v.calibration:
+        lines.append(f"  {d.decile:>2}  {100 * d.low:5.1f}-{100 * d.high:5.1f}%  n {d.n:>8,}  "
+                     f"{100 * d.predicted:5.1f}% -> {100 * d.observed:5.1f}% [{100 * d.ci_low:.1f}, "
+                     f"{100 * d.ci_high:.1f}]")
+    lines.append(f"checks: chances from {c.low:.3f} to {c.high:.3f}; the three seats' chances of a situation sum "
+                 f"to 1 within {c.sum_mean_abs:.4f} on average (largest {c.sum_max_abs:.4f}, {c.sum_max_z:.2f} "
+                 f"standard errors, over {c.sum_dense:,} situations of {DENSE}+ deals); against the expected "
+                 f"direction (own score up, an opponent's down) in {c.monotone_against} of {c.monotone_pairs:,} "
+                 f"neighbouring cells of {DENSE}+ observations beyond 2 standard errors (largest wrong-way step "
+                 f"{100 * c.worst_against:.1f} points)")
+    return lines + [f"table: {result.table_path}; plot: {result.plot_path}; games: {result.run}"]

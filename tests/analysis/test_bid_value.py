@@ -70,17 +70,41 @@ def test_race_objective_and_the_recommendation_beats_passing():
     assert by[120].declares[0] == 1 and by[120].made[0] == 0.5 and by[120].raised[0] == 0.5
     assert by[120].contract == 130
     assert by[120].gain == pytest.approx(((105 - (-45)) + (-165 - 70)) / 2)
-    # Neither bidding line beats passing here: the advice is to pass.
-    assert recommended(values) is None
-    better = line_values(_lines([
-        [(0, 60, 60), (0, 60, 60)],
-        [(120, 0, 0), (100, 0, 0)],
-        [(-140, 0, 0), (-140, 0, 0)],
-        [(160, 0, 0), (-160, 0, 0)],
-    ]), [PASS_LINE, 120, 140, 160])
-    gains = {v.limit: v.gain for v in better}
-    assert gains[120] == 170 and gains[140] == -80 and gains[160] == 60
-    assert recommended(better).limit == 160  # the highest line that beats passing, not the first
+
+
+def _stepped(gains):
+    """40 deals; the pass line scores 0 everywhere; line k (limits 100, 105, ...) adds ``gain`` to the
+    line below it on the deals of its ``reached`` set: (reached deals, gain) per line."""
+    n = 40
+    limits = [PASS_LINE] + [100 + 5 * k for k in range(len(gains))]
+    out = np.zeros((n, len(limits), len(LINE_COLUMNS)), dtype=np.int64)
+    out[:, :, C["declarer"]] = 1
+    for k, (reached, gain) in enumerate(gains, start=1):
+        out[:, k] = out[:, k - 1]
+        out[:reached, k, C["change0"]] += gain
+        out[:reached, k, C["declarer"]] = 0
+        out[:reached, k, C["winning_bid"]] = limits[k]
+    return out, limits
+
+
+def test_the_recommendation_bids_on_while_bidding_beats_passing_in_its_situation():
+    # 100 gains everywhere, 105 gains on the 35 deals that reach it, 110 loses where reached.
+    lines, limits = _stepped([(40, 30), (35, 10), (32, -5), (40, 50)])
+    values = line_values(lines, limits, objective="own")
+    by = {v.limit: v for v in values}
+    assert (by[105].reached, by[105].step_gain) == (35, 10)
+    verdict = recommended(values)
+    assert verdict.bid == 105 and verdict.beyond.limit == 110 and verdict.beyond.step_gain == -5
+    # Across all deals, 115 still beats passing (gain > 0), but the bidder never gets there by the rule.
+    assert by[115].gain > 0
+    # A level reached in too few deals neither stops nor counts; nothing tested above: untested.
+    lines, limits = _stepped([(40, 30), (5, -50), (40, 10), (3, 100)])
+    verdict = recommended(line_values(lines, limits, objective="own"))
+    assert verdict.bid == 110 and verdict.beyond is None and verdict.untested_from == 115
+    # The first tested level loses: pass.
+    lines, limits = _stepped([(40, -1), (40, 10)])
+    verdict = recommended(line_values(lines, limits, objective="own"))
+    assert verdict.line is None and verdict.bid is None and verdict.beyond.limit == 100
 
 
 def test_objectives_are_checked():

@@ -19,7 +19,7 @@ from analysis.report import Sizes, build_report
 from sim.fingerprint import file_sha256
 
 SMALL = Sizes(bid_deals=300, pimc_deals=6, marriage_deals=3000, marriage_play_deals=200, barrel_games=60,
-              compare_games=60, tournament_games=40, min_n=10)
+              compare_games=60, tournament_games=40, min_n=10, strategy_games=30, strategy_deals=1000)
 RULES = ["classic", "short"]
 FOLLOWED: dict[str, list] = {}  # what the report fixture's progress and log received
 
@@ -43,7 +43,7 @@ def test_progress_is_numbers_stage_by_stage(made):
     calls = FOLLOWED["progress"]  # recorded by the fixture `made`
     stages = list(dict.fromkeys(stage for stage, _, _ in calls))
     assert [s.split(" (")[0] for s in stages] == ["bid tables", "marriages", "barrel", "house rules", "tournament",
-                                                  "writing"]
+                                                  "strategy", "writing"]
     done = [d for _, d, _ in calls]
     assert done == sorted(done) and len({t for _, _, t in calls}) == 1
     assert done[-1] == calls[-1][2] > 0
@@ -66,7 +66,7 @@ def test_files_and_provenance(made):
     data = dirs["bids"].parents[2]
     assert path == out / report.REPORT_HTML and path.is_file()
     for name in ("bid_make_rates.png", "bid_methods.png", "marriage_odds.png", "marriage_worth.png",
-                 "barrel_survival.png", "compare.png", "tournament.png"):
+                 "barrel_survival.png", "compare.png", "tournament.png", "strategy.png"):
         assert (out / name).stat().st_size > 5000, name
     prov = json.loads((out / report.PROVENANCE).read_text(encoding="utf-8"))
     assert prov["command"] == ["thousand", "report", "--test"] and prov["seed"] == 0
@@ -96,7 +96,7 @@ def test_markdown_images_exist_and_tables_parse(made):
     for key, title in SECTIONS.items():
         assert f"## {title} {{#{key}}}" in md
     images = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md)
-    assert len(images) == 7 and all((out / img).is_file() for img in images)
+    assert len(images) == 8 and all((out / img).is_file() for img in images)
     tables = 0
     lines = md.splitlines()
     for i, line in enumerate(lines):
@@ -130,13 +130,20 @@ def test_numbers_equal_the_json_commands(made):
                           "--out", str(dirs["bids"]), "--json"])
     assert bids == kept["bids"]
     section = _section_text(md, "bids")
-    for r in bids["cheat_sheet"]["heuristic"]:
+    assert bids["cheat_sheet"]
+    for r in bids["cheat_sheet"]:
         row = next(ln for ln in section.splitlines() if ln.startswith(f"| {r['hand_class']} |"))
-        assert f"| {r['n']:,} | {r['bidding_cap']} |" in row
-        assert f"| {r['first_hand_bid']} ({num(r['first_hand_ev'], sign=True)}) |" in row
+        assert row.startswith(f"| {r['hand_class']} | {r['n']:,} | ")
+        for s in r["seats"]:
+            # Each advice as printed, with the gain over passing it rests on; it beats passing.
+            if s["bid"] is None:
+                assert ("forced bid, then pass" if s["forced"] else "| pass") in row
+            else:
+                assert s["gain"] > 0
+                assert f"bid to {s['bid']}: {num(s['gain'], s['gain_low'], s['gain_high'], sign=True)}" in row
     for r in bids["comparison"]:
-        assert f"| {r['contract']} | {r['n']:,} | {pct(*r['dd'])} | {pct(*r['pimc'])} | {pct(*r['heuristic'])} |" \
-            in section
+        assert (f"| {r['contract']} | {r['n']:,} | {pct(*r['learned'])} | {pct(*r['pimc'])} | "
+                f"{num(*(100 * x for x in r['diff']), sign=True)} |") in section
     assert "--players learned" in _section_text(md, "method")  # each reproducing command names its players
     marriages = _json_command(["tables", "marriages", "--deals", "3000", "--play-deals", "200", "--seed", "0",
                                "--bids", str(dirs["bids"] / "bids.parquet"), "--out", str(dirs["marriages"]),
@@ -170,6 +177,25 @@ def test_numbers_equal_the_json_commands(made):
     section = _section_text(md, "players")
     for r in players["players"]:
         assert f"| {r['player']} | {pct(r['win_share'], r['win_ci_low'], r['win_ci_high'])} |" in section
+    kept["strategy"] = json.loads((out / "data" / "strategy.json").read_text(encoding="utf-8"))
+    strategy = _json_command(["tables", "strategy", "--games", "30", "--deals", "1000", "--seed", "0", "--out",
+                              str(dirs["strategy"]), "--json"])
+    assert strategy == kept["strategy"]
+    section = _section_text(md, "strategy")
+    for sub in ("6.1 Raising after the talon", "6.2 Conceding", "6.3 The discard", "6.4 Which marriage to declare",
+                "6.5 Defence against a declarer's marriage", "6.6 Play by seat", "6.7 The score situation"):
+        assert f"### {sub}" in section
+    raised = strategy["raising"]["choice"]["raise"]
+    assert f"| all contracts | 100% | {pct(raised['value'], raised['low'], raised['high'])} |" in section
+    for place, cell in strategy["seats"]["by_position"].items():
+        e = cell["declares"]
+        assert f"| {place} | {pct(e['value'], e['low'], e['high'])} |" in section
+    summary = _section_text(md, "summary")
+    assert "learned player at every seat" in summary and summary.count("\n- **") >= 5
+    glossary = _section_text(md, "glossary")
+    for term in ("Declarer", "Talon", "Marriage", "Barrel", "Bolt", "Dump truck", "Raise", "Concede",
+                 "First, second, third hand", "Race objective"):
+        assert f"- **{term}**:" in glossary
 
 
 def test_a_second_run_plays_nothing(made, tmp_path):
@@ -236,7 +262,7 @@ def test_the_page_in_headless_chromium(made, tmp_path):
     found = re.search(r'<pre id="probe-result">(.*?)</pre>', dom, re.S)
     assert found, "the page did not finish loading"
     result = json.loads(html.unescape(found.group(1)))
-    assert len(result["images"]) == 7
+    assert len(result["images"]) == 8
     assert all(w > 0 and h > 0 and done for w, h, done in result["images"])
     for key in SECTIONS:
         assert key in result["ids"]

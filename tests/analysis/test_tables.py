@@ -1,5 +1,9 @@
-"""Bid-success tables: stored columns and metadata, features, made arrays against the points,
-the summary and the plot, the command line."""
+"""Bid-success tables: stored columns and metadata, features, made arrays against the points, the
+auction lines against a fresh play, make-rates falling with the contract, clustered pooled
+intervals, every cheat-sheet advice recomputed from the stored table, the summary and the plots,
+reuse and resume, the command line."""
+
+import math
 
 import numpy as np
 import polars as pl
@@ -7,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from analysis import tables
+from analysis.bid_value import MIN_REACHED
 from sim.game.cards import parse_hand
 from sim.game.rules import HouseRules
 
@@ -23,17 +28,77 @@ def test_table_columns_metadata_and_made_arrays(table):
     df = pl.read_parquet(path)
     meta = tables.read_metadata(path)
     assert df.height == 80 and meta["sample_size"] == 80 and meta["seed"] == 4 and meta["pimc_deals"] == 3
-    assert meta["rules"]["min_bid"] == 100 and "thousand_version" in meta
+    assert meta["rules"]["min_bid"] == 100 and "thousand_version" in meta and meta["part_size"] == tables.TABLE_PART
+    assert set(tables.TABLE_COLUMNS) <= set(df.columns)
     levels = np.array(meta["levels"])
     for m in ("dd", "heuristic"):
         made = np.array(df[f"{m}_made"].to_list())
         assert np.array_equal(made, df[f"{m}_points"].to_numpy()[:, None] >= levels[None, :])
-    assert df["pimc_points"].null_count() == 77
+    assert df["pimc_points"].null_count() == 77 and df["pimc_made"].null_count() == 77
     # 24 cards exactly once per deal.
     u = df["hand"].to_numpy().astype(np.int64) | df["talon"].to_numpy() | df["left"].to_numpy() | df["right"].to_numpy()
     assert np.all(u == (1 << 24) - 1)
     # A declarer's points: dd value is at least the sure 0 and at most 120 + marriages of 10 cards.
-    assert df["dd_points"].min() >= 0 and df["dd_points"].max() <= 120 + 280
+    assert df["dd_points"].min() >= 0 and np.all(df["dd_points"].to_numpy() <= df["max_points"].to_numpy())
+    # The learned declarer played every contract up to the most his 10 cards allow, and no other;
+    # a contract is made where his points playing it reach it, never above max_points.
+    hand10 = df["hand"].to_numpy().astype(np.int64) | df["talon"].to_numpy()
+    assert np.array_equal(df["max_points"].to_numpy(), tables.max_points(hand10, HouseRules()))
+    for pts, top, made in zip(df["learned_points"].to_list(), df["max_points"], df["learned_made"].to_list(),
+                              strict=True):
+        k = int((levels <= top).sum())
+        assert len(pts) == k and max(pts) <= top
+        assert list(made) == [p >= b for p, b in zip(pts, levels[:k], strict=True)] + [False] * (len(levels) - k)
+    # Each seat's lines: the pass line, then bid up to each contract to the bidding cap.
+    for seat in tables.SEAT_NAMES:
+        lengths = df[f"{seat}_change0"].list.len().to_list()
+        assert lengths == [len(tables.line_limits(c, meta["levels"])) for c in df["bid_cap"]]
+        for f in tables.LINE_FIELDS[1:]:
+            assert df[f"{seat}_{f}"].list.len().to_list() == lengths
+
+
+def test_stored_lines_are_the_auction_lines_of_the_deal(table):
+    """The stored lines of a class's deals rebuilt (``line_array``) equal a fresh ``auction_lines``
+    play of the same deals, seat by seat (the learned player is deterministic given the deal)."""
+    from analysis.advisor import SEATS
+    from sim.engine.playouts import LINE_COLUMNS, Situation, auction_lines
+
+    _, path = table
+    df = pl.read_parquet(path)
+    cap = int(df["bid_cap"].max())  # the hands with the most lines
+    df = df.filter(pl.col("bid_cap") == cap).head(6)
+    limits = tables.line_limits(cap, tables.read_metadata(path)["levels"])
+    assert len(limits) >= 6
+    plays = np.stack([df["talon"], df["left"], df["right"]], axis=1).astype(np.int64)
+    for seat in tables.SEAT_NAMES:
+        fresh = auction_lines(0, plays, HouseRules(), SEATS[seat], Situation(), limits, 99,
+                              hands=df["hand"].to_numpy().astype(np.int64))
+        stored = tables.line_array(df, seat, len(limits))
+        for f in tables.LINE_FIELDS:
+            j = LINE_COLUMNS.index(f)
+            assert np.array_equal(stored[:, :, j], fresh[:, :, j]), (seat, f)
+        for i in range(3):  # from a zero score the score after the deal is its change
+            score, change = (fresh[:, :, LINE_COLUMNS.index(f"{c}{i}")] for c in ("score", "change"))
+            assert np.array_equal(score, change) and np.array_equal(stored[:, :, LINE_COLUMNS.index(f"score{i}")],
+                                                                    score)
+
+
+def test_make_rates_fall_with_the_contract(table):
+    """The declarers who play once (heuristic, dd, pimc) make a contract only if they make every
+    lower one, deal by deal, so their class make-rates never rise with the contract. The learned
+    declarer plays each contract apart: deal by deal he may make 125 after failing 120, but in this
+    table his make-rate over all deals still falls at every step of 10 points."""
+    _, path = table
+    df = pl.read_parquet(path)
+    for m in ("heuristic", "dd", "pimc"):
+        made = np.array([x for x in df[f"{m}_made"].to_list() if x is not None], dtype=int)
+        assert np.all(np.diff(made, axis=1) <= 0)
+    for c in tables.class_curves(path):
+        for m in ("heuristic", "dd", "pimc"):
+            ks = [r.k for r in c.rates(m)]
+            assert ks == sorted(ks, reverse=True)
+    learned = np.array(df["learned_made"].to_list()).mean(axis=0)[::2]  # 100, 110, 120, ...
+    assert np.all(np.diff(learned) <= 0)
 
 
 def test_hand_features():
@@ -56,7 +121,13 @@ def test_summary_and_plot(table, tmp_path):
     out, path = table
     result = tables.summarize_bid_table(path, min_n=1)
     lines = bid_table_lines(result)
-    assert any("dd 100" in ln for ln in lines) and any("declarers compared" in ln for ln in lines)
+    text = "\n".join(lines)
+    assert "learned×3" in text and "checked against pimc" in text and "cheat sheet" in text
+    # Every class row and every seat row of the cheat sheet names its players.
+    rows = [ln for ln in lines if ln.startswith(tuple(tables.MARRIAGE_CLASSES)) and " deals, bidding cap" not in ln]
+    seat_rows = [ln for ln in lines if ln.strip().startswith(("first hand:", "second hand:", "third hand:"))]
+    assert rows and seat_rows and all("learned×3" in ln for ln in rows + seat_rows)
+    assert len(seat_rows) == 3 * len(result.cheat_sheet)
     assert lines[-2:] == [f"plot: {out / tables.PLOT_FILE}", f"plot: {out / tables.METHODS_PLOT_FILE}"]
     plot_bid_make_rates(result, tmp_path / "rates.png")
     plot_bid_methods(result, tmp_path / "methods.png")
@@ -66,25 +137,104 @@ def test_summary_and_plot(table, tmp_path):
     # The declarers compared on the deals pimc played, as the plot draws them: 3 deals in two groups.
     groups = {r.group: r.n for r in result.method_rates}
     assert sum(groups.values()) == 3 and set(groups) <= set(tables.METHOD_GROUPS)
+    # The classes are a player's: marriage by suit and aces, all deals in one class each.
+    assert sum(c.n for c in result.classes) == 80
+    assert all(c.hand_class.split(", ")[0] in tables.MARRIAGE_CLASSES for c in result.classes)
 
 
-def test_the_pooled_contracts_are_clustered_by_deal(table):
+def test_the_pooled_contracts_are_clustered_by_deal(tmp_path):
     """The 100-200 row counts each deal once: the mean over deals of the share of the contracts it
     made, with a normal interval from the spread between deals (a deal's 21 contracts are one
-    cluster), here counted deal by deal."""
-    import math
+    cluster), here counted deal by deal; it is wider than the interval that takes the 21 levels of
+    a deal as independent trials. The paired difference learned minus pimc likewise."""
     import statistics
 
-    _out, path = table
+    from analysis.stats import wilson_interval
+
+    path = tables.build_bid_tables(deals=60, seed=8, out=tmp_path, pimc_deals=40, worlds=2)
     df = pl.read_parquet(path).filter(pl.col("pimc_points").is_not_null())
-    levels = [lv for lv in tables.read_metadata(path)["levels"] if lv <= 200]
+    levels = tables.read_metadata(path)["levels"]
+    pooled = [j for j, lv in enumerate(levels) if lv <= tables.POOLED_TOP]
     row = tables.comparison(path)[-1]
-    assert row.contract == f"{levels[0]}-{levels[-1]}" and row.n == df.height == 3
+    assert row.contract == f"{levels[0]}-{levels[pooled[-1]]}" and row.n == df.height == 40
+    z = 1.959963984540054
+    shares = {}
     for m in tables.METHODS:
-        share = [sum(p >= lv for lv in levels) / len(levels) for p in df[f"{m}_points"].to_list()]
+        made = [[bool(x[j]) for j in pooled] for x in df[f"{m}_made"].to_list()]
+        share = [sum(x) / len(x) for x in made]
+        shares[m] = share
         mean = sum(share) / len(share)
-        half = 1.959963984540054 * statistics.stdev(share) / math.sqrt(len(share))
+        half = z * statistics.stdev(share) / math.sqrt(len(share))
         assert getattr(row, m) == pytest.approx((mean, max(0.0, mean - half), min(1.0, mean + half)))
+        k = sum(sum(x) for x in made)
+        lo, hi = wilson_interval(k, len(made) * len(pooled))  # the 21 levels taken as independent: too narrow
+        if 0 < mean < 1:
+            assert hi - lo < getattr(row, m)[2] - getattr(row, m)[1]
+    diff = [a - b for a, b in zip(shares["learned"], shares["pimc"], strict=True)]
+    mean = sum(diff) / len(diff)
+    half = z * statistics.stdev(diff) / math.sqrt(len(diff))
+    assert row.diff == pytest.approx((mean, mean - half, mean + half))
+
+
+def _race(changes):
+    """Seat 0's race result of a line: his change minus the opponents' mean."""
+    return changes[0] - (changes[1] + changes[2]) / 2
+
+
+@pytest.fixture(scope="module")
+def table1500(tmp_path_factory):
+    """A table large enough for some levels to be reached in MIN_REACHED deals of a class."""
+    return tables.build_bid_tables(deals=1500, seed=5, out=tmp_path_factory.mktemp("t1500"), pimc_deals=0)
+
+
+@pytest.mark.parametrize("objective", ["race", "own"])
+def test_every_advice_beats_passing_by_the_numbers_printed_beside_it(table1500, objective):
+    """Recomputed by plain loops over the stored rows: for each class and seat, every tested level
+    up to the advised bid gains over passing where the auction reached it, the first tested level
+    above it does not, and the printed gain is the advised level's, above 0, inside its interval;
+    "pass" means the first tested level loses."""
+    path = table1500
+    result = tables.summarize_bid_table(path, min_n=MIN_REACHED, objective=objective)
+    assert result.cheat_sheet and result.detail and result.objective == objective
+    stored = pl.read_parquet(path)
+    rows = {g: stored.with_columns(hand_class=tables.class_expr(g)).to_dicts() for g in tables.GROUPINGS}
+    levels = tables.read_metadata(path)["levels"]
+    advised = 0
+    for r in result.cheat_sheet + result.detail:
+        deals = [d for d in rows[r.grouping] if d["hand_class"] == r.hand_class]
+        assert len(deals) == r.n >= MIN_REACHED and r.bidding_cap == min(d["bid_cap"] for d in deals)
+        limits = tables.line_limits(r.bidding_cap, levels)
+        for s in r.seats:
+            def value(d, k, seat=s.seat):
+                changes = [d[f"{seat}_change{i}"][k] for i in range(3)]
+                return _race(changes) if objective == "race" else changes[0]
+
+            # Where the auction reached each level: the deals whose stored row differs from the line
+            # one step lower there; bidding the level against passing there.
+            fields = list(tables.LINE_FIELDS)
+            steps = {}
+            for k in range(1, len(limits)):
+                reached = [d for d in deals if any(d[f"{s.seat}_{f}"][k] != d[f"{s.seat}_{f}"][k - 1] for f in fields)]
+                steps[limits[k]] = (len(reached), sum(value(d, k) - value(d, k - 1) for d in reached) / len(reached)
+                                    if reached else math.nan)
+            assert [v.limit for v in s.lines] == limits
+            assert s.pass_value == pytest.approx(sum(value(d, 0) for d in deals) / len(deals))
+            tested = [(b, g) for b, (n, g) in sorted(steps.items()) if n >= MIN_REACHED]
+            expected = None
+            for b, g in tested:
+                if g <= 0:
+                    break
+                expected = b
+            assert s.bid == expected
+            if s.bid is None:
+                assert math.isnan(s.gain)
+            else:
+                advised += 1
+                assert (s.reached, s.gain) == (steps[s.bid][0], pytest.approx(steps[s.bid][1]))
+                assert s.gain > 0 and s.gain_low <= s.gain <= s.gain_high
+                above = [b for b, _ in tested if b > s.bid]
+                assert s.beyond == (above[0] if above else None)
+    assert advised  # some class is worth bidding in some seat
 
 
 def test_cli_tables_bids(tmp_path):
@@ -93,8 +243,12 @@ def test_cli_tables_bids(tmp_path):
     res = CliRunner().invoke(app, ["tables", "bids", "--deals", "20", "--pimc-deals", "0", "--out", str(tmp_path)])
     assert res.exit_code == 0, res.output
     assert (tmp_path / tables.TABLE_FILE).exists() and "bid-success tables" in res.output
-    bad = CliRunner().invoke(app, ["tables", "bids", "--deals", "5", "--rules", "nope", "--out", str(tmp_path)])
-    assert bad.exit_code == 2 and "error:" in bad.output
+    for args, words in ((["--rules", "nope"], "error:"), (["--objective", "win"], "--objective"),
+                        (["--deals", "0"], "--deals"), (["--pimc-deals", "-1"], "--pimc-deals"),
+                        (["--min-n", "0"], "--min-n"), (["--worlds", "0"], "--worlds")):
+        bad = CliRunner().invoke(app, ["tables", "bids", "--deals", "5", "--out", str(tmp_path / "bad"), *args])
+        assert bad.exit_code == 2 and words in bad.output and "Traceback" not in bad.output, (args, bad.output)
+        assert len([ln for ln in bad.output.splitlines() if ln.startswith("error")]) == 1, bad.output
 
 
 def test_parts_resume_after_an_interruption_and_match_one_go(tmp_path, monkeypatch):
@@ -160,21 +314,17 @@ def test_pass_line_with_one_hand_per_sample_equals_the_single_hand_line():
     assert np.all(one[:, 1] != 0)
 
 
-def test_stored_pass_points_and_bidding_cap(table):
-    from analysis.advisor import SEATS
-    from sim.engine.playouts import Situation, pass_results
-
+def test_bidding_cap(table):
     _, path = table
     df = pl.read_parquet(path)
-    meta = tables.read_metadata(path)
     # The cap: 120 plus the marriages held (classic), at most the highest contract.
     assert np.array_equal(df["bid_cap"].to_numpy(), np.minimum(120 + df["marriage_value"].to_numpy(), 400))
-    # pass_points is the pass line of each deal, as the advisor plays it.
-    d = np.stack([df["hand"].to_numpy(), df["talon"].to_numpy(), df["left"].to_numpy(), df["right"].to_numpy()],
-                 axis=1).astype(np.int64)
-    again = pass_results(0, d[:, 1:], HouseRules(), SEATS[tables.PASS_SEAT], Situation(), meta["seed"],
-                         hands=d[:, 0])
-    assert np.array_equal(df["pass_points"].to_numpy(), again[:, 0])
+
+
+def test_the_same_seed_gives_the_same_bytes_whatever_the_threads(tmp_path):
+    one = tables.build_bid_tables(deals=60, seed=9, out=tmp_path / "one", pimc_deals=2, worlds=2, threads=1)
+    two = tables.build_bid_tables(deals=60, seed=9, out=tmp_path / "two", pimc_deals=2, worlds=2, threads=2)
+    assert one.read_bytes() == two.read_bytes()
 
 
 def test_a_table_made_with_the_same_arguments_is_reused(tmp_path):
@@ -197,64 +347,6 @@ def test_a_table_made_with_the_same_arguments_is_reused(tmp_path):
     assert tables.read_metadata(path)["seed"] == 3 and "replaced (--fresh)" in stages[0]
 
 
-def _naive_cheat_sheet(path, method, min_n, risks=(0.3, 0.5)):
-    """The cheat sheet by plain loops over the rows: the twin of tables.cheat_sheet (classic rules,
-    a zero score: +b made, -b failed)."""
-    import math
-
-    rows = pl.read_parquet(path).to_dicts()
-    levels = tables.read_metadata(path)["levels"]
-    classes = {}
-    for r in rows:
-        mv = r["marriage_value"]
-        m = ("no marriage" if mv == 0 else "marriage <100" if mv < 100 else "marriage 100" if mv == 100
-             else "marriages >100")
-        classes.setdefault(f"{m}, aces {min(r['aces'], 3)}{'+' if r['aces'] >= 3 else ''}", []).append(r)
-    out = {}
-    for name, rs in classes.items():
-        played = [r for r in rs if r[f"{method}_points"] is not None]
-        if len(played) < min_n:
-            continue
-        cap = min(r["bid_cap"] for r in rs)
-        entry = {}
-        best = None
-        for b in levels:
-            if b > cap:
-                break
-            p = sum(r[f"{method}_points"] >= b for r in played) / len(played)
-            for risk in risks:
-                if p >= 1 - risk:
-                    entry[risk] = b
-            ev = p * b - (1 - p) * b
-            if best is None or ev > best[1] + 1e-12:
-                best = (b, ev)
-        pass_ev = sum(r["pass_points"] for r in rs) / len(rs)
-        out[name] = {"risk": {k: entry.get(k) for k in risks}, "first": best[0], "first_ev": best[1],
-                     "later": best[0] if best[1] > pass_ev else None, "pass_ev": pass_ev, "cap": cap}
-        assert not math.isnan(pass_ev)
-    return out
-
-
-@pytest.mark.parametrize("method", ["heuristic", "dd", "pimc"])
-def test_cheat_sheet_against_its_naive_twin(tmp_path, method):
-    path = tables.build_bid_tables(deals=400, seed=5, out=tmp_path, pimc_deals=40 if method == "pimc" else 0,
-                                   worlds=2)
-    min_n = 5 if method == "pimc" else 20
-    naive = _naive_cheat_sheet(path, method, min_n)
-    rows = tables.cheat_sheet(path, method=method, min_n=min_n)
-    assert {r.hand_class for r in rows} == set(naive) and rows
-    for r in rows:
-        n = naive[r.hand_class]
-        assert r.bidding_cap == n["cap"]
-        assert r.at_risk(0.3).bid == n["risk"][0.3] and r.at_risk(0.5).bid == n["risk"][0.5]
-        assert r.first_hand_bid == n["first"] and r.first_hand_ev == pytest.approx(n["first_ev"])
-        assert r.later_hand_bid == n["later"] and r.pass_ev == pytest.approx(n["pass_ev"])
-        # The range the intervals allow holds the bid itself.
-        for b in r.bids:
-            if b.bid is not None:
-                assert (b.low is None or b.low <= b.bid) and b.high >= b.bid
-
-
 def test_cli_tables_bids_json(tmp_path):
     import json
 
@@ -264,9 +356,11 @@ def test_cli_tables_bids_json(tmp_path):
                                    "--min-n", "5", "--json"])
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
-    assert data["sample_size"] == 60 and data["min_n"] == 5
-    assert {c["hand_class"] for c in data["classes"]} >= {r["hand_class"] for r in data["cheat_sheet"]["heuristic"]}
+    assert data["sample_size"] == 60 and data["min_n"] == 5 and data["objective"] == "race"
+    assert {c["hand_class"] for c in data["classes"]} >= {r["hand_class"] for r in data["cheat_sheet"]}
     assert sum(c["n"] for c in data["classes"]) == 60
+    assert all([s["seat"] for s in r["seats"]] == list(tables.SEAT_NAMES) for r in data["cheat_sheet"])
+    assert data["line_players"] == tables.PLAYERS["learned"]
     bad = CliRunner().invoke(app, ["tables", "bids", "--deals", "60", "--out", str(tmp_path), "--min-n", "0"])
     assert bad.exit_code == 2 and "--min-n" in bad.output
 
@@ -341,17 +435,25 @@ def test_to_polars_tables(bids_command):
     by_class = classes.filter(pl.col("method") == "dd").group_by("hand_class").agg(pl.col("n_class").first())
     assert by_class["n_class"].sum() == 60
     # A row of the DataFrame is the rate of the result, and the rate counts the stored deals.
-    row = classes.filter((pl.col("method") == "heuristic") & (pl.col("contract") == 120)).row(0, named=True)
-    curve = result.curve(row["hand_class"])
-    rate = next(r for r in curve.heuristic if r.contract == 120)
-    assert (row["k"], row["n"], row["p"]) == (rate.k, rate.n, rate.p)
-    in_class = stored.with_columns(hand_class=tables._class_expr()).filter(pl.col("hand_class") == row["hand_class"])
-    assert rate.k == (in_class["heuristic_points"] >= 120).sum() and rate.n == in_class.height
+    for method in ("heuristic", "learned"):
+        row = classes.filter((pl.col("method") == method) & (pl.col("contract") == 120)).row(0, named=True)
+        curve = result.curve(row["hand_class"])
+        rate = next(r for r in curve.rates(method) if r.contract == 120)
+        assert (row["k"], row["n"], row["p"]) == (rate.k, rate.n, rate.p)
+        assert row["players"] == tables.PLAYERS[method]
+        in_class = stored.with_columns(hand_class=tables.class_expr()).filter(pl.col("hand_class") == row["hand_class"])
+        j = result.levels.index(120)
+        assert rate.k == sum(x[j] for x in in_class[f"{method}_made"].to_list()) and rate.n == in_class.height
     sheet = result.to_polars(table="cheat_sheet")
-    assert sheet.height == len(result.cheat_sheet) and sheet["bid_at_risk_0.3"].dtype == pl.Int64
-    assert set(sheet["method"]) <= set(tables.METHODS)
+    assert sheet.height == 3 * (len(result.cheat_sheet) + len(result.detail))
+    assert sheet["bid_at_risk_0.3"].dtype == pl.Int64 and sheet["bid"].dtype == pl.Int64
+    assert set(sheet["seat"]) == set(tables.SEAT_NAMES) and set(sheet["players"]) == {tables.PLAYERS["learned"]}
+    first = result.cheat_sheet[0].seats[0]
+    assert sheet.row(0, named=True)["gain"] == first.gain or math.isnan(first.gain)
+    lines = result.to_polars(table="lines")
+    assert lines.height == sum(len(s.lines) for r in result.cheat_sheet + result.detail for s in r.seats)
     compared = result.to_polars(table="comparison")
-    assert compared["contract"].to_list() == ["100", "110", "120", "140", "100-200"] and compared["n"][0] == 4
+    assert compared["contract"].to_list() == ["100", "110", "120", "140", "160", "100-200"] and compared["n"][0] == 4
     methods = result.to_polars(table="methods")
     assert methods.height == len(result.method_rates) and methods["n"].max() <= 4
     with pytest.raises(ValueError, match="table must be one of"):

@@ -51,14 +51,18 @@ def test_an_unforced_first_hand_may_pass(tmp_path):
     assert res.exit_code == 0, res.output
     assert "forced to bid 100" not in res.output and "forced bid" not in res.output
     assert "first hand, not forced to bid: forced_first_bid = false" in res.output
-    assert res.output.strip().splitlines()[-1].startswith("recommendation (dd play): pass")
-    assert "thrown in" in res.output  # the pass line says what happens when everybody passes
+    assert "\n  pass  " in res.output  # the pass line is plain passing, no forced bid first
     data = advice_json(bid(WEAK, "--rules", rules, "--samples", "60", "--method", "dd", "--json"))
-    assert data["forced_bid"] is None and data["recommendation"]["bid"] is None
-    assert data["recommendation"]["action"] == "pass" and data["pass"]["stuck_with_forced_bid"] is None
-    # Under the default rules first hand is still forced.
+    assert data["forced_bid"] is None and data["lines"][0]["line"] == "pass"
+    if data["recommendation"]["gain"] is None:
+        assert data["recommendation"]["action"] == "pass" and data["recommendation"]["bid"] is None
+        assert res.output.strip().splitlines()[-1].startswith("recommendation (learned player, all seats; race, "
+                                                             "60 deals): pass: no level gains over passing")
+    # Under the default rules first hand is still forced: its pass line makes the forced bid first.
     forced = advice_json(bid(WEAK, "--samples", "60", "--method", "dd", "--json"))
-    assert forced["forced_bid"] == 100 and forced["recommendation"]["action"] == "forced bid 100, then pass"
+    assert forced["forced_bid"] == 100 and forced["lines"][0]["declares"]["p"] > 0
+    if forced["recommendation"]["gain"] is None:
+        assert forced["recommendation"]["action"] == "forced bid 100, then pass"
 
 
 # ---- item 11: the score --------------------------------------------------------------------------
@@ -78,7 +82,13 @@ def test_a_score_is_checked_against_the_rules_target_and_barrel(tmp_path):
     assert bid(HAND, "--rules", rules, "--samples", "10", "--score", "1000").exit_code == 0
     refused(bid(HAND, "--rules", rules, "--samples", "10", "--score", "1500"), "target (1500)")
     data = advice_json(bid(HAND, "--samples", "10", "--on-barrel", "--score", "880", "--json"))
-    assert data["situation"] == {"score": 880, "on_barrel": True}
+    assert data["situation"] == {"score": 880, "on_barrel": True, "left_score": 0, "left_on_barrel": False,
+                                 "right_score": 0, "right_on_barrel": False}
+    # The opponents' scores are checked against the same rules, and reach the situation.
+    refused(bid(HAND, "--rules", rules, "--samples", "10", "--right-score", "1500"), "--right-score 1500",
+            "target (1500)")
+    data = advice_json(bid(HAND, "--rules", rules, "--samples", "10", "--left-score", "1000", "--json"))
+    assert data["situation"]["left_score"] == 1000
 
 
 # ---- item 13: a bidding cap below min_bid -----------------------------------------------------------
@@ -87,7 +97,7 @@ def test_a_hand_that_cannot_reach_min_bid(tmp_path):
     res = bid(NO_MARRIAGE, "--rules", rules, "--seat", "second", "--samples", "40", "--method", "dd,heuristic")
     assert res.exit_code == 0, res.output
     assert "bidding cap 120: below the minimum bid 125, so this hand cannot bid" in res.output
-    assert "pass and defend: E = " in res.output
+    assert "\n  pass  " in res.output  # the pass line's value is still given
     assert res.output.strip().splitlines()[-1].startswith("recommendation: pass (this hand cannot bid")
     data = advice_json(bid(NO_MARRIAGE, "--rules", rules, "--seat", "second", "--samples", "40", "--method", "dd",
                            "--json"))
@@ -118,11 +128,27 @@ def test_pimc_work_reports_progress_deal_by_deal():
     calls = []
     advise(hand=HAND, samples=3, methods="pimc,dd", worlds=2, threads=1, progress=lambda *a: calls.append(a))
     stages = list(dict.fromkeys(c[0] for c in calls))
-    assert stages == ["pimc (2 worlds a decision)", "dd", "pass and defend"]
-    assert all(c[2] == 3 for c in calls) and calls[-1] == ("pass and defend", 3, 3)
+    assert stages == ["pimc (2 worlds a decision)", "dd", "auction lines (learned player)"]
+    assert all(c[2] == 3 for c in calls) and calls[-1] == ("auction lines (learned player)", 3, 3)
     assert ("pimc (2 worlds a decision)", 3, 3) in calls
     res = runner.invoke(app, ["bid", HAND, "--method", "pimc", "--samples", "2", "--worlds", "2"])
     assert res.exit_code == 0 and "pimc (2 worlds a decision)" in res.output and "2/2" in res.output
+
+
+def test_learned_make_rates_report_progress_level_by_level():
+    """The learned declarer plays each contract apart: its stage counts samples × contracts, and
+    ends complete when the contracts above the cap that nobody makes are left unplayed."""
+    from analysis.advisor import advise
+
+    calls = []
+    r = advise(hand=WEAK, samples=20, seed=1, threads=1, progress=lambda *a: calls.append(a))
+    stages = list(dict.fromkeys(c[0] for c in calls))
+    assert stages == ["learned player: each contract played apart", "auction lines (learned player)"]
+    learned = [c for c in calls if c[0] == stages[0]]
+    total = 20 * len(range(100, r.raise_cap + 1, 5))
+    assert all(c[2] == total for c in learned) and learned[-1][1] == total
+    assert [c[1] for c in learned] == sorted(c[1] for c in learned)
+    assert r.played_to < r.raise_cap  # the rest was not played
 
 
 # ---- item 17: thread and worker counts --------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import polars as pl
 import pytest
 from typer.testing import CliRunner
 
@@ -192,11 +193,18 @@ def test_a_minimum_bid_above_the_cap_of_hands_without_a_marriage(tmp_path, force
     res = _invoke([*BIDS, "--rules", rules, "--out", out, "--json"])
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
-    capped = [r for r in data["cheat_sheet"]["heuristic"] if r["bidding_cap"] < 125]
+    capped = [r for r in data["cheat_sheet"] if r["bidding_cap"] < 125]
     assert capped  # 20 random deals always hold hands without a marriage
     for r in capped:
-        assert r["bid_at_risk_0.3"] is None and r["later_hand_bid"] is None
-        assert r["first_hand_bid"] == (125 if forced else None)
+        # No line but passing (forced: the forced bid 125, then pass), nothing at any risk.
+        assert r["bid_at_risk_0.3"] is None and all(s["bid"] is None for s in r["seats"])
+        assert [len(s["lines"]) for s in r["seats"]] == [1, 1, 1]
+        assert [s["forced"] for s in r["seats"]] == [forced, False, False]
+    # The forced first hand's pass line is the forced bid: he declares 125 when nobody outbids him;
+    # not forced, a hand that cannot bid never declares.
+    df = pl.read_parquet(out / tables.TABLE_FILE).filter(pl.col("bid_cap") < 125)
+    declared = [(d[0], b[0]) for d, b in zip(df["first_declarer"], df["first_winning_bid"], strict=True)]
+    assert any(d == 0 and b == 125 for d, b in declared) if forced else all(d != 0 for d, _ in declared)
     again = _invoke([*BIDS, "--rules", rules, "--out", out])  # the stored table reused and summarised as text
     assert again.exit_code == 0 and "reused, nothing played" in again.output and "cheat sheet" in again.stdout
 
@@ -338,7 +346,7 @@ def test_report_refuses_stored_results_of_other_code_before_playing(bid_table, t
 
 
 TINY = Sizes(bid_deals=20, pimc_deals=2, marriage_deals=300, marriage_play_deals=40, barrel_games=12,
-             compare_games=12, tournament_games=6, min_n=1)
+             compare_games=12, tournament_games=6, min_n=1, strategy_games=4, strategy_deals=60)
 RULES = ["classic", "short"]
 
 

@@ -1,0 +1,695 @@
+"""Win chances by score situation: each seat's chance of winning the game from the scores at the
+start of a deal, learned from whole games of realistic play (the ``win`` objective of
+``analysis.bid_value``).
+
+**Data.** Whole games are played under the rules asked for (``sim.runs``, stored under
+``out/win-runs``, resumable). Every played deal of a finished game gives three observations, one a
+seat: the **situation** at the start of the deal from that seat's point of view (its own score and
+whether it sits on the barrel; the same of the two opponents) and whether the seat went on to win
+the game. Thrown-in deals repeat the situation of the deal after them and are left out; unfinished
+games have no winner and are left out.
+
+**Situation cells.** A score is put in a bin of ``BIN_WIDTH`` points from ``FLOOR`` (scores below
+it go to the lowest bin) up to the barrel (the target without a barrel; scores beyond go to the
+highest bin); a seat on the barrel is a state of its own, above every bin. The opponents are
+**sorted**: the leading one (the higher state) and the trailing one. Two things were measured on
+held-out games (20,000 games of the learned player under classic rules) and left out of the cell:
+which opponent sits left or right (keeping them apart was worse on held-out games: log-loss 0.5989
+against 0.5983 sorted) and who deals (the dealer's edge is +0.03 in logit, about 0.7 percentage
+points, and a cell by dealer did not predict held-out games better: log-loss 0.59826 against
+0.59829). The barrel's attempts already used are not in the cell either (from the barrel the chance
+is 55%, 54% and 49% on the first, second and third attempt in 2,000 games: a small effect next to
+the table's resolution); nor are bolts or falls counted so far.
+
+**Estimate.** Observations of one game share its outcome, so cells are thin where it matters. The
+estimate is a two-level smoothing:
+
+1. a **smooth fit**: a logistic model of the win on the three states, additive (one free value a
+   state for own, leading and trailing opponent, each curve penalised by its second differences,
+   ``SMOOTHNESS``) plus an interaction of own and leading states on blocks of ``BLOCK_BINS`` bins
+   (ridge ``INTERACTION_RIDGE``), fitted by Newton's method on the cell counts;
+2. **shrinkage** of each cell's win share toward that fit: (wins + m · fit) / (observations + m),
+   m = ``PRIOR_STRENGTH`` observations; a dense cell keeps its own share, a thin one the fit's.
+
+The constants were chosen on held-out games (20% of 20,000, by Brier score and log-loss); the
+differences between neighbouring choices (bins of 20 to 50 points, m from 300 to infinity) were in
+the fourth decimal of the Brier score. m is large because the cells' own shares mostly add noise:
+tables from the first N games of one run (learned player, classic) against the table of an
+independent run of 50,000 games differ in end-game situations by 0.92 / 0.64 / 0.35 points on
+average with the smooth fit alone (N = 2,000 / 5,000 / 20,000), 0.94 / 0.67 / 0.40 with m = 5,000
+and 1.09 / 0.88 / 0.75 with m = 1,000, for the same Brier score on the independent games.
+
+**Validation** (``Validation``): the table is fitted again on the games whose id is not a multiple
+of 5 and scored on the others: Brier score and log-loss against two baselines (a chance of 1/3 for
+everybody; "the leader wins": 1 for the seat with the highest score, shared on ties), with the
+paired difference's 95% interval clustered by game, the same on end-game situations (somebody at
+``END_GAME`` points or more), and calibration by deciles of the predicted chance (observed win share
+with its 95% interval clustered by game). **Checks** (``Checks``): every chance lies in [0, 1]; the
+three seats' chances of one situation sum to about 1; the chance rises with one's own score and
+falls with an opponent's between neighbouring dense cells.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from analysis.bid_value import clustered_mean
+from analysis.stored import FINGERPRINT, holds_out, manifest_problem, write_manifest
+from sim import InputError
+from sim.engine.schema import EV_BARREL_ON, EV_BARREL_STAY, EV_BOLT_PENALTY, EV_REDEAL_PENALTY
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from sim.game.rules import HouseRules
+    from sim.runs.backend import Backend
+    from sim.runs.progress import Progress
+
+__all__ = [
+    "TABLE_FILE", "PLOT_FILE", "BIN_WIDTH", "FLOOR", "PRIOR_STRENGTH", "SMOOTHNESS", "BLOCK_BINS",
+    "INTERACTION_RIDGE", "HOLDOUT_EVERY", "END_GAME", "DENSE", "TYPICAL_THIRD", "IDENTITY", "Grid", "situations",
+    "observations", "fit_table", "Calibration", "Versus", "Validation", "Checks", "WinChanceTable", "win_chances",
+]
+
+TABLE_FILE = "win_chances.parquet"
+PLOT_FILE = "win_chances.png"
+BIN_WIDTH = 40  # points a score bin spans
+FLOOR = -200  # the lowest bin holds every score below FLOOR + BIN_WIDTH
+PRIOR_STRENGTH = 5000.0  # m: a cell of m observations weighs as much as the smooth fit
+SMOOTHNESS = 10.0  # penalty on the second differences of the fit's curves (logit units)
+BLOCK_BINS = 5  # bins a block of the own x leading-opponent interaction spans (200 points)
+INTERACTION_RIDGE = 1.0  # ridge penalty on the interaction's values (logit units)
+HOLDOUT_EVERY = 5  # games whose id is a multiple of this are held out for the validation
+END_GAME = 600  # a situation where somebody has this score or more (or sits on the barrel) is an end game
+DENSE = 200  # observations a cell needs for the monotonicity and sum checks
+TYPICAL_THIRD = 200  # the trailing opponent's score in the printed table and the plot (at most the leader's)
+_DECILES = 10
+_EPS = 1e-6  # predictions are kept this far from 0 and 1 in the log-loss
+
+
+@dataclasses.dataclass(frozen=True)
+class Grid:
+    """The score states of a rule set: bins of ``width`` points from ``floor`` up to ``top`` (the
+    barrel, or the target without one), then the barrel state (index ``states - 1``)."""
+
+    floor: int
+    width: int
+    top: int
+    target: int
+    has_barrel: bool
+
+    @property
+    def bins(self) -> int:
+        return -(-(self.top - self.floor) // self.width)
+
+    @property
+    def states(self) -> int:
+        return self.bins + 1
+
+    @property
+    def barrel_state(self) -> int:
+        return self.bins
+
+    @classmethod
+    def of(cls, rules: HouseRules) -> Grid:
+        top = rules.barrel if rules.barrel is not None else rules.target
+        return cls(floor=FLOOR, width=BIN_WIDTH, top=int(top), target=int(rules.target),
+                   has_barrel=rules.barrel is not None)
+
+    def state(self, score: np.ndarray, on_barrel: np.ndarray | None = None) -> np.ndarray:
+        """The state index of each score; ``on_barrel`` None: a seat sits on the barrel when its score
+        is the barrel's (only a sitter holds that score: a climb sets it, a fall and a simultaneous
+        climb take the penalty off it)."""
+        score = np.asarray(score, dtype=np.int64)
+        if on_barrel is None:
+            on_barrel = (score == self.top) if self.has_barrel else np.zeros(score.shape, dtype=bool)
+        idx = (np.clip(score, self.floor, self.top - 1) - self.floor) // self.width
+        return np.where(np.asarray(on_barrel, dtype=bool), self.barrel_state, idx)
+
+    def label(self, state: int) -> str:
+        """A state as players say it: "barrel" or the bin's first score."""
+        return "barrel" if state == self.barrel_state else str(self.floor + state * self.width)
+
+
+# ---- the observations ---------------------------------------------------------------------------------
+def situations(deals: pl.DataFrame, games: pl.DataFrame) -> dict[str, np.ndarray]:
+    """Every played deal of the finished games in ``deals`` / ``games`` (frames of one shard of a
+    3-player run, whole games): ``game``, ``score`` (deals, 3) the scores at the start of the deal
+    (those after the game's previous played deal; 0 at the first), ``on_barrel`` (deals, 3) who sat
+    on the barrel then (the previous played deal climbed onto it, not falling off at once by a
+    penalty of that deal, or stayed on it), and ``winner`` the game's winner."""
+    d = deals.filter(deals["redeal"] == 0).sort("game", "deal")
+    winner_of = dict(zip(games["game"].to_list(), games["winner"].to_list(), strict=True))
+    game = d["game"].to_numpy().astype(np.int64)
+    winner = np.array([winner_of[int(g)] for g in game], dtype=np.int64)
+    first = np.r_[True, game[1:] != game[:-1]] if len(game) else np.zeros(0, dtype=bool)
+    after = np.stack([d[f"score{p}"].to_numpy().astype(np.int64) for p in range(3)], axis=1)
+    ev = np.stack([d[f"events{p}"].to_numpy().astype(np.int64) for p in range(3)], axis=1)
+    # A bolt or redeal penalty in the climb's own deal is settled after the climb: off again at once.
+    sits = ((ev & EV_BARREL_STAY) != 0) | (((ev & EV_BARREL_ON) != 0) & ((ev & (EV_BOLT_PENALTY | EV_REDEAL_PENALTY))
+                                                                         == 0))
+    before = np.zeros_like(after)
+    on = np.zeros_like(sits)
+    before[1:], on[1:] = after[:-1], sits[:-1]
+    before[first], on[first] = 0, False
+    done = winner >= 0
+    return {"game": game[done], "score": before[done], "on_barrel": on[done], "winner": winner[done]}
+
+
+def observations(sit: dict[str, np.ndarray], grid: Grid) -> dict[str, np.ndarray]:
+    """The three seats' points of view of every situation: ``own``, ``lead``, ``trail`` (states;
+    the opponents sorted, the leader the higher state), ``won``, ``game``, ``seat``, and for the
+    baselines ``top`` (the seat has the highest score, barrel counted as its score) and ``ties``
+    (seats sharing the highest score), ``end`` (an end-game situation, ``END_GAME``)."""
+    states = grid.state(sit["score"], sit["on_barrel"])
+    scores = np.where(sit["on_barrel"], grid.top, sit["score"])
+    high = scores.max(axis=1) if len(scores) else np.zeros(0, dtype=np.int64)
+    ties = (scores == high[:, None]).sum(axis=1)
+    end = (high >= END_GAME) | sit["on_barrel"].any(axis=1)
+    out: dict[str, list[np.ndarray]] = {k: [] for k in ("own", "lead", "trail", "won", "game", "seat", "top",
+                                                         "ties", "end", "situation")}
+    s = grid.states
+    for p in range(3):
+        left, right = states[:, (p + 1) % 3], states[:, (p + 2) % 3]
+        out["own"].append(states[:, p])
+        out["lead"].append(np.maximum(left, right))
+        out["trail"].append(np.minimum(left, right))
+        out["won"].append((sit["winner"] == p).astype(np.int64))
+        out["game"].append(sit["game"])
+        out["seat"].append(np.full(len(states), p, dtype=np.int64))
+        out["top"].append(scores[:, p] == high)
+        out["ties"].append(ties)
+        out["end"].append(end)
+        out["situation"].append((states[:, 0] * s + states[:, 1]) * s + states[:, 2])
+    return {k: np.concatenate(v) if v else np.zeros(0, dtype=np.int64) for k, v in out.items()}
+
+
+def _cell(own: np.ndarray, lead: np.ndarray, trail: np.ndarray, states: int) -> np.ndarray:
+    return (own * states + lead) * states + trail
+
+
+# ---- the fit ------------------------------------------------------------------------------------------
+def _design(cells: np.ndarray, states: int) -> tuple[np.ndarray, np.ndarray]:
+    """The smooth fit's design matrix on ``cells`` and its penalty matrix."""
+    s = states
+    trail, lead, own = cells % s, (cells // s) % s, cells // (s * s)
+    blocks = (s - 2) // BLOCK_BINS + 2  # the barrel state is a block of its own
+
+    def block(x: np.ndarray) -> np.ndarray:
+        return np.where(x == s - 1, blocks - 1, x // BLOCK_BINS)
+
+    eye = np.eye(s)
+    x = np.hstack([np.ones((len(cells), 1)), eye[own][:, 1:], eye[lead][:, 1:], eye[trail][:, 1:],
+                   np.eye(blocks * blocks)[block(own) * blocks + block(lead)]])
+    width = x.shape[1]
+    rows = []
+    for j in range(3):  # second differences of each curve over the score bins (state 0's value is 0)
+        offset = 1 + j * (s - 1)
+        for mid in range(1, s - 2):
+            row = np.zeros(width)
+            for st, c in ((mid - 1, 1.0), (mid, -2.0), (mid + 1, 1.0)):
+                if st >= 1:
+                    row[offset + st - 1] += c
+            rows.append(row)
+    diff = np.array(rows).reshape(-1, width)
+    penalty = SMOOTHNESS * diff.T @ diff + 1e-6 * np.eye(width)
+    inter = np.arange(1 + 3 * (s - 1), width)
+    penalty[inter, inter] += INTERACTION_RIDGE
+    return x, penalty
+
+
+def fit_table(wins: np.ndarray, n: np.ndarray, states: int) -> tuple[np.ndarray, np.ndarray]:
+    """(chance, smooth) over every cell (flat, ``states``³, own x lead x trail): the smooth fit of
+    the win counts ``wins`` of ``n`` observations a cell, and each cell's share shrunk toward it."""
+    cells = np.nonzero(n)[0]
+    x, penalty = _design(cells, states)
+    k, m = wins[cells], n[cells]
+    beta = np.zeros(x.shape[1])
+    for _ in range(100):
+        p = 1.0 / (1.0 + np.exp(-(x @ beta)))
+        grad = x.T @ (k - m * p) - penalty @ beta
+        hess = (x * (m * p * (1 - p))[:, None]).T @ x + penalty
+        step = np.linalg.solve(hess, grad)
+        beta += step
+        if np.abs(step).max() < 1e-10:
+            break
+    every = np.arange(states ** 3)
+    smooth = np.empty(len(every))
+    for lo in range(0, len(every), 8192):  # the full design would be states³ x ~130 floats at once
+        xa, _ = _design(every[lo:lo + 8192], states)
+        smooth[lo:lo + 8192] = 1.0 / (1.0 + np.exp(-(xa @ beta)))
+    return (wins + PRIOR_STRENGTH * smooth) / (n + PRIOR_STRENGTH), smooth
+
+
+# ---- validation and checks -----------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class Calibration:
+    """One decile of the held-out predictions: the predicted chances from ``low`` to ``high``,
+    their mean ``predicted``, the observed win share ``observed`` with its 95% interval
+    (``ci_low``, ``ci_high``; clustered by game), over ``n`` observations."""
+
+    decile: int
+    low: float
+    high: float
+    n: int
+    predicted: float
+    observed: float
+    ci_low: float
+    ci_high: float
+
+
+@dataclasses.dataclass(frozen=True)
+class Versus:
+    """A score of the table against a baseline on the same held-out observations: ``table`` and
+    ``baseline`` (mean Brier score or log-loss) and ``diff`` = table - baseline with its 95%
+    interval (``ci_low``, ``ci_high``; clustered by game). Lower is better."""
+
+    baseline_name: str
+    table: float
+    baseline: float
+    diff: float
+    ci_low: float
+    ci_high: float
+
+
+@dataclasses.dataclass(frozen=True)
+class Validation:
+    """The table refitted on the games whose id is not a multiple of ``HOLDOUT_EVERY`` and scored
+    on the others: ``games`` and ``observations`` held out (``end_game_observations`` of them in
+    an end game); ``brier`` and ``log_loss``: the table against each baseline ("1/3 each", "the
+    leader wins"), over all held-out observations and (``end_game_brier``) over the end games;
+    ``calibration``: by deciles of the predicted chance."""
+
+    games: int
+    observations: int
+    end_game_observations: int
+    brier: tuple[Versus, ...]
+    log_loss: tuple[Versus, ...]
+    end_game_brier: tuple[Versus, ...]
+    calibration: tuple[Calibration, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class Checks:
+    """The table's invariants, measured.
+
+    - ``low``, ``high``: the least and greatest chance in the table;
+    - ``sum_mean_abs``: over the observed situations (cells of all three seats' states), weighted by
+      their observations, the mean of |the three seats' chances summed - 1|; ``sum_max_abs`` the
+      largest over the situations of at least ``DENSE`` observations (``sum_dense``), and
+      ``sum_max_z`` the largest of |sum - 1| / its standard error there (each chance's binomial
+      standard error over its cell's observations, inflated by ``design_effect``);
+    - ``design_effect``: how much the variance of a cell's win share exceeds the binomial one
+      because observations of one game share its outcome (the mean over dense cells of the
+      clustered variance over the binomial one);
+    - ``monotone_pairs``: neighbouring cells (one state apart in own, leading or trailing score,
+      both below the barrel, both of at least ``DENSE`` observations) compared; ``monotone_against``:
+      those where the chance moves the wrong way (falls as one's own score rises, rises as an
+      opponent's does) by more than twice the standard error of the difference of the two cells'
+      raw shares; ``worst_against``: the largest wrong-way move (0 when none)."""
+
+    low: float
+    high: float
+    sum_mean_abs: float
+    sum_max_abs: float
+    sum_max_z: float
+    sum_dense: int
+    design_effect: float
+    monotone_pairs: int
+    monotone_against: int
+    worst_against: float
+
+
+def _leader_wins(obs: dict[str, np.ndarray]) -> np.ndarray:
+    return np.where(obs["top"], 1.0 / obs["ties"], 0.0)
+
+
+def _losses(p: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    q = np.clip(p, _EPS, 1 - _EPS)
+    return (p - y) ** 2, -(y * np.log(q) + (1 - y) * np.log(1 - q))
+
+
+def _versus(name: str, table: np.ndarray, base: np.ndarray, games: np.ndarray) -> Versus:
+    diff, lo, hi = clustered_mean(table - base, games)
+    return Versus(baseline_name=name, table=float(table.mean()), baseline=float(base.mean()), diff=diff,
+                  ci_low=lo, ci_high=hi)
+
+
+def _validate(held: dict[str, np.ndarray], chance: np.ndarray, states: int) -> Validation:
+    p = chance[_cell(held["own"], held["lead"], held["trail"], states)]
+    y = held["won"].astype(np.float64)
+    games = held["game"]
+    bases = {"1/3 each": np.full(len(y), 1.0 / 3.0), "the leader wins": _leader_wins(held)}
+    t_brier, t_log = _losses(p, y)
+    brier, log_loss, end_brier = [], [], []
+    end = held["end"]
+    for name, b in bases.items():
+        b_brier, b_log = _losses(b, y)
+        brier.append(_versus(name, t_brier, b_brier, games))
+        log_loss.append(_versus(name, t_log, b_log, games))
+        end_brier.append(_versus(name, t_brier[end], b_brier[end], games[end]))
+    order = np.argsort(p, kind="stable")
+    calibration = []
+    for i, part in enumerate(np.array_split(order, _DECILES)):
+        if not len(part):
+            continue
+        obs, lo, hi = clustered_mean(y[part], games[part])
+        calibration.append(Calibration(decile=i + 1, low=float(p[part].min()), high=float(p[part].max()),
+                                       n=len(part), predicted=float(p[part].mean()), observed=obs, ci_low=lo,
+                                       ci_high=hi))
+    return Validation(games=len(np.unique(games)), observations=len(y), end_game_observations=int(end.sum()),
+                      brier=tuple(brier), log_loss=tuple(log_loss), end_game_brier=tuple(end_brier),
+                      calibration=tuple(calibration))
+
+
+def _design_effect(obs: dict[str, np.ndarray], states: int) -> float:
+    """The mean, over cells of at least ``DENSE`` observations, of the variance of the cell's win
+    share clustered by game over its binomial variance."""
+    cell = _cell(obs["own"], obs["lead"], obs["trail"], states)
+    n = np.bincount(cell, minlength=states ** 3)
+    dense = np.nonzero(n >= DENSE)[0]
+    if not len(dense):
+        return math.nan
+    ratios = []
+    keep = np.isin(cell, dense)
+    c, g, y = cell[keep], obs["game"][keep], obs["won"][keep].astype(np.float64)
+    order = np.lexsort((g, c))
+    c, g, y = c[order], g[order], y[order]
+    starts = np.r_[0, np.nonzero((c[1:] != c[:-1]) | (g[1:] != g[:-1]))[0] + 1]
+    group_cell, group_sum = c[starts], np.add.reduceat(y, starts)
+    group_size = np.diff(np.r_[starts, len(y)])
+    for cc in dense:
+        sel = group_cell == cc
+        sums, sizes = group_sum[sel], group_size[sel]
+        total = sizes.sum()
+        p = sums.sum() / total
+        if len(sums) < 2 or p in (0.0, 1.0):
+            continue
+        clustered = ((sums - p * sizes) ** 2).sum() * len(sums) / (len(sums) - 1) / total ** 2
+        ratios.append(clustered / (p * (1 - p) / total))
+    return float(np.mean(ratios)) if ratios else math.nan
+
+
+def _checks(obs: dict[str, np.ndarray], chance: np.ndarray, wins: np.ndarray, n: np.ndarray, states: int) -> Checks:
+    s = states
+    deff = _design_effect(obs, s)
+    inflate = deff if deff == deff and deff > 1 else 1.0
+    # Sums over the three seats of each observed situation (seat 0's observations: one per deal).
+    first = obs["seat"] == 0
+    sit, counts = np.unique(obs["situation"][first], return_counts=True)
+    st = np.stack([sit // (s * s), (sit // s) % s, sit % s], axis=1)
+    total = np.zeros(len(sit))
+    var = np.zeros(len(sit))
+    for p in range(3):
+        own, left, right = st[:, p], st[:, (p + 1) % 3], st[:, (p + 2) % 3]
+        cell = _cell(own, np.maximum(left, right), np.minimum(left, right), s)
+        c = chance[cell]
+        total += c
+        var += c * (1 - c) / (n[cell] + PRIOR_STRENGTH) * inflate
+    dev = np.abs(total - 1)
+    dense = counts >= DENSE
+    z = dev / np.sqrt(np.maximum(var, 1e-12))
+    # Monotonicity between neighbouring dense cells below the barrel, on the raw shares' noise.
+    grid = n.reshape(s, s, s)
+    share = np.divide(wins, n, out=np.zeros_like(wins), where=n > 0).reshape(s, s, s)
+    ch = chance.reshape(s, s, s)
+    pairs = against = 0
+    worst = 0.0
+    for axis, sign in ((0, 1.0), (1, -1.0), (2, -1.0)):
+        a = [slice(None)] * 3
+        b = [slice(None)] * 3
+        a[axis], b[axis] = slice(0, s - 2), slice(1, s - 1)  # neighbours among the score bins
+        na, nb = grid[tuple(a)], grid[tuple(b)]
+        ok = (na >= DENSE) & (nb >= DENSE)
+        step = sign * (ch[tuple(b)] - ch[tuple(a)])  # > 0: the expected direction
+        pa, pb = share[tuple(a)], share[tuple(b)]
+        se = np.sqrt(inflate * (pa * (1 - pa) / np.maximum(na, 1) + pb * (1 - pb) / np.maximum(nb, 1)))
+        bad = ok & (step < -2 * se)
+        pairs += int(ok.sum())
+        against += int(bad.sum())
+        if ok.any():
+            worst = max(worst, float(-step[ok].min()))
+    return Checks(low=float(chance.min()), high=float(chance.max()),
+                  sum_mean_abs=float((dev * counts).sum() / counts.sum()) if len(counts) else math.nan,
+                  sum_max_abs=float(dev[dense].max()) if dense.any() else math.nan,
+                  sum_max_z=float(z[dense].max()) if dense.any() else math.nan, sum_dense=int(dense.sum()),
+                  design_effect=deff, monotone_pairs=pairs, monotone_against=against, worst_against=max(0.0, worst))
+
+
+# ---- the result -----------------------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class WinChanceTable:
+    """Each seat's chance of winning the game from the score situation at the start of a deal
+    (``win_chances``).
+
+    - ``rules``: the effective rules (a dict); ``games``: whole games played, ``finished`` of them
+      with a winner, ``deals`` their played deals; ``seed``; ``players``: who played, one name a seat;
+    - ``grid``: the score states (``Grid``); ``chances``, ``smooth``, ``wins``, ``counts``: arrays
+      (states, states, states) over own x leading opponent x trailing opponent: the estimate, the
+      smooth fit it shrinks toward, the observed wins and observations (cells with the trailing
+      opponent above the leader are never asked for);
+    - ``validation`` (``Validation``) and ``checks`` (``Checks``);
+    - ``run``: the folder of the stored games; ``table_path``: the stored table; ``plot_path``:
+      where its plot goes (``analysis.present.plots.plot_win_chances`` draws it);
+      ``provenance``: the metadata stored with the table.
+
+    ``chance(own, left, right, ...)``: seat 0's chance from the three scores (a
+    ``analysis.bid_value.WinChance``). ``to_polars()``: one row a cell (own, lead, trail states with
+    their first scores, observations, wins, smooth fit, chance). ``to_dict()``: provenance, checks,
+    validation and the table.
+    """
+
+    rules: dict
+    games: int
+    finished: int
+    deals: int
+    seed: int
+    players: tuple[str, ...]
+    grid: Grid
+    chances: np.ndarray
+    smooth: np.ndarray
+    wins: np.ndarray
+    counts: np.ndarray
+    validation: Validation
+    checks: Checks
+    run: Path
+    table_path: Path
+    plot_path: Path
+    provenance: dict
+
+    def states(self, score: np.ndarray, on_barrel: np.ndarray | None = None) -> np.ndarray:
+        """The state index of each score (``Grid.state``)."""
+        return self.grid.state(score, on_barrel)
+
+    def chance(self, own: np.ndarray, left: np.ndarray, right: np.ndarray, own_on_barrel: np.ndarray | None = None,
+               left_on_barrel: np.ndarray | None = None, right_on_barrel: np.ndarray | None = None) -> np.ndarray:
+        """Seat 0's chance of winning the game from its score ``own`` and its opponents' ``left`` and
+        ``right`` (arrays of one shape, or broadcastable) at the start of a deal, as after the deal
+        before it. Who sits on the barrel (``*_on_barrel``) is read from the scores when not given (a
+        score equal to the barrel's). With a barrel, a score that reached the target is the game's
+        end: 1 for ``own``, 0 for an opponent's. Without a barrel (where a defender may pass the
+        target without winning) such scores count in the highest bin."""
+        own, left, right = np.broadcast_arrays(*(np.asarray(x, dtype=np.int64) for x in (own, left, right)))
+        o = self.grid.state(own, own_on_barrel)
+        a = self.grid.state(left, left_on_barrel)
+        b = self.grid.state(right, right_on_barrel)
+        p = self.chances[o, np.maximum(a, b), np.minimum(a, b)]
+        if self.grid.has_barrel:
+            target = self.grid.target
+            p = np.where(own >= target, 1.0, np.where(np.maximum(left, right) >= target, 0.0, p))
+        return np.asarray(p, dtype=np.float64)
+
+    def to_polars(self) -> pl.DataFrame:
+        """The table as stored: one row a cell with the trailing opponent at most the leader."""
+        import polars as pl
+
+        s = self.grid.states
+        own, lead, trail = np.meshgrid(np.arange(s), np.arange(s), np.arange(s), indexing="ij")
+        keep = (trail <= lead).ravel()
+        o, a, b = own.ravel()[keep], lead.ravel()[keep], trail.ravel()[keep]
+        labels = [self.grid.label(i) for i in range(s)]
+        return pl.DataFrame({
+            "own": o.astype(np.int16), "lead": a.astype(np.int16), "trail": b.astype(np.int16),
+            "own_score": [labels[i] for i in o], "lead_score": [labels[i] for i in a],
+            "trail_score": [labels[i] for i in b],
+            "n": self.counts.ravel()[keep].astype(np.int64), "wins": self.wins.ravel()[keep].astype(np.int64),
+            "smooth": self.smooth.ravel()[keep], "chance": self.chances.ravel()[keep]})
+
+    def to_dict(self) -> dict:
+        """Provenance, checks, validation and the table's cells (``cells``: the rows of ``to_polars()``),
+        as ``--json`` prints them."""
+        return {**self.provenance, "finished": self.finished, "deals": self.deals,
+                "grid": dataclasses.asdict(self.grid), "checks": dataclasses.asdict(self.checks),
+                "validation": dataclasses.asdict(self.validation), "cells": self.to_polars().to_dicts()}
+
+
+_PROVENANCE = ("thousand_version", FINGERPRINT, "table", "games", "seed", "players", "rules", "method")
+
+# What identifies a stored table (besides the code fingerprint): metadata key -> (what a refusal
+# calls it, the option that sets it).
+IDENTITY = {"table": ("the kind of table", None), "rules": ("the rules", "--rules"),
+            "games": ("the sizes", "--games"), "seed": ("the seed", "--seed"), "players": ("the players", "--players")}
+
+
+@holds_out()
+def win_chances(*, rules: str = "classic", games: int = 20_000, players: str = "learned", seed: int = 0,
+                out: Path = Path("out/tables"), progress: Progress | None = None, backend: Backend | None = None,
+                fresh: bool = False) -> WinChanceTable:
+    """The win-chance table (``WinChanceTable``) of ``rules`` (a preset or a TOML file of a
+    3-player game with a target): ``games`` whole games played by ``players`` (or the stored run of
+    the same arguments resumed) under ``out/win-runs``, and the table estimated from them, stored as
+    ``out/win_chances.parquet`` with its metadata. A table stored with the same arguments by the same
+    code is read back as it is (the cache: no game is read); what ``out`` holds from other
+    arguments or other code is refused in one line (``analysis.analysis_dir``) unless ``fresh``,
+    which redoes it. ``progress(stage, games done, games)`` follows the play."""
+
+    from analysis.analysis_dir import (
+        NoResultError,
+        check_stored,
+        read_table_metadata,
+        require_finished,
+        rules_folder,
+        rules_label,
+        worded_for,
+    )
+    from sim import __version__
+    from sim.engine import BatchSpec
+    from sim.fingerprint import code_fingerprint
+    from sim.game.rules import load_rules
+    from sim.runs import check_output_dir, play_runs
+
+    if seed < 0:
+        raise InputError(f"--seed must be 0 or more, not {seed}")
+    if games < 2 * HOLDOUT_EVERY:
+        raise InputError(f"--games must be {2 * HOLDOUT_EVERY} or more for a win-chance table (a fifth of the games "
+                         f"is held out to validate it), not {games}")
+    rec = load_rules(rules)
+    if rec.players != 3:
+        raise InputError(f"the win-chance table is for the 3-player game; rules {rules!r} have {rec.players} players")
+    out = Path(out)
+    spec = BatchSpec(mode="games", n=games, rules=rec, players=players, seed=seed)
+    run = out / "win-runs" / rules_folder(0, rules, rec)
+    grid = Grid.of(rec)
+    meta = {"thousand_version": __version__, FINGERPRINT: code_fingerprint("win_chances"), "table": "win chances",
+            "games": games, "seed": seed, "players": list(spec.players), "rules": rec.to_dict(),
+            "method": {"bin_width": BIN_WIDTH, "floor": FLOOR, "prior_strength": PRIOR_STRENGTH,
+                       "smoothness": SMOOTHNESS, "block_bins": BLOCK_BINS, "interaction_ridge": INTERACTION_RIDGE,
+                       "holdout_every": HOLDOUT_EVERY}}
+    table = out / TABLE_FILE
+    check_stored(out, table, meta, IDENTITY, what=f"the win-chance table stored in --out {out}", runs={run: spec},
+                 fresh=fresh)
+    if table.exists() and not fresh and manifest_problem(table) is None:
+        stored = read_table_metadata(table)
+        if "result" in stored:
+            return _from_stored(stored, table, run, out)
+    check_output_dir(out)
+    with worded_for(out, out / "win-runs"):
+        play_runs({run: spec}, progress=progress, stage="games", backend=backend, fresh=fresh)
+        require_finished({rules_label(0, rules): run}, what="rule set", limit=spec.max_deals_per_game)
+        obs, finished, deals = _read_observations(run, grid)
+    held = obs["game"] % HOLDOUT_EVERY == 0
+    if held.all() or not held.any():
+        raise NoResultError(f"the finished games of the run are all {'held out' if held.all() else 'fitted'}; play "
+                            "more games")
+    s = grid.states
+    cell = _cell(obs["own"], obs["lead"], obs["trail"], s)
+    wins = np.bincount(cell, weights=obs["won"], minlength=s ** 3)
+    n = np.bincount(cell, minlength=s ** 3).astype(np.float64)
+    fit_wins = np.bincount(cell[~held], weights=obs["won"][~held], minlength=s ** 3)
+    fit_n = np.bincount(cell[~held], minlength=s ** 3).astype(np.float64)
+    fit_chance, _ = fit_table(fit_wins, fit_n, s)
+    validation = _validate({k: v[held] for k, v in obs.items()}, fit_chance, s)
+    chance, smooth = fit_table(wins, n, s)
+    chance, smooth = _mirrored(chance, s), _mirrored(smooth, s)
+    checks = _checks(obs, chance, wins, n, s)
+    shape = (s, s, s)
+    result = WinChanceTable(rules=rec.to_dict(), games=games, finished=finished, deals=deals, seed=seed,
+                            players=tuple(spec.players), grid=grid, chances=chance.reshape(shape),
+                            smooth=smooth.reshape(shape), wins=wins.reshape(shape), counts=n.reshape(shape),
+                            validation=validation, checks=checks, run=run, table_path=table,
+                            plot_path=out / PLOT_FILE, provenance=meta)
+    _store(result)
+    return result
+
+
+def _mirrored(values: np.ndarray, states: int) -> np.ndarray:
+    """The cells with the trailing opponent above the leader (never asked for) set to their mirror's
+    value, as the stored table gives them back."""
+    cube = values.reshape(states, states, states).copy()
+    own, lead, trail = np.meshgrid(*(np.arange(states),) * 3, indexing="ij")
+    upper = trail > lead
+    cube[upper] = cube[own[upper], trail[upper], lead[upper]]
+    return cube.ravel()
+
+
+def _read_observations(run: Path, grid: Grid) -> tuple[dict[str, np.ndarray], int, int]:
+    """Every observation of the stored run, shard by shard; the finished games and their played deals."""
+    from sim.runs import read_shard, verify_run
+
+    shards = verify_run(run)
+    parts = []
+    finished = deals = 0
+    for deals_path, games_path in zip(shards["deals"], shards["games"], strict=True):
+        d, g = read_shard(deals_path), read_shard(games_path)
+        sit = situations(d, g)
+        finished += int((g["winner"] >= 0).sum())
+        deals += len(sit["game"])
+        parts.append(observations(sit, grid))
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}, finished, deals
+
+
+def _store(result: WinChanceTable) -> None:
+    from analysis.stats import json_ready
+    from sim.runs import write_parquet_atomic
+
+    summary = {"finished": result.finished, "deals": result.deals, "checks": dataclasses.asdict(result.checks),
+               "validation": dataclasses.asdict(result.validation)}
+    meta = {**result.provenance, "result": summary}
+    write_parquet_atomic(result.to_polars(), result.table_path,
+                         {k: json.dumps(json_ready(v)) for k, v in meta.items()})
+    write_manifest(result.table_path)
+
+
+def _from_stored(stored: dict, table: Path, run: Path, out: Path) -> WinChanceTable:
+    """The result read back from its stored table (cells and metadata)."""
+    import polars as pl
+
+    from sim.game.rules import HouseRules
+
+    rec = HouseRules.from_dict(stored["rules"])
+    grid = Grid.of(rec)
+    s = grid.states
+    frame = pl.read_parquet(table)
+    arrays = {name: np.zeros((s, s, s)) for name in ("chance", "smooth", "wins", "n")}
+    o, a, b = (frame[c].to_numpy().astype(np.int64) for c in ("own", "lead", "trail"))
+    for name, arr in arrays.items():
+        values = frame[name].to_numpy().astype(np.float64)
+        arr[o, a, b] = values
+        arr[o, b, a] = values  # the mirror cells, never asked for, as the fit made them
+    summary = stored["result"]
+    v = summary["validation"]
+
+    def nan(x: float | None) -> float:
+        return math.nan if x is None else x
+
+    def versus(items: list[dict]) -> tuple[Versus, ...]:
+        return tuple(Versus(**{k: nan(x) if k != "baseline_name" else x for k, x in it.items()}) for it in items)
+
+    validation = Validation(games=v["games"], observations=v["observations"],
+                            end_game_observations=v["end_game_observations"], brier=versus(v["brier"]),
+                            log_loss=versus(v["log_loss"]), end_game_brier=versus(v["end_game_brier"]),
+                            calibration=tuple(Calibration(**{k: nan(x) for k, x in c.items()})
+                                              for c in v["calibration"]))
+    checks = Checks(**{k: nan(x) for k, x in summary["checks"].items()})
+    provenance = {k: stored[k] for k in _PROVENANCE}
+    return WinChanceTable(rules=stored["rules"], games=stored["games"], finished=summary["finished"],
+                          deals=summary["deals"], seed=stored["seed"], players=tuple(stored["players"]), grid=grid,
+                          chances=arrays["chance"], smooth=arrays["smooth"], wins=arrays["wins"], counts=arrays["n"],
+                          validation=validation, checks=checks, run=run, table_path=table, plot_path=out / PLOT_FILE,
+                          provenance=provenance)
