@@ -433,6 +433,9 @@ def plot_strategy(result: StrategyReport, path: Path) -> None:
     players = ", ".join(dict.fromkeys(result.players))
     fig.suptitle(f"Strategy in play: {result.games:,} games of {players} at every seat, rules {result.rules_name}, "
                  f"seed {result.seed}")
+    save(fig, path)
+
+
 # --- win chances ---
 def plot_win_chances(result: WinChanceTable, path: Path) -> None:
     """A heat map of the chance of winning by your score (across) and the leading opponent's (up),
