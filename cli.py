@@ -263,7 +263,11 @@ def bid(
     if objective.strip().lower() == "win":
         if score is None:
             _fail("--objective win needs --score: the chance of winning depends on the score situation")
-        from analysis.win_chances import win_chances
+        from analysis.win_chances import HOLDOUT_EVERY, win_chances
+
+        if win_games < 2 * HOLDOUT_EVERY:
+            _fail(f"--win-games must be {2 * HOLDOUT_EVERY} or more (a fifth of the games is held out to validate the "
+                  f"table), not {win_games}")
 
         try:
             with closing(StageBars("game", scaled=True)) as win_bars:

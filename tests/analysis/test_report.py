@@ -232,6 +232,8 @@ window.addEventListener('load', () => {
     images: Array.from(document.images).map(i => [i.naturalWidth, i.naturalHeight, i.complete]),
     links: Array.from(document.querySelectorAll('a[href]')).map(a => a.getAttribute('href')),
     ids: Array.from(document.querySelectorAll('[id]')).map(e => e.id),
+    page_width: document.documentElement.scrollWidth,
+    view_width: window.innerWidth,
   };
   const pre = document.createElement('pre');
   pre.id = 'probe-result';
@@ -257,27 +259,31 @@ def test_the_page_in_headless_chromium(made, tmp_path):
     probe = tmp_path / "probe.html"
     probe.write_text(page.replace("</body>", _PROBE + "</body>"), encoding="utf-8")
     flags = _CHROMIUM_FLAGS + [f"--user-data-dir={tmp_path / 'profile'}"]
-    dom = subprocess.run([chromium, *flags, "--dump-dom", probe.as_uri()], capture_output=True, text=True,
-                         timeout=120).stdout
-    found = re.search(r'<pre id="probe-result">(.*?)</pre>', dom, re.S)
-    assert found, "the page did not finish loading"
-    result = json.loads(html.unescape(found.group(1)))
-    assert len(result["images"]) == 8
-    assert all(w > 0 and h > 0 and done for w, h, done in result["images"])
-    for key in SECTIONS:
-        assert key in result["ids"]
-    for link in result["links"]:
-        if link.startswith("#"):
-            assert link[1:] in result["ids"], link
-        else:
-            assert not re.match(r"[a-z]+:", link) and (out / link).exists(), link
-    # A screenshot of the page, kept as the test's artefact.
     artefacts = Path(os.environ.get("THOUSAND_TEST_ARTEFACTS", Path(__file__).parents[2] / "test-artefacts"))
     artefacts.mkdir(parents=True, exist_ok=True)
-    shot = artefacts / "report.png"
-    subprocess.run([chromium, *flags, "--window-size=1200,3000", f"--screenshot={shot}", path.as_uri()],
-                   capture_output=True, timeout=120, check=True)
-    assert shot.stat().st_size > 20_000
+    # A desktop and a phone width: the page itself never scrolls sideways (wide tables and plots
+    # scroll inside their own box), and a screenshot of each is kept as the test's artefact.
+    for width in (1300, 420):
+        size = f"--window-size={width},3000"
+        dom = subprocess.run([chromium, *flags, size, "--dump-dom", probe.as_uri()], capture_output=True, text=True,
+                             timeout=120).stdout
+        found = re.search(r'<pre id="probe-result">(.*?)</pre>', dom, re.S)
+        assert found, "the page did not finish loading"
+        result = json.loads(html.unescape(found.group(1)))
+        assert result["page_width"] <= result["view_width"] + 1, (width, result["page_width"], result["view_width"])
+        assert len(result["images"]) == len([f for specs in report.figure_specs().values() for f in specs])
+        assert all(w > 0 and h > 0 and done for w, h, done in result["images"])
+        for key in SECTIONS:
+            assert key in result["ids"]
+        for link in result["links"]:
+            if link.startswith("#"):
+                assert link[1:] in result["ids"], link
+            else:
+                assert not re.match(r"[a-z]+:", link) and (out / link).exists(), link
+        shot = artefacts / f"report-{width}.png"
+        subprocess.run([chromium, *flags, size, f"--screenshot={shot}", path.as_uri()], capture_output=True,
+                       timeout=120, check=True)
+        assert shot.stat().st_size > 20_000
 
 
 def test_bad_arguments_get_one_line(tmp_path):
