@@ -489,8 +489,11 @@ class Recommendation:
 
     @property
     def action(self) -> str:
-        """"bid to B", "forced bid B, then pass" or "pass"."""
+        """"bid to B", "forced bid B, then pass", "pass", or "untested" (no level above the opening
+        reached in ``MIN_REACHED`` sampled deals: nothing to judge bidding on by)."""
         if self.line is None:
+            if self.beyond is None and self.untested_from is not None:
+                return "untested"
             return f"forced bid {self.bid}, then pass" if self.bid is not None else "pass"
         return f"bid to {self.bid}"
 

@@ -208,6 +208,7 @@ def recommended(values: tuple[LineValue, ...] | list[LineValue]) -> Verdict:
             beyond = v
             break
     top = line.limit if line is not None else 0
-    stop = beyond.limit if beyond is not None else math.inf
-    untested = [v.limit for v in bidding if top < v.limit < stop and not v.tested]
+    # A level no sampled auction reached (its line plays every deal as the one below) is no decision
+    # at all; one reached in a few deals is a decision the sample cannot judge.
+    untested = [v.limit for v in bidding if v.limit > top and 0 < v.reached < MIN_REACHED]
     return Verdict(line=line, beyond=beyond, untested_from=untested[0] if untested and beyond is None else None)

@@ -103,8 +103,11 @@ def _seat_cell(s: SeatAdvice) -> str:
     """One seat's advice in a cheat-sheet cell: "bid to 160: +14.2 [9.0, 19.4]" (bidding 160
     against passing where the auction reached it, a deal), "pass", or "forced bid, then pass"."""
     if s.bid is None:
+        if s.beyond is None and s.untested_from is not None:
+            return f"untested ({'forced bid; ' if s.forced else ''}few auctions reached {s.untested_from})"
         return "forced bid, then pass" if s.forced else "pass"
-    return f"bid to {s.bid}: {num(s.gain, s.gain_low, s.gain_high, sign=True)}"
+    more = "; higher untested" if s.beyond is None and s.untested_from is not None else ""
+    return f"bid to {s.bid}{more}: {num(s.gain, s.gain_low, s.gain_high, sign=True)}"
 
 
 def _risk_cell(row: CheatRow) -> str:
@@ -112,7 +115,7 @@ def _risk_cell(row: CheatRow) -> str:
 
 
 def _section_bids(s: BidTable, figs: list) -> list[str]:
-    from analysis.bid_value import OBJECTIVE_WORDS
+    from analysis.bid_value import MIN_REACHED, OBJECTIVE_WORDS
     from analysis.tables import PLAYERS
 
     lines = [_heading("bids"), "",
@@ -129,13 +132,18 @@ def _section_bids(s: BidTable, figs: list) -> list[str]:
               "you holding the hand, once per bidding line: pass, or raise by the least step while the bid is at most "
               "X, for every X up to the class's bidding cap. Everything else (the others' bids, the talon, raising "
               f"the contract after it or conceding, the gifts, the cards) is the {PLAYERS['learned']}. A line's "
-              f"result is {OBJECTIVE_WORDS[s.objective]}, from a zero score. **Bid to X** is the highest X whose "
-              "mean result beats passing on the same deals: beyond X, passing is better. Beside it, its mean gain "
-              "over passing in points a deal, with its 95% interval (paired on the same deals; an interval "
-              "reaching below 0 means the sample cannot tell it from passing). First hand must open "
-              "(forced_first_bid): for him passing is the forced minimum bid, then passing. The last column is "
-              "risk information only: the highest contract the learned declarer makes at least 70% / 50% of the "
-              "time, playing it.", ""]
+              f"result is {OBJECTIVE_WORDS[s.objective]}, from a zero score. A bid is decided when the auction "
+              "reaches it (an opponent has just bid one step lower): bidding it is compared with passing there, on "
+              "the deals in which the auction got there (the lines one step apart differ only on those deals). "
+              "**Bid to X**: bidding beats passing at every level up to X that at least "
+              f"{MIN_REACHED} of the class's auctions reached, and at the next such level passing is better; "
+              "\"higher untested\" when fewer auctions went beyond X (a larger table tests more). Beside it, "
+              "bidding X against passing there in points a deal, with its 95% interval clustered by deal (an "
+              "interval reaching below 0 means the sample cannot tell it from passing). \"Untested\": the "
+              "opponents so seldom bid against this hand that no level was reached often enough to judge; the "
+              "forced or first bid then mostly wins the auction. First hand must open (forced_first_bid): for him "
+              "passing is the forced minimum bid, then passing. The last column is risk information only: the "
+              "highest contract the learned declarer makes at least 70% / 50% of the time, playing it.", ""]
     rows = [[r.hand_class, f"{r.n:,}", *(_seat_cell(x) for x in r.seats), _risk_cell(r)] for r in s.cheat_sheet]
     if rows:
         lines += _table(["hand (7 cards)", "deals", "first hand", "second hand", "third hand",

@@ -345,6 +345,11 @@ def _recommendation_line(a: Advice) -> str:
             f"bidding {w.limit} where the auction reached it ({w.reached} deals) changes the result by "
             f"{_value_interval(w.step_gain, w.step_low, w.step_high, obj)} against passing there")
     if rec.line is None:
+        if w is None and rec.untested_from is not None:
+            return (f"recommendation ({who}): untested: fewer than {MIN_REACHED} sampled auctions reached "
+                    f"{rec.untested_from} or any level above, too few to judge bidding on"
+                    + (f" (your forced bid of {a.forced_bid} mostly wins the auction)" if a.forced_bid else "")
+                    + f"; more --samples test more ({passing})")
         what = "no level beyond the forced bid" if a.forced_bid is not None else "no level"
         because = f": {stop}" if stop else f" was reached in {MIN_REACHED} or more sampled deals"
         return f"recommendation ({who}): {rec.action}: {what} gains over passing{because} ({passing})"
@@ -437,6 +442,9 @@ def seat_advice_words(s: SeatAdvice) -> str:
     from analysis.bid_value import MIN_REACHED
 
     if s.bid is None:
+        if s.beyond is None and s.untested_from is not None:
+            return (f"untested: fewer than {MIN_REACHED} auctions reached {s.untested_from} or any level above"
+                    + (" (the forced bid mostly wins the auction)" if s.forced else ""))
         return ("make the forced bid, then pass: bidding higher does not beat passing" if s.forced
                 else "pass: bidding does not beat passing")
     if s.beyond is not None:
@@ -474,8 +482,11 @@ def _detail_lines(rows: Sequence[CheatRow]) -> list[str]:
 
     def short(s: SeatAdvice) -> str:
         if s.bid is None:
+            if s.beyond is None and s.untested_from is not None:
+                return "untested"
             return "forced bid, then pass" if s.forced else "pass"
-        return f"bid to {s.bid} ({_interval(s.gain, s.gain_low, s.gain_high)})"
+        more = ", higher untested" if s.beyond is None and s.untested_from is not None else ""
+        return f"bid to {s.bid} ({_interval(s.gain, s.gain_low, s.gain_high)}{more})"
 
     return [f"  {r.hand_class} ({r.n:,}): " + "; ".join(f"{s.seat} {short(s)}" for s in r.seats)
             + f"  [{PLAYERS_SHORT[LINE_PLAYER]}]" for r in rows]

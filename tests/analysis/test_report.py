@@ -136,11 +136,15 @@ def test_numbers_equal_the_json_commands(made):
         assert row.startswith(f"| {r['hand_class']} | {r['n']:,} | ")
         for s in r["seats"]:
             # Each advice as printed, with the gain over passing it rests on; it beats passing.
-            if s["bid"] is None:
+            untested = s["beyond"] is None and s["untested_from"] is not None
+            if s["bid"] is None and untested:
+                assert f"few auctions reached {s['untested_from']})" in row
+            elif s["bid"] is None:
                 assert ("forced bid, then pass" if s["forced"] else "| pass") in row
             else:
                 assert s["gain"] > 0
-                assert f"bid to {s['bid']}: {num(s['gain'], s['gain_low'], s['gain_high'], sign=True)}" in row
+                more = "; higher untested" if untested else ""
+                assert f"bid to {s['bid']}{more}: {num(s['gain'], s['gain_low'], s['gain_high'], sign=True)}" in row
     for r in bids["comparison"]:
         assert (f"| {r['contract']} | {r['n']:,} | {pct(*r['learned'])} | {pct(*r['pimc'])} | "
                 f"{num(*(100 * x for x in r['diff']), sign=True)} |") in section
