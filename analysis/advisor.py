@@ -10,10 +10,12 @@ known to lie somewhere kept there) and answers on the same sampled deals (docs/a
   (the others' bids, the talon, raising the contract after it or conceding, the gifts, the cards)
   is played by one player for every seat (``line_player``: the learned player by default). Each
   line's result under the objective (``analysis.bid_value``: ``race``, your score change minus the
-  opponents' mean; ``own``, your score change) is compared with passing on the same deals; the
-  recommendation is the highest "bid up to b" line whose mean beats passing
-  (``analysis.bid_value.recommended``), stated with that paired gain and its 95% interval, or
-  "pass" ("forced bid B, then pass" for a forced first hand) when no line beats passing.
+  opponents' mean; ``own``, your score change; ``win``, your chance of winning) is compared with
+  the line one step lower on the deals in which the auction reached its level (there the one bids,
+  the other passes); the recommendation bids on while that gain is positive
+  (``analysis.bid_value.recommended``), stated with the gain and its 95% interval, or "pass"
+  ("forced bid B, then pass" for a forced first hand), or "untested" when too few sampled
+  auctions reached any level above the opening.
 - **Information**, by one or more methods: the chance of making each contract from the minimum
   bid to what a talon could let the declarer raise it to, when he declares it and plays it as that
   contract from the talon on (``learned``: the learned player in every seat, each contract played

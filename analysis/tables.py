@@ -30,7 +30,7 @@ parts played again: a bit flip never changes a printed number.
 ``summarize_bid_table`` reads it lazily with Polars into a ``BidTable``: make-rates by hand class
 (marriage by suit and aces) with 95% intervals for every player, the learned player checked
 against pimc on the same deals (paired, Holm-corrected), and the cheat sheet: per hand class and
-seat, the highest "bid up to X" line whose mean result beats passing on the same deals
+seat, the bid to stop at, bidding each level against passing where the auction reached it
 (``analysis.bid_value``, objective ``race`` by default), with its gain and interval; the make
 levels at 70% and 50% as risk information. It draws and prints nothing: ``analysis.present`` does.
 """
