@@ -86,7 +86,7 @@ def render_markdown(sections: dict, figures: dict, *, rules: list[str], compared
              "interval in brackets; exact odds are exact; the data behind each section is in `data/`, and "
              "`provenance.json` says what made it.", "",
              "Contents: " + " · ".join(f"[{title}](#{key})" for key, title in SECTIONS.items()), ""]
-    lines += _section_summary(sections.get("strategy"))
+    lines += _section_summary(sections.get("strategy"), sections.get("bids"))
     lines += _section_bids(sections["bids"], figures["bids"])
     lines += _section_marriages(sections["marriages"], figures["marriages"])
     lines += _section_barrel(sections["barrel"], figures["barrel"])
@@ -558,8 +558,43 @@ def _strategy_intro(s: StrategyReport) -> str:
             "concession's comparison is a what-if, measured on the same deals.")
 
 
-def _section_summary(s: StrategyReport | None) -> list[str]:
-    lines = [_heading("summary"), ""]
+def _bidding_summary(bids: BidTable | None) -> list[str]:
+    """The cheat sheet in a few bullets: hands without a marriage, then each marriage with one and
+    with two aces, by seat (the advice and numbers of section 1)."""
+    if bids is None or not bids.cheat_sheet:
+        return []
+    rows = {r.hand_class: r for r in bids.cheat_sheet}
+    out = [f"**How much to bid** (the cheat sheet of [section 1](#bids): the learned player in every seat, "
+           f"{bids.deals:,} deals; first / second / third hand; bidding X against passing where the auction reached "
+           "it, with its 95% interval, is printed there):", ""]
+    bare = [r for r in rows.values() if r.hand_class.startswith("no marriage")]
+    if bare:
+        passing = [r for r in bare if all(x.bid is None and x.beyond is not None for x in r.seats[1:])]
+        out.append(f"- **No marriage**: second and third hand pass in {len(passing)} of the {len(bare)} classes "
+                   "shown; first hand makes the forced bid" + (", then passes." if all(
+                       r.seats[0].bid is None for r in bare) else " (see section 1 for the exceptions)."))
+    for suit in ("spades", "clubs", "diamonds", "hearts"):
+        shown = [rows[k] for k in (f"{suit} marriage, 1 ace", f"{suit} marriage, 2 aces") if k in rows]
+        if shown:
+            out.append(f"- **{suit.capitalize()} marriage**: " + "; ".join(
+                f"{r.hand_class.split(', ')[1]}: " + " / ".join(_short_advice(x) for x in r.seats) for r in shown)
+                + ".")
+    return out + [""]
+
+
+def _short_advice(s: SeatAdvice) -> str:
+    if s.bid is None:
+        if s.beyond is None and s.untested_from is not None:
+            return "untested"
+        return "forced bid" if s.forced else "pass"
+    return f"{s.bid}" + ("+" if s.beyond is None and s.untested_from is not None else "")
+
+
+def _section_summary(s: StrategyReport | None, bids: BidTable | None = None) -> list[str]:
+    lines = [_heading("summary"), ""] + _bidding_summary(bids)
+    if bids is not None and bids.cheat_sheet:
+        lines += ["(\"forced bid\": the forced opening, then pass; \"120+\": bid to 120, higher untested; "
+                  "\"untested\": too few auctions went above the opening to judge.)", ""]
     if s is None:
         return lines + ["The strategy sections were not measured for this report.", ""]
     who = _players_phrase(s.players)
