@@ -497,7 +497,7 @@ def bid_table_lines(result: BidTable) -> list[str]:
     learned player at a few contracts, the heuristic player and double dummy at 120 beside), the
     learned player checked against pimc on the same deals, the cheat sheet and its refinements, and
     the plots' paths. Every row names the players behind its numbers."""
-    from analysis.bid_value import OBJECTIVE_WORDS
+    from analysis.bid_value import MIN_REACHED, OBJECTIVE_WORDS
     from analysis.tables import LINE_PLAYER, PLAYERS, PLAYERS_SHORT
 
     shown = [lv for lv in (100, 110, 120, 130, 140, 160, 180) if lv in result.levels]
@@ -531,13 +531,15 @@ def bid_table_lines(result: BidTable) -> list[str]:
                              "no difference at the 5% level after Holm's correction"))
     lines.append("cheat sheet: what bidding is worth, per hand class and seat, on the table's deals "
                  f"({PLAYERS[LINE_PLAYER]}, from a zero score; result: {OBJECTIVE_WORDS[result.objective]}; "
-                 f"classes of {result.min_n} deals or more). \"bid to X\": raise by the least step while the bid "
-                 "is at most X; X is the highest such line whose mean result beats passing on the same deals, its "
-                 "gain and 95% interval beside it. The make levels are risk information only:")
+                 f"classes of {result.min_n} deals or more). Bidding a level is compared with passing where the "
+                 "auction reached it (the deals on which the lines one step apart differ); \"bid to X\": that beats "
+                 f"passing at every level up to X reached in {MIN_REACHED} deals or more, and not at the next such "
+                 "level (or none above X was reached that often: higher untested); beside it, bidding X against "
+                 "passing there, a deal, with its 95% interval. The make levels are risk information only:")
     lines += cheat_sheet_lines(result.cheat_sheet)
     if result.detail:
-        lines.append(f"refined by tens and by the longest suit (classes of {result.min_n} deals or more; gain over "
-                     "passing [95%]):")
+        lines.append(f"refined by tens and by the longest suit (classes of {result.min_n} deals or more; bidding X "
+                     "against passing where the auction reached it [95%]):")
         lines += _detail_lines(result.detail)
     lines += [f"plot: {p}" for p in result.plot_files]
     return lines
