@@ -8,9 +8,8 @@ seat 1 playing after him (his left), seat 2 after seat 1:
   cards known to lie somewhere (``Known``) kept there;
 - ``dd_levels`` and ``dd_exact_values``: the best discard's double-dummy value of each sample,
   as the highest contract level it reaches or exactly;
-- ``played_points``: his points when every seat plays by one method (heuristic, pimc or dd) from
-  the talon on;
-- ``pass_results``: the pass-and-defend line, in a score situation (``Situation``);
+- ``played_points`` and ``contract_points``: his points when every seat plays by one method
+  (learned, heuristic, pimc or dd) from the talon on;
 - ``auction_lines``: the whole deal played once for each of seat 0's bidding lines ("bid up to
   b", or pass), every seat's result and score change, the declarer, the contract after the talon
   (the declarer raises or concedes as his player does), from a score situation.
@@ -37,7 +36,6 @@ from sim.game.rules import HouseRules
 from sim.game.state_layout import G_ON_BARREL, G_SCORE, G_WINNER, N_GAME_STATE
 from sim.parallel import Tally, run_chunks, thread_buffers
 from sim.players import MAX_PIMC_WORLDS, is_learned, player_type
-from sim.players.layout import PLAYER_HEURISTIC, PLAYER_SCRIPTED
 from sim.solver import PIMC_TABLE_LOG2_ROWS
 
 # The columns of ``auction_lines``' rows (``playouts_nb.LN_*``): per seat 0, 1, 2 the raw deal result
@@ -50,13 +48,13 @@ PASS_LINE = -1  # the line limit of passing at every turn (first hand under forc
 
 __all__ = [
     "CHUNK", "SEARCH_CHUNK", "METHOD_IDS", "ADVICE_WORLDS", "AdvisorError", "Known", "Situation",
-    "sample_unseen", "dd_levels", "dd_exact_values", "played_points", "contract_points", "pass_results",
+    "sample_unseen", "dd_levels", "dd_exact_values", "played_points", "contract_points",
     "LINE_COLUMNS", "PASS_LINE", "auction_lines",
 ]
 
 CHUNK = 50
 SEARCH_CHUNK = 10  # samples per task of the double-dummy searches (no random stream to keep)
-METHOD_IDS = {"dd": 1, "pimc": 2, "heuristic": 3, "pass": 4, "sample": 0, "learned": 5, "lines": 6}
+METHOD_IDS = {"dd": 1, "pimc": 2, "heuristic": 3, "sample": 0, "learned": 5, "lines": 6}  # 4: the former pass line
 # Fewer worlds than a game's PIMC seat (sim.players.PIMC_WORLDS): the advisor plays every sampled deal
 # with every seat searching, and its answer is an average over many deals.
 ADVICE_WORLDS = 16
@@ -259,39 +257,6 @@ def contract_points(hand: int, samples: np.ndarray, rules: HouseRules, method: s
         step = None if progress is None else (lambda done, k=k: progress(k * n + done))
         out[:, k] = played_points(hand, samples, rules, method, seed, worlds=worlds, threads=threads, hands=hands,
                                   first_chunk=first_chunk, contract=b, progress=step)
-    return out
-
-
-def pass_results(hand: int, samples: np.ndarray, rules: HouseRules, dealer: int, situation: Situation, seed: int,
-                 threads: int | None = None, *, hands: np.ndarray | None = None, first_chunk: int = 0,
-                 progress: Callable[[int], None] | None = None) -> np.ndarray:
-    """(seat 0's raw result, the declarer) per sample on the pass-and-defend line: seat 0 passes at
-    every turn (as first hand under forced_first_bid: the forced minimum bid, then passes), the other
-    two seats bid and everybody plays as the heuristic player, from ``situation``'s score, ``dealer``
-    dealing (``playouts_nb.pass_line``). ``hands``, ``first_chunk`` and ``progress`` as in
-    ``played_points``."""
-    from sim.engine import playouts_nb
-    from sim.players import params_matrix
-
-    codes = np.full(3, PLAYER_HEURISTIC, dtype=np.int64)
-    bid_codes = codes.copy()
-    bid_codes[0] = PLAYER_SCRIPTED  # seat 0 passes: its script is all zeros
-    arr = rules.to_array()
-    prm = params_matrix(rules=rules)
-    out = np.zeros((len(samples), 2), dtype=np.int64)
-    hands7 = np.full(len(samples), hand, dtype=np.int64) if hands is None else np.asarray(hands, dtype=np.int64)
-
-    def work(i, a, b, tally):
-        bf = _buffers()
-        gs = bf["gs"]  # the situation, then room for the copy each deal is settled on
-        _situation_state(gs, situation)
-        playouts_nb.pass_samples(samples[a:b], hands7[a:b], dealer, arr, codes, bid_codes, prm, gs,
-                                 _rng(seed, first_chunk + i, "pass"),
-                                 out[a:b], bf["ws"], bf["rec"], bf["plays"], bf["script"],
-                                 bf["solver"])
-        tally.add(b - a)
-
-    _run_counted(len(samples), work, size=CHUNK, threads=threads, progress=progress)
     return out
 
 

@@ -1,7 +1,7 @@
 """Compiled kernels of the bid advisor's playouts, whose Python face is ``sim.engine.playouts``:
 sampling the unseen cards, the double-dummy success level of a sample, heuristic and PIMC play of a
-fixed deal from the talon on, the "pass and defend" line, and the auction lines ("bid up to b",
-every seat's result of the whole deal).
+fixed deal from the talon on, and the auction lines (pass, or "bid up to b": every seat's result
+of the whole deal).
 
 Seats in these kernels: the advisor's player is seat 0 (the declarer-to-be), seat 1 plays after
 him (his left), seat 2 after seat 1. Every kernel takes its buffers from the caller.
@@ -173,39 +173,6 @@ def play_samples(codes, samples, hand7, rules, prm, rng, out, ws, plays, script,
     for i in range(samples.shape[0]):
         out[i] = play_from_talon(codes, hand7 | samples[i, 0], samples[i, 1], samples[i, 2], samples[i, 0], rules,
                                  prm, rng, ws, plays, script, solver, contract)[0]
-
-
-# ---- passing: the other seats bid and play heuristically -----------------------------------
-@jit_hot
-def pass_line(hand7, opp1, opp2, talon, dealer, rules, codes, bid_codes, prm, gs, rng, ws, rec, plays, script, solver):
-    """One deal through the engine in which seat 0 passes at every turn (first hand: the forced
-    minimum bid, then passes): ``bid_codes`` has seat 0 scripted, ``script`` = [1, 0, 0, ...];
-    the others bid and everyone plays by ``codes``. ``gs`` is the score situation; the deal is
-    settled on a copy of it in ``gs[N_GAME_STATE:]``. Returns (seat 0's raw deal result: his
-    defence points, a concession's payout, or the result of a contract nobody outbid; 0 for a
-    thrown-in deal; the declarer's seat, -1 if none)."""
-    hands = ws[W_HANDS, :3]
-    hands[0] = hand7
-    hands[1] = opp1
-    hands[2] = opp2
-    state = gs[N_GAME_STATE:]
-    for i in range(N_GAME_STATE):
-        state[i] = gs[i]
-    script[0] = 1
-    if play_hands3(rng, rules, codes, bid_codes, prm, state, dealer, ws, talon, rec, 0, plays, script, solver) != 0:
-        return 0, -1
-    return rec[0, D_RESULT], rec[0, D_DECLARER]
-
-
-@jit_hot
-def pass_samples(samples, hands7, dealer, rules, codes, bid_codes, prm, gs, rng, out, ws, rec, plays, script, solver):
-    """``pass_line`` of each sample (seat 0 holding ``hands7[i]``): seat 0's result into ``out[i, 0]``,
-    the declarer into ``out[i, 1]``."""
-    for i in range(samples.shape[0]):
-        r, d = pass_line(hands7[i], samples[i, 1], samples[i, 2], samples[i, 0], dealer, rules, codes, bid_codes, prm,
-                         gs, rng, ws, rec, plays, script, solver)
-        out[i, 0] = r
-        out[i, 1] = d
 
 
 # ---- auction lines: seat 0 bids up to a limit, the whole deal is played -----------------------

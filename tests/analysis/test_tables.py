@@ -8,6 +8,7 @@ import math
 import numpy as np
 import polars as pl
 import pytest
+from reference_bid_value import advised_bid, levels_tested
 from typer.testing import CliRunner
 
 from analysis import tables
@@ -219,13 +220,8 @@ def test_every_advice_beats_passing_by_the_numbers_printed_beside_it(table1500, 
                                     if reached else math.nan)
             assert [v.limit for v in s.lines] == limits
             assert s.pass_value == pytest.approx(sum(value(d, 0) for d in deals) / len(deals))
-            tested = [(b, g) for b, (n, g) in sorted(steps.items()) if n >= MIN_REACHED]
-            expected = None
-            for b, g in tested:
-                if g <= 0:
-                    break
-                expected = b
-            assert s.bid == expected
+            tested = levels_tested(steps, MIN_REACHED)
+            assert s.bid == advised_bid(steps, MIN_REACHED)
             if s.bid is None:
                 assert math.isnan(s.gain)
             else:
@@ -302,16 +298,16 @@ def test_parts_of_another_table_are_not_reused(tmp_path, monkeypatch):
 # ---- the pass line, the bidding cap, reuse and the cheat sheet -------------------------------------------
 def test_pass_line_with_one_hand_per_sample_equals_the_single_hand_line():
     from analysis.advisor import SEATS
-    from sim.engine.playouts import Known, Situation, pass_results, sample_unseen
+    from sim.engine.playouts import LINE_COLUMNS, PASS_LINE, Known, Situation, auction_lines, sample_unseen
 
     rules = HouseRules()
     hand = parse_hand("AH TH KH QH AS 9C JD")
     samples = sample_unseen(hand, Known(), 120, 3)
-    one = pass_results(hand, samples, rules, SEATS["second"], Situation(), 3)
-    many = pass_results(0, samples, rules, SEATS["second"], Situation(), 3, hands=np.full(120, hand))
+    one = auction_lines(hand, samples, rules, SEATS["second"], Situation(), [PASS_LINE], 3)
+    many = auction_lines(0, samples, rules, SEATS["second"], Situation(), [PASS_LINE], 3, hands=np.full(120, hand))
     assert np.array_equal(one, many)
     # Passing as second hand, seat 0 never declares (first hand is forced to bid).
-    assert np.all(one[:, 1] != 0)
+    assert np.all(one[:, 0, LINE_COLUMNS.index("declarer")] != 0)
 
 
 def test_bidding_cap(table):
