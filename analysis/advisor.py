@@ -439,7 +439,12 @@ class LineRow:
     the line below: no auction of the sample reached it."""
 
     value: LineValue
-    differs: int | None
+
+    @property
+    def differs(self) -> int | None:
+        """The deals this line plays differently from the one below (``LineValue.reached``), None
+        for the pass line and the line player's own bidding."""
+        return self.value.reached if self.value.limit > 0 else None
 
     @property
     def limit(self) -> int:
@@ -788,18 +793,6 @@ def _risk_levels(method: str, rows: tuple[ContractRow, ...], risk: float) -> Ris
     return RiskLevels(method=method, risk=risk, at_risk=highest(1 - risk), at_half=highest(0.5))
 
 
-def _line_rows(lines: np.ndarray, limits: list[int], values: tuple[LineValue, ...]) -> tuple[LineRow, ...]:
-    """Each line with the deals it plays differently from the "bid up to" line below it (the pass
-    line below the lowest)."""
-    rows = []
-    for k, v in enumerate(values):
-        if limits[k] <= 0:
-            rows.append(LineRow(value=v, differs=None))
-            continue
-        rows.append(LineRow(value=v, differs=v.reached))
-    return tuple(rows)
-
-
 def _check_objective(objective: str, win_chance: WinChance | None, score: int | None) -> str:
     objective = objective.strip().lower()
     if objective not in OBJECTIVES:
@@ -883,7 +876,7 @@ def advise(*, hand: str | int, rules: str | HouseRules | None = None, samples: i
     lines = auction_lines(mask, deals, rec, SEATS[seat], sit, limits, seed, player=line_player, worlds=worlds,
                           threads=threads, progress=stage(f"auction lines ({line_player} player)", samples))
     values = line_values(lines, limits, objective=objective, win_chance=win_chance)
-    line_rows = _line_rows(lines, limits, values)
+    line_rows = tuple(LineRow(v) for v in values)
     passing = values[limits.index(PASS_LINE)]
     verdict = recommended(values)
     recommendation = Recommendation(

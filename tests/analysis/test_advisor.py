@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from reference_bid_value import advised_bid, levels_tested
 from typer.testing import CliRunner
 
 from analysis import advisor
@@ -160,12 +161,8 @@ def test_the_recommendation_beats_passing_by_the_numbers_printed_beside_it(hand,
             ln["step_gain"] == pytest.approx(steps[ln["limit"]][1])
     # Bid on while bidding beats passing where the auction got there: every tested level up to the
     # advised bid gains, the first tested one above it does not.
-    tested = [(b, g) for b, (n, g) in sorted(steps.items()) if n >= MIN_REACHED]
-    advised = None
-    for b, g in tested:
-        if g <= 0:
-            break
-        advised = b
+    tested = levels_tested(steps, MIN_REACHED)
+    advised = advised_bid(steps, MIN_REACHED)
     last = advice_lines(r)[-1]
     if advised is None:
         assert rec["step_gain"] is None
