@@ -73,6 +73,25 @@ def _backend(scheduler: str | None, cluster: str | None, workers: int | None, th
     _thread_count("--workers", workers)  # local Dask workers are processes of this machine
     return open_backend(scheduler=scheduler, cluster=cluster, workers=workers, threads=threads, progress=True)
 
+def _played_analysis(run, plot, present, *, unit: str, as_json: bool, scheduler, cluster, workers, **kwargs) -> None:
+    """The common body of the commands that play stored runs: ``run(**kwargs)`` on the backend with
+    a progress bar of ``unit``s (closed before a line is printed, an error's included), its plot
+    drawn, then its JSON or its text (``present``); a user's mistake refused in one line."""
+    from contextlib import closing
+
+    from analysis.present.json_text import to_json
+    from sim.runs.progress import StageBars
+
+    bars = StageBars(unit, scaled=True)
+    try:
+        with _backend(scheduler, cluster, workers) as backend, closing(bars):
+            result = run(progress=None if as_json else bars, backend=backend, **kwargs)
+        plot(result, result.plot_path)
+    except _user_errors() as exc:
+        _refuse(exc)
+    typer.echo(to_json(result) if as_json else "\n".join(present(result)))
+
+
 
 def _user_errors():
     """The error types a user can mend: the project's family (``sim.ThousandError``: bad input, a
@@ -451,26 +470,13 @@ def tables_barrel(
     workers: DaskWorkers = None,
 ) -> None:
     """Barrel survival: how barrel episodes end (up, by attempt; falls by cause), per rule set."""
-    from contextlib import closing
-
     from analysis.barrel import tables_barrel as run
-    from analysis.present.json_text import to_json
     from analysis.present.plots import plot_barrel
     from analysis.present.text import barrel_lines
-    from sim.runs.progress import StageBars
 
-    bars = StageBars("game", scaled=True)  # closed before a line is printed, the error's included
-    try:
-        with _backend(scheduler, cluster, workers) as backend, closing(bars):
-            result = run(games=games, rules=rules or ["classic"], players=players, seed=seed, out=out,
-                         progress=None if as_json else bars, backend=backend, fresh=fresh)
-    except _user_errors() as exc:
-        _refuse(exc)
-    try:
-        plot_barrel(result, result.plot_path)
-    except _user_errors() as exc:
-        _refuse(exc)
-    typer.echo(to_json(result) if as_json else "\n".join(barrel_lines(result)))
+    _played_analysis(run, plot_barrel, barrel_lines, unit="game", as_json=as_json,
+                     scheduler=scheduler, cluster=cluster, workers=workers, games=games, rules=rules or ["classic"],
+                     players=players, seed=seed, out=out, fresh=fresh)
 
 
 @tables_app.command("strategy")
@@ -492,23 +498,13 @@ def tables_strategy(
 ) -> None:
     """Strategy in play: raising after the talon, conceding (and what it saves, on the same deals), the
     discard, marriage order, defence, seats and the score situation, from the players' own games."""
-    from contextlib import closing
-
-    from analysis.present.json_text import to_json
     from analysis.present.plots import plot_strategy
     from analysis.present.text import strategy_lines
     from analysis.strategy import strategy as run
-    from sim.runs.progress import StageBars
 
-    bars = StageBars("unit", scaled=True)  # games and deals; closed before a line is printed
-    try:
-        with _backend(scheduler, cluster, workers) as backend, closing(bars):
-            result = run(games=games, deals=deals, rules=rules, players=players, seed=seed, out=out,
-                         progress=None if as_json else bars, backend=backend, fresh=fresh)
-        plot_strategy(result, result.plot_path)
-    except _user_errors() as exc:
-        _refuse(exc)
-    typer.echo(to_json(result) if as_json else "\n".join(strategy_lines(result)))
+    _played_analysis(run, plot_strategy, strategy_lines, unit="unit", as_json=as_json,
+                     scheduler=scheduler, cluster=cluster, workers=workers, games=games, deals=deals, rules=rules,
+                     players=players, seed=seed, out=out, fresh=fresh)
 
 
 @tables_app.command("win-chances")
@@ -528,26 +524,13 @@ def tables_win_chances(
     """Win chances by score situation (the table behind bid --objective win): each seat's chance of
     winning the game from its score and its opponents', learned from whole games and checked on
     held-out ones; a table made with the same arguments by the same code is reused."""
-    from contextlib import closing
-
-    from analysis.present.json_text import to_json
     from analysis.present.plots import plot_win_chances
     from analysis.present.text import win_chance_lines
     from analysis.win_chances import win_chances as run
-    from sim.runs.progress import StageBars
 
-    bars = StageBars("game", scaled=True)  # closed before a line is printed, the error's included
-    try:
-        with _backend(scheduler, cluster, workers) as backend, closing(bars):
-            result = run(games=games, rules=rules, players=players, seed=seed, out=out,
-                         progress=None if as_json else bars, backend=backend, fresh=fresh)
-    except _user_errors() as exc:
-        _refuse(exc)
-    try:
-        plot_win_chances(result, result.plot_path)
-    except _user_errors() as exc:
-        _refuse(exc)
-    typer.echo(to_json(result) if as_json else "\n".join(win_chance_lines(result)))
+    _played_analysis(run, plot_win_chances, win_chance_lines, unit="game", as_json=as_json,
+                     scheduler=scheduler, cluster=cluster, workers=workers, games=games, rules=rules,
+                     players=players, seed=seed, out=out, fresh=fresh)
 
 
 @app.command("compare")
@@ -567,26 +550,13 @@ def compare(
 ) -> None:
     """Compare house-rule sets on the same deals: every metric's difference with a paired 95% interval
     and a Holm-corrected p-value."""
-    from contextlib import closing
-
     from analysis.compare import compare as run
-    from analysis.present.json_text import to_json
     from analysis.present.plots import plot_comparison
     from analysis.present.text import comparison_lines
-    from sim.runs.progress import StageBars
 
-    bars = StageBars("game", scaled=True)  # closed before a line is printed, the error's included
-    try:
-        with _backend(scheduler, cluster, workers) as backend, closing(bars):
-            result = run(rules=rule_sets, games=games, players=players, seed=seed, out=out,
-                         progress=None if as_json else bars, backend=backend, fresh=fresh)
-    except _user_errors() as exc:
-        _refuse(exc)
-    try:
-        plot_comparison(result, result.plot_path)
-    except _user_errors() as exc:
-        _refuse(exc)
-    typer.echo(to_json(result) if as_json else "\n".join(comparison_lines(result)))
+    _played_analysis(run, plot_comparison, comparison_lines, unit="game", as_json=as_json,
+                     scheduler=scheduler, cluster=cluster, workers=workers, rules=rule_sets, games=games,
+                     players=players, seed=seed, out=out, fresh=fresh)
 
 
 @app.command("tournament")
