@@ -204,11 +204,20 @@ def played_points(hand: int, samples: np.ndarray, rules: HouseRules, method: str
     CHUNK`` of it), so that a part played alone draws the random streams it would draw in the
     whole. ``progress(samples done)`` as in ``_run_counted``; PIMC deals, which can take minutes
     each, count one by one."""
-    from sim.engine import playouts_nb
-
     if is_learned(method) and contract < 0:  # its net plays a contract: without one it plays out of its training
         raise ValueError("a learned declarer's points need the contract he plays: use contract_points")
-    codes, prm, net = _seats(method, rules, worlds)
+    return _played(_seats(method, rules, worlds), hand, samples, rules, method, seed, threads=threads, hands=hands,
+                   first_chunk=first_chunk, contract=contract, progress=progress)
+
+
+def _played(seats: tuple, hand: int, samples: np.ndarray, rules: HouseRules, method: str, seed: int, *,
+            threads: int | None, hands: np.ndarray | None, first_chunk: int, contract: int,
+            progress: Callable[[int], None] | None) -> np.ndarray:
+    """``played_points`` with its seats resolved (``_seats``: codes, parameter rows, nets), so that
+    a caller playing several contracts loads and checks the learned weights once."""
+    from sim.engine import playouts_nb
+
+    codes, prm, net = seats
     arr = rules.to_array()
     out = np.zeros(len(samples), dtype=np.int64)
     # A chunk's deals draw from one random stream in turn, so playing them one call each gives the
@@ -253,10 +262,11 @@ def contract_points(hand: int, samples: np.ndarray, rules: HouseRules, method: s
         return np.repeat(pts[:, None], len(levels), axis=1)
     out = np.zeros((len(samples), len(levels)), dtype=np.int64)
     n = len(samples)
+    seats = _seats(method, rules, worlds)  # the weights are loaded and checked once for every level
     for k, b in enumerate(levels):
         step = None if progress is None else (lambda done, k=k: progress(k * n + done))
-        out[:, k] = played_points(hand, samples, rules, method, seed, worlds=worlds, threads=threads, hands=hands,
-                                  first_chunk=first_chunk, contract=b, progress=step)
+        out[:, k] = _played(seats, hand, samples, rules, method, seed, threads=threads, hands=hands,
+                            first_chunk=first_chunk, contract=b, progress=step)
     return out
 
 
