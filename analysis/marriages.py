@@ -859,32 +859,36 @@ class WorthRow:
     a bid table's deals.
 
     - ``suit``: its symbol; ``n_with``, ``n_without``: the deals with and without that marriage;
-    - ``dd_with``, ``dd_without`` and their difference ``dd_gain`` (with its 95% interval): the
-      declarer's mean points with double-dummy play; ``heur_*`` the same with heuristic play;
-    - ``dd120_with``, ``dd120_without``, ``heur120_with``, ``heur120_without``: the make-rate of 120
-      in each group, with its Wilson 95% interval;
-    - ``contract_with``, ``contract_without``: the highest contract (a multiple of 5) made at least
-      ``1 - risk`` of the time with dd play in each group, and their difference ``contract_gain``;
-    - ``dd_gain_same_aces``: the dd points gained among hands with as many aces (0, 1, 2, 3 or more
-      in the 7 cards), weighted by the classes' shares of the hands with the marriage.
+    - ``learned_with``, ``learned_without`` and their difference ``learned_gain`` (with its 95%
+      interval): the declarer's mean points when the table's player (the learned player, every
+      seat) plays 120 as the contract; ``dd_*`` the same with double-dummy play (every card seen);
+    - ``learned120_with``, ``learned120_without``, ``dd120_with``, ``dd120_without``: the make-rate
+      of 120 in each group, with its Wilson 95% interval;
+    - ``contract_with``, ``contract_without``: the highest contract the learned declarer makes at
+      least ``1 - risk`` of the time in each group (None: not even the lowest), and their
+      difference ``contract_gain`` (None unless both are);
+    - ``learned_gain_same_aces``, ``dd_gain_same_aces``: the points gained among hands with as many
+      aces (0, 1, 2, 3 or more in the 7 cards), weighted by the classes' shares of the hands with
+      the marriage.
     """
 
     suit: str
     n_with: int
     n_without: int
+    learned_with: float
+    learned_without: float
+    learned_gain: Interval
     dd_with: float
     dd_without: float
     dd_gain: Interval
-    heur_with: float
-    heur_without: float
-    heur_gain: Interval
+    learned120_with: Interval
+    learned120_without: Interval
     dd120_with: Interval
     dd120_without: Interval
-    heur120_with: Interval
-    heur120_without: Interval
-    contract_with: int
-    contract_without: int
-    contract_gain: int
+    contract_with: int | None
+    contract_without: int | None
+    contract_gain: int | None
+    learned_gain_same_aces: Interval
     dd_gain_same_aces: Interval
 
     def to_dict(self) -> dict:
@@ -896,100 +900,117 @@ class MarriageWorth:
     """What each suit's marriage is worth to the declarer in a stored bid table (``marriage_worth``).
 
     - ``bids``: the bid table read, as given; ``risk``: the failure chance of the contracts
-      compared; ``rules``: the rules of the table (its marriage values);
+      compared; ``rules``: the rules of the table (its marriage values); ``player``: who played
+      the table's contracts (its metadata's line player);
     - ``rows``: one ``WorthRow`` a suit (a suit whose marriage every deal, or no deal, holds is left
       out).
 
-    ``to_dict()``: ``bids``, ``risk`` and the rows as ``--json`` prints them under "worth";
-    ``to_polars()``: one row a suit, each interval in three columns (value, ``_ci_low``,
+    ``to_dict()``: ``bids``, ``risk``, ``player`` and the rows as ``--json`` prints them under
+    "worth"; ``to_polars()``: one row a suit, each interval in three columns (value, ``_ci_low``,
     ``_ci_high``).
     """
 
     bids: Path
     risk: float
     rules: HouseRules
+    player: str
     rows: tuple[WorthRow, ...]
 
     def to_dict(self) -> dict:
-        return {"bids": str(self.bids), "risk": self.risk, "worth": [r.to_dict() for r in self.rows]}
+        return {"bids": str(self.bids), "risk": self.risk, "player": self.player,
+                "worth": [r.to_dict() for r in self.rows]}
 
     def to_polars(self) -> pl.DataFrame:
         import polars as pl
 
+        kinds = {"str": pl.String, "int": pl.Int64, "int | None": pl.Int64, "float": pl.Float64}
         schema: dict = {}
         for f in fields(WorthRow):  # the annotations are text (postponed): "str", "int", "float", "Interval"
             if f.type == "Interval":
                 schema.update({f.name: pl.Float64, f"{f.name}_ci_low": pl.Float64, f"{f.name}_ci_high": pl.Float64})
             else:
-                schema[f.name] = {"str": pl.String, "int": pl.Int64, "float": pl.Float64}[f.type]
+                schema[f.name] = kinds[f.type]
         rows = [tuple(x for f in fields(r) for x in (getattr(r, f.name) if f.type == "Interval"
                                                      else (getattr(r, f.name),))) for r in self.rows]
         return pl.DataFrame(rows, schema=schema, orient="row")
 
 
+# The contract whose points the worth compares: the usual lowest contract a declarer plays for.
+WORTH_CONTRACT = 120
+
+
 def marriage_worth(bids: Path, *, risk: float = 0.3, rules: HouseRules | None = None) -> MarriageWorth:
-    """From a stored bid table (``thousand tables bids``), per suit: the declarer's points (dd and
-    heuristic play) with and without that suit's marriage among his 10 cards (hand and talon), the
-    difference with its 95% interval, the make-rate of 120, and the highest contract made at least
-    (1 - ``risk``) of the time with dd values in each group (its difference is the marriage's
-    worth in contract points). Read lazily with Polars; the table's deals are random, so the two
-    groups differ by the marriage and by what comes with it (a marriage's K and Q are 7 points).
-    ``rules``: the table's rules, when the caller has them (else read from its metadata)."""
+    """From a stored bid table (``thousand tables bids``), per suit: the declarer's points with and
+    without that suit's marriage among his 10 cards (hand and talon) when he plays 120 as the
+    contract, by the table's player (learned) and double dummy, the difference with its 95%
+    interval, the make-rate of 120, and the highest contract the learned declarer makes at least
+    (1 - ``risk``) of the time in each group (its difference is the marriage's worth in contract
+    points). Read lazily with Polars; the table's deals are random, so the two groups differ by the
+    marriage and by what comes with it (a marriage's K and Q are 7 points). ``rules``: the table's
+    rules, when the caller has them (else read from its metadata)."""
     import polars as pl
 
-    from analysis.tables import read_metadata
+    from analysis.tables import LINE_PLAYER, read_metadata
 
     if not 0 < risk < 1:
         raise InputError(f"--risk must be between 0 and 1, not {risk}")
     bids = Path(bids)
+    meta = read_metadata(bids)
     if rules is None:
-        rules = HouseRules.from_dict(read_metadata(bids)["rules"], source=f"the bid table {bids}")
+        rules = HouseRules.from_dict(meta["rules"], source=f"the bid table {bids}")
+    levels = list(meta["levels"])
+    at = levels.index(WORTH_CONTRACT)
+    # A table's learned points hold one entry a contract up to the most its 10 cards allow (at least
+    # 120: every hand's card points), so entry ``at`` is always the 120 contract's.
+    learned = pl.col("learned_points").list.get(at).cast(pl.Float64)
+    dd = pl.col("dd_points").cast(pl.Float64)
+    level = WORTH_CONTRACT
     lf = pl.scan_parquet(bids)
     rows = []
     for s in range(4):
         kq = _KQ[s][0] | _KQ[s][1]
         with_m = ((pl.col("hand").cast(pl.Int64) | pl.col("talon").cast(pl.Int64)) & kq) == kq
         stats = (lf.group_by(with_m.alias("married"))
-                 .agg(n=pl.len(), dd=pl.col("dd_points").cast(pl.Float64).mean(),
-                      dd_sd=pl.col("dd_points").cast(pl.Float64).std(),
-                      heur=pl.col("heuristic_points").cast(pl.Float64).mean(),
-                      heur_sd=pl.col("heuristic_points").cast(pl.Float64).std(),
-                      dd120=(pl.col("dd_points") >= 120).sum(), heur120=(pl.col("heuristic_points") >= 120).sum(),
-                      dd_q=pl.col("dd_points").quantile(risk, interpolation="lower"))
+                 .agg(pl.len().alias("n"), learned.mean().alias("learned"), learned.std().alias("learned_sd"),
+                      dd.mean().alias("dd"), dd.std().alias("dd_sd"),
+                      (learned >= level).sum().alias("learned120"), (dd >= level).sum().alias("dd120"),
+                      *(pl.col("learned_made").arr.get(j).cast(pl.Float64).mean().alias(f"made{j}")
+                        for j in range(len(levels))))
                  .collect())
         by = {r["married"]: r for r in stats.iter_rows(named=True)}
         if True not in by or False not in by:
             continue
         a, b = by[True], by[False]
         row: dict = {"suit": SUIT_SYMBOLS[s], "n_with": a["n"], "n_without": b["n"]}
-        for key, sd in (("dd", "dd_sd"), ("heur", "heur_sd")):
+        for key, sd in (("learned", "learned_sd"), ("dd", "dd_sd")):
             diff = a[key] - b[key]
             half = Z95 * math.sqrt(a[sd] ** 2 / a["n"] + b[sd] ** 2 / b["n"])
             row[f"{key}_with"], row[f"{key}_without"] = a[key], b[key]
             row[f"{key}_gain"] = (diff, diff - half, diff + half)
-        for key in ("dd120", "heur120"):
+        for key in ("learned120", "dd120"):
             row[f"{key}_with"] = (a[key] / a["n"], *wilson_interval(a[key], a["n"]))
             row[f"{key}_without"] = (b[key] / b["n"], *wilson_interval(b[key], b["n"]))
-        # The highest contract (a multiple of 5) made at least 1 - risk of the time: the risk-quantile
-        # of the points, rounded down to 5.
-        row["contract_with"] = int(a["dd_q"]) // 5 * 5
-        row["contract_without"] = int(b["dd_q"]) // 5 * 5
-        row["contract_gain"] = row["contract_with"] - row["contract_without"]
-        row["dd_gain_same_aces"] = _gain_within_aces(lf, with_m)
+        for group, key in ((a, "contract_with"), (b, "contract_without")):
+            safe = [lv for j, lv in enumerate(levels) if group[f"made{j}"] >= 1 - risk]
+            row[key] = max(safe) if safe else None
+        both = row["contract_with"] is not None and row["contract_without"] is not None
+        row["contract_gain"] = row["contract_with"] - row["contract_without"] if both else None
+        row["learned_gain_same_aces"] = _gain_within_aces(lf, with_m, learned)
+        row["dd_gain_same_aces"] = _gain_within_aces(lf, with_m, dd)
         rows.append(WorthRow(**row))
-    return MarriageWorth(bids=bids, risk=risk, rules=rules, rows=tuple(rows))
+    return MarriageWorth(bids=bids, risk=risk, rules=rules, player=LINE_PLAYER,
+                         rows=tuple(rows))
 
 
-def _gain_within_aces(lf, with_m) -> tuple[float, float, float]:
-    """The dd points a marriage adds among hands with as many aces (0, 1, 2, 3 or more in the 7
+def _gain_within_aces(lf, with_m, points) -> tuple[float, float, float]:
+    """The ``points`` a marriage adds among hands with as many aces (0, 1, 2, 3 or more in the 7
     cards, the aces of ``tables bids``' hand classes): the differences within each class, weighted
     by the class's share of the hands with the marriage, and a 95% interval."""
     import polars as pl
 
     per = (lf.with_columns(married=with_m, aces_class=pl.min_horizontal(pl.col("aces"), 3))
            .group_by("aces_class", "married")
-           .agg(n=pl.len(), mean=pl.col("dd_points").cast(pl.Float64).mean(),
-                var=pl.col("dd_points").cast(pl.Float64).var())
+           .agg(n=pl.len(), mean=points.mean(), var=points.var())
            .collect())
     cells = {(r["aces_class"], r["married"]): r for r in per.iter_rows(named=True)}
     classes = [c for c in range(4) if (c, True) in cells and (c, False) in cells and cells[(c, True)]["n"] > 1

@@ -243,15 +243,18 @@ def _section_marriages(s: MarriageOdds, figs: list) -> list[str]:
     lines += _figures(figs[:1])
     worth = s.worth.rows if s.worth is not None else ()
     if worth:
+        w = s.worth
         lines += ["### What a marriage is worth", "",
-                  "From the bid table: the declarer's points with the suit's marriage among his 10 cards (hand and "
-                  "talon) against without, and the highest contract dd makes 70% of the time in each group.", ""]
-        lines += _table(["marriage", "deals with / without", "dd points gained", "same aces: dd gained",
-                         "heuristic points gained", "70% contract (dd) with / without"],
+                  f"From the bid table: the declarer's points when he plays 120, with the suit's marriage among his 10 "
+                  f"cards (hand and talon) against without, played by the {players_text((w.player,) * 3)} and, as a "
+                  f"bound with every card seen, double dummy (dd); and the highest contract the {w.player} declarer "
+                  f"makes {1 - w.risk:.0%} of the time in each group.", ""]
+        lines += _table(["marriage", "deals with / without", "points gained", "same aces: gained", "dd points gained",
+                         "makes 120: with / without", f"{1 - w.risk:.0%} contract: with / without"],
                         [[f"{r.suit} {_suit_value(s, r.suit)}", f"{r.n_with:,} / {r.n_without:,}",
-                          num(*r.dd_gain, sign=True), num(*r.dd_gain_same_aces, sign=True),
-                          num(*r.heur_gain, sign=True),
-                          f"{r.contract_with} / {r.contract_without} ({r.contract_gain:+d})"]
+                          num(*r.learned_gain, sign=True), num(*r.learned_gain_same_aces, sign=True),
+                          num(*r.dd_gain, sign=True),
+                          f"{pct(*r.learned120_with)} / {pct(*r.learned120_without)}", _worth_contracts(r)]
                          for r in worth])
         lines += _figures(figs[1:])
     for play in s.play:
@@ -282,16 +285,26 @@ def _section_marriages(s: MarriageOdds, figs: list) -> list[str]:
     if worth:
         verdicts: dict[str, list[str]] = {}
         for r in worth:
-            gain, face = r.dd_gain_same_aces, _suit_value(s, r.suit)
+            gain, face = r.learned_gain_same_aces, _suit_value(s, r.suit)
             verdict = ("less than its face value" if gain[2] < face else
                        "more than its face value" if gain[1] > face else "about its face value")
             verdicts.setdefault(verdict, []).append(f"{r.suit} {face}: {num(*gain, sign=True)}")
         parts = [f"{verdict} for {'; '.join(items)}" for verdict, items in verdicts.items()]
-        lines.append("- Among hands with as many aces, what a held marriage adds to the declarer's take is "
+        lines.append(f"- Among hands with as many aces, what a held marriage adds to the {s.worth.player} "
+                     "declarer's take playing 120 is "
                      + ", and ".join(parts) + " points."
                      + (" It must be declared on a lead, and its cards can fall (the table above)."
                         if "less than its face value" in verdicts else ""))
     return lines + [""]
+
+
+def _worth_contracts(r) -> str:
+    """A worth row's contracts made in each group and their difference ("none": not even the lowest)."""
+    def name(c: int | None) -> str:
+        return "none" if c is None else str(c)
+
+    gain = f" ({r.contract_gain:+d})" if r.contract_gain is not None else ""
+    return f"{name(r.contract_with)} / {name(r.contract_without)}{gain}"
 
 
 def _odds_check(s: MarriageOdds) -> list[str]:

@@ -353,9 +353,9 @@ def plot_marriage_odds(result: MarriageOdds, path: Path) -> None:
 
 
 def plot_marriage_worth(result: MarriageWorth, path: Path) -> None:
-    """Per suit, the declarer's points gained by holding its marriage among his 10 cards: dd and
-    heuristic play over all hands, and dd within hands of as many aces; 95% intervals. A result
-    without a suit has no such plot (ValueError)."""
+    """Per suit, the declarer's points playing 120 gained by holding its marriage among his 10
+    cards: the table's player over all hands and within hands of as many aces, and double dummy
+    over all hands; 95% intervals. A result without a suit has no such plot (ValueError)."""
     import numpy as np
 
     from sim.game.cards import SUIT_SYMBOLS
@@ -366,8 +366,9 @@ def plot_marriage_worth(result: MarriageWorth, path: Path) -> None:
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(9, 5))
     x = np.arange(len(rows))
-    series = [("dd_gain", "double dummy", "C3"), ("dd_gain_same_aces", "double dummy, hands of as many aces", "C1"),
-              ("heur_gain", "heuristic play", "C2")]
+    series = [("learned_gain", f"{result.player} player", "C0"),
+              ("learned_gain_same_aces", f"{result.player} player, hands of as many aces", "C1"),
+              ("dd_gain", "double dummy (every card seen)", "C3")]
     width = 0.8 / len(series)
     for i, (key, label, colour) in enumerate(series):
         gains = [getattr(r, key) for r in rows]
@@ -376,7 +377,7 @@ def plot_marriage_worth(result: MarriageWorth, path: Path) -> None:
         ax.bar(x + (i - 1) * width, vals, width, yerr=err, capsize=4, color=colour, alpha=0.8, label=label)
     symbols = list(SUIT_SYMBOLS)
     ax.set_xticks(x, [f"{r.suit} marriage ({result.rules.marriage_values[symbols.index(r.suit)]})" for r in rows])
-    ax.set_ylabel("declarer's points gained (points)")
+    ax.set_ylabel("declarer's points gained playing 120 (points)")
     n = rows[0].n_with + rows[0].n_without
     ax.set_title(f"What holding a marriage adds to the declarer's points\n(the bid table's {n:,} deals; 95% intervals)")
     ax.grid(axis="y", alpha=0.3)

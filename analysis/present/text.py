@@ -620,22 +620,27 @@ def marriage_play_lines(result: MarriagePlay) -> list[str]:
 
 
 def marriage_worth_lines(result: MarriageWorth) -> list[str]:
-    """What each suit's marriage is worth in a bid table: points gained (dd, dd within hands of as
-    many aces, heuristic), the make-rate of 120 and the contract made ``1 - risk`` of the time."""
-    lines = [f"what a marriage is worth (bid table {result.bids}): the declarer's points with and without the "
-             "suit's marriage among his 10 cards, [95% interval]",
-             f"{'suit':<5}{'deals with / without':>22}  {'dd points gained':<24}{'same aces: dd gained':<24}"
-             f"{'heuristic points gained':<26}{'dd makes 120: with / without':<30}"
-             f"contract made {1 - result.risk:.0%} of the time (dd)"]
+    """What each suit's marriage is worth in a bid table: points gained playing 120 (the table's
+    player, the same within hands of as many aces, double dummy), the make-rate of 120 and the
+    contract made ``1 - risk`` of the time."""
+    def gain(g: tuple) -> str:
+        return f"{g[0]:+6.1f} [{g[1]:+.1f}, {g[2]:+.1f}]"
+
+    def contract(c: int | None) -> str:
+        return "none" if c is None else str(c)
+
+    lines = [f"what a marriage is worth (bid table {result.bids}): the declarer's points playing 120 with and "
+             f"without the suit's marriage among his 10 cards, played by the {players_text((result.player,) * 3)} (dd: "
+             "double dummy), [95% interval]",
+             f"{'suit':<5}{'deals with / without':>22}  {'points gained':<24}{'same aces: gained':<24}"
+             f"{'dd points gained':<24}{'makes 120: with / without':<28}"
+             f"contract made {1 - result.risk:.0%} of the time"]
     for r in result.rows:
-        g, h, a = r.dd_gain, r.heur_gain, r.dd_gain_same_aces
-        dd_gain = f"{g[0]:+6.1f} [{g[1]:+.1f}, {g[2]:+.1f}]"
-        heur_gain = f"{h[0]:+6.1f} [{h[1]:+.1f}, {h[2]:+.1f}]"
-        makes = f"{r.dd120_with[0]:.3f} / {r.dd120_without[0]:.3f}"
-        contract = f"{r.contract_with} / {r.contract_without} ({r.contract_gain:+d})"
-        same = f"{a[0]:+6.1f} [{a[1]:+.1f}, {a[2]:+.1f}]"
-        lines.append(f"{r.suit:<5}{r.n_with:>10,} / {r.n_without:<9,}  {dd_gain:<24}{same:<24}"
-                     f"{heur_gain:<26}{makes:<30}{contract}")
+        makes = f"{r.learned120_with[0]:.3f} / {r.learned120_without[0]:.3f}"
+        made = f"{contract(r.contract_with)} / {contract(r.contract_without)}" + (
+            f" ({r.contract_gain:+d})" if r.contract_gain is not None else "")
+        lines.append(f"{r.suit:<5}{r.n_with:>10,} / {r.n_without:<9,}  {gain(r.learned_gain):<24}"
+                     f"{gain(r.learned_gain_same_aces):<24}{gain(r.dd_gain):<24}{makes:<28}{made}")
     return lines
 
 

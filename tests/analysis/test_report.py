@@ -160,7 +160,7 @@ def test_numbers_equal_the_json_commands(made):
     check = marriages["check"]
     assert f"family p = {check['p']:.2g}" in section and "played by the learned player, all seats" in section
     for w in marriages["worth"]:
-        assert num(*w["dd_gain"], sign=True) in section
+        assert num(*w["learned_gain"], sign=True) in section and num(*w["dd_gain"], sign=True) in section
     barrel = _json_command(["tables", "barrel", "--games", "60", "--rules", "classic", "--rules", "short",
                             "--seed", "0", "--out", str(dirs["barrel"]), "--json"])
     assert barrel == kept["barrel"]
