@@ -92,7 +92,6 @@ def _played_analysis(run, plot, present, *, unit: str, as_json: bool, scheduler,
     typer.echo(to_json(result) if as_json else "\n".join(present(result)))
 
 
-
 def _user_errors():
     """The error types a user can mend: the project's family (``sim.ThousandError``: bad input, a
     folder holding something else) and the file system's refusals of a path (a full disk, a folder
@@ -582,25 +581,15 @@ def tournament(
     """Players against each other, seats rotated over the same deals (duplicate): win shares (games)
     or points per deal (deals), make-rates and points by role with intervals, a ranking and
     Holm-corrected pairwise tests."""
-    from contextlib import closing
-
-    from analysis.present.json_text import to_json
     from analysis.present.plots import plot_tournament
     from analysis.present.text import tournament_lines
     from analysis.tournament import tournament as run
-    from sim.runs.progress import StageBars
 
     if games is None and deals is None:
         games = 1000
-    bars = StageBars("game" if deals is None else "deal", scaled=True)
-    try:
-        with _backend(scheduler, cluster, workers) as backend, closing(bars):  # no bar left above an error
-            result = run(players=players or None, games=games, deals=deals, rules=rules, seed=seed, out=out,
-                         progress=None if as_json else bars, backend=backend, fresh=fresh)
-        plot_tournament(result, result.plot_path)
-    except _user_errors() as exc:
-        _refuse(exc)
-    typer.echo(to_json(result) if as_json else "\n".join(tournament_lines(result)))
+    _played_analysis(run, plot_tournament, tournament_lines, unit="game" if deals is None else "deal",
+                     as_json=as_json, scheduler=scheduler, cluster=cluster, workers=workers, players=players or None,
+                     games=games, deals=deals, rules=rules, seed=seed, out=out, fresh=fresh)
 
 
 @app.command("train")
