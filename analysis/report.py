@@ -487,9 +487,9 @@ def figure_specs() -> dict[str, list[tuple[str, str]]]:
                                             "player and double dummy beside).")],
         "marriages": [(marriages.PLOT_FILE, "Marriage odds: exact (bars) against random deals, dealt and not played "
                                             "(points with 95% intervals)."),
-                      (marriages.WORTH_PLOT_FILE, "What holding each suit's marriage adds to the declarer's points in "
-                                                  "the bid table's deals (double dummy and heuristic play, every "
-                                                  "seat).")],
+                      (marriages.WORTH_PLOT_FILE, "What holding each suit's marriage adds to the declarer's points "
+                                                  f"playing 120 in the bid table's deals ({PLAYER} player, all seats; "
+                                                  "double dummy beside).")],
         "barrel": [(barrel.PLOT_FILE, "How barrel episodes end, leaving upward by attempt, and winning from a score "
                                       f"({PLAYER} player, all seats).")],
         "rules": [(compare.PLOT_FILE, f"Game length by rule set, and every difference to the first ({PLAYER} player, "

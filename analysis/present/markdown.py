@@ -545,9 +545,12 @@ def _diff(x: Difference, share: bool = True, unit: str = "") -> str:
     if isinstance(x.diff, float) and math.isnan(x.diff):
         return "–"
     scale, unit = (100, " points of percentage") if share else (1, unit)
-    text = f"{scale * x.diff:+.1f}"
+    ends = [v for v in (x.low, x.high) if _finite(v)]
+    # A difference whose interval lies within +-0.05 would print as -0.0 [-0.0, -0.0]: more digits.
+    digits = 2 if max(abs(scale * v) for v in [x.diff, *ends]) < 0.1 else 1
+    text = f"{scale * x.diff:+.{digits}f}"
     if _finite(x.low) and _finite(x.high):
-        text += f" [{scale * x.low:+.1f}, {scale * x.high:+.1f}]"
+        text += f" [{scale * x.low:+.{digits}f}, {scale * x.high:+.{digits}f}]"
     text += unit
     if _finite(x.p_holm):
         text += f" (Holm p {'< 0.001' if x.p_holm < 0.001 else f'{x.p_holm:.2g}'})"
@@ -643,8 +646,9 @@ def _section_summary(s: StrategyReport | None, bids: BidTable | None = None) -> 
                  f"and {pct(low['right'])} to the right; aces {_est(dis.rank['left']['A'])} and "
                  f"{_est(dis.rank['right']['A'])}. The points given differ by "
                  f"{_diff(dis.points_difference, share=False, unit=' points')} (left less right)"
-                 + (", a difference the numbers support." if _shown_apart(dis.points_difference) else
-                    ": no difference is shown."))
+                 + ((", too small to matter at the table though the numbers tell it from none."
+                     if abs(dis.points_difference.diff) < 0.5 else ", a difference the numbers support.")
+                    if _shown_apart(dis.points_difference) else ": no difference is shown."))
     held = s.defence.by_held
     lines.append(f"- **A marriage kept is most of a contract**: with one marriage among his 8 cards the declarer "
                  f"makes {_est(held['1 marriage']['made'])}, with none {_est(held['no marriage']['made'])}; "
@@ -754,8 +758,9 @@ def _strategy_discard(s: StrategyReport) -> list[str]:
                     [[k, _est(v["share of deals"]), _est(v["made"]), _est(v["result"], share=False, sign=True)]
                      for k, v in d.outcome.items() if v["share of deals"].value > 0])
     pd = d.points_difference
-    lines += [f"- Points given to the left less those to the right: {_diff(pd, share=False)}"
-              + ("." if _shown_apart(pd) else ": the player gives as much to either side."),
+    verdict = ((": under half a point, too small to matter at the table, though the numbers tell it from none."
+                if abs(pd.diff) < 0.5 else ".") if _shown_apart(pd) else ": the player gives as much to either side.")
+    lines += [f"- Points given to the left less those to the right: {_diff(pd, share=False)}{verdict}",
               f"- Contracts in which it gave an ace or a ten were made {_diff(d.made_difference['ace or ten'])} "
               "more often than the others: it gives them away from strong hands (where it can spare them), so "
               "this is no advice to give high cards.", ""]
