@@ -737,10 +737,10 @@ def _level_schema() -> dict:
 
 def _made(points: np.ndarray, levels: list[int], rules: HouseRules, method: str) -> np.ndarray:
     """(n, levels) bool: the contract of each column made, from the declarer's ``points`` (n, levels)
-    (dd: the level reached, never rounded; the others rounded to 5 under ``round_declarer``)."""
+    (dd: the level reached, never rounded; the others rounded by ``rounding`` under ``round_declarer``)."""
     pts = np.asarray(points)
     if rules.round_declarer and method != "dd":
-        pts = pts - pts % 5 + np.where(pts % 5 >= 3, 5, 0)
+        pts = rules.round_points(pts)
     return pts >= np.asarray(levels, dtype=np.int64)[None, :]
 
 
