@@ -145,6 +145,10 @@ def points_to_make(contract, banked, rules):
     already."""
     t = max(0, contract - banked)
     if rules[R.ROUND_DECLARER]:
+        # Rounding may take the contract's own total below it (ten: 105 -> 100, so 106 is needed)
+        # or a lower total up to it (five: 103 -> 105): at most a rounding unit either way.
+        while round_points(banked + t, rules) < contract:
+            t += 1
         while t > 0 and round_points(banked + t - 1, rules) >= contract:
             t -= 1
     return t
