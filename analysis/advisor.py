@@ -328,14 +328,19 @@ def talon_chances(hand: int, known: Known = NOTHING_KNOWN) -> TalonChances:
 
 
 # ---- scores -------------------------------------------------------------------------------------
-def made_gain(b: int, rules: HouseRules, sit: Situation) -> int:
+def made_gain(b: int, rules: HouseRules, sit: Situation, scored: int | None = None) -> int:
     """What making the contract ``b`` adds to the declarer's score in ``sit`` (only up to the
-    barrel; on the barrel: ``b`` when it takes him off, else 0)."""
+    barrel; on the barrel: what it scores when it takes him off, up to the target with
+    ``win_score_capped``, else 0). ``scored``: what the made contract scores (``b``, or with
+    ``declarer_scores = points`` his rounded points when more)."""
+    amount = b if scored is None else scored
     if sit.on_barrel:
-        return b if b >= rules.barrel_min_contract else 0
-    if rules.barrel is not None and sit.score + b >= rules.barrel:
+        if b < rules.barrel_min_contract:
+            return 0
+        return min(amount, rules.target - sit.score) if rules.win_score_capped else amount
+    if rules.barrel is not None and sit.score + amount >= rules.barrel:
         return max(0, rules.barrel - sit.score)
-    return b
+    return amount
 
 
 def fail_loss(b: int, rules: HouseRules, sit: Situation) -> int:
@@ -737,16 +742,18 @@ def _level_schema() -> dict:
 
 def _made(points: np.ndarray, levels: list[int], rules: HouseRules, method: str) -> np.ndarray:
     """(n, levels) bool: the contract of each column made, from the declarer's ``points`` (n, levels)
-    (dd: the level reached, never rounded; the others rounded to 5 under ``round_declarer``)."""
+    (dd: the level reached, never rounded; the others rounded by ``rounding`` under ``round_declarer``)."""
     pts = np.asarray(points)
     if rules.round_declarer and method != "dd":
-        pts = pts - pts % 5 + np.where(pts % 5 >= 3, 5, 0)
+        pts = rules.round_points(pts)
     return pts >= np.asarray(levels, dtype=np.int64)[None, :]
 
 
 def _estimates(method: str, made: np.ndarray, levels: list[int], rules: HouseRules,
-               sit: Situation) -> list[MethodEstimate]:
-    """``method``'s estimate at each contract of ``levels`` from ``made`` ((n, levels) bool)."""
+               sit: Situation, points: np.ndarray | None = None) -> list[MethodEstimate]:
+    """``method``'s estimate at each contract of ``levels`` from ``made`` ((n, levels) bool). With
+    ``declarer_scores = points`` and the declarer's ``points`` ((n, levels), not for dd, whose
+    figure is a level reached) a made contract scores his rounded points when more, sample by sample."""
     n = made.shape[0]
     out = []
     for j, b in enumerate(levels):
@@ -755,8 +762,13 @@ def _estimates(method: str, made: np.ndarray, levels: list[int], rules: HouseRul
         lo, hi = wilson_interval(k, n)
         lo, hi = min(lo, p), max(hi, p)  # rounding at p = 0 or 1
         gain, loss = made_gain(b, rules, sit), fail_loss(b, rules, sit)
-        ev = p * gain - (1 - p) * loss
-        sd = math.sqrt(p * (1 - p)) * (gain + loss)
+        if rules.declarer_scores == "points" and points is not None:
+            scored = np.maximum(b, rules.round_points(np.asarray(points[:, j], dtype=np.int64)))
+            each = np.where(made[:, j], [made_gain(b, rules, sit, int(v)) for v in scored], -loss)
+            ev, sd = float(each.mean()), float(each.std())
+        else:
+            ev = p * gain - (1 - p) * loss
+            sd = math.sqrt(p * (1 - p)) * (gain + loss)
         ev_lo, ev_hi = mean_interval(ev, sd * math.sqrt(n / max(1, n - 1)), n) if n > 1 else (ev, ev)
         out.append(MethodEstimate(method=method, n=n, made=k, p_make=p, ci_low=lo, ci_high=hi, ev_declare=ev,
                                   ev_ci_low=ev_lo, ev_ci_high=ev_hi))
@@ -764,23 +776,25 @@ def _estimates(method: str, made: np.ndarray, levels: list[int], rules: HouseRul
 
 
 def _learned_made(mask: int, deals: np.ndarray, rules: HouseRules, seed: int, levels: list[int], cap: int, *,
-                  worlds: int, threads: int | None, progress: Progress | None) -> np.ndarray:
-    """(n, played levels) bool: the learned declarer playing each contract of ``levels`` apart
+                  worlds: int, threads: int | None, progress: Progress | None) -> tuple[np.ndarray, np.ndarray]:
+    """(made, points): (n, played levels) bool and the declarer's points, the learned declarer
+    playing each contract of ``levels`` apart
     (``contract_points``, one level a call: the same random streams as all levels in one call),
     stopping after the first contract above the bidding cap ``cap`` made in no sample."""
     n, total = len(deals), len(deals) * len(levels)
     stage = "learned player: each contract played apart"
-    columns = []
+    columns, points = [], []
     for k, b in enumerate(levels):
         step = None if progress is None else (lambda done, k=k: progress(stage, k * n + done, total))
-        made = _made(contract_points(mask, deals, rules, "learned", seed, [b], worlds=worlds, threads=threads,
-                                     progress=step), [b], rules, "learned")
+        pts = contract_points(mask, deals, rules, "learned", seed, [b], worlds=worlds, threads=threads, progress=step)
+        made = _made(pts, [b], rules, "learned")
         columns.append(made[:, 0])
+        points.append(np.asarray(pts)[:, 0])
         if b > cap and not made.any():
             break
     if progress is not None and len(columns) < len(levels):
         progress(stage, total, total)  # the rest is not played: the stage is over
-    return np.stack(columns, axis=1)
+    return np.stack(columns, axis=1), np.stack(points, axis=1)
 
 
 def _risk_levels(method: str, rows: tuple[ContractRow, ...], risk: float) -> RiskLevels:
@@ -851,9 +865,10 @@ def advise(*, hand: str | int, rules: str | HouseRules | None = None, samples: i
 
     deals = sample_unseen(mask, known, samples, seed)
     made: dict[str, np.ndarray] = {}
+    points: dict[str, np.ndarray] = {}  # the declarer's points by level (not dd's levels reached)
     if levels and "learned" in methods:  # first: where it stops, the table stops for every method
-        made["learned"] = _learned_made(mask, deals, rec, seed, levels, cap, worlds=worlds, threads=threads,
-                                        progress=progress)
+        made["learned"], points["learned"] = _learned_made(mask, deals, rec, seed, levels, cap, worlds=worlds,
+                                                           threads=threads, progress=progress)
         levels = levels[:made["learned"].shape[1]]
     for m in methods:
         if not levels or m in made:
@@ -865,7 +880,9 @@ def advise(*, hand: str | int, rules: str | HouseRules | None = None, samples: i
             pts = contract_points(mask, deals[:n], rec, m, seed, levels[:1], worlds=worlds, threads=threads,
                                   progress=stage(m + (f" ({worlds} worlds a decision)" if m == "pimc" else ""), n))
         made[m] = _made(np.repeat(pts, len(levels), axis=1), levels, rec, m)
-    estimates = {m: _estimates(m, made[m], levels, rec, sit) if levels else [] for m in methods}
+        if m != "dd":
+            points[m] = np.repeat(pts, len(levels), axis=1)
+    estimates = {m: _estimates(m, made[m], levels, rec, sit, points.get(m)) if levels else [] for m in methods}
 
     def biddable(b: int) -> bool:
         return b <= cap or (forced and b == rec.min_bid)

@@ -895,8 +895,11 @@ def _with_holm(sections: dict) -> dict:
 
 def _concede_off(rules: HouseRules) -> HouseRules:
     """The same rules with concession turned off (and the options that refine it with it)."""
+    from sim.game.rules import HouseRules
+
     return dataclasses.replace(rules, concede=False, concede_60=False, concede_no_deduction=False, concede_limit=0,
-                               concede_third_penalty=False, concede_on_barrel=False)
+                               concede_third_penalty=False, concede_on_barrel=False,
+                               concede_payout=HouseRules().concede_payout)
 
 
 def _read(run: Path) -> Deals:

@@ -85,11 +85,32 @@ def round5(points: int) -> int:
     return (points + 2) // 5 * 5
 
 
+# rounding: (unit, the largest remainder rounded down) — docs/RULES.md "Scoring variants".
+ROUNDING_RULE = {"five": (5, 2), "none": (1, 0), "ten": (10, 5), "ten_half_up": (10, 4)}
+
+
+def rounded(points: int, rules: HouseRules) -> int:
+    """Points rounded by ``rounding``: to the unit, a remainder up to the rule's largest down, the
+    rest up (five: 47 → 45, 48 → 50; ten: 15 → 10, 16 → 20; ten_half_up: 15 → 20; none: as they are)."""
+    unit, down_to = ROUNDING_RULE[rules.rounding]
+    remainder = points % unit
+    return points - remainder if remainder <= down_to else points - remainder + unit
+
+
+def declarer_made_score(contract: int, points: int, rules: HouseRules) -> int:
+    """What a declarer who made ``contract`` with ``points`` scores before doubling: the contract,
+    or with ``declarer_scores = points`` his rounded points when more."""
+    return max(contract, rounded(points, rules)) if rules.declarer_scores == "points" else contract
+
+
 def concession_payout(contract: int, rules: HouseRules) -> int:
     """What each defender gets when the declarer concedes: half the contract rounded up to a
-    multiple of 5 (105 → 55), or 60 with ``concede_60``."""
+    multiple of 5 (105 → 55), 60 with ``concede_60``, half rounded down to a point with
+    ``concede_payout = half_floor`` (105 → 52)."""
     if rules.concede_60:
         return 60
+    if rules.concede_payout == "half_floor":
+        return contract // 2
     return -(-contract // 10) * 5
 
 
@@ -288,7 +309,7 @@ def sitter_points(talon: set[int], rules: HouseRules) -> int:
             extra += rules.marriage_values[suit]
         elif halves and rules.sitout_half_marriage:
             extra += rules.marriage_values[suit] // 2
-    return round5(card_points_of(talon) + extra)
+    return rounded(card_points_of(talon) + extra, rules)
 
 
 def _check_sitter_columns(row: dict, rules: HouseRules) -> None:
@@ -803,7 +824,7 @@ def _check_play(row: dict, rules: HouseRules, declarer: int, contract: int, fina
     bonus = bonus or [0] * n
     doubled = 2 if row["bid_kind"] in DOUBLED_KINDS else 1
     declarer_points = card_points[declarer] + marriage_points[declarer]
-    compared = round5(declarer_points) if rules.round_declarer else declarer_points
+    compared = rounded(declarer_points, rules) if rules.round_declarer else declarer_points
     made = compared >= contract
     _expect(row, f"made (declarer's points {declarer_points} against {contract})", made, row["made"])
     if put_aside is not None:
@@ -811,14 +832,16 @@ def _check_play(row: dict, rules: HouseRules, declarer: int, contract: int, fina
         without_other = declarer_points - (card_points_of(put_aside.other_talon) if leader == declarer else 0)
         without_buried = declarer_points - card_points_of(put_aside.buried)
         for what, points in (("other talon", without_other), ("buried cards", without_buried)):
-            if made != ((round5(points) if rules.round_declarer else points) >= contract):
+            if made != ((rounded(points, rules) if rules.round_declarer else points) >= contract):
                 seen[f"{what} decide the contract"] += 1
     for s in range(n):
         if s == declarer:
-            expected = doubled * (contract if made else -contract)
+            expected = doubled * (declarer_made_score(contract, declarer_points, rules) if made else -contract)
+            if made and expected != doubled * contract:
+                seen["declarer scores his points"] += 1
         else:
             # Doubled deals: defenders' card points are doubled, their marriages are not.
-            expected = round5(doubled * card_points[s] + marriage_points[s])
+            expected = rounded(doubled * card_points[s] + marriage_points[s], rules)
         _expect(row, f"result{s} (×{doubled}, four nines bonus {bonus[s]})", expected + bonus[s], row[f"result{s}"])
 
 
@@ -1055,6 +1078,9 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: Game
         if rules.barrel_accumulate:
             st.score += results[s]
             if st.score >= rules.target:
+                if rules.win_score_capped:
+                    st.score = rules.target
+                    seen["win score capped"] += 1
                 events[s] |= EV_WIN
                 st.on_barrel = False
                 winner = s
@@ -1066,7 +1092,12 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: Game
                 fall(s, EV_FALL_ATTEMPTS)
             continue
         if s == declarer and made and contract >= rules.barrel_min_contract:
-            st.score = barrel + contract
+            # Undoubled; with declarer_scores = points his rounded points when more (row columns).
+            points = row[f"card_points{s}"] + row[f"marriage_points{s}"]
+            st.score = barrel + declarer_made_score(contract, points, rules)
+            if rules.win_score_capped:
+                seen["win score capped"] += st.score > rules.target
+                st.score = rules.target
             st.on_barrel = False
             events[s] |= EV_WIN
             winner = s

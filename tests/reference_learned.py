@@ -30,11 +30,19 @@ def round5(points: int) -> int:
     return points - r if r <= 2 else points + 5 - r
 
 
-def still_needed(contract: int, banked: int, round_declarer: bool) -> int:
+def rounded(points: int, rules: np.ndarray) -> int:
+    """``points`` rounded to the rules' unit: a remainder below unit − offset down, the rest up
+    (docs/RULES.md "Scoring variants": five 47 → 45, ten 15 → 10, ten_half_up 15 → 20, none)."""
+    unit, offset = int(rules[R.ROUND_UNIT]), int(rules[R.ROUND_OFFSET])
+    r = points % unit
+    return points - r if r < unit - offset else points - r + unit
+
+
+def still_needed(contract: int, banked: int, rules: np.ndarray) -> int:
     """The fewest points still to come with which the declarer's total reaches the contract (his
-    total rounded to 5 first under round_declarer); 0 when it is reached already."""
+    total rounded by the rules' rounding first under round_declarer); 0 when it is reached already."""
     t = 0
-    while (round5(banked + t) if round_declarer else banked + t) < contract:
+    while (rounded(banked + t, rules) if rules[R.ROUND_DECLARER] else banked + t) < contract:
         t += 1
     return t
 
@@ -115,7 +123,7 @@ def features(row: np.ndarray, rules: np.ndarray) -> tuple[set[int], list[np.floa
     need = 0
     if contract >= 0:
         active.add(L.F_RULES + len(L.RULE_FLAGS))  # a contract is set
-        need = still_needed(contract, banked, bool(rules[R.ROUND_DECLARER]))
+        need = still_needed(contract, banked, rules)
         # The most that may still come (card_features' comment): the card points nobody has won
         # yet, plus each marriage with neither card gone that the declarer may hold as far as
         # this seat can tell (the declarer: both cards in his hand; a defender: neither in his).
@@ -217,6 +225,17 @@ def ladder_forward(arrays: dict[str, np.ndarray], prefix: str, x: np.ndarray) ->
         p = 1 / (1 + np.exp(-out[i]))
         chances.append(min([p] + chances[-1:]))
     return chances, 100 * out[L.N_LADDER]
+
+
+def contract_worth(chances: list[float], contract: int, rules: np.ndarray) -> float:
+    """The expected result of playing ``contract``: ±contract at the ladder's chance, and with
+    declarer_scores = points the expected surplus of his points over it, each rung above the
+    contract worth LADDER_STEP points at its chance (the ladder read as points in steps of 5)."""
+    worth = contract * (2 * chance_of(chances, contract) - 1)
+    if rules[R.DECLARER_SCORES_POINTS]:
+        rungs = [L.LADDER_LO + L.LADDER_STEP * i for i in range(L.N_LADDER)]
+        worth += sum(L.LADDER_STEP * chance_of(chances, rung) for rung in rungs if rung > contract)
+    return worth
 
 
 def chance_of(chances: list[float], contract: int) -> float:

@@ -43,7 +43,7 @@ from sim.engine.schema import (
     games_frame,
 )
 from sim.engine.settle_nb import apply_deal, rotate_seats
-from sim.engine.workspace import W_HANDS, W_RESULT, new_game_state, new_workspace
+from sim.engine.workspace import W_CARD_POINTS, W_HANDS, W_MARRIAGE_POINTS, W_RESULT, new_game_state, new_workspace
 from sim.fingerprint import code_fingerprint, file_sha256
 from sim.game.cards import CardError, parse_card, parse_hand
 from sim.game.play_nb import beats, bid_cap, legal_follows
@@ -323,16 +323,22 @@ def play_scripted_deal(*, hands: list[str | int], talon: str | int, dealer: int,
 
 def settle_deal(*, state: GameState, declarer: int, contract: int, made: bool, results: tuple[int, ...],
                 bolts: tuple[bool, ...] | None = None, conceded: bool = False,
-                rules: HouseRules | None = None, dealer: int | None = None) -> tuple[GameState, dict]:
+                rules: HouseRules | None = None, dealer: int | None = None,
+                card_points: tuple[int, ...] | None = None,
+                marriage_points: tuple[int, ...] | None = None) -> tuple[GameState, dict]:
     """Apply the game rules (barrel, bolts, dump truck) to one deal's raw results. Returns the new
     state and a dict with per-seat ``change``, ``score``, ``events`` and the ``winner`` (-1 if none).
     With players = 4, ``results`` and ``bolts`` have four entries and ``dealer`` names the seat
-    sitting out (his result: the talon's points)."""
+    sitting out (his result: the talon's points). ``card_points`` and ``marriage_points`` (zeros
+    if not given) are what each seat took in play, for the rules that read them beyond the results:
+    a sitter's win under ``declarer_scores = points`` and ``barrel_accumulate``."""
     rules = rules or HouseRules()
     n = rules.players
     bolts = bolts if bolts is not None else (False,) * n
-    if len(results) != n or len(bolts) != n:
-        raise InputError(f"give {n} results and bolts (players = {n})")
+    card_points = card_points if card_points is not None else (0,) * n
+    marriage_points = marriage_points if marriage_points is not None else (0,) * n
+    if len(results) != n or len(bolts) != n or len(card_points) != n or len(marriage_points) != n:
+        raise InputError(f"give {n} results and bolts (and points, if any) (players = {n})")
     shift = 0
     if n == 4:
         if dealer not in range(4) or dealer == declarer:
@@ -344,6 +350,8 @@ def settle_deal(*, state: GameState, declarer: int, contract: int, made: bool, r
     rec = np.zeros((1, N_DEAL_COLUMNS), dtype=np.int32)
     for slot in range(n):
         ws[W_RESULT, slot] = results[(slot + shift) % n]
+        ws[W_CARD_POINTS, slot] = card_points[(slot + shift) % n]
+        ws[W_MARRIAGE_POINTS, slot] = marriage_points[(slot + shift) % n]
         rec[0, D_BOLT + slot] = bolts[(slot + shift) % n]
     slot_declarer = (declarer - shift) % n
     apply_deal(gs, rules.to_array(), slot_declarer, contract, made, conceded, -1, ws, rec, 0)

@@ -70,7 +70,7 @@ from sim.engine.workspace import (
 from sim.game import rules_layout as R
 from sim.game.bits_nb import popcount
 from sim.game.cards import NINE, RANK_MASK
-from sim.game.play_nb import bid_cap, givable_cards, mask_points, round5
+from sim.game.play_nb import bid_cap, concession_gain, declarer_gain, givable_cards, mask_points, round_points
 from sim.game.state_layout import G_CONCESSIONS, G_REDEALS, G_SCORE, G_WINNER
 from sim.numba_config import jit_hot, jit_inline
 from sim.players.seat_nb import choose_burial, choose_contract, choose_discard, reads_known_cards
@@ -180,7 +180,7 @@ def finish_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script,
         gs[G_CONCESSIONS + declarer] += 1
         if rules[R.CONCEDE_THIRD_PENALTY] and gs[G_CONCESSIONS + declarer] % 3 == 0:
             loss += THIRD_CONCESSION_PENALTY
-        gain = 60 if rules[R.CONCEDE_60] else (contract + 9) // 10 * 5
+        gain = concession_gain(contract, rules)
         for q in range(n):
             result[q] = -loss if q == declarer else gain
         plays[row, :] = -1
@@ -190,16 +190,15 @@ def finish_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script,
         if status != 0:
             return status
         card_points[declarer] += buried_points
-        total = card_points[declarer] + marriage_points[declarer]
-        if rules[R.ROUND_DECLARER]:
-            total = round5(total)
+        points = card_points[declarer] + marriage_points[declarer]
+        total = round_points(points, rules) if rules[R.ROUND_DECLARER] else points
         made = total >= contract
         factor = 2 if doubled else 1  # a dark or golden deal doubles all but the defenders' marriages
         for q in range(n):
             if q == declarer:
-                result[q] = factor * (contract if made else -contract)
+                result[q] = factor * (declarer_gain(contract, points, rules) if made else -contract)
             else:
-                result[q] = round5(factor * card_points[q] + marriage_points[q])
+                result[q] = round_points(factor * card_points[q] + marriage_points[q], rules)
     rec[row, D_MADE] = made
     for q in range(n):
         if q == four_nines:

@@ -23,11 +23,11 @@ from sim.engine.schema import (
     EV_SIMULTANEOUS,
     EV_WIN,
 )
-from sim.engine.workspace import W_CARD_POINTS, W_EVENTS, W_NEW, W_RESULT, W_SAT_BEFORE
+from sim.engine.workspace import W_CARD_POINTS, W_EVENTS, W_MARRIAGE_POINTS, W_NEW, W_RESULT, W_SAT_BEFORE
 from sim.game import rules_layout as R
 from sim.game.bits_nb import popcount
 from sim.game.cards import KING, QUEEN
-from sim.game.play_nb import mask_points, round5
+from sim.game.play_nb import declarer_gain, mask_points, round_points
 from sim.game.state_layout import (
     G_ATTEMPTS,
     G_BARREL_ENTRIES,
@@ -146,6 +146,8 @@ def settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec
             # after his attempts he falls from his score rounded down to tens.
             new[p] = old + ws[W_CARD_POINTS, p]
             if new[p] >= rules[R.TARGET]:
+                if rules[R.WIN_SCORE_CAPPED]:
+                    new[p] = rules[R.TARGET]
                 events[p] |= EV_WIN
                 gs[G_WINNER] = p
                 gs[G_ON_BARREL + p] = 0
@@ -160,7 +162,12 @@ def settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec
                     events[p] |= EV_DEFENCE_IGNORED
                 continue
             if p == declarer and made and contract >= rules[R.BARREL_MIN_CONTRACT]:
-                new[p] = old + contract
+                # Undoubled (as the contract always was here); with declarer_scores = points his points
+                # if more. barrel + barrel_min_contract reaches the target (validated), so the capped
+                # score is the target itself.
+                new[p] = old + declarer_gain(contract, ws[W_CARD_POINTS, p] + ws[W_MARRIAGE_POINTS, p], rules)
+                if rules[R.WIN_SCORE_CAPPED]:
+                    new[p] = rules[R.TARGET]
                 events[p] |= EV_WIN
                 gs[G_WINNER] = p
                 gs[G_ON_BARREL + p] = 0  # off upward: nobody climbing now can knock him off
@@ -253,7 +260,7 @@ def settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec
 def sitter_points(talon, rules):
     """players = 4: what the dealer sitting out scores, the talon's card points plus the value of a
     marriage lying in it (with sitout_half_marriage half a marriage's value, rounded down, for a
-    lone K or Q), the whole rounded as a defender's points."""
+    lone K or Q), the whole rounded as a defender's points (``rounding``)."""
     extra = 0
     for s in range(4):
         k = (talon >> (6 * s + KING)) & 1
@@ -262,7 +269,7 @@ def sitter_points(talon, rules):
             extra += rules[R.MARRIAGE_VALUE + s]
         elif (k or q) and rules[R.SITOUT_HALF_MARRIAGE]:
             extra += rules[R.MARRIAGE_VALUE + s] // 2
-    return round5(mask_points(talon) + extra)
+    return round_points(mask_points(talon) + extra, rules)
 
 
 @jit_hot

@@ -102,21 +102,54 @@ def nth_card(mask, n):
     return lowest_index(m)
 
 
+def round_points_of(points, rules):
+    """Points rounded by the ``rounding`` option (a defender's points, the 4-player dealer's talon, the
+    declarer's under round_declarer or declarer_scores = points): to a multiple of ROUND_UNIT, a
+    remainder below ROUND_UNIT - ROUND_OFFSET down and the rest up (five: 47 -> 45, 48 -> 50; ten:
+    15 -> 10, 16 -> 20; ten_half_up: 15 -> 20; none: unchanged). Branch-free, so this plain function
+    also rounds numpy arrays (training, analyses); kernels call its compiled twin ``round_points``."""
+    unit = rules[R.ROUND_UNIT]
+    return (points + rules[R.ROUND_OFFSET]) // unit * unit
+
+
+round_points = jit_hot(round_points_of)
+
+
 @jit_hot
-def round5(points):
-    """Round to a multiple of 5: remainder 1 or 2 down, 3 or 4 up (47 → 45, 48 → 50)."""
-    r = points % 5
-    return points - r if r <= 2 else points + 5 - r
+def declarer_gain(contract, points, rules):
+    """What a declarer who made ``contract`` with ``points`` (cards and marriages) scores, before the
+    dark or golden doubling: the contract, or with declarer_scores = points the larger of the
+    contract and his points rounded by ``rounding``."""
+    if rules[R.DECLARER_SCORES_POINTS]:
+        return max(contract, round_points(points, rules))
+    return contract
+
+
+@jit_hot
+def concession_gain(contract, rules):
+    """What each defender gets when the declarer concedes ``contract``: 60 with concede_60; half the
+    contract rounded down to a point with concede_payout = half_floor (105 -> 52); else half
+    rounded up to a multiple of 5 (105 -> 55)."""
+    if rules[R.CONCEDE_60]:
+        return 60
+    if rules[R.CONCEDE_HALF_FLOOR]:
+        return contract // 2
+    return (contract + 9) // 10 * 5
 
 
 @jit_inline
 def points_to_make(contract, banked, rules):
     """The declarer's points still to come that make ``contract`` when he has ``banked`` (card
     points of the tricks he won and his secured marriages): the least t with total banked + t
-    reaching the contract (rounded to 5 first under round_declarer); 0 when it is made already."""
+    reaching the contract (rounded by ``rounding`` first under round_declarer); 0 when it is made
+    already."""
     t = max(0, contract - banked)
     if rules[R.ROUND_DECLARER]:
-        while t > 0 and round5(banked + t - 1) >= contract:
+        # Rounding may take the contract's own total below it (ten: 105 -> 100, so 106 is needed)
+        # or a lower total up to it (five: 103 -> 105): at most a rounding unit either way.
+        while round_points(banked + t, rules) < contract:
+            t += 1
+        while t > 0 and round_points(banked + t - 1, rules) >= contract:
             t -= 1
     return t
 

@@ -72,6 +72,14 @@ class HouseRules:
     concede_third_penalty: bool = _opt(False, "bool", "a player's third concession costs 120")
     concede_on_barrel: bool = _opt(False, "bool", "concession allowed while anyone sits on the barrel")
     round_declarer: bool = _opt(False, "bool", "declarer's points are rounded like a defender's before comparing")
+    concede_payout: str = _opt("half_up5", "half_up5, half_floor",
+                               "each defender's payout on a concession: half the contract rounded up to 5 (105 -> 55), "
+                               "or rounded down to a point (105 -> 52)")
+    rounding: str = _opt("five", "five, none, ten, ten_half_up",
+                         "how points are rounded: to 5 (remainder 1-2 down), none, to 10 (1-5 down, 6-9 up: Polish), "
+                         "to 10 half up (1-4 down)")
+    declarer_scores: str = _opt("contract", "contract, points",
+                                "a made declarer scores the contract, or max(contract, his points rounded)")
     # §4.4 play and marriages
     must_head: bool = _opt(False, "bool", "a follower must beat the winning card when he can")
     marriage_first_lead: bool = _opt(False, "bool", "a marriage may be declared without a prior trick")
@@ -106,6 +114,7 @@ class HouseRules:
     barrel_forced_last: bool = _opt(False, "bool", "on his third barrel's last attempt the sitter gets the talon")
     dump_truck: bool = _opt(True, "bool", "a score of exactly 555 is reset to 0")
     dump_truck_negative: bool = _opt(False, "bool", "a score of exactly -555 is reset to 0")
+    win_score_capped: bool = _opt(False, "bool", "a player who wins from the barrel ends on exactly the target")
     win_only_as_declarer: bool = _opt(True, "bool", "only a declarer can reach the target")
     # §4.7 dark game and golden round
     dark_game: bool = _opt(False, "bool", "first hand may declare a dark game (120, doubled)")
@@ -172,6 +181,14 @@ class HouseRules:
             bad("max_contract", f"must be above min_bid ({self.min_bid}) and at most 400")
         if self.bolt_on not in ("no_tricks", "zero_points", "three_passes"):
             bad("bolt_on", "must be no_tricks, zero_points or three_passes")
+        if self.concede_payout not in R.CONCEDE_PAYOUT_NAMES:
+            bad("concede_payout", "must be half_up5 or half_floor")
+        if self.rounding not in R.ROUNDINGS:
+            bad("rounding", "must be five, none, ten or ten_half_up")
+        if self.declarer_scores not in ("contract", "points"):
+            bad("declarer_scores", "must be contract or points")
+        if self.concede_payout != "half_up5" and self.concede_60:
+            bad("concede_payout", "contradicts concede_60 (each defender gets 60): choose one payout")
         if self.bolt_count not in R.BOLT_COUNT_NAMES:
             bad("bolt_count", "must be cumulative, consecutive or each")
         if self.bolt_count == "consecutive" and self.bolt_on == "three_passes":
@@ -194,7 +211,8 @@ class HouseRules:
         if not 0 <= self.barrel_falls_to_zero <= 10:
             bad("barrel_falls_to_zero", "must be 0..10")
         if not self.concede and (self.concede_60 or self.concede_no_deduction or self.concede_limit
-                                 or self.concede_third_penalty or self.concede_on_barrel):
+                                 or self.concede_third_penalty or self.concede_on_barrel
+                                 or self.concede_payout != "half_up5"):
             bad("concede", "is off, so the concede_* options contradict it")
         if self.marriage_burns_without_trick and not self.marriage_first_lead:
             bad("marriage_burns_without_trick",
@@ -342,7 +360,18 @@ class HouseRules:
         a[R.PLAYERS] = self.players
         a[R.SITOUT_HALF_MARRIAGE] = self.sitout_half_marriage
         a[R.TWO_PLAYER_TALON] = self.two_player_talon
+        a[R.CONCEDE_HALF_FLOOR] = self.concede_payout == "half_floor"
+        a[R.ROUND_UNIT], a[R.ROUND_OFFSET] = R.ROUNDINGS[self.rounding]
+        a[R.DECLARER_SCORES_POINTS] = self.declarer_scores == "points"
+        a[R.WIN_SCORE_CAPPED] = self.win_score_capped
         return a
+
+    def round_points(self, points):
+        """``points`` (an integer or a numpy integer array) rounded by ``rounding``, as the engine's
+        ``sim.game.play_nb.round_points`` does (for Python code that recomputes scores)."""
+        from sim.game.play_nb import round_points_of
+
+        return round_points_of(points, self.to_array())
 
 
 # (least, greatest, step) of every integer option, within what the game means and what the
@@ -380,7 +409,7 @@ REDEAL_CONDITIONS = ("redeal_hand_points_below", "redeal_four_nines", "redeal_th
 # contradiction: the policy is how the simulated players decide, and the rules still allow redeals.)
 BARREL_OPTIONS = ("barrel_min_contract", "barrel_attempts", "barrel_penalty", "barrel_knock_off",
                   "barrel_simultaneous_penalty", "barrel_falls_to_zero", "barrel_talon_free", "barrel_accumulate",
-                  "barrel_forced_last")
+                  "barrel_forced_last", "win_score_capped")
 
 
 def _largest(ok, hi: int) -> int | None:

@@ -13,7 +13,9 @@ __all__ = [
     "REDEAL_FOUR_ACES", "REDEAL_FOUR_NINES_AFTER_TALON", "REDEAL_LIMIT_PENALTY", "REDEAL_ANY", "DARK_GAME",
     "DARK_MIN_ON", "DARK_MIN_SCORE", "BOLT_DOUBLE_IN_DARK", "GOLDEN_ROUND", "BARREL_ACCUMULATE", "TALON_HIDDEN_AT_100",
     "TALON_TO_DECLARER_ONLY", "DISCARD_FACE_DOWN", "WIN_ONLY_AS_DECLARER", "PLAYERS", "SITOUT_HALF_MARRIAGE",
-    "TWO_PLAYER_TALON", "N_FIELDS", "BOLT_ON_NO_TRICKS", "BOLT_ON_ZERO_POINTS", "BOLT_ON_THREE_PASSES", "BOLT_ON_NAMES",
+    "TWO_PLAYER_TALON", "CONCEDE_HALF_FLOOR", "ROUND_UNIT", "ROUND_OFFSET", "DECLARER_SCORES_POINTS",
+    "WIN_SCORE_CAPPED", "N_FIELDS", "CONCEDE_PAYOUT_NAMES", "ROUNDINGS",
+    "BOLT_ON_NO_TRICKS", "BOLT_ON_ZERO_POINTS", "BOLT_ON_THREE_PASSES", "BOLT_ON_NAMES",
     "BOLT_COUNT_CUMULATIVE", "BOLT_COUNT_CONSECUTIVE", "BOLT_COUNT_EACH", "BOLT_COUNT_NAMES",
 ]
 
@@ -86,9 +88,20 @@ WIN_ONLY_AS_DECLARER = 66
 PLAYERS = 67  # 2, 3 or 4
 SITOUT_HALF_MARRIAGE = 68
 TWO_PLAYER_TALON = 69  # cards in each of the two talons of a 2-player deal (2 or 3)
-N_FIELDS = 70
+# Scoring options of issue 28 (docs/RULES.md "Scoring variants"; evidence in docs/peer-rules.md §3, §4, §8).
+CONCEDE_HALF_FLOOR = 70  # concede_payout = half_floor: each defender gets contract // 2
+ROUND_UNIT = 71  # rounding: points are rounded to (points + ROUND_OFFSET) // ROUND_UNIT * ROUND_UNIT
+ROUND_OFFSET = 72
+DECLARER_SCORES_POINTS = 73  # declarer_scores = points: a made declarer scores max(contract, rounded points)
+WIN_SCORE_CAPPED = 74  # a win from the barrel ends on exactly the target
+N_FIELDS = 75
 
 BOLT_ON_NO_TRICKS, BOLT_ON_ZERO_POINTS, BOLT_ON_THREE_PASSES = 0, 1, 2
 BOLT_ON_NAMES = ("no_tricks", "zero_points", "three_passes")
 BOLT_COUNT_CUMULATIVE, BOLT_COUNT_CONSECUTIVE, BOLT_COUNT_EACH = 0, 1, 2
 BOLT_COUNT_NAMES = ("cumulative", "consecutive", "each")
+CONCEDE_PAYOUT_NAMES = ("half_up5", "half_floor")  # index 1 sets CONCEDE_HALF_FLOOR
+# rounding: name -> (unit, offset). (points + offset) // unit * unit rounds a remainder below
+# unit - offset down and the rest up: five 1-2 down, 3-4 up; ten (Polish) 1-5 down, 6-9 up;
+# ten_half_up 1-4 down, 5-9 up; none leaves the points as they are.
+ROUNDINGS = {"five": (5, 2), "none": (1, 0), "ten": (10, 4), "ten_half_up": (10, 5)}

@@ -18,7 +18,7 @@ from sim.game import rules_layout as R
 from sim.game.amounts import THIRD_CONCESSION_PENALTY
 from sim.game.bits_nb import lowest_index, popcount
 from sim.game.cards import ACES_MASK, CARD_POINTS, FULL_DECK, JACK, KING, QUEEN, SUIT_MASK
-from sim.game.play_nb import LEAD_WITHOUT_DECLARING, beats, nth_card, points_to_make
+from sim.game.play_nb import LEAD_WITHOUT_DECLARING, beats, concession_gain, nth_card, points_to_make
 from sim.game.rng_nb import below, uniform
 from sim.game.state_layout import G_CONCESSIONS, G_ON_BARREL
 from sim.numba_config import jit_hot
@@ -587,9 +587,19 @@ def made_chance(ladder, contract):
 
 
 @jit_hot
-def contract_value(ladder, contract):
-    """The declarer's expected result of playing ``contract``: won or lost, at the ladder's chance."""
-    return contract * (2.0 * made_chance(ladder, contract) - 1.0)
+def contract_value(ladder, contract, rules):
+    """The declarer's expected result of playing ``contract``: won or lost, at the ladder's chance.
+    With declarer_scores = points a made contract scores his points when more, which adds the
+    expected surplus E[(points - contract)+]: the sum over the ladder's contracts above ``contract``
+    of LADDER_STEP times the chance of reaching each (the ladder read as points in steps of 5; none
+    counted beyond its last contract)."""
+    value = contract * (2.0 * made_chance(ladder, contract) - 1.0)
+    if rules[R.DECLARER_SCORES_POINTS]:
+        level = (contract // LADDER_STEP + 1) * LADDER_STEP
+        while level < LADDER_LO + LADDER_STEP * N_LADDER:
+            value += LADDER_STEP * made_chance(ladder, level)
+            level += LADDER_STEP
+    return value
 
 
 @jit_hot
@@ -612,7 +622,7 @@ def learned_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm, net, lbuf
             return want if want <= cap and made_chance(ladder, want) >= MADE_AT_LEAST else 0
         if high_seat >= 0 and high_seat != seat and gs[G_ON_BARREL + high_seat]:
             defence -= prm[seat, H_BLOCK_MARGIN]
-    return min_raise if contract_value(ladder, min_raise) >= defence else 0
+    return min_raise if contract_value(ladder, min_raise, rules) >= defence else 0
 
 
 @jit_hot
@@ -634,10 +644,10 @@ def learned_contract(seat, hand, contract, cap, can_concede, deal_value, gs, rul
     step = rules[R.BID_STEP]
     top = max(contract, cap)
     best = contract
-    best_value = contract_value(ladder, contract)
+    best_value = contract_value(ladder, contract, rules)
     c = contract + step
     while c <= top:
-        v = contract_value(ladder, c)
+        v = contract_value(ladder, c, rules)
         if v > best_value:
             best, best_value = c, v
         c += step
@@ -645,12 +655,12 @@ def learned_contract(seat, hand, contract, cap, can_concede, deal_value, gs, rul
     if (rules[R.BARREL] > 0 and gs[G_ON_BARREL + seat] and best < barrel_min <= top
             and made_chance(ladder, barrel_min) >= MADE_AT_LEAST):
         best = barrel_min
-        best_value = contract_value(ladder, best)
+        best_value = contract_value(ladder, best, rules)
     if can_concede:
         loss = 0 if rules[R.CONCEDE_NO_DEDUCTION] else contract
         if rules[R.CONCEDE_THIRD_PENALTY] and (gs[G_CONCESSIONS + seat] + 1) % 3 == 0:
             loss += THIRD_CONCESSION_PENALTY
-        gain = 60 if rules[R.CONCEDE_60] else (contract + 9) // 10 * 5
+        gain = concession_gain(contract, rules)
         weight = prm[seat, H_OPPONENT_WEIGHT]
         if -loss - weight * gain > best_value - weight * 0.5 * ladder[N_LADDER]:
             return -1

@@ -20,7 +20,9 @@ import numpy as np
 from sim.engine import chunk_rng, solver_buffers
 from sim.engine.schema import N_PLAYS
 from sim.engine.workspace import new_workspace
+from sim.game import rules_layout as R
 from sim.game.amounts import DARK_CONTRACT as DARK_BID
+from sim.game.play_nb import round_points_of
 from sim.game.rules import HouseRules
 from sim.players import params_matrix, player_codes
 from sim.players.layout import H_EPSILON, H_NET
@@ -65,14 +67,10 @@ def generate_playouts(rules: HouseRules, seed: int, index: int, n_deals: int, ne
     return out
 
 
-def _round5(x: np.ndarray) -> np.ndarray:
-    r = x % 5
-    return np.where(r <= 2, x - r, x + 5 - r)
-
-
-def made_ladder(points: np.ndarray, round_declarer: bool) -> np.ndarray:
-    """float32 (n, N_LADDER): 1 where a declarer with ``points`` makes the ladder's contract."""
-    total = _round5(points) if round_declarer else points
+def made_ladder(points: np.ndarray, rules: np.ndarray) -> np.ndarray:
+    """float32 (n, N_LADDER): 1 where a declarer with ``points`` makes the ladder's contract (his
+    points rounded by ``rounding`` first under round_declarer; ``rules`` a rules array)."""
+    total = round_points_of(points, rules) if rules[R.ROUND_DECLARER] else points
     return (total[:, None] >= LADDER[None, :]).astype(np.float32)
 
 
@@ -80,12 +78,10 @@ def bidding_rows(rows: np.ndarray, rules: np.ndarray) -> dict[str, np.ndarray]:
     """The targets of one part's playouts (rows of 3 seats a deal, one rules array), a row per
     playout: the ladder (both nets' target), for net B the declarer's hand7 and its seat's points
     as a defender, for net C the kept cards, the deal's value and the defenders' points."""
-    from sim.game import rules_layout as R
-
     points = rows[:, O_CARD_POINTS] + rows[:, O_MARRIAGE_POINTS]
-    ladder = made_ladder(points, bool(rules[R.ROUND_DECLARER]))
-    defenders = _round5(rows[:, O_CARD_POINTS + 1:O_CARD_POINTS + 3]
-                        + rows[:, O_MARRIAGE_POINTS + 1:O_MARRIAGE_POINTS + 3])
+    ladder = made_ladder(points, rules)
+    defenders = round_points_of(rows[:, O_CARD_POINTS + 1:O_CARD_POINTS + 3]
+                                + rows[:, O_MARRIAGE_POINTS + 1:O_MARRIAGE_POINTS + 3], rules)
     n = len(rows) // 3
     by_deal = defenders.reshape(n, 3, 2)  # [deal, declarer q, role 1 or 2]
     defence = np.zeros((n, 3), dtype=np.float64)

@@ -525,3 +525,44 @@ def test_cli_objective_win_reads_a_win_chance_table(tmp_path):
     assert 0 <= data["recommendation"]["pass_mean"] <= 1
     again = runner.invoke(app, args)
     assert again.exit_code == 0 and json.loads(again.output[again.output.index("{"):]) == data
+
+
+# ---- scoring options of issue 28 in the estimates' arithmetic (docs/RULES.md "Scoring variants") ----------
+def test_declarer_scores_points_counts_each_samples_points():
+    # Three samples at 100: made with 156 and 104 points, failed with 90. Contract scoring: 2/3 · 100
+    # − 1/3 · 100; points scoring: (155 + 105 − 100) / 3 (rounded to 5), (160 + 100 − 100) / 3 with ten.
+    made = np.array([[True], [True], [False]])
+    points = np.array([[156], [104], [90]])
+    sit = playouts.Situation()
+    [plain] = advisor._estimates("learned", made, [100], HouseRules(), sit, points)
+    assert plain.ev_declare == pytest.approx(100 / 3)
+    [five] = advisor._estimates("learned", made, [100], HouseRules(declarer_scores="points"), sit, points)
+    assert five.ev_declare == pytest.approx(160 / 3) and five.p_make == pytest.approx(2 / 3)
+    assert five.ev_ci_low < five.ev_declare < five.ev_ci_high
+    polish = HouseRules(declarer_scores="points", rounding="ten")
+    [ten] = advisor._estimates("learned", made, [100], polish, sit, points)
+    assert ten.ev_declare == pytest.approx(160 / 3)
+    [dd] = advisor._estimates("dd", made, [100], HouseRules(declarer_scores="points"), sit, None)
+    assert dd.ev_declare == pytest.approx(100 / 3)  # dd's figure is a level reached, not points
+
+
+def test_made_gain_on_the_barrel_with_points_and_the_capped_win():
+    sit = playouts.Situation(score=880, on_barrel=True)
+    assert advisor.made_gain(120, HouseRules(), sit) == 120
+    assert advisor.made_gain(120, HouseRules(declarer_scores="points"), sit, 205) == 205
+    assert advisor.made_gain(150, HouseRules(win_score_capped=True), sit) == 120  # ends on 1000
+    assert advisor.made_gain(100, HouseRules(declarer_scores="points"), sit, 205) == 0  # below the barrel's minimum
+    # Below the barrel, a made contract's points climb to it and no further.
+    assert advisor.made_gain(100, HouseRules(declarer_scores="points"), playouts.Situation(score=700), 205) == 180
+
+
+def test_rounding_decides_the_made_column_under_round_declarer():
+    pts = np.array([[105], [106], [104], [108]])
+
+    def made(**rounding):
+        return advisor._made(pts, [110], HouseRules(round_declarer=True, **rounding), "learned")[:, 0].tolist()
+
+    assert made() == [False, False, False, True]  # 105, 105, 105, 110
+    assert made(rounding="ten") == [False, True, False, True]  # 100, 110, 100, 110
+    assert made(rounding="ten_half_up") == [True, True, False, True]  # 110, 110, 100, 110
+    assert made(rounding="none") == [False, False, False, False]

@@ -196,3 +196,15 @@ def test_the_command_prints_the_result(made):
     assert res.exit_code == 0 and res.stdout.strip() == to_json(r).strip()
     refused(CliRunner().invoke(app, ["tables", "strategy", "--games", "7", "--deals", str(DEALS), "--seed",
                                      str(SEED), "--out", str(out)]), "--games: 40 stored, 7 asked")
+
+
+def test_concession_off_drops_every_option_that_refines_it():
+    # The paired run without concession: its rules must be valid whatever refined the concession
+    # (concede_payout among them, docs/RULES.md "Scoring variants").
+    from sim.game.rules import HouseRules
+
+    rules = HouseRules(concede_payout="half_floor", concede_no_deduction=True, concede_limit=2,
+                       concede_third_penalty=True, concede_on_barrel=True)
+    off = strategy._concede_off(rules)
+    off.validate()
+    assert not off.concede and off.changes_from(HouseRules()) == {"concede": False}

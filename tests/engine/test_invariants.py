@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 import zlib
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -36,6 +37,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sim.engine import BatchSpec, play_chunk
+from sim.game import rules_layout as R
 from sim.game.rules import BARREL_OPTIONS, HouseRules, RulesError, preset
 from sim.runs import run_batch, scan_deals, scan_games
 
@@ -123,6 +125,14 @@ GAME_CONFIGS = {
     "no-simultaneous-penalty": (MIXED, HouseRules(barrel_simultaneous_penalty=False)),
     "barrel-variant": (MIXED, HouseRules(barrel_min_contract=125, barrel_attempts=2, barrel_penalty=150)),
     "no-bid-cap": (HEURISTIC, HouseRules(no_bid_cap=True, max_contract=200)),
+    # Scoring variants of issue 28 (docs/RULES.md "Scoring variants"): Polish rounding, the declarer
+    # scoring his points, the capped win, the concession half rounded down; and raw points.
+    "polish-scoring": (MIXED, HouseRules(rounding="ten", declarer_scores="points", win_score_capped=True,
+                                         concede_payout="half_floor")),
+    "raw-points-round-declarer": (HEURISTIC, HouseRules(rounding="none", round_declarer=True,
+                                                        declarer_scores="points", concede_on_barrel=True)),
+    "ten-half-up-accumulate-capped": (MIXED, HouseRules(rounding="ten_half_up", barrel_accumulate=True,
+                                                        win_score_capped=True)),
     # The play options of RULES.md §4.4, alone and combined.
     "online-play-heuristic": (HEURISTIC, ONLINE_PLAY),
     "online-play-mixed": (MIXED, ONLINE_PLAY),
@@ -265,6 +275,9 @@ DEAL_CONFIGS = {
     "four-random-dark-odd-values": (RANDOM4, HouseRules(**FOUR_HALF, dark_game=True,
                                                         marriage_values=(45, 65, 85, 105))),
     "four-dd-pimc": (("dd", "pimc", "heuristic", "random"), HouseRules(**FOUR_HALF)),
+    "four-random-raw-points-half-floor": (RANDOM4, HouseRules(**FOUR_HALF, rounding="none", concede_payout="half_floor",
+                                                              declarer_scores="points", dark_game=True)),
+    "two-random-ten-points": (RANDOM2, HouseRules(**TWO, rounding="ten", declarer_scores="points", dark_game=True)),
     "four-learned-house-combined": (("learned", "heuristic", "learned", "random"), with_rules(HOUSE_COMBINED,
                                                                                           **FOUR)),
     "learned-all-play-options": (("learned", "random", "learned"), with_rules(ALL_PLAY_OPTIONS)),
@@ -401,6 +414,18 @@ def check_deal_frame(deals: pl.DataFrame, rules: HouseRules) -> None:
     bonus_free = rules.four_nines_bonus == 0
     bolt_as_tricks = rules.bolt_on == "no_tricks" and not rules.bolt_own_game_exempt
     bolt_value = pl.when(pl.col("bid_kind") == ref.KIND_DARK).then(2 if rules.bolt_double_in_dark else 1).otherwise(1)
+    # RULES.md §6 under the scoring options: a made declarer scores his contract, or with
+    # declarer_scores = points the larger of it and his rounded points; a played deal's defender
+    # (and the dealer sitting out) scores a multiple of the rounding unit (any integer with
+    # rounding = none), the four-nines bonus added; a concession pays multiples of 5 unless
+    # concede_payout = half_floor.
+    unit, offset = R.ROUNDINGS[rules.rounding]
+    step = math.gcd(unit, rules.four_nines_bonus)
+    concession_step = 1 if rules.concede_payout == "half_floor" else 5
+    declarer_points = declarer_column("card_points", SEATS) + declarer_column("marriage_points", SEATS)
+    made_score = contract
+    if rules.declarer_scores == "points":
+        made_score = pl.max_horizontal(contract, (declarer_points + offset) // unit * unit)
     checks = {
         f"{hand_size} cards a hand (the dealer sitting out none), talons of {talon_size}": pl.all_horizontal(
             [h.bitwise_count_ones() == pl.when(out).then(0).otherwise(hand_size)
@@ -415,13 +440,17 @@ def check_deal_frame(deals: pl.DataFrame, rules: HouseRules) -> None:
         .otherwise(pl.sum_horizontal([pl.col(f"tricks{s}") for s in SEATS]) == 0),
         "declarer's result ±contract (×2 dark or golden)": pl.when(redealt | (not bonus_free)).then(True)
         .when(played_deal)
-        .then(declarer_result == doubled * pl.when(pl.col("made")).then(contract).otherwise(-contract))
+        .then(declarer_result == doubled * pl.when(pl.col("made")).then(made_score).otherwise(-contract))
         .otherwise((declarer_result == conceded_loss) | (declarer_result == conceded_loss + third_concession)),
         "contract ≥ winning bid": (pl.col("contract") >= pl.col("winning_bid")) | redealt,
-        "defenders' results multiples of 5": pl.all_horizontal(
-            [(pl.col("declarer") == s) | (pl.col(f"result{s}") % 5 == 0) for s in SEATS]),
-        "changes multiples of 5": pl.all_horizontal([(pl.col(f"change{s}") % 5 == 0) | rules.barrel_accumulate
-                                                    for s in SEATS]),
+        f"defenders' results multiples of the rounding unit ({rules.rounding})": pl.all_horizontal(
+            [(pl.col("declarer") == s) | redealt
+             | pl.when(played_deal | out).then(pl.col(f"result{s}") % step == 0)
+             .otherwise(pl.col(f"result{s}") % concession_step == 0)
+             for s, out in zip(SEATS, sitting_out, strict=True)]),
+        "changes multiples of 5": pl.all_horizontal(
+            [(pl.col(f"change{s}") % 5 == 0) | rules.barrel_accumulate | (unit % 5 != 0)
+             | (concession_step != 5) for s in SEATS]),
         "a deal not played scores nothing": pl.when(redealt).then(pl.all_horizontal(
             [(pl.col(f"result{s}") == 0) & (pl.col(f"change{s}") == 0) & (pl.col(f"bolt{s}") == 0) for s in SEATS]))
         .otherwise(True),
@@ -543,6 +572,7 @@ HOUSE_RULE_CASES = (
     "redeal penalty", "bid_kind 1", "bid_kind 2", "bid_kind 3", "discard ban binds", "four nines bonus",
     "trickless declarer exempt", "silenced", "free talon", "golden reset",
     "third concession", "concede limit reached", "three passes bolt", "accumulated to the target",
+    "declarer scores his points", "win score capped",
 )
 
 
@@ -718,6 +748,8 @@ OPTION_VALUES = {
     "talon_hidden_at_100": (False, True), "talon_shown_to_declarer_only": (False, True),
     "discard_face_down": (False, True),
     "players": (3, 4, 2), "sitout_half_marriage": (False, True), "two_player_talon": (2, 3),
+    "concede_payout": ("half_up5", "half_floor"), "rounding": ("five", "none", "ten", "ten_half_up"),
+    "declarer_scores": ("contract", "points"), "win_score_capped": (False, True),
 }
 ALL_OPTIONS = frozenset(f.name for f in dataclasses.fields(HouseRules))
 DRAWN_OPTIONS = sorted(OPTION_VALUES)

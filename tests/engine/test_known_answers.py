@@ -14,7 +14,8 @@ what the case is about; per-seat columns of a deal record are written as lists o
 2-player deal of the library also names its ``other_talon``; its play script holds 20 cards (18
 with two_player_talon = 3).
 Every completed scripted deal is also replayed by the reference of tests/reference_game.py (a
-``deals`` case's rows are also settled by it, from the same game state).
+``deals`` case's rows are also settled by it, from the same game state). A ``game`` step may give
+``card_points`` and ``marriage_points`` (what each seat took), for the rules that read them.
 """
 
 from __future__ import annotations
@@ -176,7 +177,9 @@ def run_game(case: dict) -> None:
         state, out = settle_deal(state=state, declarer=step["declarer"], contract=step["contract"],
                                  made=step["made"], results=tuple(step["results"]),
                                  bolts=None if bolts is None else tuple(bolts),
-                                 conceded=step.get("conceded", False), rules=rules, dealer=step.get("dealer"))
+                                 conceded=step.get("conceded", False), rules=rules, dealer=step.get("dealer"),
+                                 card_points=_optional_tuple(step.get("card_points")),
+                                 marriage_points=_optional_tuple(step.get("marriage_points")))
         want = step["expect"]
         where = f"deal {i + 1}"
         assert out["change"] == want["change"], f"{where}: change"
@@ -185,6 +188,10 @@ def run_game(case: dict) -> None:
             assert out["events"] == _events(want["events"]), f"{where}: events"
         assert out["winner"] == want.get("winner", -1), f"{where}: winner"
         _check_state(state, want.get("state", {}), where)
+
+
+def _optional_tuple(values: list | None) -> tuple | None:
+    return None if values is None else tuple(values)
 
 
 def run_legal(case: dict) -> None:

@@ -210,3 +210,64 @@ def test_byte_order_mark_is_read(tmp_path):
     f = tmp_path / "r.toml"
     f.write_bytes(b"\xef\xbb\xbfbarrel = 900\nbarrel_min_contract = 125\n")
     assert load_rules(str(f)).barrel == 900
+
+
+# ---- scoring options of issue 28 (docs/RULES.md "Scoring variants", docs/peer-rules.md §3, §4, §8) ----
+
+# The peers' own rounding tables (docs/peer-rules.md §4): leadage roundToFive, iamfilip98 roundToTen
+# (its tests, not its comment), mekedron round_to_nearest = 10, urmomeesak none.
+PEER_ROUNDING = {
+    "five": {11: 10, 12: 10, 13: 15, 17: 15, 18: 20, 47: 45, 48: 50, 73: 75, 22: 20},
+    "ten": {14: 10, 15: 10, 16: 20, 24: 20, 25: 20, 26: 30, 28: 30, 35: 30, 46: 50, 0: 0, 70: 70},
+    "ten_half_up": {14: 10, 15: 20, 16: 20, 24: 20, 25: 30, 26: 30, 35: 40, 73: 70},
+    "none": {5: 5, 73: 73, 47: 47, 80: 80},
+}
+
+
+@pytest.mark.parametrize("rounding", list(PEER_ROUNDING))
+def test_rounding_matches_the_peers_tables(rounding):
+    import numpy as np
+
+    from sim.game.play_nb import round_points
+
+    rules = HouseRules.from_dict({"rounding": rounding})
+    a = rules.to_array()
+    for points, expected in PEER_ROUNDING[rounding].items():
+        assert rules.round_points(points) == expected, (rounding, points)
+        assert round_points(np.int64(points), a) == expected, (rounding, points)  # the kernels' twin
+    points = np.array(list(PEER_ROUNDING[rounding]))
+    assert list(rules.round_points(points)) == list(PEER_ROUNDING[rounding].values())
+
+
+def test_scoring_options_reach_the_kernels():
+    a = HouseRules().to_array()
+    assert (a[R.CONCEDE_HALF_FLOOR], a[R.ROUND_UNIT], a[R.ROUND_OFFSET], a[R.DECLARER_SCORES_POINTS],
+            a[R.WIN_SCORE_CAPPED]) == (0, 5, 2, 0, 0)
+    a = HouseRules.from_dict({"concede_payout": "half_floor", "rounding": "ten", "declarer_scores": "points",
+                              "win_score_capped": True}).to_array()
+    assert (a[R.CONCEDE_HALF_FLOOR], a[R.ROUND_UNIT], a[R.ROUND_OFFSET], a[R.DECLARER_SCORES_POINTS],
+            a[R.WIN_SCORE_CAPPED]) == (1, 10, 4, 1, 1)
+    table = {row[0]: row[2] for row in option_table()}  # what `thousand rules` lists
+    assert table["concede_payout"] == "half_up5, half_floor"
+    assert table["rounding"] == "five, none, ten, ten_half_up"
+    assert table["declarer_scores"] == "contract, points"
+    assert table["win_score_capped"] == "bool"
+
+
+@pytest.mark.parametrize(
+    "values, message",
+    [
+        ({"concede_payout": "half_floor", "concede_60": True},
+         "'concede_payout' = 'half_floor': contradicts concede_60"),
+        ({"concede_payout": "half_floor", "concede": False}, "'concede' = False: is off"),
+        ({"concede_payout": "half_down"}, "'concede_payout' = 'half_down': must be half_up5 or half_floor"),
+        ({"rounding": "10"}, "'rounding' = '10': must be five, none, ten or ten_half_up"),
+        ({"declarer_scores": "rounded"}, "'declarer_scores' = 'rounded': must be contract or points"),
+        ({"win_score_capped": True, "barrel": None}, "'win_score_capped' = True: has no effect: barrel = none"),
+        ({"win_score_capped": "maybe"}, "'win_score_capped' must be true or false"),
+    ],
+)
+def test_bad_scoring_options_are_one_line(values, message):
+    with pytest.raises(RulesError, match=message) as info:
+        HouseRules.from_dict(values)
+    assert "\n" not in str(info.value)

@@ -37,6 +37,8 @@ RULE_SETS = {
     "options 143": lambda: mixture_rules(1, 143),
     "options 51": lambda: mixture_rules(1, 51),
     "options 87": lambda: mixture_rules(1, 87),
+    # The Polish rounding under round_declarer: the points still needed (D_NEED) round to 10.
+    "ten rounding": lambda: HouseRules(rounding="ten", round_declarer=True, declarer_scores="points"),
 }
 LABEL_SETS = ("classic", "online", "options 51", "options 87")  # must_head, marriage_optional, burning, half, aces
 LATE = 15  # cards gone from trick 6 on: the brute force is quick there

@@ -29,6 +29,8 @@ RULE_SETS = {
     "third penalty": HouseRules.from_dict({"concede_third_penalty": True, "concede_60": True,
                                            "marriage_values": [60, 100, 40, 80], "ace_marriage": 200},
                                           source="test"),
+    "scoring variants": HouseRules.from_dict({"declarer_scores": "points", "concede_payout": "half_floor",
+                                              "rounding": "ten", "round_declarer": True}, source="test"),
 }
 
 
@@ -109,18 +111,18 @@ def twin_contract(chances, contract, cap, can_concede, defenders, gs, rules, sea
     concession when it costs less, counting what it pays the defenders."""
     step = int(rules[R.BID_STEP])
     options = list(range(contract, max(contract, cap) + 1, step))
-    values = [c * (2 * twin.chance_of(chances, c) - 1) for c in options]
+    values = [twin.contract_worth(chances, c, rules) for c in options]
     best = options[int(np.argmax(values))]
     barrel_min = int(rules[R.BARREL_MIN_CONTRACT])
     if (rules[R.BARREL] and gs[G_ON_BARREL + seat] and best < barrel_min <= max(contract, cap)
             and twin.chance_of(chances, barrel_min) >= learned_nb.MADE_AT_LEAST):
         best = barrel_min
-    play = best * (2 * twin.chance_of(chances, best) - 1)
+    play = twin.contract_worth(chances, best, rules)
     if can_concede:
         loss = 0 if rules[R.CONCEDE_NO_DEDUCTION] else contract
         if rules[R.CONCEDE_THIRD_PENALTY] and (gs[G_CONCESSIONS + seat] + 1) % 3 == 0:
             loss += THIRD_CONCESSION_PENALTY
-        gain = 60 if rules[R.CONCEDE_60] else (contract + 9) // 10 * 5
+        gain = 60 if rules[R.CONCEDE_60] else contract // 2 if rules[R.CONCEDE_HALF_FLOOR] else (contract + 9) // 10 * 5
         if -loss - weight * gain > play - weight * defenders / 2:
             return -1, values, options
     return best, values, options
@@ -153,10 +155,15 @@ def test_the_final_contract_is_the_rules_arithmetic_over_the_twins_ladder(name, 
         else:
             assert got == want, (name, hand, contract, cap, got, want)
         kinds.add("concede" if got < 0 else "raise" if got > contract else "bid")
+    if RULE_SETS[name].declarer_scores == "points" and level > 0:
+        # A made contract scores max(contract, points): raising only adds the risk of failing (the
+        # value of c + 5 less that of c is 2c(p' - p) + 5p' - 5 <= 0), so the bid is kept.
+        assert kinds == {"bid"}, kinds
+        return
     assert "bid" in kinds and ("raise" in kinds if level > 0 else "concede" in kinds), kinds
 
 
-@pytest.mark.parametrize("name", ["classic", "third penalty"])
+@pytest.mark.parametrize("name", ["classic", "third penalty", "scoring variants"])
 def test_a_bid_is_raised_while_declaring_is_worth_defending(name):
     rules_array, prm, lbuf = learned_seats(RULE_SETS[name])
     arrays = random_arrays(seed=11, level=1.2)
@@ -169,7 +176,7 @@ def test_a_bid_is_raised_while_declaring_is_worth_defending(name):
         got = learned_nb.learned_bid(np.int64(0), np.int64(hand), np.int64(1), np.int64(min_raise), np.int64(300),
                                      gs, rules_array, prm, net, lbuf)
         chances, defence = twin.ladder_forward(arrays, "b", twin.ladder_input_vector(hand, rules_array, 0))
-        worth = min_raise * (2 * twin.chance_of(chances, min_raise) - 1)
+        worth = twin.contract_worth(chances, min_raise, rules_array)
         if abs(worth - defence) > 1e-3:
             assert got == (min_raise if worth >= defence else 0)
         answers.add(got > 0)
@@ -281,6 +288,14 @@ def test_playout_targets_are_the_rules_rounding_and_the_defenders_mean(playouts)
         assert d["b_value"][i] == pytest.approx(sum(mine) / 2)
         assert d["c_value"][i] == sum(twin.round5(int(rows[i, O.O_CARD_POINTS + k] + rows[i, O.O_MARRIAGE_POINTS + k]))
                                       for k in (1, 2))
+    # Under another rounding (docs/RULES.md "Scoring variants") the same rows give its targets.
+    polish = HouseRules(rounding="ten", round_declarer=True).to_array()
+    d = bidding_rows(rows, polish)
+    for i in range(0, 300, 7):
+        x = int(rows[i, O.O_CARD_POINTS] + rows[i, O.O_MARRIAGE_POINTS])
+        assert list(d["ladder"][i]) == [1.0 if twin.rounded(x, polish) >= c else 0.0 for c in LADDER]
+        assert d["c_value"][i] == sum(twin.rounded(int(rows[i, O.O_CARD_POINTS + k] + rows[i, O.O_MARRIAGE_POINTS + k]),
+                                                   polish) for k in (1, 2))
 
 
 def test_playouts_are_a_pure_function_of_their_arguments(playouts):
