@@ -8,9 +8,10 @@ EV_BARREL_STAY ends it, and its bits say how:
 - **up**: the seat won the game (EV_WIN), on attempt k = the played deals it sat through,
   this one included (with four players the deals it sat out as dealer are no attempts);
 - **fell**, by cause: a failed contract (EV_FALL_CONTRACT), attempts used up (EV_FALL_ATTEMPTS),
-  knocked off by a newcomer (EV_KNOCKED_OFF), a bolt penalty (EV_BOLT_PENALTY), the dealer's
-  redeal penalty (EV_REDEAL_PENALTY), or another (for instance a dump truck on a barrel of 555);
-  a fall that set the score to zero (EV_FALL_TO_ZERO) is counted as well;
+  knocked off by a newcomer (EV_KNOCKED_OFF), a bolt penalty (EV_BOLT_PENALTY), the third no-win
+  deal's penalty (EV_NO_WIN_PENALTY, no_win_penalty; after a bolt penalty of the same deal, which
+  fells him first), the dealer's redeal penalty (EV_REDEAL_PENALTY), or another (for instance a
+  dump truck on a barrel of 555); a fall that set the score to zero (EV_FALL_TO_ZERO) is counted as well;
 - an episode still running at the game's last deal ended with **another player's win**, or
   **unfinished** when the game hit its deal limit;
 - a bolt penalty or the dealer's redeal penalty in the very deal of the climb is settled after it:
@@ -42,6 +43,7 @@ from sim.engine.schema import (
     EV_FALL_CONTRACT,
     EV_FALL_TO_ZERO,
     EV_KNOCKED_OFF,
+    EV_NO_WIN_PENALTY,
     EV_REDEAL_PENALTY,
     EV_SIMULTANEOUS,
     EV_WIN,
@@ -61,6 +63,9 @@ __all__ = [
 
 FALL_CAUSES = (("failed contract", EV_FALL_CONTRACT), ("attempts used up", EV_FALL_ATTEMPTS),
                ("knocked off", EV_KNOCKED_OFF), ("bolt penalty", EV_BOLT_PENALTY),
+               ("no-win penalty", EV_NO_WIN_PENALTY), ("redeal penalty", EV_REDEAL_PENALTY))
+# Penalties settled after the climb of their own deal (sim.engine.settle_nb), in the order they fell.
+AFTER_CLIMB = (("bolt penalty", EV_BOLT_PENALTY), ("no-win penalty", EV_NO_WIN_PENALTY),
                ("redeal penalty", EV_REDEAL_PENALTY))
 FATES = ("up", *(f"fell: {c}" for c, _ in FALL_CAUSES), "fell: other", "another player won", "unfinished")
 MAX_ATTEMPT_SHOWN = 10
@@ -88,10 +93,9 @@ def episodes(deals: pl.DataFrame, games: pl.DataFrame, n_seats: int) -> list[dic
         for c in ((ev & EV_BARREL_ON) != 0).nonzero()[0]:
             # A penalty of the climb's own deal (a bolt, the dealer's redeal penalty) is settled
             # after the climb: the seat falls at once, before any attempt (sim.engine.settle_nb).
-            now = int(ev[c]) & (EV_BOLT_PENALTY | EV_REDEAL_PENALTY)
+            now = next((name for name, bit in AFTER_CLIMB if ev[c] & bit), None)
             if now:
-                out.append({"game": int(game[c]), "seat": p, "attempts": 0,
-                            "fate": "fell: bolt penalty" if now & EV_BOLT_PENALTY else "fell: redeal penalty",
+                out.append({"game": int(game[c]), "seat": p, "attempts": 0, "fate": f"fell: {now}",
                             "zeroed": bool(ev[c] & EV_FALL_TO_ZERO)})
                 continue
             k = np.searchsorted(ends, c, side="right")

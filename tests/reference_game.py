@@ -50,6 +50,7 @@ EV_BOLT_PENALTY = 512
 EV_DUMP_TRUCK = 1024
 EV_REDEAL_PENALTY = 2048
 EV_GOLDEN_RESET = 4096
+EV_NO_WIN_PENALTY = 8192
 
 # ``bid_kind`` (docs/RULES.md, record of a deal).
 KIND_AUCTION, KIND_DARK, KIND_GOLDEN, KIND_UNDARKED = 0, 1, 2, 3
@@ -301,15 +302,18 @@ def playing_seats(row: dict) -> list[int]:
 def sitter_points(talon: set[int], rules: HouseRules) -> int:
     """players = 4: the dealer sitting out scores the talon's card points plus the value of a
     marriage in it (sitout_half_marriage: half a marriage's value, rounded down, for a K or Q whose
-    partner is not in the talon), the total rounded like a defender's points."""
-    extra = 0
+    partner is not in the talon), the total rounded like a defender's points; sitout_scores = cards
+    leaves out the marriages, = marriage the card points."""
+    marriages = 0
     for suit in range(4):
         halves = {6 * suit + KING, 6 * suit + QUEEN} & talon
         if len(halves) == 2:
-            extra += rules.marriage_values[suit]
+            marriages += rules.marriage_values[suit]
         elif halves and rules.sitout_half_marriage:
-            extra += rules.marriage_values[suit] // 2
-    return rounded(card_points_of(talon) + extra, rules)
+            marriages += rules.marriage_values[suit] // 2
+    cards = card_points_of(talon)
+    total = {"cards_and_marriage": cards + marriages, "cards": cards, "marriage": marriages}[rules.sitout_scores]
+    return rounded(total, rules)
 
 
 def _check_sitter_columns(row: dict, rules: HouseRules) -> None:
@@ -858,6 +862,7 @@ class SeatState:
     bolts: int = 0  # bolts since the last penalty
     concessions: int = 0  # concessions in the game (concede_limit, concede_third_penalty)
     quiet: int = 0  # played deals in a row without declaring (bolt_on = three_passes)
+    no_wins: int = 0  # no-win deals since the last no-win penalty (no_win_penalty)
     barrel_entries: int = 0
     barrel_falls: int = 0
     bolt_penalties: int = 0
@@ -1166,7 +1171,14 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: Game
     for s in range(n):
         st = seats[s]
         if not bolts[s]:
-            if rules.bolt_count == "consecutive" and s != out:  # sitting out breaks no run
+            # Sitting out breaks no run; nor, with bolt_exempt_keeps_run, a played deal in which
+            # only bolt_own_game_exempt spared the declarer a bolt.
+            spared = (rules.bolt_exempt_keeps_run and s == declarer and not row["conceded"]
+                      and (row[f"card_points{s}"] + row[f"marriage_points{s}"] == 0
+                           if rules.bolt_on == "zero_points" else row[f"tricks{s}"] == 0))
+            if spared and st.bolts:
+                seen["bolt run kept by an exempt declarer"] += 1
+            if rules.bolt_count == "consecutive" and s != out and not spared:
                 st.bolts = 0
             continue
         if rules.bolt_count == "each":
@@ -1184,14 +1196,44 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: Game
             if st.on_barrel:
                 fall(s, 0)
 
+    # 4b. The no-win streak: in a played deal not conceded, a declarer who failed or a defender whose
+    #     deal result (as the deal scored it, before the barrel) is 0 counts a no-win; every third
+    #     costs no_win_penalty_amount (never the winner) and restarts the count; with consecutive a
+    #     won deal restarts it. The dealer sitting out counts nothing. On the barrel, a fall.
+    if rules.no_win_penalty != "off" and not row["conceded"]:
+        for s in range(n):
+            if s == out:
+                continue
+            st = seats[s]
+            no_win = not made if s == declarer else row[f"result{s}"] == 0
+            if not no_win:
+                if rules.no_win_penalty == "consecutive":
+                    st.no_wins = 0
+                continue
+            st.no_wins += 1
+            if st.no_wins < 3:
+                continue
+            st.no_wins = 0
+            if s == winner:
+                continue
+            st.score -= rules.no_win_penalty_amount
+            events[s] |= EV_NO_WIN_PENALTY
+            seen[f"no-win penalty ({rules.no_win_penalty})"] += 1
+            if st.on_barrel:
+                seen["no-win penalty on the barrel"] += 1
+                fall(s, 0)
+
     # 5. Dump truck (not the winner's score: a target of 555 reached wins).
+    truck = rules.dump_truck_value
     for s in range(n):
         st = seats[s]
-        if s != winner and ((rules.dump_truck and st.score == 555)
-                            or (rules.dump_truck_negative and st.score == -555)):
+        if s != winner and ((rules.dump_truck and st.score == truck)
+                            or (rules.dump_truck_negative and st.score == -truck)):
             st.score = 0
             st.dump_trucks += 1
             events[s] |= EV_DUMP_TRUCK
+            if truck != 555:
+                seen["dump truck at another value"] += 1
 
     # Golden round: after its last deal (one per player), if nobody made his contract, every score goes back to 0.
     if game.golden_on:
@@ -1253,7 +1295,7 @@ EVENT_NAMES = {
     EV_DEFENCE_IGNORED: "defence_ignored", EV_FALL_ATTEMPTS: "fall_attempts",
     EV_FALL_CONTRACT: "fall_contract", EV_KNOCKED_OFF: "knocked_off", EV_SIMULTANEOUS: "simultaneous",
     EV_FALL_TO_ZERO: "fall_to_zero", EV_BOLT_PENALTY: "bolt_penalty", EV_DUMP_TRUCK: "dump_truck",
-    EV_REDEAL_PENALTY: "redeal_penalty", EV_GOLDEN_RESET: "golden_reset",
+    EV_REDEAL_PENALTY: "redeal_penalty", EV_GOLDEN_RESET: "golden_reset", EV_NO_WIN_PENALTY: "no_win_penalty",
 }
 
 

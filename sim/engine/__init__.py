@@ -34,6 +34,7 @@ from sim.engine.schema import (
     D_CHANGE,
     D_EVENTS,
     D_SCORE,
+    D_TRICKS,
     KERNEL_DEAL_INDEX,
     N_DEAL_COLUMNS,
     N_GAME_COLUMNS,
@@ -49,7 +50,17 @@ from sim.game.cards import CardError, parse_card, parse_hand
 from sim.game.play_nb import beats, bid_cap, legal_follows
 from sim.game.rng_nb import state_from_seed
 from sim.game.rules import HouseRules
-from sim.game.state_layout import G_ATTEMPTS, G_BOLTS, G_FALLS, G_ON_BARREL, G_QUIET, G_SCORE, G_WINNER, SLOTS
+from sim.game.state_layout import (
+    G_ATTEMPTS,
+    G_BOLTS,
+    G_FALLS,
+    G_NO_WINS,
+    G_ON_BARREL,
+    G_QUIET,
+    G_SCORE,
+    G_WINNER,
+    SLOTS,
+)
 from sim.players import (
     SEARCHING_PLAYERS,
     HeuristicParams,
@@ -223,16 +234,18 @@ class GameState:
     falls: tuple[int, ...] = (0, 0, 0)  # falls since the score was last set to zero
     bolts: tuple[int, ...] = (0, 0, 0)  # bolts since the last bolt penalty
     quiet: tuple[int, ...] = (0, 0, 0)  # deals in a row without declaring (bolt_on = three_passes)
+    no_wins: tuple[int, ...] = (0, 0, 0)  # no-win deals since the last no-win penalty (no_win_penalty)
 
     @property
     def seats(self) -> int:
-        return max(len(v) for v in (self.scores, self.on_barrel, self.attempts, self.falls, self.bolts, self.quiet))
+        return max(len(v) for v in (self.scores, self.on_barrel, self.attempts, self.falls, self.bolts, self.quiet,
+                                    self.no_wins))
 
     def to_array(self) -> np.ndarray:
         gs = new_game_state()
         for offset, values in ((G_SCORE, self.scores), (G_ON_BARREL, self.on_barrel),
                                (G_ATTEMPTS, self.attempts), (G_FALLS, self.falls), (G_BOLTS, self.bolts),
-                               (G_QUIET, self.quiet)):
+                               (G_QUIET, self.quiet), (G_NO_WINS, self.no_wins)):
             if len(values) > SLOTS:
                 raise InputError(f"a game state has at most {SLOTS} seats")
             for p, v in enumerate(values):
@@ -246,7 +259,7 @@ class GameState:
             return tuple(kind(gs[offset + p]) for p in range(seats))
 
         return cls(per_seat(G_SCORE), per_seat(G_ON_BARREL, bool), per_seat(G_ATTEMPTS),
-                   per_seat(G_FALLS), per_seat(G_BOLTS), per_seat(G_QUIET))
+                   per_seat(G_FALLS), per_seat(G_BOLTS), per_seat(G_QUIET), per_seat(G_NO_WINS))
 
 
 class IllegalAction(InputError):
@@ -325,19 +338,23 @@ def settle_deal(*, state: GameState, declarer: int, contract: int, made: bool, r
                 bolts: tuple[bool, ...] | None = None, conceded: bool = False,
                 rules: HouseRules | None = None, dealer: int | None = None,
                 card_points: tuple[int, ...] | None = None,
-                marriage_points: tuple[int, ...] | None = None) -> tuple[GameState, dict]:
+                marriage_points: tuple[int, ...] | None = None,
+                tricks: tuple[int, ...] | None = None) -> tuple[GameState, dict]:
     """Apply the game rules (barrel, bolts, dump truck) to one deal's raw results. Returns the new
     state and a dict with per-seat ``change``, ``score``, ``events`` and the ``winner`` (-1 if none).
     With players = 4, ``results`` and ``bolts`` have four entries and ``dealer`` names the seat
     sitting out (his result: the talon's points). ``card_points`` and ``marriage_points`` (zeros
     if not given) are what each seat took in play, for the rules that read them beyond the results:
-    a sitter's win under ``declarer_scores = points`` and ``barrel_accumulate``."""
+    a sitter's win under ``declarer_scores = points`` and ``barrel_accumulate``; ``tricks`` (one each if
+    not given) the tricks each seat won, for ``bolt_exempt_keeps_run``."""
     rules = rules or HouseRules()
     n = rules.players
     bolts = bolts if bolts is not None else (False,) * n
     card_points = card_points if card_points is not None else (0,) * n
     marriage_points = marriage_points if marriage_points is not None else (0,) * n
-    if len(results) != n or len(bolts) != n or len(card_points) != n or len(marriage_points) != n:
+    tricks = tricks if tricks is not None else (1,) * n
+    if (len(results) != n or len(bolts) != n or len(card_points) != n or len(marriage_points) != n
+            or len(tricks) != n):
         raise InputError(f"give {n} results and bolts (and points, if any) (players = {n})")
     shift = 0
     if n == 4:
@@ -353,6 +370,7 @@ def settle_deal(*, state: GameState, declarer: int, contract: int, made: bool, r
         ws[W_CARD_POINTS, slot] = card_points[(slot + shift) % n]
         ws[W_MARRIAGE_POINTS, slot] = marriage_points[(slot + shift) % n]
         rec[0, D_BOLT + slot] = bolts[(slot + shift) % n]
+        rec[0, D_TRICKS + slot] = tricks[(slot + shift) % n]
     slot_declarer = (declarer - shift) % n
     apply_deal(gs, rules.to_array(), slot_declarer, contract, made, conceded, -1, ws, rec, 0)
     out = {key: [int(rec[0, col + (p - shift) % n]) for p in range(n)]

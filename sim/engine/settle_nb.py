@@ -9,6 +9,7 @@ from sim.engine.schema import (
     D_CHANGE,
     D_EVENTS,
     D_SCORE,
+    D_TRICKS,
     EV_BARREL_ON,
     EV_BARREL_STAY,
     EV_BOLT_PENALTY,
@@ -19,6 +20,7 @@ from sim.engine.schema import (
     EV_FALL_TO_ZERO,
     EV_GOLDEN_RESET,
     EV_KNOCKED_OFF,
+    EV_NO_WIN_PENALTY,
     EV_REDEAL_PENALTY,
     EV_SIMULTANEOUS,
     EV_WIN,
@@ -39,6 +41,7 @@ from sim.game.state_layout import (
     G_GOLDEN_LEFT,
     G_GOLDEN_MADE,
     G_GOLDEN_ROUNDS,
+    G_NO_WINS,
     G_ON_BARREL,
     G_QUIET,
     G_SCORE,
@@ -64,6 +67,18 @@ def earns_bolt(gs, rules, seat, declarer, conceded, tricks, points):
         gs[G_QUIET + seat] = 0
         return True
     if conceded or (seat == declarer and rules[R.BOLT_OWN_GAME_EXEMPT]):
+        return False
+    if rules[R.BOLT_ON] == R.BOLT_ON_ZERO_POINTS:
+        return points == 0
+    return tricks == 0
+
+
+@jit_inline
+def keeps_bolt_run(rules, seat, declarer, conceded, tricks, points):
+    """bolt_exempt_keeps_run: whether ``seat`` is the declarer of a played deal whom only
+    bolt_own_game_exempt spared a bolt (no trick; no point under bolt_on = zero_points), so that his
+    consecutive run stays as it is instead of restarting (docs/peer-rules.md §6: leadage, mekedron)."""
+    if not rules[R.BOLT_EXEMPT_KEEPS_RUN] or seat != declarer or conceded:
         return False
     if rules[R.BOLT_ON] == R.BOLT_ON_ZERO_POINTS:
         return points == 0
@@ -226,7 +241,8 @@ def settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec
             events[paying_dealer] |= _fall(gs, rules, paying_dealer, new)
     for p in range(n):
         bolts = rec[row, D_BOLT + p]  # 2 for a doubled bolt (bolt_double_in_dark)
-        if rules[R.BOLT_COUNT] == R.BOLT_COUNT_CONSECUTIVE and not bolts and p != sitter:
+        if rules[R.BOLT_COUNT] == R.BOLT_COUNT_CONSECUTIVE and not bolts and p != sitter and not keeps_bolt_run(
+                rules, p, declarer, conceded, rec[row, D_TRICKS + p], ws[W_CARD_POINTS, p] + ws[W_MARRIAGE_POINTS, p]):
             gs[G_BOLTS + p] = 0  # bolts count only in an unbroken run (sitting out breaks none)
         penalties = 0
         if bolts and rules[R.BOLT_COUNT] == R.BOLT_COUNT_EACH:
@@ -242,8 +258,23 @@ def settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec
             gs[G_BOLT_PENALTIES + p] += penalties
             if gs[G_ON_BARREL + p]:
                 events[p] |= _fall(gs, rules, p, new)
+        if rules[R.NO_WIN_PENALTY] and not conceded and p != sitter:
+            # A played deal's no-win: declared and failed, or defended and scored nothing (the raw deal
+            # result, so a sitter's unrecorded defence counts as what it was).
+            if (p == declarer and not made) or (p != declarer and result[p] == 0):
+                gs[G_NO_WINS + p] += 1
+                if gs[G_NO_WINS + p] >= 3:
+                    gs[G_NO_WINS + p] = 0
+                    if not events[p] & EV_WIN:
+                        new[p] -= rules[R.NO_WIN_PENALTY_AMOUNT]
+                        events[p] |= EV_NO_WIN_PENALTY
+                        if gs[G_ON_BARREL + p]:  # a fall, as for bolts (none if the bolt penalty felled him)
+                            events[p] |= _fall(gs, rules, p, new)
+            elif rules[R.NO_WIN_PENALTY] == R.NO_WIN_CONSECUTIVE:
+                gs[G_NO_WINS + p] = 0
+        truck = rules[R.DUMP_TRUCK_VALUE]
         if not events[p] & EV_WIN and (
-            (rules[R.DUMP_TRUCK] and new[p] == 555) or (rules[R.DUMP_TRUCK_NEGATIVE] and new[p] == -555)
+            (rules[R.DUMP_TRUCK] and new[p] == truck) or (rules[R.DUMP_TRUCK_NEGATIVE] and new[p] == -truck)
         ):
             new[p] = 0
             events[p] |= EV_DUMP_TRUCK
@@ -260,16 +291,17 @@ def settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec
 def sitter_points(talon, rules):
     """players = 4: what the dealer sitting out scores, the talon's card points plus the value of a
     marriage lying in it (with sitout_half_marriage half a marriage's value, rounded down, for a
-    lone K or Q), the whole rounded as a defender's points (``rounding``)."""
-    extra = 0
-    for s in range(4):
+    lone K or Q), the whole rounded as a defender's points (``rounding``); with sitout_scores =
+    cards only the card points, = marriage only the marriages."""
+    points = mask_points(talon) if rules[R.SITOUT_CARDS] else 0
+    for s in range(4 if rules[R.SITOUT_MARRIAGE] else 0):
         k = (talon >> (6 * s + KING)) & 1
         q = (talon >> (6 * s + QUEEN)) & 1
         if k and q:
-            extra += rules[R.MARRIAGE_VALUE + s]
+            points += rules[R.MARRIAGE_VALUE + s]
         elif (k or q) and rules[R.SITOUT_HALF_MARRIAGE]:
-            extra += rules[R.MARRIAGE_VALUE + s] // 2
-    return round_points(mask_points(talon) + extra, rules)
+            points += rules[R.MARRIAGE_VALUE + s] // 2
+    return round_points(points, rules)
 
 
 @jit_hot

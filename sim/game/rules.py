@@ -41,6 +41,9 @@ class HouseRules:
         False, "bool", "4 players: the dealer also scores half a marriage for a lone K or Q in the talon"
     )
     two_player_talon: int = _opt(2, "2, 3", "2 players: cards in each of the two talons")
+    sitout_scores: str = _opt("cards_and_marriage", "cards_and_marriage, cards, marriage",
+                              "4 players: what the dealer sitting out scores from the talon: its card points and "
+                              "the marriage in it, the card points only, or the marriage only")
     # §4.2 deal and redeal
     redeal_policy: str = _opt("always", "always, never", "when a redeal is allowed, ask for it or not")
     redeal_hand_points_below: int = _opt(0, "0 (off) or 1..60", "redeal for a hand under N card points")
@@ -100,6 +103,12 @@ class HouseRules:
     bolt_penalty: int = _opt(120, "0 (off) or a multiple of 5", "cost of every third bolt (of every bolt: each)")
     bolt_own_game_exempt: bool = _opt(False, "bool", "the declarer gets no bolt")
     bolt_double_in_dark: bool = _opt(False, "bool", "a bolt in a dark game counts twice")
+    bolt_exempt_keeps_run: bool = _opt(False, "bool", "with bolt_own_game_exempt and bolt_count = consecutive, the "
+                                       "exempt declarer's trickless deal leaves his run as it is (not restarted)")
+    no_win_penalty: str = _opt("off", "off, cumulative, consecutive",
+                               "every third no-win deal (declared and failed, or defended for 0) costs "
+                               "no_win_penalty_amount; consecutive: a won deal restarts the count")
+    no_win_penalty_amount: int = _opt(120, "a multiple of 5 from 5 to 1000", "cost of every third no-win deal")
     # §4.6 scores and the barrel
     target: int = _opt(1000, "multiple of 5, 300..3000", "score that wins the game")
     barrel: int | None = _opt(880, "a score below target, or none", "score at which a player sits on the barrel")
@@ -114,6 +123,8 @@ class HouseRules:
     barrel_forced_last: bool = _opt(False, "bool", "on his third barrel's last attempt the sitter gets the talon")
     dump_truck: bool = _opt(True, "bool", "a score of exactly 555 is reset to 0")
     dump_truck_negative: bool = _opt(False, "bool", "a score of exactly -555 is reset to 0")
+    dump_truck_value: int = _opt(555, "a multiple of 5 from 100 to 995, at most the target",
+                                 "the score the dump truck resets to 0 (and its negative with dump_truck_negative)")
     win_score_capped: bool = _opt(False, "bool", "a player who wins from the barrel ends on exactly the target")
     win_only_as_declarer: bool = _opt(True, "bool", "only a declarer can reach the target")
     # §4.7 dark game and golden round
@@ -195,6 +206,25 @@ class HouseRules:
             # RULES.md §5: the combination the online preset had until 2026-12, which never charges.
             bad("bolt_count", "has no effect with bolt_on = three_passes: a bolt restarts the count of passes, so two "
                 "bolts are never consecutive (use each: every bolt costs the penalty, or cumulative)")
+        if self.bolt_exempt_keeps_run and not (self.bolt_own_game_exempt and self.bolt_count == "consecutive"):
+            bad("bolt_exempt_keeps_run", "needs bolt_own_game_exempt and bolt_count = consecutive (only then is there "
+                "an exempt declarer's run to keep)")
+        if self.no_win_penalty not in R.NO_WIN_PENALTY_NAMES:
+            bad("no_win_penalty", "must be off, cumulative or consecutive")
+        if self.no_win_penalty == "off" and self.no_win_penalty_amount != 120:
+            bad("no_win_penalty_amount", "has no effect: no_win_penalty is off")
+        if self.sitout_scores not in R.SITOUT_SCORES:
+            bad("sitout_scores", "must be cards_and_marriage, cards or marriage")
+        if self.sitout_scores != "cards_and_marriage" and self.players != 4:
+            bad("sitout_scores", f"needs players = 4 (the dealer sits out), not players = {self.players}")
+        if self.sitout_scores == "cards" and self.sitout_half_marriage:
+            bad("sitout_half_marriage", "contradicts sitout_scores = cards (half a marriage would count, a whole "
+                "one not)")
+        if self.dump_truck_value != 555 and not (self.dump_truck or self.dump_truck_negative):
+            bad("dump_truck_value", "has no effect: dump_truck and dump_truck_negative are off")
+        # The default 555 stays allowed with any target, as before the option (under a lower target it never bites).
+        if self.dump_truck_value != 555 and self.dump_truck_value > self.target:
+            bad("dump_truck_value", f"is above the target ({self.target}): no score could be reset")
         if not 300 <= self.target <= 3000:
             bad("target", "must be between 300 and 3000")
         if self.barrel is not None:
@@ -364,6 +394,11 @@ class HouseRules:
         a[R.ROUND_UNIT], a[R.ROUND_OFFSET] = R.ROUNDINGS[self.rounding]
         a[R.DECLARER_SCORES_POINTS] = self.declarer_scores == "points"
         a[R.WIN_SCORE_CAPPED] = self.win_score_capped
+        a[R.BOLT_EXEMPT_KEEPS_RUN] = self.bolt_exempt_keeps_run
+        a[R.NO_WIN_PENALTY] = R.NO_WIN_PENALTY_NAMES.index(self.no_win_penalty)
+        a[R.NO_WIN_PENALTY_AMOUNT] = self.no_win_penalty_amount
+        a[R.SITOUT_CARDS], a[R.SITOUT_MARRIAGE] = R.SITOUT_SCORES[self.sitout_scores]
+        a[R.DUMP_TRUCK_VALUE] = self.dump_truck_value
         return a
 
     def round_points(self, points):
@@ -390,6 +425,8 @@ RANGES: dict[str, tuple[int, int, int]] = {
     "ace_marriage": (0, 400, 5),
     "four_nines_bonus": (0, 500, 5),
     "bolt_penalty": (0, 1000, 5),
+    "no_win_penalty_amount": (5, 1000, 5),
+    "dump_truck_value": (100, 995, 5),
     "target": (300, 3000, 5),
     "barrel": (5, 2995, 5),
     "barrel_min_contract": (5, 400, 5),

@@ -14,7 +14,9 @@ __all__ = [
     "DARK_MIN_ON", "DARK_MIN_SCORE", "BOLT_DOUBLE_IN_DARK", "GOLDEN_ROUND", "BARREL_ACCUMULATE", "TALON_HIDDEN_AT_100",
     "TALON_TO_DECLARER_ONLY", "DISCARD_FACE_DOWN", "WIN_ONLY_AS_DECLARER", "PLAYERS", "SITOUT_HALF_MARRIAGE",
     "TWO_PLAYER_TALON", "CONCEDE_HALF_FLOOR", "ROUND_UNIT", "ROUND_OFFSET", "DECLARER_SCORES_POINTS",
-    "WIN_SCORE_CAPPED", "N_FIELDS", "CONCEDE_PAYOUT_NAMES", "ROUNDINGS",
+    "WIN_SCORE_CAPPED", "BOLT_EXEMPT_KEEPS_RUN", "NO_WIN_PENALTY", "NO_WIN_PENALTY_AMOUNT", "SITOUT_CARDS",
+    "SITOUT_MARRIAGE", "DUMP_TRUCK_VALUE", "N_FIELDS", "CONCEDE_PAYOUT_NAMES", "ROUNDINGS",
+    "NO_WIN_OFF", "NO_WIN_CUMULATIVE", "NO_WIN_CONSECUTIVE", "NO_WIN_PENALTY_NAMES", "SITOUT_SCORES",
     "BOLT_ON_NO_TRICKS", "BOLT_ON_ZERO_POINTS", "BOLT_ON_THREE_PASSES", "BOLT_ON_NAMES",
     "BOLT_COUNT_CUMULATIVE", "BOLT_COUNT_CONSECUTIVE", "BOLT_COUNT_EACH", "BOLT_COUNT_NAMES",
 ]
@@ -94,12 +96,24 @@ ROUND_UNIT = 71  # rounding: points are rounded to (points + ROUND_OFFSET) // RO
 ROUND_OFFSET = 72
 DECLARER_SCORES_POINTS = 73  # declarer_scores = points: a made declarer scores max(contract, rounded points)
 WIN_SCORE_CAPPED = 74  # a win from the barrel ends on exactly the target
-N_FIELDS = 75
+# Bolt, no-win and 4-player options of issue 28 (docs/RULES.md "Bolts, the no-win streak, the dealer
+# sitting out and the dump truck"; evidence in docs/peer-rules.md §6, §9, §11).
+BOLT_EXEMPT_KEEPS_RUN = 75  # an exempt declarer's trickless deal leaves his consecutive bolt run as it is
+NO_WIN_PENALTY = 76  # NO_WIN_OFF / NO_WIN_CUMULATIVE / NO_WIN_CONSECUTIVE
+NO_WIN_PENALTY_AMOUNT = 77  # what every third no-win deal costs
+SITOUT_CARDS = 78  # players = 4: the dealer sitting out scores the talon's card points
+SITOUT_MARRIAGE = 79  # ... and the marriages (and with sitout_half_marriage the half marriages) in it
+DUMP_TRUCK_VALUE = 80  # the score the dump truck resets to 0 (and its negative with dump_truck_negative)
+N_FIELDS = 81
 
 BOLT_ON_NO_TRICKS, BOLT_ON_ZERO_POINTS, BOLT_ON_THREE_PASSES = 0, 1, 2
 BOLT_ON_NAMES = ("no_tricks", "zero_points", "three_passes")
 BOLT_COUNT_CUMULATIVE, BOLT_COUNT_CONSECUTIVE, BOLT_COUNT_EACH = 0, 1, 2
 BOLT_COUNT_NAMES = ("cumulative", "consecutive", "each")
+NO_WIN_OFF, NO_WIN_CUMULATIVE, NO_WIN_CONSECUTIVE = 0, 1, 2
+NO_WIN_PENALTY_NAMES = ("off", "cumulative", "consecutive")
+# sitout_scores: name -> (SITOUT_CARDS, SITOUT_MARRIAGE)
+SITOUT_SCORES = {"cards_and_marriage": (1, 1), "cards": (1, 0), "marriage": (0, 1)}
 CONCEDE_PAYOUT_NAMES = ("half_up5", "half_floor")  # index 1 sets CONCEDE_HALF_FLOOR
 # rounding: name -> (unit, offset). (points + offset) // unit * unit rounds a remainder below
 # unit - offset down and the rest up: five 1-2 down, 3-4 up; ten (Polish) 1-5 down, 6-9 up;

@@ -10,7 +10,8 @@ the dealer, who sits out; the engine turns seats into slots and back (``rotate_s
 
 __all__ = [
     "SEATS", "SLOTS", "G_SCORE", "G_BARREL_ENTRIES", "G_BARREL_FALLS", "G_BOLT_PENALTIES", "G_DUMP_TRUCKS", "G_ZEROED",
-    "G_ON_BARREL", "G_ATTEMPTS", "G_FALLS", "G_BOLTS", "G_CONCESSIONS", "G_QUIET", "G_SEAT_BLOCKS_END", "G_DEALER",
+    "G_ON_BARREL", "G_ATTEMPTS", "G_FALLS", "G_BOLTS", "G_CONCESSIONS", "G_QUIET", "G_NO_WINS", "G_SEAT_BLOCKS_END",
+    "G_DEALER",
     "G_DEALS", "G_WINNER", "G_FIRST_DEALER", "G_REDEALS", "G_GOLDEN_LEFT", "G_GOLDEN_ROUNDS", "G_GOLDEN_MADE",
     "N_GAME_STATE",
 ]
@@ -32,13 +33,14 @@ G_FALLS = 32  # falls since the last reset to zero
 G_BOLTS = 36  # bolts since the last penalty
 G_CONCESSIONS = 40  # concessions so far in the game (concede_limit, concede_third_penalty)
 G_QUIET = 44  # deals in a row without declaring (bolt_on = three_passes)
-G_SEAT_BLOCKS_END = 48
-G_DEALER = 48
-G_DEALS = 49
-G_WINNER = 50
-G_FIRST_DEALER = 51
-G_REDEALS = 52  # redeals in a row by the current dealer (redeal_limit_penalty)
-G_GOLDEN_LEFT = 53  # deals left in the current golden round (golden_round)
-G_GOLDEN_ROUNDS = 54  # golden rounds begun
-G_GOLDEN_MADE = 55  # somebody made his contract in the current golden round
-N_GAME_STATE = 56
+G_NO_WINS = 48  # no-win deals since the last no-win penalty (no_win_penalty)
+G_SEAT_BLOCKS_END = 52
+G_DEALER = 52
+G_DEALS = 53
+G_WINNER = 54
+G_FIRST_DEALER = 55
+G_REDEALS = 56  # redeals in a row by the current dealer (redeal_limit_penalty)
+G_GOLDEN_LEFT = 57  # deals left in the current golden round (golden_round)
+G_GOLDEN_ROUNDS = 58  # golden rounds begun
+G_GOLDEN_MADE = 59  # somebody made his contract in the current golden round
+N_GAME_STATE = 60

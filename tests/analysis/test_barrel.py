@@ -22,6 +22,7 @@ from sim.engine.schema import (
     EV_FALL_CONTRACT,
     EV_FALL_TO_ZERO,
     EV_KNOCKED_OFF,
+    EV_NO_WIN_PENALTY,
     EV_REDEAL_PENALTY,
     EV_WIN,
 )
@@ -54,6 +55,8 @@ def naive_episodes(deals: pl.DataFrame, games: pl.DataFrame, n_seats: int) -> li
                             fate = "fell: knocked off"
                         elif ev & EV_BOLT_PENALTY:
                             fate = "fell: bolt penalty"
+                        elif ev & EV_NO_WIN_PENALTY:
+                            fate = "fell: no-win penalty"
                         elif ev & EV_REDEAL_PENALTY:
                             fate = "fell: redeal penalty"
                         else:
@@ -82,6 +85,7 @@ CONFIGS = {
     "two": (("heuristic", "random"), HouseRules(players=2)),
     "accumulate": (("heuristic",), HouseRules(barrel_accumulate=True, barrel_talon_free=True)),
     "short-capped": (("random", "heuristic", "heuristic"), HouseRules(target=555, barrel=440)),
+    "no-win": (("heuristic", "random", "random"), HouseRules(no_win_penalty="cumulative", bolt_penalty=0)),
 }
 
 
@@ -95,6 +99,8 @@ def test_episodes_match_a_deal_by_deal_walk(name):
     slow = sorted(naive_episodes(deals, games, rules.players), key=lambda e: tuple(e[k] for k in key))
     assert fast == slow
     assert fast, "the sample must reach the barrel"
+    if name == "no-win":  # a no-win penalty on the barrel is a fall of its own cause
+        assert any(e["fate"] == "fell: no-win penalty" for e in fast)
 
 
 def test_rules_that_cannot_and_must_matter(tmp_path):

@@ -180,6 +180,17 @@ GAME_CONFIGS = {
                                                      barrel_min_contract=125)),
     "house-combined-mixed": (MIXED, HOUSE_COMBINED),
     "house-combined-2-mostly-random": (MOSTLY_RANDOM, HOUSE_COMBINED_2),
+    # Bolt, no-win and dump-truck options of issue 28 (docs/RULES.md "Bolts, the no-win streak, the dealer
+    # sitting out and the dump truck").
+    "no-win-consecutive-mostly-random": (MOSTLY_RANDOM, HouseRules(no_win_penalty="consecutive")),
+    "no-win-cumulative-keeps-run-mixed": (MIXED, HouseRules(no_win_penalty="cumulative", no_win_penalty_amount=150,
+                                                            bolt_count="consecutive", bolt_own_game_exempt=True,
+                                                            bolt_exempt_keeps_run=True, dump_truck_value=100)),
+    "four-sitout-marriage-no-win-mostly-random": (MOSTLY_RANDOM4, HouseRules(**FOUR_HALF, sitout_scores="marriage",
+                                                                             no_win_penalty="consecutive")),
+    "four-sitout-cards-keeps-run-mixed": (MIXED4, HouseRules(**FOUR, sitout_scores="cards", bolt_on="zero_points",
+                                                             bolt_count="consecutive", bolt_own_game_exempt=True,
+                                                             bolt_exempt_keeps_run=True)),
     # Four players: the dealer sits out (RULES.md §4.1), alone and with the other house rules.
     "four-heuristic": (HEURISTIC4, HouseRules(**FOUR)),
     "four-half-mixed": (MIXED4, HouseRules(**FOUR_HALF)),
@@ -572,7 +583,9 @@ HOUSE_RULE_CASES = (
     "redeal penalty", "bid_kind 1", "bid_kind 2", "bid_kind 3", "discard ban binds", "four nines bonus",
     "trickless declarer exempt", "silenced", "free talon", "golden reset",
     "third concession", "concede limit reached", "three passes bolt", "accumulated to the target",
-    "declarer scores his points", "win score capped",
+    "declarer scores his points", "win score capped", "bolt run kept by an exempt declarer",
+    "no-win penalty (cumulative)", "no-win penalty (consecutive)", "no-win penalty on the barrel",
+    "dump truck at another value",
 )
 
 
@@ -750,6 +763,9 @@ OPTION_VALUES = {
     "players": (3, 4, 2), "sitout_half_marriage": (False, True), "two_player_talon": (2, 3),
     "concede_payout": ("half_up5", "half_floor"), "rounding": ("five", "none", "ten", "ten_half_up"),
     "declarer_scores": ("contract", "points"), "win_score_capped": (False, True),
+    "bolt_exempt_keeps_run": (False, True), "no_win_penalty": ("off", "cumulative", "consecutive"),
+    "no_win_penalty_amount": (120, 150, 60), "sitout_scores": ("cards_and_marriage", "cards", "marriage"),
+    "dump_truck_value": (555, 100, 600),
 }
 ALL_OPTIONS = frozenset(f.name for f in dataclasses.fields(HouseRules))
 DRAWN_OPTIONS = sorted(OPTION_VALUES)
@@ -768,9 +784,20 @@ def house_rules(draw) -> HouseRules:
     # players = 4 (drawn together, the first wins).
     if "two_player_talon" in changes:
         changes.pop("sitout_half_marriage", None)
+        changes.pop("sitout_scores", None)
         changes["players"] = 2
-    elif "sitout_half_marriage" in changes:
+    elif "sitout_half_marriage" in changes or "sitout_scores" in changes:
         changes["players"] = 4
+        if changes.get("sitout_scores") == "cards":
+            changes.pop("sitout_half_marriage", None)
+    # An option that needs another brings it: the exempt declarer's run needs the exemption and
+    # consecutive bolts, the no-win amount the no-win penalty.
+    if changes.get("bolt_exempt_keeps_run"):
+        changes.update(bolt_own_game_exempt=True, bolt_count="consecutive")
+        if changes.get("bolt_on") == "three_passes":
+            changes.pop("bolt_on")
+    if "no_win_penalty_amount" in changes:
+        changes.setdefault("no_win_penalty", "cumulative")
     # Options that would have no effect are dropped rather than refused, so that most draws play.
     if changes.get("barrel", 880) is None:
         for name in BARREL_OPTIONS:

@@ -15,7 +15,7 @@ what the case is about; per-seat columns of a deal record are written as lists o
 with two_player_talon = 3).
 Every completed scripted deal is also replayed by the reference of tests/reference_game.py (a
 ``deals`` case's rows are also settled by it, from the same game state). A ``game`` step may give
-``card_points`` and ``marriage_points`` (what each seat took), for the rules that read them.
+``card_points``, ``marriage_points`` and ``tricks`` (what each seat took), for the rules that read them.
 """
 
 from __future__ import annotations
@@ -158,7 +158,8 @@ def run_deals(case: dict) -> None:
     The reference settles the same rows from the same state (its own bolt, pass and barrel counts)."""
     rules, state = _rules(case), _state(case.get("state"))
     seats = [ref.SeatState(score=state.scores[p], on_barrel=state.on_barrel[p], attempts=state.attempts[p],
-                           falls=state.falls[p], bolts=state.bolts[p], quiet=state.quiet[p])
+                           falls=state.falls[p], bolts=state.bolts[p], quiet=state.quiet[p],
+                           no_wins=state.no_wins[p])
              for p in range(rules.players)]
     game = ref.GameCounters()
     for i, step in enumerate(case["step"]):
@@ -179,7 +180,8 @@ def run_game(case: dict) -> None:
                                  bolts=None if bolts is None else tuple(bolts),
                                  conceded=step.get("conceded", False), rules=rules, dealer=step.get("dealer"),
                                  card_points=_optional_tuple(step.get("card_points")),
-                                 marriage_points=_optional_tuple(step.get("marriage_points")))
+                                 marriage_points=_optional_tuple(step.get("marriage_points")),
+                                 tricks=_optional_tuple(step.get("tricks")))
         want = step["expect"]
         where = f"deal {i + 1}"
         assert out["change"] == want["change"], f"{where}: change"

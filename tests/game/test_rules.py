@@ -271,3 +271,57 @@ def test_bad_scoring_options_are_one_line(values, message):
     with pytest.raises(RulesError, match=message) as info:
         HouseRules.from_dict(values)
     assert "\n" not in str(info.value)
+
+
+# ---- bolt, no-win, sitting-out and dump-truck options of issue 28 (docs/peer-rules.md §6, §9, §11) ----
+
+def test_bolt_and_four_player_options_reach_the_kernels():
+    a = HouseRules().to_array()
+    assert (a[R.BOLT_EXEMPT_KEEPS_RUN], a[R.NO_WIN_PENALTY], a[R.NO_WIN_PENALTY_AMOUNT], a[R.SITOUT_CARDS],
+            a[R.SITOUT_MARRIAGE], a[R.DUMP_TRUCK_VALUE]) == (0, R.NO_WIN_OFF, 120, 1, 1, 555)
+    a = HouseRules.from_dict({"bolt_count": "consecutive", "bolt_own_game_exempt": True, "bolt_exempt_keeps_run": True,
+                              "no_win_penalty": "consecutive", "no_win_penalty_amount": 150, "players": 4,
+                              "sitout_scores": "marriage", "dump_truck_value": 600}).to_array()
+    assert (a[R.BOLT_EXEMPT_KEEPS_RUN], a[R.NO_WIN_PENALTY], a[R.NO_WIN_PENALTY_AMOUNT], a[R.SITOUT_CARDS],
+            a[R.SITOUT_MARRIAGE], a[R.DUMP_TRUCK_VALUE]) == (1, R.NO_WIN_CONSECUTIVE, 150, 0, 1, 600)
+    assert tuple(HouseRules.from_dict({"players": 4, "sitout_scores": "cards"}).to_array()[
+        [R.SITOUT_CARDS, R.SITOUT_MARRIAGE]]) == (1, 0)
+    table = {row[0]: row[2] for row in option_table()}  # what `thousand rules` lists
+    assert table["no_win_penalty"] == "off, cumulative, consecutive"
+    assert table["sitout_scores"] == "cards_and_marriage, cards, marriage"
+    assert table["bolt_exempt_keeps_run"] == "bool"
+
+
+def test_default_dump_truck_stays_allowed_under_a_low_target():
+    # Before dump_truck_value, a target under 555 was accepted with the dump truck on; it still is.
+    assert HouseRules.from_dict({"target": 500, "barrel": 380}).dump_truck_value == 555
+    assert HouseRules.from_dict({"target": 555, "barrel": 440, "dump_truck_value": 555}).dump_truck
+
+
+@pytest.mark.parametrize(
+    "values, message",
+    [
+        ({"bolt_exempt_keeps_run": True}, "'bolt_exempt_keeps_run' = True: needs bolt_own_game_exempt and "
+                                          "bolt_count = consecutive"),
+        ({"bolt_exempt_keeps_run": True, "bolt_own_game_exempt": True}, "'bolt_exempt_keeps_run' = True: needs"),
+        ({"bolt_exempt_keeps_run": True, "bolt_count": "consecutive"}, "'bolt_exempt_keeps_run' = True: needs"),
+        ({"no_win_penalty": "always"}, "'no_win_penalty' = 'always': must be off, cumulative or consecutive"),
+        ({"no_win_penalty_amount": 150}, "'no_win_penalty_amount' = 150: has no effect: no_win_penalty is off"),
+        ({"no_win_penalty": "cumulative", "no_win_penalty_amount": 123},
+         "'no_win_penalty_amount' = 123: must be a multiple of 5 from 5 to 1000"),
+        ({"no_win_penalty": "cumulative", "no_win_penalty_amount": 0}, "'no_win_penalty_amount' = 0: must be"),
+        ({"sitout_scores": "talon"}, "'sitout_scores' = 'talon': must be cards_and_marriage, cards or marriage"),
+        ({"sitout_scores": "cards"}, "'sitout_scores' = 'cards': needs players = 4"),
+        ({"players": 4, "sitout_scores": "cards", "sitout_half_marriage": True},
+         "'sitout_half_marriage' = True: contradicts sitout_scores = cards"),
+        ({"dump_truck_value": 601}, "'dump_truck_value' = 601: must be a multiple of 5 from 100 to 995"),
+        ({"dump_truck_value": 1000}, "'dump_truck_value' = 1000: must be a multiple of 5 from 100 to 995"),
+        ({"dump_truck_value": 95}, "'dump_truck_value' = 95: must be"),
+        ({"dump_truck_value": 600, "dump_truck": False}, "'dump_truck_value' = 600: has no effect"),
+        ({"dump_truck_value": 600, "target": 555, "barrel": 440}, "'dump_truck_value' = 600: is above the target"),
+    ],
+)
+def test_bad_bolt_and_four_player_options_are_one_line(values, message):
+    with pytest.raises(RulesError, match=message) as info:
+        HouseRules.from_dict(values)
+    assert "\n" not in str(info.value)
