@@ -684,7 +684,7 @@ def seat_stats(d: Deals) -> SeatStats:
 class ScoreStats:
     """The score situation in whole games (``games`` games, ``finished`` of them with a winner,
     ``deals`` played deals). Rules: ``barrel`` (None: no barrel), ``barrel_min_contract``,
-    ``dump_truck`` / ``dump_truck_negative``, ``bolt_on``, ``bolt_count``, ``bolt_penalty``.
+    ``dump_truck`` / ``dump_truck_negative`` / ``dump_truck_value``, ``bolt_on``, ``bolt_count``, ``bolt_penalty``.
 
     - ``sitter_deals``: (deal, seat) pairs in which a seat sits on the barrel; ``sitter``:
       {"declares" (share of them), "contract" (his mean contract when he declares), "below the
@@ -696,7 +696,7 @@ class ScoreStats:
       reaches the barrel)}; ``knocked_off``: the share of the sitter's deals in which another
       player's climb knocks him off; ``contract_difference``: the non-sitting declarer's mean
       contract with a sitter less without, paired by game;
-    - ``dump_trucks``: the hits (a score of exactly 555 reset to 0); ``dump_truck_games``: the
+    - ``dump_trucks``: the hits (a score of exactly ``dump_truck_value``, 555, reset to 0); ``dump_truck_games``: the
       share of games with one or more; ``dump_truck_declarer``: the share of hits that fell on the
       deal's declarer; ``dump_truck_per_game``: mean hits a game;
     - ``bolts``: the share of (deal, seat) pairs with a bolt; ``bolt_penalties``: the penalties
@@ -712,6 +712,7 @@ class ScoreStats:
     barrel_min_contract: int
     dump_truck: bool
     dump_truck_negative: bool
+    dump_truck_value: int
     bolt_on: str
     bolt_count: str
     bolt_penalty: int
@@ -780,7 +781,8 @@ def score_stats(d: Deals, rules: HouseRules, finished: int) -> ScoreStats:
     return ScoreStats(
         games=len(g_ids), finished=finished, deals=n, barrel=rules.barrel,
         barrel_min_contract=rules.barrel_min_contract, dump_truck=bool(rules.dump_truck),
-        dump_truck_negative=bool(rules.dump_truck_negative), bolt_on=rules.bolt_on, bolt_count=rules.bolt_count,
+        dump_truck_negative=bool(rules.dump_truck_negative), dump_truck_value=rules.dump_truck_value,
+        bolt_on=rules.bolt_on, bolt_count=rules.bolt_count,
         bolt_penalty=rules.bolt_penalty, sitter_deals=len(r), sitter=sitter, climbing=climbing, knocked_off=knocked,
         contract_difference=c.difference(d.contract, ~any_sitter, any_sitter & ~decl_sits),
         dump_trucks=int(truck.sum()), dump_truck_games=cg.share(per_game_truck > 0),

@@ -862,9 +862,10 @@ def _strategy_score(s: StrategyReport) -> list[str]:
                   "higher than without"
                   + (" (a difference the numbers support)." if _shown_apart(sc.contract_difference)
                      else ": no difference is shown."), ""]
-    truck = ("a score of exactly 555 after a deal is reset to 0"
-             + (" (and −555 too)" if sc.dump_truck_negative else "") if sc.dump_truck else "not in these rules")
-    lines += [f"**The 555 dump truck** ({truck}): {sc.dump_trucks:,} hits"
+    v = sc.dump_truck_value
+    truck = (f"a score of exactly {v} after a deal is reset to 0"
+             + (f" (and −{v} too)" if sc.dump_truck_negative else "") if sc.dump_truck else "not in these rules")
+    lines += [f"**The {v} dump truck** ({truck}): {sc.dump_trucks:,} hits"
               + (f", {_est(sc.dump_truck_per_game, share=False, digits=2)} a game; {_est(sc.dump_truck_games)} of "
                  f"games see one, and {_est(sc.dump_truck_declarer)} of the hits fall on the deal's declarer."
                  if sc.dump_truck else "."), ""]

@@ -239,6 +239,8 @@ GAME_CONFIGS = {
     "two-talon3-golden-dark-mixed": (MIXED2, HouseRules(**TWO3, golden_round=True, dark_game=True, dark_min_score=0)),
     "two-bolts-mixed": (MIXED2, HouseRules(**TWO, bolt_on="zero_points", bolt_count="consecutive",
                                            bolt_own_game_exempt=True)),
+    "two-no-win-keeps-run-mixed": (MIXED2, HouseRules(**TWO, bolt_count="consecutive", bolt_own_game_exempt=True,
+                                                      bolt_exempt_keeps_run=True, no_win_penalty="consecutive")),
     "two-talon3-three-passes-thrown-in-mixed": (MIXED2, HouseRules(**TWO3, bolt_on="three_passes",
                                                                    forced_first_bid=False, silence_below=-120)),
     "two-all-play-options-mixed": (MIXED2, with_rules(ALL_PLAY_OPTIONS, **TWO)),
@@ -907,7 +909,7 @@ def test_sitter_who_wins_is_not_knocked_off(engine_compiled):
 # ---- the extreme legal value of every numeric house rule ------------------------------------------
 # Options that an extreme value needs beside it to stay valid (a barrel below the target, a minimum
 # that reaches the target from the barrel, a dark game for dark_min_score, two players for talons
-# of three).
+# of three, the no-win penalty for its amount).
 EXTREME_COMPANIONS = {
     ("target", 300): {"barrel": 200, "barrel_min_contract": 100},
     ("target", 3000): {"barrel": 2880},
@@ -920,6 +922,8 @@ EXTREME_COMPANIONS = {
     ("dark_min_score", -3000): {"dark_game": True},
     ("dark_min_score", 3000): {"dark_game": True},
     ("two_player_talon", 3): {"players": 2},
+    ("no_win_penalty_amount", 5): {"no_win_penalty": "cumulative"},
+    ("no_win_penalty_amount", 1000): {"no_win_penalty": "consecutive"},
     # Thresholds that redeal (almost) every deal are valid only when the third redeal is played.
     ("redeal_hand_points_below", 60): {"redeal_limit_penalty": True},
     ("redeal_talon_points_below", 31): {"redeal_limit_penalty": True},
