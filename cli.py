@@ -263,7 +263,7 @@ def bid(
     as_csv: Annotated[bool, typer.Option("--csv", help="print CSV, one row per bidding line")] = False,
     progress: Annotated[bool, typer.Option(help="show a progress bar on stderr")] = True,
 ) -> None:
-    """How much should this hand bid? The highest bidding line that beats passing, make rates, talon odds."""
+    """How much should this hand bid? The bidding line that gains most over passing, make rates, talon odds."""
     from contextlib import closing
 
     from analysis.advisor import advise

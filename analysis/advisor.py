@@ -11,9 +11,9 @@ known to lie somewhere kept there) and answers on the same sampled deals (docs/a
   is played by one player for every seat (``line_player``: the learned player by default). Each
   line's result under the objective (``analysis.bid_value``: ``race``, your score change minus the
   opponents' mean; ``own``, your score change; ``win``, your chance of winning) is compared with
-  the line one step lower on the deals in which the auction reached its level (there the one bids,
-  the other passes); the recommendation bids on while that gain is positive
-  (``analysis.bid_value.recommended``), stated with the gain and its 95% interval, or "pass"
+  the pass line on the same deals (its gain: the expected result of bidding up to that level
+  rather than always passing); the recommendation is the tested level whose line gains most, if it
+  gains (``analysis.bid_value.recommended``), stated with that gain and its 95% interval, or "pass"
   ("forced bid B, then pass" for a forced first hand), or "untested" when too few sampled
   auctions reached any level above the opening.
 - **Information**, by one or more methods: the chance of making each contract from the minimum
@@ -474,15 +474,17 @@ class LineRow:
 @dataclass(frozen=True)
 class Recommendation:
     """The one bid advised, from the lines played by ``player`` under ``objective``
-    (``analysis.bid_value.recommended``): bid on while bidding gains over passing in the auction
-    situation it is for (the deals in which the auction reached that level).
+    (``analysis.bid_value.recommended``): the tested level X whose line "bid up to X" gains most
+    over always passing across all the sampled deals, if it gains.
 
-    - ``bid``: X ("bid to X"); when no tested level gains over passing, the forced minimum for a
+    - ``bid``: X ("bid to X"); when no tested line gains over passing, the forced minimum for a
       forced first hand ("forced bid B, then pass"), else None ("pass");
-    - ``line``: the line of X (``step_gain``: bidding X rather than passing where the auction
-      reached X, over ``reached`` deals, with its interval; ``gain``: that line against passing at
-      every turn, over all deals), None when no level gains;
-    - ``beyond``: the first tested level above X, where bidding loses to passing (or ties), or None;
+    - ``line``: the line of X (``gain``: that line against passing at every turn, over all deals,
+      with its interval, the highest of the tested lines; ``step_gain``, information: bidding X
+      rather than passing where the auction reached X, over ``reached`` deals), None when no line
+      gains;
+    - ``beyond``: the first tested level above X (the lowest tested level when passing), whose
+      line gains no more than X's (than passing), or None;
     - ``untested_from``: when no level above X is tested, the lowest level above X that fewer than
       ``MIN_REACHED`` sampled auctions reached (None: X is the bidding cap or ``beyond`` is set);
     - ``passing``: the pass line's value;
@@ -511,12 +513,14 @@ class Recommendation:
 
     def to_dict(self) -> dict:
         v, p, w = self.line, self.passing, self.beyond
-        keys = ("step_gain", "step_low", "step_high", "reached", "gain", "gain_low", "gain_high", "mean", "low", "high")
+        keys = ("gain", "gain_low", "gain_high", "step_gain", "step_low", "step_high", "reached", "mean", "low", "high")
         return {"action": self.action, "bid": self.bid, "objective": self.objective, "player": self.player,
                 **{k: (getattr(v, k) if v is not None else None) for k in keys},
                 "pass_mean": p.mean, "pass_low": p.low, "pass_high": p.high,
-                "beyond": None if w is None else {"limit": w.limit, "reached": w.reached, "step_gain": w.step_gain,
-                                                  "step_low": w.step_low, "step_high": w.step_high},
+                "beyond": None if w is None else {"limit": w.limit, "gain": w.gain, "gain_low": w.gain_low,
+                                                  "gain_high": w.gain_high, "reached": w.reached,
+                                                  "step_gain": w.step_gain, "step_low": w.step_low,
+                                                  "step_high": w.step_high},
                 "untested_from": self.untested_from}
 
 

@@ -12,18 +12,31 @@ module turns those rows into the value of each line under an objective, and the 
 - ``win``: the chance of winning the game after the deal, read from a table of win chances by
   score situation (``WinChance``: a function of the three scores after the deal).
 
-The decision a bidder faces is taken in an auction situation: an opponent has bid b - step (or
-nobody has bid yet), and he either bids b or passes. Line b and the line one step below it play
-alike except in the deals where the auction reaches that situation, and there line b bids b where
-the line below passes. So the value of bidding b in its situation is the mean difference of the
-two lines over the deals in which they differ (``step_gain``, with ``reached`` such deals): bidding
-b against passing, in the situation it is for. The recommended bid X is reached by bidding on while
-that gain is positive: X is the highest limit up to which every tested level (one reached in at
-least ``MIN_REACHED`` deals) gains over passing; the next tested level above X loses to passing
-("bid to X; beyond X, passing is better") or no level above X is tested ("... higher bids are
-untested"). Each line also carries its mean gain over the pass line across all deals (``gain``).
-The point estimates decide; the 95% intervals are printed beside them to say how sure the sample
-is. Intervals are clustered (``clusters``) where rows share a deal.
+A line "bid up to X" is a policy: bid in every auction situation up to X, pass above it. Its
+``gain`` (its mean difference from the pass line over all the sampled deals, paired deal by deal,
+with its 95% interval) is the expected result of following it rather than always passing. The
+recommended bid X is the tested level (reached in at least ``MIN_REACHED`` deals, see below) whose
+line gain is the highest, the lowest such level on a tie, and only if that gain is positive; else
+pass (a first hand forced to open: the forced bid, then pass).
+
+Why the line gains and not level by level: line b and the line one step below it play alike except
+in the deals where the auction reaches the point of bidding b or passing (``reached`` such deals),
+and there line b bids b where the line below passes. The mean difference over those deals is
+``step_gain``: bidding b against passing, in the situation it is for. So gain(b) - gain(b - step)
+= step_gain(b) * reached(b) / n: a line's gain adds up the step gains of the levels up to it, each
+weighted by how often the auction reaches it. A rarely reached level (the odd levels: opponents
+mostly raise by 10) weighs little, and one noisy step gain there cannot stop the advice, as it
+would if the bidder walked up the levels and stopped at the first step gain that is not positive.
+
+By construction every tested line above X gains no more than X's: beyond X, bidding further does
+not raise the expected result ("bid to X; beyond X, bidding further lowers the expected result").
+``beyond`` is the first tested level above X, whose line gain is at most X's, or, when no level
+above X is tested, ``untested_from`` is the lowest level above X that fewer than ``MIN_REACHED``
+sampled auctions reached ("... higher bids are untested"). When the level one step below X is
+tested or is the pass line, X's own step gain is positive wherever X was reached (else that line
+would gain as much). The step gains stay in the outputs as information; the point estimates of the
+line gains decide, and their 95% intervals say how sure the sample is. Intervals are clustered
+(``clusters``) where rows share a deal.
 """
 
 from __future__ import annotations
@@ -178,10 +191,12 @@ def line_values(lines: np.ndarray, limits: list[int] | tuple[int, ...], *, objec
 class Verdict:
     """The advice from a hand's lines (``recommended``).
 
-    - ``line``: the recommended "bid to X" line, or None: no tested level gains over passing (pass;
-      a first hand forced to open makes the forced bid, then passes);
-    - ``beyond``: the first tested level above X, whose bidding loses to passing (or ties), or None
-      when no level above X is tested (``untested_from``: the lowest untested level above X, if any).
+    - ``line``: the recommended "bid to X" line, the tested line with the highest ``gain`` over
+      the pass line, or None: no tested line gains over passing (pass; a first hand forced to open
+      makes the forced bid, then passes);
+    - ``beyond``: the first tested level above X (the lowest tested level when passing), whose line
+      gains no more than X's (than passing), or None when no level above X is tested
+      (``untested_from``: then the lowest untested level above X, if any).
     """
 
     line: LineValue | None
@@ -194,20 +209,17 @@ class Verdict:
 
 
 def recommended(values: tuple[LineValue, ...] | list[LineValue]) -> Verdict:
-    """Bid on while bidding gains over passing in the situation it is for: X is the highest level
-    such that every tested level up to it has a positive ``step_gain``; untested levels (reached in
-    fewer than ``MIN_REACHED`` deals) neither stop nor count."""
+    """The tested line (reached in at least ``MIN_REACHED`` deals) with the highest ``gain`` over
+    the pass line, the lowest level on a tie, if that gain is positive; untested levels are never
+    recommended, though their deals count inside the lines above them."""
     bidding = sorted((v for v in values if v.limit > 0), key=lambda v: v.limit)
-    line = beyond = None
-    for v in bidding:
-        if not v.tested:
-            continue
-        if v.step_gain > 0:
+    tested = [v for v in bidding if v.tested]
+    line = None
+    for v in tested:  # in increasing order: a strict > keeps the lowest of equal gains
+        if v.gain > 0 and (line is None or v.gain > line.gain):
             line = v
-        else:
-            beyond = v
-            break
     top = line.limit if line is not None else 0
+    beyond = next((v for v in tested if v.limit > top), None)
     # A level no sampled auction reached (its line plays every deal as the one below) is no decision
     # at all; one reached in a few deals is a decision the sample cannot judge.
     untested = [v.limit for v in bidding if v.limit > top and 0 < v.reached < MIN_REACHED]

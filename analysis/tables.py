@@ -653,14 +653,17 @@ class SeatAdvice:
     - ``seat``: "first", "second" or "third" hand; ``forced``: first hand under forced_first_bid,
       whose pass line is the forced minimum bid, then passing;
     - ``n``: the deals (each one row: no deal counts twice);
-    - ``bid``: the recommendation X (``analysis.bid_value.recommended``): bid on while bidding a
-      level gains over passing where the auction reached it; None: pass (no tested level gains);
-    - ``gain``, ``gain_low``, ``gain_high``: bidding X rather than passing where the auction reached
-      X (the deals in which X's line differs from the line one step lower: ``reached``), its mean
-      difference with the 95% interval clustered by deal (NaN when passing);
-    - ``beyond``: the first tested level above X, where bidding loses to passing (None: none is
-      tested above X); ``beyond_gain`` its difference; ``untested_from``: the lowest level above X
-      reached in fewer than ``MIN_REACHED`` deals when none above X is tested;
+    - ``bid``: the recommendation X (``analysis.bid_value.recommended``): the tested level whose
+      line "bid up to X" gains most over always passing, if it gains; None: pass (no tested line
+      gains);
+    - ``gain``, ``gain_low``, ``gain_high``: X's line against always passing over all the class's
+      deals, its mean difference with the 95% interval clustered by deal: the expected gain a deal
+      from following the advice rather than passing (NaN when passing); ``reached``: the deals in
+      which the auction reached X (X's line differs from the line one step lower there);
+    - ``beyond``: the first tested level above X (the lowest tested level when passing; None: none
+      is tested above X); ``beyond_gain`` its line's gain over passing, at most X's (at most 0);
+      ``untested_from``: the lowest level above X reached in fewer than ``MIN_REACHED`` deals when
+      none above X is tested;
     - ``pass_value``, ``pass_low``, ``pass_high``: passing's mean result and interval;
     - ``lines``: every line's ``LineValue``, the pass line first, then bid up to each contract.
     Results are under the BidTable's ``objective``.
@@ -981,9 +984,9 @@ def _seat_advice(part: pl.DataFrame, seat: str, limits: list[int], objective: st
     v, w = verdict.line, verdict.beyond
     passing = values[limits.index(PASS_LINE)]
     return SeatAdvice(seat=seat, forced=forced, n=part.height, bid=verdict.bid,
-                      gain=v.step_gain if v else math.nan, gain_low=v.step_low if v else math.nan,
-                      gain_high=v.step_high if v else math.nan, reached=v.reached if v else 0,
-                      beyond=w.limit if w else None, beyond_gain=w.step_gain if w else math.nan,
+                      gain=v.gain if v else math.nan, gain_low=v.gain_low if v else math.nan,
+                      gain_high=v.gain_high if v else math.nan, reached=v.reached if v else 0,
+                      beyond=w.limit if w else None, beyond_gain=w.gain if w else math.nan,
                       untested_from=verdict.untested_from,
                       pass_value=passing.mean, pass_low=passing.low, pass_high=passing.high, lines=values)
 
@@ -995,8 +998,8 @@ def cheat_sheet(path: Path, *, grouping: str = MAIN_GROUPING, objective: str = "
     seat (first, second, third hand), the auction lines of seat 0 on the class's deals (pass, and
     bid up to each contract from the minimum bid to the class's bidding cap; the learned player in
     every seat, from a zero score) valued under ``objective`` (race: your score change minus the
-    opponents' mean; own: yours), and the recommendation (``analysis.bid_value.recommended``): bid on
-    while bidding a level beats passing where the auction reached it; and, as risk information, the highest
+    opponents' mean; own: yours), and the recommendation (``analysis.bid_value.recommended``): the
+    tested line "bid up to X" that gains most over always passing, if it gains; and, as risk information, the highest
     contract the learned declarer makes at least 1 - risk of the time. ``curves``: the table's
     ``class_curves`` of ``grouping``, when the caller has them."""
     if objective not in OBJECTIVES or objective == "win":

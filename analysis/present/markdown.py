@@ -100,8 +100,8 @@ def render_markdown(sections: dict, figures: dict, *, rules: list[str], compared
 
 
 def _seat_cell(s: SeatAdvice) -> str:
-    """One seat's advice in a cheat-sheet cell: "bid to 160: +14.2 [9.0, 19.4]" (bidding 160
-    against passing where the auction reached it, a deal), "pass", or "forced bid, then pass"."""
+    """One seat's advice in a cheat-sheet cell: "bid to 160: +14.2 [9.0, 19.4]" (the line "bid up
+    to 160" against passing at every turn, a deal), "pass", or "forced bid, then pass"."""
     if s.bid is None:
         if s.beyond is None and s.untested_from is not None:
             return f"untested ({'forced bid; ' if s.forced else ''}few auctions reached {s.untested_from})"
@@ -132,14 +132,18 @@ def _section_bids(s: BidTable, figs: list) -> list[str]:
               "you holding the hand, once per bidding line: pass, or raise by the least step while the bid is at most "
               "X, for every X up to the class's bidding cap. Everything else (the others' bids, the talon, raising "
               f"the contract after it or conceding, the gifts, the cards) is the {PLAYERS['learned']}. A line's "
-              f"result is {OBJECTIVE_WORDS[s.objective]}, from a zero score. A bid is decided when the auction "
-              "reaches it (an opponent has just bid one step lower): bidding it is compared with passing there, on "
-              "the deals in which the auction got there (the lines one step apart differ only on those deals). "
-              "**Bid to X**: bidding beats passing at every level up to X that at least "
-              f"{MIN_REACHED} of the class's auctions reached, and at the next such level passing is better; "
-              "\"higher untested\" when fewer auctions went beyond X (a larger table tests more). Beside it, "
-              "bidding X against passing there in points a deal, with its 95% interval clustered by deal (an "
-              "interval reaching below 0 means the sample cannot tell it from passing). \"Untested\": the "
+              f"result is {OBJECTIVE_WORDS[s.objective]}, from a zero score. Each "
+              "line \"bid up to X\" is compared with passing at every turn on all the class's deals: the mean "
+              "difference is what following it gains a deal. **Bid to X**: of the levels that at least "
+              f"{MIN_REACHED} of the class's auctions reached, X is the one whose line gains most over passing (the "
+              "lowest on a tie), when it gains at all; no tested line above X gains more, so beyond X, bidding "
+              "further lowers the expected result (at best leaves it). A line's gain adds up what bidding each "
+              "level up to X gains where the auction reached it, weighted by how often it is reached: a level the "
+              "opponents seldom "
+              "leave you (they mostly raise by 10, so the odd levels) weighs little. \"Higher untested\" when "
+              "fewer auctions went beyond X (a larger table tests more). Beside it, the line's gain over passing in "
+              "points a deal, with its 95% interval clustered by deal (an interval reaching below 0 means the "
+              "sample cannot tell the line from passing). \"Untested\": the "
               "opponents so seldom bid against this hand that no level was reached often enough to judge; the "
               "forced or first bid then mostly wins the auction. First hand must open (forced_first_bid): for him "
               "passing is the forced minimum bid, then passing. The last column is risk information only: the "
@@ -197,7 +201,7 @@ def _reading_bids(s: BidTable) -> list[str]:
     for seat in ("first", "second", "third"):
         bidding = [r for r in rows if r.seat(seat).bid is not None]
         sure = [r for r in bidding if _finite(r.seat(seat).gain_low) and r.seat(seat).gain_low > 0]
-        out.append(f"- As **{seat} hand**, bidding beats passing in {len(bidding)} of the {len(rows)} classes "
+        out.append(f"- As **{seat} hand**, a bidding line beats passing in {len(bidding)} of the {len(rows)} classes "
                    f"shown; in {len(sure)} of them the gain's 95% interval lies wholly above 0.")
     bare = [r for r in rows if r.hand_class.startswith("no marriage")]
     if bare:
@@ -207,8 +211,8 @@ def _reading_bids(s: BidTable) -> list[str]:
     married = [(r, x) for r in rows for x in r.seats if x.bid is not None]
     for r, x in sorted(married, key=lambda rx: (-rx[1].bid, rx[0].hand_class))[:3]:
         out.append(f"- {r.hand_class.capitalize()}, {x.seat} hand: bid to **{x.bid}** "
-                   f"({num(x.gain, x.gain_low, x.gain_high, sign=True)} a deal against passing where the auction "
-                   f"reached {x.bid}); the learned declarer "
+                   f"({num(x.gain, x.gain_low, x.gain_high, sign=True)} a deal against always passing, the most of "
+                   "its tested lines); the learned declarer "
                    f"makes {_risk_cell(r)} at 70% / 50%.")
     differ = [r.contract for r in s.comparison if r.differ]
     if s.comparison:
@@ -581,8 +585,8 @@ def _bidding_summary(bids: BidTable | None) -> list[str]:
         return []
     rows = {r.hand_class: r for r in bids.cheat_sheet}
     out = [f"**How much to bid** (the cheat sheet of [section 1](#bids): the learned player in every seat, "
-           f"{bids.deals:,} deals; first / second / third hand; bidding X against passing where the auction reached "
-           "it, with its 95% interval, is printed there):", ""]
+           f"{bids.deals:,} deals; first / second / third hand; X: the tested level whose line \"bid up to X\" "
+           "gains most over always passing, that gain with its 95% interval printed there):", ""]
     bare = [r for r in rows.values() if r.hand_class.startswith("no marriage")]
     if bare:
         passing = [r for r in bare if all(x.bid is None and x.beyond is not None for x in r.seats[1:])]

@@ -261,24 +261,26 @@ def advice_lines(advice: Advice) -> list[str]:
                    "(a bid above 120 needs a marriage)")
     out += ["", f"your bidding lines, each played on the same {a.samples} sampled deals (seed {a.seed}); every other "
             f"decision by the {a.line_players}:",
-            f"  result = {obj}: {a.objective_means}, a deal; bid vs pass = where the auction reached the line's "
-            "level (the deals it plays differently from the line one step lower), its mean difference from that "
-            "line, which passes there; [95% intervals]",
+            f"  result = {obj}: {a.objective_means}, a deal; gain = the line against passing at every turn, on "
+            "the same deals (the recommendation is the tested line with the highest gain); bid vs pass there = "
+            "where the auction reached the line's level (the deals it plays differently from the line one step "
+            "lower), its mean difference from that line, which passes there; [95% intervals]",
             f"  {'line':<24}{'declare':>8}{'contract':>9}{'raised':>8}{'made':>8}{'conceded':>9}  "
-            f"{'result [95%]':<24}{'bid vs pass [95%]':<24}{'reached':>7}"]
+            f"{'result [95%]':<24}{'gain [95%]':<24}{'bid vs pass there [95%]':<26}{'reached':>7}"]
     for k, row in enumerate(a.lines):
         v = row.value
         if row.differs == 0:  # the same rows as the line above: say so rather than repeat its numbers
             below = a.lines[k - 1] if a.lines[k - 1].limit > 0 else a.pass_line
             out.append(f"  {_line_label(a, row):<24}(as {_line_label(a, below)}: no sampled deal plays differently)")
             continue
-        gain = ("baseline" if row.kind == "pass" else "" if row.kind == "own"
+        gain = "baseline" if row.kind == "pass" else _value_interval(v.gain, v.gain_low, v.gain_high, obj)
+        step = ("" if row.kind in ("pass", "own")
                 else _value_interval(v.step_gain, v.step_low, v.step_high, obj))
         contract = "-" if v.contract != v.contract else f"{v.contract:.1f}"
         result = _value_interval(v.mean, v.low, v.high, obj)
         out.append(f"  {_line_label(a, row):<24}{_share(v.declares[0]):>8}{contract:>9}{_share(v.raised[0]):>8}"
-                   f"{_share(v.made[0]):>8}{_share(v.conceded[0]):>9}  {result:<24}"
-                   f"{gain:<24}{'' if row.differs is None else row.differs:>7}")
+                   f"{_share(v.made[0]):>8}{_share(v.conceded[0]):>9}  {result:<24}{gain:<24}"
+                   f"{step:<26}{'' if row.differs is None else row.differs:>7}")
     out.append("  declare: the deals in which you end up the declarer; contract: your mean final contract (after the "
                "talon); raised: contract above your winning bid, made and conceded: shares of the deals you declare; "
                "reached: deals the line plays differently from the bidding line one step lower (the lowest: from "
@@ -342,8 +344,7 @@ def _recommendation_line(a: Advice) -> str:
         return f"recommendation: pass (this hand cannot bid; {passing}; {who})"
     w = rec.beyond
     stop = ("" if w is None else
-            f"bidding {w.limit} where the auction reached it ({w.reached} deals) changes the result by "
-            f"{_value_interval(w.step_gain, w.step_low, w.step_high, obj)} against passing there")
+            f"bid to {w.limit}: {_value_interval(w.gain, w.gain_low, w.gain_high, obj)} a deal against passing")
     if rec.line is None:
         if w is None and rec.untested_from is not None:
             return (f"recommendation ({who}): untested: fewer than {MIN_REACHED} sampled auctions reached "
@@ -351,23 +352,25 @@ def _recommendation_line(a: Advice) -> str:
                     + (f" (your forced bid of {a.forced_bid} mostly wins the auction)" if a.forced_bid else "")
                     + f"; more --samples test more ({passing})")
         what = "no level beyond the forced bid" if a.forced_bid is not None else "no level"
-        because = f": {stop}" if stop else f" was reached in {MIN_REACHED} or more sampled deals"
-        return f"recommendation ({who}): {rec.action}: {what} gains over passing{because} ({passing})"
+        because = (f" (the first tested one, {stop})" if stop
+                   else f" (no level was reached in {MIN_REACHED} or more sampled deals)")
+        return f"recommendation ({who}): {rec.action}: {what} gains over passing{because}; {passing}"
     v = rec.line
+    # The decision is the line gain (bidding up to X against passing at every turn, over all deals);
+    # the step gain (bidding X where the auction reached it) is printed after it as information.
+    said = f"bid to {rec.bid}: {_value_interval(v.gain, v.gain_low, v.gain_high, obj)} a deal against passing"
+    if v.gain_low <= 0:
+        said += " (the interval reaches 0: the sample does not tell this line from passing)"
     if w is not None:
-        said = f"bid to {rec.bid}; beyond {rec.bid}, passing is " + ("better" if w.step_gain < 0 else "as good")
-        said += f" ({stop})"
+        said += (f"; beyond {rec.bid}, bidding further "
+                 + ("lowers" if w.gain < v.gain else "does not raise") + f" the expected result ({stop})")
     elif rec.untested_from is not None:
-        said = (f"bid to {rec.bid}; higher bids are untested (fewer than {MIN_REACHED} sampled auctions reached "
-                f"{rec.untested_from} or above)")
+        said += (f"; higher bids are untested (fewer than {MIN_REACHED} sampled auctions reached "
+                 f"{rec.untested_from} or above)")
     else:
-        said = f"bid to {rec.bid} (your bidding cap)"
-    flag = ("; the interval reaches 0: the sample does not tell this bid from passing there"
-            if v.step_low <= 0 else "")
-    return (f"recommendation ({who}): {said}. Bidding {rec.bid} where the auction reached it ({v.reached} deals) "
-            f"gains {_value_interval(v.step_gain, v.step_low, v.step_high, obj)} a deal against passing there{flag}; "
-            f"this line against passing at every turn: {_value_interval(v.gain, v.gain_low, v.gain_high, obj)} "
-            f"({passing})")
+        said += " (your bidding cap)"
+    return (f"recommendation ({who}): {said}. Where the auction reached {rec.bid} ({v.reached} deals), bidding it "
+            f"rather than passing there: {_value_interval(v.step_gain, v.step_low, v.step_high, obj)}; {passing}")
 
 
 ADVICE_CSV_COLUMNS = ("line", "limit", "n", "mean", "low", "high", "gain", "gain_low", "gain_high", "declares",
@@ -436,25 +439,30 @@ def _interval(x: float, lo: float, hi: float, digits: int = 1, sign: bool = True
 
 
 def seat_advice_words(s: SeatAdvice) -> str:
-    """One seat's advice in plain words: "bid to 160; beyond 160, passing is better: +14.2 [9.0,
-    19.4] a deal bidding 160 against passing where the auction reached it (85 deals)", or pass (for
-    a forced first hand: the forced bid, then pass)."""
+    """One seat's advice in plain words: "bid to 160: +14.2 [9.0, 19.4] a deal against passing;
+    beyond 160, bidding further lowers the expected result (bid to 170: +9.1)", the gains those of
+    the lines "bid up to" against always passing; or pass (for a forced first hand: the forced bid,
+    then pass)."""
     from analysis.bid_value import MIN_REACHED
 
     if s.bid is None:
         if s.beyond is None and s.untested_from is not None:
             return (f"untested: fewer than {MIN_REACHED} auctions reached {s.untested_from} or any level above"
                     + (" (the forced bid mostly wins the auction)" if s.forced else ""))
-        return ("make the forced bid, then pass: bidding higher does not beat passing" if s.forced
-                else "pass: bidding does not beat passing")
+        first = ("" if s.beyond is None else
+                 f" (bid to {s.beyond}: {_interval(s.beyond_gain, math.nan, math.nan)})")
+        return ("make the forced bid, then pass: no higher line beats passing" if s.forced
+                else "pass: no bidding line beats passing") + first
+    said = f"bid to {s.bid}: {_interval(s.gain, s.gain_low, s.gain_high)} a deal against passing"
     if s.beyond is not None:
-        beyond = f"beyond {s.bid}, passing is better ({s.beyond}: {_interval(s.beyond_gain, math.nan, math.nan)})"
+        more = "lowers" if s.beyond_gain < s.gain else "does not raise"
+        said += (f"; beyond {s.bid}, bidding further {more} the expected result "
+                 f"(bid to {s.beyond}: {_interval(s.beyond_gain, math.nan, math.nan)})")
     elif s.untested_from is not None:
-        beyond = f"higher bids untested: fewer than {MIN_REACHED} auctions reached {s.untested_from} or more"
+        said += f"; higher bids untested: fewer than {MIN_REACHED} auctions reached {s.untested_from} or more"
     else:
-        beyond = "the cap: you may bid no higher"
-    return (f"bid to {s.bid}; {beyond}: {_interval(s.gain, s.gain_low, s.gain_high)} a deal bidding {s.bid} against "
-            f"passing where the auction reached it ({s.reached} deals)")
+        said += "; the cap: you may bid no higher"
+    return said
 
 
 def _risk_words(r: CheatRow) -> str:
@@ -531,15 +539,15 @@ def bid_table_lines(result: BidTable) -> list[str]:
                              "no difference at the 5% level after Holm's correction"))
     lines.append("cheat sheet: what bidding is worth, per hand class and seat, on the table's deals "
                  f"({PLAYERS[LINE_PLAYER]}, from a zero score; result: {OBJECTIVE_WORDS[result.objective]}; "
-                 f"classes of {result.min_n} deals or more). Bidding a level is compared with passing where the "
-                 "auction reached it (the deals on which the lines one step apart differ); \"bid to X\": that beats "
-                 f"passing at every level up to X reached in {MIN_REACHED} deals or more, and not at the next such "
-                 "level (or none above X was reached that often: higher untested); beside it, bidding X against "
-                 "passing there, a deal, with its 95% interval. The make levels are risk information only:")
+                 f"classes of {result.min_n} deals or more). Each line \"bid up to X\" is compared with passing at "
+                 "every turn on all the class's deals; \"bid to X\": of the levels reached in "
+                 f"{MIN_REACHED} deals or more, the one whose line gains most, if it gains (no tested line above X "
+                 "gains more: higher untested when none above X was reached that often); beside it, that gain a "
+                 "deal, with its 95% interval. The make levels are risk information only:")
     lines += cheat_sheet_lines(result.cheat_sheet)
     if result.detail:
-        lines.append(f"refined by tens and by the longest suit (classes of {result.min_n} deals or more; bidding X "
-                     "against passing where the auction reached it [95%]):")
+        lines.append(f"refined by tens and by the longest suit (classes of {result.min_n} deals or more; the line "
+                     "\"bid up to X\" against always passing, a deal [95%]):")
         lines += _detail_lines(result.detail)
     lines += [f"plot: {p}" for p in result.plot_files]
     return lines

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from reference_bid_value import advised_bid, levels_tested
+from reference_bid_value import advised_bid, first_above, levels_tested
 from typer.testing import CliRunner
 
 from analysis import advisor
@@ -159,23 +159,30 @@ def test_the_recommendation_beats_passing_by_the_numbers_printed_beside_it(hand,
         assert ln["reached"] == steps[ln["limit"]][0]
         assert (ln["step_gain"] is None and math.isnan(steps[ln["limit"]][1])) or \
             ln["step_gain"] == pytest.approx(steps[ln["limit"]][1])
-    # Bid on while bidding beats passing where the auction got there: every tested level up to the
-    # advised bid gains, the first tested one above it does not.
-    tested = levels_tested(steps, MIN_REACHED)
-    advised = advised_bid(steps, MIN_REACHED)
+    # The tested line that gains most over passing at every turn, if it gains (the twin decides on
+    # the advice's own gains, equal to the loops' above, so that no tie is broken by a rounding bit).
+    printed = {ln["limit"]: (ln["reached"], ln["gain"]) for ln in bids}
+    tested = levels_tested(printed, MIN_REACHED)
+    advised = advised_bid(printed, MIN_REACHED)
+    beyond = first_above(printed, MIN_REACHED, advised)
     last = advice_lines(r)[-1]
+    assert (rec["beyond"] or {}).get("limit") == beyond
     if advised is None:
-        assert rec["step_gain"] is None
+        assert rec["gain"] is None and all(g <= 0 for _, g in tested)
         assert rec["action"] == ("forced bid 100, then pass" if seat == "first" else "pass")
         assert f"passing at every turn: {rec['pass_mean']:+.1f} [" in last and "gains over passing" in last
+        if beyond is not None:
+            assert rec["beyond"]["gain"] <= 0 and f"bid to {beyond}: {rec['beyond']['gain']:+.1f} [" in last
     else:
-        assert rec["action"] == f"bid to {advised}" and rec["step_gain"] > 0
-        assert f"bid to {advised}" in last and (f"gains {rec['step_gain']:+.1f} [{rec['step_low']:+.1f}, "
-                                               f"{rec['step_high']:+.1f}]") in last
-        above = [(b, g) for b, g in tested if b > advised]
-        if above:
-            assert rec["beyond"]["limit"] == above[0][0] and rec["beyond"]["step_gain"] <= 0
-            assert f"beyond {advised}, passing is" in last
+        assert rec["action"] == f"bid to {advised}" and rec["gain"] > 0
+        assert all(g <= rec["gain"] for _, g in tested)  # the highest line gain of the tested lines
+        assert rec["gain"] == pytest.approx(naive[advised]) and rec["reached"] == steps[advised][0]
+        assert (f"bid to {advised}: {rec['gain']:+.1f} [{rec['gain_low']:+.1f}, {rec['gain_high']:+.1f}] a deal "
+                "against passing") in last
+        if beyond is not None:
+            assert rec["beyond"]["gain"] <= rec["gain"]
+            assert f"beyond {advised}, bidding further " in last
+            assert f"(bid to {beyond}: {rec['beyond']['gain']:+.1f} [" in last
     if expected is not None:
         assert rec["action"].startswith(expected), rec
     text = advice_lines(r)
@@ -385,6 +392,9 @@ def test_cli_json_shape():
     assert data["methods"] == ["learned"] and data["line_player"] == "learned" and data["objective"] == "race"
     assert all(set(ln) == LINE_KEYS for ln in data["lines"])
     assert set(data["lines"][2]["declares"]) == {"p", "low", "high"}
+    assert set(data["recommendation"]["beyond"] or {"limit", "gain", "gain_low", "gain_high", "reached", "step_gain",
+                                                     "step_low", "step_high"}) == {
+        "limit", "gain", "gain_low", "gain_high", "reached", "step_gain", "step_low", "step_high"}
     assert set(data["recommendation"]) == {"action", "bid", "objective", "player", "step_gain", "step_low",
                                            "step_high", "reached", "gain", "gain_low", "gain_high", "mean", "low",
                                            "high", "pass_mean", "pass_low", "pass_high", "beyond", "untested_from"}

@@ -5,8 +5,11 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from reference_bid_value import advised_bid, first_above
 
-from analysis.bid_value import clustered_mean, line_outcome, line_values, recommended
+from analysis.bid_value import MIN_REACHED, LineValue, clustered_mean, line_outcome, line_values, recommended
 from analysis.stats import Z95
 from sim.engine.playouts import LINE_COLUMNS, PASS_LINE
 
@@ -72,11 +75,11 @@ def test_race_objective_and_the_recommendation_beats_passing():
     assert by[120].gain == pytest.approx(((105 - (-45)) + (-165 - 70)) / 2)
 
 
-def _stepped(gains):
-    """40 deals; the pass line scores 0 everywhere; line k (limits 100, 105, ...) adds ``gain`` to the
-    line below it on the deals of its ``reached`` set: (reached deals, gain) per line."""
-    n = 40
-    limits = [PASS_LINE] + [100 + 5 * k for k in range(len(gains))]
+def _stepped(gains, start=100, n=40):
+    """``n`` deals; the pass line scores 0 everywhere; line k (limits ``start``, ``start`` + 5, ...)
+    adds ``gain`` to the line below it on the deals of its ``reached`` set: (reached deals, gain) per
+    line (a line reached in no deal plays every deal as the one below)."""
+    limits = [PASS_LINE] + [start + 5 * k for k in range(len(gains))]
     out = np.zeros((n, len(limits), len(LINE_COLUMNS)), dtype=np.int64)
     out[:, :, C["declarer"]] = 1
     for k, (reached, gain) in enumerate(gains, start=1):
@@ -87,24 +90,104 @@ def _stepped(gains):
     return out, limits
 
 
-def test_the_recommendation_bids_on_while_bidding_beats_passing_in_its_situation():
-    # 100 gains everywhere, 105 gains on the 35 deals that reach it, 110 loses where reached.
+def _check_against_the_twin(values):
+    """The verdict is the twin's, X's line gain is positive and the highest of the tested lines,
+    and ``beyond`` is the first tested level above X, its line gain at most X's."""
+    verdict = recommended(values)
+    data = {v.limit: (v.reached, v.gain) for v in values if v.limit > 0}
+    assert verdict.bid == advised_bid(data, MIN_REACHED)
+    tested = [v for v in values if v.tested]
+    if verdict.line is not None:
+        assert verdict.line.tested and verdict.line.gain > 0
+        assert all(v.gain <= verdict.line.gain for v in tested)
+    assert (None if verdict.beyond is None else verdict.beyond.limit) == first_above(data, MIN_REACHED, verdict.bid)
+    if verdict.beyond is not None:
+        assert verdict.beyond.gain <= (verdict.line.gain if verdict.line is not None else 0)
+    return verdict
+
+
+def test_the_recommendation_is_the_tested_line_that_gains_most_over_passing():
+    # 100 gains everywhere, 105 gains on the 35 deals that reach it, 110 loses where reached, 115 gains
+    # on every deal: the line to 115 gains most (30 + 350/40 - 160/40 + 50).
     lines, limits = _stepped([(40, 30), (35, 10), (32, -5), (40, 50)])
     values = line_values(lines, limits, objective="own")
     by = {v.limit: v for v in values}
     assert (by[105].reached, by[105].step_gain) == (35, 10)
-    verdict = recommended(values)
+    assert by[115].gain == pytest.approx(30 + 10 * 35 / 40 - 5 * 32 / 40 + 50)
+    verdict = _check_against_the_twin(values)
+    assert verdict.bid == 115 and verdict.beyond is None and verdict.untested_from is None
+    # The line gains add up the step gains, weighted by how often each level is reached.
+    for v in values:
+        if v.limit > 100:
+            below = by[v.limit - 5]
+            assert v.gain - below.gain == pytest.approx(v.step_gain * v.reached / v.n)
+    # A loss on a level reached often enough stops there: 105 gains most, 110 beyond it gains less.
+    lines, limits = _stepped([(40, 30), (35, 10), (32, -5), (40, -50)])
+    verdict = _check_against_the_twin(line_values(lines, limits, objective="own"))
     assert verdict.bid == 105 and verdict.beyond.limit == 110 and verdict.beyond.step_gain == -5
-    # Across all deals, 115 still beats passing (gain > 0), but the bidder never gets there by the rule.
-    assert by[115].gain > 0
-    # A level reached in too few deals neither stops nor counts; nothing tested above: untested.
+    # A level reached in too few deals is never advised, though it counts inside the lines above it;
+    # nothing tested above X: untested.
     lines, limits = _stepped([(40, 30), (5, -50), (40, 10), (3, 100)])
-    verdict = recommended(line_values(lines, limits, objective="own"))
+    verdict = _check_against_the_twin(line_values(lines, limits, objective="own"))
     assert verdict.bid == 110 and verdict.beyond is None and verdict.untested_from == 115
-    # The first tested level loses: pass.
-    lines, limits = _stepped([(40, -1), (40, 10)])
-    verdict = recommended(line_values(lines, limits, objective="own"))
+    # No tested line gains: pass, the lowest tested level beyond.
+    lines, limits = _stepped([(40, -1), (40, 1)])
+    verdict = _check_against_the_twin(line_values(lines, limits, objective="own"))
     assert verdict.line is None and verdict.bid is None and verdict.beyond.limit == 100
+    # Equal gains: the lowest level (105 is reached in no deal and is no decision at all).
+    lines, limits = _stepped([(40, 20), (0, 0), (40, 0)])
+    verdict = _check_against_the_twin(line_values(lines, limits, objective="own"))
+    assert verdict.bid == 100 and verdict.beyond.limit == 110 and verdict.untested_from is None
+
+
+def _old_rule(values):
+    """The rule this one replaced: walk up the tested levels, stop at the first whose step gain is
+    not positive."""
+    bid = None
+    for v in sorted((v for v in values if v.tested), key=lambda v: v.limit):
+        if not v.step_gain > 0:
+            break
+        bid = v.limit
+    return bid
+
+
+def test_a_rarely_reached_noisy_level_no_longer_stops_the_advice():
+    # The full report's "diamonds marriage, 1 ace", first hand: (reached, step gain) by level, the
+    # step gains in tenths of a point (so the deals' integer results carry them exactly); 145 was not
+    # given and is left unreached. The opponents raise by 10, so the odd levels are rarely reached.
+    steps = {110: (1607, 123), 115: (58, -41), 120: (1253, 90), 125: (43, 147), 130: (977, 151),
+             135: (35, 421), 140: (815, -65), 145: (0, 0), 150: (563, -298)}
+    lines, limits = _stepped(list(steps.values()), start=110, n=2000)
+    values = line_values(lines, limits, objective="own")
+    by = {v.limit: v for v in values}
+    assert all((by[b].reached, by[b].step_gain) == (r, g) for b, (r, g) in steps.items() if r)
+    assert _old_rule(values) == 110  # stopped by 115, reached in 58 deals
+    verdict = _check_against_the_twin(values)
+    assert verdict.bid == 135 and verdict.beyond.limit == 140
+    expected = sum(g * r for b, (r, g) in steps.items() if b <= 135) / 2000
+    assert by[135].gain == pytest.approx(expected) and by[130].gain < by[135].gain
+    assert by[140].gain < by[135].gain and by[150].gain < by[140].gain
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([0, 5, 29, 30, 31, 200]), st.integers(-3, 3)), min_size=1, max_size=8))
+def test_the_rule_matches_its_naive_twin(levels):
+    """Any (reached, line gain) by level, ties and untested levels among them."""
+    values = [_value(PASS_LINE, 0, 0.0)] + [_value(100 + 5 * k, r, float(g)) for k, (r, g) in enumerate(levels)]
+    verdict = _check_against_the_twin(values)
+    if verdict.beyond is None:
+        top = verdict.bid or 0
+        few = [v.limit for v in values if v.limit > top and 0 < v.reached < MIN_REACHED]
+        assert verdict.untested_from == (few[0] if few else None)
+    else:
+        assert verdict.untested_from is None
+
+
+def _value(limit, reached, gain):
+    nan3 = (math.nan, math.nan, math.nan)
+    return LineValue(limit=limit, n=1000, mean=gain, low=math.nan, high=math.nan, gain=gain, gain_low=math.nan,
+                     gain_high=math.nan, declares=nan3, made=nan3, conceded=nan3, contract=math.nan, raised=nan3,
+                     reached=reached)
 
 
 def test_objectives_are_checked():

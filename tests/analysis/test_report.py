@@ -14,6 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from analysis import report
+from analysis.bid_value import MIN_REACHED
 from analysis.present.markdown import SECTIONS, num, pct
 from analysis.report import Sizes, build_report
 from sim.fingerprint import file_sha256
@@ -135,8 +136,13 @@ def test_numbers_equal_the_json_commands(made):
         row = next(ln for ln in section.splitlines() if ln.startswith(f"| {r['hand_class']} |"))
         assert row.startswith(f"| {r['hand_class']} | {r['n']:,} | ")
         for s in r["seats"]:
-            # Each advice as printed, with the gain over passing it rests on; it beats passing.
+            # Each advice as printed, with the gain over passing it rests on: the highest line gain of
+            # the tested lines, above 0; the beyond line gains no more.
             untested = s["beyond"] is None and s["untested_from"] is not None
+            tested = {ln["limit"]: ln["gain"] for ln in s["lines"] if ln["limit"] > 0 and ln["reached"] >= MIN_REACHED}
+            assert all(g <= (s["gain"] if s["bid"] is not None else 0) for g in tested.values())
+            if s["beyond"] is not None:
+                assert s["beyond_gain"] == tested[s["beyond"]]
             if s["bid"] is None and untested:
                 assert f"few auctions reached {s['untested_from']})" in row
             elif s["bid"] is None:

@@ -8,7 +8,7 @@ import math
 import numpy as np
 import polars as pl
 import pytest
-from reference_bid_value import advised_bid, levels_tested
+from reference_bid_value import advised_bid, first_above, levels_tested
 from typer.testing import CliRunner
 
 from analysis import tables
@@ -190,10 +190,10 @@ def table1500(tmp_path_factory):
 
 @pytest.mark.parametrize("objective", ["race", "own"])
 def test_every_advice_beats_passing_by_the_numbers_printed_beside_it(table1500, objective):
-    """Recomputed by plain loops over the stored rows: for each class and seat, every tested level
-    up to the advised bid gains over passing where the auction reached it, the first tested level
-    above it does not, and the printed gain is the advised level's, above 0, inside its interval;
-    "pass" means the first tested level loses."""
+    """Recomputed by plain loops over the stored rows: for each class and seat, the advised bid is
+    the tested level whose line gains most over always passing (the naive twin's), its printed gain
+    is that line's, above 0, inside its interval and the highest of the tested lines, the beyond
+    line's printed gain is at most it; "pass" means no tested line gains."""
     path = table1500
     result = tables.summarize_bid_table(path, min_n=MIN_REACHED, objective=objective)
     assert result.cheat_sheet and result.detail and result.objective == objective
@@ -220,16 +220,26 @@ def test_every_advice_beats_passing_by_the_numbers_printed_beside_it(table1500, 
                                     if reached else math.nan)
             assert [v.limit for v in s.lines] == limits
             assert s.pass_value == pytest.approx(sum(value(d, 0) for d in deals) / len(deals))
-            tested = levels_tested(steps, MIN_REACHED)
-            assert s.bid == advised_bid(steps, MIN_REACHED)
+            # Each line "bid up to b" against always passing, over all the class's deals.
+            gains = {limits[k]: (steps[limits[k]][0], sum(value(d, k) - value(d, 0) for d in deals) / len(deals))
+                     for k in range(1, len(limits))}
+            assert [v.gain for v in s.lines[1:]] == pytest.approx([g for _, g in gains.values()])
+            # The twin decides on the table's own gains (equal to the loops' above), so that a tie is
+            # not broken by the last bit of a sum taken in another order.
+            gains = {v.limit: (gains[v.limit][0], v.gain) for v in s.lines[1:]}
+            tested = levels_tested(gains, MIN_REACHED)
+            assert s.bid == advised_bid(gains, MIN_REACHED)
+            assert s.beyond == first_above(gains, MIN_REACHED, s.bid)
+            if s.beyond is not None:  # the beyond line gains no more than X's (than passing)
+                assert s.beyond_gain == pytest.approx(gains[s.beyond][1])
+                assert s.beyond_gain <= (s.gain if s.bid is not None else 0)
             if s.bid is None:
-                assert math.isnan(s.gain)
+                assert math.isnan(s.gain) and all(g <= 0 for _, g in tested)
             else:
                 advised += 1
-                assert (s.reached, s.gain) == (steps[s.bid][0], pytest.approx(steps[s.bid][1]))
+                assert (s.reached, s.gain) == (steps[s.bid][0], pytest.approx(gains[s.bid][1]))
                 assert s.gain > 0 and s.gain_low <= s.gain <= s.gain_high
-                above = [b for b, _ in tested if b > s.bid]
-                assert s.beyond == (above[0] if above else None)
+                assert all(g <= s.gain + 1e-9 for _, g in tested)  # the highest line gain of the tested lines
     assert advised  # some class is worth bidding in some seat
 
 
