@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # the result types only: importing the advisor loads the comp
     from analysis.advisor import Advice
     from analysis.barrel import BarrelStats, Share
     from analysis.compare import Comparison
-    from analysis.marriages import MarriageOdds, MarriagePlay, MarriageWorth
+    from analysis.marriages import MarriageOdds, MarriagePlay, MarriageWorth, WorthRow
     from analysis.strategy import StrategyReport
     from analysis.summary import RunSummary
     from analysis.tables import BidTable, CheatRow, SeatAdvice
@@ -41,6 +41,7 @@ __all__ = [
     "odds_check_lines",
     "marriage_play_lines",
     "marriage_worth_lines",
+    "worth_contracts_text",
     "solved_layout_lines",
     "strategy_lines",
     "win_chance_lines",
@@ -634,9 +635,6 @@ def marriage_worth_lines(result: MarriageWorth) -> list[str]:
     def gain(g: tuple) -> str:
         return f"{g[0]:+6.1f} [{g[1]:+.1f}, {g[2]:+.1f}]"
 
-    def contract(c: int | None) -> str:
-        return "none" if c is None else str(c)
-
     lines = [f"what a marriage is worth (bid table {result.bids}): the declarer's points playing 120 with and "
              f"without the suit's marriage among his 10 cards, played by the {players_text((result.player,) * 3)} (dd: "
              "double dummy), [95% interval]",
@@ -645,11 +643,19 @@ def marriage_worth_lines(result: MarriageWorth) -> list[str]:
              f"contract made {1 - result.risk:.0%} of the time"]
     for r in result.rows:
         makes = f"{r.learned120_with[0]:.3f} / {r.learned120_without[0]:.3f}"
-        made = f"{contract(r.contract_with)} / {contract(r.contract_without)}" + (
-            f" ({r.contract_gain:+d})" if r.contract_gain is not None else "")
         lines.append(f"{r.suit:<5}{r.n_with:>10,} / {r.n_without:<9,}  {gain(r.learned_gain):<24}"
-                     f"{gain(r.learned_gain_same_aces):<24}{gain(r.dd_gain):<24}{makes:<28}{made}")
+                     f"{gain(r.learned_gain_same_aces):<24}{gain(r.dd_gain):<24}{makes:<28}{worth_contracts_text(r)}")
     return lines
+
+
+def worth_contracts_text(r: WorthRow) -> str:
+    """A worth row's contracts made ``1 - risk`` of the time with and without the marriage, and
+    their difference: "135 / none" ("none": not even the lowest contract), "120 / 100 (+20)"."""
+    def name(c: int | None) -> str:
+        return "none" if c is None else str(c)
+
+    gain = f" ({r.contract_gain:+d})" if r.contract_gain is not None else ""
+    return f"{name(r.contract_with)} / {name(r.contract_without)}{gain}"
 
 
 # --- solve ---
