@@ -689,8 +689,10 @@ class ScoreStats:
     - ``sitter_deals``: (deal, seat) pairs in which a seat sits on the barrel; ``sitter``:
       {"declares" (share of them), "contract" (his mean contract when he declares), "below the
       minimum", "at the minimum", "above the minimum" (shares of his contracts against
-      ``barrel_min_contract``, the least that takes him off upward: they add up to 1), "made" (of his contracts
-      played), "wins in the deal" (share of his deals that end the game with his win)};
+      ``barrel_min_contract``, the least that takes him off upward: they add up to 1), "forced opening, of
+      those below" (the share of his contracts below the minimum that are his forced opening as first hand,
+      which nobody bid over), "made" (of his contracts played), "wins in the deal" (share of his deals that
+      end the game with his win)};
     - ``climbing``: {"with a sitter", "without"}: {"declarer's contract" (mean, the declarer not
       sitting), "made" (his make-rate), "declarer climbs" (share of his deals in which he
       reaches the barrel)}; ``knocked_off``: the share of the sitter's deals in which another
@@ -757,6 +759,10 @@ def score_stats(d: Deals, rules: HouseRules, finished: int) -> ScoreStats:
               "at the minimum": cs.share(d.contract[r] == low, declares),
               "above the minimum": cs.share(d.contract[r] > low, declares),
               "made": cs.share(made, played), "wins in the deal": cs.share((d.events[r, s] & EV_WIN) != 0)}
+    # A sitter in first hand must open at min_bid; when nobody bids over it he declares it, below the
+    # barrel minimum through no choice of his own (unless he raises after the talon).
+    forced = rules.forced_first_bid & ((s - d.dealer[r]) % _SEATS == 1) & (d.winning_bid[r] == rules.min_bid)
+    sitter["forced opening, of those below"] = cs.share(forced, declares & (d.contract[r] < low))
     knocked = cs.share((d.events[r, s] & EV_KNOCKED_OFF) != 0)
     any_sitter = sits.any(axis=1)
     decl_sits = d.at(sits.astype(np.int64), d.declarer).astype(bool)

@@ -56,6 +56,30 @@ def test_shares_add_up(made):
             assert leaf.low <= leaf.value <= leaf.high
 
 
+def test_sitter_forced_openings_against_a_naive_count(made):
+    """The share of a sitter's contracts below the barrel minimum that are his uncontested forced
+    opening, counted deal by deal from the stored rows (the sitter: on the barrel after the previous
+    played deal of the same game)."""
+    from sim.engine.schema import EV_BARREL_ON, EV_BARREL_STAY
+
+    r, _ = made
+    rules = load_rules("classic")
+    rows = scan_deals(r.runs["games"]).collect().sort("game", "deal")
+    rows = rows.filter((pl.col("redeal") == 0) & (pl.col("declarer") >= 0)).to_dicts()
+    below = forced = 0
+    for prev, row in zip([None] + rows[:-1], rows, strict=True):
+        seat = row["declarer"]
+        if prev is None or prev["game"] != row["game"]:
+            continue
+        if not prev[f"events{seat}"] & (EV_BARREL_ON | EV_BARREL_STAY) or row["contract"] >= rules.barrel_min_contract:
+            continue
+        below += 1
+        forced += (seat - row["dealer"]) % 3 == 1 and row["winning_bid"] == rules.min_bid
+    est = r.score.sitter["forced opening, of those below"]
+    assert below > 0 and est.n == below
+    assert est.value == pytest.approx(forced / below)
+
+
 def test_counts_match_the_stored_deals(made):
     r, out = made
     games = scan_deals(r.runs["games"]).collect()
