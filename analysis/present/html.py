@@ -1,5 +1,6 @@
 """The strategy report as one self-contained HTML page: the Markdown's tables and anchors, one
-style that reads at desktop and phone widths, and every plot embedded as a data URI."""
+style that reads at desktop and phone widths, and every plot embedded as a data URI (and linked to
+its PNG beside the page, to be opened at full size)."""
 
 from __future__ import annotations
 
@@ -19,9 +20,8 @@ h2 { border-bottom: 1px solid #aaa; margin-top: 2em; padding-bottom: .1em; }
 table { border-collapse: collapse; margin: .8em 0; font-size: .9em; }
 /* On a phone a wide table scrolls sideways on its own instead of being cut at the screen's edge. */
 @media (max-width: 800px) { table { display: block; overflow-x: auto; max-width: 100%; } }
-/* A plot shrunk to a phone's width cannot be read: there it keeps a readable width and its
-   paragraph scrolls sideways, as a wide table does. */
-@media (max-width: 800px) { p:has(> img) { overflow-x: auto; } p > img { max-width: none; width: 900px; } }
+/* A plot scales to the page's width; its small print is read by opening the plot itself (every
+   plot links to its PNG beside the page, which a phone shows zoomable). */
 th, td { border: 1px solid #ccc; padding: .25em .6em; text-align: left; vertical-align: top; }
 th { background: #f0f0f0; }
 tr:nth-child(even) td { background: #fafafa; }
@@ -39,14 +39,15 @@ def render_html(md_text: str, folder: Path) -> str:
     body = markdown.markdown(md_text, extensions=["tables", "attr_list", "fenced_code"])
 
     def embed(match: re.Match) -> str:
-        src = html.unescape(match.group(1))
+        src = html.unescape(match.group(2))
         path = folder / src
         if src.startswith(("data:", "http:", "https:")) or not path.is_file():
             return match.group(0)
         data = base64.b64encode(path.read_bytes()).decode("ascii")
-        return f'src="data:image/png;base64,{data}"'
+        img = f'{match.group(1)}src="data:image/png;base64,{data}"{match.group(3)}'
+        return f'<a href="{match.group(2)}" title="open the plot at full size">{img}</a>'
 
-    body = re.sub(r'src="([^"]+\.png)"', embed, body)
+    body = re.sub(r'(<img [^>]*?)src="([^"]+\.png)"([^>]*>)', embed, body)
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
             f"<title>Thousand: a strategy report</title>\n<style>{_CSS}</style>\n</head>\n<body>\n{body}\n"

@@ -84,7 +84,7 @@ def render_markdown(sections: dict, figures: dict, *, rules: list[str], compared
              f"Rules: **{', '.join(rules)}**{'' if rules == ['classic'] else ' (the first for sections 1, 2 and 5)'}; "
              f"seed {seed}; {kind} sample sizes; thousand {__version__}. Measured shares and means carry their 95% "
              "interval in brackets; exact odds are exact; the data behind each section is in `data/`, and "
-             "`provenance.json` says what made it.", "",
+             "`provenance.json` says what made it. Open a plot (click or tap it) to read it at full size.", "",
              "Contents: " + " · ".join(f"[{title}](#{key})" for key, title in SECTIONS.items()), ""]
     lines += _section_summary(sections.get("strategy"), sections.get("bids"))
     lines += _section_bids(sections["bids"], figures["bids"])
