@@ -82,9 +82,11 @@ def render_markdown(sections: dict, figures: dict, *, rules: list[str], compared
     kind = "quick" if quick else "full"
     lines = ["# Thousand: a strategy report", "",
              f"Rules: **{', '.join(rules)}**{'' if rules == ['classic'] else ' (the first for sections 1, 2 and 5)'}; "
-             f"seed {seed}; {kind} sample sizes; thousand {__version__}. Measured shares and means carry their 95% "
-             "interval in brackets; exact odds are exact; the data behind each section is in `data/`, and "
-             "`provenance.json` says what made it. Open a plot (click or tap it) to read it at full size.", "",
+             f"seed {seed}; {kind} sample sizes; thousand {__version__}. Measured shares, means and differences carry "
+             "their 95% interval in brackets (beside a paired difference, the two sides it compares are printed "
+             "plainly: the difference's interval is the one that counts); exact odds are exact; the data behind "
+             "each section is in `data/`, and `provenance.json` says what made it. Open a plot (click or tap it) "
+             "to read it at full size.", "",
              "Contents: " + " · ".join(f"[{title}](#{key})" for key, title in SECTIONS.items()), ""]
     lines += _section_summary(sections.get("strategy"), sections.get("bids"))
     lines += _section_bids(sections["bids"], figures["bids"])
@@ -435,7 +437,10 @@ def _section_players(s: TournamentResult, figs: list) -> list[str]:
                       num(r.mean_contract, r.mean_contract_ci_low, r.mean_contract_ci_high),
                       pct(r.make_rate, r.make_rate_ci_low, r.make_rate_ci_high),
                       pct(r.concession_rate, r.concession_rate_ci_low, r.concession_rate_ci_high),
-                      num(r.declarer_points_per_deal), num(r.defender_points_per_deal)] for r in s.players])
+                      num(r.declarer_points_per_deal, r.declarer_points_per_deal_ci_low,
+                          r.declarer_points_per_deal_ci_high),
+                      num(r.defender_points_per_deal, r.defender_points_per_deal_ci_low,
+                          r.defender_points_per_deal_ci_high)] for r in s.players])
     lines += _table(["pair", "difference in win share [95%]", "p (Holm)", "significant"],
                     [[f"{r.player} vs {r.against}", num(r.diff, r.ci_low, r.ci_high, digits=3,
                                                               sign=True),
@@ -646,9 +651,9 @@ def _section_summary(s: StrategyReport | None, bids: BidTable | None = None) -> 
                  f"expects to make it: raised contracts are made {_est(r.made['raised'])}, the others "
                  f"{_est(r.made['not raised'])} (an observation, not the effect of raising).")
     dis = s.discard
-    low = {side: dis.rank[side]["9"].value + dis.rank[side]["J"].value for side in ("left", "right")}
-    lines.append(f"- **The discard**: nines and jacks make {pct(low['left'])} of the cards given to the left "
-                 f"and {pct(low['right'])} to the right; aces {_est(dis.rank['left']['A'])} and "
+    lines.append(f"- **The discard**: of the cards given to the left, nines make {_est(dis.rank['left']['9'])} "
+                 f"and jacks {_est(dis.rank['left']['J'])}; to the right {_est(dis.rank['right']['9'])} and "
+                 f"{_est(dis.rank['right']['J'])}; aces {_est(dis.rank['left']['A'])} and "
                  f"{_est(dis.rank['right']['A'])}. The points given differ by "
                  f"{_diff(dis.points_difference, share=False, unit=' points')} (left less right)"
                  + (", too small to matter at the table though the numbers tell it from none."
