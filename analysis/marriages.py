@@ -962,68 +962,71 @@ def marriage_worth(bids: Path, *, risk: float = 0.3, rules: HouseRules | None = 
     at = levels.index(WORTH_CONTRACT)
     # A table's learned points hold one entry a contract up to the most its 10 cards allow (at least
     # 120: every hand's card points), so entry ``at`` is always the 120 contract's.
-    learned = pl.col("learned_points").list.get(at).cast(pl.Float64)
-    dd = pl.col("dd_points").cast(pl.Float64)
     level = WORTH_CONTRACT
-    lf = pl.scan_parquet(bids)
+    # The columns are read once and summed with numpy: a Polars group-by's float means and variances
+    # are combined across threads in no fixed order, so their last bits (and the stored JSON) varied
+    # from run to run.
+    cols = (pl.scan_parquet(bids)
+            .select(cards=pl.col("hand").cast(pl.Int64) | pl.col("talon").cast(pl.Int64),
+                    aces=pl.min_horizontal(pl.col("aces"), 3).cast(pl.Int64),
+                    learned=pl.col("learned_points").list.get(at).cast(pl.Float64),
+                    dd=pl.col("dd_points").cast(pl.Float64), made=pl.col("learned_made"))
+            .collect())
+    cards, aces = cols["cards"].to_numpy(), cols["aces"].to_numpy()
+    points = {"learned": cols["learned"].to_numpy(), "dd": cols["dd"].to_numpy()}
+    made = cols["made"].to_numpy().astype(np.float64).reshape(cols.height, len(levels))
     rows = []
     for s in range(4):
         kq = _KQ[s][0] | _KQ[s][1]
-        with_m = ((pl.col("hand").cast(pl.Int64) | pl.col("talon").cast(pl.Int64)) & kq) == kq
-        stats = (lf.group_by(with_m.alias("married"))
-                 .agg(pl.len().alias("n"), learned.mean().alias("learned"), learned.std().alias("learned_sd"),
-                      dd.mean().alias("dd"), dd.std().alias("dd_sd"),
-                      (learned >= level).sum().alias("learned120"), (dd >= level).sum().alias("dd120"),
-                      *(pl.col("learned_made").arr.get(j).cast(pl.Float64).mean().alias(f"made{j}")
-                        for j in range(len(levels))))
-                 .collect())
-        by = {r["married"]: r for r in stats.iter_rows(named=True)}
-        if True not in by or False not in by:
+        married = (cards & kq) == kq
+        n_with = int(married.sum())
+        if n_with in (0, cols.height):
             continue
-        a, b = by[True], by[False]
-        row: dict = {"suit": SUIT_SYMBOLS[s], "n_with": a["n"], "n_without": b["n"]}
-        for key, sd in (("learned", "learned_sd"), ("dd", "dd_sd")):
-            diff = a[key] - b[key]
-            half = Z95 * math.sqrt(a[sd] ** 2 / a["n"] + b[sd] ** 2 / b["n"])
-            row[f"{key}_with"], row[f"{key}_without"] = a[key], b[key]
-            row[f"{key}_gain"] = (diff, diff - half, diff + half)
-        for key in ("learned120", "dd120"):
-            row[f"{key}_with"] = (a[key] / a["n"], *wilson_interval(a[key], a["n"]))
-            row[f"{key}_without"] = (b[key] / b["n"], *wilson_interval(b[key], b["n"]))
-        for group, key in ((a, "contract_with"), (b, "contract_without")):
-            safe = [lv for j, lv in enumerate(levels) if group[f"made{j}"] >= 1 - risk]
-            row[key] = max(safe) if safe else None
+        row: dict = {"suit": SUIT_SYMBOLS[s], "n_with": n_with, "n_without": cols.height - n_with}
+        groups = {"with": married, "without": ~married}
+        for key, values in points.items():
+            a, b = values[married], values[~married]
+            diff = a.mean() - b.mean()
+            half = Z95 * math.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)
+            row[f"{key}_with"], row[f"{key}_without"] = float(a.mean()), float(b.mean())
+            row[f"{key}_gain"] = (float(diff), float(diff - half), float(diff + half))
+            for side, mask in groups.items():
+                k, n = int((values[mask] >= level).sum()), int(mask.sum())
+                row[f"{key}120_{side}"] = (k / n, *wilson_interval(k, n))
+        for side, mask in groups.items():
+            rates = made[mask].mean(axis=0)
+            safe = [lv for j, lv in enumerate(levels) if rates[j] >= 1 - risk]
+            row[f"contract_{side}"] = max(safe) if safe else None
         both = row["contract_with"] is not None and row["contract_without"] is not None
         row["contract_gain"] = row["contract_with"] - row["contract_without"] if both else None
-        row["learned_gain_same_aces"] = _gain_within_aces(lf, with_m, learned)
-        row["dd_gain_same_aces"] = _gain_within_aces(lf, with_m, dd)
+        row["learned_gain_same_aces"] = _gain_within_aces(married, aces, points["learned"])
+        row["dd_gain_same_aces"] = _gain_within_aces(married, aces, points["dd"])
         rows.append(WorthRow(**row))
     return MarriageWorth(bids=bids, risk=risk, rules=rules, player=LINE_PLAYER,
                          rows=tuple(rows))
 
 
-def _gain_within_aces(lf, with_m, points) -> tuple[float, float, float]:
-    """The ``points`` a marriage adds among hands with as many aces (0, 1, 2, 3 or more in the 7
-    cards, the aces of ``tables bids``' hand classes): the differences within each class, weighted
-    by the class's share of the hands with the marriage, and a 95% interval."""
-    import polars as pl
-
-    per = (lf.with_columns(married=with_m, aces_class=pl.min_horizontal(pl.col("aces"), 3))
-           .group_by("aces_class", "married")
-           .agg(n=pl.len(), mean=points.mean(), var=points.var())
-           .collect())
-    cells = {(r["aces_class"], r["married"]): r for r in per.iter_rows(named=True)}
-    classes = [c for c in range(4) if (c, True) in cells and (c, False) in cells and cells[(c, True)]["n"] > 1
-               and cells[(c, False)]["n"] > 1]
-    total = sum(cells[(c, True)]["n"] for c in classes)
+def _gain_within_aces(married: np.ndarray, aces: np.ndarray, points: np.ndarray) -> tuple[float, float, float]:
+    """The ``points`` a marriage adds among hands with as many aces (``aces``: 0, 1, 2, or 3 for 3 or
+    more in the 7 cards, the aces of ``tables bids``' hand classes): the differences within each
+    class, weighted by the class's share of the hands with the marriage (``married``), and a 95%
+    interval."""
+    cells = {}
+    for c in range(4):
+        for m in (True, False):
+            v = points[(aces == c) & (married == m)]
+            if v.size > 1:
+                cells[(c, m)] = (v.size, float(v.mean()), float(v.var(ddof=1)))
+    classes = [c for c in range(4) if (c, True) in cells and (c, False) in cells]
+    total = sum(cells[(c, True)][0] for c in classes)
     if not total:
         return (math.nan, math.nan, math.nan)
     gain, var = 0.0, 0.0
     for c in classes:
-        a, b = cells[(c, True)], cells[(c, False)]
-        w = a["n"] / total
-        gain += w * (a["mean"] - b["mean"])
-        var += w * w * (a["var"] / a["n"] + b["var"] / b["n"])
+        (na, ma, va), (nb, mb, vb) = cells[(c, True)], cells[(c, False)]
+        w = na / total
+        gain += w * (ma - mb)
+        var += w * w * (va / na + vb / nb)
     half = Z95 * math.sqrt(var)
     return (gain, gain - half, gain + half)
 

@@ -6,6 +6,7 @@ and game length from the game shards, each with a 95% interval. ``summarize_run`
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -177,10 +178,15 @@ def _deal_summary(out: Path) -> DealSummary:
         conceded=pl.col("conceded").sum(),
         played=(~pl.col("conceded")).sum(),
         made=pl.col("made").sum(),
-        contract_mean=pl.col("contract").cast(pl.Float64).mean(),
-        contract_std=pl.col("contract").cast(pl.Float64).std(),
+        # Integer sums (exact, so the same bytes on every run: a float std is combined across
+        # threads in no fixed order).
+        contract_sum=pl.col("contract").cast(pl.Int64).sum(),
+        contract_squares=(pl.col("contract").cast(pl.Int64) ** 2).sum(),
     ).collect().row(0, named=True)
     n, played = row["n"], row["played"]
+    total, squares = int(row["contract_sum"] or 0), int(row["contract_squares"] or 0)
+    contract_mean = total / n if n else float("nan")
+    contract_std = math.sqrt((n * squares - total * total) / (n * (n - 1))) if n > 1 else float("nan")
     # No deal with a declarer (every one thrown in or redealt) leaves every rate undefined, not an error.
     return DealSummary(
         deals=n, made=row["made"], played=played, conceded=row["conceded"],
@@ -189,8 +195,8 @@ def _deal_summary(out: Path) -> DealSummary:
         made_rate_played=row["made"] / played if played else float("nan"),
         made_rate_played_ci=wilson_interval(row["made"], played),
         conceded_rate=row["conceded"] / n if n else float("nan"),
-        contract_mean=row["contract_mean"],
-        contract_mean_ci=mean_interval(row["contract_mean"], row["contract_std"], n),
+        contract_mean=contract_mean,
+        contract_mean_ci=mean_interval(contract_mean, contract_std, n),
     )
 
 

@@ -668,8 +668,10 @@ def _section_summary(s: StrategyReport | None, bids: BidTable | None = None) -> 
         lines.append(f"- **On the barrel** it declares {_est(sc.sitter['declares'])} of its deals there and makes "
                      f"{_est(sc.sitter['made'])} of those contracts; {_est(sc.sitter['below the minimum'])} of them "
                      f"are below {sc.barrel_min_contract}, which cannot take it off upward "
-                     f"({_est(sc.sitter['forced opening, of those below'])} of these being his forced opening as "
-                     "first hand, which nobody bid over).")
+                     + ("(every one of them his forced opening as first hand, which nobody bid over)."
+                        if sc.sitter['forced opening, of those below'].value == 1 else
+                        f"({_est(sc.sitter['forced opening, of those below'])} of these being his forced opening "
+                        "as first hand, which nobody bid over)."))
     if sc.bolt_penalty:
         lines.append(f"- **Bolt penalties** (−{sc.bolt_penalty}) land {_est(sc.bolt_penalty_per_game, share=False)} "
                      f"times a game; {_est(sc.bolt_penalty_games)} of games see at least one.")
