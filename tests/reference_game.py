@@ -628,14 +628,22 @@ def _check_concession(row: dict, rules: HouseRules, declarer: int, contract: int
 
 def deal_bolt(rules: HouseRules, kind: int, declarer: int, seat: int, tricks: int, points: int) -> int:
     """The bolt column of a played deal for ``seat``: no trick (no_tricks) or no point, card points
-    and marriages (zero_points); none for the declarer with bolt_own_game_exempt; 2 for a bolt in
-    a dark deal with bolt_double_in_dark. (three_passes bolts are the game's: see replay_game.)"""
+    and marriages (zero_points); none for the declarer with bolt_own_game_exempt; a bolt counts
+    ``bolt_weight``. (three_passes bolts are the game's: see replay_game.)"""
     if rules.bolt_on == "three_passes" or (rules.bolt_own_game_exempt and seat == declarer):
         return 0
     bolt = tricks == 0 if rules.bolt_on == "no_tricks" else points == 0
     if not bolt:
         return 0
-    return 2 if kind == KIND_DARK and rules.bolt_double_in_dark else 1
+    return bolt_weight(rules, kind)
+
+
+def bolt_weight(rules: HouseRules, kind: int) -> int:
+    """What one bolt counts in a deal of bid_kind ``kind``: 2 in a dark deal with
+    bolt_double_in_dark or a golden deal with bolt_double_in_golden, else 1."""
+    if (kind == KIND_DARK and rules.bolt_double_in_dark) or (kind == KIND_GOLDEN and rules.bolt_double_in_golden):
+        return 2
+    return 1
 
 
 def legal_cards(holding: set[int], led_suit: int | None, trump: int | None) -> set[int]:
@@ -844,8 +852,15 @@ def _check_play(row: dict, rules: HouseRules, declarer: int, contract: int, fina
             if made and expected != doubled * contract:
                 seen["declarer scores his points"] += 1
         else:
-            # Doubled deals: defenders' card points are doubled, their marriages are not.
-            expected = rounded(doubled * card_points[s] + marriage_points[s], rules)
+            # Doubled deals: defenders' card points are doubled, their marriages are not; a dark
+            # deal's defenders score as usual without dark_defenders_doubled; a golden deal's score
+            # twice their rounded points under golden_defenders = doubled_rounded.
+            if row["bid_kind"] == KIND_DARK and not rules.dark_defenders_doubled:
+                expected = rounded(card_points[s] + marriage_points[s], rules)
+            elif row["bid_kind"] == KIND_GOLDEN and rules.golden_defenders == "doubled_rounded":
+                expected = 2 * rounded(card_points[s] + marriage_points[s], rules)
+            else:
+                expected = rounded(doubled * card_points[s] + marriage_points[s], rules)
         _expect(row, f"result{s} (×{doubled}, four nines bonus {bonus[s]})", expected + bonus[s], row[f"result{s}"])
 
 
@@ -1278,7 +1293,7 @@ def _game_bolts(row: dict, seats: list[SeatState], rules: HouseRules, seen: Coun
         st.quiet += 1
         if st.quiet == 3:
             st.quiet = 0
-            expected[s] = 2 if row["bid_kind"] == KIND_DARK and rules.bolt_double_in_dark else 1
+            expected[s] = bolt_weight(rules, row["bid_kind"])
             seen["three passes bolt"] += 1
     _expect(row, "bolts (three_passes: every third deal in a row without declaring)", expected, bolts)
     return expected

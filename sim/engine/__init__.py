@@ -54,6 +54,7 @@ from sim.game.state_layout import (
     G_ATTEMPTS,
     G_BOLTS,
     G_FALLS,
+    G_GOLDEN_LEFT,
     G_NO_WINS,
     G_ON_BARREL,
     G_QUIET,
@@ -235,6 +236,7 @@ class GameState:
     bolts: tuple[int, ...] = (0, 0, 0)  # bolts since the last bolt penalty
     quiet: tuple[int, ...] = (0, 0, 0)  # deals in a row without declaring (bolt_on = three_passes)
     no_wins: tuple[int, ...] = (0, 0, 0)  # no-win deals since the last no-win penalty (no_win_penalty)
+    golden_left: int = 0  # deals left in the current golden round (golden_round): > 0 makes the deal golden
 
     @property
     def seats(self) -> int:
@@ -251,6 +253,7 @@ class GameState:
             for p, v in enumerate(values):
                 gs[offset + p] = v
         gs[G_WINNER] = -1
+        gs[G_GOLDEN_LEFT] = self.golden_left
         return gs
 
     @classmethod
@@ -259,7 +262,8 @@ class GameState:
             return tuple(kind(gs[offset + p]) for p in range(seats))
 
         return cls(per_seat(G_SCORE), per_seat(G_ON_BARREL, bool), per_seat(G_ATTEMPTS),
-                   per_seat(G_FALLS), per_seat(G_BOLTS), per_seat(G_QUIET), per_seat(G_NO_WINS))
+                   per_seat(G_FALLS), per_seat(G_BOLTS), per_seat(G_QUIET), per_seat(G_NO_WINS),
+                   int(gs[G_GOLDEN_LEFT]))
 
 
 class IllegalAction(InputError):

@@ -194,11 +194,18 @@ def finish_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script,
         total = round_points(points, rules) if rules[R.ROUND_DECLARER] else points
         made = total >= contract
         factor = 2 if doubled else 1  # a dark or golden deal doubles all but the defenders' marriages
+        # ... by default; dark_defenders_doubled = false scores a dark deal's defenders as usual, and
+        # golden_defenders = doubled_rounded doubles a golden deal's defenders after rounding.
+        card_factor, after_factor = factor, 1
+        if mode == BID_DARK and not rules[R.DARK_DEFENDERS_DOUBLED]:
+            card_factor = 1
+        elif mode == BID_GOLDEN and rules[R.GOLDEN_DEFENDERS_ROUNDED]:
+            card_factor, after_factor = 1, 2
         for q in range(n):
             if q == declarer:
                 result[q] = factor * (declarer_gain(contract, points, rules) if made else -contract)
             else:
-                result[q] = round_points(factor * card_points[q] + marriage_points[q], rules)
+                result[q] = after_factor * round_points(card_factor * card_points[q] + marriage_points[q], rules)
     rec[row, D_MADE] = made
     for q in range(n):
         if q == four_nines:
@@ -212,7 +219,9 @@ def finish_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script,
             bolt = (not conceded) and tricks[q] == 0  # the classic rule, without a call
         else:
             bolt = earns_bolt(gs, rules, q, declarer, conceded, tricks[q], card_points[q] + marriage_points[q])
-        rec[row, D_BOLT + q] = 2 * bolt if mode == BID_DARK and rules[R.BOLT_DOUBLE_IN_DARK] else bolt
+        doubles_bolt = (mode == BID_DARK and rules[R.BOLT_DOUBLE_IN_DARK]) or (
+            mode == BID_GOLDEN and rules[R.BOLT_DOUBLE_IN_GOLDEN])
+        rec[row, D_BOLT + q] = 2 * bolt if doubles_bolt else bolt
     paying_dealer = -1
     if as_it_lies and rules[R.REDEAL_ANY] and mode == BID_NORMAL:
         paying_dealer = SITTER if rules[R.PLAYERS] == 4 else dealer  # the 4-player dealer sits out

@@ -131,6 +131,12 @@ class HouseRules:
     dark_game: bool = _opt(False, "bool", "first hand may declare a dark game (120, doubled)")
     dark_min_score: int | None = _opt(None, "off or a score such as 240", "least score to go dark")
     golden_round: bool = _opt(False, "bool", "a first round of forced doubled 120s")
+    dark_defenders_doubled: bool = _opt(True, "bool", "in a dark deal the defenders' card points are doubled too "
+                                        "(false: they score as in an ordinary deal)")
+    golden_defenders: str = _opt("doubled_cards", "doubled_cards, doubled_rounded",
+                                 "a golden deal's defenders score round(2 x card points + marriages), or "
+                                 "doubled_rounded: 2 x round(card points + marriages)")
+    bolt_double_in_golden: bool = _opt(False, "bool", "a bolt in a golden-round deal counts twice")
 
     # ---- construction -------------------------------------------------------------------
     @classmethod
@@ -258,6 +264,14 @@ class HouseRules:
                     bad(name, "has no effect: barrel = none (there is no barrel)")
         if self.bolt_double_in_dark and not self.dark_game:
             bad("bolt_double_in_dark", "needs dark_game (there is no dark game to double a bolt in)")
+        if not self.dark_defenders_doubled and not self.dark_game:
+            bad("dark_defenders_doubled", "needs dark_game (there is no dark deal to score)")
+        if self.golden_defenders not in R.GOLDEN_DEFENDERS_NAMES:
+            bad("golden_defenders", "must be doubled_cards or doubled_rounded")
+        if self.golden_defenders != "doubled_cards" and not self.golden_round:
+            bad("golden_defenders", "needs golden_round (there is no golden deal to score)")
+        if self.bolt_double_in_golden and not self.golden_round:
+            bad("bolt_double_in_golden", "needs golden_round (there is no golden deal to double a bolt in)")
         if not self.forced_first_bid:
             for name in ("talon_hidden_at_100", "redeal_talon_only_at_100"):
                 if getattr(self, name):
@@ -399,6 +413,9 @@ class HouseRules:
         a[R.NO_WIN_PENALTY_AMOUNT] = self.no_win_penalty_amount
         a[R.SITOUT_CARDS], a[R.SITOUT_MARRIAGE] = R.SITOUT_SCORES[self.sitout_scores]
         a[R.DUMP_TRUCK_VALUE] = self.dump_truck_value
+        a[R.DARK_DEFENDERS_DOUBLED] = self.dark_defenders_doubled
+        a[R.GOLDEN_DEFENDERS_ROUNDED] = self.golden_defenders == "doubled_rounded"
+        a[R.BOLT_DOUBLE_IN_GOLDEN] = self.bolt_double_in_golden
         return a
 
     def round_points(self, points):

@@ -104,7 +104,12 @@ NO_WIN_PENALTY_AMOUNT = 77  # what every third no-win deal costs
 SITOUT_CARDS = 78  # players = 4: the dealer sitting out scores the talon's card points
 SITOUT_MARRIAGE = 79  # ... and the marriages (and with sitout_half_marriage the half marriages) in it
 DUMP_TRUCK_VALUE = 80  # the score the dump truck resets to 0 (and its negative with dump_truck_negative)
-N_FIELDS = 81
+# Dark and golden scoring of issue 28 item 5 (docs/RULES.md "Dark and golden scoring"; evidence in
+# docs/peer-rules.md §5). Slots 81-93 belong to the auction, barrel and marriage options.
+DARK_DEFENDERS_DOUBLED = 94  # a dark deal's defenders score round(2 x card points + marriages)
+GOLDEN_DEFENDERS_ROUNDED = 95  # golden_defenders = doubled_rounded: 2 x round(card points + marriages)
+BOLT_DOUBLE_IN_GOLDEN = 96
+N_FIELDS = 97
 
 BOLT_ON_NO_TRICKS, BOLT_ON_ZERO_POINTS, BOLT_ON_THREE_PASSES = 0, 1, 2
 BOLT_ON_NAMES = ("no_tricks", "zero_points", "three_passes")
@@ -114,6 +119,7 @@ NO_WIN_OFF, NO_WIN_CUMULATIVE, NO_WIN_CONSECUTIVE = 0, 1, 2
 NO_WIN_PENALTY_NAMES = ("off", "cumulative", "consecutive")
 # sitout_scores: name -> (SITOUT_CARDS, SITOUT_MARRIAGE)
 SITOUT_SCORES = {"cards_and_marriage": (1, 1), "cards": (1, 0), "marriage": (0, 1)}
+GOLDEN_DEFENDERS_NAMES = ("doubled_cards", "doubled_rounded")  # index 1 sets GOLDEN_DEFENDERS_ROUNDED
 CONCEDE_PAYOUT_NAMES = ("half_up5", "half_floor")  # index 1 sets CONCEDE_HALF_FLOOR
 # rounding: name -> (unit, offset). (points + offset) // unit * unit rounds a remainder below
 # unit - offset down and the rest up: five 1-2 down, 3-4 up; ten (Polish) 1-5 down, 6-9 up;

@@ -172,6 +172,9 @@ GAME_CONFIGS = {
     "dark-min-score-heuristic": (HEURISTIC, HouseRules(dark_game=True, dark_min_score=240)),
     "golden-round-mostly-random": (MOSTLY_RANDOM, HouseRules(golden_round=True)),
     "golden-round-heuristic": (HEURISTIC, HouseRules(golden_round=True)),
+    "dark-golden-peer-scoring-mostly-random": (MOSTLY_RANDOM, HouseRules(
+        dark_game=True, dark_defenders_doubled=False, golden_round=True, golden_defenders="doubled_rounded",
+        bolt_double_in_golden=True, bolt_count="each")),
     "talon-free-mixed": (MIXED, HouseRules(barrel_talon_free=True)),
     "forced-last-mostly-random": (MOSTLY_RANDOM, HouseRules(barrel_forced_last=True)),
     "accumulate-mixed": (MIXED, HouseRules(barrel_accumulate=True)),
@@ -426,7 +429,9 @@ def check_deal_frame(deals: pl.DataFrame, rules: HouseRules) -> None:
     declarer_result = declarer_column("result", SEATS)
     bonus_free = rules.four_nines_bonus == 0
     bolt_as_tricks = rules.bolt_on == "no_tricks" and not rules.bolt_own_game_exempt
-    bolt_value = pl.when(pl.col("bid_kind") == ref.KIND_DARK).then(2 if rules.bolt_double_in_dark else 1).otherwise(1)
+    bolt_value = (pl.when(pl.col("bid_kind") == ref.KIND_DARK).then(2 if rules.bolt_double_in_dark else 1)
+                  .when(pl.col("bid_kind") == ref.KIND_GOLDEN).then(2 if rules.bolt_double_in_golden else 1)
+                  .otherwise(1))
     # RULES.md §6 under the scoring options: a made declarer scores his contract, or with
     # declarer_scores = points the larger of it and his rounded points; a played deal's defender
     # (and the dealer sitting out) scores a multiple of the rounding unit (any integer with
@@ -768,6 +773,8 @@ OPTION_VALUES = {
     "bolt_exempt_keeps_run": (False, True), "no_win_penalty": ("off", "cumulative", "consecutive"),
     "no_win_penalty_amount": (120, 150, 60), "sitout_scores": ("cards_and_marriage", "cards", "marriage"),
     "dump_truck_value": (555, 100, 600),
+    "dark_defenders_doubled": (True, False), "golden_defenders": ("doubled_cards", "doubled_rounded"),
+    "bolt_double_in_golden": (False, True),
 }
 ALL_OPTIONS = frozenset(f.name for f in dataclasses.fields(HouseRules))
 DRAWN_OPTIONS = sorted(OPTION_VALUES)
@@ -804,8 +811,10 @@ def house_rules(draw) -> HouseRules:
     if changes.get("barrel", 880) is None:
         for name in BARREL_OPTIONS:
             changes.pop(name, None)
-    if changes.get("bolt_double_in_dark"):
+    if changes.get("bolt_double_in_dark") or changes.get("dark_defenders_doubled") is False:
         changes["dark_game"] = True
+    if changes.get("bolt_double_in_golden") or changes.get("golden_defenders", "doubled_cards") != "doubled_cards":
+        changes["golden_round"] = True
     if changes.get("forced_first_bid") is False:
         changes.pop("talon_hidden_at_100", None)
         changes.pop("redeal_talon_only_at_100", None)

@@ -55,7 +55,7 @@ def _rules(case: dict) -> HouseRules:
 
 
 def _state(values: dict | None) -> GameState:
-    return GameState(**{key: tuple(v) for key, v in (values or {}).items()})
+    return GameState(**{key: tuple(v) if isinstance(v, list) else v for key, v in (values or {}).items()})
 
 
 def _events(names: list[list[str]]) -> list[int]:
@@ -64,7 +64,8 @@ def _events(names: list[list[str]]) -> list[int]:
 
 def _check_state(got: GameState, want: dict, where: str) -> None:
     for key, value in want.items():
-        assert list(getattr(got, key)) == list(value), f"{where}: state {key}"
+        got_value = getattr(got, key)
+        assert (list(got_value) if isinstance(value, list) else got_value) == value, f"{where}: state {key}"
 
 
 def _card_or_none(value) -> int:

@@ -325,3 +325,27 @@ def test_bad_bolt_and_four_player_options_are_one_line(values, message):
     with pytest.raises(RulesError, match=message) as info:
         HouseRules.from_dict(values)
     assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "values, message",
+    [
+        ({"dark_defenders_doubled": False}, "'dark_defenders_doubled' = False: needs dark_game"),
+        ({"golden_defenders": "doubled_rounded"}, "'golden_defenders' = 'doubled_rounded': needs golden_round"),
+        ({"golden_round": True, "golden_defenders": "twice"},
+         "'golden_defenders' = 'twice': must be doubled_cards or doubled_rounded"),
+        ({"bolt_double_in_golden": True}, "'bolt_double_in_golden' = True: needs golden_round"),
+    ],
+)
+def test_bad_dark_and_golden_scoring_is_one_line(values, message):
+    with pytest.raises(RulesError, match=message) as info:
+        HouseRules.from_dict(values)
+    assert "\n" not in str(info.value)
+
+
+def test_dark_and_golden_scoring_reach_the_rules_array():
+    a = HouseRules().to_array()
+    assert (a[R.DARK_DEFENDERS_DOUBLED], a[R.GOLDEN_DEFENDERS_ROUNDED], a[R.BOLT_DOUBLE_IN_GOLDEN]) == (1, 0, 0)
+    a = HouseRules(dark_game=True, dark_defenders_doubled=False, golden_round=True,
+                   golden_defenders="doubled_rounded", bolt_double_in_golden=True).to_array()
+    assert (a[R.DARK_DEFENDERS_DOUBLED], a[R.GOLDEN_DEFENDERS_ROUNDED], a[R.BOLT_DOUBLE_IN_GOLDEN]) == (0, 1, 1)
