@@ -174,6 +174,8 @@ def replay_deal(row: dict, rules: HouseRules, seen: Counter | None = None) -> No
     winning_bid = row["winning_bid"]
     _require(row, contract >= winning_bid, f"contract {contract} is below the winning bid {winning_bid}")
     _require(row, contract % 5 == 0, f"contract {contract} is not a multiple of 5")
+    _require(row, contract == winning_bid or value_allowed(contract, rules),
+             f"contract raised to {contract}, not a multiple of 10 from bid_step_10_from {rules.bid_step_10_from}")
     _require(row, contract <= rules.max_contract, f"contract {contract} is above max_contract {rules.max_contract}")
     if kind in DOUBLED_KINDS:
         _expect(row, f"contract of bid_kind {kind} (fixed, no raise)", FIXED_CONTRACT, contract)
@@ -362,6 +364,49 @@ def first_hand_of(row: dict) -> int:
     return (row["dealer"] + 1) % seats_of(row)
 
 
+def forced_seat_of(row: dict, rules: HouseRules) -> int:
+    """The seat holding the forced opening bid and the dark game: first hand, or the dealer under
+    forced_bid_seat = dealer (read only with forced_first_bid)."""
+    if rules.forced_first_bid and rules.forced_bid_seat == "dealer":
+        return row["dealer"]
+    return first_hand_of(row)
+
+
+def value_allowed(value: int, rules: HouseRules) -> bool:
+    """bid_step_10_from: a bid or raised contract at or above it is a multiple of 10."""
+    return rules.bid_step_10_from is None or value < rules.bid_step_10_from or value % 10 == 0
+
+
+def sitter_least(least: int, rules: HouseRules) -> int:
+    """barrel_min_bid_enforced: a sitter's least bid from ``least``: the first value of the bid_step
+    grid from ``least`` reaching barrel_min_contract, lifted to one bid_step_10_from allows."""
+    value = least
+    while value < rules.barrel_min_contract:
+        value += rules.bid_step
+    while not value_allowed(value, rules):
+        value += 5
+    return value
+
+
+def forced_values(rules: HouseRules) -> set[int]:
+    """The forced bid's possible values: min_bid, and a sitter's under barrel_min_bid_enforced."""
+    return {rules.min_bid, sitter_least(rules.min_bid, rules)} if rules.barrel_min_bid_enforced else {rules.min_bid}
+
+
+def bid_values(rules: HouseRules, lo: int, hi: int) -> list[int]:
+    """The values from ``lo`` to ``hi`` of the bid_step grid from min_bid that bid_step_10_from
+    allows (the bids a raise can stop at; a sitter's least bid lies on the same grid)."""
+    return [v for v in range(rules.min_bid, hi + 1, rules.bid_step) if v >= lo and value_allowed(v, rules)]
+
+
+def is_dealer_plays(row: dict, rules: HouseRules) -> bool:
+    """all_pass = dealer_plays: every other seat passed without a bid, and the dealer is declarer at
+    his forced bid without a turn (nobody else holds a bid)."""
+    n = seats_of(row)
+    return (rules.all_pass == "dealer_plays" and row["bid_kind"] == KIND_AUCTION and not row["redeal"]
+            and row["declarer"] == row["dealer"] and all(row[f"bid{s}"] == 0 for s in range(n) if s != row["dealer"]))
+
+
 def hand_redeal_reasons(cards: set[int], rules: HouseRules) -> set[int]:
     """Reasons a hand as dealt (7 cards; 10 or 9 with two players) allows (or, four aces, forces)
     a redeal before the bidding."""
@@ -385,9 +430,9 @@ def talon_redeal_reasons(row: dict, rules: HouseRules, talon: set[int]) -> set[i
     if rules.redeal_policy == "never":
         return set()
     reasons = set()
-    # Uncontested: every other player passed at his first turn.
-    uncontested_forced = (rules.forced_first_bid and row["winning_bid"] == rules.min_bid
-                          and row["declarer"] == first_hand_of(row) and row["bid_turns"] == seats_of(row) - 1)
+    # Uncontested: every other player passed at his first turn (the forced seat never had one).
+    uncontested_forced = (rules.forced_first_bid and row["winning_bid"] in forced_values(rules)
+                          and row["declarer"] == forced_seat_of(row, rules) and row["bid_turns"] == seats_of(row) - 1)
     if rules.redeal_talon_points_below and card_points_of(talon) < rules.redeal_talon_points_below and (
             not rules.redeal_talon_only_at_100 or uncontested_forced):
         reasons.add(R_TALON_POINTS)
@@ -430,6 +475,7 @@ def _check_redeal_row(row: dict, rules: HouseRules, hands: list[int], talon: int
     first_asking = next((r for r in before if r), set())
     if reason == R_ALL_PASSED:
         _require(row, not rules.forced_first_bid, "all passed although forced_first_bid is on")
+        _require(row, rules.all_pass == "throw_in", "thrown in when all passed, under all_pass = dealer_plays")
         _expect(row, "bids when all passed", [0] * n, bids)
         _expect(row, f"bid_turns when all passed ({n} passes)", n, row["bid_turns"])
         # With redeal_limit_penalty a would-be third redeal is not asked (the deal is played as it
@@ -541,14 +587,16 @@ def _check_bidding(row: dict, rules: HouseRules, hands: list[int]) -> None:
     n = len(hands)
     bids = [row[f"bid{s}"] for s in range(n)]
     first_hand = first_hand_of(row)
+    forced = forced_seat_of(row, rules)  # the forced bid's and the dark game's seat
     kind = row["bid_kind"]
     if kind in DOUBLED_KINDS:
-        # Dark game nobody undarked / golden round: first hand declares a fixed 120 without bidding;
-        # in the dark game every other player declined to undark (one pass each).
-        expected = [FIXED_CONTRACT if s == first_hand else 0 for s in range(n)]
+        # Dark game nobody undarked (the forced seat) / golden round (first hand): a fixed 120
+        # without bidding; in the dark game every other player declined to undark (one pass each).
+        holder = first_hand if kind == KIND_GOLDEN else forced
+        expected = [FIXED_CONTRACT if s == holder else 0 for s in range(n)]
         _expect(row, f"bids of bid_kind {kind}", expected, bids)
         _expect(row, f"bid_turns of bid_kind {kind}", n - 1 if kind == KIND_DARK else 0, row["bid_turns"])
-        _expect(row, f"declarer of bid_kind {kind} (first hand)", first_hand, row["declarer"])
+        _expect(row, f"declarer of bid_kind {kind} (seat {holder})", holder, row["declarer"])
         _expect(row, f"winning_bid of bid_kind {kind}", FIXED_CONTRACT, row["winning_bid"])
         return
     if is_free_talon(row, rules):
@@ -556,25 +604,38 @@ def _check_bidding(row: dict, rules: HouseRules, hands: list[int]) -> None:
         _expect(row, "declarer of a free talon", declarer, row["declarer"])
         _expect(row, "winning_bid of a free talon", free_talon_bid(rules), row["winning_bid"])
         return
+    if is_dealer_plays(row, rules):
+        # all_pass = dealer_plays: the others passed (one decision each), the dealer had no turn.
+        _require(row, bids[row["dealer"]] in forced_values(rules),
+                 f"the dealer's contract when all passed is not his forced bid {sorted(forced_values(rules))}: {bids}")
+        _expect(row, "winning_bid when the dealer plays", bids[row["dealer"]], row["winning_bid"])
+        _expect(row, f"bid_turns when the dealer plays ({n - 1} passes)", n - 1, row["bid_turns"])
+        return
     if kind == KIND_UNDARKED:
-        # First hand went dark (120); a player holding a marriage undarked with 125 or more; the
+        # The forced seat went dark (120); a player holding a marriage undarked with 125 or more; the
         # auction then went on as usual.
-        _require(row, bids[first_hand] >= FIXED_CONTRACT, f"undarked: first hand's dark bid 120 missing: {bids}")
-        undarkers = [s for s in range(n) if s != first_hand and bids[s] >= FIXED_CONTRACT + 5
+        _require(row, bids[forced] >= FIXED_CONTRACT, f"undarked: the dark bid 120 of seat {forced} missing: {bids}")
+        undarkers = [s for s in range(n) if s != forced and bids[s] >= FIXED_CONTRACT + 5
                      and marriage_suits(cards_in(hands[s]))]
         _require(row, bool(undarkers), f"undarked, but no other seat with a marriage bid 125 or more: {bids}")
     elif rules.forced_first_bid:
-        _require(row, bids[first_hand] >= rules.min_bid,
-                 f"first hand (seat {first_hand}) must bid at least min_bid {rules.min_bid}: bids {bids}")
+        _require(row, bids[forced] >= rules.min_bid,
+                 f"the forced seat {forced} must bid at least min_bid {rules.min_bid}: bids {bids}")
     for s, bid in enumerate(bids):
-        if bid == 0 or (kind == KIND_UNDARKED and s == first_hand and bid == FIXED_CONTRACT):
+        if bid == 0 or (kind == KIND_UNDARKED and s == forced and bid == FIXED_CONTRACT):
             continue
         _require(row, bid % 5 == 0 and (kind == KIND_UNDARKED or (bid - rules.min_bid) % rules.bid_step == 0),
                  f"bid{s} = {bid} is not min_bid {rules.min_bid} + a multiple of bid_step {rules.bid_step}")
         _require(row, rules.min_bid <= bid <= rules.max_contract,
                  f"bid{s} = {bid} is outside min_bid..max_contract {rules.min_bid}..{rules.max_contract}")
+        _require(row, value_allowed(bid, rules),
+                 f"bid{s} = {bid} is not a multiple of 10 at or above bid_step_10_from {rules.bid_step_10_from}")
+        ceiling = rules.bid_ceiling_before_talon
+        _require(row, ceiling is None or bid <= ceiling,
+                 f"bid{s} = {bid} is above bid_ceiling_before_talon {ceiling}")
         # The forced first bid is owed whatever the hand; every raise above it obeys the cap.
-        if bid > rules.min_bid and not rules.no_bid_cap:
+        if bid > rules.min_bid and not rules.no_bid_cap and not (s == forced and rules.forced_first_bid
+                                                                 and bid in forced_values(rules)):
             cap = BASE_CAP + sum(rules.marriage_values[m] for m in marriage_suits(cards_in(hands[s])))
             _require(row, bid <= cap, f"bid{s} = {bid} is above 120 + marriages of the hand as dealt = {cap}")
     made_bids = [b for b in bids if b]
@@ -589,16 +650,18 @@ def _check_bidding(row: dict, rules: HouseRules, hands: list[int]) -> None:
         return
 
     # Every decision is a raise or a pass (silenced players' passes included), and every loser
-    # passes once. The forced bid is no decision; without it first hand's first bid is one.
+    # passes once. The forced bid is no decision; without it the first bid is one. A raise stops
+    # at a value of bid_values; a sitter's least bid (barrel_min_bid_enforced) may skip some, and
+    # his forced bid may be above min_bid without a decision.
     bidders = sum(1 for s in range(n) if bids[s])
-    steps = (winning_bid - rules.min_bid) // rules.bid_step
+    steps = len(bid_values(rules, rules.min_bid + 1, winning_bid))
     raises = row["bid_turns"] - losers
     if rules.forced_first_bid:
-        least_raises = bidders - 1 + (bids[first_hand] > rules.min_bid)
+        least_raises = bidders - 1 + (bids[forced] > rules.min_bid and not rules.barrel_min_bid_enforced)
         most_raises = steps
     else:
         least_raises, most_raises = bidders, steps + 1
-    if rules.no_jump_bids:
+    if rules.no_jump_bids and not rules.barrel_min_bid_enforced:
         _expect(row, f"bid_turns with one-step raises to {winning_bid} ({losers} passes + raises)",
                 most_raises + losers, row["bid_turns"])
     else:
@@ -938,7 +1001,7 @@ def _check_game_rules_of_deal(row: dict, seats: list[SeatState], rules: HouseRul
     """What a deal's bidding owes to the game so far: the golden round, dark-game eligibility,
     silence, the free talon, the accumulating sitter's cap, the concession limit and the redeal limit."""
     kind = row["bid_kind"]
-    first_hand = first_hand_of(row)
+    forced = forced_seat_of(row, rules)
     n = len(seats)
     bids = [row[f"bid{s}"] for s in range(n)]
     sitters = [s for s in range(n) if seats[s].on_barrel]  # on the barrel (the dealer sitting out included)
@@ -951,17 +1014,19 @@ def _check_game_rules_of_deal(row: dict, seats: list[SeatState], rules: HouseRul
     if kind in (KIND_DARK, KIND_UNDARKED):
         _require(row, not sitters, f"a dark game while seat(s) {sitters} sit on the barrel")
         if rules.dark_min_score is not None:
-            _require(row, seats[first_hand].score >= rules.dark_min_score,
-                     f"first hand (score {seats[first_hand].score}) went dark below dark_min_score "
+            _require(row, seats[forced].score >= rules.dark_min_score,
+                     f"seat {forced} (score {seats[forced].score}) went dark below dark_min_score "
                      f"{rules.dark_min_score}")
     if rules.silence_below is not None:
         for s in playing_seats(row):
             if seats[s].score >= rules.silence_below or kind == KIND_GOLDEN:
                 continue
             seen["silenced"] += 1
-            if s == first_hand and kind in (KIND_DARK, KIND_UNDARKED):
+            if s == forced and kind in (KIND_DARK, KIND_UNDARKED):
                 continue  # going dark is no bid (docs: a silenced player passes at every *turn*)
-            allowed = [0, rules.min_bid] if s == first_hand and rules.forced_first_bid else [0]
+            # A forced bid stands (forced_first_bid's opening; the dealer's contract when all passed).
+            owed = (s == forced and rules.forced_first_bid) or (is_dealer_plays(row, rules) and s == row["dealer"])
+            allowed = [0, *forced_values(rules)] if owed else [0]
             _require(row, bids[s] in allowed, f"seat {s} (score {seats[s].score} below silence_below "
                                               f"{rules.silence_below}) bid {bids[s]}")
     if row["redeal"] and row["redeal"] not in (R_ALL_PASSED, *BEFORE_BIDDING):
@@ -989,6 +1054,18 @@ def _check_game_rules_of_deal(row: dict, seats: list[SeatState], rules: HouseRul
     if rules.barrel_accumulate:
         for s in sitters:
             _require(row, bids[s] <= FIXED_CONTRACT, f"seat {s} accumulating on the barrel bid {bids[s]} > 120")
+    if is_dealer_plays(row, rules):
+        seen["dealer plays when all passed"] += 1
+    if rules.barrel_min_bid_enforced and kind in (KIND_AUCTION, KIND_UNDARKED) and not free:
+        # A sitter bids barrel_min_contract or more, his forced bid included, or passes.
+        floor = sitter_least(rules.min_bid, rules)
+        for s in sitters:
+            _require(row, bids[s] == 0 or bids[s] >= floor,
+                     f"seat {s} on the barrel bid {bids[s]} below barrel_min_contract (least {floor})")
+            owed = (s == forced and rules.forced_first_bid) or (is_dealer_plays(row, rules) and s == row["dealer"])
+            if owed:
+                seen["sitter's forced bid"] += 1
+                _require(row, bids[s] >= floor, f"seat {s} on the barrel holds the forced bid but bid {bids[s]}")
 
 
 def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: GameCounters | None = None,

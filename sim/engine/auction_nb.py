@@ -1,12 +1,13 @@
-"""The auction and the talon: first hand's dark game, the bidding of 2 or 3 seats (forced first
-bid, silence, the barrel's free talon, undarking), the declarer's look at the talon (a talon redeal),
+"""The auction and the talon: the forced seat's dark game, the bidding of 2 or 3 seats (the forced
+bid, silence, the barrel's free talon, undarking, the dealer playing when all pass; which bids are
+legal: ``sim.game.bids_nb``), the declarer's look at the talon (a talon redeal),
 and what each seat then knows of the hidden cards (the talon shown, the discard or the burial).
 """
 
 import numpy as np
 
 from sim.engine.deal_nb import hand_redeal, limit_reached, redeal, talon_redeal, thrown_in
-from sim.engine.enums import ACCUMULATE_BID_CAP, ALL_PASSED, DARK_CONTRACT, GOLDEN_CONTRACT, ILLEGAL, UNDARK_BID
+from sim.engine.enums import ACCUMULATE_BID_CAP, ALL_PASSED, DARK_CONTRACT, GOLDEN_CONTRACT, ILLEGAL
 from sim.engine.schema import (
     BID_DARK,
     BID_GOLDEN,
@@ -23,7 +24,7 @@ from sim.engine.schema import (
 )
 from sim.engine.workspace import W_ACTIVE, W_HANDS, W_LAST_BID
 from sim.game import rules_layout as R
-from sim.game.play_nb import bid_cap, marriage_total
+from sim.game.bids_nb import bid_range, forced_bid, forced_seat, legal_bid
 from sim.game.state_layout import G_ATTEMPTS, G_FALLS, G_GOLDEN_LEFT, G_ON_BARREL, G_SCORE
 from sim.numba_config import jit_hot, jit_inline
 from sim.players.seat_nb import choose_bid, choose_dark
@@ -58,13 +59,16 @@ def free_talon_seat(gs, rules):
 
 @jit_hot
 def run_auction(rng, rules, codes, prm, gs, dealer, hands, last_bid, active, dark, script, net, lbuf, n):
-    """The bidding of ``n`` seats, clockwise from first hand (left of the dealer): raise or pass, a pass is final,
-    until one bidder is left. First hand's opening bid of min_bid is forced (forced_first_bid); a
-    player below silence_below always passes. When first hand went ``dark`` his bid is 120 and
-    only a player holding a marriage may overbid ("undark"), with 125 or more; then bidding goes
-    on as usual. Returns (declarer, winning bid, decisions taken, still dark); declarer
-    ALL_PASSED when everybody passed, ILLEGAL for an illegal bid. ``last_bid`` gets each seat's
-    last bid."""
+    """The bidding of ``n`` seats, clockwise from first hand (left of the dealer): raise or pass, a pass
+    is final, until one bidder is left. The forced seat's opening bid is forced (forced_first_bid; the seat
+    and the bid: ``bids_nb.forced_seat``, ``forced_bid``), and bidding goes on from the seat after
+    him (first hand when the dealer holds it); a player below silence_below always passes. When
+    the forced seat went ``dark`` his bid is 120 and only a player holding a marriage may overbid
+    ("undark"), with 125 or more; then bidding goes on as usual. Which bids are legal:
+    ``bids_nb.bid_range`` and ``legal_bid``. Under all_pass = dealer_plays, when every seat but the
+    dealer passed without a bid, the dealer is declarer at his forced bid without a turn. Returns
+    (declarer, winning bid, decisions taken, still dark); declarer ALL_PASSED when everybody
+    passed, ILLEGAL for an illegal bid. ``last_bid`` gets each seat's last bid."""
     last_bid[:] = 0
     free = free_talon_seat(gs, rules)
     if free >= 0 and not dark:
@@ -73,36 +77,32 @@ def run_auction(rng, rules, codes, prm, gs, dealer, hands, last_bid, active, dar
             bid = min(bid, ACCUMULATE_BID_CAP)
         last_bid[free] = bid
         return free, bid, 0, False
-    step = rules[R.BID_STEP]
-    first = (dealer + 1) % n
     active[:] = 1
     n_active = n
     high = 0
     high_seat = -1
     turns = 0
-    p = first
+    p = (dealer + 1) % n
     if dark or rules[R.FORCED_FIRST_BID]:
-        high = DARK_CONTRACT if dark else rules[R.MIN_BID]
-        high_seat = first
-        last_bid[first] = high
-        p = (first + 1) % n
+        opener = forced_seat(dealer, n, rules)
+        high = DARK_CONTRACT if dark else forced_bid(gs, rules, opener)
+        high_seat = opener
+        last_bid[opener] = high
+        p = (opener + 1) % n
     while n_active > 1 or (n_active == 1 and high_seat < 0):
         if active[p]:
-            min_raise = high + step if high_seat >= 0 else rules[R.MIN_BID]
-            cap = bid_cap(hands[p], rules)
-            if dark:
-                min_raise = max(min_raise, UNDARK_BID)
-                if marriage_total(hands[p], rules) == 0:
-                    cap = 0  # only a marriage lets a player undark
-            if accumulates(gs, rules, p):
-                cap = min(cap, ACCUMULATE_BID_CAP)
+            if high_seat < 0 and n_active == 1 and rules[R.ALL_PASS]:
+                # Every seat before the dealer passed without a bid: he plays at his forced bid.
+                high = forced_bid(gs, rules, p)
+                high_seat = p
+                last_bid[p] = high
+                break
+            least, cap = bid_range(hands[p], p, high, high_seat, dark, gs, rules)
             if rules[R.SILENCE_ON] and gs[G_SCORE + p] < rules[R.SILENCE_BELOW]:
                 bid = 0
             else:
-                bid = choose_bid(codes[p], p, hands[p], high_seat, min_raise, cap, gs, rules, prm, rng, script,
-                                 net, lbuf)
-                if bid != 0 and (bid < min_raise or bid > cap or (bid - min_raise) % step
-                                 or (rules[R.NO_JUMP_BIDS] and bid != min_raise)):
+                bid = choose_bid(codes[p], p, hands[p], high_seat, least, cap, gs, rules, prm, rng, script, net, lbuf)
+                if bid != 0 and not legal_bid(bid, least, cap, rules):
                     return ILLEGAL, 0, turns, dark
             turns += 1
             if bid == 0:
@@ -122,7 +122,8 @@ def run_auction(rng, rules, codes, prm, gs, dealer, hands, last_bid, active, dar
 @jit_inline
 def bid_for_talon(rng, rules, bid_codes, prm, gs, dealer, ws, rec, row, plays, script, solver, n):
     """The start of every deal of ``n`` seats (3, or 2 with players = 2): record the hands, let
-    first hand go dark or play the golden round's forced 120, throw in a hand the redeal rules let
+    the forced seat go dark or first hand play the golden round's forced 120 (the golden deal is no
+    forced bid: it stays with first hand), throw in a hand the redeal rules let
     a player refuse, then the auction. Returns (status, declarer, winning bid, bid kind, played as
     it lies): status 0 goes on to the talon; REDEAL (the deal is recorded as thrown in) and
     ILLEGAL end the deal."""
@@ -131,12 +132,13 @@ def bid_for_talon(rng, rules, bid_codes, prm, gs, dealer, ws, rec, row, plays, s
     for p in range(n):
         rec[row, D_HAND + p] = hands[p]
     first = (dealer + 1) % n
+    opener = forced_seat(dealer, n, rules)  # who may go dark
     mode = BID_NORMAL
     if gs[G_GOLDEN_LEFT] > 0:
         mode = BID_GOLDEN
     elif rules[R.DARK_GAME] and not anyone_on_barrel(gs) and (
-            not rules[R.DARK_MIN_ON] or gs[G_SCORE + first] >= rules[R.DARK_MIN_SCORE]):
-        choice = choose_dark(bid_codes[first], first, gs, rules, prm, rng, script, solver[4])
+            not rules[R.DARK_MIN_ON] or gs[G_SCORE + opener] >= rules[R.DARK_MIN_SCORE]):
+        choice = choose_dark(bid_codes[opener], opener, gs, rules, prm, rng, script, solver[4])
         if choice != 0 and choice != 1:
             return ILLEGAL, 0, 0, mode, False
         if choice:
@@ -175,9 +177,10 @@ def bid_for_talon(rng, rules, bid_codes, prm, gs, dealer, ws, rec, row, plays, s
 @jit_inline
 def at_talon(gs, rules, talon, high, declarer, dealer, n, as_it_lies, rec, row, plays):
     """The declarer sees the talon he takes and may ask for a redeal (``talon_redeal``); returns
-    (REDEAL or 0, the deal now played as it lies, first hand won the talon with the uncontested
-    forced minimum bid)."""
-    uncontested = rules[R.FORCED_FIRST_BID] and high == rules[R.MIN_BID] and declarer == (dealer + 1) % n
+    (REDEAL or 0, the deal now played as it lies, the forced seat won the talon with his uncontested
+    forced bid)."""
+    uncontested = rules[R.FORCED_FIRST_BID] and declarer == forced_seat(dealer, n, rules) and (
+        high == forced_bid(gs, rules, declarer))
     if not as_it_lies:
         reason = talon_redeal(talon, uncontested, rules)
         if reason:
@@ -190,8 +193,8 @@ def at_talon(gs, rules, talon, high, declarer, dealer, n, as_it_lies, rec, row, 
 @jit_hot
 def talon_shown_to_defenders(rules, mode, talon, uncontested):
     """The talon's cards if the defenders saw it: not when it was taken unseen (dark game, golden
-    round), under talon_shown_to_declarer_only, nor under talon_hidden_at_100 when first hand won
-    it with the uncontested forced minimum bid."""
+    round), under talon_shown_to_declarer_only, nor under talon_hidden_at_100 when the forced seat
+    won it with his uncontested forced bid."""
     if mode == BID_DARK or mode == BID_GOLDEN or rules[R.TALON_TO_DECLARER_ONLY]:
         return 0
     if rules[R.TALON_HIDDEN_AT_100] and uncontested:

@@ -68,6 +68,7 @@ from sim.engine.workspace import (
     W_TRICKS,
 )
 from sim.game import rules_layout as R
+from sim.game.bids_nb import legal_contract
 from sim.game.bits_nb import popcount
 from sim.game.cards import NINE, RANK_MASK
 from sim.game.play_nb import bid_cap, concession_gain, declarer_gain, givable_cards, mask_points, round_points
@@ -162,7 +163,7 @@ def finish_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script,
         if not can_concede:
             return ILLEGAL
         contract = high
-    elif contract < high or contract % 5 or (contract > high and contract > final_cap):
+    elif not legal_contract(contract, high, final_cap, rules):
         return ILLEGAL
     rec[row, D_CONTRACT] = contract
     rec[row, D_CONCEDED] = conceded

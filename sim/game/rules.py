@@ -64,6 +64,17 @@ class HouseRules:
     max_contract: int = _opt(300, "multiple of 5, 120..400", "absolute ceiling of any bid or contract")
     no_jump_bids: bool = _opt(False, "bool", "every raise is exactly one step")
     silence_below: int | None = _opt(None, "off or a score such as -120", "a player below this score always passes")
+    forced_bid_seat: str = _opt("first_hand", "first_hand, dealer",
+                                "who makes the forced opening bid (forced_first_bid) and may go dark: first hand, or "
+                                "the dealer, after whom first hand speaks")
+    all_pass: str = _opt("throw_in", "throw_in, dealer_plays",
+                         "without forced_first_bid, when every player but the dealer passed without a bid: the deal is "
+                         "thrown in, or the dealer is declarer at min_bid")
+    bid_ceiling_before_talon: int | None = _opt(None, "none or a multiple of 5 from min_bid to max_contract",
+                                                "no bid of the auction above this (the final contract keeps the usual "
+                                                "cap)")
+    bid_step_10_from: int | None = _opt(None, "none or a multiple of 10 above min_bid",
+                                        "a bid or final contract at or above this must be a multiple of 10")
     talon_hidden_at_100: bool = _opt(False, "bool", "a talon won with the uncontested forced bid is not shown")
     talon_shown_to_declarer_only: bool = _opt(False, "bool", "only the declarer sees the talon")
     discard_face_down: bool = _opt(False, "bool", "each opponent sees only the card he is given")
@@ -121,6 +132,8 @@ class HouseRules:
     barrel_talon_free: bool = _opt(False, "bool", "the sitter gets the talon without bidding")
     barrel_accumulate: bool = _opt(False, "bool", "the sitter accumulates the rest instead of a contract")
     barrel_forced_last: bool = _opt(False, "bool", "on his third barrel's last attempt the sitter gets the talon")
+    barrel_min_bid_enforced: bool = _opt(False, "bool", "a sitter may not bid below barrel_min_contract (he may pass); "
+                                         "his forced bid is barrel_min_contract")
     dump_truck: bool = _opt(True, "bool", "a score of exactly 555 is reset to 0")
     dump_truck_negative: bool = _opt(False, "bool", "a score of exactly -555 is reset to 0")
     dump_truck_value: int = _opt(555, "a multiple of 5 from 100 to 995, at most the target",
@@ -272,6 +285,7 @@ class HouseRules:
             bad("golden_defenders", "needs golden_round (there is no golden deal to score)")
         if self.bolt_double_in_golden and not self.golden_round:
             bad("bolt_double_in_golden", "needs golden_round (there is no golden deal to double a bolt in)")
+        self._check_auction_options(bad)
         if not self.forced_first_bid:
             for name in ("talon_hidden_at_100", "redeal_talon_only_at_100"):
                 if getattr(self, name):
@@ -284,6 +298,44 @@ class HouseRules:
             bad("win_only_as_declarer", "is implied by the barrel (set barrel = none to turn it off)")
         if (refusal := self._redeals_refusal()) is not None:
             bad(*refusal)
+
+    def _check_auction_options(self, bad) -> None:
+        """The auction options of issue 28 (docs/RULES.md "The forced bid, all passing, the ceiling
+        and step before the talon")."""
+        if self.forced_bid_seat not in R.FORCED_BID_SEAT_NAMES:
+            bad("forced_bid_seat", "must be first_hand or dealer")
+        if self.forced_bid_seat != "first_hand":
+            if not self.forced_first_bid:
+                bad("forced_bid_seat", "has no effect: forced_first_bid = false (nobody is forced to bid)")
+            if self.players == 4:
+                bad("forced_bid_seat", "needs the dealer to play: with players = 4 he sits out the deal")
+        if self.all_pass not in R.ALL_PASS_NAMES:
+            bad("all_pass", "must be throw_in or dealer_plays")
+        if self.all_pass != "throw_in":
+            if self.forced_first_bid:
+                bad("all_pass", "needs forced_first_bid = false (with a forced bid nobody can pass without a bid)")
+            if self.players == 4:
+                bad("all_pass", "needs the dealer to play: with players = 4 he sits out the deal")
+        ceiling = self.bid_ceiling_before_talon
+        if ceiling is not None and not self.min_bid <= ceiling <= self.max_contract:
+            bad("bid_ceiling_before_talon", f"must be from min_bid ({self.min_bid}) to max_contract "
+                f"({self.max_contract}), or none")
+        step_from = self.bid_step_10_from
+        if step_from is not None:
+            if step_from % 10 or not self.min_bid < step_from <= self.max_contract:
+                bad("bid_step_10_from", f"must be a multiple of 10 above min_bid ({self.min_bid}) and at most "
+                    f"max_contract ({self.max_contract}), or none")
+            if self.bid_step == 10:
+                bad("bid_step_10_from", "has no effect: bid_step = 10 (every bid is already a step of 10)")
+        if self.barrel_min_bid_enforced:
+            if self.barrel_talon_free:
+                bad("barrel_min_bid_enforced", "has no effect with barrel_talon_free (the sitter never bids)")
+            if self.barrel_accumulate:
+                bad("barrel_min_bid_enforced", "has no effect with barrel_accumulate (the accumulating sitter's "
+                    "contract does not score, so barrel_min_contract means nothing to him)")
+            if ceiling is not None and ceiling < self.barrel_min_contract:
+                bad("barrel_min_bid_enforced", f"contradicts bid_ceiling_before_talon = {ceiling}: a sitter could "
+                    f"never bid barrel_min_contract ({self.barrel_min_contract})")
 
     def _redeals_refusal(self) -> tuple[str, str] | None:
         """(option, why) when the redeal rules would throw in every deal, or all but fewer than
@@ -416,6 +468,11 @@ class HouseRules:
         a[R.DARK_DEFENDERS_DOUBLED] = self.dark_defenders_doubled
         a[R.GOLDEN_DEFENDERS_ROUNDED] = self.golden_defenders == "doubled_rounded"
         a[R.BOLT_DOUBLE_IN_GOLDEN] = self.bolt_double_in_golden
+        a[R.FORCED_BID_SEAT] = R.FORCED_BID_SEAT_NAMES.index(self.forced_bid_seat)
+        a[R.ALL_PASS] = R.ALL_PASS_NAMES.index(self.all_pass)
+        a[R.BID_CEILING_BEFORE_TALON] = self.bid_ceiling_before_talon or 0
+        a[R.BID_STEP_10_FROM] = self.bid_step_10_from or 0
+        a[R.BARREL_MIN_BID_ENFORCED] = self.barrel_min_bid_enforced
         return a
 
     def round_points(self, points):
@@ -451,8 +508,11 @@ RANGES: dict[str, tuple[int, int, int]] = {
     "barrel_penalty": (0, 1000, 5),
     "barrel_falls_to_zero": (0, 10, 1),
     "dark_min_score": (-3000, 3000, 1),
+    "bid_ceiling_before_talon": (60, 400, 5),
+    "bid_step_10_from": (70, 400, 10),
 }
-OPTIONAL = frozenset({"silence_below", "barrel", "dark_min_score"})  # may also be none
+# may also be none
+OPTIONAL = frozenset({"silence_below", "barrel", "dark_min_score", "bid_ceiling_before_talon", "bid_step_10_from"})
 # The redeal rules must leave at least this share of deals to play unless redeal_limit_penalty
 # caps repeated redeals: below it a game of 40 deals takes over 800 dealings, near the harness's
 # limit of 2,000 a game (sim.engine.MAX_DEALS_PER_GAME).
@@ -463,7 +523,7 @@ REDEAL_CONDITIONS = ("redeal_hand_points_below", "redeal_four_nines", "redeal_th
 # contradiction: the policy is how the simulated players decide, and the rules still allow redeals.)
 BARREL_OPTIONS = ("barrel_min_contract", "barrel_attempts", "barrel_penalty", "barrel_knock_off",
                   "barrel_simultaneous_penalty", "barrel_falls_to_zero", "barrel_talon_free", "barrel_accumulate",
-                  "barrel_forced_last", "win_score_capped")
+                  "barrel_forced_last", "win_score_capped", "barrel_min_bid_enforced")
 
 
 def _largest(ok, hi: int) -> int | None:

@@ -15,7 +15,9 @@ __all__ = [
     "TALON_TO_DECLARER_ONLY", "DISCARD_FACE_DOWN", "WIN_ONLY_AS_DECLARER", "PLAYERS", "SITOUT_HALF_MARRIAGE",
     "TWO_PLAYER_TALON", "CONCEDE_HALF_FLOOR", "ROUND_UNIT", "ROUND_OFFSET", "DECLARER_SCORES_POINTS",
     "WIN_SCORE_CAPPED", "BOLT_EXEMPT_KEEPS_RUN", "NO_WIN_PENALTY", "NO_WIN_PENALTY_AMOUNT", "SITOUT_CARDS",
-    "SITOUT_MARRIAGE", "DUMP_TRUCK_VALUE", "N_FIELDS", "CONCEDE_PAYOUT_NAMES", "ROUNDINGS",
+    "SITOUT_MARRIAGE", "DUMP_TRUCK_VALUE", "FORCED_BID_SEAT", "ALL_PASS", "BID_CEILING_BEFORE_TALON",
+    "BID_STEP_10_FROM", "BARREL_MIN_BID_ENFORCED", "N_FIELDS", "FORCED_BID_SEAT_NAMES", "ALL_PASS_NAMES",
+    "CONCEDE_PAYOUT_NAMES", "ROUNDINGS",
     "NO_WIN_OFF", "NO_WIN_CUMULATIVE", "NO_WIN_CONSECUTIVE", "NO_WIN_PENALTY_NAMES", "SITOUT_SCORES",
     "BOLT_ON_NO_TRICKS", "BOLT_ON_ZERO_POINTS", "BOLT_ON_THREE_PASSES", "BOLT_ON_NAMES",
     "BOLT_COUNT_CUMULATIVE", "BOLT_COUNT_CONSECUTIVE", "BOLT_COUNT_EACH", "BOLT_COUNT_NAMES",
@@ -104,8 +106,16 @@ NO_WIN_PENALTY_AMOUNT = 77  # what every third no-win deal costs
 SITOUT_CARDS = 78  # players = 4: the dealer sitting out scores the talon's card points
 SITOUT_MARRIAGE = 79  # ... and the marriages (and with sitout_half_marriage the half marriages) in it
 DUMP_TRUCK_VALUE = 80  # the score the dump truck resets to 0 (and its negative with dump_truck_negative)
+# Auction options of issue 28 items 1, 2 and 7 (docs/RULES.md "The forced bid, all passing, the
+# ceiling and step before the talon"; evidence in docs/peer-rules.md §1, §2, §7). Legal bids and
+# contracts under them: sim.game.bids_nb.
+FORCED_BID_SEAT = 81  # forced_first_bid's seat: 0 first hand, 1 the dealer (also the dark game's seat)
+ALL_PASS = 82  # forced_first_bid = false: 0 a deal all pass is thrown in, 1 the dealer plays it at his forced bid
+BID_CEILING_BEFORE_TALON = 83  # 0 = none; else no auction bid above it (the final contract keeps the usual cap)
+BID_STEP_10_FROM = 84  # 0 = none; else a bid or final contract at or above it is a multiple of 10
+BARREL_MIN_BID_ENFORCED = 85  # a sitter bids barrel_min_contract or more (his forced bid too), or passes
 # Dark and golden scoring of issue 28 item 5 (docs/RULES.md "Dark and golden scoring"; evidence in
-# docs/peer-rules.md §5). Slots 81-93 belong to the auction, barrel and marriage options.
+# docs/peer-rules.md §5). Slots 86-93 belong to the barrel and marriage options.
 DARK_DEFENDERS_DOUBLED = 94  # a dark deal's defenders score round(2 x card points + marriages)
 GOLDEN_DEFENDERS_ROUNDED = 95  # golden_defenders = doubled_rounded: 2 x round(card points + marriages)
 BOLT_DOUBLE_IN_GOLDEN = 96
@@ -119,6 +129,8 @@ NO_WIN_OFF, NO_WIN_CUMULATIVE, NO_WIN_CONSECUTIVE = 0, 1, 2
 NO_WIN_PENALTY_NAMES = ("off", "cumulative", "consecutive")
 # sitout_scores: name -> (SITOUT_CARDS, SITOUT_MARRIAGE)
 SITOUT_SCORES = {"cards_and_marriage": (1, 1), "cards": (1, 0), "marriage": (0, 1)}
+FORCED_BID_SEAT_NAMES = ("first_hand", "dealer")  # index = the FORCED_BID_SEAT value
+ALL_PASS_NAMES = ("throw_in", "dealer_plays")  # index = the ALL_PASS value
 GOLDEN_DEFENDERS_NAMES = ("doubled_cards", "doubled_rounded")  # index 1 sets GOLDEN_DEFENDERS_ROUNDED
 CONCEDE_PAYOUT_NAMES = ("half_up5", "half_floor")  # index 1 sets CONCEDE_HALF_FLOOR
 # rounding: name -> (unit, offset). (points + offset) // unit * unit rounds a remainder below

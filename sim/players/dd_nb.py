@@ -6,6 +6,7 @@ the heuristic player does. Seats are the engine's; buffers come from the caller.
 
 import numpy as np
 
+from sim.game.bids_nb import contract_at_most
 from sim.game.bits_nb import lowest_index
 from sim.numba_config import jit_hot
 from sim.solver.search2_nb import (
@@ -118,9 +119,10 @@ def dd_choose_burial(hand12, defender_hand, other_talon, to_talon, givable, rule
 
 
 @jit_hot
-def dd_final_contract(contract, cap, value, can_concede):
+def dd_final_contract(contract, cap, value, can_concede, rules):
     """The double-dummy declarer knows the points he will take (``value``, his best discard's):
-    he raises to them (within the cap) and concedes a contract they cannot make."""
+    he raises to them (within the cap, to a contract the rules allow) and concedes a contract they
+    cannot make."""
     if value < contract:
         return -1 if can_concede else contract
-    return max(contract, min(cap, value - value % 5))
+    return contract_at_most(min(cap, value - value % 5), contract, rules)

@@ -9,6 +9,7 @@ Every decision takes the acting seat's own view of the deal; the engine asks for
 import numpy as np
 
 from sim.game import rules_layout as R
+from sim.game.bids_nb import contract_at_least, contract_at_most, sitter_floor
 from sim.game.bits_nb import highest_index, lowest_index, popcount
 from sim.game.cards import ACE, CARD_POINTS, FULL_DECK, JACK, KING, NINE, QUEEN, RANK_MASK, SUIT_MASK, TEN
 from sim.game.play_nb import beaters, declaration, declaring_cards, marriage_cards
@@ -131,13 +132,12 @@ def heuristic_dark(seat, gs, rules, prm):
 
 @jit_hot
 def barrel_raise(min_raise, rules):
-    """The least raise from ``min_raise`` on the bid_step grid that reaches the barrel's least
-    contract (``min_raise`` itself under no_jump_bids): what a player on the barrel bids."""
-    barrel_min = rules[R.BARREL_MIN_CONTRACT]
-    step = rules[R.BID_STEP]
-    if not rules[R.NO_JUMP_BIDS] and min_raise < barrel_min:
-        return min_raise + (barrel_min - min_raise + step - 1) // step * step
-    return min_raise
+    """The least legal raise from ``min_raise`` that reaches the barrel's least contract
+    (``bids_nb.sitter_floor``; ``min_raise`` itself under no_jump_bids): what a player on the barrel
+    bids."""
+    if rules[R.NO_JUMP_BIDS]:
+        return min_raise
+    return sitter_floor(min_raise, rules)
 
 
 @jit_hot
@@ -239,12 +239,12 @@ def heuristic_contract(seat, hand, contract, cap, can_concede, gs, rules, prm):
     est = estimate_points(hand, False, prm, seat, rules)
     if can_concede and est < contract - prm[seat, H_CONCEDE_MARGIN]:
         return -1
-    barrel_min = rules[R.BARREL_MIN_CONTRACT]
+    barrel_min = contract_at_least(rules[R.BARREL_MIN_CONTRACT], rules)
     if rules[R.BARREL] > 0 and gs[G_ON_BARREL + seat] and contract < barrel_min <= top:
         if est - prm[seat, H_BARREL_RISK] >= barrel_min:
             return barrel_min
     raise_to = _floor_step(est - prm[seat, H_RAISE_MARGIN], step)
-    return min(max(contract, raise_to), top)
+    return contract_at_most(min(max(contract, raise_to), top), contract, rules)
 
 
 # ---- card play --------------------------------------------------------------------------------

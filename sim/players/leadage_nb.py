@@ -43,6 +43,7 @@ has no 2-player game).
 import numpy as np
 
 from sim.game import rules_layout as R
+from sim.game.bids_nb import bid_at_most, contract_at_most
 from sim.game.bits_nb import highest_index, lowest_index, popcount
 from sim.game.cards import ACE, ACES_MASK, CARD_POINTS, FULL_DECK, JACK, KING, MARRIAGE_MASK, QUEEN, SUIT_MASK, TEN
 from sim.game.play_nb import beaters, beats, marriage_cards
@@ -164,8 +165,7 @@ def leadage_bid(seat, hand, min_raise, cap, gs, rules, rng):
     top = min(target, min_raise if rules[R.NO_JUMP_BIDS] else cap)
     if top < min_raise:
         return 0
-    step = rules[R.BID_STEP]
-    return min_raise + (top - min_raise) // step * step
+    return bid_at_most(top, min_raise, rules)
 
 
 @jit_hot
@@ -229,7 +229,7 @@ def leadage_contract(seat, hand, contract, cap, can_concede, gs, rules, rng):
             target = max(target, need)
     top = min(max(target, contract), cap)
     step = rules[R.BID_STEP]
-    return contract + (top - contract) // step * step
+    return contract_at_most(contract + (top - contract) // step * step, contract, rules)
 
 
 @jit_hot

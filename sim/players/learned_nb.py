@@ -16,6 +16,7 @@ import numpy as np
 
 from sim.game import rules_layout as R
 from sim.game.amounts import THIRD_CONCESSION_PENALTY
+from sim.game.bids_nb import contract_at_least, next_raise
 from sim.game.bits_nb import lowest_index, popcount
 from sim.game.cards import ACES_MASK, CARD_POINTS, FULL_DECK, JACK, KING, QUEEN, SUIT_MASK
 from sim.game.play_nb import LEAD_WITHOUT_DECLARING, beats, concession_gain, nth_card, points_to_make
@@ -645,13 +646,13 @@ def learned_contract(seat, hand, contract, cap, can_concede, deal_value, gs, rul
     top = max(contract, cap)
     best = contract
     best_value = contract_value(ladder, contract, rules)
-    c = contract + step
+    c = next_raise(contract, step, rules)
     while c <= top:
         v = contract_value(ladder, c, rules)
         if v > best_value:
             best, best_value = c, v
-        c += step
-    barrel_min = rules[R.BARREL_MIN_CONTRACT]
+        c = next_raise(c, step, rules)
+    barrel_min = contract_at_least(rules[R.BARREL_MIN_CONTRACT], rules)
     if (rules[R.BARREL] > 0 and gs[G_ON_BARREL + seat] and best < barrel_min <= top
             and made_chance(ladder, barrel_min) >= MADE_AT_LEAST):
         best = barrel_min

@@ -4,6 +4,7 @@ a fuzzer of the engine). Every draw comes from the seat's generator state (``sim
 import numpy as np
 
 from sim.game import rules_layout as R
+from sim.game.bids_nb import count_raises, nth_raise
 from sim.game.bits_nb import popcount
 from sim.game.play_nb import LEAD_WITHOUT_DECLARING, declaration, nth_card
 from sim.game.rng_nb import below
@@ -21,9 +22,9 @@ def random_bid(min_raise, cap, rules, rng):
     """Pass (0) or one of the allowed raises from ``min_raise`` (<= ``cap``), each equally likely."""
     step = rules[R.BID_STEP]
     top = min_raise if rules[R.NO_JUMP_BIDS] else cap
-    n_raises = (top - min_raise) // step + 1
+    n_raises = count_raises(min_raise, top, step, rules)
     k = below(rng, n_raises + 1)
-    return 0 if k == n_raises else min_raise + k * step
+    return 0 if k == n_raises else nth_raise(min_raise, k, step, rules)
 
 
 @jit_hot
@@ -51,12 +52,13 @@ def random_burial(givable, to_talon, rng):
 
 @jit_hot
 def random_contract(contract, cap, can_concede, rules, rng):
-    """The bid or one of the allowed raises up to ``cap``, or -1 (a concession) where allowed."""
+    """The bid or one of the allowed raises up to ``cap`` (in steps of bid_step), or -1 (a concession)
+    where allowed."""
     step = rules[R.BID_STEP]
     top = max(contract, cap)
-    n = (top - contract) // step + 1
+    n = count_raises(contract, top, step, rules)
     k = below(rng, n + (1 if can_concede else 0))
-    return -1 if k == n else contract + k * step
+    return -1 if k == n else nth_raise(contract, k, step, rules)
 
 
 @jit_hot

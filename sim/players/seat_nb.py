@@ -100,10 +100,11 @@ def choose_dark(code, seat, gs, rules, prm, rng, script, net):
 
 @jit_inline  # inlined into the engine's kernel: no call boundary to pass the arrays through
 def choose_bid(code, seat, hand, high_seat, min_raise, cap, gs, rules, prm, rng, script, net, lbuf):
-    """A raise (the new bid) or 0 to pass. Raises are multiples of the step from ``min_raise``
-    up to ``cap``; with ``no_jump_bids`` only ``min_raise``. ``net`` and ``lbuf``: the learned
-    seats' weights and scratch (two arrays rather than the whole seat tuple: a bid is asked for
-    several times a deal, and every array passed costs the heuristic's deals too). A seat on an
+    """A raise (the new bid) or 0 to pass: ``min_raise`` and ``cap`` are ``bids_nb.bid_range``'s
+    (the least legal bid and the greatest), and the raise one that ``bids_nb.legal_bid`` allows.
+    ``net`` and ``lbuf``: the learned seats' weights and scratch (two arrays rather than the whole
+    seat tuple: a bid is asked for several times a deal, and every array passed costs the
+    heuristic's deals too). A seat on an
     imposed bidding line (``H_BID_LIMIT``: the advisor's "bid up to b") raises by the least step
     while that is at most b, whatever its player."""
     if code == PLAYER_SCRIPTED:
@@ -179,7 +180,7 @@ def choose_contract(code, seat, hand, contract, cap, can_concede, dd_value, gs, 
     declarer knows the deal's value (``dd_value``, from his discard), a learned one his net's
     (``net`` and ``lbuf``: the learned seats' weights and scratch)."""
     if code == PLAYER_DD:
-        return dd_final_contract(contract, cap, dd_value, can_concede)
+        return dd_final_contract(contract, cap, dd_value, can_concede, rules)
     if code == PLAYER_SCRIPTED:
         return next_scripted(script)
     if code == PLAYER_RANDOM:

@@ -194,6 +194,35 @@ GAME_CONFIGS = {
     "four-sitout-cards-keeps-run-mixed": (MIXED4, HouseRules(**FOUR, sitout_scores="cards", bolt_on="zero_points",
                                                              bolt_count="consecutive", bolt_own_game_exempt=True,
                                                              bolt_exempt_keeps_run=True)),
+    # Auction options of issue 28 (docs/RULES.md "The forced bid, all passing, the ceiling and step before
+    # the talon"): the dealer's forced bid with everything tied to it (dark, silence, the talon hidden or
+    # redealt after an uncontested forced bid), the dealer playing when all pass, mekedron's ceiling and
+    # step, the sitter's minimum (his forced bid too).
+    "forced-dealer-dark-silence-mostly-random": (MOSTLY_RANDOM, HouseRules(
+        forced_bid_seat="dealer", dark_game=True, silence_below=-120, talon_hidden_at_100=True,
+        redeal_talon_points_below=10, redeal_talon_only_at_100=True, redeal_limit_penalty=True)),
+    "forced-dealer-sitter-minimum-heuristic": (HEURISTIC, HouseRules(forced_bid_seat="dealer",
+                                                                     barrel_min_bid_enforced=True)),
+    "sitter-minimum-step-10-no-jumps-mixed": (MIXED, HouseRules(barrel_min_bid_enforced=True, bid_step=10,
+                                                                no_jump_bids=True, barrel_min_contract=125)),
+    "dealer-plays-sitter-minimum-mixed": (MIXED, HouseRules(forced_first_bid=False, all_pass="dealer_plays",
+                                                            barrel_min_bid_enforced=True, silence_below=0)),
+    "mekedron-auction-mixed": (MIXED, HouseRules(forced_first_bid=False, all_pass="dealer_plays", no_bid_cap=True,
+                                                 max_contract=400, bid_ceiling_before_talon=120,
+                                                 bid_step_10_from=200)),
+    "ceiling-step-10-from-150-mostly-random": (MOSTLY_RANDOM, HouseRules(bid_ceiling_before_talon=170,
+                                                                         bid_step_10_from=150,
+                                                                         barrel_min_bid_enforced=True,
+                                                                         barrel_min_contract=125)),
+    "leadage-forced-dealer-step-10-from": (LEADAGE, HouseRules(forced_bid_seat="dealer", bid_step_10_from=150,
+                                                               barrel_min_bid_enforced=True, dark_game=True)),
+    "two-dealer-plays-ceiling-mixed": (MIXED2, HouseRules(**TWO, forced_first_bid=False, all_pass="dealer_plays",
+                                                          bid_ceiling_before_talon=130, bid_step_10_from=150)),
+    "two-talon3-forced-dealer-sitter-minimum-mixed": (MIXED2, HouseRules(**TWO3, forced_bid_seat="dealer",
+                                                                         barrel_min_bid_enforced=True,
+                                                                         dark_game=True)),
+    "four-sitter-minimum-step-10-from-mixed": (MIXED4, HouseRules(**FOUR, barrel_min_bid_enforced=True,
+                                                                  bid_step_10_from=130)),
     # Four players: the dealer sits out (RULES.md §4.1), alone and with the other house rules.
     "four-heuristic": (HEURISTIC4, HouseRules(**FOUR)),
     "four-half-mixed": (MIXED4, HouseRules(**FOUR_HALF)),
@@ -297,6 +326,17 @@ DEAL_CONFIGS = {
     "four-learned-house-combined": (("learned", "heuristic", "learned", "random"), with_rules(HOUSE_COMBINED,
                                                                                           **FOUR)),
     "learned-all-play-options": (("learned", "random", "learned"), with_rules(ALL_PLAY_OPTIONS)),
+    # The auction options of issue 28 with every kind of player's bids and final contracts.
+    "random-step-10-from-ceiling-no-cap": (RANDOM, HouseRules(bid_step_10_from=150, bid_ceiling_before_talon=200,
+                                                              no_bid_cap=True)),
+    "random-dealer-plays-no-jumps": (RANDOM, HouseRules(forced_first_bid=False, all_pass="dealer_plays",
+                                                        no_jump_bids=True, bid_step_10_from=120)),
+    "dd-step-10-from-forced-dealer": (("dd", "heuristic", "dd"), HouseRules(bid_step_10_from=130,
+                                                                             forced_bid_seat="dealer")),
+    "learned-step-10-from-ceiling": (LEARNED, HouseRules(bid_step_10_from=130, bid_ceiling_before_talon=140,
+                                                         forced_bid_seat="dealer")),
+    "leadage-dealer-plays-step-10-from": (("leadage", "random", "leadage"), HouseRules(
+        forced_first_bid=False, all_pass="dealer_plays", bid_step_10_from=130, no_bid_cap=True)),
     # Two players in independent deals (a random dealer; the other seat is first hand).
     "two-random": (RANDOM2, HouseRules(**TWO)),
     "two-talon3-random": (RANDOM2, HouseRules(**TWO3)),
@@ -323,6 +363,7 @@ DEAL_CONFIGS = {
     "two-talon3-dd-pimc-house-combined": (("dd", "pimc"), with_rules(HOUSE_COMBINED, **TWO3)),
 }
 DEAL_COUNTS = {"dd-must-head-half": 60, "dd-all-play-options": 60, "dd-house-combined": 60,
+               "dd-step-10-from-forced-dealer": 60,
                "four-dd-pimc": 40, "two-dd": 60, "two-talon3-dd-all-play-options": 60, "two-pimc-dd": 15,
                "two-talon3-dd-pimc-house-combined": 15}  # others: FAST_DEALS
 
@@ -592,7 +633,7 @@ HOUSE_RULE_CASES = (
     "third concession", "concede limit reached", "three passes bolt", "accumulated to the target",
     "declarer scores his points", "win score capped", "bolt run kept by an exempt declarer",
     "no-win penalty (cumulative)", "no-win penalty (consecutive)", "no-win penalty on the barrel",
-    "dump truck at another value",
+    "dump truck at another value", "dealer plays when all passed", "sitter's forced bid",
 )
 
 
@@ -775,6 +816,9 @@ OPTION_VALUES = {
     "dump_truck_value": (555, 100, 600),
     "dark_defenders_doubled": (True, False), "golden_defenders": ("doubled_cards", "doubled_rounded"),
     "bolt_double_in_golden": (False, True),
+    "forced_bid_seat": ("first_hand", "dealer"), "all_pass": ("throw_in", "dealer_plays"),
+    "bid_ceiling_before_talon": (None, 120, 150), "bid_step_10_from": (None, 200, 150),
+    "barrel_min_bid_enforced": (False, True),
 }
 ALL_OPTIONS = frozenset(f.name for f in dataclasses.fields(HouseRules))
 DRAWN_OPTIONS = sorted(OPTION_VALUES)
@@ -815,6 +859,20 @@ def house_rules(draw) -> HouseRules:
         changes["dark_game"] = True
     if changes.get("bolt_double_in_golden") or changes.get("golden_defenders", "doubled_cards") != "doubled_cards":
         changes["golden_round"] = True
+    # The auction options: the dealer playing when all pass needs no forced bid; the dealer's forced bid
+    # needs one and a dealer who plays; the step from 10 no bid_step of 10, nor a value above the
+    # greatest contract; the sitter's minimum a sitter who bids, under any ceiling.
+    if changes.get("all_pass") == "dealer_plays":
+        changes["forced_first_bid"] = False
+    if changes.get("forced_first_bid") is False or changes.get("players") == 4:
+        changes.pop("forced_bid_seat", None)
+        if changes.get("players") == 4:
+            changes.pop("all_pass", None)
+    if changes.get("bid_step") == 10 or changes.get("bid_step_10_from", 0) > changes.get("max_contract", 300):
+        changes.pop("bid_step_10_from", None)
+    if changes.get("barrel_talon_free") or changes.get("barrel_accumulate") or changes.get(
+            "bid_ceiling_before_talon", 400) < changes.get("barrel_min_contract", 120):
+        changes.pop("barrel_min_bid_enforced", None)
     if changes.get("forced_first_bid") is False:
         changes.pop("talon_hidden_at_100", None)
         changes.pop("redeal_talon_only_at_100", None)
@@ -933,6 +991,10 @@ EXTREME_COMPANIONS = {
     ("two_player_talon", 3): {"players": 2},
     ("no_win_penalty_amount", 5): {"no_win_penalty": "cumulative"},
     ("no_win_penalty_amount", 1000): {"no_win_penalty": "consecutive"},
+    ("bid_ceiling_before_talon", 60): {"min_bid": 60},
+    ("bid_ceiling_before_talon", 400): {"max_contract": 400},
+    ("bid_step_10_from", 70): {"min_bid": 60},
+    ("bid_step_10_from", 400): {"max_contract": 400},
     # Thresholds that redeal (almost) every deal are valid only when the third redeal is played.
     ("redeal_hand_points_below", 60): {"redeal_limit_penalty": True},
     ("redeal_talon_points_below", 31): {"redeal_limit_penalty": True},

@@ -349,3 +349,52 @@ def test_dark_and_golden_scoring_reach_the_rules_array():
     a = HouseRules(dark_game=True, dark_defenders_doubled=False, golden_round=True,
                    golden_defenders="doubled_rounded", bolt_double_in_golden=True).to_array()
     assert (a[R.DARK_DEFENDERS_DOUBLED], a[R.GOLDEN_DEFENDERS_ROUNDED], a[R.BOLT_DOUBLE_IN_GOLDEN]) == (0, 1, 1)
+
+
+@pytest.mark.parametrize(
+    "values, message",
+    [
+        ({"forced_bid_seat": "left"}, "'forced_bid_seat' = 'left': must be first_hand or dealer"),
+        ({"forced_first_bid": False, "forced_bid_seat": "dealer"},
+         "'forced_bid_seat' = 'dealer': has no effect: forced_first_bid = false"),
+        ({"players": 4, "forced_bid_seat": "dealer"}, "'forced_bid_seat' = 'dealer': needs the dealer to play"),
+        ({"all_pass": "redeal"}, "'all_pass' = 'redeal': must be throw_in or dealer_plays"),
+        ({"all_pass": "dealer_plays"}, "'all_pass' = 'dealer_plays': needs forced_first_bid = false"),
+        ({"players": 4, "forced_first_bid": False, "all_pass": "dealer_plays"},
+         "'all_pass' = 'dealer_plays': needs the dealer to play"),
+        ({"bid_ceiling_before_talon": 95}, r"'bid_ceiling_before_talon' = 95: must be from min_bid \(100\)"),
+        ({"bid_ceiling_before_talon": 305}, r"'bid_ceiling_before_talon' = 305: must be from min_bid \(100\) to "
+                                            r"max_contract \(300\)"),
+        ({"bid_ceiling_before_talon": 122}, "'bid_ceiling_before_talon' = 122: must be a multiple of 5"),
+        ({"bid_step_10_from": 205}, "'bid_step_10_from' = 205: must be a multiple of 10"),
+        ({"bid_step_10_from": 100}, r"'bid_step_10_from' = 100: must be a multiple of 10 above min_bid \(100\)"),
+        ({"bid_step_10_from": 310}, r"'bid_step_10_from' = 310: .*at most max_contract \(300\)"),
+        ({"bid_step": 10, "bid_step_10_from": 200}, "'bid_step_10_from' = 200: has no effect: bid_step = 10"),
+        ({"barrel": None, "barrel_min_bid_enforced": True},
+         "'barrel_min_bid_enforced' = True: has no effect: barrel = none"),
+        ({"barrel_talon_free": True, "barrel_min_bid_enforced": True},
+         "'barrel_min_bid_enforced' = True: has no effect with barrel_talon_free"),
+        ({"barrel_accumulate": True, "barrel_min_bid_enforced": True},
+         "'barrel_min_bid_enforced' = True: has no effect with barrel_accumulate"),
+        ({"bid_ceiling_before_talon": 115, "barrel_min_bid_enforced": True},
+         "'barrel_min_bid_enforced' = True: contradicts bid_ceiling_before_talon = 115"),
+    ],
+)
+def test_bad_auction_options_are_one_line(values, message):
+    with pytest.raises(RulesError, match=message) as info:
+        HouseRules.from_dict(values)
+    assert "\n" not in str(info.value)
+
+
+def test_auction_options_reach_the_rules_array():
+    fields = (R.FORCED_BID_SEAT, R.ALL_PASS, R.BID_CEILING_BEFORE_TALON, R.BID_STEP_10_FROM, R.BARREL_MIN_BID_ENFORCED)
+    assert [HouseRules().to_array()[f] for f in fields] == [0, 0, 0, 0, 0]
+    a = HouseRules(forced_bid_seat="dealer", bid_ceiling_before_talon=120, bid_step_10_from=200,
+                   barrel_min_bid_enforced=True).to_array()
+    assert [a[f] for f in fields] == [1, 0, 120, 200, 1]
+    a = HouseRules.from_dict({"forced_first_bid": False, "all_pass": "dealer_plays",
+                              "bid_ceiling_before_talon": "none", "bid_step_10_from": "off"}).to_array()
+    assert [a[f] for f in fields] == [0, 1, 0, 0, 0]
+    # The 2-player dealer holds the forced bid too; barrel_min_bid_enforced stays allowed with a ceiling at it.
+    HouseRules(players=2, forced_bid_seat="dealer")
+    HouseRules(bid_ceiling_before_talon=120, barrel_min_bid_enforced=True)
