@@ -4,9 +4,10 @@
 known to lie somewhere kept there) and answers on the same sampled deals (docs/advisor.md):
 
 - **The decision**, from the auction itself: every sampled deal is played once per bidding line
-  of yours (``sim.engine.playouts.auction_lines``): pass at every turn (as a forced first hand: the
-  forced minimum bid, then pass), the line player's own bidding (shown as information), and "bid
-  up to b" for every b from the minimum bid to the hand's bidding cap. Everything else in the deal
+  of yours (``sim.engine.playouts.auction_lines``): pass at every turn (as the seat holding the
+  forced bid: the forced bid, then pass), the line player's own bidding (shown as information), and
+  "bid up to b" for every legal bid b (``sim.game.bids_nb.bid_values``) from the least bid to the
+  hand's bidding cap. Everything else in the deal
   (the others' bids, the talon, raising the contract after it or conceding, the gifts, the cards)
   is played by one player for every seat (``line_player``: the learned player by default). Each
   line's result under the objective (``analysis.bid_value``: ``race``, your score change minus the
@@ -14,7 +15,7 @@ known to lie somewhere kept there) and answers on the same sampled deals (docs/a
   the pass line on the same deals (its gain: the expected result of bidding up to that level
   rather than always passing); the recommendation is the tested level whose line gains most, if it
   gains (``analysis.bid_value.recommended``), stated with that gain and its 95% interval, or "pass"
-  ("forced bid B, then pass" for a forced first hand), or "untested" when too few sampled
+  ("forced bid B, then pass" for the seat holding the forced bid), or "untested" when too few sampled
   auctions reached any level above the opening.
 - **Information**, by one or more methods: the chance of making each contract from the minimum
   bid to what a talon could let the declarer raise it to, when he declares it and plays it as that
@@ -31,9 +32,13 @@ contract levels and the lines, and turns the playouts into an ``Advice``: a froz
 ``to_polars()`` gives the lines (or the contract levels) as a table and ``to_dict()`` its JSON
 (``analysis.present`` prints it: ``text.advice_lines``, ``text.advice_csv``, ``json_text.to_json``).
 
-First hand is forced to bid the minimum only under ``forced_first_bid``; a hand that is not forced
-and whose bidding cap is below ``min_bid`` (no marriage, ``min_bid`` above 120) cannot bid at all:
-its advice is to pass, with the pass line's value.
+First hand (the dealer, third hand, under ``forced_bid_seat = dealer``) is forced to bid the minimum
+only under ``forced_first_bid``; a hand that is not forced and whose bidding cap is below its least
+bid (no marriage, ``min_bid`` above 120; ``bid_ceiling_before_talon`` below it is refused) cannot
+bid at all: its advice is to pass, with the pass line's value. Under ``all_pass = dealer_plays`` the
+dealer may be made to declare ``min_bid`` when the others pass; under ``barrel_min_bid_enforced`` a
+sitter bids (and is forced to) at least ``barrel_min_contract``. Which bids and contracts are legal:
+``sim.game.bids_nb``.
 """
 
 from __future__ import annotations
@@ -61,6 +66,7 @@ from sim.engine.playouts import (
     dd_levels,
     sample_unseen,
 )
+from sim.game.bids_nb import auction_cap, bid_values, sitter_floor
 from sim.game.cards import (
     SUITS,
     CardError,
@@ -70,7 +76,7 @@ from sim.game.cards import (
     mask_to_cards,
     parse_hand,
 )
-from sim.game.play_nb import CAP_WITHOUT_MARRIAGE, bid_cap
+from sim.game.play_nb import CAP_WITHOUT_MARRIAGE
 from sim.game.rules import HouseRules, load_rules
 from sim.parallel import check_thread_count
 from sim.players import MAX_PIMC_WORLDS
@@ -150,18 +156,52 @@ def raise_cap(hand: int, known: Known, rules: HouseRules) -> int:
     return min(rules.max_contract, CAP_WITHOUT_MARRIAGE + best)
 
 
-def contract_levels(hand: int, known: Known, rules: HouseRules, forced: bool = True) -> tuple[list[int], int, int]:
-    """(contracts from the minimum bid to the raise cap, the bidding cap, the raise cap). A hand
-    ``forced`` to open (first hand under forced_first_bid) bids ``min_bid`` whatever its cap, so that
-    contract is always there; a hand that is not forced and whose bidding cap is below ``min_bid``
+def forced_seat_name(rules: HouseRules) -> str | None:
+    """The seat (first, second, third: ``SEATS``) holding the forced opening bid: first hand under
+    forced_first_bid, the dealer (third hand) under forced_bid_seat = dealer; None without
+    forced_first_bid."""
+    if not rules.forced_first_bid:
+        return None
+    return "third" if rules.forced_bid_seat == "dealer" else "first"
+
+
+def owed_contract(rules: HouseRules, seat: str, on_barrel: bool) -> tuple[int | None, int | None]:
+    """(the forced opening bid of a hand in ``seat``, None if it holds none; the contract it may be
+    made to declare without bidding above it, None if none): the forced bid, or under all_pass =
+    dealer_plays the dealer's contract when the others pass. Either is min_bid, or for a sitter under
+    barrel_min_bid_enforced the least bid reaching barrel_min_contract (``bids_nb.forced_bid``)."""
+    value = int(sitter_floor(rules.min_bid, rules.to_array())) if (
+        rules.barrel_min_bid_enforced and on_barrel) else rules.min_bid
+    forced = value if seat == forced_seat_name(rules) else None
+    if forced is None and rules.all_pass == "dealer_plays" and seat == "third":
+        return None, value
+    return forced, forced
+
+
+def least_bid(rules: HouseRules, on_barrel: bool) -> int:
+    """The least bid a hand may make: min_bid, or for a sitter under barrel_min_bid_enforced the
+    least reaching barrel_min_contract."""
+    return int(sitter_floor(rules.min_bid, rules.to_array())) if (
+        rules.barrel_min_bid_enforced and on_barrel) else rules.min_bid
+
+
+def contract_levels(hand: int, known: Known, rules: HouseRules, owed: int | None = None,
+                    on_barrel: bool = False) -> tuple[list[int], int, int]:
+    """(contracts from the least bid to the raise cap, the bidding cap, the raise cap), the contracts
+    those ``bids_nb.bid_values`` allows. A hand ``owed`` a contract without bidding (its forced
+    opening, or the dealer's contract under all_pass = dealer_plays; ``owed_contract``) plays it
+    whatever its cap, so that contract is always there; a hand owed none and whose bidding cap (the
+    auction's: ``bids_nb.auction_cap``, bid_ceiling_before_talon included) is below its least bid
     never becomes the declarer: no contracts."""
-    cap = int(bid_cap(hand, rules.to_array()))
+    arr = rules.to_array()
+    cap = int(auction_cap(hand, arr))
     top = max(cap, raise_cap(hand, known, rules))
-    if forced:
-        top = max(top, rules.min_bid)
-    elif cap < rules.min_bid:
+    least = least_bid(rules, on_barrel)
+    if owed is not None:
+        top = max(top, owed)
+    elif cap < least:
         return [], cap, top
-    return list(range(rules.min_bid, top + 1, rules.bid_step)), cap, top
+    return bid_values(least, top, arr), cap, top
 
 
 def _checked_score(rules: HouseRules, score: int | None, on_barrel: bool, option: str, barrel_option: str) -> int:
@@ -389,7 +429,7 @@ class ContractRow:
     """One contract level of the make-rate table.
 
     - ``contract``: the contract;
-    - ``biddable``: whether the hand can bid it (up to its bidding cap, or the forced minimum);
+    - ``biddable``: whether the hand can bid it (up to its bidding cap, or the forced bid);
       a contract above the cap can only be the final contract a talon's marriages let the
       declarer raise to;
     - ``estimates``: each method's estimate, in the order the methods were asked for.
@@ -477,8 +517,8 @@ class Recommendation:
     (``analysis.bid_value.recommended``): the tested level X whose line "bid up to X" gains most
     over always passing across all the sampled deals, if it gains.
 
-    - ``bid``: X ("bid to X"); when no tested line gains over passing, the forced minimum for a
-      forced first hand ("forced bid B, then pass"), else None ("pass");
+    - ``bid``: X ("bid to X"); when no tested line gains over passing, the forced bid for the seat
+      holding it ("forced bid B, then pass"), else None ("pass");
     - ``line``: the line of X (``gain``: that line against passing at every turn, over all deals,
       with its interval, the highest of the tested lines; ``step_gain``, information: bidding X
       rather than passing where the auction reached X, over ``reached`` deals), None when no line
@@ -551,9 +591,10 @@ class Advice:
 
     The answer:
 
-    - ``forced_bid``: the minimum bid a first hand is forced to open with (forced_first_bid), or
-      None;
-    - ``bidding_cap``: the highest bid the hand allows (120 + its marriages);
+    - ``forced_bid``: the bid the hand is forced to open with (forced_first_bid, in the seat
+      forced_bid_seat names: min_bid, or a sitter's minimum under barrel_min_bid_enforced), or None;
+    - ``bidding_cap``: the highest bid the hand allows (120 + its marriages, at most max_contract
+      and bid_ceiling_before_talon);
     - ``raise_cap``: the highest final contract a talon could let the declarer raise to;
     - ``lines``: the bidding lines: passing, the line player's own bidding, then bid up to each
       contract from the minimum bid to the bidding cap; ``to_polars()`` gives them as one table;
@@ -618,7 +659,7 @@ class Advice:
 
     @property
     def pass_line(self) -> LineRow:
-        """The pass line (as a forced first hand: the forced bid, then pass)."""
+        """The pass line (as the seat holding the forced bid: the forced bid, then pass)."""
         return self.line(PASS_LINE)
 
     @property
@@ -861,8 +902,9 @@ def advise(*, hand: str | int, rules: str | HouseRules | None = None, samples: i
     check_thread_count("--threads", threads)
     sit = check_situation(rec, score, on_barrel, left_score, left_on_barrel, right_score, right_on_barrel)
     objective = _check_objective(objective, win_chance, score)
-    forced = seat == "first" and rec.forced_first_bid
-    levels, cap, top = contract_levels(mask, known, rec, forced)
+    forced, owed = owed_contract(rec, seat, sit.on_barrel)
+    levels, cap, top = contract_levels(mask, known, rec, owed, sit.on_barrel)
+    least = least_bid(rec, sit.on_barrel)
 
     def stage(what: str, n: int) -> Callable[[int], None] | None:
         return None if progress is None else (lambda done: progress(what, done, n))
@@ -889,11 +931,11 @@ def advise(*, hand: str | int, rules: str | HouseRules | None = None, samples: i
     estimates = {m: _estimates(m, made[m], levels, rec, sit, points.get(m)) if levels else [] for m in methods}
 
     def biddable(b: int) -> bool:
-        return b <= cap or (forced and b == rec.min_bid)
+        return b <= cap or b == owed
 
     rows = tuple(ContractRow(contract=b, biddable=biddable(b), estimates=tuple(estimates[m][j] for m in methods))
                  for j, b in enumerate(levels))
-    limits = [PASS_LINE, 0, *range(rec.min_bid, cap + 1, rec.bid_step)] if cap >= rec.min_bid else [PASS_LINE, 0]
+    limits = [PASS_LINE, 0, *bid_values(least, cap, rec.to_array())]
     lines = auction_lines(mask, deals, rec, SEATS[seat], sit, limits, seed, player=line_player, worlds=worlds,
                           threads=threads, progress=stage(f"auction lines ({line_player} player)", samples))
     values = line_values(lines, limits, objective=objective, win_chance=win_chance)
@@ -901,7 +943,7 @@ def advise(*, hand: str | int, rules: str | HouseRules | None = None, samples: i
     passing = values[limits.index(PASS_LINE)]
     verdict = recommended(values)
     recommendation = Recommendation(
-        bid=verdict.bid if verdict.line is not None else (rec.min_bid if forced else None), line=verdict.line,
+        bid=verdict.bid if verdict.line is not None else forced, line=verdict.line,
         beyond=verdict.beyond, untested_from=verdict.untested_from, passing=passing, bidding_cap=cap,
         objective=objective, player=line_player)
     return Advice(
@@ -910,7 +952,7 @@ def advise(*, hand: str | int, rules: str | HouseRules | None = None, samples: i
         known_talon=format_hand(known.talon) if known.talon else "", situation=sit, objective=objective, risk=risk,
         line_player=line_player, methods=methods, samples=samples, pimc_samples=pimc_samples, seed=seed,
         worlds=worlds if "pimc" in methods else None, version=__version__,
-        forced_bid=rec.min_bid if forced else None, bidding_cap=cap, raise_cap=top,
+        forced_bid=forced, bidding_cap=cap, raise_cap=top,
         lines=line_rows, recommendation=recommendation, contracts=rows,
         played_to=levels[-1] if levels else None,
         risk_levels=tuple(_risk_levels(m, rows, risk) for m in methods) if rows else (),

@@ -73,8 +73,11 @@ def game_metrics(deals: pl.DataFrame, games: pl.DataFrame, rules: dict) -> dict[
     out["declarer make-rate"] = (per_game(played & col["made"].astype(bool)), per_game(played))
     out["concession rate"] = (per_game(conceded), n_declared)
     out["mean contract"] = (per_game(np.where(declared, col["contract"], 0)), n_declared)
-    first_hand = (col["dealer"] + 1) % n_seats
-    forced = declared & (col["winning_bid"] == rules["min_bid"]) & (declarer == first_hand)
+    # The seat of the forced bid: first hand, or the dealer under forced_bid_seat = dealer (the
+    # dealer's contract when all others passed under all_pass = dealer_plays counts too).
+    dealer_holds = rules.get("forced_bid_seat") == "dealer" or rules.get("all_pass") == "dealer_plays"
+    forced_seat = col["dealer"] if dealer_holds else (col["dealer"] + 1) % n_seats
+    forced = declared & (col["winning_bid"] == rules["min_bid"]) & (declarer == forced_seat)
     out["forced-bid share"] = (per_game(forced), n_declared)
     for name, key in (("barrel entries per game", "barrel_entries"), ("barrel falls per game", "barrel_falls"),
                       ("bolt penalties per game", "bolt_penalties"), ("dump trucks per game", "dump_trucks")):

@@ -70,6 +70,7 @@ __all__ = [
     "RAISE_SIZES", "BID_CLASSES", "MIN_ROWS", "ORDERS", "RANK_NAMES", "SCORE_CLASSES", "Estimate", "Difference",
     "RaiseStats", "PairedConcession", "ConcedeStats", "DiscardStats", "MarriageOrderStats", "DefenceStats", "SeatStats",
     "ScoreStats", "StrategyReport", "Deals", "load_deals", "raise_stats", "concede_stats", "paired_concession",
+    "forced_opening",
     "discard_stats", "marriage_order", "declaration_order", "defence_stats", "seat_stats", "score_stats",
     "strategy",
 ]
@@ -690,9 +691,10 @@ class ScoreStats:
       {"declares" (share of them), "contract" (his mean contract when he declares), "below the
       minimum", "at the minimum", "above the minimum" (shares of his contracts against
       ``barrel_min_contract``, the least that takes him off upward: they add up to 1), "forced opening, of
-      those below" (the share of his contracts below the minimum that are his forced opening as first hand,
-      which nobody bid over), "made" (of his contracts played), "wins in the deal" (share of his deals that
-      end the game with his win)};
+      those below" (the share of his contracts below the minimum that are his forced opening, which nobody
+      bid over: as first hand, or as the dealer under forced_bid_seat = dealer; as the dealer when both
+      others passed under all_pass = dealer_plays; ``forced_opening`` says which in words), "made" (of his
+      contracts played), "wins in the deal" (share of his deals that end the game with his win)};
     - ``climbing``: {"with a sitter", "without"}: {"declarer's contract" (mean, the declarer not
       sitting), "made" (his make-rate), "declarer climbs" (share of his deals in which he
       reaches the barrel)}; ``knocked_off``: the share of the sitter's deals in which another
@@ -717,6 +719,7 @@ class ScoreStats:
     dump_truck_value: int
     bolt_on: str
     bolt_count: str
+    forced_opening: str
     bolt_penalty: int
     sitter_deals: int
     sitter: dict[str, Estimate]
@@ -741,6 +744,18 @@ def _before(d: Deals, per_seat: np.ndarray, start: int | np.ndarray = 0) -> np.n
     return np.where(first[:, None], start, prev)
 
 
+def forced_opening(rules: HouseRules) -> tuple[int, str]:
+    """(the position from the dealer of the seat that declares min_bid through no choice of his own,
+    0 the dealer and 1 first hand; those contracts in words): first hand's forced opening, the
+    dealer's under forced_bid_seat = dealer, the dealer's contract when the others passed under
+    all_pass = dealer_plays."""
+    if rules.forced_first_bid and rules.forced_bid_seat == "dealer":
+        return 0, "his forced opening as the dealer, which nobody bid over"
+    if not rules.forced_first_bid and rules.all_pass == "dealer_plays":
+        return 0, "his contract as the dealer when both others passed without a bid (all_pass = dealer_plays)"
+    return 1, "his forced opening as first hand, which nobody bid over"
+
+
 def score_stats(d: Deals, rules: HouseRules, finished: int) -> ScoreStats:
     """Section 7 from the played deals of whole games (sorted by game and deal), clustered by game."""
     c = _Clusters(d.game)
@@ -759,9 +774,14 @@ def score_stats(d: Deals, rules: HouseRules, finished: int) -> ScoreStats:
               "at the minimum": cs.share(d.contract[r] == low, declares),
               "above the minimum": cs.share(d.contract[r] > low, declares),
               "made": cs.share(made, played), "wins in the deal": cs.share((d.events[r, s] & EV_WIN) != 0)}
-    # A sitter in first hand must open at min_bid; when nobody bids over it he declares it, below the
-    # barrel minimum through no choice of his own (unless he raises after the talon).
-    forced = rules.forced_first_bid & ((s - d.dealer[r]) % _SEATS == 1) & (d.winning_bid[r] == rules.min_bid)
+    # A sitter holding the forced bid must open at min_bid; when nobody bids over it he declares it,
+    # below the barrel minimum through no choice of his own (unless he raises after the talon). The
+    # forced seat: first hand (position 1 from the dealer), or the dealer (position 0) under
+    # forced_bid_seat = dealer; without forced_first_bid, under all_pass = dealer_plays, the dealer
+    # declares min_bid when both others passed, again through no choice of his own.
+    position, _ = forced_opening(rules)
+    owes = rules.forced_first_bid or rules.all_pass == "dealer_plays"
+    forced = owes & ((s - d.dealer[r]) % _SEATS == position) & (d.winning_bid[r] == rules.min_bid)
     sitter["forced opening, of those below"] = cs.share(forced, declares & (d.contract[r] < low))
     knocked = cs.share((d.events[r, s] & EV_KNOCKED_OFF) != 0)
     any_sitter = sits.any(axis=1)
@@ -788,7 +808,7 @@ def score_stats(d: Deals, rules: HouseRules, finished: int) -> ScoreStats:
         games=len(g_ids), finished=finished, deals=n, barrel=rules.barrel,
         barrel_min_contract=rules.barrel_min_contract, dump_truck=bool(rules.dump_truck),
         dump_truck_negative=bool(rules.dump_truck_negative), dump_truck_value=rules.dump_truck_value,
-        bolt_on=rules.bolt_on, bolt_count=rules.bolt_count,
+        bolt_on=rules.bolt_on, bolt_count=rules.bolt_count, forced_opening=forced_opening(rules)[1],
         bolt_penalty=rules.bolt_penalty, sitter_deals=len(r), sitter=sitter, climbing=climbing, knocked_off=knocked,
         contract_difference=c.difference(d.contract, ~any_sitter, any_sitter & ~decl_sits),
         dump_trucks=int(truck.sum()), dump_truck_games=cg.share(per_game_truck > 0),

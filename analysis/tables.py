@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import polars as pl
 
-from analysis.advisor import SEATS, check_three_player_deal
+from analysis.advisor import SEATS, check_three_player_deal, forced_seat_name
 from analysis.bid_value import OBJECTIVES, LineValue, line_values, recommended
 from analysis.stats import Rate, holm, two_sided_p, wilson_rate
 from analysis.stored import FINGERPRINT, StaleResultError, holds_out, manifest_problem, refusal, write_manifest
@@ -64,8 +64,8 @@ from sim.engine.playouts import (
 )
 from sim.engine.playouts import CHUNK as ADVICE_CHUNK
 from sim.fingerprint import code_fingerprint, describe_difference, file_sha256
+from sim.game.bids_nb import auction_cap, bid_values
 from sim.game.cards import CARD_POINTS
-from sim.game.play_nb import bid_cap
 from sim.game.rules import HouseRules, load_rules
 from sim.players import MAX_PIMC_WORLDS
 from sim.runs import check_output_dir, write_atomic_bytes, write_parquet_atomic
@@ -147,8 +147,9 @@ MAX_TABLE_DEALS = 1_000_000
 
 
 def levels_for(rules: HouseRules) -> list[int]:
-    """The contracts of the table: the minimum bid to the highest contract, by the bid step."""
-    return list(range(rules.min_bid, rules.max_contract + 1, rules.bid_step))
+    """The contracts of the table: the minimum bid to the highest contract, by the bid step (those
+    ``sim.game.bids_nb.bid_values`` allows: multiples of 10 from bid_step_10_from)."""
+    return bid_values(rules.min_bid, rules.max_contract, rules.to_array())
 
 
 def line_limits(cap: int, levels: list[int] | tuple[int, ...]) -> list[int]:
@@ -387,7 +388,7 @@ def play_part(d: np.ndarray, first: int, rec: HouseRules, seed: int, pimc_deals:
                                "right": d[:, 3].astype(np.uint32)}
     cols.update(hand_features(d[:, 0], rec))
     arr = rec.to_array()
-    caps = np.array([bid_cap(int(h), arr) for h in d[:, 0]], dtype=np.int64)
+    caps = np.array([auction_cap(int(h), arr) for h in d[:, 0]], dtype=np.int64)  # bid_ceiling_before_talon too
     cols["bid_cap"] = caps.astype(np.int16)
     cols["max_points"] = top.astype(np.int16)
     df = pl.DataFrame(cols).with_columns(
@@ -650,7 +651,8 @@ class SeatAdvice:
     """What to bid with a hand class in one seat: the auction lines of seat 0 on the class's deals
     (``analysis.bid_value``), the learned player in every seat, from a zero score.
 
-    - ``seat``: "first", "second" or "third" hand; ``forced``: first hand under forced_first_bid,
+    - ``seat``: "first", "second" or "third" hand; ``forced``: the seat holding the forced bid
+      (first hand under forced_first_bid, the dealer, third hand, under forced_bid_seat = dealer),
       whose pass line is the forced minimum bid, then passing;
     - ``n``: the deals (each one row: no deal counts twice);
     - ``bid``: the recommendation X (``analysis.bid_value.recommended``): the tested level whose
@@ -1020,7 +1022,7 @@ def cheat_sheet(path: Path, *, grouping: str = MAIN_GROUPING, objective: str = "
     for c in shown:
         part = parts[c.hand_class]
         limits = line_limits(c.bidding_cap, levels)
-        seats = tuple(_seat_advice(part, seat, limits, objective, seat == "first" and rules.forced_first_bid)
+        seats = tuple(_seat_advice(part, seat, limits, objective, seat == forced_seat_name(rules))
                       for seat in SEAT_NAMES)
         rows.append(CheatRow(hand_class=c.hand_class, grouping=grouping, n=c.n, bidding_cap=c.bidding_cap,
                              risks=_risk_bids([r for r in c.learned if r.contract <= c.bidding_cap], risks),

@@ -668,10 +668,10 @@ def _section_summary(s: StrategyReport | None, bids: BidTable | None = None) -> 
         lines.append(f"- **On the barrel** it declares {_est(sc.sitter['declares'])} of its deals there and makes "
                      f"{_est(sc.sitter['made'])} of those contracts; {_est(sc.sitter['below the minimum'])} of them "
                      f"are below {sc.barrel_min_contract}, which cannot take it off upward "
-                     + ("(every one of them his forced opening as first hand, which nobody bid over)."
+                     + (f"(every one of them {sc.forced_opening})."
                         if sc.sitter['forced opening, of those below'].value == 1 else
-                        f"({_est(sc.sitter['forced opening, of those below'])} of these being his forced opening "
-                        "as first hand, which nobody bid over)."))
+                        f"({_est(sc.sitter['forced opening, of those below'])} of these being "
+                        f"{sc.forced_opening})."))
     if sc.bolt_penalty:
         lines.append(f"- **Bolt penalties** (−{sc.bolt_penalty}) land {_est(sc.bolt_penalty_per_game, share=False)} "
                      f"times a game; {_est(sc.bolt_penalty_games)} of games see at least one.")
@@ -859,7 +859,7 @@ def _strategy_score(s: StrategyReport) -> list[str]:
                         [["declares", _est(st["declares"])],
                          [f"of his contracts: below {sc.barrel_min_contract} (no win possible)",
                           _est(st["below the minimum"])],
-                         ["of those below: his forced opening as first hand, which nobody bid over",
+                         [f"of those below: {sc.forced_opening}",
                           _est(st["forced opening, of those below"])],
                          [f"at {sc.barrel_min_contract}", _est(st["at the minimum"])],
                          [f"above {sc.barrel_min_contract}", _est(st["above the minimum"])],

@@ -246,9 +246,14 @@ def advice_lines(advice: Advice) -> list[str]:
 
     a = advice
     obj = a.objective
+    from analysis.advisor import owed_contract
+
     forced = a.forced_bid
+    owed = owed_contract(a.rules, a.seat, a.situation.on_barrel)[1]
     duty = (f", forced to bid {forced}" if forced is not None
-            else ", not forced to bid: forced_first_bid = false" if a.seat == "first" else "")
+            else f", declarer at {owed} if both others pass: all_pass = dealer_plays" if owed is not None
+            else ", not forced to bid: forced_first_bid = false" if a.seat == "first" and not a.rules.forced_first_bid
+            else "")
     out = [f"hand {a.hand}  ({a.seat} hand{duty}; rules {a.rule_changes or 'classic'})"]
     if a.known_cards:
         out.append("known: " + ", ".join(f"{k} {v}" for k, v in a.known_cards.items()))

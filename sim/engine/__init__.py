@@ -46,8 +46,9 @@ from sim.engine.schema import (
 from sim.engine.settle_nb import apply_deal, rotate_seats
 from sim.engine.workspace import W_CARD_POINTS, W_HANDS, W_MARRIAGE_POINTS, W_RESULT, new_game_state, new_workspace
 from sim.fingerprint import code_fingerprint, file_sha256
+from sim.game.bids_nb import auction_cap
 from sim.game.cards import CardError, parse_card, parse_hand
-from sim.game.play_nb import beats, bid_cap, legal_follows
+from sim.game.play_nb import beats, legal_follows
 from sim.game.rng_nb import state_from_seed
 from sim.game.rules import HouseRules
 from sim.game.state_layout import (
@@ -403,5 +404,7 @@ def legal_cards(hand: str | int, *, trick: list[str | int] = (), trump: int | No
 
 
 def bidding_cap(hand: str | int, rules: HouseRules | None = None) -> int:
-    """The highest bid a hand allows: 120 + its marriages (at most ``max_contract``)."""
-    return int(bid_cap(_mask(hand, "hand"), (rules or HouseRules()).to_array()))
+    """The highest bid a hand allows in the auction: 120 + its marriages (``max_contract`` alone under
+    no_bid_cap), at most ``max_contract`` and ``bid_ceiling_before_talon`` (``bids_nb.auction_cap``;
+    a final contract's cap ignores the ceiling)."""
+    return int(auction_cap(_mask(hand, "hand"), (rules or HouseRules()).to_array()))

@@ -31,7 +31,7 @@ from sim.numba_config import jit_hot
 __all__ = [
     "forced_seat", "forced_bid", "allowed_value", "value_up", "value_down", "auction_cap", "sitter_floor",
     "bid_range", "legal_bid", "bid_at_most", "count_raises", "nth_raise", "next_raise", "legal_contract",
-    "contract_at_most", "contract_at_least",
+    "contract_at_most", "contract_at_least", "bid_values",
 ]
 
 
@@ -192,3 +192,11 @@ def contract_at_most(value, bid, rules):
 def contract_at_least(value, rules):
     """The least raised contract >= ``value`` (a multiple of 5) that bid_step_10_from allows."""
     return value_up(value, rules)
+
+
+def bid_values(least, top, rules) -> list[int]:
+    """(Plain Python, for the analyses.) The values from ``least`` (an allowed one) to ``top`` on the
+    bid_step grid from ``least`` that bid_step_10_from allows: the bids a raise can stop at, the bid
+    advisor's lines and contract levels, the bid tables' levels. ``rules``: a rules array."""
+    step = int(rules[R.BID_STEP])
+    return [int(nth_raise(least, k, step, rules)) for k in range(int(count_raises(least, top, step, rules)))]

@@ -114,7 +114,7 @@ def _naive_gains(hand: str, seat: str, samples: int, seed: int, objective: str =
     (``sample_unseen``), the same lines and seed as ``advise``."""
     mask = parse_hand(hand)
     rules = HouseRules()
-    cap = int(advisor.bid_cap(mask, rules.to_array()))
+    cap = int(advisor.auction_cap(mask, rules.to_array()))
     limits = [playouts.PASS_LINE, 0, *range(rules.min_bid, cap + 1, rules.bid_step)]
     deals = playouts.sample_unseen(mask, playouts.Known(), samples, seed)
     rows = playouts.auction_lines(mask, deals, rules, advisor.SEATS[seat], playouts.Situation(), limits, seed,
@@ -576,3 +576,41 @@ def test_rounding_decides_the_made_column_under_round_declarer():
     assert made(rounding="ten") == [False, True, False, True]  # 100, 110, 100, 110
     assert made(rounding="ten_half_up") == [True, True, False, True]  # 110, 110, 100, 110
     assert made(rounding="none") == [False, False, False, False]
+
+
+# ---- the auction options of issue 28 (docs/RULES.md "The forced bid, all passing, the ceiling and step
+# before the talon") ---------------------------------------------------------------------------------------
+def test_the_forced_bid_follows_forced_bid_seat():
+    rules = HouseRules(forced_bid_seat="dealer")
+    dealer = advisor.advise(hand=WEAK, rules=rules, samples=60, seed=2, seat="third", methods="heuristic", threads=1)
+    first = advisor.advise(hand=WEAK, rules=rules, samples=60, seed=2, seat="first", methods="heuristic", threads=1)
+    assert dealer.forced_bid == 100 and dealer.pass_line.value.declares[0] > 0  # nobody outbids him at times
+    assert dealer.recommendation.action in ("forced bid 100, then pass", "untested") or \
+        dealer.recommendation.line is not None
+    assert first.forced_bid is None and first.pass_line.value.declares[0] == 0  # first hand may simply pass
+    assert "(third hand, forced to bid 100;" in advice_lines(dealer)[0]
+    assert "forced" not in advice_lines(first)[0]
+
+
+def test_the_dealer_plays_when_all_pass():
+    rules = HouseRules(forced_first_bid=False, all_pass="dealer_plays", min_bid=130)
+    r = advisor.advise(hand=WEAK, rules=rules, samples=40, seed=3, seat="third", methods="heuristic", threads=1)
+    # His cap (120) is below min_bid, so he can never bid; but he declares 130 whenever both others pass.
+    assert r.forced_bid is None and r.can_bid and r.contracts[0].contract == 130 and r.contracts[0].biddable
+    assert [x.kind for x in r.lines] == ["pass", "own"] and r.pass_line.value.declares[0] > 0
+    assert "declarer at 130 if both others pass: all_pass = dealer_plays" in advice_lines(r)[0]
+    first = advisor.advise(hand=WEAK, rules=rules, samples=20, seed=3, seat="first", methods="heuristic", threads=1)
+    assert not first.can_bid and first.pass_line.value.declares[0] == 0
+
+
+def test_the_ceiling_the_step_from_10_and_the_sitter_minimum_shape_the_lines():
+    rules = HouseRules(bid_ceiling_before_talon=170, bid_step_10_from=150, barrel_min_bid_enforced=True)
+    r = advisor.advise(hand=HAND, rules=rules, samples=20, seed=4, seat="first", methods="heuristic", threads=1,
+                       on_barrel=True)
+    # HAND's cap is 220 (hearts); the ceiling makes it 170; a sitter bids 120 or more (his forced bid too);
+    # from 150 only multiples of 10.
+    assert r.bidding_cap == 170 and r.raise_cap > 170 and r.forced_bid == 120
+    assert [x.limit for x in r.lines if x.kind == "bid to"] == [120, 125, 130, 135, 140, 145, 150, 160, 170]
+    contracts = [c.contract for c in r.contracts]
+    assert contracts[0] == 120 and all(c < 150 or c % 10 == 0 for c in contracts) and 160 in contracts
+    assert [c.biddable for c in r.contracts] == [c <= 170 for c in contracts]

@@ -232,3 +232,42 @@ def test_concession_off_drops_every_option_that_refines_it():
     off = strategy._concede_off(rules)
     off.validate()
     assert not off.concede and off.changes_from(HouseRules()) == {"concede": False}
+
+
+@pytest.mark.parametrize("changes, position, words", [
+    ({"forced_bid_seat": "dealer"}, 0, "his forced opening as the dealer"),
+    ({"forced_first_bid": False, "all_pass": "dealer_plays"}, 0, "his contract as the dealer when both others"),
+    ({}, 1, "his forced opening as first hand"),
+])
+def test_sitter_forced_openings_follow_the_forced_seat(made, changes, position, words):
+    """Section 6.7's "forced opening, of those below" counts the seat that holds the forced bid: the
+    dealer (position 0 from him) under forced_bid_seat = dealer, and under all_pass = dealer_plays the
+    dealer's min_bid when both others passed; the report's words name that seat."""
+    import dataclasses
+
+    from analysis.present.markdown import _section_summary, _strategy_score
+    from sim.engine import BatchSpec, play_chunk
+    from sim.engine.schema import EV_BARREL_ON, EV_BARREL_STAY
+    from sim.game.rules import HouseRules
+
+    rules = HouseRules(**changes)
+    frame, games = play_chunk(BatchSpec(mode="games", n=40, seed=11, chunk_size=40, players=("heuristic",) * 3,
+                                        rules=rules), 0)
+    stats = strategy.score_stats(strategy.load_deals(frame), rules, int(games["finished"].sum()))
+    rows = frame.sort("game", "deal").filter((pl.col("redeal") == 0) & (pl.col("declarer") >= 0)).to_dicts()
+    below = forced = 0
+    for prev, row in zip([None] + rows[:-1], rows, strict=True):
+        seat = row["declarer"]
+        if prev is None or prev["game"] != row["game"]:
+            continue
+        if not prev[f"events{seat}"] & (EV_BARREL_ON | EV_BARREL_STAY) or row["contract"] >= rules.barrel_min_contract:
+            continue
+        below += 1
+        forced += (seat - row["dealer"]) % 3 == position and row["winning_bid"] == rules.min_bid
+    est = stats.sitter["forced opening, of those below"]
+    assert below > 0 and est.n == below and forced > 0
+    assert est.value == pytest.approx(forced / below)
+    assert stats.forced_opening.startswith(words)
+    report = dataclasses.replace(made[0], score=stats)
+    assert f"of those below: {stats.forced_opening}" in "\n".join(_strategy_score(report))
+    assert stats.forced_opening in "\n".join(_section_summary(report))
