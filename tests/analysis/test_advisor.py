@@ -589,7 +589,7 @@ def test_the_forced_bid_follows_forced_bid_seat():
         dealer.recommendation.line is not None
     assert first.forced_bid is None and first.pass_line.value.declares[0] == 0  # first hand may simply pass
     assert "(third hand, forced to bid 100;" in advice_lines(dealer)[0]
-    assert "forced" not in advice_lines(first)[0]
+    assert advice_lines(first)[0].startswith(f"hand {first.hand}  (first hand; rules ")
 
 
 def test_the_dealer_plays_when_all_pass():
