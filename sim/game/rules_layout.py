@@ -15,7 +15,8 @@ __all__ = [
     "TALON_TO_DECLARER_ONLY", "DISCARD_FACE_DOWN", "WIN_ONLY_AS_DECLARER", "PLAYERS", "SITOUT_HALF_MARRIAGE",
     "TWO_PLAYER_TALON", "CONCEDE_HALF_FLOOR", "ROUND_UNIT", "ROUND_OFFSET", "DECLARER_SCORES_POINTS",
     "WIN_SCORE_CAPPED", "BOLT_EXEMPT_KEEPS_RUN", "NO_WIN_PENALTY", "NO_WIN_PENALTY_AMOUNT", "SITOUT_CARDS",
-    "SITOUT_MARRIAGE", "DUMP_TRUCK_VALUE", "N_FIELDS", "CONCEDE_PAYOUT_NAMES", "ROUNDINGS",
+    "SITOUT_MARRIAGE", "DUMP_TRUCK_VALUE", "MARRIAGE_MIN_CARDS", "MARRIAGE_TRUMP_FROM", "N_FIELDS",
+    "CONCEDE_PAYOUT_NAMES", "ROUNDINGS", "MARRIAGE_TRUMP_FROM_NAMES",
     "NO_WIN_OFF", "NO_WIN_CUMULATIVE", "NO_WIN_CONSECUTIVE", "NO_WIN_PENALTY_NAMES", "SITOUT_SCORES",
     "BOLT_ON_NO_TRICKS", "BOLT_ON_ZERO_POINTS", "BOLT_ON_THREE_PASSES", "BOLT_ON_NAMES",
     "BOLT_COUNT_CUMULATIVE", "BOLT_COUNT_CONSECUTIVE", "BOLT_COUNT_EACH", "BOLT_COUNT_NAMES",
@@ -105,7 +106,12 @@ SITOUT_CARDS = 78  # players = 4: the dealer sitting out scores the talon's card
 SITOUT_MARRIAGE = 79  # ... and the marriages (and with sitout_half_marriage the half marriages) in it
 DUMP_TRUCK_VALUE = 80  # the score the dump truck resets to 0 (and its negative with dump_truck_negative)
 # Dark and golden scoring of issue 28 item 5 (docs/RULES.md "Dark and golden scoring"; evidence in
-# docs/peer-rules.md §5). Slots 81-93 belong to the auction, barrel and marriage options.
+# docs/peer-rules.md §5). Slots 81-91 belong to the auction and barrel options.
+# When marriages may be declared and take effect, issue 28 item 10 (docs/RULES.md "When marriages may be
+# declared and take effect"; evidence in docs/peer-rules.md §10). Both apply to every declaration
+# (marriage, half marriage, the four aces).
+MARRIAGE_MIN_CARDS = 92  # a leader may declare only holding at least this many cards, the led card included
+MARRIAGE_TRUMP_FROM = 93  # 1 = next_trick: the trick a marriage is led in keeps the trump in force before it
 DARK_DEFENDERS_DOUBLED = 94  # a dark deal's defenders score round(2 x card points + marriages)
 GOLDEN_DEFENDERS_ROUNDED = 95  # golden_defenders = doubled_rounded: 2 x round(card points + marriages)
 BOLT_DOUBLE_IN_GOLDEN = 96
@@ -119,6 +125,7 @@ NO_WIN_OFF, NO_WIN_CUMULATIVE, NO_WIN_CONSECUTIVE = 0, 1, 2
 NO_WIN_PENALTY_NAMES = ("off", "cumulative", "consecutive")
 # sitout_scores: name -> (SITOUT_CARDS, SITOUT_MARRIAGE)
 SITOUT_SCORES = {"cards_and_marriage": (1, 1), "cards": (1, 0), "marriage": (0, 1)}
+MARRIAGE_TRUMP_FROM_NAMES = ("this_trick", "next_trick")  # index 1 sets MARRIAGE_TRUMP_FROM
 GOLDEN_DEFENDERS_NAMES = ("doubled_cards", "doubled_rounded")  # index 1 sets GOLDEN_DEFENDERS_ROUNDED
 CONCEDE_PAYOUT_NAMES = ("half_up5", "half_floor")  # index 1 sets CONCEDE_HALF_FLOOR
 # rounding: name -> (unit, offset). (points + offset) // unit * unit rounds a remainder below

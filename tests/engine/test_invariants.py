@@ -85,6 +85,9 @@ LEAD_RULES = HouseRules(no_lead_foreign_trump=True, must_lead_trump=True)
 ALL_PLAY_OPTIONS = HouseRules(must_head=True, marriage_first_lead=True, marriage_burns_without_trick=True,
                               marriage_optional=True, ace_marriage=200, half_marriage=True,
                               no_lead_foreign_trump=True, must_lead_trump=True, marriage_values=(60, 40, 100, 80))
+# When marriages may be declared and take effect (issue 28 item 10, docs/RULES.md): urmomeesak's three
+# cards, mekedron's trump from the next trick.
+MARRIAGE_TIMING = HouseRules(marriage_min_cards=3, marriage_trump_from="next_trick")
 
 # House rules of RULES.md §4.2-§4.7 (meaning: docs/RULES.md "Meaning of the options").
 ALL_REDEALS = dict(redeal_hand_points_below=15, redeal_four_nines=True, redeal_three_nines=True,
@@ -145,6 +148,10 @@ GAME_CONFIGS = {
     "must-lead-trump-mostly-random": (MOSTLY_RANDOM, HouseRules(must_lead_trump=True)),
     "marriage-values-half": (MIXED, HouseRules(marriage_values=(100, 80, 60, 40), half_marriage=True)),
     "all-play-options-mixed": (MIXED, ALL_PLAY_OPTIONS),
+    "marriage-timing-heuristic": (HEURISTIC, MARRIAGE_TIMING),
+    "marriage-timing-next-trick-half-lead-rules-mixed": (MIXED, HouseRules(
+        marriage_trump_from="next_trick", half_marriage=True, no_lead_foreign_trump=True, must_head=True)),
+    "marriage-timing-five-cards-online-mostly-random": (MOSTLY_RANDOM, with_rules(ONLINE_PLAY, marriage_min_cards=5)),
     # The ported bot under the classic rules, the play options and the house rules.
     "leadage-classic": (LEADAGE, HouseRules()),
     "leadage-all-play-options": (LEADAGE, ALL_PLAY_OPTIONS),
@@ -248,6 +255,7 @@ GAME_CONFIGS = {
                                                                    forced_first_bid=False, silence_below=-120)),
     "two-all-play-options-mixed": (MIXED2, with_rules(ALL_PLAY_OPTIONS, **TWO)),
     "two-talon3-online-mixed": (MIXED2, with_rules(preset("online"), **TWO3)),
+    "two-marriage-timing-mixed": (MIXED2, with_rules(MARRIAGE_TIMING, **TWO, marriage_min_cards=6)),
     "two-house-combined-mixed": (MIXED2, with_rules(HOUSE_COMBINED, **TWO)),
     "two-talon3-house-combined-2-mixed": (MIXED2, with_rules(HOUSE_COMBINED_2, **TWO3)),
 }
@@ -297,6 +305,22 @@ DEAL_CONFIGS = {
     "four-learned-house-combined": (("learned", "heuristic", "learned", "random"), with_rules(HOUSE_COMBINED,
                                                                                           **FOUR)),
     "learned-all-play-options": (("learned", "random", "learned"), with_rules(ALL_PLAY_OPTIONS)),
+    # When marriages may be declared and take effect (issue 28 item 10): every player.
+    "random-marriage-timing": (RANDOM, with_rules(MARRIAGE_TIMING, marriage_min_cards=4, marriage_optional=True,
+                                                  half_marriage=True, ace_marriage=200)),
+    "random-all-play-options-marriage-timing": (RANDOM, with_rules(ALL_PLAY_OPTIONS, marriage_min_cards=3,
+                                                                   marriage_trump_from="next_trick")),
+    "mixed-marriage-timing-first-lead": (MIXED, with_rules(MARRIAGE_TIMING, marriage_first_lead=True,
+                                                           marriage_min_cards=7)),
+    "dd-marriage-timing": ("dd", with_rules(MARRIAGE_TIMING, marriage_optional=True, half_marriage=True)),
+    "pimc-marriage-timing": (("pimc", "pimc-fast", "leadage"), MARRIAGE_TIMING),
+    "learned-marriage-timing": (("learned", "learned-cards", "random"), with_rules(MARRIAGE_TIMING,
+                                                                                  marriage_optional=True)),
+    "four-random-marriage-timing": (RANDOM4, with_rules(MARRIAGE_TIMING, **FOUR, marriage_min_cards=8,
+                                                        marriage_first_lead=True)),
+    "two-random-marriage-timing": (RANDOM2, with_rules(MARRIAGE_TIMING, **TWO3, marriage_min_cards=7,
+                                                       marriage_optional=True)),
+    "two-dd-pimc-marriage-timing": (("dd", "pimc"), with_rules(MARRIAGE_TIMING, **TWO, marriage_min_cards=5)),
     # Two players in independent deals (a random dealer; the other seat is first hand).
     "two-random": (RANDOM2, HouseRules(**TWO)),
     "two-talon3-random": (RANDOM2, HouseRules(**TWO3)),
@@ -324,7 +348,8 @@ DEAL_CONFIGS = {
 }
 DEAL_COUNTS = {"dd-must-head-half": 60, "dd-all-play-options": 60, "dd-house-combined": 60,
                "four-dd-pimc": 40, "two-dd": 60, "two-talon3-dd-all-play-options": 60, "two-pimc-dd": 15,
-               "two-talon3-dd-pimc-house-combined": 15}  # others: FAST_DEALS
+               "two-talon3-dd-pimc-house-combined": 15, "dd-marriage-timing": 60, "pimc-marriage-timing": 15,
+               "two-dd-pimc-marriage-timing": 15}  # others: FAST_DEALS
 
 
 @functools.cache
@@ -651,7 +676,8 @@ def test_fast_sample_reaches_every_settlement_case(engine_compiled):
 PLAY_OPTION_CASES = (
     "declared marriage", "declared half marriage", "declared four aces", "declined", "declared before a won trick",
     "burnt", "must head binds", "trump lead forced", "foreign trump lead barred",
-    "foreign trump barred over must_lead_trump",
+    "foreign trump barred over must_lead_trump", "too few cards to declare", "trump deferred to the next trick",
+    "trump deferred, the old one in force", "old trump wins the declaring trick",
 )
 
 
@@ -681,6 +707,7 @@ TWO_PLAYER_CASES = (
     "accumulated to the target", "third concession", "concede limit reached", "three passes bolt", "silenced",
     "trickless declarer exempt", "declared half marriage", "declared four aces", "declined",
     "declared before a won trick", "must head binds", "trump lead forced", "foreign trump lead barred",
+    "too few cards to declare", "trump deferred to the next trick", "trump deferred, the old one in force",
 )
 
 
@@ -775,6 +802,7 @@ OPTION_VALUES = {
     "dump_truck_value": (555, 100, 600),
     "dark_defenders_doubled": (True, False), "golden_defenders": ("doubled_cards", "doubled_rounded"),
     "bolt_double_in_golden": (False, True),
+    "marriage_min_cards": (2, 3, 5, 8), "marriage_trump_from": ("this_trick", "next_trick"),
 }
 ALL_OPTIONS = frozenset(f.name for f in dataclasses.fields(HouseRules))
 DRAWN_OPTIONS = sorted(OPTION_VALUES)
@@ -818,6 +846,9 @@ def house_rules(draw) -> HouseRules:
     if changes.get("forced_first_bid") is False:
         changes.pop("talon_hidden_at_100", None)
         changes.pop("redeal_talon_only_at_100", None)
+    # Eight cards allow a marriage only on the first trick with three playing: before a won trick.
+    if changes.get("marriage_min_cards") == 8 and changes.get("players", 3) != 2:
+        changes["marriage_first_lead"] = True
     try:
         return HouseRules.from_dict(changes, source="drawn")
     except RulesError:

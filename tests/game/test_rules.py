@@ -349,3 +349,31 @@ def test_dark_and_golden_scoring_reach_the_rules_array():
     a = HouseRules(dark_game=True, dark_defenders_doubled=False, golden_round=True,
                    golden_defenders="doubled_rounded", bolt_double_in_golden=True).to_array()
     assert (a[R.DARK_DEFENDERS_DOUBLED], a[R.GOLDEN_DEFENDERS_ROUNDED], a[R.BOLT_DOUBLE_IN_GOLDEN]) == (0, 1, 1)
+
+
+# ---- when marriages may be declared and take effect (issue 28 item 10) ----------------------------
+@pytest.mark.parametrize(
+    "values, message",
+    [
+        ({"marriage_min_cards": 1}, "'marriage_min_cards' = 1: must be an integer from 2 to 8"),
+        ({"marriage_min_cards": 9}, "'marriage_min_cards' = 9: must be an integer from 2 to 8"),
+        ({"marriage_min_cards": 8}, "'marriage_min_cards' = 8: would forbid every marriage: with 3 players"),
+        ({"marriage_min_cards": 8, "players": 4}, "'marriage_min_cards' = 8: would forbid every marriage: with 4 "),
+        ({"marriage_trump_from": "later"}, "'marriage_trump_from' = 'later': must be this_trick or next_trick"),
+    ],
+)
+def test_bad_marriage_timing_is_one_line(values, message):
+    with pytest.raises(RulesError, match=message) as info:
+        HouseRules.from_dict(values)
+    assert "\n" not in str(info.value)
+
+
+def test_marriage_timing_reaches_the_rules_array():
+    a = HouseRules().to_array()
+    assert (a[R.MARRIAGE_MIN_CARDS], a[R.MARRIAGE_TRUMP_FROM]) == (2, 0)
+    a = HouseRules(marriage_min_cards=3, marriage_trump_from="next_trick").to_array()
+    assert (a[R.MARRIAGE_MIN_CARDS], a[R.MARRIAGE_TRUMP_FROM]) == (3, 1)
+    # Eight cards: the first trick only, so with three or four players only with marriage_first_lead;
+    # two players hold 8 cards on a later trick.
+    assert HouseRules.from_dict({"marriage_min_cards": 8, "marriage_first_lead": True}).marriage_min_cards == 8
+    assert HouseRules.from_dict({"marriage_min_cards": 8, "players": 2, "two_player_talon": 3}).marriage_min_cards == 8

@@ -32,6 +32,8 @@ OPTION_SETS = {
     "no_lead_foreign_trump": {"no_lead_foreign_trump": True},
     "must_lead_trump": {"must_lead_trump": True},
     "marriage_values": {"marriage_values": (100, 80, 60, 40)},
+    "marriage_min_cards": {"marriage_min_cards": 3},
+    "marriage_trump_from": {"marriage_trump_from": "next_trick"},
 }
 BOOLEAN_OPTIONS = ("must_head", "marriage_first_lead", "marriage_optional", "half_marriage",
                    "no_lead_foreign_trump", "must_lead_trump")
@@ -49,6 +51,10 @@ def random_options(rng: random.Random) -> dict:
         opts["ace_marriage"] = 200
     if rng.random() < 0.2:
         opts["marriage_values"] = (100, 80, 60, 40)
+    if rng.random() < 0.25:
+        opts["marriage_min_cards"] = rng.choice([3, 4])
+    if rng.random() < 0.35:
+        opts["marriage_trump_from"] = "next_trick"
     return opts
 
 
@@ -210,6 +216,7 @@ def replay(pos: dict, plays: list, rules: ref.PlayRules) -> int:
     points = 0
     for t in range(0, len(plays), 3):
         trick = ()
+        pending = -1
         for k, play in enumerate(plays[t:t + 3]):
             seat = (leader + k) % 3
             assert play.seat == seat
@@ -217,12 +224,12 @@ def replay(pos: dict, plays: list, rules: ref.PlayRules) -> int:
             if k == 0:
                 assert card in ref._leads(hands[seat], seat, trump, owner, rules)
                 decl = ref._declaration(hands[seat], card, rules)
-                may = decl is not None and (seat in won or rules.marriage_first_lead)
+                may = decl is not None and ref._may_declare(hands[seat], seat, won, rules)
                 assert play.declared == may or (rules.marriage_optional and may and not play.declared)
                 if play.declared:
                     val, changes = decl
                     if changes:
-                        trump, owner = card[0], seat
+                        trump, owner, pending = ref._set_trump(trump, owner, pending, card[0], seat, rules)
                     if seat == 0:
                         if rules.marriage_burns_without_trick and 0 not in won:
                             unsecured += val
@@ -236,6 +243,8 @@ def replay(pos: dict, plays: list, rules: ref.PlayRules) -> int:
         winner = (leader + ref._winner(trick, trump)) % 3
         if winner == 0:
             points += sum(ref.POINTS[c[1]] for c in trick) + (unsecured if 0 not in won else 0)
+        if pending >= 0:  # marriage_trump_from = next_trick
+            trump, owner = pending, leader
         won.add(winner)
         leader = winner
     return points
@@ -300,7 +309,8 @@ def test_dd_player_plays_a_best_card_mid_trick(compiled):
         rules = HouseRules.from_dict(options)
         pr = play_rules(options)
         pos = random_position(rng, rng.randint(2, 5), options)
-        leader, trump, owner = pos["leader"], pos["trump"], pos["owner"]
+        leader, trump, owner, unsecured = pos["leader"], pos["trump"], pos["owner"], pos["unsecured"]
+        pending = -1
         hands = [ref.cards_of(h) for h in pos["hands"]]
         trick = ()
         for k in range(rng.randrange(3)):  # play random legal cards into the trick
@@ -308,6 +318,15 @@ def test_dd_player_plays_a_best_card_mid_trick(compiled):
             options_now = (ref._leads(hands[seat], seat, trump, owner, pr) if k == 0
                            else ref._follows(hands[seat], trick, trump, pr.must_head))
             card = rng.choice(sorted(options_now))
+            if k == 0:  # the lead declares when it may (under marriage_optional only sometimes)
+                decl = ref._declaration(hands[seat], card, pr)
+                if decl and ref._may_declare(hands[seat], seat, pos["won"], pr) and not (
+                        pr.marriage_optional and rng.random() < 0.5):
+                    val, changes = decl
+                    if changes:
+                        trump, owner, pending = ref._set_trump(trump, owner, pending, card[0], seat, pr)
+                    if seat == 0 and pr.marriage_burns_without_trick and 0 not in pos["won"]:
+                        unsecured += val
             hands[seat] = hands[seat] - {card}
             trick += (card,)
         seat = (leader + len(trick)) % 3
@@ -323,40 +342,45 @@ def test_dd_player_plays_a_best_card_mid_trick(compiled):
         won_mask = sum(1 << ((s + declarer) % 3) for s in pos["won"])
         card, declare = dd_nb.dd_choose_card(
             np.array(eng, dtype=np.int64), (seat + declarer) % 3, legal_mask, trick_idx, len(trick),
-            (leader + declarer) % 3, trump, -1 if owner < 0 else (owner + declarer) % 3, declarer, won_mask,
-            pos["unsecured"], rules.to_array(), st, work, tt)
+            (leader + declarer) % 3, trump, -1 if owner < 0 else (owner + declarer) % 3, pending, declarer, won_mask,
+            unsecured, rules.to_array(), st, work, tt)
         assert legal_mask >> card & 1
-        kw = dict(leader=leader, trump=trump, owner=owner, won=pos["won"], unsecured=pos["unsecured"], rules=pr)
+        kw = dict(leader=leader, trump=trump, owner=owner, won=pos["won"], unsecured=unsecured, rules=pr)
         idx_trick = tuple(ref.card_index(c) for c in trick)
-        best = ref.solve(masks, trick=idx_trick, **kw)
+        best = ref.solve(masks, trick=idx_trick, pending=pending, **kw)
         if not trick:
             assert ref._lead_value(masks, card, **kw) == best
             decl = ref._declaration(hands[seat], (card // 6, card % 6), pr)
-            may = decl is not None and (seat in pos["won"] or pr.marriage_first_lead)
+            may = decl is not None and ref._may_declare(hands[seat], seat, pos["won"], pr)
             assert declare == may or (pr.marriage_optional and may)
         else:
             assert not declare
             after = list(masks)
             after[seat] &= ~(1 << card)
-            got = ref_after_follow(after, idx_trick + (card,), kw)
+            got = ref_after_follow(after, idx_trick + (card,), kw, pending)
             assert got == best
 
 
-def ref_after_follow(masks, trick, kw):
-    """Reference value after a follower's card (completing the trick when it is the third)."""
+def ref_after_follow(masks, trick, kw, pending=-1):
+    """Reference value after a follower's card (completing the trick when it is the third, then
+    putting a pending trump in force)."""
     if len(trick) < 3:
-        return ref.solve(masks, trick=trick, **kw)
+        return ref.solve(masks, trick=trick, pending=pending, **kw)
     cards = tuple((c // 6, c % 6) for c in trick)
     winner = (kw["leader"] + ref._winner(cards, kw["trump"])) % 3
     gain = 0
     if winner == 0:
         gain = sum(ref.POINTS[c[1]] for c in cards) + (kw["unsecured"] if 0 not in kw["won"] else 0)
     rest = dict(kw, leader=winner, won=tuple(set(kw["won"]) | {winner}))
+    if pending >= 0:
+        rest.update(trump=pending, owner=kw["leader"])
     return gain + ref.solve(masks, **rest)
 
 
 @pytest.mark.parametrize("options", [{}, {"marriage_first_lead": True, "marriage_burns_without_trick": True,
-                                          "marriage_optional": True, "half_marriage": True, "must_head": True}])
+                                          "marriage_optional": True, "half_marriage": True, "must_head": True},
+                                     {"marriage_min_cards": 4, "marriage_trump_from": "next_trick",
+                                      "marriage_optional": True, "must_head": True}])
 def test_dd_self_play_scores_the_discard_value(compiled, options):
     """Whole deals played by the DD player at every seat, from its own discard, with the declarer
     at each engine seat: the declarer scores exactly the value the solver promised."""
@@ -381,20 +405,21 @@ def test_dd_self_play_scores_the_discard_value(compiled, options):
         for _ in range(8):
             trick = np.zeros(3, dtype=np.int64)
             cards = ()
+            pending = -1
             for k in range(3):
                 p = (leader + k) % 3
                 hand = ref.cards_of(int(hands[p]))
                 legal = (ref._leads(hand, p, trump, owner, pr) if k == 0
                          else ref._follows(hand, cards, trump, pr.must_head))
                 legal_mask = sum(1 << ref.card_index(c) for c in legal)
-                c, declare = dd_nb.dd_choose_card(hands, p, legal_mask, trick, k, leader, trump, owner, declarer, won,
-                                                  unsecured, arr, st, work, tt)
+                c, declare = dd_nb.dd_choose_card(hands, p, legal_mask, trick, k, leader, trump, owner, pending,
+                                                  declarer, won, unsecured, arr, st, work, tt)
                 assert legal_mask >> c & 1
                 if declare:
-                    assert k == 0 and (won >> p & 1 or pr.marriage_first_lead)
+                    assert k == 0 and ref._may_declare(hand, p, {s for s in range(3) if won >> s & 1}, pr)
                     val, changes = ref._declaration(hand, (c // 6, c % 6), pr)
                     if changes:
-                        trump, owner = c // 6, p
+                        trump, owner, pending = ref._set_trump(trump, owner, pending, c // 6, p, pr)
                     if p == declarer:
                         if pr.marriage_burns_without_trick and not won >> declarer & 1:
                             unsecured += val
@@ -407,6 +432,8 @@ def test_dd_self_play_scores_the_discard_value(compiled, options):
             if winner == declarer:
                 points += sum(ref.POINTS[x[1]] for x in cards) + unsecured
                 unsecured = 0
+            if pending >= 0:
+                trump, owner = pending, leader
             won |= 1 << winner
             leader = winner
         assert points == promised

@@ -242,6 +242,7 @@ def replay2(pos: dict, plays: list, rules: ref.PlayRules) -> int:
     total = 0
     for t in range(0, len(plays), 2):
         trick = ()
+        pending = -1
         for k, play in enumerate(plays[t:t + 2]):
             seat = (leader + k) % 2
             assert play.seat == seat
@@ -249,12 +250,12 @@ def replay2(pos: dict, plays: list, rules: ref.PlayRules) -> int:
             if k == 0:
                 assert card in ref._leads(hands[seat], seat, trump, owner, rules)
                 decl = ref._declaration(hands[seat], card, rules)
-                may = decl is not None and (seat in won or rules.marriage_first_lead)
+                may = decl is not None and ref._may_declare(hands[seat], seat, won, rules)
                 assert play.declared == may or (rules.marriage_optional and may and not play.declared)
                 if play.declared:
                     val, changes = decl
                     if changes:
-                        trump, owner = card[0], seat
+                        trump, owner, pending = ref._set_trump(trump, owner, pending, card[0], seat, rules)
                     if seat == 0:
                         if rules.marriage_burns_without_trick and 0 not in won:
                             unsecured += val
@@ -270,6 +271,8 @@ def replay2(pos: dict, plays: list, rules: ref.PlayRules) -> int:
             total += sum(ref.POINTS[c[1]] for c in trick) + (unsecured if 0 not in won else 0)
             if not hands[0]:
                 total += pos["bonus"]
+        if pending >= 0:  # marriage_trump_from = next_trick
+            trump, owner = pending, leader
         won.add(winner)
         leader = winner
     return total
@@ -300,11 +303,12 @@ def random_choice(rng: random.Random, options: dict) -> dict:
         hand = ref.cards_of(masks[leader])
         card = rng.choice(sorted(ref._leads(hand, leader, pos["trump"], pos["owner"], pr)))
         decl = ref._declaration(hand, card, pr)
-        may = decl and (leader in pos["won"] or pr.marriage_first_lead)
+        may = decl and ref._may_declare(hand, leader, pos["won"], pr)
         if may and not (pr.marriage_optional and rng.random() < 0.5):
             val, changes = decl
             if changes:
-                kw.update(trump=card[0], owner=leader)
+                trump, owner, pending = ref._set_trump(kw["trump"], kw["owner"], -1, card[0], leader, pr)
+                kw.update(trump=trump, owner=owner, pending=pending)
             if leader == 0 and pr.marriage_burns_without_trick and 0 not in pos["won"]:
                 kw["unsecured"] += val
         masks[leader] &= ~(1 << ref.card_index(card))
@@ -316,13 +320,13 @@ def random_choice(rng: random.Random, options: dict) -> dict:
 
 
 def engine_args(ch: dict, declarer: int) -> tuple:
-    """(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won, unsecured)
-    of a choice point in engine seats, solver seat s sitting at engine seat s ^ declarer."""
+    """(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, pending, declarer, won,
+    unsecured) of a choice point in engine seats, solver seat s sitting at engine seat s ^ declarer."""
     kw, trick = ch["kw"], ch["trick"]
     return (np.array([ch["masks"][declarer], ch["masks"][declarer ^ 1]], dtype=np.int64), ch["seat"] ^ declarer,
             ch["legal"], np.array(trick + (0,) * (2 - len(trick)), dtype=np.int64), len(trick),
-            kw["leader"] ^ declarer, kw["trump"], -1 if kw["owner"] < 0 else kw["owner"] ^ declarer, declarer,
-            sum(1 << (s ^ declarer) for s in kw["won"]), kw["unsecured"])
+            kw["leader"] ^ declarer, kw["trump"], -1 if kw["owner"] < 0 else kw["owner"] ^ declarer,
+            kw.get("pending", -1), declarer, sum(1 << (s ^ declarer) for s in kw["won"]), kw["unsecured"])
 
 
 def test_dd_player_plays_a_best_move(compiled2):
@@ -453,19 +457,20 @@ def self_play(deck: list[int], to_talon: bool, declarer: int, options: dict, st,
     while hands[0]:
         trick = np.zeros(2, dtype=np.int64)
         cards = ()
+        pending = -1
         for k in range(2):
             p = leader ^ k
             hand = ref.cards_of(int(hands[p]))
             legal = ref._leads(hand, p, trump, owner, pr) if k == 0 else ref._follows(hand, cards, trump, pr.must_head)
             legal_mask = sum(1 << ref.card_index(c) for c in legal)
-            c, declare = dd_nb.dd2_choose_card(hands, p, legal_mask, trick, k, leader, trump, owner, declarer, won,
-                                               unsecured, bonus, arr, st, work, tt)
+            c, declare = dd_nb.dd2_choose_card(hands, p, legal_mask, trick, k, leader, trump, owner, pending, declarer,
+                                               won, unsecured, bonus, arr, st, work, tt)
             assert legal_mask >> c & 1
             if declare:
-                assert k == 0 and (won >> p & 1 or pr.marriage_first_lead)
+                assert k == 0 and ref._may_declare(hand, p, {s for s in range(2) if won >> s & 1}, pr)
                 val, changes = ref._declaration(hand, (c // 6, c % 6), pr)
                 if changes:
-                    trump, owner = c // 6, p
+                    trump, owner, pending = ref._set_trump(trump, owner, pending, c // 6, p, pr)
                 if p == declarer:
                     if pr.marriage_burns_without_trick and not won >> declarer & 1:
                         unsecured += val
@@ -478,6 +483,8 @@ def self_play(deck: list[int], to_talon: bool, declarer: int, options: dict, st,
         if winner == declarer:
             total += sum(ref.POINTS[x[1]] for x in cards) + unsecured + (bonus if not hands[0] else 0)
             unsecured = 0
+        if pending >= 0:
+            trump, owner = pending, leader
         won |= 1 << winner
         leader = winner
     return total, promised
@@ -490,9 +497,10 @@ def test_dd_self_play_scores_the_discard_value(compiled2, to_talon):
     rng = np.random.default_rng(31)
     options = {"marriage_first_lead": True, "marriage_burns_without_trick": True, "marriage_optional": True,
                "half_marriage": True, "must_head": True}
-    for d in range(2):
+    later = {"marriage_min_cards": 5, "marriage_trump_from": "next_trick", "marriage_first_lead": True}
+    for d in range(3):
         deck = [int(c) for c in rng.permutation(24)]
-        scored, promised = self_play(deck, to_talon, d, options if d else {}, st, work, tt)
+        scored, promised = self_play(deck, to_talon, d % 2, (options, {}, later)[d], st, work, tt)
         assert scored == promised
 
 
@@ -510,9 +518,9 @@ def test_dd_self_play_scores_the_discard_value_large(compiled2, name):
 
 # ---- the PIMC player ------------------------------------------------------------------------------------
 def pimc_card(hands, seat, legal, trick, k, state, played, voids, known, counts, n_worlds, arr, rng, bufs):
-    leader, trump, owner, declarer, won, unsecured = state
-    return pimc2_nb.pimc2_choose_card(hands, seat, legal, trick, k, leader, trump, owner, declarer, won, unsecured,
-                                      played, voids, np.array(known, dtype=np.int64),
+    leader, trump, owner, pending, declarer, won, unsecured = state
+    return pimc2_nb.pimc2_choose_card(hands, seat, legal, trick, k, leader, trump, owner, pending, declarer, won,
+                                      unsecured, played, voids, np.array(known, dtype=np.int64),
                                       np.array(counts, dtype=np.int64), n_worlds, arr, rng, *bufs)
 
 
@@ -521,7 +529,9 @@ def test_pimc_plays_legal_reproducible_deals(compiled2):
     the same generator state gives the same choice."""
     bufs = (*search_nb.new_work(), search_nb.new_table(16), new_pimc_buffer())
     for d, (to_talon, options) in enumerate([(False, {}), (True, {"must_head": True, "marriage_first_lead": True,
-                                                                  "marriage_optional": True})]):
+                                                                  "marriage_optional": True}),
+                                             (False, {"marriage_trump_from": "next_trick", "marriage_min_cards": 4,
+                                                      "marriage_first_lead": True})]):
         arr = HouseRules.from_dict(options).to_array()
         pr = play_rules(options)
         deck = [int(c) for c in np.random.default_rng(40 + d).permutation(24)]
@@ -537,7 +547,7 @@ def test_pimc_plays_legal_reproducible_deals(compiled2):
         assert (rng == again).all()
         assert b1 < b2 and givable >> b1 & 1 and givable >> b2 & 1
         assert (givable >> t & 1 and t not in (b1, b2)) if to_talon else t == -1
-        declarer = d
+        declarer = d % 2
         hands = np.zeros(2, dtype=np.int64)
         hands[declarer] = hand12 & ~(1 << b1 | 1 << b2 | (1 << t if t >= 0 else 0))
         hands[declarer ^ 1] = defender
@@ -548,6 +558,7 @@ def test_pimc_plays_legal_reproducible_deals(compiled2):
         while hands[0]:
             trick = np.zeros(2, dtype=np.int64)
             cards = ()
+            pending = -1
             for k in range(2):
                 p = leader ^ k
                 hand = ref.cards_of(int(hands[p]))
@@ -559,7 +570,7 @@ def test_pimc_plays_legal_reproducible_deals(compiled2):
                 known = [0, 1 << t if p == declarer and t >= 0 else 0, buried if p == declarer else 0,
                          0 if p == declarer else seen_talon]
                 counts = [bin(int(hands[p ^ 1])).count("1"), bin(talon).count("1"), 2]
-                state = (leader, trump, owner, declarer, won, 0)
+                state = (leader, trump, owner, pending, declarer, won, 0)
                 before = rng.copy()
                 c, declare = pimc_card(hands, p, legal_mask, trick, k, state, played, voids, known, counts, 4, arr,
                                        rng, bufs)
@@ -568,9 +579,9 @@ def test_pimc_plays_legal_reproducible_deals(compiled2):
                 assert legal_mask >> c & 1
                 if declare:
                     val, changes = ref._declaration(hand, (c // 6, c % 6), pr)
-                    assert k == 0 and (won >> p & 1 or pr.marriage_first_lead)
+                    assert k == 0 and ref._may_declare(hand, p, {s for s in range(2) if won >> s & 1}, pr)
                     if changes:
-                        trump, owner = c // 6, p
+                        trump, owner, pending = ref._set_trump(trump, owner, pending, c // 6, p, pr)
                 if k == 1 and c // 6 != cards[0][0]:
                     voids[p] |= 1 << cards[0][0]
                 trick[k] = c
@@ -578,6 +589,8 @@ def test_pimc_plays_legal_reproducible_deals(compiled2):
                 hands[p] &= ~(1 << c)
                 played |= 1 << c
             winner = leader ^ ref._winner(cards, trump)
+            if pending >= 0:
+                trump, owner = pending, leader
             won |= 1 << winner
             leader = winner
 
