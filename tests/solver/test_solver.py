@@ -184,6 +184,55 @@ def test_eight_card_sample_matches_brute_force(compiled, name):
     check_against_reference(rng, OPTION_SETS[name], {8: 1, 7: 1})
 
 
+def declaring_position(rng: random.Random, n: int, seats: int = 3) -> dict:
+    """A position built for the marriage timing options: the seat on lead holds a marriage (K+Q of
+    suit s) and has won a trick, another suit is trump, and each other seat is void in s half the
+    time (so that the trump in force decides the declaring trick under next_trick)."""
+    s = rng.randrange(4)
+    trump = rng.choice([t for t in range(4) if t != s])
+    leader = rng.randrange(seats)
+    deck = [c for c in range(24) if c not in (6 * s + 3, 6 * s + 2)]
+    rng.shuffle(deck)
+    hands = [0] * seats
+    hands[leader] = 1 << (6 * s + 3) | 1 << (6 * s + 2)
+    for seat in range(seats):
+        void = seat != leader and rng.random() < 0.5
+        for c in list(deck):
+            if bin(hands[seat]).count("1") >= n:
+                break
+            if void and c // 6 == s:
+                continue
+            hands[seat] |= 1 << c
+            deck.remove(c)
+    if any(bin(h).count("1") != n for h in hands):  # the voids ran the deck short: try again
+        return declaring_position(rng, n, seats)
+    won = tuple(q for q in range(seats) if q == leader or rng.random() < 0.5)
+    return {"hands": hands, "leader": leader, "trump": trump, "owner": rng.choice([-1] + list(range(seats))),
+            "won": won, "unsecured": 0}
+
+
+TIMING_OPTIONS = [{"marriage_trump_from": "next_trick"}, {"marriage_trump_from": "next_trick", "must_head": True},
+                  {"marriage_trump_from": "next_trick", "no_lead_foreign_trump": True, "half_marriage": True},
+                  {"marriage_trump_from": "next_trick", "marriage_min_cards": 3, "marriage_optional": True},
+                  {"marriage_min_cards": 4}]
+
+
+@pytest.mark.parametrize("options", TIMING_OPTIONS)
+def test_marriage_timing_positions_match_brute_force(compiled, options):
+    """Positions where the timing options decide (a marriage on lead under another trump): the
+    solver agrees with the brute force, and the option changes a good share of the values."""
+    rng = random.Random(f"timing {sorted(options.items())}")
+    positions = [declaring_position(rng, rng.randint(2, 5)) for _ in range(120)]
+    cols = batch(positions, options)
+    hands = cols.pop("hands")
+    values = solver.dd_values(hands, **cols)
+    expected = [reference_value(p, options) for p in positions]
+    assert list(values) == expected
+    base = {k: v for k, v in options.items() if k not in ("marriage_trump_from", "marriage_min_cards")}
+    changed = sum(e != reference_value(p, base) for p, e in zip(positions, expected, strict=True))
+    assert changed >= 10, f"the option changes only {changed} of {len(positions)} values"
+
+
 # ---- per-card values, principal variation -------------------------------------------------------
 def test_lead_values_match_solving_each_lead(compiled):
     rng = random.Random("leads")

@@ -15,7 +15,7 @@ import random
 import numpy as np
 import pytest
 import reference_solver as ref
-from test_solver import OPTION_SETS, play_rules, random_options
+from test_solver import OPTION_SETS, TIMING_OPTIONS, declaring_position, play_rules, random_options
 
 from analysis.present.text import solved_layout_lines
 from sim import solver
@@ -138,6 +138,30 @@ def test_values_match_brute_force_mixed_options(compiled2):
     rng = random.Random("two seats mixed")
     for _ in range(40):
         check_against_reference(rng, random_options(rng), {2: 3, 3: 4, 4: 4, 5: 1})
+
+
+@pytest.mark.parametrize("options", TIMING_OPTIONS)
+def test_marriage_timing_positions_match_brute_force(compiled2, options):
+    """Two-seat positions where the timing options decide (a marriage on lead under another trump,
+    the other seat often void in its suit): the solver agrees with the brute force, and the option
+    changes a good share of the values."""
+    rng = random.Random(f"two seats timing {sorted(options.items())}")
+    positions = []
+    for _ in range(100):
+        p = declaring_position(rng, rng.randint(2, 6), seats=2)
+        p["bonus"] = rng.choice([0, 0, 10, 21])
+        positions.append(p)
+    hands = np.array([p["hands"] for p in positions], dtype=np.int64)
+    values = solver.dd_values(hands, leader=np.array([p["leader"] for p in positions]),
+                              trump=np.array([p["trump"] for p in positions]),
+                              won=np.array([sum(1 << s for s in p["won"]) for p in positions]),
+                              trump_owner=np.array([p["owner"] for p in positions]),
+                              last_bonus=np.array([p["bonus"] for p in positions]), rules=HouseRules.from_dict(options))
+    expected = [ref.solve2(p["hands"], **ref_kw(p, options)) for p in positions]
+    assert list(values) == expected
+    base = {k: v for k, v in options.items() if k not in ("marriage_trump_from", "marriage_min_cards")}
+    changed = sum(e != ref.solve2(p["hands"], **ref_kw(p, base)) for p, e in zip(positions, expected, strict=True))
+    assert changed >= 10, f"the option changes only {changed} of {len(positions)} values"
 
 
 @pytest.mark.slow
