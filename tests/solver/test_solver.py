@@ -552,3 +552,21 @@ def test_layout_text_round_trip(compiled):
     row = json.loads(to_json_line(solved))
     assert set(row["lead_values"]) == {format_card(parse_card("AS")), format_card(parse_card("KS"))}
     assert row["value"] == max(row["lead_values"].values())
+
+
+def test_pending_trump_is_read_from_the_leaders_declarations():
+    """play_nb.pending_trump, how the dd and PIMC seats and the learned labels learn the trump a
+    next_trick declaration leaves waiting: the led card's combination when its bit is set and the
+    hand with the card still holds it whole; -1 otherwise, and always under this_trick."""
+    from sim.game.play_nb import pending_trump
+
+    later = HouseRules(marriage_trump_from="next_trick", half_marriage=True, ace_marriage=200).to_array()
+    now = HouseRules(half_marriage=True).to_array()
+    kh, jh, ah = parse_card("KH"), parse_card("JH"), parse_card("AH")
+    hearts, half_hearts, aces = 1 << 3, 1 << (4 + 3), 1 << 8
+    assert pending_trump(parse_hand("QH 9S"), kh, hearts, later) == 3  # K of K+Q declared now
+    assert pending_trump(parse_hand("QH 9S"), kh, hearts, now) == -1  # in force at once
+    assert pending_trump(parse_hand("QH 9S"), kh, 0, later) == -1  # declined (marriage_optional)
+    assert pending_trump(parse_hand("9S"), kh, hearts, later) == -1  # QH led earlier declared it
+    assert pending_trump(parse_hand("QH KS"), jh, half_hearts, later) == 3  # the half marriage
+    assert pending_trump(parse_hand("AS AC AD"), ah, aces, later) == -1  # the four aces set no trump
