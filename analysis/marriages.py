@@ -614,7 +614,8 @@ def marriage_fates(deals: pl.DataFrame, rules: HouseRules) -> dict[tuple[str, in
     - ``no trick won``: not declared, and the seat won no trick (without ``marriage_first_lead`` a
       marriage is declared only after a trick);
     - ``cards played first``: not declared although the seat won a trick: a half was played before
-      the seat was on lead after a trick (forced out by following, or led without declaring).
+      the seat was on lead after a trick (forced out by following, or led without declaring, or
+      under ``marriage_min_cards`` led with too few cards).
 
     Thrown-in and conceded deals are left out (nothing is played)."""
     import numpy as np

@@ -146,7 +146,7 @@ def decide(name: str, pos: dict, worlds: int, rules_arr, buffers, seed: int):
     st[ST_NODES] = 0
     rng = state_from_seed(seed, (7,))
     args = (pos["hands"], pos["seat"], pos["legal"], pos["cards"], pos["k"], pos["leader"], pos["trump"], pos["owner"],
-            pos["declarer"], pos["won"], 0, pos["played"], pos["voids"], pos["known"])
+            -1, pos["declarer"], pos["won"], 0, pos["played"], pos["voids"], pos["known"])
     t = time.perf_counter()
     if name == "every value":
         card = reference_pimc.pimc_card(*args, worlds, rules_arr, rng, st, work, tt, wbuf) & 31

@@ -49,8 +49,8 @@ def one_value_per_world(rng, hands, seat, known, played, voids, trick, n_in_tric
     with ``every`` too one such test after each candidate card."""
     n = 0
     for w in range(n_worlds):
-        enter_world(rng, hands, seat, known, played, voids, trick, n_in_trick, leader, trump, owner, declarer, won, 0,
-                    rules, st, tt, wbuf)
+        enter_world(rng, hands, seat, known, played, voids, trick, n_in_trick, leader, trump, owner, -1, declarer, won,
+                    0, rules, st, tt, wbuf)
         if need < 0:
             exact_value(st, rules, tt, work, 0)
         elif not every:

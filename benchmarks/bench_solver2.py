@@ -95,7 +95,7 @@ def run(deals, rules: np.ndarray, pimc_deals: int, log2_rows: int = 18) -> dict:
             counts = np.array([bin(defender).count("1"), bin(other).count("1"), 2], dtype=np.int64)
             zero2 = np.zeros(2, dtype=np.int64)
             measure("pimc2 first card", lambda: pimc2_nb.pimc2_choose_card(
-                hands, 0, kept, zero2, 0, 0, -1, -1, 0, 0, 0, 0, zero2, known, counts, PIMC_WORLDS, rules, rng, st,
+                hands, 0, kept, zero2, 0, 0, -1, -1, -1, 0, 0, 0, 0, zero2, known, counts, PIMC_WORLDS, rules, rng, st,
                 work, tt, wbuf))
             measure("pimc2 discard", lambda: pimc2_nb.pimc2_choose_discard(hand12, to_talon, givable, PIMC_WORLDS,
                                                                            rules, rng, st, work, tt, wbuf))

@@ -10,17 +10,12 @@ from sim.solver.search_nb import (
     INFINITE,
     ST_K,
     ST_LEADER,
-    ST_LED,
     ST_NODES,
     ST_OWNER,
     ST_PLY,
-    ST_REST_POINTS,
     ST_STAMP,
-    ST_TRICK_POINTS,
     ST_TRUMP,
     ST_UNSECURED,
-    ST_WIN_CARD,
-    ST_WIN_SEAT,
     ST_WON,
     TT_NO_UPPER,
     TT_VALUE_BITS,
@@ -29,6 +24,7 @@ from sim.solver.search_nb import (
     generate_moves,
     play_follow,
     play_lead,
+    save_position,
 )
 
 
@@ -67,8 +63,7 @@ def baseline_search(st, rules, tt, work, alpha, beta):
     best = -INFINITE if maximise else INFINITE
     a = alpha
     b = beta
-    saved = (st[0], st[1], st[2], st[ST_LEADER], st[ST_TRUMP], st[ST_OWNER], st[ST_WON], st[ST_UNSECURED],
-             st[ST_K], st[ST_WIN_CARD], st[ST_WIN_SEAT], st[ST_LED], st[ST_TRICK_POINTS], st[ST_REST_POINTS])
+    saved = save_position(st)
     st[ST_PLY] = ply + 1
     for i in range(n):
         move = work[ply, i]

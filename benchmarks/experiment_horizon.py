@@ -197,7 +197,7 @@ def make_kernels(H):
         below the decision (0: exact); the number of candidates, their codes in wbuf."""
         n = 0
         for w in range(worlds):
-            enter_world(rng, hands, seat, known, played, voids, trick, k, leader, trump, owner, declarer, won, 0,
+            enter_world(rng, hands, seat, known, played, voids, trick, k, leader, trump, owner, -1, declarer, won, 0,
                         rules, st, tt, wbuf)
             if w == 0:
                 n = take_candidates(work, st[H.ST_PLY], H.generate_moves(st, rules, work, False), legal, wbuf)
@@ -294,7 +294,7 @@ def main() -> None:
             rng = state_from_seed(seed, (7,))
             st[H.ST_NODES] = 0
             card, declare = pimc_choose_card(p["hands"], p["seat"], p["legal"], p["cards"], p["k"], p["leader"],
-                                             p["trump"], p["owner"], p["declarer"], p["won"], 0, p["played"],
+                                             p["trump"], p["owner"], -1, p["declarer"], p["won"], 0, p["played"],
                                              p["voids"], p["known"], 20, rules, rng, st, work, tt, wbuf)
             return card | (search_nb.DECLARE_FLAG if declare else 0), st[H.ST_NODES]
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.game import rules_layout as R
+from sim.game.play_nb import pending_trump
 from sim.game.rng_nb import state_from_seed
 from sim.game.rules import load_rules
 from sim.players import seat_buffers
@@ -28,6 +29,7 @@ from sim.players.learned_layout import (
     P_LEADER,
     P_LEGAL,
     P_MARRIAGE_POINTS,
+    P_MARRIAGES,
     P_N_IN_TRICK,
     P_OWNER,
     P_PLAYED,
@@ -80,9 +82,13 @@ def main() -> None:
         d = row[P_DECLARER]
         won = sum(1 << q for q in range(3) if row[P_TRICKS + q] > 0)
         burning = arr[R.MARRIAGE_BURNS_WITHOUT_TRICK] and row[P_TRICKS + d] == 0
+        leader = row[P_LEADER]
+        pending = pending_trump(row[P_HAND + leader], row[P_TRICK], row[P_MARRIAGES + leader], arr) \
+            if row[P_N_IN_TRICK] else -1
         pimc, _ = pimc_choose_card(row[P_HAND:P_HAND + 3].copy(), row[P_SEAT], row[P_LEGAL],
-                                   row[P_TRICK:P_TRICK + 2].copy(), row[P_N_IN_TRICK], row[P_LEADER], row[P_TRUMP],
-                                   row[P_OWNER], d, won, row[P_MARRIAGE_POINTS + d] if burning else 0, row[P_PLAYED],
+                                   row[P_TRICK:P_TRICK + 2].copy(), row[P_N_IN_TRICK], leader, row[P_TRUMP],
+                                   row[P_OWNER], pending, d, won, row[P_MARRIAGE_POINTS + d] if burning else 0,
+                                   row[P_PLAYED],
                                    row[P_VOIDS:P_VOIDS + 3].copy(), row[P_KNOWN:P_KNOWN + 3].copy(), 20, arr,
                                    state_from_seed(args.seed, (i,)), st, work, tt, wbuf)
         legal = [c for c in range(24) if (int(row[P_LEGAL]) >> c) & 1]

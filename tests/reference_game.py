@@ -818,6 +818,7 @@ def _check_play(row: dict, rules: HouseRules, declarer: int, contract: int, fina
         trick = plays[n * t: n * t + n]
         seats = [(leader + i) % n for i in range(n)]
         where = f"trick {t + 1} (trump {trump}, owner {trump_owner}, plays {plays})"
+        pending = None  # marriage_trump_from = next_trick: the trump this trick's lead declares
 
         # The lead: a card + 32 declines the combination the card would declare (marriage_optional).
         lead, declines = trick[0], trick[0] >= LEAD_DECLINES
@@ -835,7 +836,12 @@ def _check_play(row: dict, rules: HouseRules, declarer: int, contract: int, fina
             if barred and rules.must_lead_trump:
                 seen["foreign trump barred over must_lead_trump"] += 1
         combination = combination_of(lead, holding[leader], rules)
+        # A leader declares after a won trick (or with marriage_first_lead) and only while he holds
+        # at least marriage_min_cards cards, the led card included.
         may_declare = combination is not None and (rules.marriage_first_lead or tricks[leader] > 0)
+        if may_declare and len(holding[leader]) < rules.marriage_min_cards:
+            seen["too few cards to declare"] += 1
+            may_declare = False
         if declines:
             _require(row, rules.marriage_optional, f"{where}: lead {lead} + 32 declines although marriage_optional "
                                                    "is off")
@@ -844,7 +850,8 @@ def _check_play(row: dict, rules: HouseRules, declarer: int, contract: int, fina
             seen["declined"] += 1
         elif may_declare:
             # The combination is declared: it scores (below, after burning) and a marriage's suit
-            # is trump from this trick on, owned by the declaring seat.
+            # is trump from this trick on, owned by the declaring seat; with marriage_trump_from =
+            # next_trick from the next trick on, this one keeps the trump in force before it.
             marriage_points[leader] += combination.value
             marriages[leader] |= combination.bit
             kind = {FOUR_ACES_BIT: "four aces"}.get(combination.bit, "half marriage" if combination.bit >= 16 else
@@ -853,7 +860,12 @@ def _check_play(row: dict, rules: HouseRules, declarer: int, contract: int, fina
             if tricks[leader] == 0:
                 seen["declared before a won trick"] += 1
             if combination.new_trump is not None:
-                trump, trump_owner = combination.new_trump, leader
+                if rules.marriage_trump_from == "next_trick":
+                    pending = combination.new_trump
+                    seen["trump deferred to the next trick" if trump is None else
+                         "trump deferred, the old one in force"] += 1
+                else:
+                    trump, trump_owner = combination.new_trump, leader
         holding[leader].remove(lead)
 
         for i in range(1, n):
@@ -865,8 +877,13 @@ def _check_play(row: dict, rules: HouseRules, declarer: int, contract: int, fina
                 seen["must head binds"] += 1
             holding[seat].remove(card)
         winner = seats[trick_winner_index(trick, trump)]
+        if pending is not None and trump is not None and trump != suit_of(lead) and suit_of(
+                trick[seats.index(winner)]) == trump:
+            seen["old trump wins the declaring trick"] += 1
         tricks[winner] += 1
         card_points[winner] += sum(RANK_POINTS[rank_of(c)] for c in trick)
+        if pending is not None:
+            trump, trump_owner = pending, leader
         leader = winner
 
     if put_aside is not None:

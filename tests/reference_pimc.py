@@ -9,14 +9,14 @@ from sim.players.pimc_nb import WB_HANDS, WB_MOVES, discard_candidates, discard_
 from sim.solver import search_nb
 
 
-def pimc_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won, unsecured, played,
-              voids, known, n_worlds, rules, rng, st, work, tt, wbuf) -> int:
+def pimc_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, pending, declarer, won, unsecured,
+              played, voids, known, n_worlds, rules, rng, st, work, tt, wbuf) -> int:
     """The move code (card, with its declaration flag) of the best summed exact value."""
     sums: list[int] = []
     moves: list[int] = []
     for w in range(max(1, n_worlds)):
-        enter_world(rng, hands, seat, known, played, voids, trick, n_in_trick, leader, trump, trump_owner, declarer,
-                    won, unsecured, rules, st, tt, wbuf)
+        enter_world(rng, hands, seat, known, played, voids, trick, n_in_trick, leader, trump, trump_owner, pending,
+                    declarer, won, unsecured, rules, st, tt, wbuf)
         if w == 0:
             n = take_candidates(work, st[search_nb.ST_PLY], search_nb.generate_moves(st, rules, work, False), legal,
                                 wbuf)

@@ -1,6 +1,8 @@
 """The tricks: eight of three cards (ten or nine of two with players = 2), the declarer on lead,
 each seat asked for its card through the players' door (``sim.players.seat_nb.choose_card``), every
-card checked, marriages declared, the tallies of card points, marriages and tricks kept in the
+card checked, marriages declared (by a leader who has won a trick, unless marriage_first_lead, and
+holds at least marriage_min_cards cards; their trump from this trick, or with marriage_trump_from
+= next_trick from the next), the tallies of card points, marriages and tricks kept in the
 workspace.
 """
 
@@ -70,11 +72,16 @@ def play_tricks(rng, rules, codes, prm, ws, declarer, contract, row, plays, scri
         declaring_ranks |= RANK_MASK[JACK]
     if rules[R.ACE_MARRIAGE]:
         declaring_ranks |= RANK_MASK[ACE]
+    # marriage_min_cards: the last trick on which a leader (holding n_tricks - t cards) may declare;
+    # marriage_trump_from = next_trick: a declared trump waits in ``pending`` for the trick's end.
+    last_declaring_trick = n_tricks - rules[R.MARRIAGE_MIN_CARDS]
+    trump_later = rules[R.MARRIAGE_TRUMP_FROM] != 0
     for t in range(n_tricks):
         win_card = -1
         win_seat = -1
         led_suit = -1
         points = 0
+        pending = np.int64(-1)
         for k in range(n):
             p = leader + k if leader + k < n else leader + k - n
             hand = hands[p]
@@ -84,7 +91,7 @@ def play_tricks(rng, rules, codes, prm, ws, declarer, contract, row, plays, scri
                 if trump >= 0 and (rules[R.NO_LEAD_FOREIGN_TRUMP] or rules[R.MUST_LEAD_TRUMP]):
                     legal = legal_leads(hand, trump, trump_owner == p, rules[R.NO_LEAD_FOREIGN_TRUMP],
                                         rules[R.MUST_LEAD_TRUMP])
-                can_declare = tricks[p] > 0 or rules[R.MARRIAGE_FIRST_LEAD]
+                can_declare = (tricks[p] > 0 or rules[R.MARRIAGE_FIRST_LEAD] != 0) and t <= last_declaring_trick
             else:
                 legal = legal_follows(hand, led_suit, win_card, trump, rules[R.MUST_HEAD])
             choice = choose_card(codes[p], p, hands, legal, trick, k, leader, trump, trump_owner, declarer, tricks,
@@ -106,8 +113,11 @@ def play_tricks(rng, rules, codes, prm, ws, declarer, contract, row, plays, scri
                         marriage_points[p] += value
                         marriages[p] |= bit
                         if new_trump >= 0:
-                            trump = new_trump
-                            trump_owner = p
+                            if trump_later:
+                                pending = new_trump  # this trick keeps the trump in force
+                            else:
+                                trump = new_trump
+                                trump_owner = p
                 elif c != choice:
                     return ILLEGAL
             else:
@@ -128,6 +138,9 @@ def play_tricks(rng, rules, codes, prm, ws, declarer, contract, row, plays, scri
             plays[row, n * t + k] = choice
         tricks[win_seat] += 1
         card_points[win_seat] += points
+        if pending >= 0:
+            trump = pending
+            trump_owner = leader  # the seat that led the trick declared it
         leader = win_seat
     card_points[leader] += last_bonus
     if rules[R.MARRIAGE_BURNS_WITHOUT_TRICK]:

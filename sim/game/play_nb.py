@@ -239,6 +239,22 @@ def declaration(hand, card, rules):
 
 
 @jit_hot
+def pending_trump(hand, card, declared, rules):
+    """Under marriage_trump_from = next_trick, the trump that the lead of ``card`` (no longer in
+    ``hand``) declared, which takes effect when its trick is over; -1 when there is none: the
+    lead declared nothing that sets a trump (or declined it), or marriage_trump_from = this_trick
+    (the trump in force changed at once). ``declared``: the leader's ``marriages`` bits, this
+    lead's included. A combination is declared at most once and its lead breaks it up, so its bit
+    is set and the hand with the card still holds it whole exactly when this lead declared it."""
+    if not rules[R.MARRIAGE_TRUMP_FROM]:
+        return -1
+    _, new_trump, bit = declaration(hand | (np.int64(1) << card), card, rules)
+    if bit != 0 and (declared & bit) != 0:
+        return new_trump
+    return -1
+
+
+@jit_hot
 def givable_cards(hand10, rules):
     """Cards the declarer may give away: all, or under no_aces_tens_in_discard all but aces and
     tens (10 cards hold at most eight of those, so two are always left)."""

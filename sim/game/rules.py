@@ -99,6 +99,11 @@ class HouseRules:
     marriage_first_lead: bool = _opt(False, "bool", "a marriage may be declared without a prior trick")
     marriage_burns_without_trick: bool = _opt(False, "bool", "a marriage scores only if its player wins a trick")
     marriage_optional: bool = _opt(False, "bool", "K or Q of a held marriage may be led without declaring")
+    marriage_min_cards: int = _opt(2, "2..8", "a marriage may be declared only by a leader holding at least this "
+                                   "many cards, the led card included")
+    marriage_trump_from: str = _opt("this_trick", "this_trick, next_trick",
+                                    "a marriage's suit is trump from the trick it is led in, or from the next one "
+                                    "(the trick it is led in keeps the trump in force before it)")
     marriage_values: tuple[int, int, int, int] = _opt(
         (40, 60, 80, 100), "four multiples of 5 for S C D H", "marriage values by suit"
     )
@@ -263,6 +268,11 @@ class HouseRules:
                                  or self.concede_third_penalty or self.concede_on_barrel
                                  or self.concede_payout != "half_up5"):
             bad("concede", "is off, so the concede_* options contradict it")
+        if self.marriage_trump_from not in R.MARRIAGE_TRUMP_FROM_NAMES:
+            bad("marriage_trump_from", "must be this_trick or next_trick")
+        if self.marriage_min_cards == 8 and self.players != 2 and not self.marriage_first_lead:
+            bad("marriage_min_cards", f"would forbid every marriage: with {self.players} players a hand holds 8 cards "
+                "only on the first trick, before anybody has won one (use at most 7, or add marriage_first_lead)")
         if self.marriage_burns_without_trick and not self.marriage_first_lead:
             bad("marriage_burns_without_trick",
                 "needs marriage_first_lead (a marriage always follows a trick otherwise)")
@@ -420,6 +430,8 @@ class HouseRules:
         a[R.HALF_MARRIAGE] = self.half_marriage
         a[R.NO_LEAD_FOREIGN_TRUMP] = self.no_lead_foreign_trump
         a[R.MUST_LEAD_TRUMP] = self.must_lead_trump
+        a[R.MARRIAGE_MIN_CARDS] = self.marriage_min_cards
+        a[R.MARRIAGE_TRUMP_FROM] = R.MARRIAGE_TRUMP_FROM_NAMES.index(self.marriage_trump_from)
         a[R.SILENCE_ON] = self.silence_below is not None
         a[R.SILENCE_BELOW] = 0 if self.silence_below is None else self.silence_below
         a[R.NO_ACES_TENS_IN_DISCARD] = self.no_aces_tens_in_discard
@@ -495,6 +507,7 @@ RANGES: dict[str, tuple[int, int, int]] = {
     "max_contract": (120, 400, 5),
     "silence_below": (-3000, 0, 1),
     "concede_limit": (0, 10, 1),
+    "marriage_min_cards": (2, 8, 1),
     "marriage_values": (5, 200, 5),
     "ace_marriage": (0, 400, 5),
     "four_nines_bonus": (0, 500, 5),

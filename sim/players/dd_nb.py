@@ -16,6 +16,7 @@ from sim.solver.search2_nb import (
 )
 from sim.solver.search_nb import (
     DECLARE_FLAG,
+    ST_PENDING,
     best_discard,
     best_move,
     next_stamp,
@@ -26,12 +27,14 @@ from sim.solver.search_nb import (
 
 
 @jit_hot
-def dd_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won,
+def dd_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, pending, declarer, won,
                    unsecured, rules, st, work, tt):
     """The double-dummy player's card, seeing every hand: (card, declare). Seats are the engine's
     (0..2 around the table); ``hands`` holds every seat's cards not yet played, ``trick`` the
     ``n_in_trick`` cards of the current trick from ``leader`` on, ``trump`` the trump in force for
-    it (-1 none), ``trump_owner`` the seat that declared it (-1 none), ``won`` a bit per seat that
+    it (-1 none), ``trump_owner`` the seat that declared it (-1 none), ``pending`` the trump this
+    trick's lead declared under marriage_trump_from = next_trick, in force from the next trick
+    (owned by ``leader``; -1 none, always at a lead), ``won`` a bit per seat that
     has won a trick, ``unsecured`` the declarer's marriage points waiting for his first trick
     (burning rule). ``declare`` tells whether a lead of K/Q (J, A) declares its combination; it
     only differs from automatic declaration under marriage_optional. The declarer maximises his
@@ -60,6 +63,7 @@ def dd_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_o
     for i in range(n_in_trick):
         if i == 0:
             play_lead(st, rules, trick[0])  # already declared if it did: trump is the one in force
+            st[ST_PENDING] = pending
         else:
             play_follow(st, trick[i])
     move, _ = best_move(st, rules, tt, work)
@@ -70,12 +74,13 @@ def dd_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_o
 
 
 @jit_hot
-def dd2_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won, unsecured,
-                    last_bonus, rules, st, work, tt):
+def dd2_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, pending, declarer, won,
+                    unsecured, last_bonus, rules, st, work, tt):
     """The double-dummy player's card in the two-player game, seeing both hands: (card, declare).
     Seats are the engine's (0, 1); ``hands[0]``, ``hands[1]`` their cards not yet played, ``trick[0]``
     the led card when ``n_in_trick`` is 1, ``trump`` the trump in force for this trick (-1 none),
-    ``trump_owner`` the seat that declared it (-1 none), ``won`` a bit per seat that has won a
+    ``trump_owner`` the seat that declared it (-1 none), ``pending`` the trump the led card declared
+    under marriage_trump_from = next_trick (-1 none), ``won`` a bit per seat that has won a
     trick, ``unsecured`` the declarer's marriage points waiting for his first trick (burning rule),
     ``last_bonus`` the points the last trick's winner also takes (the unused talon). ``declare``
     as in ``dd_choose_card``. The declarer maximises his points to come, the defender
@@ -96,6 +101,7 @@ def dd2_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_
     set_position2(st, h0, h1, leader ^ declarer, trump, rel_owner, rel_won, unsecured, last_bonus)
     if n_in_trick == 1:
         play_lead(st, rules, trick[0])  # already declared if it did: trump is the one in force
+        st[ST_PENDING] = pending
     move, _ = best_move2(st, rules, tt, work)
     card = move & 31
     if move < 0 or not (legal >> card) & 1:

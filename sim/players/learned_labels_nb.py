@@ -8,6 +8,7 @@ declares is valued by its declaring move, as the learned player always declares.
 import numpy as np
 
 from sim.game import rules_layout as R
+from sim.game.play_nb import pending_trump
 from sim.numba_config import jit, jit_hot
 from sim.players.learned_layout import (
     P_DECLARER,
@@ -16,6 +17,7 @@ from sim.players.learned_layout import (
     P_LEADER,
     P_LEGAL,
     P_MARRIAGE_POINTS,
+    P_MARRIAGES,
     P_N_IN_TRICK,
     P_OWNER,
     P_PLAYED,
@@ -86,6 +88,9 @@ def label_positions(pos, k_worlds, rules, rng, st, work, tt, wbuf, values, nodes
             won |= (row[P_TRICKS + q] > 0) << q
         burning = rules[R.MARRIAGE_BURNS_WITHOUT_TRICK] and row[P_TRICKS + declarer] == 0
         unsecured = row[P_MARRIAGE_POINTS + declarer] if burning else 0
+        pending = np.int64(-1)
+        if n_in_trick > 0:
+            pending = pending_trump(row[P_HAND + leader], trick[0], row[P_MARRIAGES + leader], rules)
         sums[:] = 0
         seen[:] = 0
         before = st[ST_NODES]
@@ -95,16 +100,16 @@ def label_positions(pos, k_worlds, rules, rng, st, work, tt, wbuf, values, nodes
                 wh[q] = row[P_HAND + q]
             for j in range(n_in_trick):
                 wh[(leader + j) % 3] |= np.int64(1) << trick[j]
-            set_world(wh, trick, n_in_trick, leader, row[P_TRUMP], row[P_OWNER], declarer, won, unsecured, rules, st,
-                      tt)
+            set_world(wh, trick, n_in_trick, leader, row[P_TRUMP], row[P_OWNER], pending, declarer, won, unsecured,
+                      rules, st, tt)
             _world_values(row, rules, st, work, tt, wbuf, sums, seen)
         else:
             for q in range(3):
                 hands[q] = row[P_HAND + q]
             for _w in range(k_worlds):
                 enter_world(rng, hands, seat, row[P_KNOWN:P_KNOWN + 3], row[P_PLAYED], row[P_VOIDS:P_VOIDS + 3], trick,
-                            n_in_trick, leader, row[P_TRUMP], row[P_OWNER], declarer, won, unsecured, rules, st, tt,
-                            wbuf)
+                            n_in_trick, leader, row[P_TRUMP], row[P_OWNER], pending, declarer, won, unsecured, rules,
+                            st, tt, wbuf)
                 _world_values(row, rules, st, work, tt, wbuf, sums, seen)
         nodes[i] = st[ST_NODES] - before
         for c in range(24):

@@ -53,6 +53,7 @@ from sim.solver.search2_nb import (
 )
 from sim.solver.search_nb import (
     DECLARE_FLAG,
+    ST_PENDING,
     ST_PLY,
     next_stamp,
     play_lead,
@@ -89,8 +90,8 @@ def sample_world2(rng, pool, either, need_opp, need_talon, opp_voids, wbuf):
 
 
 @jit_hot
-def pimc2_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won, unsecured,
-                      played, voids, known, counts, n_worlds, rules, rng, st, work, tt, wbuf):
+def pimc2_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, pending, declarer, won,
+                      unsecured, played, voids, known, counts, n_worlds, rules, rng, st, work, tt, wbuf):
     """The PIMC player's card in the two-player game: (card, declare), arguments as
     ``dd2_choose_card`` (without last_bonus) plus what the seat knows. Only ``hands[seat]`` is
     read. ``played``: every card played so far in the deal (this trick's included). ``voids``:
@@ -137,8 +138,8 @@ def pimc2_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trum
         wbuf[slot] = h_seat if seat == declarer else h_opp
         wbuf[slot + 1] = h_opp if seat == declarer else h_seat
         wbuf[slot + 2] = mask_points(world[W_TALON])
-        set_world2(wbuf, slot, leader ^ declarer, trump, rel_owner, rel_won, unsecured, trick, n_in_trick, rules,
-                   st, tt)
+        set_world2(wbuf, slot, leader ^ declarer, trump, rel_owner, pending, rel_won, unsecured, trick, n_in_trick,
+                   rules, st, tt)
         if w == 0:
             n = take_candidates(work, st[ST_PLY], generate_moves2(st, rules, work, False), legal, wbuf)
             if n == 1:
@@ -149,22 +150,24 @@ def pimc2_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trum
         target, w, best = next_refinement(wbuf, n, worlds, maximise)
         if target < 0:
             break
-        set_world2(wbuf, WB_WORLDS + 3 * w, leader ^ declarer, trump, rel_owner, rel_won, unsecured, trick, n_in_trick,
-                   rules, st, tt)
+        set_world2(wbuf, WB_WORLDS + 3 * w, leader ^ declarer, trump, rel_owner, pending, rel_won, unsecured, trick,
+                   n_in_trick, rules, st, tt)
         refine(wbuf, w, target, CANDIDATE_MOVE2, NO_HAND, rules, st, work, tt)
     move = wbuf[WB_MOVES + best]
     return move & 31, (move & DECLARE_FLAG) != 0
 
 
 @jit_hot
-def set_world2(wbuf, slot, leader, trump, owner, won, unsecured, trick, n_in_trick, rules, st, tt):
+def set_world2(wbuf, slot, leader, trump, owner, pending, won, unsecured, trick, n_in_trick, rules, st, tt):
     """Set the solver on the world kept at ``wbuf[slot:slot + 3]`` (the declarer's cards, the
     defender's, the other talon's points) at the decision: a fresh table generation, the trick's
-    lead played again. ``leader``, ``owner``, ``won`` relative to the declarer."""
+    lead played again (``pending``: the trump it declared under marriage_trump_from = next_trick,
+    -1 none). ``leader``, ``owner``, ``won`` relative to the declarer."""
     next_stamp(st, tt)
     set_position2(st, wbuf[slot], wbuf[slot + 1], leader, trump, owner, won, unsecured, wbuf[slot + 2])
     if n_in_trick == 1:
         play_lead(st, rules, trick[0])  # its declaration is already in trump and points
+        st[ST_PENDING] = pending
 
 
 @jit_hot

@@ -32,6 +32,7 @@ from sim.solver.search2_nb import (
 from sim.solver.search_nb import (
     DECLARE_FLAG,
     INFINITE,
+    ST_PENDING,
     ST_PLY,
     best_discard,
     exact_between,
@@ -121,8 +122,8 @@ def sample_world(rng, pool, q1, need1, q2, need2, voids, out, wbuf):
 
 
 @jit_hot
-def enter_world(rng, hands, seat, known, played, voids, trick, n_in_trick, leader, trump, trump_owner, declarer, won,
-                unsecured, rules, st, tt, wbuf):
+def enter_world(rng, hands, seat, known, played, voids, trick, n_in_trick, leader, trump, trump_owner, pending,
+                declarer, won, unsecured, rules, st, tt, wbuf):
     """Sample one world consistent with what ``seat`` knows into ``wbuf[WB_HANDS:WB_HANDS + 3]``
     (every seat's cards, this trick's included) and set the solver on it (``set_world``)."""
     own = hands[seat]
@@ -144,13 +145,14 @@ def enter_world(rng, hands, seat, known, played, voids, trick, n_in_trick, leade
                  popcount(hands[q2]) - popcount(k2), voids, wh, wbuf)
     for i in range(n_in_trick):
         wh[(leader + i) % 3] |= np.int64(1) << trick[i]
-    set_world(wh, trick, n_in_trick, leader, trump, trump_owner, declarer, won, unsecured, rules, st, tt)
+    set_world(wh, trick, n_in_trick, leader, trump, trump_owner, pending, declarer, won, unsecured, rules, st, tt)
 
 
 @jit_hot
-def set_world(wh, trick, n_in_trick, leader, trump, trump_owner, declarer, won, unsecured, rules, st, tt):
+def set_world(wh, trick, n_in_trick, leader, trump, trump_owner, pending, declarer, won, unsecured, rules, st, tt):
     """Set the solver on the world ``wh`` (every seat's cards, this trick's included) at the
-    decision: a fresh table generation, the trick's cards played again."""
+    decision: a fresh table generation, the trick's cards played again (``pending``: the trump
+    its lead declared under marriage_trump_from = next_trick, -1 none)."""
     rel_won = 0
     for s in range(3):
         if (won >> s) & 1:
@@ -162,13 +164,14 @@ def set_world(wh, trick, n_in_trick, leader, trump, trump_owner, declarer, won, 
     for i in range(n_in_trick):
         if i == 0:
             play_lead(st, rules, trick[0])  # its declaration is already in trump and points
+            st[ST_PENDING] = pending
         else:
             play_follow(st, trick[i])
 
 
 @jit_hot
-def pimc_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won, unsecured,
-                     played, voids, known, n_worlds, rules, rng, st, work, tt, wbuf):
+def pimc_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, pending, declarer, won,
+                     unsecured, played, voids, known, n_worlds, rules, rng, st, work, tt, wbuf):
     """The PIMC player's card: (card, declare), arguments as ``sim.players.dd_nb.dd_choose_card`` plus
     what the seat knows. ``hands``: int64 (3,) every seat's cards not yet played; only
     ``hands[seat]`` and the other hands' sizes are read. ``played``: mask of every card played
@@ -188,8 +191,8 @@ def pimc_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump
     n = 0
     worlds = max(1, n_worlds)
     for w in range(worlds):
-        enter_world(rng, hands, seat, known, played, voids, trick, n_in_trick, leader, trump, trump_owner, declarer,
-                    won, unsecured, rules, st, tt, wbuf)
+        enter_world(rng, hands, seat, known, played, voids, trick, n_in_trick, leader, trump, trump_owner, pending,
+                    declarer, won, unsecured, rules, st, tt, wbuf)
         if w == 0:
             n = take_candidates(work, st[ST_PLY], generate_moves(st, rules, work, False), legal, wbuf)
             if n == 1:
@@ -203,7 +206,7 @@ def pimc_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump
         if target < 0:
             break
         set_world(wbuf[WB_WORLDS + 3 * w:WB_WORLDS + 3 * w + 3], trick, n_in_trick, leader, trump, trump_owner,
-                  declarer, won, unsecured, rules, st, tt)
+                  pending, declarer, won, unsecured, rules, st, tt)
         refine(wbuf, w, target, CANDIDATE_MOVE, NO_HAND, rules, st, work, tt)
     move = wbuf[WB_MOVES + best]
     return move & 31, (move & DECLARE_FLAG) != 0
@@ -549,7 +552,7 @@ def clear_leader(wbuf, n, worlds, maximise):
 
 
 @jit_hot
-def pimc_fast_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won,
+def pimc_fast_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, pending, declarer, won,
                           unsecured, played, voids, known, need, stake, n_worlds, rules, rng, st, work, tt, wbuf):
     """The sequential PIMC card (player ``pimc-fast``): ``pimc_choose_card`` with worlds added one at a time until
     the best card is clear (``clear_leader``; at most ``n_worlds``, and never more than MAX_WORLDS,
@@ -563,8 +566,8 @@ def pimc_fast_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, 
     n = 0
     worlds = min(max(1, n_worlds), MAX_WORLDS)
     for w in range(worlds):
-        enter_world(rng, hands, seat, known, played, voids, trick, n_in_trick, leader, trump, trump_owner, declarer,
-                    won, unsecured, rules, st, tt, wbuf)
+        enter_world(rng, hands, seat, known, played, voids, trick, n_in_trick, leader, trump, trump_owner, pending,
+                    declarer, won, unsecured, rules, st, tt, wbuf)
         if w == 0:
             n = take_candidates(work, st[ST_PLY], generate_moves(st, rules, work, False), legal, wbuf)
             if n == 1:

@@ -15,7 +15,7 @@ import numpy as np
 
 from sim.game import rules_layout as R
 from sim.game.bits_nb import popcount
-from sim.game.play_nb import LEAD_WITHOUT_DECLARING, declaration, points_to_make
+from sim.game.play_nb import LEAD_WITHOUT_DECLARING, declaration, pending_trump, points_to_make
 from sim.numba_config import jit_hot, jit_inline
 from sim.players.dd_nb import dd2_choose_card, dd_choose_burial, dd_choose_card, dd_choose_discard, dd_final_contract
 from sim.players.heuristic_nb import (
@@ -198,7 +198,9 @@ def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, trum
                 script, solver, marriages, played_by, last_bid, n):
     """The card ``seat`` plays among ``legal``, or on a lead that would declare, ``card |
     LEAD_WITHOUT_DECLARING`` to decline (marriage_optional). The trick so far is ``trick[:n_in_trick]``
-    from ``leader``; ``tricks``, ``card_points`` and ``marriage_points`` the seats' tallies,
+    from ``leader``, played under ``trump`` (the trump in force: under marriage_trump_from = next_trick
+    not yet one this trick's lead declared, which the dd and PIMC seats read from ``marriages``,
+    ``play_nb.pending_trump``); ``tricks``, ``card_points`` and ``marriage_points`` the seats' tallies,
     ``contract`` the declarer's (-1 where none is set: the advisor's playouts), ``played`` the cards
     gone, ``voids`` the suits each seat has shown out of, ``known`` what each seat knows of the
     hidden cards (the engine's ``know_cards``/``know_cards2`` layouts), ``last_bonus`` the untaken
@@ -216,24 +218,29 @@ def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, trum
             won |= (tricks[q] > 0) << q
         burning = rules[R.MARRIAGE_BURNS_WITHOUT_TRICK] and tricks[declarer] == 0
         unsecured = marriage_points[declarer] if burning else 0
+        # marriage_trump_from = next_trick: the trump this trick's lead declared, in force after it.
+        pending = np.int64(-1)
+        if n_in_trick > 0:
+            pending = pending_trump(hands[leader], trick[0], marriages[leader], rules)
         if n == 2:
             choice, declare = _two_player_search(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner,
-                                                 declarer, won, unsecured, last_bonus, played, voids, known, code,
-                                                 prm, rules, rng, solver)
+                                                 pending, declarer, won, unsecured, last_bonus, played, voids, known,
+                                                 code, prm, rules, rng, solver)
         elif code == PLAYER_DD:
             choice, declare = dd_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner,
-                                             declarer, won, unsecured, rules, solver[0], solver[1], solver[2])
+                                             pending, declarer, won, unsecured, rules, solver[0], solver[1],
+                                             solver[2])
         elif code == PLAYER_PIMC:
             choice, declare = pimc_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner,
-                                               declarer, won, unsecured, played, voids, known[3 * seat:3 * seat + 3],
-                                               np.int64(prm[seat, H_PIMC_WORLDS]), rules, rng, solver[0], solver[1],
-                                               solver[2], solver[3])
+                                               pending, declarer, won, unsecured, played, voids,
+                                               known[3 * seat:3 * seat + 3], np.int64(prm[seat, H_PIMC_WORLDS]),
+                                               rules, rng, solver[0], solver[1], solver[2], solver[3])
         else:
             need = -1
             if contract >= 0:
                 need = points_to_make(contract, card_points[declarer] + marriage_points[declarer] - unsecured, rules)
             choice, declare = pimc_fast_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump,
-                                                    trump_owner, declarer, won, unsecured, played, voids,
+                                                    trump_owner, pending, declarer, won, unsecured, played, voids,
                                                     known[3 * seat:3 * seat + 3], need, 2 * contract,
                                                     np.int64(prm[seat, H_PIMC_WORLDS]), rules, rng, solver[0],
                                                     solver[1], solver[2], solver[3])
@@ -252,16 +259,16 @@ def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, trum
 
 
 @jit_hot
-def _two_player_search(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won, unsecured,
-                       last_bonus, played, voids, known, code, prm, rules, rng, solver):
+def _two_player_search(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, pending, declarer, won,
+                       unsecured, last_bonus, played, voids, known, code, prm, rules, rng, solver):
     """players = 2: the card of a double-dummy or PIMC seat, (card, declare). A PIMC seat knows
     what ``know_cards2`` left in ``known`` and how many cards its opponent holds now."""
     if code == PLAYER_DD:
-        return dd2_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won,
-                               unsecured, last_bonus, rules, solver[0], solver[1], solver[2])
+        return dd2_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, pending, declarer,
+                               won, unsecured, last_bonus, rules, solver[0], solver[1], solver[2])
     counts = known[8:11]
     counts[0] = popcount(hands[1 - seat])
-    return pimc2_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won,
+    return pimc2_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, pending, declarer, won,
                              unsecured, played, voids, known[4 * seat:4 * seat + 4], counts,
                              np.int64(prm[seat, H_PIMC_WORLDS]), rules, rng, solver[0], solver[1], solver[2],
                              solver[3])

@@ -52,7 +52,8 @@ TABLE_LOG2_ROWS = 18  # 2^18 rows of 24 bytes per thread: far more than an 8-car
 PIMC_TABLE_LOG2_ROWS = 14
 CHUNK = 32
 PLAY_OPTIONS = ("must_head", "marriage_first_lead", "marriage_burns_without_trick", "marriage_optional",
-                "ace_marriage", "half_marriage", "no_lead_foreign_trump", "must_lead_trump", "marriage_values")
+                "ace_marriage", "half_marriage", "no_lead_foreign_trump", "must_lead_trump", "marriage_values",
+                "marriage_min_cards", "marriage_trump_from")
 
 
 class SolverInputError(InputError):

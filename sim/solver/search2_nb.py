@@ -49,6 +49,7 @@ from sim.solver.search_nb import (
     ST_LED,
     ST_NODES,
     ST_OWNER,
+    ST_PENDING,
     ST_PLY,
     ST_REST_POINTS,
     ST_STAMP,
@@ -69,6 +70,7 @@ from sim.solver.search_nb import (
     _unsecured,
     combination_bound,
     improve,
+    may_declare,
     next_stamp,
     node_state,
     play_lead,
@@ -101,6 +103,7 @@ def set_position2(st, h0, h1, leader, trump, owner, won, unsecured, bonus):
     st[ST_WIN_SEAT] = -1
     st[ST_LED] = -1
     st[ST_TRICK_POINTS] = 0
+    st[ST_PENDING] = -1
     st[ST_REST_POINTS] = mask_points(h0 | h1)
     st[ST_PLY] = 0
 
@@ -159,7 +162,7 @@ def generate_moves2(st, rules, work, reduce):
     if k == 0:
         legal = legal_leads(hand, trump, st[ST_OWNER] == seat, rules[R.NO_LEAD_FOREIGN_TRUMP],
                             rules[R.MUST_LEAD_TRUMP])
-        can_declare = (st[ST_WON] >> seat) & 1 or rules[R.MARRIAGE_FIRST_LEAD]
+        can_declare = may_declare(st[ST_WON], seat, hand, rules)
         live = hand | opp
     else:
         win_card = st[ST_WIN_CARD]
@@ -178,7 +181,7 @@ def generate_moves2(st, rules, work, reduce):
         if (declaring >> c) & 1:
             if can_declare:
                 value, new_trump, _ = declaration(hand, c, rules)
-                t = new_trump if new_trump >= 0 else trump
+                t = new_trump if new_trump >= 0 and not rules[R.MARRIAGE_TRUMP_FROM] else trump
                 n = _add_move(work, ply, n, c | DECLARE_FLAG,
                               _move_score(st, seat, c, _lead_side(opp, c, t, own), value))
                 if not rules[R.MARRIAGE_OPTIONAL]:
@@ -212,7 +215,8 @@ def generate_moves2(st, rules, work, reduce):
 def play_follow2(st, card):
     """The follower plays ``card``, completing the trick: give it to its winner and return the
     declarer's points from it (its cards, his unsecured marriages on his first trick, the bonus on
-    the last trick). Leads are ``search_nb.play_lead``. The caller restores leader, won bits and
+    the last trick), and put a pending trump in force (marriage_trump_from = next_trick). Leads are
+    ``search_nb.play_lead``. The caller restores leader, trump, owner, pending trump, won bits and
     the trick fields from its own copies."""
     leader = st[ST_LEADER]
     seat = leader ^ 1
@@ -226,6 +230,10 @@ def play_follow2(st, card):
         gain = st[ST_TRICK_POINTS] + _unsecured(st)
         if st[0] == 0:  # hands are equal at trick starts: that was the last trick
             gain += st[ST_BONUS]
+    if st[ST_PENDING] >= 0:
+        st[ST_TRUMP] = st[ST_PENDING]
+        st[ST_OWNER] = leader
+        st[ST_PENDING] = -1
     st[ST_K] = 0
     st[ST_LEADER] = winner
     st[ST_WON] |= 1 << winner

@@ -64,10 +64,13 @@ ST_WIN_SEAT = 10
 ST_LED = 11  # suit led
 ST_TRICK_POINTS = 12  # points on the table
 ST_REST_POINTS = 13  # points still in the hands
-ST_PLY = 14  # depth below the root, the row of the move buffer
-ST_NODES = 15
-ST_STAMP = 16  # transposition-table generation of the current solve
-N_ST = 17
+# marriage_trump_from = next_trick: the trump the current trick's lead declared, which becomes the
+# trump (owned by the trick's leader) when the trick is over; -1 = none (always at a trick start).
+ST_PENDING = 14
+ST_PLY = 15  # depth below the root, the row of the move buffer
+ST_NODES = 16
+ST_STAMP = 17  # transposition-table generation of the current solve
+N_ST = 18
 
 # Move codes: card index, plus DECLARE_FLAG when a lead declares its marriage.
 DECLARE_FLAG = 32
@@ -134,6 +137,14 @@ def combination_bound(hand, rules):
 @jit_hot
 def _unsecured(st):
     return 0 if st[ST_WON] & 1 else st[ST_UNSECURED]
+
+
+@jit_hot
+def may_declare(won, seat, hand, rules):
+    """Whether ``seat`` on lead with ``hand`` may declare: he has won a trick (bit of ``won``) or
+    marriage_first_lead, and holds at least marriage_min_cards cards (the led card included)."""
+    return ((won >> seat) & 1 != 0 or rules[R.MARRIAGE_FIRST_LEAD] != 0) and popcount(hand) >= rules[
+        R.MARRIAGE_MIN_CARDS]
 
 
 @jit_hot
@@ -218,6 +229,7 @@ def set_position(st, h0, h1, h2, leader, trump, owner, won, unsecured):
     st[ST_WIN_SEAT] = -1
     st[ST_LED] = -1
     st[ST_TRICK_POINTS] = 0
+    st[ST_PENDING] = -1
     rest = 0
     m = h0 | h1 | h2
     while m:
@@ -375,7 +387,7 @@ def generate_moves(st, rules, work, reduce):
     if k == 0:
         legal = legal_leads(hand, trump, st[ST_OWNER] == seat, rules[R.NO_LEAD_FOREIGN_TRUMP],
                             rules[R.MUST_LEAD_TRUMP])
-        can_declare = (st[ST_WON] >> seat) & 1 or rules[R.MARRIAGE_FIRST_LEAD]
+        can_declare = may_declare(st[ST_WON], seat, hand, rules)
         live = st[0] | st[1] | st[2]
         # The followers of the other side (an own-side follower threatens nothing).
         f1 = (seat + 1) % 3
@@ -402,7 +414,7 @@ def generate_moves(st, rules, work, reduce):
         if (declaring >> c) & 1:
             if can_declare:
                 value, new_trump, _ = declaration(hand, c, rules)
-                t = new_trump if new_trump >= 0 else trump
+                t = new_trump if new_trump >= 0 and not rules[R.MARRIAGE_TRUMP_FROM] else trump
                 n = _add_move(work, ply, n, c | DECLARE_FLAG,
                               _move_score(st, seat, c, trick_side(st, seat, c, t), value))
                 if not rules[R.MARRIAGE_OPTIONAL]:
@@ -469,15 +481,20 @@ def _sort_moves(work, ply, n, first):
 @jit_hot
 def play_lead(st, rules, move):
     """Lead ``move`` (declaring when flagged); return the declarer's points it scores at once.
-    The caller saves trump, owner and unsecured points to restore them."""
+    A declared trump is in force at once, or under marriage_trump_from = next_trick pending until
+    the trick is over (``play_follow``). The caller saves trump, owner, pending trump and
+    unsecured points to restore them."""
     c = move & 31
     seat = st[ST_LEADER]
     gain = 0
     if move & DECLARE_FLAG:
         value, new_trump, _ = declaration(st[seat], c, rules)
         if new_trump >= 0:
-            st[ST_TRUMP] = new_trump
-            st[ST_OWNER] = seat
+            if rules[R.MARRIAGE_TRUMP_FROM]:
+                st[ST_PENDING] = new_trump
+            else:
+                st[ST_TRUMP] = new_trump
+                st[ST_OWNER] = seat
         if seat == 0:
             if rules[R.MARRIAGE_BURNS_WITHOUT_TRICK] and not st[ST_WON] & 1:
                 st[ST_UNSECURED] += value
@@ -498,7 +515,8 @@ def play_lead(st, rules, move):
 def play_follow(st, card):
     """Play ``card`` as the next follower; when it completes the trick, give the trick to its
     winner and return the declarer's points from it (its cards, and his unsecured marriages on his
-    first trick). The caller restores leader, won bits and the trick fields from its own copies."""
+    first trick), and put a pending trump in force. The caller restores leader, trump, owner,
+    pending trump, won bits and the trick fields from its own copies."""
     k = st[ST_K]
     seat = (st[ST_LEADER] + k) % 3
     points = CARD_POINTS[card]
@@ -515,6 +533,10 @@ def play_follow(st, card):
     gain = 0
     if winner == 0:
         gain = st[ST_TRICK_POINTS] + _unsecured(st)
+    if st[ST_PENDING] >= 0:  # marriage_trump_from = next_trick: the trump the lead declared
+        st[ST_TRUMP] = st[ST_PENDING]
+        st[ST_OWNER] = st[ST_LEADER]
+        st[ST_PENDING] = -1
     st[ST_K] = 0
     st[ST_LEADER] = winner
     st[ST_WON] |= 1 << winner
@@ -560,10 +582,12 @@ def _cutoff(best, alpha, beta, maximise):
 
 
 @jit_hot
-def _last_two(c, leader, rest_l, h1, h2, trump, won0, unsecured, must_head, alpha, beta):
+def _last_two(c, leader, rest_l, h1, h2, trump, last_trump, won0, unsecured, must_head, alpha, beta):
     """Declarer's points from a penultimate trick led with ``c`` by ``leader`` (who keeps
     ``rest_l``), the followers holding two cards each (``h1`` left of the leader, ``h2`` next),
-    and the last trick; fail-soft alpha-beta over the followers' choices."""
+    played under ``trump``, and the last trick, under ``last_trump`` (another than ``trump`` when
+    the lead declared one under marriage_trump_from = next_trick); fail-soft alpha-beta over the
+    followers' choices."""
     s1 = (leader + 1) % 3
     s2 = (leader + 2) % 3
     led = c // 6
@@ -597,7 +621,7 @@ def _last_two(c, leader, rest_l, h1, h2, trump, won0, unsecured, must_head, alph
                 first, second, third = last_1, last_2, last_l
             else:
                 first, second, third = last_2, last_l, last_1
-            if _trick_winner(w, first, second, third, trump) == 0:
+            if _trick_winner(w, first, second, third, last_trump) == 0:
                 v += CARD_POINTS[first] + CARD_POINTS[second] + CARD_POINTS[third] + (0 if won else unsecured)
             if _better(v, best2, max2):
                 best2 = v
@@ -625,7 +649,8 @@ def _two_tricks(st, rules, alpha, beta):
     h2 = st[(leader + 2) % 3]
     legal = legal_leads(hand, trump, st[ST_OWNER] == leader, rules[R.NO_LEAD_FOREIGN_TRUMP],
                         rules[R.MUST_LEAD_TRUMP])
-    can_declare = (st[ST_WON] >> leader) & 1 or rules[R.MARRIAGE_FIRST_LEAD]
+    can_declare = may_declare(st[ST_WON], leader, hand, rules)
+    trump_later = rules[R.MARRIAGE_TRUMP_FROM] != 0
     maximise = leader == 0
     best = -INFINITE if maximise else INFINITE
     m = legal
@@ -636,6 +661,7 @@ def _two_tricks(st, rules, alpha, beta):
         declares = can_declare and (declaring >> c) & 1
         for variant in range(2):
             t = trump
+            t_last = trump
             gain = 0
             unsec = unsecured
             if variant == 0:
@@ -643,7 +669,9 @@ def _two_tricks(st, rules, alpha, beta):
                     continue
                 value, new_trump, _ = declaration(hand, c, rules)
                 if new_trump >= 0:
-                    t = new_trump
+                    t_last = new_trump
+                    if not trump_later:
+                        t = new_trump
                 if leader == 0:
                     if rules[R.MARRIAGE_BURNS_WITHOUT_TRICK] and not won0:
                         unsec += value
@@ -651,7 +679,8 @@ def _two_tricks(st, rules, alpha, beta):
                         gain = value
             elif declares and not rules[R.MARRIAGE_OPTIONAL]:
                 continue
-            v = gain + _last_two(c, leader, rest, h1, h2, t, won0, unsec, must_head, alpha - gain, beta - gain)
+            v = gain + _last_two(c, leader, rest, h1, h2, t, t_last, won0, unsec, must_head, alpha - gain,
+                                 beta - gain)
             if _better(v, best, maximise):
                 best = v
             if _cutoff(best, alpha, beta, maximise):
@@ -681,7 +710,7 @@ def node_state(st):
     """A search node's trick and rule state, which ``restore_node`` puts back after each child
     (inlined: the values stay in registers)."""
     return (st[ST_LEADER], st[ST_TRUMP], st[ST_OWNER], st[ST_WON], st[ST_UNSECURED], st[ST_WIN_CARD],
-            st[ST_WIN_SEAT], st[ST_LED], st[ST_TRICK_POINTS], st[ST_REST_POINTS])
+            st[ST_WIN_SEAT], st[ST_LED], st[ST_TRICK_POINTS], st[ST_REST_POINTS], st[ST_PENDING])
 
 
 @jit_inline
@@ -698,6 +727,7 @@ def restore_node(st, seat, hand, k, node):
     st[ST_LED] = node[7]
     st[ST_TRICK_POINTS] = node[8]
     st[ST_REST_POINTS] = node[9]
+    st[ST_PENDING] = node[10]
 
 
 @jit_inline
@@ -861,7 +891,8 @@ def solve_positions(hands, leaders, trumps, owners, won, unsecured, targets, rul
 def save_position(st):
     """The state fields a move changes (0..ST_PLY-1), for ``restore_position``."""
     return (st[0], st[1], st[2], st[ST_LEADER], st[ST_TRUMP], st[ST_OWNER], st[ST_WON], st[ST_UNSECURED],
-            st[ST_K], st[ST_WIN_CARD], st[ST_WIN_SEAT], st[ST_LED], st[ST_TRICK_POINTS], st[ST_REST_POINTS])
+            st[ST_K], st[ST_WIN_CARD], st[ST_WIN_SEAT], st[ST_LED], st[ST_TRICK_POINTS], st[ST_REST_POINTS],
+            st[ST_PENDING])
 
 
 @jit_inline

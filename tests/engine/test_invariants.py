@@ -85,6 +85,9 @@ LEAD_RULES = HouseRules(no_lead_foreign_trump=True, must_lead_trump=True)
 ALL_PLAY_OPTIONS = HouseRules(must_head=True, marriage_first_lead=True, marriage_burns_without_trick=True,
                               marriage_optional=True, ace_marriage=200, half_marriage=True,
                               no_lead_foreign_trump=True, must_lead_trump=True, marriage_values=(60, 40, 100, 80))
+# When marriages may be declared and take effect (issue 28 item 10, docs/RULES.md): urmomeesak's three
+# cards, mekedron's trump from the next trick.
+MARRIAGE_TIMING = HouseRules(marriage_min_cards=3, marriage_trump_from="next_trick")
 
 # House rules of RULES.md §4.2-§4.7 (meaning: docs/RULES.md "Meaning of the options").
 ALL_REDEALS = dict(redeal_hand_points_below=15, redeal_four_nines=True, redeal_three_nines=True,
@@ -145,6 +148,10 @@ GAME_CONFIGS = {
     "must-lead-trump-mostly-random": (MOSTLY_RANDOM, HouseRules(must_lead_trump=True)),
     "marriage-values-half": (MIXED, HouseRules(marriage_values=(100, 80, 60, 40), half_marriage=True)),
     "all-play-options-mixed": (MIXED, ALL_PLAY_OPTIONS),
+    "marriage-timing-heuristic": (HEURISTIC, MARRIAGE_TIMING),
+    "marriage-timing-next-trick-half-lead-rules-mixed": (MIXED, HouseRules(
+        marriage_trump_from="next_trick", half_marriage=True, no_lead_foreign_trump=True, must_head=True)),
+    "marriage-timing-five-cards-online-mostly-random": (MOSTLY_RANDOM, with_rules(ONLINE_PLAY, marriage_min_cards=5)),
     # The ported bot under the classic rules, the play options and the house rules.
     "leadage-classic": (LEADAGE, HouseRules()),
     "leadage-all-play-options": (LEADAGE, ALL_PLAY_OPTIONS),
@@ -277,6 +284,7 @@ GAME_CONFIGS = {
                                                                    forced_first_bid=False, silence_below=-120)),
     "two-all-play-options-mixed": (MIXED2, with_rules(ALL_PLAY_OPTIONS, **TWO)),
     "two-talon3-online-mixed": (MIXED2, with_rules(preset("online"), **TWO3)),
+    "two-marriage-timing-mixed": (MIXED2, with_rules(MARRIAGE_TIMING, **TWO, marriage_min_cards=6)),
     "two-house-combined-mixed": (MIXED2, with_rules(HOUSE_COMBINED, **TWO)),
     "two-talon3-house-combined-2-mixed": (MIXED2, with_rules(HOUSE_COMBINED_2, **TWO3)),
 }
@@ -337,6 +345,22 @@ DEAL_CONFIGS = {
                                                          forced_bid_seat="dealer")),
     "leadage-dealer-plays-step-10-from": (("leadage", "random", "leadage"), HouseRules(
         forced_first_bid=False, all_pass="dealer_plays", bid_step_10_from=130, no_bid_cap=True)),
+    # When marriages may be declared and take effect (issue 28 item 10): every player.
+    "random-marriage-timing": (RANDOM, with_rules(MARRIAGE_TIMING, marriage_min_cards=4, marriage_optional=True,
+                                                  half_marriage=True, ace_marriage=200)),
+    "random-all-play-options-marriage-timing": (RANDOM, with_rules(ALL_PLAY_OPTIONS, marriage_min_cards=3,
+                                                                   marriage_trump_from="next_trick")),
+    "mixed-marriage-timing-first-lead": (MIXED, with_rules(MARRIAGE_TIMING, marriage_first_lead=True,
+                                                           marriage_min_cards=7)),
+    "dd-marriage-timing": ("dd", with_rules(MARRIAGE_TIMING, marriage_optional=True, half_marriage=True)),
+    "pimc-marriage-timing": (("pimc", "pimc-fast", "leadage"), MARRIAGE_TIMING),
+    "learned-marriage-timing": (("learned", "learned-cards", "random"), with_rules(MARRIAGE_TIMING,
+                                                                                  marriage_optional=True)),
+    "four-random-marriage-timing": (RANDOM4, with_rules(MARRIAGE_TIMING, **FOUR, marriage_min_cards=8,
+                                                        marriage_first_lead=True)),
+    "two-random-marriage-timing": (RANDOM2, with_rules(MARRIAGE_TIMING, **TWO3, marriage_min_cards=7,
+                                                       marriage_optional=True)),
+    "two-dd-pimc-marriage-timing": (("dd", "pimc"), with_rules(MARRIAGE_TIMING, **TWO, marriage_min_cards=5)),
     # Two players in independent deals (a random dealer; the other seat is first hand).
     "two-random": (RANDOM2, HouseRules(**TWO)),
     "two-talon3-random": (RANDOM2, HouseRules(**TWO3)),
@@ -365,7 +389,8 @@ DEAL_CONFIGS = {
 DEAL_COUNTS = {"dd-must-head-half": 60, "dd-all-play-options": 60, "dd-house-combined": 60,
                "dd-step-10-from-forced-dealer": 60,
                "four-dd-pimc": 40, "two-dd": 60, "two-talon3-dd-all-play-options": 60, "two-pimc-dd": 15,
-               "two-talon3-dd-pimc-house-combined": 15}  # others: FAST_DEALS
+               "two-talon3-dd-pimc-house-combined": 15, "dd-marriage-timing": 60, "pimc-marriage-timing": 15,
+               "two-dd-pimc-marriage-timing": 15}  # others: FAST_DEALS
 
 
 @functools.cache
@@ -692,7 +717,8 @@ def test_fast_sample_reaches_every_settlement_case(engine_compiled):
 PLAY_OPTION_CASES = (
     "declared marriage", "declared half marriage", "declared four aces", "declined", "declared before a won trick",
     "burnt", "must head binds", "trump lead forced", "foreign trump lead barred",
-    "foreign trump barred over must_lead_trump",
+    "foreign trump barred over must_lead_trump", "too few cards to declare", "trump deferred to the next trick",
+    "trump deferred, the old one in force", "old trump wins the declaring trick",
 )
 
 
@@ -722,6 +748,7 @@ TWO_PLAYER_CASES = (
     "accumulated to the target", "third concession", "concede limit reached", "three passes bolt", "silenced",
     "trickless declarer exempt", "declared half marriage", "declared four aces", "declined",
     "declared before a won trick", "must head binds", "trump lead forced", "foreign trump lead barred",
+    "too few cards to declare", "trump deferred to the next trick", "trump deferred, the old one in force",
 )
 
 
@@ -819,6 +846,7 @@ OPTION_VALUES = {
     "forced_bid_seat": ("first_hand", "dealer"), "all_pass": ("throw_in", "dealer_plays"),
     "bid_ceiling_before_talon": (None, 120, 150), "bid_step_10_from": (None, 200, 150),
     "barrel_min_bid_enforced": (False, True),
+    "marriage_min_cards": (2, 3, 5, 8), "marriage_trump_from": ("this_trick", "next_trick"),
 }
 ALL_OPTIONS = frozenset(f.name for f in dataclasses.fields(HouseRules))
 DRAWN_OPTIONS = sorted(OPTION_VALUES)
@@ -876,6 +904,9 @@ def house_rules(draw) -> HouseRules:
     if changes.get("forced_first_bid") is False:
         changes.pop("talon_hidden_at_100", None)
         changes.pop("redeal_talon_only_at_100", None)
+    # Eight cards allow a marriage only on the first trick with three playing: before a won trick.
+    if changes.get("marriage_min_cards") == 8 and changes.get("players", 3) != 2:
+        changes["marriage_first_lead"] = True
     try:
         return HouseRules.from_dict(changes, source="drawn")
     except RulesError:

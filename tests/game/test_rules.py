@@ -386,6 +386,23 @@ def test_bad_auction_options_are_one_line(values, message):
     assert "\n" not in str(info.value)
 
 
+# ---- when marriages may be declared and take effect (issue 28 item 10) ----------------------------
+@pytest.mark.parametrize(
+    "values, message",
+    [
+        ({"marriage_min_cards": 1}, "'marriage_min_cards' = 1: must be an integer from 2 to 8"),
+        ({"marriage_min_cards": 9}, "'marriage_min_cards' = 9: must be an integer from 2 to 8"),
+        ({"marriage_min_cards": 8}, "'marriage_min_cards' = 8: would forbid every marriage: with 3 players"),
+        ({"marriage_min_cards": 8, "players": 4}, "'marriage_min_cards' = 8: would forbid every marriage: with 4 "),
+        ({"marriage_trump_from": "later"}, "'marriage_trump_from' = 'later': must be this_trick or next_trick"),
+    ],
+)
+def test_bad_marriage_timing_is_one_line(values, message):
+    with pytest.raises(RulesError, match=message) as info:
+        HouseRules.from_dict(values)
+    assert "\n" not in str(info.value)
+
+
 def test_auction_options_reach_the_rules_array():
     fields = (R.FORCED_BID_SEAT, R.ALL_PASS, R.BID_CEILING_BEFORE_TALON, R.BID_STEP_10_FROM, R.BARREL_MIN_BID_ENFORCED)
     assert [HouseRules().to_array()[f] for f in fields] == [0, 0, 0, 0, 0]
@@ -398,3 +415,14 @@ def test_auction_options_reach_the_rules_array():
     # The 2-player dealer holds the forced bid too; barrel_min_bid_enforced stays allowed with a ceiling at it.
     HouseRules(players=2, forced_bid_seat="dealer")
     HouseRules(bid_ceiling_before_talon=120, barrel_min_bid_enforced=True)
+
+
+def test_marriage_timing_reaches_the_rules_array():
+    a = HouseRules().to_array()
+    assert (a[R.MARRIAGE_MIN_CARDS], a[R.MARRIAGE_TRUMP_FROM]) == (2, 0)
+    a = HouseRules(marriage_min_cards=3, marriage_trump_from="next_trick").to_array()
+    assert (a[R.MARRIAGE_MIN_CARDS], a[R.MARRIAGE_TRUMP_FROM]) == (3, 1)
+    # Eight cards: the first trick only, so with three or four players only with marriage_first_lead;
+    # two players hold 8 cards on a later trick.
+    assert HouseRules.from_dict({"marriage_min_cards": 8, "marriage_first_lead": True}).marriage_min_cards == 8
+    assert HouseRules.from_dict({"marriage_min_cards": 8, "players": 2, "two_player_talon": 3}).marriage_min_cards == 8

@@ -82,7 +82,7 @@ def random_positions(n: int, seed: int, must_head: bool = False) -> list[dict]:
 
 
 def _card_args(p: dict) -> tuple:
-    return (p["hands"], p["seat"], p["legal"], p["cards"], p["k"], p["leader"], -1, -1, p["declarer"], p["won"], 0,
+    return (p["hands"], p["seat"], p["legal"], p["cards"], p["k"], p["leader"], -1, -1, -1, p["declarer"], p["won"], 0,
             p["played"], p["voids"], np.zeros(3, dtype=np.int64))
 
 

@@ -53,7 +53,7 @@ def test_every_world_deals_each_seat_its_number_of_cards(face_up):
     st, work, tt, wbuf = seat_buffers(14)
     rng = state_from_seed(3, (7,))
     for _ in range(50):
-        enter_world(rng, hands, 2, known, played, voids, trick, 2, 0, 3, 0, 0, 1, 0, rules, st, tt, wbuf)
+        enter_world(rng, hands, 2, known, played, voids, trick, 2, 0, 3, 0, -1, 0, 1, 0, rules, st, tt, wbuf)
         world = [int(wbuf[WB_HANDS + s]) for s in range(3)]
         assert [bin(h).count("1") for h in world] == [3, 3, 3]  # this trick's cards included
         assert not (world[0] & world[1]) and not (world[0] & world[2]) and not (world[1] & world[2])

@@ -59,3 +59,31 @@ def test_a_seat_that_never_bids_never_raises_in_the_four_player_game():
     assert mine.height > 0 and (mine["winning_bid"] == spec.rules.min_bid).all()  # only the forced bid
     others = declared.filter(pl.col("declarer") != 3)
     assert (others["winning_bid"] > spec.rules.min_bid).sum() > 50
+
+
+def test_every_player_plays_the_marriage_timing_options_legally():
+    """marriage_min_cards and marriage_trump_from (issue 28 item 10): every player, with three seats
+    and with two, plays only legal cards (the engine refuses any other, raising), every deal's card
+    points come to 120, and marriages are still declared. (The reference replay of
+    tests/engine/test_invariants.py checks each card and declaration of such deals.)"""
+    from sim.game.rules import HouseRules
+
+    timing = {"marriage_min_cards": 3, "marriage_trump_from": "next_trick"}
+    three = HouseRules.from_dict({**timing, "marriage_optional": True, "half_marriage": True})
+    two = HouseRules.from_dict({**timing, "players": 2, "marriage_min_cards": 5})
+    runs = [
+        (("heuristic", "random", "leadage"), three, 300),
+        (("learned", "learned-cards", "random"), three, 100),
+        (("dd", "pimc", "pimc-fast"), three, 12),
+        (("heuristic", "random"), two, 300),
+        (("dd", "pimc"), two, 12),
+    ]
+    for players, rules, n in runs:
+        deals, _ = play_chunk(BatchSpec(mode="deals", n=n, seed=11, chunk_size=n, players=players, rules=rules), 0)
+        seats = range(rules.players)
+        played = deals.filter((pl.col("redeal") == 0) & (pl.col("declarer") >= 0) & ~pl.col("conceded"))
+        assert played.height > 0, players
+        total = pl.sum_horizontal([pl.col(f"card_points{s}") for s in seats])
+        assert (played.select(total)["card_points0"] == 120).all(), players
+        declared = sum(int((played[f"marriages{s}"] != 0).sum()) for s in seats)
+        assert declared > 0 or n < 50, f"{players}: no marriage declared in {played.height} deals"

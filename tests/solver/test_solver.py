@@ -32,6 +32,8 @@ OPTION_SETS = {
     "no_lead_foreign_trump": {"no_lead_foreign_trump": True},
     "must_lead_trump": {"must_lead_trump": True},
     "marriage_values": {"marriage_values": (100, 80, 60, 40)},
+    "marriage_min_cards": {"marriage_min_cards": 3},
+    "marriage_trump_from": {"marriage_trump_from": "next_trick"},
 }
 BOOLEAN_OPTIONS = ("must_head", "marriage_first_lead", "marriage_optional", "half_marriage",
                    "no_lead_foreign_trump", "must_lead_trump")
@@ -49,6 +51,10 @@ def random_options(rng: random.Random) -> dict:
         opts["ace_marriage"] = 200
     if rng.random() < 0.2:
         opts["marriage_values"] = (100, 80, 60, 40)
+    if rng.random() < 0.25:
+        opts["marriage_min_cards"] = rng.choice([3, 4])
+    if rng.random() < 0.35:
+        opts["marriage_trump_from"] = "next_trick"
     return opts
 
 
@@ -178,6 +184,55 @@ def test_eight_card_sample_matches_brute_force(compiled, name):
     check_against_reference(rng, OPTION_SETS[name], {8: 1, 7: 1})
 
 
+def declaring_position(rng: random.Random, n: int, seats: int = 3) -> dict:
+    """A position built for the marriage timing options: the seat on lead holds a marriage (K+Q of
+    suit s) and has won a trick, another suit is trump, and each other seat is void in s half the
+    time (so that the trump in force decides the declaring trick under next_trick)."""
+    s = rng.randrange(4)
+    trump = rng.choice([t for t in range(4) if t != s])
+    leader = rng.randrange(seats)
+    deck = [c for c in range(24) if c not in (6 * s + 3, 6 * s + 2)]
+    rng.shuffle(deck)
+    hands = [0] * seats
+    hands[leader] = 1 << (6 * s + 3) | 1 << (6 * s + 2)
+    for seat in range(seats):
+        void = seat != leader and rng.random() < 0.5
+        for c in list(deck):
+            if bin(hands[seat]).count("1") >= n:
+                break
+            if void and c // 6 == s:
+                continue
+            hands[seat] |= 1 << c
+            deck.remove(c)
+    if any(bin(h).count("1") != n for h in hands):  # the voids ran the deck short: try again
+        return declaring_position(rng, n, seats)
+    won = tuple(q for q in range(seats) if q == leader or rng.random() < 0.5)
+    return {"hands": hands, "leader": leader, "trump": trump, "owner": rng.choice([-1] + list(range(seats))),
+            "won": won, "unsecured": 0}
+
+
+TIMING_OPTIONS = [{"marriage_trump_from": "next_trick"}, {"marriage_trump_from": "next_trick", "must_head": True},
+                  {"marriage_trump_from": "next_trick", "no_lead_foreign_trump": True, "half_marriage": True},
+                  {"marriage_trump_from": "next_trick", "marriage_min_cards": 3, "marriage_optional": True},
+                  {"marriage_min_cards": 4}]
+
+
+@pytest.mark.parametrize("options", TIMING_OPTIONS)
+def test_marriage_timing_positions_match_brute_force(compiled, options):
+    """Positions where the timing options decide (a marriage on lead under another trump): the
+    solver agrees with the brute force, and the option changes a good share of the values."""
+    rng = random.Random(f"timing {sorted(options.items())}")
+    positions = [declaring_position(rng, rng.randint(2, 5)) for _ in range(120)]
+    cols = batch(positions, options)
+    hands = cols.pop("hands")
+    values = solver.dd_values(hands, **cols)
+    expected = [reference_value(p, options) for p in positions]
+    assert list(values) == expected
+    base = {k: v for k, v in options.items() if k not in ("marriage_trump_from", "marriage_min_cards")}
+    changed = sum(e != reference_value(p, base) for p, e in zip(positions, expected, strict=True))
+    assert changed >= 10, f"the option changes only {changed} of {len(positions)} values"
+
+
 # ---- per-card values, principal variation -------------------------------------------------------
 def test_lead_values_match_solving_each_lead(compiled):
     rng = random.Random("leads")
@@ -210,6 +265,7 @@ def replay(pos: dict, plays: list, rules: ref.PlayRules) -> int:
     points = 0
     for t in range(0, len(plays), 3):
         trick = ()
+        pending = -1
         for k, play in enumerate(plays[t:t + 3]):
             seat = (leader + k) % 3
             assert play.seat == seat
@@ -217,12 +273,12 @@ def replay(pos: dict, plays: list, rules: ref.PlayRules) -> int:
             if k == 0:
                 assert card in ref._leads(hands[seat], seat, trump, owner, rules)
                 decl = ref._declaration(hands[seat], card, rules)
-                may = decl is not None and (seat in won or rules.marriage_first_lead)
+                may = decl is not None and ref._may_declare(hands[seat], seat, won, rules)
                 assert play.declared == may or (rules.marriage_optional and may and not play.declared)
                 if play.declared:
                     val, changes = decl
                     if changes:
-                        trump, owner = card[0], seat
+                        trump, owner, pending = ref._set_trump(trump, owner, pending, card[0], seat, rules)
                     if seat == 0:
                         if rules.marriage_burns_without_trick and 0 not in won:
                             unsecured += val
@@ -236,6 +292,8 @@ def replay(pos: dict, plays: list, rules: ref.PlayRules) -> int:
         winner = (leader + ref._winner(trick, trump)) % 3
         if winner == 0:
             points += sum(ref.POINTS[c[1]] for c in trick) + (unsecured if 0 not in won else 0)
+        if pending >= 0:  # marriage_trump_from = next_trick
+            trump, owner = pending, leader
         won.add(winner)
         leader = winner
     return points
@@ -300,7 +358,8 @@ def test_dd_player_plays_a_best_card_mid_trick(compiled):
         rules = HouseRules.from_dict(options)
         pr = play_rules(options)
         pos = random_position(rng, rng.randint(2, 5), options)
-        leader, trump, owner = pos["leader"], pos["trump"], pos["owner"]
+        leader, trump, owner, unsecured = pos["leader"], pos["trump"], pos["owner"], pos["unsecured"]
+        pending = -1
         hands = [ref.cards_of(h) for h in pos["hands"]]
         trick = ()
         for k in range(rng.randrange(3)):  # play random legal cards into the trick
@@ -308,6 +367,15 @@ def test_dd_player_plays_a_best_card_mid_trick(compiled):
             options_now = (ref._leads(hands[seat], seat, trump, owner, pr) if k == 0
                            else ref._follows(hands[seat], trick, trump, pr.must_head))
             card = rng.choice(sorted(options_now))
+            if k == 0:  # the lead declares when it may (under marriage_optional only sometimes)
+                decl = ref._declaration(hands[seat], card, pr)
+                if decl and ref._may_declare(hands[seat], seat, pos["won"], pr) and not (
+                        pr.marriage_optional and rng.random() < 0.5):
+                    val, changes = decl
+                    if changes:
+                        trump, owner, pending = ref._set_trump(trump, owner, pending, card[0], seat, pr)
+                    if seat == 0 and pr.marriage_burns_without_trick and 0 not in pos["won"]:
+                        unsecured += val
             hands[seat] = hands[seat] - {card}
             trick += (card,)
         seat = (leader + len(trick)) % 3
@@ -323,40 +391,45 @@ def test_dd_player_plays_a_best_card_mid_trick(compiled):
         won_mask = sum(1 << ((s + declarer) % 3) for s in pos["won"])
         card, declare = dd_nb.dd_choose_card(
             np.array(eng, dtype=np.int64), (seat + declarer) % 3, legal_mask, trick_idx, len(trick),
-            (leader + declarer) % 3, trump, -1 if owner < 0 else (owner + declarer) % 3, declarer, won_mask,
-            pos["unsecured"], rules.to_array(), st, work, tt)
+            (leader + declarer) % 3, trump, -1 if owner < 0 else (owner + declarer) % 3, pending, declarer, won_mask,
+            unsecured, rules.to_array(), st, work, tt)
         assert legal_mask >> card & 1
-        kw = dict(leader=leader, trump=trump, owner=owner, won=pos["won"], unsecured=pos["unsecured"], rules=pr)
+        kw = dict(leader=leader, trump=trump, owner=owner, won=pos["won"], unsecured=unsecured, rules=pr)
         idx_trick = tuple(ref.card_index(c) for c in trick)
-        best = ref.solve(masks, trick=idx_trick, **kw)
+        best = ref.solve(masks, trick=idx_trick, pending=pending, **kw)
         if not trick:
             assert ref._lead_value(masks, card, **kw) == best
             decl = ref._declaration(hands[seat], (card // 6, card % 6), pr)
-            may = decl is not None and (seat in pos["won"] or pr.marriage_first_lead)
+            may = decl is not None and ref._may_declare(hands[seat], seat, pos["won"], pr)
             assert declare == may or (pr.marriage_optional and may)
         else:
             assert not declare
             after = list(masks)
             after[seat] &= ~(1 << card)
-            got = ref_after_follow(after, idx_trick + (card,), kw)
+            got = ref_after_follow(after, idx_trick + (card,), kw, pending)
             assert got == best
 
 
-def ref_after_follow(masks, trick, kw):
-    """Reference value after a follower's card (completing the trick when it is the third)."""
+def ref_after_follow(masks, trick, kw, pending=-1):
+    """Reference value after a follower's card (completing the trick when it is the third, then
+    putting a pending trump in force)."""
     if len(trick) < 3:
-        return ref.solve(masks, trick=trick, **kw)
+        return ref.solve(masks, trick=trick, pending=pending, **kw)
     cards = tuple((c // 6, c % 6) for c in trick)
     winner = (kw["leader"] + ref._winner(cards, kw["trump"])) % 3
     gain = 0
     if winner == 0:
         gain = sum(ref.POINTS[c[1]] for c in cards) + (kw["unsecured"] if 0 not in kw["won"] else 0)
     rest = dict(kw, leader=winner, won=tuple(set(kw["won"]) | {winner}))
+    if pending >= 0:
+        rest.update(trump=pending, owner=kw["leader"])
     return gain + ref.solve(masks, **rest)
 
 
 @pytest.mark.parametrize("options", [{}, {"marriage_first_lead": True, "marriage_burns_without_trick": True,
-                                          "marriage_optional": True, "half_marriage": True, "must_head": True}])
+                                          "marriage_optional": True, "half_marriage": True, "must_head": True},
+                                     {"marriage_min_cards": 4, "marriage_trump_from": "next_trick",
+                                      "marriage_optional": True, "must_head": True}])
 def test_dd_self_play_scores_the_discard_value(compiled, options):
     """Whole deals played by the DD player at every seat, from its own discard, with the declarer
     at each engine seat: the declarer scores exactly the value the solver promised."""
@@ -381,20 +454,21 @@ def test_dd_self_play_scores_the_discard_value(compiled, options):
         for _ in range(8):
             trick = np.zeros(3, dtype=np.int64)
             cards = ()
+            pending = -1
             for k in range(3):
                 p = (leader + k) % 3
                 hand = ref.cards_of(int(hands[p]))
                 legal = (ref._leads(hand, p, trump, owner, pr) if k == 0
                          else ref._follows(hand, cards, trump, pr.must_head))
                 legal_mask = sum(1 << ref.card_index(c) for c in legal)
-                c, declare = dd_nb.dd_choose_card(hands, p, legal_mask, trick, k, leader, trump, owner, declarer, won,
-                                                  unsecured, arr, st, work, tt)
+                c, declare = dd_nb.dd_choose_card(hands, p, legal_mask, trick, k, leader, trump, owner, pending,
+                                                  declarer, won, unsecured, arr, st, work, tt)
                 assert legal_mask >> c & 1
                 if declare:
-                    assert k == 0 and (won >> p & 1 or pr.marriage_first_lead)
+                    assert k == 0 and ref._may_declare(hand, p, {s for s in range(3) if won >> s & 1}, pr)
                     val, changes = ref._declaration(hand, (c // 6, c % 6), pr)
                     if changes:
-                        trump, owner = c // 6, p
+                        trump, owner, pending = ref._set_trump(trump, owner, pending, c // 6, p, pr)
                     if p == declarer:
                         if pr.marriage_burns_without_trick and not won >> declarer & 1:
                             unsecured += val
@@ -407,6 +481,8 @@ def test_dd_self_play_scores_the_discard_value(compiled, options):
             if winner == declarer:
                 points += sum(ref.POINTS[x[1]] for x in cards) + unsecured
                 unsecured = 0
+            if pending >= 0:
+                trump, owner = pending, leader
             won |= 1 << winner
             leader = winner
         assert points == promised
@@ -476,3 +552,21 @@ def test_layout_text_round_trip(compiled):
     row = json.loads(to_json_line(solved))
     assert set(row["lead_values"]) == {format_card(parse_card("AS")), format_card(parse_card("KS"))}
     assert row["value"] == max(row["lead_values"].values())
+
+
+def test_pending_trump_is_read_from_the_leaders_declarations():
+    """play_nb.pending_trump, how the dd and PIMC seats and the learned labels learn the trump a
+    next_trick declaration leaves waiting: the led card's combination when its bit is set and the
+    hand with the card still holds it whole; -1 otherwise, and always under this_trick."""
+    from sim.game.play_nb import pending_trump
+
+    later = HouseRules(marriage_trump_from="next_trick", half_marriage=True, ace_marriage=200).to_array()
+    now = HouseRules(half_marriage=True).to_array()
+    kh, jh, ah = parse_card("KH"), parse_card("JH"), parse_card("AH")
+    hearts, half_hearts, aces = 1 << 3, 1 << (4 + 3), 1 << 8
+    assert pending_trump(parse_hand("QH 9S"), kh, hearts, later) == 3  # K of K+Q declared now
+    assert pending_trump(parse_hand("QH 9S"), kh, hearts, now) == -1  # in force at once
+    assert pending_trump(parse_hand("QH 9S"), kh, 0, later) == -1  # declined (marriage_optional)
+    assert pending_trump(parse_hand("9S"), kh, hearts, later) == -1  # QH led earlier declared it
+    assert pending_trump(parse_hand("QH KS"), jh, half_hearts, later) == 3  # the half marriage
+    assert pending_trump(parse_hand("AS AC AD"), ah, aces, later) == -1  # the four aces set no trump

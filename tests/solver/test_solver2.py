@@ -15,7 +15,7 @@ import random
 import numpy as np
 import pytest
 import reference_solver as ref
-from test_solver import OPTION_SETS, play_rules, random_options
+from test_solver import OPTION_SETS, TIMING_OPTIONS, declaring_position, play_rules, random_options
 
 from analysis.present.text import solved_layout_lines
 from sim import solver
@@ -140,6 +140,30 @@ def test_values_match_brute_force_mixed_options(compiled2):
         check_against_reference(rng, random_options(rng), {2: 3, 3: 4, 4: 4, 5: 1})
 
 
+@pytest.mark.parametrize("options", TIMING_OPTIONS)
+def test_marriage_timing_positions_match_brute_force(compiled2, options):
+    """Two-seat positions where the timing options decide (a marriage on lead under another trump,
+    the other seat often void in its suit): the solver agrees with the brute force, and the option
+    changes a good share of the values."""
+    rng = random.Random(f"two seats timing {sorted(options.items())}")
+    positions = []
+    for _ in range(100):
+        p = declaring_position(rng, rng.randint(2, 6), seats=2)
+        p["bonus"] = rng.choice([0, 0, 10, 21])
+        positions.append(p)
+    hands = np.array([p["hands"] for p in positions], dtype=np.int64)
+    values = solver.dd_values(hands, leader=np.array([p["leader"] for p in positions]),
+                              trump=np.array([p["trump"] for p in positions]),
+                              won=np.array([sum(1 << s for s in p["won"]) for p in positions]),
+                              trump_owner=np.array([p["owner"] for p in positions]),
+                              last_bonus=np.array([p["bonus"] for p in positions]), rules=HouseRules.from_dict(options))
+    expected = [ref.solve2(p["hands"], **ref_kw(p, options)) for p in positions]
+    assert list(values) == expected
+    base = {k: v for k, v in options.items() if k not in ("marriage_trump_from", "marriage_min_cards")}
+    changed = sum(e != ref.solve2(p["hands"], **ref_kw(p, base)) for p, e in zip(positions, expected, strict=True))
+    assert changed >= 10, f"the option changes only {changed} of {len(positions)} values"
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(OPTION_SETS))
 def test_values_match_brute_force_per_option_large(compiled2, name):
@@ -242,6 +266,7 @@ def replay2(pos: dict, plays: list, rules: ref.PlayRules) -> int:
     total = 0
     for t in range(0, len(plays), 2):
         trick = ()
+        pending = -1
         for k, play in enumerate(plays[t:t + 2]):
             seat = (leader + k) % 2
             assert play.seat == seat
@@ -249,12 +274,12 @@ def replay2(pos: dict, plays: list, rules: ref.PlayRules) -> int:
             if k == 0:
                 assert card in ref._leads(hands[seat], seat, trump, owner, rules)
                 decl = ref._declaration(hands[seat], card, rules)
-                may = decl is not None and (seat in won or rules.marriage_first_lead)
+                may = decl is not None and ref._may_declare(hands[seat], seat, won, rules)
                 assert play.declared == may or (rules.marriage_optional and may and not play.declared)
                 if play.declared:
                     val, changes = decl
                     if changes:
-                        trump, owner = card[0], seat
+                        trump, owner, pending = ref._set_trump(trump, owner, pending, card[0], seat, rules)
                     if seat == 0:
                         if rules.marriage_burns_without_trick and 0 not in won:
                             unsecured += val
@@ -270,6 +295,8 @@ def replay2(pos: dict, plays: list, rules: ref.PlayRules) -> int:
             total += sum(ref.POINTS[c[1]] for c in trick) + (unsecured if 0 not in won else 0)
             if not hands[0]:
                 total += pos["bonus"]
+        if pending >= 0:  # marriage_trump_from = next_trick
+            trump, owner = pending, leader
         won.add(winner)
         leader = winner
     return total
@@ -300,11 +327,12 @@ def random_choice(rng: random.Random, options: dict) -> dict:
         hand = ref.cards_of(masks[leader])
         card = rng.choice(sorted(ref._leads(hand, leader, pos["trump"], pos["owner"], pr)))
         decl = ref._declaration(hand, card, pr)
-        may = decl and (leader in pos["won"] or pr.marriage_first_lead)
+        may = decl and ref._may_declare(hand, leader, pos["won"], pr)
         if may and not (pr.marriage_optional and rng.random() < 0.5):
             val, changes = decl
             if changes:
-                kw.update(trump=card[0], owner=leader)
+                trump, owner, pending = ref._set_trump(kw["trump"], kw["owner"], -1, card[0], leader, pr)
+                kw.update(trump=trump, owner=owner, pending=pending)
             if leader == 0 and pr.marriage_burns_without_trick and 0 not in pos["won"]:
                 kw["unsecured"] += val
         masks[leader] &= ~(1 << ref.card_index(card))
@@ -316,13 +344,13 @@ def random_choice(rng: random.Random, options: dict) -> dict:
 
 
 def engine_args(ch: dict, declarer: int) -> tuple:
-    """(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, won, unsecured)
-    of a choice point in engine seats, solver seat s sitting at engine seat s ^ declarer."""
+    """(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, pending, declarer, won,
+    unsecured) of a choice point in engine seats, solver seat s sitting at engine seat s ^ declarer."""
     kw, trick = ch["kw"], ch["trick"]
     return (np.array([ch["masks"][declarer], ch["masks"][declarer ^ 1]], dtype=np.int64), ch["seat"] ^ declarer,
             ch["legal"], np.array(trick + (0,) * (2 - len(trick)), dtype=np.int64), len(trick),
-            kw["leader"] ^ declarer, kw["trump"], -1 if kw["owner"] < 0 else kw["owner"] ^ declarer, declarer,
-            sum(1 << (s ^ declarer) for s in kw["won"]), kw["unsecured"])
+            kw["leader"] ^ declarer, kw["trump"], -1 if kw["owner"] < 0 else kw["owner"] ^ declarer,
+            kw.get("pending", -1), declarer, sum(1 << (s ^ declarer) for s in kw["won"]), kw["unsecured"])
 
 
 def test_dd_player_plays_a_best_move(compiled2):
@@ -453,19 +481,20 @@ def self_play(deck: list[int], to_talon: bool, declarer: int, options: dict, st,
     while hands[0]:
         trick = np.zeros(2, dtype=np.int64)
         cards = ()
+        pending = -1
         for k in range(2):
             p = leader ^ k
             hand = ref.cards_of(int(hands[p]))
             legal = ref._leads(hand, p, trump, owner, pr) if k == 0 else ref._follows(hand, cards, trump, pr.must_head)
             legal_mask = sum(1 << ref.card_index(c) for c in legal)
-            c, declare = dd_nb.dd2_choose_card(hands, p, legal_mask, trick, k, leader, trump, owner, declarer, won,
-                                               unsecured, bonus, arr, st, work, tt)
+            c, declare = dd_nb.dd2_choose_card(hands, p, legal_mask, trick, k, leader, trump, owner, pending, declarer,
+                                               won, unsecured, bonus, arr, st, work, tt)
             assert legal_mask >> c & 1
             if declare:
-                assert k == 0 and (won >> p & 1 or pr.marriage_first_lead)
+                assert k == 0 and ref._may_declare(hand, p, {s for s in range(2) if won >> s & 1}, pr)
                 val, changes = ref._declaration(hand, (c // 6, c % 6), pr)
                 if changes:
-                    trump, owner = c // 6, p
+                    trump, owner, pending = ref._set_trump(trump, owner, pending, c // 6, p, pr)
                 if p == declarer:
                     if pr.marriage_burns_without_trick and not won >> declarer & 1:
                         unsecured += val
@@ -478,6 +507,8 @@ def self_play(deck: list[int], to_talon: bool, declarer: int, options: dict, st,
         if winner == declarer:
             total += sum(ref.POINTS[x[1]] for x in cards) + unsecured + (bonus if not hands[0] else 0)
             unsecured = 0
+        if pending >= 0:
+            trump, owner = pending, leader
         won |= 1 << winner
         leader = winner
     return total, promised
@@ -490,9 +521,10 @@ def test_dd_self_play_scores_the_discard_value(compiled2, to_talon):
     rng = np.random.default_rng(31)
     options = {"marriage_first_lead": True, "marriage_burns_without_trick": True, "marriage_optional": True,
                "half_marriage": True, "must_head": True}
-    for d in range(2):
+    later = {"marriage_min_cards": 5, "marriage_trump_from": "next_trick", "marriage_first_lead": True}
+    for d in range(3):
         deck = [int(c) for c in rng.permutation(24)]
-        scored, promised = self_play(deck, to_talon, d, options if d else {}, st, work, tt)
+        scored, promised = self_play(deck, to_talon, d % 2, (options, {}, later)[d], st, work, tt)
         assert scored == promised
 
 
@@ -510,9 +542,9 @@ def test_dd_self_play_scores_the_discard_value_large(compiled2, name):
 
 # ---- the PIMC player ------------------------------------------------------------------------------------
 def pimc_card(hands, seat, legal, trick, k, state, played, voids, known, counts, n_worlds, arr, rng, bufs):
-    leader, trump, owner, declarer, won, unsecured = state
-    return pimc2_nb.pimc2_choose_card(hands, seat, legal, trick, k, leader, trump, owner, declarer, won, unsecured,
-                                      played, voids, np.array(known, dtype=np.int64),
+    leader, trump, owner, pending, declarer, won, unsecured = state
+    return pimc2_nb.pimc2_choose_card(hands, seat, legal, trick, k, leader, trump, owner, pending, declarer, won,
+                                      unsecured, played, voids, np.array(known, dtype=np.int64),
                                       np.array(counts, dtype=np.int64), n_worlds, arr, rng, *bufs)
 
 
@@ -521,7 +553,9 @@ def test_pimc_plays_legal_reproducible_deals(compiled2):
     the same generator state gives the same choice."""
     bufs = (*search_nb.new_work(), search_nb.new_table(16), new_pimc_buffer())
     for d, (to_talon, options) in enumerate([(False, {}), (True, {"must_head": True, "marriage_first_lead": True,
-                                                                  "marriage_optional": True})]):
+                                                                  "marriage_optional": True}),
+                                             (False, {"marriage_trump_from": "next_trick", "marriage_min_cards": 4,
+                                                      "marriage_first_lead": True})]):
         arr = HouseRules.from_dict(options).to_array()
         pr = play_rules(options)
         deck = [int(c) for c in np.random.default_rng(40 + d).permutation(24)]
@@ -537,7 +571,7 @@ def test_pimc_plays_legal_reproducible_deals(compiled2):
         assert (rng == again).all()
         assert b1 < b2 and givable >> b1 & 1 and givable >> b2 & 1
         assert (givable >> t & 1 and t not in (b1, b2)) if to_talon else t == -1
-        declarer = d
+        declarer = d % 2
         hands = np.zeros(2, dtype=np.int64)
         hands[declarer] = hand12 & ~(1 << b1 | 1 << b2 | (1 << t if t >= 0 else 0))
         hands[declarer ^ 1] = defender
@@ -548,6 +582,7 @@ def test_pimc_plays_legal_reproducible_deals(compiled2):
         while hands[0]:
             trick = np.zeros(2, dtype=np.int64)
             cards = ()
+            pending = -1
             for k in range(2):
                 p = leader ^ k
                 hand = ref.cards_of(int(hands[p]))
@@ -559,7 +594,7 @@ def test_pimc_plays_legal_reproducible_deals(compiled2):
                 known = [0, 1 << t if p == declarer and t >= 0 else 0, buried if p == declarer else 0,
                          0 if p == declarer else seen_talon]
                 counts = [bin(int(hands[p ^ 1])).count("1"), bin(talon).count("1"), 2]
-                state = (leader, trump, owner, declarer, won, 0)
+                state = (leader, trump, owner, pending, declarer, won, 0)
                 before = rng.copy()
                 c, declare = pimc_card(hands, p, legal_mask, trick, k, state, played, voids, known, counts, 4, arr,
                                        rng, bufs)
@@ -568,9 +603,9 @@ def test_pimc_plays_legal_reproducible_deals(compiled2):
                 assert legal_mask >> c & 1
                 if declare:
                     val, changes = ref._declaration(hand, (c // 6, c % 6), pr)
-                    assert k == 0 and (won >> p & 1 or pr.marriage_first_lead)
+                    assert k == 0 and ref._may_declare(hand, p, {s for s in range(2) if won >> s & 1}, pr)
                     if changes:
-                        trump, owner = c // 6, p
+                        trump, owner, pending = ref._set_trump(trump, owner, pending, c // 6, p, pr)
                 if k == 1 and c // 6 != cards[0][0]:
                     voids[p] |= 1 << cards[0][0]
                 trick[k] = c
@@ -578,6 +613,8 @@ def test_pimc_plays_legal_reproducible_deals(compiled2):
                 hands[p] &= ~(1 << c)
                 played |= 1 << c
             winner = leader ^ ref._winner(cards, trump)
+            if pending >= 0:
+                trump, owner = pending, leader
             won |= 1 << winner
             leader = winner
 
