@@ -15,7 +15,10 @@ __all__ = [
     "TALON_TO_DECLARER_ONLY", "DISCARD_FACE_DOWN", "WIN_ONLY_AS_DECLARER", "PLAYERS", "SITOUT_HALF_MARRIAGE",
     "TWO_PLAYER_TALON", "CONCEDE_HALF_FLOOR", "ROUND_UNIT", "ROUND_OFFSET", "DECLARER_SCORES_POINTS",
     "WIN_SCORE_CAPPED", "BOLT_EXEMPT_KEEPS_RUN", "NO_WIN_PENALTY", "NO_WIN_PENALTY_AMOUNT", "SITOUT_CARDS",
-    "SITOUT_MARRIAGE", "DUMP_TRUCK_VALUE", "N_FIELDS", "CONCEDE_PAYOUT_NAMES", "ROUNDINGS",
+    "SITOUT_MARRIAGE", "DUMP_TRUCK_VALUE", "BARREL_FAILED_STAYS", "BARREL_FREEZE", "BARREL_JUMP_WINS",
+    "BARREL_DEFENCE_WINS", "BARREL_SIMULTANEOUS_KEEPER", "BARREL_COLLISION", "BARREL_FAILED_CONTRACT_NAMES",
+    "BARREL_KEEPER_NAMES", "BARREL_COLLISION_NAMES", "COLLISION_NEWCOMER_STAYS", "COLLISION_SITTER_STAYS",
+    "COLLISION_BOTH_FALL", "N_FIELDS", "CONCEDE_PAYOUT_NAMES", "ROUNDINGS",
     "NO_WIN_OFF", "NO_WIN_CUMULATIVE", "NO_WIN_CONSECUTIVE", "NO_WIN_PENALTY_NAMES", "SITOUT_SCORES",
     "BOLT_ON_NO_TRICKS", "BOLT_ON_ZERO_POINTS", "BOLT_ON_THREE_PASSES", "BOLT_ON_NAMES",
     "BOLT_COUNT_CUMULATIVE", "BOLT_COUNT_CONSECUTIVE", "BOLT_COUNT_EACH", "BOLT_COUNT_NAMES",
@@ -104,6 +107,13 @@ NO_WIN_PENALTY_AMOUNT = 77  # what every third no-win deal costs
 SITOUT_CARDS = 78  # players = 4: the dealer sitting out scores the talon's card points
 SITOUT_MARRIAGE = 79  # ... and the marriages (and with sitout_half_marriage the half marriages) in it
 DUMP_TRUCK_VALUE = 80  # the score the dump truck resets to 0 (and its negative with dump_truck_negative)
+# Barrel variants of issue 28 item 7 (docs/RULES.md "Barrel variants"; evidence in docs/peer-rules.md §7).
+BARREL_FAILED_STAYS = 86  # barrel_failed_contract = stays: a sitter's failed contract is not recorded, an attempt
+BARREL_FREEZE = 87  # 0: the range barrel (barrel_freeze = false): a sitter keeps his score, ±contract recorded
+BARREL_JUMP_WINS = 88  # a jump past the target wins (set too by barrel_freeze = false, which implies it)
+BARREL_DEFENCE_WINS = 89  # a sitter whose defence takes his score to the target wins
+BARREL_SIMULTANEOUS_KEEPER = 90  # climbers together: the declarer among them, else the lowest seat, sits
+BARREL_COLLISION = 91  # COLLISION_* below: who falls when a newcomer meets a sitter (barrel_knock_off)
 # Dark and golden scoring of issue 28 item 5 (docs/RULES.md "Dark and golden scoring"; evidence in
 # docs/peer-rules.md §5). Slots 81-93 belong to the auction, barrel and marriage options.
 DARK_DEFENDERS_DOUBLED = 94  # a dark deal's defenders score round(2 x card points + marriages)
@@ -119,6 +129,10 @@ NO_WIN_OFF, NO_WIN_CUMULATIVE, NO_WIN_CONSECUTIVE = 0, 1, 2
 NO_WIN_PENALTY_NAMES = ("off", "cumulative", "consecutive")
 # sitout_scores: name -> (SITOUT_CARDS, SITOUT_MARRIAGE)
 SITOUT_SCORES = {"cards_and_marriage": (1, 1), "cards": (1, 0), "marriage": (0, 1)}
+BARREL_FAILED_CONTRACT_NAMES = ("falls", "stays")  # index 1 sets BARREL_FAILED_STAYS
+BARREL_KEEPER_NAMES = ("none", "declarer_else_lowest_seat")  # index 1 sets BARREL_SIMULTANEOUS_KEEPER
+COLLISION_NEWCOMER_STAYS, COLLISION_SITTER_STAYS, COLLISION_BOTH_FALL = 0, 1, 2
+BARREL_COLLISION_NAMES = ("newcomer_stays", "sitter_stays", "both_fall")
 GOLDEN_DEFENDERS_NAMES = ("doubled_cards", "doubled_rounded")  # index 1 sets GOLDEN_DEFENDERS_ROUNDED
 CONCEDE_PAYOUT_NAMES = ("half_up5", "half_floor")  # index 1 sets CONCEDE_HALF_FLOOR
 # rounding: name -> (unit, offset). (points + offset) // unit * unit rounds a remainder below
