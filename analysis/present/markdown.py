@@ -325,6 +325,8 @@ def _suit_value(s: MarriageOdds, symbol: str) -> int:
 
 
 def _section_barrel(s: BarrelStats | None, figs: list) -> list[str]:
+    from analysis.barrel import LEFT_DOWNWARD
+
     lines = [_heading("barrel"), ""]
     if s is None:
         return lines + ["None of the rule sets has a barrel (barrel = none): there is nothing to report.", ""]
@@ -332,14 +334,16 @@ def _section_barrel(s: BarrelStats | None, figs: list) -> list[str]:
     labels = list(summaries)
     lines += [f"{s.games:,} whole games per rule set, played by the {players_text(s.players)} (seed {s.seed}). A "
               "barrel episode starts when a player climbs onto the barrel and ends when he leaves it: upward "
-              "(he wins), or falling.", ""]
+              "(he wins), or falling"
+              + (", or on a range barrel downward without a fall (his score fell below it)."
+                 if any(v.fates[LEFT_DOWNWARD].k for v in summaries.values()) else "."), ""]
     def share(x: Share) -> str:
         return pct(x.p, x.ci_low, x.ci_high) if x.n else "–"
     rows = [["games / episodes"] + [f"{v.games:,} / {v.episodes:,}" for v in summaries.values()]]
     # Every way an episode ends, each once: the rows down to "unfinished" add up to all episodes.
     rows.append(["leaves upward (wins)"] + [share(v.fates["up"]) for v in summaries.values()])
     fates = [f for f in next(iter(summaries.values())).fates if f.startswith("fell")]
-    for f in fates + ["another player won", "unfinished"]:
+    for f in fates + [LEFT_DOWNWARD, "another player won", "unfinished"]:
         if any(v.fates[f].k for v in summaries.values()):
             rows.append([f] + [share(v.fates[f]) for v in summaries.values()])
     rows.append(["of the falls above: to zero"] + [share(v.fell_to_zero) for v in summaries.values()])
