@@ -671,7 +671,8 @@ def _section_summary(s: StrategyReport | None, bids: BidTable | None = None) -> 
     if sc.barrel is not None and sc.sitter_deals:
         lines.append(f"- **On the barrel** it declares {_est(sc.sitter['declares'])} of its deals there and makes "
                      f"{_est(sc.sitter['made'])} of those contracts; {_est(sc.sitter['below the minimum'])} of them "
-                     f"are below {sc.barrel_min_contract}, which cannot take it off upward "
+                     + (f"are below {sc.barrel_min_contract}, which cannot take it off upward " if sc.barrel_freeze
+                        else "are below what its score lacks to the target, which cannot win the game ")
                      + ("(every one of them his forced opening as first hand, which nobody bid over)."
                         if sc.sitter['forced opening, of those below'].value == 1 else
                         f"({_est(sc.sitter['forced opening, of those below'])} of these being his forced opening "
@@ -857,16 +858,23 @@ def _strategy_score(s: StrategyReport) -> list[str]:
         lines += ["These rules have no barrel.", ""]
     else:
         st = sc.sitter
-        lines += [f"**The barrel bid.** A player on the barrel ({sc.barrel}) must make a contract of at least "
-                  f"{sc.barrel_min_contract} as declarer to win. Over {sc.sitter_deals:,} deals with a sitter:", ""]
+        if sc.barrel_freeze:
+            need, at, above = (f"below {sc.barrel_min_contract}", f"at {sc.barrel_min_contract}",
+                               f"above {sc.barrel_min_contract}")
+            lines += [f"**The barrel bid.** A player on the barrel ({sc.barrel}) must make a contract of at least "
+                      f"{sc.barrel_min_contract} as declarer to win. Over {sc.sitter_deals:,} deals with a sitter:", ""]
+        else:
+            need, at, above = ("below what his score lacks to the target", "at what it lacks", "above what it lacks")
+            lines += [f"**The barrel bid.** A player on the range barrel (from {sc.barrel}) keeps his score, and his "
+                      f"contracts count: he wins with one that takes him to {sc.target}. Over {sc.sitter_deals:,} "
+                      "deals with a sitter:", ""]
         lines += _table(["the sitter", "share"],
                         [["declares", _est(st["declares"])],
-                         [f"of his contracts: below {sc.barrel_min_contract} (no win possible)",
-                          _est(st["below the minimum"])],
+                         [f"of his contracts: {need} (no win possible)", _est(st["below the minimum"])],
                          ["of those below: his forced opening as first hand, which nobody bid over",
                           _est(st["forced opening, of those below"])],
-                         [f"at {sc.barrel_min_contract}", _est(st["at the minimum"])],
-                         [f"above {sc.barrel_min_contract}", _est(st["above the minimum"])],
+                         [at, _est(st["at the minimum"])],
+                         [above, _est(st["above the minimum"])],
                          ["his contracts made", _est(st["made"])],
                          ["wins the game in the deal", _est(st["wins in the deal"])]])
         w, wo = sc.climbing["with a sitter"], sc.climbing["without"]
