@@ -372,19 +372,31 @@ def made_gain(b: int, rules: HouseRules, sit: Situation, scored: int | None = No
     """What making the contract ``b`` adds to the declarer's score in ``sit`` (only up to the
     barrel; on the barrel: what it scores when it takes him off, up to the target with
     ``win_score_capped``, else 0). ``scored``: what the made contract scores (``b``, or with
-    ``declarer_scores = points`` his rounded points when more)."""
+    ``declarer_scores = points`` his rounded points when more). The barrel variants (docs/RULES.md
+    "Barrel variants"): on the range barrel (``barrel_freeze = false``) a sitter's contract always
+    counts (capped at the target with ``win_score_capped`` when it wins) and a climber keeps his
+    score; with ``barrel_jump_wins`` (implied by the range barrel) reaching the target wins, uncapped."""
     amount = b if scored is None else scored
+    ranged = rules.barrel is not None and not rules.barrel_freeze
     if sit.on_barrel:
+        if ranged:
+            wins = sit.score + amount >= rules.target
+            return min(amount, rules.target - sit.score) if wins and rules.win_score_capped else amount
         if b < rules.barrel_min_contract:
             return 0
         return min(amount, rules.target - sit.score) if rules.win_score_capped else amount
-    if rules.barrel is not None and sit.score + amount >= rules.barrel:
+    if rules.barrel is not None and (rules.barrel_jump_wins or ranged) and sit.score + amount >= rules.target:
+        return amount  # a jump to the target: the win, never capped
+    if rules.barrel is not None and not ranged and sit.score + amount >= rules.barrel:
         return max(0, rules.barrel - sit.score)
     return amount
 
 
 def fail_loss(b: int, rules: HouseRules, sit: Situation) -> int:
-    """What failing costs, or conceding when that costs less (concede_no_deduction)."""
+    """What failing costs, or conceding when that costs less (concede_no_deduction); nothing to a
+    sitter whose failed contract is not recorded (``barrel_failed_contract = stays``)."""
+    if sit.on_barrel and rules.barrel_failed_contract == "stays":
+        return 0
     can_concede = rules.concede and (rules.concede_on_barrel or not sit.on_barrel)
     if can_concede and rules.concede_no_deduction:
         return 0

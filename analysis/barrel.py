@@ -12,14 +12,18 @@ EV_BARREL_STAY ends it, and its bits say how:
   deal's penalty (EV_NO_WIN_PENALTY, no_win_penalty; after a bolt penalty of the same deal, which
   fells him first), the dealer's redeal penalty (EV_REDEAL_PENALTY), or another (for instance a
   dump truck on a barrel of 555); a fall that set the score to zero (EV_FALL_TO_ZERO) is counted as well;
+- **left downward** (the range barrel, ``barrel_freeze = false``; EV_BARREL_OFF): his score went
+  below the barrel, by a failed contract or a penalty; no fall (nothing is paid for leaving);
 - an episode still running at the game's last deal ended with **another player's win**, or
   **unfinished** when the game hit its deal limit;
 - a bolt penalty or the dealer's redeal penalty in the very deal of the climb is settled after it:
-  the seat falls at once, an episode of no attempt with that cause.
+  the seat falls at once, an episode of no attempt with that cause (not on the range barrel, where
+  a penalty is no fall and a climb is read from the score after it).
 
 Climbs that reached the barrel together with another player (EV_SIMULTANEOUS) never sit; they are
-counted apart. Everything is read from the verified shards of a run, one shard at a time, so
-memory stays flat whatever the number of games.
+counted apart, as are climbs sent back by a sitter (``barrel_collision`` = sitter_stays or
+both_fall: EV_KNOCKED_OFF without EV_BARREL_ON). Everything is read from the verified shards of a
+run, one shard at a time, so memory stays flat whatever the number of games.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from analysis.stats import mean_interval, wilson_rate
 from analysis.stored import FINGERPRINT, holds_out
 from sim import InputError
 from sim.engine.schema import (
+    EV_BARREL_OFF,
     EV_BARREL_ON,
     EV_BARREL_STAY,
     EV_BOLT_PENALTY,
@@ -57,8 +62,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FALL_CAUSES", "FATES", "MAX_ATTEMPT_SHOWN", "TABLE_FILE", "PLOT_FILE", "episodes", "deals_with_a_sitter",
-    "SCORE_STEP", "wins_from_score", "simultaneous_climbs", "Share", "GameLength", "BarrelSummary", "barrel_summary",
-    "IDENTITY", "BarrelStats", "tables_barrel",
+    "SCORE_STEP", "wins_from_score", "simultaneous_climbs", "refused_climbs", "Share", "GameLength", "BarrelSummary",
+    "barrel_summary", "LEFT_DOWNWARD", "IDENTITY", "BarrelStats", "tables_barrel",
 ]
 
 FALL_CAUSES = (("failed contract", EV_FALL_CONTRACT), ("attempts used up", EV_FALL_ATTEMPTS),
@@ -67,15 +72,18 @@ FALL_CAUSES = (("failed contract", EV_FALL_CONTRACT), ("attempts used up", EV_FA
 # Penalties settled after the climb of their own deal (sim.engine.settle_nb), in the order they fell.
 AFTER_CLIMB = (("bolt penalty", EV_BOLT_PENALTY), ("no-win penalty", EV_NO_WIN_PENALTY),
                ("redeal penalty", EV_REDEAL_PENALTY))
-FATES = ("up", *(f"fell: {c}" for c, _ in FALL_CAUSES), "fell: other", "another player won", "unfinished")
+LEFT_DOWNWARD = "left downward"  # the range barrel: below it, no fall
+FATES = ("up", *(f"fell: {c}" for c, _ in FALL_CAUSES), "fell: other", LEFT_DOWNWARD, "another player won",
+         "unfinished")
 MAX_ATTEMPT_SHOWN = 10
 TABLE_FILE = "barrel.parquet"
 PLOT_FILE = "barrel_survival.png"
 
 
-def episodes(deals: pl.DataFrame, games: pl.DataFrame, n_seats: int) -> list[dict]:
+def episodes(deals: pl.DataFrame, games: pl.DataFrame, n_seats: int, ranged: bool = False) -> list[dict]:
     """Every barrel episode of the games in ``deals`` / ``games`` (frames of one shard): seat, game,
-    fate, attempts, fell to zero. Deals must hold whole games."""
+    fate, attempts, fell to zero. Deals must hold whole games. ``ranged``: the rules' barrel is the
+    range barrel (``barrel_freeze = false``), where a penalty in the climb's own deal is no fall."""
     d = deals.sort("game", "deal")
     played = (d["redeal"].to_numpy() == 0)
     game = d["game"].to_numpy()[played]
@@ -93,7 +101,7 @@ def episodes(deals: pl.DataFrame, games: pl.DataFrame, n_seats: int) -> list[dic
         for c in ((ev & EV_BARREL_ON) != 0).nonzero()[0]:
             # A penalty of the climb's own deal (a bolt, the dealer's redeal penalty) is settled
             # after the climb: the seat falls at once, before any attempt (sim.engine.settle_nb).
-            now = next((name for name, bit in AFTER_CLIMB if ev[c] & bit), None)
+            now = None if ranged else next((name for name, bit in AFTER_CLIMB if ev[c] & bit), None)
             if now:
                 out.append({"game": int(game[c]), "seat": p, "attempts": 0, "fate": f"fell: {now}",
                             "zeroed": bool(ev[c] & EV_FALL_TO_ZERO)})
@@ -110,6 +118,8 @@ def episodes(deals: pl.DataFrame, games: pl.DataFrame, n_seats: int) -> list[dic
             bits = int(ev[end])
             if bits & EV_WIN:
                 fate = "up"
+            elif bits & EV_BARREL_OFF:
+                fate = LEFT_DOWNWARD
             else:
                 fate = next((f"fell: {name}" for name, bit in FALL_CAUSES if bits & bit), "fell: other")
             out.append({"game": int(game[c]), "seat": p, "fate": fate, "attempts": int(cum[end] - cum[c]),
@@ -166,6 +176,22 @@ def simultaneous_climbs(deals: pl.DataFrame, n_seats: int) -> int:
                    for p in range(n_seats)))
 
 
+def refused_climbs(deals: pl.DataFrame, n_seats: int) -> int:
+    """Climbs a sitter sent back (barrel_collision = sitter_stays or both_fall): knocked off by a seat
+    not on the barrel before the deal (EV_KNOCKED_OFF without the previous played deal of the game
+    leaving it on), a fall and no episode."""
+    d = deals.filter(deals["redeal"] == 0).sort("game", "deal")
+    game = d["game"].to_numpy()
+    first = np.r_[True, game[1:] != game[:-1]] if len(game) else np.zeros(0, dtype=bool)
+    count = 0
+    for p in range(n_seats):
+        ev = d[f"events{p}"].to_numpy().astype(np.int64)
+        on = (ev & (EV_BARREL_ON | EV_BARREL_STAY)) != 0
+        before = np.r_[False, on[:-1]] & ~first
+        count += int((((ev & EV_KNOCKED_OFF) != 0) & ~before).sum())
+    return count
+
+
 @dataclasses.dataclass(frozen=True)
 class Share:
     """A proportion ``k`` of ``n`` with its Wilson 95% interval: ``p`` (NaN when ``n`` is 0),
@@ -195,10 +221,12 @@ class BarrelSummary:
     unless said otherwise.
 
     - ``episodes``: the barrel episodes; ``simultaneous_climbs``: climbs that reached the barrel
-      together with another player (never sat, no episode); ``games``: the games read;
+      together with another player (never sat, no episode); ``refused_climbs``: climbs a sitter sent
+      back (``barrel_collision``; never sat, no episode); ``games``: the games read;
     - ``fates``: {fate: share}, one per fate of ``FATES`` in that order (up, fell by each cause,
-      another player won, unfinished); ``fell``: fell by any cause; ``fell_to_zero``: falls that
-      set the score to zero;
+      left downward, another player won, unfinished): they add up to 1; ``fell``: fell by any cause
+      (not leaving the range barrel downward, which is no fall); ``fell_to_zero``: falls that set the
+      score to zero;
     - ``up_on_attempt``: {attempt: share of all episodes won on it}, attempts 1 to
       ``MAX_ATTEMPT_SHOWN``; ``up_once_reached``: {attempt: share won on it of the episodes that
       reached it (sat through at least that many played deals)}: the chance each attempt gives,
@@ -214,6 +242,7 @@ class BarrelSummary:
 
     episodes: int
     simultaneous_climbs: int
+    refused_climbs: int
     games: int
     fates: dict[str, Share]
     fell: Share
@@ -243,20 +272,21 @@ def barrel_summary(run: Path) -> BarrelSummary:
     if meta.get("mode") != "games":
         raise InputError(f"run {run} holds independent deals; the barrel needs whole games (thousand simulate --games)")
     n_seats = meta["rules"]["players"]
+    ranged = not meta["rules"].get("barrel_freeze", True)
     shards = verify_run(run)
     # Counters only, shard by shard: memory does not grow with the number of games.
     fates = dict.fromkeys(FATES, 0)
     zeroed = 0
     up_on: dict[int, int] = {}
     attempts: dict[int, int] = {}
-    simultaneous = 0
+    simultaneous = refused = 0
     n_games, length_sum, length_sq = 0, 0.0, 0.0
     barrel_deals = 0
     played_deals = 0
     from_score: dict[int, list[int]] = {}
     for deals_path, games_path in zip(shards["deals"], shards["games"], strict=True):
         deals, games = read_shard(deals_path), read_shard(games_path)
-        for e in episodes(deals, games, n_seats):
+        for e in episodes(deals, games, n_seats, ranged):
             fates[e["fate"]] += 1
             zeroed += e["zeroed"]
             attempts[e["attempts"]] = attempts.get(e["attempts"], 0) + 1
@@ -267,6 +297,7 @@ def barrel_summary(run: Path) -> BarrelSummary:
             cell[0] += k
             cell[1] += n_
         simultaneous += simultaneous_climbs(deals, n_seats)
+        refused += refused_climbs(deals, n_seats)
         lengths = games["deals"].to_numpy().astype(np.float64)
         n_games += len(lengths)
         length_sum += float(lengths.sum())
@@ -278,7 +309,7 @@ def barrel_summary(run: Path) -> BarrelSummary:
     var = (length_sq - n_games * mean * mean) / (n_games - 1) if n_games > 1 else math.nan
     lo, hi = mean_interval(mean, math.sqrt(max(0.0, var)) if n_games > 1 else math.nan, n_games)
     return BarrelSummary(
-        episodes=n, simultaneous_climbs=simultaneous, games=n_games,
+        episodes=n, simultaneous_climbs=simultaneous, refused_climbs=refused, games=n_games,
         fates={f: _share(k, n) for f, k in fates.items()},
         fell=_share(sum(k for f, k in fates.items() if f.startswith("fell")), n),
         fell_to_zero=_share(zeroed, n),

@@ -82,7 +82,7 @@ def game_metrics(deals: pl.DataFrame, games: pl.DataFrame, rules: dict) -> dict[
     for name, key in (("barrel entries per game", "barrel_entries"), ("barrel falls per game", "barrel_falls"),
                       ("bolt penalties per game", "bolt_penalties"), ("dump trucks per game", "dump_trucks")):
         out[name] = (sum(g[f"{key}{s}"].to_numpy().astype(np.float64) for s in range(n_seats)), ones)
-    eps = episodes(deals, games, n_seats)
+    eps = episodes(deals, games, n_seats, not rules.get("barrel_freeze", True))
     attempts, ups = np.zeros(m), np.zeros(m)
     for e in eps:
         attempts[e["game"] - first] += e["attempts"]

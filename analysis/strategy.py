@@ -684,13 +684,16 @@ def seat_stats(d: Deals) -> SeatStats:
 @dataclasses.dataclass(frozen=True)
 class ScoreStats:
     """The score situation in whole games (``games`` games, ``finished`` of them with a winner,
-    ``deals`` played deals). Rules: ``barrel`` (None: no barrel), ``barrel_min_contract``,
+    ``deals`` played deals). Rules: ``barrel`` (None: no barrel), ``barrel_min_contract``, ``barrel_freeze``
+    (false: the range barrel, where the least contract that wins is what the sitter's score lacks to the
+    target, ``target``),
     ``dump_truck`` / ``dump_truck_negative`` / ``dump_truck_value``, ``bolt_on``, ``bolt_count``, ``bolt_penalty``.
 
     - ``sitter_deals``: (deal, seat) pairs in which a seat sits on the barrel; ``sitter``:
       {"declares" (share of them), "contract" (his mean contract when he declares), "below the
       minimum", "at the minimum", "above the minimum" (shares of his contracts against
-      ``barrel_min_contract``, the least that takes him off upward: they add up to 1), "forced opening, of
+      ``barrel_min_contract``, the least that takes him off upward, on the range barrel against what his
+      score lacks to the target, rounded up to 5 and at least ``min_bid``: they add up to 1), "forced opening, of
       those below" (the share of his contracts below the minimum that are his forced opening, which nobody
       bid over: as first hand, or as the dealer under forced_bid_seat = dealer; as the dealer when both
       others passed under all_pass = dealer_plays; ``forced_opening`` says which in words), "made" (of his
@@ -714,6 +717,8 @@ class ScoreStats:
     deals: int
     barrel: int | None
     barrel_min_contract: int
+    barrel_freeze: bool
+    target: int
     dump_truck: bool
     dump_truck_negative: bool
     dump_truck_value: int
@@ -769,6 +774,10 @@ def score_stats(d: Deals, rules: HouseRules, finished: int) -> ScoreStats:
     played = declares & ~d.conceded[r]
     made = d.made[r].astype(np.float64)
     low = rules.barrel_min_contract
+    if rules.barrel is not None and not rules.barrel_freeze:
+        # The range barrel: what his score lacks to the target (sim.game.play_nb.barrel_need).
+        lacks = rules.target - _before(d, d.score)[r, s]
+        low = np.maximum(rules.min_bid, (lacks + 4) // 5 * 5)
     sitter = {"declares": cs.share(declares), "contract": cs.mean(d.contract[r], declares),
               "below the minimum": cs.share(d.contract[r] < low, declares),
               "at the minimum": cs.share(d.contract[r] == low, declares),
@@ -806,7 +815,8 @@ def score_stats(d: Deals, rules: HouseRules, finished: int) -> ScoreStats:
     seat_rows = _Clusters(np.repeat(d.game, _SEATS))
     return ScoreStats(
         games=len(g_ids), finished=finished, deals=n, barrel=rules.barrel,
-        barrel_min_contract=rules.barrel_min_contract, dump_truck=bool(rules.dump_truck),
+        barrel_min_contract=rules.barrel_min_contract, barrel_freeze=bool(rules.barrel_freeze), target=rules.target,
+        dump_truck=bool(rules.dump_truck),
         dump_truck_negative=bool(rules.dump_truck_negative), dump_truck_value=rules.dump_truck_value,
         bolt_on=rules.bolt_on, bolt_count=rules.bolt_count, forced_opening=forced_opening(rules)[1],
         bolt_penalty=rules.bolt_penalty, sitter_deals=len(r), sitter=sitter, climbing=climbing, knocked_off=knocked,

@@ -103,6 +103,7 @@ class Grid:
     top: int
     target: int
     has_barrel: bool
+    ranged: bool = False  # the range barrel (barrel_freeze = false): a sitter keeps his score in [top, target)
 
     @property
     def bins(self) -> int:
@@ -120,14 +121,17 @@ class Grid:
     def of(cls, rules: HouseRules) -> Grid:
         top = rules.barrel if rules.barrel is not None else rules.target
         return cls(floor=FLOOR, width=BIN_WIDTH, top=int(top), target=int(rules.target),
-                   has_barrel=rules.barrel is not None)
+                   has_barrel=rules.barrel is not None, ranged=rules.barrel is not None and not rules.barrel_freeze)
 
     def state(self, score: np.ndarray, on_barrel: np.ndarray | None = None) -> np.ndarray:
         """The state index of each score; ``on_barrel`` None: a seat sits on the barrel when its score
         is the barrel's (only a sitter holds that score: a climb sets it, a fall and a simultaneous
-        climb take the penalty off it)."""
+        climb take the penalty off it); on the range barrel when it is from the barrel to below the
+        target (the range is the barrel)."""
         score = np.asarray(score, dtype=np.int64)
-        if on_barrel is None:
+        if on_barrel is None and self.ranged:
+            on_barrel = (score >= self.top) & (score < self.target)
+        elif on_barrel is None:
             on_barrel = (score == self.top) if self.has_barrel else np.zeros(score.shape, dtype=bool)
         idx = (np.clip(score, self.floor, self.top - 1) - self.floor) // self.width
         return np.where(np.asarray(on_barrel, dtype=bool), self.barrel_state, idx)
@@ -138,12 +142,13 @@ class Grid:
 
 
 # ---- the observations ---------------------------------------------------------------------------------
-def situations(deals: pl.DataFrame, games: pl.DataFrame) -> dict[str, np.ndarray]:
+def situations(deals: pl.DataFrame, games: pl.DataFrame, ranged: bool = False) -> dict[str, np.ndarray]:
     """Every played deal of the finished games in ``deals`` / ``games`` (frames of one shard of a
     3-player run, whole games): ``game``, ``score`` (deals, 3) the scores at the start of the deal
     (those after the game's previous played deal; 0 at the first), ``on_barrel`` (deals, 3) who sat
     on the barrel then (the previous played deal climbed onto it, not falling off at once by a
-    penalty of that deal, or stayed on it), and ``winner`` the game's winner."""
+    penalty of that deal, or stayed on it; on the range barrel, ``ranged``, a penalty is no fall and
+    a climb is read after it), and ``winner`` the game's winner."""
     d = deals.filter(deals["redeal"] == 0).sort("game", "deal")
     winner_of = dict(zip(games["game"].to_list(), games["winner"].to_list(), strict=True))
     game = d["game"].to_numpy().astype(np.int64)
@@ -151,9 +156,10 @@ def situations(deals: pl.DataFrame, games: pl.DataFrame) -> dict[str, np.ndarray
     first = np.r_[True, game[1:] != game[:-1]] if len(game) else np.zeros(0, dtype=bool)
     after = np.stack([d[f"score{p}"].to_numpy().astype(np.int64) for p in range(3)], axis=1)
     ev = np.stack([d[f"events{p}"].to_numpy().astype(np.int64) for p in range(3)], axis=1)
-    # A bolt or redeal penalty in the climb's own deal is settled after the climb: off again at once.
-    sits = ((ev & EV_BARREL_STAY) != 0) | (((ev & EV_BARREL_ON) != 0) & ((ev & (EV_BOLT_PENALTY | EV_REDEAL_PENALTY))
-                                                                         == 0))
+    # A bolt or redeal penalty in the climb's own deal is settled after the climb: off again at once
+    # (not on the range barrel, where a penalty is no fall and the climb is read from the score after it).
+    fell_at_once = ((ev & (EV_BOLT_PENALTY | EV_REDEAL_PENALTY)) != 0) & (not ranged)
+    sits = ((ev & EV_BARREL_STAY) != 0) | (((ev & EV_BARREL_ON) != 0) & ~fell_at_once)
     before = np.zeros_like(after)
     on = np.zeros_like(sits)
     before[1:], on[1:] = after[:-1], sits[:-1]
@@ -165,10 +171,11 @@ def situations(deals: pl.DataFrame, games: pl.DataFrame) -> dict[str, np.ndarray
 def observations(sit: dict[str, np.ndarray], grid: Grid) -> dict[str, np.ndarray]:
     """The three seats' points of view of every situation: ``own``, ``lead``, ``trail`` (states;
     the opponents sorted, the leader the higher state), ``won``, ``game``, ``seat``, and for the
-    baselines ``top`` (the seat has the highest score, barrel counted as its score) and ``ties``
+    baselines ``top`` (the seat has the highest score, barrel counted as its score, on the range
+    barrel the sitter's own) and ``ties``
     (seats sharing the highest score), ``end`` (an end-game situation, ``END_GAME``)."""
     states = grid.state(sit["score"], sit["on_barrel"])
-    scores = np.where(sit["on_barrel"], grid.top, sit["score"])
+    scores = sit["score"] if grid.ranged else np.where(sit["on_barrel"], grid.top, sit["score"])
     high = scores.max(axis=1) if len(scores) else np.zeros(0, dtype=np.int64)
     ties = (scores == high[:, None]).sum(axis=1)
     end = (high >= END_GAME) | sit["on_barrel"].any(axis=1)
@@ -637,7 +644,7 @@ def _read_observations(run: Path, grid: Grid) -> tuple[dict[str, np.ndarray], in
     finished = deals = 0
     for deals_path, games_path in zip(shards["deals"], shards["games"], strict=True):
         d, g = read_shard(deals_path), read_shard(games_path)
-        sit = situations(d, g)
+        sit = situations(d, g, grid.ranged)
         finished += int((g["winner"] >= 0).sum())
         deals += len(sit["game"])
         parts.append(observations(sit, grid))

@@ -51,6 +51,7 @@ EV_DUMP_TRUCK = 1024
 EV_REDEAL_PENALTY = 2048
 EV_GOLDEN_RESET = 4096
 EV_NO_WIN_PENALTY = 8192
+EV_BARREL_OFF = 16384
 
 # ``bid_kind`` (docs/RULES.md, record of a deal).
 KIND_AUCTION, KIND_DARK, KIND_GOLDEN, KIND_UNDARKED = 0, 1, 2, 3
@@ -1180,7 +1181,15 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: Game
             if s != out:
                 results[s] = row[f"card_points{s}"]
 
-    # 1. Players on the barrel.
+    # 1. Players on the barrel. The barrel variants (docs/RULES.md "Barrel variants"): with
+    #    barrel_freeze = false (the range barrel) a sitter keeps his score and his results as declarer
+    #    count; barrel_failed_contract = stays leaves a failed contract unrecorded (an attempt);
+    #    barrel_defence_wins lets a defence reaching the target win.
+    ranged = barrel is not None and not rules.barrel_freeze
+    jump = barrel is not None and (rules.barrel_jump_wins or ranged)
+    stays = rules.barrel_failed_contract == "stays"
+    wins = []  # who reached the target with a barrel: sitters, and jumpers with barrel_jump_wins
+    accumulated = False
     for s in sitters:
         st = seats[s]
         if s == out:
@@ -1198,12 +1207,37 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: Game
                 events[s] |= EV_WIN
                 st.on_barrel = False
                 winner = s
+                accumulated = True
                 seen["accumulated to the target"] += 1
                 continue
             st.attempts += 1
             if st.attempts >= rules.barrel_attempts:
                 st.score = st.score // 10 * 10 - rules.barrel_penalty
                 fall(s, EV_FALL_ATTEMPTS)
+            continue
+        if ranged:
+            if s == declarer:
+                if made or not stays:
+                    st.score += results[s]
+                else:
+                    seen["failed contract kept on the barrel"] += 1
+            elif rules.barrel_defence_wins and st.score + results[s] >= rules.target:
+                st.score += results[s]
+                seen["defence wins from the barrel"] += 1
+            elif results[s] != 0:
+                events[s] |= EV_DEFENCE_IGNORED
+            if st.score >= rules.target:
+                if rules.win_score_capped:
+                    seen["win score capped"] += st.score > rules.target
+                    st.score = rules.target
+                st.on_barrel = False
+                wins.append(s)
+                continue
+            st.attempts += 1
+            if rules.barrel_attempts and st.attempts >= rules.barrel_attempts and st.score >= barrel:
+                st.score -= rules.barrel_penalty
+                fall(s, EV_FALL_ATTEMPTS)
+                seen["range barrel attempts' penalty"] += 1
             continue
         if s == declarer and made and contract >= rules.barrel_min_contract:
             # Undoubled; with declarer_scores = points his rounded points when more (row columns).
@@ -1213,21 +1247,29 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: Game
                 seen["win score capped"] += st.score > rules.target
                 st.score = rules.target
             st.on_barrel = False
-            events[s] |= EV_WIN
-            winner = s
-        elif s == declarer and not made:
+            wins.append(s)
+        elif s == declarer and not made and not stays:
             st.score += results[s]
             fall(s, EV_FALL_CONTRACT)
+        elif s != declarer and rules.barrel_defence_wins and st.score + results[s] >= rules.target:
+            seen["defence wins from the barrel"] += 1
+            st.score = rules.target if rules.win_score_capped else st.score + results[s]
+            st.on_barrel = False
+            wins.append(s)
         else:
             # A defender's points go unrecorded; the event marks points actually lost, so not a zero.
+            # With barrel_failed_contract = stays a failed (or conceded) contract is not recorded either.
             if s != declarer and results[s] != 0:
                 events[s] |= EV_DEFENCE_IGNORED
+            if s == declarer and not made:
+                seen["failed contract kept on the barrel"] += 1
             st.attempts += 1
             if st.attempts >= rules.barrel_attempts:
                 st.score -= rules.barrel_penalty
                 fall(s, EV_FALL_ATTEMPTS)
 
-    # 2. Everybody else adds his result; reaching the barrel is a climb (no jumping past it).
+    # 2. Everybody else adds his result; reaching the barrel is a climb (no jumping past it, unless
+    #    barrel_jump_wins: reaching the target wins; the range barrel keeps the climber's score).
     climbers = []
     reached = []  # without a barrel: who reached the target (docs: the declarer who made it, or
     # anybody with win_only_as_declarer off; the highest score, then the declarer, then the next seat)
@@ -1239,39 +1281,68 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: Game
         if barrel is None:
             if st.score >= rules.target and ((s == declarer and made) or not rules.win_only_as_declarer):
                 reached.append(s)
+        elif jump and st.score >= rules.target:
+            wins.append(s)
+            seen["jump to the target"] += 1
         elif st.score >= barrel:
-            st.score = barrel
+            if not ranged:
+                st.score = barrel
             climbers.append(s)
+    order = [(declarer + k) % n for k in range(n)]
     if reached:
-        order = [(declarer + k) % n for k in range(n)]
         winner = max(reached, key=lambda s: (seats[s].score, -order.index(s)))
         events[winner] |= EV_WIN
+    if wins and not accumulated:
+        # One winner: the highest score (a sitter's capped with win_score_capped), then the declarer, then
+        # the seats after him.
+        winner = max(wins, key=lambda s: (seats[s].score, -order.index(s)))
+        events[winner] |= EV_WIN
+        if len(wins) > 1:
+            seen["several reach the target"] += 1
 
-    # 3. Climbers: one sits and knocks off whoever still sits; several together each fall to
-    #    barrel − penalty and nobody sits.
-    if len(climbers) > 1 and rules.barrel_simultaneous_penalty:
-        for s in climbers:
-            # Nobody sits, so this is no barrel entry; the climb still counts as a fall.
-            seats[s].score = barrel - rules.barrel_penalty
-            fall(s, EV_SIMULTANEOUS)
-    elif climbers:
-        if rules.barrel_knock_off:
-            for s in sitters:
-                if seats[s].on_barrel:
+    # 3. Climbers: one sits and knocks off whoever still sits (barrel_collision: or is sent back, or
+    #    both fall); several together each fall to barrel − penalty and nobody sits (with
+    #    barrel_simultaneous_keeper the declarer among them, else the lowest seat, sits as the one climber).
+    if climbers and not ranged:
+        together = len(climbers) > 1 and rules.barrel_simultaneous_penalty
+        keeper = None
+        if together and rules.barrel_simultaneous_keeper == "declarer_else_lowest_seat":
+            keeper = declarer if declarer in climbers else min(climbers)
+            seen["simultaneous climb kept"] += 1
+        if together:
+            for s in climbers:
+                if s != keeper:
+                    # Nobody sits, so this is no barrel entry; the climb still counts as a fall.
+                    seats[s].score = barrel - rules.barrel_penalty
+                    fall(s, EV_SIMULTANEOUS)
+        if not together or keeper is not None:
+            sitting_climbers = [keeper] if keeper is not None else climbers
+            meeting = [s for s in sitters if seats[s].on_barrel] if rules.barrel_knock_off else []
+            if meeting and rules.barrel_collision != "newcomer_stays":
+                seen[f"collision {rules.barrel_collision}"] += 1
+            for s in meeting:
+                if rules.barrel_collision != "sitter_stays":
                     seats[s].score -= rules.barrel_penalty
                     fall(s, EV_KNOCKED_OFF)
-        for s in climbers:
-            st = seats[s]
-            st.on_barrel = True
-            st.attempts = 0
-            st.barrel_entries += 1
-            events[s] |= EV_BARREL_ON
+            for s in sitting_climbers:
+                st = seats[s]
+                if meeting and rules.barrel_collision != "newcomer_stays":
+                    st.score = barrel - rules.barrel_penalty  # sent back: a climb that never sat, a fall
+                    fall(s, EV_KNOCKED_OFF)
+                    continue
+                st.on_barrel = True
+                st.attempts = 0
+                st.barrel_entries += 1
+                events[s] |= EV_BARREL_ON
+    for s in wins:
+        if s in sitters and s != winner:
+            seats[s].on_barrel = True  # reached the target, another won: still on the barrel at the game's end
 
     # The dealer's third redeal in a row: he pays 120 and, on the barrel, falls.
     if penalty_due:
         seats[dealer].score -= 120
         events[dealer] |= EV_REDEAL_PENALTY
-        if seats[dealer].on_barrel:
+        if seats[dealer].on_barrel and not ranged:
             fall(dealer, 0)
 
     # 4. Bolts: every third costs the penalty, or with bolt_count = each every bolt at once (a
@@ -1302,7 +1373,7 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: Game
             st.bolt_penalties += penalties
             events[s] |= EV_BOLT_PENALTY
             seen[f"bolt penalty ({rules.bolt_count})"] += 1
-            if st.on_barrel:
+            if st.on_barrel and not ranged:
                 fall(s, 0)
 
     # 4b. The no-win streak: in a played deal not conceded, a declarer who failed or a defender whose
@@ -1330,7 +1401,8 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: Game
             seen[f"no-win penalty ({rules.no_win_penalty})"] += 1
             if st.on_barrel:
                 seen["no-win penalty on the barrel"] += 1
-                fall(s, 0)
+                if not ranged:
+                    fall(s, 0)
 
     # 5. Dump truck (not the winner's score: a target of 555 reached wins).
     truck = rules.dump_truck_value
@@ -1343,6 +1415,28 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: Game
             events[s] |= EV_DUMP_TRUCK
             if truck != 555:
                 seen["dump truck at another value"] += 1
+
+    # The range barrel: on it whoever ends the deal in [barrel, target) after every penalty. Below it a
+    # sitter leaves (no penalty, no fall: event barrel_off); in it a player not sitting climbs (a sitter
+    # whose attempts' penalty left him in it climbs again). Those who reached the target are left as they are.
+    if ranged:
+        for s in range(n):
+            st = seats[s]
+            if s in wins:
+                continue
+            inside = barrel <= st.score < rules.target
+            if st.on_barrel and not inside:
+                st.on_barrel = False
+                st.attempts = 0
+                events[s] |= EV_BARREL_OFF
+                seen["left the range barrel downward"] += 1
+            elif inside and not st.on_barrel:
+                st.on_barrel = True
+                st.attempts = 0
+                st.barrel_entries += 1
+                events[s] |= EV_BARREL_ON
+                if s in sitters:
+                    seen["on the range barrel again after its penalty"] += 1
 
     # Golden round: after its last deal (one per player), if nobody made his contract, every score goes back to 0.
     if game.golden_on:
@@ -1361,7 +1455,7 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: Game
                 game.golden_deals = 0
 
     for s in range(n):
-        if seats[s].on_barrel and s in sitters:
+        if seats[s].on_barrel and s in sitters and not events[s] & EV_BARREL_ON:
             events[s] |= EV_BARREL_STAY
         _expect(row, f"change{s}", seats[s].score - before[s], row[f"change{s}"])
         _expect(row, f"score{s}", seats[s].score, row[f"score{s}"])
@@ -1405,6 +1499,7 @@ EVENT_NAMES = {
     EV_FALL_CONTRACT: "fall_contract", EV_KNOCKED_OFF: "knocked_off", EV_SIMULTANEOUS: "simultaneous",
     EV_FALL_TO_ZERO: "fall_to_zero", EV_BOLT_PENALTY: "bolt_penalty", EV_DUMP_TRUCK: "dump_truck",
     EV_REDEAL_PENALTY: "redeal_penalty", EV_GOLDEN_RESET: "golden_reset", EV_NO_WIN_PENALTY: "no_win_penalty",
+    EV_BARREL_OFF: "barrel_off",
 }
 
 

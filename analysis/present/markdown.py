@@ -325,6 +325,8 @@ def _suit_value(s: MarriageOdds, symbol: str) -> int:
 
 
 def _section_barrel(s: BarrelStats | None, figs: list) -> list[str]:
+    from analysis.barrel import LEFT_DOWNWARD
+
     lines = [_heading("barrel"), ""]
     if s is None:
         return lines + ["None of the rule sets has a barrel (barrel = none): there is nothing to report.", ""]
@@ -332,14 +334,16 @@ def _section_barrel(s: BarrelStats | None, figs: list) -> list[str]:
     labels = list(summaries)
     lines += [f"{s.games:,} whole games per rule set, played by the {players_text(s.players)} (seed {s.seed}). A "
               "barrel episode starts when a player climbs onto the barrel and ends when he leaves it: upward "
-              "(he wins), or falling.", ""]
+              "(he wins), or falling"
+              + (", or on a range barrel downward without a fall (his score fell below it)."
+                 if any(v.fates[LEFT_DOWNWARD].k for v in summaries.values()) else "."), ""]
     def share(x: Share) -> str:
         return pct(x.p, x.ci_low, x.ci_high) if x.n else "–"
     rows = [["games / episodes"] + [f"{v.games:,} / {v.episodes:,}" for v in summaries.values()]]
     # Every way an episode ends, each once: the rows down to "unfinished" add up to all episodes.
     rows.append(["leaves upward (wins)"] + [share(v.fates["up"]) for v in summaries.values()])
     fates = [f for f in next(iter(summaries.values())).fates if f.startswith("fell")]
-    for f in fates + ["another player won", "unfinished"]:
+    for f in fates + [LEFT_DOWNWARD, "another player won", "unfinished"]:
         if any(v.fates[f].k for v in summaries.values()):
             rows.append([f] + [share(v.fates[f]) for v in summaries.values()])
     rows.append(["of the falls above: to zero"] + [share(v.fell_to_zero) for v in summaries.values()])
@@ -667,7 +671,8 @@ def _section_summary(s: StrategyReport | None, bids: BidTable | None = None) -> 
     if sc.barrel is not None and sc.sitter_deals:
         lines.append(f"- **On the barrel** it declares {_est(sc.sitter['declares'])} of its deals there and makes "
                      f"{_est(sc.sitter['made'])} of those contracts; {_est(sc.sitter['below the minimum'])} of them "
-                     f"are below {sc.barrel_min_contract}, which cannot take it off upward "
+                     + (f"are below {sc.barrel_min_contract}, which cannot take it off upward " if sc.barrel_freeze
+                        else "are below what its score lacks to the target, which cannot win the game ")
                      + (f"(every one of them {sc.forced_opening})."
                         if sc.sitter['forced opening, of those below'].value == 1 else
                         f"({_est(sc.sitter['forced opening, of those below'])} of these being "
@@ -853,16 +858,23 @@ def _strategy_score(s: StrategyReport) -> list[str]:
         lines += ["These rules have no barrel.", ""]
     else:
         st = sc.sitter
-        lines += [f"**The barrel bid.** A player on the barrel ({sc.barrel}) must make a contract of at least "
-                  f"{sc.barrel_min_contract} as declarer to win. Over {sc.sitter_deals:,} deals with a sitter:", ""]
+        if sc.barrel_freeze:
+            need, at, above = (f"below {sc.barrel_min_contract}", f"at {sc.barrel_min_contract}",
+                               f"above {sc.barrel_min_contract}")
+            lines += [f"**The barrel bid.** A player on the barrel ({sc.barrel}) must make a contract of at least "
+                      f"{sc.barrel_min_contract} as declarer to win. Over {sc.sitter_deals:,} deals with a sitter:", ""]
+        else:
+            need, at, above = ("below what his score lacks to the target", "at what it lacks", "above what it lacks")
+            lines += [f"**The barrel bid.** A player on the range barrel (from {sc.barrel}) keeps his score, and his "
+                      f"contracts count: he wins with one that takes him to {sc.target}. Over {sc.sitter_deals:,} "
+                      "deals with a sitter:", ""]
         lines += _table(["the sitter", "share"],
                         [["declares", _est(st["declares"])],
-                         [f"of his contracts: below {sc.barrel_min_contract} (no win possible)",
-                          _est(st["below the minimum"])],
+                         [f"of his contracts: {need} (no win possible)", _est(st["below the minimum"])],
                          [f"of those below: {sc.forced_opening}",
                           _est(st["forced opening, of those below"])],
-                         [f"at {sc.barrel_min_contract}", _est(st["at the minimum"])],
-                         [f"above {sc.barrel_min_contract}", _est(st["above the minimum"])],
+                         [at, _est(st["at the minimum"])],
+                         [above, _est(st["above the minimum"])],
                          ["his contracts made", _est(st["made"])],
                          ["wins the game in the deal", _est(st["wins in the deal"])]])
         w, wo = sc.climbing["with a sitter"], sc.climbing["without"]

@@ -93,7 +93,7 @@ def barrel_lines(result: BarrelStats) -> list[str]:
     """What ``thousand tables barrel`` prints: one column a rule set, the share of barrel episodes
     of each fate and attempt, the game length, the chance of winning from a score, and where the
     table and the plot are."""
-    from analysis.barrel import FATES, SCORE_STEP
+    from analysis.barrel import FATES, LEFT_DOWNWARD, SCORE_STEP
 
     summaries = result.summaries
     names = list(summaries)
@@ -110,7 +110,8 @@ def barrel_lines(result: BarrelStats) -> list[str]:
 
     row("games / barrel episodes", [f"{s.games:,} / {s.episodes:,}" for s in summaries.values()])
     for f in FATES:
-        row(f, [pct(s.fates[f]) for s in summaries.values()])
+        if f != LEFT_DOWNWARD or any(s.fates[f].k for s in summaries.values()):  # only the range barrel's
+            row(f, [pct(s.fates[f]) for s in summaries.values()])
     row("fell (all causes)", [pct(s.fell) for s in summaries.values()])
     row("fell to zero", [pct(s.fell_to_zero) for s in summaries.values()])
     for a in range(1, 4):
@@ -121,6 +122,8 @@ def barrel_lines(result: BarrelStats) -> list[str]:
         label = f"episodes of {a}{'+' if a == 3 else ''} deals on it"
         row(label, [pct(s.lasted(a, or_more=a == 3)) for s in summaries.values()])
     row("simultaneous climbs", [f"{s.simultaneous_climbs:,}" for s in summaries.values()])
+    if any(s.refused_climbs for s in summaries.values()):  # barrel_collision = sitter_stays or both_fall
+        row("climbs sent back by a sitter", [f"{s.refused_climbs:,}" for s in summaries.values()])
     row("game length (deals)", [f"{s.game_length.mean:.1f} [{s.game_length.ci_low:.1f}, "
                                 f"{s.game_length.ci_high:.1f}]" for s in summaries.values()])
     row("deals with a sitter", [pct(s.barrel_share_of_deals) for s in summaries.values()])

@@ -44,7 +44,15 @@ from sim.engine.schema import (
     games_frame,
 )
 from sim.engine.settle_nb import apply_deal, rotate_seats
-from sim.engine.workspace import W_CARD_POINTS, W_HANDS, W_MARRIAGE_POINTS, W_RESULT, new_game_state, new_workspace
+from sim.engine.workspace import (
+    W_CARD_POINTS,
+    W_HANDS,
+    W_MARRIAGE_POINTS,
+    W_RESULT,
+    W_SEATS,
+    new_game_state,
+    new_workspace,
+)
 from sim.fingerprint import code_fingerprint, file_sha256
 from sim.game.bids_nb import auction_cap
 from sim.game.cards import CardError, parse_card, parse_hand
@@ -376,6 +384,7 @@ def settle_deal(*, state: GameState, declarer: int, contract: int, made: bool, r
         ws[W_MARRIAGE_POINTS, slot] = marriage_points[(slot + shift) % n]
         rec[0, D_BOLT + slot] = bolts[(slot + shift) % n]
         rec[0, D_TRICKS + slot] = tricks[(slot + shift) % n]
+        ws[W_SEATS, slot] = (slot + shift) % n
     slot_declarer = (declarer - shift) % n
     apply_deal(gs, rules.to_array(), slot_declarer, contract, made, conceded, -1, ws, rec, 0)
     out = {key: [int(rec[0, col + (p - shift) % n]) for p in range(n)]

@@ -65,6 +65,7 @@ from sim.engine.workspace import (
     W_MARRIAGE_POINTS,
     W_MARRIAGES,
     W_RESULT,
+    W_SEATS,
     W_TRICKS,
 )
 from sim.game import rules_layout as R
@@ -252,6 +253,8 @@ def play_hands4(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, rec, r
     for s in range(3):
         codes3[s] = codes[(s + shift) % 4]
         bid3[s] = bid_codes[(s + shift) % 4]
+    for s in range(4):
+        ws[W_SEATS, s] = (s + shift) % 4
     rotate_seats(gs, shift)
     winner_before = gs[G_WINNER]
     gs[G_WINNER] = -1

@@ -28,7 +28,7 @@ __all__ = [
     "N_DEAL_COLUMNS", "D_SEAT_BLOCKS", "N_PLAYS", "GAME_COLUMNS", "KERNEL_GAME_COLUMNS", "N_GAME_COLUMNS",
     "GAME_STATE_TO_RECORD", "EV_WIN", "EV_BARREL_ON", "EV_BARREL_STAY", "EV_DEFENCE_IGNORED", "EV_FALL_ATTEMPTS",
     "EV_FALL_CONTRACT", "EV_KNOCKED_OFF", "EV_SIMULTANEOUS", "EV_FALL_TO_ZERO", "EV_BOLT_PENALTY", "EV_DUMP_TRUCK",
-    "EV_REDEAL_PENALTY", "EV_GOLDEN_RESET", "EV_NO_WIN_PENALTY", "EVENT_NAMES",
+    "EV_REDEAL_PENALTY", "EV_GOLDEN_RESET", "EV_NO_WIN_PENALTY", "EV_BARREL_OFF", "EVENT_NAMES",
     "BID_NORMAL", "BID_DARK", "BID_GOLDEN", "BID_UNDARKED",
     "REDEAL_NONE", "REDEAL_ALL_PASSED", "REDEAL_HAND_POINTS", "REDEAL_FOUR_NINES", "REDEAL_THREE_NINES",
     "REDEAL_FOUR_ACES", "REDEAL_TALON_POINTS", "REDEAL_TALON_TWO_NINES", "REDEAL_TALON_THREE_JACKS",
@@ -125,13 +125,14 @@ EV_DUMP_TRUCK = 1 << 10
 EV_REDEAL_PENALTY = 1 << 11  # the dealer's third redeal in a row: he pays, the deal is played
 EV_GOLDEN_RESET = 1 << 12  # nobody made a golden-round contract: scores back to zero
 EV_NO_WIN_PENALTY = 1 << 13  # a third no-win deal (no_win_penalty)
+EV_BARREL_OFF = 1 << 14  # left the range barrel downward (barrel_freeze = false): no penalty, not a fall
 EVENT_NAMES = {
     EV_WIN: "win", EV_BARREL_ON: "barrel_on", EV_BARREL_STAY: "barrel_stay",
     EV_DEFENCE_IGNORED: "defence_ignored", EV_FALL_ATTEMPTS: "fall_attempts",
     EV_FALL_CONTRACT: "fall_contract", EV_KNOCKED_OFF: "knocked_off",
     EV_SIMULTANEOUS: "simultaneous", EV_FALL_TO_ZERO: "fall_to_zero",
     EV_BOLT_PENALTY: "bolt_penalty", EV_DUMP_TRUCK: "dump_truck", EV_REDEAL_PENALTY: "redeal_penalty",
-    EV_GOLDEN_RESET: "golden_reset", EV_NO_WIN_PENALTY: "no_win_penalty",
+    EV_GOLDEN_RESET: "golden_reset", EV_NO_WIN_PENALTY: "no_win_penalty", EV_BARREL_OFF: "barrel_off",
 }
 
 # ---- how a deal was bid (the ``bid_kind`` column) --------------------------------------------------

@@ -10,6 +10,7 @@ from sim.engine.schema import (
     D_EVENTS,
     D_SCORE,
     D_TRICKS,
+    EV_BARREL_OFF,
     EV_BARREL_ON,
     EV_BARREL_STAY,
     EV_BOLT_PENALTY,
@@ -25,7 +26,15 @@ from sim.engine.schema import (
     EV_SIMULTANEOUS,
     EV_WIN,
 )
-from sim.engine.workspace import W_CARD_POINTS, W_EVENTS, W_MARRIAGE_POINTS, W_NEW, W_RESULT, W_SAT_BEFORE
+from sim.engine.workspace import (
+    W_CARD_POINTS,
+    W_EVENTS,
+    W_MARRIAGE_POINTS,
+    W_NEW,
+    W_RESULT,
+    W_SAT_BEFORE,
+    W_SEATS,
+)
 from sim.game import rules_layout as R
 from sim.game.bits_nb import popcount
 from sim.game.cards import KING, QUEEN
@@ -104,6 +113,12 @@ def end_golden_deal(gs, rules, made, rec, row):
         gs[G_GOLDEN_LEFT] = rules[R.PLAYERS]
 
 
+@jit_inline
+def seat_number(ws, slot, n):
+    """The seat (0..3) of a slot of a 4-player deal (``W_SEATS``); with 2 or 3 players slots are seats."""
+    return ws[W_SEATS, slot] if n == 4 else slot
+
+
 @jit_hot
 def _fall(gs, rules, p, new_scores):
     """A counted fall from the barrel (the penalty is already in ``new_scores``); the n-th fall
@@ -140,6 +155,9 @@ def settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec
     """``apply_deal`` for ``n`` seats (a constant where it is inlined)."""
     barrel = rules[R.BARREL]
     penalty = rules[R.BARREL_PENALTY]
+    target = rules[R.TARGET]
+    ranged = barrel > 0 and not rules[R.BARREL_FREEZE]  # the range barrel (barrel_freeze = false)
+    capped = rules[R.WIN_SCORE_CAPPED]
     sitter = SITTER if n == 4 else -1
     result = ws[W_RESULT, :n]
     new = ws[W_NEW, :n]
@@ -147,6 +165,8 @@ def settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec
     events[:] = 0
     climbers = 0
     reached = 0  # players reaching the target without a barrel
+    wins = 0  # with a barrel: sitters winning, and with barrel_jump_wins players jumping to the target
+    accumulated = False  # an accumulating sitter reached the target (he wins before any jumper)
     sat_before = ws[W_SAT_BEFORE, :n]
     for p in range(n):
         old = gs[G_SCORE + p]
@@ -160,12 +180,13 @@ def settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec
             # He adds the card points he takes, whatever his role, until he reaches the target;
             # after his attempts he falls from his score rounded down to tens.
             new[p] = old + ws[W_CARD_POINTS, p]
-            if new[p] >= rules[R.TARGET]:
-                if rules[R.WIN_SCORE_CAPPED]:
-                    new[p] = rules[R.TARGET]
+            if new[p] >= target:
+                if capped:
+                    new[p] = target
                 events[p] |= EV_WIN
                 gs[G_WINNER] = p
                 gs[G_ON_BARREL + p] = 0
+                accumulated = True
                 continue
             gs[G_ATTEMPTS + p] += 1
             if gs[G_ATTEMPTS + p] >= rules[R.BARREL_ATTEMPTS]:
@@ -176,21 +197,51 @@ def settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec
                 if result[p] != 0:
                     events[p] |= EV_DEFENCE_IGNORED
                 continue
+            if ranged:
+                # The range barrel: his results as declarer count (not a failed one with barrel_failed_contract
+                # = stays), as a defender not (unless, with barrel_defence_wins, they reach the target).
+                if p == declarer:
+                    if made or not rules[R.BARREL_FAILED_STAYS]:
+                        new[p] = old + result[p]
+                elif rules[R.BARREL_DEFENCE_WINS] and old + result[p] >= target:
+                    new[p] = old + result[p]
+                elif result[p] != 0:
+                    events[p] |= EV_DEFENCE_IGNORED
+                if new[p] >= target:
+                    if capped:
+                        new[p] = target
+                    wins |= 1 << p
+                    gs[G_ON_BARREL + p] = 0
+                    continue
+                # Every deal on it is an attempt; after the last, still in the range, he pays (a fall). Below
+                # the barrel he leaves it (at the end of the settlement, after the penalties).
+                gs[G_ATTEMPTS + p] += 1
+                limit = rules[R.BARREL_ATTEMPTS]  # 0: no limit
+                if limit > 0 and gs[G_ATTEMPTS + p] >= limit and new[p] >= barrel:
+                    new[p] -= penalty
+                    events[p] |= EV_FALL_ATTEMPTS | _fall(gs, rules, p, new)
+                continue
             if p == declarer and made and contract >= rules[R.BARREL_MIN_CONTRACT]:
                 # Undoubled (as the contract always was here); with declarer_scores = points his points
                 # if more. barrel + barrel_min_contract reaches the target (validated), so the capped
                 # score is the target itself.
                 new[p] = old + declarer_gain(contract, ws[W_CARD_POINTS, p] + ws[W_MARRIAGE_POINTS, p], rules)
-                if rules[R.WIN_SCORE_CAPPED]:
-                    new[p] = rules[R.TARGET]
-                events[p] |= EV_WIN
-                gs[G_WINNER] = p
+                if capped:
+                    new[p] = target
+                wins |= 1 << p
                 gs[G_ON_BARREL + p] = 0  # off upward: nobody climbing now can knock him off
                 continue
-            if p == declarer and not made:
+            if p == declarer and not made and not rules[R.BARREL_FAILED_STAYS]:
                 new[p] = old + result[p]
                 events[p] |= EV_FALL_CONTRACT | _fall(gs, rules, p, new)
                 continue
+            if p != declarer and rules[R.BARREL_DEFENCE_WINS] and old + result[p] >= target:
+                new[p] = target if capped else old + result[p]
+                wins |= 1 << p
+                gs[G_ON_BARREL + p] = 0
+                continue
+            # Not recorded: a defender's points, a made contract too small to win, with barrel_failed_contract
+            # = stays a failed one.
             if p != declarer and result[p] != 0:
                 events[p] |= EV_DEFENCE_IGNORED
             gs[G_ATTEMPTS + p] += 1
@@ -199,9 +250,11 @@ def settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec
                 events[p] |= EV_FALL_ATTEMPTS | _fall(gs, rules, p, new)
         else:
             new[p] = old + result[p]
-            if barrel > 0 and new[p] >= barrel:
+            if barrel > 0 and new[p] >= target and rules[R.BARREL_JUMP_WINS]:
+                wins |= 1 << p  # a jump past the barrel to the target (not capped: not a win from the barrel)
+            elif barrel > 0 and new[p] >= barrel:
                 climbers |= 1 << p
-            elif barrel == 0 and new[p] >= rules[R.TARGET] and (
+            elif barrel == 0 and new[p] >= target and (
                     (p == declarer and made) or not rules[R.WIN_ONLY_AS_DECLARER]):
                 reached |= 1 << p
     if reached:
@@ -215,29 +268,68 @@ def settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec
                 winner = q
         events[winner] |= EV_WIN
         gs[G_WINNER] = winner
-    if climbers:
+    if wins and not accumulated:
+        # One winner: of several (the barrel variants), the highest score (a sitter's capped with
+        # win_score_capped), then the declarer, then the seats after him. A sitter who reached the target
+        # without winning stays on the barrel; a jumper who did is no climber.
+        winner = -1
+        for k in range(n):
+            q = (declarer + k) % n
+            if (wins >> q) & 1 and (winner < 0 or new[q] > new[winner]):
+                winner = q
+        events[winner] |= EV_WIN
+        gs[G_WINNER] = winner
+    if climbers and not ranged:
         together = popcount(climbers) > 1 and rules[R.BARREL_SIMULTANEOUS_PENALTY]
+        keeper = -1  # barrel_simultaneous_keeper: the climber who sits when several climb together
+        if together and rules[R.BARREL_SIMULTANEOUS_KEEPER]:
+            if (climbers >> declarer) & 1:
+                keeper = declarer
+            else:
+                for q in range(n):
+                    if (climbers >> q) & 1 and (keeper < 0 or seat_number(ws, q, n) < seat_number(ws, keeper, n)):
+                        keeper = q
         for p in range(n):
-            if not (climbers >> p) & 1:
+            if not (climbers >> p) & 1 or p == keeper:
                 continue
             if together:
                 new[p] = barrel - penalty
                 events[p] |= EV_SIMULTANEOUS | _fall(gs, rules, p, new)
-            else:
-                new[p] = barrel
-                gs[G_ON_BARREL + p] = 1
-                gs[G_ATTEMPTS + p] = 0
-                gs[G_BARREL_ENTRIES + p] += 1
-                events[p] |= EV_BARREL_ON
-        if not together and rules[R.BARREL_KNOCK_OFF]:
+        if keeper >= 0:
+            climbers = 1 << keeper
+        if not together or keeper >= 0:
+            # The climbers who sit (one; all of them without barrel_simultaneous_penalty) meet any sitter still
+            # on it: with barrel_knock_off, barrel_collision says who falls.
+            sitting = 0
+            if rules[R.BARREL_KNOCK_OFF]:
+                for q in range(n):
+                    if sat_before[q] and gs[G_ON_BARREL + q] and not (climbers >> q) & 1:
+                        sitting |= 1 << q
+            collision = rules[R.BARREL_COLLISION]
             for q in range(n):
-                if sat_before[q] and gs[G_ON_BARREL + q] and not (climbers >> q) & 1:
+                if (sitting >> q) & 1 and collision != R.COLLISION_SITTER_STAYS:
                     new[q] -= penalty  # from his score after this deal (barrel_accumulate adds points)
                     events[q] |= EV_KNOCKED_OFF | _fall(gs, rules, q, new)
+            for p in range(n):
+                if not (climbers >> p) & 1:
+                    continue
+                if sitting and collision != R.COLLISION_NEWCOMER_STAYS:
+                    new[p] = barrel - penalty  # sent back by the sitter: a climb that never sat, a fall
+                    events[p] |= EV_KNOCKED_OFF | _fall(gs, rules, p, new)
+                else:
+                    new[p] = barrel
+                    gs[G_ON_BARREL + p] = 1
+                    gs[G_ATTEMPTS + p] = 0
+                    gs[G_BARREL_ENTRIES + p] += 1
+                    events[p] |= EV_BARREL_ON
+    if wins:
+        for q in range(n):
+            if (wins >> q) & 1 and sat_before[q] and not events[q] & EV_WIN:
+                gs[G_ON_BARREL + q] = 1  # reached the target, another won: still on the barrel at the game's end
     if paying_dealer >= 0:
         new[paying_dealer] -= REDEAL_LIMIT_PENALTY
         events[paying_dealer] |= EV_REDEAL_PENALTY
-        if gs[G_ON_BARREL + paying_dealer]:
+        if gs[G_ON_BARREL + paying_dealer] and not ranged:  # on the range barrel no fall, maybe off below
             events[paying_dealer] |= _fall(gs, rules, paying_dealer, new)
     for p in range(n):
         bolts = rec[row, D_BOLT + p]  # 2 for a doubled bolt (bolt_double_in_dark)
@@ -256,7 +348,7 @@ def settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec
             new[p] -= penalties * rules[R.BOLT_PENALTY]
             events[p] |= EV_BOLT_PENALTY
             gs[G_BOLT_PENALTIES + p] += penalties
-            if gs[G_ON_BARREL + p]:
+            if gs[G_ON_BARREL + p] and not ranged:
                 events[p] |= _fall(gs, rules, p, new)
         if rules[R.NO_WIN_PENALTY] and not conceded and p != sitter:
             # A played deal's no-win: declared and failed, or defended and scored nothing (the raw deal
@@ -268,7 +360,7 @@ def settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec
                     if not events[p] & EV_WIN:
                         new[p] -= rules[R.NO_WIN_PENALTY_AMOUNT]
                         events[p] |= EV_NO_WIN_PENALTY
-                        if gs[G_ON_BARREL + p]:  # a fall, as for bolts (none if the bolt penalty felled him)
+                        if gs[G_ON_BARREL + p] and not ranged:  # a fall, as for bolts (none if a bolt felled him)
                             events[p] |= _fall(gs, rules, p, new)
             elif rules[R.NO_WIN_PENALTY] == R.NO_WIN_CONSECUTIVE:
                 gs[G_NO_WINS + p] = 0
@@ -279,6 +371,20 @@ def settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec
             new[p] = 0
             events[p] |= EV_DUMP_TRUCK
             gs[G_DUMP_TRUCKS + p] += 1
+        if ranged and not (wins >> p) & 1:
+            # The range barrel: on it whoever ends the deal in [barrel, target), after every penalty. Below it
+            # a sitter leaves (no penalty, no fall); in it a player not sitting climbs (and a sitter whose
+            # attempts' penalty left him in it climbs again).
+            inside = barrel <= new[p] < target
+            if gs[G_ON_BARREL + p] and not inside:
+                gs[G_ON_BARREL + p] = 0
+                gs[G_ATTEMPTS + p] = 0
+                events[p] |= EV_BARREL_OFF
+            elif inside and not gs[G_ON_BARREL + p]:
+                gs[G_ON_BARREL + p] = 1
+                gs[G_ATTEMPTS + p] = 0
+                gs[G_BARREL_ENTRIES + p] += 1
+                events[p] |= EV_BARREL_ON
         if gs[G_ON_BARREL + p] and not events[p] & EV_BARREL_ON:
             events[p] |= EV_BARREL_STAY
         rec[row, D_CHANGE + p] = new[p] - gs[G_SCORE + p]

@@ -9,6 +9,7 @@ from sim.game.state_layout import N_GAME_STATE
 __all__ = [
     "W_HANDS", "W_ACTIVE", "W_LAST_BID", "W_CARD_POINTS", "W_MARRIAGE_POINTS", "W_MARRIAGES", "W_TRICKS", "W_RESULT",
     "W_TRICK", "W_VOIDS", "W_NEW", "W_EVENTS", "W_SAT_BEFORE", "W_DECK", "W_KNOWN", "W_CODES", "W_PLAYED_BY",
+    "W_SEATS",
     "WORKSPACE_ROWS", "new_workspace", "new_game_state",
 ]
 
@@ -18,7 +19,8 @@ W_RESULT, W_TRICK, W_VOIDS, W_NEW, W_EVENTS, W_SAT_BEFORE, W_DECK = 7, 8, 9, 10,
 W_KNOWN = 14  # what each seat knows of the hidden cards (layouts: know_cards, know_cards2)
 W_CODES = 15  # 4-player deal: the three players' codes by slot (0..2) and their bidding codes (3..5)
 W_PLAYED_BY = 16  # the cards each seat has played in this deal (the learned player reads it)
-WORKSPACE_ROWS = 17
+W_SEATS = 17  # 4-player deal: the seat (0..3) of each slot, for a rule naming seat numbers (barrel_simultaneous_keeper)
+WORKSPACE_ROWS = 18
 
 
 def new_workspace() -> np.ndarray:

@@ -29,7 +29,7 @@ from sim.game.state_layout import G_ON_BARREL
 from sim.numba_config import jit_hot
 
 __all__ = [
-    "forced_seat", "forced_bid", "allowed_value", "value_up", "value_down", "auction_cap", "sitter_floor",
+    "forced_seat", "forced_bid", "allowed_value", "value_up", "value_down", "auction_cap", "raise_reaching", "sitter_floor",
     "bid_range", "legal_bid", "bid_at_most", "count_raises", "nth_raise", "next_raise", "legal_contract",
     "contract_at_most", "contract_at_least", "bid_values",
 ]
@@ -86,14 +86,19 @@ def auction_cap(hand, rules):
 
 
 @jit_hot
-def sitter_floor(least, rules):
-    """The least raise from ``least`` on the bid_step grid that reaches barrel_min_contract (``least``
-    itself when it does), lifted onto a value bid_step_10_from allows."""
-    barrel_min = rules[R.BARREL_MIN_CONTRACT]
-    if least < barrel_min:
+def raise_reaching(least, need, rules):
+    """The least raise from ``least`` on the bid_step grid that reaches ``need`` (``least`` itself
+    when it does), lifted onto a value bid_step_10_from allows."""
+    if least < need:
         step = rules[R.BID_STEP]
-        least += (barrel_min - least + step - 1) // step * step
+        least += (need - least + step - 1) // step * step
     return value_up(least, rules)
+
+
+@jit_hot
+def sitter_floor(least, rules):
+    """The least raise from ``least`` that reaches barrel_min_contract (``raise_reaching``)."""
+    return raise_reaching(least, rules[R.BARREL_MIN_CONTRACT], rules)
 
 
 @jit_hot

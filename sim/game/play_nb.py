@@ -126,6 +126,16 @@ def declarer_gain(contract, points, rules):
 
 
 @jit_hot
+def barrel_need(score, rules):
+    """The least contract that takes a player on the barrel with ``score`` off upward when made:
+    ``barrel_min_contract``; on the range barrel (barrel_freeze = false) what his score lacks to the
+    target, rounded up to a multiple of 5, at least ``min_bid``."""
+    if rules[R.BARREL_FREEZE]:
+        return rules[R.BARREL_MIN_CONTRACT]
+    return max(rules[R.MIN_BID], (rules[R.TARGET] - score + 4) // 5 * 5)
+
+
+@jit_hot
 def concession_gain(contract, rules):
     """What each defender gets when the declarer concedes ``contract``: 60 with concede_60; half the
     contract rounded down to a point with concede_payout = half_floor (105 -> 52); else half

@@ -129,7 +129,7 @@ class HouseRules:
     target: int = _opt(1000, "multiple of 5, 300..3000", "score that wins the game")
     barrel: int | None = _opt(880, "a score below target, or none", "score at which a player sits on the barrel")
     barrel_min_contract: int = _opt(120, "multiple of 5", "least contract that takes the sitter off upward")
-    barrel_attempts: int = _opt(3, "1..10", "deals the sitter has to win")
+    barrel_attempts: int = _opt(3, "1..10, or 0 (no limit) with barrel_freeze = false", "deals the sitter has to win")
     barrel_penalty: int = _opt(120, "multiple of 5", "cost of falling off the barrel")
     barrel_knock_off: bool = _opt(True, "bool", "a newcomer knocks the sitter off")
     barrel_simultaneous_penalty: bool = _opt(True, "bool", "players reaching the barrel together each pay")
@@ -139,6 +139,21 @@ class HouseRules:
     barrel_forced_last: bool = _opt(False, "bool", "on his third barrel's last attempt the sitter gets the talon")
     barrel_min_bid_enforced: bool = _opt(False, "bool", "a sitter may not bid below barrel_min_contract (he may pass); "
                                          "his forced bid is barrel_min_contract")
+    barrel_failed_contract: str = _opt("falls", "falls, stays",
+                                       "a sitter who declares and fails (or concedes): loses the contract and falls, "
+                                       "or stays: keeps his seat and score, the deal one of his attempts")
+    barrel_freeze: bool = _opt(True, "bool", "a score reaching the barrel is set to it and frozen (false: the range "
+                               "barrel, a sitter keeps his score, his contracts count, below the barrel he is off)")
+    barrel_jump_wins: bool = _opt(False, "bool", "a player below the barrel whose score reaches the target in one "
+                                  "deal wins (instead of landing on the barrel)")
+    barrel_defence_wins: bool = _opt(False, "bool", "a sitter whose points as a defender take his score to the "
+                                     "target wins")
+    barrel_simultaneous_keeper: str = _opt("none", "none, declarer_else_lowest_seat",
+                                           "with barrel_simultaneous_penalty, players climbing together: all fall, "
+                                           "or the declarer among them (else the lowest seat) sits, the others fall")
+    barrel_collision: str = _opt("newcomer_stays", "newcomer_stays, sitter_stays, both_fall",
+                                 "with barrel_knock_off, a newcomer meeting a sitter: the sitter falls, the "
+                                 "newcomer falls, or both fall")
     dump_truck: bool = _opt(True, "bool", "a score of exactly 555 is reset to 0")
     dump_truck_negative: bool = _opt(False, "bool", "a score of exactly -555 is reset to 0")
     dump_truck_value: int = _opt(555, "a multiple of 5 from 100 to 995, at most the target",
@@ -254,14 +269,14 @@ class HouseRules:
         if self.barrel is not None:
             if self.barrel % 5 or not 0 < self.barrel < self.target:
                 bad("barrel", f"must be a multiple of 5 below the target ({self.target}), or none")
-            if self.barrel + self.barrel_min_contract < self.target:
+            if self.barrel_freeze and self.barrel + self.barrel_min_contract < self.target:
                 bad("barrel_min_contract",
                     f"barrel {self.barrel} + {self.barrel_min_contract} does not reach the target {self.target}")
             if self.barrel_min_contract > self.max_contract:
                 bad("barrel_min_contract",
                     f"is above max_contract ({self.max_contract}): nobody could leave the barrel")
-        if not 1 <= self.barrel_attempts <= 10:
-            bad("barrel_attempts", "must be 1..10")
+        if not 0 <= self.barrel_attempts <= 10:
+            bad("barrel_attempts", "must be 0..10")
         if not 0 <= self.barrel_falls_to_zero <= 10:
             bad("barrel_falls_to_zero", "must be 0..10")
         if not self.concede and (self.concede_60 or self.concede_no_deduction or self.concede_limit
@@ -306,6 +321,7 @@ class HouseRules:
             bad("sitout_half_marriage", f"needs players = 4 (the dealer sits out), not players = {self.players}")
         if not self.win_only_as_declarer and self.barrel is not None:
             bad("win_only_as_declarer", "is implied by the barrel (set barrel = none to turn it off)")
+        self._validate_barrel_variants(bad)
         if (refusal := self._redeals_refusal()) is not None:
             bad(*refusal)
 
@@ -346,6 +362,50 @@ class HouseRules:
             if ceiling is not None and ceiling < self.barrel_min_contract:
                 bad("barrel_min_bid_enforced", f"contradicts bid_ceiling_before_talon = {ceiling}: a sitter could "
                     f"never bid barrel_min_contract ({self.barrel_min_contract})")
+
+    def _validate_barrel_variants(self, bad) -> None:
+        """The barrel variants of issue 28 item 7 (docs/RULES.md "Barrel variants"): their values, the
+        options each needs, and those that would have no effect beside them."""
+        if self.barrel_failed_contract not in R.BARREL_FAILED_CONTRACT_NAMES:
+            bad("barrel_failed_contract", "must be falls or stays")
+        if self.barrel_simultaneous_keeper not in R.BARREL_KEEPER_NAMES:
+            bad("barrel_simultaneous_keeper", "must be none or declarer_else_lowest_seat")
+        if self.barrel_collision not in R.BARREL_COLLISION_NAMES:
+            bad("barrel_collision", "must be newcomer_stays, sitter_stays or both_fall")
+        if self.barrel_attempts == 0 and self.barrel_freeze:
+            bad("barrel_attempts", "0 (no limit) needs barrel_freeze = false (on the frozen barrel the sitter would "
+                "sit for ever)")
+        if not self.barrel_freeze:
+            if self.barrel_knock_off:
+                bad("barrel_freeze", "false (the range barrel) needs barrel_knock_off = false (every player in the "
+                    "range is on the barrel: nobody knocks anybody off)")
+            if self.barrel_simultaneous_penalty:
+                bad("barrel_freeze", "false (the range barrel) needs barrel_simultaneous_penalty = false (players "
+                    "reaching the range together are all on it)")
+            if self.barrel_jump_wins:
+                bad("barrel_jump_wins", "has no effect: barrel_freeze = false implies it (a score reaching the target "
+                    "wins)")
+            if self.barrel_accumulate:
+                bad("barrel_accumulate", "contradicts barrel_freeze = false (each says what a sitter scores)")
+            if self.barrel_min_contract != 120 and not (self.barrel_talon_free or self.barrel_forced_last):
+                bad("barrel_min_contract", "has no effect with barrel_freeze = false: a sitter wins by reaching the "
+                    "target, with any contract (it is read only as the free talon's bid)")
+            if self.barrel_min_bid_enforced:
+                bad("barrel_min_bid_enforced", "has no effect with barrel_freeze = false (the range barrel has no "
+                    "least contract: any contract that takes the sitter to the target wins)")
+            if self.barrel_forced_last and self.barrel_attempts == 0:
+                bad("barrel_forced_last", "needs a last attempt: barrel_attempts = 0 sets no limit")
+        if self.barrel_accumulate and self.barrel_failed_contract != "falls":
+            bad("barrel_failed_contract", "has no effect with barrel_accumulate (an accumulating sitter's contract "
+                "does not score for him, made or failed)")
+        if self.barrel_accumulate and self.barrel_defence_wins:
+            bad("barrel_defence_wins", "has no effect with barrel_accumulate (an accumulating sitter adds his card "
+                "points and wins at the target in every role)")
+        if self.barrel_simultaneous_keeper != "none" and not self.barrel_simultaneous_penalty:
+            bad("barrel_simultaneous_keeper", "needs barrel_simultaneous_penalty (without it players climbing together "
+                "all sit)")
+        if self.barrel_collision != "newcomer_stays" and not self.barrel_knock_off:
+            bad("barrel_collision", "needs barrel_knock_off (without it a newcomer and a sitter both sit)")
 
     def _redeals_refusal(self) -> tuple[str, str] | None:
         """(option, why) when the redeal rules would throw in every deal, or all but fewer than
@@ -485,6 +545,12 @@ class HouseRules:
         a[R.BID_CEILING_BEFORE_TALON] = self.bid_ceiling_before_talon or 0
         a[R.BID_STEP_10_FROM] = self.bid_step_10_from or 0
         a[R.BARREL_MIN_BID_ENFORCED] = self.barrel_min_bid_enforced
+        a[R.BARREL_FAILED_STAYS] = self.barrel_failed_contract == "stays"
+        a[R.BARREL_FREEZE] = self.barrel_freeze
+        a[R.BARREL_JUMP_WINS] = self.barrel_jump_wins or not self.barrel_freeze  # the range barrel implies it
+        a[R.BARREL_DEFENCE_WINS] = self.barrel_defence_wins
+        a[R.BARREL_SIMULTANEOUS_KEEPER] = self.barrel_simultaneous_keeper == "declarer_else_lowest_seat"
+        a[R.BARREL_COLLISION] = R.BARREL_COLLISION_NAMES.index(self.barrel_collision)
         return a
 
     def round_points(self, points):
@@ -517,7 +583,7 @@ RANGES: dict[str, tuple[int, int, int]] = {
     "target": (300, 3000, 5),
     "barrel": (5, 2995, 5),
     "barrel_min_contract": (5, 400, 5),
-    "barrel_attempts": (1, 10, 1),
+    "barrel_attempts": (0, 10, 1),
     "barrel_penalty": (0, 1000, 5),
     "barrel_falls_to_zero": (0, 10, 1),
     "dark_min_score": (-3000, 3000, 1),
@@ -536,7 +602,9 @@ REDEAL_CONDITIONS = ("redeal_hand_points_below", "redeal_four_nines", "redeal_th
 # contradiction: the policy is how the simulated players decide, and the rules still allow redeals.)
 BARREL_OPTIONS = ("barrel_min_contract", "barrel_attempts", "barrel_penalty", "barrel_knock_off",
                   "barrel_simultaneous_penalty", "barrel_falls_to_zero", "barrel_talon_free", "barrel_accumulate",
-                  "barrel_forced_last", "win_score_capped", "barrel_min_bid_enforced")
+                  "barrel_forced_last", "win_score_capped", "barrel_min_bid_enforced", "barrel_failed_contract",
+                  "barrel_freeze", "barrel_jump_wins", "barrel_defence_wins", "barrel_simultaneous_keeper",
+                  "barrel_collision")
 
 
 def _largest(ok, hi: int) -> int | None:

@@ -18,6 +18,9 @@ __all__ = [
     "SITOUT_MARRIAGE", "DUMP_TRUCK_VALUE", "FORCED_BID_SEAT", "ALL_PASS", "BID_CEILING_BEFORE_TALON",
     "BID_STEP_10_FROM", "BARREL_MIN_BID_ENFORCED", "MARRIAGE_MIN_CARDS", "MARRIAGE_TRUMP_FROM", "N_FIELDS",
     "FORCED_BID_SEAT_NAMES", "ALL_PASS_NAMES", "CONCEDE_PAYOUT_NAMES", "ROUNDINGS", "MARRIAGE_TRUMP_FROM_NAMES",
+    "BARREL_FAILED_STAYS", "BARREL_FREEZE", "BARREL_JUMP_WINS", "BARREL_DEFENCE_WINS",
+    "BARREL_SIMULTANEOUS_KEEPER", "BARREL_COLLISION", "BARREL_FAILED_CONTRACT_NAMES", "BARREL_KEEPER_NAMES",
+    "BARREL_COLLISION_NAMES", "COLLISION_NEWCOMER_STAYS", "COLLISION_SITTER_STAYS", "COLLISION_BOTH_FALL",
     "NO_WIN_OFF", "NO_WIN_CUMULATIVE", "NO_WIN_CONSECUTIVE", "NO_WIN_PENALTY_NAMES", "SITOUT_SCORES",
     "BOLT_ON_NO_TRICKS", "BOLT_ON_ZERO_POINTS", "BOLT_ON_THREE_PASSES", "BOLT_ON_NAMES",
     "BOLT_COUNT_CUMULATIVE", "BOLT_COUNT_CONSECUTIVE", "BOLT_COUNT_EACH", "BOLT_COUNT_NAMES",
@@ -114,13 +117,20 @@ ALL_PASS = 82  # forced_first_bid = false: 0 a deal all pass is thrown in, 1 the
 BID_CEILING_BEFORE_TALON = 83  # 0 = none; else no auction bid above it (the final contract keeps the usual cap)
 BID_STEP_10_FROM = 84  # 0 = none; else a bid or final contract at or above it is a multiple of 10
 BARREL_MIN_BID_ENFORCED = 85  # a sitter bids barrel_min_contract or more (his forced bid too), or passes
+# Barrel variants of issue 28 item 7 (docs/RULES.md "Barrel variants"; evidence in docs/peer-rules.md §7).
+BARREL_FAILED_STAYS = 86  # barrel_failed_contract = stays: a sitter's failed contract is not recorded, an attempt
+BARREL_FREEZE = 87  # 0: the range barrel (barrel_freeze = false): a sitter keeps his score, ±contract recorded
+BARREL_JUMP_WINS = 88  # a jump past the target wins (set too by barrel_freeze = false, which implies it)
+BARREL_DEFENCE_WINS = 89  # a sitter whose defence takes his score to the target wins
+BARREL_SIMULTANEOUS_KEEPER = 90  # climbers together: the declarer among them, else the lowest seat, sits
+BARREL_COLLISION = 91  # COLLISION_* below: who falls when a newcomer meets a sitter (barrel_knock_off)
 # When marriages may be declared and take effect, issue 28 item 10 (docs/RULES.md "When marriages may be
 # declared and take effect"; evidence in docs/peer-rules.md §10). Both apply to every declaration
 # (marriage, half marriage, the four aces).
 MARRIAGE_MIN_CARDS = 92  # a leader may declare only holding at least this many cards, the led card included
 MARRIAGE_TRUMP_FROM = 93  # 1 = next_trick: the trick a marriage is led in keeps the trump in force before it
 # Dark and golden scoring of issue 28 item 5 (docs/RULES.md "Dark and golden scoring"; evidence in
-# docs/peer-rules.md §5). Slots 86-91 belong to the barrel options.
+# docs/peer-rules.md §5).
 DARK_DEFENDERS_DOUBLED = 94  # a dark deal's defenders score round(2 x card points + marriages)
 GOLDEN_DEFENDERS_ROUNDED = 95  # golden_defenders = doubled_rounded: 2 x round(card points + marriages)
 BOLT_DOUBLE_IN_GOLDEN = 96
@@ -137,6 +147,10 @@ SITOUT_SCORES = {"cards_and_marriage": (1, 1), "cards": (1, 0), "marriage": (0, 
 FORCED_BID_SEAT_NAMES = ("first_hand", "dealer")  # index = the FORCED_BID_SEAT value
 ALL_PASS_NAMES = ("throw_in", "dealer_plays")  # index = the ALL_PASS value
 MARRIAGE_TRUMP_FROM_NAMES = ("this_trick", "next_trick")  # index 1 sets MARRIAGE_TRUMP_FROM
+BARREL_FAILED_CONTRACT_NAMES = ("falls", "stays")  # index 1 sets BARREL_FAILED_STAYS
+BARREL_KEEPER_NAMES = ("none", "declarer_else_lowest_seat")  # index 1 sets BARREL_SIMULTANEOUS_KEEPER
+COLLISION_NEWCOMER_STAYS, COLLISION_SITTER_STAYS, COLLISION_BOTH_FALL = 0, 1, 2
+BARREL_COLLISION_NAMES = ("newcomer_stays", "sitter_stays", "both_fall")
 GOLDEN_DEFENDERS_NAMES = ("doubled_cards", "doubled_rounded")  # index 1 sets GOLDEN_DEFENDERS_ROUNDED
 CONCEDE_PAYOUT_NAMES = ("half_up5", "half_floor")  # index 1 sets CONCEDE_HALF_FLOOR
 # rounding: name -> (unit, offset). (points + offset) // unit * unit rounds a remainder below

@@ -9,10 +9,10 @@ Every decision takes the acting seat's own view of the deal; the engine asks for
 import numpy as np
 
 from sim.game import rules_layout as R
-from sim.game.bids_nb import contract_at_least, contract_at_most, sitter_floor
+from sim.game.bids_nb import contract_at_least, contract_at_most, raise_reaching
 from sim.game.bits_nb import highest_index, lowest_index, popcount
 from sim.game.cards import ACE, CARD_POINTS, FULL_DECK, JACK, KING, NINE, QUEEN, RANK_MASK, SUIT_MASK, TEN
-from sim.game.play_nb import beaters, declaration, declaring_cards, marriage_cards
+from sim.game.play_nb import barrel_need, beaters, declaration, declaring_cards, marriage_cards
 from sim.game.state_layout import G_ON_BARREL, G_SCORE
 from sim.numba_config import jit_hot
 from sim.players.layout import (
@@ -131,33 +131,38 @@ def heuristic_dark(seat, gs, rules, prm):
 
 
 @jit_hot
-def barrel_raise(min_raise, rules):
-    """The least legal raise from ``min_raise`` that reaches the barrel's least contract
-    (``bids_nb.sitter_floor``; ``min_raise`` itself under no_jump_bids): what a player on the barrel
-    bids."""
+def barrel_raise(min_raise, need, rules):
+    """The least legal raise from ``min_raise`` that reaches ``need``, the contract that takes a sitter
+    off upward (``play_nb.barrel_need``; ``bids_nb.raise_reaching``), ``min_raise`` itself under
+    no_jump_bids: what a player on the barrel bids."""
     if rules[R.NO_JUMP_BIDS]:
         return min_raise
-    return sitter_floor(min_raise, rules)
+    return raise_reaching(min_raise, need, rules)
 
 
 @jit_hot
 def heuristic_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm):
     """A raise (the new bid) or 0 to pass, ``min_raise`` <= ``cap``: the least raise while the
     hand's estimate less the risk margin allows it; on the barrel only a contract that takes him
-    off; against a sitter about to win, a further overbid."""
+    off (on the range barrel, else any as usual; with barrel_failed_contract = stays, whenever he
+    may); against a sitter about to win, a further overbid."""
     top = min_raise if rules[R.NO_JUMP_BIDS] else cap
     est = estimate_points(hand, True, prm, seat, rules)
     limit = _floor_step(est - prm[seat, H_RISK], 5)
-    barrel_min = rules[R.BARREL_MIN_CONTRACT]
     if rules[R.BARREL] > 0:
         if gs[G_ON_BARREL + seat]:
-            # On the barrel only a contract that takes him off upward is worth declaring.
-            limit = _floor_step(est - prm[seat, H_BARREL_RISK], 5)
-            if limit < barrel_min:
-                return 0
-            want = barrel_raise(min_raise, rules)
-            return want if want <= min(limit, top) else 0
-        if high_seat >= 0 and high_seat != seat and gs[G_ON_BARREL + high_seat]:
+            need = barrel_need(gs[G_SCORE + seat], rules)
+            want = barrel_raise(min_raise, need, rules)
+            if rules[R.BARREL_FAILED_STAYS]:
+                # Failing costs him nothing but the attempt the deal uses anyway: he tries whenever he may.
+                return want if want <= top else 0
+            sure = _floor_step(est - prm[seat, H_BARREL_RISK], 5)
+            if sure >= need and want <= min(sure, top):
+                return want
+            if rules[R.BARREL_FREEZE]:
+                return 0  # on the frozen barrel only a contract that takes him off upward is worth declaring
+            # On the range barrel a smaller contract counts as anybody's (his defence does not): bid as usual.
+        elif high_seat >= 0 and high_seat != seat and gs[G_ON_BARREL + high_seat]:
             # Stop a sitter from winning: overbid further than the hand alone would.
             limit = _floor_step(est - prm[seat, H_RISK] + prm[seat, H_BLOCK_MARGIN], 5)
     if min_raise <= min(limit, cap):
@@ -232,17 +237,18 @@ def heuristic_burial(hand, givable, to_talon):
 @jit_hot
 def heuristic_contract(seat, hand, contract, cap, can_concede, gs, rules, prm):
     """The final contract (>= the bid, <= ``cap`` when raising) or -1 to concede: concede when the
-    estimate falls short by the concede margin, take the barrel's minimum when it can, else raise
-    to the estimate less the raise margin."""
+    estimate falls short by the concede margin, on the barrel take the contract that takes him off
+    (``barrel_need``) when it can (with barrel_failed_contract = stays whenever the cap allows), else
+    raise to the estimate less the raise margin."""
     step = rules[R.BID_STEP]
     top = max(contract, cap)
     est = estimate_points(hand, False, prm, seat, rules)
     if can_concede and est < contract - prm[seat, H_CONCEDE_MARGIN]:
         return -1
-    barrel_min = contract_at_least(rules[R.BARREL_MIN_CONTRACT], rules)
-    if rules[R.BARREL] > 0 and gs[G_ON_BARREL + seat] and contract < barrel_min <= top:
-        if est - prm[seat, H_BARREL_RISK] >= barrel_min:
-            return barrel_min
+    if rules[R.BARREL] > 0 and gs[G_ON_BARREL + seat]:
+        need = contract_at_least(barrel_need(gs[G_SCORE + seat], rules), rules)
+        if contract < need <= top and (rules[R.BARREL_FAILED_STAYS] or est - prm[seat, H_BARREL_RISK] >= need):
+            return need
     raise_to = _floor_step(est - prm[seat, H_RAISE_MARGIN], step)
     return contract_at_most(min(max(contract, raise_to), top), contract, rules)
 

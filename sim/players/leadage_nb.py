@@ -15,6 +15,8 @@ said so below; nothing was tuned.
 - **Bidding**: straight to the estimate less 32, with noise, rounded down to 5 (not one step
   at a time as our heuristic does), at most the hand's cap; on the barrel the barrel's
   minimum if the estimate comes within 35 of it, else pass; 10 more when 300 behind the leader.
+  (Barrel variants, not in the source: on the range barrel the "minimum" is what his score lacks
+  to the target, and short of it he bids as usual, since a smaller contract still counts.)
 - **Dark game**: 8% of the time, 33% when 250 behind the leader (the engine checks it is allowed).
 - **Discard**: the two cards of least "keep score" (rank points × 1.5; +25 trump, +30 ace,
   +18 ten, +60 a marriage half, −8 a short side suit), never a marriage half while others
@@ -46,7 +48,7 @@ from sim.game import rules_layout as R
 from sim.game.bids_nb import bid_at_most, contract_at_most
 from sim.game.bits_nb import highest_index, lowest_index, popcount
 from sim.game.cards import ACE, ACES_MASK, CARD_POINTS, FULL_DECK, JACK, KING, MARRIAGE_MASK, QUEEN, SUIT_MASK, TEN
-from sim.game.play_nb import beaters, beats, marriage_cards
+from sim.game.play_nb import barrel_need, beaters, beats, marriage_cards
 from sim.game.rng_nb import uniform
 from sim.game.state_layout import G_ON_BARREL, G_SCORE
 from sim.numba_config import jit_hot
@@ -157,9 +159,11 @@ def leadage_bid(seat, hand, min_raise, cap, gs, rules, rng):
     """The highest allowed bid up to its target, or 0 to pass (``min_raise`` <= ``cap``)."""
     est, target = _noisy_target(hand, True, rules, rng)
     if rules[R.BARREL] > 0 and gs[G_ON_BARREL + seat]:
-        need = rules[R.BARREL_MIN_CONTRACT]
-        if target < need:
-            target = need if est > need - 35 else 0
+        need = barrel_need(gs[G_SCORE + seat], rules)
+        if target < need and est > need - 35:
+            target = need
+        elif target < need and rules[R.BARREL_FREEZE]:
+            target = 0  # on the range barrel a smaller contract still counts: bid it as usual
     if _behind_leader(seat, gs, rules) > 300:
         target += 10
     top = min(target, min_raise if rules[R.NO_JUMP_BIDS] else cap)
@@ -224,7 +228,7 @@ def leadage_contract(seat, hand, contract, cap, can_concede, gs, rules, rng):
         return contract
     est, target = _noisy_target(hand, False, rules, rng)
     if rules[R.BARREL] > 0 and gs[G_ON_BARREL + seat]:
-        need = rules[R.BARREL_MIN_CONTRACT]
+        need = barrel_need(gs[G_SCORE + seat], rules)
         if est >= need - 25:
             target = max(target, need)
     top = min(max(target, contract), cap)

@@ -19,9 +19,9 @@ from sim.game.amounts import THIRD_CONCESSION_PENALTY
 from sim.game.bids_nb import contract_at_least, next_raise
 from sim.game.bits_nb import lowest_index, popcount
 from sim.game.cards import ACES_MASK, CARD_POINTS, FULL_DECK, JACK, KING, QUEEN, SUIT_MASK
-from sim.game.play_nb import LEAD_WITHOUT_DECLARING, beats, concession_gain, nth_card, points_to_make
+from sim.game.play_nb import LEAD_WITHOUT_DECLARING, barrel_need, beats, concession_gain, nth_card, points_to_make
 from sim.game.rng_nb import below, uniform
-from sim.game.state_layout import G_CONCESSIONS, G_ON_BARREL
+from sim.game.state_layout import G_CONCESSIONS, G_ON_BARREL, G_SCORE
 from sim.numba_config import jit_hot
 from sim.players.heuristic_nb import (
     barrel_raise,
@@ -608,7 +608,8 @@ def learned_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm, net, lbuf
     """A raise to ``min_raise`` or 0 to pass: raise while declaring at it is worth at least what the
     seat expects as a defender (net B: the chance of making each contract with the talon unseen,
     and the points as a defender). On the barrel only a contract that takes him off, when at least
-    MADE_AT_LEAST likely; against a sitter about to win, the block margin more."""
+    MADE_AT_LEAST likely (with barrel_failed_contract = stays always; on the range barrel, else any
+    contract worth more than nothing); against a sitter about to win, the block margin more."""
     model = np.int64(prm[seat, H_NET])
     if not has_bidding_nets(net, model):
         return heuristic_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm)
@@ -619,8 +620,13 @@ def learned_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm, net, lbuf
     defence = ladder[N_LADDER]
     if rules[R.BARREL] > 0:
         if gs[G_ON_BARREL + seat]:
-            want = barrel_raise(min_raise, rules)
-            return want if want <= cap and made_chance(ladder, want) >= MADE_AT_LEAST else 0
+            want = barrel_raise(min_raise, barrel_need(gs[G_SCORE + seat], rules), rules)
+            if want <= cap and (rules[R.BARREL_FAILED_STAYS] or made_chance(ladder, want) >= MADE_AT_LEAST):
+                return want
+            if rules[R.BARREL_FREEZE]:
+                return 0
+            # The range barrel: a smaller contract counts, his defence does not (worth nothing to him).
+            return min_raise if contract_value(ladder, min_raise, rules) >= 0.0 else 0
         if high_seat >= 0 and high_seat != seat and gs[G_ON_BARREL + high_seat]:
             defence -= prm[seat, H_BLOCK_MARGIN]
     return min_raise if contract_value(ladder, min_raise, rules) >= defence else 0
@@ -652,11 +658,11 @@ def learned_contract(seat, hand, contract, cap, can_concede, deal_value, gs, rul
         if v > best_value:
             best, best_value = c, v
         c = next_raise(c, step, rules)
-    barrel_min = contract_at_least(rules[R.BARREL_MIN_CONTRACT], rules)
-    if (rules[R.BARREL] > 0 and gs[G_ON_BARREL + seat] and best < barrel_min <= top
-            and made_chance(ladder, barrel_min) >= MADE_AT_LEAST):
-        best = barrel_min
-        best_value = contract_value(ladder, best, rules)
+    if rules[R.BARREL] > 0 and gs[G_ON_BARREL + seat]:
+        need = contract_at_least(barrel_need(gs[G_SCORE + seat], rules), rules)
+        if best < need <= top and (rules[R.BARREL_FAILED_STAYS] or made_chance(ladder, need) >= MADE_AT_LEAST):
+            best = need
+            best_value = contract_value(ladder, best, rules)
     if can_concede:
         loss = 0 if rules[R.CONCEDE_NO_DEDUCTION] else contract
         if rules[R.CONCEDE_THIRD_PENALTY] and (gs[G_CONCESSIONS + seat] + 1) % 3 == 0:

@@ -614,3 +614,23 @@ def test_the_ceiling_the_step_from_10_and_the_sitter_minimum_shape_the_lines():
     contracts = [c.contract for c in r.contracts]
     assert contracts[0] == 120 and all(c < 150 or c % 10 == 0 for c in contracts) and 160 in contracts
     assert [c.biddable for c in r.contracts] == [c <= 170 for c in contracts]
+
+
+def test_made_gain_and_fail_loss_under_the_barrel_variants():
+    # docs/RULES.md "Barrel variants": the range barrel counts a sitter's contracts (capped when it wins with
+    # win_score_capped) and a climber keeps his score; a jump to the target is a win, uncapped; a failed
+    # contract that stays on the barrel costs nothing.
+    ranged = HouseRules(barrel_freeze=False, barrel_knock_off=False, barrel_simultaneous_penalty=False)
+    capped = HouseRules(barrel_freeze=False, barrel_knock_off=False, barrel_simultaneous_penalty=False,
+                        win_score_capped=True)
+    sitter = playouts.Situation(score=950, on_barrel=True)
+    assert advisor.made_gain(100, ranged, playouts.Situation(score=890, on_barrel=True)) == 100  # 990, still on
+    assert advisor.made_gain(100, ranged, sitter) == 100
+    assert advisor.made_gain(100, capped, sitter) == 50  # ends on 1000
+    assert advisor.made_gain(100, ranged, playouts.Situation(score=800)) == 100  # climbs keeping his score
+    assert advisor.made_gain(250, HouseRules(barrel_jump_wins=True), playouts.Situation(score=800)) == 250
+    assert advisor.made_gain(150, HouseRules(barrel_jump_wins=True), playouts.Situation(score=800)) == 80
+    assert advisor.fail_loss(120, ranged, sitter) == 120
+    stays = HouseRules(barrel_failed_contract="stays")
+    assert advisor.fail_loss(120, stays, playouts.Situation(score=880, on_barrel=True)) == 0
+    assert advisor.fail_loss(120, stays, playouts.Situation(score=500)) == 120

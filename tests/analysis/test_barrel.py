@@ -15,6 +15,7 @@ from analysis.present.json_text import to_json
 from analysis.present.text import barrel_lines
 from sim.engine import BatchSpec, play_chunk
 from sim.engine.schema import (
+    EV_BARREL_OFF,
     EV_BARREL_ON,
     EV_BARREL_STAY,
     EV_BOLT_PENALTY,
@@ -29,10 +30,10 @@ from sim.engine.schema import (
 from sim.game.rules import HouseRules
 
 
-def naive_episodes(deals: pl.DataFrame, games: pl.DataFrame, n_seats: int) -> list[dict]:
+def naive_episodes(deals: pl.DataFrame, games: pl.DataFrame, n_seats: int, ranged: bool = False) -> list[dict]:
     """Walk every game deal by deal, one seat at a time: a climb opens an episode, each played deal
     after it is an attempt (not a 4-player dealer's deal), a deal that does not leave the seat on
-    the barrel closes it."""
+    the barrel closes it. ``ranged``: the range barrel, where a penalty in the climb's deal is no fall."""
     winner = {g["game"]: g["winner"] for g in games.iter_rows(named=True)}
     out = []
     for (game,), rows in deals.sort("game", "deal").group_by(["game"], maintain_order=True):
@@ -47,6 +48,8 @@ def naive_episodes(deals: pl.DataFrame, games: pl.DataFrame, n_seats: int) -> li
                     if not ev & EV_BARREL_STAY:
                         if ev & EV_WIN:
                             fate = "up"
+                        elif ev & EV_BARREL_OFF:
+                            fate = "left downward"
                         elif ev & EV_FALL_CONTRACT:
                             fate = "fell: failed contract"
                         elif ev & EV_FALL_ATTEMPTS:
@@ -63,7 +66,7 @@ def naive_episodes(deals: pl.DataFrame, games: pl.DataFrame, n_seats: int) -> li
                             fate = "fell: other"
                         out.append({**open_ep, "fate": fate, "zeroed": bool(ev & EV_FALL_TO_ZERO)})
                         open_ep = None
-                if ev & EV_BARREL_ON and ev & (EV_BOLT_PENALTY | EV_REDEAL_PENALTY):
+                if ev & EV_BARREL_ON and ev & (EV_BOLT_PENALTY | EV_REDEAL_PENALTY) and not ranged:
                     # Climbed and, in the same deal, paid a penalty the engine counts after the climb:
                     # off the barrel again before any attempt.
                     fate = "fell: bolt penalty" if ev & EV_BOLT_PENALTY else "fell: redeal penalty"
@@ -86,6 +89,12 @@ CONFIGS = {
     "accumulate": (("heuristic",), HouseRules(barrel_accumulate=True, barrel_talon_free=True)),
     "short-capped": (("random", "heuristic", "heuristic"), HouseRules(target=555, barrel=440)),
     "no-win": (("heuristic", "random", "random"), HouseRules(no_win_penalty="cumulative", bolt_penalty=0)),
+    # Barrel variants (docs/RULES.md "Barrel variants"): the range barrel, where a sitter leaves downward
+    # without falling and a penalty in the climb's deal is no fall; a sitter sending newcomers back.
+    "range": (("heuristic", "random", "heuristic"), HouseRules(
+        barrel=800, barrel_freeze=False, barrel_knock_off=False, barrel_simultaneous_penalty=False, bolt_count="each")),
+    "collision": (("heuristic", "heuristic", "random"), HouseRules(barrel_collision="sitter_stays",
+                                                               barrel_failed_contract="stays")),
 }
 
 
@@ -95,12 +104,20 @@ def test_episodes_match_a_deal_by_deal_walk(name):
     deals, games = play_chunk(BatchSpec(mode="games", n=150, seed=12, players=players, rules=rules,
                                         max_deals_per_game=300), 0)
     key = ("game", "seat")
-    fast = sorted(barrel.episodes(deals, games, rules.players), key=lambda e: tuple(e[k] for k in key))
-    slow = sorted(naive_episodes(deals, games, rules.players), key=lambda e: tuple(e[k] for k in key))
+    ranged = not rules.barrel_freeze
+    fast = sorted(barrel.episodes(deals, games, rules.players, ranged), key=lambda e: tuple(e[k] for k in key))
+    slow = sorted(naive_episodes(deals, games, rules.players, ranged), key=lambda e: tuple(e[k] for k in key))
     assert fast == slow
     assert fast, "the sample must reach the barrel"
     if name == "no-win":  # a no-win penalty on the barrel is a fall of its own cause
         assert any(e["fate"] == "fell: no-win penalty" for e in fast)
+    if name == "range":  # leaving the range barrel downward is a fate of its own, no fall
+        assert any(e["fate"] == "left downward" for e in fast)
+        assert not any(e["fate"].startswith("fell") and e["fate"] != "fell: attempts used up" for e in fast)
+    if name == "collision":  # newcomers sent back by the sitter: falls without an episode
+        refused = barrel.refused_climbs(deals, rules.players)
+        assert refused > 0 and refused == sum(
+            int(((deals[f"events{p}"] & barrel.EV_KNOCKED_OFF) != 0).sum()) for p in range(3))
 
 
 def test_rules_that_cannot_and_must_matter(tmp_path):

@@ -271,3 +271,30 @@ def test_sitter_forced_openings_follow_the_forced_seat(made, changes, position, 
     report = dataclasses.replace(made[0], score=stats)
     assert f"of those below: {stats.forced_opening}" in "\n".join(_strategy_score(report))
     assert stats.forced_opening in "\n".join(_section_summary(report))
+
+
+def test_range_barrel_sitter_contracts_are_measured_against_his_need():
+    """The range barrel (barrel_freeze = false; docs/RULES.md "Barrel variants"): a sitter's contract is
+    below, at or above what his score lacks to the target (rounded up to 5, at least min_bid), counted
+    deal by deal from the rows."""
+    from analysis.strategy import load_deals, score_stats
+    from sim.engine import BatchSpec, play_chunk
+    from sim.engine.schema import EV_BARREL_ON, EV_BARREL_STAY
+    from sim.game.rules import HouseRules
+
+    rules = HouseRules(barrel_freeze=False, barrel_knock_off=False, barrel_simultaneous_penalty=False)
+    deals, games = play_chunk(BatchSpec(mode="games", n=150, seed=8, players=("heuristic",) * 3, rules=rules), 0)
+    sc = score_stats(load_deals(deals), rules, int((games["winner"] >= 0).sum()))
+    assert not sc.barrel_freeze and sc.target == 1000
+    rows = deals.sort("game", "deal").filter((pl.col("redeal") == 0) & (pl.col("declarer") >= 0)).to_dicts()
+    count = {"below": 0, "at": 0, "above": 0}
+    for prev, row in zip([None] + rows[:-1], rows, strict=True):
+        seat = row["declarer"]
+        if prev is None or prev["game"] != row["game"] or not prev[f"events{seat}"] & (EV_BARREL_ON | EV_BARREL_STAY):
+            continue
+        need = max(rules.min_bid, -(-(1000 - prev[f"score{seat}"]) // 5) * 5)
+        count["below" if row["contract"] < need else "at" if row["contract"] == need else "above"] += 1
+    declared = sum(count.values())
+    assert declared > 0 and count["at"] > 0
+    for key in count:
+        assert sc.sitter[f"{key} the minimum"].value == pytest.approx(count[key] / declared)

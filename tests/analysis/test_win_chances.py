@@ -223,3 +223,25 @@ def test_command_prints_the_result_and_bad_input_gets_one_line(small, tmp_path):
         assert res.exit_code == 2, (bad, res.output)
         lines = res.output.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("error:") and words in lines[0], (bad, res.output)
+
+
+def test_range_barrel_situations_and_states(tmp_path):
+    """The range barrel (barrel_freeze = false; docs/RULES.md "Barrel variants"): a sitter keeps his score,
+    and whoever ends a deal from the barrel to below the target sits on it, after every penalty; the
+    situations read from the events agree with that walk, and a score in the range is the barrel state."""
+    from sim.runs import read_shard, verify_run
+
+    spec = tmp_path / "range.toml"
+    spec.write_text("barrel_freeze = false\nbarrel_knock_off = false\nbarrel_simultaneous_penalty = false\n")
+    table = wc.win_chances(rules=str(spec), games=300, players="heuristic", seed=SEED, out=tmp_path / "o")
+    assert table.grid.ranged
+    shards = verify_run(table.run)
+    parts = [wc.situations(read_shard(d), read_shard(g), True) for d, g in zip(shards["deals"], shards["games"],
+                                                                               strict=True)]
+    got = [(int(g), tuple(int(x) for x in s), tuple(bool(x) for x in b))
+           for p in parts for g, s, b in zip(p["game"], p["score"], p["on_barrel"], strict=True)]
+    want = [(g, s, tuple(880 <= x < 1000 for x in s)) for g, s, _, _ in naive_situations(table.run)]
+    assert got == want
+    assert any(any(b) and any(880 < x < 1000 for x in s) for _, s, b in want)  # sitters above the barrel's score
+    states = table.states(np.array([879, 880, 955, 999]))
+    assert list(states) == [table.grid.bins - 1] + [table.grid.barrel_state] * 3

@@ -104,6 +104,11 @@ HOUSE_COMBINED_2 = HouseRules(bolt_on="three_passes", bolt_count="each", bolt_do
                               concede_third_penalty=True, concede_60=True, marriage_first_lead=True, golden_round=True,
                               target=555, barrel=440)
 
+# The range barrel (barrel_freeze = false) needs the knock-off and the simultaneous penalty off.
+RANGE = dict(barrel_freeze=False, barrel_knock_off=False, barrel_simultaneous_penalty=False)
+RANGE_OFF_MEKEDRON = HouseRules(barrel_failed_contract="stays", barrel_jump_wins=True, barrel_defence_wins=True,
+                                win_score_capped=True, barrel_simultaneous_keeper="declarer_else_lowest_seat")
+
 # name: (players, rules); each option the engine plays today appears at least once.
 GAME_CONFIGS = {
     "classic-heuristic": (HEURISTIC, HouseRules()),
@@ -188,6 +193,21 @@ GAME_CONFIGS = {
     # A free talon for an accumulating sitter is bid at 120, not at barrel_min_contract = 125.
     "accumulate-talon-free-125": (MIXED, HouseRules(barrel_accumulate=True, barrel_talon_free=True,
                                                      barrel_min_contract=125)),
+    # Barrel variants of issue 28 item 7 (docs/RULES.md "Barrel variants"): mekedron's frozen barrel (a failed
+    # contract stays, jumps and defences win, the win capped, same-deal climbers kept), the range barrel of
+    # urmomeesak (880, three deals) and of iamfilip98 (800, no limit), and the collision rules.
+    "barrel-peers-mekedron-mixed": (MIXED, RANGE_OFF_MEKEDRON),
+    "range-barrel-mixed": (MIXED, HouseRules(**RANGE)),
+    "range-barrel-800-unlimited-heuristic": (HEURISTIC, HouseRules(**RANGE, barrel=800, barrel_attempts=0)),
+    "range-barrel-800-stays-defence-mostly-random": (MOSTLY_RANDOM, HouseRules(
+        **RANGE, barrel=800, barrel_attempts=1, barrel_failed_contract="stays", barrel_defence_wins=True,
+        barrel_talon_free=True, barrel_min_contract=125, win_score_capped=True, bolt_count="each")),
+    "collision-sitter-stays-mostly-random": (MOSTLY_RANDOM, HouseRules(barrel_collision="sitter_stays",
+                                                                       barrel_simultaneous_penalty=False)),
+    "collision-both-fall-keeper-mixed": (MIXED, HouseRules(barrel_collision="both_fall", barrel_jump_wins=True,
+                                                           barrel_simultaneous_keeper="declarer_else_lowest_seat")),
+    "accumulate-jump-sitter-stays-mixed": (MIXED, HouseRules(barrel_accumulate=True, barrel_jump_wins=True,
+                                                             barrel_collision="sitter_stays")),
     "house-combined-mixed": (MIXED, HOUSE_COMBINED),
     "house-combined-2-mostly-random": (MOSTLY_RANDOM, HOUSE_COMBINED_2),
     # Bolt, no-win and dump-truck options of issue 28 (docs/RULES.md "Bolts, the no-win streak, the dealer
@@ -245,6 +265,10 @@ GAME_CONFIGS = {
     "four-golden-dark-heuristic": (HEURISTIC4, HouseRules(**FOUR_HALF, golden_round=True, dark_game=True,
                                                           bolt_double_in_dark=True)),
     "four-golden-round-mostly-random": (MOSTLY_RANDOM4, HouseRules(**FOUR, golden_round=True)),
+    "four-range-barrel-stays-mixed": (MIXED4, HouseRules(**FOUR, **RANGE, barrel_failed_contract="stays")),
+    "four-keeper-defence-mostly-random": (MOSTLY_RANDOM4, HouseRules(
+        **FOUR, barrel_simultaneous_keeper="declarer_else_lowest_seat", barrel_defence_wins=True,
+        barrel_collision="both_fall")),
     "four-house-combined-mixed": (MIXED4, HouseRules(**{**HOUSE_COMBINED.changes_from(HouseRules()), **FOUR_HALF})),
     "four-house-combined-2-mostly-random": (MOSTLY_RANDOM4, HouseRules(**{**HOUSE_COMBINED_2.changes_from(HouseRules()),
                                                                           **FOUR})),
@@ -282,6 +306,9 @@ GAME_CONFIGS = {
                                                       bolt_exempt_keeps_run=True, no_win_penalty="consecutive")),
     "two-talon3-three-passes-thrown-in-mixed": (MIXED2, HouseRules(**TWO3, bolt_on="three_passes",
                                                                    forced_first_bid=False, silence_below=-120)),
+    "two-range-barrel-500-mixed": (MIXED2, HouseRules(**TWO, **RANGE, target=555, barrel=440, barrel_attempts=2)),
+    "two-jump-stays-keeper-mixed": (MIXED2, HouseRules(**TWO, barrel_jump_wins=True, barrel_failed_contract="stays",
+                                                       barrel_simultaneous_keeper="declarer_else_lowest_seat")),
     "two-all-play-options-mixed": (MIXED2, with_rules(ALL_PLAY_OPTIONS, **TWO)),
     "two-talon3-online-mixed": (MIXED2, with_rules(preset("online"), **TWO3)),
     "two-marriage-timing-mixed": (MIXED2, with_rules(MARRIAGE_TIMING, **TWO, marriage_min_cards=6)),
@@ -659,6 +686,9 @@ HOUSE_RULE_CASES = (
     "declarer scores his points", "win score capped", "bolt run kept by an exempt declarer",
     "no-win penalty (cumulative)", "no-win penalty (consecutive)", "no-win penalty on the barrel",
     "dump truck at another value", "dealer plays when all passed", "sitter's forced bid",
+    "failed contract kept on the barrel", "defence wins from the barrel",
+    "range barrel attempts' penalty", "jump to the target", "simultaneous climb kept", "collision sitter_stays",
+    "collision both_fall", "left the range barrel downward", "on the range barrel again after its penalty",
 )
 
 
@@ -817,7 +847,7 @@ OPTION_VALUES = {
     "marriage_values": ((40, 60, 80, 100), (100, 80, 60, 40), (45, 65, 85, 105)), "bolt_penalty": (120, 0, 150),
     "target": (1000, 555, 1500), "barrel": (880, None, 440, 1380), "barrel_min_contract": (120, 125),
     "win_only_as_declarer": (True, False),
-    "barrel_attempts": (3, 2, 1), "barrel_penalty": (120, 150), "barrel_knock_off": (True, False),
+    "barrel_attempts": (3, 2, 1, 0), "barrel_penalty": (120, 150), "barrel_knock_off": (True, False),
     "barrel_simultaneous_penalty": (True, False), "barrel_falls_to_zero": (3, 0, 1), "dump_truck": (True, False),
     "dump_truck_negative": (False, True), "must_head": (False, True), "marriage_first_lead": (False, True),
     "marriage_burns_without_trick": (False, True), "marriage_optional": (False, True), "ace_marriage": (0, 200),
@@ -847,6 +877,9 @@ OPTION_VALUES = {
     "bid_ceiling_before_talon": (None, 120, 150), "bid_step_10_from": (None, 200, 150),
     "barrel_min_bid_enforced": (False, True),
     "marriage_min_cards": (2, 3, 5, 8), "marriage_trump_from": ("this_trick", "next_trick"),
+    "barrel_failed_contract": ("falls", "stays"), "barrel_freeze": (True, False), "barrel_jump_wins": (False, True),
+    "barrel_defence_wins": (False, True), "barrel_simultaneous_keeper": ("none", "declarer_else_lowest_seat"),
+    "barrel_collision": ("newcomer_stays", "sitter_stays", "both_fall"),
 }
 ALL_OPTIONS = frozenset(f.name for f in dataclasses.fields(HouseRules))
 DRAWN_OPTIONS = sorted(OPTION_VALUES)
@@ -901,6 +934,26 @@ def house_rules(draw) -> HouseRules:
     if changes.get("barrel_talon_free") or changes.get("barrel_accumulate") or changes.get(
             "bid_ceiling_before_talon", 400) < changes.get("barrel_min_contract", 120):
         changes.pop("barrel_min_bid_enforced", None)
+    # The barrel variants: no attempt limit is the range barrel's; the range barrel turns the knock-off and the
+    # simultaneous penalty off and takes neither the collision rules, the keeper, barrel_jump_wins (implied),
+    # barrel_accumulate nor barrel_min_contract (without a free talon).
+    if changes.get("barrel_attempts") == 0:
+        changes["barrel_freeze"] = False
+    if changes.get("barrel_freeze") is False:
+        changes.update(barrel_knock_off=False, barrel_simultaneous_penalty=False)
+        for name in ("barrel_collision", "barrel_simultaneous_keeper", "barrel_jump_wins", "barrel_accumulate"):
+            changes.pop(name, None)
+        if not (changes.get("barrel_talon_free") or changes.get("barrel_forced_last")):
+            changes.pop("barrel_min_contract", None)
+        if changes.get("barrel_attempts") == 0:
+            changes.pop("barrel_forced_last", None)
+    if changes.get("barrel_accumulate"):
+        changes.pop("barrel_failed_contract", None)
+        changes.pop("barrel_defence_wins", None)
+    if "barrel_collision" in changes:
+        changes["barrel_knock_off"] = True
+    if "barrel_simultaneous_keeper" in changes:
+        changes["barrel_simultaneous_penalty"] = True
     if changes.get("forced_first_bid") is False:
         changes.pop("talon_hidden_at_100", None)
         changes.pop("redeal_talon_only_at_100", None)

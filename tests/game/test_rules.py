@@ -426,3 +426,73 @@ def test_marriage_timing_reaches_the_rules_array():
     # two players hold 8 cards on a later trick.
     assert HouseRules.from_dict({"marriage_min_cards": 8, "marriage_first_lead": True}).marriage_min_cards == 8
     assert HouseRules.from_dict({"marriage_min_cards": 8, "players": 2, "two_player_talon": 3}).marriage_min_cards == 8
+
+
+# ---- barrel variants of issue 28 item 7 (docs/peer-rules.md §7, §12) ----
+
+RANGE = {"barrel_freeze": False, "barrel_knock_off": False, "barrel_simultaneous_penalty": False}
+
+
+def test_barrel_variants_reach_the_kernels():
+    a = HouseRules().to_array()
+    slots = [R.BARREL_FAILED_STAYS, R.BARREL_FREEZE, R.BARREL_JUMP_WINS, R.BARREL_DEFENCE_WINS,
+             R.BARREL_SIMULTANEOUS_KEEPER, R.BARREL_COLLISION]
+    assert tuple(a[slots]) == (0, 1, 0, 0, 0, R.COLLISION_NEWCOMER_STAYS)
+    a = HouseRules.from_dict({"barrel_failed_contract": "stays", "barrel_jump_wins": True, "barrel_defence_wins": True,
+                              "barrel_simultaneous_keeper": "declarer_else_lowest_seat",
+                              "barrel_collision": "both_fall"}).to_array()
+    assert tuple(a[slots]) == (1, 1, 1, 1, 1, R.COLLISION_BOTH_FALL)
+    # The range barrel implies barrel_jump_wins in the kernels' array.
+    a = HouseRules.from_dict(RANGE).to_array()
+    assert (a[R.BARREL_FREEZE], a[R.BARREL_JUMP_WINS]) == (0, 1)
+    table = {row[0]: row[2] for row in option_table()}
+    assert table["barrel_collision"] == "newcomer_stays, sitter_stays, both_fall"
+    assert table["barrel_failed_contract"] == "falls, stays"
+
+
+def test_polish_range_barrel_is_accepted():
+    # docs/peer-rules.md §12 `polish`: barrel 800, no attempt limit; 800 + barrel_min_contract need not reach 1000.
+    rules = HouseRules.from_dict({**RANGE, "barrel": 800, "barrel_attempts": 0})
+    assert rules.to_array()[R.BARREL_ATTEMPTS] == 0
+    # barrel_min_contract is the free talon's bid there, so it may be set with barrel_talon_free.
+    assert HouseRules.from_dict({**RANGE, "barrel_min_contract": 125, "barrel_talon_free": True}).barrel_min_contract \
+        == 125
+
+
+@pytest.mark.parametrize(
+    "values, message",
+    [
+        ({"barrel_failed_contract": "sits"}, "'barrel_failed_contract' = 'sits': must be falls or stays"),
+        ({"barrel_simultaneous_keeper": "declarer"},
+         "'barrel_simultaneous_keeper' = 'declarer': must be none or declarer_else_lowest_seat"),
+        ({"barrel_collision": "coexist"}, "'barrel_collision' = 'coexist': must be newcomer_stays, sitter_stays or"),
+        ({"barrel_attempts": 0}, "'barrel_attempts' = 0: 0 \\(no limit\\) needs barrel_freeze = false"),
+        ({"barrel_attempts": 11}, "'barrel_attempts' = 11: must be an integer from 0 to 10"),
+        ({"barrel_freeze": False},
+         "'barrel_freeze' = False: false \\(the range barrel\\) needs barrel_knock_off = false"),
+        ({"barrel_freeze": False, "barrel_knock_off": False},
+         "'barrel_freeze' = False: false \\(the range barrel\\) needs barrel_simultaneous_penalty = false"),
+        ({**RANGE, "barrel_jump_wins": True},
+         "'barrel_jump_wins' = True: has no effect: barrel_freeze = false implies"),
+        ({**RANGE, "barrel_accumulate": True}, "'barrel_accumulate' = True: contradicts barrel_freeze = false"),
+        ({**RANGE, "barrel_min_contract": 125},
+         "'barrel_min_contract' = 125: has no effect with barrel_freeze = false"),
+        ({**RANGE, "barrel_attempts": 0, "barrel_forced_last": True},
+         "'barrel_forced_last' = True: needs a last attempt"),
+        ({"barrel_accumulate": True, "barrel_failed_contract": "stays"},
+         "'barrel_failed_contract' = 'stays': has no effect with barrel_accumulate"),
+        ({"barrel_accumulate": True, "barrel_defence_wins": True},
+         "'barrel_defence_wins' = True: has no effect with barrel_accumulate"),
+        ({"barrel_simultaneous_penalty": False, "barrel_simultaneous_keeper": "declarer_else_lowest_seat"},
+         "'barrel_simultaneous_keeper' = 'declarer_else_lowest_seat': needs barrel_simultaneous_penalty"),
+        ({"barrel_knock_off": False, "barrel_collision": "sitter_stays"},
+         "'barrel_collision' = 'sitter_stays': needs barrel_knock_off"),
+        ({"barrel": None, "barrel_jump_wins": True}, "'barrel_jump_wins' = True: has no effect: barrel = none"),
+        ({"barrel": None, "barrel_freeze": False}, "'barrel_freeze' = False: has no effect: barrel = none"),
+        ({"barrel_min_contract": 100}, "'barrel_min_contract' = 100: barrel 880 \\+ 100 does not reach the target"),
+    ],
+)
+def test_bad_barrel_variants_are_one_line(values, message):
+    with pytest.raises(RulesError, match=message) as info:
+        HouseRules.from_dict(values)
+    assert "\n" not in str(info.value)

@@ -15,7 +15,7 @@ from sim.engine.workspace import new_game_state
 from sim.game import rules_layout as R
 from sim.game.amounts import THIRD_CONCESSION_PENALTY
 from sim.game.rules import HouseRules, preset
-from sim.game.state_layout import G_CONCESSIONS, G_ON_BARREL
+from sim.game.state_layout import G_CONCESSIONS, G_ON_BARREL, G_SCORE
 from sim.players import learned_layout as L
 from sim.players import learned_nb, params_matrix
 from sim.players.heuristic_nb import heuristic_bid, heuristic_contract
@@ -113,10 +113,13 @@ def twin_contract(chances, contract, cap, can_concede, defenders, gs, rules, sea
     options = list(range(contract, max(contract, cap) + 1, step))
     values = [twin.contract_worth(chances, c, rules) for c in options]
     best = options[int(np.argmax(values))]
-    barrel_min = int(rules[R.BARREL_MIN_CONTRACT])
-    if (rules[R.BARREL] and gs[G_ON_BARREL + seat] and best < barrel_min <= max(contract, cap)
-            and twin.chance_of(chances, barrel_min) >= learned_nb.MADE_AT_LEAST):
-        best = barrel_min
+    # The barrel's minimum; on the range barrel what the score lacks to the target (docs/RULES.md "Barrel
+    # variants"); with barrel_failed_contract = stays whatever its chance.
+    need = int(rules[R.BARREL_MIN_CONTRACT]) if rules[R.BARREL_FREEZE] else max(
+        int(rules[R.MIN_BID]), -(-(int(rules[R.TARGET]) - int(gs[G_SCORE + seat])) // 5) * 5)
+    if (rules[R.BARREL] and gs[G_ON_BARREL + seat] and best < need <= max(contract, cap)
+            and (rules[R.BARREL_FAILED_STAYS] or twin.chance_of(chances, need) >= learned_nb.MADE_AT_LEAST)):
+        best = need
     play = twin.contract_worth(chances, best, rules)
     if can_concede:
         loss = 0 if rules[R.CONCEDE_NO_DEDUCTION] else contract
@@ -199,6 +202,43 @@ def test_on_the_barrel_a_bid_is_the_barrels_minimum_or_a_pass():
         assert got == (barrel_min if twin.chance_of(chances, barrel_min) >= learned_nb.MADE_AT_LEAST else 0)
         seen.add(got)
     assert seen == {0, barrel_min}
+
+
+RANGE = {"barrel_freeze": False, "barrel_knock_off": False, "barrel_simultaneous_penalty": False}
+
+
+@pytest.mark.parametrize("variant", ["stays", "range", "range stays"])
+def test_on_the_barrel_under_the_barrel_variants(variant):
+    # barrel_failed_contract = stays: failing costs nothing, so the sitter bids his need whenever the cap
+    # allows; the range barrel: his need is what his score lacks to the target (950: 50, so the least bid),
+    # and short of it a contract worth more than nothing (his defence counts for nothing).
+    changes = {"stays": {"barrel_failed_contract": "stays"}, "range": RANGE,
+               "range stays": {**RANGE, "barrel_failed_contract": "stays"}}[variant]
+    rules = HouseRules.from_dict(changes, source="test")
+    rules_array, prm, lbuf = learned_seats(rules)
+    arrays = random_arrays(seed=5, level=0.0)  # nets that find some hands worth a contract short of the need
+    net = net_of(arrays)
+    gs = new_game_state()
+    gs[G_ON_BARREL + 0] = 1
+    gs[G_SCORE + 0] = 880 if variant == "stays" else 890
+    need = 120 if variant == "stays" else 110  # what 890 lacks to 1000
+    seen = set()
+    for hand in random_hands(np.random.default_rng(4), 200, 7):
+        got = learned_nb.learned_bid(np.int64(0), np.int64(hand), np.int64(-1), np.int64(100), np.int64(300), gs,
+                                     rules_array, prm, net, lbuf)
+        chances, _ = twin.ladder_forward(arrays, "b", twin.ladder_input_vector(hand, rules_array, 0))
+        if "stays" in variant:
+            want = need
+        elif twin.chance_of(chances, need) >= learned_nb.MADE_AT_LEAST:
+            want = need
+        else:
+            worth = twin.contract_worth(chances, 100, rules_array)
+            if abs(worth) < 1e-3:
+                continue
+            want = 100 if worth >= 0 else 0
+        assert got == want, (variant, got, want)
+        seen.add(got)
+    assert seen == ({need} if "stays" in variant else {0, 100, need}), seen
 
 
 def test_without_bidding_nets_it_bids_and_raises_as_the_heuristic():

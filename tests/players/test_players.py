@@ -87,3 +87,35 @@ def test_every_player_plays_the_marriage_timing_options_legally():
         assert (played.select(total)["card_points0"] == 120).all(), players
         declared = sum(int((played[f"marriages{s}"] != 0).sum()) for s in seats)
         assert declared > 0 or n < 50, f"{players}: no marriage declared in {played.height} deals"
+
+
+def test_heuristic_on_the_barrel_under_the_barrel_variants():
+    # docs/RULES.md "Barrel variants": the sitter's need is barrel_min_contract, on the range barrel what his
+    # score lacks to the target; with barrel_failed_contract = stays he bids it whenever his cap allows; on the
+    # range barrel short of it he bids as anybody.
+    import numpy as np
+
+    from sim.engine.workspace import new_game_state
+    from sim.game.rules import HouseRules
+    from sim.game.state_layout import G_ON_BARREL, G_SCORE
+    from sim.players.heuristic_nb import heuristic_bid, heuristic_contract
+
+    timid = params_matrix(HeuristicParams(risk=1000.0, barrel_risk=1000.0))  # never sure of anything
+    bold = params_matrix(HeuristicParams(risk=-1000.0, barrel_risk=1000.0))  # bids as anybody, never the need
+    hand = np.int64(0b111)  # 9, J and Q of spades
+    gs = new_game_state()
+    gs[G_ON_BARREL] = 1
+    gs[G_SCORE] = 880
+    classic = HouseRules().to_array()
+    stays = HouseRules(barrel_failed_contract="stays").to_array()
+    ranged = HouseRules(barrel_freeze=False, barrel_knock_off=False, barrel_simultaneous_penalty=False).to_array()
+    assert heuristic_bid(0, hand, -1, 100, 120, gs, classic, timid) == 0
+    assert heuristic_bid(0, hand, -1, 100, 120, gs, stays, timid) == 120  # nothing to lose: the need
+    assert heuristic_bid(0, hand, -1, 100, 120, gs, classic, bold) == 0  # frozen: only the need is worth it
+    assert heuristic_bid(0, hand, -1, 100, 120, gs, ranged, bold) == 100  # range: any contract counts
+    assert heuristic_contract(0, hand, 100, 120, False, gs, stays, timid) == 120
+    assert heuristic_contract(0, hand, 100, 120, False, gs, classic, timid) == 100
+    gs[G_SCORE] = 905  # the range barrel: 95 lacking, so 100 takes him off
+    assert heuristic_bid(0, hand, -1, 100, 120, gs, HouseRules(
+        barrel_freeze=False, barrel_knock_off=False, barrel_simultaneous_penalty=False,
+        barrel_failed_contract="stays").to_array(), timid) == 100
