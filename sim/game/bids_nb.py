@@ -29,9 +29,9 @@ from sim.game.state_layout import G_ON_BARREL
 from sim.numba_config import jit_hot
 
 __all__ = [
-    "forced_seat", "forced_bid", "allowed_value", "value_up", "value_down", "auction_cap", "raise_reaching", "sitter_floor",
-    "bid_range", "legal_bid", "bid_at_most", "count_raises", "nth_raise", "next_raise", "legal_contract",
-    "contract_at_most", "contract_at_least", "bid_values",
+    "forced_seat", "forced_bid", "allowed_value", "value_up", "value_down", "auction_cap", "raise_reaching",
+    "sitter_floor", "bid_range", "legal_bid", "bid_at_most", "count_raises", "nth_raise", "next_raise",
+    "legal_contract", "contract_at_most", "contract_at_least", "bid_values",
 ]
 
 
