@@ -637,6 +637,33 @@ PRESETS: dict[str, dict[str, Any]] = {
     "strict": {"must_head": True, "no_aces_tens_in_discard": True, "talon_shown_to_declarer_only": True},
     "short": {"target": 555, "barrel": 440},
     "long": {"target": 1500, "barrel": 1380},
+    # Issue 28 item 12: Tysiąc as the Polish game plays it, and the default rules of the two
+    # richest open-source games (docs/peer-rules.md §12; side by side in docs/RULES.md).
+    "polish": {
+        "bid_step": 10, "no_jump_bids": True, "talon_hidden_at_100": True, "concede": False,
+        "rounding": "ten", "declarer_scores": "points",
+        "marriage_first_lead": True, "marriage_burns_without_trick": True, "bolt_penalty": 0,
+        "barrel": 800, "barrel_freeze": False, "barrel_attempts": 0, "barrel_knock_off": False,
+        "barrel_simultaneous_penalty": False, "barrel_falls_to_zero": 0, "dump_truck": False,
+    },
+    "tysyacha_1000": {
+        "redeal_hand_points_below": 14, "redeal_four_nines": True, "redeal_talon_points_below": 5,
+        "redeal_talon_only_at_100": True, "forced_bid_seat": "dealer", "silence_below": -120,
+        "discard_face_down": True, "concede_60": True, "concede_limit": 3, "concede_on_barrel": True,
+        "marriage_optional": True, "bolt_count": "consecutive", "bolt_own_game_exempt": True,
+        "bolt_exempt_keeps_run": True, "barrel_knock_off": False, "barrel_simultaneous_penalty": False,
+        "barrel_falls_to_zero": 0, "barrel_failed_contract": "stays", "dark_game": True, "dark_min_score": 240,
+        "dark_defenders_doubled": False,
+    },
+    "mekedron": {
+        "forced_first_bid": False, "all_pass": "dealer_plays", "no_bid_cap": True, "max_contract": 400,
+        "bid_ceiling_before_talon": 120, "bid_step_10_from": 200, "concede_payout": "half_floor",
+        "concede_third_penalty": True, "concede_on_barrel": True, "round_declarer": True, "must_head": True,
+        "marriage_trump_from": "next_trick", "no_win_penalty": "cumulative",
+        "barrel_simultaneous_keeper": "declarer_else_lowest_seat", "barrel_failed_contract": "stays",
+        "barrel_jump_wins": True, "barrel_defence_wins": True, "win_score_capped": True,
+        "dump_truck_negative": True,
+    },
 }
 
 

@@ -1079,6 +1079,8 @@ EXTREME_COMPANIONS = {
     ("bid_ceiling_before_talon", 400): {"max_contract": 400},
     ("bid_step_10_from", 70): {"min_bid": 60},
     ("bid_step_10_from", 400): {"max_contract": 400},
+    ("marriage_min_cards", 8): {"marriage_first_lead": True},  # 8 cards: the first trick only
+    ("barrel_attempts", 0): {"barrel_freeze": False, "barrel_knock_off": False, "barrel_simultaneous_penalty": False},
     # Thresholds that redeal (almost) every deal are valid only when the third redeal is played.
     ("redeal_hand_points_below", 60): {"redeal_limit_penalty": True},
     ("redeal_talon_points_below", 31): {"redeal_limit_penalty": True},

@@ -18,7 +18,31 @@ def test_presets():
     assert preset("long").barrel == 1380
     assert preset("online").marriage_first_lead and not preset("online").dump_truck
     assert preset("strict").must_head
-    assert set(PRESETS) == {"classic", "online", "strict", "short", "long"}
+    assert set(PRESETS) == {"classic", "online", "strict", "short", "long", "polish", "tysyacha_1000", "mekedron"}
+
+
+def test_peer_presets_play_the_peers_defaults():
+    """Issue 28 item 12: docs/peer-rules.md §12 and docs/RULES.md "The peers' presets" (the Polish game as
+    iamfilip98 plays it; Leadage/tysyacha-1000's DEFAULT_RULES; mekedron/thousand's canonical_russian)."""
+    polish = preset("polish")
+    assert (polish.rounding, polish.declarer_scores, polish.bid_step, polish.no_jump_bids) == (
+        "ten", "points", 10, True)
+    assert (polish.barrel, polish.barrel_freeze, polish.barrel_attempts, polish.concede) == (800, False, 0, False)
+    assert polish.round_points(15) == 10 and polish.round_points(16) == 20 and polish.round_points(25) == 20
+    old = preset("tysyacha_1000")
+    assert (old.forced_bid_seat, old.dark_game, old.dark_defenders_doubled, old.concede_60) == (
+        "dealer", True, False, True)
+    assert (old.barrel_failed_contract, old.barrel_knock_off, old.bolt_count) == ("stays", False, "consecutive")
+    mek = preset("mekedron")
+    assert (mek.forced_first_bid, mek.all_pass, mek.bid_ceiling_before_talon, mek.bid_step_10_from) == (
+        False, "dealer_plays", 120, 200)
+    assert (mek.marriage_trump_from, mek.no_win_penalty, mek.concede_payout) == ("next_trick", "cumulative",
+                                                                                 "half_floor")
+    assert mek.barrel_defence_wins and mek.barrel_jump_wins and mek.win_score_capped and mek.must_head
+    # Each differs from classic in every option its column of the table names, and only there.
+    assert len(polish.changes_from(HouseRules())) == 16
+    assert len(old.changes_from(HouseRules())) == 21
+    assert len(mek.changes_from(HouseRules())) == 19
 
 
 def test_toml_file_starts_from_preset(tmp_path):
@@ -496,3 +520,29 @@ def test_bad_barrel_variants_are_one_line(values, message):
     with pytest.raises(RulesError, match=message) as info:
         HouseRules.from_dict(values)
     assert "\n" not in str(info.value)
+
+
+def test_the_peer_presets_table_in_docs_is_the_presets():
+    """docs/RULES.md "The peers' presets" lists, side by side, every option in which polish,
+    tysyacha_1000 or mekedron differs from classic; the table must say what the presets are."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "RULES.md").read_text(encoding="utf-8")
+    section = text.split("### The peers' presets", 1)[1].split("\n###", 1)[0].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    names = ("polish", "tysyacha_1000", "mekedron")
+
+    def shown(value) -> str:
+        return "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
+
+    table = {}
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        option, classic, values = cells[0].strip("`"), cells[1], cells[2:]
+        assert classic == shown(getattr(HouseRules(), option)), option
+        table[option] = [None if v == "—" else v.strip("*") for v in values]
+    expected = {}
+    for i, name in enumerate(names):
+        for option, value in preset(name).changes_from(HouseRules()).items():
+            expected.setdefault(option, [None] * len(names))[i] = shown(value)
+    assert table == expected
