@@ -656,15 +656,32 @@ class SeatStats:
     declares), "result per deal" (the seat's mean deal result), "change per deal" (its mean score
     change after the game rules)}}. ``change_difference``: {"first hand", "second hand"}: the
     score change per deal less the dealer's, on the same deals (paired within deals, clustered
-    by game)."""
+    by game). ``forced``: the place that opens with the forced bid (``forced_place``), or None."""
 
     deals: int
     by_position: dict[str, dict[str, Estimate]]
     change_difference: dict[str, Difference]
+    forced: str | None = None
 
 
-def seat_stats(d: Deals) -> SeatStats:
-    """Section 6 from played deals, clustered by game."""
+def _classic() -> HouseRules:
+    from sim.game.rules import HouseRules
+
+    return HouseRules()
+
+
+def forced_place(rules: HouseRules) -> str | None:
+    """The place (one of ``POSITIONS``) that must open with the forced bid: first hand, or the dealer
+    under forced_bid_seat = dealer; None without forced_first_bid (all_pass = dealer_plays makes the
+    dealer declarer when both others pass, which is no opening)."""
+    if not rules.forced_first_bid:
+        return None
+    return POSITIONS[2] if rules.forced_bid_seat == "dealer" else POSITIONS[0]
+
+
+def seat_stats(d: Deals, rules: HouseRules | None = None) -> SeatStats:
+    """Section 6 from played deals, clustered by game (``rules``: who holds the forced bid; classic's
+    first hand when not given)."""
     c = _Clusters(d.game)
     places = {label: (d.dealer + k) % _SEATS for k, label in zip((1, 2, 0), POSITIONS, strict=True)}
     made = d.made.astype(np.float64)
@@ -677,7 +694,8 @@ def seat_stats(d: Deals) -> SeatStats:
     dealer_change = d.at(d.change, places[POSITIONS[2]])
     return SeatStats(deals=d.rows, by_position=by,
                      change_difference={label: _within(c, dealer_change, d.at(d.change, places[label]))
-                                        for label in POSITIONS[:2]})
+                                        for label in POSITIONS[:2]},
+                     forced=forced_place(rules if rules is not None else _classic()))
 
 
 # ---- 7. the score situation ---------------------------------------------------------------------------------------
@@ -997,7 +1015,7 @@ def strategy(*, games: int, deals: int, rules: str = "classic", players: str = "
     sections = _with_holm({
         "raising": raise_stats(game_deals), "conceding": concede_stats(game_deals, loaded, paired),
         "discard": discard_stats(game_deals), "marriage_order": marriage_order(game_deals, loaded),
-        "defence": defence_stats(game_deals, loaded), "seats": seat_stats(game_deals),
+        "defence": defence_stats(game_deals, loaded), "seats": seat_stats(game_deals, loaded),
         "score": score_stats(game_deals, loaded, done)})
     meta["played_deals"] = game_deals.rows
     result = StrategyReport(rules_name=rules, games=games, deals=deals, seed=seed, players=tuple(meta["players"]),

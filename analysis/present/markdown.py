@@ -147,8 +147,10 @@ def _section_bids(s: BidTable, figs: list) -> list[str]:
               "points a deal, with its 95% interval clustered by deal (an interval reaching below 0 means the "
               "sample cannot tell the line from passing). \"Untested\": the "
               "opponents so seldom bid against this hand that no level was reached often enough to judge; the "
-              "forced or first bid then mostly wins the auction. First hand must open (forced_first_bid): for him "
-              "passing is the forced minimum bid, then passing. The last column is risk information only: the "
+              "forced or first bid then mostly wins the auction. "
+              + (f"{_forced_hand(s).capitalize()} must open (forced_first_bid): for him passing is the forced "
+                 "minimum bid, then passing. " if _forced_hand(s) else "Nobody is forced to open under these rules. ")
+              + "The last column is risk information only: the "
               "highest contract the learned declarer makes at least 70% / 50% of the time, playing it.", ""]
     rows = [[r.hand_class, f"{r.n:,}", *(_seat_cell(x) for x in r.seats), _risk_cell(r)] for r in s.cheat_sheet]
     if rows:
@@ -599,10 +601,19 @@ def _bidding_summary(bids: BidTable | None) -> list[str]:
            "gains most over always passing, that gain with its 95% interval printed there):", ""]
     bare = [r for r in rows.values() if r.hand_class.startswith("no marriage")]
     if bare:
-        passing = [r for r in bare if all(x.bid is None and x.beyond is not None for x in r.seats[1:])]
-        out.append(f"- **No marriage**: second and third hand pass in {len(passing)} of the {len(bare)} classes "
-                   "shown; first hand makes the forced bid" + (", then passes." if all(
-                       r.seats[0].bid is None for r in bare) else " (see section 1 for the exceptions)."))
+        forced = next((i for i in range(3) if any(r.seats[i].forced for r in bare)), None)
+        others = [i for i in range(3) if i != forced]
+        hands = ("first", "second", "third")
+        passing = [r for r in bare if all(r.seats[i].bid is None and r.seats[i].beyond is not None for i in others)]
+        who = ", ".join(hands[i] for i in others[:-1]) + f" and {hands[others[-1]]} hand"
+        text = f"- **No marriage**: {who} pass in {len(passing)} of the {len(bare)} classes shown"
+        if forced is None:
+            text += "."
+        else:
+            text += f"; {hands[forced]} hand makes the forced bid" + (
+                ", then passes." if all(r.seats[forced].bid is None for r in bare)
+                else " (see section 1 for the exceptions).")
+        out.append(text)
     for suit in ("spades", "clubs", "diamonds", "hearts"):
         shown = [rows[k] for k in (f"{suit} marriage, 1 ace", f"{suit} marriage, 2 aces") if k in rows]
         if shown:
@@ -612,12 +623,43 @@ def _bidding_summary(bids: BidTable | None) -> list[str]:
     return out + [""]
 
 
+def _forced_hand(s: BidTable) -> str | None:
+    """The hand of the cheat sheet that opens with the forced bid ("first hand", "third hand (the
+    dealer)"), read from its seats; None when no seat is forced."""
+    for r in s.cheat_sheet:
+        for x in r.seats:
+            if x.forced:
+                return f"{x.seat} hand" + (" (the dealer)" if x.seat == "third" else "")
+    return None
+
+
 def _short_advice(s: SeatAdvice) -> str:
     if s.bid is None:
         if s.beyond is None and s.untested_from is not None:
             return "untested"
         return "forced bid" if s.forced else "pass"
     return f"{s.bid}" + ("+" if s.beyond is None and s.untested_from is not None else "")
+
+
+def _seat_finding(forced: str | None, first: Difference) -> str:
+    """The summary's heading for first hand's score change against the dealer's (``first``), read
+    from its Holm-corrected test (as every "significant" of the report) and from who holds the forced
+    opening (``SeatStats.forced``)."""
+    significant = first.p_holm < 0.05
+    if significant and first.diff < 0:
+        if forced == "first hand":
+            return "First hand pays for the forced opening."
+        if forced is None:
+            return "First hand loses against the dealer, with nobody forced to open."
+        return "First hand loses against the dealer, though the dealer holds the forced opening."
+    if significant and first.diff > 0:
+        if forced == "first hand":
+            return "First hand gains against the dealer despite the forced opening."
+        if forced is None:
+            return "First hand gains against the dealer, with nobody forced to open."
+        return "The dealer pays for the forced opening."
+    return ("First hand's forced opening costs nothing the numbers show." if forced == "first hand" else
+            "First hand and the dealer score alike.")
 
 
 def _section_summary(s: StrategyReport | None, bids: BidTable | None = None) -> list[str]:
@@ -632,7 +674,7 @@ def _section_summary(s: StrategyReport | None, bids: BidTable | None = None) -> 
               "their 95% intervals are those of [section 6](#strategy)):", ""]
     seat = s.seats
     first = seat.change_difference["first hand"]
-    lines.append(f"- **First hand pays for the forced opening.** First hand declares "
+    lines.append(f"- **{_seat_finding(seat.forced, first)}** First hand declares "
                  f"{_est(seat.by_position['first hand']['declares'])} of the deals and makes "
                  f"{_est(seat.by_position['first hand']['made'])} of what it plays; its score moves "
                  f"{_diff(first, share=False, unit=' points a deal')} against the dealer's, on the same deals. The "
@@ -835,8 +877,11 @@ def _strategy_defence(s: StrategyReport) -> list[str]:
 def _strategy_seats(s: StrategyReport) -> list[str]:
     t = s.seats
     lines = ["### 6.6 Play by seat", "",
-             f"Every played deal ({t.deals:,}) by the seats' places: **first hand** sits after the dealer and must "
-             "open at the minimum bid, **second hand** bids next, **third hand** is the dealer.", ""]
+             f"Every played deal ({t.deals:,}) by the seats' places: **first hand** sits after the dealer"
+             + (" and must open at the minimum bid" if t.forced == "first hand" else "")
+             + ", **second hand** bids next, **third hand** is the dealer"
+             + (", who must open at the minimum bid" if t.forced is not None and t.forced != "first hand" else "")
+             + ("; nobody is forced to open" if t.forced is None else "") + ".", ""]
     lines += _table(["seat", "declares", "makes (of its contracts)", "winning bid", "deal result a deal",
                      "score change a deal"],
                     [[k, _est(v["declares"]), _est(v["made"]), _est(v["winning bid"], share=False),

@@ -298,3 +298,25 @@ def test_range_barrel_sitter_contracts_are_measured_against_his_need():
     assert declared > 0 and count["at"] > 0
     for key in count:
         assert sc.sitter[f"{key} the minimum"].value == pytest.approx(count[key] / declared)
+
+
+def test_the_seat_finding_follows_the_forced_place_and_the_numbers():
+    """The summary's heading on first hand against the dealer names who holds the forced opening
+    (strategy.forced_place) and claims a direction only when the Holm-corrected test does."""
+    from analysis.present.markdown import _seat_finding
+    from analysis.strategy import Difference, forced_place
+    from sim.game.rules import HouseRules, preset
+
+    assert forced_place(HouseRules()) == "first hand"
+    assert forced_place(preset("tysyacha_1000")) == "third hand (dealer)"
+    assert forced_place(preset("mekedron")) is None
+
+    def diff(value, p_holm):
+        return Difference(a=0.0, b=value, diff=value, low=value - 1, high=value + 1, p=p_holm, p_holm=p_holm,
+                          clusters=100)
+
+    assert _seat_finding("first hand", diff(-30, 0.001)) == "First hand pays for the forced opening."
+    assert _seat_finding("first hand", diff(-30, 0.2)) == "First hand's forced opening costs nothing the numbers show."
+    assert _seat_finding("third hand (dealer)", diff(+12, 0.001)) == "The dealer pays for the forced opening."
+    assert _seat_finding(None, diff(-5, 0.01)).startswith("First hand loses against the dealer, with nobody forced")
+    assert _seat_finding(None, diff(+5, 0.5)) == "First hand and the dealer score alike."
