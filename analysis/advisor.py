@@ -170,8 +170,7 @@ def owed_contract(rules: HouseRules, seat: str, on_barrel: bool) -> tuple[int | 
     made to declare without bidding above it, None if none): the forced bid, or under all_pass =
     dealer_plays the dealer's contract when the others pass. Either is min_bid, or for a sitter under
     barrel_min_bid_enforced the least bid reaching barrel_min_contract (``bids_nb.forced_bid``)."""
-    value = int(sitter_floor(rules.min_bid, rules.to_array())) if (
-        rules.barrel_min_bid_enforced and on_barrel) else rules.min_bid
+    value = least_bid(rules, on_barrel)
     forced = value if seat == forced_seat_name(rules) else None
     if forced is None and rules.all_pass == "dealer_plays" and seat == "third":
         return None, value

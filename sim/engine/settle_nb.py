@@ -164,8 +164,7 @@ def settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec
     events = ws[W_EVENTS, :n]
     events[:] = 0
     climbers = 0
-    reached = 0  # players reaching the target without a barrel
-    wins = 0  # with a barrel: sitters winning, and with barrel_jump_wins players jumping to the target
+    wins = 0  # players reaching the target: without a barrel; with one, sitters winning and jumpers (barrel_jump_wins)
     accumulated = False  # an accumulating sitter reached the target (he wins before any jumper)
     sat_before = ws[W_SAT_BEFORE, :n]
     for p in range(n):
@@ -256,22 +255,12 @@ def settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec
                 climbers |= 1 << p
             elif barrel == 0 and new[p] >= target and (
                     (p == declarer and made) or not rules[R.WIN_ONLY_AS_DECLARER]):
-                reached |= 1 << p
-    if reached:
-        # Without a barrel the first to reach the target wins; when several reach it in one deal
-        # (possible only with win_only_as_declarer off), the highest score, then the declarer,
-        # then the seat after him.
-        winner = -1
-        for k in range(n):
-            q = (declarer + k) % n
-            if (reached >> q) & 1 and (winner < 0 or new[q] > new[winner]):
-                winner = q
-        events[winner] |= EV_WIN
-        gs[G_WINNER] = winner
+                wins |= 1 << p
     if wins and not accumulated:
-        # One winner: of several (the barrel variants), the highest score (a sitter's capped with
-        # win_score_capped), then the declarer, then the seats after him. A sitter who reached the target
-        # without winning stays on the barrel; a jumper who did is no climber.
+        # One winner: of several (without a barrel possible only with win_only_as_declarer off; with one, the
+        # barrel variants), the highest score (a sitter's capped with win_score_capped), then the declarer,
+        # then the seats after him. A sitter who reached the target without winning stays on the barrel; a
+        # jumper who did is no climber.
         winner = -1
         for k in range(n):
             q = (declarer + k) % n

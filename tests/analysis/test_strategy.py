@@ -56,16 +56,12 @@ def test_shares_add_up(made):
             assert leaf.low <= leaf.value <= leaf.high
 
 
-def test_sitter_forced_openings_against_a_naive_count(made):
-    """The share of a sitter's contracts below the barrel minimum that are his uncontested forced
-    opening, counted deal by deal from the stored rows (the sitter: on the barrel after the previous
-    played deal of the same game)."""
+def _naive_forced_below(rows, rules, position):
+    """(contracts a sitter declared below barrel_min_contract, those of them that are the forced bid
+    of the seat at ``position`` from the dealer), counted deal by deal from played rows sorted by game
+    and deal (the sitter: on the barrel after the previous played deal of the same game)."""
     from sim.engine.schema import EV_BARREL_ON, EV_BARREL_STAY
 
-    r, _ = made
-    rules = load_rules("classic")
-    rows = scan_deals(r.runs["games"]).collect().sort("game", "deal")
-    rows = rows.filter((pl.col("redeal") == 0) & (pl.col("declarer") >= 0)).to_dicts()
     below = forced = 0
     for prev, row in zip([None] + rows[:-1], rows, strict=True):
         seat = row["declarer"]
@@ -74,7 +70,19 @@ def test_sitter_forced_openings_against_a_naive_count(made):
         if not prev[f"events{seat}"] & (EV_BARREL_ON | EV_BARREL_STAY) or row["contract"] >= rules.barrel_min_contract:
             continue
         below += 1
-        forced += (seat - row["dealer"]) % 3 == 1 and row["winning_bid"] == rules.min_bid
+        forced += (seat - row["dealer"]) % 3 == position and row["winning_bid"] == rules.min_bid
+    return below, forced
+
+
+def test_sitter_forced_openings_against_a_naive_count(made):
+    """The share of a sitter's contracts below the barrel minimum that are his uncontested forced
+    opening, counted deal by deal from the stored rows (the sitter: on the barrel after the previous
+    played deal of the same game)."""
+    r, _ = made
+    rules = load_rules("classic")
+    rows = scan_deals(r.runs["games"]).collect().sort("game", "deal")
+    rows = rows.filter((pl.col("redeal") == 0) & (pl.col("declarer") >= 0)).to_dicts()
+    below, forced = _naive_forced_below(rows, rules, 1)
     est = r.score.sitter["forced opening, of those below"]
     assert below > 0 and est.n == below
     assert est.value == pytest.approx(forced / below)
@@ -247,7 +255,6 @@ def test_sitter_forced_openings_follow_the_forced_seat(made, changes, position, 
 
     from analysis.present.markdown import _section_summary, _strategy_score
     from sim.engine import BatchSpec, play_chunk
-    from sim.engine.schema import EV_BARREL_ON, EV_BARREL_STAY
     from sim.game.rules import HouseRules
 
     rules = HouseRules(**changes)
@@ -255,15 +262,7 @@ def test_sitter_forced_openings_follow_the_forced_seat(made, changes, position, 
                                         rules=rules), 0)
     stats = strategy.score_stats(strategy.load_deals(frame), rules, int(games["finished"].sum()))
     rows = frame.sort("game", "deal").filter((pl.col("redeal") == 0) & (pl.col("declarer") >= 0)).to_dicts()
-    below = forced = 0
-    for prev, row in zip([None] + rows[:-1], rows, strict=True):
-        seat = row["declarer"]
-        if prev is None or prev["game"] != row["game"]:
-            continue
-        if not prev[f"events{seat}"] & (EV_BARREL_ON | EV_BARREL_STAY) or row["contract"] >= rules.barrel_min_contract:
-            continue
-        below += 1
-        forced += (seat - row["dealer"]) % 3 == position and row["winning_bid"] == rules.min_bid
+    below, forced = _naive_forced_below(rows, rules, position)
     est = stats.sitter["forced opening, of those below"]
     assert below > 0 and est.n == below and forced > 0
     assert est.value == pytest.approx(forced / below)
