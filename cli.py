@@ -609,7 +609,8 @@ def train(
     loss: Annotated[str, typer.Option(
         help="'mse' (squared error of each legal card's value), 'centred' (of its difference from the "
              "position's mean) or 'contract' (centred, of the value as the contract sees it: twice the contract "
-             "where it is made, plus half the points)")] = "centred",
+             "where it is made, plus half the points), or 'contract:W' (the points plus W times the contract "
+             "where it is made)")] = "centred",
     permute_suits: Annotated[bool, typer.Option(
         help="rename each training batch's suits by a random permutation (the marriage values move with them)")]
     = True,

@@ -26,7 +26,7 @@ from sim.training.positions import trick_of
 __all__ = [
     "SCALE", "ALL_PERMUTATIONS", "TrainExtraMissing", "Dataset", "PositionSet", "make_positions", "batch_inputs",
     "make_dataset", "init_params", "forward_numpy", "regret", "LOSSES", "MADE_WEIGHT", "POINTS_WEIGHT",
-    "contract_targets", "fit",
+    "contract_targets", "parse_loss", "fit",
 ]
 
 SCALE = 100.0  # labels and outputs are in hundreds of points
@@ -174,21 +174,44 @@ def regret(pred: np.ndarray, data: Dataset) -> np.ndarray:
     return (best - got) * SCALE
 
 
-LOSSES = ("mse", "centred", "contract")
+LOSSES = ("mse", "centred", "contract")  # and "contract:W" (parse_loss)
 # The "contract" loss's targets: the declarer's result less the opponents' mean, up to a constant
 # the centring drops. Making the contract swings his result by twice the contract; each point he
 # takes moves the defenders' mean by half a point.
 MADE_WEIGHT = 2.0
 POINTS_WEIGHT = 0.5
+MAX_MADE_WEIGHT = 10.0
 
 
-def contract_targets(target: np.ndarray, mask: np.ndarray, dense: np.ndarray) -> np.ndarray:
-    """Each legal card's exact value as the contract sees it (in hundreds): MADE_WEIGHT times the
-    contract where the declarer's points to come after it reach what he still needs (the dense
-    inputs D_NEED, D_CONTRACT), plus POINTS_WEIGHT times the points."""
+def parse_loss(loss: str) -> tuple[str, float, float]:
+    """(the kind, the contract's weight, the points' weight) of a loss name: "mse", "centred",
+    "contract" (MADE_WEIGHT, POINTS_WEIGHT: the declarer's result less the opponents' mean) or
+    "contract:W" (the points plus W times the contract where it is made: W between 0 and
+    MAX_MADE_WEIGHT weighs the threshold against the points, 0 being "centred"). A ValueError
+    names any other."""
+    if loss in ("mse", "centred"):
+        return loss, 0.0, 1.0
+    if loss == "contract":
+        return loss, MADE_WEIGHT, POINTS_WEIGHT
+    if loss.startswith("contract:"):
+        try:
+            w = float(loss[9:])
+        except ValueError:
+            w = -1.0
+        if 0 <= w <= MAX_MADE_WEIGHT:
+            return "contract", w, 1.0
+    raise ValueError(f"loss must be mse, centred, contract or contract:W with W from 0 to {MAX_MADE_WEIGHT:g}, "
+                     f"not {loss!r}")
+
+
+def contract_targets(target: np.ndarray, mask: np.ndarray, dense: np.ndarray, made_weight: float = MADE_WEIGHT,
+                     points_weight: float = POINTS_WEIGHT) -> np.ndarray:
+    """Each legal card's exact value as the contract sees it (in hundreds): ``made_weight`` times
+    the contract where the declarer's points to come after it reach what he still needs (the dense
+    inputs D_NEED, D_CONTRACT), plus ``points_weight`` times the points."""
     need = np.rint(dense[:, D_NEED].astype(np.float64) * SCALE)
     made = target.astype(np.float64) * SCALE >= need[:, None] - 1e-6
-    value = MADE_WEIGHT * dense[:, D_CONTRACT, None] * made + POINTS_WEIGHT * target
+    value = made_weight * dense[:, D_CONTRACT, None] * made + points_weight * target
     return np.where(mask > 0, value, 0).astype(np.float32)
 
 
@@ -199,17 +222,18 @@ def fit(train: Dataset | PositionSet, val: Dataset, *, hidden: tuple[int, int] =
     """Adam on the masked squared error (``loss`` "mse"), or on the error of each legal card's
     value less the position's mean over its legal cards plus a tenth of the means' error
     ("centred": the capacity goes to the differences between cards, which decide the play), or
-    the centred error of the values as the contract sees them ("contract": ``contract_targets``).
+    the centred error of the values as the contract sees them ("contract", "contract:W": ``parse_loss``,
+    ``contract_targets``).
     ``train`` as a PositionSet computes its inputs batch by batch, and with ``permute`` renames
     the suits of each batch by a permutation drawn from the 24 (``sim.training.augment``).
     With ``checkpoint`` each finished epoch is saved there (the net, the optimiser's state and the
     batch order's generator), and a fit started again with the same ``checkpoint_key`` goes on
     after the last saved epoch, to the same bytes as one never stopped.
     Returns (the arrays, one record per epoch: losses and validation regret by trick)."""
-    if loss not in LOSSES:
-        raise ValueError(f"loss must be one of {', '.join(LOSSES)}, not {loss!r}")
+    loss, made_weight, points_weight = parse_loss(loss)
     if loss == "contract":
-        val = dataclasses.replace(val, target=contract_targets(val.target, val.mask, val.dense))
+        val = dataclasses.replace(val, target=contract_targets(val.target, val.mask, val.dense, made_weight,
+                                                               points_weight))
     jax, jnp, optax = _jax()
     params = {k: jnp.asarray(v) for k, v in (init or init_params(hidden, seed)).items()}
     steps_per_epoch = max(1, len(train) // batch)
@@ -275,7 +299,7 @@ def fit(train: Dataset | PositionSet, val: Dataset, *, hidden: tuple[int, int] =
                           train.mask[rows])
             if loss == "contract":
                 xs, xd, role, y, m = inputs
-                inputs = (xs, xd, role, contract_targets(y, m, xd), m)
+                inputs = (xs, xd, role, contract_targets(y, m, xd, made_weight, points_weight), m)
             params, state, batch_loss = step(params, state, *inputs)
             total += float(batch_loss)
         mse, r = evaluate(params, val)
