@@ -31,6 +31,7 @@ from sim.game.bits_nb import popcount
 from sim.game.rules import HouseRules
 from sim.numba_config import jit_hot
 from sim.players import params_matrix, player_codes
+from sim.players.layout import H_SEARCH_CARDS, H_SEARCH_MARGIN, H_SEARCH_WORLDS
 from sim.players.learned_layout import MAX_ACTIVE, N_DENSE, P_DECLARER, P_LEGAL, P_PLAYED, P_SEAT
 from sim.players.learned_nb import (
     best_legal,
@@ -81,6 +82,10 @@ def main() -> None:
     ap.add_argument("--timings", type=int, default=5)
     ap.add_argument("--positions", type=int, default=2_000)
     ap.add_argument("--repeats", type=int, default=1_000)
+    ap.add_argument("--search-cards", default="0", help="comma-separated K, K:W or K:W:M: learned cases whose "
+                    "seats search their cards as pimc does, over W worlds, once they hold K or fewer, where the "
+                    "net's best two cards are within M points (search_cards, search_worlds, search_margin), each "
+                    "timed beside the others")
     ap.add_argument("--end-to-end", type=int, default=100_000, help="deals of the simulate runs (0: skip)")
     args = ap.parse_args()
     net, _ = weights_matrix([args.weights])
@@ -92,14 +97,25 @@ def main() -> None:
     plays = np.zeros((n, N_PLAYS), dtype=np.int8)
     ws, gs, no_script = new_workspace(), new_game_state(), np.zeros(1, dtype=np.int64)
 
-    def engine(name, deals):
+    # "K", "K:W" or "K:W:M" (W worlds, M the margin in points; default the player's)
+    search = [tuple(int(x) for x in k.split(":")) for k in args.search_cards.split(",")]
+
+    def engine(name, deals, search_cards=0, search_worlds=None, search_margin=None):
         codes = player_codes((name,) * 3)
         solver = solver_buffers((name,), net if name == "learned" else None)
-        return lambda: run_deals(chunk_rng(1, 0), chunk_rng(1, 0, 1), arr, codes, prm, 0, deals, rec, plays, gs, ws,
-                                 no_script, solver)
+        seat_prm = prm.copy()
+        seat_prm[:, H_SEARCH_CARDS] = search_cards
+        if search_worlds is not None:
+            seat_prm[:, H_SEARCH_WORLDS] = search_worlds
+        if search_margin is not None:
+            seat_prm[:, H_SEARCH_MARGIN] = search_margin
+        return lambda: run_deals(chunk_rng(1, 0), chunk_rng(1, 0, 1), arr, codes, seat_prm, 0, deals, rec, plays, gs,
+                                 ws, no_script, solver)
 
+    learned_cases = {("learned" if k[0] == 0 else f"learned, search {':'.join(map(str, k))}"):
+                     (engine("learned", n, *k), n) for k in search}
     cases = {"bare random playout": (lambda: run_bare_playouts(chunk_rng(1, 0), n, plays, ws), n),
-             "heuristic": (engine("heuristic", n), n), "learned": (engine("learned", n), n),
+             "heuristic": (engine("heuristic", n), n), **learned_cases,
              "pimc": (engine("pimc", args.pimc_deals), args.pimc_deals)}
     print("compiling or loading the kernels...", file=sys.stderr, flush=True)
     for run, _ in cases.values():
@@ -114,9 +130,10 @@ def main() -> None:
     for name, ts in times.items():
         print(f"  {name:<22} {1 / min(ts):>12,.0f} deals/s | {1 / statistics.median(ts):>12,.0f} deals/s  "
               f"({min(ts) * 1e6:,.2f} us a deal)")
-    ratios = [a / b for a, b in zip(times["learned"], times["heuristic"], strict=True)]
-    print(f"  learned / heuristic time a deal: median of paired ratios {statistics.median(ratios):.1f}x "
-          f"(goal: at most 50x); pimc / learned: {min(times['pimc']) / min(times['learned']):,.0f}x")
+    for name in learned_cases:
+        ratios = [a / b for a, b in zip(times[name], times["heuristic"], strict=True)]
+        print(f"  {name} / heuristic time a deal: median of paired ratios {statistics.median(ratios):.1f}x "
+              f"(goal: at most 50x); pimc / {name}: {min(times['pimc']) / min(times[name]):,.0f}x")
 
     pos, _ = generate_positions(rules, 5, 0, max(200, args.positions // 12), None, -1, 0.0)
     pos = pos[:args.positions]

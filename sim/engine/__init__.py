@@ -191,7 +191,8 @@ def solver_buffers(players: Sequence[str], net: np.ndarray | None = None, rec_ro
     (``sim.players.learned_nets``) and position record."""
     if "dd" in players:
         return seat_tuple(TABLE_LOG2_ROWS, net, rec_rows)  # 2**18 rows (6 MiB) per chunk
-    return seat_tuple(PIMC_TABLE_LOG2_ROWS if any(name in SEARCHING_PLAYERS for name in players) else 1, net,
+    searching = any(name in SEARCHING_PLAYERS or is_learned(name) for name in players)
+    return seat_tuple(PIMC_TABLE_LOG2_ROWS if searching else 1, net,
                       rec_rows)
 
 

@@ -77,6 +77,12 @@ class HeuristicParams:
     # How much a learned declarer weighs the opponents' mean result against his own when he weighs
     # a concession (1: what a duplicate match compares, his result less theirs).
     opponent_weight: float = 1.0
+    # A learned seat searches its cards as the PIMC player does, over search_worlds worlds, once it
+    # holds search_cards cards or fewer.
+    search_cards: float = 0.0
+    search_worlds: float = 8.0
+    # ... where its net's best two legal cards are fewer points apart than this (1000: always).
+    search_margin: float = 1000.0
 
     def to_array(self) -> np.ndarray:
         a = np.zeros(N_HEURISTIC, dtype=np.float64)

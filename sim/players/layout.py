@@ -9,7 +9,8 @@ __all__ = [
     "H_TEN_WITH_ACE", "H_TEN_SIDE", "H_TEN_BARE", "H_KING", "H_QUEEN", "H_MARRIAGE", "H_MARRIAGE_CARDS",
     "H_TALON_MARRIAGE", "H_LENGTH", "H_RISK", "H_RAISE_MARGIN", "H_CONCEDE_MARGIN", "H_BLOCK_MARGIN", "H_TALON_SCALE",
     "H_DARK_DEFICIT", "H_PIMC_WORLDS", "H_BARREL_RISK", "H_NET", "H_EPSILON", "H_GIFT_CANDIDATES", "H_OPPONENT_WEIGHT",
-    "H_BID_LIMIT", "N_HEURISTIC", "H_SCORE_TABLE", "H_CHANCE_TABLE", "N_HEURISTIC_COLUMNS",
+    "H_BID_LIMIT", "H_SEARCH_CARDS", "H_SEARCH_WORLDS", "H_SEARCH_MARGIN",
+    "ALWAYS_SEARCH", "N_HEURISTIC", "H_SCORE_TABLE", "H_CHANCE_TABLE", "N_HEURISTIC_COLUMNS",
 ]
 
 # ---- player codes ---------------------------------------------------------------------------
@@ -57,7 +58,15 @@ H_OPPONENT_WEIGHT = 23  # a learned declarer weighs the opponents' mean result t
 # bid tables' "bid up to b" lines): 0 the player's own bidding, b > 0 raise by the least step while
 # the raise is at most b, then pass (never dark), -1 pass at every turn.
 H_BID_LIMIT = 24
-N_HEURISTIC = 25  # weights; the per-suit tables filled from them follow
+# A learned seat plays its cards by the PIMC search over H_SEARCH_WORLDS worlds once it holds
+# H_SEARCH_CARDS cards or fewer: the last tricks' searches are small, and the net errs there too.
+H_SEARCH_CARDS = 25
+H_SEARCH_WORLDS = 26
+# ... and only where its net's best two legal cards are fewer than this many points apart
+# (ALWAYS_SEARCH or more: always, without asking the net).
+H_SEARCH_MARGIN = 27
+ALWAYS_SEARCH = 1000.0
+N_HEURISTIC = 28  # weights; the per-suit tables filled from them follow
 H_SCORE_TABLE = N_HEURISTIC  # 4 suits × 64 holdings
 H_CHANCE_TABLE = H_SCORE_TABLE + 256
 N_HEURISTIC_COLUMNS = H_CHANCE_TABLE + 256

@@ -351,6 +351,18 @@ def best_legal(out, legal, maximise):
 
 
 @jit_hot
+def net_margin(out, legal, maximise):
+    """How far the best legal card's output is ahead of the second best's (0 with one legal card:
+    nothing to choose)."""
+    best = best_legal(out, legal, maximise)
+    rest = legal & ~(np.int64(1) << best)
+    if rest == 0:
+        return 0.0
+    second = best_legal(out, rest, maximise)
+    return out[best] - out[second] if maximise else out[second] - out[best]
+
+
+@jit_hot
 def record_position(rec, seat, hands, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, tricks,
                     card_points, marriage_points, marriages, contract, played, played_by, voids, known, last_bid,
                     can_declare):

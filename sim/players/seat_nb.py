@@ -27,8 +27,13 @@ from sim.players.heuristic_nb import (
     heuristic_discard,
 )
 from sim.players.layout import (
+    ALWAYS_SEARCH,
     H_BID_LIMIT,
+    H_NET,
     H_PIMC_WORLDS,
+    H_SEARCH_CARDS,
+    H_SEARCH_MARGIN,
+    H_SEARCH_WORLDS,
     PLAYER_DD,
     PLAYER_LEADAGE,
     PLAYER_LEARNED,
@@ -39,7 +44,15 @@ from sim.players.layout import (
     PLAYER_SCRIPTED,
 )
 from sim.players.leadage_nb import leadage_bid, leadage_card, leadage_contract, leadage_dark, leadage_discard
-from sim.players.learned_nb import learned_bid, learned_card, learned_contract, learned_dark, learned_discard
+from sim.players.learned_nb import (
+    L_OUT,
+    learned_bid,
+    learned_card,
+    learned_contract,
+    learned_dark,
+    learned_discard,
+    net_margin,
+)
 from sim.players.pimc2_nb import pimc2_choose_card, pimc2_choose_discard
 from sim.players.pimc_nb import (
     pimc_choose_card,
@@ -207,12 +220,21 @@ def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, trum
     talon's points (players = 2); ``marriages`` each seat's declarations (play_nb's bits),
     ``played_by`` the cards each seat has played in this deal and ``last_bid`` each seat's last
     bid, which only the learned player reads. ``n`` seats (a constant where it is inlined)."""
+    learned_searches = False
     if is_learned(code) and n == 3:
-        return learned_card(seat, hands, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, tricks,
-                            card_points, marriage_points, marriages, contract, played, played_by, voids,
-                            known[3 * seat:3 * seat + 3], last_bid, can_declare, rules, prm, rng, solver[4],
-                            solver[5], solver[6], solver[7])
-    if code == PLAYER_DD or is_pimc(code):
+        learned_searches = popcount(hands[seat]) <= prm[seat, H_SEARCH_CARDS]
+        margin = prm[seat, H_SEARCH_MARGIN]
+        if not learned_searches or margin < ALWAYS_SEARCH:
+            card = learned_card(seat, hands, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, tricks,
+                                card_points, marriage_points, marriages, contract, played, played_by, voids,
+                                known[3 * seat:3 * seat + 3], last_bid, can_declare, rules, prm, rng, solver[4],
+                                solver[5], solver[6], solver[7])
+            # The net's card stands unless the seat searches and the net's best two legal cards are
+            # within the margin (its outputs are in hundreds of points).
+            if not (learned_searches and popcount(legal) > 1 and prm[seat, H_NET] >= 0
+                    and net_margin(solver[5][L_OUT], legal, seat == declarer) < margin / 100.0):
+                return card
+    if code == PLAYER_DD or is_pimc(code) or learned_searches:
         won = np.int64(0)
         for q in range(n):
             won |= (tricks[q] > 0) << q
@@ -230,11 +252,12 @@ def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, trum
             choice, declare = dd_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner,
                                              pending, declarer, won, unsecured, rules, solver[0], solver[1],
                                              solver[2])
-        elif code == PLAYER_PIMC:
+        elif code == PLAYER_PIMC or learned_searches:
+            worlds = prm[seat, H_SEARCH_WORLDS] if learned_searches else prm[seat, H_PIMC_WORLDS]
             choice, declare = pimc_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner,
                                                pending, declarer, won, unsecured, played, voids,
-                                               known[3 * seat:3 * seat + 3], np.int64(prm[seat, H_PIMC_WORLDS]),
-                                               rules, rng, solver[0], solver[1], solver[2], solver[3])
+                                               known[3 * seat:3 * seat + 3], np.int64(worlds), rules, rng, solver[0],
+                                               solver[1], solver[2], solver[3])
         else:
             need = -1
             if contract >= 0:

@@ -1,0 +1,58 @@
+"""A learned seat's search of its last cards (``search_cards``, ``search_worlds``): once it holds
+that many cards or fewer it plays the PIMC player's card over that many worlds, and before that
+its net's. The twins are the pimc player itself and the learned seat that never searches."""
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from sim.engine import chunk_rng, solver_buffers
+from sim.engine.chunks_nb import run_deals
+from sim.engine.schema import N_DEAL_COLUMNS, N_PLAYS
+from sim.engine.workspace import new_game_state, new_workspace
+from sim.game.rules import load_rules
+from sim.players import HeuristicParams, learned_nets, params_matrix, player_codes
+
+
+def _play(players, params, rules, deals, seed):
+    rec = np.zeros((deals, N_DEAL_COLUMNS), dtype=np.int32)
+    plays = np.zeros((deals, N_PLAYS), dtype=np.int8)
+    prm = params_matrix(params, rules)
+    net = learned_nets(players, prm, rules.players)
+    n = run_deals(chunk_rng(seed, 0), chunk_rng(seed, 0, 1), rules.to_array(), player_codes(players), prm, 0, deals,
+                  rec, plays, new_game_state(), new_workspace(), np.zeros(1, dtype=np.int64),
+                  solver_buffers(players, net))
+    assert n == deals
+    return rec, plays
+
+
+@pytest.mark.parametrize("preset", ["classic", "online"])
+def test_searching_every_card_over_20_worlds_is_the_pimc_player(preset):
+    # learned-cards bids as pimc does (the heuristic's) and gives pimc's gifts: searching from its
+    # 8 cards over pimc's 20 worlds, it must play every deal exactly as the pimc player, rng and all.
+    rules = load_rules(preset)
+    searching = dataclasses.replace(HeuristicParams(), search_cards=8, search_worlds=20)
+    rec_l, plays_l = _play(("learned-cards",) * 3, searching, rules, 12, 5)
+    rec_p, plays_p = _play(("pimc",) * 3, HeuristicParams(), rules, 12, 5)
+    assert np.array_equal(plays_l, plays_p)
+    assert np.array_equal(rec_l, rec_p)
+
+
+@pytest.mark.parametrize("cards", [2, 3])
+def test_the_search_starts_when_the_seat_holds_that_many_cards(cards):
+    # The same deals with and without the search: the bids, gifts and contracts are the same, and the
+    # first card that differs is played from a hand of at most ``cards`` cards (tricks 9 - cards on).
+    rules = load_rules("classic")
+    plain = HeuristicParams()
+    searching = dataclasses.replace(plain, search_cards=cards, search_worlds=6)
+    rec_a, plays_a = _play(("learned",) * 3, plain, rules, 300, 11)
+    rec_b, plays_b = _play(("learned",) * 3, searching, rules, 300, 11)
+    first_search_play = 3 * (8 - cards)
+    differ = 0
+    for a, b in zip(plays_a, plays_b, strict=True):
+        if not np.array_equal(a, b):
+            differ += 1
+            assert np.nonzero(a != b)[0][0] >= first_search_play
+    assert differ > 0  # the search does change some cards
+    assert np.array_equal(plays_a[:, :first_search_play], plays_b[:, :first_search_play])
