@@ -277,9 +277,13 @@ def load_player_file(path: str | Path, n: int) -> tuple[str, HeuristicParams]:
     for key, value in data.items():
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
             raise PlayerError(f"player file {str(path)!r}: {key} must be a number, not {value!r}")
-    if "pimc_worlds" in data and not 1 <= data["pimc_worlds"] <= MAX_PIMC_WORLDS:
-        raise PlayerError(f"player file {str(path)!r}: pimc_worlds must be from 1 to {MAX_PIMC_WORLDS}, "
-                          f"not {data['pimc_worlds']}")
+    for key, low, high in (("pimc_worlds", 1, MAX_PIMC_WORLDS), ("search_worlds", 1, MAX_PIMC_WORLDS),
+                           ("search_cards", 0, 8)):
+        if key in data and not low <= data[key] <= high:
+            raise PlayerError(f"player file {str(path)!r}: {key} must be from {low} to {high}, not {data[key]}")
+    if data.get("search_margin", 0) < 0:
+        raise PlayerError(f"player file {str(path)!r}: search_margin must be at least 0 points, not "
+                          f"{data['search_margin']}")
     return kind, replace(default_params(n), **{k: float(v) for k, v in data.items()})
 
 

@@ -25,7 +25,7 @@ from sim.game.amounts import DARK_CONTRACT as DARK_BID
 from sim.game.play_nb import round_points_of
 from sim.game.rules import HouseRules
 from sim.players import params_matrix, player_codes
-from sim.players.layout import H_EPSILON, H_NET
+from sim.players.layout import H_EPSILON, H_NET, H_SEARCH_CARDS
 from sim.players.learned_layout import B_N_IN, C_N_IN, LADDER_LO, LADDER_STEP, N_LADDER, N_LADDER_OUT
 from sim.players.learned_nb import ladder_rows
 from sim.training.bidding_nb import (
@@ -56,6 +56,7 @@ def generate_playouts(rules: HouseRules, seed: int, index: int, n_deals: int, ne
     prm = params_matrix(rules=rules)
     prm[:, H_NET] = model
     prm[:, H_EPSILON] = 0.0
+    prm[:, H_SEARCH_CARDS] = 0  # the net's own play, as the positions' rounds (the search adds little at the end)
     players = ("learned",) * 3
     out = np.zeros((3 * n_deals, O_N), dtype=np.int64)
     status = declarer_playouts(chunk_rng(seed, index, PLAYOUT_STREAM), chunk_rng(seed, index, PLAYOUT_STREAM + 1),

@@ -18,7 +18,7 @@ from sim.engine.schema import N_DEAL_COLUMNS, N_PLAYS
 from sim.engine.workspace import new_game_state, new_workspace
 from sim.game.rules import HouseRules, preset
 from sim.players import params_matrix, player_codes
-from sim.players.layout import H_EPSILON, H_NET
+from sim.players.layout import H_EPSILON, H_NET, H_SEARCH_CARDS
 from sim.players.learned_layout import P_N, P_PLAYED
 
 __all__ = [
@@ -64,6 +64,7 @@ def generate_positions(rules: HouseRules, seed: int, index: int, n_deals: int, n
     prm = params_matrix(rules=rules)
     prm[:, H_NET] = model
     prm[:, H_EPSILON] = epsilon
+    prm[:, H_SEARCH_CARDS] = 0  # every card is the net's: its positions are what training labels
     players = ("learned",) * rules.players
     solver = solver_buffers(players, net if net is not None else np.zeros((1, 4), dtype=np.float32),
                             rec_rows=n_deals * MAX_POSITIONS_PER_DEAL + 1)

@@ -98,6 +98,9 @@ def test_the_example_cautious_player_loses_to_the_default(tmp_path):
     ('risk = "high"', "risk must be a number"),
     ('player = "random"', "reads no parameters"),
     ("pimc_worlds = 0", "pimc_worlds must be from 1 to 1000"),
+    ('player = "learned"\nsearch_cards = 9', "search_cards must be from 0 to 8, not 9"),
+    ('player = "learned"\nsearch_worlds = 0', "search_worlds must be from 1 to 1000, not 0"),
+    ('player = "learned"\nsearch_margin = -5', "search_margin must be at least 0 points, not -5"),
     ('weights = "w.npz"', "weights names the weights file of a learned player"),
     ('player = "learned"\nweights = "none.npz"', "none.npz' does not exist"),
 ])
