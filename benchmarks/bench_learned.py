@@ -9,6 +9,9 @@
 3. End to end, with Parquet: ``thousand simulate --players learned --deals N --workers 1`` beside
    the heuristic (the issue's goal: 10,000 deals a second), each in a fresh folder.
 
+The learned player is timed as it ships (its last three cards searched) and with its net alone
+(``--search-cards``: other searches beside them).
+
     python benchmarks/bench_learned.py [--weights sim/players/weights/learned-v4.npz] [--deals 20000]
 """
 
@@ -82,10 +85,10 @@ def main() -> None:
     ap.add_argument("--timings", type=int, default=5)
     ap.add_argument("--positions", type=int, default=2_000)
     ap.add_argument("--repeats", type=int, default=1_000)
-    ap.add_argument("--search-cards", default="0", help="comma-separated K, K:W or K:W:M: learned cases whose "
-                    "seats search their cards as pimc does, over W worlds, once they hold K or fewer, where the "
-                    "net's best two cards are within M points (search_cards, search_worlds, search_margin), each "
-                    "timed beside the others")
+    ap.add_argument("--search-cards", default="default,0", help="comma-separated 'default' (the player as it "
+                    "ships), K, K:W or K:W:M: learned cases whose seats search their cards as pimc does, over W "
+                    "worlds, once they hold K or fewer (0: the net alone), where the net's best two cards are "
+                    "within M points (search_cards, search_worlds, search_margin), each timed beside the others")
     ap.add_argument("--end-to-end", type=int, default=100_000, help="deals of the simulate runs (0: skip)")
     args = ap.parse_args()
     net, _ = weights_matrix([args.weights])
@@ -98,13 +101,14 @@ def main() -> None:
     ws, gs, no_script = new_workspace(), new_game_state(), np.zeros(1, dtype=np.int64)
 
     # "K", "K:W" or "K:W:M" (W worlds, M the margin in points; default the player's)
-    search = [tuple(int(x) for x in k.split(":")) for k in args.search_cards.split(",")]
+    search = [() if k == "default" else tuple(int(x) for x in k.split(":")) for k in args.search_cards.split(",")]
 
-    def engine(name, deals, search_cards=0, search_worlds=None, search_margin=None):
+    def engine(name, deals, search_cards=None, search_worlds=None, search_margin=None):
         codes = player_codes((name,) * 3)
         solver = solver_buffers((name,), net if name == "learned" else None)
         seat_prm = prm.copy()
-        seat_prm[:, H_SEARCH_CARDS] = search_cards
+        if search_cards is not None:
+            seat_prm[:, H_SEARCH_CARDS] = search_cards
         if search_worlds is not None:
             seat_prm[:, H_SEARCH_WORLDS] = search_worlds
         if search_margin is not None:
@@ -112,7 +116,8 @@ def main() -> None:
         return lambda: run_deals(chunk_rng(1, 0), chunk_rng(1, 0, 1), arr, codes, seat_prm, 0, deals, rec, plays, gs,
                                  ws, no_script, solver)
 
-    learned_cases = {("learned" if k[0] == 0 else f"learned, search {':'.join(map(str, k))}"):
+    learned_cases = {("learned" if not k else "learned, net alone" if k[0] == 0 else
+                      f"learned, search {':'.join(map(str, k))}"):
                      (engine("learned", n, *k), n) for k in search}
     cases = {"bare random playout": (lambda: run_bare_playouts(chunk_rng(1, 0), n, plays, ws), n),
              "heuristic": (engine("heuristic", n), n), **learned_cases,

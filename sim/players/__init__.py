@@ -78,9 +78,12 @@ class HeuristicParams:
     # a concession (1: what a duplicate match compares, his result less theirs).
     opponent_weight: float = 1.0
     # A learned seat searches its cards as the PIMC player does, over search_worlds worlds, once it
-    # holds search_cards cards or fewer.
-    search_cards: float = 0.0
-    search_worlds: float = 8.0
+    # holds search_cards cards or fewer (0: never). The last three tricks over 6 worlds gained 0.74
+    # [0.50, 0.98] points a deal on the net alone and kept it under 50 times the heuristic's time a
+    # deal (docs/learned.md, "Strength" and "Speed"); deeper searches gain more but cost 2 to 20
+    # times that. Training plays the net alone.
+    search_cards: float = 3.0
+    search_worlds: float = 6.0
     # ... where its net's best two legal cards are fewer points apart than this (1000: always).
     search_margin: float = 1000.0
 
