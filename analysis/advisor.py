@@ -160,9 +160,8 @@ def forced_seat_name(rules: HouseRules) -> str | None:
     """The seat (first, second, third: ``SEATS``) holding the forced opening bid: first hand under
     forced_first_bid, the dealer (third hand) under forced_bid_seat = dealer; None without
     forced_first_bid."""
-    if not rules.forced_first_bid:
-        return None
-    return "third" if rules.forced_bid_seat == "dealer" else "first"
+    position = rules.forced_position()
+    return None if position is None else next(name for name, dealer in SEATS.items() if -dealer % 3 == position)
 
 
 def owed_contract(rules: HouseRules, seat: str, on_barrel: bool) -> tuple[int | None, int | None]:

@@ -664,24 +664,16 @@ class SeatStats:
     forced: str | None = None
 
 
-def _classic() -> HouseRules:
-    from sim.game.rules import HouseRules
-
-    return HouseRules()
-
-
 def forced_place(rules: HouseRules) -> str | None:
     """The place (one of ``POSITIONS``) that must open with the forced bid: first hand, or the dealer
     under forced_bid_seat = dealer; None without forced_first_bid (all_pass = dealer_plays makes the
     dealer declarer when both others pass, which is no opening)."""
-    if not rules.forced_first_bid:
-        return None
-    return POSITIONS[2] if rules.forced_bid_seat == "dealer" else POSITIONS[0]
+    position = rules.forced_position()
+    return None if position is None else POSITIONS[(position - 1) % _SEATS]
 
 
-def seat_stats(d: Deals, rules: HouseRules | None = None) -> SeatStats:
-    """Section 6 from played deals, clustered by game (``rules``: who holds the forced bid; classic's
-    first hand when not given)."""
+def seat_stats(d: Deals, rules: HouseRules) -> SeatStats:
+    """Section 6 from played deals, clustered by game (``rules``: who holds the forced bid)."""
     c = _Clusters(d.game)
     places = {label: (d.dealer + k) % _SEATS for k, label in zip((1, 2, 0), POSITIONS, strict=True)}
     made = d.made.astype(np.float64)
@@ -695,7 +687,7 @@ def seat_stats(d: Deals, rules: HouseRules | None = None) -> SeatStats:
     return SeatStats(deals=d.rows, by_position=by,
                      change_difference={label: _within(c, dealer_change, d.at(d.change, places[label]))
                                         for label in POSITIONS[:2]},
-                     forced=forced_place(rules if rules is not None else _classic()))
+                     forced=forced_place(rules))
 
 
 # ---- 7. the score situation ---------------------------------------------------------------------------------------
@@ -772,9 +764,10 @@ def forced_opening(rules: HouseRules) -> tuple[int, str]:
     0 the dealer and 1 first hand; those contracts in words): first hand's forced opening, the
     dealer's under forced_bid_seat = dealer, the dealer's contract when the others passed under
     all_pass = dealer_plays."""
-    if rules.forced_first_bid and rules.forced_bid_seat == "dealer":
+    position = rules.forced_position()
+    if position == 0:
         return 0, "his forced opening as the dealer, which nobody bid over"
-    if not rules.forced_first_bid and rules.all_pass == "dealer_plays":
+    if position is None and rules.all_pass == "dealer_plays":
         return 0, "his contract as the dealer when both others passed without a bid (all_pass = dealer_plays)"
     return 1, "his forced opening as first hand, which nobody bid over"
 

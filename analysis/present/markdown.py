@@ -601,7 +601,7 @@ def _bidding_summary(bids: BidTable | None) -> list[str]:
            "gains most over always passing, that gain with its 95% interval printed there):", ""]
     bare = [r for r in rows.values() if r.hand_class.startswith("no marriage")]
     if bare:
-        forced = next((i for i in range(3) if any(r.seats[i].forced for r in bare)), None)
+        forced = _forced_seat(bids)
         others = [i for i in range(3) if i != forced]
         hands = ("first", "second", "third")
         passing = [r for r in bare if all(r.seats[i].bid is None and r.seats[i].beyond is not None for i in others)]
@@ -623,14 +623,20 @@ def _bidding_summary(bids: BidTable | None) -> list[str]:
     return out + [""]
 
 
+def _forced_seat(s: BidTable) -> int | None:
+    """The index (0 first hand, 1 second, 2 third) of the cheat sheet's seat that opens with the
+    forced bid, read from its seats; None when no seat is forced."""
+    return next((i for r in s.cheat_sheet for i, x in enumerate(r.seats) if x.forced), None)
+
+
 def _forced_hand(s: BidTable) -> str | None:
     """The hand of the cheat sheet that opens with the forced bid ("first hand", "third hand (the
-    dealer)"), read from its seats; None when no seat is forced."""
-    for r in s.cheat_sheet:
-        for x in r.seats:
-            if x.forced:
-                return f"{x.seat} hand" + (" (the dealer)" if x.seat == "third" else "")
-    return None
+    dealer)"); None when no seat is forced."""
+    i = _forced_seat(s)
+    if i is None:
+        return None
+    seat = s.cheat_sheet[0].seats[i].seat
+    return f"{seat} hand" + (" (the dealer)" if seat == "third" else "")
 
 
 def _short_advice(s: SeatAdvice) -> str:

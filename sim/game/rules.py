@@ -553,6 +553,16 @@ class HouseRules:
         a[R.BARREL_COLLISION] = R.BARREL_COLLISION_NAMES.index(self.barrel_collision)
         return a
 
+    def forced_position(self) -> int | None:
+        """Where the forced opening bid (forced_first_bid) lies, counted clockwise from the dealer:
+        1 first hand, 0 the dealer under forced_bid_seat = dealer; None without forced_first_bid.
+        It asks the engine (``sim.game.bids_nb.forced_seat``), so no analysis can name another seat."""
+        if not self.forced_first_bid:
+            return None
+        from sim.game.bids_nb import forced_seat
+
+        return int(forced_seat(0, 3, self.to_array()))
+
     def round_points(self, points):
         """``points`` (an integer or a numpy integer array) rounded by ``rounding``, as the engine's
         ``sim.game.play_nb.round_points`` does (for Python code that recomputes scores)."""

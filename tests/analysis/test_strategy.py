@@ -16,7 +16,7 @@ from analysis import strategy
 from analysis.present.json_text import to_json
 from analysis.present.text import strategy_lines
 from sim import InputError
-from sim.game.rules import load_rules
+from sim.game.rules import PRESETS, load_rules, preset
 from sim.runs import scan_deals
 
 GAMES, DEALS, SEED = 40, 1500, 3
@@ -319,3 +319,18 @@ def test_the_seat_finding_follows_the_forced_place_and_the_numbers():
     assert _seat_finding("third hand (dealer)", diff(+12, 0.001)) == "The dealer pays for the forced opening."
     assert _seat_finding(None, diff(-5, 0.01)).startswith("First hand loses against the dealer, with nobody forced")
     assert _seat_finding(None, diff(+5, 0.5)) == "First hand and the dealer score alike."
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_every_analysis_names_the_engines_forced_seat(name):
+    # The forced opening as RULES.md words it: first hand, or the dealer under forced_bid_seat = dealer;
+    # nobody without forced_first_bid. The engine's seat, the advisor's and the report's must say the same.
+    from analysis.advisor import forced_seat_name
+
+    rules = preset(name)
+    expected = None if not rules.forced_first_bid else 0 if rules.forced_bid_seat == "dealer" else 1
+    assert rules.forced_position() == expected
+    assert forced_seat_name(rules) == {None: None, 0: "third", 1: "first"}[expected]
+    assert strategy.forced_place(rules) == {None: None, 0: "third hand (dealer)", 1: "first hand"}[expected]
+    if expected is not None:
+        assert strategy.forced_opening(rules)[0] == expected
