@@ -53,3 +53,30 @@ def below(s, n):
 def uniform(s):
     """A uniform float in [0, 1)."""
     return np.float64(next_u64(s) >> _U64(11)) * (1.0 / 9007199254740992.0)
+
+
+_GOLDEN = _U64(0x9E3779B97F4A7C15)
+
+
+@jit_hot
+def _finalise(z):
+    """splitmix64's output function: every bit of ``z`` moves about half the bits of the result."""
+    z = (z ^ (z >> _U64(30))) * _U64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> _U64(27))) * _U64(0x94D049BB133111EB)
+    return z ^ (z >> _U64(31))
+
+
+@jit_hot
+def mix_key(key, word):
+    """``key`` (uint64) with the non-negative int64 ``word`` mixed in: a hash built word by word."""
+    return _finalise(key ^ (_U64(word) + _GOLDEN))
+
+
+@jit_hot
+def key_state(s, key):
+    """Set the state ``s`` from the 64-bit ``key`` by splitmix64, as the xoshiro authors seed it:
+    a stream that is a pure function of the key (all four words zero is out of reach)."""
+    x = key
+    for i in range(4):
+        x += _GOLDEN
+        s[i] = _finalise(x)

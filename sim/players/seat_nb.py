@@ -16,6 +16,7 @@ import numpy as np
 from sim.game import rules_layout as R
 from sim.game.bits_nb import popcount
 from sim.game.play_nb import LEAD_WITHOUT_DECLARING, declaration, pending_trump, points_to_make
+from sim.game.rng_nb import key_state, mix_key
 from sim.numba_config import jit_hot, jit_inline
 from sim.players.dd_nb import dd2_choose_card, dd_choose_burial, dd_choose_card, dd_choose_discard, dd_final_contract
 from sim.players.heuristic_nb import (
@@ -205,6 +206,28 @@ def choose_contract(code, seat, hand, contract, cap, can_concede, dd_value, gs, 
     return heuristic_contract(seat, hand, contract, cap, can_concede, gs, rules, prm)
 
 
+# The learned seat's search stream: a key of everything the seat sees that its worlds depend on.
+SEARCH_STREAM_SALT = np.uint64(0x5EA2C4ED1000)
+
+
+@jit_hot
+def _key_search_stream(rng, seat, hand, trick, n_in_trick, leader, trump, declarer, contract, played, played_by,
+                       voids, known):
+    """Set ``rng`` to the learned seat's search stream of this position (``rng_nb.key_state``)."""
+    key = mix_key(SEARCH_STREAM_SALT, seat)
+    key = mix_key(key, hand)
+    key = mix_key(key, played)
+    for q in range(3):
+        key = mix_key(key, played_by[q])
+        key = mix_key(key, voids[q])
+        key = mix_key(key, known[q])
+    for i in range(n_in_trick):
+        key = mix_key(key, trick[i])
+    key = mix_key(key, n_in_trick * 64 + leader * 16 + (trump + 1) * 4 + declarer)
+    key = mix_key(key, contract + 1)
+    key_state(rng, key)
+
+
 @jit_inline
 def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, tricks,
                 card_points, marriage_points, contract, played, voids, known, can_declare, last_bonus, rules, prm, rng,
@@ -254,10 +277,22 @@ def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, trum
                                              solver[2])
         elif code == PLAYER_PIMC or learned_searches:
             worlds = prm[seat, H_SEARCH_WORLDS] if learned_searches else prm[seat, H_PIMC_WORLDS]
+            # A learned seat samples its worlds from a stream keyed by what it sees, and leaves the
+            # chunk's stream as it was: its card is a function of the position alone, as the net's
+            # is, so every replay of a deal (the paired runs, the bid tables' parts) plays it alike.
+            s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
+            if learned_searches:
+                _key_search_stream(rng, seat, hands[seat], trick, n_in_trick, leader, trump, declarer, contract,
+                                   played, played_by, voids, known[3 * seat:3 * seat + 3])
             choice, declare = pimc_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner,
                                                pending, declarer, won, unsecured, played, voids,
                                                known[3 * seat:3 * seat + 3], np.int64(worlds), rules, rng, solver[0],
                                                solver[1], solver[2], solver[3])
+            if learned_searches:
+                rng[0] = s0
+                rng[1] = s1
+                rng[2] = s2
+                rng[3] = s3
         else:
             need = -1
             if contract >= 0:

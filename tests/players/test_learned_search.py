@@ -1,6 +1,6 @@
 """A learned seat's search of its last cards (``search_cards``, ``search_worlds``): once it holds
-that many cards or fewer it plays the PIMC player's card over that many worlds, and before that
-its net's. The twins are the pimc player itself and the learned seat that never searches."""
+that many cards or fewer it plays the PIMC player's card over that many worlds, drawn from a stream
+keyed by its position, and before that its net's. The twin is the learned seat that never searches."""
 
 import dataclasses
 
@@ -15,28 +15,33 @@ from sim.game.rules import load_rules
 from sim.players import HeuristicParams, learned_nets, params_matrix, player_codes
 
 
-def _play(players, params, rules, deals, seed):
+def _play(players, params, rules, deals, seed, play_stream=0):
     rec = np.zeros((deals, N_DEAL_COLUMNS), dtype=np.int32)
     plays = np.zeros((deals, N_PLAYS), dtype=np.int8)
     prm = params_matrix(params, rules)
     net = learned_nets(players, prm, rules.players)
-    n = run_deals(chunk_rng(seed, 0), chunk_rng(seed, 0, 1), rules.to_array(), player_codes(players), prm, 0, deals,
-                  rec, plays, new_game_state(), new_workspace(), np.zeros(1, dtype=np.int64),
+    n = run_deals(chunk_rng(seed, 0, play_stream), chunk_rng(seed, 0, 1), rules.to_array(), player_codes(players),
+                  prm, 0, deals, rec, plays, new_game_state(), new_workspace(), np.zeros(1, dtype=np.int64),
                   solver_buffers(players, net))
     assert n == deals
     return rec, plays
 
 
 @pytest.mark.parametrize("preset", ["classic", "online"])
-def test_searching_every_card_over_20_worlds_is_the_pimc_player(preset):
-    # learned-cards bids as pimc does (the heuristic's) and gives pimc's gifts: searching from its
-    # 8 cards over pimc's 20 worlds, it must play every deal exactly as the pimc player, rng and all.
+def test_the_search_reads_no_stream_of_the_chunk(preset):
+    # The same deals under two different play streams: learned seats (their own bids and gifts, which
+    # draw nothing), searching from 8 cards, play
+    # them identically (their worlds come from a stream keyed by the position), while pimc seats,
+    # which draw from the chunk's stream, do not. So a replay of a deal plays it alike wherever it
+    # stands (the paired runs, the bid tables' parts).
     rules = load_rules(preset)
-    searching = dataclasses.replace(HeuristicParams(), search_cards=8, search_worlds=20)
-    rec_l, plays_l = _play(("learned-cards",) * 3, searching, rules, 12, 5)
-    rec_p, plays_p = _play(("pimc",) * 3, HeuristicParams(), rules, 12, 5)
-    assert np.array_equal(plays_l, plays_p)
-    assert np.array_equal(rec_l, rec_p)
+    searching = dataclasses.replace(HeuristicParams(), search_cards=8, search_worlds=4)
+    a = _play(("learned",) * 3, searching, rules, 12, 5)
+    b = _play(("learned",) * 3, searching, rules, 12, 5, play_stream=7)
+    assert np.array_equal(a[1], b[1]) and np.array_equal(a[0], b[0])
+    pimc = dataclasses.replace(HeuristicParams(), pimc_worlds=4)
+    assert not np.array_equal(_play(("pimc",) * 3, pimc, rules, 12, 5)[1],
+                              _play(("pimc",) * 3, pimc, rules, 12, 5, play_stream=7)[1])
 
 
 @pytest.mark.parametrize("cards", [2, 3])
