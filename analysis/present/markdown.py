@@ -123,7 +123,8 @@ def _section_bids(s: BidTable, figs: list) -> list[str]:
     lines = [_heading("bids"), "",
              f"A bid table of {s.deals:,} random deals (seed {s.seed}). Every number in this section is from the "
              "**learned player** in all three seats (a net trained on the exact solver's values, which bids, raises, "
-             "concedes, gives and plays; see the method) unless a column says otherwise. **pimc** in all three seats "
+             "concedes, gives and plays, searching its last three tricks; see the method) unless a column says "
+             "otherwise. **pimc** in all three seats "
              f"replays the first {s.pimc_deals:,} deals as a check of its make-rates; the **heuristic** player (all "
              "seats) and **double dummy** (every seat sees every card) stand beside them for comparison. A hand's "
              "class is what it holds before the talon: its marriage by suit (spades 40, clubs 60, diamonds 80, hearts "
@@ -502,8 +503,9 @@ def _section_method(sections: dict, *, rules: list[str], compared: list[str], se
              "card best on average. *dd*: double dummy, every seat seeing every card and playing perfectly: the "
              "declarer never guesses wrong, but neither do the defenders, so it is no bound on what a real "
              "declarer makes, and never a forecast of real play. *learned*: a small net "
-             "trained on the exact solver's values of positions it reached itself, which bids, gives and plays "
-             "(docs/learned.md). *leadage*: the ported bot." + _who_played(sections, marriage_players),
+             "trained on the exact solver's values of positions it reached itself, which bids, gives and plays, "
+             "and plays its last three tricks by PIMC over 6 worlds (docs/learned.md). *leadage*: the ported "
+             "bot." + _who_played(sections, marriage_players),
              "",
              "**Statistics.** Shares carry Wilson 95% intervals; means normal intervals; differences between rule "
              "sets and players are paired (the same deals) and Holm-corrected. The cheat sheet's gains over passing "
