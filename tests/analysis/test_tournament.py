@@ -92,6 +92,18 @@ def test_the_example_cautious_player_loses_to_the_default(tmp_path):
                for p in pairs if "2-cautious" in (p.player, p.against))
 
 
+@pytest.mark.parametrize("name", ["aggressive", "cautious", "learned-deep"])
+def test_every_example_player_file_loads(name):
+    from pathlib import Path
+
+    from sim.players import HeuristicParams, load_player_file
+
+    path = Path(__file__).parents[2] / "examples" / "players" / f"{name}.toml"
+    kind, params = load_player_file(path, 3)
+    assert kind in ("heuristic", "learned") and params != HeuristicParams()
+    assert sorted(p.stem for p in path.parent.glob("*.toml")) == ["aggressive", "cautious", "learned-deep"]
+
+
 @pytest.mark.parametrize("text, message", [
     ("risk = ", "is not valid TOML"),
     ("rsk = 3.0", "unknown parameter 'rsk'"),
