@@ -80,8 +80,9 @@ class HeuristicParams:
     # A learned seat searches its cards as the PIMC player does, over search_worlds worlds, once it
     # holds search_cards cards or fewer (0: never). The last three tricks over 6 worlds gained 0.74
     # [0.50, 0.98] points a deal on the net alone and kept it under 50 times the heuristic's time a
-    # deal (docs/learned.md, "Strength" and "Speed"); deeper searches gain more but cost 2 to 20
-    # times that. Training plays the net alone.
+    # deal (docs/learned.md, "Strength" and "Speed"); deeper searches gain more but cost 3 to 80
+    # times that (4 cards over 6 worlds 130, 6 over 20 about 4,000 times the heuristic's time). Training
+    # plays the net alone.
     search_cards: float = 3.0
     search_worlds: float = 6.0
     # ... where its net's best two legal cards are fewer points apart than this (1000: always).

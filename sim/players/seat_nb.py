@@ -280,8 +280,9 @@ def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, trum
             # A learned seat samples its worlds from a stream keyed by what it sees, and leaves the
             # chunk's stream as it was: its card is a function of the position alone, as the net's
             # is, so every replay of a deal (the paired runs, the bid tables' parts) plays it alike.
-            s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
+            s0 = s1 = s2 = s3 = np.uint64(0)
             if learned_searches:
+                s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
                 _key_search_stream(rng, seat, hands[seat], trick, n_in_trick, leader, trump, declarer, contract,
                                    played, played_by, voids, known[3 * seat:3 * seat + 3])
             choice, declare = pimc_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner,
