@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from analysis import tournament
+
+EXAMPLE_PLAYERS = Path(__file__).parents[2] / "examples" / "players"
+EXAMPLE_PLAYER_NAMES = ["aggressive", "cautious", "learned-deep"]
 
 
 def result(res: tournament.TournamentResult):
@@ -82,9 +86,7 @@ def test_a_player_file_equal_to_the_defaults_plays_as_the_default(tmp_path):
 
 
 def test_the_example_cautious_player_loses_to_the_default(tmp_path):
-    from pathlib import Path
-
-    cautious = Path(__file__).parents[2] / "examples" / "players" / "cautious.toml"
+    cautious = EXAMPLE_PLAYERS / "cautious.toml"
     players, pairs = result(tournament.tournament(players=["heuristic", str(cautious), "heuristic"], games=300,
                                                   out=tmp_path))
     assert players["2-cautious"].concession_rate > 2 * players["1-heuristic"].concession_rate
@@ -92,16 +94,16 @@ def test_the_example_cautious_player_loses_to_the_default(tmp_path):
                for p in pairs if "2-cautious" in (p.player, p.against))
 
 
-@pytest.mark.parametrize("name", ["aggressive", "cautious", "learned-deep"])
-def test_every_example_player_file_loads(name):
-    from pathlib import Path
+def test_the_example_player_files_are_the_ones_listed():
+    assert sorted(p.stem for p in EXAMPLE_PLAYERS.glob("*.toml")) == EXAMPLE_PLAYER_NAMES
 
+
+@pytest.mark.parametrize("name", EXAMPLE_PLAYER_NAMES)
+def test_every_example_player_file_loads(name):
     from sim.players import HeuristicParams, load_player_file
 
-    path = Path(__file__).parents[2] / "examples" / "players" / f"{name}.toml"
-    kind, params = load_player_file(path, 3)
+    kind, params = load_player_file(EXAMPLE_PLAYERS / f"{name}.toml", 3)
     assert kind in ("heuristic", "learned") and params != HeuristicParams()
-    assert sorted(p.stem for p in path.parent.glob("*.toml")) == ["aggressive", "cautious", "learned-deep"]
 
 
 @pytest.mark.parametrize("text, message", [
