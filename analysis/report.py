@@ -132,10 +132,10 @@ def stage_estimates(sizes: Sizes, n_rule_sets: int, cold: bool) -> dict[str, flo
 
 
 def _cache_is_cold() -> bool:
-    import sim.numba_config  # noqa: F401  (sets NUMBA_CACHE_DIR)
+    from sim.numba_config import CACHE_DIR
 
-    cache = Path(os.environ.get("NUMBA_CACHE_DIR", ""))
-    return not cache.is_dir() or not any(cache.rglob("playouts_nb*.nbi"))
+    cache = Path(CACHE_DIR)
+    return not CACHE_DIR or not cache.is_dir() or not any(cache.rglob("playouts_nb*.nbi"))
 
 
 def rule_sets_compared(rules: list[str]) -> list[str]:

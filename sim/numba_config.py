@@ -4,6 +4,16 @@ The on-disk cache lives in a directory named after the package version and a has
 compiled modules' source: Numba's own cache index only notices edits to a kernel's own file, not
 to the modules it calls, so any edit to any of them starts a fresh cache instead of reading a
 stale one.
+
+Numba reads ``NUMBA_CACHE_DIR`` from the environment when it is first imported, so a script that
+imports numba (or anything that does) before this module would otherwise have the kernels cached
+in Numba's in-tree ``__pycache__``. This module therefore sets Numba's configuration itself
+(``numba.config.CACHE_DIR``) as well as the environment (for child processes and Numba's own
+reloads of the environment), so the order of imports does not matter.
+
+The folder: ``numba-<version>-<source hash>`` inside ``$NUMBA_CACHE_DIR`` when the user sets it
+(the name is always added, so an edit never meets a stale cache there either), else inside
+``$XDG_CACHE_HOME/thousand``, else ``~/.cache/thousand``.
 """
 
 import hashlib
@@ -47,7 +57,14 @@ def _cache_dir() -> tuple[str, str | None]:
     prevent. So an unwritable folder falls back to one in the temporary directory, named after
     the same source hash, and failing that caching is switched off."""
     name = f"numba-{__version__}-{_source_hash()}"
-    asked = os.environ.get("NUMBA_CACHE_DIR") or str(Path.home() / ".cache" / "thousand" / name)
+    user_dir = os.environ.get("NUMBA_CACHE_DIR")
+    if user_dir:
+        # A child process inherits the folder this module chose (the environment is set below):
+        # the name is already there, not to be added twice.
+        asked = user_dir if Path(user_dir).name == name else str(Path(user_dir) / name)
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+        asked = str(base / "thousand" / name)
     if _writable(Path(asked)):
         return asked, None
     fallback = Path(tempfile.gettempdir()) / f"thousand-{os.getuid() if hasattr(os, 'getuid') else 'user'}" / name
@@ -65,7 +82,12 @@ if CACHE_DIR:
 else:
     os.environ.pop("NUMBA_CACHE_DIR", None)
 
-import numba  # noqa: E402  (must come after NUMBA_CACHE_DIR is set)
+import numba  # noqa: E402  (after NUMBA_CACHE_DIR is set, for a first import of numba)
+import numba.core.config  # noqa: E402
+
+# numba may have been imported before this module, its configuration read then: set it too. The
+# kernels' cache locator reads it when each kernel is decorated, after this line.
+numba.core.config.CACHE_DIR = CACHE_DIR
 
 JIT_DISABLED = bool(numba.config.DISABLE_JIT)
 

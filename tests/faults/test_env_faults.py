@@ -52,3 +52,38 @@ def test_a_reader_that_stops_early_ends_the_command_quietly():
     proc.stdout.close()  # as `| head -0` does: every write meets a closed pipe
     assert proc.wait(timeout=300) == 141
     assert "Traceback" not in proc.stderr.read()
+
+
+# Imports numba before the project (as a notebook might), then compiles one kernel: where its cache lands.
+NUMBA_FIRST = ("import numba, numpy as np; import sim.numba_config as c; from sim.game.bits_nb import popcount; "
+               "popcount(np.int64(7)); print(c.CACHE_DIR); print(popcount._cache._cache_path)")
+
+
+def test_importing_numba_first_still_caches_in_the_source_hashed_folder(tmp_path):
+    """Issue 43 item 4: Numba reads NUMBA_CACHE_DIR when first imported; the project sets Numba's
+    configuration itself, so a script that imports numba first caches beside the other kernels."""
+    before = _in_tree_cache_files()
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["XDG_CACHE_HOME"] = str(tmp_path / "xdg")
+    done = subprocess.run([sys.executable, "-c", NUMBA_FIRST], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    chosen, kernel_cache = (Path(line) for line in done.stdout.split())
+    assert _in_tree_cache_files() == before, "Numba cached inside the package tree, where edits make it stale"
+    assert kernel_cache.is_relative_to(chosen) and any(kernel_cache.glob("*.nbi"))
+    assert chosen.parent == tmp_path / "xdg" / "thousand" and chosen.name.startswith("numba-")
+
+
+def test_a_users_numba_cache_dir_gets_the_source_hashed_folder_inside_it(tmp_path):
+    """Issue 46: a user's NUMBA_CACHE_DIR holds the versioned, source-hashed folder (never used bare,
+    where an edit could meet a stale cache), and a child process given the chosen folder keeps it."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "mine")}
+    done = subprocess.run([sys.executable, "-c", COMPILE_ONE], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    chosen = Path(done.stdout.strip())
+    assert chosen.parent == tmp_path / "mine" and chosen.name.startswith("numba-")
+    child_env = {**os.environ, "NUMBA_CACHE_DIR": str(chosen)}
+    again = subprocess.run([sys.executable, "-c", COMPILE_ONE], cwd=ROOT, env=child_env, capture_output=True, text=True,
+                           timeout=300)
+    assert again.returncode == 0 and Path(again.stdout.strip()) == chosen, again.stderr
