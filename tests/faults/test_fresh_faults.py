@@ -15,7 +15,8 @@ import pytest
 from cli_checks import one_error_line, snapshot
 from typer.testing import CliRunner
 
-from analysis import analysis_dir, barrel, compare, marriages, strategy, tournament, win_chances
+from analysis import analysis_dir, barrel, compare, marriages, strategy, tournament
+from analysis import win_chances as wc
 from analysis.analysis_dir import COMMIT_FILE, STAGING_SUFFIX, Study
 from analysis.stored import StaleResultError
 from cli import app
@@ -33,13 +34,17 @@ STUDIES = {
                   {"deals": 500, "play_deals": 30, "players": "heuristic"}, marriages.TABLE_FILE),
     "strategy": (strategy.strategy, {"games": 6, "deals": 20, "players": "heuristic"},
                  {"games": 8, "deals": 20, "players": "heuristic"}, strategy.TABLE_FILE),
-    "win_chances": (win_chances.win_chances, {"games": 20, "players": "heuristic"},
-                    {"games": 30, "players": "heuristic"}, win_chances.TABLE_FILE),
+    "win_chances": (wc.win_chances, {"games": 20, "players": "heuristic"},
+                    {"games": 30, "players": "heuristic"}, wc.TABLE_FILE),
 }
 
 
 class Killed(BaseException):
     """The command killed at this point (nothing of ours catches it, as nothing catches SIGKILL)."""
+
+
+def killed(*_args, **_kwargs):
+    raise Killed
 
 
 class RenamesThenKilled:
@@ -74,7 +79,7 @@ def interrupted(monkeypatch, function, kwargs: dict, point: str) -> None:
 
         monkeypatch.setattr(runs, "play_runs", then_killed)
     elif point == "before the swap":
-        monkeypatch.setattr(Study, "commit", lambda self, home: (_ for _ in ()).throw(Killed()))
+        monkeypatch.setattr(Study, "commit", killed)
     else:
         monkeypatch.setattr(analysis_dir, "os", RenamesThenKilled(1))
     with pytest.raises(Killed):
@@ -212,7 +217,7 @@ def test_the_commit_names_what_moves(tmp_path, monkeypatch):
     function, old, new, _ = STUDIES["compare"]
     out = tmp_path / "o"
     function(**old, out=out)
-    monkeypatch.setattr(Study, "_swap", lambda self, moved, removed: (_ for _ in ()).throw(Killed()))
+    monkeypatch.setattr(Study, "_swap", killed)
     with pytest.raises(Killed):
         function(**new, out=out, fresh=True)
     record = (out / f".compare{STAGING_SUFFIX}" / COMMIT_FILE).read_text()
