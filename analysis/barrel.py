@@ -401,12 +401,13 @@ def tables_barrel(*, games: int, rules: list[str], players: str | None = None, s
 
     from analysis.analysis_dir import (
         NoResultError,
-        check_stored,
+        Study,
         compared_on,
         require_finished,
         rules_folder,
         rules_label,
         same_rules,
+        store_table,
         worded_for,
     )
     from analysis.players import learned_weights, players_or_default
@@ -434,34 +435,29 @@ def tables_barrel(*, games: int, rules: list[str], players: str | None = None, s
              for label, rec in rule_sets.items()}
     if games < 2:
         raise InputError(f"--games must be 2 or more for the barrel tables: an interval needs two games, not {games}")
-    runs = {label: out / "barrel-runs" / folders[label] for label in specs}
+    study = Study(out, "barrel", (TABLE_FILE,), {f"barrel-runs/{folders[label]}": specs[label] for label in specs},
+                  drawn=(PLOT_FILE,))
     meta = {"thousand_version": __version__, FINGERPRINT: code_fingerprint("barrel"), "table": "barrel",
             "games": games, "seed": seed, "players": list(next(iter(specs.values())).players),
             "learned_weights": learned_weights([p for spec in specs.values() for p in spec.players]),
             "rule_sets": list(rule_sets), "rules": {label: rec.to_dict() for label, rec in rule_sets.items()}}
     # Everything is checked before anything is written or played: a refused command leaves the
     # folder as it was and draws no progress bar.
-    check_stored(out, out / TABLE_FILE, meta, compared_on(meta, IDENTITY),
-                 what=f"the barrel table stored in --out {out}", runs={runs[k]: specs[k] for k in specs}, fresh=fresh)
+    home = study.home(meta, compared_on(meta, IDENTITY), what=f"the barrel table stored in --out {out}", fresh=fresh)
     check_output_dir(out)
-    with worded_for(out, out / "barrel-runs"):
-        play_runs({runs[label]: spec for label, spec in specs.items()}, progress=progress, stage="rule sets",
+    played = {label: home / "barrel-runs" / folders[label] for label in specs}
+    with worded_for(out, home / "barrel-runs"):
+        play_runs({played[label]: spec for label, spec in specs.items()}, progress=progress, stage="rule sets",
                   backend=backend, fresh=fresh)
-        require_finished(runs, what="rule set", limit=next(iter(specs.values())).max_deals_per_game)
-        summaries = {label: barrel_summary(run) for label, run in runs.items()}
+        require_finished(played, what="rule set", limit=next(iter(specs.values())).max_deals_per_game)
+        summaries = {label: barrel_summary(run) for label, run in played.items()}
     for label, s in summaries.items():
         if not s.episodes:
             raise NoResultError(f"rule set {label}: no barrel episode in its {s.games:,} games (nobody sat on the "
                                 "barrel), so there is no survival to show; play more games")
     result = BarrelStats(rule_sets=tuple(rule_sets), games=games, seed=seed, players=tuple(meta["players"]),
-                         summaries=summaries, runs=runs, table_path=out / TABLE_FILE, plot_path=out / PLOT_FILE,
-                         provenance=meta)
-    _store(result)
+                         summaries=summaries, runs={label: out / "barrel-runs" / folders[label] for label in specs},
+                         table_path=out / TABLE_FILE, plot_path=out / PLOT_FILE, provenance=meta)
+    store_table(result.to_polars(), home / TABLE_FILE, {k: json.dumps(v) for k, v in meta.items()})
+    study.commit(home)
     return result
-
-
-def _store(result: BarrelStats) -> None:
-    from sim.runs import write_parquet_atomic
-
-    write_parquet_atomic(result.to_polars(), result.table_path,
-                         {k: json.dumps(v) for k, v in result.provenance.items()})

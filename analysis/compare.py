@@ -259,12 +259,13 @@ def compare(*, rules: list[str], games: int, players: str | None = None, seed: i
     which redoes it. ``progress(stage, games done, games)`` follows the play."""
 
     from analysis.analysis_dir import (
-        check_stored,
+        Study,
         compared_on,
         require_finished,
         rules_folder,
         rules_label,
         same_rules,
+        store_table,
         worded_for,
     )
     from analysis.players import learned_weights, players_or_default
@@ -300,7 +301,8 @@ def compare(*, rules: list[str], games: int, players: str | None = None, seed: i
         raise InputError(f"--games must be 2 or more to compare: a paired interval needs two games, not {games}")
     chunk = min(s.chunk_size for s in specs.values())
     specs = {k: dataclasses.replace(s, chunk_size=chunk) for k, s in specs.items()}
-    runs = {label: out / "runs" / folders[label] for label in specs}
+    study = Study(out, "compare", (TABLE_FILE,), {f"runs/{folders[label]}": specs[label] for label in specs},
+                  drawn=(PLOT_FILE,))
     meta = {"thousand_version": __version__, FINGERPRINT: code_fingerprint("compare"), "table": "compare",
             "games": games, "seed": seed, "players": list(next(iter(specs.values())).players),
             "learned_weights": learned_weights(next(iter(specs.values())).players), "chunk_size": chunk,
@@ -310,27 +312,22 @@ def compare(*, rules: list[str], games: int, players: str | None = None, seed: i
         meta["seed_offsets"] = list(seed_offsets)
     # Everything is checked before anything is written or played: a refused command leaves the
     # folder as it was and draws no progress bar.
-    check_stored(out, out / TABLE_FILE, meta, compared_on(meta, IDENTITY),
-                 what=f"the comparison stored in --out {out}", runs={runs[k]: specs[k] for k in specs}, fresh=fresh)
+    home = study.home(meta, compared_on(meta, IDENTITY), what=f"the comparison stored in --out {out}", fresh=fresh)
     check_output_dir(out)
-    with worded_for(out, out / "runs"):
-        play_runs({runs[label]: spec for label, spec in specs.items()}, progress=progress, stage="rule sets",
+    played = {label: home / "runs" / folders[label] for label in specs}
+    with worded_for(out, home / "runs"):
+        play_runs({played[label]: spec for label, spec in specs.items()}, progress=progress, stage="rule sets",
                   backend=backend, fresh=fresh)
-        finished = require_finished(runs, what="rule set", limit=next(iter(specs.values())).max_deals_per_game)
-        rows, left_out = compare_runs(runs, paired=not seed_offsets)
+        finished = require_finished(played, what="rule set", limit=next(iter(specs.values())).max_deals_per_game)
+        rows, left_out = compare_runs(played, paired=not seed_offsets)
         lengths = {label: tuple(scan_games(run).select("deals").collect()["deals"].to_list())
-                   for label, run in runs.items()}
+                   for label, run in played.items()}
     meta["finished_games"] = {label: done for label, (done, _) in finished.items()}
     meta["left_out"] = list(left_out)
     result = Comparison(rule_sets=tuple(loaded), games=games, seed=seed, players=tuple(meta["players"]), rows=rows,
                         left_out=left_out, finished_games=dict(meta["finished_games"]), game_lengths=lengths,
-                        runs=runs, table_path=out / TABLE_FILE, plot_path=out / PLOT_FILE, provenance=meta)
-    _store(result)
+                        runs={label: out / "runs" / folders[label] for label in specs}, table_path=out / TABLE_FILE,
+                        plot_path=out / PLOT_FILE, provenance=meta)
+    store_table(result.to_polars(), home / TABLE_FILE, {k: json.dumps(json_ready(v)) for k, v in meta.items()})
+    study.commit(home)
     return result
-
-
-def _store(result: Comparison) -> None:
-    from sim.runs import write_parquet_atomic
-
-    write_parquet_atomic(result.to_polars(), result.table_path,
-                         {k: json.dumps(json_ready(v)) for k, v in result.provenance.items()})

@@ -1090,12 +1090,26 @@ def tables_marriages(*, deals: int, seed: int = 0, rules: str = "classic", out: 
         play = {label: {k: v for k, v in spec.metadata().items() if k in PLAY_KEYS} for label, spec in specs.items()}
     meta = {"thousand_version": __version__, FINGERPRINT: code_fingerprint("marriages"), "table": "marriages",
             "sample_size": deals, "seed": seed, "rules": rec.to_dict()}
+    study = home = None
     if out is not None:
+        from analysis.analysis_dir import Study
+        from analysis.stored import StaleResultError
         from sim.runs import check_output_dir
 
         check_output_dir(Path(out))
-        _check_stored_table(Path(out), {**meta, "play": play}, fresh)
-        _check_play_runs(Path(out), runs, specs, fresh)
+        study = Study(Path(out), "marriages", (TABLE_FILE, PLAY_TABLE_FILE),
+                      {runs[label].relative_to(out).as_posix(): spec for label, spec in specs.items()},
+                      drawn=(PLOT_FILE, WORTH_PLOT_FILE))
+        study.settle()
+        try:
+            _check_stored_table(Path(out), {**meta, "play": play})
+            _check_play_runs(Path(out), runs, specs)
+            home = study.out
+        except StaleResultError:
+            if not fresh:
+                raise
+            home = study.redo_folder({**meta, "play": play})  # the old tables stay whole until the new are
+        runs.update({label: home / runs[label].relative_to(out) for label in specs})
     rows = marriage_table(deals=deals, seed=seed, rules=rec)
     worth = marriage_worth(Path(bids), risk=risk, rules=rec) if bids is not None else None
     plays: tuple[MarriagePlay, ...] = ()
@@ -1105,8 +1119,9 @@ def tables_marriages(*, deals: int, seed: int = 0, rules: str = "classic", out: 
         plays = tuple(marriages_in_play(path, label=label) for label, path in runs.items())
         meta["play_runs"] = {p.label: p.run_entry() for p in plays}
     worth_plot = None
-    if out is not None:
-        _store(rows, meta, Path(out), [r for p in plays for r in p.row_dicts()])
+    if study is not None and home is not None:
+        _store(rows, meta, home, [r for p in plays for r in p.row_dicts()])
+        study.commit(home)
         if worth is not None and worth.rows:
             worth_plot = Path(out) / WORTH_PLOT_FILE
         else:  # a worth plot left by an earlier command would sit beside a table it does not describe
@@ -1145,20 +1160,18 @@ def _stored_run(run: Path) -> dict:
     return meta
 
 
-def _check_stored_table(out: Path, wanted: dict, fresh: bool) -> None:
-    """Refuse (unless ``fresh``) a marriage table stored in ``out`` by other code or with other
-    arguments (``wanted``: this table's metadata with its "play" spec), or one that cannot be read."""
+def _check_stored_table(out: Path, wanted: dict) -> None:
+    """Refuse a marriage table stored in ``out`` by other code or with other arguments (``wanted``:
+    this table's metadata with its "play" spec). A damaged one (``analysis_dir.table_damage``) is
+    no refusal: it is made again, from its runs."""
+    from analysis.analysis_dir import table_damage
     from analysis.stored import StaleResultError, refusal
     from analysis.tables import read_metadata
 
     path = out / TABLE_FILE
-    if fresh or not path.exists():
+    if not path.exists() or table_damage(path) is not None:
         return
-    try:
-        stored = read_metadata(path)
-    except (OSError, ValueError):
-        raise StaleResultError(f"--out {out}: {path} cannot be read (damaged, or not a marriage table); {_REPLACE}") \
-            from None
+    stored = read_metadata(path)
     plays = stored.get("play_runs") if isinstance(stored.get("play_runs"), dict) else {}
     stored["play"] = {label: {k: v[k] for k in PLAY_KEYS if k in v} for label, v in plays.items()
                       if isinstance(v, dict)}
@@ -1168,16 +1181,18 @@ def _check_stored_table(out: Path, wanted: dict, fresh: bool) -> None:
         raise StaleResultError(line)
 
 
-def _check_play_runs(out: Path, runs: dict[str, Path], specs: dict, fresh: bool) -> None:
-    """Refuse (unless ``fresh``) play runs stored in ``out`` by other code or with other arguments,
-    or whose spec cannot be read, before anything is played: the runner would refuse them too, but
-    naming its own folder, not the --out the user gave."""
+def _check_play_runs(out: Path, runs: dict[str, Path], specs: dict) -> None:
+    """Refuse play runs stored in ``out`` by other code or with other arguments, or whose spec
+    cannot be read or is missing, before anything is played: the runner would refuse them too,
+    but naming its own folder, not the --out the user gave."""
+    from analysis.analysis_dir import refuse_spec_lost
     from analysis.stored import StaleResultError, refusal
     from sim.runs import RUN_FILE
 
     for label, spec in specs.items():
         run_file = runs[label] / RUN_FILE
-        if fresh or not run_file.exists():
+        refuse_spec_lost(runs[label], out, f"the marriage table in --out {out}")
+        if not run_file.exists():
             continue
         wanted = json.loads(json.dumps(spec.metadata()))
         try:
@@ -1202,12 +1217,15 @@ def _play(runs: dict[Path, BatchSpec], progress: Progress | None, backend: Backe
     play_runs(runs, progress=progress, stage="marriages in play", backend=backend, fresh=fresh)
 
 
-def _store(rows: tuple[OddsRow, ...], meta: dict, out: Path, play_rows: list[dict]) -> None:
-    from sim.runs import write_parquet_atomic
+def _store(rows: tuple[OddsRow, ...], meta: dict, home: Path, play_rows: list[dict]) -> None:
+    """The tables, each with its manifest, in ``home`` (``--out``, or a redo's folder)."""
+    from analysis.analysis_dir import store_table
+    from analysis.stored import manifest_path
 
-    write_parquet_atomic(_odds_frame(rows), out / TABLE_FILE, {k: json.dumps(v) for k, v in meta.items()})
+    metadata = {k: json.dumps(v) for k, v in meta.items()}
+    store_table(_odds_frame(rows), home / TABLE_FILE, metadata)
     if not play_rows:  # a table of marriages in play left by an earlier command would not be this table's
-        (out / PLAY_TABLE_FILE).unlink(missing_ok=True)
+        (home / PLAY_TABLE_FILE).unlink(missing_ok=True)
+        manifest_path(home / PLAY_TABLE_FILE).unlink(missing_ok=True)
     else:
-        write_parquet_atomic(_play_frame(play_rows), out / PLAY_TABLE_FILE,
-                             {k: json.dumps(v) for k, v in meta.items()})
+        store_table(_play_frame(play_rows), home / PLAY_TABLE_FILE, metadata)

@@ -12,9 +12,10 @@ table's parts counted as numbers. Stored results are reused whenever they were m
 by the same code (the bid table by its metadata, code fingerprint and SHA-256, the played runs by
 their run specifications, fingerprints and verified shards); a second run with the same arguments
 plays nothing. Results under ``data`` made by other code are refused before anything is played,
-with one line naming them, unless ``fresh``: then each section concerned is redone into a folder
-beside its own and put in its place once complete (an interrupted redo resumes), so a report never
-mixes results of two fingerprints; ``provenance.json`` lists each section's fingerprint.
+with one line naming them, unless ``fresh``: then each section's analysis redoes what it stores
+that is not the result asked for apart and puts it in place once complete (an interrupted redo
+resumes: ``analysis.analysis_dir.Study``), so a report never mixes results of two fingerprints;
+``provenance.json`` lists each section's fingerprint.
 
 What lands in ``out`` (written under a temporary name, then renamed: never half a report):
 ``report.md``, ``report.html`` (one self-contained file: the plots embedded, no network needed),
@@ -219,32 +220,33 @@ def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Pa
 
     bids_progress = _PartsPlayed(advance)
 
-    def section(key: str, compute: Callable[[Path], Section]) -> Section:
-        return _section(key, dirs[key], compute, data=data, redo=fresh and key in stale, fresh=fresh)
+    def section(key: str, compute: Callable[[Path, bool], Section]) -> Section:
+        return _section(key, dirs[key], compute, data=data, fresh=fresh)
 
     begin(stage[0])
-    sections["bids"] = section("bids", lambda d: _bids(d, rules[0], seed, sizes, threads, bids_progress, backend))
+    sections["bids"] = section("bids", lambda d, f: _bids(d, rules[0], seed, sizes, threads, bids_progress, backend,
+                                                                  f))
     if not bids_progress.played:
         advance("compile")
     n_parts = -(-sizes.bid_deals // TABLE_PART)
     advance("bids", max(0, n_parts - bids_progress.played) / n_parts)
     begin("marriages")
-    sections["marriages"] = section("marriages", lambda d: _marriages(d, dirs["bids"], rules[0], seed, sizes,
-                                                                      backend))
+    sections["marriages"] = section("marriages", lambda d, f: _marriages(d, dirs["bids"], rules[0], seed, sizes,
+                                                                         backend, f))
     advance("marriages")
     begin("barrel")
-    sections["barrel"] = (section("barrel", lambda d: _barrel(d, with_barrel, seed, sizes, backend))
+    sections["barrel"] = (section("barrel", lambda d, f: _barrel(d, with_barrel, seed, sizes, backend, f))
                           if with_barrel else None)
     advance("barrel")
     begin("house rules")
-    sections["rules"] = (section("rules", lambda d: _compare(d, compared, seed, sizes, backend))
+    sections["rules"] = (section("rules", lambda d, f: _compare(d, compared, seed, sizes, backend, f))
                          if len(compared) >= 2 else None)
     advance("rules")
     begin("tournament")
-    sections["players"] = section("players", lambda d: _tournament(d, rules[0], seed, sizes, backend))
+    sections["players"] = section("players", lambda d, f: _tournament(d, rules[0], seed, sizes, backend, f))
     advance("players")
     begin("strategy")
-    sections["strategy"] = section("strategy", lambda d: _strategy(d, rules[0], seed, sizes, backend))
+    sections["strategy"] = section("strategy", lambda d, f: _strategy(d, rules[0], seed, sizes, backend, f))
     advance("strategy")
     begin("writing")
     path = _write(out, data, dirs, sections, rules=rules, compared=compared, seed=seed, sizes=sizes, quick=quick,
@@ -369,37 +371,25 @@ def _json_dict(path: Path) -> dict:
     return value if isinstance(value, dict) else {}
 
 
-def _section(key: str, folder: Path, compute: Callable[[Path], Section], *, data: Path, redo: bool,
+def _section(key: str, folder: Path, compute: Callable[[Path, bool], Section], *, data: Path,
              fresh: bool) -> Section:
-    """A section's result (``compute(folder)``: its analysis on the results stored in ``folder``).
-    ``redo``: the stored ones are of other code; they are redone in a folder beside (resumed if an
-    earlier redo was interrupted), which then takes their place, so the old ones stay whole until
-    the new are. A refusal of what is stored (other arguments) is one line naming
-    --data, or with ``fresh`` a redo as well (a refusal that --fresh answers: a full disk is not one)."""
+    """A section's result (``compute(folder, fresh)``: its analysis on the results stored in
+    ``folder``). With ``fresh``, what is stored there and is not the result asked for (other code,
+    other arguments) is redone by the analysis itself, apart, and put in place once complete
+    (``analysis.analysis_dir.Study``; the bid table's ``build_bid_tables``), so the old results stay
+    whole until the new are and a report never mixes two. Without, a refusal of what is stored is
+    one line naming --data (a refusal that --fresh answers: a full disk is not one)."""
     from analysis.stored import StaleResultError
     from sim.runs import RunDirError, StorageError
 
-    if not redo:
-        try:
-            return compute(folder)
-        except (StaleResultError, RunDirError) as exc:
-            if isinstance(exc, StorageError) or "--fresh" not in str(exc):
-                raise  # not a refusal of what is stored (a full disk, a lock): --fresh would not help
-            if not fresh:
-                reason = re.sub(r"; [^;]*(--out|--fresh|--run)[^;]*$", "", str(exc))
-                raise ReportError(f"--data {data}: the stored results of the {SECTIONS[key]!r} section cannot be "
-                                  f"reused ({reason}); rerun with --fresh to redo them, or give another --data") \
-                    from None
-    redone = folder.with_name(f".{folder.name}.fresh")
-    if redone.exists() and stale_results(redone, SECTION_MODULES[key]):
-        shutil.rmtree(redone)  # an interrupted redo by yet other code
-    compute(redone)
-    old = folder.with_name(f".{folder.name}.stale-{os.getpid()}")
-    if folder.exists():
-        folder.rename(old)
-    redone.rename(folder)
-    shutil.rmtree(old, ignore_errors=True)
-    return compute(folder)  # all stored now: the results as read from the section's own folder
+    try:
+        return compute(folder, fresh)
+    except (StaleResultError, RunDirError) as exc:
+        if fresh or isinstance(exc, StorageError) or "--fresh" not in str(exc):
+            raise  # not a refusal of what is stored (a full disk, a lock): --fresh would not help
+        reason = re.sub(r"; [^;]*(--out|--fresh|--run)[^;]*$", "", str(exc))
+        raise ReportError(f"--data {data}: the stored results of the {SECTIONS[key]!r} section cannot be "
+                          f"reused ({reason}); rerun with --fresh to redo them, or give another --data") from None
 
 
 def _minutes(seconds: float) -> str:
@@ -408,26 +398,26 @@ def _minutes(seconds: float) -> str:
 
 # ---- the analyses, each returning its result object ---------------------------------------------
 def _bids(folder: Path, rules: str, seed: int, sizes: Sizes, threads: int | None, progress: Progress | None,
-          backend) -> BidTable:
+          backend, fresh: bool) -> BidTable:
     from analysis.present.plots import plot_bid_make_rates, plot_bid_methods
     from analysis.tables import tables_bids
 
     result = tables_bids(deals=sizes.bid_deals, rules=rules, seed=seed, out=folder, pimc_deals=sizes.pimc_deals,
-                         threads=threads, progress=progress, min_n=sizes.min_n, backend=backend)
+                         threads=threads, progress=progress, min_n=sizes.min_n, backend=backend, fresh=fresh)
     plot_bid_make_rates(result, result.plot_file)
     if result.methods_plot_file is not None:
         plot_bid_methods(result, result.methods_plot_file)
     return result
 
 
-def _marriages(folder: Path, bids: Path, rules: str, seed: int, sizes: Sizes, backend) -> MarriageOdds:
+def _marriages(folder: Path, bids: Path, rules: str, seed: int, sizes: Sizes, backend, fresh: bool) -> MarriageOdds:
     from analysis.marriages import tables_marriages
     from analysis.present.plots import plot_marriage_odds, plot_marriage_worth
     from analysis.tables import TABLE_FILE
 
     result = tables_marriages(deals=sizes.marriage_deals, seed=seed, rules=rules, out=folder,
                               play_deals=sizes.marriage_play_deals, players=PLAYER, bids=bids / TABLE_FILE,
-                              risk=RISKS[0], backend=backend)
+                              risk=RISKS[0], backend=backend, fresh=fresh)
     if result.plot_file is not None:
         plot_marriage_odds(result, result.plot_file)
     if result.worth is not None and result.worth_plot_file is not None:
@@ -435,42 +425,42 @@ def _marriages(folder: Path, bids: Path, rules: str, seed: int, sizes: Sizes, ba
     return result
 
 
-def _barrel(folder: Path, rules: list[str], seed: int, sizes: Sizes, backend) -> BarrelStats:
+def _barrel(folder: Path, rules: list[str], seed: int, sizes: Sizes, backend, fresh: bool) -> BarrelStats:
     from analysis.barrel import tables_barrel
     from analysis.present.plots import plot_barrel
 
     result = tables_barrel(games=sizes.barrel_games, rules=rules, players=PLAYER, seed=seed, out=folder,
-                           backend=backend)
+                           backend=backend, fresh=fresh)
     plot_barrel(result, result.plot_path)
     return result
 
 
-def _compare(folder: Path, rules: list[str], seed: int, sizes: Sizes, backend) -> Comparison:
+def _compare(folder: Path, rules: list[str], seed: int, sizes: Sizes, backend, fresh: bool) -> Comparison:
     from analysis.compare import compare
     from analysis.present.plots import plot_comparison
 
     result = compare(rules=rules, games=sizes.compare_games, players=PLAYER, seed=seed, out=folder,
-                     backend=backend)
+                     backend=backend, fresh=fresh)
     plot_comparison(result, result.plot_path)
     return result
 
 
-def _tournament(folder: Path, rules: str, seed: int, sizes: Sizes, backend) -> TournamentResult:
+def _tournament(folder: Path, rules: str, seed: int, sizes: Sizes, backend, fresh: bool) -> TournamentResult:
     from analysis.present.plots import plot_tournament
     from analysis.tournament import PLOT_FILE, tournament
 
     result = tournament(players=list(TOURNAMENT_PLAYERS), games=sizes.tournament_games, rules=rules, seed=seed,
-                        out=folder, backend=backend)
+                        out=folder, backend=backend, fresh=fresh)
     plot_tournament(result, folder / PLOT_FILE)
     return result
 
 
-def _strategy(folder: Path, rules: str, seed: int, sizes: Sizes, backend) -> StrategyReport:
+def _strategy(folder: Path, rules: str, seed: int, sizes: Sizes, backend, fresh: bool) -> StrategyReport:
     from analysis.present.plots import plot_strategy
     from analysis.strategy import strategy
 
     result = strategy(games=sizes.strategy_games, deals=sizes.strategy_deals, rules=rules, players="learned",
-                      seed=seed, out=folder, backend=backend)
+                      seed=seed, out=folder, backend=backend, fresh=fresh)
     plot_strategy(result, result.plot_path)
     return result
 

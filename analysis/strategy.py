@@ -968,7 +968,7 @@ def strategy(*, games: int, deals: int, rules: str = "classic", players: str = "
     under ``out/strategy-runs`` and reused, the table as ``out/strategy.parquet``; what ``out``
     holds from other arguments or other code is refused (``analysis.analysis_dir``) unless
     ``fresh``, which redoes it. ``progress(stage, units done, units)`` follows the play."""
-    from analysis.analysis_dir import check_stored, finished_games, worded_for
+    from analysis.analysis_dir import Study, finished_games, store_table, worded_for
     from sim import __version__
     from sim.engine import BatchSpec
     from sim.fingerprint import code_fingerprint
@@ -991,14 +991,15 @@ def strategy(*, games: int, deals: int, rules: str = "classic", players: str = "
         specs["deals-concede-off"] = BatchSpec(mode="deals", n=deals, rules=_concede_off(loaded), players=players,
                                                seed=seed, chunk_size=specs["deals"].chunk_size)
     out = Path(out)
-    runs = {name: out / RUNS_DIR / name for name in specs}
+    study = Study(out, "strategy", (TABLE_FILE,), {f"{RUNS_DIR}/{name}": spec for name, spec in specs.items()},
+                  drawn=(PLOT_FILE,))
     meta = {"thousand_version": __version__, FINGERPRINT: code_fingerprint("strategy"), "table": "strategy",
             "games": games, "deals": deals, "seed": seed, "players": list(specs["games"].players),
             "rules_name": rules, "rules": loaded.to_dict()}
-    check_stored(out, out / TABLE_FILE, meta, IDENTITY, what=f"the strategy table stored in --out {out}",
-                 runs={runs[k]: specs[k] for k in specs}, fresh=fresh)
+    home = study.home(meta, IDENTITY, what=f"the strategy table stored in --out {out}", fresh=fresh)
     check_output_dir(out)
-    with worded_for(out, out / RUNS_DIR):
+    runs = {name: home / RUNS_DIR / name for name in specs}
+    with worded_for(out, home / RUNS_DIR):
         play_runs({runs["games"]: specs["games"]}, progress=progress, stage="games", backend=backend, fresh=fresh)
         play_runs({runs[k]: spec for k, spec in specs.items() if k != "games"}, progress=progress,
                   stage="paired deals", backend=backend, fresh=fresh)
@@ -1012,14 +1013,8 @@ def strategy(*, games: int, deals: int, rules: str = "classic", players: str = "
         "score": score_stats(game_deals, loaded, done)})
     meta["played_deals"] = game_deals.rows
     result = StrategyReport(rules_name=rules, games=games, deals=deals, seed=seed, players=tuple(meta["players"]),
-                            **sections, runs=runs, table_path=out / TABLE_FILE, plot_path=out / PLOT_FILE,
-                            provenance=meta)
-    _store(result)
+                            **sections, runs={name: out / RUNS_DIR / name for name in specs},
+                            table_path=out / TABLE_FILE, plot_path=out / PLOT_FILE, provenance=meta)
+    store_table(result.to_polars(), home / TABLE_FILE, {k: json.dumps(json_ready(v)) for k, v in meta.items()})
+    study.commit(home)
     return result
-
-
-def _store(result: StrategyReport) -> None:
-    from sim.runs import write_parquet_atomic
-
-    write_parquet_atomic(result.to_polars(), result.table_path,
-                         {k: json.dumps(json_ready(v)) for k, v in result.provenance.items()})

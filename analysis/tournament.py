@@ -24,7 +24,8 @@ exactly their share (1/n) by construction.
 players and the seatings (``_plan``), the run specs (``_run_specs``), what is stored with the
 table (``_provenance``), checking what ``--out`` holds (``_check_stored``), playing
 (``_play``), the sums over the chunks (``_sums``, ``_chunk``), the players' rows
-(``_player_rows``), the pairwise paired tests (``_pair_rows``) and storing (``_store``). The
+(``_player_rows``), the pairwise paired tests (``_pair_rows``) and storing (``store_table``, then
+``Study.commit``, which swaps a redo in). The
 text is ``analysis.present.text.tournament_lines``, the plot
 ``analysis.present.plots.plot_tournament``.
 """
@@ -40,7 +41,7 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from analysis.analysis_dir import file_label, short_hash
+from analysis.analysis_dir import Study, file_label, short_hash, store_table
 from analysis.stats import RatioOfSums, holm, two_sided_p
 from analysis.stored import FINGERPRINT, holds_out
 from sim import InputError
@@ -320,8 +321,9 @@ def tournament(*, players: list[str] | None = None, games: int | None = None, de
     provenance = _provenance(plan)
     # Everything is checked before anything is written or played: a refused command leaves the
     # folder as it was and draws no progress bar.
-    _check_stored(plan, provenance, out, fresh=fresh)
-    shards, finished = _play(plan, out, progress=progress, backend=backend, fresh=fresh)
+    study = _study(plan, out)
+    home = _check_stored(study, provenance, fresh=fresh)
+    shards, finished = _play(plan, out, home, progress=progress, backend=backend, fresh=fresh)
     if finished is not None:
         provenance["finished_games"] = finished
     sums = _sums(plan, shards)
@@ -331,7 +333,8 @@ def tournament(*, players: list[str] | None = None, games: int | None = None, de
         compared=plan.measure, finished_games=finished, players=_player_rows(plan, sums), pairs=_pair_rows(plan, sums),
         table_path=out / TABLE_FILE, plot_path=out / PLOT_FILE, run_dirs=tuple(plan.dirs.values()),
         provenance=provenance)
-    _store(result)
+    store_table(result.to_polars(), home / TABLE_FILE, {k: json.dumps(v) for k, v in provenance.items()})
+    study.commit(home)
     return result
 
 
@@ -426,33 +429,41 @@ def _provenance(plan: _Plan) -> dict:
             "ranking": f"by duplicate {plan.measure}; pairs by paired t over {plan.mode} numbers, Holm-corrected"}
 
 
-def _check_stored(plan: _Plan, provenance: dict, out: Path, *, fresh: bool) -> None:
+def _study(plan: _Plan, out: Path) -> Study:
+    """What the tournament owns in ``out``: its table, its plot and the seatings' runs."""
+    return Study(out, "tournament", (TABLE_FILE,),
+                 {plan.dirs[t].relative_to(out).as_posix(): spec for t, spec in plan.specs.items()}, drawn=(PLOT_FILE,))
+
+
+def _check_stored(study: Study, provenance: dict, *, fresh: bool) -> Path:
     """Refuse what ``out`` holds that this tournament cannot reuse (a table or runs of other
-    arguments or code, unless ``fresh``), and an ``out`` that cannot hold it."""
-    from analysis.analysis_dir import check_stored, compared_on
+    arguments or code, unless ``fresh``), and an ``out`` that cannot hold it; returns where it is
+    played and stored (``Study.home``)."""
+    from analysis.analysis_dir import compared_on
     from sim.runs import check_output_dir
 
-    check_stored(out, out / TABLE_FILE, provenance,
-                 compared_on(provenance, IDENTITY, by="players", of="player_params"),
-                 what=f"the tournament stored in --out {out}", runs={plan.dirs[t]: plan.specs[t] for t in plan.specs},
-                 fresh=fresh)
-    check_output_dir(out)
+    home = study.home(provenance, compared_on(provenance, IDENTITY, by="players", of="player_params"),
+                      what=f"the tournament stored in --out {study.out}", fresh=fresh)
+    check_output_dir(study.out)
+    return home
 
 
-def _play(plan: _Plan, out: Path, *, progress: Progress | None, backend: Backend | None,
+def _play(plan: _Plan, out: Path, home: Path, *, progress: Progress | None, backend: Backend | None,
           fresh: bool) -> tuple[dict, int | None]:
-    """Play the runs (those stored are reused): ({run key: its verified shards}, the games that
-    finished over every run, or None for deals). No game finished is refused: no win share."""
+    """Play the runs in ``home`` (``out``, or a redo's folder; those stored are reused): ({run key:
+    its verified shards}, the games that finished over every run, or None for deals). No game
+    finished is refused: no win share."""
     from analysis.analysis_dir import NoResultError, finished_games, worded_for
     from sim.runs import play_runs, verify_run
 
-    with worded_for(out, out / "runs"):
-        play_runs({plan.dirs[t]: spec for t, spec in plan.specs.items()}, progress=progress, stage="seatings",
+    dirs = {t: home / folder.relative_to(out) for t, folder in plan.dirs.items()}
+    with worded_for(out, home / "runs"):
+        play_runs({dirs[t]: spec for t, spec in plan.specs.items()}, progress=progress, stage="seatings",
                   backend=backend, fresh=fresh)
-        shards = {t: verify_run(plan.dirs[t]) for t in plan.specs}
+        shards = {t: verify_run(dirs[t]) for t in plan.specs}
         if plan.mode != "games":
             return shards, None
-        finished = sum(done for done, _ in finished_games(plan.dirs).values())
+        finished = sum(done for done, _ in finished_games(dirs).values())
         if not finished:
             limit = next(iter(plan.specs.values())).max_deals_per_game
             raise NoResultError(f"0 of the {plan.size:,} games of each of the {len(plan.seatings)} seatings "
@@ -578,14 +589,6 @@ def _pair_rows(plan: _Plan, sums: _Sums) -> tuple[PairRow, ...]:
     return tuple(PairRow(player=a, against=b, diff=d["mean"], ci_low=d["ci_low"], ci_high=d["ci_high"], p=p,
                          p_holm=q, significant=bool(q == q and q < 0.05))
                  for (a, b, d, p), q in zip(found, holm([p for *_, p in found]), strict=True))
-
-
-def _store(result: TournamentResult) -> None:
-    """The players' table, with what made it as its metadata (JSON values)."""
-    from sim.runs import write_parquet_atomic
-
-    write_parquet_atomic(result.to_polars(), result.table_path,
-                         {k: json.dumps(v) for k, v in result.provenance.items()})
 
 
 def _observed(x: float) -> float | None:

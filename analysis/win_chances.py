@@ -60,7 +60,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from analysis.bid_value import clustered_mean
-from analysis.stored import FINGERPRINT, holds_out, manifest_problem, write_manifest
+from analysis.stored import FINGERPRINT, holds_out, manifest_problem
 from sim import InputError
 from sim.engine.schema import EV_BARREL_ON, EV_BARREL_STAY, EV_BOLT_PENALTY, EV_REDEAL_PENALTY
 
@@ -558,7 +558,7 @@ def win_chances(*, rules: str = "classic", games: int = 20_000, players: str = "
 
     from analysis.analysis_dir import (
         NoResultError,
-        check_stored,
+        Study,
         read_table_metadata,
         require_finished,
         rules_folder,
@@ -589,17 +589,18 @@ def win_chances(*, rules: str = "classic", games: int = 20_000, players: str = "
                        "smoothness": SMOOTHNESS, "block_bins": BLOCK_BINS, "interaction_ridge": INTERACTION_RIDGE,
                        "holdout_every": HOLDOUT_EVERY}}
     table = out / TABLE_FILE
-    check_stored(out, table, meta, IDENTITY, what=f"the win-chance table stored in --out {out}", runs={run: spec},
-                 fresh=fresh)
-    if table.exists() and not fresh and manifest_problem(table) is None:
+    study = Study(out, "win_chances", (TABLE_FILE,), {run.relative_to(out).as_posix(): spec}, drawn=(PLOT_FILE,))
+    home = study.home(meta, IDENTITY, what=f"the win-chance table stored in --out {out}", fresh=fresh)
+    if home == out and table.exists() and not fresh and manifest_problem(table) is None:
         stored = read_table_metadata(table)
         if "result" in stored:
             return _from_stored(stored, table, run, out)
     check_output_dir(out)
-    with worded_for(out, out / "win-runs"):
-        play_runs({run: spec}, progress=progress, stage="games", backend=backend, fresh=fresh)
-        require_finished({rules_label(0, rules): run}, what="rule set", limit=spec.max_deals_per_game)
-        obs, finished, deals = _read_observations(run, grid)
+    with worded_for(out, home / "win-runs"):
+        played = home / run.relative_to(out)
+        play_runs({played: spec}, progress=progress, stage="games", backend=backend, fresh=fresh)
+        require_finished({rules_label(0, rules): played}, what="rule set", limit=spec.max_deals_per_game)
+        obs, finished, deals = _read_observations(played, grid)
     held = obs["game"] % HOLDOUT_EVERY == 0
     if held.all() or not held.any():
         raise NoResultError(f"the finished games of the run are all {'held out' if held.all() else 'fitted'}; play "
@@ -621,7 +622,8 @@ def win_chances(*, rules: str = "classic", games: int = 20_000, players: str = "
                             smooth=smooth.reshape(shape), wins=wins.reshape(shape), counts=n.reshape(shape),
                             validation=validation, checks=checks, run=run, table_path=table,
                             plot_path=out / PLOT_FILE, provenance=meta)
-    _store(result)
+    _store(result, home / TABLE_FILE)
+    study.commit(home)
     return result
 
 
@@ -651,16 +653,16 @@ def _read_observations(run: Path, grid: Grid) -> tuple[dict[str, np.ndarray], in
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}, finished, deals
 
 
-def _store(result: WinChanceTable) -> None:
+def _store(result: WinChanceTable, path: Path) -> None:
+    """The table and its metadata (what made it, and the result's summary, read back by
+    ``_from_stored``) stored as ``path``: ``result.table_path``, or its place in a redo's folder."""
+    from analysis.analysis_dir import store_table
     from analysis.stats import json_ready
-    from sim.runs import write_parquet_atomic
 
     summary = {"finished": result.finished, "deals": result.deals, "checks": dataclasses.asdict(result.checks),
                "validation": dataclasses.asdict(result.validation)}
     meta = {**result.provenance, "result": summary}
-    write_parquet_atomic(result.to_polars(), result.table_path,
-                         {k: json.dumps(json_ready(v)) for k, v in meta.items()})
-    write_manifest(result.table_path)
+    store_table(result.to_polars(), path, {k: json.dumps(json_ready(v)) for k, v in meta.items()})
 
 
 def _from_stored(stored: dict, table: Path, run: Path, out: Path) -> WinChanceTable:

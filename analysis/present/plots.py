@@ -55,16 +55,30 @@ def pyplot() -> ModuleType:
 
 
 def save(fig: Figure, path: Path, *, tight: bool = True) -> None:
-    """Save ``fig`` as PNG to ``path`` through a temporary name, then close it."""
+    """Save ``fig`` as PNG to ``path`` through a temporary name, then close it. A plot already
+    stored with these very bytes is left as it is: a current result is read, not rewritten (a
+    read-only mount will do)."""
+    import io
+
     plt = pyplot()
     if tight:
         fig.tight_layout()
-    tmp = Path(path).with_name(f".{Path(path).name}.tmp.png")
+    buffer = io.BytesIO()
     try:
-        fig.savefig(tmp, dpi=110)
-        tmp.replace(path)
+        fig.savefig(buffer, format="png", dpi=110)
     finally:
         plt.close(fig)
+    data = buffer.getvalue()
+    try:
+        if Path(path).read_bytes() == data:
+            return
+    except OSError:
+        pass  # none stored yet (or unreadable): written
+    tmp = Path(path).with_name(f".{Path(path).name}.tmp.png")
+    try:
+        tmp.write_bytes(data)
+        tmp.replace(path)
+    finally:
         tmp.unlink(missing_ok=True)
 
 

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from analysis import report, tables
 from analysis.report import Sizes, build_report
-from analysis.stored import FINGERPRINT
+from analysis.stored import FINGERPRINT, manifest_path, write_manifest
 from cli import app
 from sim.fingerprint import code_fingerprint
 
@@ -45,13 +45,16 @@ def _files(folder: Path) -> dict[str, bytes]:
 
 
 def _set_metadata(path: Path, **changes) -> None:
-    """Rewrite a Parquet file with some of its key-value metadata changed (as an editor would)."""
+    """Rewrite a Parquet file with some of its key-value metadata changed (as an editor would), and
+    its manifest when it has one: a table made so, intact, not a damaged one."""
     import pyarrow.parquet as pq
 
     table = pq.read_table(path)
     meta = {k: v for k, v in (pq.read_metadata(path).metadata or {}).items() if k != b"ARROW:schema"}
     meta.update({k.encode(): json.dumps(v).encode() for k, v in changes.items()})
     pq.write_table(table.replace_schema_metadata(meta), path)
+    if manifest_path(path).exists():
+        write_manifest(path)
     assert tables.read_metadata(path)[next(iter(changes))] == next(iter(changes.values()))
 
 
