@@ -592,8 +592,13 @@ def tournament(
                      games=games, deals=deals, rules=rules, seed=seed, out=out, fresh=fresh)
 
 
+# The options --quick sets (to the sizes its help gives): refused beside it rather than overridden.
+QUICK_SETS = ("rounds", "deals", "hidden", "epochs", "bid_deals", "bid_hidden", "bid_epochs")
+
+
 @app.command("train")
 def train(
+    ctx: typer.Context,
     out: Annotated[Path, typer.Option(help="the training folder (resumed when it holds this training)")],
     rules: Annotated[str, typer.Option(
         help="'mixture' (the shipped weights' mix of presets and play options), a preset or a TOML file")]
@@ -653,6 +658,13 @@ def train(
     except ValueError:
         _fail(f"--label-shares must be shares such as 0.2,0.5, not {label_shares!r}")
     if quick:
+        # given on the command line (a ParameterSource, of the click typer carries: told by its name)
+        given = [f"--{name.replace('_', '-')}" for name in QUICK_SETS
+                 if ctx.get_parameter_source(name).name != "DEFAULT"]
+        if given:
+            named = " and ".join(given)
+            _fail(f"--quick sets {named} itself: give {named} without --quick, or --quick without "
+                  f"{'them' if len(given) > 1 else 'it'}")
         rounds, deals, sizes, epochs = 2, 300, (32, 16), 2
         bid_deals, bid_hidden, bid_epochs = 300, 16, 2
     try:

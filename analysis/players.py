@@ -7,9 +7,11 @@ realistic player that plays at Monte Carlo speed (docs/learned.md). It plays 3 a
 the 2-player game, for which no weights are trained, the default is the heuristic player. The
 tournament's default field is the learned player, the heuristic player and the ported Leadage bot.
 
-A result records its players by name and, for every learned player among them, the SHA-256 of
-the weights file it played (``learned_weights``), so that a result of other weights is never
-taken for this one's (the shipped weights are also covered by the code fingerprint).
+A result records its players by name and, for every learned player among them, what it played of
+its weights file (``learned_weights``: ``sim.players.learned_weights.weights_identity``, the npz
+and what its manifest makes of it), so that a result of other weights, or of the same weights
+under an edited manifest, is never taken for this one's (the shipped weights are also covered by
+the code fingerprint).
 """
 
 from __future__ import annotations
@@ -43,9 +45,9 @@ def players_or_default(players: str | None, rules: HouseRules) -> str:
 
 
 def learned_weights(players: Sequence[str]) -> dict[str, str]:
-    """{learned player's name: the SHA-256 of the weights file it plays}, one entry per distinct
-    learned player of ``players`` (empty when none is learned)."""
-    from sim.fingerprint import file_sha256
+    """{learned player's name: the identity of what it plays (``weights_identity``)}, one entry per
+    distinct learned player of ``players`` (empty when none is learned)."""
     from sim.players import is_learned, weights_file
+    from sim.players.learned_weights import weights_identity
 
-    return {name: file_sha256(weights_file(name)) for name in dict.fromkeys(players) if is_learned(name)}
+    return {name: weights_identity(weights_file(name)) for name in dict.fromkeys(players) if is_learned(name)}

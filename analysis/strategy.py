@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from analysis.players import learned_weights
 from analysis.stats import Z95, PairedRatioSums, holm, json_ready, two_sided_p, wilson_interval
 from analysis.stored import FINGERPRINT, holds_out
 from sim import InputError
@@ -844,7 +845,8 @@ def score_stats(d: Deals, rules: HouseRules, finished: int) -> ScoreStats:
 # What identifies a stored strategy table (besides the code fingerprint): metadata key -> (what a
 # refusal calls it, the option that sets it).
 IDENTITY = {"table": ("the kind of table", None), "rules": ("the rules", None), "games": ("the sizes", "--games"),
-            "deals": ("the sizes", "--deals"), "seed": ("the seed", "--seed"), "players": ("the players", "--players")}
+            "deals": ("the sizes", "--deals"), "seed": ("the seed", "--seed"), "players": ("the players", "--players"),
+            "learned_weights": ("the players (the learned player's weights, SHA-256)", "--players")}
 
 _SECTIONS = ("raising", "conceding", "discard", "marriage_order", "defence", "seats", "score")
 
@@ -995,6 +997,7 @@ def strategy(*, games: int, deals: int, rules: str = "classic", players: str = "
                   drawn=(PLOT_FILE,))
     meta = {"thousand_version": __version__, FINGERPRINT: code_fingerprint("strategy"), "table": "strategy",
             "games": games, "deals": deals, "seed": seed, "players": list(specs["games"].players),
+            "learned_weights": learned_weights(specs["games"].players),
             "rules_name": rules, "rules": loaded.to_dict()}
     home = study.home(meta, IDENTITY, what=f"the strategy table stored in --out {out}", fresh=fresh)
     check_output_dir(out)

@@ -249,10 +249,10 @@ def _run_key(kind: str, prm, default) -> str:
     same parameters play one."""
     from sim.players import is_learned, player_type, weights_file
 
-    if is_learned(kind) and ":" in kind:  # its weights by content, never by the file's name
-        from sim.fingerprint import file_sha256
+    if is_learned(kind) and ":" in kind:  # what it plays of its weights, never the file's name
+        from sim.players.learned_weights import weights_identity
 
-        kind = f"{player_type(kind)}-{file_sha256(weights_file(kind))[:12]}"
+        kind = f"{player_type(kind)}-{weights_identity(weights_file(kind))[:12]}"
     if prm == default:
         return kind
     return f"{kind}.{short_hash(prm.to_dict())}"

@@ -60,6 +60,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from analysis.bid_value import clustered_mean
+from analysis.players import learned_weights
 from analysis.stored import FINGERPRINT, holds_out, manifest_problem
 from sim import InputError
 from sim.engine.schema import EV_BARREL_ON, EV_BARREL_STAY, EV_BOLT_PENALTY, EV_REDEAL_PENALTY
@@ -536,12 +537,14 @@ class WinChanceTable:
                 "validation": dataclasses.asdict(self.validation), "cells": self.to_polars().to_dicts()}
 
 
-_PROVENANCE = ("thousand_version", FINGERPRINT, "table", "games", "seed", "players", "rules", "method")
+_PROVENANCE = ("thousand_version", FINGERPRINT, "table", "games", "seed", "players", "learned_weights", "rules",
+               "method")
 
 # What identifies a stored table (besides the code fingerprint): metadata key -> (what a refusal
 # calls it, the option that sets it).
 IDENTITY = {"table": ("the kind of table", None), "rules": ("the rules", "--rules"),
-            "games": ("the sizes", "--games"), "seed": ("the seed", "--seed"), "players": ("the players", "--players")}
+            "games": ("the sizes", "--games"), "seed": ("the seed", "--seed"), "players": ("the players", "--players"),
+            "learned_weights": ("the players (the learned player's weights, SHA-256)", "--players")}
 
 
 @holds_out()
@@ -584,7 +587,8 @@ def win_chances(*, rules: str = "classic", games: int = 20_000, players: str = "
     run = out / "win-runs" / rules_folder(0, rules, rec)
     grid = Grid.of(rec)
     meta = {"thousand_version": __version__, FINGERPRINT: code_fingerprint("win_chances"), "table": "win chances",
-            "games": games, "seed": seed, "players": list(spec.players), "rules": rec.to_dict(),
+            "games": games, "seed": seed, "players": list(spec.players),
+            "learned_weights": learned_weights(spec.players), "rules": rec.to_dict(),
             "method": {"bin_width": BIN_WIDTH, "floor": FLOOR, "prior_strength": PRIOR_STRENGTH,
                        "smoothness": SMOOTHNESS, "block_bins": BLOCK_BINS, "interaction_ridge": INTERACTION_RIDGE,
                        "holdout_every": HOLDOUT_EVERY}}

@@ -53,7 +53,7 @@ from sim.engine.workspace import (
     new_game_state,
     new_workspace,
 )
-from sim.fingerprint import code_fingerprint, file_sha256
+from sim.fingerprint import code_fingerprint
 from sim.game.bids_nb import auction_cap
 from sim.game.cards import CardError, parse_card, parse_hand
 from sim.game.play_nb import beats, legal_follows
@@ -85,6 +85,7 @@ from sim.players import (
     seat_tuple,
 )
 from sim.players.layout import PLAYER_SCRIPTED
+from sim.players.learned_weights import weights_identity
 from sim.solver import PIMC_TABLE_LOG2_ROWS, TABLE_LOG2_ROWS
 
 if TYPE_CHECKING:  # the kernels' users (the advisor) need not load Polars
@@ -173,9 +174,10 @@ class BatchSpec:
             "heuristic_params": (self.params.to_dict() if isinstance(self.params, HeuristicParams)
                                  else [p.to_dict() for p in self.params]),
             "max_deals_per_game": self.max_deals_per_game,
-            # the learned seats' weights files by SHA-256 (the shipped ones are also covered by the code
+            # what the learned seats play of their weights files, by SHA-256 (weights_identity: the npz
+            # and what its manifest makes of it; the shipped ones are also covered by the code
             # fingerprint, which hashes sim/'s data files): a run of other weights is never reused
-            **({"learned_weights": [file_sha256(p) for p in learned_weights_files(self.players)]}
+            **({"learned_weights": [weights_identity(p) for p in learned_weights_files(self.players)]}
                if any(is_learned(p) for p in self.players) else {}),
         }
 

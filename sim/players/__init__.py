@@ -7,6 +7,7 @@ reaches them only through ``seat_nb``, one function per kind of decision.
 
 from __future__ import annotations
 
+import csv
 import math
 import tomllib
 from collections.abc import Sequence
@@ -25,6 +26,7 @@ __all__ = [
     "default_params", "PLAYER_NAMES", "LEARNED_TYPES", "player_type", "is_learned", "weights_file", "parse_players",
     "player_codes", "learned_weights_files", "learned_nets", "row_seats", "params_matrix", "seat_params",
     "load_player_file", "PARAMETERISED_PLAYERS", "SEARCHING_PLAYERS", "seat_buffers", "seat_tuple",
+    "MAX_GIFT_CANDIDATES",
 ]
 
 PIMC_WORLDS = 20  # worlds a PIMC seat samples per decision in games (HeuristicParams.pimc_worlds)
@@ -34,6 +36,7 @@ PIMC_WORLDS = 20  # worlds a PIMC seat samples per decision in games (HeuristicP
 MAX_PIMC_WORLDS = 1000
 # Gift pairs a learned declarer values with its net, cheapest first (learned_nb.learned_discard).
 GIFT_CANDIDATES = 4
+MAX_GIFT_CANDIDATES = 90  # every ordered pair of two gifts from the declarer's ten cards
 
 
 class PlayerError(InputError):
@@ -150,17 +153,23 @@ def _normal_name(name: str) -> str:
 
 def parse_players(spec: str | list[str] | tuple[str, ...], n: int = 3) -> tuple[str, ...]:
     """``"heuristic"`` (every seat) or ``"heuristic,random,random"`` (seat by seat, ``n`` seats);
-    ``learned:PATH`` names a learned player with the weights file PATH (checked here)."""
-    names = [_normal_name(n_) for n_ in (spec.split(",") if isinstance(spec, str) else spec)]
+    ``learned:PATH`` names a learned player with the weights file PATH (checked here). A player
+    holding a comma (a weights path) is quoted as in CSV: ``'"learned:a,b.npz",heuristic,heuristic'``."""
+    names = [_normal_name(n_) for n_ in (_split_players(spec) if isinstance(spec, str) else spec)]
+    # where a weights path holding a comma was cut in two, the way to give it
+    hint = _COMMA_HINT if isinstance(spec, str) and ":" in spec and "," in spec else ""
     if len(names) == 1:
         names = names * n
     if len(names) != n:
         raise PlayerError(f"players {spec!r}: give one player for every seat or {_WORDS.get(n, n)}, comma-separated"
-                          + ("" if n == 3 else f" (players = {n})"))
+                          + ("" if n == 3 else f" (players = {n})") + hint)
     for name in names:
         if player_type(name) not in PLAYER_CODES:
             raise PlayerError(f"unknown player {name!r}; players are: {', '.join(PLAYER_NAMES)}, or learned:PATH "
-                              "(the weights file PATH of `thousand train`)")
+                              "(the weights file PATH of `thousand train`)" + hint)
+        if is_learned(name) and ":" in name and not name.split(":", 1)[1].strip():
+            raise PlayerError(f"player {name!r} names no weights file: give learned:PATH, PATH the weights file of "
+                              "`thousand train`")
     for path in learned_weights_files(names):
         from sim.players.learned_weights import load_weights
 
@@ -175,6 +184,13 @@ def parse_players(spec: str | list[str] | tuple[str, ...], n: int = 3) -> tuple[
 
 
 _WORDS = {2: "two", 3: "three", 4: "four"}
+_COMMA_HINT = ("; a weights path holding a comma is given in double quotes, as in CSV: "
+               "'\"learned:PATH\",heuristic,heuristic' (or in a player file's weights)")
+
+
+def _split_players(spec: str) -> list[str]:
+    """The comma-separated players of ``spec``, an item in double quotes keeping its commas (CSV)."""
+    return next(csv.reader([spec], skipinitialspace=True), None) or [""]
 
 
 def player_codes(names: tuple[str, ...]) -> np.ndarray:
@@ -282,7 +298,10 @@ def load_player_file(path: str | Path, n: int) -> tuple[str, HeuristicParams]:
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
             raise PlayerError(f"player file {str(path)!r}: {key} must be a number, not {value!r}")
     for key, low, high in (("pimc_worlds", 1, MAX_PIMC_WORLDS), ("search_worlds", 1, MAX_PIMC_WORLDS),
-                           ("search_cards", 0, 8)):
+                           ("search_cards", 0, 8), ("gift_candidates", 1, MAX_GIFT_CANDIDATES)):
+        if key in data and not float(data[key]).is_integer():  # a count: the kernels would cut it short
+            raise PlayerError(f"player file {str(path)!r}: {key} is a count, a whole number from {low} to {high}, "
+                              f"not {data[key]}")
         if key in data and not low <= data[key] <= high:
             raise PlayerError(f"player file {str(path)!r}: {key} must be from {low} to {high}, not {data[key]}")
     if data.get("search_margin", 0) < 0:

@@ -3,12 +3,19 @@
 both before anything is played, and packs the arrays into the blob the kernels read
 (``learned_layout``). A file that is missing, damaged, tampered with, or made for another
 feature layout gets one ``WeightsError`` line naming the file and what is wrong.
+
+What a learned player plays of a weights file is the packed blob: the manifest counts too (its
+``bidding`` section says whether the bidding nets play and gives the dark game's figures), so a
+result records the blob's SHA-256 (``weights_identity``), never the npz's alone.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
 import os
+import zipfile
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -38,7 +45,8 @@ from sim.players.learned_layout import (
 
 __all__ = [
     "WEIGHTS_FORMAT", "WEIGHTS_DIR", "DEFAULT_WEIGHTS", "ARRAYS", "BIDDING_ARRAYS", "WeightsError", "shapes_of",
-    "bidding_shapes_of", "has_bidding", "pack", "manifest_path", "save_weights", "load_weights", "weights_matrix",
+    "bidding_shapes_of", "has_bidding", "pack", "manifest_path", "save_weights", "load_weights", "weights_identity",
+    "weights_matrix",
 ]
 
 WEIGHTS_FORMAT = 1
@@ -93,8 +101,14 @@ def manifest_path(npz: Path) -> Path:
 
 def save_weights(npz: str | Path, arrays: dict[str, np.ndarray], manifest: dict) -> str:
     """Write ``npz`` and its manifest (each to a temporary name, then renamed: never a partial
-    file); the manifest gains format, feature version, sizes and the npz's SHA-256, returned."""
+    file); the manifest gains format, feature version, sizes and the npz's SHA-256, returned. A
+    manifest holding a figure that is not finite (a fit that diverged) is refused before anything
+    is written, as ``load_weights`` would refuse it."""
     npz = Path(npz)
+    odd = _not_finite(manifest)
+    if odd is not None:
+        raise WeightsError(f"weights file {str(npz)!r} not written: its manifest's {odd[0]} would be {odd[1]}, not a "
+                           "finite number")
     npz.parent.mkdir(parents=True, exist_ok=True)
     tmp = npz.with_name(npz.name + ".tmp.npz")
     names = ARRAYS + (BIDDING_ARRAYS if has_bidding(arrays) else ())
@@ -117,9 +131,11 @@ def load_weights(npz: str | Path) -> tuple[np.ndarray, dict]:
     """(the packed float32 blob, the manifest) of the weights file ``npz``, every check passed."""
     npz = Path(npz)
     name = str(npz)
-    mpath = manifest_path(npz)
+    if npz.is_dir():
+        raise WeightsError(f"weights file {name!r} is a folder, not a weights file (the NAME.npz of `thousand train`)")
     if not npz.is_file():
         raise WeightsError(f"weights file {name!r} does not exist")
+    mpath = manifest_path(npz)
     if not mpath.is_file():
         raise WeightsError(f"weights file {name!r} has no manifest {mpath.name!r} beside it")
     try:
@@ -128,6 +144,10 @@ def load_weights(npz: str | Path) -> tuple[np.ndarray, dict]:
         raise WeightsError(f"the manifest of weights file {name!r} cannot be read: {e}") from None
     if not isinstance(meta, dict) or meta.get("format") != WEIGHTS_FORMAT:
         raise WeightsError(f"weights file {name!r}: its manifest is not a format-{WEIGHTS_FORMAT} weights manifest")
+    odd = _not_finite(meta)
+    if odd is not None:
+        raise WeightsError(f"weights file {name!r}: its manifest's {odd[0]} is {odd[1]}, not a finite number; "
+                           "train the weights again")
     if meta.get("features_version") != FEATURES_VERSION or meta.get("n_in") != N_IN:
         raise WeightsError(f"weights file {name!r} was made for feature layout {meta.get('features_version')} "
                            f"({meta.get('n_in')} inputs); this code reads layout {FEATURES_VERSION} ({N_IN} inputs): "
@@ -141,7 +161,9 @@ def load_weights(npz: str | Path) -> tuple[np.ndarray, dict]:
             arrays = {k: data[k] for k in ARRAYS}
             if isinstance(meta.get("bidding"), dict):
                 arrays.update({k: data[k] for k in BIDDING_ARRAYS})
-    except (OSError, ValueError, KeyError) as e:
+    except (OSError, ValueError, KeyError, EOFError, TypeError, zipfile.BadZipFile) as e:
+        # a file damaged where its manifest's SHA-256 matches the damage (made so, or the manifest
+        # rewritten): not an npz, a member cut short or not an array
         raise WeightsError(f"weights file {name!r} cannot be read: {e}") from None
     hidden = meta.get("hidden")
     if not _two_sizes(hidden):
@@ -159,6 +181,28 @@ def load_weights(npz: str | Path) -> tuple[np.ndarray, dict]:
             raise WeightsError(f"weights file {name!r}: array {k} is {arrays[k].dtype} {arrays[k].shape}, "
                                f"not finite float32 {shape}")
     return pack(arrays, bidding), meta
+
+
+def weights_identity(npz: str | Path) -> str:
+    """The identity a result records of the learned player of weights file ``npz``: the SHA-256 of
+    its packed blob, everything its seats read (the card net, and the bidding nets with the
+    manifest's dark-game figures where the manifest lets them play). Other weights, or the same npz
+    under an edited manifest that plays otherwise, are another player; a manifest edited where play
+    does not read it (its history, its name) is the same player."""
+    return hashlib.sha256(load_weights(npz)[0].tobytes()).hexdigest()
+
+
+def _not_finite(value, where: str = "") -> tuple[str, float] | None:
+    """(where, as "bidding.dark_value" or "history.0.val_regret", the figure) of the first figure
+    of a manifest that is not a finite number (Python's JSON reads NaN and Infinity), or None."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return where, value
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        found = _not_finite(item, f"{where}.{key}" if where else str(key))
+        if found is not None:
+            return found
+    return None
 
 
 def _two_sizes(sizes) -> bool:

@@ -39,8 +39,10 @@ from sim.runs.store import (
 __all__ = ["COMBINE_KEYS", "run_seeds", "combine_runs"]
 
 # What runs must share to be combined: they are then one sample of the same experiment, made by
-# this very code.
-COMBINE_KEYS = (FINGERPRINT, "mode", "rules", "players", "heuristic_params", "chunk_size", "max_deals_per_game")
+# this very code (learned_weights: what the learned seats play of their weights files, in runs that
+# have learned seats; the same path may hold other weights, or the same npz another manifest).
+COMBINE_KEYS = (FINGERPRINT, "mode", "rules", "players", "heuristic_params", "chunk_size", "max_deals_per_game",
+                "learned_weights")
 
 
 def run_seeds(meta: dict) -> list[int]:
@@ -85,7 +87,7 @@ def combine_runs(sources: list[Path], out: Path, *, command: list[str] | None = 
         raise RunDirError(f"--out {out} exists and is not an empty directory; choose a new one")
     shards = [verify_run(s) for s in sources]  # every source complete and intact, or refused
     tables = list(_tables(metas[0]["mode"]))
-    spec = {**{k: metas[0][k] for k in COMBINE_KEYS}, "thousand_version": __version__,
+    spec = {**{k: metas[0][k] for k in COMBINE_KEYS if k in metas[0]}, "thousand_version": __version__,
             "sample_size": sum(m["sample_size"] for m in metas), "seed": seeds[0], "seeds": seeds,
             "combined_from": [{"run": str(s), "seeds": run_seeds(m), "sample_size": m["sample_size"],
                                "manifest_sha256": file_sha256(s / MANIFEST_FILE)}

@@ -40,13 +40,15 @@ from sim.training.bidding_nb import (
 
 __all__ = [
     "PLAYOUT_STREAM", "SCALE", "LADDER", "OPENING", "generate_playouts", "made_ladder", "bidding_rows",
-    "ladder_inputs_of", "init_ladder", "ladder_numpy", "fit_ladder", "ladder_figures", "dark_figures", "fit_bidding",
+    "ladder_inputs_of", "init_ladder", "ladder_numpy", "fit_ladder", "ladder_figures", "dark_figures",
+    "BID_VALIDATION_SHARE", "held_out_deals", "fit_bidding",
 ]
 
 PLAYOUT_STREAM = 11  # chunk_rng streams of the playouts (12: their deals)
 SCALE = 100.0
 LADDER = LADDER_LO + LADDER_STEP * np.arange(N_LADDER)  # the contracts of the ladder
 OPENING = LADDER_LO  # the first hand's forced opening bid the dark game is set against
+BID_VALIDATION_SHARE = 0.05  # deals of the playouts held out of the bidding nets' fit
 
 
 def generate_playouts(rules: HouseRules, seed: int, index: int, n_deals: int, net: np.ndarray,
@@ -196,10 +198,17 @@ def dark_figures(arrays: dict[str, np.ndarray], x_b: np.ndarray, ladder: np.ndar
             "declare_share": float(declares.mean())}
 
 
+def held_out_deals(n_deals: int, seed: int) -> np.ndarray:
+    """bool (n_deals,): the playout deals held out of the bidding nets' fit to validate it (each
+    deal's three playouts go together). A pure function of the number of deals and the seed, so
+    that ``thousand train`` can refuse, before any work, sizes that hold out nothing."""
+    return np.random.default_rng([seed, 7]).random(n_deals) < BID_VALIDATION_SHARE
+
+
 def fit_bidding(parts: list[tuple[np.ndarray, np.ndarray]], *, hidden: int, epochs: int, seed: int,
                 log: Callable[[str], None] = print) -> tuple[dict[str, np.ndarray], dict]:
     """(the arrays b_* and c_*, the manifest's "bidding" record) fitted to playout parts, each
-    (rows, rules array); 5% of the deals held out."""
+    (rows, rules array); the deals of ``held_out_deals`` held out."""
     table = np.stack([r for _, r in parts])
     cols: dict[str, list[np.ndarray]] = {}
     rules_of = []
@@ -210,7 +219,7 @@ def fit_bidding(parts: list[tuple[np.ndarray, np.ndarray]], *, hidden: int, epoc
     data = {k: np.concatenate(v) for k, v in cols.items()}
     rof = np.concatenate(rules_of)
     deals = np.arange(len(rof)) // 3
-    held = (np.random.default_rng([seed, 7]).random(deals[-1] + 1) < 0.05)[deals]
+    held = held_out_deals(deals[-1] + 1, seed)[deals]
     x_b = ladder_inputs_of(data["b_hand"], np.zeros(len(rof), dtype=np.int64), table, rof, B_N_IN)
     x_c = ladder_inputs_of(data["c_hand"], data["c_deal_value"], table, rof, C_N_IN)
     b, b_hist = fit_ladder(x_b, data["ladder"], data["b_value"], held, prefix="b", hidden=hidden, epochs=epochs,

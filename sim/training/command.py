@@ -7,7 +7,8 @@ and the net is fitted again on all of it (warm-started from the last model). The
 
 - ``train.json``: the specification and the code that runs it; another specification is refused;
 - ``rR/part-NNNNN.npz``: a chunk's positions, labels and solver nodes, with the SHA-256 of the
-  model that played them (a part made by another model is never reused);
+  model that played them (a part made by another model is never reused, a damaged one is made
+  again: every member is read whole, its checksum checked, before a part counts as made);
 - ``rR/model.npz`` and ``.json``: the round's weights and manifest (curves, data, figures);
 - ``bid/part-NNNNN.npz``: playouts of the last round's model (or of ``--cards``), every seat
   declaring each deal in turn (``sim.training.bidding``), with the SHA-256 of that model;
@@ -28,6 +29,7 @@ import json
 import os
 import sys
 import time
+import zipfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -41,6 +43,7 @@ from sim.game.rules import HouseRules, load_rules
 from sim.parallel import run_tasks, worker_count
 from sim.players.learned_weights import ARRAYS, load_weights, save_weights, weights_matrix
 from sim.runs import RunLock, check_path_name, write_npz_atomic
+from sim.training.bidding import BID_VALIDATION_SHARE, held_out_deals
 from sim.training.labels import label
 from sim.training.positions import generate_positions, mixture_rules, trick_of
 
@@ -57,6 +60,11 @@ VALIDATION_SHARE = 0.05  # deals held out of the fit
 FIT_CHECKPOINT = "fit-checkpoint.npz"  # a round's fit after its last finished epoch
 BID_PART_DEALS = 2_000  # deals of a playout part (each played three times)
 BID_INDEX = 50_000_000  # chunk indices of the playout parts: apart from every round's
+# The members of a round's part and of a playout part: a part counts as made when all read whole.
+PART_MEMBERS = ("pos", "deals", "values", "nodes", "rules", "model_sha")
+BID_PART_MEMBERS = ("rows", "rules", "model_sha")
+# What reading a damaged npz raises (a zip cut short or altered: its checksums are checked on reading).
+NPZ_ERRORS = (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile)
 
 
 class TrainError(InputError):
@@ -110,6 +118,12 @@ class TrainSpec:
             raise TrainError(f"--bid-hidden must be from 4 to 512, not {self.bid_hidden}")
         if not 1 <= self.bid_epochs <= 100:
             raise TrainError(f"--bid-epochs must be from 1 to 100, not {self.bid_epochs}")
+        if not 0 <= self.seed < 2**63:
+            raise TrainError(f"--seed must be from 0 to 2**63 - 1, not {self.seed}")
+        if not held_out_deals(self.bid_deals, self.seed).any():
+            raise TrainError(f"--bid-deals {self.bid_deals:,} with --seed {self.seed}: no deal is held out to "
+                             f"validate the bidding nets ({BID_VALIDATION_SHARE:.0%} are, at random), so their fit "
+                             "could not be checked; give more --bid-deals")
         if self.cards:
             load_weights(self.cards)  # a WeightsError (one line) when it cannot be played
         if self.start:
@@ -129,8 +143,9 @@ class TrainSpec:
             parse_loss(self.loss)
         except ValueError as e:
             raise TrainError(f"--{e}") from None
-        if self.rules != "mixture":
-            load_rules(self.rules)
+        if self.rules != "mixture" and load_rules(self.rules).players == 2:
+            raise TrainError(f"--rules {self.rules!r} has players = 2: the learned player is trained for and plays "
+                             "3 and 4 players, and the 2-player deal gives it no positions to fit")
 
     def rules_of(self, index: int) -> HouseRules:
         if self.rules == "mixture":
@@ -200,6 +215,11 @@ def _train(out: Path, spec: TrainSpec, threads: int | None, log, progress: bool)
         _write_json(spec_path, recorded)
     data = [data_folder_parts(folder) for folder in spec.data]  # read once: every round's fit takes them
     data_parts: list[Path] = [p for parts, _ in data for p in parts]
+    damaged = [p for p in data_parts if _part_model(p, PART_MEMBERS) is None]
+    if damaged:  # another training's: not ours to make again
+        more = f" (and {len(damaged) - 1} more)" if len(damaged) > 1 else ""
+        raise TrainError(f"--data: part {damaged[0]} is damaged{more}; the same `thousand train` command in its "
+                         "folder makes it again")
     data_folders = [record for _, record in data]
     if spec.data:
         log(f"data: {len(data_parts)} parts of {len(spec.data)} earlier training folder(s) join every fit")
@@ -223,7 +243,7 @@ def _train(out: Path, spec: TrainSpec, threads: int | None, log, progress: bool)
             net = weights_matrix([model_path])[0]
             model, eps, model_sha = 0, EPSILON, file_sha256(model_path)
         parts = [rdir / f"part-{i:05d}.npz" for i in range(n_parts)]
-        todo = [i for i, p in enumerate(parts) if not _part_current(p, model_sha)]
+        todo = [i for i, p in enumerate(parts) if not _part_current(p, model_sha, PART_MEMBERS)]
         t0 = time.perf_counter()
         done = [n_parts - len(todo)]
         player = "the heuristic" if model < 0 else f"round {r - 1} model" if r > 0 else Path(spec.start).name
@@ -284,7 +304,7 @@ def _bidding_stage(out: Path, spec: TrainSpec, cards: Path, final: Path, threads
     model_sha = card_meta["npz_sha256"]  # load_weights checked it is the file's
     n_parts = -(-spec.bid_deals // BID_PART_DEALS)
     parts = [bdir / f"part-{i:05d}.npz" for i in range(n_parts)]
-    todo = [i for i, p in enumerate(parts) if not _part_current(p, model_sha)]
+    todo = [i for i, p in enumerate(parts) if not _part_current(p, model_sha, BID_PART_MEMBERS)]
     log(f"bidding: playouts of {cards.name}'s play, every seat declaring each deal: {len(todo)} of {n_parts} parts "
         "to make")
 
@@ -360,7 +380,12 @@ def _fit_round(spec, r, data_parts, init_path, model_out, threads, log, out: Pat
             val_parts.append((pos[held], values[held], rules_arr, deals[held]))
             yield pos[~held], values[~held], rules_arr, deals[~held]
 
-    train_set = make_positions(training_rows(), n=sum(int((~held).sum()) for held in held_out))
+    n_held = sum(int(held.sum()) for held in held_out)
+    if positions == 0 or n_held in (0, positions):
+        raise TrainError(f"round {r}: {positions:,} positions, {n_held:,} of them held out to validate the fit "
+                         f"(the positions of {VALIDATION_SHARE:.0%} of the deals, at random): nothing to fit or "
+                         "nothing to check it on; give more --deals (in a new --out)")
+    train_set = make_positions(training_rows(), n=positions - n_held)
     val_set = make_dataset(val_parts)
     init = None
     init_path = _fit_start(spec, init_path)
@@ -475,14 +500,24 @@ def _model_current(model_out: Path, parts: list[Path], init_path: Path | None, s
             and meta.get("init_sha256") == (file_sha256(init_path) if init_path else None))
 
 
-def _part_current(path: Path, model_sha: str) -> bool:
+def _part_current(path: Path, model_sha: str, members: tuple[str, ...]) -> bool:
+    """Whether the part ``path`` was made by the model ``model_sha`` and reads whole."""
+    return _part_model(path, members) == model_sha
+
+
+def _part_model(path: Path, members: tuple[str, ...]) -> str | None:
+    """The SHA-256 of the model that made the part ``path``, or None when it is missing or damaged
+    (to be made again): each of its ``members`` is read to its end, where the zip checks its
+    checksum, so that a part damaged anywhere is found here rather than failing the fit."""
     if not path.exists():
-        return False
+        return None
     try:
-        with np.load(path) as z:
-            return str(z["model_sha"]) == model_sha
-    except (OSError, ValueError, KeyError):
-        return False
+        with np.load(path, allow_pickle=False) as z:
+            for k in members:
+                z[k]  # noqa: B018  (read whole: a damaged member raises here)
+            return str(z["model_sha"])
+    except NPZ_ERRORS:
+        return None
 
 
 def _write_json(path: Path, data: dict) -> None:

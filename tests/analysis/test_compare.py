@@ -160,13 +160,13 @@ def test_the_learned_player_by_default_and_other_weights_never_reused(tmp_path):
     import shutil
 
     from analysis.stored import StaleResultError
-    from sim.fingerprint import file_sha256
     from sim.players import weights_file
+    from sim.players.learned_weights import weights_identity
 
     shipped = weights_file("learned")
     result = compare.compare(rules=["classic", "short"], games=20, out=tmp_path / "default")
     assert result.players == ("learned",) * 3
-    assert result.provenance["learned_weights"] == {"learned": file_sha256(shipped)}
+    assert result.provenance["learned_weights"] == {"learned": weights_identity(shipped)}
     assert "played by the learned player, all seats" in comparison_lines(result)[0]
     # The same weights file name holding other weights: the stored comparison is refused, by its weights.
     weights = tmp_path / "w.npz"
@@ -174,7 +174,7 @@ def test_the_learned_player_by_default_and_other_weights_never_reused(tmp_path):
         shutil.copyfile(shipped.with_suffix(suffix), weights.with_suffix(suffix))
     players = f"learned:{weights}"
     first = compare.compare(rules=["classic", "short"], games=20, players=players, out=tmp_path / "named")
-    assert first.provenance["learned_weights"] == {players: file_sha256(shipped)}
+    assert first.provenance["learned_weights"] == {players: weights_identity(shipped)}
     for suffix in (".npz", ".json"):
         shutil.copyfile(shipped.with_name("learned-v3" + suffix), weights.with_suffix(suffix))
     with pytest.raises(StaleResultError, match="weights"):

@@ -83,12 +83,13 @@ def test_files_and_provenance(made):
     for rel, entry in inputs.items():
         assert file_sha256(data / rel) == entry["sha256"]
     assert not list(out.parent.glob(".rep.*"))  # no temporary folder left behind
-    # Who played each section, and the learned player's weights by SHA-256.
+    # Who played each section, and what the learned player played of its weights, by SHA-256.
     from sim.players import weights_file
+    from sim.players.learned_weights import weights_identity
 
     assert prov["players"] == {"marriages": ["learned"], "barrel": ["learned"] * 3, "rules": ["learned"] * 3,
                                "players": list(report.TOURNAMENT_PLAYERS)}
-    assert prov["learned_weights"] == {"learned": file_sha256(weights_file("learned"))}
+    assert prov["learned_weights"] == {"learned": weights_identity(weights_file("learned"))}
 
 
 def test_markdown_images_exist_and_tables_parse(made):

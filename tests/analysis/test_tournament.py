@@ -251,12 +251,12 @@ def test_the_tournament_takes_a_progress_callback(tmp_path):
 def test_no_players_given_ranks_learned_heuristic_and_leadage(tmp_path):
     from cli import app
     from sim import InputError
-    from sim.fingerprint import file_sha256
     from sim.players import weights_file
+    from sim.players.learned_weights import weights_identity
 
     res = tournament.tournament(games=4, out=tmp_path / "t")
     assert res.labels == ("1-learned", "2-heuristic", "3-leadage") and len(res.seatings) == 6
-    assert res.provenance["learned_weights"] == {"learned": file_sha256(weights_file("learned"))}
+    assert res.provenance["learned_weights"] == {"learned": weights_identity(weights_file("learned"))}
     with pytest.raises(InputError, match="give the players, one a seat: the default field"):
         tournament.tournament(games=4, rules=str(_four(tmp_path)), out=tmp_path / "four")
     out = CliRunner().invoke(app, ["tournament", "--games", "4", "--out", str(tmp_path / "t")])
