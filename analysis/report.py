@@ -180,11 +180,12 @@ def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Pa
     sizes = sizes or (QUICK if quick else FULL)
     out = Path(out)
     data = Path(data) if data is not None else default_data_dir()
-    from sim.runs import check_path_name
+    from sim.runs import check_parent_writable, check_path_name
 
     check_path_name(out, "--out")
     check_path_name(data, "--data")
     check_folders(out, data)
+    check_parent_writable(out.resolve(), out)  # the report is written last: a place it cannot be is refused first
     compared = rule_sets_compared(rules)
     with_barrel = [spec for spec in compared if load_rules(spec).barrel is not None]
     dirs = stage_dirs(data, rules=rules, compared=compared, seed=seed, sizes=sizes)
@@ -259,8 +260,15 @@ def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Pa
 def check_folders(out: Path, data: Path) -> None:
     """Refuse an ``out`` whose replacement would delete what is not a report, and folders inside
     each other: the report replaces ``out`` whole, so ``data`` inside it would be deleted with it,
-    and ``out`` inside ``data`` would mix a report with the stored results."""
+    and ``out`` inside ``data`` would mix a report with the stored results; the current folder (or
+    one holding it) would be replaced from under the user's feet. An ``out`` that is a symbolic link
+    is followed: the report it points to is replaced, the link kept."""
     out_r, data_r = out.resolve(), data.resolve()
+    here = Path.cwd().resolve()
+    if out_r == here or out_r in here.parents:
+        where = "is the current folder" if out_r == here else "holds the current folder"
+        raise ReportError(f"--out {out} {where}, which the report would replace whole; give a folder of its own, "
+                          "such as --out reports/report")
     if out_r == data_r or data_r in out_r.parents:
         raise ReportError(f"--out {out} is or lies inside --data {data}: the report must lie outside the stored "
                           "results")
@@ -517,7 +525,9 @@ def stage_dirs(data: Path, *, rules: list[str], compared: list[str], seed: int, 
 # ---- writing -------------------------------------------------------------------------------------
 def _write(out: Path, data: Path, dirs: dict[str, Path], sections: dict, *, rules: list[str], compared: list[str],
            seed: int, sizes: Sizes, quick: bool, command: list[str] | None) -> Path:
-    """Write the report into a temporary folder beside ``out``, then put it in place of ``out``."""
+    """Write the report into a temporary folder beside ``out``, then put it in place of ``out``
+    (where ``out`` leads: a symbolic link is kept, and the report it points to replaced)."""
+    shown, out = out, out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
     shutil.rmtree(tmp, ignore_errors=True)
@@ -567,7 +577,7 @@ def _write(out: Path, data: Path, dirs: dict[str, Path], sections: dict, *, rule
         shutil.rmtree(old, ignore_errors=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    return out / REPORT_HTML
+    return shown / REPORT_HTML
 
 
 def _section_players(sections: dict) -> dict[str, list[str]]:

@@ -1,9 +1,15 @@
 """Checks shared by the fault-injection tests (``tests/faults``): what a refused command prints,
-and every file of a folder, to show that a refusal touched nothing."""
+and every file of a folder, to show that a refusal touched nothing; and a folder made read-only,
+even to root."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import subprocess
 from pathlib import Path
+
+import pytest
 
 
 def one_error_line(res) -> str:
@@ -32,3 +38,31 @@ def refused(res, *words: str) -> str:
         assert w in lines[0], lines[0]
     assert "Traceback" not in res.output
     return lines[0]
+
+
+def mount(*args: str) -> bool:
+    """``mount ARGS`` when this process may (as root); whether it was done."""
+    return os.geteuid() == 0 and subprocess.run(["mount", *args], capture_output=True).returncode == 0
+
+
+@contextlib.contextmanager
+def read_only(folder: Path):
+    """``folder`` read-only: a read-only bind mount as root (root ignores permissions), else no write
+    permission."""
+    if os.geteuid() == 0:
+        if not mount("--bind", str(folder), str(folder)):
+            pytest.skip("a read-only bind mount needs mount permission")
+        try:
+            assert mount("-o", "remount,bind,ro", str(folder))
+            yield
+        finally:
+            subprocess.run(["umount", "--lazy", str(folder)], check=False)
+        return
+    dirs = [folder, *(p for p in folder.rglob("*") if p.is_dir())]
+    for d in dirs:
+        d.chmod(0o555)
+    try:
+        yield
+    finally:
+        for d in dirs:
+            d.chmod(0o755)

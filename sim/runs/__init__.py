@@ -99,6 +99,7 @@ from sim.runs.store import (
     RunLock,
     StorageError,
     check_output_dir,
+    check_parent_writable,
     check_path_name,
     shard_path,
     write_atomic_bytes,
@@ -109,7 +110,8 @@ from sim.runs.store import (
 __all__ = [
     "BackendError", "COMBINE_KEYS", "DaskBackend", "FINGERPRINT", "INSTALL_HINT", "JOURNAL_FILE", "LOCK_FILE",
     "MANIFEST_FILE", "MANIFEST_FORMAT", "NAME_MAX", "RUN_FILE", "RunDirError", "RunLock", "RunResult",
-    "StorageError", "ThreadBackend", "VERIFIED_FILE", "check_options", "check_output_dir", "check_path_name",
+    "StorageError", "ThreadBackend", "VERIFIED_FILE", "check_options", "check_output_dir",
+    "check_parent_writable", "check_path_name",
     "check_run_dir", "combine_runs", "load_manifest", "open_backend", "play_chunk_remote", "play_runs",
     "read_journal", "read_run_metadata", "read_shard", "run_batch", "run_chunk_to_disk", "run_seeds", "scan_deals",
     "scan_games", "shard_path", "spec_differences", "store_chunk", "stored_units", "verify_run",

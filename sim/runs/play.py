@@ -51,6 +51,7 @@ from sim.runs.store import (
     _shard_index,
     _tables,
     _writing,
+    check_lock_file,
     check_path_name,
     shard_path,
     write_atomic_bytes,
@@ -281,7 +282,8 @@ def run_batch(spec: BatchSpec, out: Path, *, workers: int | None = None,
 def check_run_dir(spec: BatchSpec, out: Path, *, fresh: bool = False) -> None:
     """Refuse at once, writing nothing, what ``run_batch`` would refuse before playing: a name
     that is not UTF-8, a file, a folder holding another run (without ``fresh``) or files that are not
-    a run's (with ``fresh``). For a command to say so before loading the engine."""
+    a run's (with ``fresh``), a ``.lock`` that is not a lock file. For a command to say so before
+    loading the engine."""
     out = Path(out)
     check_path_name(out)
     if not fresh:
@@ -290,6 +292,7 @@ def check_run_dir(spec: BatchSpec, out: Path, *, fresh: bool = False) -> None:
         raise RunDirError(f"--out {out} is a file, not a directory")
     elif out.is_dir() and not _holds_this_run(spec, out):
         _refuse_foreign_files(out)
+    check_lock_file(out)
 
 
 def _refuse_foreign_files(out: Path) -> None:

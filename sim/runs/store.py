@@ -11,6 +11,7 @@ import fcntl
 import os
 import re
 import shutil
+import stat
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 __all__ = [
     "RUN_FILE", "MANIFEST_FILE", "JOURNAL_FILE", "VERIFIED_FILE", "LOCK_FILE", "FINGERPRINT", "MANIFEST_FORMAT",
     "RunDirError", "StorageError", "shard_path", "write_atomic_bytes", "write_npz_atomic", "write_parquet_atomic",
-    "NAME_MAX", "check_path_name", "RunLock", "check_output_dir",
+    "NAME_MAX", "check_path_name", "RunLock", "check_lock_file", "check_output_dir", "check_parent_writable",
 ]
 
 RUN_FILE = "run.json"
@@ -232,7 +233,7 @@ def _abandoned(folder: Path) -> bool:
     the kernel releases a lock with its process, on this machine or, through the file server, on
     another one sharing the disk."""
     try:
-        fd = os.open(folder / LOCK_FILE, os.O_RDONLY | os.O_CLOEXEC)
+        fd = os.open(folder / LOCK_FILE, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK)
     except FileNotFoundError:
         return True
     except OSError:
@@ -281,7 +282,19 @@ class RunLock:
 
     def acquire(self) -> RunLock:
         while True:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            # Never through a symbolic link (the PID would be written into the file it points to)
+            # nor into a folder or a pipe: those are refused in one line (check_lock_file).
+            try:
+                fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK,
+                             0o644)
+            except OSError as exc:
+                if exc.errno in (errno.ELOOP, errno.EISDIR, errno.ENXIO):
+                    check_lock_file(self.folder, self.label, self.option)
+                raise
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                os.close(fd)
+                check_lock_file(self.folder, self.label, self.option)
+                continue  # replaced by a regular file meanwhile
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
@@ -310,6 +323,23 @@ class RunLock:
                 os.unlink(self.path)  # still ours (a swapped run's lock is another file by now)
         os.close(self.fd)
         self.fd = None
+
+
+def check_lock_file(folder: Path, label: Path | None = None, option: str = "--out") -> None:
+    """Refuse (one line naming it) a ``.lock`` in ``folder`` that is not a regular file: through a
+    symbolic link, taking the lock would truncate the file it points to and write a PID into it, and a
+    folder or a special file cannot hold the lock. Writes nothing; a missing ``.lock`` passes."""
+    path = Path(folder) / LOCK_FILE
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:  # none there, or ``folder`` is no folder: the checks of the path say so
+        return
+    if stat.S_ISREG(mode):
+        return
+    kind = "a symbolic link" if stat.S_ISLNK(mode) else "a folder" if stat.S_ISDIR(mode) else "a special file"
+    raise RunDirError(f"{option} {label or folder}: {path} is {kind}, not a lock file (a command locks the folder "
+                      "with that name, and nothing was written through it); move it away and run the same command "
+                      "again")
 
 
 def _locked_message(label: Path, holder: str, option: str = "--out") -> str:
@@ -360,3 +390,24 @@ def check_output_dir(out: Path) -> None:
         # user's path: named, with the system's reason.
         reason = _WRITE_ERRORS.get(_errno_of(exc)) or (exc.strerror or str(exc)).lower()
         raise StorageError(f"--out {out}: cannot create the directory: {reason}") from None
+
+
+def check_parent_writable(path: Path, label: Path | None = None, option: str = "--out") -> None:
+    """Refuse (one line naming ``label``) a ``path`` that could not be made, or replaced, by a
+    command that writes it only at its end (the report): its nearest existing parent must be a
+    directory in which a directory can be made. A probe is made there and removed at once, which
+    alone tells: a read-only mount refuses it even to root, and a file system that makes nothing
+    (``/proc``) says so only when asked."""
+    label = label or path
+    parent = Path(path).parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        raise RunDirError(f"{option} {label}: a part of the path is a file, not a directory")
+    probe = _tmp_name(parent / Path(path).name)
+    try:
+        probe.mkdir()
+        probe.rmdir()
+    except OSError as exc:
+        reason = _WRITE_ERRORS.get(_errno_of(exc)) or (exc.strerror or str(exc)).lower()
+        raise StorageError(f"{option} {label}: cannot create a directory in {parent}: {reason}") from None

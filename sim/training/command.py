@@ -42,7 +42,7 @@ from sim.fingerprint import code_fingerprint, file_sha256
 from sim.game.rules import HouseRules, load_rules
 from sim.parallel import run_tasks, worker_count
 from sim.players.learned_weights import ARRAYS, load_weights, save_weights, weights_matrix
-from sim.runs import RunLock, check_path_name, write_npz_atomic
+from sim.runs import RunLock, check_output_dir, check_path_name, write_npz_atomic
 from sim.training.bidding import BID_VALIDATION_SHARE, held_out_deals
 from sim.training.labels import label
 from sim.training.positions import generate_positions, mixture_rules, trick_of
@@ -182,7 +182,7 @@ def train(out: str | Path, spec: TrainSpec, *, threads: int | None = None, log: 
         raise TrainError(f"--out {str(out)!r} is a file, not a folder")
     if any(Path(folder).resolve() == out.resolve() for folder in spec.data):
         raise TrainError(f"--data {str(out)!r} is the training folder itself")
-    out.mkdir(parents=True, exist_ok=True)
+    check_output_dir(out)  # a path under a file, or where nothing can be made (/proc): one line
     lock = RunLock(out).acquire()
     try:
         return _train(out, spec, threads, log, progress)

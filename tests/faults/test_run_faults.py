@@ -21,7 +21,7 @@ from types import SimpleNamespace
 
 import polars as pl
 import pytest
-from cli_checks import one_error_line, snapshot
+from cli_checks import mount, one_error_line, read_only, snapshot
 from typer.testing import CliRunner
 
 import sim.runs.combine
@@ -340,14 +340,10 @@ def test_a_full_disk_in_tables_barrel_is_one_line(tmp_path, monkeypatch):
     assert "no space left on device writing" in line and "part-00000.parquet" in line
 
 
-def _mount(*args: str) -> bool:
-    return os.geteuid() == 0 and subprocess.run(["mount", *args], capture_output=True).returncode == 0
-
-
 def test_a_really_full_disk_then_freed(made, tmp_path):
     disk = tmp_path / "disk"
     disk.mkdir()
-    if not _mount("-t", "tmpfs", "-o", "size=96k", "tmpfs", str(disk)):
+    if not mount("-t", "tmpfs", "-o", "size=96k", "tmpfs", str(disk)):
         pytest.skip("mounting a small tmpfs needs root")
     try:
         out = disk / "run"
@@ -355,7 +351,7 @@ def test_a_really_full_disk_then_freed(made, tmp_path):
                                        "3", "--out", str(out)])
         line = one_error_line(res)
         assert "no space left on device writing" in line and str(out) in line
-        assert _mount("-o", "remount,size=64m", str(disk))
+        assert mount("-o", "remount,size=64m", str(disk))
         res = CliRunner().invoke(app, ["simulate", "--no-progress", "--games", "200", "--chunk-size", "5", "--seed",
                                        "3", "--out", str(out)])
         assert res.exit_code == 0, res.output
@@ -485,30 +481,7 @@ def test_a_second_command_on_the_same_out_is_refused_naming_the_first(tmp_path):
 
 
 # ---- item 22: a complete store on a read-only mount -----------------------------------------------
-@contextlib.contextmanager
-def read_only(folder: Path):
-    """``folder`` read-only: a read-only bind mount as root (root ignores permissions), else no write
-    permission."""
-    if os.geteuid() == 0:
-        if not _mount("--bind", str(folder), str(folder)):
-            pytest.skip("a read-only bind mount needs mount permission")
-        try:
-            assert _mount("-o", "remount,bind,ro", str(folder))
-            yield
-        finally:
-            subprocess.run(["umount", "--lazy", str(folder)], check=False)
-        return
-    dirs = [folder, *(p for p in folder.rglob("*") if p.is_dir())]
-    for d in dirs:
-        d.chmod(0o555)
-    try:
-        yield
-    finally:
-        for d in dirs:
-            d.chmod(0o755)
-
-
-def test_a_complete_run_is_reused_from_a_read_only_mount(made, tmp_path):
+def test_a_complete_run_is_reused_from_a_read_onlymount(made, tmp_path):
     out = copy_of(made, tmp_path)
     before = snapshot(out)
     with read_only(out):
