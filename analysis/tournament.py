@@ -43,7 +43,7 @@ import numpy as np
 from analysis.analysis_dir import file_label, short_hash
 from analysis.stats import RatioOfSums, holm, two_sided_p
 from analysis.stored import FINGERPRINT, holds_out
-from sim import InputError
+from sim import InputError, arguments
 from sim.players import PARAMETERISED_PLAYERS
 
 if TYPE_CHECKING:
@@ -303,7 +303,7 @@ IDENTITY = {"table": ("the kind of table", None), "mode": ("the sizes", None), "
 
 @holds_out()
 def tournament(*, players: list[str] | None = None, games: int | None = None, deals: int | None = None,
-               rules: str = "classic", seed: int = 0, out: Path = Path("out/tournament"),
+               rules: str | HouseRules = "classic", seed: int = 0, out: Path = Path("out/tournament"),
                progress: Progress | None = None, backend: Backend | None = None,
                fresh: bool = False) -> TournamentResult:
     """Play (or reuse) a duplicate tournament of ``players`` (one a seat: a player type or a TOML
@@ -314,8 +314,14 @@ def tournament(*, players: list[str] | None = None, games: int | None = None, de
     one of them. The runs are stored and reused under ``out/runs``, the players' table in
     ``out/tournament.parquet``. What ``out`` holds from other arguments or other code is refused
     (``analysis.analysis_dir``) unless ``fresh``, which redoes it. ``progress`` follows the playing
-    of the seatings' runs."""
-    out = Path(out)
+    of the seatings' runs. ``rules``: a preset, a TOML file or a ``HouseRules`` (validated as a
+    file's are). Arguments of the wrong type are refused (``sim.arguments``) before anything is
+    written."""
+    players = arguments.texts("players", players, what="player types or TOML player files", optional=True)
+    games = arguments.integer("games", games, optional=True)
+    deals = arguments.integer("deals", deals, optional=True)
+    seed, out = arguments.integer("seed", seed), arguments.path("out", out)
+    progress, fresh = arguments.function("progress", progress), arguments.flag("fresh", fresh)
     plan = _plan(players=players, games=games, deals=deals, rules=rules, seed=seed, out=out)
     provenance = _provenance(plan)
     # Everything is checked before anything is written or played: a refused command leaves the
@@ -365,7 +371,7 @@ def _sizes(games: int | None, deals: int | None) -> tuple[str, int]:
     return ("games", games) if deals is None else ("deals", deals)
 
 
-def _plan(*, players: list[str] | None, games: int | None, deals: int | None, rules: str, seed: int,
+def _plan(*, players: list[str] | None, games: int | None, deals: int | None, rules: str | HouseRules, seed: int,
           out: Path) -> _Plan:
     """The players resolved, every seating and the runs that play them, checked in this order: the
     sizes asked, the rules, the players, the seed, each run's spec, then a size an interval allows."""
@@ -376,8 +382,9 @@ def _plan(*, players: list[str] | None, games: int | None, deals: int | None, ru
     rec = load_rules(rules)
     if players is None:
         if rec.players != len(TOURNAMENT_PLAYERS):
+            named = f"rules {rules!r}" if isinstance(rules, str) else "the rules given"
             raise InputError(f"give the players, one a seat: the default field ({', '.join(TOURNAMENT_PLAYERS)}) is "
-                             f"for {len(TOURNAMENT_PLAYERS)} seats, and rules {rules!r} have players = {rec.players}")
+                             f"for {len(TOURNAMENT_PLAYERS)} seats, and {named} have players = {rec.players}")
         players = list(TOURNAMENT_PLAYERS)
     labels, kinds, params = resolve_players(players, rec.players)
     if seed < 0:
