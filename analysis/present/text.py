@@ -511,13 +511,18 @@ def _detail_lines(rows: Sequence[CheatRow]) -> list[str]:
 
 def bid_table_lines(result: BidTable) -> list[str]:
     """What ``thousand tables bids`` prints: the table's path, make-rates by hand class (the
-    learned player at a few contracts, the heuristic player and double dummy at 120 beside), the
+    learned player at the minimum bid and a few contracts, the heuristic player and double dummy at
+    120 beside, or at the lowest contract above it where the table has no 120), the
     learned player checked against pimc on the same deals, the cheat sheet and its refinements, and
     the plots' paths. Every row names the players behind its numbers."""
     from analysis.bid_value import MIN_REACHED, OBJECTIVE_WORDS
     from analysis.tables import LINE_PLAYER, PLAYERS, PLAYERS_SHORT
 
-    shown = [lv for lv in (100, 110, 120, 130, 140, 160, 180) if lv in result.levels]
+    # The learned player's columns: the table's own minimum bid (125 under min_bid = 125, which the
+    # round contracts below would leave out), then those of these contracts the table holds; the
+    # heuristic player and double dummy beside at 120, or the lowest contract above it (none is 120).
+    shown = sorted({result.levels[0], *(lv for lv in (100, 110, 120, 130, 140, 160, 180) if lv in result.levels)})
+    beside = next((lv for lv in result.levels if lv >= 120), result.levels[-1])
     lines = [f"table: {result.table_file}",
              f"bid-success tables: {result.deals:,} random deals (seed {result.seed}); pimc on the first "
              f"{result.pimc_deals:,} ({result.worlds} worlds a decision)",
@@ -525,12 +530,12 @@ def bid_table_lines(result: BidTable) -> list[str]:
              "contract as that contract; the others once for points); classes of "
              f"{result.min_n} deals or more; {', '.join(f'{v} = {PLAYERS[k]}' for k, v in PLAYERS_SHORT.items())}:"]
     lines.append(f"{'hand (7 cards)':<34}{'n':>7}  {'players':<12}" + "".join(f"{lv:>7}" for lv in shown)
-                 + f"  {'heuristic×3 120':>16}{'double dummy 120':>18}")
+                 + f"  {f'heuristic×3 {beside}':>16}{f'double dummy {beside}':>18}")
     for c in result.classes:
         if c.n < result.min_n:
             continue
         cells = "".join(f"{r.p:>7.3f}" for r in c.learned if r.contract in shown)
-        at = {m: next((r.p for r in c.rates(m) if r.contract == 120), float("nan")) for m in ("heuristic", "dd")}
+        at = {m: next(r.p for r in c.rates(m) if r.contract == beside) for m in ("heuristic", "dd")}
         lines.append(f"{c.hand_class:<34}{c.n:>7,}  {PLAYERS_SHORT['learned']:<12}{cells}  {at['heuristic']:>16.3f}"
                      f"{at['dd']:>18.3f}")
     if result.comparison:
