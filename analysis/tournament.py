@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 
 from analysis.analysis_dir import file_label, short_hash
-from analysis.stats import RatioOfSums, holm, two_sided_p
+from analysis.stats import RatioOfSums, clustered_share_interval, holm, two_sided_p
 from analysis.stored import FINGERPRINT, holds_out
 from sim import InputError, arguments
 from sim.players import PARAMETERISED_PLAYERS
@@ -56,8 +56,8 @@ if TYPE_CHECKING:
     from sim.runs.progress import Progress
 
 __all__ = [
-    "TABLE_FILE", "PLOT_FILE", "ROLE_METRICS", "resolve_players", "role_metrics", "IDENTITY", "tournament",
-    "TournamentResult", "PlayerRow", "PairRow",
+    "TABLE_FILE", "PLOT_FILE", "ROLE_METRICS", "ROLE_SHARES", "resolve_players", "role_metrics", "IDENTITY",
+    "tournament", "TournamentResult", "PlayerRow", "PairRow",
 ]
 
 TABLE_FILE = "tournament.parquet"
@@ -66,6 +66,9 @@ PLOT_FILE = "tournament.png"
 
 ROLE_METRICS = ("declarer share", "make-rate", "concession rate", "mean contract", "declarer points per deal",
                 "defender points per deal")
+# The role metrics that are shares (of a player's deals, contracts played, contracts declared): their
+# intervals, like the win share's, are Wilson's on the clustering's design effect, within [0, 1].
+ROLE_SHARES = ("declarer share", "make-rate", "concession rate")
 
 
 # ---- the result ----------------------------------------------------------------------------------
@@ -551,14 +554,20 @@ def _chunk(plan: _Plan, shards: dict, c: int) -> tuple[np.ndarray, np.ndarray, n
 
 
 def _player_rows(plan: _Plan, sums: _Sums) -> tuple[PlayerRow, ...]:
-    """Every player's row with its intervals, ranked by the compared measure (best first)."""
+    """Every player's row with its intervals, ranked by the compared measure (best first). A share's
+    interval (the win share's, and those of ``ROLE_SHARES``) is ``clustered_share_interval``'s,
+    clustered by game number as every interval here, and within [0, 1]: the win share counts a
+    game of every seating, so its trials are the game numbers times the seatings."""
     games = plan.mode == "games"
     rows = []
     for lab, kind, prm in zip(plan.labels, plan.kinds, plan.params, strict=True):
         w, s, d = sums.win[lab].interval(), sums.score[lab].interval(), sums.per_deal[lab].interval()
+        w["ci_low"], w["ci_high"] = clustered_share_interval(w["mean"], w["se"], w["n"] * len(plan.seatings))
         roles = {}
         for name in ROLE_METRICS:
             r = sums.roles[(lab, name)].interval()
+            if name in ROLE_SHARES and r["mean"] == r["mean"]:  # the denominators' total: the trials
+                r["ci_low"], r["ci_high"] = clustered_share_interval(r["mean"], r["se"], sums.roles[(lab, name)].sd)
             key = name.replace(" ", "_").replace("-", "_")
             # A role the player never had (it never declared, say): nothing observed, None.
             roles.update({key: _observed(r["mean"]), f"{key}_ci_low": _observed(r["ci_low"]),

@@ -191,6 +191,8 @@ def _tournament_cell(x: float | None, spec: str) -> str:
 def _tournament_interval(x: float | None, lo: float | None, hi: float | None, digits: int) -> str:
     if x is None:
         return "-"
+    if lo is None or hi is None or lo != lo or hi != hi:
+        return f"{x:.{digits}f} (no interval)"
     return f"{x:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
 
 
@@ -422,8 +424,9 @@ def run_summary_lines(summary: RunSummary) -> list[str]:
     if not d.deals:
         lines.append("deals with a declarer: 0 (every deal was thrown in or redealt)")
     else:
-        lines.append(f"deals with a declarer: {d.deals:,}; declarer made {d.made_rate_played:.1%} "
-                     f"of played contracts (95% CI {lo:.1%}–{hi:.1%}); conceded {d.conceded_rate:.1%}; "
+        made = (f"declarer made {d.made_rate_played:.1%} of played contracts (95% CI {lo:.1%}–{hi:.1%})"
+                if d.played else "no contract played out (every one conceded), so no make-rate")
+        lines.append(f"deals with a declarer: {d.deals:,}; {made}; conceded {d.conceded_rate:.1%}; "
                      f"mean contract {d.contract_mean:.1f}")
     if len(s.by_player) > 1:
         for r in s.by_player:
@@ -432,8 +435,13 @@ def run_summary_lines(summary: RunSummary) -> list[str]:
     if s.games is not None:
         g = s.games
         ci_lo, ci_hi = g.deals_mean_ci
-        lines.append(f"games: {g.games:,} ({g.unfinished} unfinished); mean length {g.deals_mean:.1f} "
-                     f"deals (95% CI {ci_lo:.1f}–{ci_hi:.1f}), median {g.deals_median:.0f}")
+        finished = g.games - g.unfinished
+        if not finished:
+            length = "no game finished, so no game length"
+        else:
+            ci = f"95% CI {ci_lo:.1f}–{ci_hi:.1f}" if finished > 1 else "no interval from one finished game"
+            length = f"mean length {g.deals_mean:.1f} deals ({ci}), median {g.deals_median:.0f}"
+        lines.append(f"games: {g.games:,} ({g.unfinished} unfinished); {length}")
         for seat in g.seats:
             lines.append(f"  seat {seat.seat} ({seat.player}): won {seat.win_rate:.1%} "
                          f"(95% CI {seat.ci_low:.1%}–{seat.ci_high:.1%})")
