@@ -687,20 +687,20 @@ def preset(name: str) -> HouseRules:
     return HouseRules.from_dict(PRESETS[name], source=f"preset {name!r}")
 
 
-def load_rules(spec: str | Path | HouseRules | None, argument: str = "rules") -> HouseRules:
+def load_rules(spec: str | Path | HouseRules | None) -> HouseRules:
     """A preset name or a TOML file (which may start from ``preset = "name"``), or a ``HouseRules``
     built in Python, checked by the same ``HouseRules.validate`` as a file's rules (a record built
-    directly is not checked when it is made: ``HouseRules(min_bid=-5)`` is refused here, naming
-    ``argument``, before any analysis plays it). Anything else is refused, naming ``argument``:
+    directly is not checked when it is made: ``HouseRules(min_bid=-5)`` is refused here, naming the
+    argument ``rules``, before any analysis plays it). Anything else is refused, naming ``rules``:
     a path is never made of a number or a record of another kind."""
     if isinstance(spec, HouseRules):
         try:
             spec.validate()
         except RulesError as exc:
-            raise RulesError(f"{argument}: {exc}") from None
+            raise RulesError(f"rules: {exc}") from None
         return spec
     if spec is not None and not isinstance(spec, str | os.PathLike):
-        raise RulesError(f"{argument} must be a preset name ({', '.join(PRESETS)}), a TOML file or a HouseRules, "
+        raise RulesError(f"rules must be a preset name ({', '.join(PRESETS)}), a TOML file or a HouseRules, "
                          f"not {spec!r} ({type(spec).__name__})")
     if spec is None or str(spec) == "":
         return HouseRules()
