@@ -281,7 +281,7 @@ def bid(
     if objective.strip().lower() == "win":
         if score is None:
             _fail("--objective win needs --score: the chance of winning depends on the score situation")
-        from analysis.win_chances import HOLDOUT_EVERY, win_chances
+        from analysis.win_chances import HOLDOUT_EVERY, win_table_for_bid
 
         if win_games < 2 * HOLDOUT_EVERY:
             _fail(f"--win-games must be {2 * HOLDOUT_EVERY} or more (a fifth of the games is held out to validate the "
@@ -289,8 +289,8 @@ def bid(
 
         try:
             with closing(StageBars("game", scaled=True)) as win_bars:
-                table = win_chances(rules=rules, games=win_games, players=line_player, seed=0, out=win_table,
-                                    progress=win_bars if progress else None)
+                table = win_table_for_bid(rules=rules, games=win_games, players=line_player, out=win_table,
+                                          progress=win_bars if progress else None)
         except KeyboardInterrupt:
             _interrupted()
         except _user_errors() as exc:

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import numbers
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -54,7 +55,7 @@ import numpy as np
 
 from analysis.bid_value import OBJECTIVE_WORDS, OBJECTIVES, LineValue, WinChance, line_values, recommended
 from analysis.stats import mean_interval, wilson_interval
-from sim import __version__
+from sim import __version__, arguments
 from sim.engine.playouts import (
     ADVICE_WORLDS,
     PASS_LINE,
@@ -886,9 +887,30 @@ def advise(*, hand: str | int, rules: str | HouseRules | None = None, samples: i
     own (win needs ``win_chance``, seat 0's chance of winning from the three scores after the deal,
     and ``score``; ``win_source`` says in words which table it is); ``line_player`` learned or
     heuristic; ``worlds`` None is ADVICE_WORLDS; a score None is 0 (the barrel's on the barrel);
-    ``progress`` is told what is computed as it goes. Bad input raises ``AdvisorError`` or ``CardError``."""
+    ``progress`` is told what is computed as it goes. Bad input raises ``AdvisorError`` or ``CardError``
+    (an argument of the wrong type ``InputError``, ``sim.arguments``; a ``HouseRules`` is validated
+    as a file's rules are)."""
+    if not isinstance(hand, str) and (isinstance(hand, bool) or not isinstance(hand, numbers.Integral)):
+        raise arguments.refused("hand", "7 cards as text or a card mask (an integer)", hand)
+    samples, seed = arguments.integer("samples", samples), arguments.integer("seed", seed)
+    if not isinstance(methods, str):
+        methods = arguments.texts("methods", methods, what=f"methods ({', '.join(METHODS)})")
+    seat, objective = arguments.text("seat", seat), arguments.text("objective", objective)
+    risk, line_player = arguments.number("risk", risk), arguments.text("line_player", line_player)
+    win_chance = arguments.function("win_chance", win_chance)
+    win_source = arguments.text("win_source", win_source, optional=True)
+    left, right = arguments.text("left", left, optional=True), arguments.text("right", right, optional=True)
+    talon = arguments.text("talon", talon, optional=True)
+    score, left_score, right_score = (arguments.integer(name, value, optional=True) for name, value in
+                                      (("score", score), ("left_score", left_score), ("right_score", right_score)))
+    on_barrel, left_on_barrel, right_on_barrel = (arguments.flag(name, value) for name, value in (
+        ("on_barrel", on_barrel), ("left_on_barrel", left_on_barrel), ("right_on_barrel", right_on_barrel)))
+    pimc_samples = arguments.integer("pimc_samples", pimc_samples)
+    worlds = arguments.integer("worlds", worlds, optional=True)
+    threads = arguments.integer("threads", threads, optional=True)
+    progress = arguments.function("progress", progress)
     worlds = ADVICE_WORLDS if worlds is None else worlds
-    rec = rules if isinstance(rules, HouseRules) else load_rules(rules)
+    rec = load_rules(rules)
     check_three_player_deal(rec)
     mask = parse_hand(hand, count=7, what="hand") if isinstance(hand, str) else int(hand)
     if bin(mask).count("1") != 7:

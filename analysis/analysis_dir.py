@@ -55,12 +55,15 @@ if TYPE_CHECKING:
     from sim.game.rules import HouseRules
 
 __all__ = [
-    "REMEDY", "NoResultError", "short_hash", "file_label", "rules_label", "rules_folder", "short_label", "same_rules",
-    "read_table_metadata", "check_out", "compared_on", "table_damage", "check_stored", "worded_for", "reworded",
-    "finished_games", "require_finished", "STAGING_SUFFIX", "PLAN_FILE", "COMMIT_FILE", "Study", "store_table",
+    "REMEDY", "RULE_SPECS", "NoResultError", "short_hash", "file_label", "rules_label", "rules_folder", "short_label",
+    "same_rules", "read_table_metadata", "check_out", "compared_on", "table_damage", "check_stored", "worded_for",
+    "reworded", "finished_games", "require_finished", "STAGING_SUFFIX", "PLAN_FILE", "COMMIT_FILE", "Study",
+    "store_table",
 ]
 
 REMEDY = "give --fresh to redo it there, or choose another --out"
+# What a list of rule sets (compare's, tables barrel's, the report's) holds, as its refusal says it.
+RULE_SPECS = "presets or TOML files"
 
 # What identifies a stored table: metadata key -> (what a refusal calls it, the option that sets it).
 Fields = dict[str, tuple[str, str | None]]

@@ -36,9 +36,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from analysis.analysis_dir import RULE_SPECS
 from analysis.stats import mean_interval, wilson_rate
 from analysis.stored import FINGERPRINT, holds_out
-from sim import InputError
+from sim import InputError, arguments
 from sim.engine.schema import (
     EV_BARREL_OFF,
     EV_BARREL_ON,
@@ -397,7 +398,8 @@ def tables_barrel(*, games: int, rules: list[str], players: str | None = None, s
     ``out/barrel-runs``, and their barrel summary, stored as a Parquet table with the metadata in
     ``out``. What ``out`` holds from other arguments or other code is refused
     (``analysis.analysis_dir``) unless ``fresh``, which redoes it. ``progress(stage, games done,
-    games)`` follows the play."""
+    games)`` follows the play. Arguments of the wrong type are refused (``sim.arguments``) before
+    anything is written."""
 
     from analysis.analysis_dir import (
         NoResultError,
@@ -417,6 +419,10 @@ def tables_barrel(*, games: int, rules: list[str], players: str | None = None, s
     from sim.game.rules import load_rules
     from sim.runs import check_output_dir, play_runs
 
+    games, rules = arguments.integer("games", games), arguments.texts("rules", rules, what=RULE_SPECS)
+    players, seed = arguments.text("players", players, optional=True), arguments.integer("seed", seed)
+    out, progress = arguments.path("out", out), arguments.function("progress", progress)
+    fresh = arguments.flag("fresh", fresh)
     if seed < 0:
         raise InputError(f"--seed must be 0 or more, not {seed}")
     rule_sets, folders = {}, {}

@@ -27,10 +27,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from analysis.analysis_dir import RULE_SPECS
 from analysis.barrel import episodes
 from analysis.stats import Z95, PairedRatioSums, holm, json_ready, two_sided_p
 from analysis.stored import FINGERPRINT, holds_out
-from sim import InputError
+from sim import InputError, arguments
 from sim.engine.schema import BID_DARK, BID_GOLDEN
 
 if TYPE_CHECKING:
@@ -256,7 +257,8 @@ def compare(*, rules: list[str], games: int, players: str | None = None, seed: i
     only) plays rule set i with seed ``seed + seed_offsets[i]``: an unpaired control of the
     statistics. The runs and the table are stored in ``out`` and reused by the same call of the
     same code; anything else stored there is refused (``analysis.analysis_dir``) unless ``fresh``,
-    which redoes it. ``progress(stage, games done, games)`` follows the play."""
+    which redoes it. ``progress(stage, games done, games)`` follows the play. Arguments of the wrong
+    type are refused (``sim.arguments``) before anything is written."""
 
     from analysis.analysis_dir import (
         Study,
@@ -275,6 +277,14 @@ def compare(*, rules: list[str], games: int, players: str | None = None, seed: i
     from sim.game.rules import load_rules
     from sim.runs import check_output_dir, play_runs, scan_games
 
+    rules, games = arguments.texts("rules", rules, what=RULE_SPECS), arguments.integer("games", games)
+    players, seed = arguments.text("players", players, optional=True), arguments.integer("seed", seed)
+    out, progress = arguments.path("out", out), arguments.function("progress", progress)
+    if seed_offsets is not None:
+        if not isinstance(seed_offsets, list | tuple):
+            raise arguments.refused("seed_offsets", "a list of integers or None", seed_offsets)
+        seed_offsets = [arguments.integer("each of seed_offsets", offset) for offset in seed_offsets]
+    fresh = arguments.flag("fresh", fresh)
     if len(rules) < 2:
         raise InputError("give at least two rule sets to compare (presets or TOML files)")
     if seed < 0:

@@ -39,9 +39,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from analysis.analysis_dir import RULE_SPECS
 from analysis.stats import Z95, Rate, chi_square_gof, holm, mean_interval, wilson_interval, wilson_rate
 from analysis.stored import holds_out
-from sim import InputError
+from sim import InputError, arguments
 from sim.game.cards import SUIT_SYMBOLS
 from sim.game.rules import HouseRules
 
@@ -1034,7 +1035,7 @@ def _gain_within_aces(married: np.ndarray, aces: np.ndarray, points: np.ndarray)
 
 # ---- the command ---------------------------------------------------------------------------------------
 @holds_out()
-def tables_marriages(*, deals: int, seed: int = 0, rules: str = "classic", out: Path | None = None,
+def tables_marriages(*, deals: int, seed: int = 0, rules: str | HouseRules = "classic", out: Path | None = None,
                      play_deals: int = 0, players: str | None = None, run: Path | None = None,
                      progress: Progress | None = None, bids: Path | None = None, risk: float = 0.3,
                      play_rules: list[str] | None = None, backend: Backend | None = None,
@@ -1046,7 +1047,9 @@ def tables_marriages(*, deals: int, seed: int = 0, rules: str = "classic", out: 
     ``out/marriage-play``, one run a rule set of ``play_rules``), or of the stored deals run
     ``run``; with ``bids``, what each marriage is worth in that bid table. A table or played deals
     stored in ``out`` by other code or with other arguments are refused before anything is played,
-    unless ``fresh``, which replaces them. ``progress`` follows the deals played (``sim.runs.play_runs``)."""
+    unless ``fresh``, which replaces them. ``progress`` follows the deals played (``sim.runs.play_runs``).
+    ``rules``: a preset, a TOML file or a ``HouseRules`` (validated as a file's are). Arguments of
+    the wrong type are refused (``sim.arguments``) before anything is written."""
     from analysis.players import players_or_default
     from analysis.stored import FINGERPRINT
     from sim import __version__
@@ -1054,6 +1057,12 @@ def tables_marriages(*, deals: int, seed: int = 0, rules: str = "classic", out: 
     from sim.fingerprint import code_fingerprint
     from sim.game.rules import load_rules
 
+    deals, seed = arguments.integer("deals", deals), arguments.integer("seed", seed)
+    out, run = arguments.path("out", out, optional=True), arguments.path("run", run, optional=True)
+    play_deals, players = arguments.integer("play_deals", play_deals), arguments.text("players", players, optional=True)
+    progress, bids = arguments.function("progress", progress), arguments.path("bids", bids, optional=True)
+    risk, fresh = arguments.number("risk", risk), arguments.flag("fresh", fresh)
+    play_rules = arguments.texts("play_rules", play_rules, what=RULE_SPECS, optional=True)
     if seed < 0:
         raise InputError(f"--seed must be 0 or more, not {seed}")
     if not 1 <= deals <= MAX_MARRIAGE_DEALS:
@@ -1070,7 +1079,7 @@ def tables_marriages(*, deals: int, seed: int = 0, rules: str = "classic", out: 
     if bids is not None:
         from analysis.tables import open_bid_table
 
-        open_bid_table(Path(bids), rules=rec, rules_name=rules)
+        open_bid_table(Path(bids), rules=rec, rules_name=rules if isinstance(rules, str) else "(a HouseRules)")
     # One run per rule set of the play (the house rules that change what becomes of a marriage:
     # marriage_first_lead, marriage_burns_without_trick, ace_marriage, players = 4 with
     # sitout_half_marriage ...), the same seed for all, so that the deals coincide.
@@ -1082,7 +1091,8 @@ def tables_marriages(*, deals: int, seed: int = 0, rules: str = "classic", out: 
     else:
         names = (play_rules or [rules]) if play_deals else []
         for i, spec in enumerate(names):
-            label = f"{i + 1}-{Path(spec).stem if spec.endswith('.toml') else spec}"
+            name = "rules" if isinstance(spec, HouseRules) else Path(spec).stem if str(spec).endswith(".toml") else spec
+            label = f"{i + 1}-{name}"
             runs[label] = Path(out) / ("marriage-play" if len(names) == 1 else f"marriage-play-{label}")
             played = load_rules(spec)
             specs[label] = BatchSpec(mode="deals", n=play_deals, rules=played,

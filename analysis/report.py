@@ -37,12 +37,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from analysis.analysis_dir import RULE_SPECS
 from analysis.players import DEFAULT_PLAYER, TOURNAMENT_PLAYERS
 from analysis.present.html import render_html
 from analysis.present.json_text import to_json
 from analysis.present.markdown import SECTIONS, render_markdown
 from analysis.stored import holds_out
-from sim import InputError, __version__
+from sim import InputError, __version__, arguments
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -161,11 +162,20 @@ def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Pa
     work; ``log`` takes its two lines (the estimate, and where the report was written). ``sizes``
     overrides QUICK / FULL (the tests' small reports); what is played runs on ``backend``
     (``sim.runs.backend``; None: threads of this process). Stored results of other code are refused
-    (``ReportError``) unless ``fresh``, which redoes their sections."""
+    (``ReportError``) unless ``fresh``, which redoes their sections. Arguments of the wrong type
+    are refused (``sim.arguments``) before anything is written."""
     from analysis.tables import TABLE_PART
     from sim.game.rules import load_rules
 
-    rules = list(rules or ["classic"])
+    rules = arguments.texts("rules", rules, what=RULE_SPECS, optional=True) or ["classic"]
+    quick, out = arguments.flag("quick", quick), arguments.path("out", out)
+    data, seed = arguments.path("data", data, optional=True), arguments.integer("seed", seed)
+    if sizes is not None and not isinstance(sizes, Sizes):
+        raise arguments.refused("sizes", "a Sizes or None", sizes)
+    threads = arguments.integer("threads", threads, optional=True)
+    progress, log = arguments.function("progress", progress), arguments.function("log", log)
+    command = arguments.texts("command", command, what="the words of a command line", optional=True)
+    fresh = arguments.flag("fresh", fresh)
     if seed < 0:
         raise ReportError(f"--seed must be 0 or more, not {seed}")
     loaded = {spec: load_rules(spec) for spec in rules}

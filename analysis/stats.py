@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Any
 
-__all__ = ["Z95", "wilson_interval", "Rate", "wilson_rate", "mean_interval", "RatioOfSums", "PairedRatioSums",
-           "two_sided_p", "holm", "json_ready", "chi2_sf", "MIN_EXPECTED", "ChiSquare", "chi_square_gof"]
+__all__ = ["Z95", "wilson_interval", "clustered_share_interval", "Rate", "wilson_rate", "mean_interval",
+           "RatioOfSums", "PairedRatioSums", "two_sided_p", "holm", "json_ready", "chi2_sf", "MIN_EXPECTED",
+           "ChiSquare", "chi_square_gof"]
 
 Z95 = 1.959963984540054  # the normal distribution's 97.5% quantile: two-sided 95% intervals
 
@@ -35,6 +36,23 @@ Rate = tuple[float, float, float]
 def wilson_rate(successes: int, n: int) -> Rate:
     """``successes / n`` with its Wilson 95% interval (all NaN when ``n`` is 0)."""
     return (successes / n if n else math.nan, *wilson_interval(successes, n))
+
+
+def clustered_share_interval(share: float, se: float, trials: float, z: float = Z95) -> tuple[float, float]:
+    """The 95% interval of a ``share`` of ``trials`` that come in clusters (the games of a
+    tournament's seatings, the deals of one game), from its clustered standard error ``se`` (the
+    delta method's over the clusters, ``RatioOfSums``): Wilson's score interval on the trials
+    deflated by the clustering's design effect, deff = se² / (share (1 - share) / trials), never
+    below 1 (clusters that vary less than independent trials would narrow it below the plain
+    Wilson interval). Its width is the clustered normal interval's where that one is sound, and it
+    stays within [0, 1] where that one does not (a share near 0 or 1 of a few clusters: 0.583
+    [0.093, 1.073]). NaN (no interval) without a standard error: fewer than two clusters."""
+    if trials <= 0 or math.isnan(se):
+        return (math.nan, math.nan)
+    plain = share * (1 - share) / trials
+    deff = max(1.0, se * se / plain) if plain > 0 else 1.0
+    n_eff = trials / deff
+    return wilson_interval(share * n_eff, n_eff, z)  # type: ignore[arg-type]  (a real count is fine)
 
 
 def mean_interval(mean: float, std: float, n: int, z: float = Z95) -> tuple[float, float]:

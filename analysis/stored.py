@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sim import InputError
+from sim import InputError, arguments
 from sim.fingerprint import describe_difference, file_sha256
 from sim.runs import RunLock, check_path_name, write_atomic_bytes
 
@@ -145,7 +145,7 @@ def holds_out(option: str = "out", flag: str = "--out",
                 folder = default()
             if folder is None:
                 return func(**kwargs)
-            folder = Path(folder)
+            folder = arguments.path(option, folder)  # a wrong type refused before a folder is made
             check_path_name(folder, flag)
             if folder.exists() and not folder.is_dir():
                 return func(**kwargs)  # a file: the analysis's own check words it

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from analysis.players import learned_weights
-from analysis.stats import Z95, PairedRatioSums, holm, json_ready, two_sided_p, wilson_interval
+from analysis.stats import Z95, PairedRatioSums, clustered_share_interval, holm, json_ready, two_sided_p
 from analysis.stored import FINGERPRINT, holds_out
 from sim import InputError
 from sim.engine.schema import (
@@ -172,10 +172,7 @@ class _Clusters:
             return Estimate(value=math.nan, low=math.nan, high=math.nan, n=0, clusters=0)
         if g < 2:
             return Estimate(value=p, low=math.nan, high=math.nan, n=n, clusters=g)
-        plain = p * (1 - p) / n
-        deff = max(1.0, se * se / plain) if plain > 0 else 1.0
-        n_eff = n / deff
-        lo, hi = wilson_interval(p * n_eff, n_eff)  # type: ignore[arg-type]  (a real count is fine)
+        lo, hi = clustered_share_interval(p, se, n)
         return Estimate(value=p, low=lo, high=hi, n=n, clusters=g)
 
     def difference(self, values, where_a, where_b) -> Difference:

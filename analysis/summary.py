@@ -13,6 +13,7 @@ from pathlib import Path
 import polars as pl
 
 from analysis.stats import mean_interval, wilson_interval
+from sim import arguments
 from sim.game.rules import HouseRules
 from sim.runs import read_run_metadata, run_seeds, scan_deals, scan_games
 
@@ -239,7 +240,9 @@ def _game_summary(out: Path, players: list[str]) -> GameSummary:
 
 def summarize_run(*, run: Path) -> RunSummary:
     """The summary of the stored run in the folder ``run`` (``RunDirError`` if it holds none, or
-    holds an incomplete or damaged one, or one played by other code)."""
+    holds an incomplete or damaged one, or one played by other code; ``InputError`` if ``run`` is
+    no path)."""
+    run = arguments.path("run", run)
     meta = read_run_metadata(run)
     deals = _deal_summary(run)
     players = list(meta["players"])

@@ -51,7 +51,7 @@ from analysis.advisor import SEATS, check_three_player_deal, forced_seat_name
 from analysis.bid_value import OBJECTIVES, LineValue, line_values, recommended
 from analysis.stats import Rate, holm, two_sided_p, wilson_rate
 from analysis.stored import FINGERPRINT, StaleResultError, holds_out, manifest_problem, refusal, write_manifest
-from sim import InputError, __version__
+from sim import InputError, __version__, arguments
 from sim.engine.playouts import (
     ADVICE_WORLDS,
     LINE_COLUMNS,
@@ -175,7 +175,7 @@ def build_bid_tables(*, deals: int, rules: str | HouseRules | None = "classic", 
     the stored table reused (done = total, nothing played), why a stored table is rebuilt or
     replaced, then the parts played (how many were already played), reported again as each part
     is stored."""
-    rec = rules if isinstance(rules, HouseRules) else load_rules(rules)
+    rec = load_rules(rules)
     check_three_player_deal(rec)
     if not 1 <= deals <= MAX_TABLE_DEALS:
         raise InputError(f"--deals must be from 1 to {MAX_TABLE_DEALS:,}, not {deals}")
@@ -1055,14 +1055,22 @@ def summarize_bid_table(path: Path, *, min_n: int = 30, objective: str = "race")
         methods_plot_file=path.with_name(METHODS_PLOT_FILE) if compared else None)
 
 
-def tables_bids(*, deals: int, rules: str = "classic", seed: int = 0, out: Path = Path("out/tables"),
+def tables_bids(*, deals: int, rules: str | HouseRules = "classic", seed: int = 0, out: Path = Path("out/tables"),
                 pimc_deals: int = 100, worlds: int | None = None, threads: int | None = None,
                 progress: Progress | None = None, min_n: int = 30, objective: str = "race",
                 backend: Backend | None = None, fresh: bool = False) -> BidTable:
     """What ``thousand tables bids`` does: build the table (or reuse the stored one made with the
     same arguments by the same code; ``fresh``: replace one of other code or arguments), then
-    summarise it (``worlds`` None is the advisor's ADVICE_WORLDS). ``progress`` follows the parts
-    played (``build_bid_tables``)."""
+    summarise it (``worlds`` None is the advisor's ADVICE_WORLDS). ``rules``: a preset, a TOML file
+    or a ``HouseRules`` (validated as a file's are). ``progress`` follows the parts played
+    (``build_bid_tables``). Arguments of the wrong type are refused (``sim.arguments``) before
+    anything is written."""
+    deals, seed = arguments.integer("deals", deals), arguments.integer("seed", seed)
+    out, pimc_deals = arguments.path("out", out), arguments.integer("pimc_deals", pimc_deals)
+    worlds = arguments.integer("worlds", worlds, optional=True)
+    threads = arguments.integer("threads", threads, optional=True)
+    progress, min_n = arguments.function("progress", progress), arguments.integer("min_n", min_n)
+    objective, fresh = arguments.text("objective", objective), arguments.flag("fresh", fresh)
     worlds = ADVICE_WORLDS if worlds is None else worlds
     if min_n < 1:
         raise InputError(f"--min-n must be 1 or more, not {min_n}")

@@ -42,9 +42,9 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 
 from analysis.analysis_dir import Study, file_label, short_hash, store_table
-from analysis.stats import RatioOfSums, holm, two_sided_p
+from analysis.stats import RatioOfSums, clustered_share_interval, holm, two_sided_p
 from analysis.stored import FINGERPRINT, holds_out
-from sim import InputError
+from sim import InputError, arguments
 from sim.players import PARAMETERISED_PLAYERS
 
 if TYPE_CHECKING:
@@ -57,8 +57,8 @@ if TYPE_CHECKING:
     from sim.runs.progress import Progress
 
 __all__ = [
-    "TABLE_FILE", "PLOT_FILE", "ROLE_METRICS", "resolve_players", "role_metrics", "IDENTITY", "tournament",
-    "TournamentResult", "PlayerRow", "PairRow",
+    "TABLE_FILE", "PLOT_FILE", "ROLE_METRICS", "ROLE_SHARES", "resolve_players", "role_metrics", "IDENTITY",
+    "tournament", "TournamentResult", "PlayerRow", "PairRow",
 ]
 
 TABLE_FILE = "tournament.parquet"
@@ -67,6 +67,9 @@ PLOT_FILE = "tournament.png"
 
 ROLE_METRICS = ("declarer share", "make-rate", "concession rate", "mean contract", "declarer points per deal",
                 "defender points per deal")
+# The role metrics that are shares (of a player's deals, contracts played, contracts declared): their
+# intervals, like the win share's, are Wilson's on the clustering's design effect, within [0, 1].
+ROLE_SHARES = ("declarer share", "make-rate", "concession rate")
 
 
 # ---- the result ----------------------------------------------------------------------------------
@@ -304,7 +307,7 @@ IDENTITY = {"table": ("the kind of table", None), "mode": ("the sizes", None), "
 
 @holds_out()
 def tournament(*, players: list[str] | None = None, games: int | None = None, deals: int | None = None,
-               rules: str = "classic", seed: int = 0, out: Path = Path("out/tournament"),
+               rules: str | HouseRules = "classic", seed: int = 0, out: Path = Path("out/tournament"),
                progress: Progress | None = None, backend: Backend | None = None,
                fresh: bool = False) -> TournamentResult:
     """Play (or reuse) a duplicate tournament of ``players`` (one a seat: a player type or a TOML
@@ -315,8 +318,14 @@ def tournament(*, players: list[str] | None = None, games: int | None = None, de
     one of them. The runs are stored and reused under ``out/runs``, the players' table in
     ``out/tournament.parquet``. What ``out`` holds from other arguments or other code is refused
     (``analysis.analysis_dir``) unless ``fresh``, which redoes it. ``progress`` follows the playing
-    of the seatings' runs."""
-    out = Path(out)
+    of the seatings' runs. ``rules``: a preset, a TOML file or a ``HouseRules`` (validated as a
+    file's are). Arguments of the wrong type are refused (``sim.arguments``) before anything is
+    written."""
+    players = arguments.texts("players", players, what="player types or TOML player files", optional=True)
+    games = arguments.integer("games", games, optional=True)
+    deals = arguments.integer("deals", deals, optional=True)
+    seed, out = arguments.integer("seed", seed), arguments.path("out", out)
+    progress, fresh = arguments.function("progress", progress), arguments.flag("fresh", fresh)
     plan = _plan(players=players, games=games, deals=deals, rules=rules, seed=seed, out=out)
     provenance = _provenance(plan)
     # Everything is checked before anything is written or played: a refused command leaves the
@@ -368,7 +377,7 @@ def _sizes(games: int | None, deals: int | None) -> tuple[str, int]:
     return ("games", games) if deals is None else ("deals", deals)
 
 
-def _plan(*, players: list[str] | None, games: int | None, deals: int | None, rules: str, seed: int,
+def _plan(*, players: list[str] | None, games: int | None, deals: int | None, rules: str | HouseRules, seed: int,
           out: Path) -> _Plan:
     """The players resolved, every seating and the runs that play them, checked in this order: the
     sizes asked, the rules, the players, the seed, each run's spec, then a size an interval allows."""
@@ -379,8 +388,9 @@ def _plan(*, players: list[str] | None, games: int | None, deals: int | None, ru
     rec = load_rules(rules)
     if players is None:
         if rec.players != len(TOURNAMENT_PLAYERS):
+            named = f"rules {rules!r}" if isinstance(rules, str) else "the rules given"
             raise InputError(f"give the players, one a seat: the default field ({', '.join(TOURNAMENT_PLAYERS)}) is "
-                             f"for {len(TOURNAMENT_PLAYERS)} seats, and rules {rules!r} have players = {rec.players}")
+                             f"for {len(TOURNAMENT_PLAYERS)} seats, and {named} have players = {rec.players}")
         players = list(TOURNAMENT_PLAYERS)
     labels, kinds, params = resolve_players(players, rec.players)
     if seed < 0:
@@ -555,14 +565,20 @@ def _chunk(plan: _Plan, shards: dict, c: int) -> tuple[np.ndarray, np.ndarray, n
 
 
 def _player_rows(plan: _Plan, sums: _Sums) -> tuple[PlayerRow, ...]:
-    """Every player's row with its intervals, ranked by the compared measure (best first)."""
+    """Every player's row with its intervals, ranked by the compared measure (best first). A share's
+    interval (the win share's, and those of ``ROLE_SHARES``) is ``clustered_share_interval``'s,
+    clustered by game number as every interval here, and within [0, 1]: the win share counts a
+    game of every seating, so its trials are the game numbers times the seatings."""
     games = plan.mode == "games"
     rows = []
     for lab, kind, prm in zip(plan.labels, plan.kinds, plan.params, strict=True):
         w, s, d = sums.win[lab].interval(), sums.score[lab].interval(), sums.per_deal[lab].interval()
+        w["ci_low"], w["ci_high"] = clustered_share_interval(w["mean"], w["se"], w["n"] * len(plan.seatings))
         roles = {}
         for name in ROLE_METRICS:
             r = sums.roles[(lab, name)].interval()
+            if name in ROLE_SHARES and r["mean"] == r["mean"]:  # the denominators' total: the trials
+                r["ci_low"], r["ci_high"] = clustered_share_interval(r["mean"], r["se"], sums.roles[(lab, name)].sd)
             key = name.replace(" ", "_").replace("-", "_")
             # A role the player never had (it never declared, say): nothing observed, None.
             roles.update({key: _observed(r["mean"]), f"{key}_ci_low": _observed(r["ci_low"]),

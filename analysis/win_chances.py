@@ -54,6 +54,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import re
+import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -76,6 +78,7 @@ __all__ = [
     "TABLE_FILE", "PLOT_FILE", "BIN_WIDTH", "FLOOR", "PRIOR_STRENGTH", "SMOOTHNESS", "BLOCK_BINS",
     "INTERACTION_RIDGE", "HOLDOUT_EVERY", "END_GAME", "DENSE", "TYPICAL_THIRD", "IDENTITY", "Grid", "situations",
     "observations", "fit_table", "Calibration", "Versus", "Validation", "Checks", "WinChanceTable", "win_chances",
+    "BID_OPTIONS", "win_table_for_bid",
 ]
 
 TABLE_FILE = "win_chances.parquet"
@@ -667,6 +670,35 @@ def _store(result: WinChanceTable, path: Path) -> None:
                "validation": dataclasses.asdict(result.validation)}
     meta = {**result.provenance, "result": summary}
     store_table(result.to_polars(), path, {k: json.dumps(json_ready(v)) for k, v in meta.items()})
+
+
+# The options of thousand tables win-chances that thousand bid --objective win names otherwise.
+BID_OPTIONS = {"--games": "--win-games", "--players": "--line-player", "--seed": "the table's seed, always 0,"}
+
+
+def win_table_for_bid(*, rules: str, games: int, players: str, out: Path,
+                      progress: Progress | None = None) -> WinChanceTable:
+    """The win-chance table ``thousand bid --objective win`` reads, or first builds, in its
+    ``--win-table`` folder: ``win_chances`` of seed 0, never ``fresh`` (bid has no such option),
+    its refusals worded in bid's options. A refusal of ``win_chances`` names ``--out`` and offers
+    ``--fresh``, which bid does not have: here it names ``--win-table`` (and ``--win-games``,
+    ``--line-player`` for the sizes and players) and says what the user can do: give another
+    folder, or rebuild the table in this one with the ``thousand tables win-chances`` command of
+    the same arguments and ``--fresh``."""
+    from sim import ThousandError
+
+    try:
+        return win_chances(rules=rules, games=games, players=players, seed=0, out=out, progress=progress)
+    except ThousandError as exc:
+        rebuild = (f"thousand tables win-chances --rules {shlex.quote(str(rules))} --games {games} --players "
+                   f"{shlex.quote(players)} --out {shlex.quote(str(out))} --fresh")
+        text = str(exc).replace(f"--out {out}", f"--win-table {out}")
+        text = re.sub(r"give --fresh to [^,;]*, or choose another --out",
+                      f"give another --win-table folder, or rebuild the table in this one: {rebuild}", text)
+        text = text.replace("another --out", "another --win-table")
+        for option, bid_option in BID_OPTIONS.items():
+            text = text.replace(f"({option}:", f"({bid_option}:").replace(f"; {option}:", f"; {bid_option}:")
+        raise type(exc)(text) from None
 
 
 def _from_stored(stored: dict, table: Path, run: Path, out: Path) -> WinChanceTable:

@@ -20,8 +20,9 @@ whose imports run one way only (``tests/test_structure.py`` checks it):
   ``sim.runs.simulate`` (``thousand simulate``); imports the engine and below.
   ``sim.fingerprint`` hashes the code that stored results record.
 
-Under them all, ``sim.numba_config`` sets every Numba option and ``sim.parallel`` runs chunks on a
-thread pool. ``sim`` never imports ``analysis`` or the command line.
+Under them all, ``sim.numba_config`` sets every Numba option, ``sim.parallel`` runs chunks on a
+thread pool and ``sim.arguments`` checks the types of the Python API's arguments. ``sim`` never
+imports ``analysis`` or the command line.
 
 The package face holds the version and the family of errors a user can mend: every error the
 project raises for bad input or a folder that holds something else is a ``ThousandError`` (bad

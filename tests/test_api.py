@@ -10,6 +10,8 @@ import re
 from pathlib import Path
 
 import polars as pl
+import pytest
+from cli_checks import snapshot
 
 import thousand
 
@@ -56,3 +58,96 @@ def test_the_readme_notebook_example_runs(tmp_path, monkeypatch):
     stored = pl.read_parquet(tmp_path / "out" / "notebook" / "compare.parquet")
     assert stored.equals(table)
     assert os.listdir(tmp_path / "out" / "notebook")  # the runs and the table stay there for a rerun
+
+
+# Issue 43 item 6: every public function checks its arguments before it reads, plays or writes
+# anything: a wrong type or value is an InputError naming the argument, and ``out`` is left as it
+# was. (function, keyword arguments, the argument the refusal must name); "OUT" stands for the
+# test's output folder, "BAD_RULES" for a HouseRules record no rules file could give.
+HAND = "AH TH KH QH AS 9C JD"
+BAD_RULES = thousand.HouseRules(min_bid=-5)
+REFUSED = [
+    ("advise", {"hand": HAND, "rules": BAD_RULES}, "rules"),
+    ("advise", {"hand": HAND, "rules": thousand.HouseRules(dump_truck="no")}, "dump_truck"),
+    ("advise", {"hand": HAND, "samples": "20"}, "samples"),
+    ("advise", {"hand": 5.5}, "hand"),
+    ("advise", {"hand": HAND, "methods": 5}, "methods"),
+    ("advise", {"hand": HAND, "seed": 1.5}, "seed"),
+    ("advise", {"hand": HAND, "risk": "0.3"}, "risk"),
+    ("advise", {"hand": HAND, "on_barrel": "no"}, "on_barrel"),
+    ("advise", {"hand": HAND, "score": "100"}, "score"),
+    ("advise", {"hand": HAND, "progress": 5}, "progress"),
+    ("advise", {"hand": HAND, "rules": 5}, "rules"),
+    ("tables_bids", {"deals": 10, "rules": BAD_RULES, "out": "OUT"}, "rules"),
+    ("tables_bids", {"deals": "10", "out": "OUT"}, "deals"),
+    ("tables_bids", {"deals": 10.5, "out": "OUT"}, "deals"),
+    ("tables_bids", {"deals": 10, "out": 5}, "out"),
+    ("tables_bids", {"deals": 10, "seed": -1, "out": "OUT"}, "seed"),
+    ("tables_bids", {"deals": 10, "worlds": "3", "out": "OUT"}, "worlds"),
+    ("tables_bids", {"deals": 10, "fresh": "yes", "out": "OUT"}, "fresh"),
+    ("tables_marriages", {"deals": 10.5, "out": "OUT"}, "deals"),
+    ("tables_marriages", {"deals": 10, "play_deals": 5, "play_rules": "classic", "out": "OUT"}, "play_rules"),
+    ("tables_marriages", {"deals": 10, "play_deals": 5, "players": ["heuristic"], "out": "OUT"}, "players"),
+    ("tables_marriages", {"deals": 10, "rules": BAD_RULES, "out": "OUT"}, "rules"),
+    ("tables_marriages", {"deals": 10, "run": 5, "out": "OUT"}, "run"),
+    ("tables_marriages", {"deals": 10, "out": 5}, "out"),
+    ("tables_barrel", {"games": 10, "rules": "classic", "out": "OUT"}, "rules"),
+    ("tables_barrel", {"games": 10, "rules": [BAD_RULES], "out": "OUT"}, "rules"),
+    ("tables_barrel", {"games": "10", "rules": ["classic"], "out": "OUT"}, "games"),
+    ("tables_barrel", {"games": 10, "rules": ["classic"], "seed": -1, "out": "OUT"}, "seed"),
+    ("compare", {"rules": "classic", "games": 10, "out": "OUT"}, "rules"),
+    ("compare", {"rules": ["classic", 5], "games": 10, "out": "OUT"}, "rules"),
+    ("compare", {"rules": ["classic", "online"], "games": 10.5, "out": "OUT"}, "games"),
+    ("compare", {"rules": ["classic", "online"], "games": 10, "players": ["heuristic"], "out": "OUT"}, "players"),
+    ("compare", {"rules": ["classic", "online"], "games": 10, "out": 5}, "out"),
+    ("tournament", {"games": "10", "out": "OUT"}, "games"),
+    ("tournament", {"deals": 2.5, "out": "OUT"}, "deals"),
+    ("tournament", {"games": 10, "players": "heuristic", "out": "OUT"}, "players"),
+    ("tournament", {"games": 10, "rules": BAD_RULES, "out": "OUT"}, "rules"),
+    ("tournament", {"games": 10, "out": 5}, "out"),
+    ("simulate", {"games": 10, "rules": BAD_RULES, "out": "OUT"}, "rules"),
+    ("simulate", {"games": "10", "out": "OUT"}, "games"),
+    ("simulate", {"deals": 10.5, "out": "OUT"}, "deals"),
+    ("simulate", {"games": 10, "seed": "1", "out": "OUT"}, "seed"),
+    ("simulate", {"games": 10, "players": ["heuristic"], "out": "OUT"}, "players"),
+    ("simulate", {"games": 10, "progress": "no", "out": "OUT"}, "progress"),
+    ("simulate", {"games": 10, "out": 5}, "out"),
+    ("summarize_run", {"run": 5}, "run"),
+    ("summarize_run", {"run": None}, "run"),
+    ("build_report", {"rules": "classic", "out": "OUT"}, "rules"),
+    ("build_report", {"seed": "1", "out": "OUT", "data": "OUT"}, "seed"),
+    ("build_report", {"quick": "yes", "out": "OUT", "data": "OUT"}, "quick"),
+    ("build_report", {"out": 5, "data": "OUT"}, "out"),
+    ("build_report", {"out": "OUT", "data": 5}, "data"),
+    ("load_rules", {"spec": 5}, "rules"),
+    ("load_rules", {"spec": BAD_RULES}, "rules"),
+    ("to_json", {"result": 5}, "result"),
+    ("to_json", {"result": "text"}, "result"),
+]
+
+
+@pytest.mark.parametrize(("name", "kwargs", "argument"), REFUSED,
+                         ids=[f"{name}-{argument}-{i}" for i, (name, _, argument) in enumerate(REFUSED)])
+def test_a_wrong_argument_is_refused_naming_it_and_nothing_is_written(tmp_path, name, kwargs, argument):
+    kept = tmp_path / "kept"  # a folder that holds something: left byte for byte as it was
+    kept.mkdir()
+    (kept / "notes.txt").write_text("mine")
+    new = tmp_path / "new"  # a folder that does not exist: not made
+    for out in (kept, new):
+        before = snapshot(tmp_path)
+        given = {k: (out if v == "OUT" else v) for k, v in kwargs.items()}
+        call = getattr(thousand, name)
+        with pytest.raises(thousand.InputError) as refusal:
+            call(*given.values()) if name in ("load_rules", "to_json") else call(**given)
+        assert re.search(rf"\b{argument}\b", str(refusal.value)), str(refusal.value)
+        if BAD_RULES in given.values():  # validated as a file's rules are, not taken for a file's name
+            assert "'min_bid' = -5" in str(refusal.value), str(refusal.value)
+        assert "\n" not in str(refusal.value)
+        assert snapshot(tmp_path) == before and not new.exists()
+
+
+def test_a_rules_record_is_played_as_given(tmp_path, engine_compiled):
+    """A ``HouseRules`` built in Python is played (it was taken for a file name), and stored as given."""
+    rules = thousand.HouseRules(must_head=True, target=555, barrel=440)
+    assert thousand.simulate(deals=3, rules=rules, out=tmp_path / "run", progress=False) is None
+    assert thousand.summarize_run(run=tmp_path / "run").rules == rules

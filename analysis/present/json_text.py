@@ -7,6 +7,7 @@ import json
 from typing import Protocol
 
 from analysis.stats import json_ready
+from sim import arguments
 
 __all__ = ["HasDict", "to_json", "to_json_line"]
 
@@ -19,7 +20,10 @@ class HasDict(Protocol):
 
 def to_json(result: HasDict) -> str:
     """``result.to_dict()`` as the JSON text the commands print (non-ASCII kept, NaN refused: a
-    NaN left after ``json_ready`` is a bug)."""
+    NaN left after ``json_ready`` is a bug). Anything without ``to_dict`` is refused naming
+    ``result``, an ``InputError``."""
+    if not callable(getattr(result, "to_dict", None)):
+        raise arguments.refused("result", "a result object (what an analysis such as thousand.compare returns)", result)
     return json.dumps(json_ready(result.to_dict()), ensure_ascii=False, indent=1, allow_nan=False)
 
 

@@ -191,6 +191,8 @@ def _tournament_cell(x: float | None, spec: str) -> str:
 def _tournament_interval(x: float | None, lo: float | None, hi: float | None, digits: int) -> str:
     if x is None:
         return "-"
+    if lo is None or hi is None or lo != lo or hi != hi:
+        return f"{x:.{digits}f} (no interval)"
     return f"{x:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
 
 
@@ -422,8 +424,9 @@ def run_summary_lines(summary: RunSummary) -> list[str]:
     if not d.deals:
         lines.append("deals with a declarer: 0 (every deal was thrown in or redealt)")
     else:
-        lines.append(f"deals with a declarer: {d.deals:,}; declarer made {d.made_rate_played:.1%} "
-                     f"of played contracts (95% CI {lo:.1%}–{hi:.1%}); conceded {d.conceded_rate:.1%}; "
+        made = (f"declarer made {d.made_rate_played:.1%} of played contracts (95% CI {lo:.1%}–{hi:.1%})"
+                if d.played else "no contract played out (every one conceded), so no make-rate")
+        lines.append(f"deals with a declarer: {d.deals:,}; {made}; conceded {d.conceded_rate:.1%}; "
                      f"mean contract {d.contract_mean:.1f}")
     if len(s.by_player) > 1:
         for r in s.by_player:
@@ -432,8 +435,13 @@ def run_summary_lines(summary: RunSummary) -> list[str]:
     if s.games is not None:
         g = s.games
         ci_lo, ci_hi = g.deals_mean_ci
-        lines.append(f"games: {g.games:,} ({g.unfinished} unfinished); mean length {g.deals_mean:.1f} "
-                     f"deals (95% CI {ci_lo:.1f}–{ci_hi:.1f}), median {g.deals_median:.0f}")
+        finished = g.games - g.unfinished
+        if not finished:
+            length = "no game finished, so no game length"
+        else:
+            ci = f"95% CI {ci_lo:.1f}–{ci_hi:.1f}" if finished > 1 else "no interval from one finished game"
+            length = f"mean length {g.deals_mean:.1f} deals ({ci}), median {g.deals_median:.0f}"
+        lines.append(f"games: {g.games:,} ({g.unfinished} unfinished); {length}")
         for seat in g.seats:
             lines.append(f"  seat {seat.seat} ({seat.player}): won {seat.win_rate:.1%} "
                          f"(95% CI {seat.ci_low:.1%}–{seat.ci_high:.1%})")
@@ -511,13 +519,18 @@ def _detail_lines(rows: Sequence[CheatRow]) -> list[str]:
 
 def bid_table_lines(result: BidTable) -> list[str]:
     """What ``thousand tables bids`` prints: the table's path, make-rates by hand class (the
-    learned player at a few contracts, the heuristic player and double dummy at 120 beside), the
+    learned player at the minimum bid and a few contracts, the heuristic player and double dummy at
+    120 beside, or at the lowest contract above it where the table has no 120), the
     learned player checked against pimc on the same deals, the cheat sheet and its refinements, and
     the plots' paths. Every row names the players behind its numbers."""
     from analysis.bid_value import MIN_REACHED, OBJECTIVE_WORDS
     from analysis.tables import LINE_PLAYER, PLAYERS, PLAYERS_SHORT
 
-    shown = [lv for lv in (100, 110, 120, 130, 140, 160, 180) if lv in result.levels]
+    # The learned player's columns: the table's own minimum bid (125 under min_bid = 125, which the
+    # round contracts below would leave out), then those of these contracts the table holds; the
+    # heuristic player and double dummy beside at 120, or the lowest contract above it (none is 120).
+    shown = sorted({result.levels[0], *(lv for lv in (100, 110, 120, 130, 140, 160, 180) if lv in result.levels)})
+    beside = next((lv for lv in result.levels if lv >= 120), result.levels[-1])
     lines = [f"table: {result.table_file}",
              f"bid-success tables: {result.deals:,} random deals (seed {result.seed}); pimc on the first "
              f"{result.pimc_deals:,} ({result.worlds} worlds a decision)",
@@ -525,12 +538,12 @@ def bid_table_lines(result: BidTable) -> list[str]:
              "contract as that contract; the others once for points); classes of "
              f"{result.min_n} deals or more; {', '.join(f'{v} = {PLAYERS[k]}' for k, v in PLAYERS_SHORT.items())}:"]
     lines.append(f"{'hand (7 cards)':<34}{'n':>7}  {'players':<12}" + "".join(f"{lv:>7}" for lv in shown)
-                 + f"  {'heuristic×3 120':>16}{'double dummy 120':>18}")
+                 + f"  {f'heuristic×3 {beside}':>16}{f'double dummy {beside}':>18}")
     for c in result.classes:
         if c.n < result.min_n:
             continue
         cells = "".join(f"{r.p:>7.3f}" for r in c.learned if r.contract in shown)
-        at = {m: next((r.p for r in c.rates(m) if r.contract == 120), float("nan")) for m in ("heuristic", "dd")}
+        at = {m: next(r.p for r in c.rates(m) if r.contract == beside) for m in ("heuristic", "dd")}
         lines.append(f"{c.hand_class:<34}{c.n:>7,}  {PLAYERS_SHORT['learned']:<12}{cells}  {at['heuristic']:>16.3f}"
                      f"{at['dd']:>18.3f}")
     if result.comparison:

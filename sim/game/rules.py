@@ -8,6 +8,7 @@ The record is what users write (TOML files, ``--rules``) and what output files c
 from __future__ import annotations
 
 import dataclasses
+import os
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -213,6 +214,9 @@ class HouseRules:
                     bad(name, f"{each}must be {_range_text(lo, hi, step)}")
         if not isinstance(self.marriage_values, tuple) or len(self.marriage_values) != 4:
             bad("marriage_values", "must be four multiples of 5 (S C D H)")
+        for f in fields(self):  # a file's true/false is a bool by then (_coerce); a record built in Python may not be
+            if f.type == "bool" and not isinstance(getattr(self, f.name), bool):
+                bad(f.name, "must be true or false")
 
         if self.players not in (2, 3, 4):
             bad("players", "must be 2, 3 or 4")
@@ -683,8 +687,21 @@ def preset(name: str) -> HouseRules:
     return HouseRules.from_dict(PRESETS[name], source=f"preset {name!r}")
 
 
-def load_rules(spec: str | Path | None) -> HouseRules:
-    """A preset name or a TOML file (which may start from ``preset = "name"``)."""
+def load_rules(spec: str | Path | HouseRules | None) -> HouseRules:
+    """A preset name or a TOML file (which may start from ``preset = "name"``), or a ``HouseRules``
+    built in Python, checked by the same ``HouseRules.validate`` as a file's rules (a record built
+    directly is not checked when it is made: ``HouseRules(min_bid=-5)`` is refused here, naming the
+    argument ``rules``, before any analysis plays it). Anything else is refused, naming ``rules``:
+    a path is never made of a number or a record of another kind."""
+    if isinstance(spec, HouseRules):
+        try:
+            spec.validate()
+        except RulesError as exc:
+            raise RulesError(f"rules: {exc}") from None
+        return spec
+    if spec is not None and not isinstance(spec, str | os.PathLike):
+        raise RulesError(f"rules must be a preset name ({', '.join(PRESETS)}), a TOML file or a HouseRules, "
+                         f"not {spec!r} ({type(spec).__name__})")
     if spec is None or str(spec) == "":
         return HouseRules()
     text = str(spec)

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
-from sim import InputError
+from sim import InputError, arguments
 from sim.engine import BatchSpec
-from sim.game.rules import load_rules
+from sim.game.rules import HouseRules, load_rules
 from sim.runs.play import check_run_dir, run_batch, stored_units
 
 if TYPE_CHECKING:
@@ -21,21 +21,31 @@ if TYPE_CHECKING:
 __all__ = ["simulate"]
 
 
-def simulate(*, games: int | None = None, deals: int | None = None, rules: str = "classic",
+def simulate(*, games: int | None = None, deals: int | None = None, rules: str | HouseRules = "classic",
              players: str = "heuristic", seed: int = 0, out: Path = Path("out/run"),
              workers: int | None = None, chunk_size: int = 0, progress: bool = True,
              backend: Backend | None = None, fresh: bool = False) -> str | None:
     """Run (or resume) a batch into ``out`` on ``backend`` (``sim.runs.backend``; None: ``workers``
-    threads). ``fresh``: redo it there even though ``out`` holds another run (of other arguments,
-    or made by other code), the old run staying whole until the new one is complete
+    threads). ``rules``: a preset, a TOML file or a ``HouseRules`` (validated as a file's are).
+    ``fresh``: redo it there even though ``out`` holds another run (of other arguments, or made by
+    other code), the old run staying whole until the new one is complete
     (``sim.runs.play.run_batch``). Returns None when every chunk is stored, or a note of what is
-    stored when Ctrl-C interrupted the run."""
+    stored when Ctrl-C interrupted the run. Arguments of the wrong type are refused
+    (``sim.arguments``) before anything is written."""
+    games = arguments.integer("games", games, optional=True)
+    deals = arguments.integer("deals", deals, optional=True)
+    players = arguments.text("players", players)
+    seed = arguments.integer("seed", seed)
+    out = arguments.path("out", out)
+    workers = arguments.integer("workers", workers, optional=True)
+    chunk_size = arguments.integer("chunk_size", chunk_size)
+    progress = arguments.flag("progress", progress)
+    fresh = arguments.flag("fresh", fresh)
     if (games is None) == (deals is None):
         raise InputError("give exactly one of --games N or --deals N")
     mode = "games" if games is not None else "deals"
     spec = BatchSpec(mode=mode, n=games if games is not None else deals, rules=load_rules(rules),
                      players=players, seed=seed, chunk_size=chunk_size)
-    out = Path(out)
     check_run_dir(spec, out, fresh=fresh)  # a refusal comes at once, before the engine loads
     if backend is None or not backend.remote:
         _warm_up(spec, progress)

@@ -262,3 +262,19 @@ def test_bad_sizes_and_repeated_rules_are_one_line_and_leave_nothing(tmp_path, a
     line = one_error_line(run(*args, "--out", out))
     assert words in line
     assert not out.exists()
+
+
+# ---- issue 43 item 8: a share's interval stays within [0, 1] -------------------------------------
+def test_tournament_share_intervals_stay_within_0_and_1(tmp_path):
+    """A strong player of few games had a win share such as 0.583 [0.093, 1.073]: the normal
+    interval over game numbers ran past 1. Every share (win share, declarer share, make-rate,
+    concession rate) now keeps its interval within [0, 1], clustered by game number still."""
+    res = run("tournament", "heuristic", "random", "random", "--games", "3", "--seed", "2", "--json",
+              "--out", tmp_path / "o")
+    assert res.exit_code == 0, res.output
+    players = json.loads(res.output[res.output.index("{"):])["players"]
+    shares = [(p["win_share"], p["win_ci_low"], p["win_ci_high"]) for p in players]
+    for key in ("declarer_share", "make_rate", "concession_rate"):
+        shares += [(p[key], p[f"{key}_ci_low"], p[f"{key}_ci_high"]) for p in players if p[key] is not None]
+    for share, low, high in shares:
+        assert 0 <= low <= share <= high <= 1, (share, low, high)

@@ -14,11 +14,14 @@ import sys
 import time
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 from cli_checks import refused
 from typer.testing import CliRunner
 
 from cli import app
+from sim.game.rules import HouseRules
 
 ROOT = Path(__file__).resolve().parents[2]
 HAND = "AH TH KH QH AS 9C JD"
@@ -296,3 +299,51 @@ def test_ctrl_c_stops_solve_of_many_layouts_within_two_seconds_on_a_loaded_machi
     print(f"solve --file (5,000 layouts): exit {took:.2f} s after SIGINT")
     assert proc.returncode == 130 and took < PROMPT_EXIT, (took, err)
     assert out == "" and "Traceback" not in err
+
+
+# ---- issue 43 item 9: a bid table's own minimum bid has its column -------------------------------
+def test_a_bid_table_shows_its_own_minimum_bid(tmp_path):
+    """Under min_bid = 125 the make-rate columns started at 130 (the printed columns were a fixed
+    list of round contracts) and the heuristic and double-dummy columns at 120, which such a table
+    does not hold, printed nan: now 125 has its column and they sit at 125."""
+    rules = rules_file(tmp_path, "min_bid = 125\n")
+    res = runner.invoke(app, ["tables", "bids", "--rules", rules, "--deals", "40", "--pimc-deals", "0", "--min-n", "5",
+                              "--out", str(tmp_path / "t")])
+    assert res.exit_code == 0, res.output
+    header = next(ln for ln in res.output.splitlines() if ln.startswith("hand (7 cards)"))
+    columns = header.split()
+    assert columns[columns.index("players") + 1] == "125", header
+    assert "heuristic×3 125" in header and "double dummy 125" in header, header
+    lines = res.output.splitlines()
+    rows = lines[lines.index(header) + 1:][:3]
+    cells = len(columns) - columns.index("players") - 1 - 3  # "heuristic×3 125 double dummy 125" is 2 cells
+    assert rows and all(len(row.split("learned×3")[1].split()) == cells for row in rows), rows
+    assert not [ln for ln in lines if " nan" in ln], res.output
+
+
+# ---- issue 43 item 13: bid --objective win names its own options ---------------------------------
+def win_table_refusal(folder: Path, *args: str) -> str:
+    line = refused(bid(HAND, "--objective", "win", "--score", "0", "--win-table", str(folder), *args), "--win-table")
+    before, _, rebuild = line.partition("rebuild the table in this one: ")
+    assert "--out" not in before and "--fresh" not in before, line  # bid has neither option
+    assert "give another --win-table folder" in before, line
+    assert rebuild.startswith("thousand tables win-chances ") and rebuild.endswith(f"--out {folder} --fresh"), line
+    return line
+
+
+def test_a_win_table_refusal_names_what_bid_can_do(tmp_path):
+    """A --win-table folder holding a table bid cannot use was refused with "give --fresh to redo
+    it there, or choose another --out": options bid does not have. Now the refusal names
+    --win-table, and the command that rebuilds the table there."""
+    damaged = tmp_path / "damaged"
+    damaged.mkdir()
+    (damaged / "win_chances.parquet").write_text("not a table")
+    win_table_refusal(damaged)
+    other = tmp_path / "other"  # a table of other sizes: the refusal names bid's --win-games
+    other.mkdir()
+    meta = {"table": "win chances", "games": 5000, "seed": 0, "players": ["learned"] * 3,
+            "rules": HouseRules().to_dict()}
+    pq.write_table(pa.table({"x": [1]}).replace_schema_metadata({k: json.dumps(v) for k, v in meta.items()}),
+                   other / "win_chances.parquet")
+    line = win_table_refusal(other, "--win-games", "1000", "--line-player", "heuristic")
+    assert "(--win-games: 5000 stored, 1000 asked)" in line and "--games 1000 --players heuristic" in line, line

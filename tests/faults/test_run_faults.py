@@ -27,9 +27,12 @@ from typer.testing import CliRunner
 import sim.runs.combine
 import sim.runs.manifest
 import sim.runs.store
+from analysis.present.text import run_summary_lines
+from analysis.summary import DealSummary, GameSummary, RunSummary, SeatWins
 from cli import app
 from sim.engine import BatchSpec
 from sim.fingerprint import code_fingerprint, file_sha256
+from sim.game.rules import HouseRules
 from sim.runs import (
     JOURNAL_FILE,
     MANIFEST_FILE,
@@ -521,3 +524,28 @@ def test_an_analysis_folder_held_by_another_command_is_refused_naming_it(tmp_pat
     assert line == (f"error: {folder} is being written by another process (PID {os.getpid()}), which holds its "
                     f"lock; wait for it to finish, or choose another {option}")
     assert list(folder.iterdir()) == []
+
+
+# ---- issue 43 item 8: a summary says in words where an interval cannot be computed ---------------
+def test_a_summary_of_one_game_prints_no_nan(tmp_path):
+    res = CliRunner().invoke(app, ["simulate", "--no-progress", "--games", "1", "--out", str(tmp_path / "one")])
+    assert res.exit_code == 0, res.output
+    assert "nan" not in res.output, res.output  # was "95% CI nan–nan"
+    assert "(no interval from one finished game)" in res.output, res.output
+
+
+def test_a_summary_of_no_finished_game_and_no_played_contract_says_so():
+    """Every game stopped at the deal limit, every contract conceded: said in words, not nan."""
+    nan = float("nan")
+    deals = DealSummary(deals=3, made=0, played=0, conceded=3, made_rate=0.0, made_rate_ci=(0.0, 0.56),
+                        made_rate_played=nan, made_rate_played_ci=(nan, nan), conceded_rate=1.0, contract_mean=100.0,
+                        contract_mean_ci=(100.0, 100.0))
+    seats = tuple(SeatWins(seat=s, player="heuristic", wins=0, win_rate=0.0, ci_low=0.0, ci_high=0.66)
+                  for s in range(3))
+    games = GameSummary(games=2, unfinished=2, seats=seats, deals_mean=nan, deals_mean_ci=(nan, nan), deals_median=nan)
+    summary = RunSummary(run=Path("r"), mode="games", sample_size=2, seeds=(0,), combined=False,
+                         players=("heuristic",) * 3, rules=HouseRules(), version="0.9.0", code_fingerprint=None,
+                         provenance={}, deals=deals, by_player=(), games=games)
+    text = "\n".join(run_summary_lines(summary))
+    assert "nan" not in text, text
+    assert "no game finished, so no game length" in text and "every one conceded" in text, text
