@@ -16,7 +16,6 @@ import errno
 import functools
 import inspect
 import json
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -150,6 +149,11 @@ def holds_out(option: str = "out", flag: str = "--out",
             if folder.exists() and not folder.is_dir():
                 return func(**kwargs)  # a file: the analysis's own check words it
             created = not folder.exists()
+            # the outermost folder this call makes (``out`` of the report's out/report-VERSION): a
+            # call that fails before storing anything leaves none of them behind
+            made_from = folder
+            while not made_from.parent.exists() and made_from.parent != made_from:
+                made_from = made_from.parent
             if created:
                 try:
                     folder.mkdir(parents=True)
@@ -167,11 +171,24 @@ def holds_out(option: str = "out", flag: str = "--out",
                 if lock is not None:
                     lock.release()
                     lock = None
-                if created and folder.is_dir() and not any(folder.iterdir()):
-                    shutil.rmtree(folder, ignore_errors=True)
+                if created:
+                    _remove_empty_chain(folder, made_from)
                 raise
             finally:
                 if lock is not None:
                     lock.release()
         return wrapper  # type: ignore[return-value]
     return decorate
+
+
+def _remove_empty_chain(folder: Path, outermost: Path) -> None:
+    """Remove ``folder`` and its parents up to ``outermost``, each only while it is empty."""
+    current = folder
+    while True:
+        try:
+            current.rmdir()  # only an empty folder: anything stored meanwhile stays
+        except OSError:
+            return
+        if current == outermost or current.parent == current:
+            return
+        current = current.parent

@@ -88,6 +88,16 @@ def test_report_out_that_is_the_current_folder_is_refused(tmp_path, monkeypatch,
     assert sorted(p.name for p in tmp_path.iterdir()) == ["here"] and not any(here.iterdir())
 
 
+def test_a_refused_report_leaves_no_default_data_folder(tmp_path, monkeypatch):
+    """Without --data the report stores under out/report-VERSION of the current folder; a refusal
+    removes every folder it made for that (0.9.0 left an empty ``out`` behind)."""
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    refused(_invoke(["report", "--quick", "--out", "/proc/thousand-report"]))
+    assert not any(here.iterdir())
+
+
 def test_report_out_that_cannot_be_written_is_refused_before_any_work(tmp_path):
     """Under /proc, under a file, in a read-only folder: one line before a section is computed (the
     --data folder is not even kept), where 0.9.0 computed every section and failed on the last write."""
