@@ -350,12 +350,12 @@ def test_the_marriage_result_is_what_the_command_prints(marriages_command, bid_t
     assert result.table_file == out / marriages.TABLE_FILE and result.play_table_file == out / marriages.PLAY_TABLE_FILE
     assert result.worth_plot_file == out / marriages.WORTH_PLOT_FILE and result.worth.bids == bid_table
     assert [p.label for p in result.play] == ["1-classic"] and result.play[0].run == out / "marriage-play"
-    # The default player is the learned one, its weights recorded by SHA-256 with the play.
+    # The default player is the learned one, what it plays of its weights recorded with the play.
     assert result.play[0].deals == 300 and result.play[0].players == ("learned",) * 3
-    from sim.fingerprint import file_sha256
     from sim.players import weights_file
+    from sim.players.learned_weights import weights_identity
 
-    sha = file_sha256(weights_file("learned"))
+    sha = weights_identity(weights_file("learned"))
     assert result.provenance["play_runs"]["1-classic"]["learned_weights"] == [sha]
     assert "played by the learned player, all seats" in text.stdout
 
