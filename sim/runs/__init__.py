@@ -35,10 +35,11 @@ at every read.
 
 Its modules:
 
-- ``sim.runs.store``: the files of a run folder, the atomic writers, the path checks, the shard
-  names and the run lock.
-- ``sim.runs.manifest``: the manifest, its journal, the cache of the shards' hashes and the
-  differences between a stored spec and the one asked for.
+- ``sim.runs.folder``: a run folder on disk: the names of its files, its shards and the folders
+  beside it, the atomic writers, the path and output-folder checks, the cleaning of what killed
+  commands left, and the run lock.
+- ``sim.runs.manifest``: the manifest, its journal, the cache of the shards' hashes, the check of
+  a shard against its record and the differences between a stored spec and the one asked for.
 - ``sim.runs.play``: playing (or resuming) a run into its folder (``run_batch``, ``play_runs``),
   the one writer of shards (``store_chunk``) and the chunk of a Dask worker.
 - ``sim.runs.read``: reading a stored run, verified (``verify_run``, ``scan_deals``, ``scan_games``).
@@ -49,6 +50,9 @@ Its modules:
   stderr (``StageBars``).
 - ``sim.runs.simulate``: ``thousand simulate``'s function (import it from there: its name is the
   module's).
+
+Only public names cross these files (``tests/test_structure.py`` checks it): what one module needs
+of another is in that module's ``__all__``.
 """
 
 from sim.runs.backend import (
@@ -63,6 +67,26 @@ from sim.runs.combine import (
     COMBINE_KEYS,
     combine_runs,
     run_seeds,
+)
+from sim.runs.folder import (
+    FINGERPRINT,
+    JOURNAL_FILE,
+    LOCK_FILE,
+    MANIFEST_FILE,
+    MANIFEST_FORMAT,
+    NAME_MAX,
+    RUN_FILE,
+    VERIFIED_FILE,
+    RunDirError,
+    RunLock,
+    StorageError,
+    check_output_dir,
+    check_parent_writable,
+    check_path_name,
+    shard_path,
+    write_atomic_bytes,
+    write_npz_atomic,
+    write_parquet_atomic,
 )
 from sim.runs.manifest import (
     load_manifest,
@@ -85,26 +109,6 @@ from sim.runs.read import (
     scan_deals,
     scan_games,
     verify_run,
-)
-from sim.runs.store import (
-    FINGERPRINT,
-    JOURNAL_FILE,
-    LOCK_FILE,
-    MANIFEST_FILE,
-    MANIFEST_FORMAT,
-    NAME_MAX,
-    RUN_FILE,
-    VERIFIED_FILE,
-    RunDirError,
-    RunLock,
-    StorageError,
-    check_output_dir,
-    check_parent_writable,
-    check_path_name,
-    shard_path,
-    write_atomic_bytes,
-    write_npz_atomic,
-    write_parquet_atomic,
 )
 
 __all__ = [

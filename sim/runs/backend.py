@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import contextlib
 import sys
+from asyncio import CancelledError
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import CancelledError as FutureCancelled
 
 from sim import InputError
 from sim.parallel import run_tasks
@@ -122,9 +124,6 @@ Backend = ThreadBackend | DaskBackend  # where chunks run: what open_backend giv
 
 def _cluster_failures() -> tuple[type[BaseException], ...]:
     """What a lost worker, scheduler or connection raises (a chunk's own errors pass through)."""
-    from asyncio import CancelledError
-    from concurrent.futures import CancelledError as FutureCancelled
-
     from distributed import KilledWorker
     from distributed.client import ClosedClientError
     from distributed.comm.core import CommClosedError

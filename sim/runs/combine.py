@@ -5,36 +5,33 @@ from __future__ import annotations
 
 import errno
 import json
-import os
 import shutil
-import sys
 from pathlib import Path
 
 import polars as pl
 
 from sim import __version__
 from sim.fingerprint import code_fingerprint, describe_difference, file_sha256
-from sim.runs.manifest import _HashCache, _save_manifest, _shard_record, _versions
-from sim.runs.read import read_run_metadata, verify_run
-from sim.runs.store import (
-    _TMP_MARK,
+from sim.runs.folder import (
     FINGERPRINT,
     LOCK_FILE,
     MANIFEST_FILE,
-    MANIFEST_FORMAT,
     RUN_FILE,
     RunDirError,
     RunLock,
-    _clean_stale_dirs,
-    _rel,
-    _tables,
-    _writing,
+    building_sibling,
     check_output_dir,
     check_path_name,
+    clean_stale_dirs,
     shard_path,
+    shard_rel,
+    shard_tables,
+    storage_errors,
     write_atomic_bytes,
     write_parquet_atomic,
 )
+from sim.runs.manifest import HashCache, manifest_record, save_manifest, shard_records
+from sim.runs.read import read_run_metadata, verify_run
 
 __all__ = ["COMBINE_KEYS", "run_seeds", "combine_runs"]
 
@@ -86,7 +83,7 @@ def combine_runs(sources: list[Path], out: Path, *, command: list[str] | None = 
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise RunDirError(f"--out {out} exists and is not an empty directory; choose a new one")
     shards = [verify_run(s) for s in sources]  # every source complete and intact, or refused
-    tables = list(_tables(metas[0]["mode"]))
+    tables = list(shard_tables(metas[0]["mode"]))
     spec = {**{k: metas[0][k] for k in COMBINE_KEYS if k in metas[0]}, "thousand_version": __version__,
             "sample_size": sum(m["sample_size"] for m in metas), "seed": seeds[0], "seeds": seeds,
             "combined_from": [{"run": str(s), "seeds": run_seeds(m), "sample_size": m["sample_size"],
@@ -94,18 +91,16 @@ def combine_runs(sources: list[Path], out: Path, *, command: list[str] | None = 
                               for s, m in zip(sources, metas, strict=True)]}
     parent = out.parent if str(out.parent) else Path(".")
     check_output_dir(parent)
-    _clean_stale_dirs(parent)
-    tmp = out.with_name(f".{out.name}{_TMP_MARK}{os.getpid()}")
+    clean_stale_dirs(parent)
+    tmp = building_sibling(out)
     shutil.rmtree(tmp, ignore_errors=True)
-    with _writing(tmp):
+    with storage_errors(tmp):
         tmp.mkdir(parents=True)
         lock = RunLock(tmp, out).acquire()  # held while building: a later combine sees it is not abandoned
     try:
-        manifest = {"format": MANIFEST_FORMAT, "command": command if command is not None else list(sys.argv),
-                    "spec": spec, "chunk_plan": {"chunks": sum(len(s[tables[0]]) for s in shards),
-                                                 "chunk_size": spec["chunk_size"], "tables": tables},
-                    "versions": _versions(), "shards": {}}
-        hashes = _HashCache(tmp)
+        manifest = manifest_record(spec, {"chunks": sum(len(s[tables[0]]) for s in shards),
+                                          "chunk_size": spec["chunk_size"], "tables": tables}, command)
+        hashes = HashCache(tmp)
         index, offset = 0, 0
         shard_meta = {k: json.dumps(v) for k, v in spec.items() if k != "combined_from"}
         for src, meta, found in zip(sources, metas, shards, strict=True):
@@ -116,12 +111,12 @@ def combine_runs(sources: list[Path], out: Path, *, command: list[str] | None = 
                     frame = pl.read_parquet(found[table][c])
                     frame = frame.with_columns((pl.col("game") + offset).cast(frame.schema["game"]))
                     write_parquet_atomic(frame, shard_path(tmp, table, index), meta_out)
-                    rows[_rel(table, index)] = frame.height
-                manifest["shards"].update(_shard_record(tmp, hashes, rows))  # saved once, at the end
+                    rows[shard_rel(table, index)] = frame.height
+                manifest["shards"].update(shard_records(tmp, hashes, rows))  # saved once, at the end
                 index += 1
             offset += meta["sample_size"]
         hashes.save()
-        _save_manifest(tmp, manifest)
+        save_manifest(tmp, manifest)
         write_atomic_bytes(tmp / RUN_FILE, json.dumps(spec, indent=2).encode())
         try:
             if out.exists():
@@ -132,7 +127,7 @@ def combine_runs(sources: list[Path], out: Path, *, command: list[str] | None = 
             if exc.errno in (errno.ENOTEMPTY, errno.EEXIST):
                 raise RunDirError(f"--out {out} was filled by another process while the runs were combined; "
                                   "choose a new one") from None
-            with _writing(out):
+            with storage_errors(out):
                 raise
     finally:
         lock.release()

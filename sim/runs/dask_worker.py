@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from distributed import WorkerPlugin
 
+from sim.engine import BatchSpec, play_chunk
+from sim.game.rules import HouseRules
+
 __all__ = ["WarmUp"]
 
 
@@ -16,7 +19,4 @@ class WarmUp(WorkerPlugin):
     idempotent = True
 
     def setup(self, worker) -> None:
-        from sim.engine import BatchSpec, play_chunk
-        from sim.game.rules import HouseRules
-
         play_chunk(BatchSpec(mode="games", n=1, rules=HouseRules(), players="heuristic", seed=0, chunk_size=1), 0)

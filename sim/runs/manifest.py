@@ -1,7 +1,8 @@
 """A run's bookkeeping: the manifest (the command, the spec, the chunk plan, the versions and every
 landed shard's rows, size and SHA-256), the journal that records each shard as it lands and is
-folded into the manifest, the cache of the shards' hashes (``.verified.json``), and the
-differences between a stored spec and the one asked for, in words."""
+folded into the manifest, the cache of the shards' hashes (``.verified.json``) and the check of a
+shard against its record, the reading of a run's JSON files, and the differences between a stored
+spec and the one asked for, in words. Where these files lie is ``sim.runs.folder``'s to say."""
 
 from __future__ import annotations
 
@@ -11,12 +12,14 @@ import platform
 import sys
 from pathlib import Path
 
+import numba
+import numpy as np
 import polars as pl
 
 from sim import __version__
 from sim.engine import BatchSpec
 from sim.fingerprint import describe_difference, file_sha256
-from sim.runs.store import (
+from sim.runs.folder import (
     FINGERPRINT,
     JOURNAL_FILE,
     MANIFEST_FILE,
@@ -24,21 +27,23 @@ from sim.runs.store import (
     VERIFIED_FILE,
     RunDirError,
     StorageError,
-    _tables,
-    _writing,
+    shard_tables,
+    storage_errors,
     write_atomic_bytes,
 )
 
-__all__ = ["spec_differences", "read_journal", "load_manifest"]
+__all__ = [
+    "library_versions", "spec_differences", "read_json_object", "read_journal", "load_manifest", "save_manifest",
+    "manifest_record", "new_manifest", "Journal", "HashCache", "shard_verified", "shard_records",
+]
 
 
 # ---- the manifest ---------------------------------------------------------------------------------
-def _versions() -> dict[str, str]:
-    import numba
-    import numpy
-
+def library_versions() -> dict[str, str]:
+    """The versions of thousand, Python and the libraries that compute and store a run, recorded
+    in its manifest (they do not decide reuse: the code fingerprint does)."""
     return {"thousand": __version__, "python": platform.python_version(), "numba": numba.__version__,
-            "numpy": numpy.__version__, "polars": pl.__version__}
+            "numpy": np.__version__, "polars": pl.__version__}
 
 
 def _shown(value: object) -> str:
@@ -97,7 +102,9 @@ def spec_differences(stored: dict, wanted: dict) -> list[str]:
     return found
 
 
-def _read_json(path: Path, what: str) -> dict:
+def read_json_object(path: Path, what: str) -> dict:
+    """The JSON object stored in ``path`` (a run's spec or manifest, named ``what`` in the
+    refusal); a file that is not valid JSON, or holds no object, is refused in one line."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError):
@@ -132,7 +139,7 @@ def load_manifest(out: Path) -> dict:
     path = Path(out) / MANIFEST_FILE
     if not path.exists():
         raise RunDirError(f"{out} has no {MANIFEST_FILE}: not a run of this version of thousand (or not a run)")
-    manifest = _read_json(path, "run manifest")
+    manifest = read_json_object(path, "run manifest")
     if manifest.get("format") != MANIFEST_FORMAT or not isinstance(manifest.get("shards"), dict):
         raise RunDirError(f"{path}: unknown manifest format; remove the run directory or choose another --out")
     manifest["shards"].update(read_journal(out))
@@ -143,7 +150,7 @@ def _manifest_bytes(manifest: dict) -> bytes:
     return json.dumps(manifest, indent=1, sort_keys=True).encode()
 
 
-def _save_manifest(out: Path, manifest: dict) -> None:
+def save_manifest(out: Path, manifest: dict) -> None:
     """Write the manifest (atomically) if it differs from the one stored, then drop the journal it
     now holds: a complete run is rewritten never, and a read-only one is not written to."""
     data = _manifest_bytes(manifest)
@@ -155,22 +162,31 @@ def _save_manifest(out: Path, manifest: dict) -> None:
     if not same:
         write_atomic_bytes(path, data)
     if (out / JOURNAL_FILE).exists():
-        with _writing(out / JOURNAL_FILE):
+        with storage_errors(out / JOURNAL_FILE):
             (out / JOURNAL_FILE).unlink(missing_ok=True)
 
 
-def _new_manifest(spec: BatchSpec, command: list[str] | None) -> dict:
+def manifest_record(spec: dict, chunk_plan: dict, command: list[str] | None) -> dict:
+    """A manifest with no shard yet: its format, the ``command`` that makes the run (None: this
+    process's), the run's ``spec`` and ``chunk_plan`` (chunks, chunk size, tables) and the
+    versions."""
     return {
         "format": MANIFEST_FORMAT,
         "command": command if command is not None else list(sys.argv),
-        "spec": spec.metadata(),
-        "chunk_plan": {"chunks": spec.n_chunks, "chunk_size": spec.chunk_size, "tables": list(_tables(spec.mode))},
-        "versions": _versions(),
+        "spec": spec,
+        "chunk_plan": chunk_plan,
+        "versions": library_versions(),
         "shards": {},
     }
 
 
-class _Journal:
+def new_manifest(spec: BatchSpec, command: list[str] | None) -> dict:
+    """The manifest of a run of ``spec`` about to be played, no shard landed yet."""
+    return manifest_record(spec.metadata(), {"chunks": spec.n_chunks, "chunk_size": spec.chunk_size,
+                                             "tables": list(shard_tables(spec.mode))}, command)
+
+
+class Journal:
     """The shards landed since the manifest was last saved, appended one JSON line each and
     flushed to disk (fsync) before the chunk counts as stored; folded into the manifest whenever it
     holds as many shards as the manifest does (so that saving costs time in proportion to the
@@ -184,7 +200,7 @@ class _Journal:
 
     def append(self, records: dict[str, dict]) -> None:
         data = "".join(json.dumps({"shard": rel, **rec}, sort_keys=True) + "\n" for rel, rec in records.items())
-        with _writing(self.path):
+        with storage_errors(self.path):
             if self.file is None:
                 self.file = open(self.path, "ab")  # noqa: SIM115  (kept open while chunks land)
             self.file.write(data.encode())
@@ -200,16 +216,17 @@ class _Journal:
         if self.file is not None:
             self.file.close()
             self.file = None
-        _save_manifest(self.out, self.manifest)
+        save_manifest(self.out, self.manifest)
         self.count = 0
 
     def close(self) -> None:
+        """Close the journal's file without folding it: the next command folds what it holds."""
         if self.file is not None:
             self.file.close()
             self.file = None
 
 
-class _HashCache:
+class HashCache:
     """SHA-256 of files remembered by (size, modification time, status-change time, inode): a file
     is hashed again when any of them changes. Any write sets the status-change time, and nothing
     but the kernel's clock can set it back (``touch -r`` restores only the other times)."""
@@ -226,10 +243,13 @@ class _HashCache:
 
     @staticmethod
     def stamp(path: Path) -> list[int]:
+        """[size, modification time, status-change time, inode] of ``path``: what must not change
+        for a remembered hash to hold."""
         st = path.stat()
         return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
 
     def sha256(self, out: Path, rel: str) -> tuple[int, str]:
+        """(size, SHA-256) of the file ``rel`` of the run folder ``out``, remembered or hashed."""
         stamp = self.stamp(out / rel)
         hit = self.entries.get(rel)
         if isinstance(hit, list) and len(hit) == len(stamp) + 1 and hit[:-1] == stamp:
@@ -246,6 +266,7 @@ class _HashCache:
         self.changed = True
 
     def save(self) -> None:
+        """Store the remembered hashes (atomically), if any changed; a refused write is ignored."""
         if self.changed:
             try:
                 write_atomic_bytes(self.path, json.dumps(self.entries).encode())
@@ -254,7 +275,9 @@ class _HashCache:
             self.changed = False
 
 
-def _shard_ok(out: Path, rel: str, manifest: dict, hashes: _HashCache) -> bool:
+def shard_verified(out: Path, rel: str, manifest: dict, hashes: HashCache) -> bool:
+    """Whether the shard ``rel`` of the run folder ``out`` is present and is the one ``manifest``
+    records (its size and SHA-256)."""
     rec = manifest["shards"].get(rel)
     if not rec or not (out / rel).is_file():
         return False
@@ -262,7 +285,9 @@ def _shard_ok(out: Path, rel: str, manifest: dict, hashes: _HashCache) -> bool:
     return size == rec.get("size") and sha == rec.get("sha256")
 
 
-def _shard_record(out: Path, hashes: _HashCache, rows: dict[str, int]) -> dict[str, dict]:
+def shard_records(out: Path, hashes: HashCache, rows: dict[str, int]) -> dict[str, dict]:
+    """The manifest's records (rows, size, SHA-256) of the shards just stored in ``out``, from
+    their rows by relative path."""
     records = {}
     for rel, n in rows.items():
         size, sha = hashes.sha256(out, rel)

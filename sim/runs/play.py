@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -18,23 +19,8 @@ import polars as pl
 
 from sim.engine import BatchSpec, play_chunk
 from sim.fingerprint import file_sha256
-from sim.runs.manifest import (
-    _HashCache,
-    _Journal,
-    _new_manifest,
-    _read_json,
-    _save_manifest,
-    _shard_ok,
-    _shard_record,
-    load_manifest,
-    spec_differences,
-)
-from sim.runs.read import verify_run
-from sim.runs.store import (
-    _FRESH_SUFFIX,
-    _REPLACED_MARK,
-    _TMP_MARK,
-    _TOKEN_PREFIX,
+from sim.runs.backend import Backend, ThreadBackend
+from sim.runs.folder import (
     FINGERPRINT,
     LOCK_FILE,
     MANIFEST_FILE,
@@ -43,23 +29,38 @@ from sim.runs.store import (
     RunDirError,
     RunLock,
     StorageError,
-    _clean_stale_dirs,
-    _foreign_entries,
-    _lock_or_none,
-    _rel,
-    _rel_index,
-    _shard_index,
-    _tables,
-    _writing,
     check_lock_file,
     check_path_name,
+    clean_stale_dirs,
+    foreign_entries,
+    fresh_sibling,
+    is_temporary,
+    lock_or_none,
+    parse_shard_rel,
+    replaced_sibling,
+    shard_index,
     shard_path,
+    shard_rel,
+    shard_tables,
+    storage_errors,
+    token_path,
     write_atomic_bytes,
     write_parquet_atomic,
 )
+from sim.runs.manifest import (
+    HashCache,
+    Journal,
+    load_manifest,
+    new_manifest,
+    read_json_object,
+    save_manifest,
+    shard_records,
+    shard_verified,
+    spec_differences,
+)
+from sim.runs.read import verify_run
 
 if TYPE_CHECKING:
-    from sim.runs.backend import Backend
     from sim.runs.progress import Progress
 
 __all__ = [
@@ -104,15 +105,15 @@ def _listed_shards(out: Path, spec: BatchSpec) -> tuple[set[str], list[Path]]:
         if not folder.is_dir():
             continue
         for path in folder.iterdir():
-            if _TMP_MARK in path.name and path.name.startswith("."):
+            if is_temporary(path.name):
                 temps.append(path)
                 continue
-            index = _shard_index(path.name)
-            if table in _tables(spec.mode) and index is not None and index < spec.n_chunks:
-                present.add(_rel(table, index))
+            index = shard_index(path.name)
+            if table in shard_tables(spec.mode) and index is not None and index < spec.n_chunks:
+                present.add(shard_rel(table, index))
                 continue
             raise RunDirError(f"{path} is not a shard of this run (it has {spec.n_chunks:,} chunks of "
-                              f"{', '.join(_tables(spec.mode))}); remove it or choose another --out")
+                              f"{', '.join(shard_tables(spec.mode))}); remove it or choose another --out")
     return present, temps
 
 
@@ -126,7 +127,7 @@ def _refuse_other_run(spec: BatchSpec, out: Path) -> bool:
         return False
     wanted = spec.metadata()
     if (out / RUN_FILE).exists():
-        found = spec_differences(_read_json(out / RUN_FILE, "run spec"), wanted)
+        found = spec_differences(read_json_object(out / RUN_FILE, "run spec"), wanted)
         if found:
             raise RunDirError(f"{out} holds another run: {'; '.join(found)}; {_HINT}")
         if (out / MANIFEST_FILE).exists():
@@ -153,12 +154,12 @@ def _prepare_dir(spec: BatchSpec, out: Path, command: list[str] | None) -> dict:
     if _refuse_other_run(spec, out):
         if (out / MANIFEST_FILE).exists():
             return load_manifest(out)
-        return _new_manifest(spec, command)  # its manifest was lost: its shards are verified below
+        return new_manifest(spec, command)  # its manifest was lost: its shards are verified below
     write_atomic_bytes(out / RUN_FILE, json.dumps(spec.metadata(), indent=2).encode())
-    return _new_manifest(spec, command)
+    return new_manifest(spec, command)
 
 
-def _verify_for_resume(spec: BatchSpec, out: Path, manifest: dict, hashes: _HashCache, *,
+def _verify_for_resume(spec: BatchSpec, out: Path, manifest: dict, hashes: HashCache, *,
                        replace_foreign: bool = False) -> tuple[Iterator[int], list[str]]:
     """(the chunks still to play, lazily; the shards found damaged or unrecorded and removed).
     Only the shards present or recorded are looked at, so that planning costs nothing per chunk
@@ -166,10 +167,10 @@ def _verify_for_resume(spec: BatchSpec, out: Path, manifest: dict, hashes: _Hash
     unless ``replace_foreign`` (a run redone with fresh): it is then removed and played again."""
     present, temps = _listed_shards(out, spec)
     wanted = spec.metadata()
-    tables = _tables(spec.mode)
+    tables = shard_tables(spec.mode)
     seen: set[int] = set()
     for rel in list(present) + list(manifest["shards"]):
-        table, index = _rel_index(rel)
+        table, index = parse_shard_rel(rel)
         if table in tables and index is not None and index < spec.n_chunks:
             seen.add(index)
     complete: set[int] = set()
@@ -178,8 +179,8 @@ def _verify_for_resume(spec: BatchSpec, out: Path, manifest: dict, hashes: _Hash
     for index in sorted(seen):
         whole = True
         for table in tables:
-            rel = _rel(table, index)
-            if rel in present and _shard_ok(out, rel, manifest, hashes):
+            rel = shard_rel(table, index)
+            if rel in present and shard_verified(out, rel, manifest, hashes):
                 verified.add(rel)
                 continue
             whole = False
@@ -194,7 +195,7 @@ def _verify_for_resume(spec: BatchSpec, out: Path, manifest: dict, hashes: _Hash
     for rel in [r for r in manifest["shards"] if r not in verified]:
         del manifest["shards"][rel]  # missing, damaged, or of no chunk of this run: recorded again when played
     for rel in remove:
-        with _writing(out / rel):
+        with storage_errors(out / rel):
             (out / rel).unlink()
     for path in temps:
         path.unlink(missing_ok=True)  # a run interrupted while writing (we hold the lock)
@@ -215,10 +216,10 @@ def store_chunk(spec: BatchSpec, out: Path, index: int, deals: pl.DataFrame,
     meta = {k: json.dumps(v) for k, v in spec.metadata().items()}
     meta.update(chunk=str(index), chunk_first=str(first), chunk_size_actual=str(size))
     write_parquet_atomic(deals, shard_path(out, "deals", index), meta)
-    rows = {_rel("deals", index): deals.height}
+    rows = {shard_rel("deals", index): deals.height}
     if games is not None:
         write_parquet_atomic(games, shard_path(out, "games", index), meta)
-        rows[_rel("games", index)] = games.height
+        rows[shard_rel("games", index)] = games.height
     return rows
 
 
@@ -236,7 +237,7 @@ def play_chunk_remote(spec: BatchSpec, out: str, index: int, token_name: str, to
     if not seen:
         return ("rows", *play_chunk(spec, index))
     rows = run_chunk_to_disk(spec, folder, index)
-    stamps = {rel: [*_HashCache.stamp(folder / rel), file_sha256(folder / rel)] for rel in rows}
+    stamps = {rel: [*HashCache.stamp(folder / rel), file_sha256(folder / rel)] for rel in rows}
     return ("stored", rows, stamps)
 
 
@@ -260,17 +261,15 @@ def run_batch(spec: BatchSpec, out: Path, *, workers: int | None = None,
     any shard of another run in it played again. A folder holding files that are not a run's is
     refused. A complete run is reused without writing anything (a read-only mount will do); a
     second command writing into ``out`` at the same time is refused, naming the PID of the first."""
-    from sim.runs.backend import ThreadBackend
-
     backend = backend or ThreadBackend(workers)
     out = Path(out)
     check_path_name(out)
-    _clean_stale_dirs(out.parent)
+    clean_stale_dirs(out.parent)
     play = {"command": command, "backend": backend, "on_chunk": on_chunk}
     if fresh and not _holds_this_run(spec, out):
         return _run_fresh(spec, out, **play)
     _refuse_other_run(spec, out)  # before the lock file is made: a refused command writes nothing
-    lock = _lock_or_none(out)
+    lock = lock_or_none(out)
     if lock is None:
         return _reuse_read_only(spec, out)
     try:
@@ -296,7 +295,7 @@ def check_run_dir(spec: BatchSpec, out: Path, *, fresh: bool = False) -> None:
 
 
 def _refuse_foreign_files(out: Path) -> None:
-    foreign = _foreign_entries(out)
+    foreign = foreign_entries(out)
     if foreign:
         more = f" and {len(foreign) - 1} more" if len(foreign) > 1 else ""
         raise RunDirError(f"--fresh would replace {out}, which holds files that are not a run's ({foreign[0]}{more}); "
@@ -309,7 +308,7 @@ def _reuse_read_only(spec: BatchSpec, out: Path) -> RunResult:
     if not _refuse_other_run(spec, out) or not (out / MANIFEST_FILE).exists():
         raise StorageError(f"--out {out}: the directory is not writable")
     shards = verify_run(out, partial=True)
-    missing = spec.n_chunks * len(_tables(spec.mode)) - sum(len(v) for v in shards.values())
+    missing = spec.n_chunks * len(shard_tables(spec.mode)) - sum(len(v) for v in shards.values())
     if missing:
         raise StorageError(f"--out {out}: the directory is not writable, and {missing:,} shard(s) of the run are "
                            "missing or damaged and must be played")
@@ -320,10 +319,10 @@ def _play_into(spec: BatchSpec, out: Path, *, command, backend, on_chunk, replac
                label: Path | None = None) -> RunResult:
     """Play the chunks of ``spec`` still missing in ``out``, whose lock the caller holds."""
     manifest = _prepare_dir(spec, out, command)
-    hashes = _HashCache(out)
+    hashes = HashCache(out)
     todo, removed = _verify_for_resume(spec, out, manifest, hashes, replace_foreign=replace_foreign)
-    _save_manifest(out, manifest)
-    journal = _Journal(out, manifest)
+    save_manifest(out, manifest)
+    journal = Journal(out, manifest)
     result = RunResult(out=label or out, chunks_total=spec.n_chunks, chunks_run=0, redone=removed, played_in=out)
 
     def landed(item, value):
@@ -335,7 +334,7 @@ def _play_into(spec: BatchSpec, out: Path, *, command, backend, on_chunk, replac
             hashes.remember(value[2])
         else:
             rows = store_chunk(spec, out, index, *value[1:])
-        journal.append(_shard_record(out, hashes, rows))
+        journal.append(shard_records(out, hashes, rows))
         result.chunks_run += 1
         if on_chunk:
             on_chunk(spec.chunk_bounds(index)[1])
@@ -344,10 +343,8 @@ def _play_into(spec: BatchSpec, out: Path, *, command, backend, on_chunk, replac
     finished = False
     try:
         if backend.remote:
-            import secrets
-
             token = secrets.token_hex(16) if getattr(backend, "shared_disk", True) else ""
-            token_file = out / f"{_TOKEN_PREFIX}{token or 'none'}"
+            token_file = token_path(out, token)
             if token:
                 write_atomic_bytes(token_file, token.encode())
             items = ((spec, str(out.resolve()), index, token_file.name, token or "-") for index in todo)
@@ -375,11 +372,6 @@ def _play_into(spec: BatchSpec, out: Path, *, command, backend, on_chunk, replac
     return result
 
 
-def _fresh_dir(out: Path) -> Path:
-    out = out if out.name else Path(os.path.abspath(out))  # "." or "..": the folder's own name
-    return out.with_name(f".{out.name}{_FRESH_SUFFIX}")
-
-
 def _run_fresh(spec: BatchSpec, out: Path, **play) -> RunResult:
     """Redo the run ``out`` holds (another spec, or other code) in the sibling ``.NAME.fresh``,
     resumable, and swap it in once complete; ``out`` keeps the old run until then."""
@@ -387,21 +379,21 @@ def _run_fresh(spec: BatchSpec, out: Path, **play) -> RunResult:
         raise RunDirError(f"--out {out} is a file, not a directory")
     if out.is_dir():
         _refuse_foreign_files(out)
-    sibling = _fresh_dir(out)
+    sibling = fresh_sibling(out)
     locks: list[RunLock] = []
     try:
         if out.is_dir():
-            lock = _lock_or_none(out)
+            lock = lock_or_none(out)
             if lock is None:
                 raise StorageError(f"--out {out}: the directory is not writable, and --fresh must replace what it "
                                    "holds")
             locks.append(lock)
-        lock = _lock_or_none(sibling, out)
+        lock = lock_or_none(sibling, out)
         if lock is None:
             raise StorageError(f"cannot write {sibling}: the directory is not writable")
         locks.append(lock)
         if not _holds_this_run(spec, sibling):  # a redo of other arguments, left unfinished: ours to clear
-            if _foreign_entries(sibling):
+            if foreign_entries(sibling):
                 raise RunDirError(f"{sibling} holds files that are not a run's; move them away")
             for path in sibling.iterdir():
                 if path.name != LOCK_FILE:
@@ -411,9 +403,9 @@ def _run_fresh(spec: BatchSpec, out: Path, **play) -> RunResult:
             return result
         result.played_in = out
         replaced = None
-        with _writing(out):
+        with storage_errors(out):
             if out.exists():
-                replaced = sibling.with_name(f"{sibling.name.removesuffix(_FRESH_SUFFIX)}{_REPLACED_MARK}{os.getpid()}")
+                replaced = replaced_sibling(out)
                 os.rename(out, replaced)
             os.rename(sibling, out)
         lock.folder, lock.path = out, out / LOCK_FILE
@@ -453,17 +445,17 @@ def stored_units(spec: BatchSpec, out: Path, *, fresh: bool = False) -> int:
     shards the manifest and its journal record, in ``out`` if it holds this run, else (with
     ``fresh``) in the folder where it is being redone."""
     out = Path(out)
-    folder = out if not fresh or _holds_this_run(spec, out) else _fresh_dir(out)
+    folder = out if not fresh or _holds_this_run(spec, out) else fresh_sibling(out)
     try:
         if not _holds_this_run(spec, folder):
             return 0
         recorded = load_manifest(folder)["shards"]
     except (RunDirError, OSError):
         return 0
-    tables = _tables(spec.mode)
+    tables = shard_tables(spec.mode)
     counts: dict[int, int] = {}
     for rel in recorded:
-        table, index = _rel_index(rel)
+        table, index = parse_shard_rel(rel)
         if table in tables and index is not None and index < spec.n_chunks:
             counts[index] = counts.get(index, 0) + 1
     return sum(spec.chunk_bounds(i)[1] for i, n in counts.items() if n == len(tables))

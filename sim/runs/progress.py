@@ -13,6 +13,8 @@ import sys
 import time
 from collections.abc import Callable
 
+from tqdm import tqdm
+
 __all__ = ["Progress", "StageBars", "OneBar"]
 
 Progress = Callable[[str, int, int], None]
@@ -31,8 +33,6 @@ class StageBars:
         self.drawn = 0.0
 
     def __call__(self, stage: str, done: int, total: int) -> None:
-        from tqdm import tqdm
-
         if self.stage != stage:
             self.close()
             self.bar = tqdm(total=total, initial=done, desc=stage, unit=self.unit, unit_scale=self.scaled,
@@ -62,8 +62,6 @@ class OneBar:
         self.bar = None
 
     def __call__(self, stage: str, done: int, total: int) -> None:
-        from tqdm import tqdm
-
         if self.bar is None:
             self.bar = tqdm(total=total, desc=self.desc, unit=self.unit, file=sys.stderr, dynamic_ncols=True,
                             bar_format=self.bar_format)

@@ -9,17 +9,18 @@ from pathlib import Path
 import polars as pl
 
 from sim.fingerprint import code_fingerprint, describe_difference
-from sim.runs.manifest import _HashCache, _read_json, _shard_ok, load_manifest
-from sim.runs.store import RUN_FILE, RunDirError, _rel, _rel_index
+from sim.runs.folder import RUN_FILE, RunDirError, parse_shard_rel, shard_rel
+from sim.runs.manifest import HashCache, load_manifest, read_json_object, shard_verified
 
 __all__ = ["read_run_metadata", "verify_run", "read_shard", "scan_deals", "scan_games"]
 
 
 def read_run_metadata(out: Path) -> dict:
+    """The spec a stored run was made with (its ``run.json``); a folder without one is refused."""
     path = Path(out) / RUN_FILE
     if not path.is_file():
         raise RunDirError(f"{out} holds no stored run ({RUN_FILE} is missing)")
-    return _read_json(path, "run spec")
+    return read_json_object(path, "run spec")
 
 
 def verify_run(out: Path, *, partial: bool = False) -> dict[str, list[Path]]:
@@ -37,18 +38,18 @@ def verify_run(out: Path, *, partial: bool = False) -> dict[str, list[Path]]:
                           + "; play it again (thousand simulate --fresh with its arguments) to read it")
     plan = manifest.get("chunk_plan", {})
     chunks, tables = int(plan.get("chunks", 0)), list(plan.get("tables", []))
-    hashes = _HashCache(out)
+    hashes = HashCache(out)
     recorded: dict[str, list[int]] = {t: [] for t in tables}
     for rel in manifest["shards"]:
-        table, index = _rel_index(rel)
+        table, index = parse_shard_rel(rel)
         if table in recorded and index is not None and index < chunks:
             recorded[table].append(index)
     good: dict[str, list[Path]] = {t: [] for t in tables}
     bad = []  # (chunk, table, what)
     for table in tables:
         for index in sorted(recorded[table]):
-            rel = _rel(table, index)
-            if _shard_ok(out, rel, manifest, hashes):
+            rel = shard_rel(table, index)
+            if shard_verified(out, rel, manifest, hashes):
                 good[table].append(out / rel)
             else:
                 bad.append((index, table, "missing" if not (out / rel).exists() else "damaged"))
@@ -61,7 +62,7 @@ def verify_run(out: Path, *, partial: bool = False) -> dict[str, list[Path]]:
             unrecorded = ((i, t, "missing") for i in range(chunks) for t in tables if i not in sets[t])
             shown = sorted(shown + [x for _, x in zip(range(3), unrecorded, strict=False)])[:3]
         total = len(bad) + missing
-        words = ", ".join(f"{_rel(t, i)} {what}" for i, t, what in shown)
+        words = ", ".join(f"{shard_rel(t, i)} {what}" for i, t, what in shown)
         words += f" and {total - len(shown)} more" if total > len(shown) else ""
         raise RunDirError(f"run {out} is incomplete or damaged ({words}); run the same thousand simulate command "
                           "again to redo those chunks, or read the partial data explicitly")

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from tqdm import tqdm
 
 from sim import InputError, arguments
-from sim.engine import BatchSpec
+from sim.engine import BatchSpec, play_chunk
 from sim.game.rules import HouseRules, load_rules
 from sim.runs.play import check_run_dir, run_batch, stored_units
 
@@ -65,8 +65,6 @@ def simulate(*, games: int | None = None, deals: int | None = None, rules: str |
 
 def _warm_up(spec: BatchSpec, progress: bool) -> None:
     """Load (or, on a first run, compile) the engine before the progress bar starts."""
-    from sim.engine import play_chunk
-
     if progress:
         print("loading the compiled engine (the first run compiles it: about a minute)...", file=sys.stderr)
     t = time.perf_counter()

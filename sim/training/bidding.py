@@ -37,6 +37,7 @@ from sim.training.bidding_nb import (
     O_VALUE,
     declarer_playouts,
 )
+from sim.training.fit import jax_modules
 
 __all__ = [
     "PLAYOUT_STREAM", "SCALE", "LADDER", "OPENING", "generate_playouts", "made_ladder", "bidding_rows",
@@ -127,9 +128,7 @@ def fit_ladder(x: np.ndarray, ladder: np.ndarray, value: np.ndarray, held: np.nd
                log: Callable[[str], None] = print) -> tuple[dict[str, np.ndarray], list[dict]]:
     """Adam on the ladder's mean binary cross-entropy plus the value's squared error (in hundreds),
     rows ``held`` kept out for the figures of each epoch."""
-    from sim.training.fit import _jax
-
-    jax, jnp, optax = _jax()
+    jax, jnp, optax = jax_modules()
     train = np.flatnonzero(~held)
     val = np.flatnonzero(held)
     params = {k: jnp.asarray(v) for k, v in init_ladder(x.shape[1], hidden, seed, prefix).items()}

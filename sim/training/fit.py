@@ -26,7 +26,7 @@ from sim.training.positions import trick_of
 __all__ = [
     "SCALE", "ALL_PERMUTATIONS", "TrainExtraMissing", "Dataset", "PositionSet", "make_positions", "batch_inputs",
     "make_dataset", "init_params", "forward_numpy", "regret", "LOSSES", "MADE_WEIGHT", "POINTS_WEIGHT",
-    "contract_targets", "parse_loss", "fit",
+    "contract_targets", "parse_loss", "fit", "jax_modules",
 ]
 
 SCALE = 100.0  # labels and outputs are in hundreds of points
@@ -37,7 +37,9 @@ class TrainExtraMissing(ThousandError):
     """JAX or optax is not installed."""
 
 
-def _jax():
+def jax_modules() -> tuple:
+    """(jax, jax.numpy, optax), imported only when a net is trained: the train extra is optional,
+    and without it training is refused in one line (TrainExtraMissing)."""
     try:
         import jax
         import jax.numpy as jnp
@@ -234,7 +236,7 @@ def fit(train: Dataset | PositionSet, val: Dataset, *, hidden: tuple[int, int] =
     if loss == "contract":
         val = dataclasses.replace(val, target=contract_targets(val.target, val.mask, val.dense, made_weight,
                                                                points_weight))
-    jax, jnp, optax = _jax()
+    jax, jnp, optax = jax_modules()
     params = {k: jnp.asarray(v) for k, v in (init or init_params(hidden, seed)).items()}
     steps_per_epoch = max(1, len(train) // batch)
     schedule = optax.cosine_decay_schedule(lr, steps_per_epoch * epochs, alpha=0.05)

@@ -25,8 +25,8 @@ from cli_checks import mount, one_error_line, read_only, snapshot
 from typer.testing import CliRunner
 
 import sim.runs.combine
+import sim.runs.folder
 import sim.runs.manifest
-import sim.runs.store
 from analysis.present.text import run_summary_lines
 from analysis.summary import DealSummary, GameSummary, RunSummary, SeatWins
 from cli import app
@@ -324,7 +324,7 @@ def test_a_full_disk_is_one_line_and_a_rerun_resumes(made, tmp_path, monkeypatch
     out = tmp_path / "run"
     _failing_writer(monkeypatch, FULL[kind], after=3)  # the 4th shard (one thread): chunk 1's games
     if kind == "footer":  # the disk is full as the write fails
-        monkeypatch.setattr(sim.runs.store.shutil, "disk_usage",
+        monkeypatch.setattr(sim.runs.folder.shutil, "disk_usage",
                             lambda _: SimpleNamespace(total=10**9, used=10**9, free=0))
     line = one_error_line(simulate(out, "--workers", "1"))
     assert f"error: no space left on device writing {out / 'games' / 'part-00001.parquet'}; free some space" in line

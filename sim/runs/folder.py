@@ -1,13 +1,16 @@
-"""The files of a run folder: their names, the atomic writers (a temporary name, then a rename;
-a full disk or a refused write as one line naming the file), the checks of a path given for a run,
-the names of the shards, what a folder holds that no run writes, the cleaning of folders that
-killed commands left, and the run lock (``RunLock``)."""
+"""A run folder on disk: the names of its files, its shards and the folders beside it (a redo's,
+a combine's, a replaced run's), the atomic writers (a temporary name, then a rename; a full disk or
+a refused write as one line naming the file), the checks of a path given for a run or an output,
+what a folder holds that no run writes, the cleaning of folders that killed commands left, and the
+run lock (``RunLock``). Every name of the layout is made here, so that the writers, the readers and
+the cleaners agree on it."""
 
 from __future__ import annotations
 
 import contextlib
 import errno
 import fcntl
+import io
 import os
 import re
 import shutil
@@ -17,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
 import polars as pl
 
 from sim import InputError
@@ -26,8 +30,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "RUN_FILE", "MANIFEST_FILE", "JOURNAL_FILE", "VERIFIED_FILE", "LOCK_FILE", "FINGERPRINT", "MANIFEST_FORMAT",
-    "RunDirError", "StorageError", "shard_path", "write_atomic_bytes", "write_npz_atomic", "write_parquet_atomic",
-    "NAME_MAX", "check_path_name", "RunLock", "check_lock_file", "check_output_dir", "check_parent_writable",
+    "RunDirError", "StorageError", "shard_path", "shard_rel", "shard_index", "parse_shard_rel", "shard_tables",
+    "is_temporary", "token_path", "fresh_sibling", "replaced_sibling", "building_sibling",
+    "storage_errors", "write_atomic_bytes", "write_npz_atomic", "write_parquet_atomic",
+    "NAME_MAX", "check_path_name", "foreign_entries", "clean_stale_dirs", "RunLock", "lock_or_none",
+    "check_lock_file", "check_output_dir", "check_parent_writable",
 ]
 
 RUN_FILE = "run.json"
@@ -37,6 +44,7 @@ VERIFIED_FILE = ".verified.json"
 LOCK_FILE = ".lock"
 FINGERPRINT = "code_fingerprint"
 MANIFEST_FORMAT = 1
+NAME_MAX = 255  # bytes in one file or folder name on every common Linux file system
 _TMP_MARK = ".tmp-"  # temporary files are ".<name>.tmp-<pid>-<thread>", a combine's folder ".<name>.tmp-<pid>"
 _TOKEN_PREFIX = ".dask-token-"
 _FRESH_SUFFIX = ".fresh"  # a run redone with fresh is played in ".<name>.fresh" beside it
@@ -56,13 +64,71 @@ class StorageError(RunDirError):
     """The disk refused a write: full, read-only, or not ours to write. The message names the file."""
 
 
-# ---- files ----------------------------------------------------------------------------------------
+# ---- names ----------------------------------------------------------------------------------------
+def shard_tables(mode: str) -> tuple[str, ...]:
+    """The tables a chunk of a run in ``mode`` stores, one shard each: in games mode a chunk is
+    complete when both its shards are stored."""
+    return ("deals", "games") if mode == "games" else ("deals",)
+
+
+def shard_rel(table: str, index: int) -> str:
+    """The path of chunk ``index``'s shard of ``table``, relative to the run folder: the key the
+    manifest records it under."""
+    return f"{table}/part-{index:05d}.parquet"
+
+
 def shard_path(out: Path, table: str, index: int) -> Path:
-    return out / table / f"part-{index:05d}.parquet"
+    """Where chunk ``index``'s shard of ``table`` lies in the run folder ``out``."""
+    return out / shard_rel(table, index)
+
+
+def shard_index(name: str) -> int | None:
+    """The chunk index of a shard's file name, None for any other name."""
+    found = _SHARD_NAME.fullmatch(name)
+    return int(found.group(1)) if found and name == f"part-{int(found.group(1)):05d}.parquet" else None
+
+
+def parse_shard_rel(rel: str) -> tuple[str, int | None]:
+    """(table, chunk index) of a shard's relative path (``shard_rel``), the index None when the
+    file name is not a shard's."""
+    table, _, name = rel.partition("/")
+    return table, shard_index(name)
+
+
+def is_temporary(name: str) -> bool:
+    """Whether a file or folder name is one a writer uses before its rename (a file being written,
+    a combine being built): never a finished file, and removed when its writer is gone."""
+    return name.startswith(".") and _TMP_MARK in name
 
 
 def _tmp_name(path: Path) -> Path:
     return path.with_name(f".{path.name}{_TMP_MARK}{os.getpid()}-{threading.get_ident()}")
+
+
+def building_sibling(out: Path) -> Path:
+    """The folder beside ``out`` in which this process builds a run before renaming it to ``out``
+    (a combine): ``.NAME.tmp-PID``, removed by a later command once this process is gone."""
+    return out.with_name(f".{out.name}{_TMP_MARK}{os.getpid()}")
+
+
+def fresh_sibling(out: Path) -> Path:
+    """The folder beside ``out`` in which a run redone with ``fresh`` is played, ``.NAME.fresh``,
+    until it is complete and swapped in: a rerun with ``fresh`` resumes it."""
+    out = out if out.name else Path(os.path.abspath(out))  # "." or "..": the folder's own name
+    return out.with_name(f".{out.name}{_FRESH_SUFFIX}")
+
+
+def replaced_sibling(out: Path) -> Path:
+    """Where the run ``out`` held goes for the moment of a fresh redo's swap, ``.NAME.replaced-PID``
+    (removed at once, or by a later command if this one is killed between the two renames)."""
+    fresh = fresh_sibling(out)  # the same folder, whatever ``out`` was spelt as
+    return fresh.with_name(f"{fresh.name.removesuffix(_FRESH_SUFFIX)}{_REPLACED_MARK}{os.getpid()}")
+
+
+def token_path(out: Path, token: str) -> Path:
+    """The file by which a Dask worker recognises the run folder ``out`` as the command's own (it
+    holds ``token``; an empty token names the file of a run whose workers never write there)."""
+    return out / f"{_TOKEN_PREFIX}{token or 'none'}"
 
 
 # Errors of the disk that are the machine's state, not a bug: reported as one line naming the file.
@@ -98,7 +164,7 @@ def _no_space_at(path: Path) -> bool:
 
 
 @contextlib.contextmanager
-def _writing(path: Path) -> Iterator[None]:
+def storage_errors(path: Path) -> Iterator[None]:
     """Turn a full disk, a read-only file system or a refused permission while writing ``path``
     into one line naming it (StorageError); any other error passes through as it is."""
     try:
@@ -120,9 +186,11 @@ def _writing(path: Path) -> Iterator[None]:
 
 
 def write_atomic_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` under a temporary name, then rename it: never a partial file
+    under ``path``, and a full disk or a refused write is one line naming it (StorageError)."""
     tmp = _tmp_name(path)
     try:
-        with _writing(path):
+        with storage_errors(path):
             tmp.write_bytes(data)
             os.replace(tmp, path)
     finally:
@@ -133,19 +201,17 @@ def write_atomic_bytes(path: Path, data: bytes) -> None:
 def write_npz_atomic(path: Path, **arrays: ArrayLike) -> None:
     """``np.savez`` of ``arrays`` to ``path`` through ``write_atomic_bytes``: never a partial file,
     and a full disk is one line."""
-    import io
-
-    import numpy as np
-
     buf = io.BytesIO()
     np.savez(buf, **arrays)
     write_atomic_bytes(path, buf.getvalue())
 
 
 def write_parquet_atomic(df: pl.DataFrame, path: Path, metadata: dict[str, str]) -> None:
+    """Write ``df`` (zstd) with the key-value ``metadata`` to ``path`` as ``write_atomic_bytes``
+    does: a temporary name, then a rename."""
     tmp = _tmp_name(path)
     try:
-        with _writing(path):
+        with storage_errors(path):
             # One level only: a chunk abandoned on Ctrl-C that lands after its run folder was moved
             # (a redo swapped in) must fail, not make the folder again.
             path.parent.mkdir(exist_ok=True)
@@ -155,8 +221,6 @@ def write_parquet_atomic(df: pl.DataFrame, path: Path, metadata: dict[str, str])
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
 
-
-NAME_MAX = 255  # bytes in one file or folder name on every common Linux file system
 
 
 def check_path_name(path: Path, option: str = "--out") -> None:
@@ -175,26 +239,6 @@ def check_path_name(path: Path, option: str = "--out") -> None:
                           f"{NAME_MAX} a file system allows")
 
 
-def _tables(mode: str) -> tuple[str, ...]:
-    # In games mode a chunk is complete when both its shards are stored.
-    return ("deals", "games") if mode == "games" else ("deals",)
-
-
-def _rel(table: str, index: int) -> str:
-    return f"{table}/part-{index:05d}.parquet"
-
-
-def _shard_index(name: str) -> int | None:
-    """The chunk index of a shard's file name, None for any other name."""
-    found = _SHARD_NAME.fullmatch(name)
-    return int(found.group(1)) if found and name == f"part-{int(found.group(1)):05d}.parquet" else None
-
-
-def _rel_index(rel: str) -> tuple[str, int | None]:
-    table, _, name = rel.partition("/")
-    return table, _shard_index(name)
-
-
 def _pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -207,15 +251,15 @@ def _pid_alive(pid: int) -> bool:
 
 def _only_run_files(folder: Path) -> bool:
     """Whether ``folder`` holds nothing but what a run writes (so that it may be deleted)."""
-    return not _foreign_entries(folder)
+    return not foreign_entries(folder)
 
 
-def _foreign_entries(folder: Path) -> list[Path]:
+def foreign_entries(folder: Path) -> list[Path]:
     """What ``folder`` holds that no run writes (a user's own files)."""
     foreign = []
     for path in sorted(folder.iterdir()):
         name = path.name
-        if name.startswith(_TOKEN_PREFIX) or (name.startswith(".") and _TMP_MARK in name):
+        if name.startswith(_TOKEN_PREFIX) or is_temporary(name):
             continue
         if name not in _RUN_ENTRIES:
             foreign.append(path)
@@ -223,8 +267,8 @@ def _foreign_entries(folder: Path) -> list[Path]:
             if not path.is_dir():
                 foreign.append(path)
                 continue
-            foreign += [p for p in sorted(path.iterdir()) if _shard_index(p.name) is None
-                        and not (p.name.startswith(".") and _TMP_MARK in p.name)]
+            foreign += [p for p in sorted(path.iterdir()) if shard_index(p.name) is None
+                        and not is_temporary(p.name)]
     return foreign
 
 
@@ -247,7 +291,7 @@ def _abandoned(folder: Path) -> bool:
     return True
 
 
-def _clean_stale_dirs(parent: Path) -> None:
+def clean_stale_dirs(parent: Path) -> None:
     """Remove what commands killed mid-way left in ``parent``: a combine's temporary run
     ``.NAME.tmp-PID`` and a replaced run ``.NAME.replaced-PID``, when the process of that PID is no
     longer alive, nobody holds the folder's lock, and it holds nothing but a run's files."""
@@ -347,7 +391,7 @@ def _locked_message(label: Path, holder: str, option: str = "--out") -> str:
     return f"{label} is being written by {who}, which holds its lock; wait for it to finish, or choose another {option}"
 
 
-def _lock_or_none(folder: Path, label: Path | None = None) -> RunLock | None:
+def lock_or_none(folder: Path, label: Path | None = None) -> RunLock | None:
     """The lock of ``folder``, created if needed; None when the folder exists but cannot be
     written (a read-only mount): only a complete run can then be used."""
     label = label or folder
@@ -365,7 +409,7 @@ def _lock_or_none(folder: Path, label: Path | None = None) -> RunLock | None:
     except OSError as exc:
         if _errno_of(exc) in (errno.EROFS, errno.EACCES, errno.EPERM):
             return None
-        with _writing(folder / LOCK_FILE):
+        with storage_errors(folder / LOCK_FILE):
             raise
 
 
