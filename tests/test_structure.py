@@ -177,3 +177,29 @@ def test_public_functions_carry_type_hints():
                     where = f"{path.relative_to(ROOT)}:{node.lineno} {node.name}"
                     missing.append(f"{where}: {', '.join(bare) or ''}{' (return)' if node.returns is None else ''}")
     assert not missing, "public functions without type hints:\n" + "\n".join(missing)
+
+
+# The solver's own floors: what both searches share, then each node search, then the questions
+# asked of either (each driver written once), then the discard, then the Python API.
+SOLVER_FLOORS = {"sim.solver.core_nb": 0, "sim.solver.search3_nb": 1, "sim.solver.search2_nb": 1,
+                 "sim.solver.drivers_nb": 2, "sim.solver.discard_nb": 3, "sim.solver": 4}
+
+
+def test_solver_files_import_downward():
+    """Inside ``sim/solver``: every import runs down ``SOLVER_FLOORS`` (the two node searches never
+    import each other: each is self-recursive and shares only ``core_nb``), every file of it has a
+    floor, and no file anywhere imports an underscore name from the solver's files."""
+    files = source_files("sim/solver")
+    assert {module_name(p) for p in files} == set(SOLVER_FLOORS), "a file of sim/solver has no floor"
+    problems = []
+    for path in files:
+        me = module_name(path)
+        for target, _alias, line in project_imports(path):
+            if target in SOLVER_FLOORS and target != me and SOLVER_FLOORS[target] >= SOLVER_FLOORS[me]:
+                problems.append(f"{path.relative_to(ROOT)}:{line} imports {target}")
+    for path in source_files("sim", "analysis", "cli.py", "thousand", "tests", "benchmarks"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("sim.solver"):
+                problems += [f"{path.relative_to(ROOT)}:{node.lineno} imports {node.module}.{a.name}"
+                             for a in node.names if a.name.startswith("_")]
+    assert not problems, "imports against the solver's floors:\n" + "\n".join(problems)
