@@ -34,7 +34,7 @@ from sim.game.rng_nb import state_from_seed
 from sim.game.rules import HouseRules
 from sim.players import PIMC_WORLDS, params_matrix, player_codes
 from sim.players.layout import PLAYER_CODES
-from sim.solver.search_nb import ST_NODES
+from sim.solver.core_nb import ST_NODES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 import reference_pimc  # noqa: E402  (the naive twin of the exact player)

@@ -35,7 +35,9 @@ from sim.game.rules import HouseRules
 from sim.players import PIMC_WORLDS, seat_buffers
 from sim.players.pimc_nb import WB_MOVES, enter_world, take_candidates
 from sim.solver import PIMC_TABLE_LOG2_ROWS
-from sim.solver.search_nb import ST_NODES, ST_PLY, exact_value, generate_moves, move_value, search
+from sim.solver.core_nb import ST_NODES, ST_PLY
+from sim.solver.drivers_nb import exact_value, move_value
+from sim.solver.search3_nb import generate_moves, search
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_pimc import decide, positions  # noqa: E402  (the positions and pimc's timing of bench_pimc)

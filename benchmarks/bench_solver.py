@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.dd_baseline import baseline_search  # noqa: E402
 from sim.game.rules import load_rules  # noqa: E402
-from sim.solver import search_nb  # noqa: E402
+from sim.solver import core_nb, drivers_nb, search3_nb  # noqa: E402
 
 
 def random_deals(n: int, seed: int) -> np.ndarray:
@@ -42,17 +42,17 @@ def _timed(fn):
 
 
 def run(deals: np.ndarray, rules: np.ndarray, log2_rows: int = 18) -> dict:
-    st, work = search_nb.new_work()
-    tt = search_nb.new_table(log2_rows)
+    st, work = core_nb.new_work()
+    tt = core_nb.new_table(log2_rows)
 
     def ours_exact():
-        return search_nb.exact_value(st, rules, tt, work, 0)
+        return drivers_nb.exact_value(st, rules, tt, work, 0)
 
     def ours_threshold(t):
-        return search_nb.at_least(st, rules, tt, work, t)
+        return drivers_nb.at_least(st, rules, tt, work, t)
 
     def base_exact():
-        return baseline_search(st, rules, tt, work, -search_nb.INFINITE, search_nb.INFINITE)
+        return baseline_search(st, rules, tt, work, -core_nb.INFINITE, core_nb.INFINITE)
 
     def base_threshold(t):
         return baseline_search(st, rules, tt, work, t - 1, t) >= t
@@ -60,12 +60,12 @@ def run(deals: np.ndarray, rules: np.ndarray, log2_rows: int = 18) -> dict:
     fig = {name: ([], []) for name in ("ours exact", "ours threshold", "baseline exact", "baseline threshold")}
 
     def measure(name, fn, h):
-        search_nb.next_stamp(st, tt)
-        search_nb.set_position(st, h[0], h[1], h[2], 0, -1, -1, 0, 0)
-        st[search_nb.ST_NODES] = 0
+        core_nb.next_stamp(st, tt)
+        search3_nb.set_position(st, h[0], h[1], h[2], 0, -1, -1, 0, 0)
+        st[core_nb.ST_NODES] = 0
         result, seconds = _timed(fn)
         fig[name][0].append(seconds)
-        fig[name][1].append(st[search_nb.ST_NODES])
+        fig[name][1].append(st[core_nb.ST_NODES])
         return result
 
     # Compile (and warm) everything once outside the timings.

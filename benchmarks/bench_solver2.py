@@ -1,4 +1,5 @@
-"""Benchmark of the two-player double-dummy solver (sim/solver/search2_nb.py) and PIMC player (sim/players/pimc2_nb.py).
+"""Benchmark of the two-player double-dummy solver (sim/solver/search2_nb.py, drivers_nb.py) and PIMC
+player (sim/players/pimc2_nb.py).
 
 A fixed set of random two-player deals (classic play rules unless --rules): the declarer's 12 cards
 after taking a talon, the defender's 10 and the other talon's 2 (with --talon 3: 9 and 3). Timed
@@ -36,10 +37,7 @@ from sim.players import (
     pimc2_nb,  # noqa: E402
 )
 from sim.players.pimc_nb import new_pimc_buffer  # noqa: E402
-from sim.solver import (
-    search2_nb,  # noqa: E402
-    search_nb,  # noqa: E402
-)
+from sim.solver import core_nb, discard_nb, drivers_nb, search2_nb  # noqa: E402
 
 
 def random_deals(n: int, seed: int, talon: int) -> list[tuple[int, int, int, int]]:
@@ -57,37 +55,37 @@ def random_deals(n: int, seed: int, talon: int) -> list[tuple[int, int, int, int
 
 
 def run(deals, rules: np.ndarray, pimc_deals: int, log2_rows: int = 18) -> dict:
-    st, work = search_nb.new_work()
-    tt = search_nb.new_table(log2_rows)
+    st, work = core_nb.new_work()
+    tt = core_nb.new_table(log2_rows)
     wbuf = new_pimc_buffer()
     rng = state_from_seed(1, (0,))
     fig: dict[str, tuple[list, list]] = {name: ([], []) for name in (
         "exact value", "threshold", "best_discard2", "pimc2 first card", "pimc2 discard")}
 
     def measure(name, fn):
-        st[search_nb.ST_NODES] = 0
+        st[core_nb.ST_NODES] = 0
         t = time.perf_counter()
         result = fn()
         fig[name][0].append(time.perf_counter() - t)
-        fig[name][1].append(st[search_nb.ST_NODES])
+        fig[name][1].append(st[core_nb.ST_NODES])
         return result
 
     def one(i, hand12, kept, defender, other, with_pimc):
         to_talon = bin(defender).count("1") == 9
         talon = other & ~hand12 if to_talon else other  # before the declarer gives his card
-        search_nb.next_stamp(st, tt)
+        core_nb.next_stamp(st, tt)
         search2_nb.set_position2(st, kept, defender, 0, -1, -1, 0, 0, mask_points(other))
         value = measure("exact value",
-                        lambda: search2_nb.exact_value2(st, rules, tt, work, 0))
-        search_nb.next_stamp(st, tt)
+                        lambda: drivers_nb.exact_value2(st, rules, tt, work, 0))
+        core_nb.next_stamp(st, tt)
         search2_nb.set_position2(st, kept, defender, 0, -1, -1, 0, 0, mask_points(other))
         target = value + (i % 2)
-        yes = measure("threshold", lambda: search2_nb.at_least2(st, rules, tt, work, target))
+        yes = measure("threshold", lambda: drivers_nb.at_least2(st, rules, tt, work, target))
         if yes != (i % 2 == 0):
             raise SystemExit(f"deal {i}: exact value {value} and threshold test at {target} disagree")
         givable = givable_cards(hand12, rules)
         measure("best_discard2",
-                lambda: search2_nb.best_discard2(hand12, defender, talon, to_talon, givable, rules, st, work, tt))
+                lambda: discard_nb.best_discard2(hand12, defender, talon, to_talon, givable, rules, st, work, tt))
         if with_pimc:
             hands = np.array([kept, defender], dtype=np.int64)
             # The declarer knows what he buried and the card he gave to the other talon.

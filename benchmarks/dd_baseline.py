@@ -1,12 +1,12 @@
 """The straightforward double-dummy search the solver is measured against: alpha-beta over single
 card plays with a transposition table at trick starts (bounds, keyed by the whole state), moves in
 card order, no move ordering, no quick bounds, no equivalent-card reduction. It plays the same rules
-with the same state helpers as ``sim.solver.search_nb``, so both compute the same values.
+with the same state helpers as ``sim.solver.search3_nb``, so both compute the same values.
 """
 
 from sim.game.bits_nb import popcount
 from sim.numba_config import jit_hot
-from sim.solver.search_nb import (
+from sim.solver.core_nb import (
     INFINITE,
     ST_K,
     ST_LEADER,
@@ -19,13 +19,12 @@ from sim.solver.search_nb import (
     ST_WON,
     TT_NO_UPPER,
     TT_VALUE_BITS,
-    _tt_find,
-    _tt_store,
-    generate_moves,
-    play_follow,
     play_lead,
     save_position,
+    tt_find,
+    tt_store,
 )
+from sim.solver.search3_nb import generate_moves, play_follow
 
 
 @jit_hot
@@ -45,7 +44,7 @@ def baseline_search(st, rules, tt, work, alpha, beta):
         if st[0] == 0:
             return 0
         ka, kb = _plain_keys(st)
-        row = _tt_find(tt, st[ST_STAMP], ka, kb)
+        row = tt_find(tt, st[ST_STAMP], ka, kb)
         if row >= 0:
             data = tt[row, 2]
             lower = data & TT_NO_UPPER
@@ -85,5 +84,5 @@ def baseline_search(st, rules, tt, work, alpha, beta):
     if k == 0:
         lower = best if best > alpha else 0
         upper = best if best < beta else TT_NO_UPPER
-        _tt_store(tt, st[ST_STAMP], ka, kb, lower, upper, -1, popcount(st[0]))
+        tt_store(tt, st[ST_STAMP], ka, kb, lower, upper, -1, popcount(st[0]))
     return best

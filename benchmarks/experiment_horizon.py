@@ -9,7 +9,7 @@ decisions:
    play from heuristic deals, labelled with their exact double-dummy values; a least-squares fit
    of 16 features (points left and held, sure winners of each side, trumps, who leads, the
    declarer's marriages, the lead's sure points...) on one half, its error on the other.
-   A copy of ``sim.solver.search_nb`` with the horizon patched in (at a trick start with at most
+   A copy of ``sim.solver.search3_nb`` with the horizon patched in (at a trick start with at most
    ``horizon`` cards a hand the search returns the estimate, clamped to [0, the quick upper
    bound]; the lead's sure-points cut-off is off, so values stay one consistent function). It
    is written to a temporary directory at run time: the project's solver stays exact.
@@ -50,7 +50,7 @@ from sim.players.pimc_nb import (
     pimc_choose_card,
     take_candidates,
 )
-from sim.solver import search_nb
+from sim.solver import core_nb, search3_nb
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_pimc import declared_deals, positions  # noqa: E402
@@ -135,7 +135,7 @@ def features_into(st, rules, out):
 
 def patched_solver(tmp: Path):
     """Import a copy of the solver with the horizon patched in."""
-    src = (Path(search_nb.__file__)).read_text()
+    src = (Path(search3_nb.__file__)).read_text()
     edits = [
         ("N_ST = 17",
          f"N_ST_BASE = 17\nN_FEATURES = {N_FEATURES}\nW_SCALE = {W_SCALE}\nN_ST = 17 + 1 + 2 * N_FEATURES + 25"),
@@ -149,7 +149,7 @@ def patched_solver(tmp: Path):
     ]
     for old, new in edits:
         if src.count(old) != 1:
-            sys.exit(f"experiment_horizon: sim/solver/search_nb.py changed; cannot patch {old.strip()[:40]!r}")
+            sys.exit(f"experiment_horizon: sim/solver/search3_nb.py changed; cannot patch {old.strip()[:40]!r}")
         src = src.replace(old, new)
     (tmp / "search_horizon.py").write_text(src + ESTIMATE_SOURCE)
     sys.path.insert(0, str(tmp))
@@ -296,7 +296,7 @@ def main() -> None:
             card, declare = pimc_choose_card(p["hands"], p["seat"], p["legal"], p["cards"], p["k"], p["leader"],
                                              p["trump"], p["owner"], -1, p["declarer"], p["won"], 0, p["played"],
                                              p["voids"], p["known"], 20, rules, rng, st, work, tt, wbuf)
-            return card | (search_nb.DECLARE_FLAG if declare else 0), st[H.ST_NODES]
+            return card | (core_nb.DECLARE_FLAG if declare else 0), st[H.ST_NODES]
 
         summed(pos[0], 0, 1, 3)
         print(f"\n2. card decisions, {len(pos)} of tricks 1-2 (regret: points lost a decision to the best card by "

@@ -1,6 +1,6 @@
 """A slow, plainly correct double-dummy minimax for checking the compiled solver.
 
-Written from RULES.md §2.6–2.8, §4.4 and docs/solver.md, sharing no code with ``sim.solver.search_nb``:
+Written from RULES.md §2.6–2.8, §4.4 and docs/solver.md, sharing no code with ``sim.solver``'s kernels:
 cards are (suit, rank) pairs, hands are frozensets, and every legal play is tried (memoised on the
 full state, which cannot change an answer). The value is the declarer's (seat 0) points still to
 come: card points of the tricks he wins + the marriages he declares from here, with the burning rule

@@ -183,12 +183,6 @@ def test_public_functions_carry_type_hints():
 # Underscore names still imported from another file, each to be made public or moved by the part of
 # issue 44 that restructures its package (file, module imported from, name).
 UNDERSCORE_IMPORTS_ALLOWED = {
-    # the solver's drivers, written twice (search_nb and search2_nb), borrow the shared helpers:
-    # issue 44 moves them into solver/core_nb.py
-    *(("sim/solver/search2_nb.py", "sim.solver.search_nb", name) for name in (
-        "_add_move", "_keep_cost", "_move_score", "_side", "_sort_moves", "_tt_store", "_unsecured")),
-    ("benchmarks/dd_baseline.py", "sim.solver.search_nb", "_tt_find"),  # the same helpers, for the baseline
-    ("benchmarks/dd_baseline.py", "sim.solver.search_nb", "_tt_store"),
     # the strategy study's presentation: issue 44 cuts analysis/present by study
     ("analysis/present/text.py", "analysis.strategy", "_leaves"),
     ("tests/analysis/test_strategy.py", "analysis.present.markdown", "_section_summary"),
@@ -239,3 +233,24 @@ def test_no_underscore_name_crosses_files():
         "\n".join(found)
     stale = sorted(UNDERSCORE_IMPORTS_ALLOWED - seen)
     assert not stale, f"allowed underscore imports that no longer occur (drop them from the list): {stale}"
+
+
+# The solver's own floors: what both searches share, then each node search, then the questions
+# asked of either (each driver written once), then the discard, then the Python API.
+SOLVER_FLOORS = {"sim.solver.core_nb": 0, "sim.solver.search3_nb": 1, "sim.solver.search2_nb": 1,
+                 "sim.solver.drivers_nb": 2, "sim.solver.discard_nb": 3, "sim.solver": 4}
+
+
+def test_solver_files_import_downward():
+    """Inside ``sim/solver``: every import runs down ``SOLVER_FLOORS`` (the two node searches never
+    import each other: each is self-recursive and shares only ``core_nb``), and every file of it has
+    a floor (no underscore name crosses files: test_no_underscore_name_crosses_files)."""
+    files = source_files("sim/solver")
+    assert {module_name(p) for p in files} == set(SOLVER_FLOORS), "a file of sim/solver has no floor"
+    problems = []
+    for path in files:
+        me = module_name(path)
+        for target, _alias, line in project_imports(path):
+            if target in SOLVER_FLOORS and target != me and SOLVER_FLOORS[target] >= SOLVER_FLOORS[me]:
+                problems.append(f"{path.relative_to(ROOT)}:{line} imports {target}")
+    assert not problems, "imports against the solver's floors:\n" + "\n".join(problems)

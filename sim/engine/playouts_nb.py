@@ -31,16 +31,9 @@ from sim.game.state_layout import N_GAME_STATE
 from sim.numba_config import jit_hot
 from sim.players.layout import H_BID_LIMIT
 from sim.players.seat_nb import choose_discard
-from sim.solver.search_nb import (
-    DISCARD_ROW,
-    MAX_MOVES,
-    best_discard,
-    list_discards,
-    next_stamp,
-    search,
-    set_position,
-    upper_bound,
-)
+from sim.solver.core_nb import DISCARD_ROW, MAX_MOVES, next_stamp
+from sim.solver.discard_nb import best_discard, list_discards
+from sim.solver.search3_nb import search, set_position, upper_bound
 
 
 # ---- sampling the unseen cards --------------------------------------------------------------
@@ -134,7 +127,7 @@ def dd_levels(samples, hand7, rules, lo, hi, step, out, st, work, tt):
 
 @jit_hot
 def dd_values(samples, hand7, rules, out, st, work, tt):
-    """Exact best-discard values (``search_nb.best_discard``) of each sample into ``out``."""
+    """Exact best-discard values (``discard_nb.best_discard``) of each sample into ``out``."""
     for i in range(samples.shape[0]):
         out[i] = best_discard(hand7 | samples[i, 0], samples[i, 1], samples[i, 2], rules, st, work, tt)[2]
 

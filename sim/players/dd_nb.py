@@ -9,21 +9,11 @@ import numpy as np
 from sim.game.bids_nb import contract_at_most
 from sim.game.bits_nb import lowest_index
 from sim.numba_config import jit_hot
-from sim.solver.search2_nb import (
-    best_discard2,
-    best_move2,
-    set_position2,
-)
-from sim.solver.search_nb import (
-    DECLARE_FLAG,
-    ST_PENDING,
-    best_discard,
-    best_move,
-    next_stamp,
-    play_follow,
-    play_lead,
-    set_position,
-)
+from sim.solver.core_nb import DECLARE_FLAG, ST_PENDING, next_stamp, play_lead
+from sim.solver.discard_nb import best_discard, best_discard2
+from sim.solver.drivers_nb import best_move, best_move2
+from sim.solver.search2_nb import set_position2
+from sim.solver.search3_nb import play_follow, set_position
 
 
 @jit_hot

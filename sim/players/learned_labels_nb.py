@@ -38,7 +38,8 @@ from sim.players.pimc_nb import (
     set_world,
     take_candidates,
 )
-from sim.solver.search_nb import DECLARE_FLAG, ST_NODES, ST_PLY, generate_moves
+from sim.solver.core_nb import DECLARE_FLAG, ST_NODES, ST_PLY
+from sim.solver.search3_nb import generate_moves
 
 NO_LABEL = -1.0  # an illegal card's value
 

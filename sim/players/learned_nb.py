@@ -111,7 +111,8 @@ from sim.players.learned_layout import (
     P_VOIDS,
     RULE_FLAGS,
 )
-from sim.solver.search_nb import DISCARD_ROW, MAX_MOVES, cheapest_discards
+from sim.solver.core_nb import DISCARD_ROW, MAX_MOVES
+from sim.solver.discard_nb import cheapest_discards
 
 RULE_OFFSETS = np.array([getattr(R, name) for name in RULE_FLAGS], dtype=np.int64)
 LBUF_WIDTH = 512  # scratch row width: the widest hidden layer a net may have
@@ -463,7 +464,7 @@ def learned_discard(declarer, hands, givable, contract, last_bid, rules, prm, wo
     """The learned declarer's gifts: (card to the seat after him, card to the seat after that, the
     net's value of the deal after them, in points). The candidates are the first
     ``prm[declarer, H_GIFT_CANDIDATES]`` ordered pairs of the solver's cheapest-first order
-    (``search_nb.cheapest_discards``: what the cards are worth keeping, voids made, masters kept). Each
+    (``discard_nb.cheapest_discards``: what the cards are worth keeping, voids made, masters kept). Each
     is valued as the net values the declarer's first lead after it: the best legal lead's output,
     his points to come, knowing where his two gifts went. The best value wins, the first listed
     on ties. ``contract`` is the bid (-1 where none is set), ``last_bid`` each seat's last bid.

@@ -44,20 +44,9 @@ from sim.players.pimc_nb import (
     score_world,
     take_candidates,
 )
-from sim.solver.search2_nb import (
-    best_discard2,
-    decode_discard,
-    encode_discard,
-    generate_moves2,
-    set_position2,
-)
-from sim.solver.search_nb import (
-    DECLARE_FLAG,
-    ST_PENDING,
-    ST_PLY,
-    next_stamp,
-    play_lead,
-)
+from sim.solver.core_nb import DECLARE_FLAG, ST_PENDING, ST_PLY, next_stamp, play_lead
+from sim.solver.discard_nb import best_discard2, decode_discard, encode_discard
+from sim.solver.search2_nb import generate_moves2, set_position2
 
 
 @jit_hot

@@ -4,7 +4,7 @@ A seat that does not see the other hands samples ``n_worlds`` deals of the cards
 consistent with what it knows — its own hand, the cards already played, the cards every seat is
 known to hold (the talon shown to everybody is in the declarer's hand, the declarer's gifts lie
 face up with their receivers), and the suits a seat has shown out of — and scores each of its
-legal moves by the double-dummy value (``sim.solver.search_nb``) averaged over those worlds: the
+legal moves by the double-dummy value (``sim.solver.drivers_nb``) averaged over those worlds: the
 declarer takes the highest average, a defender the lowest. Worlds are drawn uniformly among the
 consistent ones (cards of a suit one seat is void in are forced to the other; the rest are
 shuffled). Ties go to the first move in the solver's move order.
@@ -21,31 +21,19 @@ from sim.game.cards import CARD_POINTS, FULL_DECK, SUIT_MASK
 from sim.game.play_nb import mask_points
 from sim.game.rng_nb import below
 from sim.numba_config import jit_hot
-from sim.solver.search2_nb import (
-    decode_discard,
-    exact_between2,
-    move_exact2,
-    move_search2,
-    search2,
-    set_position2,
-)
-from sim.solver.search_nb import (
-    DECLARE_FLAG,
-    INFINITE,
-    ST_PENDING,
-    ST_PLY,
-    best_discard,
+from sim.solver.core_nb import DECLARE_FLAG, INFINITE, ST_PENDING, ST_PLY, next_stamp, play_lead
+from sim.solver.discard_nb import best_discard, decode_discard
+from sim.solver.drivers_nb import (
     exact_between,
-    generate_moves,
+    exact_between2,
     move_exact,
+    move_exact2,
     move_search,
+    move_search2,
     move_value,
-    next_stamp,
-    play_follow,
-    play_lead,
-    search,
-    set_position,
 )
+from sim.solver.search2_nb import search2, set_position2
+from sim.solver.search3_nb import generate_moves, play_follow, search, set_position
 
 # wbuf layout (int64): shuffle scratch, a world's hands, move codes, per-move sums of values, then
 # [world, candidate] tables of the first MAX_WORLDS worlds (worlds beyond are not kept): the
@@ -217,7 +205,7 @@ def pimc_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump
 # two: ``sim.players.pimc2_nb``), or a discard whose position is set before each search from the
 # declarer's cards ``hand`` and the world in ``wbuf[WB_HANDS:]``: with three players a code
 # a * 24 + b (the declarer keeps ``hand`` less a and b, the opponents get the world's hands plus
-# a and b); with two a ``search2_nb.encode_discard`` code (the buried cards' points count, the
+# a and b); with two a ``discard_nb.encode_discard`` code (the buried cards' points count, the
 # other talon's points and a card put into it make the last trick's bonus).
 CANDIDATE_MOVE, CANDIDATE_DISCARD, CANDIDATE_MOVE2, CANDIDATE_DISCARD2 = 0, 1, 2, 3
 NO_HAND = np.int64(-1)  # the moves' hand argument: unused

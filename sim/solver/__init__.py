@@ -1,5 +1,7 @@
-"""Double-dummy solver: the Python API over the compiled searches ``search_nb`` (three players) and
-``search2_nb`` (two players). It imports only ``sim.game``; the players built on it (dd, pimc) live in
+"""Double-dummy solver: the Python API over the compiled kernels. ``core_nb`` holds what both searches
+share (state, table, move ordering), ``search3_nb`` and ``search2_nb`` the node searches of three
+and two players, ``drivers_nb`` the questions asked of either (each written once), ``discard_nb``
+the declarer's discard. It imports only ``sim.game``; the players built on it (dd, pimc) live in
 ``sim.players``.
 
 A position is a trick start: three hands of equal size 1..8 (seat 0 the declarer, seat 1 plays
@@ -32,7 +34,7 @@ from sim.game.cards import CardError, format_card, parse_hand, suit_index
 from sim.game.play_nb import givable_cards, mask_points
 from sim.game.rules import HouseRules, RulesError, load_rules
 from sim.parallel import run_chunks, run_tasks, thread_buffers
-from sim.solver import search2_nb, search_nb
+from sim.solver import core_nb, discard_nb, drivers_nb, search2_nb, search3_nb
 
 __all__ = [
     "TABLE_LOG2_ROWS", "PIMC_TABLE_LOG2_ROWS", "CHUNK", "PLAY_OPTIONS", "SolverInputError", "search_buffers",
@@ -63,8 +65,8 @@ class SolverInputError(InputError):
 # ---- buffers, one set per thread --------------------------------------------------------------
 def search_buffers(table_log2: int = TABLE_LOG2_ROWS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """New buffers of one search: (state, move rows, transposition table of 2**table_log2 rows)."""
-    st, work = search_nb.new_work()
-    return st, work, search_nb.new_table(table_log2)
+    st, work = core_nb.new_work()
+    return st, work, core_nb.new_table(table_log2)
 
 
 def _buffers():
@@ -218,14 +220,10 @@ def _run(pos: Positions, targets: np.ndarray, mode: int, threads: int | None):
 
     def chunk(_i: int, lo: int, hi: int) -> None:
         st, work, tt = _buffers()
-        if pos.seats == 2:
-            search2_nb.solve_positions2(pos.hands[lo:hi], pos.leaders[lo:hi], pos.trumps[lo:hi], pos.owners[lo:hi],
-                                        pos.won[lo:hi], pos.unsecured[lo:hi], pos.last_bonus[lo:hi], targets[lo:hi],
-                                        pos.rules, mode, out[lo:hi], nodes[lo:hi], st, work, tt)
-        else:
-            search_nb.solve_positions(pos.hands[lo:hi], pos.leaders[lo:hi], pos.trumps[lo:hi], pos.owners[lo:hi],
-                                      pos.won[lo:hi], pos.unsecured[lo:hi], targets[lo:hi], pos.rules, mode,
-                                      out[lo:hi], nodes[lo:hi], st, work, tt)
+        solve = drivers_nb.solve_positions2 if pos.seats == 2 else drivers_nb.solve_positions
+        solve(pos.hands[lo:hi], pos.leaders[lo:hi], pos.trumps[lo:hi], pos.owners[lo:hi], pos.won[lo:hi],
+              pos.unsecured[lo:hi], pos.last_bonus[lo:hi], targets[lo:hi], pos.rules, mode, out[lo:hi], nodes[lo:hi],
+              st, work, tt)
 
     run_chunks(n, chunk, size=CHUNK, threads=threads)
     return out, nodes
@@ -240,7 +238,7 @@ def dd_values(hands: ArrayLike, *, leader: int | ArrayLike = 0, trump: int | Arr
     also the nodes each search visited."""
     pos = positions(hands, leader=leader, trump=trump, won=won, trump_owner=trump_owner, unsecured=unsecured,
                     last_bonus=last_bonus, rules=rules)
-    values, nodes = _run(pos, np.zeros(len(pos.hands), dtype=np.int64), search_nb.EXACT, threads)
+    values, nodes = _run(pos, np.zeros(len(pos.hands), dtype=np.int64), core_nb.EXACT, threads)
     return (values, nodes) if return_nodes else values
 
 
@@ -257,20 +255,20 @@ def dd_at_least(hands: ArrayLike, targets: int | ArrayLike, *, leader: int | Arr
         t = np.full(len(pos.hands), int(t))
     if t.shape != (len(pos.hands),) or not np.issubdtype(t.dtype, np.integer):
         raise SolverInputError(f"targets must be integers, one per position ({len(pos.hands)}), got shape {t.shape}")
-    found, nodes = _run(pos, t.astype(np.int64), search_nb.THRESHOLD, threads)
+    found, nodes = _run(pos, t.astype(np.int64), core_nb.THRESHOLD, threads)
     return (found.astype(bool), nodes) if return_nodes else found.astype(bool)
 
 
 # ---- one position: per-card values and the principal variation ---------------------------------
 def _one(pos: Positions):
     st, work, tt = _buffers()
-    search_nb.next_stamp(st, tt)
+    core_nb.next_stamp(st, tt)
     h = [int(x) for x in pos.hands[0]]
     state = (int(pos.leaders[0]), int(pos.trumps[0]), int(pos.owners[0]), int(pos.won[0]), int(pos.unsecured[0]))
     if pos.seats == 2:
         search2_nb.set_position2(st, h[0], h[1], *state, int(pos.last_bonus[0]))
     else:
-        search_nb.set_position(st, h[0], h[1], h[2], *state)
+        search3_nb.set_position(st, h[0], h[1], h[2], *state)
     return st, work, tt
 
 
@@ -286,7 +284,7 @@ def lead_values(hands: ArrayLike, **kw: Any) -> dict[int, int]:
     pos = _single(hands, kw)
     st, work, tt = _one(pos)
     out = np.zeros(24, dtype=np.int64)
-    (search2_nb.lead_values2 if pos.seats == 2 else search_nb.lead_values)(st, pos.rules, tt, work, out)
+    (drivers_nb.lead_values2 if pos.seats == 2 else drivers_nb.lead_values)(st, pos.rules, tt, work, out)
     return {c: int(v) for c, v in enumerate(out) if v >= 0}
 
 
@@ -304,12 +302,12 @@ def principal_variation(hands: ArrayLike, **kw: Any) -> tuple[int, list[Play]]:
     st, work, tt = _one(pos)
     out = np.zeros(48, dtype=np.int64)
     if pos.seats == 2:
-        value = int(search2_nb.exact_value2(st, pos.rules, tt, work, 0))
-        n = search2_nb.principal_variation2(st, pos.rules, tt, work, out)
+        value = int(drivers_nb.exact_value2(st, pos.rules, tt, work, 0))
+        n = drivers_nb.principal_variation2(st, pos.rules, tt, work, out)
     else:
-        value = int(search_nb.exact_value(st, pos.rules, tt, work, 0))
-        n = search_nb.principal_variation(st, pos.rules, tt, work, out)
-    return value, [Play(int(out[24 + i]), int(out[i]) & 31, bool(out[i] & search_nb.DECLARE_FLAG)) for i in range(n)]
+        value = int(drivers_nb.exact_value(st, pos.rules, tt, work, 0))
+        n = drivers_nb.principal_variation(st, pos.rules, tt, work, out)
+    return value, [Play(int(out[24 + i]), int(out[i]) & 31, bool(out[i] & core_nb.DECLARE_FLAG)) for i in range(n)]
 
 
 def best_discard(hand10: int, opp1: int, opp2: int, *, rules: RulesLike = None) -> tuple[int, int, int]:
@@ -324,7 +322,7 @@ def best_discard(hand10: int, opp1: int, opp2: int, *, rules: RulesLike = None) 
     if masks[0] & masks[1] or masks[0] & masks[2] or masks[1] & masks[2]:
         raise SolverInputError("a card is in two hands")
     st, work, tt = _buffers()
-    a, b, v = search_nb.best_discard(masks[0], masks[1], masks[2], _rules_array(rules), st, work, tt)
+    a, b, v = discard_nb.best_discard(masks[0], masks[1], masks[2], _rules_array(rules), st, work, tt)
     return int(a), int(b), int(v)
 
 
@@ -348,7 +346,7 @@ def best_discard2(hand12: int, defender_hand: int, other_talon: int, *,
         raise SolverInputError("a card is in two places")
     arr = _rules_array(rules)
     st, work, tt = _buffers()
-    b1, b2, t, v = search2_nb.best_discard2(masks[0], masks[1], masks[2], counts[2] == 3,
+    b1, b2, t, v = discard_nb.best_discard2(masks[0], masks[1], masks[2], counts[2] == 3,
                                             givable_cards(masks[0], arr), arr, st, work, tt)
     return int(b1), int(b2), (int(t) if t >= 0 else None), int(v)
 

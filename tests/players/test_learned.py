@@ -492,8 +492,9 @@ def test_the_gifts_are_the_pair_of_best_first_lead_value_by_the_twin(name):
 
 @pytest.mark.parametrize("name", ["classic", "options 83", "options 87"])
 def test_cheapest_discards_are_the_head_of_the_sorted_list(name):
-    """search_nb.cheapest_discards (a stable selection) against list_discards (all sorted)."""
-    from sim.solver.search_nb import DISCARD_ROW, MAX_MOVES, cheapest_discards, list_discards, new_work
+    """discard_nb.cheapest_discards (a stable selection) against list_discards (all sorted)."""
+    from sim.solver.core_nb import DISCARD_ROW, MAX_MOVES, new_work
+    from sim.solver.discard_nb import cheapest_discards, list_discards
 
     rules = RULE_SETS[name]().to_array()
     work = new_work()[1]
@@ -513,7 +514,8 @@ def test_cheapest_discards_are_the_head_of_the_sorted_list(name):
 
 def test_fewer_candidates_take_the_cheapest_pairs_and_no_model_gives_as_the_heuristic():
     from sim.players.heuristic_nb import heuristic_discard
-    from sim.solver.search_nb import DISCARD_ROW, MAX_MOVES, list_discards, new_work
+    from sim.solver.core_nb import DISCARD_ROW, MAX_MOVES, new_work
+    from sim.solver.discard_nb import list_discards
 
     rules = preset("classic")
     net = pack(random_arrays(32, 8, seed=3))[None, :]

@@ -18,7 +18,7 @@ from sim import solver
 from sim.game.cards import format_card, parse_card, parse_hand
 from sim.game.rules import HouseRules
 from sim.players import dd_nb
-from sim.solver import search_nb
+from sim.solver import core_nb
 
 # Each play option of RULES.md §4.4 on its own (the burning rule needs marriage_first_lead).
 OPTION_SETS = {
@@ -58,45 +58,52 @@ def random_options(rng: random.Random) -> dict:
     return opts
 
 
-def random_position(rng: random.Random, n: int, options: dict) -> dict:
-    """Random hands of n cards with a state that exercises the options: marriages dealt often,
-    sometimes four aces in one hand, trump owners, won-trick seats and unsecured points."""
+def random_position(rng: random.Random, n: int, options: dict, seats: int = 3) -> dict:
+    """Random hands of n cards for ``seats`` seats with a state that exercises the options:
+    marriages dealt often, sometimes four aces in one hand, trump owners, won-trick seats and
+    unsecured points; with two seats also a talon of up to four of the cards left, its points the
+    last trick's bonus."""
     deck = list(range(24))
     rng.shuffle(deck)
-    hands = [0, 0, 0]
+    hands = [0] * seats
     if n >= 2 and rng.random() < 0.5:  # a marriage (or half marriage) in some hand
-        s, seat = rng.randrange(4), rng.randrange(3)
+        s, seat = rng.randrange(4), rng.randrange(seats)
         pair = [6 * s + 3, 6 * s + 2] if rng.random() < 0.7 else [6 * s + 2, 6 * s + 1]
         for c in pair:
             deck.remove(c)
             hands[seat] |= 1 << c
     if options.get("ace_marriage") and n >= 4 and rng.random() < 0.5:
-        seat = rng.randrange(3)
+        seat = rng.randrange(seats)
         if bin(hands[seat]).count("1") <= n - 4:
             for c in (5, 11, 17, 23):
                 if c in deck:
                     deck.remove(c)
                     hands[seat] |= 1 << c
-    for seat in range(3):
+    for seat in range(seats):
         while bin(hands[seat]).count("1") < n:
             hands[seat] |= 1 << deck.pop()
     if any(bin(h).count("1") != n for h in hands):  # a seeded card overflowed a hand: plain deal
         deck = list(range(24))
         rng.shuffle(deck)
-        hands = [sum(1 << c for c in deck[i * n:(i + 1) * n]) for i in range(3)]
+        hands = [sum(1 << c for c in deck[i * n:(i + 1) * n]) for i in range(seats)]
+        deck = deck[seats * n:]
     trump = rng.choice([-1, -1, 0, 1, 2, 3])
-    won = tuple(s for s in range(3) if rng.random() < 0.5)
+    won = tuple(s for s in range(seats) if rng.random() < 0.5)
     unsecured = 0
     if options.get("marriage_burns_without_trick") and 0 not in won and rng.random() < 0.4:
         unsecured = rng.choice([40, 60, 100])
-    return {
+    pos = {
         "hands": hands,
-        "leader": rng.randrange(3),
+        "leader": rng.randrange(seats),
         "trump": trump,
-        "owner": rng.choice([-1, 0, 1, 2]) if trump >= 0 else -1,
+        "owner": rng.choice([-1, *range(seats)]) if trump >= 0 else -1,
         "won": won,
         "unsecured": unsecured,
     }
+    if seats == 2:
+        pos["talon"] = sum(1 << c for c in deck[:rng.choice([0, 2, 2, 3, 4])])
+        pos["bonus"] = sum(ref.POINTS[c % 6] for c in range(24) if pos["talon"] >> c & 1)
+    return pos
 
 
 def reference_value(pos: dict, options: dict) -> int:
@@ -105,9 +112,10 @@ def reference_value(pos: dict, options: dict) -> int:
 
 
 def solver_kw(pos: dict, options: dict) -> dict:
+    """The solver's settings of a position of either game (``last_bonus`` 0 with three seats)."""
     return {"leader": pos["leader"], "trump": pos["trump"], "won": pos["won"],
             "trump_owner": None if pos["owner"] < 0 else pos["owner"], "unsecured": pos["unsecured"],
-            "rules": HouseRules.from_dict(options)}
+            "last_bonus": pos.get("bonus", 0), "rules": HouseRules.from_dict(options)}
 
 
 def batch(positions: list[dict], options: dict) -> dict:
@@ -248,26 +256,30 @@ def test_lead_values_match_solving_each_lead(compiled):
         assert value == (max(got.values()) if pos["leader"] == 0 else min(got.values()))
 
 
-def test_principal_variation_is_legal_and_scores_the_value(compiled):
-    rng = random.Random("pv")
+@pytest.mark.parametrize("seats", [3, 2])
+def test_principal_variation_is_legal_and_scores_the_value(compiled, seats):
+    """One driver for both games: the line it plays is legal and scores the value."""
+    rng = random.Random("pv" if seats == 3 else "two seats pv")
     for i in range(60):
         options = random_options(rng) if i % 2 else {}
-        pos = random_position(rng, rng.randint(1, 5), options)
+        pos = random_position(rng, rng.randint(1, 5 if seats == 3 else 6), options, seats)
         value, plays = solver.principal_variation(np.array(pos["hands"]), **solver_kw(pos, options))
-        assert len(plays) == 3 * bin(pos["hands"][0]).count("1")
+        assert len(plays) == seats * bin(pos["hands"][0]).count("1")
         assert replay(pos, plays, play_rules(options)) == value
 
 
 def replay(pos: dict, plays: list, rules: ref.PlayRules) -> int:
-    """The declarer's points along a line of play, checking every card is legal (by the reference)."""
+    """The declarer's points along a line of play of either game, checking every card is legal (by
+    the reference); with two seats the last trick's winner takes the bonus."""
+    seats = len(pos["hands"])
     hands = [ref.cards_of(h) for h in pos["hands"]]
     leader, trump, owner, won, unsecured = pos["leader"], pos["trump"], pos["owner"], set(pos["won"]), pos["unsecured"]
     points = 0
-    for t in range(0, len(plays), 3):
+    for t in range(0, len(plays), seats):
         trick = ()
         pending = -1
-        for k, play in enumerate(plays[t:t + 3]):
-            seat = (leader + k) % 3
+        for k, play in enumerate(plays[t:t + seats]):
+            seat = (leader + k) % seats
             assert play.seat == seat
             card = (play.card // 6, play.card % 6)
             if k == 0:
@@ -289,9 +301,11 @@ def replay(pos: dict, plays: list, rules: ref.PlayRules) -> int:
                 assert card in ref._follows(hands[seat], trick, trump, rules.must_head)
             hands[seat] = hands[seat] - {card}
             trick += (card,)
-        winner = (leader + ref._winner(trick, trump)) % 3
+        winner = (leader + ref._winner(trick, trump)) % seats
         if winner == 0:
             points += sum(ref.POINTS[c[1]] for c in trick) + (unsecured if 0 not in won else 0)
+            if not hands[0]:
+                points += pos.get("bonus", 0)
         if pending >= 0:  # marriage_trump_from = next_trick
             trump, owner = pending, leader
         won.add(winner)
@@ -351,8 +365,8 @@ def test_dd_player_plays_a_best_card_mid_trick(compiled):
     """From random positions with 0, 1 or 2 cards on the table, seen from any declarer seat, the
     chosen card is legal and attains the position's value (checked by the brute force)."""
     rng = random.Random("player")
-    st, work = search_nb.new_work()
-    tt = search_nb.new_table(14)
+    st, work = core_nb.new_work()
+    tt = core_nb.new_table(14)
     for i in range(150):
         options = random_options(rng) if i % 2 else {}
         rules = HouseRules.from_dict(options)
@@ -436,8 +450,8 @@ def test_dd_self_play_scores_the_discard_value(compiled, options):
     rules = HouseRules.from_dict(options)
     arr = rules.to_array()
     pr = play_rules(options)
-    st, work = search_nb.new_work()
-    tt = search_nb.new_table(16)
+    st, work = core_nb.new_work()
+    tt = core_nb.new_table(16)
     rng = np.random.default_rng(17)
     for d in range(6):
         deck = [int(c) for c in rng.permutation(24)]
@@ -490,8 +504,8 @@ def test_dd_self_play_scores_the_discard_value(compiled, options):
 
 def test_dd_choose_discard_matches_best_discard(compiled):
     rng = np.random.default_rng(5)
-    st, work = search_nb.new_work()
-    tt = search_nb.new_table(16)
+    st, work = core_nb.new_work()
+    tt = core_nb.new_table(16)
     rules = HouseRules()
     deck = [int(c) for c in rng.permutation(24)]
     hand10, opp1, opp2 = (sum(1 << c for c in deck[:10]), sum(1 << c for c in deck[10:17]),

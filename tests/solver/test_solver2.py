@@ -1,5 +1,6 @@
-"""The two-player double-dummy solver (sim/solver/search2_nb.py), DD player and PIMC player (sim/players) against
-the brute force of tests/reference_solver.py (``solve2``, ``move_values2``), and their API.
+"""The two-player double-dummy solver (sim/solver/search2_nb.py, the drivers of drivers_nb.py for two
+seats), DD player and PIMC player (sim/players) against the brute force of tests/reference_solver.py
+(``solve2``, ``move_values2``), and their API.
 
 Default run: random positions of 1–5 cards per hand under every play option (alone and mixed),
 mid-trick choices, discards of small hands against every discard, one full deal per discard
@@ -15,7 +16,15 @@ import random
 import numpy as np
 import pytest
 import reference_solver as ref
-from test_solver import OPTION_SETS, TIMING_OPTIONS, declaring_position, play_rules, random_options
+from test_solver import (
+    OPTION_SETS,
+    TIMING_OPTIONS,
+    declaring_position,
+    play_rules,
+    random_options,
+    random_position,
+    solver_kw,
+)
 
 from analysis.present.text import solved_layout_lines
 from sim import solver
@@ -25,7 +34,7 @@ from sim.game.rng_nb import state_from_seed
 from sim.game.rules import HouseRules
 from sim.players import dd_nb, pimc2_nb
 from sim.players.pimc_nb import new_pimc_buffer
-from sim.solver import search2_nb, search_nb
+from sim.solver import core_nb, discard_nb, drivers_nb, search2_nb
 
 
 def points(mask: int) -> int:
@@ -39,64 +48,13 @@ def card_mask(cards) -> int:
     return out
 
 
-def random_position2(rng: random.Random, n: int, options: dict) -> dict:
-    """Two random hands of n cards (a marriage or half marriage dealt often, sometimes four aces in
-    one hand), a talon of up to four of the cards left and its points as the bonus, trump, owner,
-    won seats, unsecured."""
-    deck = list(range(24))
-    rng.shuffle(deck)
-    hands = [0, 0]
-    if n >= 2 and rng.random() < 0.5:
-        s, seat = rng.randrange(4), rng.randrange(2)
-        pair = [6 * s + 3, 6 * s + 2] if rng.random() < 0.7 else [6 * s + 2, 6 * s + 1]
-        for c in pair:
-            deck.remove(c)
-            hands[seat] |= 1 << c
-    if options.get("ace_marriage") and n >= 4 and rng.random() < 0.5:
-        seat = rng.randrange(2)
-        if bin(hands[seat]).count("1") <= n - 4:
-            for c in (5, 11, 17, 23):
-                if c in deck:
-                    deck.remove(c)
-                    hands[seat] |= 1 << c
-    for seat in range(2):
-        while bin(hands[seat]).count("1") < n:
-            hands[seat] |= 1 << deck.pop()
-    if any(bin(h).count("1") != n for h in hands):  # a seeded card overflowed a hand: plain deal
-        deck = list(range(24))
-        rng.shuffle(deck)
-        hands = [sum(1 << c for c in deck[i * n:(i + 1) * n]) for i in range(2)]
-        deck = deck[2 * n:]
-    trump = rng.choice([-1, -1, 0, 1, 2, 3])
-    won = tuple(s for s in range(2) if rng.random() < 0.5)
-    unsecured = 0
-    if options.get("marriage_burns_without_trick") and 0 not in won and rng.random() < 0.4:
-        unsecured = rng.choice([40, 60, 100])
-    return {
-        "hands": hands,
-        "leader": rng.randrange(2),
-        "trump": trump,
-        "owner": rng.choice([-1, 0, 1]) if trump >= 0 else -1,
-        "won": won,
-        "unsecured": unsecured,
-        "talon": (talon := sum(1 << c for c in deck[:rng.choice([0, 2, 2, 3, 4])])),
-        "bonus": points(talon),
-    }
-
-
 def ref_kw(pos: dict, options: dict) -> dict:
     return {"leader": pos["leader"], "trump": pos["trump"], "owner": pos["owner"], "won": pos["won"],
             "unsecured": pos["unsecured"], "last_bonus": pos["bonus"], "rules": play_rules(options)}
 
 
-def solver_kw(pos: dict, options: dict) -> dict:
-    return {"leader": pos["leader"], "trump": pos["trump"], "won": pos["won"],
-            "trump_owner": None if pos["owner"] < 0 else pos["owner"], "unsecured": pos["unsecured"],
-            "last_bonus": pos["bonus"], "rules": HouseRules.from_dict(options)}
-
-
 def check_against_reference(rng: random.Random, options: dict, sizes: dict[int, int]) -> None:
-    positions = [random_position2(rng, n, options) for n, count in sizes.items() for _ in range(count)]
+    positions = [random_position(rng, n, options, 2) for n, count in sizes.items() for _ in range(count)]
     hands = np.array([p["hands"] for p in positions], dtype=np.int64)
     cols = {
         "leader": np.array([p["leader"] for p in positions]),
@@ -200,8 +158,8 @@ def test_full_deals_match_brute_force(compiled2, name):
 def test_table_keeps_positions_with_other_bonus_or_won_bit_apart(compiled2):
     """Within a search the bonus never changes and the leader has always won a trick, so only roots
     differ in them: solved one after the other in one table generation, each keeps its own value."""
-    st, work = search_nb.new_work()
-    tt = search_nb.new_table(12)
+    st, work = core_nb.new_work()
+    tt = core_nb.new_table(12)
     arr = HouseRules().to_array()
     h0 = sum(1 << c for c in (21, 20, 18))  # KH QH 9H: 9, 29 with the bonus, 109 when he may declare at once
     h1 = sum(1 << c for c in (0, 6, 19))  # 9S 9C JH
@@ -209,20 +167,20 @@ def test_table_keeps_positions_with_other_bonus_or_won_bit_apart(compiled2):
 
     def value(won, bonus):
         search2_nb.set_position2(st, h0, h1, 0, -1, -1, won, 0, bonus)
-        return search2_nb.exact_value2(st, arr, tt, work, 0)
+        return drivers_nb.exact_value2(st, arr, tt, work, 0)
 
     fresh = []
     for won, bonus in roots:
-        search_nb.next_stamp(st, tt)
+        core_nb.next_stamp(st, tt)
         fresh.append(value(won, bonus))
     assert fresh == [ref.solve2([h0, h1], won=(0,) * won, last_bonus=bonus) for won, bonus in roots]
     assert len(set(fresh)) == 3
-    search_nb.next_stamp(st, tt)
+    core_nb.next_stamp(st, tt)
     assert [value(won, bonus) for won, bonus in roots] == fresh
 
 
 # Ten declaring cards (four aces and three marriages) under marriage_optional: 20 moves at the lead,
-# the longest move list (search_nb.MAX_MOVES). Value by reference_solver.solve2 (about 8 s).
+# the longest move list (core_nb.MAX_MOVES). Value by reference_solver.solve2 (about 8 s).
 MOST_MOVES = {"hands": ["AS AC AD AH KS QS KC QC KD QD", "TS JS 9S TC JC 9C TD JD 9D TH"], "won": (0,),
               "last_bonus": 7, "options": {"marriage_optional": True, "ace_marriage": 200}, "value": 458}
 
@@ -231,9 +189,9 @@ def test_twenty_moves_fit_the_move_rows(compiled2):
     hands = [parse_hand(h) for h in MOST_MOVES["hands"]]
     kw = {"won": MOST_MOVES["won"], "last_bonus": MOST_MOVES["last_bonus"],
           "rules": HouseRules.from_dict(MOST_MOVES["options"])}
-    st, work = search_nb.new_work()
+    st, work = core_nb.new_work()
     search2_nb.set_position2(st, hands[0], hands[1], 0, -1, -1, 1, 0, MOST_MOVES["last_bonus"])
-    assert search2_nb.generate_moves2(st, kw["rules"].to_array(), work, False) == 20 == search_nb.MAX_MOVES
+    assert search2_nb.generate_moves2(st, kw["rules"].to_array(), work, False) == 20 == core_nb.MAX_MOVES
     assert solver.dd_values(np.array([hands]), **kw)[0] == MOST_MOVES["value"]
     assert max(solver.lead_values(np.array(hands), **kw).values()) == MOST_MOVES["value"]
 
@@ -250,7 +208,7 @@ def test_lead_values_match_the_brute_force(compiled2):
     rng = random.Random("two seats leads")
     for i in range(60):
         options = random_options(rng) if i % 2 else {}
-        pos = random_position2(rng, rng.randint(1, 5), options)
+        pos = random_position(rng, rng.randint(1, 5), options, 2)
         got = solver.lead_values(np.array(pos["hands"]), **solver_kw(pos, options))
         want: dict[int, int] = {}
         pick = max if pos["leader"] == 0 else min
@@ -259,66 +217,13 @@ def test_lead_values_match_the_brute_force(compiled2):
         assert got == want
 
 
-def replay2(pos: dict, plays: list, rules: ref.PlayRules) -> int:
-    """The declarer's points along a line of play, checking every card is legal (by the reference)."""
-    hands = [ref.cards_of(h) for h in pos["hands"]]
-    leader, trump, owner, won, unsecured = pos["leader"], pos["trump"], pos["owner"], set(pos["won"]), pos["unsecured"]
-    total = 0
-    for t in range(0, len(plays), 2):
-        trick = ()
-        pending = -1
-        for k, play in enumerate(plays[t:t + 2]):
-            seat = (leader + k) % 2
-            assert play.seat == seat
-            card = (play.card // 6, play.card % 6)
-            if k == 0:
-                assert card in ref._leads(hands[seat], seat, trump, owner, rules)
-                decl = ref._declaration(hands[seat], card, rules)
-                may = decl is not None and ref._may_declare(hands[seat], seat, won, rules)
-                assert play.declared == may or (rules.marriage_optional and may and not play.declared)
-                if play.declared:
-                    val, changes = decl
-                    if changes:
-                        trump, owner, pending = ref._set_trump(trump, owner, pending, card[0], seat, rules)
-                    if seat == 0:
-                        if rules.marriage_burns_without_trick and 0 not in won:
-                            unsecured += val
-                        else:
-                            total += val
-            else:
-                assert not play.declared
-                assert card in ref._follows(hands[seat], trick, trump, rules.must_head)
-            hands[seat] = hands[seat] - {card}
-            trick += (card,)
-        winner = (leader + ref._winner(trick, trump)) % 2
-        if winner == 0:
-            total += sum(ref.POINTS[c[1]] for c in trick) + (unsecured if 0 not in won else 0)
-            if not hands[0]:
-                total += pos["bonus"]
-        if pending >= 0:  # marriage_trump_from = next_trick
-            trump, owner = pending, leader
-        won.add(winner)
-        leader = winner
-    return total
-
-
-def test_principal_variation_is_legal_and_scores_the_value(compiled2):
-    rng = random.Random("two seats pv")
-    for i in range(60):
-        options = random_options(rng) if i % 2 else {}
-        pos = random_position2(rng, rng.randint(1, 6), options)
-        value, plays = solver.principal_variation(np.array(pos["hands"]), **solver_kw(pos, options))
-        assert len(plays) == 2 * bin(pos["hands"][0]).count("1")
-        assert replay2(pos, plays, play_rules(options)) == value
-
-
 def random_choice(rng: random.Random, options: dict) -> dict:
     """A position of 1..5 cards in which, half the time, a random legal lead is on the table (it
     declares when it may, under marriage_optional only sometimes). Returns the position, the
     reference's arguments with the trump and unsecured points in force, the hands without the led
     card, the trick, the solver seat to play and the brute-force value of each of his moves."""
     pr = play_rules(options)
-    pos = random_position2(rng, rng.randint(1, 5), options)
+    pos = random_position(rng, rng.randint(1, 5), options, 2)
     kw = ref_kw(pos, options)
     leader = pos["leader"]
     masks = list(pos["hands"])
@@ -357,8 +262,8 @@ def test_dd_player_plays_a_best_move(compiled2):
     """From random positions with 0 or 1 card on the table, the declarer at either engine seat: the
     chosen move is legal and its brute-force value is the position's value."""
     rng = random.Random("two seats player")
-    st, work = search_nb.new_work()
-    tt = search_nb.new_table(14)
+    st, work = core_nb.new_work()
+    tt = core_nb.new_table(14)
     for i in range(200):
         options = random_options(rng) if i % 2 else {}
         ch = random_choice(rng, options)
@@ -387,8 +292,8 @@ def test_best_discard_of_small_hands_is_the_best_of_all(compiled2, to_talon):
     defender, 2 (3) in the other talon; every discard by brute force, with the givable cards
     restricted by no_aces_tens_in_discard or at random."""
     rng = random.Random(f"two seats discard {to_talon}")
-    st, work = search_nb.new_work()
-    tt = search_nb.new_table(14)
+    st, work = core_nb.new_work()
+    tt = core_nb.new_table(14)
     for i in range(24):
         options = random_options(rng) if i % 3 else {}
         rules = HouseRules.from_dict({**options, "no_aces_tens_in_discard": i % 4 == 1})
@@ -407,7 +312,7 @@ def test_best_discard_of_small_hands_is_the_best_of_all(compiled2, to_talon):
             givable = sum(1 << c for c in rng.sample(cards, rng.randint(extra, len(cards))))
         if bin(givable).count("1") < extra:
             continue
-        b1, b2, t, value = search2_nb.best_discard2(hand, defender, other, to_talon, givable, arr, st, work, tt)
+        b1, b2, t, value = discard_nb.best_discard2(hand, defender, other, to_talon, givable, arr, st, work, tt)
         assert value == brute_force_discard(hand, defender, other, to_talon, givable, play_rules(options))
         assert b1 < b2 and givable >> b1 & 1 and givable >> b2 & 1
         if to_talon:
@@ -469,7 +374,7 @@ def self_play(deck: list[int], to_talon: bool, declarer: int, options: dict, st,
     n = 9 if to_talon else 10
     hand12, defender, other = (sum(1 << c for c in deck[:12]), sum(1 << c for c in deck[12:12 + n]),
                                sum(1 << c for c in deck[12 + n:]))
-    b1, b2, t, promised = search2_nb.best_discard2(hand12, defender, other, to_talon, givable_cards(hand12, arr), arr,
+    b1, b2, t, promised = discard_nb.best_discard2(hand12, defender, other, to_talon, givable_cards(hand12, arr), arr,
                                                    st, work, tt)
     gone = 1 << b1 | 1 << b2 | (1 << t if t >= 0 else 0)
     bonus = points(other) + (points(1 << t) if t >= 0 else 0)
@@ -516,8 +421,8 @@ def self_play(deck: list[int], to_talon: bool, declarer: int, options: dict, st,
 
 @pytest.mark.parametrize("to_talon", [False, True])
 def test_dd_self_play_scores_the_discard_value(compiled2, to_talon):
-    st, work = search_nb.new_work()
-    tt = search_nb.new_table(16)
+    st, work = core_nb.new_work()
+    tt = core_nb.new_table(16)
     rng = np.random.default_rng(31)
     options = {"marriage_first_lead": True, "marriage_burns_without_trick": True, "marriage_optional": True,
                "half_marriage": True, "must_head": True}
@@ -531,8 +436,8 @@ def test_dd_self_play_scores_the_discard_value(compiled2, to_talon):
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(OPTION_SETS))
 def test_dd_self_play_scores_the_discard_value_large(compiled2, name):
-    st, work = search_nb.new_work()
-    tt = search_nb.new_table(16)
+    st, work = core_nb.new_work()
+    tt = core_nb.new_table(16)
     rng = np.random.default_rng(32)
     for d in range(6):
         deck = [int(c) for c in rng.permutation(24)]
@@ -551,7 +456,7 @@ def pimc_card(hands, seat, legal, trick, k, state, played, voids, known, counts,
 def test_pimc_plays_legal_reproducible_deals(compiled2):
     """Whole deals played by PIMC at both seats (the declarer's discard too): every card legal, and
     the same generator state gives the same choice."""
-    bufs = (*search_nb.new_work(), search_nb.new_table(16), new_pimc_buffer())
+    bufs = (*core_nb.new_work(), core_nb.new_table(16), new_pimc_buffer())
     for d, (to_talon, options) in enumerate([(False, {}), (True, {"must_head": True, "marriage_first_lead": True,
                                                                   "marriage_optional": True}),
                                              (False, {"marriage_trump_from": "next_trick", "marriage_min_cards": 4,
@@ -647,7 +552,7 @@ def test_pimc_with_everything_known_plays_like_dd(compiled2):
     """When the seat knows the opponent's hand, the other talon and the buried cards, every world
     is the real deal: the chosen move has the double-dummy best value."""
     rng = random.Random("two seats pimc known")
-    bufs = (*search_nb.new_work(), search_nb.new_table(14), new_pimc_buffer())
+    bufs = (*core_nb.new_work(), core_nb.new_table(14), new_pimc_buffer())
     gen = state_from_seed(3, (0,))
     for i in range(60):
         options = random_options(rng) if i % 2 else {}
