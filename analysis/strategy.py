@@ -965,9 +965,10 @@ def strategy(*, games: int, deals: int, rules: str = "classic", players: str = "
     games, and ``deals`` independent deals played twice from the same seed, with concession as the
     rules have it and with it off (skipped when the rules forbid conceding). The runs are stored
     under ``out/strategy-runs`` and reused, the table as ``out/strategy.parquet``; what ``out``
-    holds from other arguments or other code is refused (``analysis.analysis_dir``) unless
+    holds from other arguments or other code is refused (``analysis.study``) unless
     ``fresh``, which redoes it. ``progress(stage, units done, units)`` follows the play."""
-    from analysis.analysis_dir import Study, finished_games, store_table, worded_for
+    from analysis.analysis_dir import worded_for
+    from analysis.study import Study, finished_games, store_table
     from sim import __version__
     from sim.engine import BatchSpec
     from sim.fingerprint import code_fingerprint

@@ -559,18 +559,11 @@ def win_chances(*, rules: str = "classic", games: int = 20_000, players: str = "
     the same arguments resumed) under ``out/win-runs``, and the table estimated from them, stored as
     ``out/win_chances.parquet`` with its metadata. A table stored with the same arguments by the same
     code is read back as it is (the cache: no game is read); what ``out`` holds from other
-    arguments or other code is refused in one line (``analysis.analysis_dir``) unless ``fresh``,
+    arguments or other code is refused in one line (``analysis.study``) unless ``fresh``,
     which redoes it. ``progress(stage, games done, games)`` follows the play."""
 
-    from analysis.analysis_dir import (
-        NoResultError,
-        Study,
-        read_table_metadata,
-        require_finished,
-        rules_folder,
-        rules_label,
-        worded_for,
-    )
+    from analysis.analysis_dir import NoResultError, read_table_metadata, rules_folder, rules_label, worded_for
+    from analysis.study import Study, require_finished
     from sim import __version__
     from sim.engine import BatchSpec
     from sim.fingerprint import code_fingerprint
@@ -663,8 +656,8 @@ def _read_observations(run: Path, grid: Grid) -> tuple[dict[str, np.ndarray], in
 def _store(result: WinChanceTable, path: Path) -> None:
     """The table and its metadata (what made it, and the result's summary, read back by
     ``_from_stored``) stored as ``path``: ``result.table_path``, or its place in a redo's folder."""
-    from analysis.analysis_dir import store_table
     from analysis.stats import json_ready
+    from analysis.study import store_table
 
     summary = {"finished": result.finished, "deals": result.deals, "checks": dataclasses.asdict(result.checks),
                "validation": dataclasses.asdict(result.validation)}
