@@ -357,9 +357,9 @@ class Plan:
 
     - ``out``: the folder the user gave; ``name``: the study ("compare"), naming its redo folder;
     - ``table``: the file of its stored table in ``out``; ``drawn``: the files drawn from it (plots);
-    - ``runs``: {label: its ``BatchSpec``}, played in the order given (``stage`` names them on the
-      progress bar: "rule sets"); ``folders``: {label: its folder relative to ``out``, under
-      ``runs_dir``};
+    - ``runs``: {label: its ``BatchSpec``}, played in the order given; ``stage`` names them on the
+      progress bar ("rule sets"), or {label: its stage}, each stage's runs played together in
+      turn; ``folders``: {label: its folder relative to ``out``, under ``runs_dir``};
     - ``provenance``: what makes the table, stored as its metadata (the study's measure may add
       what it counts, the finished games, say); ``identity``: the fields a stored table is compared
       on (``identity``, or a function of the stored metadata: ``compared_on``);
@@ -376,7 +376,7 @@ class Plan:
     provenance: dict
     identity: Fields | Callable[[dict], Fields]
     what: str
-    stage: str
+    stage: str | dict[str, str]
     runs_dir: str = "runs"
     drawn: tuple[str, ...] = ()
     each_finishes: str | None = None
@@ -410,8 +410,10 @@ def run_study(plan: Plan, measure: Callable[[Played], Result], *, progress: Prog
     check_output_dir(plan.out)
     dirs = {label: home / plan.folders[label] for label in plan.runs}
     with worded_for(plan.out, home / plan.runs_dir):
-        play_runs({dirs[label]: spec for label, spec in plan.runs.items()}, progress=progress, stage=plan.stage,
-                  backend=backend, fresh=fresh)
+        stages = plan.stage if isinstance(plan.stage, dict) else dict.fromkeys(plan.runs, plan.stage)
+        for stage in dict.fromkeys(stages.values()):
+            play_runs({dirs[label]: spec for label, spec in plan.runs.items() if stages[label] == stage},
+                      progress=progress, stage=stage, backend=backend, fresh=fresh)
         finished = None
         if plan.each_finishes is not None:
             limit = next(iter(plan.runs.values())).max_deals_per_game

@@ -145,9 +145,9 @@ def test_import_circles_are_found():
 
 
 def test_played_studies_run_on_the_pipeline():
-    """The studies that play their runs and store one table (compare, tournament, tables barrel)
-    do so through ``analysis.study.run_study``, never by the folder's machinery themselves."""
-    for name in ("compare", "tournament", "barrel"):
+    """The studies that play their runs and store one table (compare, tournament, tables barrel,
+    strategy) do so through ``analysis.study.run_study``, never by the folder's machinery themselves."""
+    for name in ("compare", "tournament", "barrel", "strategy"):
         source = (ROOT / "analysis" / f"{name}.py").read_text(encoding="utf-8")
         assert "run_study(" in source, f"analysis/{name}.py does not run on analysis.study.run_study"
         for machinery in ("Study(", "store_table(", "play_runs(", ".home(", ".commit("):

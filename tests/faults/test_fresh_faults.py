@@ -78,6 +78,7 @@ def interrupted(monkeypatch, function, kwargs: dict, point: str) -> None:
             raise Killed
 
         monkeypatch.setattr(runs, "play_runs", then_killed)
+        monkeypatch.setattr(study, "play_runs", then_killed)  # the pipeline of the played studies
     elif point == "before the swap":
         monkeypatch.setattr(Study, "commit", killed)
     else:
