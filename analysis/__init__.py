@@ -22,7 +22,8 @@ for JSON; none of them formats text, draws or knows the command line:
 
 Above them: ``analysis.present``, the one wing that presents results (text, JSON, plots, the
 report's Markdown and HTML), and ``report``, the strategy report, which computes the sections'
-results and writes the files (``thousand report``). ``import thousand`` re-exports the analyses.
+results and writes the files (``thousand report``); its sizes and cost model (``report_plan``) lie
+below both, for the report runs them and its pages describe them. ``import thousand`` re-exports the analyses.
 """
 
 __all__: list[str] = []
