@@ -15,12 +15,15 @@ for JSON; none of them formats text, draws or knows the command line:
 - ``calibrate``: the heuristic player's hand-value weights, fitted to deals it plays;
 - ``stats``: the one home of the statistics: the 95% quantile, intervals (Wilson, means, ratios of
   sums), paired differences of ratios, two-sided p-values, Holm's correction, and the JSON form;
-- ``stored`` and ``analysis_dir``: when a stored table or an analysis's ``--out`` folder may be
-  reused, and the one line that says why not.
+- ``study``: the one pipeline of a study that plays its own runs (``Plan`` → ``run_study``: what
+  its ``--out`` may hold, reuse, refuse or redo beside with ``--fresh``, play, store with
+  provenance); ``stored``: when a stored table may be reused, and the one line that says why not;
+  ``analysis_dir``: the names of an ``--out`` folder's runs and the wording of their errors.
 
 Above them: ``analysis.present``, the one wing that presents results (text, JSON, plots, the
 report's Markdown and HTML), and ``report``, the strategy report, which computes the sections'
-results and writes the files (``thousand report``). ``import thousand`` re-exports the analyses.
+results and writes the files (``thousand report``); its sizes and cost model (``report_plan``) lie
+below both, for the report runs them and its pages describe them. ``import thousand`` re-exports the analyses.
 """
 
 __all__: list[str] = []

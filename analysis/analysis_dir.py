@@ -1,72 +1,36 @@
-"""The ``--out`` folder of an analysis that plays its own runs (``compare``, ``tournament``,
-``tables barrel``): what it may reuse, checked before anything is played, and its refusals worded
-for the folder the user gave.
-
-Such a folder holds the analysis's table (``compare.parquet``, ...), whose metadata records the
-arguments and the code fingerprint of the analysis (``sim.fingerprint``), and the runs it plays
-(``runs/NAME``: folders the user never named). A rerun with the same arguments by the same code
-resumes the runs and computes the table again from them (so a damaged table does not outlive a
-rerun). Anything else is refused in one line naming what differs (the rules, the sizes, the
-players, the code), before a run is touched or a progress bar drawn, the old files left as they
-are; unless ``fresh``: then each run that is not the one asked for is redone
-(``sim.runs.run_batch``: the old run stays whole until the new one is complete) and the table is
-replaced, written atomically.
-
-Run folders are named after presets and player types or short hashes, never after the user's file
-names, which may be too long for a folder name or hold bytes that are not text.
-
-A redo with ``fresh`` keeps the old result whole until the new one is complete (``Study``): what
-the analysis owns in ``--out`` (its table and manifest, its run folders, its plots) is played and
-stored anew in ``OUT/.NAME.fresh``, then swapped in. The swap is committed first (a list of what
-moves and what goes, written atomically), so that a command killed half-way through it is finished
-by the next command on that folder, whatever its arguments: a reader never meets a mix of the old
-result and the new. A redo killed before its commit is resumed by the same command with ``fresh``
-and discarded by any other; the old result is read meanwhile. Runs of the old result that are the
-very runs asked for are carried into the redo (hard links), not played again.
-
-A stored table has its manifest beside it (``analysis.stored``). A table that cannot be read, or
-whose bytes are not those its manifest records, is damaged, not "of other arguments": it is
-rebuilt from its runs, as the same command would make it. A rerun that computes the very bytes
-stored writes nothing (``store_table``), so that a result on a read-only mount is read, not
-rewritten.
+"""The names and words of an analysis's ``--out`` folder: how the runs it plays are named (after
+presets and player types or short hashes, never after the user's file names, which may be too long
+for a folder name or hold bytes that are not text), how a rule set or a file is labelled, and how
+an error about a run is reworded for the folder the user gave. What the folder may hold, and how a
+result is played and stored in it, is ``analysis.study``'s.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
-import io
 import json
 import os
-import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from analysis.stats import json_ready
-from analysis.stored import StaleResultError, manifest_path, manifest_problem, refusal, write_manifest
+import pyarrow.parquet as pq
+
 from sim import InputError
+from sim.game.rules import PRESETS
+from sim.runs import RunDirError, check_path_name
 
 if TYPE_CHECKING:
-    import polars as pl
-
-    from sim.engine import BatchSpec
     from sim.game.rules import HouseRules
 
 __all__ = [
-    "REMEDY", "RULE_SPECS", "NoResultError", "short_hash", "file_label", "rules_label", "rules_folder", "short_label",
-    "same_rules", "read_table_metadata", "check_out", "compared_on", "table_damage", "check_stored", "worded_for",
-    "reworded", "finished_games", "require_finished", "STAGING_SUFFIX", "PLAN_FILE", "COMMIT_FILE", "Study",
-    "store_table",
+    "RULE_SPECS", "NoResultError", "short_hash", "file_label", "rules_label", "rules_folder", "short_label",
+    "same_rules", "read_table_metadata", "check_out", "worded_for", "reworded",
 ]
 
-REMEDY = "give --fresh to redo it there, or choose another --out"
 # What a list of rule sets (compare's, tables barrel's, the report's) holds, as its refusal says it.
 RULE_SPECS = "presets or TOML files"
-
-# What identifies a stored table: metadata key -> (what a refusal calls it, the option that sets it).
-Fields = dict[str, tuple[str, str | None]]
 
 
 class NoResultError(InputError):
@@ -88,16 +52,12 @@ def file_label(spec: str) -> str:
 
 def rules_label(index: int, spec: str) -> str:
     """How a rule set given on the command line is shown: its position and preset or file name."""
-    from sim.game.rules import PRESETS
-
     return f"{index + 1}-{spec if spec in PRESETS else file_label(spec)}"
 
 
 def rules_folder(index: int, spec: str, rules: HouseRules) -> str:
     """The folder name of the run of the rule set at ``index``: its preset's name, or for a file a
     hash of its effective rules (an edited file meets no run of its old rules)."""
-    from sim.game.rules import PRESETS
-
     return f"{index + 1}-{spec}" if spec in PRESETS else f"{index + 1}-rules-{short_hash(rules.to_dict())}"
 
 
@@ -120,263 +80,20 @@ def same_rules(labelled: dict[str, object]) -> tuple[str, str] | None:
 
 def read_table_metadata(path: Path) -> dict:
     """The metadata of a stored Parquet table, each value decoded from JSON."""
-    import pyarrow.parquet as pq
-
     raw = pq.read_metadata(path).metadata or {}
     return {k.decode(): json.loads(v) for k, v in raw.items() if k.decode() != "ARROW:schema"}
 
 
 def check_out(out: Path) -> None:
     """Refuse, creating nothing, an ``--out`` whose name is not UTF-8 text or that is a file."""
-    from sim.runs import RunDirError, check_path_name
-
     check_path_name(out)
     if out.exists() and not out.is_dir():
         raise RunDirError(f"--out {out} is a file, not a directory")
-
-
-def compared_on(asked: dict, fields: Fields, by: str = "rule_sets", of: str = "rules") -> Callable[[dict], Fields]:
-    """The fields a stored table is to be compared on, as a function of its metadata: all of
-    ``fields``, but without ``of`` (every option of every rule set, or player) when the names
-    ``by`` differ already, which says it better."""
-    return lambda stored: fields if stored.get(by) == asked.get(by) else {k: v for k, v in fields.items() if k != of}
-
-
-def table_damage(table: Path) -> str | None:
-    """Why the stored ``table`` is damaged, in words: its bytes are not those its manifest records
-    (or the manifest cannot be read), or, without a manifest, its metadata cannot be read. None
-    when it is intact, or when only its manifest is missing and its metadata reads (a table of
-    older code, or of a command killed before its manifest: the metadata says whose it is)."""
-    problem = manifest_problem(table)
-    if problem is None or manifest_path(table).exists():
-        return problem
-    try:
-        read_table_metadata(table)
-    except (OSError, ValueError):
-        return "it cannot be read"
-    return None
-
-
-def check_stored(out: Path, table: Path, meta: dict, fields: Fields | Callable[[dict], Fields], *, what: str,
-                 runs: dict, fresh: bool) -> bool:
-    """Refuse (one line, nothing touched) what ``out`` holds that this analysis cannot reuse: a
-    stored ``table`` made by other code or with other arguments than ``meta`` says (compared on
-    ``fields``, or on the fields a function of the stored metadata gives); a run folder of ``runs``
-    ({path: BatchSpec}, all in one folder under ``out``) holding another run, or a run that lost
-    its spec. A damaged table (``table_damage``) is no refusal: it is computed again from its runs.
-    With ``fresh`` only what fresh cannot replace is refused (a run folder holding files that are
-    not a run's). Returns whether the result must be redone apart (``Study``): with ``fresh``,
-    what ``out`` holds is not the result asked for."""
-    from sim.runs import RunDirError, check_run_dir
-
-    check_out(out)
-    inner = next(iter(runs)).parent
-    try:
-        if table.exists() and table_damage(table) is None:
-            wanted = json.loads(json.dumps(json_ready(meta)))
-            stored = read_table_metadata(table)
-            line = refusal(what, stored, wanted, fields(stored) if callable(fields) else fields, REMEDY)
-            if line:
-                raise StaleResultError(line)
-        with worded_for(out, inner):
-            for path, spec in runs.items():
-                refuse_spec_lost(path, out, what)
-                check_run_dir(spec, path)
-    except (StaleResultError, RunDirError) as exc:
-        if not fresh or "--fresh" not in str(exc):
-            raise  # not a refusal of what is stored (a user's files in a run folder): --fresh would not help
-        with worded_for(out, inner):
-            for path, spec in runs.items():
-                check_run_dir(spec, path, fresh=True)
-        return True
-    return False
-
-
-def refuse_spec_lost(run: Path, out: Path, what: str) -> None:
-    """Refuse a run folder of ``out`` that holds a run's files but no run spec (its ``run.json``
-    deleted): what it holds cannot be verified, and the user never named the folder."""
-    from sim.runs import MANIFEST_FILE, RUN_FILE
-
-    if run.is_dir() and not (run / RUN_FILE).exists() and ((run / MANIFEST_FILE).exists() or (run / "deals").is_dir()):
-        raise StaleResultError(f"{what} has a damaged run, {run.relative_to(out)} (its {RUN_FILE} is missing, so "
-                               f"what it holds cannot be verified); give --fresh to play it again, or choose another "
-                               "--out")
-
-
-def store_table(frame: pl.DataFrame, path: Path, metadata: dict[str, str]) -> None:
-    """Store ``frame`` as the Parquet table ``path`` with ``metadata`` (each value JSON text), as
-    ``sim.runs.write_parquet_atomic`` writes it, then its manifest. Nothing is written when ``path``
-    and its manifest hold these very bytes already: a current result is read, not rewritten (a
-    read-only mount will do)."""
-    from sim.runs import write_atomic_bytes
-
-    buffer = io.BytesIO()
-    frame.write_parquet(buffer, metadata=metadata, compression="zstd")
-    data = buffer.getvalue()
-    try:
-        same = path.read_bytes() == data
-    except OSError:
-        same = False
-    if not same:
-        write_atomic_bytes(path, data)
-    if not same or manifest_problem(path) is not None:
-        write_manifest(path)
-
-
-# ---- a redo kept apart until it is complete ------------------------------------------------------
-STAGING_SUFFIX = ".fresh"  # a redo is played and stored in "OUT/.NAME.fresh"
-PLAN_FILE = "plan.json"  # in a redo's folder: the metadata of the result it makes (what resumes it)
-COMMIT_FILE = "commit.json"  # in a redo's folder once it is complete: what the swap moves in and removes
-REPLACED_SUFFIX = ".replaced"  # "OUT/.NAME.replaced": the old result's entries, for the moment of the swap
-
-
-@dataclasses.dataclass(frozen=True)
-class Study:
-    """What one analysis owns in its ``--out`` folder, and where it plays and stores (``home``):
-    ``out`` itself, or for a redo with ``fresh`` the folder ``OUT/.NAME.fresh``, swapped in once
-    complete (``commit``), so that ``out`` holds the old result, whole, until the new one is.
-
-    - ``out``: the folder the user gave; ``name``: the analysis ("compare"), naming its redo folder;
-    - ``tables``: its stored tables, relative to ``out`` (each with its manifest beside it);
-    - ``runs``: {run folder relative to ``out``: its ``BatchSpec``};
-    - ``drawn``: the files drawn from the tables (plots): removed by a swap, drawn again after it.
-
-    Several analyses may share one ``--out`` (the default ``out/tables``): each swaps only its own
-    entries."""
-
-    out: Path
-    name: str
-    tables: tuple[str, ...]
-    runs: dict[str, BatchSpec]
-    drawn: tuple[str, ...] = ()
-
-    @property
-    def staging(self) -> Path:
-        return self.out / f".{self.name}{STAGING_SUFFIX}"
-
-    def owned(self) -> list[str]:
-        """What a swap moves, in its order: the runs, then each table's manifest and the table."""
-        return [*self.runs, *(name for table in self.tables for name in (manifest_path(Path(table)).as_posix(),
-                                                                           table))]
-
-    def settle(self) -> None:
-        """Finish the swap of a redo that a killed command had committed (a reader must never meet
-        a mix of two results); an uncommitted redo is left for ``home`` to resume or discard."""
-        try:
-            record = json.loads((self.staging / COMMIT_FILE).read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            return
-        except (OSError, ValueError):
-            return  # written atomically: unreadable means damaged, so the redo is not trusted (home discards it)
-        self._swap(record["moved"], record["removed"])
-
-    def home(self, meta: dict, fields: Fields | Callable[[dict], Fields], *, what: str, fresh: bool) -> Path:
-        """Check what ``out`` holds (``check_stored``, refusing what cannot be reused) and return
-        where this command plays and stores: ``out``, or (``fresh``, and ``out`` not holding the
-        result asked for) the redo folder, resumed when a redo of the same ``meta`` was left
-        unfinished, else begun empty, the old result's runs that are the very runs asked for
-        carried in."""
-        self.settle()
-        runs = {self.out / rel: spec for rel, spec in self.runs.items()}
-        redo = check_stored(self.out, self.out / self.tables[0], meta, fields, what=what, runs=runs, fresh=fresh)
-        return self.redo_folder(meta) if redo else self.out
-
-    def redo_folder(self, meta: dict) -> Path:
-        """The redo's folder, for the result ``meta`` describes: resumed when a redo of the same
-        ``meta`` was left unfinished, else begun empty, the old result's runs that are the very
-        runs asked for carried in. For an analysis that checks ``out`` itself (after ``settle``)."""
-        from sim.runs import write_atomic_bytes
-
-        plan = json.loads(json.dumps(json_ready(meta)))
-        try:
-            begun = json.loads((self.staging / PLAN_FILE).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            begun = None
-        if begun != plan and self.staging.exists():
-            shutil.rmtree(self.staging)  # a redo of other arguments or code, left unfinished
-        self.staging.mkdir(exist_ok=True)
-        if begun != plan:
-            write_atomic_bytes(self.staging / PLAN_FILE, json.dumps(plan, sort_keys=True).encode())
-        for rel, spec in self.runs.items():
-            _carry_run(self.out / rel, self.staging / rel, spec)
-        return self.staging
-
-    def commit(self, home: Path) -> None:
-        """Swap the redo made in ``home`` in (nothing to do when ``home`` is ``out``): the list of
-        what moves in and what goes is written first, atomically, so that a command killed during
-        the swap leaves it for the next command to finish (``settle``)."""
-        if home == self.out:
-            return
-        from sim.runs import write_atomic_bytes
-
-        moved = [rel for rel in self.owned() if (home / rel).exists()]
-        removed = [rel for rel in [*self.owned(), *self.drawn] if rel not in moved]
-        write_atomic_bytes(home / COMMIT_FILE, json.dumps({"moved": moved, "removed": removed}).encode())
-        self._swap(moved, removed)
-
-    def _swap(self, moved: list[str], removed: list[str]) -> None:
-        """Move each entry of ``moved`` from the redo folder into ``out`` (the old one set aside
-        first) and delete those of ``removed``; each step may be taken again after a kill."""
-        aside = self.out / f".{self.name}{REPLACED_SUFFIX}"
-        for rel in removed:
-            _remove(self.out / rel)
-        for rel in moved:
-            new, old = self.staging / rel, self.out / rel
-            if not new.exists():
-                continue  # moved in already
-            if old.exists() or old.is_symlink():
-                _remove(aside / rel)
-                (aside / rel).parent.mkdir(parents=True, exist_ok=True)
-                os.rename(old, aside / rel)
-            old.parent.mkdir(parents=True, exist_ok=True)
-            os.rename(new, old)
-        shutil.rmtree(aside, ignore_errors=True)
-        shutil.rmtree(self.staging)
-
-
-def _remove(path: Path) -> None:
-    if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path)
-    else:
-        path.unlink(missing_ok=True)
-
-
-def _carry_run(old: Path, new: Path, spec: BatchSpec) -> None:
-    """Begin the redo's run ``new`` from the old result's run ``old`` when that is the very run
-    asked for (complete or not): its shards hard-linked (they are never written in place: a
-    damaged one is replaced by a new file), its spec and manifest copied, through a temporary
-    folder so that ``new`` is never half made. The redo's run verifies them as any resumed run."""
-    from sim.runs import LOCK_FILE, RUN_FILE, VERIFIED_FILE, RunDirError, check_run_dir
-
-    if new.exists() or not (old / RUN_FILE).is_file():
-        return
-    try:
-        check_run_dir(spec, old)
-    except RunDirError:
-        return  # another run: played anew
-
-    def link(src: str, dst: str) -> None:
-        if src.endswith(".parquet"):
-            try:
-                os.link(src, dst)
-                return
-            except OSError:
-                pass  # another file system, or no hard links there: copied
-        shutil.copy2(src, dst)
-
-    tmp = new.with_name(f".{new.name}.tmp-{os.getpid()}")
-    _remove(tmp)
-    new.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copytree(old, tmp, copy_function=link, ignore=shutil.ignore_patterns(LOCK_FILE, VERIFIED_FILE, ".*.tmp-*"))
-    os.rename(tmp, new)
-
 
 @contextmanager
 def worded_for(out: Path, inner: Path) -> Iterator[None]:
     """Errors of the runs in ``inner`` (a folder of ``out``), ``sim.runs.RunDirError`` naming the
     run's own folder, reworded to name the ``--out`` the user gave and the runs relative to it."""
-    from sim.runs import RunDirError
-
     try:
         yield
     except RunDirError as exc:
@@ -394,27 +111,3 @@ def reworded(message: str, out: Path, inner: Path) -> str:
     # A run of an analysis is redone by the analysis's command, not by simulate.
     text = text.replace("run the same thousand simulate command again", "run the same command again")
     return f"--out {out}: {text}"
-
-
-def finished_games(runs: dict[str, Path]) -> dict[str, tuple[int, int]]:
-    """{label: (finished games, games)} of stored games runs."""
-    import polars as pl
-
-    from sim.runs import scan_games
-
-    counts = {}
-    for label, run in runs.items():
-        row = scan_games(run).select((pl.col("winner") >= 0).sum().alias("done"), pl.len().alias("n")).collect()
-        counts[label] = (int(row["done"][0]), int(row["n"][0]))
-    return counts
-
-
-def require_finished(runs: dict[str, Path], *, what: str, limit: int) -> dict[str, tuple[int, int]]:
-    """Refuse (NoResultError) runs of which ``what`` (e.g. "rule set") has no finished game: no
-    winner, no result. ``limit``: the deals after which a game is stopped unfinished."""
-    counts = finished_games(runs)
-    for label, (done, n) in counts.items():
-        if not done:
-            raise NoResultError(f"{what} {label}: 0 of {n:,} games finished (each was stopped unfinished after "
-                                f"{limit:,} deals), so there is no result to show; check its rules")
-    return counts

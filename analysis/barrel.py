@@ -29,17 +29,19 @@ run, one shard at a time, so memory stays flat whatever the number of games.
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from analysis.analysis_dir import RULE_SPECS
+from analysis.analysis_dir import RULE_SPECS, NoResultError, rules_folder, rules_label, same_rules
+from analysis.players import learned_weights, players_or_default
 from analysis.stats import mean_interval, wilson_rate
 from analysis.stored import FINGERPRINT, holds_out
-from sim import InputError, arguments
+from analysis.study import Plan, Played, compared_on, identity, run_study
+from sim import InputError, __version__, arguments
+from sim.engine import BatchSpec
 from sim.engine.schema import (
     EV_BARREL_OFF,
     EV_BARREL_ON,
@@ -54,6 +56,9 @@ from sim.engine.schema import (
     EV_SIMULTANEOUS,
     EV_WIN,
 )
+from sim.fingerprint import code_fingerprint
+from sim.game.rules import load_rules
+from sim.runs import read_run_metadata, read_shard, verify_run
 
 if TYPE_CHECKING:
     import polars as pl
@@ -267,8 +272,6 @@ class BarrelSummary:
 def barrel_summary(run: Path) -> BarrelSummary:
     """Fates, attempts and game length of a stored games run, with 95% intervals."""
 
-    from sim.runs import read_run_metadata, read_shard, verify_run
-
     meta = read_run_metadata(run)
     if meta.get("mode") != "games":
         raise InputError(f"run {run} holds independent deals; the barrel needs whole games (thousand simulate --games)")
@@ -331,9 +334,8 @@ def _share(k: int, n: int) -> Share:
 
 # What identifies a stored barrel table (besides the code fingerprint): metadata key -> (what a
 # refusal calls it, the option that sets it).
-IDENTITY = {"table": ("the kind of table", None), "rule_sets": ("the rule sets", None), "rules": ("the rules", None),
-            "games": ("the sizes", "--games"), "seed": ("the seed", "--seed"), "players": ("the players", "--players"),
-            "learned_weights": ("the players (the learned player's weights, SHA-256)", None)}
+IDENTITY = identity(table=None, rule_sets=None, rules=None, games="--games", seed="--seed", players="--players",
+                    learned_weights=None)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -397,27 +399,9 @@ def tables_barrel(*, games: int, rules: list[str], players: str | None = None, s
     run of the same spec reused, under
     ``out/barrel-runs``, and their barrel summary, stored as a Parquet table with the metadata in
     ``out``. What ``out`` holds from other arguments or other code is refused
-    (``analysis.analysis_dir``) unless ``fresh``, which redoes it. ``progress(stage, games done,
+    (``analysis.study``) unless ``fresh``, which redoes it. ``progress(stage, games done,
     games)`` follows the play. Arguments of the wrong type are refused (``sim.arguments``) before
     anything is written."""
-
-    from analysis.analysis_dir import (
-        NoResultError,
-        Study,
-        compared_on,
-        require_finished,
-        rules_folder,
-        rules_label,
-        same_rules,
-        store_table,
-        worded_for,
-    )
-    from analysis.players import learned_weights, players_or_default
-    from sim import __version__
-    from sim.engine import BatchSpec
-    from sim.fingerprint import code_fingerprint
-    from sim.game.rules import load_rules
-    from sim.runs import check_output_dir, play_runs
 
     games, rules = arguments.integer("games", games), arguments.texts("rules", rules, what=RULE_SPECS)
     players, seed = arguments.text("players", players, optional=True), arguments.integer("seed", seed)
@@ -441,29 +425,25 @@ def tables_barrel(*, games: int, rules: list[str], players: str | None = None, s
              for label, rec in rule_sets.items()}
     if games < 2:
         raise InputError(f"--games must be 2 or more for the barrel tables: an interval needs two games, not {games}")
-    study = Study(out, "barrel", (TABLE_FILE,), {f"barrel-runs/{folders[label]}": specs[label] for label in specs},
-                  drawn=(PLOT_FILE,))
     meta = {"thousand_version": __version__, FINGERPRINT: code_fingerprint("barrel"), "table": "barrel",
             "games": games, "seed": seed, "players": list(next(iter(specs.values())).players),
             "learned_weights": learned_weights([p for spec in specs.values() for p in spec.players]),
             "rule_sets": list(rule_sets), "rules": {label: rec.to_dict() for label, rec in rule_sets.items()}}
+    plan = Plan(out=out, name="barrel", table=TABLE_FILE, runs=specs,
+                folders={label: f"barrel-runs/{folders[label]}" for label in specs}, provenance=meta,
+                identity=compared_on(meta, IDENTITY), what="the barrel table", stage="rule sets",
+                runs_dir="barrel-runs", drawn=(PLOT_FILE,), each_finishes="rule set")
+
+    def measure(played: Played) -> BarrelStats:
+        summaries = {label: barrel_summary(run) for label, run in played.dirs.items()}
+        for label, s in summaries.items():
+            if not s.episodes:
+                raise NoResultError(f"rule set {label}: no barrel episode in its {s.games:,} games (nobody sat on the "
+                                    "barrel), so there is no survival to show; play more games")
+        return BarrelStats(rule_sets=tuple(rule_sets), games=games, seed=seed, players=tuple(meta["players"]),
+                           summaries=summaries, runs={label: out / "barrel-runs" / folders[label] for label in specs},
+                           table_path=out / TABLE_FILE, plot_path=out / PLOT_FILE, provenance=meta)
+
     # Everything is checked before anything is written or played: a refused command leaves the
     # folder as it was and draws no progress bar.
-    home = study.home(meta, compared_on(meta, IDENTITY), what=f"the barrel table stored in --out {out}", fresh=fresh)
-    check_output_dir(out)
-    played = {label: home / "barrel-runs" / folders[label] for label in specs}
-    with worded_for(out, home / "barrel-runs"):
-        play_runs({played[label]: spec for label, spec in specs.items()}, progress=progress, stage="rule sets",
-                  backend=backend, fresh=fresh)
-        require_finished(played, what="rule set", limit=next(iter(specs.values())).max_deals_per_game)
-        summaries = {label: barrel_summary(run) for label, run in played.items()}
-    for label, s in summaries.items():
-        if not s.episodes:
-            raise NoResultError(f"rule set {label}: no barrel episode in its {s.games:,} games (nobody sat on the "
-                                "barrel), so there is no survival to show; play more games")
-    result = BarrelStats(rule_sets=tuple(rule_sets), games=games, seed=seed, players=tuple(meta["players"]),
-                         summaries=summaries, runs={label: out / "barrel-runs" / folders[label] for label in specs},
-                         table_path=out / TABLE_FILE, plot_path=out / PLOT_FILE, provenance=meta)
-    store_table(result.to_polars(), home / TABLE_FILE, {k: json.dumps(v) for k, v in meta.items()})
-    study.commit(home)
-    return result
+    return run_study(plan, measure, progress=progress, backend=backend, fresh=fresh)

@@ -20,19 +20,24 @@ Everything is accumulated chunk by chunk from sums of products, so memory does n
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from analysis.analysis_dir import RULE_SPECS
+from analysis.analysis_dir import RULE_SPECS, rules_folder, rules_label, same_rules
 from analysis.barrel import episodes
-from analysis.stats import Z95, PairedRatioSums, holm, json_ready, two_sided_p
+from analysis.players import learned_weights, players_or_default
+from analysis.stats import Z95, PairedRatioSums, holm, two_sided_p
 from analysis.stored import FINGERPRINT, holds_out
-from sim import InputError, arguments
+from analysis.study import Plan, Played, compared_on, identity, run_study
+from sim import InputError, __version__, arguments
+from sim.engine import BatchSpec
 from sim.engine.schema import BID_DARK, BID_GOLDEN
+from sim.fingerprint import code_fingerprint
+from sim.game.rules import load_rules
+from sim.runs import read_run_metadata, read_shard, scan_games, verify_run
 
 if TYPE_CHECKING:
     import polars as pl
@@ -142,8 +147,6 @@ def compare_runs(runs: dict[str, Path], *,
     say), which have no difference to show, and for every metric of runs of one game (no
     interval). ``paired=False`` (the tests' unpaired control) lets the seeds differ."""
 
-    from sim.runs import read_run_metadata, read_shard, verify_run
-
     labels = list(runs)
     metas = {k: read_run_metadata(v) for k, v in runs.items()}
     base = labels[0]
@@ -189,11 +192,8 @@ def compare_runs(runs: dict[str, Path], *,
 
 # What identifies a stored comparison (besides the code fingerprint): metadata key -> (what a
 # refusal calls it, the option that sets it).
-IDENTITY = {"table": ("the kind of table", None), "rule_sets": ("the rule sets", None),
-            "rules": ("the rules", None), "games": ("the sizes", "--games"),
-            "chunk_size": ("the sizes", "games a chunk"), "seed": ("the seed", "--seed"),
-            "seed_offsets": ("the seed", None), "players": ("the players", "--players"),
-            "learned_weights": ("the players (the learned player's weights, SHA-256)", None)}
+IDENTITY = identity(table=None, rule_sets=None, rules=None, games="--games", chunk_size="games a chunk", seed="--seed",
+                    seed_offsets=None, players="--players", learned_weights=None)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -256,26 +256,9 @@ def compare(*, rules: list[str], games: int, players: str | None = None, seed: i
     player). ``seed_offsets`` (tests
     only) plays rule set i with seed ``seed + seed_offsets[i]``: an unpaired control of the
     statistics. The runs and the table are stored in ``out`` and reused by the same call of the
-    same code; anything else stored there is refused (``analysis.analysis_dir``) unless ``fresh``,
+    same code; anything else stored there is refused (``analysis.study``) unless ``fresh``,
     which redoes it. ``progress(stage, games done, games)`` follows the play. Arguments of the wrong
     type are refused (``sim.arguments``) before anything is written."""
-
-    from analysis.analysis_dir import (
-        Study,
-        compared_on,
-        require_finished,
-        rules_folder,
-        rules_label,
-        same_rules,
-        store_table,
-        worded_for,
-    )
-    from analysis.players import learned_weights, players_or_default
-    from sim import __version__
-    from sim.engine import BatchSpec
-    from sim.fingerprint import code_fingerprint
-    from sim.game.rules import load_rules
-    from sim.runs import check_output_dir, play_runs, scan_games
 
     rules, games = arguments.texts("rules", rules, what=RULE_SPECS), arguments.integer("games", games)
     players, seed = arguments.text("players", players, optional=True), arguments.integer("seed", seed)
@@ -311,8 +294,6 @@ def compare(*, rules: list[str], games: int, players: str | None = None, seed: i
         raise InputError(f"--games must be 2 or more to compare: a paired interval needs two games, not {games}")
     chunk = min(s.chunk_size for s in specs.values())
     specs = {k: dataclasses.replace(s, chunk_size=chunk) for k, s in specs.items()}
-    study = Study(out, "compare", (TABLE_FILE,), {f"runs/{folders[label]}": specs[label] for label in specs},
-                  drawn=(PLOT_FILE,))
     meta = {"thousand_version": __version__, FINGERPRINT: code_fingerprint("compare"), "table": "compare",
             "games": games, "seed": seed, "players": list(next(iter(specs.values())).players),
             "learned_weights": learned_weights(next(iter(specs.values())).players), "chunk_size": chunk,
@@ -320,24 +301,22 @@ def compare(*, rules: list[str], games: int, players: str | None = None, seed: i
             "correction": "Holm step-down over every metric and rule set, family-wise 5%"}
     if seed_offsets:
         meta["seed_offsets"] = list(seed_offsets)
+    plan = Plan(out=out, name="compare", table=TABLE_FILE, runs=specs,
+                folders={label: f"runs/{folders[label]}" for label in specs}, provenance=meta,
+                identity=compared_on(meta, IDENTITY), what="the comparison", stage="rule sets", drawn=(PLOT_FILE,),
+                each_finishes="rule set")
+
+    def measure(played: Played) -> Comparison:
+        rows, left_out = compare_runs(played.dirs, paired=not seed_offsets)
+        lengths = {label: tuple(scan_games(run).select("deals").collect()["deals"].to_list())
+                   for label, run in played.dirs.items()}
+        meta["finished_games"] = {label: done for label, (done, _) in played.finished.items()}
+        meta["left_out"] = list(left_out)
+        return Comparison(rule_sets=tuple(loaded), games=games, seed=seed, players=tuple(meta["players"]), rows=rows,
+                          left_out=left_out, finished_games=dict(meta["finished_games"]), game_lengths=lengths,
+                          runs={label: out / "runs" / folders[label] for label in specs}, table_path=out / TABLE_FILE,
+                          plot_path=out / PLOT_FILE, provenance=meta)
+
     # Everything is checked before anything is written or played: a refused command leaves the
     # folder as it was and draws no progress bar.
-    home = study.home(meta, compared_on(meta, IDENTITY), what=f"the comparison stored in --out {out}", fresh=fresh)
-    check_output_dir(out)
-    played = {label: home / "runs" / folders[label] for label in specs}
-    with worded_for(out, home / "runs"):
-        play_runs({played[label]: spec for label, spec in specs.items()}, progress=progress, stage="rule sets",
-                  backend=backend, fresh=fresh)
-        finished = require_finished(played, what="rule set", limit=next(iter(specs.values())).max_deals_per_game)
-        rows, left_out = compare_runs(played, paired=not seed_offsets)
-        lengths = {label: tuple(scan_games(run).select("deals").collect()["deals"].to_list())
-                   for label, run in played.items()}
-    meta["finished_games"] = {label: done for label, (done, _) in finished.items()}
-    meta["left_out"] = list(left_out)
-    result = Comparison(rule_sets=tuple(loaded), games=games, seed=seed, players=tuple(meta["players"]), rows=rows,
-                        left_out=left_out, finished_games=dict(meta["finished_games"]), game_lengths=lengths,
-                        runs={label: out / "runs" / folders[label] for label in specs}, table_path=out / TABLE_FILE,
-                        plot_path=out / PLOT_FILE, provenance=meta)
-    store_table(result.to_polars(), home / TABLE_FILE, {k: json.dumps(json_ready(v)) for k, v in meta.items()})
-    study.commit(home)
-    return result
+    return run_study(plan, measure, progress=progress, backend=backend, fresh=fresh)

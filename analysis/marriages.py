@@ -1102,8 +1102,8 @@ def tables_marriages(*, deals: int, seed: int = 0, rules: str | HouseRules = "cl
             "sample_size": deals, "seed": seed, "rules": rec.to_dict()}
     study = home = None
     if out is not None:
-        from analysis.analysis_dir import Study
         from analysis.stored import StaleResultError
+        from analysis.study import Study
         from sim.runs import check_output_dir
 
         check_output_dir(Path(out))
@@ -1172,10 +1172,10 @@ def _stored_run(run: Path) -> dict:
 
 def _check_stored_table(out: Path, wanted: dict) -> None:
     """Refuse a marriage table stored in ``out`` by other code or with other arguments (``wanted``:
-    this table's metadata with its "play" spec). A damaged one (``analysis_dir.table_damage``) is
+    this table's metadata with its "play" spec). A damaged one (``analysis.study.table_damage``) is
     no refusal: it is made again, from its runs."""
-    from analysis.analysis_dir import table_damage
     from analysis.stored import StaleResultError, refusal
+    from analysis.study import table_damage
     from analysis.tables import read_metadata
 
     path = out / TABLE_FILE
@@ -1195,8 +1195,8 @@ def _check_play_runs(out: Path, runs: dict[str, Path], specs: dict) -> None:
     """Refuse play runs stored in ``out`` by other code or with other arguments, or whose spec
     cannot be read or is missing, before anything is played: the runner would refuse them too,
     but naming its own folder, not the --out the user gave."""
-    from analysis.analysis_dir import refuse_spec_lost
     from analysis.stored import StaleResultError, refusal
+    from analysis.study import refuse_spec_lost
     from sim.runs import RUN_FILE
 
     for label, spec in specs.items():
@@ -1229,8 +1229,8 @@ def _play(runs: dict[Path, BatchSpec], progress: Progress | None, backend: Backe
 
 def _store(rows: tuple[OddsRow, ...], meta: dict, home: Path, play_rows: list[dict]) -> None:
     """The tables, each with its manifest, in ``home`` (``--out``, or a redo's folder)."""
-    from analysis.analysis_dir import store_table
     from analysis.stored import manifest_path
+    from analysis.study import store_table
 
     metadata = {k: json.dumps(v) for k, v in meta.items()}
     store_table(_odds_frame(rows), home / TABLE_FILE, metadata)

@@ -33,7 +33,6 @@ import os
 import re
 import shutil
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -42,6 +41,7 @@ from analysis.players import DEFAULT_PLAYER, TOURNAMENT_PLAYERS
 from analysis.present.html import render_html
 from analysis.present.json_text import to_json
 from analysis.present.markdown import SECTIONS, render_markdown
+from analysis.report_plan import FULL, QUICK, Sizes, cache_is_cold, stage_estimates
 from analysis.stored import holds_out
 from sim import InputError, __version__, arguments
 
@@ -60,8 +60,8 @@ if TYPE_CHECKING:
     Section = BidTable | MarriageOdds | BarrelStats | Comparison | TournamentResult | StrategyReport
 
 __all__ = [
-    "REPORT_MD", "REPORT_HTML", "PROVENANCE", "TOURNAMENT_PLAYERS", "PLAYER", "RISKS", "Sizes", "QUICK", "FULL",
-    "ReportError", "default_data_dir", "stage_estimates", "rule_sets_compared", "build_report", "check_folders",
+    "REPORT_MD", "REPORT_HTML", "PROVENANCE", "TOURNAMENT_PLAYERS", "PLAYER", "RISKS",
+    "ReportError", "default_data_dir", "rule_sets_compared", "build_report", "check_folders",
     "SECTION_MODULES", "stale_results", "figure_specs", "stage_dirs", "stored_inputs",
 ]
 
@@ -74,70 +74,12 @@ PLAYER = DEFAULT_PLAYER
 RISKS = (0.3, 0.5)
 
 
-@dataclass(frozen=True)
-class Sizes:
-    """Sample sizes of one report."""
-
-    bid_deals: int  # random deals of the bid table (learned contracts and lines; dd and heuristic beside)
-    pimc_deals: int  # of those, the first ones also declared by pimc
-    marriage_deals: int  # random deals the exact marriage odds are measured against
-    marriage_play_deals: int  # deals played to see what becomes of held marriages
-    barrel_games: int  # whole games per rule set (barrel survival)
-    compare_games: int  # whole games per rule set (house-rule comparison)
-    tournament_games: int  # whole games per seating of the tournament
-    min_n: int  # deals a hand class needs to appear in the cheat sheet
-    strategy_games: int  # whole games of the strategy sections (the learned player at every seat)
-    strategy_deals: int  # deals of each of the strategy's two paired runs (concession on and off)
-
-
-# --quick: under 10 minutes on a 2-core machine, compilation included; the intervals are wide
-# and printed. The full report: the cheat sheet's classes of at least 400 deals, each advice with
-# its gain over passing and interval (the Method section counts those whose interval lies above 0),
-# and the rule and player effects of a few hundredths.
-QUICK = Sizes(bid_deals=10_000, pimc_deals=300, marriage_deals=200_000, marriage_play_deals=10_000,
-              barrel_games=5_000, compare_games=3_000, tournament_games=2_000, min_n=100, strategy_games=2_000,
-              strategy_deals=20_000)
-FULL = Sizes(bid_deals=200_000, pimc_deals=3_000, marriage_deals=2_000_000, marriage_play_deals=50_000,
-             barrel_games=50_000, compare_games=20_000, tournament_games=20_000, min_n=400, strategy_games=20_000,
-             strategy_deals=200_000)
-
-# Seconds per unit on one 2-core machine (measured with a warm cache), for the estimate printed at
-# the start: a bid-table deal (the learned player's contracts and auction lines in three seats, dd
-# and heuristic play: profiled on 200 deals, dd is 60% of it and the learned plays most of the
-# rest), a pimc deal, a random deal measured, a deal played by the learned player, a whole game of
-# learned players (3,000 took 11 s on the 2 cores shared with other work), a tournament game (a
-# learned seat among them), the strategy's games and deals; and the first compilation.
-_COST = {"bid": 0.0075, "pimc": 0.1, "marriage": 2e-5, "play": 1e-4, "game": 3e-3, "tournament_game": 2e-3,
-         "compile": 120.0, "strategy_game": 0.009, "strategy_deal": 3e-4}
-
-
 class ReportError(InputError):
     """A report that cannot be made as asked (bad arguments)."""
 
 
 def default_data_dir() -> Path:
     return Path("out") / f"report-{__version__}"
-
-
-def stage_estimates(sizes: Sizes, n_rule_sets: int, cold: bool) -> dict[str, float]:
-    """Estimated seconds of each stage."""
-    return {
-        "compile": _COST["compile"] if cold else 0.0,
-        "bids": sizes.bid_deals * _COST["bid"] + sizes.pimc_deals * _COST["pimc"],
-        "marriages": sizes.marriage_deals * _COST["marriage"] + sizes.marriage_play_deals * _COST["play"],
-        "barrel": n_rule_sets * sizes.barrel_games * _COST["game"],
-        "rules": n_rule_sets * sizes.compare_games * _COST["game"],
-        "players": 6 * sizes.tournament_games * _COST["tournament_game"],
-        "strategy": sizes.strategy_games * _COST["strategy_game"] + 2 * sizes.strategy_deals * _COST["strategy_deal"],
-        "write": 5.0,
-    }
-
-
-def _cache_is_cold() -> bool:
-    from sim.numba_config import CACHE_DIR
-
-    cache = Path(CACHE_DIR)
-    return not CACHE_DIR or not cache.is_dir() or not any(cache.rglob("playouts_nb*.nbi"))
 
 
 def rule_sets_compared(rules: list[str]) -> list[str]:
@@ -206,7 +148,7 @@ def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Pa
         more = f" (and {len(items) - 1} more)" if len(items) > 1 else ""
         raise ReportError(f"--data {data} holds results of other code that this report would reuse: {items[0]}{more}; "
                           "rerun with --fresh to redo them, or give another --data")
-    cold = _cache_is_cold()
+    cold = cache_is_cold()
     estimates = stage_estimates(sizes, len(compared), cold)
     total = sum(estimates.values())
     say = log or (lambda text: None)

@@ -36,7 +36,6 @@ on the barrel** in a deal when the previous played deal of the game left him on 
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -44,9 +43,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from analysis.players import learned_weights
-from analysis.stats import Z95, PairedRatioSums, clustered_share_interval, holm, json_ready, two_sided_p
+from analysis.stats import Z95, PairedRatioSums, clustered_share_interval, holm, two_sided_p
 from analysis.stored import FINGERPRINT, holds_out
-from sim import InputError
+from analysis.study import Plan, Played, finished_games, identity, run_study
+from sim import InputError, __version__
+from sim.engine import BatchSpec
 from sim.engine.schema import (
     BID_NORMAL,
     BID_UNDARKED,
@@ -57,7 +58,9 @@ from sim.engine.schema import (
     EV_KNOCKED_OFF,
     EV_WIN,
 )
+from sim.fingerprint import code_fingerprint
 from sim.game.cards import ACE, ACES_MASK, CARD_POINTS, KING, MARRIAGE_MASK, QUEEN, TEN
+from sim.game.rules import load_rules
 
 if TYPE_CHECKING:
     import polars as pl
@@ -841,9 +844,8 @@ def score_stats(d: Deals, rules: HouseRules, finished: int) -> ScoreStats:
 # ---- the result ------------------------------------------------------------------------------------------------
 # What identifies a stored strategy table (besides the code fingerprint): metadata key -> (what a
 # refusal calls it, the option that sets it).
-IDENTITY = {"table": ("the kind of table", None), "rules": ("the rules", None), "games": ("the sizes", "--games"),
-            "deals": ("the sizes", "--deals"), "seed": ("the seed", "--seed"), "players": ("the players", "--players"),
-            "learned_weights": ("the players (the learned player's weights, SHA-256)", "--players")}
+IDENTITY = identity(table=None, rules=None, games="--games", deals="--deals", seed="--seed", players="--players",
+                    learned_weights="--players")
 
 _SECTIONS = ("raising", "conceding", "discard", "marriage_order", "defence", "seats", "score")
 
@@ -965,15 +967,8 @@ def strategy(*, games: int, deals: int, rules: str = "classic", players: str = "
     games, and ``deals`` independent deals played twice from the same seed, with concession as the
     rules have it and with it off (skipped when the rules forbid conceding). The runs are stored
     under ``out/strategy-runs`` and reused, the table as ``out/strategy.parquet``; what ``out``
-    holds from other arguments or other code is refused (``analysis.analysis_dir``) unless
+    holds from other arguments or other code is refused (``analysis.study``) unless
     ``fresh``, which redoes it. ``progress(stage, units done, units)`` follows the play."""
-    from analysis.analysis_dir import Study, finished_games, store_table, worded_for
-    from sim import __version__
-    from sim.engine import BatchSpec
-    from sim.fingerprint import code_fingerprint
-    from sim.game.rules import load_rules
-    from sim.runs import check_output_dir, play_runs
-
     if seed < 0:
         raise InputError(f"--seed must be 0 or more, not {seed}")
     if games < 2:
@@ -990,31 +985,30 @@ def strategy(*, games: int, deals: int, rules: str = "classic", players: str = "
         specs["deals-concede-off"] = BatchSpec(mode="deals", n=deals, rules=_concede_off(loaded), players=players,
                                                seed=seed, chunk_size=specs["deals"].chunk_size)
     out = Path(out)
-    study = Study(out, "strategy", (TABLE_FILE,), {f"{RUNS_DIR}/{name}": spec for name, spec in specs.items()},
-                  drawn=(PLOT_FILE,))
     meta = {"thousand_version": __version__, FINGERPRINT: code_fingerprint("strategy"), "table": "strategy",
             "games": games, "deals": deals, "seed": seed, "players": list(specs["games"].players),
             "learned_weights": learned_weights(specs["games"].players),
             "rules_name": rules, "rules": loaded.to_dict()}
-    home = study.home(meta, IDENTITY, what=f"the strategy table stored in --out {out}", fresh=fresh)
-    check_output_dir(out)
-    runs = {name: home / RUNS_DIR / name for name in specs}
-    with worded_for(out, home / RUNS_DIR):
-        play_runs({runs["games"]: specs["games"]}, progress=progress, stage="games", backend=backend, fresh=fresh)
-        play_runs({runs[k]: spec for k, spec in specs.items() if k != "games"}, progress=progress,
-                  stage="paired deals", backend=backend, fresh=fresh)
+    plan = Plan(out=out, name="strategy", table=TABLE_FILE, runs=specs,
+                folders={name: f"{RUNS_DIR}/{name}" for name in specs}, provenance=meta, identity=IDENTITY,
+                what="the strategy table", runs_dir=RUNS_DIR,
+                stage={name: "games" if name == "games" else "paired deals" for name in specs}, drawn=(PLOT_FILE,))
+
+    def measure(played: Played) -> StrategyReport:
+        runs = played.dirs
         done = finished_games({"games": runs["games"]})["games"][0]
         game_deals = _read(runs["games"])
         paired = paired_concession(_read(runs["deals"]), _read(runs["deals-concede-off"])) if loaded.concede else None
-    sections = _with_holm({
-        "raising": raise_stats(game_deals), "conceding": concede_stats(game_deals, loaded, paired),
-        "discard": discard_stats(game_deals), "marriage_order": marriage_order(game_deals, loaded),
-        "defence": defence_stats(game_deals, loaded), "seats": seat_stats(game_deals, loaded),
-        "score": score_stats(game_deals, loaded, done)})
-    meta["played_deals"] = game_deals.rows
-    result = StrategyReport(rules_name=rules, games=games, deals=deals, seed=seed, players=tuple(meta["players"]),
-                            **sections, runs={name: out / RUNS_DIR / name for name in specs},
-                            table_path=out / TABLE_FILE, plot_path=out / PLOT_FILE, provenance=meta)
-    store_table(result.to_polars(), home / TABLE_FILE, {k: json.dumps(json_ready(v)) for k, v in meta.items()})
-    study.commit(home)
-    return result
+        sections = _with_holm({
+            "raising": raise_stats(game_deals), "conceding": concede_stats(game_deals, loaded, paired),
+            "discard": discard_stats(game_deals), "marriage_order": marriage_order(game_deals, loaded),
+            "defence": defence_stats(game_deals, loaded), "seats": seat_stats(game_deals, loaded),
+            "score": score_stats(game_deals, loaded, done)})
+        meta["played_deals"] = game_deals.rows
+        return StrategyReport(rules_name=rules, games=games, deals=deals, seed=seed, players=tuple(meta["players"]),
+                              **sections, runs={name: out / RUNS_DIR / name for name in specs},
+                              table_path=out / TABLE_FILE, plot_path=out / PLOT_FILE, provenance=meta)
+
+    # Everything is checked before anything is written or played: a refused command leaves the
+    # folder as it was and draws no progress bar.
+    return run_study(plan, measure, progress=progress, backend=backend, fresh=fresh)

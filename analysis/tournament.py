@@ -22,10 +22,10 @@ exactly their share (1/n) by construction.
 ``tournament()`` returns a ``TournamentResult``: the players' rows (``PlayerRow``), the pairs
 (``PairRow``) and what made them. It is composed of steps, each a function below: resolving the
 players and the seatings (``_plan``), the run specs (``_run_specs``), what is stored with the
-table (``_provenance``), checking what ``--out`` holds (``_check_stored``), playing
-(``_play``), the sums over the chunks (``_sums``, ``_chunk``), the players' rows
-(``_player_rows``), the pairwise paired tests (``_pair_rows``) and storing (``store_table``, then
-``Study.commit``, which swaps a redo in). The
+table (``_provenance``), the study's plan (``_study_plan``: ``analysis.study.run_study`` checks
+what ``--out`` holds, plays, stores and swaps a redo in), the games finished (``_finished``), the
+sums over the chunks (``_sums``, ``_chunk``), the players' rows (``_player_rows``) and the
+pairwise paired tests (``_pair_rows``). The
 text is ``analysis.present.text.tournament_lines``, the plot
 ``analysis.present.plots.plot_tournament``.
 """
@@ -41,16 +41,30 @@ from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
-from analysis.analysis_dir import Study, file_label, short_hash, store_table
+from analysis.analysis_dir import NoResultError, file_label, short_hash
+from analysis.players import TOURNAMENT_PLAYERS, learned_weights
 from analysis.stats import RatioOfSums, clustered_share_interval, holm, two_sided_p
 from analysis.stored import FINGERPRINT, holds_out
-from sim import InputError, arguments
-from sim.players import PARAMETERISED_PLAYERS
+from analysis.study import Plan, Played, compared_on, finished_games, identity, run_study
+from sim import InputError, __version__, arguments
+from sim.engine import BatchSpec
+from sim.fingerprint import code_fingerprint
+from sim.game.rules import load_rules
+from sim.players import (
+    PARAMETERISED_PLAYERS,
+    default_params,
+    is_learned,
+    load_player_file,
+    parse_players,
+    player_type,
+    weights_file,
+)
+from sim.players.learned_weights import weights_identity
+from sim.runs import verify_run
 
 if TYPE_CHECKING:
     import polars as pl
 
-    from sim.engine import BatchSpec
     from sim.game.rules import HouseRules
     from sim.players import HeuristicParams
     from sim.runs.backend import Backend
@@ -225,8 +239,6 @@ class TournamentResult:
 def resolve_players(players: list[str], n: int) -> tuple[list[str], list[str], list]:
     """(labels, player types, parameter records) of the players named on the command line: a player
     type, or a TOML player file (``sim.players.load_player_file``) labelled by its file name."""
-    from sim.players import default_params, load_player_file, parse_players
-
     kinds, params, names = [], [], []
     for spec in players:
         if spec.lower().endswith(".toml"):
@@ -250,11 +262,7 @@ def _run_key(kind: str, prm, default) -> str:
     defaults a hash of them, never the file's name (which may be too long for a folder name, or
     not text): an edited file plays a new run rather than meeting the old one, and two files of the
     same parameters play one."""
-    from sim.players import is_learned, player_type, weights_file
-
     if is_learned(kind) and ":" in kind:  # what it plays of its weights, never the file's name
-        from sim.players.learned_weights import weights_identity
-
         kind = f"{player_type(kind)}-{weights_identity(weights_file(kind))[:12]}"
     if prm == default:
         return kind
@@ -297,12 +305,8 @@ def role_metrics(deals: pl.DataFrame, first_game: int, m: int,
 
 # What identifies a stored tournament (besides the code fingerprint): metadata key -> (what a
 # refusal calls it, the option that sets it).
-IDENTITY = {"table": ("the kind of table", None), "mode": ("the sizes", None), "games": ("the sizes", "--games"),
-            "deals": ("the sizes", "--deals"), "chunk_size": ("the sizes", "a chunk"), "seed": ("the seed", "--seed"),
-            "players": ("the players", None), "player_types": ("the players", None),
-            "player_params": ("the players' parameters", None),
-            "learned_weights": ("the players (the learned players' weights, SHA-256)", None),
-            "rules": ("the rules", "--rules")}
+IDENTITY = identity(table=None, mode=None, games="--games", deals="--deals", chunk_size="a chunk", seed="--seed",
+                    players=None, player_types=None, player_params=None, learned_weights=None, rules="--rules")
 
 
 @holds_out()
@@ -317,7 +321,7 @@ def tournament(*, players: list[str] | None = None, games: int | None = None, de
     (``deals``: compared by points per deal, the measure of card play and bidding alone); exactly
     one of them. The runs are stored and reused under ``out/runs``, the players' table in
     ``out/tournament.parquet``. What ``out`` holds from other arguments or other code is refused
-    (``analysis.analysis_dir``) unless ``fresh``, which redoes it. ``progress`` follows the playing
+    (``analysis.study``) unless ``fresh``, which redoes it. ``progress`` follows the playing
     of the seatings' runs. ``rules``: a preset, a TOML file or a ``HouseRules`` (validated as a
     file's are). Arguments of the wrong type are refused (``sim.arguments``) before anything is
     written."""
@@ -328,23 +332,23 @@ def tournament(*, players: list[str] | None = None, games: int | None = None, de
     progress, fresh = arguments.function("progress", progress), arguments.flag("fresh", fresh)
     plan = _plan(players=players, games=games, deals=deals, rules=rules, seed=seed, out=out)
     provenance = _provenance(plan)
+
+    def measure(played: Played) -> TournamentResult:
+        shards = {t: verify_run(played.dirs[_folder(plan, t)]) for t in plan.specs}
+        finished = _finished(plan, played) if plan.mode == "games" else None
+        if finished is not None:
+            provenance["finished_games"] = finished
+        sums = _sums(plan, shards)
+        return TournamentResult(
+            mode=plan.mode, size=plan.size, seed=plan.seed, rules=plan.rules, labels=tuple(plan.labels),
+            player_types=tuple(plan.kinds), seatings=tuple(tuple(plan.labels[i] for i in s) for s in plan.seatings),
+            compared=plan.measure, finished_games=finished, players=_player_rows(plan, sums),
+            pairs=_pair_rows(plan, sums), table_path=out / TABLE_FILE, plot_path=out / PLOT_FILE,
+            run_dirs=tuple(plan.dirs.values()), provenance=provenance)
+
     # Everything is checked before anything is written or played: a refused command leaves the
     # folder as it was and draws no progress bar.
-    study = _study(plan, out)
-    home = _check_stored(study, provenance, fresh=fresh)
-    shards, finished = _play(plan, out, home, progress=progress, backend=backend, fresh=fresh)
-    if finished is not None:
-        provenance["finished_games"] = finished
-    sums = _sums(plan, shards)
-    result = TournamentResult(
-        mode=plan.mode, size=plan.size, seed=plan.seed, rules=plan.rules, labels=tuple(plan.labels),
-        player_types=tuple(plan.kinds), seatings=tuple(tuple(plan.labels[i] for i in s) for s in plan.seatings),
-        compared=plan.measure, finished_games=finished, players=_player_rows(plan, sums), pairs=_pair_rows(plan, sums),
-        table_path=out / TABLE_FILE, plot_path=out / PLOT_FILE, run_dirs=tuple(plan.dirs.values()),
-        provenance=provenance)
-    store_table(result.to_polars(), home / TABLE_FILE, {k: json.dumps(v) for k, v in provenance.items()})
-    study.commit(home)
-    return result
+    return run_study(_study_plan(plan, provenance), measure, progress=progress, backend=backend, fresh=fresh)
 
 
 # ---- the steps ---------------------------------------------------------------------------------
@@ -352,6 +356,7 @@ def tournament(*, players: list[str] | None = None, games: int | None = None, de
 class _Plan:
     """What a tournament plays, resolved from its arguments before anything is written or played."""
 
+    out: Path  # the folder the user gave
     mode: str  # "games" or "deals"
     size: int  # games or deals in each seating
     rules: HouseRules
@@ -381,9 +386,6 @@ def _plan(*, players: list[str] | None, games: int | None, deals: int | None, ru
           out: Path) -> _Plan:
     """The players resolved, every seating and the runs that play them, checked in this order: the
     sizes asked, the rules, the players, the seed, each run's spec, then a size an interval allows."""
-    from analysis.players import TOURNAMENT_PLAYERS
-    from sim.game.rules import load_rules
-
     mode, size = _sizes(games, deals)
     rec = load_rules(rules)
     if players is None:
@@ -400,7 +402,7 @@ def _plan(*, players: list[str] | None, games: int | None, deals: int | None, ru
     if size < 2:
         raise InputError(f"--{mode} must be 2 or more for a tournament: an interval needs two {mode}, not {size}")
     dirs = {t: out / "runs" / (mode + "-" + "-".join(t) if mode == "deals" else "-".join(t)) for t in specs}
-    return _Plan(mode=mode, size=size, rules=rec, seed=seed, labels=labels, kinds=kinds, params=params,
+    return _Plan(out=out, mode=mode, size=size, rules=rec, seed=seed, labels=labels, kinds=kinds, params=params,
                  seatings=seatings, run_of=run_of, specs=specs, dirs=dirs)
 
 
@@ -409,9 +411,6 @@ def _run_specs(mode: str, size: int, rec: HouseRules, kinds: list[str], params: 
     """({seating: its run's key}, {run key: BatchSpec}): the seatings that put the same player
     types (and parameters) in the same seats are one run, played once; every run of the same seed
     and the smallest chunk size of any, so that game g starts from the same cards in each."""
-    from sim.engine import BatchSpec
-    from sim.players import default_params
-
     keys = [_run_key(k, p, default_params(rec.players)) for k, p in zip(kinds, params, strict=True)]
     run_of = {seating: tuple(keys[i] for i in seating) for seating in seatings}
     specs = {}
@@ -425,10 +424,6 @@ def _run_specs(mode: str, size: int, rec: HouseRules, kinds: list[str], params: 
 
 def _provenance(plan: _Plan) -> dict:
     """What makes the tournament, stored with its table (and compared with a stored one's)."""
-    from analysis.players import learned_weights
-    from sim import __version__
-    from sim.fingerprint import code_fingerprint
-
     return {"thousand_version": __version__, FINGERPRINT: code_fingerprint("tournament"), "table": "tournament",
             "mode": plan.mode, plan.mode: plan.size, "seed": plan.seed, "players": plan.labels,
             "player_types": plan.kinds, "learned_weights": learned_weights(plan.kinds),
@@ -439,47 +434,31 @@ def _provenance(plan: _Plan) -> dict:
             "ranking": f"by duplicate {plan.measure}; pairs by paired t over {plan.mode} numbers, Holm-corrected"}
 
 
-def _study(plan: _Plan, out: Path) -> Study:
-    """What the tournament owns in ``out``: its table, its plot and the seatings' runs."""
-    return Study(out, "tournament", (TABLE_FILE,),
-                 {plan.dirs[t].relative_to(out).as_posix(): spec for t, spec in plan.specs.items()}, drawn=(PLOT_FILE,))
+def _folder(plan: _Plan, run: tuple[str, ...]) -> str:
+    """The folder of a run of the seatings, relative to ``out``: its label in the study's plan."""
+    return plan.dirs[run].relative_to(plan.out).as_posix()
 
 
-def _check_stored(study: Study, provenance: dict, *, fresh: bool) -> Path:
-    """Refuse what ``out`` holds that this tournament cannot reuse (a table or runs of other
-    arguments or code, unless ``fresh``), and an ``out`` that cannot hold it; returns where it is
-    played and stored (``Study.home``)."""
-    from analysis.analysis_dir import compared_on
-    from sim.runs import check_output_dir
-
-    home = study.home(provenance, compared_on(provenance, IDENTITY, by="players", of="player_params"),
-                      what=f"the tournament stored in --out {study.out}", fresh=fresh)
-    check_output_dir(study.out)
-    return home
+def _study_plan(plan: _Plan, provenance: dict) -> Plan:
+    """What the tournament makes in ``out`` (``analysis.study.Plan``): its table, its plot and the
+    seatings' runs, each labelled by its folder; a stored table is compared on ``IDENTITY``, the
+    players' parameters only when the players are the same."""
+    runs = {_folder(plan, t): spec for t, spec in plan.specs.items()}
+    return Plan(out=plan.out, name="tournament", table=TABLE_FILE, runs=runs, folders={f: f for f in runs},
+                provenance=provenance,
+                identity=compared_on(provenance, IDENTITY, by="players", of="player_params"), what="the tournament",
+                stage="seatings", drawn=(PLOT_FILE,))
 
 
-def _play(plan: _Plan, out: Path, home: Path, *, progress: Progress | None, backend: Backend | None,
-          fresh: bool) -> tuple[dict, int | None]:
-    """Play the runs in ``home`` (``out``, or a redo's folder; those stored are reused): ({run key:
-    its verified shards}, the games that finished over every run, or None for deals). No game
-    finished is refused: no win share."""
-    from analysis.analysis_dir import NoResultError, finished_games, worded_for
-    from sim.runs import play_runs, verify_run
-
-    dirs = {t: home / folder.relative_to(out) for t, folder in plan.dirs.items()}
-    with worded_for(out, home / "runs"):
-        play_runs({dirs[t]: spec for t, spec in plan.specs.items()}, progress=progress, stage="seatings",
-                  backend=backend, fresh=fresh)
-        shards = {t: verify_run(dirs[t]) for t in plan.specs}
-        if plan.mode != "games":
-            return shards, None
-        finished = sum(done for done, _ in finished_games(dirs).values())
-        if not finished:
-            limit = next(iter(plan.specs.values())).max_deals_per_game
-            raise NoResultError(f"0 of the {plan.size:,} games of each of the {len(plan.seatings)} seatings "
-                                f"finished (each was stopped unfinished after {limit:,} deals): no win share to rank "
-                                "the players by; check the rules")
-    return shards, finished
+def _finished(plan: _Plan, played: Played) -> int:
+    """The games that finished over every run; none is refused: no win share to rank by."""
+    finished = sum(done for done, _ in finished_games(played.dirs).values())
+    if not finished:
+        limit = next(iter(plan.specs.values())).max_deals_per_game
+        raise NoResultError(f"0 of the {plan.size:,} games of each of the {len(plan.seatings)} seatings "
+                            f"finished (each was stopped unfinished after {limit:,} deals): no win share to rank "
+                            "the players by; check the rules")
+    return finished
 
 
 @dataclasses.dataclass
@@ -499,8 +478,6 @@ class _Sums:
 def _sums(plan: _Plan, shards: dict) -> _Sums:
     """Every player's sums over the chunks of the runs (``_chunk``); refused when no deal of any
     seating had a declarer (every one redealt): nothing to rank by."""
-    from analysis.analysis_dir import NoResultError
-
     sums = _Sums(win={lab: RatioOfSums() for lab in plan.labels}, score={lab: RatioOfSums() for lab in plan.labels},
                  per_deal={lab: RatioOfSums() for lab in plan.labels},
                  roles={(lab, name): RatioOfSums() for lab in plan.labels for name in ROLE_METRICS},

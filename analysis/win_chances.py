@@ -64,6 +64,7 @@ import numpy as np
 from analysis.bid_value import clustered_mean
 from analysis.players import learned_weights
 from analysis.stored import FINGERPRINT, holds_out, manifest_problem
+from analysis.study import Study, identity, require_finished, store_table
 from sim import InputError
 from sim.engine.schema import EV_BARREL_ON, EV_BARREL_STAY, EV_BOLT_PENALTY, EV_REDEAL_PENALTY
 
@@ -545,9 +546,8 @@ _PROVENANCE = ("thousand_version", FINGERPRINT, "table", "games", "seed", "playe
 
 # What identifies a stored table (besides the code fingerprint): metadata key -> (what a refusal
 # calls it, the option that sets it).
-IDENTITY = {"table": ("the kind of table", None), "rules": ("the rules", "--rules"),
-            "games": ("the sizes", "--games"), "seed": ("the seed", "--seed"), "players": ("the players", "--players"),
-            "learned_weights": ("the players (the learned player's weights, SHA-256)", "--players")}
+IDENTITY = identity(table=None, rules="--rules", games="--games", seed="--seed", players="--players",
+                    learned_weights="--players")
 
 
 @holds_out()
@@ -559,18 +559,10 @@ def win_chances(*, rules: str = "classic", games: int = 20_000, players: str = "
     the same arguments resumed) under ``out/win-runs``, and the table estimated from them, stored as
     ``out/win_chances.parquet`` with its metadata. A table stored with the same arguments by the same
     code is read back as it is (the cache: no game is read); what ``out`` holds from other
-    arguments or other code is refused in one line (``analysis.analysis_dir``) unless ``fresh``,
+    arguments or other code is refused in one line (``analysis.study``) unless ``fresh``,
     which redoes it. ``progress(stage, games done, games)`` follows the play."""
 
-    from analysis.analysis_dir import (
-        NoResultError,
-        Study,
-        read_table_metadata,
-        require_finished,
-        rules_folder,
-        rules_label,
-        worded_for,
-    )
+    from analysis.analysis_dir import NoResultError, read_table_metadata, rules_folder, rules_label, worded_for
     from sim import __version__
     from sim.engine import BatchSpec
     from sim.fingerprint import code_fingerprint
@@ -663,7 +655,6 @@ def _read_observations(run: Path, grid: Grid) -> tuple[dict[str, np.ndarray], in
 def _store(result: WinChanceTable, path: Path) -> None:
     """The table and its metadata (what made it, and the result's summary, read back by
     ``_from_stored``) stored as ``path``: ``result.table_path``, or its place in a redo's folder."""
-    from analysis.analysis_dir import store_table
     from analysis.stats import json_ready
 
     summary = {"finished": result.finished, "deals": result.deals, "checks": dataclasses.asdict(result.checks),

@@ -1,9 +1,11 @@
 """The plan of the code, checked from its imports: every import runs downward through the layers
-(numba_config, parallel ← game ← solver ← players ← engine ← runs, training ← analysis ← analysis.present,
-analysis.report ← cli, thousand): the analyses return data and never import the wing that presents it,
-``thousand`` is the Python face that re-exports them,
-a module of the project is imported under one name wherever it is imported, and no underscore name is
-imported from another file."""
+(numba_config, parallel ← game ← solver ← players ← engine ← runs, training ← the analysis core
+(study, stats, stored, analysis_dir) ← the studies ← analysis.present ← analysis.report ← cli,
+thousand): every played study runs on the core's one pipeline, the analyses return data and never
+import the wing that presents it, the report composes what is presented, ``thousand`` is the
+Python face that re-exports them; no two modules of the project import each other, even by a
+path of several imports; a module of the project is imported under one name wherever it is
+imported; and no underscore name is imported from another file."""
 
 from __future__ import annotations
 
@@ -19,8 +21,12 @@ LAYERS = [
     ("sim.game", 1), ("sim.solver", 2), ("sim.players", 3), ("sim.engine", 4),
     ("sim.runs", 5), ("sim.training", 5),
     ("sim", 0),  # the package face: the version and the error family (ThousandError, InputError)
-    ("analysis.present", 7), ("analysis.report", 7),  # presenting, and the report that composes results
-    ("analysis", 6), ("cli", 8), ("thousand", 8),  # the Python face re-exports the analyses
+    # the analysis core: the one pipeline of a played study, its statistics, stored results, folder names
+    ("analysis.study", 6), ("analysis.stats", 6), ("analysis.stored", 6), ("analysis.analysis_dir", 6),
+    ("analysis.present", 8), ("analysis.report_plan", 7),  # presenting; a report's sizes, which it describes
+    ("analysis.report", 9),  # the report that composes the studies' presented results
+    ("analysis", 7),  # the studies
+    ("cli", 10), ("thousand", 10),  # the Python face re-exports the analyses
 ]
 
 
@@ -69,6 +75,83 @@ def test_imports_run_downward():
             if layer(target) > layer(me):
                 upward.append(f"{path.relative_to(ROOT)}:{line} imports {target}")
     assert not upward, "imports from a lower layer to a higher one:\n" + "\n".join(upward)
+
+
+def import_graph() -> dict[str, set[str]]:
+    """{module: the project modules it imports}, at any depth (a lazy import, or one only for type
+    checking, counts: each says that the module needs the other)."""
+    graph: dict[str, set[str]] = {}
+    for path in source_files("sim", "analysis", "cli.py", "thousand"):
+        me = module_name(path)
+        graph.setdefault(me, set()).update(target for target, _alias, _line in project_imports(path) if target != me)
+    return graph
+
+
+def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The circles of ``graph``: each set of two or more modules that reach one another through
+    their imports (its strongly connected components, by Tarjan's algorithm, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles = []
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph.get(root, ()))))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, targets = work[-1]
+            target = next(targets, None)
+            if target is not None:
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(sorted(graph.get(target, ())))))
+                elif target in on_stack:
+                    low[node] = min(low[node], index[target])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                members = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    members.append(member)
+                    if member == node:
+                        break
+                if len(members) > 1:
+                    circles.append(sorted(members))
+    return circles
+
+
+def test_no_import_circle():
+    """No modules of the project import each other, directly or through others: the layers alone
+    cannot see a circle within one layer."""
+    circles = import_circles(import_graph())
+    assert not circles, "modules that import each other:\n" + "\n".join(" <-> ".join(c) for c in circles)
+
+
+def test_import_circles_are_found():
+    """The circle finder sees a circle of two, one of three, and none in a chain."""
+    assert import_circles({"a": {"b"}, "b": {"a"}}) == [["a", "b"]]
+    assert import_circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert import_circles({"a": {"b"}, "b": {"c"}, "c": set()}) == []
+
+
+def test_played_studies_run_on_the_pipeline():
+    """The studies that play their runs and store one table (compare, tournament, tables barrel,
+    strategy) do so through ``analysis.study.run_study``, never by the folder's machinery themselves."""
+    for name in ("compare", "tournament", "barrel", "strategy"):
+        source = (ROOT / "analysis" / f"{name}.py").read_text(encoding="utf-8")
+        assert "run_study(" in source, f"analysis/{name}.py does not run on analysis.study.run_study"
+        for machinery in ("Study(", "store_table(", "play_runs(", ".home(", ".commit("):
+            assert machinery not in source, f"analysis/{name}.py calls {machinery[:-1]} itself, not through run_study"
 
 
 def test_a_module_has_one_name():

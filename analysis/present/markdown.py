@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from analysis.barrel import BarrelStats, BarrelSummary, Share
     from analysis.compare import Comparison
     from analysis.marriages import MarriageOdds
-    from analysis.report import Sizes
+    from analysis.report_plan import Sizes
     from analysis.strategy import Difference, Estimate, StrategyReport
     from analysis.tables import BidTable, CheatRow, SeatAdvice
     from analysis.tournament import TournamentResult

@@ -16,7 +16,8 @@ from typer.testing import CliRunner
 from analysis import report
 from analysis.bid_value import MIN_REACHED
 from analysis.present.markdown import SECTIONS, num, pct
-from analysis.report import Sizes, build_report
+from analysis.report import build_report
+from analysis.report_plan import Sizes
 from sim.fingerprint import file_sha256
 
 SMALL = Sizes(bid_deals=300, pimc_deals=6, marriage_deals=3000, marriage_play_deals=200, barrel_games=60,

@@ -73,6 +73,8 @@ def stopped_after_three_deals(monkeypatch):
         max_deals_per_game: int = 3
 
     monkeypatch.setattr("sim.engine.BatchSpec", ThreeDeals)
+    for module in (barrel, compare, tournament):  # the studies that import it at their top
+        monkeypatch.setattr(module, "BatchSpec", ThreeDeals)
 
 
 # ---- stored tables tied to the code and the arguments that made them ----------------------------

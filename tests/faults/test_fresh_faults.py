@@ -15,10 +15,10 @@ import pytest
 from cli_checks import one_error_line, snapshot
 from typer.testing import CliRunner
 
-from analysis import analysis_dir, barrel, compare, marriages, strategy, tournament
+from analysis import barrel, compare, marriages, strategy, study, tournament
 from analysis import win_chances as wc
-from analysis.analysis_dir import COMMIT_FILE, STAGING_SUFFIX, Study
 from analysis.stored import StaleResultError
+from analysis.study import COMMIT_FILE, STAGING_SUFFIX, Study
 from cli import app
 
 # Each analysis on a small sample: its function, the arguments of the stored (old) result, those
@@ -48,7 +48,7 @@ def killed(*_args, **_kwargs):
 
 
 class RenamesThenKilled:
-    """``os`` for ``analysis.analysis_dir``, whose ``rename`` kills the command after ``n`` renames:
+    """``os`` for ``analysis.study``, whose ``rename`` kills the command after ``n`` renames:
     a kill in the middle of a swap."""
 
     def __init__(self, n: int):
@@ -78,10 +78,11 @@ def interrupted(monkeypatch, function, kwargs: dict, point: str) -> None:
             raise Killed
 
         monkeypatch.setattr(runs, "play_runs", then_killed)
+        monkeypatch.setattr(study, "play_runs", then_killed)  # the pipeline of the played studies
     elif point == "before the swap":
         monkeypatch.setattr(Study, "commit", killed)
     else:
-        monkeypatch.setattr(analysis_dir, "os", RenamesThenKilled(1))
+        monkeypatch.setattr(study, "os", RenamesThenKilled(1))
     with pytest.raises(Killed):
         function(**kwargs)
     monkeypatch.undo()
@@ -185,6 +186,7 @@ def test_a_current_result_is_read_without_writing(tmp_path, monkeypatch, args):
 
     # What writes a table or a plot fails as a read-only mount would.
     monkeypatch.setattr("sim.runs.write_atomic_bytes", read_only)
+    monkeypatch.setattr(study, "write_atomic_bytes", read_only)  # as the pipeline of the played studies has it
     monkeypatch.setattr(Path, "write_bytes", read_only)
     again = runner.invoke(app, [*args, "--out", str(out)])
     assert again.exit_code == 0, again.output

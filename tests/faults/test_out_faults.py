@@ -14,7 +14,8 @@ from cli_checks import read_only, refused
 from typer.testing import CliRunner
 
 from analysis import report
-from analysis.report import Sizes, build_report
+from analysis.report import build_report
+from analysis.report_plan import Sizes
 from cli import app
 
 PRECIOUS = b"a file of the user's, which a lock must never write into\n"

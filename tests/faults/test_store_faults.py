@@ -14,7 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 from analysis import report, tables
-from analysis.report import Sizes, build_report
+from analysis.report import build_report
+from analysis.report_plan import QUICK, Sizes
 from analysis.stored import FINGERPRINT, manifest_path, write_manifest
 from cli import app
 from sim.fingerprint import code_fingerprint
@@ -335,7 +336,7 @@ def test_report_refuses_stored_results_of_other_code_before_playing(bid_table, t
     naming --data and the code, nothing played, nothing changed."""
     data = tmp_path / "data"
     rules = ["classic"]
-    dirs = report.stage_dirs(data, rules=rules, compared=report.rule_sets_compared(rules), seed=0, sizes=report.QUICK)
+    dirs = report.stage_dirs(data, rules=rules, compared=report.rule_sets_compared(rules), seed=0, sizes=QUICK)
     _copy(bid_table[0], dirs["bids"])
     _set_metadata(dirs["bids"] / tables.TABLE_FILE, code_fingerprint=OTHER_CODE)
     run = dirs["players"] / "runs" / "heuristic-leadage-random"

@@ -1,0 +1,84 @@
+"""The one pipeline of a played study (``analysis.study``): a plan's runs played in its stages,
+its table stored with its provenance, reused by the same plan, refused in one line for another
+plan (the remedy and the fields' words written once) and redone beside the old result with
+``fresh``."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from analysis.analysis_dir import read_table_metadata
+from analysis.stored import StaleResultError
+from analysis.study import FIELD_WORDS, REMEDY, Plan, Played, identity, run_study
+from sim.engine import BatchSpec
+from sim.game.rules import load_rules
+
+
+@dataclasses.dataclass(frozen=True)
+class Counted:
+    """A study's result for the test: the finished games of each run."""
+
+    finished: dict[str, int]
+    provenance: dict
+
+    def to_polars(self) -> pl.DataFrame:
+        return pl.DataFrame({"run": list(self.finished), "finished": list(self.finished.values())})
+
+
+def plan_of(out: Path, *, seed: int = 0) -> Plan:
+    rules = load_rules("classic")
+    specs = {label: BatchSpec(mode="games", n=4, rules=rules, players=("heuristic",) * 3, seed=seed, chunk_size=2)
+             for label in ("first", "second")}
+    return Plan(out=out, name="counted", table="counted.parquet", runs=specs,
+                folders={label: f"runs/{label}" for label in specs}, provenance={"table": "counted", "seed": seed},
+                identity=identity(table=None, seed="--seed"), what="the counted table",
+                stage={"first": "first stage", "second": "second stage"}, each_finishes="run")
+
+
+def counted(played: Played) -> Counted:
+    return Counted(finished={label: done for label, (done, _) in played.finished.items()},
+                   provenance={"table": "counted", "seed": 0})
+
+
+def test_a_study_is_played_in_its_stages_stored_and_reused(tmp_path):
+    out = tmp_path / "o"
+    stages = []
+    result = run_study(plan_of(out), counted, progress=lambda stage, done, total: stages.append(stage))
+    assert list(dict.fromkeys(stages)) == ["first stage", "second stage"]  # each stage's runs together, in turn
+    assert set(result.finished) == {"first", "second"} and all(0 < n <= 4 for n in result.finished.values())
+    table = out / "counted.parquet"
+    assert pl.read_parquet(table)["run"].to_list() == ["first", "second"]
+    assert read_table_metadata(table) == {"table": "counted", "seed": 0}
+    stamp = table.stat().st_mtime_ns
+    again = run_study(plan_of(out), counted)  # the same plan: the runs reused, the same bytes not rewritten
+    assert again == result and table.stat().st_mtime_ns == stamp
+
+
+def test_another_plan_is_refused_in_one_line_and_fresh_redoes_it_beside(tmp_path):
+    out = tmp_path / "o"
+    run_study(plan_of(out), counted)
+    before = (out / "counted.parquet").read_bytes()
+
+    def seeded(played: Played) -> Counted:
+        return dataclasses.replace(counted(played), provenance={"table": "counted", "seed": 1})
+
+    with pytest.raises(StaleResultError) as refused:
+        run_study(plan_of(out, seed=1), seeded)
+    line = str(refused.value)
+    assert "\n" not in line and REMEDY in line and FIELD_WORDS["seed"] in line and f"--out {out}" in line
+    assert (out / "counted.parquet").read_bytes() == before  # refused untouched
+    run_study(plan_of(out, seed=1), seeded, fresh=True)
+    assert json.loads(json.dumps(read_table_metadata(out / "counted.parquet"))) == {"table": "counted", "seed": 1}
+    assert not [p for p in out.iterdir() if p.name.startswith(".")]  # the redo swapped in, nothing left beside
+
+
+def test_identity_words_each_field_once():
+    assert identity(table=None, games="--games") == {"table": ("the kind of table", None),
+                                                      "games": ("the sizes", "--games")}
+    with pytest.raises(KeyError):
+        identity(colour=None)  # a field no refusal has words for
