@@ -1,9 +1,11 @@
 """One pipeline for every study that plays its own runs and stores a table in its ``--out`` folder
-(``compare``, ``tournament``, ``tables barrel``): a ``Plan`` (the runs, the table's provenance and
-identity, the folder) and ``run_study(plan, measure)``, which checks what the folder holds (reuse,
-refuse, or with ``fresh`` redo beside and swap in), plays, requires finished games, hands the runs
-to the study's ``measure`` and stores the table it returns with its provenance and manifest. A
-study supplies its plan and its measure; the folder's rules below are written here once.
+(``compare``, ``tournament``, ``tables barrel``, ``tables strategy``; ``tables win-chances`` and
+``tables marriages`` still take its ``Study`` and ``store_table`` by hand): a ``Plan`` (the runs,
+the table's provenance and identity, the folder) and ``run_study(plan, measure)``, which checks
+what the folder holds (reuse, refuse, or with ``fresh`` redo beside and swap in), plays, requires
+finished games, hands the runs to the study's ``measure`` and stores the table it returns with its
+provenance and manifest. A study supplies its plan and its measure; the folder's rules below are
+written here once.
 
 Such a folder holds the study's table (``compare.parquet``, ...), whose metadata records the
 arguments and the code fingerprint of the study (``sim.fingerprint``), and the runs it plays
@@ -48,6 +50,7 @@ from analysis.analysis_dir import NoResultError, check_out, read_table_metadata,
 from analysis.stats import json_ready
 from analysis.stored import StaleResultError, manifest_path, manifest_problem, refusal, write_manifest
 from sim.runs import (
+    FRESH_REMEDY,
     LOCK_FILE,
     MANIFEST_FILE,
     RUN_FILE,
@@ -71,8 +74,8 @@ __all__ = [
     "PlayedResult", "Plan", "Played", "run_study",
 ]
 
-# The remedy a refusal of what --out holds offers: one sentence for every study.
-REMEDY = "give --fresh to redo it there, or choose another --out"
+# The remedy a refusal of what --out holds offers: one sentence for every study, the runs' own.
+REMEDY = FRESH_REMEDY
 
 # What identifies a stored table: metadata key -> (what a refusal calls it, the option that sets it).
 Fields = dict[str, tuple[str, str | None]]

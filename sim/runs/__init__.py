@@ -94,6 +94,7 @@ from sim.runs.manifest import (
     spec_differences,
 )
 from sim.runs.play import (
+    FRESH_REMEDY,
     RunResult,
     check_run_dir,
     play_chunk_remote,
@@ -112,7 +113,8 @@ from sim.runs.read import (
 )
 
 __all__ = [
-    "BackendError", "COMBINE_KEYS", "DaskBackend", "FINGERPRINT", "INSTALL_HINT", "JOURNAL_FILE", "LOCK_FILE",
+    "BackendError", "COMBINE_KEYS", "FRESH_REMEDY", "DaskBackend", "FINGERPRINT", "INSTALL_HINT", "JOURNAL_FILE",
+    "LOCK_FILE",
     "MANIFEST_FILE", "MANIFEST_FORMAT", "NAME_MAX", "RUN_FILE", "RunDirError", "RunLock", "RunResult",
     "StorageError", "ThreadBackend", "VERIFIED_FILE", "check_options", "check_output_dir",
     "check_parent_writable", "check_path_name",

@@ -65,10 +65,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "RunResult", "run_chunk_to_disk", "store_chunk", "play_chunk_remote", "run_batch", "check_run_dir", "play_runs",
-    "stored_units",
+    "stored_units", "FRESH_REMEDY",
 ]
 
-_HINT = "give --fresh to redo it there, or choose another --out"
+# The remedy a refusal of what --out holds offers, here and in every analysis (analysis.study).
+FRESH_REMEDY = "give --fresh to redo it there, or choose another --out"
 
 
 @dataclass
@@ -129,11 +130,11 @@ def _refuse_other_run(spec: BatchSpec, out: Path) -> bool:
     if (out / RUN_FILE).exists():
         found = spec_differences(read_json_object(out / RUN_FILE, "run spec"), wanted)
         if found:
-            raise RunDirError(f"{out} holds another run: {'; '.join(found)}; {_HINT}")
+            raise RunDirError(f"{out} holds another run: {'; '.join(found)}; {FRESH_REMEDY}")
         if (out / MANIFEST_FILE).exists():
             found = spec_differences(load_manifest(out).get("spec", {}), wanted)
             if found:
-                raise RunDirError(f"{out / MANIFEST_FILE} describes another run: {'; '.join(found)}; {_HINT}")
+                raise RunDirError(f"{out / MANIFEST_FILE} describes another run: {'; '.join(found)}; {FRESH_REMEDY}")
         return True
     if any(p.name not in (VERIFIED_FILE, LOCK_FILE) for p in out.iterdir()):
         raise RunDirError(f"{out} is not empty and holds no {RUN_FILE}; choose an empty or new directory")
