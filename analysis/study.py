@@ -1,21 +1,22 @@
 """One pipeline for every study that plays its own runs and stores a table in its ``--out`` folder
-(``compare``, ``tournament``, ``tables barrel``, ``tables strategy``; ``tables win-chances`` and
-``tables marriages`` still take its ``Study`` and ``store_table`` by hand): a ``Plan`` (the runs,
-the table's provenance and identity, the folder) and ``run_study(plan, measure)``, which checks
-what the folder holds (reuse, refuse, or with ``fresh`` redo beside and swap in), plays, requires
-finished games, hands the runs to the study's ``measure`` and stores the table it returns with its
-provenance and manifest. A study supplies its plan and its measure; the folder's rules below are
-written here once.
+(``compare``, ``tournament``, ``tables barrel``, ``tables strategy``, ``tables win-chances``;
+``tables marriages``, which stores two tables, still takes its ``Study`` and ``store_table`` by
+hand): a ``Plan`` (the runs, the table's provenance and identity, the folder) and ``run_study(plan,
+measure)``, which checks what the folder holds (reuse, refuse, or with ``fresh`` redo beside and
+swap in), plays, requires finished games, hands the runs to the study's ``measure`` and stores the
+table it returns with its provenance and manifest. A study supplies its plan and its measure; the
+folder's rules below are written here once.
 
 Such a folder holds the study's table (``compare.parquet``, ...), whose metadata records the
 arguments and the code fingerprint of the study (``sim.fingerprint``), and the runs it plays
-(``runs/NAME``: folders the user never named, named by ``analysis.analysis_dir``). A rerun with
-the same arguments by the same code resumes the runs and computes the table again from them (so a
-damaged table does not outlive a rerun). Anything else is refused in one line naming what differs
-(the rules, the sizes, the players, the code: ``FIELD_WORDS``), before a run is touched or a
-progress bar drawn, the old files left as they are; unless ``fresh``: then each run that is not
-the one asked for is redone (``sim.runs.run_batch``: the old run stays whole until the new one is
-complete) and the table is replaced, written atomically.
+(``runs/NAME``: folders the user never named, named by ``analysis.analysis_dir``). A rerun with the
+same arguments by the same code resumes the runs and computes the table again from them (so a
+damaged table does not outlive a rerun), or, for a study whose table holds its whole result
+(``Plan.reuse``: the win-chance table), reads an intact one back without a run read. Anything else
+is refused in one line naming what differs (the rules, the sizes, the players, the code:
+``FIELD_WORDS``), before a run is touched or a progress bar drawn, the old files left as they are;
+unless ``fresh``: then each run that is not the one asked for is redone (``sim.runs.run_batch``: the
+old run stays whole until the new one is complete) and the table is replaced, written atomically.
 
 A redo with ``fresh`` keeps the old result whole until the new one is complete (``Study``): what
 the study owns in ``--out`` (its table and manifest, its run folders, its plots) is played and
@@ -368,7 +369,13 @@ class Plan:
       on (``identity``, or a function of the stored metadata: ``compared_on``);
     - ``what``: the table as a refusal names it ("the comparison");
     - ``each_finishes``: what a run is called when each must have a finished game ("rule set"), or
-      None when the measure judges the finished games itself.
+      None when the measure judges the finished games itself;
+    - ``reuse``: for a study whose table holds its whole result, a function reading the table (its
+      path) back as the result, or None when it holds too little to be read back; a current table
+      (the one asked for, intact, and no ``fresh``) is then returned as it is, no run read or
+      played. None (the default): every rerun measures the runs again;
+    - ``metadata``: the table's metadata for a result, when it stores more than the result's
+      provenance (what ``reuse`` reads back besides the rows); None: the provenance.
     """
 
     out: Path
@@ -383,6 +390,8 @@ class Plan:
     runs_dir: str = "runs"
     drawn: tuple[str, ...] = ()
     each_finishes: str | None = None
+    reuse: Callable[[Path], PlayedResult | None] | None = None
+    metadata: Callable[[PlayedResult], dict] | None = None
 
     def study(self) -> Study:
         """What the study owns in ``out``: its table, its plots and its runs."""
@@ -404,12 +413,18 @@ def run_study(plan: Plan, measure: Callable[[Played], Result], *, progress: Prog
               backend: Backend | None = None, fresh: bool = False) -> Result:
     """Make the table ``plan`` describes: refuse what ``out`` holds that cannot be reused (unless
     ``fresh``, which redoes it beside the old result) and an ``out`` that cannot hold it, all
-    before anything is written or played; play the runs (those stored are reused); require
-    finished games (``Plan.each_finishes``); ``measure`` them; store the result's table with its
-    provenance and manifest; swap a redo in. Errors about a run name it as the user would, under
-    ``--out``."""
+    before anything is written or played; read a current table back when the plan can
+    (``Plan.reuse``); else play the runs (those stored are reused); require finished games
+    (``Plan.each_finishes``); ``measure`` them; store the result's table with its metadata
+    (``Plan.metadata``, by default its provenance) and manifest; swap a redo in. Errors about a
+    run name it as the user would, under ``--out``."""
     study = plan.study()
     home = study.home(plan.provenance, plan.identity, what=f"{plan.what} stored in --out {plan.out}", fresh=fresh)
+    table = plan.out / plan.table
+    if plan.reuse is not None and home == plan.out and not fresh and table.exists() and manifest_problem(table) is None:
+        stored = plan.reuse(table)
+        if stored is not None:
+            return stored
     check_output_dir(plan.out)
     dirs = {label: home / plan.folders[label] for label in plan.runs}
     with worded_for(plan.out, home / plan.runs_dir):
@@ -422,7 +437,7 @@ def run_study(plan: Plan, measure: Callable[[Played], Result], *, progress: Prog
             limit = next(iter(plan.runs.values())).max_deals_per_game
             finished = require_finished(dirs, what=plan.each_finishes, limit=limit)
         result = measure(Played(dirs=dirs, finished=finished))
-    store_table(result.to_polars(), home / plan.table,
-                {k: json.dumps(json_ready(v)) for k, v in result.provenance.items()})
+    metadata = result.provenance if plan.metadata is None else plan.metadata(result)
+    store_table(result.to_polars(), home / plan.table, {k: json.dumps(json_ready(v)) for k, v in metadata.items()})
     study.commit(home)
     return result

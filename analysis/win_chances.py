@@ -52,7 +52,6 @@ falls with an opponent's between neighbouring dense cells.
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 import re
 import shlex
@@ -63,8 +62,8 @@ import numpy as np
 
 from analysis.bid_value import clustered_mean
 from analysis.players import learned_weights
-from analysis.stored import FINGERPRINT, holds_out, manifest_problem
-from analysis.study import Study, identity, require_finished, store_table
+from analysis.stored import FINGERPRINT, holds_out
+from analysis.study import Plan, Played, identity, run_study
 from sim import InputError
 from sim.engine.schema import EV_BARREL_ON, EV_BARREL_STAY, EV_BOLT_PENALTY, EV_REDEAL_PENALTY
 
@@ -562,12 +561,11 @@ def win_chances(*, rules: str = "classic", games: int = 20_000, players: str = "
     arguments or other code is refused in one line (``analysis.study``) unless ``fresh``,
     which redoes it. ``progress(stage, games done, games)`` follows the play."""
 
-    from analysis.analysis_dir import NoResultError, read_table_metadata, rules_folder, rules_label, worded_for
+    from analysis.analysis_dir import NoResultError, read_table_metadata, rules_folder, rules_label
     from sim import __version__
     from sim.engine import BatchSpec
     from sim.fingerprint import code_fingerprint
     from sim.game.rules import load_rules
-    from sim.runs import check_output_dir, play_runs
 
     if seed < 0:
         raise InputError(f"--seed must be 0 or more, not {seed}")
@@ -580,6 +578,7 @@ def win_chances(*, rules: str = "classic", games: int = 20_000, players: str = "
     out = Path(out)
     spec = BatchSpec(mode="games", n=games, rules=rec, players=players, seed=seed)
     run = out / "win-runs" / rules_folder(0, rules, rec)
+    label = rules_label(0, rules)
     grid = Grid.of(rec)
     meta = {"thousand_version": __version__, FINGERPRINT: code_fingerprint("win_chances"), "table": "win chances",
             "games": games, "seed": seed, "players": list(spec.players),
@@ -587,43 +586,37 @@ def win_chances(*, rules: str = "classic", games: int = 20_000, players: str = "
             "method": {"bin_width": BIN_WIDTH, "floor": FLOOR, "prior_strength": PRIOR_STRENGTH,
                        "smoothness": SMOOTHNESS, "block_bins": BLOCK_BINS, "interaction_ridge": INTERACTION_RIDGE,
                        "holdout_every": HOLDOUT_EVERY}}
-    table = out / TABLE_FILE
-    study = Study(out, "win_chances", (TABLE_FILE,), {run.relative_to(out).as_posix(): spec}, drawn=(PLOT_FILE,))
-    home = study.home(meta, IDENTITY, what=f"the win-chance table stored in --out {out}", fresh=fresh)
-    if home == out and table.exists() and not fresh and manifest_problem(table) is None:
-        stored = read_table_metadata(table)
-        if "result" in stored:
-            return _from_stored(stored, table, run, out)
-    check_output_dir(out)
-    with worded_for(out, home / "win-runs"):
-        played = home / run.relative_to(out)
-        play_runs({played: spec}, progress=progress, stage="games", backend=backend, fresh=fresh)
-        require_finished({rules_label(0, rules): played}, what="rule set", limit=spec.max_deals_per_game)
-        obs, finished, deals = _read_observations(played, grid)
-    held = obs["game"] % HOLDOUT_EVERY == 0
-    if held.all() or not held.any():
-        raise NoResultError(f"the finished games of the run are all {'held out' if held.all() else 'fitted'}; play "
-                            "more games")
-    s = grid.states
-    cell = _cell(obs["own"], obs["lead"], obs["trail"], s)
-    wins = np.bincount(cell, weights=obs["won"], minlength=s ** 3)
-    n = np.bincount(cell, minlength=s ** 3).astype(np.float64)
-    fit_wins = np.bincount(cell[~held], weights=obs["won"][~held], minlength=s ** 3)
-    fit_n = np.bincount(cell[~held], minlength=s ** 3).astype(np.float64)
-    fit_chance, _ = fit_table(fit_wins, fit_n, s)
-    validation = _validate({k: v[held] for k, v in obs.items()}, fit_chance, s)
-    chance, smooth = fit_table(wins, n, s)
-    chance, smooth = _mirrored(chance, s), _mirrored(smooth, s)
-    checks = _checks(obs, chance, wins, n, s)
-    shape = (s, s, s)
-    result = WinChanceTable(rules=rec.to_dict(), games=games, finished=finished, deals=deals, seed=seed,
-                            players=tuple(spec.players), grid=grid, chances=chance.reshape(shape),
-                            smooth=smooth.reshape(shape), wins=wins.reshape(shape), counts=n.reshape(shape),
-                            validation=validation, checks=checks, run=run, table_path=table,
-                            plot_path=out / PLOT_FILE, provenance=meta)
-    _store(result, home / TABLE_FILE)
-    study.commit(home)
-    return result
+    plan = Plan(out=out, name="win_chances", table=TABLE_FILE, runs={label: spec},
+                folders={label: run.relative_to(out).as_posix()}, provenance=meta, identity=IDENTITY,
+                what="the win-chance table", stage="games", runs_dir="win-runs", drawn=(PLOT_FILE,),
+                each_finishes="rule set", metadata=_stored_metadata,
+                reuse=lambda table: _read_back(read_table_metadata(table), table, run, out))
+
+    def measure(played: Played) -> WinChanceTable:
+        obs, finished, deals = _read_observations(played.dirs[label], grid)
+        held = obs["game"] % HOLDOUT_EVERY == 0
+        if held.all() or not held.any():
+            raise NoResultError(f"the finished games of the run are all {'held out' if held.all() else 'fitted'}; "
+                                "play more games")
+        s = grid.states
+        cell = _cell(obs["own"], obs["lead"], obs["trail"], s)
+        wins = np.bincount(cell, weights=obs["won"], minlength=s ** 3)
+        n = np.bincount(cell, minlength=s ** 3).astype(np.float64)
+        fit_wins = np.bincount(cell[~held], weights=obs["won"][~held], minlength=s ** 3)
+        fit_n = np.bincount(cell[~held], minlength=s ** 3).astype(np.float64)
+        fit_chance, _ = fit_table(fit_wins, fit_n, s)
+        validation = _validate({k: v[held] for k, v in obs.items()}, fit_chance, s)
+        chance, smooth = fit_table(wins, n, s)
+        chance, smooth = _mirrored(chance, s), _mirrored(smooth, s)
+        checks = _checks(obs, chance, wins, n, s)
+        shape = (s, s, s)
+        return WinChanceTable(rules=rec.to_dict(), games=games, finished=finished, deals=deals, seed=seed,
+                              players=tuple(spec.players), grid=grid, chances=chance.reshape(shape),
+                              smooth=smooth.reshape(shape), wins=wins.reshape(shape), counts=n.reshape(shape),
+                              validation=validation, checks=checks, run=run, table_path=out / TABLE_FILE,
+                              plot_path=out / PLOT_FILE, provenance=meta)
+
+    return run_study(plan, measure, progress=progress, backend=backend, fresh=fresh)
 
 
 def _mirrored(values: np.ndarray, states: int) -> np.ndarray:
@@ -652,15 +645,12 @@ def _read_observations(run: Path, grid: Grid) -> tuple[dict[str, np.ndarray], in
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}, finished, deals
 
 
-def _store(result: WinChanceTable, path: Path) -> None:
-    """The table and its metadata (what made it, and the result's summary, read back by
-    ``_from_stored``) stored as ``path``: ``result.table_path``, or its place in a redo's folder."""
-    from analysis.stats import json_ready
-
+def _stored_metadata(result: WinChanceTable) -> dict:
+    """The table's metadata: what made it, and the result's summary (finished games, played deals,
+    checks and validation) that ``_read_back`` reads back with the cells."""
     summary = {"finished": result.finished, "deals": result.deals, "checks": dataclasses.asdict(result.checks),
                "validation": dataclasses.asdict(result.validation)}
-    meta = {**result.provenance, "result": summary}
-    store_table(result.to_polars(), path, {k: json.dumps(json_ready(v)) for k, v in meta.items()})
+    return {**result.provenance, "result": summary}
 
 
 # The options of thousand tables win-chances that thousand bid --objective win names otherwise.
@@ -692,8 +682,11 @@ def win_table_for_bid(*, rules: str, games: int, players: str, out: Path,
         raise type(exc)(text) from None
 
 
-def _from_stored(stored: dict, table: Path, run: Path, out: Path) -> WinChanceTable:
-    """The result read back from its stored table (cells and metadata)."""
+def _read_back(stored: dict, table: Path, run: Path, out: Path) -> WinChanceTable | None:
+    """The result read back from its stored table (cells and metadata ``stored``), or None when the
+    metadata holds no result summary (``_stored_metadata``) to read back."""
+    if "result" not in stored:
+        return None
     import polars as pl
 
     from sim.game.rules import HouseRules

@@ -21,8 +21,10 @@ LAYERS = [
     ("sim.game", 1), ("sim.solver", 2), ("sim.players", 3), ("sim.engine", 4),
     ("sim.runs", 5), ("sim.training", 5),
     ("sim", 0),  # the package face: the version and the error family (ThousandError, InputError)
-    # the analysis core: the one pipeline of a played study, its statistics, stored results, folder names
+    # the analysis core: the one pipeline of a played study, its statistics, stored results, folder
+    # names, who plays when nobody is named
     ("analysis.study", 6), ("analysis.stats", 6), ("analysis.stored", 6), ("analysis.analysis_dir", 6),
+    ("analysis.players", 6),
     ("analysis.present", 8), ("analysis.report_plan", 7),  # presenting; a report's sizes, which it describes
     ("analysis.report", 9),  # the report that composes the studies' presented results
     ("analysis", 7),  # the studies
@@ -146,8 +148,9 @@ def test_import_circles_are_found():
 
 def test_played_studies_run_on_the_pipeline():
     """The studies that play their runs and store one table (compare, tournament, tables barrel,
-    strategy) do so through ``analysis.study.run_study``, never by the folder's machinery themselves."""
-    for name in ("compare", "tournament", "barrel", "strategy"):
+    strategy, win chances) do so through ``analysis.study.run_study``, never by the folder's
+    machinery themselves."""
+    for name in ("compare", "tournament", "barrel", "strategy", "win_chances"):
         source = (ROOT / "analysis" / f"{name}.py").read_text(encoding="utf-8")
         assert "run_study(" in source, f"analysis/{name}.py does not run on analysis.study.run_study"
         for machinery in ("Study(", "store_table(", "play_runs(", ".home(", ".commit("):

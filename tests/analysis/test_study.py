@@ -82,3 +82,37 @@ def test_identity_words_each_field_once():
                                                       "games": ("the sizes", "--games")}
     with pytest.raises(KeyError):
         identity(colour=None)  # a field no refusal has words for
+
+
+def test_a_table_holding_its_whole_result_is_read_back_without_a_run_read(tmp_path):
+    """``Plan.metadata`` stores what a study reads back besides its rows; ``Plan.reuse`` reads a
+    current, intact table back as the result (no measure, no play); a table it cannot read back,
+    a damaged one and ``fresh`` are measured again."""
+    out = tmp_path / "o"
+    table = out / "counted.parquet"
+
+    def read_back(path: Path) -> Counted | None:
+        stored = read_table_metadata(path)
+        if "summary" not in stored:
+            return None
+        return Counted(finished=stored["summary"], provenance={k: v for k, v in stored.items() if k != "summary"})
+
+    plan = dataclasses.replace(plan_of(out), reuse=read_back,
+                               metadata=lambda result: {**result.provenance, "summary": result.finished})
+    measured = []
+
+    def measure(played: Played) -> Counted:
+        measured.append(played)
+        return counted(played)
+
+    result = run_study(plan, measure)
+    assert read_table_metadata(table) == {"table": "counted", "seed": 0, "summary": result.finished}
+    played = []
+    assert run_study(plan, measure, progress=lambda *a: played.append(a)) == result
+    assert len(measured) == 1 and not played  # read back: neither measured nor played
+    run_study(plan, measure, fresh=True)
+    assert len(measured) == 2  # fresh measures again
+    table.write_bytes(table.read_bytes()[:-8] + b"damaged!")  # no longer the bytes its manifest records
+    assert run_study(plan, measure) == result and len(measured) == 3  # a damaged table is made again
+    run_study(plan_of(out), counted)  # stored without its summary
+    assert run_study(plan, measure) == result and len(measured) == 4  # nothing to read back: measured again
