@@ -2,8 +2,8 @@
 with paired intervals and multiplicity-corrected p-values.
 
 Design. Every rule set plays ``--games`` whole games with the same players and the same root seed:
-chunk i of every run draws its deals from the same stream (``SeedSequence(seed, (i, 1))``) and its
-players' decisions from another (``(seed, (i,))``). Game g of one rule set and game g of another
+chunk i of every run draws its deals from the same stream (``sim.streams.CHUNK_DEALS``) and its
+players' decisions from another (``CHUNK_PLAYERS``). Game g of one rule set and game g of another
 therefore start from the same cards; they keep the same deals as long as both have dealt the same
 number of deals in that chunk, and drift apart (each still a fair random game) once the rules make
 one game longer, redeal more, or make a player decide differently. Differences are paired by game

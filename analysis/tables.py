@@ -69,6 +69,7 @@ from sim.game.cards import CARD_POINTS
 from sim.game.rules import HouseRules, load_rules
 from sim.players import MAX_PIMC_WORLDS
 from sim.runs import check_output_dir, write_atomic_bytes, write_parquet_atomic
+from sim.streams import BID_TABLE_DEALS, generator
 
 if TYPE_CHECKING:
     from sim.runs.backend import Backend
@@ -105,11 +106,11 @@ POOLED_TOP = 200  # the pooled row of the comparison: every contract from the mi
 
 def random_deals(n: int, seed: int) -> np.ndarray:
     """(n, 4) masks: seat 0's 7 cards, the talon, seat 1's 7, seat 2's 7; deal i from
-    ``SeedSequence(seed, spawn_key=(i // 1000,))`` so the first deals never depend on n."""
+    ``sim.streams.BID_TABLE_DEALS`` of chunk ``i // 1000`` so the first deals never depend on n."""
     out = np.zeros((n, 4), dtype=np.int64)
     weights = np.int64(1) << np.arange(24, dtype=np.int64)
     for lo in range(0, n, 1000):
-        rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(lo // 1000,)))
+        rng = generator(BID_TABLE_DEALS, seed, lo // 1000)
         for i in range(lo, min(n, lo + 1000)):
             p = rng.permutation(24)
             out[i] = [weights[p[0:7]].sum(), weights[p[7:10]].sum(), weights[p[10:17]].sum(), weights[p[17:24]].sum()]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.engine import BatchSpec, chunk_rng, deals_frame, play_chunk, solver_buffers
+from sim.engine import DEAL_STREAM, BatchSpec, chunk_rng, deals_frame, play_chunk, solver_buffers
 from sim.engine.chunks_nb import run_bare_playouts, run_deals
 from sim.engine.schema import N_DEAL_COLUMNS, N_PLAYS
 from sim.engine.workspace import new_game_state, new_workspace
@@ -39,7 +39,7 @@ def main() -> None:
     solver = solver_buffers(())
 
     def engine(codes, arr=rules_arr, matrix=prm):
-        rng, deal_rng = chunk_rng(1, 0), chunk_rng(1, 0, 1)
+        rng, deal_rng = chunk_rng(1, 0), chunk_rng(1, 0, DEAL_STREAM)
         codes_arr = player_codes(codes)
         return lambda: run_deals(rng, deal_rng, arr, codes_arr, matrix, 0, n, rec, plays, gs, ws, no_script, solver)
 

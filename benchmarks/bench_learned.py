@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.engine import chunk_rng, solver_buffers
+from sim.engine import DEAL_STREAM, chunk_rng, solver_buffers
 from sim.engine.chunks_nb import run_bare_playouts, run_deals
 from sim.engine.schema import N_DEAL_COLUMNS, N_PLAYS
 from sim.engine.workspace import new_game_state, new_workspace
@@ -113,8 +113,8 @@ def main() -> None:
             seat_prm[:, H_SEARCH_WORLDS] = search_worlds
         if search_margin is not None:
             seat_prm[:, H_SEARCH_MARGIN] = search_margin
-        return lambda: run_deals(chunk_rng(1, 0), chunk_rng(1, 0, 1), arr, codes, seat_prm, 0, deals, rec, plays, gs,
-                                 ws, no_script, solver)
+        return lambda: run_deals(chunk_rng(1, 0), chunk_rng(1, 0, DEAL_STREAM), arr, codes, seat_prm, 0, deals, rec,
+                                 plays, gs, ws, no_script, solver)
 
     learned_cases = {("learned" if not k else "learned, net alone" if k[0] == 0 else
                       f"learned, search {':'.join(map(str, k))}"):

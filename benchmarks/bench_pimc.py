@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.engine import BatchSpec, chunk_rng, play_chunk, solver_buffers
+from sim.engine import DEAL_STREAM, BatchSpec, chunk_rng, play_chunk, solver_buffers
 from sim.engine.auction_nb import know_cards
 from sim.engine.chunks_nb import run_deals
 from sim.engine.schema import N_DEAL_COLUMNS, N_PLAYS
@@ -54,7 +54,7 @@ def whole_deals(name: str, n: int, rules: HouseRules):
     codes = player_codes((name,) * 3)
 
     def run():
-        return run_deals(chunk_rng(3, 0), chunk_rng(3, 0, 1), rules_arr, codes, prm, 0, n, rec, plays, gs, ws,
+        return run_deals(chunk_rng(3, 0), chunk_rng(3, 0, DEAL_STREAM), rules_arr, codes, prm, 0, n, rec, plays, gs, ws,
                          no_script, solver)
 
     return run

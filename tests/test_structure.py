@@ -1,5 +1,5 @@
 """The plan of the code, checked from its imports: every import runs downward through the layers
-(numba_config, parallel ← game ← solver ← players ← engine ← runs, training ← the analysis core
+(numba_config, parallel, fingerprint, streams ← game ← solver ← players ← engine ← runs, training ← the analysis core
 (study, stats, stored, analysis_dir) ← the studies ← analysis.present ← analysis.report ← cli,
 thousand): every played study runs on the core's one pipeline, the analyses return data and never
 import the wing that presents it, the report composes what is presented, ``thousand`` is the
@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # Layer of each module (by dotted-name prefix); a module may import its own layer and those below.
 LAYERS = [
-    ("sim.numba_config", 0), ("sim.parallel", 0), ("sim.fingerprint", 0),
+    ("sim.numba_config", 0), ("sim.parallel", 0), ("sim.fingerprint", 0), ("sim.streams", 0),
     ("sim.game", 1), ("sim.solver", 2), ("sim.players", 3), ("sim.engine", 4),
     ("sim.runs", 5), ("sim.training", 5),
     ("sim", 0),  # the package face: the version and the error family (ThousandError, InputError)

@@ -12,9 +12,9 @@ seed, chunk index, size) returning Polars frames; and the known-answer API (``pl
 that the bid advisor and the bid tables call: sampling the unseen cards, the double-dummy levels,
 fixed-deal play by one method, the pass line, on a thread pool with their random streams.
 
-Chunk ``i`` of a run with root seed ``s`` draws its generator state from
-``SeedSequence(s, spawn_key=(i,))``; results therefore depend on the seed and the chunk size,
-never on how many threads or workers run the chunks.
+Chunk ``i`` of a run with root seed ``s`` draws its players' and its deals' generator states
+from ``sim.streams.CHUNK_PLAYERS`` and ``CHUNK_DEALS`` under ``s`` and ``i``; results therefore
+depend on the seed and the chunk size, never on how many threads or workers run the chunks.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ from sim.fingerprint import code_fingerprint
 from sim.game.bids_nb import auction_cap
 from sim.game.cards import CardError, parse_card, parse_hand
 from sim.game.play_nb import beats, legal_follows
-from sim.game.rng_nb import state_from_seed
+from sim.game.rng_nb import state_from_sequence
 from sim.game.rules import HouseRules
 from sim.game.state_layout import (
     G_ATTEMPTS,
@@ -87,6 +87,7 @@ from sim.players import (
 from sim.players.layout import PLAYER_SCRIPTED
 from sim.players.learned_weights import weights_identity
 from sim.solver import PIMC_TABLE_LOG2_ROWS, TABLE_LOG2_ROWS
+from sim.streams import CHUNK_DEALS, CHUNK_PLAYERS, Stream, sequence
 
 if TYPE_CHECKING:  # the kernels' users (the advisor) need not load Polars
     import polars as pl
@@ -97,7 +98,7 @@ __all__ = [
     "legal_cards", "bidding_cap", "deals_frame",
 ]
 
-DEAL_STREAM = 1  # chunk_rng stream of the deals (the players draw from stream 0)
+DEAL_STREAM = CHUNK_DEALS  # chunk_rng stream of the deals (the players draw from CHUNK_PLAYERS)
 MAX_DEALS_PER_GAME = 2000  # a game still running after this many deals is stored unfinished
 # Deals or games a chunk holds by default, by the slowest player at the table: a chunk takes a few
 # seconds at most, so that the progress bar moves and Ctrl-C loses little (a heuristic deal takes
@@ -182,9 +183,10 @@ class BatchSpec:
         }
 
 
-def chunk_rng(seed: int, index: int, stream: int = 0) -> np.ndarray:
-    """Generator state of a chunk's stream: 0 the players' decisions, 1 the deals."""
-    return state_from_seed(seed, (index,) if stream == 0 else (index, stream))
+def chunk_rng(seed: int, index: int, stream: Stream = CHUNK_PLAYERS) -> np.ndarray:
+    """Generator state of chunk ``index``'s ``stream`` (``sim.streams``): by default the players'
+    decisions; ``DEAL_STREAM`` the deals."""
+    return state_from_sequence(sequence(stream, seed, index))
 
 
 def solver_buffers(players: Sequence[str], net: np.ndarray | None = None, rec_rows: int = 1) -> tuple[np.ndarray, ...]:

@@ -14,8 +14,8 @@ seat 1 playing after him (his left), seat 2 after seat 1:
   b", or pass), every seat's result and score change, the declarer, the contract after the talon
   (the declarer raises or concedes as his player does), from a score situation.
 
-Samples are drawn in chunks of ``CHUNK`` from ``SeedSequence(seed, spawn_key=(chunk,))``; the
-methods' own random streams from ``spawn_key=(chunk, method)`` (``METHOD_IDS``). Results depend on
+Samples are drawn in chunks of ``CHUNK``, each chunk's unseen cards and each method's decisions from
+their own stream (``sim.streams.PLAYOUT_STREAMS``). Results depend on
 the seed and the sample count only, never on the number of threads. The kernels run on worker
 threads (``sim.parallel``), one set of buffers per thread, while the calling thread only waits, so
 Ctrl-C and progress stay prompt.
@@ -31,12 +31,13 @@ import numpy as np
 from sim import InputError
 from sim.engine.schema import N_DEAL_COLUMNS, N_PLAYS
 from sim.game.cards import FULL_DECK
-from sim.game.rng_nb import state_from_seed
+from sim.game.rng_nb import state_from_sequence
 from sim.game.rules import HouseRules
 from sim.game.state_layout import G_ON_BARREL, G_SCORE, G_WINNER, N_GAME_STATE
 from sim.parallel import Tally, run_chunks, thread_buffers
 from sim.players import MAX_PIMC_WORLDS, is_learned, player_type
 from sim.solver import PIMC_TABLE_LOG2_ROWS
+from sim.streams import PLAYOUT_STREAMS, sequence
 
 # The columns of ``auction_lines``' rows (``playouts_nb.LN_*``): per seat 0, 1, 2 the raw deal result
 # (the contract won or lost, defence points, a concession's payout), the score change (with the
@@ -47,14 +48,13 @@ LINE_COLUMNS = ("result0", "result1", "result2", "change0", "change1", "change2"
 PASS_LINE = -1  # the line limit of passing at every turn (first hand under forced_first_bid: the forced bid)
 
 __all__ = [
-    "CHUNK", "SEARCH_CHUNK", "METHOD_IDS", "ADVICE_WORLDS", "AdvisorError", "Known", "Situation",
+    "CHUNK", "SEARCH_CHUNK", "ADVICE_WORLDS", "AdvisorError", "Known", "Situation",
     "sample_unseen", "dd_levels", "dd_exact_values", "played_points", "contract_points",
     "LINE_COLUMNS", "PASS_LINE", "auction_lines",
 ]
 
 CHUNK = 50
 SEARCH_CHUNK = 10  # samples per task of the double-dummy searches (no random stream to keep)
-METHOD_IDS = {"dd": 1, "pimc": 2, "heuristic": 3, "sample": 0, "learned": 5, "lines": 6}  # 4: the former pass line
 # Fewer worlds than a game's PIMC seat (sim.players.PIMC_WORLDS): the advisor plays every sampled deal
 # with every seat searching, and its answer is an average over many deals.
 ADVICE_WORLDS = 16
@@ -108,7 +108,8 @@ def _with_net(solver: tuple, net: np.ndarray | None) -> tuple:
 
 
 def _rng(seed: int, chunk: int, method: str) -> np.ndarray:
-    return state_from_seed(seed, (chunk,) if method == "sample" else (chunk, METHOD_IDS[method]))
+    """Generator state of playout chunk ``chunk``'s stream of ``method`` (``sim.streams.PLAYOUT_STREAMS``)."""
+    return state_from_sequence(sequence(PLAYOUT_STREAMS[method], seed, chunk))
 
 
 def _buffers():

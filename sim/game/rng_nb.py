@@ -19,10 +19,16 @@ def seed_state(words) -> np.ndarray:
     return state
 
 
+def state_from_sequence(sequence: np.random.SeedSequence) -> np.ndarray:
+    """The generator state of one stream (``sim.streams.sequence``), so that every chunk (and every
+    stream within it) is seeded independently of how many others there are."""
+    return seed_state(sequence.generate_state(4, np.uint64))
+
+
 def state_from_seed(seed: int, spawn_key: tuple[int, ...]) -> np.ndarray:
-    """The generator state of one stream: ``SeedSequence(seed, spawn_key=...)``, so that every
-    chunk (and every stream within it) is seeded independently of how many others there are."""
-    return seed_state(np.random.SeedSequence(seed, spawn_key=spawn_key).generate_state(4, np.uint64))
+    """The generator state of ``SeedSequence(seed, spawn_key=...)``: for benchmarks and tests that
+    key their own streams; the product's streams come from ``sim.streams``."""
+    return state_from_sequence(np.random.SeedSequence(seed, spawn_key=spawn_key))
 
 
 @jit_hot

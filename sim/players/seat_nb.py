@@ -69,6 +69,7 @@ from sim.players.random_nb import (
     random_discard,
 )
 from sim.players.scripted_nb import next_scripted, scripted_burial, scripted_discard
+from sim.streams import LEARNED_SEARCH_SALT
 
 
 @jit_inline
@@ -206,15 +207,13 @@ def choose_contract(code, seat, hand, contract, cap, can_concede, dd_value, gs, 
     return heuristic_contract(seat, hand, contract, cap, can_concede, gs, rules, prm)
 
 
-# The learned seat's search stream: a key of everything the seat sees that its worlds depend on.
-SEARCH_STREAM_SALT = np.uint64(0x5EA2C4ED1000)
 
 
 @jit_hot
 def _key_search_stream(rng, seat, hand, trick, n_in_trick, leader, trump, declarer, contract, played, played_by,
                        voids, known):
     """Set ``rng`` to the learned seat's search stream of this position (``rng_nb.key_state``)."""
-    key = mix_key(SEARCH_STREAM_SALT, seat)
+    key = mix_key(LEARNED_SEARCH_SALT, seat)
     key = mix_key(key, hand)
     key = mix_key(key, played)
     for q in range(3):

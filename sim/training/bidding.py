@@ -28,6 +28,7 @@ from sim.players import params_matrix, player_codes
 from sim.players.layout import H_EPSILON, H_NET, H_SEARCH_CARDS
 from sim.players.learned_layout import B_N_IN, C_N_IN, LADDER_LO, LADDER_STEP, N_LADDER, N_LADDER_OUT
 from sim.players.learned_nb import ladder_rows
+from sim.streams import BID_PLAYOUT_DEALS, BID_PLAYOUT_PLAYERS, HELD_OUT_DEALS, INIT_AND_SHUFFLE, generator
 from sim.training.bidding_nb import (
     O_CARD_POINTS,
     O_HAND,
@@ -40,12 +41,11 @@ from sim.training.bidding_nb import (
 from sim.training.fit import jax_modules
 
 __all__ = [
-    "PLAYOUT_STREAM", "SCALE", "LADDER", "OPENING", "generate_playouts", "made_ladder", "bidding_rows",
+    "SCALE", "LADDER", "OPENING", "generate_playouts", "made_ladder", "bidding_rows",
     "ladder_inputs_of", "init_ladder", "ladder_numpy", "fit_ladder", "ladder_figures", "dark_figures",
     "BID_VALIDATION_SHARE", "held_out_deals", "fit_bidding",
 ]
 
-PLAYOUT_STREAM = 11  # chunk_rng streams of the playouts (12: their deals)
 SCALE = 100.0
 LADDER = LADDER_LO + LADDER_STEP * np.arange(N_LADDER)  # the contracts of the ladder
 OPENING = LADDER_LO  # the first hand's forced opening bid the dark game is set against
@@ -62,7 +62,7 @@ def generate_playouts(rules: HouseRules, seed: int, index: int, n_deals: int, ne
     prm[:, H_SEARCH_CARDS] = 0  # the net's own play, as the positions' rounds (the search adds little at the end)
     players = ("learned",) * 3
     out = np.zeros((3 * n_deals, O_N), dtype=np.int64)
-    status = declarer_playouts(chunk_rng(seed, index, PLAYOUT_STREAM), chunk_rng(seed, index, PLAYOUT_STREAM + 1),
+    status = declarer_playouts(chunk_rng(seed, index, BID_PLAYOUT_PLAYERS), chunk_rng(seed, index, BID_PLAYOUT_DEALS),
                                rules.to_array(), player_codes(players), prm, out, new_workspace(),
                                np.zeros((1, N_PLAYS), dtype=np.int8), np.zeros(1, dtype=np.int64),
                                solver_buffers(players, net), np.zeros(3, dtype=np.int64))
@@ -107,7 +107,7 @@ def ladder_inputs_of(hands: np.ndarray, values: np.ndarray, rules_table: np.ndar
 
 
 def init_ladder(n_in: int, hidden: int, seed: int, prefix: str) -> dict[str, np.ndarray]:
-    rng = np.random.default_rng(seed)
+    rng = generator(INIT_AND_SHUFFLE, seed)
     return {f"{prefix}_W1": (rng.standard_normal((n_in, hidden)) * np.sqrt(2.0 / 16)).astype(np.float32),
             f"{prefix}_b1": np.zeros(hidden, np.float32),
             f"{prefix}_W2": (rng.standard_normal((hidden, N_LADDER_OUT)) * np.sqrt(1.0 / hidden)).astype(np.float32),
@@ -150,7 +150,7 @@ def fit_ladder(x: np.ndarray, ladder: np.ndarray, value: np.ndarray, held: np.nd
         updates, s = opt.update(grads, s, p)
         return optax.apply_updates(p, updates), s, value_
 
-    rng = np.random.default_rng(seed)
+    rng = generator(INIT_AND_SHUFFLE, seed)
     history = []
     for epoch in range(epochs):
         t0 = time.perf_counter()
@@ -201,7 +201,7 @@ def held_out_deals(n_deals: int, seed: int) -> np.ndarray:
     """bool (n_deals,): the playout deals held out of the bidding nets' fit to validate it (each
     deal's three playouts go together). A pure function of the number of deals and the seed, so
     that ``thousand train`` can refuse, before any work, sizes that hold out nothing."""
-    return np.random.default_rng([seed, 7]).random(n_deals) < BID_VALIDATION_SHARE
+    return generator(HELD_OUT_DEALS, seed).random(n_deals) < BID_VALIDATION_SHARE
 
 
 def fit_bidding(parts: list[tuple[np.ndarray, np.ndarray]], *, hidden: int, epochs: int, seed: int,

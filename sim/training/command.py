@@ -43,13 +43,14 @@ from sim.game.rules import HouseRules, load_rules
 from sim.parallel import run_tasks, worker_count
 from sim.players.learned_weights import ARRAYS, load_weights, save_weights, weights_matrix
 from sim.runs import RunLock, check_output_dir, check_path_name, write_npz_atomic
+from sim.streams import LABEL_SAMPLE, ROUND_HOLD_OUT, generator
 from sim.training.bidding import BID_VALIDATION_SHARE, held_out_deals
 from sim.training.labels import label
 from sim.training.positions import generate_positions, mixture_rules, trick_of
 
 __all__ = [
     "SPEC_FILE", "PART_DEALS", "FIRST_EPSILON", "EPSILON", "VALIDATION_SHARE", "FIT_CHECKPOINT", "BID_PART_DEALS",
-    "BID_INDEX", "TrainError", "TrainSpec", "train", "SAMPLE_STREAM", "sample_by_trick", "data_folder_parts",
+    "BID_INDEX", "TrainError", "TrainSpec", "train", "sample_by_trick", "data_folder_parts",
 ]
 
 SPEC_FILE = "train.json"
@@ -358,7 +359,7 @@ def _fit_round(spec, r, data_parts, init_path, model_out, threads, log, out: Pat
     from sim.training.fit import fit, make_dataset, make_positions
 
     # Whole deals are held out, each part's from the round's seed.
-    rng = np.random.default_rng([spec.seed, r])
+    rng = generator(ROUND_HOLD_OUT, spec.seed, r)
     val_parts: list = []
     positions = 0
     nodes = 0
@@ -422,14 +423,11 @@ def _fit_round(spec, r, data_parts, init_path, model_out, threads, log, out: Pat
     return model_out
 
 
-SAMPLE_STREAM = 13  # generator stream of the positions kept for labelling (--label-shares)
-
-
 def sample_by_trick(pos: np.ndarray, shares: np.ndarray, seed: int, index: int) -> np.ndarray:
     """bool (n,): the positions of chunk ``index`` kept for labelling, each of trick t with
     probability ``shares[t]`` (a pure function of the seed, the index and the rows)."""
     trick = trick_of(pos)
-    draw = np.random.default_rng([seed, index, SAMPLE_STREAM]).random(len(pos))
+    draw = generator(LABEL_SAMPLE, seed, index).random(len(pos))
     return draw < shares[trick]
 
 

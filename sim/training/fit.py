@@ -21,6 +21,7 @@ from sim.players.learned_layout import D_CONTRACT, D_NEED, MAX_ACTIVE, N_DENSE, 
 from sim.players.learned_nb import features_rows
 from sim.players.learned_weights import ARRAYS
 from sim.runs import write_npz_atomic
+from sim.streams import INIT_AND_SHUFFLE, generator
 from sim.training.positions import trick_of
 
 __all__ = [
@@ -141,7 +142,7 @@ def make_dataset(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
 def init_params(hidden: tuple[int, int], seed: int) -> dict[str, np.ndarray]:
     """He-initialised float32 arrays named as ``learned_weights.ARRAYS``."""
     h1, h2 = hidden
-    rng = np.random.default_rng(seed)
+    rng = generator(INIT_AND_SHUFFLE, seed)
     n_in = N_SPARSE + N_DENSE
     return {
         "q_W1": (rng.standard_normal((n_in, h1)) * np.sqrt(2.0 / 60)).astype(np.float32),  # about 60 inputs are on
@@ -280,7 +281,7 @@ def fit(train: Dataset | PositionSet, val: Dataset, *, hidden: tuple[int, int] =
         r = regret(pred, data)
         return mse, r
 
-    rng = np.random.default_rng(seed)
+    rng = generator(INIT_AND_SHUFFLE, seed)
     history = []
     if checkpoint is not None:
         saved = _load_checkpoint(checkpoint, checkpoint_key, state, jax)

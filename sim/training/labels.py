@@ -9,16 +9,16 @@ from collections.abc import Callable
 
 import numpy as np
 
-from sim.game.rng_nb import state_from_seed
+from sim.game.rng_nb import state_from_sequence
 from sim.game.rules import HouseRules
 from sim.parallel import run_tasks, thread_buffers
 from sim.players import seat_buffers
 from sim.players.learned_labels_nb import label_positions
 from sim.solver import TABLE_LOG2_ROWS
+from sim.streams import LABEL_WORLDS, sequence
 
-__all__ = ["LABEL_STREAM", "LABEL_SLICE", "label"]
+__all__ = ["LABEL_SLICE", "label"]
 
-LABEL_STREAM = 9  # generator stream of the worlds a k-world label draws
 LABEL_SLICE = 2_000  # rows a task labels
 
 
@@ -34,8 +34,8 @@ def label(pos: np.ndarray, rules: HouseRules, k_worlds: int, seed: int, *, threa
 
     def work(i, lo, hi):
         st, wk, tt, wbuf = thread_buffers("labels", lambda: seat_buffers(TABLE_LOG2_ROWS))
-        label_positions(pos[lo:hi], k_worlds, arr, state_from_seed(seed, (i, LABEL_STREAM)), st, wk, tt, wbuf,
-                        values[lo:hi], nodes[lo:hi])
+        rng = state_from_sequence(sequence(LABEL_WORLDS, seed, i))
+        label_positions(pos[lo:hi], k_worlds, arr, rng, st, wk, tt, wbuf, values[lo:hi], nodes[lo:hi])
         return hi - lo
 
     items = [(i, lo, min(n, lo + LABEL_SLICE)) for i, lo in enumerate(range(0, n, LABEL_SLICE))]

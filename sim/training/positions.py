@@ -3,12 +3,10 @@ choice (``learned_nb.record_position``), and the rule sets they are played under
 
 A chunk of positions is a pure function of (rules, seed, chunk index, deals, the nets and the
 exploration rate), as a run's chunks are: its generator states come from
-``SeedSequence(seed, spawn_key=(index, stream))``.
+``sim.streams.POSITIONS_PLAYERS`` and ``POSITIONS_DEALS``.
 """
 
 from __future__ import annotations
-
-import random
 
 import numpy as np
 
@@ -20,13 +18,13 @@ from sim.game.rules import HouseRules, preset
 from sim.players import params_matrix, player_codes
 from sim.players.layout import H_EPSILON, H_NET, H_SEARCH_CARDS
 from sim.players.learned_layout import P_N, P_PLAYED
+from sim.streams import POSITIONS_DEALS, POSITIONS_PLAYERS, rules_random
 
 __all__ = [
-    "POSITIONS_STREAM", "MAX_POSITIONS_PER_DEAL", "MIXTURE", "RANDOM_OPTION_SHARE", "PLAY_OPTIONS", "mixture_rules",
+    "MAX_POSITIONS_PER_DEAL", "MIXTURE", "RANDOM_OPTION_SHARE", "PLAY_OPTIONS", "mixture_rules",
     "generate_positions", "deal_ids", "cards_gone", "trick_of",
 ]
 
-POSITIONS_STREAM = 7  # chunk_rng streams of training data: its own, apart from any run's
 MAX_POSITIONS_PER_DEAL = 24  # a deal's card decisions: 8 tricks of 3
 
 # The mixture the default weights are trained on: the presets whose play rules differ, and random
@@ -43,7 +41,7 @@ def mixture_rules(seed: int, index: int) -> HouseRules:
     kind = MIXTURE[index % len(MIXTURE)]
     if kind != "options":
         return preset(kind)
-    rng = random.Random(f"thousand-train-rules/{seed}/{index}")
+    rng = rules_random(seed, index)
     options = {name: rng.random() < RANDOM_OPTION_SHARE for name in PLAY_OPTIONS}
     if options["marriage_burns_without_trick"]:
         options["marriage_first_lead"] = True  # burning needs marriage_first_lead (RULES.md)
@@ -70,7 +68,7 @@ def generate_positions(rules: HouseRules, seed: int, index: int, n_deals: int, n
                             rec_rows=n_deals * MAX_POSITIONS_PER_DEAL + 1)
     rec = np.zeros((n_deals, N_DEAL_COLUMNS), dtype=np.int32)
     plays = np.zeros((n_deals, N_PLAYS), dtype=np.int8)
-    status = run_deals(chunk_rng(seed, index, POSITIONS_STREAM), chunk_rng(seed, index, POSITIONS_STREAM + 1),
+    status = run_deals(chunk_rng(seed, index, POSITIONS_PLAYERS), chunk_rng(seed, index, POSITIONS_DEALS),
                        rules.to_array(), player_codes(players), prm, 0, n_deals, rec, plays, new_game_state(),
                        new_workspace(), np.zeros(1, dtype=np.int64), solver)
     if status < 0:

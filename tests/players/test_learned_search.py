@@ -7,20 +7,22 @@ import dataclasses
 import numpy as np
 import pytest
 
-from sim.engine import chunk_rng, solver_buffers
+from sim.engine import DEAL_STREAM, chunk_rng, solver_buffers
 from sim.engine.chunks_nb import run_deals
 from sim.engine.schema import N_DEAL_COLUMNS, N_PLAYS
 from sim.engine.workspace import new_game_state, new_workspace
 from sim.game.rules import load_rules
 from sim.players import HeuristicParams, learned_nets, params_matrix, player_codes
+from sim.streams import CHUNK_PLAYERS, POSITIONS_PLAYERS
 
 
-def _play(players, params, rules, deals, seed, play_stream=0):
+def _play(players, params, rules, deals, seed, play_stream=CHUNK_PLAYERS):
     rec = np.zeros((deals, N_DEAL_COLUMNS), dtype=np.int32)
     plays = np.zeros((deals, N_PLAYS), dtype=np.int8)
     prm = params_matrix(params, rules)
     net = learned_nets(players, prm, rules.players)
-    n = run_deals(chunk_rng(seed, 0, play_stream), chunk_rng(seed, 0, 1), rules.to_array(), player_codes(players),
+    n = run_deals(chunk_rng(seed, 0, play_stream), chunk_rng(seed, 0, DEAL_STREAM), rules.to_array(),
+                  player_codes(players),
                   prm, 0, deals, rec, plays, new_game_state(), new_workspace(), np.zeros(1, dtype=np.int64),
                   solver_buffers(players, net))
     assert n == deals
@@ -36,11 +38,11 @@ def test_the_search_reads_no_stream_of_the_chunk(preset):
     rules = load_rules(preset)
     searching = dataclasses.replace(HeuristicParams(), search_cards=8, search_worlds=4)
     a = _play(("learned",) * 3, searching, rules, 12, 5)
-    b = _play(("learned",) * 3, searching, rules, 12, 5, play_stream=7)
+    b = _play(("learned",) * 3, searching, rules, 12, 5, play_stream=POSITIONS_PLAYERS)
     assert np.array_equal(a[1], b[1]) and np.array_equal(a[0], b[0])
     pimc = dataclasses.replace(HeuristicParams(), pimc_worlds=4)
     assert not np.array_equal(_play(("pimc",) * 3, pimc, rules, 12, 5)[1],
-                              _play(("pimc",) * 3, pimc, rules, 12, 5, play_stream=7)[1])
+                              _play(("pimc",) * 3, pimc, rules, 12, 5, play_stream=POSITIONS_PLAYERS)[1])
 
 
 @pytest.mark.parametrize("cards", [2, 3])
