@@ -14,7 +14,7 @@ their run specifications, fingerprints and verified shards); a second run with t
 plays nothing. Results under ``data`` made by other code are refused before anything is played,
 with one line naming them, unless ``fresh``: then each section's analysis redoes what it stores
 that is not the result asked for apart and puts it in place once complete (an interrupted redo
-resumes: ``analysis.analysis_dir.Study``), so a report never mixes results of two fingerprints;
+resumes: ``analysis.study.Study``), so a report never mixes results of two fingerprints;
 ``provenance.json`` lists each section's fingerprint.
 
 What lands in ``out`` (written under a temporary name, then renamed: never half a report):
@@ -336,7 +336,7 @@ def _section(key: str, folder: Path, compute: Callable[[Path, bool], Section], *
     """A section's result (``compute(folder, fresh)``: its analysis on the results stored in
     ``folder``). With ``fresh``, what is stored there and is not the result asked for (other code,
     other arguments) is redone by the analysis itself, apart, and put in place once complete
-    (``analysis.analysis_dir.Study``; the bid table's ``build_bid_tables``), so the old results stay
+    (``analysis.study.Study``; the bid table's ``build_bid_tables``), so the old results stay
     whole until the new are and a report never mixes two. Without, a refusal of what is stored is
     one line naming --data (a refusal that --fresh answers: a full disk is not one)."""
     from analysis.stored import StaleResultError
