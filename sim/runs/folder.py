@@ -141,6 +141,16 @@ _WRITE_ERRORS = {
 }
 
 
+# What a refusal of a path lying under a regular file says of it.
+_UNDER_A_FILE = "a part of the path is a file, not a directory"
+
+
+def _system_reason(exc: OSError) -> str:
+    """Why the system refused to make a folder, in the words of the refusals (``_WRITE_ERRORS``),
+    else its own message: what follows "cannot create ..." in a refusal of ``--out``."""
+    return _WRITE_ERRORS.get(_errno_of(exc)) or (exc.strerror or str(exc)).lower()
+
+
 def _errno_of(exc: BaseException) -> int | None:
     """The OS error number of a failed write: an OSError's own, or the one Polars quotes in the
     message of the error it raises instead ("... (os error 28)")."""
@@ -398,11 +408,11 @@ def lock_or_none(folder: Path, label: Path | None = None) -> RunLock | None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
-        raise RunDirError(f"--out {label}: a part of the path is a file, not a directory") from None
+        raise RunDirError(f"--out {label}: {_UNDER_A_FILE}") from None
     except OSError as exc:
         if folder.is_dir() and _errno_of(exc) in _WRITE_ERRORS:
             return None
-        reason = _WRITE_ERRORS.get(_errno_of(exc)) or (exc.strerror or str(exc)).lower()
+        reason = _system_reason(exc)
         raise StorageError(f"--out {label}: cannot create the directory: {reason}") from None
     try:
         return RunLock(folder, label).acquire()
@@ -428,11 +438,11 @@ def check_output_dir(out: Path) -> None:
     try:
         out.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
-        raise RunDirError(f"--out {out}: a part of the path is a file, not a directory") from None
+        raise RunDirError(f"--out {out}: {_UNDER_A_FILE}") from None
     except OSError as exc:
         # Anything else the system refuses (a path under /proc, a name too long) is still the
         # user's path: named, with the system's reason.
-        reason = _WRITE_ERRORS.get(_errno_of(exc)) or (exc.strerror or str(exc)).lower()
+        reason = _system_reason(exc)
         raise StorageError(f"--out {out}: cannot create the directory: {reason}") from None
 
 
@@ -447,11 +457,11 @@ def check_parent_writable(path: Path, label: Path | None = None, option: str = "
     while not parent.exists() and parent != parent.parent:
         parent = parent.parent
     if not parent.is_dir():
-        raise RunDirError(f"{option} {label}: a part of the path is a file, not a directory")
+        raise RunDirError(f"{option} {label}: {_UNDER_A_FILE}")
     probe = _tmp_name(parent / Path(path).name)
     try:
         probe.mkdir()
         probe.rmdir()
     except OSError as exc:
-        reason = _WRITE_ERRORS.get(_errno_of(exc)) or (exc.strerror or str(exc)).lower()
+        reason = _system_reason(exc)
         raise StorageError(f"{option} {label}: cannot create a directory in {parent}: {reason}") from None
