@@ -66,25 +66,35 @@ def sim_files() -> list[Path]:
 
 
 def _analysis_path(module: str) -> Path:
+    """The file of an ``analysis`` module named relative to the package (``"compare"``, or
+    ``"bids.table"`` in a sub-package; a sub-package's own name means its ``__init__.py``)."""
     name = module.removeprefix("analysis.")
-    path = ANALYSIS_DIR / f"{name}.py"
-    if not path.is_file():
-        raise ValueError(f"no analysis module {module!r}")  # a bug of ours: the names are constants
-    return path
+    base = ANALYSIS_DIR.joinpath(*name.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    raise ValueError(f"no analysis module {module!r}")  # a bug of ours: the names are constants
+
+
+def _is_analysis_module(name: str) -> bool:
+    base = ANALYSIS_DIR.joinpath(*name.split("."))
+    return base.with_suffix(".py").is_file() or (base / "__init__.py").is_file()
 
 
 def _analysis_imports(path: Path) -> set[str]:
-    """The ``analysis`` modules a module imports, at its top or inside functions."""
+    """The ``analysis`` modules a module imports, at its top or inside functions, named relative to
+    the package (``from analysis.bids import table`` names ``bids.table``)."""
     found = set()
     for node in ast.walk(ast.parse(path.read_bytes())):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            if node.module == "analysis":
-                found.update(alias.name for alias in node.names)
-            elif node.module.startswith("analysis."):
-                found.add(node.module.split(".")[1])
+            if node.module == "analysis" or node.module.startswith("analysis."):
+                base = node.module.removeprefix("analysis").removeprefix(".")
+                if base:
+                    found.add(base)
+                found.update(f"{base}.{alias.name}".lstrip(".") for alias in node.names)
         elif isinstance(node, ast.Import):
-            found.update(a.name.split(".")[1] for a in node.names if a.name.startswith("analysis."))
-    return {name for name in found if (ANALYSIS_DIR / f"{name}.py").is_file()}
+            found.update(a.name.removeprefix("analysis.") for a in node.names if a.name.startswith("analysis."))
+    return {name for name in found if _is_analysis_module(name)}
 
 
 def analysis_files(*modules: str) -> list[Path]:
@@ -96,8 +106,10 @@ def analysis_files(*modules: str) -> list[Path]:
         if name in seen:
             continue
         seen.add(name)
+        parts = name.split(".")
+        todo.extend(".".join(parts[:i]) for i in range(1, len(parts)))  # its sub-packages run first
         todo.extend(_analysis_imports(_analysis_path(name)))
-    return sorted(ANALYSIS_DIR / f"{name}.py" for name in seen)
+    return sorted(_analysis_path(name) for name in seen)
 
 
 def file_digests(*modules: str) -> dict[str, str]:

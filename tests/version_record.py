@@ -57,7 +57,9 @@ def pyproject_version() -> str:
 def current_files() -> dict[str, str]:
     from sim.fingerprint import ANALYSIS_DIR, file_digests
 
-    return file_digests(*sorted(p.stem for p in ANALYSIS_DIR.glob("*.py") if p.stem != "__init__"))
+    modules = (p.relative_to(ANALYSIS_DIR).with_suffix("").as_posix().replace("/", ".").removesuffix(".__init__")
+               for p in ANALYSIS_DIR.rglob("*.py"))
+    return file_digests(*sorted(m for m in modules if m != "__init__"))
 
 
 def _csv_digest(frame) -> str:
