@@ -62,6 +62,7 @@ from sim.runs import (
     play_runs,
     scan_games,
     write_atomic_bytes,
+    write_bytes_if_different,
 )
 
 if TYPE_CHECKING:
@@ -169,14 +170,8 @@ def store_table(frame: pl.DataFrame, path: Path, metadata: dict[str, str]) -> No
     read-only mount will do)."""
     buffer = io.BytesIO()
     frame.write_parquet(buffer, metadata=metadata, compression="zstd")
-    data = buffer.getvalue()
-    try:
-        same = path.read_bytes() == data
-    except OSError:
-        same = False
-    if not same:
-        write_atomic_bytes(path, data)
-    if not same or manifest_problem(path) is not None:
+    written = write_bytes_if_different(path, buffer.getvalue())
+    if written or manifest_problem(path) is not None:
         write_manifest(path)
 
 

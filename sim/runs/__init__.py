@@ -85,6 +85,7 @@ from sim.runs.folder import (
     check_path_name,
     shard_path,
     write_atomic_bytes,
+    write_bytes_if_different,
     write_npz_atomic,
     write_parquet_atomic,
 )
@@ -121,5 +122,5 @@ __all__ = [
     "check_run_dir", "combine_runs", "load_manifest", "open_backend", "play_chunk_remote", "play_runs",
     "read_journal", "read_run_metadata", "read_shard", "run_batch", "run_chunk_to_disk", "run_seeds", "scan_deals",
     "scan_games", "shard_path", "spec_differences", "store_chunk", "stored_units", "verify_run",
-    "write_atomic_bytes", "write_npz_atomic", "write_parquet_atomic",
+    "write_atomic_bytes", "write_bytes_if_different", "write_npz_atomic", "write_parquet_atomic",
 ]

@@ -32,7 +32,7 @@ __all__ = [
     "RUN_FILE", "MANIFEST_FILE", "JOURNAL_FILE", "VERIFIED_FILE", "LOCK_FILE", "FINGERPRINT", "MANIFEST_FORMAT",
     "RunDirError", "StorageError", "shard_path", "shard_rel", "shard_index", "parse_shard_rel", "shard_tables",
     "is_temporary", "token_path", "fresh_sibling", "replaced_sibling", "building_sibling",
-    "storage_errors", "write_atomic_bytes", "write_npz_atomic", "write_parquet_atomic",
+    "storage_errors", "write_atomic_bytes", "write_bytes_if_different", "write_npz_atomic", "write_parquet_atomic",
     "NAME_MAX", "check_path_name", "foreign_entries", "clean_stale_dirs", "RunLock", "lock_or_none",
     "check_lock_file", "check_output_dir", "check_parent_writable",
 ]
@@ -206,6 +206,19 @@ def write_atomic_bytes(path: Path, data: bytes) -> None:
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
+
+
+def write_bytes_if_different(path: Path, data: bytes) -> bool:
+    """Write ``data`` to ``path`` as ``write_atomic_bytes`` does unless ``path`` holds these very
+    bytes already; whether it wrote. A current result is read, never rewritten, so that a rerun
+    leaves its files' times alone and a read-only mount will do."""
+    try:
+        if path.read_bytes() == data:
+            return False
+    except OSError:
+        pass  # none stored yet, or unreadable: written
+    write_atomic_bytes(path, data)
+    return True
 
 
 def write_npz_atomic(path: Path, **arrays: ArrayLike) -> None:

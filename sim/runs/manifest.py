@@ -30,6 +30,7 @@ from sim.runs.folder import (
     shard_tables,
     storage_errors,
     write_atomic_bytes,
+    write_bytes_if_different,
 )
 
 __all__ = [
@@ -153,14 +154,7 @@ def _manifest_bytes(manifest: dict) -> bytes:
 def save_manifest(out: Path, manifest: dict) -> None:
     """Write the manifest (atomically) if it differs from the one stored, then drop the journal it
     now holds: a complete run is rewritten never, and a read-only one is not written to."""
-    data = _manifest_bytes(manifest)
-    path = out / MANIFEST_FILE
-    try:
-        same = path.read_bytes() == data
-    except OSError:
-        same = False
-    if not same:
-        write_atomic_bytes(path, data)
+    write_bytes_if_different(out / MANIFEST_FILE, _manifest_bytes(manifest))
     if (out / JOURNAL_FILE).exists():
         with storage_errors(out / JOURNAL_FILE):
             (out / JOURNAL_FILE).unlink(missing_ok=True)

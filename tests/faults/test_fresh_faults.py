@@ -186,6 +186,7 @@ def test_a_current_result_is_read_without_writing(tmp_path, monkeypatch, args):
 
     # What writes a table or a plot fails as a read-only mount would.
     monkeypatch.setattr("sim.runs.write_atomic_bytes", read_only)
+    monkeypatch.setattr("sim.runs.folder.write_atomic_bytes", read_only)  # behind write_bytes_if_different
     monkeypatch.setattr(study, "write_atomic_bytes", read_only)  # as the pipeline of the played studies has it
     monkeypatch.setattr(Path, "write_bytes", read_only)
     again = runner.invoke(app, [*args, "--out", str(out)])

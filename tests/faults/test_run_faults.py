@@ -368,14 +368,14 @@ def test_a_really_full_disk_then_freed(made, tmp_path):
 # ---- item 15: saving incrementally, planning lazily ------------------------------------------------
 def test_the_manifest_is_saved_incrementally(tmp_path, monkeypatch):
     saved = []
-    real = sim.runs.manifest.write_atomic_bytes
+    real = sim.runs.folder.write_atomic_bytes  # behind write_bytes_if_different, which saves the manifest
 
     def write(path, data):
         if Path(path).name == MANIFEST_FILE:
             saved.append(len(data))
         real(path, data)
 
-    monkeypatch.setattr(sim.runs.manifest, "write_atomic_bytes", write)
+    monkeypatch.setattr(sim.runs.folder, "write_atomic_bytes", write)
     spec = BatchSpec(mode="deals", n=256, seed=1, chunk_size=1)
     out = tmp_path / "run"
     assert run_batch(spec, out, workers=2).chunks_run == 256
