@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Any
 
-__all__ = ["Z95", "wilson_interval", "clustered_share_interval", "Rate", "wilson_rate", "mean_interval",
+__all__ = ["Z95", "Estimate", "ESTIMATE_COLUMNS", "estimate_field", "stored_row",
+           "wilson_interval", "clustered_share_interval", "Rate", "wilson_rate", "mean_interval",
            "RatioOfSums", "PairedRatioSums", "two_sided_p", "holm", "json_ready", "chi2_sf", "MIN_EXPECTED",
            "ChiSquare", "chi_square_gof"]
 
@@ -27,6 +28,80 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """One measured quantity with its 95% interval, the one shape every result gives an interval:
+    ``value`` (a share from 0 to 1, a mean, a difference), ``low``..``high`` (NaN when it cannot be
+    had: no row, or too few to spread), ``n`` the rows it is measured on and ``clusters`` the
+    independent clusters those rows come in (the games whose deals share a score; None where the
+    rows are independent). A stored table or a JSON result spells it under its own column names
+    (``estimate_field``, ``stored_row``), which therefore never change with this type."""
+
+    value: float
+    low: float
+    high: float
+    n: int | None = None
+    clusters: int | None = None
+
+    @classmethod
+    def share(cls, successes: int, n: int) -> Estimate:
+        """``successes / n`` with its Wilson 95% interval (all NaN when ``n`` is 0)."""
+        return cls(successes / n if n else math.nan, *wilson_interval(successes, n), n=n)
+
+    @classmethod
+    def mean(cls, mean: float, std: float, n: int) -> Estimate:
+        """A mean of ``n`` independent rows with its normal 95% interval from their standard deviation."""
+        return cls(mean, *mean_interval(mean, std, n), n=n)
+
+    @classmethod
+    def none(cls, n: int = 0, clusters: int | None = None) -> Estimate:
+        """Nothing to measure: every figure NaN."""
+        return cls(math.nan, math.nan, math.nan, n=n, clusters=clusters)
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return (self.low, self.high)
+
+    def columns(self, value: str, low: str, high: str) -> dict[str, float]:
+        """The estimate as a stored row spells it: value and bounds under the row's column names."""
+        return {value: self.value, low: self.low, high: self.high}
+
+
+ESTIMATE_COLUMNS = "estimate_columns"  # a dataclass field's metadata key: the stored names of an Estimate
+
+
+def estimate_field(value: str, low: str, high: str, **kwargs: Any) -> Any:
+    """A dataclass field holding an ``Estimate`` that a stored row spells as the three columns
+    ``value``, ``low``, ``high`` (the names every earlier table used, which stay)."""
+    return dataclasses.field(metadata={ESTIMATE_COLUMNS: (value, low, high)}, **kwargs)
+
+
+def _names_estimate(annotation: Any) -> bool:
+    """Whether a field's annotation (text under ``from __future__ import annotations``) is an
+    ``Estimate``, or one or None."""
+    text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", str(annotation))
+    return text.replace(" ", "") in ("Estimate", "Estimate|None", "None|Estimate", "Optional[Estimate]")
+
+
+def stored_row(record: Any) -> dict[str, Any]:
+    """A result record (a dataclass instance) as its stored row: each field by its name, but an
+    ``Estimate`` field as the three columns its ``estimate_field`` names (by default ``NAME``,
+    ``NAME_low``, ``NAME_high``), and a missing one (None) as those three columns of None."""
+    row: dict[str, Any] = {}
+    for f in dataclasses.fields(record):
+        value = getattr(record, f.name)
+        names = f.metadata.get(ESTIMATE_COLUMNS)
+        if names is None and (isinstance(value, Estimate) or _names_estimate(f.type)):
+            names = (f.name, f"{f.name}_low", f"{f.name}_high")
+        if names is None:
+            row[f.name] = dataclasses.asdict(value) if dataclasses.is_dataclass(value) else value
+        elif value is None:
+            row.update(dict.fromkeys(names))
+        else:
+            row.update(value.columns(*names))
+    return row
 
 
 Rate = tuple[float, float, float]

@@ -3,6 +3,7 @@ answer."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from statistics import NormalDist
 
@@ -11,12 +12,15 @@ import pytest
 
 from analysis.stats import (
     Z95,
+    Estimate,
     PairedRatioSums,
     RatioOfSums,
     chi2_sf,
     chi_square_gof,
     clustered_share_interval,
+    estimate_field,
     holm,
+    stored_row,
     two_sided_p,
     wilson_interval,
     wilson_rate,
@@ -193,3 +197,28 @@ def test_a_clustered_share_interval_covers_as_it_says():
 def test_a_share_without_a_standard_error_has_no_interval():
     assert all(math.isnan(x) for x in clustered_share_interval(0.5, math.nan, 1))
     assert all(math.isnan(x) for x in clustered_share_interval(0.5, 0.1, 0))
+
+
+# ---- the one interval type -----------------------------------------------------------------------
+def test_an_estimate_of_a_share_is_wilson_s_and_of_nothing_is_nan():
+    e = Estimate.share(3, 10)
+    assert (e.value, e.interval, e.n) == (0.3, wilson_interval(3, 10), 10)
+    none = Estimate.share(0, 0)
+    assert all(math.isnan(x) for x in (none.value, none.low, none.high)) and none.n == 0
+    m = Estimate.mean(2.0, 1.0, 4)
+    assert m.value == 2.0 and m.low == pytest.approx(2.0 - Z95 / 2) and m.high == pytest.approx(2.0 + Z95 / 2)
+
+
+def test_a_stored_row_spells_each_estimate_under_its_own_column_names():
+    @dataclasses.dataclass(frozen=True)
+    class Row:
+        name: str
+        make: Estimate = estimate_field("p_make", "ci_low", "ci_high")
+        gain: Estimate | None = None
+        extra: int = 0
+
+    row = stored_row(Row("a", Estimate(0.5, 0.25, 0.75, n=8), Estimate(1.0, -1.0, 3.0), 7))
+    assert row == {"name": "a", "p_make": 0.5, "ci_low": 0.25, "ci_high": 0.75,
+                   "gain": 1.0, "gain_low": -1.0, "gain_high": 3.0, "extra": 7}
+    assert stored_row(Row("b", Estimate.none()))["gain_high"] is None  # a missing estimate: its columns, empty
+    assert list(stored_row(Row("b", Estimate.none()))) == list(row)
