@@ -188,9 +188,9 @@ def tables_marriages(*, deals: int, seed: int = 0, rules: str | HouseRules = "cl
             name = "rules" if isinstance(spec, HouseRules) else Path(spec).stem if str(spec).endswith(".toml") else spec
             label = f"{i + 1}-{name}"
             folders[label] = "marriage-play" if len(names) == 1 else f"marriage-play-{label}"
-            played = load_rules(spec)
-            specs[label] = BatchSpec(mode="deals", n=play_deals, rules=played,
-                                     players=players_or_default(players, played), seed=seed)
+            house = load_rules(spec)
+            specs[label] = BatchSpec(mode="deals", n=play_deals, rules=house,
+                                     players=players_or_default(players, house), seed=seed)
         play = {label: {k: v for k, v in spec.metadata().items() if k in PLAY_KEYS} for label, spec in specs.items()}
     meta = {"thousand_version": __version__, FINGERPRINT: code_fingerprint("marriages.odds"), "table": "marriages",
             "sample_size": deals, "seed": seed, "rules": rec.to_dict()}
