@@ -425,7 +425,7 @@ def tables_marriages(
 ) -> None:
     """Marriage odds: exact by counting, next to the same quantities in random deals (95% intervals);
     and what becomes of held marriages in play."""
-    from analysis.marriages import tables_marriages as run_table
+    from analysis.marriages.odds import tables_marriages as run_table
     from analysis.present.json_text import to_json
     from analysis.present.plots import plot_marriage_odds, plot_marriage_worth
     from analysis.present.text import marriage_odds_lines

@@ -7,7 +7,7 @@ for JSON; none of them formats text, draws or knows the command line:
   playouts of fixed deals (``sim.engine.playouts``);
 - ``tables``: the bid-success tables and the cheat sheets (``tables_bids`` → ``BidTable``);
 - ``marriages``: exact marriage and talon odds beside simulated rates, marriages in play, and what
-  a marriage is worth (``tables_marriages`` → ``MarriageOdds``);
+  a marriage is worth, one module a job (``marriages.odds.tables_marriages`` → ``MarriageOdds``);
 - ``barrel``: barrel survival by attempt and cause (``tables_barrel`` → ``BarrelStats``);
 - ``compare``: rule sets on the same deals (``compare`` → ``Comparison``);
 - ``tournament``: players over every seating of the same deals (``tournament`` →

@@ -102,12 +102,14 @@ def worded_for(out: Path, inner: Path) -> Iterator[None]:
 
 def reworded(message: str, out: Path, inner: Path) -> str:
     """``message`` about a run in ``inner`` (a folder of ``out``) as the user would say it:
-    "--out OUT: runs/X ..."; a message that names nothing in ``inner`` is left as it is."""
+    "--out OUT: runs/X ..." (a run in ``out`` itself, ``inner`` being ``out``: "--out OUT: X ...");
+    a message that names nothing in ``inner`` is left as it is."""
     inside = f"{inner}{os.sep}"
     if inside not in message:
         return message
     text = message.replace(f"--out {inside}", inside).replace(f"run {inside}", f"the run {inside}")
-    text = text.replace(inside, f"{inner.relative_to(out)}{os.sep}")
+    rel = inner.relative_to(out)
+    text = text.replace(inside, f"{rel}{os.sep}" if rel.parts else "")
     # A run of an analysis is redone by the analysis's command, not by simulate.
     text = text.replace("run the same thousand simulate command again", "run the same command again")
     return f"--out {out}: {text}"

@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
     from analysis.barrel import BarrelStats
     from analysis.compare import Comparison
-    from analysis.marriages import MarriageOdds
+    from analysis.marriages.odds import MarriageOdds
     from analysis.strategy import StrategyReport
     from analysis.tables import BidTable
     from analysis.tournament import TournamentResult
@@ -265,7 +265,7 @@ def _is_report_file(path: Path) -> bool:
 
 
 # The analysis module whose code computes each section's stored tables (its code fingerprint).
-SECTION_MODULES = {"bids": "tables", "marriages": "marriages", "barrel": "barrel", "rules": "compare",
+SECTION_MODULES = {"bids": "tables", "marriages": "marriages.odds", "barrel": "barrel", "rules": "compare",
                    "players": "tournament", "strategy": "strategy"}
 
 
@@ -371,7 +371,7 @@ def _bids(folder: Path, rules: str, seed: int, sizes: Sizes, threads: int | None
 
 
 def _marriages(folder: Path, bids: Path, rules: str, seed: int, sizes: Sizes, backend, fresh: bool) -> MarriageOdds:
-    from analysis.marriages import tables_marriages
+    from analysis.marriages.odds import tables_marriages
     from analysis.present.plots import plot_marriage_odds, plot_marriage_worth
     from analysis.tables import TABLE_FILE
 
@@ -427,7 +427,8 @@ def _strategy(folder: Path, rules: str, seed: int, sizes: Sizes, backend, fresh:
 
 def figure_specs() -> dict[str, list[tuple[str, str]]]:
     """The plots each section shows: (file in the section's folder, caption)."""
-    from analysis import barrel, compare, marriages, strategy, tables, tournament
+    from analysis import barrel, compare, strategy, tables, tournament
+    from analysis.marriages import odds
 
     return {
         "bids": [(tables.PLOT_FILE,
@@ -435,9 +436,9 @@ def figure_specs() -> dict[str, list[tuple[str, str]]]:
                   "check on the same deals as open circles."),
                  (tables.METHODS_PLOT_FILE, "The learned player checked against pimc on the same deals (heuristic "
                                             "player and double dummy beside).")],
-        "marriages": [(marriages.PLOT_FILE, "Marriage odds: exact (bars) against random deals, dealt and not played "
+        "marriages": [(odds.PLOT_FILE, "Marriage odds: exact (bars) against random deals, dealt and not played "
                                             "(points with 95% intervals)."),
-                      (marriages.WORTH_PLOT_FILE, "What holding each suit's marriage adds to the declarer's points "
+                      (odds.WORTH_PLOT_FILE, "What holding each suit's marriage adds to the declarer's points "
                                                   f"playing 120 in the bid table's deals ({PLAYER} player, all seats; "
                                                   "double dummy beside).")],
         "barrel": [(barrel.PLOT_FILE, "How barrel episodes end, leaving upward by attempt, and winning from a score "

@@ -1,10 +1,10 @@
 """One pipeline for every study that plays its own runs and stores a table in its ``--out`` folder
-(``compare``, ``tournament``, ``tables barrel``, ``tables strategy``, ``tables win-chances``;
-``tables marriages``, which stores two tables, still takes its ``Study`` and ``store_table`` by
-hand): a ``Plan`` (the runs, the table's provenance and identity, the folder) and ``run_study(plan,
-measure)``, which checks what the folder holds (reuse, refuse, or with ``fresh`` redo beside and
-swap in), plays, requires finished games, hands the runs to the study's ``measure`` and stores the
-table it returns with its provenance and manifest. A study supplies its plan and its measure; the
+(``compare``, ``tournament``, ``tables barrel``, ``tables strategy``, ``tables win-chances``,
+``tables marriages``): a ``Plan`` (the runs, the table's provenance and identity, the folder) and
+``run_study(plan, measure)``, which checks what the folder holds (reuse, refuse, or with ``fresh``
+redo beside and swap in), plays, requires finished games, hands the runs to the study's ``measure``
+and stores the table it returns (and the tables beside it: ``Plan.beside``) with its provenance and
+manifest. A study supplies its plan and its measure; the
 folder's rules below are written here once.
 
 Such a folder holds the study's table (``compare.parquet``, ...), whose metadata records the
@@ -122,21 +122,25 @@ def table_damage(table: Path) -> str | None:
 
 
 def check_stored(out: Path, table: Path, meta: dict, fields: Fields | Callable[[dict], Fields], *, what: str,
-                 runs: dict, fresh: bool) -> bool:
+                 runs: dict, fresh: bool, stored_identity: Callable[[dict], dict] | None = None) -> bool:
     """Refuse (one line, nothing touched) what ``out`` holds that this analysis cannot reuse: a
     stored ``table`` made by other code or with other arguments than ``meta`` says (compared on
     ``fields``, or on the fields a function of the stored metadata gives); a run folder of ``runs``
-    ({path: BatchSpec}, all in one folder under ``out``) holding another run, or a run that lost
-    its spec. A damaged table (``table_damage``) is no refusal: it is computed again from its runs.
-    With ``fresh`` only what fresh cannot replace is refused (a run folder holding files that are
-    not a run's). Returns whether the result must be redone apart (``Study``): with ``fresh``,
-    what ``out`` holds is not the result asked for."""
+    ({path: BatchSpec}, all in one folder under ``out``, or none) holding another run, or a run
+    that lost its spec. A damaged table (``table_damage``) is no refusal: it is computed again from
+    its runs. ``stored_identity``: the stored metadata in the words of ``meta``, when the table
+    records its identity otherwise (``Plan.stored_identity``). With ``fresh`` only what fresh
+    cannot replace is refused (a run folder holding files that are not a run's). Returns whether
+    the result must be redone apart (``Study``): with ``fresh``, what ``out`` holds is not the
+    result asked for."""
     check_out(out)
-    inner = next(iter(runs)).parent
+    inner = next(iter(runs)).parent if runs else out
     try:
         if table.exists() and table_damage(table) is None:
             wanted = json.loads(json.dumps(json_ready(meta)))
             stored = read_table_metadata(table)
+            if stored_identity is not None:
+                stored = stored_identity(stored)
             line = refusal(what, stored, wanted, fields(stored) if callable(fields) else fields, REMEDY)
             if line:
                 raise StaleResultError(line)
@@ -222,15 +226,17 @@ class Study:
             return  # written atomically: unreadable means damaged, so the redo is not trusted (home discards it)
         self._swap(record["moved"], record["removed"])
 
-    def home(self, meta: dict, fields: Fields | Callable[[dict], Fields], *, what: str, fresh: bool) -> Path:
+    def home(self, meta: dict, fields: Fields | Callable[[dict], Fields], *, what: str, fresh: bool,
+             stored_identity: Callable[[dict], dict] | None = None) -> Path:
         """Check what ``out`` holds (``check_stored``, refusing what cannot be reused) and return
         where this command plays and stores: ``out``, or (``fresh``, and ``out`` not holding the
         result asked for) the redo folder, resumed when a redo of the same ``meta`` was left
         unfinished, else begun empty, the old result's runs that are the very runs asked for
-        carried in."""
+        carried in. ``stored_identity``: as ``check_stored`` takes it."""
         self.settle()
         runs = {self.out / rel: spec for rel, spec in self.runs.items()}
-        redo = check_stored(self.out, self.out / self.tables[0], meta, fields, what=what, runs=runs, fresh=fresh)
+        redo = check_stored(self.out, self.out / self.tables[0], meta, fields, what=what, runs=runs, fresh=fresh,
+                            stored_identity=stored_identity)
         return self.redo_folder(meta) if redo else self.out
 
     def redo_folder(self, meta: dict) -> Path:
@@ -356,12 +362,18 @@ class Plan:
 
     - ``out``: the folder the user gave; ``name``: the study ("compare"), naming its redo folder;
     - ``table``: the file of its stored table in ``out``; ``drawn``: the files drawn from it (plots);
-    - ``runs``: {label: its ``BatchSpec``}, played in the order given; ``stage`` names them on the
-      progress bar ("rule sets"), or {label: its stage}, each stage's runs played together in
-      turn; ``folders``: {label: its folder relative to ``out``, under ``runs_dir``};
+    - ``beside``: the other tables it stores in ``out`` ({file: its frame from the result}), with
+      the same metadata, after ``table``; a frame None: no such table this time (one an earlier
+      command left is removed, with its manifest);
+    - ``runs``: {label: its ``BatchSpec``}, played in the order given (none: a study that plays
+      nothing this time); ``stage`` names them on the progress bar ("rule sets"), or {label: its
+      stage}, each stage's runs played together in turn; ``folders``: {label: its folder relative
+      to ``out``, under ``runs_dir`` ("": in ``out`` itself)};
     - ``provenance``: what makes the table, stored as its metadata (the study's measure may add
       what it counts, the finished games, say); ``identity``: the fields a stored table is compared
-      on (``identity``, or a function of the stored metadata: ``compared_on``);
+      on (``identity``, or a function of the stored metadata: ``compared_on``); ``stored_identity``:
+      for a table whose metadata records what identifies it otherwise than ``provenance`` asks it,
+      the stored metadata in ``provenance``'s words (None: as stored);
     - ``what``: the table as a refusal names it ("the comparison");
     - ``each_finishes``: what a run is called when each must have a finished game ("rule set"), or
       None when the measure judges the finished games itself;
@@ -370,7 +382,10 @@ class Plan:
       (the one asked for, intact, and no ``fresh``) is then returned as it is, no run read or
       played. None (the default): every rerun measures the runs again;
     - ``metadata``: the table's metadata for a result, when it stores more than the result's
-      provenance (what ``reuse`` reads back besides the rows); None: the provenance.
+      provenance (what ``reuse`` reads back besides the rows); None: the provenance;
+    - ``strict``: each metadata value stored as strict JSON (``analysis.stats.json_ready``: a number
+      that is not finite as null); False: as ``json.dumps`` writes it (NaN), for a table stored so
+      before the pipeline (the marriage tables).
     """
 
     out: Path
@@ -387,11 +402,14 @@ class Plan:
     each_finishes: str | None = None
     reuse: Callable[[Path], PlayedResult | None] | None = None
     metadata: Callable[[PlayedResult], dict] | None = None
+    beside: dict[str, Callable[[PlayedResult], pl.DataFrame | None]] = dataclasses.field(default_factory=dict)
+    stored_identity: Callable[[dict], dict] | None = None
+    strict: bool = True
 
     def study(self) -> Study:
-        """What the study owns in ``out``: its table, its plots and its runs."""
+        """What the study owns in ``out``: its tables, its plots and its runs."""
         runs = {self.folders[label]: spec for label, spec in self.runs.items()}
-        return Study(self.out, self.name, (self.table,), runs, drawn=self.drawn)
+        return Study(self.out, self.name, (self.table, *self.beside), runs, drawn=self.drawn)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -414,7 +432,8 @@ def run_study(plan: Plan, measure: Callable[[Played], Result], *, progress: Prog
     (``Plan.metadata``, by default its provenance) and manifest; swap a redo in. Errors about a
     run name it as the user would, under ``--out``."""
     study = plan.study()
-    home = study.home(plan.provenance, plan.identity, what=f"{plan.what} stored in --out {plan.out}", fresh=fresh)
+    home = study.home(plan.provenance, plan.identity, what=f"{plan.what} stored in --out {plan.out}", fresh=fresh,
+                      stored_identity=plan.stored_identity)
     table = plan.out / plan.table
     if plan.reuse is not None and home == plan.out and not fresh and table.exists() and manifest_problem(table) is None:
         stored = plan.reuse(table)
@@ -433,6 +452,14 @@ def run_study(plan: Plan, measure: Callable[[Played], Result], *, progress: Prog
             finished = require_finished(dirs, what=plan.each_finishes, limit=limit)
         result = measure(Played(dirs=dirs, finished=finished))
     metadata = result.provenance if plan.metadata is None else plan.metadata(result)
-    store_table(result.to_polars(), home / plan.table, {k: json.dumps(json_ready(v)) for k, v in metadata.items()})
+    encoded = {k: json.dumps(json_ready(v) if plan.strict else v) for k, v in metadata.items()}
+    store_table(result.to_polars(), home / plan.table, encoded)
+    for name, frame_of in plan.beside.items():
+        frame = frame_of(result)
+        if frame is None:  # a table left by an earlier command would not be this result's
+            (home / name).unlink(missing_ok=True)
+            manifest_path(home / name).unlink(missing_ok=True)
+        else:
+            store_table(frame, home / name, encoded)
     study.commit(home)
     return result

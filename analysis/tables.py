@@ -434,7 +434,7 @@ def read_metadata(path: Path) -> dict:
     return {k.decode(): json.loads(v) for k, v in raw.items() if k.decode() != "ARROW:schema"}
 
 
-# The columns a reader of a bid table needs (``analysis.marriages.marriage_worth``, the summaries).
+# The columns a reader of a bid table needs (``analysis.marriages.worth.marriage_worth``, the summaries).
 TABLE_COLUMNS = ("deal", "hand", "talon", "aces", "tens", "marriages", "marriage_value", "longest_suit", "bid_cap",
                  "dd_points", "heuristic_points", "pimc_points", "learned_points", "learned_made",
                  *(f"{seat}_{f}" for seat in SEAT_NAMES for f in LINE_FIELDS))

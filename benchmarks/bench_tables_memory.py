@@ -30,7 +30,7 @@ elif kind == "tournament":
     from analysis.tournament import tournament
     tournament(players=["heuristic", "leadage", "random"], games=n // 6, out=out)
 else:
-    from analysis.marriages import tables_marriages
+    from analysis.marriages.odds import tables_marriages
     tables_marriages(deals=1000, play_deals=n, out=out)
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, time.perf_counter() - t)
 """

@@ -6,8 +6,9 @@ ranked by its own ``layer``, so that the picture and the structure test cannot d
 are gathered into groups: each sub-package of ``sim`` (``sim.game``, ``sim.solver``, ...), the
 modules beside them (``sim base``: the Numba settings, the thread pool, the code fingerprint, the
 argument checks, the package face), the analysis core (the modules of ``analysis.study``'s layer),
-each study, ``analysis.present``, the report, ``cli`` and ``thousand``. Each group is a box on the
-row of its layer, the lowest at the bottom; an arrow is an import between two groups. An arrow
+each study (one that is a sub-package, ``analysis.marriages``, one group), ``analysis.present``,
+the report, ``cli`` and ``thousand``. Each group is a box on the row of its layer, the lowest at
+the bottom; an arrow is an import between two groups. An arrow
 within one layer is dashed; one that runs upward, or that belongs to a circle of groups, is drawn
 red (there should be none).
 Prints the groups, the layers, the edges and any upward edge or circle.
@@ -38,8 +39,8 @@ def group(module: str) -> str:
     if parts[0] == "sim":
         return f"sim.{parts[1]}" if len(parts) > 1 and (ROOT / "sim" / parts[1]).is_dir() else "sim base"
     if parts[0] == "analysis" and len(parts) > 1:
-        if parts[1] == "present":
-            return "analysis.present"
+        if parts[1] == "present" or (ROOT / "analysis" / parts[1]).is_dir():
+            return f"analysis.{parts[1]}"  # a sub-package is one group: analysis.present, analysis.marriages
         return CORE if layer(module) == layer("analysis.study") else module
     return module
 

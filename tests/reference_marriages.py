@@ -1,4 +1,4 @@
-"""Naive twins of analysis.marriages' exact odds, computed another way: card by card.
+"""Naive twins of analysis.marriages.exact's odds, computed another way: card by card.
 
 ``hand_distribution`` walks the 24 cards one at a time, each either taken or not, and keeps the
 number of ways to reach every (cards taken, K/Q held per suit) state; ``deal_distribution`` places

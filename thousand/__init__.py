@@ -18,7 +18,9 @@ adds nothing of its own. The presenting wing (text, JSON, plots, the report's pa
 from analysis.advisor import Advice, advise
 from analysis.barrel import BarrelStats, tables_barrel
 from analysis.compare import Comparison, compare
-from analysis.marriages import MarriageOdds, MarriagePlay, MarriageWorth, tables_marriages
+from analysis.marriages.in_play import MarriagePlay
+from analysis.marriages.odds import MarriageOdds, tables_marriages
+from analysis.marriages.worth import MarriageWorth
 from analysis.present.json_text import to_json
 from analysis.report import build_report
 from analysis.summary import RunSummary, summarize_run

@@ -15,7 +15,7 @@ from sim.game.cards import SUIT_SYMBOLS
 if TYPE_CHECKING:
     from analysis.barrel import BarrelStats, BarrelSummary, Share
     from analysis.compare import Comparison
-    from analysis.marriages import MarriageOdds
+    from analysis.marriages.odds import MarriageOdds
     from analysis.report_plan import Sizes
     from analysis.strategy import Difference, Estimate, StrategyReport
     from analysis.tables import BidTable, CheatRow, SeatAdvice

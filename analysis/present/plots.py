@@ -13,7 +13,8 @@ if TYPE_CHECKING:
 
     from analysis.barrel import BarrelStats
     from analysis.compare import Comparison
-    from analysis.marriages import MarriageOdds, MarriageWorth
+    from analysis.marriages.odds import MarriageOdds
+    from analysis.marriages.worth import MarriageWorth
     from analysis.strategy import StrategyReport
     from analysis.tables import BidTable
     from analysis.tournament import TournamentResult

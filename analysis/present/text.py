@@ -18,7 +18,9 @@ if TYPE_CHECKING:  # the result types only: importing the advisor loads the comp
     from analysis.advisor import Advice
     from analysis.barrel import BarrelStats, Share
     from analysis.compare import Comparison
-    from analysis.marriages import MarriageOdds, MarriagePlay, MarriageWorth, WorthRow
+    from analysis.marriages.in_play import MarriagePlay
+    from analysis.marriages.odds import MarriageOdds
+    from analysis.marriages.worth import MarriageWorth, WorthRow
     from analysis.strategy import StrategyReport
     from analysis.summary import RunSummary
     from analysis.tables import BidTable, CheatRow, SeatAdvice
@@ -628,7 +630,7 @@ def marriage_play_lines(result: MarriagePlay) -> list[str]:
     the marriages held, by role and suit."""
     import math
 
-    from analysis.marriages import FATES
+    from analysis.marriages.in_play import FATES
 
     lines = [f"marriages in play: {result.deals:,} deals played by the {players_text(result.players)} (seed "
              f"{result.seed}); of the marriages (K and Q of a suit) each role held in the cards it played with, the "

@@ -116,3 +116,41 @@ def test_a_table_holding_its_whole_result_is_read_back_without_a_run_read(tmp_pa
     assert run_study(plan, measure) == result and len(measured) == 3  # a damaged table is made again
     run_study(plan_of(out), counted)  # stored without its summary
     assert run_study(plan, measure) == result and len(measured) == 4  # nothing to read back: measured again
+
+
+def test_tables_beside_a_plan_with_no_runs_and_a_stored_identity(tmp_path):
+    """``Plan.beside`` stores more tables with the same metadata (one a result has not is removed,
+    manifest and all); a plan may play nothing; ``Plan.stored_identity`` compares a table whose
+    metadata records its identity otherwise (here under "recorded"); ``Plan.strict`` False keeps
+    a NaN in the metadata as ``json.dumps`` writes it."""
+    out = tmp_path / "o"
+
+    @dataclasses.dataclass(frozen=True)
+    class Two:
+        extra: bool
+        provenance: dict
+
+        def to_polars(self) -> pl.DataFrame:
+            return pl.DataFrame({"x": [1]})
+
+    def plan(extra: bool, seed: int = 0) -> Plan:
+        return Plan(out=out, name="two", table="main.parquet", runs={}, folders={},
+                    provenance={"table": "two", "seed": seed}, identity=identity(table=None, seed="--seed"),
+                    what="the two tables", stage="nothing", runs_dir="",
+                    beside={"extra.parquet": lambda r: pl.DataFrame({"y": [2]}) if r.extra else None},
+                    stored_identity=lambda stored: {**stored, "seed": stored["recorded"]}, strict=False)
+
+    def measure(extra: bool, seed: int = 0):
+        return lambda played: Two(extra, {"table": "two", "recorded": seed, "spread": float("nan")})
+
+    run_study(plan(True), measure(True))
+    assert read_table_metadata(out / "extra.parquet") == read_table_metadata(out / "main.parquet")
+    assert pl.read_parquet_metadata(out / "main.parquet")["spread"] == "NaN"
+    assert (out / "extra.json").is_file()
+    run_study(plan(False), measure(False))  # the same identity: no refusal; no extra table this time
+    assert not (out / "extra.parquet").exists() and not (out / "extra.json").exists()
+    with pytest.raises(StaleResultError, match="the seed"):  # compared on what stored_identity reads
+        run_study(plan(False, seed=1), measure(False, seed=1))
+    run_study(plan(True, seed=1), measure(True, seed=1), fresh=True)
+    assert read_table_metadata(out / "extra.parquet")["recorded"] == 1
+    assert sorted(p.name for p in out.iterdir()) == ["extra.json", "extra.parquet", "main.json", "main.parquet"]

@@ -15,8 +15,9 @@ import pytest
 from cli_checks import one_error_line, snapshot
 from typer.testing import CliRunner
 
-from analysis import barrel, compare, marriages, strategy, study, tournament
+from analysis import barrel, compare, strategy, study, tournament
 from analysis import win_chances as wc
+from analysis.marriages import odds
 from analysis.stored import StaleResultError
 from analysis.study import COMMIT_FILE, STAGING_SUFFIX, Study
 from cli import app
@@ -30,8 +31,8 @@ STUDIES = {
                    {"players": ["heuristic", "random", "heuristic"], "games": 30}, tournament.TABLE_FILE),
     "barrel": (barrel.tables_barrel, {"rules": ["classic", "online"], "games": 20, "players": "heuristic"},
                {"rules": ["classic", "online"], "games": 30, "players": "heuristic"}, barrel.TABLE_FILE),
-    "marriages": (marriages.tables_marriages, {"deals": 500, "play_deals": 20, "players": "heuristic"},
-                  {"deals": 500, "play_deals": 30, "players": "heuristic"}, marriages.TABLE_FILE),
+    "marriages": (odds.tables_marriages, {"deals": 500, "play_deals": 20, "players": "heuristic"},
+                  {"deals": 500, "play_deals": 30, "players": "heuristic"}, odds.TABLE_FILE),
     "strategy": (strategy.strategy, {"games": 6, "deals": 20, "players": "heuristic"},
                  {"games": 8, "deals": 20, "players": "heuristic"}, strategy.TABLE_FILE),
     "win_chances": (wc.win_chances, {"games": 20, "players": "heuristic"},

@@ -279,11 +279,11 @@ def test_an_edited_marriage_fingerprint_is_refused_and_fresh_redoes_it(marriage_
     args = [out if a == src else a for a in args]
     _set_metadata(out / "marriages.parquet", code_fingerprint=OTHER_CODE)
     before = _files(out)
-    _refused(_invoke(args), f"--out {out}", "other code", OTHER_CODE, code_fingerprint("marriages"), "--fresh")
+    _refused(_invoke(args), f"--out {out}", "other code", OTHER_CODE, code_fingerprint("marriages.odds"), "--fresh")
     assert _files(out) == before
     res = _invoke([*args, "--fresh"])
     assert res.exit_code == 0 and _same_output(res, made, out, src)
-    assert tables.read_metadata(out / "marriages.parquet")[FINGERPRINT] == code_fingerprint("marriages")
+    assert tables.read_metadata(out / "marriages.parquet")[FINGERPRINT] == code_fingerprint("marriages.odds")
 
 
 def test_played_deals_of_other_code_are_refused(marriage_store, tmp_path):
