@@ -297,7 +297,7 @@ class OddsRow:
 def marriage_table(*, deals: int, seed: int = 0, rules: HouseRules | None = None) -> tuple[OddsRow, ...]:
     """A row (quantity, exact fraction, simulated rate with its 95% interval and sample size) for
     every quantity; ``deals`` random deals from ``seed``."""
-    from analysis.tables import random_deals
+    from analysis.deals import random_deals
 
     rules = rules or HouseRules()
     if not 1 <= deals <= MAX_MARRIAGE_DEALS:
@@ -952,7 +952,7 @@ def marriage_worth(bids: Path, *, risk: float = 0.3, rules: HouseRules | None = 
     rules, when the caller has them (else read from its metadata)."""
     import polars as pl
 
-    from analysis.tables import LINE_PLAYER, read_metadata
+    from analysis.bids.table import LINE_PLAYER, read_metadata
 
     if not 0 < risk < 1:
         raise InputError(f"--risk must be between 0 and 1, not {risk}")
@@ -1077,7 +1077,7 @@ def tables_marriages(*, deals: int, seed: int = 0, rules: str | HouseRules = "cl
         raise InputError("--play-deals stores its deals: give --out")
     rec = load_rules(rules)
     if bids is not None:
-        from analysis.tables import open_bid_table
+        from analysis.bids.table import open_bid_table
 
         open_bid_table(Path(bids), rules=rec, rules_name=rules if isinstance(rules, str) else "(a HouseRules)")
     # One run per rule set of the play (the house rules that change what becomes of a marriage:
@@ -1174,9 +1174,9 @@ def _check_stored_table(out: Path, wanted: dict) -> None:
     """Refuse a marriage table stored in ``out`` by other code or with other arguments (``wanted``:
     this table's metadata with its "play" spec). A damaged one (``analysis.study.table_damage``) is
     no refusal: it is made again, from its runs."""
+    from analysis.bids.table import read_metadata
     from analysis.stored import StaleResultError, refusal
     from analysis.study import table_damage
-    from analysis.tables import read_metadata
 
     path = out / TABLE_FILE
     if not path.exists() or table_damage(path) is not None:

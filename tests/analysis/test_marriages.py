@@ -246,16 +246,16 @@ def test_cli_marriages_in_play_stored_and_resumed(tmp_path):
 
 @pytest.fixture(scope="module")
 def bid_table(tmp_path_factory):
-    from analysis import tables
+    from analysis.bids.table import build_bid_tables
 
-    return tables.build_bid_tables(deals=600, seed=5, out=tmp_path_factory.mktemp("bids"), pimc_deals=0)
+    return build_bid_tables(deals=600, seed=5, out=tmp_path_factory.mktemp("bids"), pimc_deals=0)
 
 
 def test_worth_from_a_bid_table_matches_numpy(bid_table):
     import numpy as np
     import polars as pl
 
-    from analysis.tables import read_metadata
+    from analysis.bids.table import read_metadata
 
     path = bid_table
     worth = marriages.marriage_worth(path, risk=0.3)
