@@ -40,7 +40,8 @@ def group(module: str) -> str:
     if parts[0] == "analysis" and len(parts) > 1:
         if parts[1] == "present":
             return "analysis.present"
-        return CORE if layer(module) == layer("analysis.study") else module
+        # A study is one box, a module or a sub-package (``analysis.bids``) alike.
+        return CORE if layer(module) == layer("analysis.study") else ".".join(parts[:2])
     return module
 
 

@@ -111,7 +111,7 @@ def test_the_bid_table_is_the_same_on_the_cluster(cluster, tmp_path):
     local = build_bid_tables(deals=120, seed=3, out=tmp_path / "threads", pimc_deals=2, worlds=2)
     calls = []
     remote = build_bid_tables(deals=120, seed=3, out=tmp_path / "dask", pimc_deals=2, worlds=2,
-                                     backend=cluster, progress=lambda *call: calls.append(call))
+                              backend=cluster, progress=lambda *call: calls.append(call))
     assert pl.read_parquet(remote).equals(pl.read_parquet(local))
     assert file_sha256(remote) == file_sha256(local)
     assert [(done, total) for _, done, total in calls] == [(0, 1), (1, 1)]  # the part came back and was stored

@@ -6,8 +6,10 @@ import numpy as np
 import polars as pl
 
 from analysis.bids.classes import line_array
+from analysis.bids.hand import SEATS
 from analysis.bids.parts import LINE_FIELDS, SEAT_NAMES, hand_features, line_limits
 from analysis.bids.table import read_metadata
+from sim.engine.playouts import LINE_COLUMNS, PASS_LINE, Known, Situation, auction_lines, sample_unseen
 from sim.game.cards import parse_hand
 from sim.game.rules import HouseRules
 
@@ -15,10 +17,6 @@ from sim.game.rules import HouseRules
 def test_stored_lines_are_the_auction_lines_of_the_deal(table):
     """The stored lines of a class's deals rebuilt (``line_array``) equal a fresh ``auction_lines``
     play of the same deals, seat by seat (the learned player is deterministic given the deal)."""
-    from analysis.advisor import SEATS
-
-    from sim.engine.playouts import LINE_COLUMNS, Situation, auction_lines
-
     _, path = table
     df = pl.read_parquet(path)
     cap = int(df["bid_cap"].max())  # the hands with the most lines
@@ -49,10 +47,6 @@ def test_hand_features():
 
 
 def test_pass_line_with_one_hand_per_sample_equals_the_single_hand_line():
-    from analysis.advisor import SEATS
-
-    from sim.engine.playouts import LINE_COLUMNS, PASS_LINE, Known, Situation, auction_lines, sample_unseen
-
     rules = HouseRules()
     hand = parse_hand("AH TH KH QH AS 9C JD")
     samples = sample_unseen(hand, Known(), 120, 3)

@@ -85,7 +85,7 @@ def test_parts_resume_after_an_interruption_and_match_one_go(tmp_path, monkeypat
     assert (out / PARTS_DIR / "part-00000.parquet").exists() and not (out / TABLE_FILE).exists()
     calls = []
     path = build_bid_tables(deals=230, seed=6, out=out, pimc_deals=130, worlds=2, threads=1,
-                                   progress=lambda *call: calls.append(call))
+                            progress=lambda *call: calls.append(call))
     # Counted in parts: the one kept, then each part stored; the stage says so in words.
     assert "(1 already played)" in calls[0][0]
     assert [(done, total) for _, done, total in calls] == [(1, 3), (2, 3), (3, 3)]
@@ -110,7 +110,7 @@ def test_parts_of_another_table_are_not_reused(tmp_path, monkeypatch):
     assert (parts / "part-00000.parquet").read_bytes() == b"not this table's"  # refused: left as it was
     stages = []
     build_bid_tables(deals=60, seed=1, out=out, pimc_deals=0, progress=lambda s, d, t: stages.append(s),
-                            fresh=True)
+                     fresh=True)
     assert "(0 already played)" in stages[0]
 
 
@@ -125,7 +125,7 @@ def test_a_table_made_with_the_same_arguments_is_reused(tmp_path):
     stamp = path.stat().st_mtime_ns
     calls = []
     assert build_bid_tables(deals=40, seed=2, out=tmp_path, pimc_deals=0,
-                                   progress=lambda *call: calls.append(call)) == path
+                            progress=lambda *call: calls.append(call)) == path
     assert path.stat().st_mtime_ns == stamp and "reused, nothing played" in calls[0][0]
     assert [(done, total) for _, done, total in calls] == [(1, 1)]  # every part there, nothing played
     # Other arguments on the same folder: refused, the table left as it was; --fresh replaces it.
@@ -136,7 +136,7 @@ def test_a_table_made_with_the_same_arguments_is_reused(tmp_path):
     assert path.stat().st_mtime_ns == stamp
     stages = []
     build_bid_tables(deals=40, seed=3, out=tmp_path, pimc_deals=0, progress=lambda s, d, t: stages.append(s),
-                            fresh=True)
+                     fresh=True)
     assert read_metadata(path)["seed"] == 3 and "replaced (--fresh)" in stages[0]
 
 
@@ -158,6 +158,7 @@ def test_cli_tables_bids_json(tmp_path):
     assert bad.exit_code == 2 and "--min-n" in bad.output
 
 
+# ---- the result object and its presenters -----------------------------------------------------------------
 BIDS_ARGS = dict(deals=60, seed=7, pimc_deals=4, worlds=2, min_n=5)
 
 
