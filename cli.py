@@ -266,7 +266,7 @@ def bid(
     """How much should this hand bid? The bidding line that gains most over passing, make rates, talon odds."""
     from contextlib import closing
 
-    from analysis.advisor import advise
+    from analysis.bids.advisor import advise
     from analysis.present.json_text import to_json
     from analysis.present.text import advice_csv, advice_lines
     from sim.runs.progress import StageBars
@@ -354,10 +354,10 @@ def tables_bids(
     """Bid-success tables: the learned player's make-rates by hand class (heuristic and double dummy beside, pimc
     on the first deals as a check) and a cheat sheet of what bidding is worth per hand class and seat against
     passing, stored as Parquet and plotted; a table made with the same arguments by the same code is reused."""
+    from analysis.bids.table import tables_bids as run
     from analysis.present.json_text import to_json
     from analysis.present.plots import plot_bid_make_rates, plot_bid_methods
     from analysis.present.text import bid_table_lines
-    from analysis.tables import tables_bids as run
 
     _at_least("--threads", threads)
     _thread_count("--threads", threads)
@@ -370,7 +370,7 @@ def tables_bids(
     except _user_errors() as exc:
         _refuse(exc)
     except KeyboardInterrupt:
-        from analysis.tables import parts_kept
+        from analysis.bids.parts import parts_kept
 
         typer.echo(f"interrupted: {parts_kept(out)} finished part(s) of the table kept in {out}; run the same "
                    "command again to resume", err=True)

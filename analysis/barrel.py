@@ -23,7 +23,8 @@ EV_BARREL_STAY ends it, and its bits say how:
 Climbs that reached the barrel together with another player (EV_SIMULTANEOUS) never sit; they are
 counted apart, as are climbs sent back by a sitter (``barrel_collision`` = sitter_stays or
 both_fall: EV_KNOCKED_OFF without EV_BARREL_ON). Everything is read from the verified shards of a
-run, one shard at a time, so memory stays flat whatever the number of games.
+run, one shard at a time, so memory stays flat whatever the number of games. The episodes are
+read by ``analysis.measures.episodes``, in the core, which ``analysis.compare`` reads them with too.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from analysis.analysis_dir import RULE_SPECS, NoResultError, rules_folder, rules_label, same_rules
+from analysis.measures import FALL_CAUSES, LEFT_DOWNWARD, episodes
 from analysis.players import learned_weights, players_or_default
 from analysis.stats import mean_interval, wilson_rate
 from analysis.stored import FINGERPRINT, holds_out
@@ -43,18 +45,10 @@ from analysis.study import Plan, Played, compared_on, identity, run_study
 from sim import InputError, __version__, arguments
 from sim.engine import BatchSpec
 from sim.engine.schema import (
-    EV_BARREL_OFF,
     EV_BARREL_ON,
     EV_BARREL_STAY,
-    EV_BOLT_PENALTY,
-    EV_FALL_ATTEMPTS,
-    EV_FALL_CONTRACT,
-    EV_FALL_TO_ZERO,
     EV_KNOCKED_OFF,
-    EV_NO_WIN_PENALTY,
-    EV_REDEAL_PENALTY,
     EV_SIMULTANEOUS,
-    EV_WIN,
 )
 from sim.fingerprint import code_fingerprint
 from sim.game.rules import load_rules
@@ -67,70 +61,16 @@ if TYPE_CHECKING:
     from sim.runs.progress import Progress
 
 __all__ = [
-    "FALL_CAUSES", "FATES", "MAX_ATTEMPT_SHOWN", "TABLE_FILE", "PLOT_FILE", "episodes", "deals_with_a_sitter",
+    "FATES", "MAX_ATTEMPT_SHOWN", "TABLE_FILE", "PLOT_FILE", "deals_with_a_sitter",
     "SCORE_STEP", "wins_from_score", "simultaneous_climbs", "refused_climbs", "Share", "GameLength", "BarrelSummary",
     "barrel_summary", "LEFT_DOWNWARD", "IDENTITY", "BarrelStats", "tables_barrel",
 ]
 
-FALL_CAUSES = (("failed contract", EV_FALL_CONTRACT), ("attempts used up", EV_FALL_ATTEMPTS),
-               ("knocked off", EV_KNOCKED_OFF), ("bolt penalty", EV_BOLT_PENALTY),
-               ("no-win penalty", EV_NO_WIN_PENALTY), ("redeal penalty", EV_REDEAL_PENALTY))
-# Penalties settled after the climb of their own deal (sim.engine.settle_nb), in the order they fell.
-AFTER_CLIMB = (("bolt penalty", EV_BOLT_PENALTY), ("no-win penalty", EV_NO_WIN_PENALTY),
-               ("redeal penalty", EV_REDEAL_PENALTY))
-LEFT_DOWNWARD = "left downward"  # the range barrel: below it, no fall
 FATES = ("up", *(f"fell: {c}" for c, _ in FALL_CAUSES), "fell: other", LEFT_DOWNWARD, "another player won",
          "unfinished")
 MAX_ATTEMPT_SHOWN = 10
 TABLE_FILE = "barrel.parquet"
 PLOT_FILE = "barrel_survival.png"
-
-
-def episodes(deals: pl.DataFrame, games: pl.DataFrame, n_seats: int, ranged: bool = False) -> list[dict]:
-    """Every barrel episode of the games in ``deals`` / ``games`` (frames of one shard): seat, game,
-    fate, attempts, fell to zero. Deals must hold whole games. ``ranged``: the rules' barrel is the
-    range barrel (``barrel_freeze = false``), where a penalty in the climb's own deal is no fall."""
-    d = deals.sort("game", "deal")
-    played = (d["redeal"].to_numpy() == 0)
-    game = d["game"].to_numpy()[played]
-    dealer = d["dealer"].to_numpy()[played]
-    winners = dict(zip(games["game"].to_list(), games["winner"].to_list(), strict=True))
-    last_of_game = np.r_[game[1:] != game[:-1], True].nonzero()[0]
-    out = []
-    for p in range(n_seats):
-        ev = d[f"events{p}"].to_numpy().astype(np.int64)[played]
-        counts = np.ones(len(ev), dtype=np.int64)
-        if n_seats == 4:
-            counts[dealer == p] = 0  # sitting out is no attempt
-        cum = np.cumsum(counts)
-        ends = ((ev & EV_BARREL_STAY) == 0).nonzero()[0]
-        for c in ((ev & EV_BARREL_ON) != 0).nonzero()[0]:
-            # A penalty of the climb's own deal (a bolt, the dealer's redeal penalty) is settled
-            # after the climb: the seat falls at once, before any attempt (sim.engine.settle_nb).
-            now = None if ranged else next((name for name, bit in AFTER_CLIMB if ev[c] & bit), None)
-            if now:
-                out.append({"game": int(game[c]), "seat": p, "attempts": 0, "fate": f"fell: {now}",
-                            "zeroed": bool(ev[c] & EV_FALL_TO_ZERO)})
-                continue
-            k = np.searchsorted(ends, c, side="right")
-            last = last_of_game[np.searchsorted(last_of_game, c)]
-            end = ends[k] if k < len(ends) else None
-            if end is None or end > last:  # still on the barrel when the game stopped
-                winner = winners[int(game[c])]
-                fate = "unfinished" if winner < 0 else "another player won"
-                out.append({"game": int(game[c]), "seat": p, "fate": fate, "attempts": int(cum[last] - cum[c]),
-                            "zeroed": False})
-                continue
-            bits = int(ev[end])
-            if bits & EV_WIN:
-                fate = "up"
-            elif bits & EV_BARREL_OFF:
-                fate = LEFT_DOWNWARD
-            else:
-                fate = next((f"fell: {name}" for name, bit in FALL_CAUSES if bits & bit), "fell: other")
-            out.append({"game": int(game[c]), "seat": p, "fate": fate, "attempts": int(cum[end] - cum[c]),
-                        "zeroed": bool(bits & EV_FALL_TO_ZERO)})
-    return out
 
 
 def deals_with_a_sitter(deals: pl.DataFrame, n_seats: int) -> int:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from analysis.analysis_dir import RULE_SPECS, rules_folder, rules_label, same_rules
-from analysis.barrel import episodes
+from analysis.measures import episodes
 from analysis.players import learned_weights, players_or_default
 from analysis.stats import Z95, PairedRatioSums, holm, two_sided_p
 from analysis.stored import FINGERPRINT, holds_out

@@ -49,10 +49,10 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from analysis.barrel import BarrelStats
+    from analysis.bids.results import BidTable
     from analysis.compare import Comparison
     from analysis.marriages.odds import MarriageOdds
     from analysis.strategy import StrategyReport
-    from analysis.tables import BidTable
     from analysis.tournament import TournamentResult
     from sim.runs.backend import Backend
     from sim.runs.progress import Progress
@@ -106,7 +106,7 @@ def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Pa
     (``sim.runs.backend``; None: threads of this process). Stored results of other code are refused
     (``ReportError``) unless ``fresh``, which redoes their sections. Arguments of the wrong type
     are refused (``sim.arguments``) before anything is written."""
-    from analysis.tables import TABLE_PART
+    from analysis.bids.parts import TABLE_PART
     from sim.game.rules import load_rules
 
     rules = arguments.texts("rules", rules, what=RULE_SPECS, optional=True) or ["classic"]
@@ -265,7 +265,7 @@ def _is_report_file(path: Path) -> bool:
 
 
 # The analysis module whose code computes each section's stored tables (its code fingerprint).
-SECTION_MODULES = {"bids": "tables", "marriages": "marriages.odds", "barrel": "barrel", "rules": "compare",
+SECTION_MODULES = {"bids": "bids.table", "marriages": "marriages.odds", "barrel": "barrel", "rules": "compare",
                    "players": "tournament", "strategy": "strategy"}
 
 
@@ -273,8 +273,9 @@ def stale_results(folder: Path, module: str) -> list[str]:
     """The stored results under a section's ``folder`` made by other code, in words: runs whose spec
     records another code fingerprint than this code's ``sim`` (or none), tables (and the parts of a
     bid table) whose metadata records another than this code's ``module``."""
+    from analysis.bids.parts import PARTS_DIR, PARTS_SPEC
+    from analysis.bids.table import read_metadata
     from analysis.stored import FINGERPRINT
-    from analysis.tables import PARTS_DIR, PARTS_SPEC, read_metadata
     from sim.fingerprint import code_fingerprint, describe_difference
     from sim.runs import RUN_FILE
 
@@ -304,7 +305,7 @@ def stale_results(folder: Path, module: str) -> list[str]:
 
 class _PartsPlayed:
     """The report's bar following the bid table's parts (``progress(stage, done, total)`` of
-    ``analysis.tables.build_bid_tables``, counting parts): each part stored now advances the bids'
+    ``analysis.bids.table.build_bid_tables``, counting parts): each part stored now advances the bids'
     estimate by its share, the first also the compiling it waited for. ``played``: the parts
     stored while followed (those kept from an earlier build are not)."""
 
@@ -359,8 +360,8 @@ def _minutes(seconds: float) -> str:
 # ---- the analyses, each returning its result object ---------------------------------------------
 def _bids(folder: Path, rules: str, seed: int, sizes: Sizes, threads: int | None, progress: Progress | None,
           backend, fresh: bool) -> BidTable:
+    from analysis.bids.table import tables_bids
     from analysis.present.plots import plot_bid_make_rates, plot_bid_methods
-    from analysis.tables import tables_bids
 
     result = tables_bids(deals=sizes.bid_deals, rules=rules, seed=seed, out=folder, pimc_deals=sizes.pimc_deals,
                          threads=threads, progress=progress, min_n=sizes.min_n, backend=backend, fresh=fresh)
@@ -371,9 +372,9 @@ def _bids(folder: Path, rules: str, seed: int, sizes: Sizes, threads: int | None
 
 
 def _marriages(folder: Path, bids: Path, rules: str, seed: int, sizes: Sizes, backend, fresh: bool) -> MarriageOdds:
+    from analysis.bids.table import TABLE_FILE
     from analysis.marriages.odds import tables_marriages
     from analysis.present.plots import plot_marriage_odds, plot_marriage_worth
-    from analysis.tables import TABLE_FILE
 
     result = tables_marriages(deals=sizes.marriage_deals, seed=seed, rules=rules, out=folder,
                               play_deals=sizes.marriage_play_deals, players=PLAYER, bids=bids / TABLE_FILE,
@@ -427,14 +428,15 @@ def _strategy(folder: Path, rules: str, seed: int, sizes: Sizes, backend, fresh:
 
 def figure_specs() -> dict[str, list[tuple[str, str]]]:
     """The plots each section shows: (file in the section's folder, caption)."""
-    from analysis import barrel, compare, strategy, tables, tournament
+    from analysis import barrel, compare, strategy, tournament
+    from analysis.bids import classes
     from analysis.marriages import odds
 
     return {
-        "bids": [(tables.PLOT_FILE,
+        "bids": [(classes.PLOT_FILE,
                   "Make-rate of each contract by hand class: the learned player in all seats with 95% bands, pimc's "
                   "check on the same deals as open circles."),
-                 (tables.METHODS_PLOT_FILE, "The learned player checked against pimc on the same deals (heuristic "
+                 (classes.METHODS_PLOT_FILE, "The learned player checked against pimc on the same deals (heuristic "
                                             "player and double dummy beside).")],
         "marriages": [(odds.PLOT_FILE, "Marriage odds: exact (bars) against random deals, dealt and not played "
                                             "(points with 95% intervals)."),

@@ -1,6 +1,6 @@
 """Win chances by score situation: each seat's chance of winning the game from the scores at the
 start of a deal, learned from whole games of realistic play (the ``win`` objective of
-``analysis.bid_value``).
+``analysis.bids.value``).
 
 **Data.** Whole games are played under the rules asked for (``sim.runs``, stored under
 ``out/win-runs``, resumable). Every played deal of a finished game gives three observations, one a
@@ -60,7 +60,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from analysis.bid_value import clustered_mean
+from analysis.measures import clustered_mean
 from analysis.players import learned_weights
 from analysis.stored import FINGERPRINT, holds_out
 from analysis.study import Plan, Played, identity, run_study
@@ -471,7 +471,7 @@ class WinChanceTable:
       ``provenance``: the metadata stored with the table.
 
     ``chance(own, left, right, ...)``: seat 0's chance from the three scores (a
-    ``analysis.bid_value.WinChance``). ``to_polars()``: one row a cell (own, lead, trail states with
+    ``analysis.bids.value.WinChance``). ``to_polars()``: one row a cell (own, lead, trail states with
     their first scores, observations, wins, smooth fit, chance). ``to_dict()``: provenance, checks,
     validation and the table.
     """

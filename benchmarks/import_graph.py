@@ -39,9 +39,10 @@ def group(module: str) -> str:
     if parts[0] == "sim":
         return f"sim.{parts[1]}" if len(parts) > 1 and (ROOT / "sim" / parts[1]).is_dir() else "sim base"
     if parts[0] == "analysis" and len(parts) > 1:
-        if parts[1] == "present" or (ROOT / "analysis" / parts[1]).is_dir():
-            return f"analysis.{parts[1]}"  # a sub-package is one group: analysis.present, analysis.marriages
-        return CORE if layer(module) == layer("analysis.study") else module
+        if parts[1] == "present":
+            return "analysis.present"
+        # A study is one box, a module or a sub-package (``analysis.bids``) alike.
+        return CORE if layer(module) == layer("analysis.study") else ".".join(parts[:2])
     return module
 
 

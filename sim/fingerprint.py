@@ -12,8 +12,9 @@ A fingerprint is a SHA-256 over
   count while any change to what runs does;
 - every data file shipped under ``sim`` (the learned players' weights), byte for byte;
 - for an analysis's stored table, the ``analysis`` modules it names and every ``analysis`` module
-  they import, found from their syntax trees (so the bid table's fingerprint covers the advisor
-  and the statistics it calls, and a report's covers every analysis it arranges).
+  they import, found from their syntax trees (so the bid table's, ``bids.table``, covers the
+  parts, the hand, the deals, the summaries and the statistics it calls, and a report's covers
+  every analysis it arranges).
 
 The version discipline that goes with it (``CHANGELOG.md``, ``code_versions.json`` and
 ``tests/test_version_discipline.py``) makes a results-changing edit move the version.

@@ -71,7 +71,7 @@ class Stream:
 # Chunks of a run (sim.engine.play_chunk), which thousand compare and the tournament reuse.
 CHUNK_PLAYERS = Stream("chunk_players", "a run chunk's players' decisions", SPAWN, 1)
 CHUNK_DEALS = Stream("chunk_deals", "a run chunk's deals", SPAWN, 1, (1,))
-# The bid table's deals (analysis.tables.random_deals), 1,000 a key, by numpy's PCG64.
+# The bid table's deals (analysis.deals.random_deals), 1,000 a key, by numpy's PCG64.
 BID_TABLE_DEALS = Stream("bid_table_deals", "the bid table's deals, 1,000 a chunk (PCG64)", SPAWN, 1)
 # Fixed-hand playouts (sim.engine.playouts): the unseen cards, then each method's own decisions.
 SAMPLE_UNSEEN = Stream("sample_unseen", "a playout chunk's deals of the unseen cards", SPAWN, 1)

@@ -1,4 +1,4 @@
-"""Naive twin of ``analysis.bid_value.recommended``'s rule, written as a player reads it: of the
+"""Naive twin of ``analysis.bids.value.recommended``'s rule, written as a player reads it: of the
 levels that enough auctions reached, take the one whose line "bid up to it" gains the most over
 always passing (the lowest on a tie); bid to it if that gain is positive, else pass."""
 

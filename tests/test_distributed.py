@@ -106,12 +106,12 @@ def test_an_interrupted_run_resumes_with_every_game_once(cluster, threads_run, t
 
 
 def test_the_bid_table_is_the_same_on_the_cluster(cluster, tmp_path):
-    from analysis import tables
+    from analysis.bids.table import build_bid_tables
 
-    local = tables.build_bid_tables(deals=120, seed=3, out=tmp_path / "threads", pimc_deals=2, worlds=2)
+    local = build_bid_tables(deals=120, seed=3, out=tmp_path / "threads", pimc_deals=2, worlds=2)
     calls = []
-    remote = tables.build_bid_tables(deals=120, seed=3, out=tmp_path / "dask", pimc_deals=2, worlds=2,
-                                     backend=cluster, progress=lambda *call: calls.append(call))
+    remote = build_bid_tables(deals=120, seed=3, out=tmp_path / "dask", pimc_deals=2, worlds=2,
+                              backend=cluster, progress=lambda *call: calls.append(call))
     assert pl.read_parquet(remote).equals(pl.read_parquet(local))
     assert file_sha256(remote) == file_sha256(local)
     assert [(done, total) for _, done, total in calls] == [(0, 1), (1, 1)]  # the part came back and was stored

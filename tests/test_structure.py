@@ -1,11 +1,12 @@
 """The plan of the code, checked from its imports: every import runs downward through the layers
 (numba_config, parallel, fingerprint, streams ← game ← solver ← players ← engine ← runs, training ← the analysis core
-(study, stats, stored, analysis_dir) ← the studies ← analysis.present ← analysis.report ← cli,
-thousand): every played study runs on the core's one pipeline, the analyses return data and never
-import the wing that presents it, the report composes what is presented, ``thousand`` is the
-Python face that re-exports them; no two modules of the project import each other, even by a
-path of several imports; a module of the project is imported under one name wherever it is
-imported; and no underscore name is imported from another file."""
+(study, stats, stored, analysis_dir, players, deals, measures) ← the studies ← analysis.present ←
+analysis.report ← cli, thousand): no study imports another (but the marriages read the stored bid
+table through the module that writes it), every played study runs on the core's one pipeline,
+the analyses return data and never import the wing that presents it, the report composes what
+is presented, ``thousand`` is the Python face that re-exports them; no two modules of the project
+import each other, even by a path of several imports; a module of the project is imported under
+one name wherever it is imported; and no underscore name is imported from another file."""
 
 from __future__ import annotations
 
@@ -22,9 +23,9 @@ LAYERS = [
     ("sim.runs", 5), ("sim.training", 5),
     ("sim", 0),  # the package face: the version and the error family (ThousandError, InputError)
     # the analysis core: the one pipeline of a played study, its statistics, stored results, folder
-    # names, who plays when nobody is named
+    # names, who plays when nobody is named, the random deals and the measures several studies take
     ("analysis.study", 6), ("analysis.stats", 6), ("analysis.stored", 6), ("analysis.analysis_dir", 6),
-    ("analysis.players", 6),
+    ("analysis.players", 6), ("analysis.deals", 6), ("analysis.measures", 6),
     ("analysis.present", 8), ("analysis.report_plan", 7),  # presenting; a report's sizes, which it describes
     ("analysis.report", 9),  # the report that composes the studies' presented results
     ("analysis", 7),  # the studies
@@ -157,6 +158,61 @@ def test_played_studies_run_on_the_pipeline():
             assert machinery not in source, f"analysis/{name}.py calls {machinery[:-1]} itself, not through run_study"
 
 
+STUDY_LAYER = 7
+# The one import from a study into another allowed by design: the marriages (a module, or a package
+# of modules) read the stored bid table through the module that writes it.
+STUDY_IMPORTS_ALLOWED = {("analysis.marriages", "analysis.bids.table")}
+
+
+def study_of(module: str) -> str | None:
+    """The study a module belongs to: ``analysis.NAME`` for the module ``analysis.NAME`` and for every
+    module of the sub-package ``analysis.NAME``; None for a module that is no study's (sim, the
+    analysis core, the presenting wing, the report, the faces)."""
+    parts = module.split(".")
+    if parts[0] != "analysis" or len(parts) < 2 or layer(module) != STUDY_LAYER:
+        return None
+    return ".".join(parts[:2])
+
+
+def study_import_allowed(me: str, target: str) -> bool:
+    """Whether ``me`` may import ``target`` of another study: only the listed pairs, a pair's first
+    module standing for itself and every module of it as a package (``analysis.marriages`` and
+    ``analysis.marriages.*``), its second for the very module named."""
+    return any((me == source or me.startswith(source + ".")) and target == allowed
+               for source, allowed in STUDY_IMPORTS_ALLOWED)
+
+
+def test_no_study_imports_another_study():
+    """A study (a module of ``analysis`` on the studies' layer, or a sub-package of it such as
+    ``analysis.bids``) imports the core, ``sim`` and its own modules, never another study: what two
+    studies share belongs in the core (``analysis.deals``, ``analysis.measures``, ...). The one
+    exception by design: the marriages read the stored bid table through ``analysis.bids.table``."""
+    crossing: dict[str, None] = {}  # each crossing once, in the order found
+    for path in source_files("analysis"):
+        me = module_name(path)
+        mine = study_of(me)
+        if mine is None:
+            continue
+        for target, _alias, line in project_imports(path):
+            theirs = study_of(target)
+            if theirs is not None and theirs != mine and not study_import_allowed(me, target):
+                crossing[f"{path.relative_to(ROOT)}:{line} imports {target}"] = None
+    assert not crossing, "studies importing another study (share it through the core instead):\n" + \
+        "\n".join(crossing)
+
+
+def test_the_study_exception_holds_for_the_marriages_module_and_package():
+    """The marriages may read the bid table whether they are one module or a package; nothing else
+    of the bid package, and no other study, is let through."""
+    assert study_of("analysis.bids.table") == "analysis.bids" and study_of("analysis.compare") == "analysis.compare"
+    assert study_of("analysis.stats") is None and study_of("analysis.present.text") is None
+    assert study_import_allowed("analysis.marriages", "analysis.bids.table")
+    assert study_import_allowed("analysis.marriages.worth", "analysis.bids.table")
+    assert not study_import_allowed("analysis.marriages", "analysis.bids.parts")
+    assert not study_import_allowed("analysis.marriagesx", "analysis.bids.table")
+    assert not study_import_allowed("analysis.compare", "analysis.bids.table")
+
+
 def test_a_module_has_one_name():
     names = defaultdict(set)
     for path in source_files("sim", "analysis", "cli.py", "thousand", "tests", "benchmarks"):
@@ -169,7 +225,7 @@ def test_a_module_has_one_name():
 
 def test_every_sub_package_says_what_it_holds():
     for package in ("sim", "sim/game", "sim/solver", "sim/players", "sim/engine", "sim/runs", "analysis",
-                    "analysis/present", "analysis/marriages"):
+                    "analysis/present", "analysis/marriages", "analysis/bids"):
         doc = ast.get_docstring(ast.parse((ROOT / package / "__init__.py").read_text(encoding="utf-8")))
         assert doc and len(doc) > 40, f"{package}/__init__.py needs a docstring describing the package"
 

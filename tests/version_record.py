@@ -74,7 +74,8 @@ def _csv_digest(frame) -> str:
 
 def current_results() -> dict[str, str]:
     """SHA-256 of the rows each fixed run and the bid-table part compute with the code at hand."""
-    from analysis.tables import levels_for, play_part, random_deals
+    from analysis.bids.parts import levels_for, play_part
+    from analysis.deals import random_deals
     from sim.engine import BatchSpec, play_chunk
     from sim.game.rules import HouseRules, preset
 

@@ -15,8 +15,11 @@ adds nothing of its own. The presenting wing (text, JSON, plots, the report's pa
 ``analysis.present``; the engine's Python API is ``sim.engine``, the solver's ``sim.solver``.
 """
 
-from analysis.advisor import Advice, advise
 from analysis.barrel import BarrelStats, tables_barrel
+from analysis.bids.advice import Advice
+from analysis.bids.advisor import advise
+from analysis.bids.results import BidTable
+from analysis.bids.table import tables_bids
 from analysis.compare import Comparison, compare
 from analysis.marriages.in_play import MarriagePlay
 from analysis.marriages.odds import MarriageOdds, tables_marriages
@@ -24,7 +27,6 @@ from analysis.marriages.worth import MarriageWorth
 from analysis.present.json_text import to_json
 from analysis.report import build_report
 from analysis.summary import RunSummary, summarize_run
-from analysis.tables import BidTable, tables_bids
 from analysis.tournament import TournamentResult, tournament
 from sim import InputError, ThousandError, __version__
 from sim.game.rules import PRESETS, HouseRules, load_rules

@@ -1,6 +1,6 @@
 """Marriage odds measured in random deals, beside the exact ones, and one test of them all together.
 
-The simulated side deals ``deals`` random deals (``analysis.tables.random_deals``, the same deals
+The simulated side deals ``deals`` random deals (``analysis.deals.random_deals``, the same deals
 whatever the thread count) and measures each quantity of ``analysis.marriages.exact`` with a 95%
 Wilson interval (``measure``); a conditional quantity is measured on the deals that meet its
 condition. ``marriage_table`` sets the two side by side, one ``OddsRow`` a quantity, and
@@ -17,9 +17,9 @@ from fractions import Fraction
 import numpy as np
 import polars as pl
 
+from analysis.deals import random_deals
 from analysis.marriages.exact import KQ, exact_odds
 from analysis.stats import chi_square_gof, holm, wilson_interval
-from analysis.tables import random_deals
 from sim import InputError
 from sim.game.cards import SUIT_SYMBOLS
 from sim.game.rules import HouseRules

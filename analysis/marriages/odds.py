@@ -28,13 +28,13 @@ from typing import TYPE_CHECKING
 import polars as pl
 
 from analysis.analysis_dir import RULE_SPECS
+from analysis.bids.table import open_bid_table
 from analysis.marriages.in_play import PLAY_KEYS, MarriagePlay, marriages_in_play, play_frame
 from analysis.marriages.measured import MAX_MARRIAGE_DEALS, OddsCheck, OddsRow, marriage_table, odds_check, odds_frame
 from analysis.marriages.worth import MarriageWorth, marriage_worth
 from analysis.players import players_or_default
 from analysis.stored import FINGERPRINT, StaleResultError, holds_out
 from analysis.study import Fields, Plan, Played, run_study
-from analysis.tables import open_bid_table
 from sim import InputError, __version__, arguments
 from sim.engine import BatchSpec
 from sim.fingerprint import code_fingerprint, describe_difference

@@ -5,7 +5,7 @@ that suit's marriage among his 10 cards (hand and talon) when he plays 120 as th
 table's player and double dummy, the difference with its 95% interval, within hands of as many aces
 too, the make-rate of 120, and the highest contract made at least ``1 - risk`` of the time in each
 group (``marriage_worth`` → ``MarriageWorth``). The bid table is read through the module that writes
-it (``analysis.tables``), the one study another reads.
+it (``analysis.bids.table``), the one study another reads.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from analysis.bids.table import LINE_PLAYER, read_metadata
 from analysis.marriages.exact import KQ
 from analysis.stats import Z95, wilson_interval
-from analysis.tables import LINE_PLAYER, read_metadata
 from sim import InputError
 from sim.game.cards import SUIT_SYMBOLS
 from sim.game.rules import HouseRules

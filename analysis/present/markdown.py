@@ -14,11 +14,11 @@ from sim.game.cards import SUIT_SYMBOLS
 
 if TYPE_CHECKING:
     from analysis.barrel import BarrelStats, BarrelSummary, Share
+    from analysis.bids.results import BidTable, CheatRow, SeatAdvice
     from analysis.compare import Comparison
     from analysis.marriages.odds import MarriageOdds
     from analysis.report_plan import Sizes
     from analysis.strategy import Difference, Estimate, StrategyReport
-    from analysis.tables import BidTable, CheatRow, SeatAdvice
     from analysis.tournament import TournamentResult
 
 __all__ = ["SECTIONS", "pct", "num", "render_markdown"]
@@ -117,8 +117,8 @@ def _risk_cell(row: CheatRow) -> str:
 
 
 def _section_bids(s: BidTable, figs: list) -> list[str]:
-    from analysis.bid_value import MIN_REACHED, OBJECTIVE_WORDS
-    from analysis.tables import PLAYERS
+    from analysis.bids.results import PLAYERS
+    from analysis.bids.value import MIN_REACHED, OBJECTIVE_WORDS
 
     lines = [_heading("bids"), "",
              f"A bid table of {s.deals:,} random deals (seed {s.seed}). Every number in this section is from the "

@@ -12,11 +12,11 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from analysis.barrel import BarrelStats
+    from analysis.bids.results import BidTable
     from analysis.compare import Comparison
     from analysis.marriages.odds import MarriageOdds
     from analysis.marriages.worth import MarriageWorth
     from analysis.strategy import StrategyReport
-    from analysis.tables import BidTable
     from analysis.tournament import TournamentResult
     from analysis.win_chances import WinChanceTable
 
@@ -243,7 +243,7 @@ def plot_bid_make_rates(result: BidTable, path: Path) -> None:
     95% band, and pimc's check points (every 20 points, with their 95% intervals) where pimc played
     at least PIMC_POINTS_MIN_N deals of the class; classes of at least ``result.min_n`` deals,
     contracts up to PLOT_MAX_LEVEL. Drawn 900 pixels wide, to be read on a phone."""
-    from analysis.tables import ACE_CLASSES, MARRIAGE_CLASSES, PLOT_MAX_LEVEL
+    from analysis.bids.classes import ACE_CLASSES, MARRIAGE_CLASSES, PLOT_MAX_LEVEL
 
     plt = pyplot()
     min_n = result.min_n
@@ -289,7 +289,7 @@ def plot_bid_methods(result: BidTable, path: Path) -> None:
     a marriage and hands with one in two panels, one above the other: learned with its 95% band,
     pimc as points with their 95% intervals, the heuristic player and double dummy as thin lines.
     A table of which pimc played no deal has no such plot (ValueError)."""
-    from analysis.tables import METHOD_GROUPS
+    from analysis.bids.results import METHOD_GROUPS
 
     if not result.method_rates:
         raise ValueError("pimc played no deal of this bid table: there is no comparison to plot")

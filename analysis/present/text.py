@@ -15,15 +15,15 @@ from sim.game.cards import SUIT_SYMBOLS, SUITS
 if TYPE_CHECKING:  # the result types only: importing the advisor loads the compiled kernels
     from collections.abc import Sequence
 
-    from analysis.advisor import Advice
     from analysis.barrel import BarrelStats, Share
+    from analysis.bids.advice import Advice
+    from analysis.bids.results import BidTable, CheatRow, SeatAdvice
     from analysis.compare import Comparison
     from analysis.marriages.in_play import MarriagePlay
     from analysis.marriages.odds import MarriageOdds
     from analysis.marriages.worth import MarriageWorth, WorthRow
     from analysis.strategy import StrategyReport
     from analysis.summary import RunSummary
-    from analysis.tables import BidTable, CheatRow, SeatAdvice
     from analysis.tournament import TournamentResult
     from analysis.win_chances import WinChanceTable
     from sim.solver import SolvedLayout
@@ -249,11 +249,11 @@ def advice_lines(advice: Advice) -> list[str]:
     """What ``thousand bid`` prints: the situation, the bidding lines with their results and gains
     over passing (the decision), the make-rate table with expected scores and the risk levels
     (information), the talon's chances, and last the recommendation."""
-    from analysis.bid_value import MIN_REACHED
+    from analysis.bids.value import MIN_REACHED
 
     a = advice
     obj = a.objective
-    from analysis.advisor import owed_contract
+    from analysis.bids.hand import owed_contract
 
     forced = a.forced_bid
     owed = owed_contract(a.rules, a.seat, a.situation.on_barrel)[1]
@@ -347,7 +347,7 @@ def _bid_or_none(b: int | None) -> str:
 
 
 def _recommendation_line(a: Advice) -> str:
-    from analysis.bid_value import MIN_REACHED
+    from analysis.bids.value import MIN_REACHED
 
     rec, obj = a.recommendation, a.objective
     p = rec.passing
@@ -462,7 +462,7 @@ def seat_advice_words(s: SeatAdvice) -> str:
     beyond 160, bidding further lowers the expected result (bid to 170: +9.1)", the gains those of
     the lines "bid up to" against always passing; or pass (for a forced first hand: the forced bid,
     then pass)."""
-    from analysis.bid_value import MIN_REACHED
+    from analysis.bids.value import MIN_REACHED
 
     if s.bid is None:
         if s.beyond is None and s.untested_from is not None:
@@ -491,9 +491,10 @@ def _risk_words(r: CheatRow) -> str:
 
 
 def cheat_sheet_lines(rows: Sequence[CheatRow]) -> list[str]:
-    """A cheat sheet (``analysis.tables.cheat_sheet``) as ``thousand tables bids`` prints it: per
+    """A cheat sheet (``analysis.bids.classes.cheat_sheet``) as ``thousand tables bids`` prints it: per
     hand class a line (its deals, cap and the risk information), then one line a seat."""
-    from analysis.tables import LINE_PLAYER, PLAYERS_SHORT
+    from analysis.bids.parts import LINE_PLAYER
+    from analysis.bids.results import PLAYERS_SHORT
 
     tag = PLAYERS_SHORT[LINE_PLAYER]
     lines = []
@@ -505,7 +506,8 @@ def cheat_sheet_lines(rows: Sequence[CheatRow]) -> list[str]:
 
 
 def _detail_lines(rows: Sequence[CheatRow]) -> list[str]:
-    from analysis.tables import LINE_PLAYER, PLAYERS_SHORT
+    from analysis.bids.parts import LINE_PLAYER
+    from analysis.bids.results import PLAYERS_SHORT
 
     def short(s: SeatAdvice) -> str:
         if s.bid is None:
@@ -525,8 +527,9 @@ def bid_table_lines(result: BidTable) -> list[str]:
     120 beside, or at the lowest contract above it where the table has no 120), the
     learned player checked against pimc on the same deals, the cheat sheet and its refinements, and
     the plots' paths. Every row names the players behind its numbers."""
-    from analysis.bid_value import MIN_REACHED, OBJECTIVE_WORDS
-    from analysis.tables import LINE_PLAYER, PLAYERS, PLAYERS_SHORT
+    from analysis.bids.parts import LINE_PLAYER
+    from analysis.bids.results import PLAYERS, PLAYERS_SHORT
+    from analysis.bids.value import MIN_REACHED, OBJECTIVE_WORDS
 
     # The learned player's columns: the table's own minimum bid (125 under min_bid = 125, which the
     # round contracts below would leave out), then those of these contracts the table holds; the

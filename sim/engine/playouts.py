@@ -1,8 +1,8 @@
 """The Python face of ``playouts_nb``: the bid advisor's fixed-deal playouts.
 
-What the bid advisor (``analysis.advisor``) and the bid-success tables (``analysis.tables``) ask
-of the engine, for a 7-card hand of the 3-player deal whose holder is seat 0 (the declarer-to-be),
-seat 1 playing after him (his left), seat 2 after seat 1:
+What the bid advisor (``analysis.bids.advisor``) and the bid-success tables
+(``analysis.bids.table``) ask of the engine, for a 7-card hand of the 3-player deal whose holder
+is seat 0 (the declarer-to-be), seat 1 playing after him (his left), seat 2 after seat 1:
 
 - ``sample_unseen``: samples of the 17 cards he cannot see (talon 3, the two opponents 7 + 7),
   cards known to lie somewhere (``Known``) kept there;

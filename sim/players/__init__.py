@@ -49,7 +49,7 @@ class HeuristicParams:
 
     The hand-value weights come from a least-squares fit of the declarer's points (card points
     won + marriages) on these features over heuristic deals played to the end
-    (``python -m analysis.calibrate --deals 200000 --rounds 2``); the margins are judgement: how
+    (``python -m analysis.bids.calibrate --deals 200000 --rounds 2``); the margins are judgement: how
     sure the player wants to be.
     """
 
@@ -102,7 +102,7 @@ class HeuristicParams:
 
 
 # The hand-value weights refitted on 2-player deals
-# (``python -m analysis.calibrate --deals 300000 --rounds 3 --players 2``):
+# (``python -m analysis.bids.calibrate --deals 300000 --rounds 3 --players 2``):
 # ten cards, a talon of two and the buried cards make a hand worth more than in the 3-player game.
 # Residual sd 33 points after the talon, 44 before.
 TWO_PLAYER_WEIGHTS: dict[str, float] = {

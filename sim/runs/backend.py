@@ -3,7 +3,7 @@
 
 A chunk is a module-level, pure function of its arguments (the rules, players, seed, chunk number
 and size, all inside a ``BatchSpec``) that returns one shard: ``sim.engine.play_chunk`` for the
-batch runs, ``analysis.tables.play_part`` for the bid table. On threads the chunk also writes its
+batch runs, ``analysis.bids.parts.play_part`` for the bid table. On threads the chunk also writes its
 shard where it runs. On Dask a worker that sees the run's directory (a shared disk, or the same
 machine: the command writes a token there for the worker to read back) writes the shard there
 itself, atomically, and returns only its hashes; a worker that does not see it sends the shard

@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from analysis import barrel
+from analysis.measures import episodes
 from analysis.present.json_text import to_json
 from analysis.present.text import barrel_lines
 from sim.engine import BatchSpec, play_chunk
@@ -105,7 +106,7 @@ def test_episodes_match_a_deal_by_deal_walk(name):
                                         max_deals_per_game=300), 0)
     key = ("game", "seat")
     ranged = not rules.barrel_freeze
-    fast = sorted(barrel.episodes(deals, games, rules.players, ranged), key=lambda e: tuple(e[k] for k in key))
+    fast = sorted(episodes(deals, games, rules.players, ranged), key=lambda e: tuple(e[k] for k in key))
     slow = sorted(naive_episodes(deals, games, rules.players, ranged), key=lambda e: tuple(e[k] for k in key))
     assert fast == slow
     assert fast, "the sample must reach the barrel"
@@ -249,7 +250,7 @@ def test_a_penalty_in_the_climb_deal_is_a_fall_at_once():
     rules = load_rules("online")
     deals, games = play_chunk(BatchSpec(mode="games", n=200, seed=3, players=("heuristic",) * 3, rules=rules,
                                         max_deals_per_game=300), 0)
-    eps = barrel.episodes(deals, games, 3)
+    eps = episodes(deals, games, 3)
     assert not [e for e in eps if e["fate"] == "fell: other"]
     at_once = [e for e in eps if e["attempts"] == 0 and e["fate"] == "fell: bolt penalty"]
     assert at_once, "the sample must hold a climb that pays a bolt in the same deal"

@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from analysis import report
-from analysis.bid_value import MIN_REACHED
+from analysis.bids.value import MIN_REACHED
 from analysis.present.markdown import SECTIONS, num, pct
 from analysis.report import build_report
 from analysis.report_plan import Sizes

@@ -325,7 +325,7 @@ def test_the_seat_finding_follows_the_forced_place_and_the_numbers():
 def test_every_analysis_names_the_engines_forced_seat(name):
     # The forced opening as RULES.md words it: first hand, or the dealer under forced_bid_seat = dealer;
     # nobody without forced_first_bid. The engine's seat, the advisor's and the report's must say the same.
-    from analysis.advisor import forced_seat_name
+    from analysis.bids.hand import forced_seat_name
 
     rules = preset(name)
     expected = None if not rules.forced_first_bid else 0 if rules.forced_bid_seat == "dealer" else 1

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from analysis import win_chances as wc
 from analysis.analysis_dir import read_table_metadata
-from analysis.bid_value import line_values
+from analysis.bids.value import line_values
 from analysis.present.json_text import to_json
 from analysis.present.text import win_chance_lines
 from analysis.stored import StaleResultError
@@ -142,7 +142,7 @@ def test_chance_as_the_bid_values_use_it(small):
     assert small.chance(-5000, 0, 0) == small.chance(-200, 0, 0)  # everything below the floor in its bin
     arr = small.chance(np.array([[0, 300], [600, 880]]), np.array([100]), 0)
     assert arr.shape == (2, 2)
-    # The win objective of analysis.bid_value, on lines of made-up deals.
+    # The win objective of analysis.bids.value, on lines of made-up deals.
     rng = np.random.default_rng(0)
     cols = {c: i for i, c in enumerate(LINE_COLUMNS)}
     lines = np.zeros((50, 2, len(LINE_COLUMNS)), dtype=np.int64)

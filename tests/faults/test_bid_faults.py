@@ -127,7 +127,7 @@ def test_worlds_have_one_cap_everywhere(tmp_path):
 
 
 def test_pimc_work_reports_progress_deal_by_deal():
-    from analysis.advisor import advise
+    from analysis.bids.advisor import advise
 
     calls = []
     advise(hand=HAND, samples=3, methods="pimc,dd", worlds=2, threads=1, progress=lambda *a: calls.append(a))
@@ -142,7 +142,7 @@ def test_pimc_work_reports_progress_deal_by_deal():
 def test_learned_make_rates_report_progress_level_by_level():
     """The learned declarer plays each contract apart: its stage counts samples × contracts, and
     ends complete when the contracts above the cap that nobody makes are left unplayed."""
-    from analysis.advisor import advise
+    from analysis.bids.advisor import advise
 
     calls = []
     r = advise(hand=WEAK, samples=20, seed=1, threads=1, progress=lambda *a: calls.append(a))
@@ -165,7 +165,7 @@ def test_absurd_thread_counts_are_one_line(tmp_path):
     refused(runner.invoke(app, ["simulate", "--deals", "10", "--workers", "100000", "--out", str(out),
                                        "--no-progress"]), "--workers 100,000: at most")
     assert not out.exists()
-    from analysis.advisor import advise
+    from analysis.bids.advisor import advise
 
     with pytest.raises(ValueError, match="--threads"):
         advise(hand=HAND, samples=1, threads=limit + 1)

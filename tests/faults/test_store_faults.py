@@ -13,7 +13,9 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from analysis import report, tables
+from analysis import report
+from analysis.bids.parts import PARTS_DIR, PARTS_SPEC
+from analysis.bids.table import TABLE_FILE, read_metadata
 from analysis.report import build_report
 from analysis.report_plan import QUICK, Sizes
 from analysis.stored import FINGERPRINT, manifest_path, write_manifest
@@ -56,7 +58,7 @@ def _set_metadata(path: Path, **changes) -> None:
     pq.write_table(table.replace_schema_metadata(meta), path)
     if manifest_path(path).exists():
         write_manifest(path)
-    assert tables.read_metadata(path)[next(iter(changes))] == next(iter(changes.values()))
+    assert read_metadata(path)[next(iter(changes))] == next(iter(changes.values()))
 
 
 def _flip_bit(path: Path, offset: int) -> None:
@@ -93,7 +95,7 @@ def test_a_bit_flip_in_the_bid_table_is_found_and_mended_from_the_parts(bid_tabl
     its verified parts, nothing played, and the same make-rates are printed."""
     first, made = bid_table
     out = _copy(first, tmp_path / "t")
-    table = out / tables.TABLE_FILE
+    table = out / TABLE_FILE
     clean = table.read_bytes()
     _flip_bit(table, len(clean) // 3)
     res = _invoke([*BIDS, "--out", out])
@@ -108,14 +110,14 @@ def test_a_bit_flip_in_the_bid_table_is_found_and_mended_from_the_parts(bid_tabl
 
 def test_a_damaged_part_and_table_are_played_again(bid_table, tmp_path):
     out = _copy(bid_table[0], tmp_path / "t")
-    clean = (out / tables.TABLE_FILE).read_bytes()
-    part = out / tables.PARTS_DIR / "part-00000.parquet"
+    clean = (out / TABLE_FILE).read_bytes()
+    part = out / PARTS_DIR / "part-00000.parquet"
     _flip_bit(part, len(part.read_bytes()) // 2)
-    (out / tables.TABLE_FILE).write_bytes(b"PAR1 garbage")  # unreadable: its parts identify it
+    (out / TABLE_FILE).write_bytes(b"PAR1 garbage")  # unreadable: its parts identify it
     res = _invoke([*BIDS, "--out", out])
     assert res.exit_code == 0, res.output
     assert "cannot be read" in res.output and "(0 already played)" in res.output
-    assert (out / tables.TABLE_FILE).read_bytes() == clean
+    assert (out / TABLE_FILE).read_bytes() == clean
 
 
 def test_a_missing_manifest_means_the_table_is_not_trusted(bid_table, tmp_path):
@@ -130,8 +132,8 @@ def test_an_unreadable_table_without_parts_is_refused(bid_table, tmp_path):
     out = _copy(bid_table[0], tmp_path / "t")
     import shutil
 
-    shutil.rmtree(out / tables.PARTS_DIR)
-    (out / tables.TABLE_FILE).write_bytes(b"not a table")
+    shutil.rmtree(out / PARTS_DIR)
+    (out / TABLE_FILE).write_bytes(b"not a table")
     before = _files(out)
     _refused(_invoke([*BIDS, "--out", out]), "--out", "cannot be read", "--fresh")
     assert _files(out) == before
@@ -150,19 +152,20 @@ def test_other_arguments_on_the_same_out_are_refused(bid_table, tmp_path):
     assert _files(out) == before
     res = _invoke([*BIDS[:3], "30", *BIDS[4:], "--out", out, "--fresh"])
     assert res.exit_code == 0 and "replaced (--fresh)" in res.output
-    assert tables.read_metadata(out / tables.TABLE_FILE)["sample_size"] == 30
+    assert read_metadata(out / TABLE_FILE)["sample_size"] == 30
 
 
 def test_an_edited_fingerprint_is_refused_naming_the_code_and_fresh_redoes_it(bid_table, tmp_path):
     out = _copy(bid_table[0], tmp_path / "t")
-    table = out / tables.TABLE_FILE
+    table = out / TABLE_FILE
     _set_metadata(table, code_fingerprint=OTHER_CODE)
     before = _files(out)
-    _refused(_invoke([*BIDS, "--out", out]), "--out", "other code", OTHER_CODE, code_fingerprint("tables"), "--fresh")
+    _refused(_invoke([*BIDS, "--out", out]), "--out", "other code", OTHER_CODE, code_fingerprint("bids.table"),
+             "--fresh")
     assert _files(out) == before
     res = _invoke([*BIDS, "--out", out, "--fresh"])
     assert res.exit_code == 0, res.output
-    assert tables.read_metadata(table)[FINGERPRINT] == code_fingerprint("tables")
+    assert read_metadata(table)[FINGERPRINT] == code_fingerprint("bids.table")
     assert _same_output(res, bid_table[1], out, bid_table[0])  # the same table as a clean run
 
 
@@ -170,8 +173,8 @@ def test_parts_of_other_code_are_not_mixed_in(bid_table, tmp_path):
     """An interrupted build's parts record the code that played them: parts of other code are
     refused, and thrown away (played again) with --fresh."""
     out = _copy(bid_table[0], tmp_path / "t")
-    (out / tables.TABLE_FILE).unlink()  # as if interrupted before the table was written
-    spec_file = out / tables.PARTS_DIR / tables.PARTS_SPEC
+    (out / TABLE_FILE).unlink()  # as if interrupted before the table was written
+    spec_file = out / PARTS_DIR / PARTS_SPEC
     spec = json.loads(spec_file.read_text())
     spec_file.write_text(json.dumps({**spec, FINGERPRINT: OTHER_CODE}))
     before = _files(out)
@@ -179,7 +182,7 @@ def test_parts_of_other_code_are_not_mixed_in(bid_table, tmp_path):
     assert _files(out) == before
     res = _invoke([*BIDS, "--out", out, "--fresh"])
     assert res.exit_code == 0 and "(0 already played)" in res.output
-    assert json.loads(spec_file.read_text())[FINGERPRINT] == code_fingerprint("tables")
+    assert json.loads(spec_file.read_text())[FINGERPRINT] == code_fingerprint("bids.table")
 
 
 def _rules_file(tmp_path: Path, name: str, text: str) -> Path:
@@ -206,7 +209,7 @@ def test_a_minimum_bid_above_the_cap_of_hands_without_a_marriage(tmp_path, force
         assert [s["forced"] for s in r["seats"]] == [forced, False, False]
     # The forced first hand's pass line is the forced bid: he declares 125 when nobody outbids him;
     # not forced, a hand that cannot bid never declares.
-    df = pl.read_parquet(out / tables.TABLE_FILE).filter(pl.col("bid_cap") < 125)
+    df = pl.read_parquet(out / TABLE_FILE).filter(pl.col("bid_cap") < 125)
     declared = [(d[0], b[0]) for d, b in zip(df["first_declarer"], df["first_winning_bid"], strict=True)]
     assert any(d == 0 and b == 125 for d, b in declared) if forced else all(d != 0 for d, _ in declared)
     again = _invoke([*BIDS, "--rules", rules, "--out", out])  # the stored table reused and summarised as text
@@ -217,7 +220,7 @@ def test_a_minimum_bid_above_the_cap_of_hands_without_a_marriage(tmp_path, force
 def test_a_bid_table_of_other_rules_is_refused_naming_both(bid_table, tmp_path):
     """Item 8."""
     out = tmp_path / "m"
-    bids = bid_table[0] / tables.TABLE_FILE
+    bids = bid_table[0] / TABLE_FILE
     _refused(_invoke([*MARRIAGES, "--rules", "short", "--bids", bids, "--out", out]), "--bids", str(bids),
              "--rules short", "target 1000 in the table, 555 in short")
     assert not out.exists()
@@ -234,10 +237,10 @@ def test_a_file_that_is_not_a_bid_table_is_one_line(tmp_path):
 
 
 def test_a_bid_table_of_other_code_or_damaged_is_refused(bid_table, tmp_path):
-    damaged = _copy(bid_table[0], tmp_path / "damaged") / tables.TABLE_FILE
+    damaged = _copy(bid_table[0], tmp_path / "damaged") / TABLE_FILE
     _flip_bit(damaged, len(damaged.read_bytes()) // 3)
     _refused(_invoke([*MARRIAGES, "--bids", damaged]), f"--bids {damaged}", "changed or damaged")
-    other = _copy(bid_table[0], tmp_path / "other") / tables.TABLE_FILE
+    other = _copy(bid_table[0], tmp_path / "other") / TABLE_FILE
     _set_metadata(other, code_fingerprint=OTHER_CODE)
     _refused(_invoke([*MARRIAGES, "--bids", other]), f"--bids {other}", "other code", OTHER_CODE)
 
@@ -283,7 +286,7 @@ def test_an_edited_marriage_fingerprint_is_refused_and_fresh_redoes_it(marriage_
     assert _files(out) == before
     res = _invoke([*args, "--fresh"])
     assert res.exit_code == 0 and _same_output(res, made, out, src)
-    assert tables.read_metadata(out / "marriages.parquet")[FINGERPRINT] == code_fingerprint("marriages.odds")
+    assert read_metadata(out / "marriages.parquet")[FINGERPRINT] == code_fingerprint("marriages.odds")
 
 
 def test_played_deals_of_other_code_are_refused(marriage_store, tmp_path):
@@ -338,7 +341,7 @@ def test_report_refuses_stored_results_of_other_code_before_playing(bid_table, t
     rules = ["classic"]
     dirs = report.stage_dirs(data, rules=rules, compared=report.rule_sets_compared(rules), seed=0, sizes=QUICK)
     _copy(bid_table[0], dirs["bids"])
-    _set_metadata(dirs["bids"] / tables.TABLE_FILE, code_fingerprint=OTHER_CODE)
+    _set_metadata(dirs["bids"] / TABLE_FILE, code_fingerprint=OTHER_CODE)
     run = dirs["players"] / "runs" / "heuristic-leadage-random"
     run.mkdir(parents=True)
     (run / "run.json").write_text(json.dumps({FINGERPRINT: OTHER_CODE, "mode": "games"}))
@@ -368,7 +371,7 @@ def test_report_provenance_lists_each_sections_fingerprint(tiny_report):
     assert prov["code_fingerprint"] == code_fingerprint("report") and prov["runs_fingerprint"] == code_fingerprint()
     assert prov["fingerprints"] == {key: code_fingerprint(module) for key, module in report.SECTION_MODULES.items()}
     kept = json.loads((out / "data" / "bids.json").read_text(encoding="utf-8"))
-    assert kept[FINGERPRINT] == code_fingerprint("tables")
+    assert kept[FINGERPRINT] == code_fingerprint("bids.table")
     assert not any(".bids-parts" in i["path"] for i in prov["inputs"])  # the parts are not what the report read
 
 
@@ -378,7 +381,7 @@ def test_report_redoes_stale_results_only_with_fresh(tiny_report, tmp_path):
     src_out, src_data, _ = tiny_report
     out, data = _copy(src_out, tmp_path / "rep"), _copy(src_data, tmp_path / "data")
     dirs = report.stage_dirs(data, rules=RULES, compared=RULES, seed=0, sizes=TINY)
-    _set_metadata(dirs["bids"] / tables.TABLE_FILE, code_fingerprint=OTHER_CODE)
+    _set_metadata(dirs["bids"] / TABLE_FILE, code_fingerprint=OTHER_CODE)
     run_file = next((dirs["players"] / "runs").glob("*/run.json"))
     run_file.write_text(json.dumps({**json.loads(run_file.read_text()), FINGERPRINT: OTHER_CODE}))
     before_data, before_out = _files(data), _files(out)
@@ -387,7 +390,7 @@ def test_report_redoes_stale_results_only_with_fresh(tiny_report, tmp_path):
     assert _files(data) == before_data and _files(out) == before_out
     compare_runs = {p: p.stat().st_mtime_ns for p in (dirs["rules"] / "runs").rglob("*.parquet")}
     build_report(rules=RULES, out=out, data=data, sizes=TINY, quick=True, fresh=True)
-    assert tables.read_metadata(dirs["bids"] / tables.TABLE_FILE)[FINGERPRINT] == code_fingerprint("tables")
+    assert read_metadata(dirs["bids"] / TABLE_FILE)[FINGERPRINT] == code_fingerprint("bids.table")
     assert json.loads(run_file.read_text())[FINGERPRINT] == code_fingerprint()
     assert {p: p.stat().st_mtime_ns for p in compare_runs} == compare_runs  # a section of this code: reused
     assert not [p for p in data.rglob(".*") if p.name.endswith((".fresh",)) or ".stale-" in p.name]

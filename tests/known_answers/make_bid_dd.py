@@ -1,6 +1,6 @@
 """Regenerate ``bid_dd.json``: an independent estimate of the dd method's p_make for fixed hands.
 
-Straightforward on purpose, sharing nothing with ``analysis.advisor`` but the solver's public API: the
+Straightforward on purpose, sharing nothing with ``analysis.bids.advisor`` but the solver's public API: the
 17 unseen cards are shuffled with numpy's default generator (not the advisor's xoshiro streams),
 split talon 3 / left 7 / right 7, and ``sim.solver.best_discard`` gives the exact value of the best
 discard; p_make(b) is the share of samples whose value reaches b.

@@ -13,7 +13,7 @@ def test_worth_from_a_bid_table_matches_numpy(bid_table):
     import numpy as np
     import polars as pl
 
-    from analysis.tables import read_metadata
+    from analysis.bids.table import read_metadata
 
     path = bid_table
     worth = marriage_worth(path, risk=0.3)

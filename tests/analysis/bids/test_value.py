@@ -1,5 +1,5 @@
-"""The value of bidding lines (``analysis.bid_value``): objectives, the clustered interval against a
-naive computation, the paired gain over passing and the recommendation rule."""
+"""The value of bidding lines (``analysis.bids.value``): objectives, the paired gain over passing
+and the recommendation rule (the clustered interval it uses: tests/analysis/test_measures.py)."""
 
 import math
 
@@ -9,37 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference_bid_value import advised_bid, first_above
 
-from analysis.bid_value import MIN_REACHED, LineValue, clustered_mean, line_outcome, line_values, recommended
-from analysis.stats import Z95
+from analysis.bids.value import MIN_REACHED, LineValue, line_outcome, line_values, recommended
 from sim.engine.playouts import LINE_COLUMNS, PASS_LINE
 
 C = {name: i for i, name in enumerate(LINE_COLUMNS)}
-
-
-def _naive_cluster_interval(values, clusters):
-    """Cluster means weighted by size, the delta-method interval written out loop by loop."""
-    groups = {}
-    for v, c in zip(values, clusters, strict=True):
-        groups.setdefault(c, []).append(v)
-    mean = sum(values) / len(values)
-    g = len(groups)
-    m = len(values) / g
-    resid = [sum(vs) - mean * len(vs) for vs in groups.values()]
-    se = math.sqrt(sum(r * r for r in resid) / (g - 1) / g) / m
-    return mean, mean - Z95 * se, mean + Z95 * se
-
-
-def test_clustered_mean_matches_its_naive_twin_and_widens_for_shared_deals():
-    rng = np.random.default_rng(1)
-    values = rng.normal(size=300)
-    clusters = rng.integers(0, 60, size=300)
-    assert clustered_mean(values, clusters) == pytest.approx(_naive_cluster_interval(values, clusters))
-    # Every deal counted three times: the unclustered interval is too narrow by about sqrt(3).
-    tripled, ids = np.repeat(values, 3), np.repeat(np.arange(300), 3)
-    m, lo, hi = clustered_mean(tripled, ids)
-    m1, lo1, hi1 = clustered_mean(values)
-    assert m == pytest.approx(m1) and (hi - lo) == pytest.approx(hi1 - lo1, rel=1e-2)
-    assert (hi - lo) / (np.subtract(*clustered_mean(tripled)[2:0:-1])) == pytest.approx(math.sqrt(3), rel=0.02)
 
 
 def _lines(rows):

@@ -10,8 +10,8 @@ only through bidding, so two rounds settle them. With ``--players 2`` the fit is
 game (10-card hand before the talon, the hand after burying, the declarer's points including the
 buried cards and the other talon), whose weights are ``sim.players.TWO_PLAYER_WEIGHTS``.
 
-    python -m analysis.calibrate --deals 300000 --rounds 2
-    python -m analysis.calibrate --deals 300000 --rounds 2 --players 2
+    python -m analysis.bids.calibrate --deals 300000 --rounds 2
+    python -m analysis.bids.calibrate --deals 300000 --rounds 2 --players 2
 """
 
 from __future__ import annotations

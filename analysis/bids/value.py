@@ -1,8 +1,8 @@
 """What a bidding line is worth: bidding up to b against passing, on the same deals.
 
-The advisor (``analysis.advisor``) and the bid tables (``analysis.tables``) both play each sampled
-deal once per bidding line of the player's seat (``sim.engine.playouts.auction_lines``: "bid up
-to b", the pass line, the player's own bidding), everything else in the deal played alike: the
+The advisor (``analysis.bids.advisor``) and the bid tables (``analysis.bids.table``) both play
+each sampled deal once per bidding line of the player's seat (``sim.engine.playouts.auction_lines``:
+"bid up to b", the pass line, the player's own bidding), everything else in the deal played alike: the
 others' bids, the talon, raising the contract after it or conceding, the gifts and the cards. This
 module turns those rows into the value of each line under an objective, and the recommendation:
 
@@ -47,11 +47,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analysis.stats import Z95, Rate, wilson_rate
+from analysis.measures import clustered_mean
+from analysis.stats import Rate, wilson_rate
 from sim.engine.playouts import LINE_COLUMNS, PASS_LINE
 
 __all__ = ["OBJECTIVES", "OBJECTIVE_WORDS", "MIN_REACHED", "WinChance", "line_outcome", "LineValue", "line_values",
-           "recommended", "Verdict", "clustered_mean"]
+           "recommended", "Verdict"]
 
 OBJECTIVES = ("race", "own", "win")
 OBJECTIVE_WORDS = {
@@ -81,29 +82,6 @@ def line_outcome(lines: np.ndarray, objective: str = "race", win_chance: WinChan
         return np.asarray(win_chance(lines[..., _C["score0"]], lines[..., _C["score1"]], lines[..., _C["score2"]]),
                           dtype=np.float64)
     raise ValueError(f"unknown objective {objective!r}; objectives are: {', '.join(OBJECTIVES)}")
-
-
-def clustered_mean(values: np.ndarray, clusters: np.ndarray | None = None) -> tuple[float, float, float]:
-    """(mean, low, high): the mean of ``values`` with its 95% interval, the rows of a cluster (one
-    deal's rows) taken together (cluster sums over cluster sizes, by the delta method); each row
-    its own cluster when ``clusters`` is None."""
-    values = np.asarray(values, dtype=np.float64)
-    n = len(values)
-    if n == 0:
-        return (math.nan, math.nan, math.nan)
-    mean = float(values.mean())
-    if clusters is None:
-        sums, sizes = values, np.ones(n)
-    else:
-        _, inverse = np.unique(clusters, return_inverse=True)
-        sums = np.bincount(inverse, weights=values)
-        sizes = np.bincount(inverse).astype(np.float64)
-    g = len(sums)
-    if g < 2:
-        return (mean, math.nan, math.nan)
-    resid = sums - mean * sizes
-    se = math.sqrt(float((resid * resid).sum()) / (g - 1) / g) / (sizes.sum() / g)
-    return (mean, float(mean - Z95 * se), float(mean + Z95 * se))
 
 
 @dataclass(frozen=True)

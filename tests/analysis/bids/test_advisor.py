@@ -1,16 +1,14 @@
-"""The bid advisor: exact talon chances, sampling, the dd method against the solver and a stored
-independent estimate; the decision (each bidding line against passing on the same deals, checked
-against the engine's rows read with plain loops, and the recommendation against the numbers
-printed beside it, on several hands and seats), the objectives and the score situation; the
-make-rate table and risk levels (information), determinism, PIMC kernels, the result object
-(frozen, its tables, its JSON, text and CSV as the command prints them), bad input. The
-three-declarer comparison on many deals is in the slow tier."""
+"""The bid advisor (``analysis.bids.advisor``): sampling against the exact talon chances, the dd
+method against the solver and a stored independent estimate; the decision (each bidding line
+against passing on the same deals, checked against the engine's rows read with plain loops, and
+the recommendation against the numbers printed beside it, on several hands and seats), the
+objectives and the score situation; the make-rate table and risk levels (information),
+determinism, PIMC kernels, the result object (frozen, its tables, its JSON, text and CSV as the
+command prints them), bad input. The three-declarer comparison on many deals is in the slow tier."""
 
 import dataclasses
 import json
 import math
-from fractions import Fraction
-from math import comb
 from pathlib import Path
 
 import numpy as np
@@ -18,44 +16,23 @@ import pytest
 from reference_bid_value import advised_bid, first_above, levels_tested
 from typer.testing import CliRunner
 
-from analysis import advisor
-from analysis.bid_value import MIN_REACHED
+from analysis.bids import advisor
+from analysis.bids.advice import ADVICE_LINE_COLUMNS, LEVEL_COLUMNS
+from analysis.bids.hand import SEATS, talon_chances
+from analysis.bids.value import MIN_REACHED
+from analysis.deals import random_deals
 from analysis.present.json_text import to_json
 from analysis.present.text import advice_csv, advice_lines
 from sim.engine import playouts
+from sim.game.bids_nb import auction_cap
 from sim.game.cards import parse_card, parse_hand
 from sim.game.rules import HouseRules
 
-KNOWN = Path(__file__).parent.parent / "known_answers" / "bid_dd.json"
+KNOWN = Path(__file__).parent.parent.parent / "known_answers" / "bid_dd.json"
 HAND = "AH TH KH QH AS 9C JD"
 
 
 # ---- exact talon chances ---------------------------------------------------------------------------
-def test_talon_chances_match_closed_forms():
-    hand = parse_hand("KH AS TS 9C JC 9D JD")  # half marriage KH, aces AS, tens TS
-    t = advisor.talon_chances(hand)
-    assert t.talons == comb(17, 3)
-    marriages = {m.suit: m for m in t.marriages}
-    assert marriages["H"].p == Fraction(3, 17) and marriages["H"].holding == "KH"  # QH: one of 17 unseen cards
-    # Both halves of another suit's marriage arrive together: C(15, 1) / C(17, 3).
-    assert marriages["C"].p == Fraction(15, comb(17, 3)) and marriages["C"].holding == ""
-    assert [c.card for c in t.aces] == ["AC", "AD", "AH"] and all(c.p == Fraction(3, 17) for c in t.aces)
-    assert t.at_least_one_ace == 1 - Fraction(comb(14, 3), comb(17, 3))
-    assert sum(t.aces_distribution) == 1 == sum(t.tens_distribution)
-    assert t.aces_distribution[3] == Fraction(1, comb(17, 3))
-    # Expected talon points: 3/17 of the unseen cards' points.
-    unseen_points = 120 - sum((0, 2, 3, 4, 10, 11)[c % 6] for c in range(24) if hand >> c & 1)
-    assert t.expected_points == Fraction(3 * unseen_points, 17)
-
-
-def test_talon_chances_with_known_cards():
-    hand = parse_hand("KH AS TS 9C JC 9D JD")
-    known = playouts.Known(left=parse_hand("QH"))
-    t = advisor.talon_chances(hand, known)
-    assert "H" not in {m.suit for m in t.marriages}  # the QH is with the left opponent
-    assert t.talons == comb(16, 3)
-    t2 = advisor.talon_chances(hand, playouts.Known(talon=parse_hand("QH")))
-    assert {m.suit: m.p for m in t2.marriages}["H"] == 1
 
 
 def test_sampling_agrees_with_the_exact_chances_and_keeps_known_cards():
@@ -66,7 +43,7 @@ def test_sampling_agrees_with_the_exact_chances_and_keeps_known_cards():
     assert np.all(s[:, 1] >> parse_card("AC") & 1) and np.all(s[:, 2] >> parse_card("TD") & 1)
     assert np.all((s[:, 0] | s[:, 1] | s[:, 2] | hand) == (1 << 24) - 1)
     assert [bin(int(x)).count("1") for x in s[0]] == [3, 7, 7]
-    exact = advisor.talon_chances(hand, known)
+    exact = talon_chances(hand, known)
     p = float({m.suit: m.p for m in exact.marriages}["H"])  # 3/16 now
     freq = float(np.mean(s[:, 0] >> parse_card("QH") & 1))
     assert abs(freq - p) < 4 * math.sqrt(p * (1 - p) / n)
@@ -114,10 +91,10 @@ def _naive_gains(hand: str, seat: str, samples: int, seed: int, objective: str =
     (``sample_unseen``), the same lines and seed as ``advise``."""
     mask = parse_hand(hand)
     rules = HouseRules()
-    cap = int(advisor.auction_cap(mask, rules.to_array()))
+    cap = int(auction_cap(mask, rules.to_array()))
     limits = [playouts.PASS_LINE, 0, *range(rules.min_bid, cap + 1, rules.bid_step)]
     deals = playouts.sample_unseen(mask, playouts.Known(), samples, seed)
-    rows = playouts.auction_lines(mask, deals, rules, advisor.SEATS[seat], playouts.Situation(), limits, seed,
+    rows = playouts.auction_lines(mask, deals, rules, SEATS[seat], playouts.Situation(), limits, seed,
                                   player="learned", threads=1)
 
     def result(i: int, k: int) -> float:
@@ -211,7 +188,7 @@ def test_objectives_race_and_own():
 
 
 def test_the_win_objective_is_a_hook_for_a_table_of_win_chances():
-    with pytest.raises(advisor.AdvisorError, match="--objective win needs --score .* and a table of win chances"):
+    with pytest.raises(playouts.AdvisorError, match="--objective win needs --score .* and a table of win chances"):
         advisor.advise(hand=HAND, samples=5, objective="win", score=300)
 
     def ahead(s0, s1, s2):  # a stand-in table: 1 when seat 0 leads after the deal
@@ -245,7 +222,7 @@ def test_the_score_situation_reaches_the_deals():
     ({"methods": "magic"}, "unknown method 'magic'; methods are: learned, dd, heuristic, pimc"),
 ])
 def test_bad_input_is_refused_in_words(kwargs, words):
-    with pytest.raises(advisor.AdvisorError) as err:
+    with pytest.raises(playouts.AdvisorError) as err:
         advisor.advise(hand=HAND, samples=5, **kwargs)
     assert words in str(err.value)
 
@@ -450,7 +427,7 @@ def test_a_hand_that_cannot_bid_prints_its_result(tmp_path):
     assert printed(*args) == "\n".join(advice_lines(r)) + "\n"
     assert printed(*args, "--json") == to_json(r) + "\n"
     empty = r.to_polars("contracts")
-    assert empty.height == 0 and empty.columns == list(advisor.LEVEL_COLUMNS)
+    assert empty.height == 0 and empty.columns == list(LEVEL_COLUMNS)
     assert empty.schema == level_schema()
     assert advice_lines(r)[-1].startswith("recommendation: pass (this hand cannot bid; passing at every turn: ")
 
@@ -469,7 +446,7 @@ def test_to_polars_gives_the_lines_and_the_contracts(small):
     import polars as pl
 
     lines = small.to_polars()
-    assert lines.columns == list(advisor.ADVICE_LINE_COLUMNS) and lines.height == len(small.lines)
+    assert lines.columns == list(ADVICE_LINE_COLUMNS) and lines.height == len(small.lines)
     assert lines["line"].to_list()[:3] == ["pass", "own", "bid to"]
     assert lines["limit"].to_list()[:3] == [None, None, 100]
     assert lines["gain"].to_list() == [r.value.gain for r in small.lines]
@@ -482,7 +459,7 @@ def test_to_polars_gives_the_lines_and_the_contracts(small):
     assert df.height == len(pairs) == 2 * len(small.contracts) > 0
     for got, (row, e) in zip(df.iter_rows(named=True), pairs, strict=True):
         assert got == {"contract": row.contract, "biddable": row.biddable, **{k: getattr(e, k) for k in
-                                                                            advisor.LEVEL_COLUMNS[2:]}}
+                                                                            LEVEL_COLUMNS[2:]}}
     assert df["method"].to_list()[:2] == ["learned", "dd"]
     with pytest.raises(ValueError, match="lines or contracts"):
         small.to_polars("levels")
@@ -503,8 +480,6 @@ def test_the_advice_is_frozen_all_through(small):
 # ---- slow: the three declarers on the same deals -------------------------------------------------------
 @pytest.mark.slow
 def test_pimc_declarer_between_heuristic_and_dd():
-    from analysis.tables import random_deals
-
     rules = HouseRules()
     d = random_deals(150, seed=7)
     plays = np.stack([d[:, 1], d[:, 2], d[:, 3]], axis=1)
@@ -554,16 +529,6 @@ def test_declarer_scores_points_counts_each_samples_points():
     assert ten.ev_declare == pytest.approx(160 / 3)
     [dd] = advisor._estimates("dd", made, [100], HouseRules(declarer_scores="points"), sit, None)
     assert dd.ev_declare == pytest.approx(100 / 3)  # dd's figure is a level reached, not points
-
-
-def test_made_gain_on_the_barrel_with_points_and_the_capped_win():
-    sit = playouts.Situation(score=880, on_barrel=True)
-    assert advisor.made_gain(120, HouseRules(), sit) == 120
-    assert advisor.made_gain(120, HouseRules(declarer_scores="points"), sit, 205) == 205
-    assert advisor.made_gain(150, HouseRules(win_score_capped=True), sit) == 120  # ends on 1000
-    assert advisor.made_gain(100, HouseRules(declarer_scores="points"), sit, 205) == 0  # below the barrel's minimum
-    # Below the barrel, a made contract's points climb to it and no further.
-    assert advisor.made_gain(100, HouseRules(declarer_scores="points"), playouts.Situation(score=700), 205) == 180
 
 
 def test_rounding_decides_the_made_column_under_round_declarer():
@@ -616,21 +581,3 @@ def test_the_ceiling_the_step_from_10_and_the_sitter_minimum_shape_the_lines():
     assert [c.biddable for c in r.contracts] == [c <= 170 for c in contracts]
 
 
-def test_made_gain_and_fail_loss_under_the_barrel_variants():
-    # docs/RULES.md "Barrel variants": the range barrel counts a sitter's contracts (capped when it wins with
-    # win_score_capped) and a climber keeps his score; a jump to the target is a win, uncapped; a failed
-    # contract that stays on the barrel costs nothing.
-    ranged = HouseRules(barrel_freeze=False, barrel_knock_off=False, barrel_simultaneous_penalty=False)
-    capped = HouseRules(barrel_freeze=False, barrel_knock_off=False, barrel_simultaneous_penalty=False,
-                        win_score_capped=True)
-    sitter = playouts.Situation(score=950, on_barrel=True)
-    assert advisor.made_gain(100, ranged, playouts.Situation(score=890, on_barrel=True)) == 100  # 990, still on
-    assert advisor.made_gain(100, ranged, sitter) == 100
-    assert advisor.made_gain(100, capped, sitter) == 50  # ends on 1000
-    assert advisor.made_gain(100, ranged, playouts.Situation(score=800)) == 100  # climbs keeping his score
-    assert advisor.made_gain(250, HouseRules(barrel_jump_wins=True), playouts.Situation(score=800)) == 250
-    assert advisor.made_gain(150, HouseRules(barrel_jump_wins=True), playouts.Situation(score=800)) == 80
-    assert advisor.fail_loss(120, ranged, sitter) == 120
-    stays = HouseRules(barrel_failed_contract="stays")
-    assert advisor.fail_loss(120, stays, playouts.Situation(score=880, on_barrel=True)) == 0
-    assert advisor.fail_loss(120, stays, playouts.Situation(score=500)) == 120

@@ -1,0 +1,304 @@
+"""The bid advisor: how much should this 7-card hand bid?
+
+``advise`` samples the 17 cards the player cannot see (talon 3, the two opponents 7 + 7, cards
+known to lie somewhere kept there) and answers on the same sampled deals (docs/advisor.md):
+
+- **The decision**, from the auction itself: every sampled deal is played once per bidding line
+  of yours (``sim.engine.playouts.auction_lines``): pass at every turn (as the seat holding the
+  forced bid: the forced bid, then pass), the line player's own bidding (shown as information), and
+  "bid up to b" for every legal bid b (``sim.game.bids_nb.bid_values``) from the least bid to the
+  hand's bidding cap. Everything else in the deal
+  (the others' bids, the talon, raising the contract after it or conceding, the gifts, the cards)
+  is played by one player for every seat (``line_player``: the learned player by default). Each
+  line's result under the objective (``analysis.bids.value``: ``race``, your score change minus the
+  opponents' mean; ``own``, your score change; ``win``, your chance of winning) is compared with
+  the pass line on the same deals (its gain: the expected result of bidding up to that level
+  rather than always passing); the recommendation is the tested level whose line gains most, if it
+  gains (``analysis.bids.value.recommended``), stated with that gain and its 95% interval, or "pass"
+  ("forced bid B, then pass" for the seat holding the forced bid), or "untested" when too few sampled
+  auctions reached any level above the opening.
+- **Information**, by one or more methods: the chance of making each contract from the minimum
+  bid to what a talon could let the declarer raise it to, when he declares it and plays it as that
+  contract from the talon on (``learned``: the learned player in every seat, each contract played
+  apart, ``contract_points``; ``dd``: double dummy with the best discard, every seat seeing every
+  card; ``heuristic``; ``pimc``), the expected score of declaring each contract, the highest bids
+  made at least (1 - risk) and 50% of the time, and the talon's chances, computed exactly over every
+  possible talon. None of these is the decision: they leave the auction and the opponents aside.
+
+The sampling and the playouts are the engine's (``sim.engine.playouts``, over the compiled kernels
+of ``sim.engine.playouts_nb``): its random streams make the results depend on the seed and the
+sample count only, never on the number of threads. This module checks the question (what a hand
+may bid: ``analysis.bids.hand``), chooses the contract levels and the lines, and turns the playouts
+into an ``Advice`` (``analysis.bids.advice``): a frozen result whose ``to_polars()`` gives the
+lines (or the contract levels) as a table and ``to_dict()`` its JSON (``analysis.present`` prints
+it: ``text.advice_lines``, ``text.advice_csv``, ``json_text.to_json``).
+
+First hand (the dealer, third hand, under ``forced_bid_seat = dealer``) is forced to bid the minimum
+only under ``forced_first_bid``; a hand that is not forced and whose bidding cap is below its least
+bid (no marriage, ``min_bid`` above 120; ``bid_ceiling_before_talon`` below it is refused) cannot
+bid at all: its advice is to pass, with the pass line's value. Under ``all_pass = dealer_plays`` the
+dealer may be made to declare ``min_bid`` when the others pass; under ``barrel_min_bid_enforced`` a
+sitter bids (and is forced to) at least ``barrel_min_contract``. Which bids and contracts are legal:
+``sim.game.bids_nb``.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable
+
+import numpy as np
+
+from analysis.bids.advice import (
+    Advice,
+    ContractRow,
+    LineRow,
+    MethodEstimate,
+    Recommendation,
+    RiskLevels,
+)
+from analysis.bids.hand import (
+    SEATS,
+    check_situation,
+    check_three_player_deal,
+    contract_levels,
+    fail_loss,
+    least_bid,
+    made_gain,
+    owed_contract,
+    parse_known,
+    talon_chances,
+)
+from analysis.bids.value import OBJECTIVES, WinChance, line_values, recommended
+from analysis.stats import mean_interval, wilson_interval
+from sim import __version__, arguments
+from sim.engine.playouts import (
+    ADVICE_WORLDS,
+    PASS_LINE,
+    AdvisorError,
+    Situation,
+    auction_lines,
+    contract_points,
+    dd_levels,
+    sample_unseen,
+)
+from sim.game.bids_nb import bid_values
+from sim.game.cards import CardError, format_hand, parse_hand
+from sim.game.rules import HouseRules, load_rules
+from sim.parallel import check_thread_count
+from sim.players import MAX_PIMC_WORLDS
+from sim.runs.progress import Progress
+
+__all__ = ["METHODS", "LINE_PLAYERS", "DEFAULT_PIMC_SAMPLES", "MAX_SAMPLES", "parse_methods", "advise"]
+
+METHODS = ("learned", "dd", "heuristic", "pimc")  # the make-rate methods; the default is learned
+LINE_PLAYERS = ("learned", "heuristic")  # who plays the auction lines (every seat but your bidding)
+DEFAULT_PIMC_SAMPLES = 100
+MAX_SAMPLES = 5_000_000  # sampled deals: a few arrays of 24 bytes each stay within a few hundred MiB
+
+
+def parse_methods(spec: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """The make-rate methods of ``spec`` ("learned,dd" or a sequence), each once, in order."""
+    names = [m.strip().lower() for m in (spec.split(",") if isinstance(spec, str) else spec) if m.strip()]
+    if not names:
+        raise AdvisorError(f"give at least one method: {', '.join(METHODS)}")
+    for m in names:
+        if m not in METHODS:
+            raise AdvisorError(f"unknown method {m!r}; methods are: {', '.join(METHODS)}")
+    return tuple(dict.fromkeys(names))
+
+
+def _made(points: np.ndarray, levels: list[int], rules: HouseRules, method: str) -> np.ndarray:
+    """(n, levels) bool: the contract of each column made, from the declarer's ``points`` (n, levels)
+    (dd: the level reached, never rounded; the others rounded by ``rounding`` under ``round_declarer``)."""
+    pts = np.asarray(points)
+    if rules.round_declarer and method != "dd":
+        pts = rules.round_points(pts)
+    return pts >= np.asarray(levels, dtype=np.int64)[None, :]
+
+
+def _estimates(method: str, made: np.ndarray, levels: list[int], rules: HouseRules,
+               sit: Situation, points: np.ndarray | None = None) -> list[MethodEstimate]:
+    """``method``'s estimate at each contract of ``levels`` from ``made`` ((n, levels) bool). With
+    ``declarer_scores = points`` and the declarer's ``points`` ((n, levels), not for dd, whose
+    figure is a level reached) a made contract scores his rounded points when more, sample by sample."""
+    n = made.shape[0]
+    out = []
+    for j, b in enumerate(levels):
+        k = int(made[:, j].sum())
+        p = k / n
+        lo, hi = wilson_interval(k, n)
+        lo, hi = min(lo, p), max(hi, p)  # rounding at p = 0 or 1
+        gain, loss = made_gain(b, rules, sit), fail_loss(b, rules, sit)
+        if rules.declarer_scores == "points" and points is not None:
+            scored = np.maximum(b, rules.round_points(np.asarray(points[:, j], dtype=np.int64)))
+            each = np.where(made[:, j], [made_gain(b, rules, sit, int(v)) for v in scored], -loss)
+            ev, sd = float(each.mean()), float(each.std())
+        else:
+            ev = p * gain - (1 - p) * loss
+            sd = math.sqrt(p * (1 - p)) * (gain + loss)
+        ev_lo, ev_hi = mean_interval(ev, sd * math.sqrt(n / max(1, n - 1)), n) if n > 1 else (ev, ev)
+        out.append(MethodEstimate(method=method, n=n, made=k, p_make=p, ci_low=lo, ci_high=hi, ev_declare=ev,
+                                  ev_ci_low=ev_lo, ev_ci_high=ev_hi))
+    return out
+
+
+def _learned_made(mask: int, deals: np.ndarray, rules: HouseRules, seed: int, levels: list[int], cap: int, *,
+                  worlds: int, threads: int | None, progress: Progress | None) -> tuple[np.ndarray, np.ndarray]:
+    """(made, points): (n, played levels) bool and the declarer's points, the learned declarer
+    playing each contract of ``levels`` apart
+    (``contract_points``, one level a call: the same random streams as all levels in one call),
+    stopping after the first contract above the bidding cap ``cap`` made in no sample."""
+    n, total = len(deals), len(deals) * len(levels)
+    stage = "learned player: each contract played apart"
+    columns, points = [], []
+    for k, b in enumerate(levels):
+        step = None if progress is None else (lambda done, k=k: progress(stage, k * n + done, total))
+        pts = contract_points(mask, deals, rules, "learned", seed, [b], worlds=worlds, threads=threads, progress=step)
+        made = _made(pts, [b], rules, "learned")
+        columns.append(made[:, 0])
+        points.append(np.asarray(pts)[:, 0])
+        if b > cap and not made.any():
+            break
+    if progress is not None and len(columns) < len(levels):
+        progress(stage, total, total)  # the rest is not played: the stage is over
+    return np.stack(columns, axis=1), np.stack(points, axis=1)
+
+
+def _risk_levels(method: str, rows: tuple[ContractRow, ...], risk: float) -> RiskLevels:
+    biddable = [r for r in rows if r.biddable]
+
+    def highest(p: float) -> int | None:
+        ok = [r.contract for r in biddable if r.estimate(method).p_make >= p]
+        return ok[-1] if ok else None
+
+    return RiskLevels(method=method, risk=risk, at_risk=highest(1 - risk), at_half=highest(0.5))
+
+
+def _check_objective(objective: str, win_chance: WinChance | None, score: int | None) -> str:
+    objective = objective.strip().lower()
+    if objective not in OBJECTIVES:
+        raise AdvisorError(f"--objective {objective!r}: objectives are {', '.join(OBJECTIVES)}")
+    if objective == "win" and (win_chance is None or score is None):
+        raise AdvisorError("--objective win needs --score (the chance of winning depends on the score situation) and "
+                           "a table of win chances (thousand tables win-chances)")
+    return objective
+
+
+def advise(*, hand: str | int, rules: str | HouseRules | None = None, samples: int = 2000, seed: int = 0,
+           methods: str | tuple[str, ...] = ("learned",), seat: str = "first", risk: float = 0.3,
+           objective: str = "race", line_player: str = "learned", win_chance: WinChance | None = None,
+           win_source: str | None = None,
+           left: str | None = None, right: str | None = None, talon: str | None = None, score: int | None = None,
+           on_barrel: bool = False, left_score: int | None = None, left_on_barrel: bool = False,
+           right_score: int | None = None, right_on_barrel: bool = False,
+           pimc_samples: int = DEFAULT_PIMC_SAMPLES, worlds: int | None = None,
+           threads: int | None = None, progress: Progress | None = None) -> Advice:
+    """The bid advice for the 7-card ``hand`` (text, or a card mask) before the talon (see the module
+    docstring): ``methods`` (the make-rate methods) as "learned,dd" or a tuple; ``objective`` race or
+    own (win needs ``win_chance``, seat 0's chance of winning from the three scores after the deal,
+    and ``score``; ``win_source`` says in words which table it is); ``line_player`` learned or
+    heuristic; ``worlds`` None is ADVICE_WORLDS; a score None is 0 (the barrel's on the barrel);
+    ``progress`` is told what is computed as it goes. Bad input raises ``AdvisorError`` or ``CardError``
+    (an argument of the wrong type ``InputError``, ``sim.arguments``; a ``HouseRules`` is validated
+    as a file's rules are)."""
+    if not isinstance(hand, str) and (isinstance(hand, bool) or not isinstance(hand, numbers.Integral)):
+        raise arguments.refused("hand", "7 cards as text or a card mask (an integer)", hand)
+    samples, seed = arguments.integer("samples", samples), arguments.integer("seed", seed)
+    if not isinstance(methods, str):
+        methods = arguments.texts("methods", methods, what=f"methods ({', '.join(METHODS)})")
+    seat, objective = arguments.text("seat", seat), arguments.text("objective", objective)
+    risk, line_player = arguments.number("risk", risk), arguments.text("line_player", line_player)
+    win_chance = arguments.function("win_chance", win_chance)
+    win_source = arguments.text("win_source", win_source, optional=True)
+    left, right = arguments.text("left", left, optional=True), arguments.text("right", right, optional=True)
+    talon = arguments.text("talon", talon, optional=True)
+    score, left_score, right_score = (arguments.integer(name, value, optional=True) for name, value in
+                                      (("score", score), ("left_score", left_score), ("right_score", right_score)))
+    on_barrel, left_on_barrel, right_on_barrel = (arguments.flag(name, value) for name, value in (
+        ("on_barrel", on_barrel), ("left_on_barrel", left_on_barrel), ("right_on_barrel", right_on_barrel)))
+    pimc_samples = arguments.integer("pimc_samples", pimc_samples)
+    worlds = arguments.integer("worlds", worlds, optional=True)
+    threads = arguments.integer("threads", threads, optional=True)
+    progress = arguments.function("progress", progress)
+    worlds = ADVICE_WORLDS if worlds is None else worlds
+    rec = load_rules(rules)
+    check_three_player_deal(rec)
+    mask = parse_hand(hand, count=7, what="hand") if isinstance(hand, str) else int(hand)
+    if bin(mask).count("1") != 7:
+        raise CardError(f"the hand has {bin(mask).count('1')} cards; expected 7 (before the talon)")
+    known = parse_known(mask, left, right, talon)
+    methods = parse_methods(methods)
+    if seat not in SEATS:
+        raise AdvisorError(f"seat {seat!r}: write first, second or third")
+    if not 0 < risk < 1:
+        raise AdvisorError(f"risk {risk}: must be between 0 and 1 (the failure chance you accept)")
+    for option, value in (("--samples", samples), ("--pimc-samples", pimc_samples)):
+        if not 1 <= value <= MAX_SAMPLES:
+            raise AdvisorError(f"{option} must be from 1 to {MAX_SAMPLES:,}, not {value}")
+    if not 1 <= worlds <= MAX_PIMC_WORLDS:
+        raise AdvisorError(f"--worlds must be from 1 to {MAX_PIMC_WORLDS}, not {worlds}")
+    if seed < 0:
+        raise AdvisorError(f"--seed must be 0 or more, not {seed}")
+    line_player = line_player.strip().lower()
+    if line_player not in LINE_PLAYERS:
+        raise AdvisorError(f"--line-player {line_player!r}: the lines are played by {' or '.join(LINE_PLAYERS)}")
+    check_thread_count("--threads", threads)
+    sit = check_situation(rec, score, on_barrel, left_score, left_on_barrel, right_score, right_on_barrel)
+    objective = _check_objective(objective, win_chance, score)
+    forced, owed = owed_contract(rec, seat, sit.on_barrel)
+    levels, cap, top = contract_levels(mask, known, rec, owed, sit.on_barrel)
+    least = least_bid(rec, sit.on_barrel)
+
+    def stage(what: str, n: int) -> Callable[[int], None] | None:
+        return None if progress is None else (lambda done: progress(what, done, n))
+
+    deals = sample_unseen(mask, known, samples, seed)
+    made: dict[str, np.ndarray] = {}
+    points: dict[str, np.ndarray] = {}  # the declarer's points by level (not dd's levels reached)
+    if levels and "learned" in methods:  # first: where it stops, the table stops for every method
+        made["learned"], points["learned"] = _learned_made(mask, deals, rec, seed, levels, cap, worlds=worlds,
+                                                           threads=threads, progress=progress)
+        levels = levels[:made["learned"].shape[1]]
+    for m in methods:
+        if not levels or m in made:
+            continue
+        n = samples if m != "pimc" else min(samples, pimc_samples)
+        if m == "dd":
+            pts = dd_levels(mask, deals, rec, levels[0], levels[-1], threads, progress=stage("dd", n))[:, None]
+        else:
+            pts = contract_points(mask, deals[:n], rec, m, seed, levels[:1], worlds=worlds, threads=threads,
+                                  progress=stage(m + (f" ({worlds} worlds a decision)" if m == "pimc" else ""), n))
+        made[m] = _made(np.repeat(pts, len(levels), axis=1), levels, rec, m)
+        if m != "dd":
+            points[m] = np.repeat(pts, len(levels), axis=1)
+    estimates = {m: _estimates(m, made[m], levels, rec, sit, points.get(m)) if levels else [] for m in methods}
+
+    def biddable(b: int) -> bool:
+        return b <= cap or b == owed
+
+    rows = tuple(ContractRow(contract=b, biddable=biddable(b), estimates=tuple(estimates[m][j] for m in methods))
+                 for j, b in enumerate(levels))
+    limits = [PASS_LINE, 0, *bid_values(least, cap, rec.to_array())]
+    lines = auction_lines(mask, deals, rec, SEATS[seat], sit, limits, seed, player=line_player, worlds=worlds,
+                          threads=threads, progress=stage(f"auction lines ({line_player} player)", samples))
+    values = line_values(lines, limits, objective=objective, win_chance=win_chance)
+    line_rows = tuple(LineRow(v) for v in values)
+    passing = values[limits.index(PASS_LINE)]
+    verdict = recommended(values)
+    recommendation = Recommendation(
+        bid=verdict.bid if verdict.line is not None else forced, line=verdict.line,
+        beyond=verdict.beyond, untested_from=verdict.untested_from, passing=passing, bidding_cap=cap,
+        objective=objective, player=line_player)
+    return Advice(
+        hand=format_hand(mask), seat=seat, rules=rec, known_left=format_hand(known.left) if known.left else "",
+        known_right=format_hand(known.right) if known.right else "",
+        known_talon=format_hand(known.talon) if known.talon else "", situation=sit, objective=objective, risk=risk,
+        line_player=line_player, methods=methods, samples=samples, pimc_samples=pimc_samples, seed=seed,
+        worlds=worlds if "pimc" in methods else None, version=__version__,
+        forced_bid=forced, bidding_cap=cap, raise_cap=top,
+        lines=line_rows, recommendation=recommendation, contracts=rows,
+        played_to=levels[-1] if levels else None,
+        risk_levels=tuple(_risk_levels(m, rows, risk) for m in methods) if rows else (),
+        talon=talon_chances(mask, known), win_source=win_source if objective == "win" else None)
