@@ -20,10 +20,12 @@ for JSON; none of them formats text, draws or knows the command line:
   provenance); ``stored``: when a stored table may be reused, and the one line that says why not;
   ``analysis_dir``: the names of an ``--out`` folder's runs and the wording of their errors.
 
-Above them: ``analysis.present``, the one wing that presents results (text, JSON, plots, the
-report's Markdown and HTML), and ``report``, the strategy report, which computes the sections'
-results and writes the files (``thousand report``); its sizes and cost model (``report_plan``) lie
-below both, for the report runs them and its pages describe them. ``import thousand`` re-exports the analyses.
+Above them: ``analysis.present``, the one wing that presents results, one module a study (its
+text, its section of the report, its plots) beside what they share (``format``, ``figure``,
+``json_text``); and above it ``analysis.report``, the strategy report (``thousand report``): its
+sizes and cost model (``plan``), the build that computes the sections' results and writes the files
+(``build``), the Markdown page assembled from the presenters' sections (``page``) and the HTML page
+(``html``). ``import thousand`` re-exports the analyses.
 """
 
 __all__: list[str] = []

@@ -20,7 +20,7 @@ from analysis.barrel import BarrelStats, tables_barrel
 from analysis.compare import Comparison, compare
 from analysis.marriages import MarriageOdds, MarriagePlay, MarriageWorth, tables_marriages
 from analysis.present.json_text import to_json
-from analysis.report import build_report
+from analysis.report.build import build_report
 from analysis.summary import RunSummary, summarize_run
 from analysis.tables import BidTable, tables_bids
 from analysis.tournament import TournamentResult, tournament

@@ -20,8 +20,8 @@ from typer.testing import CliRunner
 
 from analysis import advisor
 from analysis.bid_value import MIN_REACHED
+from analysis.present.advice import advice_csv, advice_lines
 from analysis.present.json_text import to_json
-from analysis.present.text import advice_csv, advice_lines
 from sim.engine import playouts
 from sim.game.cards import parse_card, parse_hand
 from sim.game.rules import HouseRules
