@@ -13,7 +13,7 @@ import pytest
 from cli_checks import read_only, refused
 from typer.testing import CliRunner
 
-from analysis.report.build import build as report
+from analysis.report import build as report
 from analysis.report.build import build_report
 from analysis.report.plan import Sizes
 from cli import app

@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from analysis import tables
-from analysis.report.build import build as report
+from analysis.report import build as report
 from analysis.report.build import build_report
 from analysis.report.plan import QUICK, Sizes
 from analysis.stored import FINGERPRINT, manifest_path, write_manifest
