@@ -11,8 +11,9 @@ store in ``out`` is reused by the next call of the same arguments and code::
     table = result.to_polars()   # one row a metric and rule set: difference, 95% interval, Holm p
 
 The names below come from the packages that hold them (``analysis.*``, ``sim.*``); this module
-adds nothing of its own. The presenting wing (text, JSON, plots, the report's pages) is
-``analysis.present``; the engine's Python API is ``sim.engine``, the solver's ``sim.solver``.
+adds nothing of its own. The presenting wing (text, JSON, plots, one module a study) is
+``analysis.present``, the report's pages ``analysis.report``; the engine's Python API is
+``sim.engine``, the solver's ``sim.solver``.
 """
 
 from analysis.advisor import Advice, advise

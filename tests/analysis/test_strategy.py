@@ -51,7 +51,7 @@ def test_shares_add_up(made):
             pytest.approx(1)
     if r.score.bolt_penalties:
         assert _sum(r.score.bolt_penalty_score) == pytest.approx(1)
-    for _, leaf in strategy._leaves(r.raising, ""):  # every interval holds its value
+    for _, leaf in strategy.leaves(r.raising, ""):  # every interval holds its value
         if isinstance(leaf, strategy.Estimate) and not math.isnan(leaf.low):
             assert leaf.low <= leaf.value <= leaf.high
 
@@ -189,7 +189,7 @@ def test_deterministic_and_reused(made, tmp_path):
 
 def test_holm_covers_every_difference(made):
     r, _ = made
-    diffs = [leaf for name in strategy._SECTIONS for _, leaf in strategy._leaves(getattr(r, name), "")
+    diffs = [leaf for name in strategy._SECTIONS for _, leaf in strategy.leaves(getattr(r, name), "")
              if isinstance(leaf, strategy.Difference)]
     tested = [x for x in diffs if not math.isnan(x.p)]
     assert tested and all(x.p_holm >= x.p for x in tested)
