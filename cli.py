@@ -166,7 +166,7 @@ def simulate(
     cluster: Cluster = None,
 ) -> None:
     """Play deals or whole games and store them as Parquet, then print a summary."""
-    from analysis.present.text import run_summary_lines
+    from analysis.present.summary import run_summary_lines
     from analysis.summary import summarize_run
     from sim.runs.simulate import simulate as run
 
@@ -201,7 +201,7 @@ def solve(
 ) -> None:
     """Double-dummy solve: the declarer's value, the value of each lead and a principal variation."""
     from analysis.present.json_text import to_json_line
-    from analysis.present.text import solved_layout_lines
+    from analysis.present.solve import solved_layout_lines
     from sim.solver import solve_layouts
 
     try:
@@ -267,8 +267,8 @@ def bid(
     from contextlib import closing
 
     from analysis.bids.advisor import advise
+    from analysis.present.advice import advice_csv, advice_lines
     from analysis.present.json_text import to_json
-    from analysis.present.text import advice_csv, advice_lines
     from sim.runs.progress import StageBars
 
     if as_json and as_csv:
@@ -355,9 +355,8 @@ def tables_bids(
     on the first deals as a check) and a cheat sheet of what bidding is worth per hand class and seat against
     passing, stored as Parquet and plotted; a table made with the same arguments by the same code is reused."""
     from analysis.bids.table import tables_bids as run
+    from analysis.present.bids import bid_table_lines, plot_bid_make_rates, plot_bid_methods
     from analysis.present.json_text import to_json
-    from analysis.present.plots import plot_bid_make_rates, plot_bid_methods
-    from analysis.present.text import bid_table_lines
 
     _at_least("--threads", threads)
     _thread_count("--threads", threads)
@@ -427,8 +426,7 @@ def tables_marriages(
     and what becomes of held marriages in play."""
     from analysis.marriages.odds import tables_marriages as run_table
     from analysis.present.json_text import to_json
-    from analysis.present.plots import plot_marriage_odds, plot_marriage_worth
-    from analysis.present.text import marriage_odds_lines
+    from analysis.present.marriages import marriage_odds_lines, plot_marriage_odds, plot_marriage_worth
     from sim.runs.progress import StageBars
 
     bars = None if as_json else StageBars("deal", scaled=True)
@@ -470,8 +468,7 @@ def tables_barrel(
 ) -> None:
     """Barrel survival: how barrel episodes end (up, by attempt; falls by cause), per rule set."""
     from analysis.barrel import tables_barrel as run
-    from analysis.present.plots import plot_barrel
-    from analysis.present.text import barrel_lines
+    from analysis.present.barrel import barrel_lines, plot_barrel
 
     _played_analysis(run, plot_barrel, barrel_lines, unit="game", as_json=as_json,
                      scheduler=scheduler, cluster=cluster, workers=workers, games=games, rules=rules or ["classic"],
@@ -497,8 +494,7 @@ def tables_strategy(
 ) -> None:
     """Strategy in play: raising after the talon, conceding (and what it saves, on the same deals), the
     discard, marriage order, defence, seats and the score situation, from the players' own games."""
-    from analysis.present.plots import plot_strategy
-    from analysis.present.text import strategy_lines
+    from analysis.present.strategy import plot_strategy, strategy_lines
     from analysis.strategy import strategy as run
 
     _played_analysis(run, plot_strategy, strategy_lines, unit="unit", as_json=as_json,
@@ -523,8 +519,7 @@ def tables_win_chances(
     """Win chances by score situation (the table behind bid --objective win): each seat's chance of
     winning the game from its score and its opponents', learned from whole games and checked on
     held-out ones; a table made with the same arguments by the same code is reused."""
-    from analysis.present.plots import plot_win_chances
-    from analysis.present.text import win_chance_lines
+    from analysis.present.win_chances import plot_win_chances, win_chance_lines
     from analysis.win_chances import win_chances as run
 
     _played_analysis(run, plot_win_chances, win_chance_lines, unit="game", as_json=as_json,
@@ -550,8 +545,7 @@ def compare(
     """Compare house-rule sets on the same deals: every metric's difference with a paired 95% interval
     and a Holm-corrected p-value."""
     from analysis.compare import compare as run
-    from analysis.present.plots import plot_comparison
-    from analysis.present.text import comparison_lines
+    from analysis.present.compare import comparison_lines, plot_comparison
 
     _played_analysis(run, plot_comparison, comparison_lines, unit="game", as_json=as_json,
                      scheduler=scheduler, cluster=cluster, workers=workers, rules=rule_sets, games=games,
@@ -581,8 +575,7 @@ def tournament(
     """Players against each other, seats rotated over the same deals (duplicate): win shares (games)
     or points per deal (deals), make-rates and points by role with intervals, a ranking and
     Holm-corrected pairwise tests."""
-    from analysis.present.plots import plot_tournament
-    from analysis.present.text import tournament_lines
+    from analysis.present.tournament import plot_tournament, tournament_lines
     from analysis.tournament import tournament as run
 
     if games is None and deals is None:
@@ -711,7 +704,7 @@ def report(
     Markdown and one self-contained HTML page with plots; stored results of the same code are reused."""
     from contextlib import closing
 
-    from analysis.report import build_report
+    from analysis.report.build import build_report
     from sim.runs.progress import OneBar
 
     _at_least("--threads", threads)
@@ -749,7 +742,7 @@ def runs_combine(
 ) -> None:
     """Combine runs of the same rules, players, mode and chunk size and disjoint seeds into one run that
     every analysis reads; different rules or a repeated seed are refused."""
-    from analysis.present.text import run_summary_lines
+    from analysis.present.summary import run_summary_lines
     from analysis.summary import summarize_run
     from sim.runs import combine_runs
 

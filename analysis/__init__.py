@@ -23,10 +23,12 @@ for JSON; none of them formats text, draws or knows the command line:
   ``deals`` and ``measures``: the random deals, the clustered mean and the barrel episodes that
   more than one study takes (no study imports another).
 
-Above them: ``analysis.present``, the one wing that presents results (text, JSON, plots, the
-report's Markdown and HTML), and ``report``, the strategy report, which computes the sections'
-results and writes the files (``thousand report``); its sizes and cost model (``report_plan``) lie
-below both, for the report runs them and its pages describe them. ``import thousand`` re-exports the analyses.
+Above them: ``analysis.present``, the one wing that presents results, one module a study (its
+text, its section of the report, its plots) beside what they share (``format``, ``figure``,
+``json_text``); and above it ``analysis.report``, the strategy report (``thousand report``): its
+sizes and cost model (``plan``), the build that computes the sections' results and writes the files
+(``build``), the Markdown page assembled from the presenters' sections (``page``) and the HTML page
+(``html``). ``import thousand`` re-exports the analyses.
 """
 
 __all__: list[str] = []

@@ -288,7 +288,7 @@ class BarrelStats:
     - ``summaries``: {rule set: its ``BarrelSummary``}, in the order of ``rule_sets``;
     - ``runs``: {rule set: the folder of its stored run}; ``table_path``: the stored
       ``barrel.parquet`` (``to_polars()``'s table and, as metadata, ``provenance``); ``plot_path``:
-      where its plot goes (``analysis.present.plots.plot_barrel`` draws it);
+      where its plot goes (``analysis.present.barrel.plot_barrel`` draws it);
     - ``provenance``: the metadata stored with the table (version, code fingerprint, sizes, seed,
       players, rule sets and each one's rules).
 

@@ -213,7 +213,7 @@ class Comparison:
       the games are stored};
     - ``runs``: {rule set: the folder of its stored run}; ``table_path``: the stored
       ``compare.parquet`` (the rows and, as metadata, ``provenance``); ``plot_path``: where its
-      plot goes (``analysis.present.plots.plot_comparison`` draws it);
+      plot goes (``analysis.present.compare.plot_comparison`` draws it);
     - ``provenance``: the metadata stored with the table (version, code fingerprint, sizes, seed,
       players, chunk size, each rule set's rules, the correction, finished games, left out).
 

@@ -63,6 +63,8 @@ from sim.game.cards import ACE, ACES_MASK, CARD_POINTS, KING, MARRIAGE_MASK, QUE
 from sim.game.rules import load_rules
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     import polars as pl
 
     from sim.game.rules import HouseRules
@@ -76,7 +78,7 @@ __all__ = [
     "ScoreStats", "StrategyReport", "Deals", "load_deals", "raise_stats", "concede_stats", "paired_concession",
     "forced_opening",
     "discard_stats", "marriage_order", "declaration_order", "defence_stats", "seat_stats", "score_stats",
-    "strategy",
+    "strategy", "leaves",
 ]
 
 TABLE_FILE = "strategy.parquet"
@@ -864,7 +866,7 @@ class StrategyReport:
       the two deals runs;
     - ``runs``: {name: folder of the stored run}; ``table_path``: the stored ``strategy.parquet``
       (``to_polars()``, with ``provenance`` as metadata); ``plot_path``: where its plot goes
-      (``analysis.present.plots.plot_strategy``); ``provenance``: version, code fingerprint,
+      (``analysis.present.strategy.plot_strategy``); ``provenance``: version, code fingerprint,
       sizes, seed, players, rules.
 
     ``to_polars()``: one row an estimate or difference (section, quantity, kind, value, low, high,
@@ -894,7 +896,7 @@ class StrategyReport:
 
         rows = []
         for name in _SECTIONS:
-            for path, leaf in _leaves(getattr(self, name), name):
+            for path, leaf in leaves(getattr(self, name), name):
                 if isinstance(leaf, Estimate):
                     rows.append({"section": name, "quantity": path, "kind": "estimate", "value": leaf.value,
                                  "low": leaf.low, "high": leaf.high, "n": leaf.n, "clusters": leaf.clusters,
@@ -913,21 +915,22 @@ class StrategyReport:
         return {**self.provenance, **{name: dataclasses.asdict(getattr(self, name)) for name in _SECTIONS}}
 
 
-def _leaves(value, path: str):
-    """(dotted path, Estimate or Difference) of every leaf of a section, in field order."""
+def leaves(value: object, path: str) -> Iterator[tuple[str, Estimate | Difference]]:
+    """(dotted path, Estimate or Difference) of every leaf of a section, in field order (the
+    strategy's text prints them so)."""
     if isinstance(value, Estimate | Difference):
         yield path, value
     elif dataclasses.is_dataclass(value):
         for f in dataclasses.fields(value):
-            yield from _leaves(getattr(value, f.name), f"{path}.{f.name}")
+            yield from leaves(getattr(value, f.name), f"{path}.{f.name}")
     elif isinstance(value, dict):
         for k, v in value.items():
-            yield from _leaves(v, f"{path}.{k}")
+            yield from leaves(v, f"{path}.{k}")
 
 
 def _with_holm(sections: dict) -> dict:
     """The sections with every Difference's ``p_holm`` set: Holm over all the differences."""
-    found = [leaf for s in sections.values() for _, leaf in _leaves(s, "") if isinstance(leaf, Difference)]
+    found = [leaf for s in sections.values() for _, leaf in leaves(s, "") if isinstance(leaf, Difference)]
     adjusted = dict(zip(map(id, found), holm([x.p for x in found]), strict=True))
 
     def fix(value):

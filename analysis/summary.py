@@ -2,7 +2,7 @@
 declarer make-rates and contracts from the deal shards, overall and by player type, and win rates
 and game length from the game shards, each with a 95% interval. ``summarize_run`` reads the run
 (verified: a shard changed since it was stored is refused) and returns a ``RunSummary``;
-``analysis.present.text.run_summary_lines`` prints it."""
+``analysis.present.summary.run_summary_lines`` prints it."""
 
 from __future__ import annotations
 

@@ -26,8 +26,8 @@ table (``_provenance``), the study's plan (``_study_plan``: ``analysis.study.run
 what ``--out`` holds, plays, stores and swaps a redo in), the games finished (``_finished``), the
 sums over the chunks (``_sums``, ``_chunk``), the players' rows (``_player_rows``) and the
 pairwise paired tests (``_pair_rows``). The
-text is ``analysis.present.text.tournament_lines``, the plot
-``analysis.present.plots.plot_tournament``.
+text is ``analysis.present.tournament.tournament_lines``, the plot
+``analysis.present.tournament.plot_tournament``.
 """
 
 from __future__ import annotations
@@ -193,7 +193,7 @@ class TournamentResult:
     - ``players``: the players' rows, best first (``PlayerRow``); ``pairs``: every pair of players
       in the order given, with its paired interval and Holm-adjusted p (``PairRow``);
     - ``table_path``: where the players' table is stored; ``plot_path``: where the command draws
-      its plot (``analysis.present.plots.plot_tournament``); ``run_dirs``: the runs played, one
+      its plot (``analysis.present.tournament.plot_tournament``); ``run_dirs``: the runs played, one
       for the seatings of the same player types in the same seats;
     - ``provenance``: what made it, as stored with the table: the version and code fingerprint,
       the sizes, chunk size, seed, players, their parameters, the rules and the counts of

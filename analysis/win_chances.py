@@ -467,7 +467,7 @@ class WinChanceTable:
       opponent above the leader are never asked for);
     - ``validation`` (``Validation``) and ``checks`` (``Checks``);
     - ``run``: the folder of the stored games; ``table_path``: the stored table; ``plot_path``:
-      where its plot goes (``analysis.present.plots.plot_win_chances`` draws it);
+      where its plot goes (``analysis.present.win_chances.plot_win_chances`` draws it);
       ``provenance``: the metadata stored with the table.
 
     ``chance(own, left, right, ...)``: seat 0's chance from the three scores (a

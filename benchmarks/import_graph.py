@@ -39,8 +39,8 @@ def group(module: str) -> str:
     if parts[0] == "sim":
         return f"sim.{parts[1]}" if len(parts) > 1 and (ROOT / "sim" / parts[1]).is_dir() else "sim base"
     if parts[0] == "analysis" and len(parts) > 1:
-        if parts[1] == "present":
-            return "analysis.present"
+        if parts[1] in ("present", "report"):  # the presenting wing and the report: one box each
+            return f"analysis.{parts[1]}"
         # A study is one box, a module or a sub-package (``analysis.bids``) alike.
         return CORE if layer(module) == layer("analysis.study") else ".".join(parts[:2])
     return module
@@ -103,7 +103,8 @@ def layout(row_list: list[list[str]], edges: dict[tuple[str, str], int], width: 
 
 
 def label(g: str) -> str:
-    return g.removeprefix("analysis.") if g.startswith("analysis.") and g != "analysis.present" else g
+    whole = ("analysis.present", "analysis.report")
+    return g.removeprefix("analysis.") if g.startswith("analysis.") and g not in whole else g
 
 
 def draw(ranks, edges, bad: set[tuple[str, str]], out: Path) -> None:

@@ -191,8 +191,8 @@ def test_a_lost_cluster_leaves_a_run_that_resumes(threads_run, tmp_path):
 def test_the_report_on_the_cluster_is_the_same(cluster, tmp_path):
     """Every analysis the report runs (bid table parts, marriages in play, barrel, comparison,
     tournament) played on the cluster gives the same report as on threads."""
-    from analysis.report import REPORT_MD, build_report
-    from analysis.report_plan import Sizes
+    from analysis.report.build import REPORT_MD, build_report
+    from analysis.report.plan import Sizes
 
     small = Sizes(bid_deals=150, pimc_deals=2, marriage_deals=2000, marriage_play_deals=100, barrel_games=40,
                   compare_games=40, tournament_games=20, min_n=10, strategy_games=10, strategy_deals=200)

@@ -11,8 +11,9 @@ store in ``out`` is reused by the next call of the same arguments and code::
     table = result.to_polars()   # one row a metric and rule set: difference, 95% interval, Holm p
 
 The names below come from the packages that hold them (``analysis.*``, ``sim.*``); this module
-adds nothing of its own. The presenting wing (text, JSON, plots, the report's pages) is
-``analysis.present``; the engine's Python API is ``sim.engine``, the solver's ``sim.solver``.
+adds nothing of its own. The presenting wing (text, JSON, plots, one module a study) is
+``analysis.present``, the report's pages ``analysis.report``; the engine's Python API is
+``sim.engine``, the solver's ``sim.solver``.
 """
 
 from analysis.barrel import BarrelStats, tables_barrel
@@ -25,7 +26,7 @@ from analysis.marriages.in_play import MarriagePlay
 from analysis.marriages.odds import MarriageOdds, tables_marriages
 from analysis.marriages.worth import MarriageWorth
 from analysis.present.json_text import to_json
-from analysis.report import build_report
+from analysis.report.build import build_report
 from analysis.summary import RunSummary, summarize_run
 from analysis.tournament import TournamentResult, tournament
 from sim import InputError, ThousandError, __version__

@@ -31,7 +31,7 @@ sample count only, never on the number of threads. This module checks the questi
 may bid: ``analysis.bids.hand``), chooses the contract levels and the lines, and turns the playouts
 into an ``Advice`` (``analysis.bids.advice``): a frozen result whose ``to_polars()`` gives the
 lines (or the contract levels) as a table and ``to_dict()`` its JSON (``analysis.present`` prints
-it: ``text.advice_lines``, ``text.advice_csv``, ``json_text.to_json``).
+it: ``present.advice.advice_lines``, ``advice_csv``, ``json_text.to_json``).
 
 First hand (the dealer, third hand, under ``forced_bid_seat = dealer``) is forced to bid the minimum
 only under ``forced_first_bid``; a hand that is not forced and whose bidding cap is below its least

@@ -15,8 +15,8 @@ arguments are refused with one line before anything is played, and ``--fresh`` r
 the old result, then swaps them in. A bid table (``--bids``) or a run (``--run``) is read only when
 it is one, made by this code, intact and (the bid table) of the same rules.
 
-Nothing here prints or draws: ``analysis.present`` does (``text.marriage_odds_lines``,
-``plots.plot_marriage_odds``, ``plots.plot_marriage_worth``).
+Nothing here prints or draws: ``analysis.present.marriages`` does (``marriage_odds_lines``,
+``plot_marriage_odds``, ``plot_marriage_worth``).
 """
 
 from __future__ import annotations

@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 from analysis import barrel
 from analysis.measures import episodes
+from analysis.present.barrel import barrel_lines
 from analysis.present.json_text import to_json
-from analysis.present.text import barrel_lines
 from sim.engine import BatchSpec, play_chunk
 from sim.engine.schema import (
     EV_BARREL_OFF,
@@ -190,7 +190,7 @@ def test_the_result_is_what_the_command_prints_and_stores(tmp_path):
 
 
 def test_the_plot_is_drawn_from_the_result_alone(tmp_path):
-    from analysis.present.plots import plot_barrel
+    from analysis.present.barrel import plot_barrel
 
     result = barrel.tables_barrel(games=60, rules=["classic"], seed=1, out=tmp_path / "o")
     assert not result.plot_path.exists()  # the computation draws nothing

@@ -15,8 +15,8 @@ import pytest
 from typer.testing import CliRunner
 
 from analysis import compare
+from analysis.present.compare import comparison_lines
 from analysis.present.json_text import to_json
-from analysis.present.text import comparison_lines
 
 
 def rows_by(result: compare.Comparison) -> dict:
@@ -123,7 +123,7 @@ def test_the_result_is_what_the_command_prints_and_stores(tmp_path):
 
 
 def test_the_plot_is_drawn_from_the_result_alone(tmp_path):
-    from analysis.present.plots import plot_comparison
+    from analysis.present.compare import plot_comparison
 
     result = compare.compare(rules=["classic", "short"], games=40, seed=2, out=tmp_path / "o")
     assert not result.plot_path.exists()  # the computation draws nothing

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from analysis import strategy
 from analysis.present.json_text import to_json
-from analysis.present.text import strategy_lines
+from analysis.present.strategy import strategy_lines
 from sim import InputError
 from sim.game.rules import PRESETS, load_rules, preset
 from sim.runs import scan_deals
@@ -51,7 +51,7 @@ def test_shares_add_up(made):
             pytest.approx(1)
     if r.score.bolt_penalties:
         assert _sum(r.score.bolt_penalty_score) == pytest.approx(1)
-    for _, leaf in strategy._leaves(r.raising, ""):  # every interval holds its value
+    for _, leaf in strategy.leaves(r.raising, ""):  # every interval holds its value
         if isinstance(leaf, strategy.Estimate) and not math.isnan(leaf.low):
             assert leaf.low <= leaf.value <= leaf.high
 
@@ -189,7 +189,7 @@ def test_deterministic_and_reused(made, tmp_path):
 
 def test_holm_covers_every_difference(made):
     r, _ = made
-    diffs = [leaf for name in strategy._SECTIONS for _, leaf in strategy._leaves(getattr(r, name), "")
+    diffs = [leaf for name in strategy._SECTIONS for _, leaf in strategy.leaves(getattr(r, name), "")
              if isinstance(leaf, strategy.Difference)]
     tested = [x for x in diffs if not math.isnan(x.p)]
     assert tested and all(x.p_holm >= x.p for x in tested)
@@ -253,7 +253,7 @@ def test_sitter_forced_openings_follow_the_forced_seat(made, changes, position, 
     dealer's min_bid when both others passed; the report's words name that seat."""
     import dataclasses
 
-    from analysis.present.markdown import _section_summary, _strategy_score
+    from analysis.present.strategy import score_situation_section, strategy_findings
     from sim.engine import BatchSpec, play_chunk
     from sim.game.rules import HouseRules
 
@@ -268,8 +268,8 @@ def test_sitter_forced_openings_follow_the_forced_seat(made, changes, position, 
     assert est.value == pytest.approx(forced / below)
     assert stats.forced_opening.startswith(words)
     report = dataclasses.replace(made[0], score=stats)
-    assert f"of those below: {stats.forced_opening}" in "\n".join(_strategy_score(report))
-    assert stats.forced_opening in "\n".join(_section_summary(report))
+    assert f"of those below: {stats.forced_opening}" in "\n".join(score_situation_section(report))
+    assert stats.forced_opening in "\n".join(strategy_findings(report))
 
 
 def test_range_barrel_sitter_contracts_are_measured_against_his_need():
@@ -299,26 +299,15 @@ def test_range_barrel_sitter_contracts_are_measured_against_his_need():
         assert sc.sitter[f"{key} the minimum"].value == pytest.approx(count[key] / declared)
 
 
-def test_the_seat_finding_follows_the_forced_place_and_the_numbers():
-    """The summary's heading on first hand against the dealer names who holds the forced opening
-    (strategy.forced_place) and claims a direction only when the Holm-corrected test does."""
-    from analysis.present.markdown import _seat_finding
-    from analysis.strategy import Difference, forced_place
+def test_the_forced_place_is_named_as_the_report_words_it():
+    """Who holds the forced opening (strategy.forced_place), which the summary's finding on the seats
+    names (its words: tests/analysis/present/test_strategy.py)."""
+    from analysis.strategy import forced_place
     from sim.game.rules import HouseRules, preset
 
     assert forced_place(HouseRules()) == "first hand"
     assert forced_place(preset("tysyacha_1000")) == "third hand (dealer)"
     assert forced_place(preset("mekedron")) is None
-
-    def diff(value, p_holm):
-        return Difference(a=0.0, b=value, diff=value, low=value - 1, high=value + 1, p=p_holm, p_holm=p_holm,
-                          clusters=100)
-
-    assert _seat_finding("first hand", diff(-30, 0.001)) == "First hand pays for the forced opening."
-    assert _seat_finding("first hand", diff(-30, 0.2)) == "First hand's forced opening costs nothing the numbers show."
-    assert _seat_finding("third hand (dealer)", diff(+12, 0.001)) == "The dealer pays for the forced opening."
-    assert _seat_finding(None, diff(-5, 0.01)).startswith("First hand loses against the dealer, with nobody forced")
-    assert _seat_finding(None, diff(+5, 0.5)) == "First hand and the dealer score alike."
 
 
 @pytest.mark.parametrize("name", list(PRESETS))

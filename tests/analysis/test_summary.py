@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from analysis.present.json_text import to_json
-from analysis.present.text import run_summary_lines
+from analysis.present.summary import run_summary_lines
 from analysis.stats import wilson_interval
 from analysis.summary import RunSummary, summarize_run
 from sim.game.rules import HouseRules

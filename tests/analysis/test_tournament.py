@@ -177,8 +177,7 @@ def test_the_command_prints_the_result_and_its_presenters(tmp_path, size):
     from polars.testing import assert_frame_equal
 
     from analysis.present.json_text import to_json
-    from analysis.present.plots import plot_tournament
-    from analysis.present.text import tournament_lines
+    from analysis.present.tournament import plot_tournament, tournament_lines
     from cli import app
 
     out = tmp_path / "o"

@@ -17,7 +17,7 @@ from analysis import win_chances as wc
 from analysis.analysis_dir import read_table_metadata
 from analysis.bids.value import line_values
 from analysis.present.json_text import to_json
-from analysis.present.text import win_chance_lines
+from analysis.present.win_chances import win_chance_lines
 from analysis.stored import StaleResultError
 from sim.engine.playouts import LINE_COLUMNS, PASS_LINE
 from sim.runs import scan_deals, scan_games

@@ -13,9 +13,9 @@ import pytest
 from cli_checks import read_only, refused
 from typer.testing import CliRunner
 
-from analysis import report
-from analysis.report import build_report
-from analysis.report_plan import Sizes
+from analysis.report import build as report
+from analysis.report.build import build_report
+from analysis.report.plan import Sizes
 from cli import app
 
 PRECIOUS = b"a file of the user's, which a lock must never write into\n"

@@ -90,7 +90,7 @@ def test_a_game_run_with_every_game_unfinished_has_a_summary(tmp_path):
     # summary reports the unfinished games instead of dividing by zero.
     import polars as pl
 
-    from analysis.present.text import run_summary_lines
+    from analysis.present.summary import run_summary_lines
     from analysis.summary import summarize_run
     from sim.engine import BatchSpec
     from sim.game.rules import HouseRules

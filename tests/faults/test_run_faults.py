@@ -27,7 +27,7 @@ from typer.testing import CliRunner
 import sim.runs.combine
 import sim.runs.folder
 import sim.runs.manifest
-from analysis.present.text import run_summary_lines
+from analysis.present.summary import run_summary_lines
 from analysis.summary import DealSummary, GameSummary, RunSummary, SeatWins
 from cli import app
 from sim.engine import BatchSpec

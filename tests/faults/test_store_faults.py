@@ -13,11 +13,11 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from analysis import report
 from analysis.bids.parts import PARTS_DIR, PARTS_SPEC
 from analysis.bids.table import TABLE_FILE, read_metadata
-from analysis.report import build_report
-from analysis.report_plan import QUICK, Sizes
+from analysis.report import build as report
+from analysis.report.build import build_report
+from analysis.report.plan import QUICK, Sizes
 from analysis.stored import FINGERPRINT, manifest_path, write_manifest
 from cli import app
 from sim.fingerprint import code_fingerprint
@@ -368,7 +368,8 @@ def tiny_report(tmp_path_factory):
 def test_report_provenance_lists_each_sections_fingerprint(tiny_report):
     out, _, _ = tiny_report
     prov = json.loads((out / report.PROVENANCE).read_text(encoding="utf-8"))
-    assert prov["code_fingerprint"] == code_fingerprint("report") and prov["runs_fingerprint"] == code_fingerprint()
+    assert prov["code_fingerprint"] == code_fingerprint("report.build")
+    assert prov["runs_fingerprint"] == code_fingerprint()
     assert prov["fingerprints"] == {key: code_fingerprint(module) for key, module in report.SECTION_MODULES.items()}
     kept = json.loads((out / "data" / "bids.json").read_text(encoding="utf-8"))
     assert kept[FINGERPRINT] == code_fingerprint("bids.table")

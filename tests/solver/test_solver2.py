@@ -26,7 +26,7 @@ from test_solver import (
     solver_kw,
 )
 
-from analysis.present.text import solved_layout_lines
+from analysis.present.solve import solved_layout_lines
 from sim import solver
 from sim.game.cards import CARD_POINTS, parse_hand
 from sim.game.play_nb import givable_cards

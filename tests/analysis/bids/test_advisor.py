@@ -21,8 +21,8 @@ from analysis.bids.advice import ADVICE_LINE_COLUMNS, LEVEL_COLUMNS
 from analysis.bids.hand import SEATS, talon_chances
 from analysis.bids.value import MIN_REACHED
 from analysis.deals import random_deals
+from analysis.present.advice import advice_csv, advice_lines
 from analysis.present.json_text import to_json
-from analysis.present.text import advice_csv, advice_lines
 from sim.engine import playouts
 from sim.game.bids_nb import auction_cap
 from sim.game.cards import parse_card, parse_hand

@@ -47,8 +47,7 @@ def test_make_rates_fall_with_the_contract(table):
 
 
 def test_summary_and_plot(table, tmp_path):
-    from analysis.present.plots import plot_bid_make_rates, plot_bid_methods
-    from analysis.present.text import bid_table_lines
+    from analysis.present.bids import bid_table_lines, plot_bid_make_rates, plot_bid_methods
 
     out, path = table
     result = summarize_bid_table(path, min_n=1)

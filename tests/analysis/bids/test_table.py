@@ -181,8 +181,8 @@ def bids_command(tmp_path_factory):
 
 
 def test_the_result_is_what_the_command_prints(bids_command):
+    from analysis.present.bids import bid_table_lines
     from analysis.present.json_text import to_json
-    from analysis.present.text import bid_table_lines
 
     out, text, as_json, _, result = bids_command
     assert to_json(result) + "\n" == as_json.stdout
@@ -194,7 +194,7 @@ def test_the_result_is_what_the_command_prints(bids_command):
 
 
 def test_the_plots_are_drawn_from_the_result_alone(bids_command, tmp_path):
-    from analysis.present.plots import plot_bid_make_rates, plot_bid_methods
+    from analysis.present.bids import plot_bid_make_rates, plot_bid_methods
 
     out, _, _, pngs, result = bids_command
     plot_bid_make_rates(result, tmp_path / "rates.png")

@@ -94,7 +94,7 @@ def marriages_command(tmp_path_factory, bid_table):
 
 def test_the_marriage_result_is_what_the_command_prints(marriages_command, bid_table):
     from analysis.present.json_text import to_json
-    from analysis.present.text import marriage_odds_lines
+    from analysis.present.marriages import marriage_odds_lines
 
     out, text, as_json, _, result = marriages_command
     assert to_json(result) + "\n" == as_json.stdout
@@ -113,7 +113,7 @@ def test_the_marriage_result_is_what_the_command_prints(marriages_command, bid_t
 
 
 def test_the_marriage_plots_are_drawn_from_the_result_alone(marriages_command, tmp_path):
-    from analysis.present.plots import plot_marriage_odds, plot_marriage_worth
+    from analysis.present.marriages import plot_marriage_odds, plot_marriage_worth
 
     out, _, _, pngs, result = marriages_command
     plot_marriage_odds(result, tmp_path / "odds.png")

@@ -1,28 +1,29 @@
 """``thousand report``: the strategy report, one document a Thousand player reads and keeps.
 
-The report is built from the analyses, never beside them: each section calls the analysis behind
-one command (``tables bids``, ``tables marriages``, ``tables barrel``, ``compare``, ``tournament``)
-on results stored under ``data`` (default ``out/report-<version>``) and composes the result object it
-returns: the Markdown (``analysis.present.markdown``) reads its fields, the plots
-(``analysis.present.plots``) draw it, and ``data/<section>.json`` is its ``--json`` form
-(``analysis.present.json_text``), so every number printed equals the command's. This module
-computes and writes; the words are ``analysis.present.markdown``'s and the page
-``analysis.present.html``'s. Progress is the typed callback of ``sim.runs.progress``, the bid
-table's parts counted as numbers. Stored results are reused whenever they were made with the same rules, seed and sizes
-by the same code (the bid table by its metadata, code fingerprint and SHA-256, the played runs by
-their run specifications, fingerprints and verified shards); a second run with the same arguments
-plays nothing. Results under ``data`` made by other code are refused before anything is played,
-with one line naming them, unless ``fresh``: then each section's analysis redoes what it stores
-that is not the result asked for apart and puts it in place once complete (an interrupted redo
-resumes: ``analysis.study.Study``), so a report never mixes results of two fingerprints;
-``provenance.json`` lists each section's fingerprint.
+The report is built from the analyses, never beside them: each section calls the analysis behind one
+command (``tables bids``, ``tables marriages``, ``tables barrel``, ``compare``, ``tournament``) on
+results stored under ``data`` (default ``out/report-<version>``) and composes the result object it
+returns: its section's words (``analysis.present.<study>``, assembled by ``analysis.report.page``)
+read its fields, its presenter's plots draw it, and ``data/<section>.json`` is its ``--json`` form
+(``analysis.present.json_text``), so every number printed equals the command's. This module computes
+and writes; the words are the presenters' and ``analysis.report.page``'s, the HTML page
+``analysis.report.html``'s, the sizes and cost model ``analysis.report.plan``'s. Progress is the
+typed callback of ``sim.runs.progress``, the bid table's parts counted as numbers. Stored results
+are reused whenever they were made with the same rules, seed and sizes by the same code (the bid
+table by its metadata, code fingerprint and SHA-256, the played runs by their run specifications,
+fingerprints and verified shards); a second run with the same arguments plays nothing. Results under
+``data`` made by other code are refused before anything is played, with one line naming them, unless
+``fresh``: then each section's analysis redoes what it stores that is not the result asked for apart
+and puts it in place once complete (an interrupted redo resumes: ``analysis.study.Study``), so a
+report never mixes results of two fingerprints; ``provenance.json`` lists each section's
+fingerprint.
 
 What lands in ``out`` (written under a temporary name, then renamed: never half a report):
-``report.md``, ``report.html`` (one self-contained file: the plots embedded, no network needed),
-the PNG plots, ``data/*.json`` and ``provenance.json`` (the command, rules, seeds, sizes, version,
-code fingerprints and the SHA-256 of every stored input read). An existing ``out`` is replaced only
-when it is empty or holds a previous report and nothing else; ``data`` may not lie inside ``out``
-(it would be deleted with it) nor ``out`` inside ``data``.
+``report.md``, ``report.html`` (one self-contained file: the plots embedded, no network needed), the
+PNG plots, ``data/*.json`` and ``provenance.json`` (the command, rules, seeds, sizes, version, code
+fingerprints and the SHA-256 of every stored input read). An existing ``out`` is replaced only when
+it is empty or holds a previous report and nothing else; ``data`` may not lie inside ``out`` (it
+would be deleted with it) nor ``out`` inside ``data``.
 """
 
 from __future__ import annotations
@@ -38,10 +39,16 @@ from typing import TYPE_CHECKING
 
 from analysis.analysis_dir import RULE_SPECS
 from analysis.players import DEFAULT_PLAYER, TOURNAMENT_PLAYERS
-from analysis.present.html import render_html
+from analysis.present.barrel import plot_barrel
+from analysis.present.bids import plot_bid_make_rates, plot_bid_methods
+from analysis.present.compare import plot_comparison
 from analysis.present.json_text import to_json
-from analysis.present.markdown import SECTIONS, render_markdown
-from analysis.report_plan import FULL, QUICK, Sizes, cache_is_cold, stage_estimates
+from analysis.present.marriages import plot_marriage_odds, plot_marriage_worth
+from analysis.present.strategy import plot_strategy
+from analysis.present.tournament import plot_tournament
+from analysis.report.html import render_html
+from analysis.report.page import SECTIONS, render_markdown
+from analysis.report.plan import FULL, QUICK, Sizes, cache_is_cold, stage_estimates
 from analysis.stored import holds_out
 from sim import InputError, __version__, arguments
 
@@ -361,7 +368,6 @@ def _minutes(seconds: float) -> str:
 def _bids(folder: Path, rules: str, seed: int, sizes: Sizes, threads: int | None, progress: Progress | None,
           backend, fresh: bool) -> BidTable:
     from analysis.bids.table import tables_bids
-    from analysis.present.plots import plot_bid_make_rates, plot_bid_methods
 
     result = tables_bids(deals=sizes.bid_deals, rules=rules, seed=seed, out=folder, pimc_deals=sizes.pimc_deals,
                          threads=threads, progress=progress, min_n=sizes.min_n, backend=backend, fresh=fresh)
@@ -374,7 +380,6 @@ def _bids(folder: Path, rules: str, seed: int, sizes: Sizes, threads: int | None
 def _marriages(folder: Path, bids: Path, rules: str, seed: int, sizes: Sizes, backend, fresh: bool) -> MarriageOdds:
     from analysis.bids.table import TABLE_FILE
     from analysis.marriages.odds import tables_marriages
-    from analysis.present.plots import plot_marriage_odds, plot_marriage_worth
 
     result = tables_marriages(deals=sizes.marriage_deals, seed=seed, rules=rules, out=folder,
                               play_deals=sizes.marriage_play_deals, players=PLAYER, bids=bids / TABLE_FILE,
@@ -388,7 +393,6 @@ def _marriages(folder: Path, bids: Path, rules: str, seed: int, sizes: Sizes, ba
 
 def _barrel(folder: Path, rules: list[str], seed: int, sizes: Sizes, backend, fresh: bool) -> BarrelStats:
     from analysis.barrel import tables_barrel
-    from analysis.present.plots import plot_barrel
 
     result = tables_barrel(games=sizes.barrel_games, rules=rules, players=PLAYER, seed=seed, out=folder,
                            backend=backend, fresh=fresh)
@@ -398,7 +402,6 @@ def _barrel(folder: Path, rules: list[str], seed: int, sizes: Sizes, backend, fr
 
 def _compare(folder: Path, rules: list[str], seed: int, sizes: Sizes, backend, fresh: bool) -> Comparison:
     from analysis.compare import compare
-    from analysis.present.plots import plot_comparison
 
     result = compare(rules=rules, games=sizes.compare_games, players=PLAYER, seed=seed, out=folder,
                      backend=backend, fresh=fresh)
@@ -407,7 +410,6 @@ def _compare(folder: Path, rules: list[str], seed: int, sizes: Sizes, backend, f
 
 
 def _tournament(folder: Path, rules: str, seed: int, sizes: Sizes, backend, fresh: bool) -> TournamentResult:
-    from analysis.present.plots import plot_tournament
     from analysis.tournament import PLOT_FILE, tournament
 
     result = tournament(players=list(TOURNAMENT_PLAYERS), games=sizes.tournament_games, rules=rules, seed=seed,
@@ -417,7 +419,6 @@ def _tournament(folder: Path, rules: str, seed: int, sizes: Sizes, backend, fres
 
 
 def _strategy(folder: Path, rules: str, seed: int, sizes: Sizes, backend, fresh: bool) -> StrategyReport:
-    from analysis.present.plots import plot_strategy
     from analysis.strategy import strategy
 
     result = strategy(games=sizes.strategy_games, deals=sizes.strategy_deals, rules=rules, players="learned",
@@ -507,7 +508,7 @@ def _write(out: Path, data: Path, dirs: dict[str, Path], sections: dict, *, rule
 
         provenance = {
             "command": command or ["thousand", "report"], "version": __version__,
-            "code_fingerprint": code_fingerprint("report"),
+            "code_fingerprint": code_fingerprint("report.build"),
             # Each section's results were made (or checked to be made) by this code: its analysis
             # module's fingerprint, and the engine's for the runs it played.
             "fingerprints": {key: code_fingerprint(SECTION_MODULES[key]) for key, value in sections.items()

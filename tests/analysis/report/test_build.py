@@ -13,11 +13,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from analysis import report
 from analysis.bids.value import MIN_REACHED
-from analysis.present.markdown import SECTIONS, num, pct
-from analysis.report import build_report
-from analysis.report_plan import Sizes
+from analysis.present.format import num, pct
+from analysis.report import build as report
+from analysis.report.build import build_report
+from analysis.report.page import SECTIONS
+from analysis.report.plan import Sizes
 from sim.fingerprint import file_sha256
 
 SMALL = Sizes(bid_deals=300, pimc_deals=6, marriage_deals=3000, marriage_play_deals=200, barrel_games=60,
@@ -317,7 +318,7 @@ def test_bad_arguments_get_one_line(tmp_path):
 
 
 def test_a_rules_file_equal_to_a_preset_is_not_compared_with_it(tmp_path):
-    from analysis.report import rule_sets_compared
+    from analysis.report.build import rule_sets_compared
     from sim.game.rules import PRESETS
 
     copy = tmp_path / "our-online.toml"

@@ -1,5 +1,5 @@
-"""The plan of a strategy report, below both the report that runs it (``analysis.report``) and the
-pages that describe it (``analysis.present.markdown``): its sample sizes (``Sizes``, the ``QUICK``
+"""The plan of a strategy report, read by the report that runs it (``analysis.report.build``) and
+the page that describes it (``analysis.report.page``): its sample sizes (``Sizes``, the ``QUICK``
 and ``FULL`` presets) and the cost model that estimates each stage's time before it starts."""
 
 from __future__ import annotations

@@ -1,0 +1,225 @@
+"""The bid advisor's answer (``analysis.bids.advice.Advice``) as ``thousand bid`` prints it: the
+situation, the bidding lines and their gains over passing, the make-rates as information, the
+talon's exact chances and the recommendation; and its ``--csv``."""
+
+from __future__ import annotations
+
+import csv
+import io
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from analysis.bids.hand import owed_contract
+from analysis.bids.value import MIN_REACHED
+from sim.game.cards import SUIT_SYMBOLS, SUITS
+
+if TYPE_CHECKING:
+    from analysis.bids.advice import Advice
+
+__all__ = ["ADVICE_METHOD_TEXT", "advice_lines", "ADVICE_CSV_COLUMNS", "advice_csv"]
+
+
+ADVICE_METHOD_TEXT = {
+    "learned": "learned = the learned player in every seat, the declarer playing each contract apart (its net plays "
+               "for the contract it is given)",
+    "dd": "dd = double dummy: every seat sees every card and plays perfectly, the declarer discards best",
+    "pimc": "pimc = every seat averages double-dummy values over the worlds it cannot tell apart",
+    "heuristic": "heuristic = every seat is the heuristic player",
+}
+
+
+def _exact(p: Fraction) -> str:
+    return f"{p.numerator}/{p.denominator} = {float(p):.1%}"
+
+
+def _value(x: float | None, objective: str) -> str:
+    """A line's mean or gain under ``objective``: points, or for ``win`` a chance in percent."""
+    if x is None or x != x:
+        return "-"
+    return f"{100 * x:+.1f}%" if objective == "win" else f"{x:+.1f}"
+
+
+def _value_interval(x: float, lo: float, hi: float, objective: str) -> str:
+    return f"{_value(x, objective)} [{_value(lo, objective)}, {_value(hi, objective)}]"
+
+
+def _share(x: float) -> str:
+    return "-" if x != x else f"{x:.1%}"
+
+
+def _advice_scores(a: Advice) -> str:
+    s = a.situation
+
+    def one(name: str, score: int, sits: bool) -> str:
+        return f"{name} {score}" + (" (on the barrel)" if sits else "")
+
+    return ", ".join((one("you", s.score, s.on_barrel), one("left", s.others[0], s.others_on_barrel[0]),
+                      one("right", s.others[1], s.others_on_barrel[1])))
+
+
+def _line_label(a: Advice, row) -> str:
+    if row.kind == "pass":
+        return f"forced {a.forced_bid}, then pass" if a.forced_bid is not None else "pass"
+    if row.kind == "own":
+        return f"{a.line_player}'s own bidding"
+    return f"bid to {row.limit}"
+
+
+def advice_lines(advice: Advice) -> list[str]:
+    """What ``thousand bid`` prints: the situation, the bidding lines with their results and gains
+    over passing (the decision), the make-rate table with expected scores and the risk levels
+    (information), the talon's chances, and last the recommendation."""
+    a = advice
+    obj = a.objective
+    forced = a.forced_bid
+    owed = owed_contract(a.rules, a.seat, a.situation.on_barrel)[1]
+    duty = (f", forced to bid {forced}" if forced is not None
+            else f", declarer at {owed} if both others pass: all_pass = dealer_plays" if owed is not None
+            else ", not forced to bid: forced_first_bid = false" if a.seat == "first" and not a.rules.forced_first_bid
+            else "")
+    out = [f"hand {a.hand}  ({a.seat} hand{duty}; rules {a.rule_changes or 'classic'})"]
+    if a.known_cards:
+        out.append("known: " + ", ".join(f"{k} {v}" for k, v in a.known_cards.items()))
+    out.append("scores before the deal: " + _advice_scores(a))
+    if a.win_source is not None:
+        out.append("objective win: " + a.win_source)
+    if a.can_bid:
+        out.append(f"bidding cap {a.bidding_cap}; a talon could let you raise the final contract to {a.raise_cap}")
+    else:
+        out.append(f"bidding cap {a.bidding_cap}: below the minimum bid {a.min_bid}, so this hand cannot bid "
+                   "(a bid above 120 needs a marriage)")
+    out += ["", f"your bidding lines, each played on the same {a.samples} sampled deals (seed {a.seed}); every other "
+            f"decision by the {a.line_players}:",
+            f"  result = {obj}: {a.objective_means}, a deal; gain = the line against passing at every turn, on "
+            "the same deals (the recommendation is the tested line with the highest gain); bid vs pass there = "
+            "where the auction reached the line's level (the deals it plays differently from the line one step "
+            "lower), its mean difference from that line, which passes there; [95% intervals]",
+            f"  {'line':<24}{'declare':>8}{'contract':>9}{'raised':>8}{'made':>8}{'conceded':>9}  "
+            f"{'result [95%]':<24}{'gain [95%]':<24}{'bid vs pass there [95%]':<26}{'reached':>7}"]
+    for k, row in enumerate(a.lines):
+        v = row.value
+        if row.differs == 0:  # the same rows as the line above: say so rather than repeat its numbers
+            below = a.lines[k - 1] if a.lines[k - 1].limit > 0 else a.pass_line
+            out.append(f"  {_line_label(a, row):<24}(as {_line_label(a, below)}: no sampled deal plays differently)")
+            continue
+        gain = "baseline" if row.kind == "pass" else _value_interval(v.gain, v.gain_low, v.gain_high, obj)
+        step = ("" if row.kind in ("pass", "own")
+                else _value_interval(v.step_gain, v.step_low, v.step_high, obj))
+        contract = "-" if v.contract != v.contract else f"{v.contract:.1f}"
+        result = _value_interval(v.mean, v.low, v.high, obj)
+        out.append(f"  {_line_label(a, row):<24}{_share(v.declares[0]):>8}{contract:>9}{_share(v.raised[0]):>8}"
+                   f"{_share(v.made[0]):>8}{_share(v.conceded[0]):>9}  {result:<24}{gain:<24}"
+                   f"{step:<26}{'' if row.differs is None else row.differs:>7}")
+    out.append("  declare: the deals in which you end up the declarer; contract: your mean final contract (after the "
+               "talon); raised: contract above your winning bid, made and conceded: shares of the deals you declare; "
+               "reached: deals the line plays differently from the bidding line one step lower (the lowest: from "
+               f"passing); a level reached in fewer than {MIN_REACHED} deals is untested")
+    if a.can_bid:
+        out += ["", "if you declare a contract and play it as that contract from the talon on (information, not the "
+                "decision: the auction and the opponents' scores left aside); p_make with its 95% interval; "
+                "E = p·gain − (1 − p)·loss, your own score:"]
+        out += [f"  {ADVICE_METHOD_TEXT[m]}; {a.samples_of(m)} deals" for m in a.methods]
+        if a.worlds:
+            out.append(f"  pimc worlds a decision: {a.worlds}")
+        out.append("contract  " + "  ".join(f"{m + ' p_make [95%]':<24}{'E':>7}" for m in a.methods))
+        shown_raise = False
+        for row in a.contracts:
+            if not row.biddable:
+                if all(e.p_make == 0 for e in row.estimates):
+                    out.append(f"(from {row.contract} on: made in no sample)")
+                    break
+                if not shown_raise:
+                    out.append("-- above the bidding cap: only as a final contract, if the talon brings the "
+                               "marriages --")
+                    shown_raise = True
+            cells = [f"{e.p_make:6.3f} [{e.ci_low:.3f}, {e.ci_high:.3f}]  {e.ev_declare:+7.1f}" for e in row.estimates]
+            out.append(f"{row.contract:>8}  " + "  ".join(cells))
+        else:
+            if a.played_to is not None and a.played_to < a.raise_cap:
+                out.append(f"(contracts above {a.played_to}, up to {a.raise_cap}, not played: the learned player "
+                           f"made {a.played_to} in no sample)")
+        r0 = a.risk_levels[0]
+        out.append(f"risk information, not the decision: the highest bid made at least {1 - r0.risk:.0%} / at least "
+                   "50% of the time when declared: "
+                   + "; ".join(f"{r.method} {_bid_or_none(r.at_risk)} / {_bid_or_none(r.at_half)}"
+                               for r in a.risk_levels))
+    t = a.talon
+    out += ["", f"talon (exact, over all {t.talons} possible talons):"]
+    for mc in t.marriages:
+        what = f"completes your {mc.holding}" if mc.holding else "brings both halves of"
+        out.append(f"  {what} {SUIT_SYMBOLS[SUITS.index(mc.suit)]} marriage: {_exact(mc.p)}")
+    out.append(f"  any new marriage: {_exact(t.any_marriage)}")
+    aces = "  ".join(f"{c.card} {float(c.p):.1%}" for c in t.aces)
+    tens = "  ".join(f"{c.card} {float(c.p):.1%}" for c in t.tens)
+    out.append(f"  at least one ace {float(t.at_least_one_ace):.1%} ({aces or 'you hold all four'})")
+    out.append(f"  at least one ten {float(t.at_least_one_ten):.1%} ({tens or 'you hold all four'})")
+    out.append(f"  expected talon card points {float(t.expected_points):.1f}")
+    out += ["", _recommendation_line(a)]
+    return out
+
+
+def _bid_or_none(b: int | None) -> str:
+    return "none" if b is None else str(b)
+
+
+def _recommendation_line(a: Advice) -> str:
+    rec, obj = a.recommendation, a.objective
+    p = rec.passing
+    passing = f"passing at every turn: {_value_interval(p.mean, p.low, p.high, obj)} a deal"
+    who = f"{rec.player} player, all seats; {obj}, {a.samples} deals"
+    if not a.can_bid:
+        return f"recommendation: pass (this hand cannot bid; {passing}; {who})"
+    w = rec.beyond
+    stop = ("" if w is None else
+            f"bid to {w.limit}: {_value_interval(w.gain, w.gain_low, w.gain_high, obj)} a deal against passing")
+    if rec.line is None:
+        if w is None and rec.untested_from is not None:
+            return (f"recommendation ({who}): untested: fewer than {MIN_REACHED} sampled auctions reached "
+                    f"{rec.untested_from} or any level above, too few to judge bidding on"
+                    + (f" (your forced bid of {a.forced_bid} mostly wins the auction)" if a.forced_bid else "")
+                    + f"; more --samples test more ({passing})")
+        what = "no level beyond the forced bid" if a.forced_bid is not None else "no level"
+        because = (f" (the first tested one, {stop})" if stop
+                   else f" (no level was reached in {MIN_REACHED} or more sampled deals)")
+        return f"recommendation ({who}): {rec.action}: {what} gains over passing{because}; {passing}"
+    v = rec.line
+    # The decision is the line gain (bidding up to X against passing at every turn, over all deals);
+    # the step gain (bidding X where the auction reached it) is printed after it as information.
+    said = f"bid to {rec.bid}: {_value_interval(v.gain, v.gain_low, v.gain_high, obj)} a deal against passing"
+    if v.gain_low <= 0:
+        said += " (the interval reaches 0: the sample does not tell this line from passing)"
+    if w is not None:
+        said += (f"; beyond {rec.bid}, bidding further "
+                 + ("lowers" if w.gain < v.gain else "does not raise") + f" the expected result ({stop})")
+    elif rec.untested_from is not None:
+        said += (f"; higher bids are untested (fewer than {MIN_REACHED} sampled auctions reached "
+                 f"{rec.untested_from} or above)")
+    else:
+        said += " (your bidding cap)"
+    return (f"recommendation ({who}): {said}. Where the auction reached {rec.bid} ({v.reached} deals), bidding it "
+            f"rather than passing there: {_value_interval(v.step_gain, v.step_low, v.step_high, obj)}; {passing}")
+
+
+ADVICE_CSV_COLUMNS = ("line", "limit", "n", "mean", "low", "high", "gain", "gain_low", "gain_high", "declares",
+                      "made", "conceded", "raised", "contract", "reached", "step_gain", "step_low", "step_high",
+                      "objective", "player")
+
+
+def advice_csv(advice: Advice) -> str:
+    """What ``thousand bid --csv`` prints: the bidding lines, a row each (the pass line, the line
+    player's own bidding, then bid up to each contract), with the objective and the line player on
+    every row; shares are of all deals (declares) or of the deals you declare (the others)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(ADVICE_CSV_COLUMNS)
+
+    def num(x: float) -> str:
+        return "" if x != x else f"{x:.6f}"
+
+    for row in advice.lines:
+        v = row.value
+        w.writerow([row.kind, v.limit if v.limit > 0 else "", v.n, num(v.mean), num(v.low), num(v.high), num(v.gain),
+                    num(v.gain_low), num(v.gain_high), num(v.declares[0]), num(v.made[0]), num(v.conceded[0]),
+                    num(v.raised[0]), num(v.contract), "" if row.differs is None else row.differs,
+                    num(v.step_gain), num(v.step_low), num(v.step_high), advice.objective, advice.line_player])
+    return buf.getvalue()

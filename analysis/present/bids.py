@@ -1,0 +1,414 @@
+"""The bid table (``analysis.bids.results.BidTable``) as a user sees it: the lines ``thousand tables
+bids`` prints (make-rates by hand class, the check against pimc, the cheat sheet), the report's
+section on bidding and its bullets in the report's summary, and the two plots (make-rates by hand,
+the learned player against pimc)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from analysis.bids.classes import ACE_CLASSES, MARRIAGE_CLASSES, PLOT_MAX_LEVEL
+from analysis.bids.parts import LINE_PLAYER
+from analysis.bids.results import METHOD_GROUPS, PLAYERS, PLAYERS_SHORT
+from analysis.bids.value import MIN_REACHED, OBJECTIVE_WORDS
+from analysis.present.figure import pyplot, save
+from analysis.present.format import finite, interval, markdown_figures, markdown_table, num, pct
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from analysis.bids.results import BidTable, CheatRow, SeatAdvice
+
+__all__ = ["seat_advice_words", "cheat_sheet_lines", "bid_table_lines", "bids_section", "bidding_summary",
+           "METHOD_STYLE", "PIMC_POINTS_MIN_N", "plot_bid_make_rates", "plot_bid_methods"]
+
+
+def seat_advice_words(s: SeatAdvice) -> str:
+    """One seat's advice in plain words: "bid to 160: +14.2 [9.0, 19.4] a deal against passing;
+    beyond 160, bidding further lowers the expected result (bid to 170: +9.1)", the gains those of
+    the lines "bid up to" against always passing; or pass (for a forced first hand: the forced bid,
+    then pass)."""
+    if s.bid is None:
+        if s.beyond is None and s.untested_from is not None:
+            return (f"untested: fewer than {MIN_REACHED} auctions reached {s.untested_from} or any level above"
+                    + (" (the forced bid mostly wins the auction)" if s.forced else ""))
+        first = ("" if s.beyond is None else
+                 f" (bid to {s.beyond}: {interval(s.beyond_gain, sign=True)})")
+        return ("make the forced bid, then pass: no higher line beats passing" if s.forced
+                else "pass: no bidding line beats passing") + first
+    said = f"bid to {s.bid}: {interval(s.gain, s.gain_low, s.gain_high, sign=True)} a deal against passing"
+    if s.beyond is not None:
+        more = "lowers" if s.beyond_gain < s.gain else "does not raise"
+        said += (f"; beyond {s.bid}, bidding further {more} the expected result "
+                 f"(bid to {s.beyond}: {interval(s.beyond_gain, sign=True)})")
+    elif s.untested_from is not None:
+        said += f"; higher bids untested: fewer than {MIN_REACHED} auctions reached {s.untested_from} or more"
+    else:
+        said += "; the cap: you may bid no higher"
+    return said
+
+
+def _risk_words(r: CheatRow) -> str:
+    made = [f"{b.bid} at least {1 - b.risk:.0%} of the time" for b in r.risks if b.bid is not None]
+    return ("the learned declarer makes " + ", ".join(made)) if made else \
+        f"the learned declarer makes no contract up to {r.bidding_cap} even {1 - r.risks[-1].risk:.0%} of the time"
+
+
+def cheat_sheet_lines(rows: Sequence[CheatRow]) -> list[str]:
+    """A cheat sheet (``analysis.bids.classes.cheat_sheet``) as ``thousand tables bids`` prints it: per
+    hand class a line (its deals, cap and the risk information), then one line a seat."""
+    tag = PLAYERS_SHORT[LINE_PLAYER]
+    lines = []
+    for r in rows:
+        lines.append(f"{r.hand_class}: {r.n:,} deals, bidding cap {r.bidding_cap}; risk: {_risk_words(r)}")
+        for s in r.seats:
+            lines.append(f"  {s.seat + ' hand:':<13}{seat_advice_words(s)}  [{tag}]")
+    return lines
+
+
+def _detail_lines(rows: Sequence[CheatRow]) -> list[str]:
+    def short(s: SeatAdvice) -> str:
+        if s.bid is None:
+            if s.beyond is None and s.untested_from is not None:
+                return "untested"
+            return "forced bid, then pass" if s.forced else "pass"
+        more = ", higher untested" if s.beyond is None and s.untested_from is not None else ""
+        return f"bid to {s.bid} ({interval(s.gain, s.gain_low, s.gain_high, sign=True)}{more})"
+
+    return [f"  {r.hand_class} ({r.n:,}): " + "; ".join(f"{s.seat} {short(s)}" for s in r.seats)
+            + f"  [{PLAYERS_SHORT[LINE_PLAYER]}]" for r in rows]
+
+
+def bid_table_lines(result: BidTable) -> list[str]:
+    """What ``thousand tables bids`` prints: the table's path, make-rates by hand class (the
+    learned player at the minimum bid and a few contracts, the heuristic player and double dummy at
+    120 beside, or at the lowest contract above it where the table has no 120), the
+    learned player checked against pimc on the same deals, the cheat sheet and its refinements, and
+    the plots' paths. Every row names the players behind its numbers."""
+    # The learned player's columns: the table's own minimum bid (125 under min_bid = 125, which the
+    # round contracts below would leave out), then those of these contracts the table holds; the
+    # heuristic player and double dummy beside at 120, or the lowest contract above it (none is 120).
+    shown = sorted({result.levels[0], *(lv for lv in (100, 110, 120, 130, 140, 160, 180) if lv in result.levels)})
+    beside = next((lv for lv in result.levels if lv >= 120), result.levels[-1])
+    lines = [f"table: {result.table_file}",
+             f"bid-success tables: {result.deals:,} random deals (seed {result.seed}); pimc on the first "
+             f"{result.pimc_deals:,} ({result.worlds} worlds a decision)",
+             "make-rates by hand class: seat 0 takes the talon and plays the contract (the learned player plays each "
+             "contract as that contract; the others once for points); classes of "
+             f"{result.min_n} deals or more; {', '.join(f'{v} = {PLAYERS[k]}' for k, v in PLAYERS_SHORT.items())}:"]
+    lines.append(f"{'hand (7 cards)':<34}{'n':>7}  {'players':<12}" + "".join(f"{lv:>7}" for lv in shown)
+                 + f"  {f'heuristic×3 {beside}':>16}{f'double dummy {beside}':>18}")
+    for c in result.classes:
+        if c.n < result.min_n:
+            continue
+        cells = "".join(f"{r.p:>7.3f}" for r in c.learned if r.contract in shown)
+        at = {m: next(r.p for r in c.rates(m) if r.contract == beside) for m in ("heuristic", "dd")}
+        lines.append(f"{c.hand_class:<34}{c.n:>7,}  {PLAYERS_SHORT['learned']:<12}{cells}  {at['heuristic']:>16.3f}"
+                     f"{at['dd']:>18.3f}")
+    if result.comparison:
+        lines.append(f"the learned player checked against pimc on the first {result.comparison[0].n:,} deals (the same "
+                     "deals: make-rate [95%]; learned minus pimc paired by deal; the pooled row clustered by deal; "
+                     "Holm-corrected):")
+        for row in result.comparison:
+            cells = "  ".join(f"{PLAYERS_SHORT[m]} {interval(*getattr(row, m), digits=3)}"
+                              for m in ("learned", "pimc"))
+            lines.append(f"  {row.contract:>8}: {cells}  learned − pimc {interval(*row.diff, digits=3, sign=True)}"
+                         f"{' DIFFER' if row.differ else ''}  (heuristic×3 {row.heuristic[0]:.3f}, double dummy "
+                         f"{row.dd[0]:.3f})")
+        differ = [r.contract for r in result.comparison if r.differ]
+        lines.append("  " + (f"they differ at {', '.join(differ)} (Holm-corrected p < 0.05)" if differ else
+                             "no difference at the 5% level after Holm's correction"))
+    lines.append("cheat sheet: what bidding is worth, per hand class and seat, on the table's deals "
+                 f"({PLAYERS[LINE_PLAYER]}, from a zero score; result: {OBJECTIVE_WORDS[result.objective]}; "
+                 f"classes of {result.min_n} deals or more). Each line \"bid up to X\" is compared with passing at "
+                 "every turn on all the class's deals; \"bid to X\": of the levels reached in "
+                 f"{MIN_REACHED} deals or more, the one whose line gains most, if it gains (no tested line above X "
+                 "gains more: higher untested when none above X was reached that often); beside it, that gain a "
+                 "deal, with its 95% interval. The make levels are risk information only:")
+    lines += cheat_sheet_lines(result.cheat_sheet)
+    if result.detail:
+        lines.append(f"refined by tens and by the longest suit (classes of {result.min_n} deals or more; the line "
+                     "\"bid up to X\" against always passing, a deal [95%]):")
+        lines += _detail_lines(result.detail)
+    lines += [f"plot: {p}" for p in result.plot_files]
+    return lines
+
+
+def _seat_cell(s: SeatAdvice) -> str:
+    """One seat's advice in a cheat-sheet cell: "bid to 160: +14.2 [9.0, 19.4]" (the line "bid up
+    to 160" against passing at every turn, a deal), "pass", or "forced bid, then pass"."""
+    if s.bid is None:
+        if s.beyond is None and s.untested_from is not None:
+            return f"untested ({'forced bid; ' if s.forced else ''}few auctions reached {s.untested_from})"
+        return "forced bid, then pass" if s.forced else "pass"
+    more = "; higher untested" if s.beyond is None and s.untested_from is not None else ""
+    return f"bid to {s.bid}{more}: {num(s.gain, s.gain_low, s.gain_high, sign=True)}"
+
+
+def _risk_cell(row: CheatRow) -> str:
+    return " / ".join(str(b.bid) if b.bid is not None else "none" for b in row.risks)
+
+
+def bids_section(s: BidTable, figs: list) -> list[str]:
+    """The report's section on bidding below its heading: the table, its plots (``figs``: file and
+    caption each), the cheat sheet and its refinements, the check against pimc and what it means at
+    the table."""
+    lines = [f"A bid table of {s.deals:,} random deals (seed {s.seed}). Every number in this section is from the "
+             "**learned player** in all three seats (a net trained on the exact solver's values, which bids, raises, "
+             "concedes, gives and plays, searching its last three tricks; see the method) unless a column says "
+             "otherwise. **pimc** in all three seats "
+             f"replays the first {s.pimc_deals:,} deals as a check of its make-rates; the **heuristic** player (all "
+             "seats) and **double dummy** (every seat sees every card) stand beside them for comparison. A hand's "
+             "class is what it holds before the talon: its marriage by suit (spades 40, clubs 60, diamonds 80, hearts "
+             "100; \"two marriages\": two or three) and its aces.", ""]
+    lines += markdown_figures(figs)
+    lines += ["### The bidding cheat sheet", "",
+              f"For each hand class with at least {s.min_n:,} deals and each seat, the class's deals were played with "
+              "you holding the hand, once per bidding line: pass, or raise by the least step while the bid is at most "
+              "X, for every X up to the class's bidding cap. Everything else (the others' bids, the talon, raising "
+              f"the contract after it or conceding, the gifts, the cards) is the {PLAYERS['learned']}. A line's "
+              f"result is {OBJECTIVE_WORDS[s.objective]}, from a zero score. Each "
+              "line \"bid up to X\" is compared with passing at every turn on all the class's deals: the mean "
+              "difference is what following it gains a deal. **Bid to X**: of the levels that at least "
+              f"{MIN_REACHED} of the class's auctions reached, X is the one whose line gains most over passing (the "
+              "lowest on a tie), when it gains at all; no tested line above X gains more, so beyond X, bidding "
+              "further lowers the expected result (at best leaves it). A line's gain adds up what bidding each "
+              "level up to X gains where the auction reached it, weighted by how often it is reached: a level the "
+              "opponents seldom "
+              "leave you (they mostly raise by 10, so the odd levels) weighs little. \"Higher untested\" when "
+              "fewer auctions went beyond X (a larger table tests more). Beside it, the line's gain over passing in "
+              "points a deal, with its 95% interval clustered by deal (an interval reaching below 0 means the "
+              "sample cannot tell the line from passing). \"Untested\": the "
+              "opponents so seldom bid against this hand that no level was reached often enough to judge; the "
+              "forced or first bid then mostly wins the auction. "
+              + (f"{_forced_hand(s).capitalize()} must open (forced_first_bid): for him passing is the forced "
+                 "minimum bid, then passing. " if _forced_hand(s) else "Nobody is forced to open under these rules. ")
+              + "The last column is risk information only: the "
+              "highest contract the learned declarer makes at least 70% / 50% of the time, playing it.", ""]
+    rows = [[r.hand_class, f"{r.n:,}", *(_seat_cell(x) for x in r.seats), _risk_cell(r)] for r in s.cheat_sheet]
+    if rows:
+        lines += markdown_table(["hand (7 cards)", "deals", "first hand", "second hand", "third hand",
+                                 "makes 70% / 50%"], rows)
+    else:
+        lines += [f"No hand class has {s.min_n:,} deals in this table: the cheat sheet needs a larger one.", ""]
+    if s.detail:
+        lines += ["### The same, refined by tens and by the longest suit", "",
+                  f"The classes above split by the tens held and by the longest suit's length, where a class keeps "
+                  f"{s.min_n:,} deals or more (the same lines, players and result).", ""]
+        lines += markdown_table(["hand (7 cards)", "deals", "first hand", "second hand", "third hand"],
+                                [[r.hand_class, f"{r.n:,}", *(_seat_cell(x) for x in r.seats)] for r in s.detail])
+    lines += ["### The learned player checked against pimc", ""]
+    if s.comparison:
+        lines += [f"On the first {s.comparison[0].n:,} deals each player declared the same hands, playing all three "
+                  "seats (make-rate with its 95% interval; the learned player plays each contract as that contract, "
+                  f"the others once for points). \"learned − pimc\" is paired by deal; the {s.comparison[-1].contract} "
+                  "row is the share of those contracts made, its interval clustered by deal (a deal's contracts are "
+                  "not independent trials); p-values are Holm-corrected over the rows.", ""]
+        lines += markdown_table(["contract", "deals", "learned (all seats)", "pimc (all seats)",
+                                 "learned − pimc (percentage points)", "Holm p", "heuristic (all seats)",
+                                 "double dummy"],
+                                [[r.contract, f"{r.n:,}", pct(*r.learned), pct(*r.pimc),
+                                  num(*(100 * x for x in r.diff), sign=True), f"{r.p_holm:.3f}", pct(*r.heuristic),
+                                  pct(*r.dd)] for r in s.comparison])
+        lines += [_comparison_reading(s), ""]
+    else:
+        lines += ["pimc played no deal of this table.", ""]
+    lines += ["### What this means at the table", ""] + _reading_bids(s) + [""]
+    return lines
+
+
+def _comparison_reading(s: BidTable) -> str:
+    differ = [r for r in s.comparison if r.differ]
+    if not differ:
+        widest = max(max(abs(r.diff[1]), abs(r.diff[2])) for r in s.comparison if finite(r.diff[1])) \
+            if any(finite(r.diff[1]) for r in s.comparison) else math.nan
+        return ("The learned player's make-rates do not differ from pimc's at the 5% level after Holm's correction"
+                + (f"; on these deals the differences could still be as large as {100 * widest:.0f} percentage "
+                   "points." if finite(widest) else "."))
+    parts = [f"{r.contract} ({'higher' if r.diff[0] > 0 else 'lower'} by {100 * abs(r.diff[0]):.1f} percentage "
+             "points)" for r in differ]
+    return ("Where they differ (Holm-corrected p < 0.05), the learned player's make-rate is: " + "; ".join(parts)
+            + ". Elsewhere the sample cannot tell them apart.")
+
+
+def _reading_bids(s: BidTable) -> list[str]:
+    out = []
+    rows = list(s.cheat_sheet)
+    if not rows:
+        return ["- The table is too small for a reading."]
+    for seat in ("first", "second", "third"):
+        bidding = [r for r in rows if r.seat(seat).bid is not None]
+        sure = [r for r in bidding if finite(r.seat(seat).gain_low) and r.seat(seat).gain_low > 0]
+        out.append(f"- As **{seat} hand**, a bidding line beats passing in {len(bidding)} of the {len(rows)} classes "
+                   f"shown; in {len(sure)} of them the gain's 95% interval lies wholly above 0.")
+    bare = [r for r in rows if r.hand_class.startswith("no marriage")]
+    if bare:
+        later = [r for r in bare if r.seat("second").bid is None and r.seat("third").bid is None]
+        out.append(f"- Without a marriage, second and third hand do better passing in {len(later)} of the "
+                   f"{len(bare)} classes shown.")
+    married = [(r, x) for r in rows for x in r.seats if x.bid is not None]
+    for r, x in sorted(married, key=lambda rx: (-rx[1].bid, rx[0].hand_class))[:3]:
+        out.append(f"- {r.hand_class.capitalize()}, {x.seat} hand: bid to **{x.bid}** "
+                   f"({num(x.gain, x.gain_low, x.gain_high, sign=True)} a deal against always passing, the most of "
+                   "its tested lines); the learned declarer "
+                   f"makes {_risk_cell(r)} at 70% / 50%.")
+    differ = [r.contract for r in s.comparison if r.differ]
+    if s.comparison:
+        out.append("- The make-rates rest on the learned player; pimc, replaying the first deals, "
+                   + (f"differs from it at {', '.join(differ)} (see the check above)." if differ else
+                      "does not differ from it at the 5% level (see the check above for how much it could)."))
+    return out
+
+
+def bidding_summary(bids: BidTable | None) -> list[str]:
+    """The cheat sheet in a few bullets, for the report's summary: hands without a marriage, then
+    each marriage with one and with two aces, by seat (the advice and numbers of section 1), and
+    what its short words mean; nothing without a cheat sheet."""
+    if bids is None or not bids.cheat_sheet:
+        return []
+    rows = {r.hand_class: r for r in bids.cheat_sheet}
+    out = [f"**How much to bid** (the cheat sheet of [section 1](#bids): the learned player in every seat, "
+           f"{bids.deals:,} deals; first / second / third hand; X: the tested level whose line \"bid up to X\" "
+           "gains most over always passing, that gain with its 95% interval printed there):", ""]
+    bare = [r for r in rows.values() if r.hand_class.startswith("no marriage")]
+    if bare:
+        forced = _forced_seat(bids)
+        others = [i for i in range(3) if i != forced]
+        hands = ("first", "second", "third")
+        passing = [r for r in bare if all(r.seats[i].bid is None and r.seats[i].beyond is not None for i in others)]
+        who = ", ".join(hands[i] for i in others[:-1]) + f" and {hands[others[-1]]} hand"
+        text = f"- **No marriage**: {who} pass in {len(passing)} of the {len(bare)} classes shown"
+        if forced is None:
+            text += "."
+        else:
+            text += f"; {hands[forced]} hand makes the forced bid" + (
+                ", then passes." if all(r.seats[forced].bid is None for r in bare)
+                else " (see section 1 for the exceptions).")
+        out.append(text)
+    for suit in ("spades", "clubs", "diamonds", "hearts"):
+        shown = [rows[k] for k in (f"{suit} marriage, 1 ace", f"{suit} marriage, 2 aces") if k in rows]
+        if shown:
+            out.append(f"- **{suit.capitalize()} marriage**: " + "; ".join(
+                f"{r.hand_class.split(', ')[1]}: " + " / ".join(_short_advice(x) for x in r.seats) for r in shown)
+                + ".")
+    return out + ["", "(\"forced bid\": the forced opening, then pass; \"120+\": bid to 120, higher untested; "
+                  "\"untested\": too few auctions went above the opening to judge.)", ""]
+
+
+def _forced_seat(s: BidTable) -> int | None:
+    """The index (0 first hand, 1 second, 2 third) of the cheat sheet's seat that opens with the
+    forced bid, read from its seats; None when no seat is forced."""
+    return next((i for r in s.cheat_sheet for i, x in enumerate(r.seats) if x.forced), None)
+
+
+def _forced_hand(s: BidTable) -> str | None:
+    """The hand of the cheat sheet that opens with the forced bid ("first hand", "third hand (the
+    dealer)"); None when no seat is forced."""
+    i = _forced_seat(s)
+    if i is None:
+        return None
+    seat = s.cheat_sheet[0].seats[i].seat
+    return f"{seat} hand" + (" (the dealer)" if seat == "third" else "")
+
+
+def _short_advice(s: SeatAdvice) -> str:
+    if s.bid is None:
+        if s.beyond is None and s.untested_from is not None:
+            return "untested"
+        return "forced bid" if s.forced else "pass"
+    return f"{s.bid}" + ("+" if s.beyond is None and s.untested_from is not None else "")
+
+
+# Each declarer's label, colour and line in the plots of the bid table.
+METHOD_STYLE = {"learned": ("learned player, all seats", "C0", "-"), "pimc": ("pimc, all seats (check)", "black", ""),
+                "heuristic": ("heuristic player, all seats", "C2", "-."),
+                "dd": ("double dummy (sees every card)", "C3", "--")}
+
+
+# Deals of a class pimc must have played for its check points to be drawn.
+PIMC_POINTS_MIN_N = 20
+
+
+def plot_bid_make_rates(result: BidTable, path: Path) -> None:
+    """Make-rate against the contract, one panel per marriage class (by suit), one colour per
+    number of aces: the learned player (every seat; each contract played as that contract) with its
+    95% band, and pimc's check points (every 20 points, with their 95% intervals) where pimc played
+    at least PIMC_POINTS_MIN_N deals of the class; classes of at least ``result.min_n`` deals,
+    contracts up to PLOT_MAX_LEVEL. Drawn 900 pixels wide, to be read on a phone."""
+    plt = pyplot()
+    min_n = result.min_n
+    fig, axes = plt.subplots(3, 2, figsize=(8.2, 10.5), sharex=True, sharey=True)
+    for ax, mclass in zip(axes.flat, MARRIAGE_CLASSES, strict=True):
+        shown = 0
+        for i, aces in enumerate(ACE_CLASSES):
+            c = result.curve(f"{mclass}, {aces}")
+            if c is None or c.n < min_n:
+                continue
+            shown += 1
+            rates = [r for r in c.learned if r.contract <= PLOT_MAX_LEVEL]
+            x = [r.contract for r in rates]
+            ax.plot(x, [r.p for r in rates], color=f"C{i}", label=f"{aces} ({c.n:,})")
+            ax.fill_between(x, [r.ci_low for r in rates], [r.ci_high for r in rates], color=f"C{i}", alpha=0.15)
+            if c.n_pimc >= PIMC_POINTS_MIN_N:
+                pts = [r for r in c.pimc if r.contract <= PLOT_MAX_LEVEL and (r.contract - x[0]) % 20 == 0]
+                err = [[max(0.0, r.p - r.ci_low) for r in pts], [max(0.0, r.ci_high - r.p) for r in pts]]
+                ax.errorbar([r.contract + 1.5 for r in pts], [r.p for r in pts], yerr=err, fmt="o",
+                            color=f"C{i}", markerfacecolor="white", markersize=4, linewidth=0.8, capsize=2)
+        ax.set_title(mclass)
+        if not shown:
+            ax.text(0.5, 0.5, f"fewer than {min_n} deals\nin every class of aces", ha="center", va="center",
+                    transform=ax.transAxes, color="grey")
+        ax.grid(alpha=0.3)
+        for level in (0.7, 0.5):
+            ax.axhline(level, color="grey", linewidth=0.7, linestyle=":")
+        if shown:
+            ax.legend(fontsize=8, title="aces (deals)", title_fontsize=8, loc="upper right")
+    for ax in axes[-1]:
+        ax.set_xlabel("contract (points)")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("chance of making it")
+    fig.suptitle(f"Make-rate by hand (learned player, all seats; {result.deals:,} deals)\nbands: 95%; open "
+                 "circles: pimc's check on the same deals; dotted: 70% and 50%")
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    save(fig, path)
+
+
+def plot_bid_methods(result: BidTable, path: Path) -> None:
+    """The learned player's make-rate checked against pimc on the deals pimc played, hands without
+    a marriage and hands with one in two panels, one above the other: learned with its 95% band,
+    pimc as points with their 95% intervals, the heuristic player and double dummy as thin lines.
+    A table of which pimc played no deal has no such plot (ValueError)."""
+    if not result.method_rates:
+        raise ValueError("pimc played no deal of this bid table: there is no comparison to plot")
+    plt = pyplot()
+    fig, axes = plt.subplots(2, 1, figsize=(8.2, 8.5), sharex=True, sharey=True)
+    total = 0
+    for ax, group in zip(axes, METHOD_GROUPS, strict=True):
+        rates = [r for r in result.method_rates if r.group == group]
+        n = rates[0].n
+        total += n
+        for m in ("heuristic", "dd", "learned"):
+            label, colour, style = METHOD_STYLE[m]
+            curve = [r for r in rates if r.method == m]
+            levels = [r.contract for r in curve]
+            ax.plot(levels, [r.p for r in curve], color=colour, linestyle=style, label=label,
+                    linewidth=2 if m == "learned" else 1)
+            if m == "learned":
+                ax.fill_between(levels, [r.ci_low for r in curve], [r.ci_high for r in curve], color=colour,
+                                alpha=0.15)
+        pimc = [r for r in rates if r.method == "pimc" and (r.contract - rates[0].contract) % 10 == 0]
+        ax.errorbar([r.contract for r in pimc], [r.p for r in pimc],
+                    yerr=[[max(0.0, r.p - r.ci_low) for r in pimc], [max(0.0, r.ci_high - r.p) for r in pimc]], fmt="o",
+                    color=METHOD_STYLE["pimc"][1], markersize=4, capsize=2, linewidth=0.8,
+                    label=METHOD_STYLE["pimc"][0])
+        ax.set_title(f"{group} ({n:,} deals)")
+        ax.set_ylabel("chance of making it")
+        ax.grid(alpha=0.3)
+    axes[-1].set_xlabel("contract (points)")
+    axes[0].legend(fontsize=9)
+    fig.suptitle(f"The learned player checked against pimc on the same {total:,} deals\n(make-rate with 95% "
+                 "intervals)")
+    save(fig, path)

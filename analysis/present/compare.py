@@ -1,0 +1,116 @@
+"""The house-rule comparison (``analysis.compare.Comparison``) as a user sees it: the lines
+``thousand compare`` prints, the report's section on house rules and the comparison's plot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from analysis.analysis_dir import short_label
+from analysis.present.figure import pyplot, save
+from analysis.present.format import markdown_figures, markdown_table, num, players_text
+
+if TYPE_CHECKING:
+    from analysis.compare import Comparison
+
+__all__ = ["comparison_lines", "rules_section", "plot_comparison"]
+
+
+def comparison_lines(result: Comparison) -> list[str]:
+    """What ``thousand compare`` prints: every difference to the first rule set, the count of those
+    significant, what was left out, and where the table and the plot are."""
+    labels = result.rule_sets
+    lines = [f"rule sets compared on the same deals (common random numbers): {', '.join(labels)}; played by the "
+             f"{players_text(result.players)}; differences to {labels[0]} with 95% intervals; * = significant after "
+             "Holm's correction (family-wise 5%)",
+             f"{'metric':<36}{'rule set':<16}{labels[0][:14]:>14}{'this':>12}  {'difference [95%]':<30}"
+             f"{'p':>8}{'p (Holm)':>10}"]
+    for r in result.rows:
+        diff = f"{r.diff:+.4f} [{r.ci_low:+.4f}, {r.ci_high:+.4f}]"
+        mark = " *" if r.significant else ""
+        lines.append(f"{r.metric:<36}{r.rules[:15]:<16}{r.first:>14.4f}{r.value:>12.4f}  {diff:<30}"
+                     f"{r.p:>8.3g}{r.p_holm:>10.3g}{mark}")
+    significant = sum(r.significant for r in result.rows)
+    lines.append(f"{significant} of {len(result.rows)} differences significant")
+    if result.left_out:
+        lines.append(f"left out, observed in one rule set only or in neither (no difference to show): "
+                     f"{', '.join(result.left_out)}")
+    return lines + [f"table: {result.table_path}; plot: {result.plot_path}"]
+
+
+def rules_section(s: Comparison | None, figs: list) -> list[str]:
+    """The report's section on house rules below its heading: the rule sets and what differs between
+    them, the significant differences, the plot (``figs``: file and caption) and what it means at
+    the table; a line saying so when only one rule set was given."""
+    if s is None:
+        return ["Only one rule set: give two or more with --rules to compare them.", ""]
+    labels = list(s.rule_sets)
+    lines = [f"{len(labels)} rule sets, {s.games:,} whole games each on the same deals (common random numbers, "
+             f"seed {s.seed}), played by the {players_text(s.players)}. Each metric's difference to {labels[0]} "
+             "with a "
+             "paired 95% interval; a difference is **significant** when its Holm-corrected p-value (over every "
+             "metric and rule set) is below 5%.", ""]
+    rules_rows = []
+    rules = s.provenance["rules"]  # each rule set's every option, as stored with the comparison
+    base = rules[labels[0]]
+    for label in labels:
+        changes = {k: v for k, v in rules[label].items() if base.get(k) != v}
+        rules_rows.append([label, ", ".join(f"{k} = {v}" for k, v in changes.items()) or "(the first set)"])
+    lines += markdown_table(["rule set", "what differs from the first"], rules_rows)
+    sig = sorted([r for r in s.rows if r.significant], key=lambda r: (r.rules, r.p_holm))
+    lines += [f"{len(sig)} of {len(s.rows)} differences are significant:", ""]
+    if sig:
+        lines += markdown_table(["rule set", "metric", labels[0], "this set", "difference [95%]", "p (Holm)"],
+                                [[r.rules, r.metric, num(r.first, digits=3), num(r.value, digits=3),
+                                  num(r.diff, r.ci_low, r.ci_high, digits=3, sign=True), f"{r.p_holm:.2g}"]
+                                 for r in sig])
+    lines += markdown_figures(figs)
+    lines += ["### What this means at the table", ""]
+    length = [r for r in s.rows if r.metric == "game length (deals)"]
+    for r in length:
+        verdict = "significantly" if r.significant else "not significantly"
+        lines.append(f"- {r.rules} ({players_text(s.players)}): games last {num(r.value)} deals against "
+                     f"{num(r.first)} "
+                     f"({num(r.diff, r.ci_low, r.ci_high, sign=True)}), {verdict} different.")
+    if not length:
+        lines.append("- Every difference is listed in `data/rules.json`.")
+    return lines + [""]
+
+
+def plot_comparison(result: Comparison, path: Path) -> None:
+    """The game length of every rule set (histograms) above every difference to the first rule set
+    in % of its value, with its 95% interval (red when significant after Holm)."""
+    plt = pyplot()
+
+    rows = result.rows
+    shown = [r for r in rows if r.first and r.first == r.first and r.ci_low == r.ci_low]
+    # Game length above, the differences below with a line of room for each.
+    height = 0.24 * len(shown) + 1.5
+    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(12, 4.5 + height), gridspec_kw={"height_ratios": [4.5, height]},
+                                   layout="constrained")
+    for label in result.rule_sets:
+        lengths = np.asarray(result.game_lengths[label])
+        ax1.hist(lengths, bins=40, histtype="step", linewidth=1.5,
+                 label=f"{short_label(label)} (mean {lengths.mean():.1f})")
+    ax1.set_xlabel("game length (deals)")
+    ax1.set_ylabel("games")
+    ax1.set_title("Game length by rule set")
+    ax1.legend()
+    y = np.arange(len(shown))
+    rel = [100 * r.diff / abs(r.first) for r in shown]
+    lo = [100 * (r.diff - r.ci_low) / abs(r.first) for r in shown]
+    hi = [100 * (r.ci_high - r.diff) / abs(r.first) for r in shown]
+    for yi, x, a, b, r in zip(y, rel, lo, hi, shown, strict=True):
+        ax2.errorbar([x], [yi], xerr=[[max(0.0, a)], [max(0.0, b)]], fmt="o", capsize=3,
+                     color="C3" if r.significant else "C0")
+    ax2.axvline(0, color="grey", linewidth=0.8)
+    ax2.set_yticks(y, [f"{r.metric} ({short_label(r.rules)})" for r in shown], fontsize=9)
+    ax2.set_ylim(len(shown) - 0.5, -0.5)
+    ax2.set_xlabel(f"difference to {result.rule_sets[0]}, % of its value (95% interval; red: significant after Holm)")
+    ax2.set_title("Differences")
+    ax2.grid(axis="x", alpha=0.3)
+    fig.suptitle(f"Rule sets on common random numbers: {result.games:,} games each, seed {result.seed}, "
+                 f"{players_text(result.players)}")
+    save(fig, path, tight=False)

@@ -1,0 +1,1 @@
+"""Tests of the presenting wing, one file a presenter (``analysis.present``)."""

@@ -1,0 +1,1 @@
+"""Tests of the strategy report (``analysis.report``): its build, page and provenance."""
