@@ -80,7 +80,7 @@ from sim.game.cards import (
 from sim.game.play_nb import CAP_WITHOUT_MARRIAGE
 from sim.game.rules import HouseRules, load_rules
 from sim.parallel import check_thread_count
-from sim.players import MAX_PIMC_WORLDS
+from sim.players.params import MAX_PIMC_WORLDS
 from sim.runs.progress import Progress
 
 if TYPE_CHECKING:

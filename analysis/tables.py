@@ -67,7 +67,7 @@ from sim.fingerprint import code_fingerprint, describe_difference, file_sha256
 from sim.game.bids_nb import auction_cap, bid_values
 from sim.game.cards import CARD_POINTS
 from sim.game.rules import HouseRules, load_rules
-from sim.players import MAX_PIMC_WORLDS
+from sim.players.params import MAX_PIMC_WORLDS
 from sim.runs import check_output_dir, write_atomic_bytes, write_parquet_atomic
 from sim.streams import BID_TABLE_DEALS, generator
 
