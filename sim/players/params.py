@@ -46,10 +46,12 @@ GIFT_CANDIDATES = 4
 MAX_GIFT_CANDIDATES = 90  # every ordered pair of two gifts from the declarer's ten cards
 
 
-
 @dataclass(frozen=True)
 class HeuristicParams:
-    """Weights of the heuristic player, in one record so that later work can tune them.
+    """Weights of the heuristic player, in one record so that later work can tune them; the other
+    players' settings ride in it too (the dd, pimc and learned players bid with these weights;
+    ``pimc_worlds``, ``gift_candidates``, ``opponent_weight`` and the ``search_*`` fields below),
+    since the kernels read one parameter row a seat (``layout``'s H_* columns).
 
     The hand-value weights come from a least-squares fit of the declarer's points (card points
     won + marriages) on these features over heuristic deals played to the end
