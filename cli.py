@@ -555,7 +555,7 @@ def compare(
 @app.command("tournament")
 def tournament(
     players: Annotated[list[str] | None, typer.Argument(
-        help="one player per seat: random, heuristic, dd, pimc, pimc-fast, leadage (the ported tysyacha-1000 "
+        help="one player per seat: random, heuristic, dd, pimc, leadage (the ported tysyacha-1000 "
              "bot), learned, learned-cards, learned:PATH (weights of thousand train), or a TOML player file "
              "(examples/players/); none given: learned heuristic leadage (3 players)", show_default=False)] = None,
     games: Annotated[int | None, typer.Option(help="whole games in each seating (default 1000)")] = None,

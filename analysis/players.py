@@ -8,7 +8,7 @@ the 2-player game, for which no weights are trained, the default is the heuristi
 tournament's default field is the learned player, the heuristic player and the ported Leadage bot.
 
 A result records its players by name and, for every learned player among them, what it played of
-its weights file (``learned_weights``: ``sim.players.learned_weights.weights_identity``, the npz
+its weights file (``learned_weights``: ``sim.players.learned.weights.weights_identity``, the npz
 and what its manifest makes of it), so that a result of other weights, or of the same weights
 under an edited manifest, is never taken for this one's (the shipped weights are also covered by
 the code fingerprint).
@@ -47,7 +47,7 @@ def players_or_default(players: str | None, rules: HouseRules) -> str:
 def learned_weights(players: Sequence[str]) -> dict[str, str]:
     """{learned player's name: the identity of what it plays (``weights_identity``)}, one entry per
     distinct learned player of ``players`` (empty when none is learned)."""
-    from sim.players import is_learned, weights_file
-    from sim.players.learned_weights import weights_identity
+    from sim.players.learned.weights import weights_identity
+    from sim.players.registry import is_learned, weights_file
 
     return {name: weights_identity(weights_file(name)) for name in dict.fromkeys(players) if is_learned(name)}

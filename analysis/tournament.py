@@ -50,23 +50,16 @@ from sim import InputError, __version__, arguments
 from sim.engine import BatchSpec
 from sim.fingerprint import code_fingerprint
 from sim.game.rules import load_rules
-from sim.players import (
-    PARAMETERISED_PLAYERS,
-    default_params,
-    is_learned,
-    load_player_file,
-    parse_players,
-    player_type,
-    weights_file,
-)
-from sim.players.learned_weights import weights_identity
+from sim.players.learned.weights import weights_identity
+from sim.players.params import default_params, load_player_file
+from sim.players.registry import PARAMETERISED_PLAYERS, is_learned, parse_players, player_type, weights_file
 from sim.runs import verify_run
 
 if TYPE_CHECKING:
     import polars as pl
 
     from sim.game.rules import HouseRules
-    from sim.players import HeuristicParams
+    from sim.players.params import HeuristicParams
     from sim.runs.backend import Backend
     from sim.runs.progress import Progress
 

@@ -20,7 +20,8 @@ from sim.engine.chunks_nb import run_bare_playouts, run_deals
 from sim.engine.schema import N_DEAL_COLUMNS, N_PLAYS
 from sim.engine.workspace import new_game_state, new_workspace
 from sim.game.rules import HouseRules
-from sim.players import params_matrix, player_codes
+from sim.players.params import params_matrix
+from sim.players.registry import player_codes
 from sim.runs import run_chunk_to_disk, write_parquet_atomic
 
 

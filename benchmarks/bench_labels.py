@@ -14,8 +14,8 @@ import numpy as np
 
 from sim.game.rng_nb import state_from_seed
 from sim.game.rules import HouseRules
-from sim.players import seat_buffers
-from sim.players.learned_labels_nb import label_positions
+from sim.players.learned.labels_nb import label_positions
+from sim.players.seat_nb import seat_buffers
 from sim.solver import TABLE_LOG2_ROWS
 from sim.training.positions import generate_positions, trick_of
 

@@ -33,18 +33,13 @@ from sim.engine.workspace import new_game_state, new_workspace
 from sim.game.bits_nb import popcount
 from sim.game.rules import HouseRules
 from sim.numba_config import jit_hot
-from sim.players import params_matrix, player_codes
 from sim.players.layout import H_SEARCH_CARDS, H_SEARCH_MARGIN, H_SEARCH_WORLDS
-from sim.players.learned_layout import MAX_ACTIVE, N_DENSE, P_DECLARER, P_LEGAL, P_PLAYED, P_SEAT
-from sim.players.learned_nb import (
-    best_legal,
-    learned_bid,
-    learned_contract,
-    new_learned_buffers,
-    position_features,
-    q_forward,
-)
-from sim.players.learned_weights import DEFAULT_WEIGHTS, weights_matrix
+from sim.players.learned.bidding_nb import learned_bid, learned_contract
+from sim.players.learned.cards_nb import best_legal, new_learned_buffers, position_features, q_forward
+from sim.players.learned.layout import MAX_ACTIVE, N_DENSE, P_DECLARER, P_LEGAL, P_PLAYED, P_SEAT
+from sim.players.learned.weights import DEFAULT_WEIGHTS, weights_matrix
+from sim.players.params import params_matrix
+from sim.players.registry import player_codes
 from sim.training.positions import generate_positions
 
 

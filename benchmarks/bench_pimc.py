@@ -1,16 +1,17 @@
-"""PIMC speed on one core, the exact player (``pimc``) beside the sequential one (``pimc-fast``),
-timed alternately in the same run (compare the ratio: machines here are noisy).
+"""PIMC speed on one core (machines here are noisy: compare ratios within one run).
 
 1. Whole deals: bidding, the declarer's discard and every card by PIMC in all three seats, the
    default number of worlds, deals a second.
 2. Card decisions by trick: positions from deals the heuristic player played (classic rules),
-   replayed card by card; at each, both players choose with the same generator state: time per
-   decision, nodes searched per decision, and how often they choose the same card. Beside them,
-   ``every value``: the exact player as it was before it proved its choice from bounds, every
-   candidate's value computed in every world (its naive twin, ``tests/reference_pimc.py``, whose
-   card pimc must always match: the last column).
+   replayed card by card; at each, ``pimc`` and ``every value`` choose with the same generator
+   state: time per decision and nodes searched per decision. ``every value`` is the exact player as
+   it was before it proved its choice from bounds, every candidate's value computed in every world
+   (its naive twin, ``tests/reference_pimc.py``, whose card pimc must always match: the last column).
 
-    python benchmarks/bench_pimc.py [--deals 30] [--fast-deals 300] [--positions 80] [--repeats 3]
+Until 0.9.1 this also timed the sequential ``pimc-fast``, an experiment that lost strength and left
+the product; its figures stay in docs/pimc.md, its code at commit 92c9419.
+
+    python benchmarks/bench_pimc.py [--deals 30] [--positions 80] [--repeats 3]
 """
 
 from __future__ import annotations
@@ -32,15 +33,14 @@ from sim.game.cards import CARD_POINTS, KING, MARRIAGE_MASK, QUEEN
 from sim.game.play_nb import LEAD_WITHOUT_DECLARING, beats, legal_follows, points_to_make
 from sim.game.rng_nb import state_from_seed
 from sim.game.rules import HouseRules
-from sim.players import PIMC_WORLDS, params_matrix, player_codes
-from sim.players.layout import PLAYER_CODES
+from sim.players.params import PIMC_WORLDS, params_matrix
+from sim.players.registry import player_codes
 from sim.solver.core_nb import ST_NODES
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 import reference_pimc  # noqa: E402  (the naive twin of the exact player)
 
-PLAYERS = ("pimc", "pimc-fast")
-DECIDERS = ("every value", *PLAYERS)
+DECIDERS = ("every value", "pimc")
 
 
 def whole_deals(name: str, n: int, rules: HouseRules):
@@ -110,8 +110,7 @@ def positions(n_deals: int, seed: int = 5) -> list[dict]:
                                 "leader": leader, "trump": trump, "owner": owner, "declarer": d, "won": won,
                                 "played": played, "voids": np.array(voids, dtype=np.int64),
                                 "known": known_all[3 * p:3 * p + 3].copy(),
-                                "need": int(points_to_make(row["contract"], banked, rules_arr)),
-                                "stake": 2 * row["contract"]})
+                                "need": int(points_to_make(row["contract"], banked, rules_arr))})
                 if k == 0:
                     s = card // 6
                     if (tricks[p] > 0 and card == choice and card % 6 in (KING, QUEEN)
@@ -138,9 +137,8 @@ def positions(n_deals: int, seed: int = 5) -> list[dict]:
 
 
 def decide(name: str, pos: dict, worlds: int, rules_arr, buffers, seed: int):
-    """(card, seconds, nodes) of player ``name`` at ``pos``; pimc-fast's declarer plays for the
-    contract of the deal the position comes from."""
-    from sim.players.pimc_nb import pimc_choose_card, pimc_fast_choose_card
+    """(card, seconds, nodes) of ``name`` (``DECIDERS``) at ``pos``."""
+    from sim.players.pimc_nb import pimc_choose_card
 
     st, work, tt, wbuf = buffers
     st[ST_NODES] = 0
@@ -150,49 +148,38 @@ def decide(name: str, pos: dict, worlds: int, rules_arr, buffers, seed: int):
     t = time.perf_counter()
     if name == "every value":
         card = reference_pimc.pimc_card(*args, worlds, rules_arr, rng, st, work, tt, wbuf) & 31
-    elif name == "pimc":
-        card, _ = pimc_choose_card(*args, worlds, rules_arr, rng, st, work, tt, wbuf)
     else:
-        card, _ = pimc_fast_choose_card(*args, pos["need"], pos["stake"], worlds, rules_arr, rng, st, work, tt, wbuf)
+        card, _ = pimc_choose_card(*args, worlds, rules_arr, rng, st, work, tt, wbuf)
     return card, time.perf_counter() - t, int(st[ST_NODES])
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--deals", type=int, default=30, help="whole deals of pimc per timing")
-    ap.add_argument("--fast-deals", type=int, default=300, help="whole deals of pimc-fast per timing")
     ap.add_argument("--positions", type=int, default=80, help="deals whose card decisions are timed")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--worlds", type=int, default=PIMC_WORLDS)
     args = ap.parse_args()
-    assert all(name in PLAYER_CODES for name in PLAYERS)
     rules = HouseRules()
-    sizes = {"pimc": args.deals, "pimc-fast": args.fast_deals}
-    runs = {name: whole_deals(name, 2, rules) for name in PLAYERS}
-    for run in runs.values():  # compile or load from the cache
-        run()
-    runs = {name: whole_deals(name, sizes[name], rules) for name in PLAYERS}
-    speed = {name: [] for name in PLAYERS}
+    whole_deals("pimc", 2, rules)()  # compile or load from the cache
+    run = whole_deals("pimc", args.deals, rules)
+    speed = []
     for _ in range(args.repeats):
-        for name, run in runs.items():
-            t = time.perf_counter()
-            run()
-            speed[name].append(sizes[name] / (time.perf_counter() - t))
+        t = time.perf_counter()
+        run()
+        speed.append(args.deals / (time.perf_counter() - t))
     print(f"whole PIMC deals on one core ({args.worlds} worlds, every seat PIMC; best of {args.repeats}):")
-    for name in PLAYERS:
-        print(f"  {name:<11} {max(speed[name]):8.1f} deals/s  (median {statistics.median(speed[name]):.1f})")
-    print(f"  ratio: {max(speed['pimc-fast']) / max(speed['pimc']):.1f}x   (goal: pimc-fast >= 100 deals/s)")
+    print(f"  {'pimc':<11} {max(speed):8.1f} deals/s  (median {statistics.median(speed):.1f})")
 
     pos = positions(args.positions)
     rules_arr = rules.to_array()
-    from sim.players import seat_buffers
+    from sim.players.seat_nb import seat_buffers
     from sim.solver import PIMC_TABLE_LOG2_ROWS
 
     buffers = seat_buffers(PIMC_TABLE_LOG2_ROWS)
     for name in DECIDERS:
         decide(name, pos[0], args.worlds, rules_arr, buffers, 0)
     by_trick = {(name, t): [] for name in DECIDERS for t in range(8)}
-    same = [[] for _ in range(8)]
     exact = [[] for _ in range(8)]
     for i, p in enumerate(pos):
         chosen = {}
@@ -200,26 +187,23 @@ def main() -> None:
             card, dt, nodes = decide(name, p, args.worlds, rules_arr, buffers, i)
             by_trick[(name, p["trick"])].append((dt, nodes))
             chosen[name] = card
-        same[p["trick"]].append(chosen["pimc-fast"] == chosen["pimc"])
         exact[p["trick"]].append(chosen["every value"] == chosen["pimc"])
     print(f"\ncard decisions with a choice, {len(pos)} positions from {args.positions} heuristic deals "
           f"({args.worlds} worlds; mean per decision; 'every value' runs its world loop in Python):")
     print(f"  {'trick':<6}{'n':>5}" + "".join(f"{name + ' ms':>17}{name + ' nodes':>19}" for name in DECIDERS)
-          + f"{'fast = pimc':>13}{'pimc = every value':>20}")
+          + f"{'pimc = every value':>20}")
     for t in range(8):
-        if not same[t]:
+        if not exact[t]:
             continue  # the last trick: every card is forced
         cells = ""
         for name in DECIDERS:
             xs = by_trick[(name, t)]
             cells += f"{1e3 * statistics.mean(x[0] for x in xs):>17.2f}{statistics.mean(x[1] for x in xs):>19,.0f}"
-        agree = f"{statistics.mean(same[t]):>13.0%}{statistics.mean(exact[t]):>20.0%}"
-        print(f"  {t + 1:<6}{len(same[t]):>5}{cells}{agree}")
+        print(f"  {t + 1:<6}{len(exact[t]):>5}{cells}{statistics.mean(exact[t]):>20.0%}")
     tot = {name: sum(x[0] for t in range(8) for x in by_trick[(name, t)]) for name in DECIDERS}
     nodes = {name: sum(x[1] for t in range(8) for x in by_trick[(name, t)]) for name in DECIDERS}
     print(f"  all decisions: pimc searches {nodes['every value'] / nodes['pimc']:.1f}x fewer nodes than every value "
-          f"({tot['every value'] / tot['pimc']:.1f}x less time); pimc-fast takes {tot['pimc'] / tot['pimc-fast']:.1f}x "
-          "less time than pimc")
+          f"({tot['every value'] / tot['pimc']:.1f}x less time)")
 
 
 if __name__ == "__main__":

@@ -32,8 +32,9 @@ import numpy as np
 
 from sim.game.rng_nb import state_from_seed
 from sim.game.rules import HouseRules
-from sim.players import PIMC_WORLDS, seat_buffers
+from sim.players.params import PIMC_WORLDS
 from sim.players.pimc_nb import WB_MOVES, enter_world, take_candidates
+from sim.players.seat_nb import seat_buffers
 from sim.solver import PIMC_TABLE_LOG2_ROWS
 from sim.solver.core_nb import ST_NODES, ST_PLY
 from sim.solver.drivers_nb import exact_value, move_value

@@ -32,10 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sim.game.play_nb import givable_cards, mask_points  # noqa: E402
 from sim.game.rng_nb import state_from_seed  # noqa: E402
 from sim.game.rules import load_rules  # noqa: E402
-from sim.players import (
-    PIMC_WORLDS,  # noqa: E402
-    pimc2_nb,  # noqa: E402
-)
+from sim.players import pimc2_nb  # noqa: E402
+from sim.players.params import PIMC_WORLDS  # noqa: E402
 from sim.players.pimc_nb import new_pimc_buffer  # noqa: E402
 from sim.solver import core_nb, discard_nb, drivers_nb, search2_nb  # noqa: E402
 

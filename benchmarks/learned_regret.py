@@ -19,8 +19,8 @@ from sim.game import rules_layout as R
 from sim.game.play_nb import pending_trump
 from sim.game.rng_nb import state_from_seed
 from sim.game.rules import load_rules
-from sim.players import seat_buffers
-from sim.players.learned_layout import (
+from sim.players.learned.cards_nb import best_legal, new_learned_buffers, position_features, q_forward
+from sim.players.learned.layout import (
     MAX_ACTIVE,
     N_DENSE,
     P_DECLARER,
@@ -39,9 +39,9 @@ from sim.players.learned_layout import (
     P_TRUMP,
     P_VOIDS,
 )
-from sim.players.learned_nb import best_legal, new_learned_buffers, position_features, q_forward
-from sim.players.learned_weights import DEFAULT_WEIGHTS, weights_matrix
+from sim.players.learned.weights import DEFAULT_WEIGHTS, weights_matrix
 from sim.players.pimc_nb import pimc_choose_card
+from sim.players.seat_nb import seat_buffers
 from sim.training.labels import label
 from sim.training.positions import generate_positions
 

@@ -1,9 +1,9 @@
 """A slow, plainly written twin of the learned player's card net, for checking the compiled
-``sim.players.learned_nb``: the net's inputs of a stored position row (``position_features``)
+``sim.players.learned.cards_nb`` and ``bidding_nb``: the net's inputs of a stored position row (``position_features``)
 and its forward pass (``q_forward``, ``best_legal``).
 
-Written from the layouts of ``sim.players.learned_layout`` (its offsets are the one thing shared)
-and the docstring of ``learned_nb.card_features``, not from the compiled code: cards are indices
+Written from the layouts of ``sim.players.learned.layout`` (its offsets are the one thing shared)
+and the docstring of ``cards_nb.card_features``, not from the compiled code: cards are indices
 0..23 (6 × suit + rank, ranks 9 J Q K T A), sets of cards are Python sets, seats are named by role
 ``(seat - declarer) % 3``, and the net is dense numpy algebra in float64.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.game import rules_layout as R
-from sim.players import learned_layout as L
+from sim.players.learned import layout as L
 
 POINTS = (0, 2, 3, 4, 10, 11)  # 9 J Q K T A
 JACK, QUEEN, KING, ACE = 1, 2, 3, 5
@@ -49,7 +49,7 @@ def still_needed(contract: int, banked: int, rules: np.ndarray) -> int:
 
 def features(row: np.ndarray, rules: np.ndarray) -> tuple[set[int], list[np.float32]]:
     """(the active sparse inputs, the N_DENSE dense values as float32) of a stored ``P_*`` row
-    under the rules array ``rules``, as ``learned_layout`` describes them."""
+    under the rules array ``rules``, as ``sim.players.learned.layout`` describes them."""
     row = [int(x) for x in row]
     seat, declarer, leader = row[L.P_SEAT], row[L.P_DECLARER], row[L.P_LEADER]
 
@@ -197,7 +197,7 @@ PLAY_RULE_FLAGS = ("MUST_HEAD", "MARRIAGE_FIRST_LEAD", "MARRIAGE_BURNS_WITHOUT_T
 
 
 def ladder_input_vector(hand: int, rules: np.ndarray, value: int) -> np.ndarray:
-    """A ladder net's inputs (float64, C_N_IN) as ``learned_layout`` describes them: the hand's
+    """A ladder net's inputs (float64, C_N_IN) as ``sim.players.learned.layout`` describes them: the hand's
     cards, the nine play rules on, the marriage values and the four aces' value in hundreds, and
     the card net's value of the deal in hundreds (net C only; B reads the first B_N_IN)."""
     x = np.zeros(L.C_N_IN)

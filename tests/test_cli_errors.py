@@ -40,6 +40,9 @@ CASES = [
     ("simulate --deals 10 --chunk-size -1", "--chunk-size must be"),
     ("simulate --deals 10 --chunk-size 999999999", "--chunk-size must be from 1 to 1,000,000"),
     ("simulate --deals 10 --players wizard", "unknown player 'wizard'"),
+    # pimc-fast, an experiment, left after 0.9.1: refused as any unknown name, with the players listed
+    ("simulate --deals 10 --players pimc-fast",
+     "unknown player 'pimc-fast'; players are: random, heuristic, dd, pimc, leadage"),
     ("simulate --deals 10 --rules nope", "neither a preset"),
     ("simulate --deals 10 --rules {dir}", "is a directory, not a rules file"),
     ("simulate --deals 10 --rules {bad_toml}", "not valid TOML"),
@@ -174,8 +177,8 @@ def test_every_error_the_project_raises_for_a_user_belongs_to_the_family():
     from sim.game.cards import CardError
     from sim.game.rules import RulesError
     from sim.parallel import ThreadCountError
-    from sim.players import PlayerError
-    from sim.players.learned_weights import WeightsError
+    from sim.players.learned.weights import WeightsError
+    from sim.players.registry import PlayerError
     from sim.runs import BackendError, RunDirError, StorageError
     from sim.solver import SolverInputError
     from sim.training.command import TrainError

@@ -224,8 +224,8 @@ def test_a_module_has_one_name():
 
 
 def test_every_sub_package_says_what_it_holds():
-    for package in ("sim", "sim/game", "sim/solver", "sim/players", "sim/engine", "sim/runs", "analysis",
-                    "analysis/present", "analysis/marriages", "analysis/bids"):
+    for package in ("sim", "sim/game", "sim/solver", "sim/players", "sim/players/learned", "sim/engine", "sim/runs",
+                    "analysis", "analysis/present", "analysis/marriages", "analysis/bids"):
         doc = ast.get_docstring(ast.parse((ROOT / package / "__init__.py").read_text(encoding="utf-8")))
         assert doc and len(doc) > 40, f"{package}/__init__.py needs a docstring describing the package"
 

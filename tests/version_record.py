@@ -38,7 +38,7 @@ RUNS = (
     ("short_random", "games", 30, "short", "random", 3, 30),
     ("long_leadage", "games", 10, "long", "leadage,heuristic,heuristic", 4, 10),
     ("strict_dd", "deals", 20, "strict", "dd", 5, 10),
-    ("classic_pimc", "deals", 3, "classic", "pimc,heuristic,pimc-fast", 6, 3),
+    ("classic_pimc", "deals", 3, "classic", "pimc,heuristic,pimc", 6, 3),
     ("four_mixed", "deals", 40, {"players": 4, "sitout_half_marriage": True}, "dd,random,heuristic,leadage", 7, 20),
     ("two_pimc", "deals", 4, {"players": 2, "two_player_talon": 3}, "pimc,heuristic", 8, 4),
     ("house_heuristic", "games", 20, {"must_head": True, "dark_game": True, "golden_round": True,

@@ -87,7 +87,7 @@ from sim.game.bids_nb import bid_values
 from sim.game.cards import CardError, format_hand, parse_hand
 from sim.game.rules import HouseRules, load_rules
 from sim.parallel import check_thread_count
-from sim.players import MAX_PIMC_WORLDS
+from sim.players.params import MAX_PIMC_WORLDS
 from sim.runs.progress import Progress
 
 __all__ = ["METHODS", "LINE_PLAYERS", "DEFAULT_PIMC_SAMPLES", "MAX_SAMPLES", "parse_methods", "advise"]

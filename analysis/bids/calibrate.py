@@ -24,8 +24,8 @@ import numpy as np
 
 from sim.engine import BatchSpec, play_chunk
 from sim.game.rules import HouseRules
-from sim.players import HeuristicParams, default_params, params_matrix
 from sim.players.heuristic_nb import estimate_many
+from sim.players.params import HeuristicParams, default_params, params_matrix
 
 if TYPE_CHECKING:
     import polars as pl

@@ -68,7 +68,7 @@ from sim import InputError, __version__, arguments
 from sim.engine.playouts import ADVICE_WORLDS
 from sim.fingerprint import code_fingerprint, describe_difference
 from sim.game.rules import HouseRules, load_rules
-from sim.players import MAX_PIMC_WORLDS
+from sim.players.params import MAX_PIMC_WORLDS
 from sim.runs import check_output_dir, write_parquet_atomic
 
 if TYPE_CHECKING:

@@ -71,21 +71,18 @@ from sim.game.state_layout import (
     G_WINNER,
     SLOTS,
 )
-from sim.players import (
+from sim.players.layout import PLAYER_SCRIPTED
+from sim.players.learned.weights import weights_identity
+from sim.players.params import HeuristicParams, learned_nets, params_matrix, seat_params
+from sim.players.registry import (
     SEARCHING_PLAYERS,
-    HeuristicParams,
     is_learned,
-    learned_nets,
     learned_weights_files,
-    params_matrix,
     parse_players,
     player_codes,
     player_type,
-    seat_params,
-    seat_tuple,
 )
-from sim.players.layout import PLAYER_SCRIPTED
-from sim.players.learned_weights import weights_identity
+from sim.players.seat_nb import seat_tuple
 from sim.solver import PIMC_TABLE_LOG2_ROWS, TABLE_LOG2_ROWS
 from sim.streams import CHUNK_DEALS, CHUNK_PLAYERS, Stream, sequence
 
@@ -104,10 +101,9 @@ MAX_DEALS_PER_GAME = 2000  # a game still running after this many deals is store
 # seconds at most, so that the progress bar moves and Ctrl-C loses little (a heuristic deal takes
 # about 1.5 us, a dd deal milliseconds, a pimc deal a tenth of a second or more).
 DEFAULT_CHUNK = {
-    "deals": {"random": 50_000, "heuristic": 50_000, "leadage": 50_000, "dd": 500, "pimc": 10, "pimc-fast": 10,
-              "learned": 5_000, "learned-cards": 50},
-    "games": {"random": 500, "heuristic": 500, "leadage": 500, "dd": 10, "pimc": 1, "pimc-fast": 1, "learned": 50,
-              "learned-cards": 2},
+    "deals": {"random": 50_000, "heuristic": 50_000, "leadage": 50_000, "dd": 500, "pimc": 10, "learned": 5_000,
+              "learned-cards": 50},
+    "games": {"random": 500, "heuristic": 500, "leadage": 500, "dd": 10, "pimc": 1, "learned": 50, "learned-cards": 2},
 }
 # The largest chunk: its record buffers (about 280 bytes a deal, room for 40 deals a game) stay
 # within about 300 MiB per thread, before the frame made from them.
@@ -190,9 +186,9 @@ def chunk_rng(seed: int, index: int, stream: Stream = CHUNK_PLAYERS) -> np.ndarr
 
 
 def solver_buffers(players: Sequence[str], net: np.ndarray | None = None, rec_rows: int = 1) -> tuple[np.ndarray, ...]:
-    """The seats' buffers (``sim.players.seat_tuple``): the search buffers of double-dummy and PIMC
+    """The seats' buffers (``sim.players.seat_nb.seat_tuple``): the search buffers of double-dummy and PIMC
     seats (a token table when no seat searches), and the learned seats' packed nets
-    (``sim.players.learned_nets``) and position record."""
+    (``sim.players.params.learned_nets``) and position record."""
     if "dd" in players:
         return seat_tuple(TABLE_LOG2_ROWS, net, rec_rows)  # 2**18 rows (6 MiB) per chunk
     searching = any(name in SEARCHING_PLAYERS or is_learned(name) for name in players)

@@ -35,7 +35,8 @@ from sim.game.rng_nb import state_from_sequence
 from sim.game.rules import HouseRules
 from sim.game.state_layout import G_ON_BARREL, G_SCORE, G_WINNER, N_GAME_STATE
 from sim.parallel import Tally, run_chunks, thread_buffers
-from sim.players import MAX_PIMC_WORLDS, is_learned, player_type
+from sim.players.params import MAX_PIMC_WORLDS
+from sim.players.registry import is_learned, player_type
 from sim.solver import PIMC_TABLE_LOG2_ROWS
 from sim.streams import PLAYOUT_STREAMS, sequence
 
@@ -92,7 +93,8 @@ def _seats(player: str, rules: HouseRules, worlds: int = ADVICE_WORLDS) -> tuple
                                                                                   np.ndarray | None]:
     """(codes, parameter rows, packed nets or None) for every seat played by ``player`` (a name
     ``sim.players.parse_players`` takes, one for all three seats)."""
-    from sim.players import HeuristicParams, learned_nets, params_matrix, parse_players, player_codes
+    from sim.players.params import HeuristicParams, learned_nets, params_matrix
+    from sim.players.registry import parse_players, player_codes
 
     if not 1 <= worlds <= MAX_PIMC_WORLDS:
         raise AdvisorError(f"--worlds must be from 1 to {MAX_PIMC_WORLDS}, not {worlds}")
@@ -120,7 +122,7 @@ def _buffers():
 
 def _new_buffers() -> dict:
     from sim.engine.workspace import new_workspace
-    from sim.players import seat_tuple
+    from sim.players.seat_nb import seat_tuple
 
     # its searches' results never depend on the table; no advisor seat is learned (yet)
     return {

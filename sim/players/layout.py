@@ -1,10 +1,10 @@
 """Player codes (how compiled code names a seat's player) and the layout of the heuristic
-parameter row that every player's kernels read (``sim.players.HeuristicParams.to_array`` fills
+parameter row that every player's kernels read (``sim.players.params.HeuristicParams.to_array`` fills
 the weights, ``heuristic_nb.fill_suit_tables`` the per-suit tables after them).
 """
 
 __all__ = [
-    "PLAYER_RANDOM", "PLAYER_HEURISTIC", "PLAYER_DD", "PLAYER_PIMC", "PLAYER_PIMC_FAST", "PLAYER_LEADAGE",
+    "PLAYER_RANDOM", "PLAYER_HEURISTIC", "PLAYER_DD", "PLAYER_PIMC", "PLAYER_LEADAGE",
     "PLAYER_LEARNED", "PLAYER_LEARNED_CARDS", "PLAYER_SCRIPTED", "PLAYER_CODES", "H_BASE", "H_TALON", "H_ACE",
     "H_TEN_WITH_ACE", "H_TEN_SIDE", "H_TEN_BARE", "H_KING", "H_QUEEN", "H_MARRIAGE", "H_MARRIAGE_CARDS",
     "H_TALON_MARRIAGE", "H_LENGTH", "H_RISK", "H_RAISE_MARGIN", "H_CONCEDE_MARGIN", "H_BLOCK_MARGIN", "H_TALON_SCALE",
@@ -18,14 +18,14 @@ PLAYER_RANDOM = 0
 PLAYER_HEURISTIC = 1
 PLAYER_DD = 2  # double dummy: sees every hand; bids like the heuristic player
 PLAYER_PIMC = 3  # averages double-dummy values over worlds it cannot tell apart; bids like the heuristic
-PLAYER_PIMC_FAST = 5  # PIMC with worlds added until the best card is clear (docs/pimc.md); experimental
+# 5 was pimc-fast, PIMC with worlds added until the best card is clear: an experiment that lost
+# strength, gone after 0.9.1 (docs/pimc.md; its code at commit 92c9419). The number stays unused.
 PLAYER_LEADAGE = 4  # the computer opponent of Leadage/tysyacha-1000, ported (leadage_nb); 3 and 4 players
-PLAYER_LEARNED = 6  # plays the card a net trained on the exact solver's values rates best (learned_nb)
+PLAYER_LEARNED = 6  # plays the card a net trained on the exact solver's values rates best (learned.cards_nb)
 PLAYER_LEARNED_CARDS = 7  # the learned player's cards with the PIMC player's gifts (card play alone against pimc)
 PLAYER_SCRIPTED = 9  # plays a given list of actions (known-answer tests); not a user's choice
 PLAYER_CODES = {"random": PLAYER_RANDOM, "heuristic": PLAYER_HEURISTIC, "dd": PLAYER_DD, "pimc": PLAYER_PIMC,
-                "pimc-fast": PLAYER_PIMC_FAST, "leadage": PLAYER_LEADAGE, "learned": PLAYER_LEARNED,
-                "learned-cards": PLAYER_LEARNED_CARDS}
+                "leadage": PLAYER_LEADAGE, "learned": PLAYER_LEARNED, "learned-cards": PLAYER_LEARNED_CARDS}
 
 # ---- heuristic parameters (float64 row per seat) --------------------------------------------
 H_BASE = 0

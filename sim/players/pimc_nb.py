@@ -10,7 +10,7 @@ consistent ones (cards of a suit one seat is void in are forced to the other; th
 shuffled). Ties go to the first move in the solver's move order.
 
 Both kernels are ``jit_hot`` (no allocation): buffers come from the caller, one set per thread:
-``st, work, tt, wbuf = sim.players.seat_buffers(18)``, and ``rng`` a generator state of
+``st, work, tt, wbuf = sim.players.seat_nb.seat_buffers(18)``, and ``rng`` a generator state of
 ``sim.game.rng_nb``. Seats are the engine's (0..2 clockwise).
 """
 
@@ -30,23 +30,21 @@ from sim.solver.drivers_nb import (
     move_exact2,
     move_search,
     move_search2,
-    move_value,
 )
 from sim.solver.search2_nb import search2, set_position2
 from sim.solver.search3_nb import generate_moves, play_follow, search, set_position
 
 # wbuf layout (int64): shuffle scratch, a world's hands, move codes, per-move sums of values, then
-# [world, candidate] tables of the first MAX_WORLDS worlds (worlds beyond are not kept): the
-# values of the sequential player, the lower and upper bounds of the exact one with their sums
-# per candidate, and the exact player's kept worlds (three hands each).
+# [world, candidate] tables of the first MAX_WORLDS worlds (worlds beyond are not kept): the lower
+# and upper bounds of the values with their sums per candidate, and the kept worlds (three hands
+# each).
 WB_DECK = 0
 WB_HANDS = 24
 WB_MOVES = 32
 WB_SUMS = 64
 MAX_CANDIDATES = 32
 MAX_WORLDS = 64
-WB_VALUES = WB_SUMS + MAX_CANDIDATES
-WB_LOWER = WB_VALUES + MAX_WORLDS * MAX_CANDIDATES
+WB_LOWER = WB_SUMS + MAX_CANDIDATES
 WB_UPPER = WB_LOWER + MAX_WORLDS * MAX_CANDIDATES
 WB_SUM_LOWER = WB_UPPER + MAX_WORLDS * MAX_CANDIDATES
 WB_SUM_UPPER = WB_SUM_LOWER + MAX_CANDIDATES
@@ -55,14 +53,6 @@ PIMC_BUFFER = WB_WORLDS + 3 * MAX_WORLDS
 # An upper bound on any value (the declarer's points to come: 120 card points and every
 # combination a hand can hold come to less), for a value known only from below.
 VALUE_CEILING = 1000
-# The sequential stopping rule of the pimc-fast player (``clear_leader``): after at least
-# MIN_WORLDS worlds, stop as soon as no other candidate can be shown better than the leader by
-# INDIFFERENCE points at one-sided z = Z_STOP. Neither setting measured so far plays as well as
-# pimc (docs/pimc.md, "Strength"): 4 worlds, 2 points, z = 1.64 lost 2.1 points a deal; this
-# stricter one, with the declarer playing for his contract, 4.2.
-MIN_WORLDS = 8
-INDIFFERENCE = 1.0
-Z_STOP = 2.0
 CANDIDATE_WORLDS = 6  # worlds whose best discards are the PIMC discard's candidates
 
 
@@ -511,62 +501,3 @@ def proven_discard(n, worlds, kind, hand, rules, st, work, tt, wbuf):
         copy_hands(wbuf, WB_WORLDS + 3 * w, WB_HANDS)
         next_stamp(st, tt)
         refine(wbuf, w, target, kind, hand, rules, st, work, tt)
-
-
-@jit_hot
-def clear_leader(wbuf, n, worlds, maximise):
-    """Whether the candidate with the best sum over the first ``worlds`` worlds (values in
-    ``wbuf[WB_VALUES]``) is clear: for every other candidate the mean advantage over it, plus
-    Z_STOP standard errors, stays below INDIFFERENCE points."""
-    best = 0
-    for i in range(1, n):
-        if (wbuf[WB_SUMS + i] > wbuf[WB_SUMS + best]) if maximise else (wbuf[WB_SUMS + i] < wbuf[WB_SUMS + best]):
-            best = i
-    sign = 1.0 if maximise else -1.0
-    for i in range(n):
-        if i == best:
-            continue
-        s1 = 0.0
-        s2 = 0.0
-        for w in range(worlds):
-            d = sign * (wbuf[WB_VALUES + w * MAX_CANDIDATES + i] - wbuf[WB_VALUES + w * MAX_CANDIDATES + best])
-            s1 += d
-            s2 += d * d
-        mean = s1 / worlds
-        var = max(0.0, (s2 - worlds * mean * mean) / (worlds - 1))
-        if mean + Z_STOP * np.sqrt(var / worlds) >= INDIFFERENCE:
-            return False
-    return True
-
-
-@jit_hot
-def pimc_fast_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, pending, declarer, won,
-                          unsecured, played, voids, known, need, stake, n_worlds, rules, rng, st, work, tt, wbuf):
-    """The sequential PIMC card (player ``pimc-fast``): ``pimc_choose_card`` with worlds added one at a time until
-    the best card is clear (``clear_leader``; at most ``n_worlds``, and never more than MAX_WORLDS,
-    whose values the buffer keeps), each candidate's search
-    starting from its value in the previous world. Arguments as ``pimc_choose_card``, and: the
-    declarer, when ``need`` >= 0 (the points to come that make his contract), scores a card in a
-    world by whether it still makes the contract (one zero-window test), worth ``stake`` points
-    (twice the contract: what he wins or loses), not by its exact value."""
-    maximise = seat == declarer
-    threshold = maximise and need >= 0
-    n = 0
-    worlds = min(max(1, n_worlds), MAX_WORLDS)
-    for w in range(worlds):
-        enter_world(rng, hands, seat, known, played, voids, trick, n_in_trick, leader, trump, trump_owner, pending,
-                    declarer, won, unsecured, rules, st, tt, wbuf)
-        if w == 0:
-            n = take_candidates(work, st[ST_PLY], generate_moves(st, rules, work, False), legal, wbuf)
-            if n == 1:
-                break
-        for i in range(n):
-            if threshold:
-                v = stake * move_value(st, rules, tt, work, wbuf[WB_MOVES + i], need)
-            else:
-                v = move_value(st, rules, tt, work, wbuf[WB_MOVES + i], -1)
-            wbuf[WB_VALUES + w * MAX_CANDIDATES + i] = v
-            wbuf[WB_SUMS + i] += v
-        if w + 1 >= MIN_WORLDS and clear_leader(wbuf, n, w + 1, maximise):
-            break
-    return best_candidate(wbuf, n, legal, maximise)

@@ -3,11 +3,12 @@
 The engine knows no player: at each decision it calls one function here with the seat's player
 code (``sim.players.layout``) and what that seat may see, and checks the answer is legal. These
 functions pick the player's kernel by its code: scripted (the known-answer tests), random,
-heuristic, double dummy (``dd_nb``), PIMC (``pimc_nb``, ``pimc2_nb``) and the ported
-bot (``leadage_nb``) and the learned player (``learned_nb``). The dd and pimc players, and
-``learned-cards``, bid, go dark and (pimc) choose the final contract as the heuristic player does.
+heuristic, double dummy (``dd_nb``), PIMC (``pimc_nb``, ``pimc2_nb``) and the ported bot
+(``leadage_nb``) and the learned player (``learned.cards_nb``, ``learned.bidding_nb``). The dd and
+pimc players, and ``learned-cards``, bid, go dark and (pimc) choose the final contract as the heuristic player does.
 
-``solver`` is the seat's search buffers (state, moves, transposition table, PIMC worlds), ``rng``
+``solver`` is the seat's search buffers (state, moves, transposition table, PIMC worlds) and the
+learned seats' nets and scratch (``seat_tuple`` makes them), ``rng``
 its generator state, ``script`` the scripted actions with their cursor, ``prm`` the parameter rows.
 """
 
@@ -15,7 +16,7 @@ import numpy as np
 
 from sim.game import rules_layout as R
 from sim.game.bits_nb import popcount
-from sim.game.play_nb import LEAD_WITHOUT_DECLARING, declaration, pending_trump, points_to_make
+from sim.game.play_nb import LEAD_WITHOUT_DECLARING, declaration, pending_trump
 from sim.game.rng_nb import key_state, mix_key
 from sim.numba_config import jit_hot, jit_inline
 from sim.players.dd_nb import dd2_choose_card, dd_choose_burial, dd_choose_card, dd_choose_discard, dd_final_contract
@@ -40,26 +41,14 @@ from sim.players.layout import (
     PLAYER_LEARNED,
     PLAYER_LEARNED_CARDS,
     PLAYER_PIMC,
-    PLAYER_PIMC_FAST,
     PLAYER_RANDOM,
     PLAYER_SCRIPTED,
 )
 from sim.players.leadage_nb import leadage_bid, leadage_card, leadage_contract, leadage_dark, leadage_discard
-from sim.players.learned_nb import (
-    L_OUT,
-    learned_bid,
-    learned_card,
-    learned_contract,
-    learned_dark,
-    learned_discard,
-    net_margin,
-)
+from sim.players.learned.bidding_nb import learned_bid, learned_contract, learned_dark
+from sim.players.learned.cards_nb import L_OUT, learned_card, learned_discard, net_margin, new_learned_buffers
 from sim.players.pimc2_nb import pimc2_choose_card, pimc2_choose_discard
-from sim.players.pimc_nb import (
-    pimc_choose_card,
-    pimc_choose_discard,
-    pimc_fast_choose_card,
-)
+from sim.players.pimc_nb import new_pimc_buffer, pimc_choose_card, pimc_choose_discard
 from sim.players.random_nb import (
     random_bid,
     random_burial,
@@ -69,14 +58,29 @@ from sim.players.random_nb import (
     random_discard,
 )
 from sim.players.scripted_nb import next_scripted, scripted_burial, scripted_discard
+from sim.solver import search_buffers
 from sim.streams import LEARNED_SEARCH_SALT
+
+
+def seat_buffers(table_log2: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """New buffers of a searching seat (dd or pimc): the solver's state, move rows and table of
+    2**table_log2 rows, and the PIMC worlds' scratch."""
+    return (*search_buffers(table_log2), new_pimc_buffer())
+
+
+def seat_tuple(table_log2: int, net: np.ndarray | None = None, rec_rows: int = 1) -> tuple[np.ndarray, ...]:
+    """Everything a chunk's seats decide with, the ``solver`` argument of the functions below: a
+    searching seat's buffers (``seat_buffers``: ``solver[0:4]``), then the learned seats' packed
+    nets, scratch and position record (``learned.cards_nb.new_learned_buffers``: ``solver[4:8]``,
+    tokens when no seat is learned)."""
+    return (*seat_buffers(table_log2), *new_learned_buffers(net, rec_rows))
 
 
 @jit_inline
 def is_pimc(code):
-    """Whether ``code`` is one of the PIMC players (pimc, pimc-fast): they share the discard, the
-    2-player kernels and what they are told of the hidden cards."""
-    return code == PLAYER_PIMC or code == PLAYER_PIMC_FAST
+    """Whether ``code`` is the PIMC player (``pimc``; the experimental ``pimc-fast``, code 5, left
+    after 0.9.1), whose discard, 2-player kernels and knowledge of the hidden cards these share."""
+    return code == PLAYER_PIMC
 
 
 @jit_inline
@@ -153,7 +157,6 @@ def choose_discard(code, declarer, hands, givable, contract, last_bid, rules, pr
                                solver[5], solver[6])
     if is_pimc(code) or code == PLAYER_LEARNED_CARDS:
         # Before the discard the declarer knows no opponent's card.
-        # pimc-fast discards as pimc: scoring the discards sequentially cost its declarer dearly.
         g1, g2 = pimc_choose_discard(hands[declarer], 0, 0, np.int64(prm[declarer, H_PIMC_WORLDS]), rules, rng,
                                      solver[0], solver[1], solver[2], solver[3])
         return g1, g2, 0
@@ -274,7 +277,7 @@ def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, trum
             choice, declare = dd_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner,
                                              pending, declarer, won, unsecured, rules, solver[0], solver[1],
                                              solver[2])
-        elif code == PLAYER_PIMC or learned_searches:
+        else:  # pimc, or a learned seat that searches
             worlds = prm[seat, H_SEARCH_WORLDS] if learned_searches else prm[seat, H_PIMC_WORLDS]
             # A learned seat samples its worlds from a stream keyed by what it sees, and leaves the
             # chunk's stream as it was: its card is a function of the position alone, as the net's
@@ -293,15 +296,6 @@ def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, trum
                 rng[1] = s1
                 rng[2] = s2
                 rng[3] = s3
-        else:
-            need = -1
-            if contract >= 0:
-                need = points_to_make(contract, card_points[declarer] + marriage_points[declarer] - unsecured, rules)
-            choice, declare = pimc_fast_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump,
-                                                    trump_owner, pending, declarer, won, unsecured, played, voids,
-                                                    known[3 * seat:3 * seat + 3], need, 2 * contract,
-                                                    np.int64(prm[seat, H_PIMC_WORLDS]), rules, rng, solver[0],
-                                                    solver[1], solver[2], solver[3])
         if n_in_trick == 0 and can_declare and not declare and declaration(hands[seat], choice, rules)[2]:
             choice |= LEAD_WITHOUT_DECLARING
         return choice

@@ -11,7 +11,7 @@ import itertools
 import numpy as np
 
 from sim.game import rules_layout as R
-from sim.players.learned_layout import (
+from sim.players.learned.layout import (
     P_CHOSEN,
     P_HAND,
     P_KNOWN,

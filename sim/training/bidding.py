@@ -4,9 +4,9 @@ Every seat of a deal declares in turn at the least bid (``bidding_nb.declarer_pl
 learned gifts and cards at every seat). Each playout gives the declarer's final points X and the
 defenders' points. Net B learns from the declarer's 7 cards before the talon, net C from the 8 he
 keeps and the card net's value of the deal after his gifts; each outputs the chance that X makes
-each contract of the ladder (``learned_layout``: 100, 105, ..., 300, under the rules' rounding,
+each contract of the ladder (``sim.players.learned.layout``: 100, 105, ..., 300, under the rules' rounding,
 binary cross-entropy) and one value (squared error): for B the seat's points as a defender (the
-mean of its two playouts as one), for C the defenders' points together. ``learned_nb`` turns
+mean of its two playouts as one), for C the defenders' points together. ``sim.players.learned.bidding_nb`` turns
 them into bids, the final contract, concession and the dark game by the rules' arithmetic.
 """
 
@@ -24,10 +24,11 @@ from sim.game import rules_layout as R
 from sim.game.amounts import DARK_CONTRACT as DARK_BID
 from sim.game.play_nb import round_points_of
 from sim.game.rules import HouseRules
-from sim.players import params_matrix, player_codes
 from sim.players.layout import H_EPSILON, H_NET, H_SEARCH_CARDS
-from sim.players.learned_layout import B_N_IN, C_N_IN, LADDER_LO, LADDER_STEP, N_LADDER, N_LADDER_OUT
-from sim.players.learned_nb import ladder_rows
+from sim.players.learned.bidding_nb import ladder_rows
+from sim.players.learned.layout import B_N_IN, C_N_IN, LADDER_LO, LADDER_STEP, N_LADDER, N_LADDER_OUT
+from sim.players.params import params_matrix
+from sim.players.registry import player_codes
 from sim.streams import BID_PLAYOUT_DEALS, BID_PLAYOUT_PLAYERS, HELD_OUT_DEALS, INIT_AND_SHUFFLE, generator
 from sim.training.bidding_nb import (
     O_CARD_POINTS,
@@ -116,7 +117,7 @@ def init_ladder(n_in: int, hidden: int, seed: int, prefix: str) -> dict[str, np.
 
 def ladder_numpy(params: dict[str, np.ndarray], prefix: str, x: np.ndarray) -> np.ndarray:
     """A ladder net's outputs (n, N_LADDER_OUT) in plain numpy (float64): the made chances (made
-    non-increasing, as ``learned_nb.ladder_forward``), then the value in points."""
+    non-increasing, as ``sim.players.learned.bidding_nb.ladder_forward``), then the value in points."""
     h = np.maximum(0, x.astype(np.float64) @ params[f"{prefix}_W1"].astype(np.float64) + params[f"{prefix}_b1"])
     out = h @ params[f"{prefix}_W2"].astype(np.float64) + params[f"{prefix}_b2"]
     chance = np.minimum.accumulate(1 / (1 + np.exp(-out[:, :N_LADDER])), axis=1)
@@ -185,7 +186,7 @@ def ladder_figures(arrays: dict[str, np.ndarray], prefix: str, x: np.ndarray, la
 
 
 def dark_figures(arrays: dict[str, np.ndarray], x_b: np.ndarray, ladder: np.ndarray, defence: np.ndarray) -> dict:
-    """The two figures of ``learned_nb.learned_dark``, over the playouts' hands: the dark game's
+    """The two figures of ``sim.players.learned.bidding_nb.learned_dark``, over the playouts' hands: the dark game's
     mean result (120 made or lost, doubled) and a normal deal's mean result of a hand that declares
     at the opening bid when net B says it is worth more than defending, else defends."""
     out = ladder_numpy(arrays, "b", x_b)

@@ -41,7 +41,7 @@ from sim import InputError, __version__
 from sim.fingerprint import code_fingerprint, file_sha256
 from sim.game.rules import HouseRules, load_rules
 from sim.parallel import run_tasks, worker_count
-from sim.players.learned_weights import ARRAYS, load_weights, save_weights, weights_matrix
+from sim.players.learned.weights import ARRAYS, load_weights, save_weights, weights_matrix
 from sim.runs import RunLock, check_output_dir, check_path_name, write_npz_atomic
 from sim.streams import LABEL_SAMPLE, ROUND_HOLD_OUT, generator
 from sim.training.bidding import BID_VALIDATION_SHARE, held_out_deals

@@ -1,7 +1,7 @@
 """Fitting the card net to the solver's labels, in JAX on the CPU (the optional ``train`` extra:
 ``pip install -e '.[train]'``). The loss is the squared error of the acting role's 24 outputs
 against the labels (in hundreds of points), over the legal cards only. The net is the one
-``learned_nb.q_forward`` computes: inputs → ReLU(H1) → ReLU(H2) → 3 role heads of 24.
+``sim.players.learned.cards_nb.q_forward`` computes: inputs → ReLU(H1) → ReLU(H2) → 3 role heads of 24.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from pathlib import Path
 import numpy as np
 
 from sim import ThousandError
-from sim.players.learned_layout import D_CONTRACT, D_NEED, MAX_ACTIVE, N_DENSE, N_SPARSE, P_DECLARER, P_SEAT
-from sim.players.learned_nb import features_rows
-from sim.players.learned_weights import ARRAYS
+from sim.players.learned.cards_nb import features_rows
+from sim.players.learned.layout import D_CONTRACT, D_NEED, MAX_ACTIVE, N_DENSE, N_SPARSE, P_DECLARER, P_SEAT
+from sim.players.learned.weights import ARRAYS
 from sim.runs import write_npz_atomic
 from sim.streams import INIT_AND_SHUFFLE, generator
 from sim.training.positions import trick_of
@@ -140,7 +140,7 @@ def make_dataset(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
 
 
 def init_params(hidden: tuple[int, int], seed: int) -> dict[str, np.ndarray]:
-    """He-initialised float32 arrays named as ``learned_weights.ARRAYS``."""
+    """He-initialised float32 arrays named as ``sim.players.learned.weights.ARRAYS``."""
     h1, h2 = hidden
     rng = generator(INIT_AND_SHUFFLE, seed)
     n_in = N_SPARSE + N_DENSE

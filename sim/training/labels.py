@@ -1,4 +1,4 @@
-"""The exact solver's labels of recorded positions (``learned_labels_nb.label_positions``), over
+"""The exact solver's labels of recorded positions (``sim.players.learned.labels_nb.label_positions``), over
 threads: each slice of rows has its own buffers and its own generator state, drawn from the
 slice's index, so the labels never depend on the thread count.
 """
@@ -12,8 +12,8 @@ import numpy as np
 from sim.game.rng_nb import state_from_sequence
 from sim.game.rules import HouseRules
 from sim.parallel import run_tasks, thread_buffers
-from sim.players import seat_buffers
-from sim.players.learned_labels_nb import label_positions
+from sim.players.learned.labels_nb import label_positions
+from sim.players.seat_nb import seat_buffers
 from sim.solver import TABLE_LOG2_ROWS
 from sim.streams import LABEL_WORLDS, sequence
 

@@ -1,5 +1,5 @@
 """Positions for training: deals played by learned seats that record every card decision with a
-choice (``learned_nb.record_position``), and the rule sets they are played under.
+choice (``sim.players.learned.cards_nb.record_position``), and the rule sets they are played under.
 
 A chunk of positions is a pure function of (rules, seed, chunk index, deals, the nets and the
 exploration rate), as a run's chunks are: its generator states come from
@@ -15,9 +15,10 @@ from sim.engine.chunks_nb import run_deals
 from sim.engine.schema import N_DEAL_COLUMNS, N_PLAYS
 from sim.engine.workspace import new_game_state, new_workspace
 from sim.game.rules import HouseRules, preset
-from sim.players import params_matrix, player_codes
 from sim.players.layout import H_EPSILON, H_NET, H_SEARCH_CARDS
-from sim.players.learned_layout import P_N, P_PLAYED
+from sim.players.learned.layout import P_N, P_PLAYED
+from sim.players.params import params_matrix
+from sim.players.registry import player_codes
 from sim.streams import POSITIONS_DEALS, POSITIONS_PLAYERS, rules_random
 
 __all__ = [

@@ -160,8 +160,8 @@ def test_the_learned_player_by_default_and_other_weights_never_reused(tmp_path):
     import shutil
 
     from analysis.stored import StaleResultError
-    from sim.players import weights_file
-    from sim.players.learned_weights import weights_identity
+    from sim.players.learned.weights import weights_identity
+    from sim.players.registry import weights_file
 
     shipped = weights_file("learned")
     result = compare.compare(rules=["classic", "short"], games=20, out=tmp_path / "default")

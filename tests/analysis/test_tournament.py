@@ -100,7 +100,7 @@ def test_the_example_player_files_are_the_ones_listed():
 
 @pytest.mark.parametrize("name", EXAMPLE_PLAYER_NAMES)
 def test_every_example_player_file_loads(name):
-    from sim.players import HeuristicParams, load_player_file
+    from sim.players.params import HeuristicParams, load_player_file
 
     kind, params = load_player_file(EXAMPLE_PLAYERS / f"{name}.toml", 3)
     assert kind in ("heuristic", "learned") and params != HeuristicParams()
@@ -160,7 +160,8 @@ def test_games_and_deals_exclude_each_other(tmp_path):
 
 
 def test_a_learned_player_file_names_its_weights_beside_it(tmp_path):
-    from sim.players import load_player_file, weights_file
+    from sim.players.params import load_player_file
+    from sim.players.registry import weights_file
 
     (tmp_path / "p.toml").write_text('player = "learned"\nweights = "w/x.npz"\nopponent_weight = 0.5\n')
     kind, prm = load_player_file(tmp_path / "p.toml", 3)
@@ -250,8 +251,8 @@ def test_the_tournament_takes_a_progress_callback(tmp_path):
 def test_no_players_given_ranks_learned_heuristic_and_leadage(tmp_path):
     from cli import app
     from sim import InputError
-    from sim.players import weights_file
-    from sim.players.learned_weights import weights_identity
+    from sim.players.learned.weights import weights_identity
+    from sim.players.registry import weights_file
 
     res = tournament.tournament(games=4, out=tmp_path / "t")
     assert res.labels == ("1-learned", "2-heuristic", "3-leadage") and len(res.seatings) == 6

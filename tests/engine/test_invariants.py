@@ -345,7 +345,7 @@ DEAL_CONFIGS = {
     "random-nines-no-aces-tens": (RANDOM, HouseRules(four_nines_bonus=50, no_aces_tens_in_discard=True,
                                                      concede_third_penalty=True)),
     "mixed-house-combined": (MIXED, HOUSE_COMBINED),
-    # The learned player (sim/players/learned_nb.py): its cards under the play options.
+    # The learned player (sim/players/learned/cards_nb.py): its cards under the play options.
     "learned-online-play": (LEARNED, ONLINE_PLAY),
     "learned-half-ace-optional": (LEARNED, HALF_ACE_OPTIONAL),
     "dd-house-combined": ("dd", HOUSE_COMBINED),
@@ -380,7 +380,7 @@ DEAL_CONFIGS = {
     "mixed-marriage-timing-first-lead": (MIXED, with_rules(MARRIAGE_TIMING, marriage_first_lead=True,
                                                            marriage_min_cards=7)),
     "dd-marriage-timing": ("dd", with_rules(MARRIAGE_TIMING, marriage_optional=True, half_marriage=True)),
-    "pimc-marriage-timing": (("pimc", "pimc-fast", "leadage"), MARRIAGE_TIMING),
+    "pimc-marriage-timing": (("pimc", "pimc", "leadage"), MARRIAGE_TIMING),
     "learned-marriage-timing": (("learned", "learned-cards", "random"), with_rules(MARRIAGE_TIMING,
                                                                                   marriage_optional=True)),
     "four-random-marriage-timing": (RANDOM4, with_rules(MARRIAGE_TIMING, **FOUR, marriage_min_cards=8,

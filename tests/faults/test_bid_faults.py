@@ -115,7 +115,8 @@ def test_a_hand_that_cannot_reach_min_bid(tmp_path):
 
 # ---- item 16: the worlds of a PIMC decision, and progress ------------------------------------------
 def test_worlds_have_one_cap_everywhere(tmp_path):
-    from sim.players import MAX_PIMC_WORLDS, PlayerError, load_player_file
+    from sim.players.params import MAX_PIMC_WORLDS, load_player_file
+    from sim.players.registry import PlayerError
 
     refused(bid(HAND, "--method", "pimc", "--samples", "1", "--worlds", "5000000"),
                    f"--worlds must be from 1 to {MAX_PIMC_WORLDS}, not 5000000")

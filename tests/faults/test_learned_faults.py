@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from sim.players.learned_layout import N_IN
-from sim.players.learned_weights import save_weights
+from sim.players.learned.layout import N_IN
+from sim.players.learned.weights import save_weights
 from tests.cli_checks import refused
 
 
@@ -90,7 +90,7 @@ def test_a_run_of_other_weights_is_not_resumed(tmp_path, weights):
 
 def _with_bidding(path, dark_value=-50.0):
     """Weights of a card net and bidding nets at ``path``, their manifest's dark-game figures given."""
-    from sim.players.learned_weights import bidding_shapes_of, shapes_of
+    from sim.players.learned.weights import bidding_shapes_of, shapes_of
 
     rng = np.random.default_rng(3)
     arrays = {k: rng.standard_normal(s) * 0.3 for k, s in {**shapes_of(8, 4), **bidding_shapes_of(6, 6)}.items()}
@@ -110,7 +110,7 @@ def test_an_edited_manifest_plays_another_player_and_is_recorded_so(tmp_path):
     weights apart by what is played (the npz and the manifest), not by the npz alone; a manifest
     edited where play does not read it is the same player."""
     from analysis.players import learned_weights
-    from sim.players.learned_weights import weights_identity
+    from sim.players.learned.weights import weights_identity
 
     weights = _with_bidding(tmp_path / "w" / "bid.npz")
     players = f"learned:{weights}"

@@ -21,7 +21,6 @@ from sim.game.play_nb import legal_follows
 from sim.game.rng_nb import state_from_seed, uniform
 from sim.game.rules import HouseRules
 from sim.game.state_layout import G_ON_BARREL, G_SCORE, N_GAME_STATE
-from sim.players import PlayerError, parse_players
 from sim.players.leadage_nb import (
     estimate_points as kernel_estimate,
 )
@@ -31,6 +30,7 @@ from sim.players.leadage_nb import (
     leadage_contract,
     leadage_discard,
 )
+from sim.players.registry import PlayerError, parse_players
 
 RULE_SETS = [HouseRules(), HouseRules(marriage_values=(100, 80, 60, 40), ace_marriage=200, bid_step=10),
              HouseRules(no_jump_bids=True, concede_no_deduction=True, barrel_min_contract=125)]

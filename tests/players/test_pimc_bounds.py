@@ -16,7 +16,6 @@ import reference_pimc as naive
 from sim.game.play_nb import beats, legal_follows
 from sim.game.rng_nb import state_from_seed
 from sim.game.rules import HouseRules, load_rules
-from sim.players import seat_buffers
 from sim.players.pimc_nb import (
     MAX_CANDIDATES,
     PIMC_BUFFER,
@@ -31,6 +30,7 @@ from sim.players.pimc_nb import (
     reset_bounds,
     settle,
 )
+from sim.players.seat_nb import seat_buffers
 
 KNOWN_ANSWERS = Path(__file__).resolve().parent.parent / "known_answers"
 

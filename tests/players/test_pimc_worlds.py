@@ -12,8 +12,8 @@ from sim.engine.auction_nb import know_cards
 from sim.game.cards import parse_hand
 from sim.game.rng_nb import state_from_seed
 from sim.game.rules import HouseRules
-from sim.players import seat_buffers
 from sim.players.pimc_nb import WB_HANDS, enter_world
+from sim.players.seat_nb import seat_buffers
 
 
 def _bit(card: str) -> int:

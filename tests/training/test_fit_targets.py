@@ -4,7 +4,7 @@ declarer's points to come reach what he needs, plus half the points (in hundreds
 import numpy as np
 import pytest
 
-from sim.players.learned_layout import D_CONTRACT, D_NEED, N_DENSE
+from sim.players.learned.layout import D_CONTRACT, D_NEED, N_DENSE
 from sim.training.fit import contract_targets, parse_loss
 
 

@@ -29,7 +29,7 @@ def quick_run(tmp_path_factory):
 
 def test_a_quick_training_gives_weights_that_load_and_say_what_made_them(quick_run):
     from sim.fingerprint import code_fingerprint
-    from sim.players.learned_weights import load_weights
+    from sim.players.learned.weights import load_weights
 
     out, path, lines = quick_run
     net, meta = load_weights(path)
@@ -114,7 +114,7 @@ def test_thousand_train_quick_runs_end_to_end_from_the_command_line(tmp_path):
     res = CliRunner().invoke(cli.app, ["train", "--quick", "--out", str(out), "--no-progress"])
     assert res.exit_code == 0, res.output
     assert f"weights: {out / 'learned.npz'}" in res.output
-    from sim.players.learned_weights import load_weights
+    from sim.players.learned.weights import load_weights
 
     _, meta = load_weights(out / "learned.npz")
     assert meta["hidden"] == [32, 16] and meta["spec"]["rounds"] == 2 and meta["spec"]["deals"] == 300
@@ -161,7 +161,7 @@ def test_cards_fits_only_the_bidding_nets_to_a_given_card_net(quick_run, tmp_pat
 def test_a_fit_stopped_between_epochs_goes_on_to_the_same_net(tmp_path):
     """Ctrl-C during a round's fit loses at most the epoch in flight: the same command goes on
     from the checkpoint of the last finished epoch, to the net of a fit never stopped."""
-    from sim.players.learned_weights import load_weights
+    from sim.players.learned.weights import load_weights
     from sim.training.command import FIT_CHECKPOINT, TrainSpec, train
 
     spec = TrainSpec(rounds=1, deals=120, hidden=(16, 8), epochs=3, seed=5, **BID)
@@ -198,7 +198,7 @@ def test_a_checkpoint_of_another_fit_is_not_taken(tmp_path):
 
 
 def test_the_contract_loss_trains_end_to_end(tmp_path):
-    from sim.players.learned_weights import load_weights
+    from sim.players.learned.weights import load_weights
     from sim.training.command import TrainSpec, train
 
     path = train(tmp_path, TrainSpec(rounds=1, deals=60, hidden=(8, 8), epochs=1, seed=6, loss="contract", **BID),
@@ -242,7 +242,7 @@ def test_label_shares_keep_that_share_of_each_tricks_positions():
     """sample_by_trick keeps each position of trick t with probability shares[t], the same rows
     for the same seed and chunk."""
     from sim.game.rules import HouseRules
-    from sim.players.learned_layout import P_PLAYED
+    from sim.players.learned.layout import P_PLAYED
     from sim.training.command import TrainSpec, sample_by_trick
     from sim.training.positions import generate_positions
 
@@ -261,7 +261,7 @@ def test_label_shares_keep_that_share_of_each_tricks_positions():
 
 
 def test_label_shares_label_fewer_first_tricks_in_training(tmp_path):
-    from sim.players.learned_layout import P_PLAYED
+    from sim.players.learned.layout import P_PLAYED
     from sim.training.command import TrainSpec, train
 
     train(tmp_path, TrainSpec(rounds=1, deals=100, hidden=(8, 8), epochs=1, seed=6, label_shares=(0.1,), **BID),

@@ -104,8 +104,8 @@ def test_the_marriage_result_is_what_the_command_prints(marriages_command, bid_t
     assert [p.label for p in result.play] == ["1-classic"] and result.play[0].run == out / "marriage-play"
     # The default player is the learned one, what it plays of its weights recorded with the play.
     assert result.play[0].deals == 300 and result.play[0].players == ("learned",) * 3
-    from sim.players import weights_file
-    from sim.players.learned_weights import weights_identity
+    from sim.players.learned.weights import weights_identity
+    from sim.players.registry import weights_file
 
     sha = weights_identity(weights_file("learned"))
     assert result.provenance["play_runs"]["1-classic"]["learned_weights"] == [sha]

@@ -86,8 +86,8 @@ def test_files_and_provenance(made):
         assert file_sha256(data / rel) == entry["sha256"]
     assert not list(out.parent.glob(".rep.*"))  # no temporary folder left behind
     # Who played each section, and what the learned player played of its weights, by SHA-256.
-    from sim.players import weights_file
-    from sim.players.learned_weights import weights_identity
+    from sim.players.learned.weights import weights_identity
+    from sim.players.registry import weights_file
 
     assert prov["players"] == {"marriages": ["learned"], "barrel": ["learned"] * 3, "rules": ["learned"] * 3,
                                "players": list(report.TOURNAMENT_PLAYERS)}

@@ -1,5 +1,5 @@
 """The learned player's teacher: the exact double-dummy value of every legal card of a stored
-position (``learned_layout`` P_* rows), in the true deal or averaged over worlds drawn as the
+position (``layout`` P_* rows), in the true deal or averaged over worlds drawn as the
 PIMC player draws them (``pimc_nb.enter_world``). A value is the declarer's points still to
 come after the card, this trick's included when he wins it (``sim.solver``); a card whose lead
 declares is valued by its declaring move, as the learned player always declares.
@@ -10,7 +10,7 @@ import numpy as np
 from sim.game import rules_layout as R
 from sim.game.play_nb import pending_trump
 from sim.numba_config import jit, jit_hot
-from sim.players.learned_layout import (
+from sim.players.learned.layout import (
     P_DECLARER,
     P_HAND,
     P_KNOWN,

@@ -16,11 +16,12 @@ from sim.game import rules_layout as R
 from sim.game.amounts import THIRD_CONCESSION_PENALTY
 from sim.game.rules import HouseRules, preset
 from sim.game.state_layout import G_CONCESSIONS, G_ON_BARREL, G_SCORE
-from sim.players import learned_layout as L
-from sim.players import learned_nb, params_matrix
 from sim.players.heuristic_nb import heuristic_bid, heuristic_contract
 from sim.players.layout import H_NET, H_OPPONENT_WEIGHT
-from sim.players.learned_weights import WeightsError, bidding_shapes_of, load_weights, pack, save_weights, shapes_of
+from sim.players.learned import bidding_nb, cards_nb
+from sim.players.learned import layout as L
+from sim.players.learned.weights import WeightsError, bidding_shapes_of, load_weights, pack, save_weights, shapes_of
+from sim.players.params import params_matrix
 
 RULE_SETS = {
     "classic": preset("classic"),
@@ -59,7 +60,7 @@ def learned_seats(rules):
     """(the rules array, parameter rows whose seats play model row 0, learned scratch)."""
     prm = params_matrix(rules=rules)
     prm[:, H_NET] = 0
-    return rules.to_array(), prm, learned_nb.new_learned_buffers()[1]
+    return rules.to_array(), prm, cards_nb.new_learned_buffers()[1]
 
 
 def random_hands(rng, n, size):
@@ -73,13 +74,13 @@ def random_hands(rng, n, size):
 
 
 def compiled_ladder(net, which, hand, rules_array, value):
-    lbuf = learned_nb.new_learned_buffers()[1]
+    lbuf = cards_nb.new_learned_buffers()[1]
     lbuf[:] = np.nan
-    x = lbuf[learned_nb.L_DENSE]
-    learned_nb.ladder_inputs(np.int64(hand), rules_array, np.int64(value), x)
+    x = lbuf[cards_nb.L_DENSE]
+    bidding_nb.ladder_inputs(np.int64(hand), rules_array, np.int64(value), x)
     inputs = x[:L.C_N_IN].copy()
-    learned_nb.ladder_forward(net, np.int64(0), np.int64(which), x, lbuf)
-    return inputs, lbuf[learned_nb.L_OUT, :L.N_LADDER_OUT].copy()
+    bidding_nb.ladder_forward(net, np.int64(0), np.int64(which), x, lbuf)
+    return inputs, lbuf[cards_nb.L_OUT, :L.N_LADDER_OUT].copy()
 
 
 @pytest.mark.parametrize("name", list(RULE_SETS))
@@ -118,7 +119,7 @@ def twin_contract(chances, contract, cap, can_concede, defenders, gs, rules, sea
     need = int(rules[R.BARREL_MIN_CONTRACT]) if rules[R.BARREL_FREEZE] else max(
         int(rules[R.MIN_BID]), -(-(int(rules[R.TARGET]) - int(gs[G_SCORE + seat])) // 5) * 5)
     if (rules[R.BARREL] and gs[G_ON_BARREL + seat] and best < need <= max(contract, cap)
-            and (rules[R.BARREL_FAILED_STAYS] or twin.chance_of(chances, need) >= learned_nb.MADE_AT_LEAST)):
+            and (rules[R.BARREL_FAILED_STAYS] or twin.chance_of(chances, need) >= bidding_nb.MADE_AT_LEAST)):
         best = need
     play = twin.contract_worth(chances, best, rules)
     if can_concede:
@@ -148,7 +149,7 @@ def test_the_final_contract_is_the_rules_arithmetic_over_the_twins_ladder(name, 
         can_concede = bool(k % 4)
         value = int(rng.integers(40, 200))
         prm[seat, H_OPPONENT_WEIGHT] = (0.0, 1.0, 0.5)[k % 3]
-        got = learned_nb.learned_contract(np.int64(seat), np.int64(hand), np.int64(contract), np.int64(cap),
+        got = bidding_nb.learned_contract(np.int64(seat), np.int64(hand), np.int64(contract), np.int64(cap),
                                           can_concede, np.int64(value), gs, rules_array, prm, net, lbuf)
         chances, defenders = twin.ladder_forward(arrays, "c", twin.ladder_input_vector(hand, rules_array, value))
         want, values, options = twin_contract(chances, contract, cap, can_concede, defenders, gs, rules_array, seat,
@@ -176,7 +177,7 @@ def test_a_bid_is_raised_while_declaring_is_worth_defending(name):
     for hand in random_hands(rng, 300, 7):
         gs = new_game_state()
         min_raise = int(rng.choice([100, 105, 120, 150]))
-        got = learned_nb.learned_bid(np.int64(0), np.int64(hand), np.int64(1), np.int64(min_raise), np.int64(300),
+        got = bidding_nb.learned_bid(np.int64(0), np.int64(hand), np.int64(1), np.int64(min_raise), np.int64(300),
                                      gs, rules_array, prm, net, lbuf)
         chances, defence = twin.ladder_forward(arrays, "b", twin.ladder_input_vector(hand, rules_array, 0))
         worth = twin.contract_worth(chances, min_raise, rules_array)
@@ -196,10 +197,10 @@ def test_on_the_barrel_a_bid_is_the_barrels_minimum_or_a_pass():
     gs[G_ON_BARREL + 0] = 1
     seen = set()
     for hand in random_hands(np.random.default_rng(4), 200, 7):
-        got = learned_nb.learned_bid(np.int64(0), np.int64(hand), np.int64(-1), np.int64(100), np.int64(300), gs,
+        got = bidding_nb.learned_bid(np.int64(0), np.int64(hand), np.int64(-1), np.int64(100), np.int64(300), gs,
                                      rules_array, prm, net, lbuf)
         chances, _ = twin.ladder_forward(arrays, "b", twin.ladder_input_vector(hand, rules_array, 0))
-        assert got == (barrel_min if twin.chance_of(chances, barrel_min) >= learned_nb.MADE_AT_LEAST else 0)
+        assert got == (barrel_min if twin.chance_of(chances, barrel_min) >= bidding_nb.MADE_AT_LEAST else 0)
         seen.add(got)
     assert seen == {0, barrel_min}
 
@@ -224,12 +225,12 @@ def test_on_the_barrel_under_the_barrel_variants(variant):
     need = 120 if variant == "stays" else 110  # what 890 lacks to 1000
     seen = set()
     for hand in random_hands(np.random.default_rng(4), 200, 7):
-        got = learned_nb.learned_bid(np.int64(0), np.int64(hand), np.int64(-1), np.int64(100), np.int64(300), gs,
+        got = bidding_nb.learned_bid(np.int64(0), np.int64(hand), np.int64(-1), np.int64(100), np.int64(300), gs,
                                      rules_array, prm, net, lbuf)
         chances, _ = twin.ladder_forward(arrays, "b", twin.ladder_input_vector(hand, rules_array, 0))
         if "stays" in variant:
             want = need
-        elif twin.chance_of(chances, need) >= learned_nb.MADE_AT_LEAST:
+        elif twin.chance_of(chances, need) >= bidding_nb.MADE_AT_LEAST:
             want = need
         else:
             worth = twin.contract_worth(chances, 100, rules_array)
@@ -248,9 +249,9 @@ def test_without_bidding_nets_it_bids_and_raises_as_the_heuristic():
     gs = new_game_state()
     for hand in random_hands(np.random.default_rng(6), 100, 8):
         h7 = np.int64(hand & ~(1 << (hand.bit_length() - 1)))
-        assert learned_nb.learned_bid(np.int64(0), h7, np.int64(1), np.int64(105), np.int64(300), gs, rules_array,
+        assert bidding_nb.learned_bid(np.int64(0), h7, np.int64(1), np.int64(105), np.int64(300), gs, rules_array,
                                       prm, net, lbuf) == heuristic_bid(0, h7, 1, 105, 300, gs, rules_array, prm)
-        assert learned_nb.learned_contract(np.int64(0), np.int64(hand), np.int64(100), np.int64(200), True,
+        assert bidding_nb.learned_contract(np.int64(0), np.int64(hand), np.int64(100), np.int64(200), True,
                                            np.int64(90), gs, rules_array, prm, net, lbuf) == heuristic_contract(
             0, np.int64(hand), 100, 200, True, gs, rules_array, prm)
 
@@ -259,8 +260,8 @@ def test_the_dark_game_follows_the_files_two_figures():
     rules_array, prm, _ = learned_seats(HouseRules.from_dict({"dark_game": True}, source="test"))
     gs = new_game_state()
     arrays = random_arrays(seed=8)
-    assert learned_nb.learned_dark(np.int64(0), gs, rules_array, prm, net_of(arrays, dark=(30.0, 20.0))) == 1
-    assert learned_nb.learned_dark(np.int64(0), gs, rules_array, prm, net_of(arrays, dark=(10.0, 20.0))) == 0
+    assert bidding_nb.learned_dark(np.int64(0), gs, rules_array, prm, net_of(arrays, dark=(30.0, 20.0))) == 1
+    assert bidding_nb.learned_dark(np.int64(0), gs, rules_array, prm, net_of(arrays, dark=(10.0, 20.0))) == 0
 
 
 def test_bidding_nets_round_trip_and_a_bad_one_is_refused_in_one_line(tmp_path):
@@ -283,7 +284,7 @@ def test_bidding_nets_round_trip_and_a_bad_one_is_refused_in_one_line(tmp_path):
 # ---- the playouts ----------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def playouts():
-    from sim.players.learned_weights import DEFAULT_WEIGHTS, weights_matrix
+    from sim.players.learned.weights import DEFAULT_WEIGHTS, weights_matrix
     from sim.training.bidding import generate_playouts
 
     net = weights_matrix([DEFAULT_WEIGHTS])[0]
@@ -339,7 +340,7 @@ def test_playout_targets_are_the_rules_rounding_and_the_defenders_mean(playouts)
 
 
 def test_playouts_are_a_pure_function_of_their_arguments(playouts):
-    from sim.players.learned_weights import DEFAULT_WEIGHTS, weights_matrix
+    from sim.players.learned.weights import DEFAULT_WEIGHTS, weights_matrix
     from sim.training.bidding import generate_playouts
 
     rules, rows = playouts["classic"]

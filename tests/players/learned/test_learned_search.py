@@ -12,7 +12,8 @@ from sim.engine.chunks_nb import run_deals
 from sim.engine.schema import N_DEAL_COLUMNS, N_PLAYS
 from sim.engine.workspace import new_game_state, new_workspace
 from sim.game.rules import load_rules
-from sim.players import HeuristicParams, learned_nets, params_matrix, player_codes
+from sim.players.params import HeuristicParams, learned_nets, params_matrix
+from sim.players.registry import player_codes
 from sim.streams import CHUNK_PLAYERS, POSITIONS_PLAYERS
 
 

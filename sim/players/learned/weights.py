@@ -1,7 +1,7 @@
 """The learned player's weights on disk: ``NAME.npz`` (float32 arrays of the card net) beside
 ``NAME.json`` (its manifest: what made it, and the SHA-256 of the npz). ``load_weights`` checks
 both before anything is played, and packs the arrays into the blob the kernels read
-(``learned_layout``). A file that is missing, damaged, tampered with, or made for another
+(``layout``). A file that is missing, damaged, tampered with, or made for another
 feature layout gets one ``WeightsError`` line naming the file and what is wrong.
 
 What a learned player plays of a weights file is the packed blob: the manifest counts too (its
@@ -24,7 +24,7 @@ import numpy as np
 
 from sim import InputError
 from sim.fingerprint import file_sha256
-from sim.players.learned_layout import (
+from sim.players.learned.layout import (
     B_N_IN,
     BH_DARK_VALUE,
     BH_FIRST_VALUE,
@@ -51,7 +51,7 @@ __all__ = [
 ]
 
 WEIGHTS_FORMAT = 1
-WEIGHTS_DIR = Path(__file__).parent / "weights"
+WEIGHTS_DIR = Path(__file__).parent.parent / "weights"  # sim/players/weights
 DEFAULT_WEIGHTS = WEIGHTS_DIR / "learned-v4.npz"  # the weights the player "learned" plays with
 ARRAYS = ("q_W1", "q_b1", "q_W2", "q_b2", "q_W3", "q_b3")
 BIDDING_ARRAYS = ("b_W1", "b_b1", "b_W2", "b_b2", "c_W1", "c_b1", "c_W2", "c_b2")  # optional: the bidding nets
@@ -76,7 +76,7 @@ def has_bidding(arrays: Mapping[str, np.ndarray]) -> bool:
 
 
 def pack(arrays: dict[str, np.ndarray], bidding: dict | None = None) -> np.ndarray:
-    """The float32 blob of one learned player (``learned_layout``): the card net (a header, then
+    """The float32 blob of one learned player (``layout``): the card net (a header, then
     its arrays row-major), then, when ``arrays`` hold them, the bidding nets with their header
     (``bidding``: the manifest's figures of the dark game)."""
     h1, h2 = arrays["q_W1"].shape[1], arrays["q_W2"].shape[1]

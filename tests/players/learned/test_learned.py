@@ -1,5 +1,5 @@
 """The learned player's compiled pieces against plain twins: the card net's inputs
-(``learned_nb.position_features``) and forward pass (``q_forward``, ``best_legal``) against
+(``cards_nb.position_features``) and forward pass (``q_forward``, ``best_legal``) against
 tests/reference_learned.py, the training-side forwards (numpy and JAX) against the same twin, the
 solver's labels against the brute force of tests/reference_solver.py, the weights loader's
 refusals, and the determinism of recorded positions and labels."""
@@ -15,9 +15,9 @@ import reference_solver as ref
 
 from sim.game import rules_layout as R
 from sim.game.rules import HouseRules, preset
-from sim.players import learned_layout as L
-from sim.players import learned_nb
-from sim.players.learned_weights import WeightsError, load_weights, pack, save_weights, shapes_of
+from sim.players.learned import cards_nb
+from sim.players.learned import layout as L
+from sim.players.learned.weights import WeightsError, load_weights, pack, save_weights, shapes_of
 from sim.training import labels as labels_module
 from sim.training.fit import forward_numpy
 from sim.training.labels import label
@@ -65,7 +65,7 @@ def twin_inputs(recorded):
 def compiled_features(row, rules_array):
     idx = np.zeros(L.MAX_ACTIVE, dtype=np.int64)
     val = np.zeros(L.N_DENSE, dtype=np.float32)
-    n = learned_nb.position_features(row, rules_array, idx, val)
+    n = cards_nb.position_features(row, rules_array, idx, val)
     return idx, n, val
 
 
@@ -78,7 +78,7 @@ def late_rows(pos: np.ndarray) -> np.ndarray:
 
 
 # ---- 1. the card net's inputs -------------------------------------------------------------------
-# The sparse groups in learned_layout's order, with the sizes its comments give them.
+# The sparse groups in the learned layout's order, with the sizes its comments give them.
 SPARSE_GROUPS = (("F_HAND", 24), ("F_PLAYED", 3 * 24), ("F_TRICK", 3 * 24), ("F_KNOWN", 3 * 24), ("F_UNSEEN", 24),
                  ("F_LEGAL", 24), ("F_ME", 3), ("F_LEADER", 3), ("F_TRUMP", 5), ("F_OWNER", 4), ("F_WON", 3),
                  ("F_VOID", 3 * 4), ("F_DECLARED", 3 * 9), ("F_TRICK_NO", 8), ("F_CAN_DECLARE", 1),
@@ -195,14 +195,14 @@ def check_forward(net, model, arrays, rows, rules_array, lbuf):
         active, dense = idx[:n].tolist(), val.tolist()
         role = role_of(row)
         lbuf[:] = np.nan  # nothing left over from the last call may be read
-        learned_nb.q_forward(net, model, idx, n, val, role, lbuf)
-        out = lbuf[learned_nb.L_OUT, :24].copy()
+        cards_nb.q_forward(net, model, idx, n, val, role, lbuf)
+        out = lbuf[cards_nb.L_OUT, :24].copy()
         want = twin.forward(arrays, active, dense, role)
         worst = max(worst, float(np.abs(out - want).max()))
         x = twin.input_vector(active, dense) @ arrays["q_W1"].astype(np.float64) + arrays["q_b1"]
         on.append((x > 0).mean())
         legal = int(row[L.P_LEGAL])
-        got = learned_nb.best_legal(out, legal, role == 0)
+        got = cards_nb.best_legal(out, legal, role == 0)
         best = twin.best_card(want, legal, role == 0)
         if got != best:  # only a tie within float32 rounding may go either way
             assert abs(want[got] - want[best]) < 1e-5, (row.tolist(), got, best, want)
@@ -214,7 +214,7 @@ def check_forward(net, model, arrays, rows, rules_array, lbuf):
 def test_q_forward_and_best_legal_are_the_twins(recorded, sizes):
     arrays = random_arrays(*sizes, seed=sizes[0])
     net = pack(arrays)[None, :]
-    lbuf = learned_nb.new_learned_buffers()[1]
+    lbuf = cards_nb.new_learned_buffers()[1]
     for rules, pos, _ in recorded.values():
         check_forward(net, 0, arrays, pos, rules.to_array(), lbuf)
 
@@ -227,7 +227,7 @@ def test_q_forward_reads_the_model_row_it_is_given(recorded):
     for i, b in enumerate(blobs):
         net[i, :b.size] = b
     rules, pos, _ = recorded["online"]
-    lbuf = learned_nb.new_learned_buffers()[1]
+    lbuf = cards_nb.new_learned_buffers()[1]
     check_forward(net, 0, first, pos[:100], rules.to_array(), lbuf)
     check_forward(net, 1, second, pos[:100], rules.to_array(), lbuf)
 
@@ -457,9 +457,9 @@ def compiled_gifts(rules: HouseRules, net, declarer, hands, givable, bid, last_b
     prm = np.zeros((3, N_HEURISTIC_COLUMNS))
     prm[declarer, H_NET] = model
     prm[declarer, H_GIFT_CANDIDATES] = candidates
-    _, lbuf, lidx, _ = learned_nb.new_learned_buffers()
+    _, lbuf, lidx, _ = cards_nb.new_learned_buffers()
     work = search_buffers(4)[1]
-    return learned_nb.learned_discard(declarer, hands.copy(), givable, bid, last_bid, rules.to_array(), prm, work,
+    return cards_nb.learned_discard(declarer, hands.copy(), givable, bid, last_bid, rules.to_array(), prm, work,
                                       net, lbuf, lidx)
 
 

@@ -1,0 +1,221 @@
+"""The players' parameters: ``HeuristicParams``, the one record of every player's settings (the
+heuristic player's weights and margins, which the dd, pimc and learned players' bidding reads too;
+PIMC's worlds; the learned declarer's gifts and concession weight; the learned seat's search of its
+last cards), its defaults for 2 players, the parameter matrix the kernels read (``params_matrix``:
+a row per seat, or per slot and first hand with 4 players) with the learned seats' nets
+(``learned_nets``), and TOML player files (``load_player_file``).
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, fields, replace
+from pathlib import Path
+
+import numpy as np
+
+from sim.game.rules import HouseRules
+from sim.players import layout
+from sim.players.heuristic_nb import fill_suit_tables
+from sim.players.layout import H_NET, N_HEURISTIC, N_HEURISTIC_COLUMNS
+from sim.players.learned.weights import weights_matrix
+from sim.players.registry import (
+    LEARNED_TYPES,
+    PARAMETERISED_PLAYERS,
+    PlayerError,
+    is_learned,
+    learned_weights_files,
+    weights_file,
+)
+
+__all__ = [
+    "PIMC_WORLDS", "MAX_PIMC_WORLDS", "GIFT_CANDIDATES", "MAX_GIFT_CANDIDATES", "HeuristicParams",
+    "TWO_PLAYER_WEIGHTS", "default_params", "learned_nets", "row_seats", "params_matrix", "seat_params",
+    "load_player_file",
+]
+
+PIMC_WORLDS = 20  # worlds a PIMC seat samples per decision in games (HeuristicParams.pimc_worlds)
+# The most worlds a PIMC decision may average over, wherever the number comes from (a player file's
+# pimc_worlds, the advisor's and the bid tables' --worlds): a decision's cost grows with it, and at
+# 1,000 one deal with three PIMC seats already takes minutes of a core.
+MAX_PIMC_WORLDS = 1000
+# Gift pairs a learned declarer values with its net, cheapest first (learned.cards_nb.learned_discard).
+GIFT_CANDIDATES = 4
+MAX_GIFT_CANDIDATES = 90  # every ordered pair of two gifts from the declarer's ten cards
+
+
+@dataclass(frozen=True)
+class HeuristicParams:
+    """Weights of the heuristic player, in one record so that later work can tune them; the other
+    players' settings ride in it too (the dd, pimc and learned players bid with these weights;
+    ``pimc_worlds``, ``gift_candidates``, ``opponent_weight`` and the ``search_*`` fields below),
+    since the kernels read one parameter row a seat (``layout``'s H_* columns).
+
+    The hand-value weights come from a least-squares fit of the declarer's points (card points
+    won + marriages) on these features over heuristic deals played to the end
+    (``python -m analysis.bids.calibrate --deals 200000 --rounds 2``); the margins are judgement: how
+    sure the player wants to be.
+    """
+
+    # Value of an 8-card hand after the talon and discard: base + sum of card weights.
+    base: float = -10.9
+    ace: float = 26.65
+    ten_with_ace: float = 9.29
+    ten_side: float = 10.79  # ten without its ace, in a suit of three or more
+    ten_bare: float = 8.3  # ten without its ace, in a suit of one or two
+    king: float = -0.32  # a king or queen outside a marriage
+    queen: float = -1.21
+    marriage: float = 0.92  # share of a held marriage's value that the player realises
+    marriage_cards: float = -3.93
+    length: float = 12.26  # per card beyond three in a suit
+    # Before the talon: talon + talon_scale × card weights + talon_marriage × chance value.
+    talon: float = 18.4
+    talon_scale: float = 0.94
+    talon_marriage: float = 0.72
+    # Decisions.
+    risk: float = 10.0  # bid up to the estimate minus this
+    barrel_risk: float = -30.0  # on the barrel, bid (and contract) its minimum when the estimate less this reaches it
+    raise_margin: float = 25.0  # raise the final contract only this far below the estimate
+    concede_margin: float = 60.0  # concede when the estimate falls this far short of the contract
+    block_margin: float = 20.0  # extra overbid to stop a player on the barrel from winning
+    dark_deficit: float = 400.0  # go dark (where allowed) when this far behind the leading opponent
+    pimc_worlds: float = float(PIMC_WORLDS)  # worlds a PIMC player samples per decision
+    gift_candidates: float = float(GIFT_CANDIDATES)  # gift pairs a learned declarer values with its net
+    # How much a learned declarer weighs the opponents' mean result against his own when he weighs
+    # a concession (1: what a duplicate match compares, his result less theirs).
+    opponent_weight: float = 1.0
+    # A learned seat searches its cards as the PIMC player does, over search_worlds worlds, once it
+    # holds search_cards cards or fewer (0: never). The last three tricks over 6 worlds gained 0.74
+    # [0.50, 0.98] points a deal on the net alone and kept it under 50 times the heuristic's time a
+    # deal (docs/learned.md, "Strength" and "Speed"); deeper searches gain more but cost 3 to 80
+    # times that (4 cards over 6 worlds 130, 6 over 20 about 4,000 times the heuristic's time). Training
+    # plays the net alone.
+    search_cards: float = 3.0
+    search_worlds: float = 6.0
+    # ... where its net's best two legal cards are fewer points apart than this (1000: always).
+    search_margin: float = 1000.0
+
+    def to_array(self) -> np.ndarray:
+        a = np.zeros(N_HEURISTIC, dtype=np.float64)
+        for f in fields(self):
+            a[getattr(layout, "H_" + f.name.upper())] = getattr(self, f.name)
+        return a
+
+    def to_dict(self) -> dict[str, float]:
+        return asdict(self)
+
+
+# The hand-value weights refitted on 2-player deals
+# (``python -m analysis.bids.calibrate --deals 300000 --rounds 3 --players 2``):
+# ten cards, a talon of two and the buried cards make a hand worth more than in the 3-player game.
+# Residual sd 33 points after the talon, 44 before.
+TWO_PLAYER_WEIGHTS: dict[str, float] = {
+    "base": 31.04, "ace": 16.06, "ten_with_ace": 9.23, "ten_side": 6.10, "ten_bare": 21.04, "king": 0.15,
+    "queen": -1.24, "marriage": 0.90, "marriage_cards": -9.11, "length": 5.86,
+    "talon": 26.44, "talon_scale": 1.00, "talon_marriage": 0.64,
+}
+
+
+def default_params(players: int = 3) -> HeuristicParams:
+    """The heuristic player's weights for a game of ``players`` (4 plays 3-player deals)."""
+    return HeuristicParams(**TWO_PLAYER_WEIGHTS) if players == 2 else HeuristicParams()
+
+
+def learned_nets(names: Sequence[str], prm: np.ndarray, n: int) -> np.ndarray | None:
+    """The packed nets of the learned seats of ``names`` (one row per distinct weights file), or
+    None when no seat is learned; sets each learned seat's H_NET in the parameter rows ``prm``
+    (``params_matrix``'s layout: with four players, block k's row s is seat (s + k) % 4)."""
+    files = learned_weights_files(names)
+    if not files:
+        return None
+    row_of = {seat: files.index(weights_file(name)) for seat, name in enumerate(names) if is_learned(name)}
+    for r, seat in enumerate(row_seats(n)):
+        if seat in row_of:
+            prm[r, H_NET] = row_of[seat]
+    return weights_matrix(files)[0]
+
+
+def row_seats(n: int) -> list[int]:
+    """The seat of each row of ``params_matrix``: three rows (players = 2 repeats seat 0), or with
+    four players four blocks of three, block k's row s being seat (s + k) % 4."""
+    return [(s + k) % n for k in range(4) for s in range(3)] if n == 4 else [s % n for s in range(3)]
+
+
+def params_matrix(params: HeuristicParams | tuple[HeuristicParams, ...] | None = None,
+                  rules: HouseRules | None = None) -> np.ndarray:
+    """The array kernels read: one row per seat (one ``HeuristicParams`` for every seat, or one per
+    seat), the weights followed by hand-value tables derived from them and the rules' marriage values.
+
+    A 4-player deal is played by three slots (``play_hands4``: slot ``s`` is seat ``(s + k) % 4``
+    when seat ``k`` is first hand), so for players = 4 the matrix has four blocks of three rows,
+    block ``k`` holding those seats' rows; block 0 is seats 0..2. Other games have three rows
+    (players = 2 uses two)."""
+    rules = rules or HouseRules()
+    n = rules.players
+    per_seat = seat_params(params, n)
+    rows = [per_seat[seat] for seat in row_seats(n)]
+    prm = np.zeros((len(rows), N_HEURISTIC_COLUMNS), dtype=np.float64)
+    for i, row in enumerate(rows):
+        prm[i, :N_HEURISTIC] = row.to_array()
+    fill_suit_tables(prm, rules.to_array())
+    return prm
+
+
+def seat_params(params: HeuristicParams | tuple[HeuristicParams, ...] | None, n: int) -> tuple[HeuristicParams, ...]:
+    """``params`` as one record per seat of an ``n``-player game (None: the defaults for ``n``)."""
+    if params is None:
+        params = default_params(n)
+    if isinstance(params, HeuristicParams):
+        return (params,) * n
+    params = tuple(params)
+    if len(params) != n or not all(isinstance(p, HeuristicParams) for p in params):
+        raise PlayerError(f"give one set of heuristic parameters for each of the {n} seats, not {len(params)}")
+    return params
+
+
+def load_player_file(path: str | Path, n: int) -> tuple[str, HeuristicParams]:
+    """A player defined in a TOML file: ``player = "heuristic"`` (or another type whose bidding reads
+    the parameters: dd, pimc, learned, learned-cards) and any ``HeuristicParams`` field; the
+    rest are the defaults for an ``n``-player game. A learned player's ``weights`` names its weights
+    file (relative to the player file's folder). Returns (player name, parameters: ``learned:PATH``
+    for named weights); errors name the file and the key."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise PlayerError(f"player file {str(path)!r} does not exist") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise PlayerError(f"player file {str(path)!r} cannot be read: {e}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise PlayerError(f"player file {str(path)!r} is not valid TOML: {e}") from None
+    kind = data.pop("player", "heuristic")
+    if kind not in PARAMETERISED_PLAYERS:
+        raise PlayerError(f"player file {str(path)!r}: player = {kind!r} reads no parameters; "
+                          f"use one of {', '.join(PARAMETERISED_PLAYERS)}")
+    weights = data.pop("weights", None)
+    if weights is not None:
+        if kind not in LEARNED_TYPES or not isinstance(weights, str) or not weights:
+            raise PlayerError(f"player file {str(path)!r}: weights names the weights file of a learned player "
+                              f"(player = \"learned\" or \"learned-cards\"), as a path")
+        kind = f"{kind}:{(path.parent / weights) if not Path(weights).is_absolute() else Path(weights)}"
+    known = {f.name for f in fields(HeuristicParams)}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise PlayerError(f"player file {str(path)!r}: unknown parameter {unknown[0]!r}; parameters are: "
+                          + ", ".join(sorted(known)))
+    for key, value in data.items():
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            raise PlayerError(f"player file {str(path)!r}: {key} must be a number, not {value!r}")
+    for key, low, high in (("pimc_worlds", 1, MAX_PIMC_WORLDS), ("search_worlds", 1, MAX_PIMC_WORLDS),
+                           ("search_cards", 0, 8), ("gift_candidates", 1, MAX_GIFT_CANDIDATES)):
+        if key in data and not float(data[key]).is_integer():  # a count: the kernels would cut it short
+            raise PlayerError(f"player file {str(path)!r}: {key} is a count, a whole number from {low} to {high}, "
+                              f"not {data[key]}")
+        if key in data and not low <= data[key] <= high:
+            raise PlayerError(f"player file {str(path)!r}: {key} must be from {low} to {high}, not {data[key]}")
+    if data.get("search_margin", 0) < 0:
+        raise PlayerError(f"player file {str(path)!r}: search_margin must be at least 0 points, not "
+                          f"{data['search_margin']}")
+    return kind, replace(default_params(n), **{k: float(v) for k, v in data.items()})
