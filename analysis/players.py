@@ -19,6 +19,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from sim.players.learned.weights import weights_identity
+from sim.players.registry import is_learned, weights_file
+
 if TYPE_CHECKING:
     from sim.game.rules import HouseRules
 
@@ -47,7 +50,4 @@ def players_or_default(players: str | None, rules: HouseRules) -> str:
 def learned_weights(players: Sequence[str]) -> dict[str, str]:
     """{learned player's name: the identity of what it plays (``weights_identity``)}, one entry per
     distinct learned player of ``players`` (empty when none is learned)."""
-    from sim.players.learned.weights import weights_identity
-    from sim.players.registry import is_learned, weights_file
-
     return {name: weights_identity(weights_file(name)) for name in dict.fromkeys(players) if is_learned(name)}

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Any
 
+import numpy as np
+
 __all__ = ["Z95", "Estimate", "ESTIMATE_COLUMNS", "estimate_field", "stored_row",
            "wilson_interval", "clustered_share_interval", "Rate", "wilson_rate", "mean_interval",
            "RatioOfSums", "PairedRatioSums", "two_sided_p", "holm", "json_ready", "chi2_sf", "MIN_EXPECTED",
@@ -160,8 +162,6 @@ class RatioOfSums:
         self.sn = self.sd = self.snn = self.sdd = self.snd = 0.0
 
     def add(self, num, den=None) -> None:
-        import numpy as np
-
         num = np.asarray(num, dtype=np.float64)
         den = np.ones_like(num) if den is None else np.asarray(den, dtype=np.float64)
         self.n += len(num)

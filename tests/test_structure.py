@@ -390,3 +390,55 @@ def test_solver_files_import_downward():
             if target in SOLVER_FLOORS and target != me and SOLVER_FLOORS[target] >= SOLVER_FLOORS[me]:
                 problems.append(f"{path.relative_to(ROOT)}:{line} imports {target}")
     assert not problems, "imports against the solver's floors:\n" + "\n".join(problems)
+
+
+# Imported where they are used, not at a file's top, each for a reason no refactoring removes:
+# the optional extras (pyproject's [project.optional-dependencies]: a user without them runs
+# everything else) and the modules that import them at their top; and two heavy imports a command
+# pays only when it needs them: matplotlib (two seconds to import pyplot) only by a command that
+# draws, Polars (a third of a second) not by the bid advisor's playouts, which use the engine alone.
+LATE_IMPORTS_ALLOWED = {
+    "jax": "*", "jaxlib": "*", "optax": "*", "distributed": "*", "dask": "*", "sim.runs.dask_worker": "*",
+    "matplotlib": "analysis/present/",
+    "polars": ("sim/engine/__init__.py", "sim/engine/schema.py"),
+}
+
+
+def late_imports(path: Path):
+    """(module, line) of every import below a file's top: inside a function or a class (a
+    module-level ``if TYPE_CHECKING`` or ``try`` block runs on import, and counts as the top)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    at_top = {id(node) for node in module_level_statements(tree.body)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import | ast.ImportFrom) and id(node) not in at_top:
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
+            for name in names:
+                yield name, node.lineno
+
+
+def late_import_allowed(where: str, module: str) -> bool:
+    for prefix, places in LATE_IMPORTS_ALLOWED.items():
+        if module == prefix or module.startswith(prefix + "."):
+            return places == "*" or where.startswith(places) if isinstance(places, str) else where in places
+    return False
+
+
+def test_imports_stand_at_the_top():
+    """A file says what it needs at its top, so that its dependencies are read in one place and an
+    import circle cannot hide inside a function. ``cli.py`` imports each command's modules when the
+    command runs (the start-up of ``thousand --help``); the exceptions above are the only others."""
+    late = []
+    for path in source_files("sim", "analysis", "thousand"):
+        where = path.relative_to(ROOT).as_posix()
+        late += [f"{where}:{line} imports {name}" for name, line in late_imports(path)
+                 if not late_import_allowed(where, name)]
+    assert not late, "imports inside a function or a class (move them to the top):\n" + "\n".join(late)
+
+
+def test_the_late_import_rule_reads_its_exceptions():
+    assert late_import_allowed("sim/training/fit.py", "jax.numpy")
+    assert late_import_allowed("analysis/present/figure.py", "matplotlib.pyplot")
+    assert not late_import_allowed("analysis/compare.py", "matplotlib")
+    assert late_import_allowed("sim/engine/schema.py", "polars")
+    assert not late_import_allowed("analysis/compare.py", "polars")
+    assert not late_import_allowed("sim/engine/playouts.py", "sim.engine")

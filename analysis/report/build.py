@@ -29,6 +29,7 @@ would be deleted with it) nor ``out`` inside ``data``.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import os
 import re
@@ -37,8 +38,15 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from analysis import barrel, compare, strategy, tournament
 from analysis.analysis_dir import RULE_SPECS
-from analysis.players import DEFAULT_PLAYER, TOURNAMENT_PLAYERS
+from analysis.barrel import tables_barrel
+from analysis.bids import classes
+from analysis.bids.parts import PARTS_DIR, PARTS_SPEC, TABLE_PART
+from analysis.bids.table import TABLE_FILE, read_metadata, tables_bids
+from analysis.marriages import odds
+from analysis.marriages.odds import tables_marriages
+from analysis.players import DEFAULT_PLAYER, TOURNAMENT_PLAYERS, learned_weights
 from analysis.present.barrel import plot_barrel
 from analysis.present.bids import plot_bid_make_rates, plot_bid_methods
 from analysis.present.compare import plot_comparison
@@ -49,8 +57,11 @@ from analysis.present.tournament import plot_tournament
 from analysis.report.html import render_html
 from analysis.report.page import SECTIONS, render_markdown
 from analysis.report.plan import FULL, QUICK, Sizes, cache_is_cold, stage_estimates
-from analysis.stored import holds_out
+from analysis.stored import FINGERPRINT, StaleResultError, holds_out
 from sim import InputError, __version__, arguments
+from sim.fingerprint import code_fingerprint, describe_difference, file_sha256
+from sim.game.rules import PRESETS, load_rules, preset
+from sim.runs import RUN_FILE, RunDirError, StorageError, check_parent_writable, check_path_name
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -93,8 +104,6 @@ def rule_sets_compared(rules: list[str]) -> list[str]:
     """The rule sets of the house-rule and barrel sections: those given when two or more, else the
     one given followed by every preset whose effective rules differ from it (a rules file that
     equals a preset is not compared with itself)."""
-    from sim.game.rules import PRESETS, load_rules, preset
-
     if len(rules) >= 2:
         return list(rules)
     given = load_rules(rules[0])
@@ -113,9 +122,6 @@ def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Pa
     (``sim.runs.backend``; None: threads of this process). Stored results of other code are refused
     (``ReportError``) unless ``fresh``, which redoes their sections. Arguments of the wrong type
     are refused (``sim.arguments``) before anything is written."""
-    from analysis.bids.parts import TABLE_PART
-    from sim.game.rules import load_rules
-
     rules = arguments.texts("rules", rules, what=RULE_SPECS, optional=True) or ["classic"]
     quick, out = arguments.flag("quick", quick), arguments.path("out", out)
     data, seed = arguments.path("data", data, optional=True), arguments.integer("seed", seed)
@@ -139,7 +145,6 @@ def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Pa
     sizes = sizes or (QUICK if quick else FULL)
     out = Path(out)
     data = Path(data) if data is not None else default_data_dir()
-    from sim.runs import check_parent_writable, check_path_name
 
     check_path_name(out, "--out")
     check_path_name(data, "--data")
@@ -280,12 +285,6 @@ def stale_results(folder: Path, module: str) -> list[str]:
     """The stored results under a section's ``folder`` made by other code, in words: runs whose spec
     records another code fingerprint than this code's ``sim`` (or none), tables (and the parts of a
     bid table) whose metadata records another than this code's ``module``."""
-    from analysis.bids.parts import PARTS_DIR, PARTS_SPEC
-    from analysis.bids.table import read_metadata
-    from analysis.stored import FINGERPRINT
-    from sim.fingerprint import code_fingerprint, describe_difference
-    from sim.runs import RUN_FILE
-
     found: list[str] = []
     if not folder.is_dir():
         return found
@@ -347,9 +346,6 @@ def _section(key: str, folder: Path, compute: Callable[[Path, bool], Section], *
     (``analysis.study.Study``; the bid table's ``build_bid_tables``), so the old results stay
     whole until the new are and a report never mixes two. Without, a refusal of what is stored is
     one line naming --data (a refusal that --fresh answers: a full disk is not one)."""
-    from analysis.stored import StaleResultError
-    from sim.runs import RunDirError, StorageError
-
     try:
         return compute(folder, fresh)
     except (StaleResultError, RunDirError) as exc:
@@ -367,8 +363,6 @@ def _minutes(seconds: float) -> str:
 # ---- the analyses, each returning its result object ---------------------------------------------
 def _bids(folder: Path, rules: str, seed: int, sizes: Sizes, threads: int | None, progress: Progress | None,
           backend, fresh: bool) -> BidTable:
-    from analysis.bids.table import tables_bids
-
     result = tables_bids(deals=sizes.bid_deals, rules=rules, seed=seed, out=folder, pimc_deals=sizes.pimc_deals,
                          threads=threads, progress=progress, min_n=sizes.min_n, backend=backend, fresh=fresh)
     plot_bid_make_rates(result, result.plot_file)
@@ -378,9 +372,6 @@ def _bids(folder: Path, rules: str, seed: int, sizes: Sizes, threads: int | None
 
 
 def _marriages(folder: Path, bids: Path, rules: str, seed: int, sizes: Sizes, backend, fresh: bool) -> MarriageOdds:
-    from analysis.bids.table import TABLE_FILE
-    from analysis.marriages.odds import tables_marriages
-
     result = tables_marriages(deals=sizes.marriage_deals, seed=seed, rules=rules, out=folder,
                               play_deals=sizes.marriage_play_deals, players=PLAYER, bids=bids / TABLE_FILE,
                               risk=RISKS[0], backend=backend, fresh=fresh)
@@ -392,8 +383,6 @@ def _marriages(folder: Path, bids: Path, rules: str, seed: int, sizes: Sizes, ba
 
 
 def _barrel(folder: Path, rules: list[str], seed: int, sizes: Sizes, backend, fresh: bool) -> BarrelStats:
-    from analysis.barrel import tables_barrel
-
     result = tables_barrel(games=sizes.barrel_games, rules=rules, players=PLAYER, seed=seed, out=folder,
                            backend=backend, fresh=fresh)
     plot_barrel(result, result.plot_path)
@@ -401,27 +390,21 @@ def _barrel(folder: Path, rules: list[str], seed: int, sizes: Sizes, backend, fr
 
 
 def _compare(folder: Path, rules: list[str], seed: int, sizes: Sizes, backend, fresh: bool) -> Comparison:
-    from analysis.compare import compare
-
-    result = compare(rules=rules, games=sizes.compare_games, players=PLAYER, seed=seed, out=folder,
-                     backend=backend, fresh=fresh)
+    result = compare.compare(rules=rules, games=sizes.compare_games, players=PLAYER, seed=seed, out=folder,
+                             backend=backend, fresh=fresh)
     plot_comparison(result, result.plot_path)
     return result
 
 
 def _tournament(folder: Path, rules: str, seed: int, sizes: Sizes, backend, fresh: bool) -> TournamentResult:
-    from analysis.tournament import PLOT_FILE, tournament
-
-    result = tournament(players=list(TOURNAMENT_PLAYERS), games=sizes.tournament_games, rules=rules, seed=seed,
-                        out=folder, backend=backend, fresh=fresh)
-    plot_tournament(result, folder / PLOT_FILE)
+    result = tournament.tournament(players=list(TOURNAMENT_PLAYERS), games=sizes.tournament_games, rules=rules,
+                                   seed=seed, out=folder, backend=backend, fresh=fresh)
+    plot_tournament(result, folder / tournament.PLOT_FILE)
     return result
 
 
 def _strategy(folder: Path, rules: str, seed: int, sizes: Sizes, backend, fresh: bool) -> StrategyReport:
-    from analysis.strategy import strategy
-
-    result = strategy(games=sizes.strategy_games, deals=sizes.strategy_deals, rules=rules, players="learned",
+    result = strategy.strategy(games=sizes.strategy_games, deals=sizes.strategy_deals, rules=rules, players="learned",
                       seed=seed, out=folder, backend=backend, fresh=fresh)
     plot_strategy(result, result.plot_path)
     return result
@@ -429,10 +412,6 @@ def _strategy(folder: Path, rules: str, seed: int, sizes: Sizes, backend, fresh:
 
 def figure_specs() -> dict[str, list[tuple[str, str]]]:
     """The plots each section shows: (file in the section's folder, caption)."""
-    from analysis import barrel, compare, strategy, tournament
-    from analysis.bids import classes
-    from analysis.marriages import odds
-
     return {
         "bids": [(classes.PLOT_FILE,
                   "Make-rate of each contract by hand class: the learned player in all seats with 95% bands, pimc's "
@@ -456,8 +435,6 @@ def figure_specs() -> dict[str, list[tuple[str, str]]]:
 
 
 def _digest(obj) -> str:
-    import hashlib
-
     return hashlib.sha256(json.dumps(obj, sort_keys=True).encode()).hexdigest()[:10]
 
 
@@ -503,9 +480,6 @@ def _write(out: Path, data: Path, dirs: dict[str, Path], sections: dict, *, rule
                              players=TOURNAMENT_PLAYERS)
         (tmp / REPORT_MD).write_text(md, encoding="utf-8")
         (tmp / REPORT_HTML).write_text(render_html(md, tmp), encoding="utf-8")
-        from analysis.players import learned_weights
-        from sim.fingerprint import code_fingerprint
-
         provenance = {
             "command": command or ["thousand", "report"], "version": __version__,
             "code_fingerprint": code_fingerprint("report.build"),
@@ -553,16 +527,12 @@ def _section_players(sections: dict) -> dict[str, list[str]]:
 
 
 def _rules_dict(spec: str) -> dict:
-    from sim.game.rules import load_rules
-
     return load_rules(spec).to_dict()
 
 
 def stored_inputs(data: Path, folders: list[Path]) -> list[dict]:
     """Every stored table and shard in the sections' ``folders`` (the report read them), with its
     size and SHA-256; paths relative to ``data``."""
-    from sim.fingerprint import file_sha256
-
     # Not the parts of a bid table nor temporary files: folders whose names start with a dot.
     files = sorted({p for folder in folders for p in Path(folder).rglob("*.parquet")
                     if not any(part.startswith(".") for part in p.relative_to(folder).parts)})

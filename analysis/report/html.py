@@ -9,6 +9,8 @@ import html
 import re
 from pathlib import Path
 
+import markdown
+
 __all__ = ["render_html"]
 
 # ---- the page's style ----------------------------------------------------------------------------------------
@@ -34,8 +36,6 @@ pre { padding: .8em; overflow-x: auto; }
 def render_html(md_text: str, folder: Path) -> str:
     """The Markdown as one self-contained HTML page: tables, section anchors, and every image
     embedded as a data URI (read from ``folder``)."""
-    import markdown
-
     body = markdown.markdown(md_text, extensions=["tables", "attr_list", "fenced_code"])
 
     def embed(match: re.Match) -> str:

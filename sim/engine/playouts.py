@@ -29,14 +29,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim import InputError
+from sim.engine import playouts_nb
 from sim.engine.schema import N_DEAL_COLUMNS, N_PLAYS
+from sim.engine.workspace import new_workspace
 from sim.game.cards import FULL_DECK
 from sim.game.rng_nb import state_from_sequence
 from sim.game.rules import HouseRules
 from sim.game.state_layout import G_ON_BARREL, G_SCORE, G_WINNER, N_GAME_STATE
 from sim.parallel import Tally, run_chunks, thread_buffers
-from sim.players.params import MAX_PIMC_WORLDS
-from sim.players.registry import is_learned, player_type
+from sim.players.params import MAX_PIMC_WORLDS, HeuristicParams, learned_nets, params_matrix
+from sim.players.registry import is_learned, parse_players, player_codes, player_type
+from sim.players.seat_nb import seat_tuple
 from sim.solver import PIMC_TABLE_LOG2_ROWS
 from sim.streams import PLAYOUT_STREAMS, sequence
 
@@ -93,9 +96,6 @@ def _seats(player: str, rules: HouseRules, worlds: int = ADVICE_WORLDS) -> tuple
                                                                                   np.ndarray | None]:
     """(codes, parameter rows, packed nets or None) for every seat played by ``player`` (a name
     ``sim.players.parse_players`` takes, one for all three seats)."""
-    from sim.players.params import HeuristicParams, learned_nets, params_matrix
-    from sim.players.registry import parse_players, player_codes
-
     if not 1 <= worlds <= MAX_PIMC_WORLDS:
         raise AdvisorError(f"--worlds must be from 1 to {MAX_PIMC_WORLDS}, not {worlds}")
     names = parse_players(player, 3)
@@ -121,9 +121,6 @@ def _buffers():
 
 
 def _new_buffers() -> dict:
-    from sim.engine.workspace import new_workspace
-    from sim.players.seat_nb import seat_tuple
-
     # its searches' results never depend on the table; no advisor seat is learned (yet)
     return {
         "solver": seat_tuple(PIMC_TABLE_LOG2_ROWS),
@@ -146,8 +143,6 @@ def _run_counted(n: int, work: Callable[[int, int, int, Tally], None], *, size: 
 
 def sample_unseen(hand: int, known: Known, n: int, seed: int) -> np.ndarray:
     """``n`` samples (talon, left 7, right 7) of the unseen cards, chunk by chunk."""
-    from sim.engine import playouts_nb
-
     free = FULL_DECK & ~(hand | known.left | known.right | known.talon)
     out = np.zeros((n, 3), dtype=np.int64)
     deck = np.zeros(24, dtype=np.int64)
@@ -162,8 +157,6 @@ def dd_levels(hand: int, samples: np.ndarray, rules: HouseRules, lo: int, hi: in
               step: int | None = None, progress: Callable[[int], None] | None = None) -> np.ndarray:
     """Per sample, the highest level lo, lo + step, ..., hi that the best discard's double-dummy
     value reaches (lo - step if none). ``progress(samples done)`` as in ``_run_counted``."""
-    from sim.engine import playouts_nb
-
     step = step or rules.bid_step
     arr = rules.to_array()
     out = np.zeros(len(samples), dtype=np.int64)
@@ -180,8 +173,6 @@ def dd_levels(hand: int, samples: np.ndarray, rules: HouseRules, lo: int, hi: in
 def dd_exact_values(hand: int, samples: np.ndarray, rules: HouseRules, threads: int | None = None,
                     progress: Callable[[int], None] | None = None) -> np.ndarray:
     """Per sample, the exact best-discard double-dummy value."""
-    from sim.engine import playouts_nb
-
     arr = rules.to_array()
     out = np.zeros(len(samples), dtype=np.int64)
 
@@ -218,8 +209,6 @@ def _played(seats: tuple, hand: int, samples: np.ndarray, rules: HouseRules, met
             progress: Callable[[int], None] | None) -> np.ndarray:
     """``played_points`` with its seats resolved (``_seats``: codes, parameter rows, nets), so that
     a caller playing several contracts loads and checks the learned weights once."""
-    from sim.engine import playouts_nb
-
     codes, prm, net = seats
     arr = rules.to_array()
     out = np.zeros(len(samples), dtype=np.int64)
@@ -285,8 +274,6 @@ def auction_lines(hand: int, samples: np.ndarray, rules: HouseRules, dealer: int
     score with ``dealer`` dealing. Returns (samples, limits, ``LINE_COLUMNS``) int64. The lines of
     a sample start from one random state, so they differ by seat 0's bidding alone (a paired
     comparison); ``hands``, ``first_chunk`` and ``progress`` as in ``played_points``."""
-    from sim.engine import playouts_nb
-
     codes, prm, net = _seats(player, rules, worlds)
     arr = rules.to_array()
     lim = np.asarray(limits, dtype=np.float64)

@@ -8,6 +8,7 @@ The record is what users write (TOML files, ``--rules``) and what output files c
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import os
 import tomllib
 from dataclasses import dataclass, field, fields
@@ -18,6 +19,8 @@ import numpy as np
 
 from sim import InputError
 from sim.game import rules_layout as R
+from sim.game.bids_nb import forced_seat
+from sim.game.play_nb import round_points_of
 from sim.game.redeal_odds import deal_shape, played_share, poorest_hand_most, richest_talon
 
 __all__ = [
@@ -563,15 +566,12 @@ class HouseRules:
         It asks the engine (``sim.game.bids_nb.forced_seat``), so no analysis can name another seat."""
         if not self.forced_first_bid:
             return None
-        from sim.game.bids_nb import forced_seat
 
         return int(forced_seat(0, 3, self.to_array()))
 
     def round_points(self, points):
         """``points`` (an integer or a numpy integer array) rounded by ``rounding``, as the engine's
         ``sim.game.play_nb.round_points`` does (for Python code that recomputes scores)."""
-        from sim.game.play_nb import round_points_of
-
         return round_points_of(points, self.to_array())
 
 
@@ -805,8 +805,6 @@ def _integer(value: Any) -> int:
 
 
 def _suggest(name: str, known) -> str:
-    import difflib
-
     close = difflib.get_close_matches(name, list(known), n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
 

@@ -25,6 +25,7 @@ the fit in flight, and the same command resumes.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sys
@@ -44,7 +45,8 @@ from sim.parallel import run_tasks, worker_count
 from sim.players.learned.weights import ARRAYS, load_weights, save_weights, weights_matrix
 from sim.runs import RunLock, check_output_dir, check_path_name, write_npz_atomic
 from sim.streams import LABEL_SAMPLE, ROUND_HOLD_OUT, generator
-from sim.training.bidding import BID_VALIDATION_SHARE, held_out_deals
+from sim.training.bidding import BID_VALIDATION_SHARE, fit_bidding, generate_playouts, held_out_deals
+from sim.training.fit import fit, make_dataset, make_positions, parse_loss
 from sim.training.labels import label
 from sim.training.positions import generate_positions, mixture_rules, trick_of
 
@@ -138,7 +140,6 @@ class TrainSpec:
             raise TrainError("--data and --cards cannot go together: --cards trains no rounds")
         for folder in self.data:
             data_folder_parts(folder)  # a TrainError (one line) when it is no training or has no finished round
-        from sim.training.fit import parse_loss
 
         try:
             parse_loss(self.loss)
@@ -297,8 +298,6 @@ def _train(out: Path, spec: TrainSpec, threads: int | None, log, progress: bool)
 def _bidding_stage(out: Path, spec: TrainSpec, cards: Path, final: Path, threads, log, progress: bool) -> None:
     """Playouts of the card model ``cards`` in ``bid/``, then the bidding nets' fit, written with
     the card net as ``final``."""
-    from sim.training.bidding import generate_playouts
-
     bdir = out / "bid"
     bdir.mkdir(exist_ok=True)
     net, (card_meta,) = weights_matrix([cards])
@@ -332,7 +331,6 @@ def _bidding_stage(out: Path, spec: TrainSpec, cards: Path, final: Path, threads
         if meta.get("bidding", {}).get("parts_sha256") == parts_sha and meta.get("cards_sha256") == model_sha:
             log("bidding: nets already fitted")
             return
-    from sim.training.bidding import fit_bidding
 
     data = []
     for p in parts:
@@ -356,8 +354,6 @@ def _bidding_stage(out: Path, spec: TrainSpec, cards: Path, final: Path, threads
 
 
 def _fit_round(spec, r, data_parts, init_path, model_out, threads, log, out: Path, data_folders: list[dict]) -> Path:
-    from sim.training.fit import fit, make_dataset, make_positions
-
     # Whole deals are held out, each part's from the round's seed.
     rng = generator(ROUND_HOLD_OUT, spec.seed, r)
     val_parts: list = []
@@ -469,8 +465,6 @@ def _without_rounds(spec: dict) -> dict:
 
 
 def _parts_digest(parts: list[Path]) -> str:
-    import hashlib
-
     h = hashlib.sha256()
     for p in parts:
         h.update(file_sha256(p).encode())

@@ -22,6 +22,7 @@ from sim.players.learned.layout import D_CONTRACT, D_NEED, MAX_ACTIVE, N_DENSE, 
 from sim.players.learned.weights import ARRAYS
 from sim.runs import write_npz_atomic
 from sim.streams import INIT_AND_SHUFFLE, generator
+from sim.training.augment import permute_rules, permute_suits
 from sim.training.positions import trick_of
 
 __all__ = [
@@ -113,8 +114,6 @@ def make_positions(parts: Iterable[tuple[np.ndarray, np.ndarray, np.ndarray, np.
 def batch_inputs(data: PositionSet, rows: np.ndarray, perm: tuple[int, ...] | None) -> tuple[np.ndarray, ...]:
     """(sparse, dense, role, target, mask) of ``rows``, the suits renamed by ``perm`` (None: as
     stored; ``sim.training.augment``)."""
-    from sim.training.augment import permute_rules, permute_suits
-
     pos, values, table = data.pos[rows], data.values[rows], data.rules_table
     if perm is not None:
         pos, values, _ = permute_suits(pos, values, table[0], perm)
