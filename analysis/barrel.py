@@ -35,11 +35,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
+import polars as pl
 
 from analysis.analysis_dir import RULE_SPECS, NoResultError, rules_folder, rules_label, same_rules
 from analysis.measures import FALL_CAUSES, LEFT_DOWNWARD, episodes
 from analysis.players import learned_weights, players_or_default
-from analysis.stats import mean_interval, wilson_rate
+from analysis.stats import Estimate, estimate_field, stored_row
 from analysis.stored import FINGERPRINT, holds_out
 from analysis.study import Plan, Played, compared_on, identity, run_study
 from sim import InputError, __version__, arguments
@@ -55,14 +56,12 @@ from sim.game.rules import load_rules
 from sim.runs import read_run_metadata, read_shard, verify_run
 
 if TYPE_CHECKING:
-    import polars as pl
-
     from sim.runs.backend import Backend
     from sim.runs.progress import Progress
 
 __all__ = [
     "FATES", "MAX_ATTEMPT_SHOWN", "TABLE_FILE", "PLOT_FILE", "deals_with_a_sitter",
-    "SCORE_STEP", "wins_from_score", "simultaneous_climbs", "refused_climbs", "Share", "GameLength", "BarrelSummary",
+    "SCORE_STEP", "wins_from_score", "simultaneous_climbs", "refused_climbs", "Share", "BarrelSummary",
     "barrel_summary", "LEFT_DOWNWARD", "IDENTITY", "BarrelStats", "tables_barrel",
 ]
 
@@ -140,25 +139,12 @@ def refused_climbs(deals: pl.DataFrame, n_seats: int) -> int:
 
 @dataclasses.dataclass(frozen=True)
 class Share:
-    """A proportion ``k`` of ``n`` with its Wilson 95% interval: ``p`` (NaN when ``n`` is 0),
-    ``ci_low``, ``ci_high`` (NaN when ``n`` is 0)."""
+    """A proportion ``k`` of ``n``: ``rate``, ``k / n`` with its Wilson 95% interval (an
+    ``Estimate``, all NaN when ``n`` is 0), stored as the columns k, n, p, ci_low, ci_high."""
 
     k: int
     n: int
-    p: float
-    ci_low: float
-    ci_high: float
-
-
-@dataclasses.dataclass(frozen=True)
-class GameLength:
-    """The mean length of the games in deals (``mean``) over ``n`` games, with its normal 95%
-    interval (``ci_low``, ``ci_high``; NaN for fewer than two games)."""
-
-    mean: float
-    n: int
-    ci_low: float
-    ci_high: float
+    rate: Estimate = estimate_field("p", "ci_low", "ci_high")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -178,12 +164,14 @@ class BarrelSummary:
       reached it (sat through at least that many played deals)}: the chance each attempt gives,
       which the first does not dwarf merely by coming first;
     - ``attempts``: {attempts: episodes that lasted that many}, in increasing attempts;
-    - ``game_length``: the games' mean length (``GameLength``);
+    - ``game_length``: the games' mean length in deals with its normal 95% interval (an
+      ``Estimate`` over the ``n`` games; its interval NaN for fewer than two games);
     - ``barrel_share_of_deals``: the share of played deals that began with somebody on the barrel;
     - ``win_from_score``: {score class: share of the games won by the seat that dealt from that
       class}, classes of ``SCORE_STEP`` points (``wins_from_score``).
 
-    ``to_dict()``: the same as plain Python (what ``--json`` prints for the rule set).
+    ``to_dict()``: the same as plain Python (what ``--json`` prints for the rule set): a share as
+    its stored columns (k, n, p, ci_low, ci_high), the game length as mean, n, ci_low, ci_high.
     """
 
     episodes: int
@@ -196,7 +184,7 @@ class BarrelSummary:
     up_on_attempt: dict[int, Share]
     up_once_reached: dict[int, Share]
     attempts: dict[int, int]
-    game_length: GameLength
+    game_length: Estimate
     barrel_share_of_deals: Share
     win_from_score: dict[int, Share]
 
@@ -206,7 +194,16 @@ class BarrelSummary:
         return _share(k, self.episodes)
 
     def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
+        def plain(x):
+            if isinstance(x, Share):
+                return stored_row(x)
+            if isinstance(x, Estimate):  # the game length
+                return {"mean": x.value, "n": x.n, "ci_low": x.low, "ci_high": x.high}
+            if isinstance(x, dict):
+                return {k: plain(v) for k, v in x.items()}
+            return x
+
+        return {f.name: plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
 
 def barrel_summary(run: Path) -> BarrelSummary:
@@ -251,7 +248,7 @@ def barrel_summary(run: Path) -> BarrelSummary:
     n = sum(fates.values())
     mean = length_sum / n_games if n_games else math.nan
     var = (length_sq - n_games * mean * mean) / (n_games - 1) if n_games > 1 else math.nan
-    lo, hi = mean_interval(mean, math.sqrt(max(0.0, var)) if n_games > 1 else math.nan, n_games)
+    length = Estimate.mean(mean, math.sqrt(max(0.0, var)) if n_games > 1 else math.nan, n_games)
     return BarrelSummary(
         episodes=n, simultaneous_climbs=simultaneous, refused_climbs=refused, games=n_games,
         fates={f: _share(k, n) for f, k in fates.items()},
@@ -261,15 +258,14 @@ def barrel_summary(run: Path) -> BarrelSummary:
         up_once_reached={a: _share(up_on.get(a, 0), sum(v for b, v in attempts.items() if b >= a))
                          for a in range(1, MAX_ATTEMPT_SHOWN + 1)},
         attempts=dict(sorted(attempts.items())),
-        game_length=GameLength(mean=mean, n=n_games, ci_low=lo, ci_high=hi),
+        game_length=length,
         barrel_share_of_deals=_share(barrel_deals, played_deals),
         win_from_score={cls: _share(k, n_) for cls, (k, n_) in sorted(from_score.items())},
     )
 
 
 def _share(k: int, n: int) -> Share:
-    p, lo, hi = wilson_rate(k, n)
-    return Share(k=k, n=n, p=p, ci_low=lo, ci_high=hi)
+    return Share(k=k, n=n, rate=Estimate.share(k, n))
 
 
 # What identifies a stored barrel table (besides the code fingerprint): metadata key -> (what a
@@ -310,8 +306,6 @@ class BarrelStats:
 
     def to_polars(self) -> pl.DataFrame:
         """The shares of every rule set, as stored in ``barrel.parquet``."""
-        import polars as pl
-
         rows = []
         for label, s in self.summaries.items():
             items = [(f, s.fates[f]) for f in FATES] + [("fell", s.fell), ("fell to zero", s.fell_to_zero)]
@@ -319,9 +313,7 @@ class BarrelStats:
             items += [(f"up on attempt {a}, once reached", v) for a, v in s.up_once_reached.items()]
             items += [("deals with a sitter", s.barrel_share_of_deals)]
             items += [(f"win from score {c}", v) for c, v in s.win_from_score.items()]
-            for name, v in items:
-                rows.append({"rules": label, "quantity": name, "k": v.k, "n": v.n, "p": v.p,
-                             "ci_low": v.ci_low, "ci_high": v.ci_high})
+            rows += [{"rules": label, "quantity": name, **stored_row(v)} for name, v in items]
         return pl.DataFrame(rows)
 
     def to_dict(self) -> dict:

@@ -7,12 +7,12 @@ and game length from the game shards, each with a 95% interval. ``summarize_run`
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
 
-from analysis.stats import mean_interval, wilson_interval
+from analysis.stats import Estimate, estimate_field, stored_row
 from sim import arguments
 from sim.game.rules import HouseRules
 from sim.runs import read_run_metadata, run_seeds, scan_deals, scan_games
@@ -26,47 +26,43 @@ class DealSummary:
 
     - ``deals``: their number;
     - ``made``, ``played``, ``conceded``: the contracts made, played out (not conceded) and conceded;
-    - ``made_rate``: made / deals, and ``made_rate_ci`` its 95% Wilson interval;
-    - ``made_rate_played``: made / played (the make-rate of played contracts), and
-      ``made_rate_played_ci`` its interval;
+    - ``made_rate``: made / deals with its 95% Wilson interval (an ``Estimate``);
+    - ``made_rate_played``: made / played (the make-rate of played contracts), with its interval;
     - ``conceded_rate``: conceded / deals;
-    - ``contract_mean``: the mean contract, and ``contract_mean_ci`` its 95% normal interval.
+    - ``contract_mean``: the mean contract with its 95% normal interval (an ``Estimate``).
 
-    With no deal (every one thrown in or redealt) the rates and intervals are NaN and the mean
-    contract None.
+    With no deal (every one thrown in or redealt) the rates, the mean contract and their intervals
+    are NaN. ``to_dict()`` spells each estimate as its value and a ``_ci`` pair (low, high).
     """
 
     deals: int
     made: int
     played: int
     conceded: int
-    made_rate: float
-    made_rate_ci: tuple[float, float]
-    made_rate_played: float
-    made_rate_played_ci: tuple[float, float]
+    made_rate: Estimate
+    made_rate_played: Estimate
     conceded_rate: float
-    contract_mean: float | None
-    contract_mean_ci: tuple[float, float]
+    contract_mean: Estimate
 
     def to_dict(self) -> dict:
         return {"deals": self.deals, "made": self.made, "played": self.played, "conceded": self.conceded,
-                "made_rate": self.made_rate, "made_rate_ci": self.made_rate_ci,
-                "made_rate_played": self.made_rate_played, "made_rate_played_ci": self.made_rate_played_ci,
-                "conceded_rate": self.conceded_rate, "contract_mean": self.contract_mean,
-                "contract_mean_ci": self.contract_mean_ci}
+                "made_rate": self.made_rate.value, "made_rate_ci": self.made_rate.interval,
+                "made_rate_played": self.made_rate_played.value,
+                "made_rate_played_ci": self.made_rate_played.interval,
+                "conceded_rate": self.conceded_rate, "contract_mean": self.contract_mean.value,
+                "contract_mean_ci": self.contract_mean.interval}
 
 
 @dataclass(frozen=True)
 class PlayerMakeRate:
     """One player type as declarer: ``player`` (its name), ``declared`` (the deals it declared),
     ``made_rate`` (made / declared, conceded contracts counting as not made) with its 95% Wilson
-    interval ``ci_low``, ``ci_high``, ``conceded_rate`` and ``mean_contract``."""
+    interval (an ``Estimate``, stored as the columns made_rate, ci_low, ci_high), ``conceded_rate``
+    and ``mean_contract``."""
 
     player: str
     declared: int
-    made_rate: float
-    ci_low: float
-    ci_high: float
+    made_rate: Estimate = estimate_field("made_rate", "ci_low", "ci_high")
     conceded_rate: float
     mean_contract: float
 
@@ -74,14 +70,13 @@ class PlayerMakeRate:
 @dataclass(frozen=True)
 class SeatWins:
     """The games one seat won: ``seat``, ``player`` (its type), ``wins``, ``win_rate`` (wins over
-    every game, unfinished ones included) and its 95% Wilson interval ``ci_low``, ``ci_high``."""
+    every game, unfinished ones included) with its 95% Wilson interval (an ``Estimate``, stored as
+    the columns win_rate, ci_low, ci_high)."""
 
     seat: int
     player: str
     wins: int
-    win_rate: float
-    ci_low: float
-    ci_high: float
+    win_rate: Estimate = estimate_field("win_rate", "ci_low", "ci_high")
 
 
 @dataclass(frozen=True)
@@ -90,22 +85,21 @@ class GameSummary:
 
     - ``games``: their number, ``unfinished`` those stopped at the deal limit;
     - ``seats``: each seat's wins, in seat order (two, three or four seats);
-    - ``deals_mean``: the mean length of the finished games in deals, ``deals_mean_ci`` its 95%
-      normal interval (NaN from fewer than two finished games), ``deals_median`` the median (NaN
-      without a finished game).
+    - ``deals_mean``: the mean length of the finished games in deals with its 95% normal interval
+      (an ``Estimate``: NaN without a finished game, its interval NaN from fewer than two),
+      ``deals_median`` the median (NaN without a finished game).
     """
 
     games: int
     unfinished: int
     seats: tuple[SeatWins, ...]
-    deals_mean: float
-    deals_mean_ci: tuple[float, float]
+    deals_mean: Estimate
     deals_median: float
 
     def to_dict(self) -> dict:
         return {"games": self.games, "unfinished": self.unfinished,
-                "seats": [asdict(s) for s in self.seats], "deals_mean": self.deals_mean,
-                "deals_mean_ci": self.deals_mean_ci, "deals_median": self.deals_median}
+                "seats": [stored_row(s) for s in self.seats], "deals_mean": self.deals_mean.value,
+                "deals_mean_ci": self.deals_mean.interval, "deals_median": self.deals_median}
 
 
 @dataclass(frozen=True)
@@ -151,10 +145,10 @@ class RunSummary:
         ci_high, conceded_rate, mean_contract), a row a type as declarer; "seats": the games won by
         seat (seat, player, wins, win_rate, ci_low, ci_high), empty for a run of deals."""
         if table == "players":
-            return pl.DataFrame([asdict(r) for r in self.by_player], schema=PLAYER_SCHEMA)
+            return pl.DataFrame([stored_row(r) for r in self.by_player], schema=PLAYER_SCHEMA)
         if table == "seats":
             seats = self.games.seats if self.games is not None else ()
-            return pl.DataFrame([asdict(s) for s in seats], schema=SEAT_SCHEMA)
+            return pl.DataFrame([stored_row(s) for s in seats], schema=SEAT_SCHEMA)
         raise ValueError(f"table {table!r}: players or seats")
 
     def to_dict(self) -> dict:
@@ -162,7 +156,7 @@ class RunSummary:
                 "seeds": list(self.seeds), "combined": self.combined, "players": list(self.players),
                 "rules": self.rules.changes_from(HouseRules()) or "classic", "version": self.version,
                 "code_fingerprint": self.code_fingerprint, "deals": self.deals.to_dict(),
-                "by_player": [asdict(r) for r in self.by_player],
+                "by_player": [stored_row(r) for r in self.by_player],
                 "games": self.games.to_dict() if self.games is not None else None}
 
 
@@ -191,13 +185,9 @@ def _deal_summary(out: Path) -> DealSummary:
     # No deal with a declarer (every one thrown in or redealt) leaves every rate undefined, not an error.
     return DealSummary(
         deals=n, made=row["made"], played=played, conceded=row["conceded"],
-        made_rate=row["made"] / n if n else float("nan"),
-        made_rate_ci=wilson_interval(row["made"], n),
-        made_rate_played=row["made"] / played if played else float("nan"),
-        made_rate_played_ci=wilson_interval(row["made"], played),
+        made_rate=Estimate.share(row["made"], n), made_rate_played=Estimate.share(row["made"], played),
         conceded_rate=row["conceded"] / n if n else float("nan"),
-        contract_mean=contract_mean,
-        contract_mean_ci=mean_interval(contract_mean, contract_std, n),
+        contract_mean=Estimate.mean(contract_mean, contract_std, n),
     )
 
 
@@ -212,8 +202,7 @@ def _make_rate_by_player(out: Path, players: list[str]) -> tuple[PlayerMakeRate,
     for (player,), g in df.group_by("player", maintain_order=True):
         n = g.height
         made = int(g["made"].sum())
-        lo, hi = wilson_interval(made, n)
-        rows.append(PlayerMakeRate(player=player, declared=n, made_rate=made / n, ci_low=lo, ci_high=hi,
+        rows.append(PlayerMakeRate(player=player, declared=n, made_rate=Estimate.share(made, n),
                                    conceded_rate=float(g["conceded"].mean()),
                                    mean_contract=float(g["contract"].mean())))
     return tuple(sorted(rows, key=lambda r: r.player))
@@ -226,14 +215,12 @@ def _game_summary(out: Path, players: list[str]) -> GameSummary:
     seats = []
     for s in range(len(players)):  # three seats, or two or four (rules.players)
         wins = int((finished["winner"] == s).sum())
-        lo, hi = wilson_interval(wins, n)
-        seats.append(SeatWins(seat=s, player=players[s], wins=wins, win_rate=wins / n, ci_low=lo, ci_high=hi))
+        seats.append(SeatWins(seat=s, player=players[s], wins=wins, win_rate=Estimate.share(wins, n)))
     length = finished["deals"].cast(pl.Float64)
     return GameSummary(
         games=n, unfinished=n - finished.height, seats=tuple(seats),
-        deals_mean=length.mean() if finished.height else float("nan"),
-        deals_mean_ci=mean_interval(length.mean(), length.std(), finished.height) if finished.height > 1
-        else (float("nan"), float("nan")),
+        deals_mean=(Estimate.mean(length.mean(), length.std(), finished.height) if finished.height
+                    else Estimate.none()),
         deals_median=length.median() if finished.height else float("nan"),
     )
 

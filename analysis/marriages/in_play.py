@@ -11,14 +11,16 @@ defines every fate.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import polars as pl
 
 from analysis.marriages.exact import KQ
-from analysis.stats import Rate, mean_interval, wilson_rate
+from analysis.stats import Estimate, estimate_field, stored_row
 from sim.game.cards import SUIT_SYMBOLS
 from sim.game.rules import HouseRules
 from sim.runs import read_run_metadata, verify_run
@@ -140,19 +142,32 @@ class RolePoints:
     """The marriage points a seat of one role scored per played deal (a marriage declared and not
     burnt; half marriages and the four aces count).
 
-    - ``role``: one of ROLES; ``n``: its seat-deals;
-    - ``mean`` (NaN when ``n`` is 0) and its 95% interval ``ci``;
+    - ``role``: one of ROLES;
+    - ``mean``: the mean over its ``mean.n`` seat-deals with its normal 95% interval (an
+      ``Estimate``; NaN when there is none);
     - ``distribution``: (points, share of the seat-deals) for every score, lowest first.
+
+    ``to_dict()``: as the table's metadata records it, ``{"mean", "n", "ci": [low, high],
+    "distribution"}``.
     """
 
     role: str
-    mean: float
-    n: int
-    ci: tuple[float, float]
+    mean: Estimate
     distribution: tuple[tuple[int, float], ...]
 
     def to_dict(self) -> dict:
-        return {"mean": self.mean, "n": self.n, "ci": list(self.ci), "distribution": dict(self.distribution)}
+        return {"mean": self.mean.value, "n": self.mean.n, "ci": list(self.mean.interval),
+                "distribution": dict(self.distribution)}
+
+
+def _fate_field(name: str, **kwargs: Any) -> Any:
+    """A fate's share, stored as the columns NAME, NAME_ci_low, NAME_ci_high (NAME as in FATES)."""
+    return estimate_field(name, f"{name}_ci_low", f"{name}_ci_high", **kwargs)
+
+
+def _triple(share: Estimate) -> tuple[float, float, float]:
+    """A share as ``--json`` prints it: (share, low, high)."""
+    return (share.value, share.low, share.high)
 
 
 @dataclass(frozen=True)
@@ -161,29 +176,34 @@ class FateRow:
 
     - ``role`` (one of ROLES), ``suit`` (its symbol), ``held`` (the marriages held);
     - ``declared``, ``declared_burnt``, ``no_trick_won``, ``cards_played_first``: each fate's share
-      of those (FATES, ``marriage_fates`` says which is which);
+      of those with its Wilson 95% interval (an ``Estimate``; FATES, ``marriage_fates`` says which
+      is which);
     - ``given_away``: the declarer's only, of the marriages among his 10 cards, the share he gave
       away in the discard (None for a defender).
+
+    ``to_dict()``: as ``--json`` prints it, each share a list (share, low, high) under its name in
+    FATES ("given away" the declarer's only); ``stored_row(row)``: as ``marriages_in_play.parquet``
+    holds it, each share in three columns (share, ``_ci_low``, ``_ci_high``).
     """
 
     role: str
     suit: str
     held: int
-    declared: Rate
-    declared_burnt: Rate
-    no_trick_won: Rate
-    cards_played_first: Rate
-    given_away: Rate | None = None
+    declared: Estimate = _fate_field("declared")
+    declared_burnt: Estimate = _fate_field("declared, burnt")
+    no_trick_won: Estimate = _fate_field("no trick won")
+    cards_played_first: Estimate = _fate_field("cards played first")
+    given_away: Estimate | None = _fate_field("given away", default=None)
 
-    def fate(self, name: str) -> Rate:
+    def fate(self, name: str) -> Estimate:
         """The share of a fate by its name in FATES (or "given away")."""
         return getattr(self, name.replace(", ", "_").replace(" ", "_"))
 
     def to_dict(self) -> dict:
         row: dict = {"role": self.role, "suit": self.suit, "held": self.held}
-        row.update({f: self.fate(f) for f in FATES})
+        row.update({f: _triple(self.fate(f)) for f in FATES})
         if self.given_away is not None:
-            row["given away"] = self.given_away
+            row["given away"] = _triple(self.given_away)
         return row
 
 
@@ -227,16 +247,14 @@ class MarriagePlay:
         return {**self.run_entry(), "label": self.label, "run": str(self.run), "rows": self.row_dicts()}
 
     def to_polars(self) -> pl.DataFrame:
-        return play_frame(self.row_dicts())
+        return play_frame((self,))
 
 
-def play_frame(rows: list[dict]) -> pl.DataFrame:
-    """Rows of marriages in play (``MarriagePlay.row_dicts``) as ``marriages_in_play.parquet`` holds
-    them: each share in three columns (share, ``_ci_low``, ``_ci_high``)."""
-    flat = [{"rules": r["rules"], "role": r["role"], "suit": r["suit"], "held": r["held"],
-             **{f"{f}{part}": r[f][i] for f in (*FATES, "given away") if f in r
-                for i, part in enumerate(("", "_ci_low", "_ci_high"))}} for r in rows]
-    return pl.DataFrame(flat)
+def play_frame(plays: Sequence[MarriagePlay]) -> pl.DataFrame:
+    """The rows of marriages in play of every run of ``plays`` as ``marriages_in_play.parquet``
+    holds them: the run's label as "rules", then the row's ``stored_row`` (each share in three
+    columns: share, ``_ci_low``, ``_ci_high``; a defender's "given away" empty)."""
+    return pl.DataFrame([{"rules": p.label, **stored_row(r)} for p in plays for r in p.rows])
 
 
 def marriages_in_play(run: Path, *, label: str = "stored run", partial: bool = False) -> MarriagePlay:
@@ -263,7 +281,7 @@ def marriages_in_play(run: Path, *, label: str = "stored run", partial: bool = F
         mean = total / n if n else math.nan
         sd = math.sqrt(max(0.0, (sq - n * mean * mean) / (n - 1))) if n > 1 else math.nan
         dist = {int(k.split("|")[1]): v for k, v in histogram.items() if k.split("|")[0] == role}
-        points.append(RolePoints(role=role, mean=mean, n=int(n), ci=mean_interval(mean, sd, int(n)),
+        points.append(RolePoints(role=role, mean=Estimate.mean(mean, sd, int(n)),
                                  distribution=tuple((v, dist[v] / n) for v in sorted(dist))))
     rows = []
     for role in ROLES:
@@ -272,11 +290,11 @@ def marriages_in_play(run: Path, *, label: str = "stored run", partial: bool = F
             shares = {}
             for f in FATES:
                 k = counts.get((role, s, f), 0)
-                shares[f.replace(", ", "_").replace(" ", "_")] = wilson_rate(k, held)
+                shares[f.replace(", ", "_").replace(" ", "_")] = Estimate.share(k, held)
             if role == "declarer":
                 k = counts.get((role, s, "given away"), 0)
                 before = held + k
-                shares["given_away"] = wilson_rate(k, before)
+                shares["given_away"] = Estimate.share(k, before)
             rows.append(FateRow(role=role, suit=SUIT_SYMBOLS[s], held=held, **shares))
     return MarriagePlay(label=label, run=run, deals=meta["sample_size"], seed=meta["seed"],
                         players=tuple(meta["players"]), rules=rules, points=tuple(points), rows=tuple(rows),

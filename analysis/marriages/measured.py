@@ -19,7 +19,7 @@ import polars as pl
 
 from analysis.deals import random_deals
 from analysis.marriages.exact import KQ, exact_odds
-from analysis.stats import chi_square_gof, holm, wilson_interval
+from analysis.stats import Estimate, chi_square_gof, estimate_field, holm, stored_row
 from sim import InputError
 from sim.game.cards import SUIT_SYMBOLS
 from sim.game.rules import HouseRules
@@ -122,8 +122,8 @@ class OddsRow:
     - ``quantity``: its name, e.g. "hand: ♥ marriage" (prefix: "hand", "10 cards", "talon", "deal");
     - ``exact``: the exact chance, a fraction; ``p``: the same as a float;
     - ``k`` of ``n``: the random deals that met it, of those that meet its condition;
-    - ``simulated``: ``k / n`` (NaN when ``n`` is 0), with its Wilson 95% interval ``ci_low``,
-      ``ci_high``;
+    - ``simulated``: ``k / n`` with its Wilson 95% interval (an ``Estimate``, all NaN when ``n`` is
+      0), spelt as the columns simulated, ci_low, ci_high;
     - ``inside``: whether the exact chance lies inside that interval.
     """
 
@@ -132,16 +132,12 @@ class OddsRow:
     p: float
     k: int
     n: int
-    simulated: float
-    ci_low: float
-    ci_high: float
+    simulated: Estimate = estimate_field("simulated", "ci_low", "ci_high")
     inside: bool
 
     def to_dict(self) -> dict:
         """The row as ``--json`` prints it: the fraction as text, "numerator/denominator"."""
-        return {"quantity": self.quantity, "exact": f"{self.exact.numerator}/{self.exact.denominator}",
-                "p": self.p, "k": self.k, "n": self.n, "simulated": self.simulated, "ci_low": self.ci_low,
-                "ci_high": self.ci_high, "inside": self.inside}
+        return {**stored_row(self), "exact": f"{self.exact.numerator}/{self.exact.denominator}"}
 
 
 def marriage_table(*, deals: int, seed: int = 0, rules: HouseRules | None = None) -> tuple[OddsRow, ...]:
@@ -154,11 +150,10 @@ def marriage_table(*, deals: int, seed: int = 0, rules: HouseRules | None = None
     sim = measure(random_deals(deals, seed), tuple(rules.marriage_values))
     rows = []
     for name, p in exact.items():
-        m = sim.get(name)
-        lo, hi = wilson_interval(m.k, m.n) if m else (math.nan, math.nan)
-        rows.append(OddsRow(quantity=name, exact=p, p=float(p), k=m.k if m else 0, n=m.n if m else 0,
-                            simulated=m.k / m.n if m and m.n else math.nan, ci_low=lo, ci_high=hi,
-                            inside=bool(m and m.n and lo <= float(p) <= hi)))
+        m = sim.get(name, Measure(0, 0))
+        simulated = Estimate.share(m.k, m.n)
+        rows.append(OddsRow(quantity=name, exact=p, p=float(p), k=m.k, n=m.n, simulated=simulated,
+                            inside=bool(m.n and simulated.low <= float(p) <= simulated.high)))
     return tuple(rows)
 
 
@@ -248,8 +243,7 @@ class CheckRow:
     p_holm: float
 
     def to_dict(self) -> dict:
-        return {"distribution": self.distribution, "quantities": [list(s) for s in self.quantities], "n": self.n,
-                "cells": self.cells, "df": self.df, "statistic": self.statistic, "p": self.p, "p_holm": self.p_holm}
+        return {**stored_row(self), "quantities": [list(s) for s in self.quantities]}
 
 
 @dataclass(frozen=True)
@@ -335,8 +329,8 @@ def odds_frame(rows: tuple[OddsRow, ...]) -> pl.DataFrame:
         "exact_numerator": [r.exact.numerator for r in rows],
         "exact_denominator": [r.exact.denominator for r in rows],
         "exact": [r.p for r in rows], "k": [r.k for r in rows], "n": [r.n for r in rows],
-        "simulated": [r.simulated for r in rows], "ci_low": [r.ci_low for r in rows],
-        "ci_high": [r.ci_high for r in rows],
+        "simulated": [r.simulated.value for r in rows], "ci_low": [r.simulated.low for r in rows],
+        "ci_high": [r.simulated.high for r in rows],
     })
 
 

@@ -127,7 +127,7 @@ class MarriageOdds:
         if table == "check":
             return self.check.to_polars()
         if table == "play":
-            return play_frame([r for p in self.play for r in p.row_dicts()]) if self.play else pl.DataFrame()
+            return play_frame(self.play) if self.play else pl.DataFrame()
         if table == "worth":
             return self.worth.to_polars() if self.worth is not None else pl.DataFrame()
         raise ValueError(f"table must be one of {', '.join(MARRIAGE_TABLES)}, not {table!r}")

@@ -13,21 +13,24 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import polars as pl
 
 from analysis.bids.table import LINE_PLAYER, read_metadata
 from analysis.marriages.exact import KQ
-from analysis.stats import Z95, wilson_interval
+from analysis.stats import ESTIMATE_COLUMNS, Z95, Estimate, estimate_field, stored_row
 from sim import InputError
 from sim.game.cards import SUIT_SYMBOLS
 from sim.game.rules import HouseRules
 
-__all__ = ["Interval", "WorthRow", "MarriageWorth", "WORTH_CONTRACT", "marriage_worth"]
+__all__ = ["WorthRow", "MarriageWorth", "WORTH_CONTRACT", "marriage_worth"]
 
-Interval = tuple[float, float, float]
-"""A value with its 95% interval: (value, low, high)."""
+
+def _interval_field(name: str) -> Any:
+    """An ``Estimate`` field stored as the columns NAME, NAME_ci_low, NAME_ci_high."""
+    return estimate_field(name, f"{name}_ci_low", f"{name}_ci_high")
 
 
 @dataclass(frozen=True)
@@ -36,17 +39,21 @@ class WorthRow:
     a bid table's deals.
 
     - ``suit``: its symbol; ``n_with``, ``n_without``: the deals with and without that marriage;
-    - ``learned_with``, ``learned_without`` and their difference ``learned_gain`` (with its 95%
-      interval): the declarer's mean points when the table's player (the learned player, every
-      seat) plays 120 as the contract; ``dd_*`` the same with double-dummy play (every card seen);
+    - ``learned_with``, ``learned_without`` and their difference ``learned_gain`` (an ``Estimate``
+      with its 95% interval): the declarer's mean points when the table's player (the learned
+      player, every seat) plays 120 as the contract; ``dd_*`` the same with double-dummy play
+      (every card seen);
     - ``learned120_with``, ``learned120_without``, ``dd120_with``, ``dd120_without``: the make-rate
-      of 120 in each group, with its Wilson 95% interval;
+      of 120 in each group, with its Wilson 95% interval (an ``Estimate``);
     - ``contract_with``, ``contract_without``: the highest contract the learned declarer makes at
       least ``1 - risk`` of the time in each group (None: not even the lowest), and their
       difference ``contract_gain`` (None unless both are);
     - ``learned_gain_same_aces``, ``dd_gain_same_aces``: the points gained among hands with as many
       aces (0, 1, 2, 3 or more in the 7 cards), weighted by the classes' shares of the hands with
-      the marriage.
+      the marriage (an ``Estimate``).
+
+    ``to_dict()``: as ``--json`` prints it, each estimate a list (value, low, high);
+    ``stored_row(row)``: each estimate in three columns (value, ``_ci_low``, ``_ci_high``).
     """
 
     suit: str
@@ -54,22 +61,25 @@ class WorthRow:
     n_without: int
     learned_with: float
     learned_without: float
-    learned_gain: Interval
+    learned_gain: Estimate = _interval_field("learned_gain")
     dd_with: float
     dd_without: float
-    dd_gain: Interval
-    learned120_with: Interval
-    learned120_without: Interval
-    dd120_with: Interval
-    dd120_without: Interval
+    dd_gain: Estimate = _interval_field("dd_gain")
+    learned120_with: Estimate = _interval_field("learned120_with")
+    learned120_without: Estimate = _interval_field("learned120_without")
+    dd120_with: Estimate = _interval_field("dd120_with")
+    dd120_without: Estimate = _interval_field("dd120_without")
     contract_with: int | None
     contract_without: int | None
     contract_gain: int | None
-    learned_gain_same_aces: Interval
-    dd_gain_same_aces: Interval
+    learned_gain_same_aces: Estimate = _interval_field("learned_gain_same_aces")
+    dd_gain_same_aces: Estimate = _interval_field("dd_gain_same_aces")
 
     def to_dict(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        def plain(x: Any) -> Any:
+            return (x.value, x.low, x.high) if isinstance(x, Estimate) else x
+
+        return {f.name: plain(getattr(self, f.name)) for f in fields(self)}
 
 
 @dataclass(frozen=True)
@@ -100,14 +110,13 @@ class MarriageWorth:
     def to_polars(self) -> pl.DataFrame:
         kinds = {"str": pl.String, "int": pl.Int64, "int | None": pl.Int64, "float": pl.Float64}
         schema: dict = {}
-        for f in fields(WorthRow):  # the annotations are text (postponed): "str", "int", "float", "Interval"
-            if f.type == "Interval":
-                schema.update({f.name: pl.Float64, f"{f.name}_ci_low": pl.Float64, f"{f.name}_ci_high": pl.Float64})
+        for f in fields(WorthRow):  # the annotations are text (postponed): "str", "int", "float", "Estimate"
+            names = f.metadata.get(ESTIMATE_COLUMNS)
+            if names is not None:
+                schema.update(dict.fromkeys(names, pl.Float64))
             else:
                 schema[f.name] = kinds[f.type]
-        rows = [tuple(x for f in fields(r) for x in (getattr(r, f.name) if f.type == "Interval"
-                                                     else (getattr(r, f.name),))) for r in self.rows]
-        return pl.DataFrame(rows, schema=schema, orient="row")
+        return pl.DataFrame([stored_row(r) for r in self.rows], schema=schema)
 
 
 # The contract whose points the worth compares: the usual lowest contract a declarer plays for.
@@ -160,10 +169,10 @@ def marriage_worth(bids: Path, *, risk: float = 0.3, rules: HouseRules | None = 
             diff = a.mean() - b.mean()
             half = Z95 * math.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)
             row[f"{key}_with"], row[f"{key}_without"] = float(a.mean()), float(b.mean())
-            row[f"{key}_gain"] = (float(diff), float(diff - half), float(diff + half))
+            row[f"{key}_gain"] = Estimate(float(diff), float(diff - half), float(diff + half), n=a.size + b.size)
             for side, mask in groups.items():
                 k, n = int((values[mask] >= level).sum()), int(mask.sum())
-                row[f"{key}120_{side}"] = (k / n, *wilson_interval(k, n))
+                row[f"{key}120_{side}"] = Estimate.share(k, n)
         for side, mask in groups.items():
             rates = made[mask].mean(axis=0)
             safe = [lv for j, lv in enumerate(levels) if rates[j] >= 1 - risk]
@@ -177,11 +186,11 @@ def marriage_worth(bids: Path, *, risk: float = 0.3, rules: HouseRules | None = 
                          rows=tuple(rows))
 
 
-def _gain_within_aces(married: np.ndarray, aces: np.ndarray, points: np.ndarray) -> tuple[float, float, float]:
+def _gain_within_aces(married: np.ndarray, aces: np.ndarray, points: np.ndarray) -> Estimate:
     """The ``points`` a marriage adds among hands with as many aces (``aces``: 0, 1, 2, or 3 for 3 or
     more in the 7 cards, the aces of ``tables bids``' hand classes): the differences within each
     class, weighted by the class's share of the hands with the marriage (``married``), and a 95%
-    interval."""
+    interval, over the hands of the classes compared (all NaN when no class has both)."""
     cells = {}
     for c in range(4):
         for m in (True, False):
@@ -191,7 +200,7 @@ def _gain_within_aces(married: np.ndarray, aces: np.ndarray, points: np.ndarray)
     classes = [c for c in range(4) if (c, True) in cells and (c, False) in cells]
     total = sum(cells[(c, True)][0] for c in classes)
     if not total:
-        return (math.nan, math.nan, math.nan)
+        return Estimate.none()
     gain, var = 0.0, 0.0
     for c in classes:
         (na, ma, va), (nb, mb, vb) = cells[(c, True)], cells[(c, False)]
@@ -199,4 +208,4 @@ def _gain_within_aces(married: np.ndarray, aces: np.ndarray, points: np.ndarray)
         gain += w * (ma - mb)
         var += w * w * (va / na + vb / nb)
     half = Z95 * math.sqrt(var)
-    return (gain, gain - half, gain + half)
+    return Estimate(gain, gain - half, gain + half, n=sum(cells[(c, m)][0] for c in classes for m in (True, False)))

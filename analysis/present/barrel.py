@@ -34,7 +34,7 @@ def barrel_lines(result: BarrelStats) -> list[str]:
         lines.append(f"{label:<30}" + "".join(f"{c:<{width}}" for c in cells))
 
     def pct(x: Share) -> str:
-        return "-" if not x.n else f"{x.p:.3f} [{x.ci_low:.3f}, {x.ci_high:.3f}]"
+        return "-" if not x.n else f"{x.rate.value:.3f} [{x.rate.low:.3f}, {x.rate.high:.3f}]"
 
     row("games / barrel episodes", [f"{s.games:,} / {s.episodes:,}" for s in summaries.values()])
     for f in FATES:
@@ -52,8 +52,8 @@ def barrel_lines(result: BarrelStats) -> list[str]:
     row("simultaneous climbs", [f"{s.simultaneous_climbs:,}" for s in summaries.values()])
     if any(s.refused_climbs for s in summaries.values()):  # barrel_collision = sitter_stays or both_fall
         row("climbs sent back by a sitter", [f"{s.refused_climbs:,}" for s in summaries.values()])
-    row("game length (deals)", [f"{s.game_length.mean:.1f} [{s.game_length.ci_low:.1f}, "
-                                f"{s.game_length.ci_high:.1f}]" for s in summaries.values()])
+    row("game length (deals)", [f"{s.game_length.value:.1f} [{s.game_length.low:.1f}, "
+                                f"{s.game_length.high:.1f}]" for s in summaries.values()])
     row("deals with a sitter", [pct(s.barrel_share_of_deals) for s in summaries.values()])
     lines.append(f"chance of winning the game from your score when you deal (score classes of {SCORE_STEP}, one "
                  "observation per game and class; classes of fewer than 30 left out)")
@@ -80,7 +80,7 @@ def barrel_section(s: BarrelStats | None, figs: list) -> list[str]:
                 if any(v.fates[LEFT_DOWNWARD].k for v in summaries.values()) else "."), ""]
 
     def share(x: Share) -> str:
-        return pct(x.p, x.ci_low, x.ci_high) if x.n else "–"
+        return pct(x.rate.value, x.rate.low, x.rate.high) if x.n else "–"
     rows = [["games / episodes"] + [f"{v.games:,} / {v.episodes:,}" for v in summaries.values()]]
     # Every way an episode ends, each once: the rows down to "unfinished" add up to all episodes.
     rows.append(["leaves upward (wins)"] + [share(v.fates["up"]) for v in summaries.values()])
@@ -92,7 +92,7 @@ def barrel_section(s: BarrelStats | None, figs: list) -> list[str]:
     for a in (1, 2, 3):
         rows.append([f"wins on attempt {a}, of those reaching it"]
                     + [share(v.up_once_reached[a]) for v in summaries.values()])
-    rows.append(["game length (deals)"] + [num(v.game_length.mean, v.game_length.ci_low, v.game_length.ci_high)
+    rows.append(["game length (deals)"] + [num(v.game_length.value, v.game_length.low, v.game_length.high)
                                            for v in summaries.values()])
     lines += markdown_table(["share of barrel episodes (the last rows: of the episodes reaching each attempt)"]
                             + labels, rows)
@@ -105,14 +105,15 @@ def barrel_section(s: BarrelStats | None, figs: list) -> list[str]:
         lines += markdown_table(["score", "games", "wins the game"], [[f"{c} to {c + 95}", f"{v.n:,}", share(v)]
                                                                       for c, v in curve])
     up, fell = first.fates["up"], first.fell
-    causes = sorted(((f, first.fates[f]) for f in fates), key=lambda fv: -fv[1].p)
+    causes = sorted(((f, first.fates[f]) for f in fates), key=lambda fv: -fv[1].rate.value)
     lines += ["### What this means at the table", "",
               f"- Under {labels[0]} ({players_text(s.players)}), a player on the barrel leaves it upward "
-              f"{pct(up.p)} of the time and falls "
-              f"{pct(fell.p)}; the commonest fall is \"{causes[0][0].split(': ', 1)[-1]}\" "
-              f"({pct(causes[0][1].p)} of episodes).",
-              f"- Of the episodes that reach it, the first attempt wins {pct(first.up_once_reached[1].p)}, the "
-              f"second {pct(first.up_once_reached[2].p)} and the third {pct(first.up_once_reached[3].p)}"
+              f"{pct(up.rate.value)} of the time and falls "
+              f"{pct(fell.rate.value)}; the commonest fall is \"{causes[0][0].split(': ', 1)[-1]}\" "
+              f"({pct(causes[0][1].rate.value)} of episodes).",
+              f"- Of the episodes that reach it, the first attempt wins {pct(first.up_once_reached[1].rate.value)}, "
+              f"the second {pct(first.up_once_reached[2].rate.value)} and the third "
+              f"{pct(first.up_once_reached[3].rate.value)}"
               + _attempts_reading(first) + ".", ""]
     return lines
 
@@ -122,7 +123,7 @@ def _attempts_reading(s: BarrelSummary) -> str:
     shares = [s.up_once_reached[a] for a in (1, 2, 3) if s.up_once_reached[a].n]
     if len(shares) < 2:
         return ""
-    if max(x.ci_low for x in shares) <= min(x.ci_high for x in shares):
+    if max(x.rate.low for x in shares) <= min(x.rate.high for x in shares):
         return ": their intervals overlap, so no attempt is shown to be better than another"
     return ": their intervals do not all overlap"
 
@@ -145,21 +146,21 @@ def plot_barrel(result: BarrelStats, path: Path) -> None:
     last_attempt = max([a for s in summaries.values() for a, v in s.up_once_reached.items() if v.n] + [1])
     last_attempt = min(MAX_ATTEMPT_SHOWN, last_attempt)
     for i, (label, s) in enumerate(summaries.items()):
-        ps = [s.fates[f].p for f in shown]
-        err = [[max(0.0, p - s.fates[f].ci_low) for f, p in zip(shown, ps, strict=True)],
-               [max(0.0, s.fates[f].ci_high - p) for f, p in zip(shown, ps, strict=True)]]
+        ps = [s.fates[f].rate.value for f in shown]
+        err = [[max(0.0, p - s.fates[f].rate.low) for f, p in zip(shown, ps, strict=True)],
+               [max(0.0, s.fates[f].rate.high - p) for f, p in zip(shown, ps, strict=True)]]
         ax1.bar(x + i * width, ps, width, yerr=err, capsize=3,
                 label=f"{short_label(label)} ({s.episodes:,} episodes)")
         attempts = range(1, last_attempt + 1)
         # Of the episodes that reached each attempt: the chance that attempt gives.
-        ups = [s.up_once_reached[a].p for a in attempts]
-        err2 = [[max(0.0, p - s.up_once_reached[a].ci_low) for a, p in zip(attempts, ups, strict=True)],
-                [max(0.0, s.up_once_reached[a].ci_high - p) for a, p in zip(attempts, ups, strict=True)]]
+        ups = [s.up_once_reached[a].rate.value for a in attempts]
+        err2 = [[max(0.0, p - s.up_once_reached[a].rate.low) for a, p in zip(attempts, ups, strict=True)],
+                [max(0.0, s.up_once_reached[a].rate.high - p) for a, p in zip(attempts, ups, strict=True)]]
         ax2.errorbar(list(attempts), ups, yerr=err2, marker="o", capsize=3, label=short_label(label))
         curve = [(c, v) for c, v in s.win_from_score.items() if v.n >= 30]
         xs = [c + SCORE_STEP / 2 for c, _ in curve]
-        ax3.plot(xs, [v.p for _, v in curve], marker=".", label=short_label(label))
-        ax3.fill_between(xs, [v.ci_low for _, v in curve], [v.ci_high for _, v in curve], alpha=0.2)
+        ax3.plot(xs, [v.rate.value for _, v in curve], marker=".", label=short_label(label))
+        ax3.fill_between(xs, [v.rate.low for _, v in curve], [v.rate.high for _, v in curve], alpha=0.2)
     ax1.set_xticks(x + width * (len(summaries) - 1) / 2, [f.replace(": ", ":\n")
                                                            for f in shown])
     ax1.set_ylabel("share of barrel episodes")

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from analysis.marriages.in_play import MarriagePlay
     from analysis.marriages.odds import MarriageOdds
     from analysis.marriages.worth import MarriageWorth, WorthRow
+    from analysis.stats import Estimate
 
 __all__ = ["marriage_odds_lines", "odds_check_lines", "marriage_play_lines", "marriage_worth_lines",
            "worth_contracts_text", "marriages_section", "plot_marriage_odds", "plot_marriage_worth"]
@@ -35,7 +36,7 @@ def marriage_odds_lines(result: MarriageOdds) -> list[str]:
              f"{'quantity':<52}{'exact':>16}{'p':>9}   {'simulated [95%]':<26}{'n':>10}"]
     for r in rows:
         frac = f"{r.exact.numerator}/{r.exact.denominator}"
-        sim = f"{r.simulated:.4f} [{r.ci_low:.4f}, {r.ci_high:.4f}]" if r.n else ""
+        sim = f"{r.simulated.value:.4f} [{r.simulated.low:.4f}, {r.simulated.high:.4f}]" if r.n else ""
         flag = "" if r.inside or not r.n else "  outside"
         lines.append(f"{r.quantity:<52}{frac:>16}{r.p:>9.4f}   {sim:<26}{r.n:>10,}{flag}")
     lines += odds_check_lines(result)
@@ -75,17 +76,18 @@ def marriage_play_lines(result: MarriagePlay) -> list[str]:
              f"{result.seed}); of the marriages (K and Q of a suit) each role held in the cards it played with, the "
              "share of each fate [95%]"]
     for m in result.points:
-        lines.append(f"  marriage points a {m.role} scores per played deal: {m.mean:.2f} "
-                     f"[{m.ci[0]:.2f}, {m.ci[1]:.2f}] over {m.n:,} seat-deals")
+        lines.append(f"  marriage points a {m.role} scores per played deal: {m.mean.value:.2f} "
+                     f"[{m.mean.low:.2f}, {m.mean.high:.2f}] over {m.mean.n:,} seat-deals")
         shares = ", ".join(f"{v}: {q:.1%}" for v, q in m.distribution if q >= 0.001)
         lines.append(f"    distribution (points: share of seat-deals): {shares}")
     head = f"{'role':<16}{'suit':<5}{'held':>8}  " + "".join(f"{f:<26}" for f in FATES)
     lines.append(head + "given away (of 10 cards)")
     for r in result.rows:
-        cells = "".join(f"{r.fate(f)[0]:.3f} [{r.fate(f)[1]:.3f}, {r.fate(f)[2]:.3f}]".ljust(26) if r.held
+        cells = "".join(f"{r.fate(f).value:.3f} [{r.fate(f).low:.3f}, {r.fate(f).high:.3f}]".ljust(26) if r.held
                         else "-".ljust(26) for f in FATES)
         given = r.given_away
-        tail = f"{given[0]:.3f} [{given[1]:.3f}, {given[2]:.3f}]" if given and not math.isnan(given[0]) else ""
+        tail = (f"{given.value:.3f} [{given.low:.3f}, {given.high:.3f}]" if given and not math.isnan(given.value)
+                else "")
         lines.append(f"{r.role:<16}{r.suit:<5}{r.held:>8,}  {cells}{tail}")
     return lines
 
@@ -94,8 +96,8 @@ def marriage_worth_lines(result: MarriageWorth) -> list[str]:
     """What each suit's marriage is worth in a bid table: points gained playing 120 (the table's
     player, the same within hands of as many aces, double dummy), the make-rate of 120 and the
     contract made ``1 - risk`` of the time."""
-    def gain(g: tuple) -> str:
-        return f"{g[0]:+6.1f} [{g[1]:+.1f}, {g[2]:+.1f}]"
+    def gain(g: Estimate) -> str:
+        return f"{g.value:+6.1f} [{g.low:+.1f}, {g.high:+.1f}]"
 
     lines = [f"what a marriage is worth (bid table {result.bids}): the declarer's points playing 120 with and "
              f"without the suit's marriage among his 10 cards, played by the {players_text((result.player,) * 3)} (dd: "
@@ -104,7 +106,7 @@ def marriage_worth_lines(result: MarriageWorth) -> list[str]:
              f"{'dd points gained':<24}{'makes 120: with / without':<28}"
              f"contract made {1 - result.risk:.0%} of the time"]
     for r in result.rows:
-        makes = f"{r.learned120_with[0]:.3f} / {r.learned120_without[0]:.3f}"
+        makes = f"{r.learned120_with.value:.3f} / {r.learned120_without.value:.3f}"
         lines.append(f"{r.suit:<5}{r.n_with:>10,} / {r.n_without:<9,}  {gain(r.learned_gain):<24}"
                      f"{gain(r.learned_gain_same_aces):<24}{gain(r.dd_gain):<24}{makes:<28}{worth_contracts_text(r)}")
     return lines
@@ -140,7 +142,7 @@ def marriages_section(s: MarriageOdds, figs: list) -> list[str]:
              f"quantity measured in {s.deals:,} random deals (seed {s.seed}; dealt, not played: no player is "
              "involved).", ""]
     rows = [[q, f"{by[q].exact.numerator}/{by[q].exact.denominator}", pct(by[q].p, digits=2),
-             pct(by[q].simulated, by[q].ci_low, by[q].ci_high, digits=2), f"{by[q].n:,}"]
+             _pct(by[q].simulated, digits=2), f"{by[q].n:,}"]
             for q in _MARRIAGE_QUANTITIES if q in by]
     lines += markdown_table(["quantity", "exact", "exact %", "simulated [95%]", "deals"], rows)
     lines += _odds_check(s)
@@ -157,13 +159,13 @@ def marriages_section(s: MarriageOdds, figs: list) -> list[str]:
                                  "dd points gained", "makes 120: with / without",
                                  f"{1 - w.risk:.0%} contract: with / without"],
                                 [[f"{r.suit} {_suit_value(s, r.suit)}", f"{r.n_with:,} / {r.n_without:,}",
-                                  num(*r.learned_gain, sign=True), num(*r.learned_gain_same_aces, sign=True),
-                                  num(*r.dd_gain, sign=True),
-                                  f"{pct(*r.learned120_with)} / {pct(*r.learned120_without)}", worth_contracts_text(r)]
+                                  _num(r.learned_gain, sign=True), _num(r.learned_gain_same_aces, sign=True),
+                                  _num(r.dd_gain, sign=True),
+                                  f"{_pct(r.learned120_with)} / {_pct(r.learned120_without)}", worth_contracts_text(r)]
                                  for r in worth])
         lines += markdown_figures(figs[1:])
     for play in s.play:
-        burns = any(r.declared_burnt[0] > 0 for r in play.rows if r.held)
+        burns = any(r.declared_burnt.value > 0 for r in play.rows if r.held)
         lines += ["### What becomes of a held marriage", "",
                   f"{play.deals:,} deals played by the {players_text(play.players)} (seed {play.seed}"
                   f"{'' if len(s.play) == 1 else f', rules {play.label}'}). Of the marriages (the K and Q of a suit) "
@@ -177,9 +179,9 @@ def marriages_section(s: MarriageOdds, figs: list) -> list[str]:
                   "player's play, and other players would give other shares.", ""]
         lines += markdown_table(["role", "suit", "held", "declared"] + (["declared, burnt"] if burns else [])
                                 + ["no trick won", "cards played first"],
-                                [[r.role, r.suit, f"{r.held:,}", pct(*r.declared)]
-                                 + ([pct(*r.declared_burnt)] if burns else []) + [pct(*r.no_trick_won),
-                                                                                  pct(*r.cards_played_first)]
+                                [[r.role, r.suit, f"{r.held:,}", _pct(r.declared)]
+                                 + ([_pct(r.declared_burnt)] if burns else []) + [_pct(r.no_trick_won),
+                                                                                  _pct(r.cards_played_first)]
                                  for r in play.rows if r.held])
     lines += ["### What this means at the table", ""]
     if "hand: at least one marriage" in by and "talon: completes one of 1 half marriages" in by:
@@ -191,9 +193,9 @@ def marriages_section(s: MarriageOdds, figs: list) -> list[str]:
         verdicts: dict[str, list[str]] = {}
         for r in worth:
             gain, face = r.learned_gain_same_aces, _suit_value(s, r.suit)
-            verdict = ("less than its face value" if gain[2] < face else
-                       "more than its face value" if gain[1] > face else "about its face value")
-            verdicts.setdefault(verdict, []).append(f"{r.suit} {face}: {num(*gain, sign=True)}")
+            verdict = ("less than its face value" if gain.high < face else
+                       "more than its face value" if gain.low > face else "about its face value")
+            verdicts.setdefault(verdict, []).append(f"{r.suit} {face}: {_num(gain, sign=True)}")
         parts = [f"{verdict} for {'; '.join(items)}" for verdict, items in verdicts.items()]
         lines.append(f"- Among hands with as many aces, what a held marriage adds to the {s.worth.player} "
                      "declarer's take playing 120 is "
@@ -217,6 +219,16 @@ def _odds_check(s: MarriageOdds) -> list[str]:
             f"distributions are measured on the same deals. The {len(check.dropped)} other rows are the same event as "
             "a quantity tested, its complement or a sum of them, and are left out. Every row, with its own 95% "
             "interval, and each distribution's test are in `data/marriages.json`.", ""]
+
+
+def _pct(e: Estimate, digits: int = 1) -> str:
+    """A share with its interval (``format.pct``)."""
+    return pct(e.value, e.low, e.high, digits=digits)
+
+
+def _num(e: Estimate, sign: bool = False) -> str:
+    """A number with its interval (``format.num``)."""
+    return num(e.value, e.low, e.high, sign=sign)
 
 
 def _suit_value(s: MarriageOdds, symbol: str) -> int:
@@ -244,9 +256,9 @@ def plot_marriage_odds(result: MarriageOdds, path: Path) -> None:
         names = [n for n in names if n in by]
         x = np.arange(len(names))
         ax.bar(x, [by[n].p for n in names], color="C0", alpha=0.6, label="exact")
-        sims = [by[n].simulated for n in names]
-        err = [[max(0.0, s - by[n].ci_low) for n, s in zip(names, sims, strict=True)],
-               [max(0.0, by[n].ci_high - s) for n, s in zip(names, sims, strict=True)]]
+        sims = [by[n].simulated.value for n in names]
+        err = [[max(0.0, s - by[n].simulated.low) for n, s in zip(names, sims, strict=True)],
+               [max(0.0, by[n].simulated.high - s) for n, s in zip(names, sims, strict=True)]]
         ax.errorbar(x, sims, yerr=err, fmt="o", color="C3", capsize=4, label="simulated, 95% interval")
         ax.set_xticks(x, labels[:len(names)])
         ax.set_title(title)
@@ -278,8 +290,8 @@ def plot_marriage_worth(result: MarriageWorth, path: Path) -> None:
     width = 0.8 / len(series)
     for i, (key, label, colour) in enumerate(series):
         gains = [getattr(r, key) for r in rows]
-        vals = [g[0] for g in gains]
-        err = [[max(0.0, g[0] - g[1]) for g in gains], [max(0.0, g[2] - g[0]) for g in gains]]
+        vals = [g.value for g in gains]
+        err = [[max(0.0, g.value - g.low) for g in gains], [max(0.0, g.high - g.value) for g in gains]]
         ax.bar(x + (i - 1) * width, vals, width, yerr=err, capsize=4, color=colour, alpha=0.8, label=label)
     symbols = list(SUIT_SYMBOLS)
     ax.set_xticks(x, [f"{r.suit} marriage ({result.rules.marriage_values[symbols.index(r.suit)]})" for r in rows])

@@ -5,6 +5,7 @@ against what the command prints and stores, and the command."""
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import polars as pl
 import pytest
@@ -12,8 +13,10 @@ from typer.testing import CliRunner
 
 from analysis import barrel
 from analysis.measures import episodes
-from analysis.present.barrel import barrel_lines
+from analysis.present.barrel import barrel_lines, plot_barrel
 from analysis.present.json_text import to_json
+from analysis.stats import Estimate
+from cli import app
 from sim.engine import BatchSpec, play_chunk
 from sim.engine.schema import (
     EV_BARREL_OFF,
@@ -28,7 +31,8 @@ from sim.engine.schema import (
     EV_REDEAL_PENALTY,
     EV_WIN,
 )
-from sim.game.rules import HouseRules
+from sim.game.rules import HouseRules, load_rules
+from sim.runs import read_shard, verify_run
 
 
 def naive_episodes(deals: pl.DataFrame, games: pl.DataFrame, n_seats: int, ranged: bool = False) -> list[dict]:
@@ -136,13 +140,11 @@ def test_rules_that_cannot_and_must_matter(tmp_path):
     two = summary("barrel_attempts = 2\n", "two")
     assert two.up_on_attempt[3].k == 0 and classic.up_on_attempt[3].k > 0
     # Fewer attempts: more falls by attempts used up, fewer episodes ending upward.
-    assert two.fates["fell: attempts used up"].ci_low > classic.fates["fell: attempts used up"].ci_high
-    assert two.fates["up"].ci_high < classic.fates["up"].ci_low
+    assert two.fates["fell: attempts used up"].rate.low > classic.fates["fell: attempts used up"].rate.high
+    assert two.fates["up"].rate.high < classic.fates["up"].rate.low
 
 
 def test_cli_barrel_tables_reuse_and_errors(tmp_path):
-    from cli import app
-
     args = ["tables", "barrel", "--games", "200", "--rules", "classic", "--rules", "short", "--out", str(tmp_path)]
     res = CliRunner().invoke(app, args)
     assert res.exit_code == 0, res.output
@@ -163,8 +165,6 @@ def test_cli_barrel_tables_reuse_and_errors(tmp_path):
 
 
 def test_the_result_is_what_the_command_prints_and_stores(tmp_path):
-    from cli import app
-
     out = tmp_path / "o"
     args = ["tables", "barrel", "--games", "80", "--rules", "classic", "--rules", "short", "--seed", "3",
             "--out", str(out)]
@@ -183,6 +183,13 @@ def test_the_result_is_what_the_command_prints_and_stores(tmp_path):
     s = result.summaries["1-classic"]
     assert sum(v.k for v in s.fates.values()) == s.episodes == sum(s.attempts.values())
     assert s.lasted(0).k + s.lasted(1).k + s.lasted(2).k + s.lasted(3, or_more=True).k == s.episodes
+    # Each share an Estimate (the Wilson interval of k of n), stored and printed as p, ci_low, ci_high.
+    up = s.fates["up"]
+    assert up.rate == Estimate.share(up.k, up.n) and up.rate.n == up.n == s.episodes
+    assert stored.row(0, named=True) == {"rules": "1-classic", "quantity": "up", "k": up.k, "n": up.n,
+                                         "p": up.rate.value, "ci_low": up.rate.low, "ci_high": up.rate.high}
+    assert json.loads(as_json.stdout)["summaries"]["1-classic"]["game_length"] == {
+        "mean": s.game_length.value, "n": s.games, "ci_low": s.game_length.low, "ci_high": s.game_length.high}
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.games = 1
     with pytest.raises(dataclasses.FrozenInstanceError):
@@ -190,8 +197,6 @@ def test_the_result_is_what_the_command_prints_and_stores(tmp_path):
 
 
 def test_the_plot_is_drawn_from_the_result_alone(tmp_path):
-    from analysis.present.barrel import plot_barrel
-
     result = barrel.tables_barrel(games=60, rules=["classic"], seed=1, out=tmp_path / "o")
     assert not result.plot_path.exists()  # the computation draws nothing
     plot_barrel(result, tmp_path / "a.png")
@@ -224,8 +229,6 @@ def test_wins_from_score_match_a_row_by_row_count():
 def test_attempt_chances_once_reached_match_a_naive_count(tmp_path):
     """Each attempt's chance is counted among the episodes that reached it (sat through at least
     that many played deals), from the deal-by-deal walk; the fates add up to every episode."""
-    from sim.runs import read_shard, verify_run
-
     result = barrel.tables_barrel(games=600, rules=["classic"], seed=9, out=tmp_path)
     ((label, s),) = result.summaries.items()
     shards = verify_run(result.runs[label])
@@ -245,8 +248,6 @@ def test_a_penalty_in_the_climb_deal_is_a_fall_at_once():
     the barrel and pay a bolt in the same deal: the engine settles the bolt after the climb, so the
     seat falls there, an episode of no attempt with that cause (it read as a fall of no cause on
     the next deal)."""
-    from sim.game.rules import load_rules
-
     rules = load_rules("online")
     deals, games = play_chunk(BatchSpec(mode="games", n=200, seed=3, players=("heuristic",) * 3, rules=rules,
                                         max_deals_per_game=300), 0)

@@ -10,16 +10,15 @@ from typer.testing import CliRunner
 
 from analysis.present.json_text import to_json
 from analysis.present.summary import run_summary_lines
-from analysis.stats import wilson_interval
+from analysis.stats import Estimate, wilson_interval
 from analysis.summary import RunSummary, summarize_run
+from cli import app
 from sim.game.rules import HouseRules
 
 PLAYERS = "heuristic,random,heuristic"
 
 
 def invoke(*args):
-    from cli import app
-
     res = CliRunner().invoke(app, list(args))
     assert res.exit_code == 0, res.output
     return res.stdout
@@ -63,7 +62,8 @@ def test_the_summary_is_the_stored_shards(runs):
     assert s.rules == HouseRules() and s.provenance["seed"] == 1
     deals = pl.read_parquet(out / "deals" / "*.parquet").filter(pl.col("declarer") >= 0)
     assert s.deals.deals == deals.height and s.deals.made == deals["made"].sum()
-    assert s.deals.made_rate_played == deals["made"].sum() / (~deals["conceded"]).sum()
+    assert s.deals.made_rate_played.value == deals["made"].sum() / (~deals["conceded"]).sum()
+    assert s.deals.made_rate_played.interval == wilson_interval(deals["made"].sum(), (~deals["conceded"]).sum())
     # The make-rate by player type: to_polars() is a row a type, from the deals' declarers' seats.
     by_type = (deals.with_columns(player=pl.col("declarer").replace_strict(dict(enumerate(s.players)),
                                                                            return_dtype=pl.String))
@@ -81,6 +81,7 @@ def test_the_summary_is_the_stored_shards(runs):
     wins = [int(((games["winner"] == k) & games["finished"]).sum()) for k in range(3)]
     assert seats["wins"].to_list() == wins and sum(wins) == s.games.games - s.games.unfinished
     assert (seats["ci_low"][0], seats["ci_high"][0]) == wilson_interval(wins[0], games.height)
+    assert s.games.seats[0].win_rate == Estimate.share(wins[0], games.height)
     assert s.games.deals_median == games.filter("finished")["deals"].median()
 
 

@@ -28,6 +28,7 @@ import sim.runs.combine
 import sim.runs.folder
 import sim.runs.manifest
 from analysis.present.summary import run_summary_lines
+from analysis.stats import Estimate
 from analysis.summary import DealSummary, GameSummary, RunSummary, SeatWins
 from cli import app
 from sim.engine import BatchSpec
@@ -537,12 +538,11 @@ def test_a_summary_of_one_game_prints_no_nan(tmp_path):
 def test_a_summary_of_no_finished_game_and_no_played_contract_says_so():
     """Every game stopped at the deal limit, every contract conceded: said in words, not nan."""
     nan = float("nan")
-    deals = DealSummary(deals=3, made=0, played=0, conceded=3, made_rate=0.0, made_rate_ci=(0.0, 0.56),
-                        made_rate_played=nan, made_rate_played_ci=(nan, nan), conceded_rate=1.0, contract_mean=100.0,
-                        contract_mean_ci=(100.0, 100.0))
-    seats = tuple(SeatWins(seat=s, player="heuristic", wins=0, win_rate=0.0, ci_low=0.0, ci_high=0.66)
-                  for s in range(3))
-    games = GameSummary(games=2, unfinished=2, seats=seats, deals_mean=nan, deals_mean_ci=(nan, nan), deals_median=nan)
+    deals = DealSummary(deals=3, made=0, played=0, conceded=3, made_rate=Estimate(0.0, 0.0, 0.56),
+                        made_rate_played=Estimate.none(), conceded_rate=1.0,
+                        contract_mean=Estimate(100.0, 100.0, 100.0))
+    seats = tuple(SeatWins(seat=s, player="heuristic", wins=0, win_rate=Estimate(0.0, 0.0, 0.66)) for s in range(3))
+    games = GameSummary(games=2, unfinished=2, seats=seats, deals_mean=Estimate.none(), deals_median=nan)
     summary = RunSummary(run=Path("r"), mode="games", sample_size=2, seeds=(0,), combined=False,
                          players=("heuristic",) * 3, rules=HouseRules(), version="0.9.0", code_fingerprint=None,
                          provenance={}, deals=deals, by_player=(), games=games)

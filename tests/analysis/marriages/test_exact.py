@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from fractions import Fraction
 
@@ -28,7 +29,6 @@ def test_talon_odds_match_enumeration():
     assert t["completes a half marriage (any hand)"] == twin["completes"]
     assert t["brings a whole marriage (any hand)"] == twin["whole"]
     # Given counts: every 3-card talon of the 17 unseen cards, enumerated.
-    import itertools
 
     talons = list(itertools.combinations(range(17), 3))
     for j in range(1, 5):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from analysis.marriages import in_play
+from sim.engine import BatchSpec, play_chunk
 from sim.game.rules import HouseRules
 
 
@@ -53,8 +54,6 @@ def naive_fates(deals, rules) -> dict:
     (("heuristic", "random", "heuristic", "random"), HouseRules(players=4)),
 ], ids=["mixed", "random-burns", "four"])
 def test_fates_match_a_row_by_row_count(players, rules):
-    from sim.engine import BatchSpec, play_chunk
-
     deals, _ = play_chunk(BatchSpec(mode="deals", n=3000, seed=8, players=players, rules=rules), 0)
     fast = {k: v for k, v in in_play.marriage_fates(deals, rules).items() if v}
     assert fast == naive_fates(deals, rules)

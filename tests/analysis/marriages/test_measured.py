@@ -4,10 +4,14 @@ off)."""
 
 from __future__ import annotations
 
+import dataclasses
+from statistics import NormalDist
+
+import numpy as np
 import pytest
 
 from analysis.marriages import exact, measured
-from analysis.stats import wilson_interval
+from analysis.stats import Estimate, wilson_interval
 from sim.game.rules import HouseRules
 
 VALUES = (40, 60, 80, 100)
@@ -42,16 +46,14 @@ def test_the_exact_odds_check_passes_on_random_deals_and_tests_each_quantity_onc
 
 def _rows_of(counts: dict[str, int], n: int) -> tuple:
     chances = exact.exact_odds(HouseRules())
-    return tuple(measured.OddsRow(quantity=q, exact=chances[q], p=float(chances[q]), k=k, n=n, simulated=k / n,
-                                  ci_low=0.0, ci_high=1.0, inside=True) for q, k in counts.items())
+    return tuple(measured.OddsRow(quantity=q, exact=chances[q], p=float(chances[q]), k=k, n=n,
+                                  simulated=Estimate(k / n, 0.0, 1.0, n=n), inside=True) for q, k in counts.items())
 
 
 @pytest.mark.parametrize("bias", [0.0, 0.02])
 def test_the_exact_odds_check_fails_on_counts_a_few_percent_off(bias):
     """Counts of the number of marriages in a hand at n = 2,000,000, drawn from the exact chances,
     or from chances 2% off (the share of hands without a marriage 2% lower, the rest scaled up)."""
-    import numpy as np
-
     names = [f"hand: marriages = {m}" for m in range(4)]
     chances = exact.exact_odds(HouseRules())
     p = np.array([float(chances[q]) for q in names])
@@ -69,8 +71,6 @@ def test_the_exact_odds_check_fails_on_counts_a_few_percent_off(bias):
 def test_the_exact_odds_check_fails_on_a_biased_simulation():
     """Real random deals with one quantity made 3% too common (as a biased dealer would): the check
     rejects, and names that distribution."""
-    import dataclasses
-
     rows = measured.marriage_table(deals=200_000, seed=3, rules=HouseRules())
     by = {r.quantity: r for r in rows}
     moved = round(0.03 * by["10 cards: marriages = 1"].k)
@@ -82,8 +82,6 @@ def test_the_exact_odds_check_fails_on_a_biased_simulation():
 
 
 def _z(q: float) -> float:
-    from statistics import NormalDist
-
     return NormalDist().inv_cdf(q)
 
 

@@ -4,20 +4,23 @@ command prints and stores."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from fractions import Fraction
 
+import polars as pl
 import pytest
 from typer.testing import CliRunner
 
 from analysis.marriages import in_play, measured, odds
+from analysis.present.json_text import to_json
+from analysis.present.marriages import marriage_odds_lines, plot_marriage_odds, plot_marriage_worth
+from cli import app
+from sim.players.learned.weights import weights_identity
+from sim.players.registry import weights_file
 
 
 def test_cli_table_json_parquet_and_plot(tmp_path):
-    import polars as pl
-
-    from cli import app
-
     res = CliRunner().invoke(app, ["tables", "marriages", "--deals", "5000", "--seed", "2", "--out", str(tmp_path)])
     assert res.exit_code == 0, res.output
     assert "hand: ♥ marriage" in res.output and "7/92" in res.output
@@ -35,10 +38,6 @@ def test_cli_table_json_parquet_and_plot(tmp_path):
 
 
 def test_cli_marriages_in_play_stored_and_resumed(tmp_path):
-    import polars as pl
-
-    from cli import app
-
     args = ["tables", "marriages", "--deals", "200", "--play-deals", "3000", "--players", "heuristic,random,random",
             "--out", str(tmp_path)]
     res = CliRunner().invoke(app, args)
@@ -56,10 +55,6 @@ def test_cli_marriages_in_play_stored_and_resumed(tmp_path):
 
 
 def test_play_split_by_house_rule(tmp_path):
-    import polars as pl
-
-    from cli import app
-
     burn = tmp_path / "burn.toml"
     burn.write_text("marriage_first_lead = true\nmarriage_burns_without_trick = true\n")
     res = CliRunner().invoke(app, ["tables", "marriages", "--deals", "200", "--play-deals", "3000", "--play-rules",
@@ -78,8 +73,6 @@ def test_play_split_by_house_rule(tmp_path):
 def marriages_command(tmp_path_factory, bid_table):
     """``thousand tables marriages`` with its three parts as text, then as --json (the played deals
     read again), its plots' bytes after each, and the result of the same arguments in Python."""
-    from cli import app
-
     out = tmp_path_factory.mktemp("marriages_command")
     args = ["tables", "marriages", "--deals", "500", "--seed", "4", "--play-deals", "300", "--bids", str(bid_table),
             "--out", str(out)]
@@ -93,19 +86,23 @@ def marriages_command(tmp_path_factory, bid_table):
 
 
 def test_the_marriage_result_is_what_the_command_prints(marriages_command, bid_table):
-    from analysis.present.json_text import to_json
-    from analysis.present.marriages import marriage_odds_lines
-
     out, text, as_json, _, result = marriages_command
     assert to_json(result) + "\n" == as_json.stdout
     assert "\n".join(marriage_odds_lines(result)) + "\n" == text.stdout
+    # --json spells an estimate as the stored columns (odds) or a list (value, low, high) (in play).
+    data, row, fate = json.loads(as_json.stdout), result.rows[0], result.play[0].rows[0]
+    assert list(data["rows"][0]) == ["quantity", "exact", "p", "k", "n", "simulated", "ci_low", "ci_high", "inside"]
+    assert (data["rows"][0]["simulated"], data["rows"][0]["ci_low"]) == (row.simulated.value, row.simulated.low)
+    assert data["play"][0]["no trick won"] == [fate.no_trick_won.value, fate.no_trick_won.low, fate.no_trick_won.high]
+    points = data["play_runs"]["1-classic"]["marriage_points_per_deal_declarer"]
+    assert (points["mean"], points["n"], points["ci"]) == (result.play[0].points[0].mean.value,
+                                                          result.play[0].points[0].mean.n,
+                                                          list(result.play[0].points[0].mean.interval))
     assert result.table_file == out / odds.TABLE_FILE and result.play_table_file == out / odds.PLAY_TABLE_FILE
     assert result.worth_plot_file == out / odds.WORTH_PLOT_FILE and result.worth.bids == bid_table
     assert [p.label for p in result.play] == ["1-classic"] and result.play[0].run == out / "marriage-play"
     # The default player is the learned one, what it plays of its weights recorded with the play.
     assert result.play[0].deals == 300 and result.play[0].players == ("learned",) * 3
-    from sim.players.learned.weights import weights_identity
-    from sim.players.registry import weights_file
 
     sha = weights_identity(weights_file("learned"))
     assert result.provenance["play_runs"]["1-classic"]["learned_weights"] == [sha]
@@ -113,8 +110,6 @@ def test_the_marriage_result_is_what_the_command_prints(marriages_command, bid_t
 
 
 def test_the_marriage_plots_are_drawn_from_the_result_alone(marriages_command, tmp_path):
-    from analysis.present.marriages import plot_marriage_odds, plot_marriage_worth
-
     out, _, _, pngs, result = marriages_command
     plot_marriage_odds(result, tmp_path / "odds.png")
     plot_marriage_worth(result.worth, tmp_path / "worth.png")
@@ -124,10 +119,6 @@ def test_the_marriage_plots_are_drawn_from_the_result_alone(marriages_command, t
 
 
 def test_the_marriage_result_is_frozen_and_its_tables_are_the_stored_ones(marriages_command):
-    import dataclasses
-
-    import polars as pl
-
     out, _, _, _, result = marriages_command
     for obj in (result, result.rows[0], result.play[0], result.play[0].rows[0], result.worth, result.worth.rows[0]):
         with pytest.raises(dataclasses.FrozenInstanceError):
@@ -136,6 +127,13 @@ def test_the_marriage_result_is_frozen_and_its_tables_are_the_stored_ones(marria
         stored, mine = pl.read_parquet(out / name), result.to_polars(table=table)
         assert mine.schema == stored.schema and mine.equals(stored), table
     assert result.play[0].to_polars().equals(result.to_polars(table="play"))
+    # Each share an Estimate, stored in three columns under the fate's name (a defender's "given away" empty).
+    shares = [f"{f}{part}" for f in (*in_play.FATES, "given away") for part in ("", "_ci_low", "_ci_high")]
+    play = pl.read_parquet(out / odds.PLAY_TABLE_FILE)
+    assert play.columns == ["rules", "role", "suit", "held", *shares]
+    first = result.play[0].rows[0]
+    assert play.row(0)[4:7] == (first.declared.value, first.declared.low, first.declared.high)
+    assert play.filter(pl.col("role") != "declarer")["given away"].null_count() == 8
     assert result.to_polars(table="worth").equals(result.worth.to_polars())
     # The stored metadata is the result's provenance.
     meta = {k: json.loads(v) for k, v in pl.read_parquet_metadata(out / odds.TABLE_FILE).items()
@@ -145,8 +143,6 @@ def test_the_marriage_result_is_frozen_and_its_tables_are_the_stored_ones(marria
 
 
 def test_a_rerun_and_the_parts_alone_give_the_same(marriages_command, bid_table):
-    from analysis.present.json_text import to_json
-
     out, _, _, _, result = marriages_command
     again = odds.tables_marriages(deals=500, seed=4, play_deals=300, bids=bid_table, out=out)
     assert to_json(again) == to_json(result)
