@@ -13,7 +13,8 @@ from dataclasses import dataclass
 import polars as pl
 
 from analysis.bids.hand import TalonChances
-from analysis.bids.value import OBJECTIVE_WORDS, LineValue
+from analysis.bids.value import OBJECTIVE_WORDS, SHARES, LineValue
+from analysis.stats import Estimate, estimate_field, stored_row
 from sim.engine.playouts import PASS_LINE, Situation
 from sim.game.rules import HouseRules
 
@@ -35,30 +36,26 @@ class MethodEstimate:
     declaring that contract and playing it from the talon on (information, not the decision).
 
     - ``method``: learned, dd, heuristic or pimc (``METHOD_PLAYERS`` says who plays);
-    - ``n``: the deals it played (pimc: the first ``pimc_samples`` of them);
     - ``made``: the deals in which the declarer made the contract;
-    - ``p_make``: made / n, and ``ci_low``, ``ci_high`` its 95% Wilson interval (widened to hold
-      ``p_make`` where rounding at 0 or 1 leaves it out);
-    - ``ev_declare``: the expected own score of declaring the contract, p·gain − (1 − p)·loss (made:
-      what it scores in the situation; failed: minus what it costs), and ``ev_ci_low``,
-      ``ev_ci_high`` its 95% normal interval (the point itself when n is 1).
+    - ``n``: the deals it played (pimc: the first ``pimc_samples`` of them);
+    - ``make``: made / n with its 95% Wilson interval (widened to hold the share where rounding at
+      0 or 1 leaves it out), spelled ``p_make``, ``ci_low``, ``ci_high`` in rows and JSON;
+    - ``ev``: the expected own score of declaring the contract, p·gain − (1 − p)·loss (made: what
+      it scores in the situation; failed: minus what it costs), with its 95% normal interval (the
+      point itself when n is 1), spelled ``ev_declare``, ``ev_ci_low``, ``ev_ci_high``.
     """
 
     method: str
-    n: int
     made: int
-    p_make: float
-    ci_low: float
-    ci_high: float
-    ev_declare: float
-    ev_ci_low: float
-    ev_ci_high: float
+    n: int
+    make: Estimate = estimate_field("p_make", "ci_low", "ci_high")
+    ev: Estimate = estimate_field("ev_declare", "ev_ci_low", "ev_ci_high")
 
     def to_dict(self) -> dict:
         """The estimate as a JSON row's ``by_method`` entry (without the method's name, its key)."""
-        return {"made": self.made, "n": self.n, "p_make": self.p_make, "ci_low": self.ci_low,
-                "ci_high": self.ci_high, "ev_declare": self.ev_declare, "ev_ci_low": self.ev_ci_low,
-                "ev_ci_high": self.ev_ci_high}
+        row = stored_row(self)
+        del row["method"]
+        return row
 
 
 @dataclass(frozen=True)
@@ -87,9 +84,10 @@ class ContractRow:
         """The row as ``--json`` gives it: the first method's chance and expected score beside every
         method's estimate."""
         first = self.estimates[0]
-        return {"contract": self.contract, "biddable": self.biddable, "p_make": first.p_make,
-                "ci_low": first.ci_low, "ci_high": first.ci_high, "ev_declare": first.ev_declare,
-                "method": first.method, "by_method": {e.method: e.to_dict() for e in self.estimates}}
+        return {"contract": self.contract, "biddable": self.biddable,
+                **first.make.columns("p_make", "ci_low", "ci_high"), "ev_declare": first.ev.value,
+                "method": first.method,
+                "by_method": {e.method: e.to_dict() for e in self.estimates}}
 
 
 @dataclass(frozen=True)
@@ -107,8 +105,8 @@ class RiskLevels:
         return {"made_at_least": 1 - self.risk, "bid_at_risk": self.at_risk, "bid_at_half": self.at_half}
 
 
-def _rate_dict(rate: tuple[float, float, float]) -> dict:
-    return {"p": rate[0], "low": rate[1], "high": rate[2]}
+def _rate_dict(rate: Estimate) -> dict:
+    return {"p": rate.value, "low": rate.low, "high": rate.high}
 
 
 @dataclass(frozen=True)
@@ -140,12 +138,16 @@ class LineRow:
 
     def to_dict(self) -> dict:
         v = self.value
-        return {"line": self.kind, "limit": v.limit if v.limit > 0 else None, "n": v.n, "mean": v.mean, "low": v.low,
-                "high": v.high, "gain": v.gain, "gain_low": v.gain_low, "gain_high": v.gain_high,
-                "declares": _rate_dict(v.declares), "made": _rate_dict(v.made), "conceded": _rate_dict(v.conceded),
-                "raised": _rate_dict(v.raised), "contract": v.contract, "differs": self.differs,
-                "reached": v.reached if v.limit > 0 else None, "step_gain": _finite(v.step_gain),
-                "step_low": _finite(v.step_low), "step_high": _finite(v.step_high)}
+        return {"line": self.kind, "limit": v.limit if v.limit > 0 else None, "n": v.n,
+                **v.mean.columns("mean", "low", "high"), **v.gain.columns("gain", "gain_low", "gain_high"),
+                **{k: _rate_dict(getattr(v, k)) for k in SHARES},
+                "contract": v.contract, "differs": self.differs, "reached": v.reached if v.limit > 0 else None,
+                "step_gain": _finite(v.step_gain.value), "step_low": _finite(v.step_gain.low),
+                "step_high": _finite(v.step_gain.high)}
+
+
+# The keys of the JSON's "beyond": the first tested level above the recommendation.
+_BEYOND_KEYS = ("limit", "gain", "gain_low", "gain_high", "reached", "step_gain", "step_low", "step_high")
 
 
 @dataclass(frozen=True)
@@ -189,15 +191,12 @@ class Recommendation:
         return f"bid to {self.bid}"
 
     def to_dict(self) -> dict:
-        v, p, w = self.line, self.passing, self.beyond
+        line = {} if self.line is None else stored_row(self.line)
         keys = ("gain", "gain_low", "gain_high", "step_gain", "step_low", "step_high", "reached", "mean", "low", "high")
+        beyond = None if self.beyond is None else stored_row(self.beyond)
         return {"action": self.action, "bid": self.bid, "objective": self.objective, "player": self.player,
-                **{k: (getattr(v, k) if v is not None else None) for k in keys},
-                "pass_mean": p.mean, "pass_low": p.low, "pass_high": p.high,
-                "beyond": None if w is None else {"limit": w.limit, "gain": w.gain, "gain_low": w.gain_low,
-                                                  "gain_high": w.gain_high, "reached": w.reached,
-                                                  "step_gain": w.step_gain, "step_low": w.step_low,
-                                                  "step_high": w.step_high},
+                **{k: line.get(k) for k in keys}, **self.passing.mean.columns("pass_mean", "pass_low", "pass_high"),
+                "beyond": None if beyond is None else {k: beyond[k] for k in _BEYOND_KEYS},
                 "untested_from": self.untested_from}
 
 
@@ -352,7 +351,7 @@ class Advice:
             rows = [_line_record(r) for r in self.lines]
             return pl.DataFrame(rows, schema=_line_schema())
         if table == "contracts":
-            rows = [{"contract": r.contract, "biddable": r.biddable, **{k: getattr(e, k) for k in LEVEL_COLUMNS[2:]}}
+            rows = [{"contract": r.contract, "biddable": r.biddable, **stored_row(e)}
                     for r in self.contracts for e in r.estimates]
             return pl.DataFrame(rows, schema=_level_schema())
         raise ValueError(f"table must be lines or contracts, not {table!r}")
@@ -386,20 +385,18 @@ def line_players_words(player: str) -> str:
 
 # The columns of Advice.to_polars() (the lines) and Advice.to_polars("contracts").
 ADVICE_LINE_COLUMNS = ("line", "limit", "n", "mean", "low", "high", "gain", "gain_low", "gain_high",
-                       *(f"{k}{s}" for k in ("declares", "made", "conceded", "raised") for s in ("", "_low", "_high")),
+                       *(f"{k}{s}" for k in SHARES for s in ("", "_low", "_high")),
                        "contract", "differs", "reached", "step_gain", "step_low", "step_high")
 LEVEL_COLUMNS = ("contract", "biddable", "method", "n", "made", "p_make", "ci_low", "ci_high", "ev_declare",
                  "ev_ci_low", "ev_ci_high")
 
 
 def _line_record(row: LineRow) -> dict:
+    """A line's row of ``Advice.to_polars()``: its ``stored_row`` (the columns keyed by name), the
+    limit and reached null for the pass line and the line player's own bidding."""
     v = row.value
-    rates = {f"{k}{s}": getattr(v, k)[i] for k in ("declares", "made", "conceded", "raised")
-             for i, s in enumerate(("", "_low", "_high"))}
-    return {"line": row.kind, "limit": v.limit if v.limit > 0 else None, "n": v.n, "mean": v.mean, "low": v.low,
-            "high": v.high, "gain": v.gain, "gain_low": v.gain_low, "gain_high": v.gain_high, **rates,
-            "contract": v.contract, "differs": row.differs, "reached": v.reached if v.limit > 0 else None,
-            "step_gain": v.step_gain, "step_low": v.step_low, "step_high": v.step_high}
+    return {**stored_row(v), "line": row.kind, "limit": v.limit if v.limit > 0 else None, "differs": row.differs,
+            "reached": v.reached if v.limit > 0 else None}
 
 
 def _finite(x: float) -> float | None:

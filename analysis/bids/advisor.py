@@ -71,7 +71,7 @@ from analysis.bids.hand import (
     talon_chances,
 )
 from analysis.bids.value import OBJECTIVES, WinChance, line_values, recommended
-from analysis.stats import mean_interval, wilson_interval
+from analysis.stats import Estimate, wilson_interval
 from sim import __version__, arguments
 from sim.engine.playouts import (
     ADVICE_WORLDS,
@@ -138,9 +138,9 @@ def _estimates(method: str, made: np.ndarray, levels: list[int], rules: HouseRul
         else:
             ev = p * gain - (1 - p) * loss
             sd = math.sqrt(p * (1 - p)) * (gain + loss)
-        ev_lo, ev_hi = mean_interval(ev, sd * math.sqrt(n / max(1, n - 1)), n) if n > 1 else (ev, ev)
-        out.append(MethodEstimate(method=method, n=n, made=k, p_make=p, ci_low=lo, ci_high=hi, ev_declare=ev,
-                                  ev_ci_low=ev_lo, ev_ci_high=ev_hi))
+        out.append(MethodEstimate(method=method, made=k, n=n, make=Estimate(p, lo, hi, n=n),
+                                  ev=Estimate.mean(ev, sd * math.sqrt(n / max(1, n - 1)), n) if n > 1
+                                  else Estimate(ev, ev, ev, n=n)))
     return out
 
 
@@ -170,7 +170,7 @@ def _risk_levels(method: str, rows: tuple[ContractRow, ...], risk: float) -> Ris
     biddable = [r for r in rows if r.biddable]
 
     def highest(p: float) -> int | None:
-        ok = [r.contract for r in biddable if r.estimate(method).p_make >= p]
+        ok = [r.contract for r in biddable if r.estimate(method).make.value >= p]
         return ok[-1] if ok else None
 
     return RiskLevels(method=method, risk=risk, at_risk=highest(1 - risk), at_half=highest(0.5))

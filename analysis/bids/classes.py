@@ -11,6 +11,7 @@ nothing is drawn or printed here (``analysis.present`` does).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from pathlib import Path
 
@@ -35,7 +36,7 @@ from analysis.bids.results import (
 )
 from analysis.bids.value import OBJECTIVES, line_values, recommended
 from analysis.measures import clustered_mean
-from analysis.stats import holm, two_sided_p, wilson_rate
+from analysis.stats import Z95, Estimate, holm, two_sided_p
 from sim import InputError
 from sim.engine.playouts import LINE_COLUMNS, PASS_LINE
 from sim.game.rules import HouseRules
@@ -117,10 +118,11 @@ def line_array(part: pl.DataFrame, seat: str, m: int) -> np.ndarray:
     return out
 
 
-def _pooled(made: np.ndarray, deals: np.ndarray) -> tuple[float, float, float]:
+def _pooled(made: np.ndarray, deals: np.ndarray) -> Estimate:
     """The mean of a (deals, levels) array of 0/1 (or differences), every deal's levels one cluster:
-    (mean, low, high) of ``clustered_mean`` over the deal-level rows."""
-    return clustered_mean(made.ravel().astype(np.float64), np.repeat(deals, made.shape[1]))
+    ``clustered_mean`` over the deal-level rows."""
+    return Estimate(*clustered_mean(made.ravel().astype(np.float64), np.repeat(deals, made.shape[1])),
+                    n=made.size, clusters=len(np.unique(deals)))
 
 
 def comparison(path: Path) -> tuple[ComparisonRow, ...]:
@@ -138,19 +140,18 @@ def comparison(path: Path) -> tuple[ComparisonRow, ...]:
     rows = []
     for lv in [lv for lv in COMPARE_LEVELS if lv in levels]:
         j = levels.index(lv)
-        rates = {m: wilson_rate(int(made[m][:, j].sum()), df.height) for m in METHODS}
+        rates = {m: Estimate.share(int(made[m][:, j].sum()), df.height) for m in METHODS}
         rows.append((str(lv), rates, _pooled(made["learned"][:, [j]] - made["pimc"][:, [j]], deals)))
     pooled = [j for j, lv in enumerate(levels) if lv <= POOLED_TOP]
     if len(pooled) > 1:
         # Every contract up to POOLED_TOP over the same deals: the levels of one deal are one cluster.
         rates = {}
         for m in METHODS:
-            mean, lo, hi = _pooled(made[m][:, pooled], deals)
-            rates[m] = (mean, max(0.0, lo), min(1.0, hi)) if df.height > 1 else (mean, lo, hi)
+            e = _pooled(made[m][:, pooled], deals)
+            rates[m] = dataclasses.replace(e, low=max(0.0, e.low), high=min(1.0, e.high)) if df.height > 1 else e
         rows.append((f"{levels[pooled[0]]}-{levels[pooled[-1]]}", rates,
                      _pooled(made["learned"][:, pooled] - made["pimc"][:, pooled], deals)))
-    ps = [two_sided_p(d[0], (d[2] - d[0]) / 1.959963984540054) if not math.isnan(d[1]) else math.nan
-          for _, _, d in rows]
+    ps = [two_sided_p(d.value, (d.high - d.value) / Z95) if not math.isnan(d.low) else math.nan for _, _, d in rows]
     adjusted = holm(ps)
     return tuple(ComparisonRow(contract=label, n=df.height, **rates, diff=diff, p_holm=p,
                                differ=bool(not math.isnan(p) and p < 0.05))
@@ -173,7 +174,7 @@ def method_rates(path: Path) -> tuple[MethodRate, ...]:
             made = part[f"{m}_made"].to_numpy() if part.height else np.zeros((0, len(levels)), dtype=bool)
             for j, lv in enumerate(levels):
                 k = int(made[:, j].sum())
-                out.append(MethodRate(group, m, lv, k, part.height, *wilson_rate(k, part.height)))
+                out.append(MethodRate(group, m, lv, k, part.height, Estimate.share(k, part.height)))
     return tuple(out)
 
 
@@ -194,7 +195,7 @@ def class_curves(path: Path, grouping: str = MAIN_GROUPING) -> tuple[ClassCurve,
         methods = {}
         for m in METHODS:
             n = r["n_pimc"] if m == "pimc" else r["n"]
-            methods[m] = tuple(MakeRate(lv, r[f"{m}_{j}"], n, *wilson_rate(r[f"{m}_{j}"], n))
+            methods[m] = tuple(MakeRate(lv, r[f"{m}_{j}"], n, Estimate.share(r[f"{m}_{j}"], n))
                                for j, lv in enumerate(levels))
         out.append(ClassCurve(hand_class=r["hand_class"], grouping=grouping, n=r["n"], n_pimc=r["n_pimc"],
                               bidding_cap=r["cap"], **methods))
@@ -205,9 +206,10 @@ def _risk_bids(rates: list[MakeRate], risks: tuple[float, ...]) -> tuple[RiskBid
     out = []
     for risk in risks:
         need = 1 - risk
-        out.append(RiskBid(risk=risk, bid=max((r.contract for r in rates if r.p >= need), default=None),
-                           low=max((r.contract for r in rates if r.ci_low >= need), default=None),
-                           high=max((r.contract for r in rates if r.ci_high >= need), default=None)))
+        out.append(RiskBid(risk=risk, bid=Estimate(
+            max((r.contract for r in rates if r.make.value >= need), default=math.nan),
+            max((r.contract for r in rates if r.make.low >= need), default=math.nan),
+            max((r.contract for r in rates if r.make.high >= need), default=math.nan))))
     return tuple(out)
 
 
@@ -218,11 +220,9 @@ def _seat_advice(part: pl.DataFrame, seat: str, limits: list[int], objective: st
     v, w = verdict.line, verdict.beyond
     passing = values[limits.index(PASS_LINE)]
     return SeatAdvice(seat=seat, forced=forced, n=part.height, bid=verdict.bid,
-                      gain=v.gain if v else math.nan, gain_low=v.gain_low if v else math.nan,
-                      gain_high=v.gain_high if v else math.nan, reached=v.reached if v else 0,
-                      beyond=w.limit if w else None, beyond_gain=w.gain if w else math.nan,
-                      untested_from=verdict.untested_from,
-                      pass_value=passing.mean, pass_low=passing.low, pass_high=passing.high, lines=values)
+                      gain=v.gain if v else Estimate.none(part.height), reached=v.reached if v else 0,
+                      beyond=w.limit if w else None, beyond_gain=w.gain.value if w else math.nan,
+                      untested_from=verdict.untested_from, passing=passing.mean, lines=values)
 
 
 def cheat_sheet(path: Path, *, grouping: str = MAIN_GROUPING, objective: str = "race",

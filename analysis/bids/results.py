@@ -17,7 +17,7 @@ import polars as pl
 
 from analysis.bids.parts import LINE_PLAYER, SEAT_NAMES
 from analysis.bids.value import LineValue
-from analysis.stats import Rate
+from analysis.stats import ESTIMATE_COLUMNS, Estimate, estimate_field, stored_row
 from sim.game.rules import HouseRules
 
 __all__ = [
@@ -40,17 +40,14 @@ class MakeRate:
 
     - ``contract``: the contract (points);
     - ``k``: the deals on which the declarer's points reached it, of ``n`` deals;
-    - ``p``: ``k / n`` (NaN when ``n`` is 0);
-    - ``ci_low``, ``ci_high``: its Wilson 95% interval (NaN when ``n`` is 0; the deals of a class
-      are independent).
+    - ``make``: ``k / n`` with its Wilson 95% interval (``Estimate.share``: NaN when ``n`` is 0;
+      the deals of a class are independent), stored as ``p``, ``ci_low``, ``ci_high``.
     """
 
     contract: int
     k: int
     n: int
-    p: float
-    ci_low: float
-    ci_high: float
+    make: Estimate = estimate_field("p", "ci_low", "ci_high")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -83,7 +80,7 @@ class ClassCurve:
     def to_dict(self) -> dict:
         return {"hand_class": self.hand_class, "grouping": self.grouping, "n": self.n, "n_pimc": self.n_pimc,
                 "bidding_cap": self.bidding_cap,
-                "methods": {m: {"players": PLAYERS[m], "rates": [dataclasses.asdict(r) for r in self.rates(m)]}
+                "methods": {m: {"players": PLAYERS[m], "rates": [stored_row(r) for r in self.rates(m)]}
                             for m in METHODS}}
 
 
@@ -96,46 +93,55 @@ class ComparisonRow:
       table from the minimum bid to POOLED_TOP; the rate is the mean over deals of the share of
       those contracts made);
     - ``n``: the deals;
-    - ``learned``, ``pimc``, ``heuristic``, ``dd``: each one's make-rate with its 95% interval:
+    - ``learned``, ``heuristic``, ``dd``, ``pimc``: each one's make-rate with its 95% interval:
       Wilson's for a contract; for the range a normal interval clustered by deal (a deal's
       contracts are not independent trials);
-    - ``diff``: learned minus pimc, (mean, low, high), paired on the same deals (clustered by deal);
+    - ``diff``: learned minus pimc with its interval, paired on the same deals (clustered by deal);
     - ``p_holm``: its two-sided p-value, Holm-corrected over the rows; ``differ``: below 0.05.
+
+    Stored (``stored_row``) as ``learned``, ``learned_ci_low``, ``learned_ci_high``, ...; its
+    ``--json`` (``to_dict``) gives each as a [value, low, high] list.
     """
 
     contract: str
     n: int
-    learned: Rate
-    pimc: Rate
-    heuristic: Rate
-    dd: Rate
-    diff: tuple[float, float, float]
+    learned: Estimate = estimate_field("learned", "learned_ci_low", "learned_ci_high")
+    heuristic: Estimate = estimate_field("heuristic", "heuristic_ci_low", "heuristic_ci_high")
+    dd: Estimate = estimate_field("dd", "dd_ci_low", "dd_ci_high")
+    pimc: Estimate = estimate_field("pimc", "pimc_ci_low", "pimc_ci_high")
+    diff: Estimate = estimate_field("diff", "diff_ci_low", "diff_ci_high")
     p_holm: float
     differ: bool
 
     def to_dict(self) -> dict:
-        return {"contract": self.contract, "n": self.n, "learned": self.learned, "pimc": self.pimc,
-                "heuristic": self.heuristic, "dd": self.dd, "diff": self.diff, "p_holm": self.p_holm,
-                "differ": self.differ}
+        def triple(e: Estimate) -> tuple[float, float, float]:
+            return (e.value, e.low, e.high)
+
+        return {"contract": self.contract, "n": self.n, "learned": triple(self.learned), "pimc": triple(self.pimc),
+                "heuristic": triple(self.heuristic), "dd": triple(self.dd), "diff": triple(self.diff),
+                "p_holm": self.p_holm, "differ": self.differ}
 
 
 @dataclasses.dataclass(frozen=True)
 class RiskBid:
     """Risk information: the highest contract a hand class's learned declarer makes at least
     ``1 - risk`` of the time (playing it as that contract), and the range the 95% intervals allow.
-    Every bid None when no contract qualifies. Not a recommendation: what a bid is worth is in the
-    seats' ``SeatAdvice``.
+    Not a recommendation: what a bid is worth is in the seats' ``SeatAdvice``.
 
     - ``risk``: the failure chance accepted;
-    - ``bid``: the highest contract whose make-rate is at least ``1 - risk``;
-    - ``low``: the highest whose whole interval lies at or above ``1 - risk``;
-    - ``high``: the highest whose interval reaches ``1 - risk``.
+    - ``bid``: an ``Estimate`` of contracts: its ``value`` the highest contract whose make-rate is
+      at least ``1 - risk``; ``low`` the highest whose whole interval lies at or above ``1 - risk``;
+      ``high`` the highest whose interval reaches ``1 - risk``; each a contract (an int), NaN when
+      no contract qualifies (``level`` gives it as None).
     """
 
     risk: float
-    bid: int | None
-    low: int | None
-    high: int | None
+    bid: Estimate
+
+    @staticmethod
+    def level(x: float) -> int | None:
+        """One of ``bid``'s contracts as the stored table and ``--json`` spell it: None for none."""
+        return None if x != x else x
 
 
 @dataclasses.dataclass(frozen=True)
@@ -150,15 +156,17 @@ class SeatAdvice:
     - ``bid``: the recommendation X (``analysis.bids.value.recommended``): the tested level whose
       line "bid up to X" gains most over always passing, if it gains; None: pass (no tested line
       gains);
-    - ``gain``, ``gain_low``, ``gain_high``: X's line against always passing over all the class's
-      deals, its mean difference with the 95% interval clustered by deal: the expected gain a deal
-      from following the advice rather than passing (NaN when passing); ``reached``: the deals in
-      which the auction reached X (X's line differs from the line one step lower there);
+    - ``gain``: X's line against always passing over all the class's deals, its mean difference
+      with the 95% interval clustered by deal: the expected gain a deal from following the advice
+      rather than passing (NaN when passing; stored as ``gain``, ``gain_low``, ``gain_high``);
+      ``reached``: the deals in which the auction reached X (X's line differs from the line one
+      step lower there);
     - ``beyond``: the first tested level above X (the lowest tested level when passing; None: none
       is tested above X); ``beyond_gain`` its line's gain over passing, at most X's (at most 0);
       ``untested_from``: the lowest level above X reached in fewer than ``MIN_REACHED`` deals when
       none above X is tested;
-    - ``pass_value``, ``pass_low``, ``pass_high``: passing's mean result and interval;
+    - ``passing``: passing's mean result and interval (stored as ``pass_value``, ``pass_low``,
+      ``pass_high``);
     - ``lines``: every line's ``LineValue``, the pass line first, then bid up to each contract.
     Results are under the BidTable's ``objective``.
     """
@@ -167,22 +175,17 @@ class SeatAdvice:
     forced: bool
     n: int
     bid: int | None
-    gain: float
-    gain_low: float
-    gain_high: float
+    gain: Estimate = estimate_field("gain", "gain_low", "gain_high")
     reached: int
     beyond: int | None
     beyond_gain: float
     untested_from: int | None
-    pass_value: float
-    pass_low: float
-    pass_high: float
+    passing: Estimate = estimate_field("pass_value", "pass_low", "pass_high")
     lines: tuple[LineValue, ...]
 
     def to_dict(self) -> dict:
-        row = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "lines"}
-        row["lines"] = [dataclasses.asdict(v) for v in self.lines]
-        return row
+        """The seat as ``--json`` gives it: its stored columns (``stored_row``), then its lines."""
+        return {**stored_row(self), "lines": [v.to_dict() for v in self.lines]}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -222,7 +225,7 @@ class CheatRow:
                      "bidding_cap": self.bidding_cap}
         for b in self.risks:
             key = f"bid_at_risk_{b.risk:g}"
-            row[key], row[key + "_low"], row[key + "_high"] = b.bid, b.low, b.high
+            row[key], row[key + "_low"], row[key + "_high"] = (b.level(x) for x in (b.bid.value, b.bid.low, b.bid.high))
         row["seats"] = [s.to_dict() for s in self.seats]
         return row
 
@@ -233,8 +236,8 @@ class MethodRate:
 
     - ``group``: "hands without a marriage" or "hands with a marriage" (in the 7 cards);
     - ``method``: the declarer (one of METHODS);
-    - ``contract``, ``k`` of ``n`` deals (``n``: the group's deals), ``p`` (NaN when ``n`` is 0),
-      ``ci_low``, ``ci_high``: as in ``MakeRate``.
+    - ``contract``, ``k`` of ``n`` deals (``n``: the group's deals), ``make`` (NaN when ``n`` is 0;
+      stored as ``p``, ``ci_low``, ``ci_high``): as in ``MakeRate``.
     """
 
     group: str
@@ -242,9 +245,7 @@ class MethodRate:
     contract: int
     k: int
     n: int
-    p: float
-    ci_low: float
-    ci_high: float
+    make: Estimate = estimate_field("p", "ci_low", "ci_high")
 
 
 METHOD_GROUPS = ("hands without a marriage", "hands with a marriage")
@@ -324,7 +325,7 @@ class BidTable:
             schema = {"hand_class": pl.String, "n_class": pl.Int64, "n_pimc": pl.Int64, "bidding_cap": pl.Int64,
                       "method": pl.String, "players": pl.String, "contract": pl.Int64, "k": pl.Int64, "n": pl.Int64,
                       "p": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64}
-            rows = [(c.hand_class, c.n, c.n_pimc, c.bidding_cap, m, PLAYERS[m], *dataclasses.astuple(r))
+            rows = [(c.hand_class, c.n, c.n_pimc, c.bidding_cap, m, PLAYERS[m], *stored_row(r).values())
                     for c in self.classes for m in METHODS for r in c.rates(m)]
             return pl.DataFrame(rows, schema=schema, orient="row")
         if table == "comparison":
@@ -333,36 +334,39 @@ class BidTable:
                 schema.update({m: pl.Float64, f"{m}_ci_low": pl.Float64, f"{m}_ci_high": pl.Float64})
             schema.update({"diff": pl.Float64, "diff_ci_low": pl.Float64, "diff_ci_high": pl.Float64,
                            "p_holm": pl.Float64, "differ": pl.Boolean})
-            rows = [(r.contract, r.n, *(x for m in METHODS for x in getattr(r, m)), *r.diff, r.p_holm, r.differ)
-                    for r in self.comparison]
+            rows = [tuple(stored_row(r).values()) for r in self.comparison]
             return pl.DataFrame(rows, schema=schema, orient="row")
         if table == "cheat_sheet":
             schema = {"grouping": pl.String, "hand_class": pl.String, "n": pl.Int64, "bidding_cap": pl.Int64}
             for risk in CHEAT_RISKS:
                 key = f"bid_at_risk_{risk:g}"
                 schema.update({key: pl.Int64, key + "_low": pl.Int64, key + "_high": pl.Int64})
-            fields = [f for f in dataclasses.fields(SeatAdvice) if f.name != "lines"]
+            columns = [c for f in dataclasses.fields(SeatAdvice) if f.name != "lines"
+                       for c in f.metadata.get(ESTIMATE_COLUMNS, (f.name,))]
             kinds = {"seat": pl.String, "forced": pl.Boolean, "n": pl.Int64, "bid": pl.Int64, "best": pl.Int64}
-            schema.update({("n_seat" if f.name == "n" else f.name): kinds.get(f.name, pl.Float64) for f in fields})
+            schema.update({("n_seat" if c == "n" else c): kinds.get(c, pl.Float64) for c in columns})
             schema.update({"objective": pl.String, "players": pl.String})
             rows = [(r.grouping, r.hand_class, r.n, r.bidding_cap,
-                     *(x for risk in CHEAT_RISKS for b in (r.at_risk(risk),) for x in (b.bid, b.low, b.high)),
-                     *(getattr(s, f.name) for f in fields), self.objective, PLAYERS[LINE_PLAYER])
-                    for r in self.cheat_sheet + self.detail for s in r.seats]
+                     *(b.level(x) for risk in CHEAT_RISKS for b in (r.at_risk(risk),)
+                       for x in (b.bid.value, b.bid.low, b.bid.high)),
+                     *(row[c] for c in columns), self.objective, PLAYERS[LINE_PLAYER])
+                    for r in self.cheat_sheet + self.detail for s in r.seats for row in (stored_row(s),)]
             return pl.DataFrame(rows, schema=schema, orient="row")
         if table == "lines":
             schema = {"grouping": pl.String, "hand_class": pl.String, "seat": pl.String, "limit": pl.Int64,
                       "n": pl.Int64, "mean": pl.Float64, "low": pl.Float64, "high": pl.Float64, "gain": pl.Float64,
                       "gain_low": pl.Float64, "gain_high": pl.Float64, "declares": pl.Float64, "made": pl.Float64,
                       "conceded": pl.Float64, "contract": pl.Float64, "raised": pl.Float64}
-            rows = [(r.grouping, r.hand_class, s.seat, v.limit, v.n, v.mean, v.low, v.high, v.gain, v.gain_low,
-                     v.gain_high, v.declares[0], v.made[0], v.conceded[0], v.contract, v.raised[0])
-                    for r in self.cheat_sheet + self.detail for s in r.seats for v in s.lines]
+            columns = list(schema)[3:]  # a LineValue's stored columns (its shares' values only)
+            rows = [(r.grouping, r.hand_class, s.seat, *(row[c] for c in columns))
+                    for r in self.cheat_sheet + self.detail for s in r.seats for v in s.lines
+                    for row in (stored_row(v),)]
             return pl.DataFrame(rows, schema=schema, orient="row")
         if table == "methods":
             schema = {"group": pl.String, "method": pl.String, "contract": pl.Int64, "k": pl.Int64, "n": pl.Int64,
                       "p": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64}
-            return pl.DataFrame([dataclasses.astuple(r) for r in self.method_rates], schema=schema, orient="row")
+            return pl.DataFrame([tuple(stored_row(r).values()) for r in self.method_rates], schema=schema,
+                                orient="row")
         if table == "deals":
             return pl.read_parquet(self.table_file)
         raise ValueError(f"table must be one of {', '.join(BID_TABLES)}, not {table!r}")

@@ -48,11 +48,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from analysis.measures import clustered_mean
-from analysis.stats import Rate, wilson_rate
+from analysis.stats import Estimate, estimate_field, stored_row
 from sim.engine.playouts import LINE_COLUMNS, PASS_LINE
 
-__all__ = ["OBJECTIVES", "OBJECTIVE_WORDS", "MIN_REACHED", "WinChance", "line_outcome", "LineValue", "line_values",
-           "recommended", "Verdict"]
+__all__ = ["OBJECTIVES", "OBJECTIVE_WORDS", "MIN_REACHED", "WinChance", "SHARES", "line_outcome", "LineValue",
+           "line_values", "recommended", "Verdict"]
 
 OBJECTIVES = ("race", "own", "win")
 OBJECTIVE_WORDS = {
@@ -67,6 +67,7 @@ WinChance = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 """Seat 0's chance of winning the game from the three scores after a deal (arrays of one shape)."""
 
 _C = {name: i for i, name in enumerate(LINE_COLUMNS)}
+SHARES = ("declares", "made", "conceded", "raised")  # a LineValue's shares, each with its Wilson interval
 
 
 def line_outcome(lines: np.ndarray, objective: str = "race", win_chance: WinChance | None = None) -> np.ndarray:
@@ -89,34 +90,40 @@ class LineValue:
     """One bidding line of the player's seat, over the sampled deals.
 
     ``limit``: bid up to this (``PASS_LINE``: pass at every turn; 0: the player's own bidding).
-    ``mean`` with ``low``, ``high``: the objective's mean and its 95% interval. ``gain`` with
-    ``gain_low``, ``gain_high``: the mean difference from the pass line on the same deals.
-    ``declares``: the share of deals in which you end up the declarer; ``made`` and ``conceded``:
-    of those, the shares made and conceded; ``contract``: the mean final contract you play (after
-    raising at the talon); ``raised``: the share of your declared deals whose contract exceeds your
-    winning bid. ``reached``: the deals in which this line plays differently from the bidding line
-    one step below it (the pass line below the lowest): the auction reached the point of bidding
-    ``limit`` or passing; ``step_gain`` with ``step_low``, ``step_high``: this line's mean
-    difference from that line over those deals, the value of bidding ``limit`` rather than passing
-    in that situation (NaN for the pass line, the player's own bidding and a level never reached)."""
+    ``mean``: the objective's mean with its 95% interval. ``gain``: the mean difference from the
+    pass line on the same deals, with its interval. ``declares``: the share of deals in which you
+    end up the declarer; ``made`` and ``conceded``: of those, the shares made and conceded;
+    ``contract``: the mean final contract you play (after raising at the talon); ``raised``: the
+    share of your declared deals whose contract exceeds your winning bid (each share an ``Estimate``
+    with its Wilson interval). ``reached``: the deals in which this line plays differently from the
+    bidding line one step below it (the pass line below the lowest): the auction reached the point
+    of bidding ``limit`` or passing; ``step_gain``: this line's mean difference from that line over
+    those deals with its interval, the value of bidding ``limit`` rather than passing in that
+    situation (NaN for the pass line, the player's own bidding and a level never reached).
+
+    Every interval is an ``analysis.stats.Estimate``; ``to_dict()`` spells the line as the bid
+    table's JSON always has (``mean``, ``low``, ``high``, ``gain``, ``gain_low``, ...; each share as
+    a [share, low, high] list), ``analysis.stats.stored_row`` as flat columns (``declares``,
+    ``declares_low``, ``declares_high``, ...)."""
 
     limit: int
     n: int
-    mean: float
-    low: float
-    high: float
-    gain: float
-    gain_low: float
-    gain_high: float
-    declares: Rate
-    made: Rate
-    conceded: Rate
+    mean: Estimate = estimate_field("mean", "low", "high")
+    gain: Estimate = estimate_field("gain", "gain_low", "gain_high")
+    declares: Estimate = estimate_field("declares", "declares_low", "declares_high")
+    made: Estimate = estimate_field("made", "made_low", "made_high")
+    conceded: Estimate = estimate_field("conceded", "conceded_low", "conceded_high")
     contract: float
-    raised: Rate
+    raised: Estimate = estimate_field("raised", "raised_low", "raised_high")
     reached: int = 0
-    step_gain: float = math.nan
-    step_low: float = math.nan
-    step_high: float = math.nan
+    step_gain: Estimate = estimate_field("step_gain", "step_low", "step_high", default=Estimate.none())
+
+    def to_dict(self) -> dict:
+        """The line as the bid table's ``--json`` spells it: its ``stored_row`` columns, but each
+        share (``SHARES``) as one (share, low, high) list."""
+        row = stored_row(self)
+        return {key: (x, row[f"{key}_low"], row[f"{key}_high"]) if key in SHARES else x for key, x in row.items()
+                if key.rpartition("_")[0] not in SHARES}
 
     @property
     def tested(self) -> bool:
@@ -138,29 +145,30 @@ def line_values(lines: np.ndarray, limits: list[int] | tuple[int, ...], *, objec
     bidding = sorted((b, k) for k, b in enumerate(limits) if b > 0)
     below = {k: (bidding[j - 1][1] if j else limits.index(PASS_LINE)) for j, (_, k) in enumerate(bidding)}
     cluster_ids = None if clusters is None else np.asarray(clusters)
+    n_clusters = None if cluster_ids is None else len(np.unique(cluster_ids))
     values = []
     for k, limit in enumerate(limits):
         rows = lines[:, k]
         own = rows[:, _C["declarer"]] == 0
         n_own = int(own.sum())
-        mean, low, high = clustered_mean(outcome[:, k], clusters)
-        gain, gain_low, gain_high = clustered_mean(outcome[:, k] - base, clusters)
         contract = float(rows[own, _C["contract"]].mean()) if n_own else math.nan
         step = {}
         if k in below:
             differs = (lines[:, k] != lines[:, below[k]]).any(axis=1)
             step["reached"] = int(differs.sum())
             if differs.any():
-                step["step_gain"], step["step_low"], step["step_high"] = clustered_mean(
-                    (outcome[:, k] - outcome[:, below[k]])[differs],
-                    None if cluster_ids is None else cluster_ids[differs])
+                ids = None if cluster_ids is None else cluster_ids[differs]
+                step["step_gain"] = Estimate(*clustered_mean((outcome[:, k] - outcome[:, below[k]])[differs], ids),
+                                             n=step["reached"], clusters=None if ids is None else len(np.unique(ids)))
         values.append(LineValue(
-            limit=limit, n=n, mean=mean, low=low, high=high, gain=gain, gain_low=gain_low, gain_high=gain_high,
-            declares=wilson_rate(n_own, n),
-            made=wilson_rate(int((own & (rows[:, _C["made"]] == 1)).sum()), n_own),
-            conceded=wilson_rate(int((own & (rows[:, _C["conceded"]] == 1)).sum()), n_own),
+            limit=limit, n=n,
+            mean=Estimate(*clustered_mean(outcome[:, k], clusters), n=n, clusters=n_clusters),
+            gain=Estimate(*clustered_mean(outcome[:, k] - base, clusters), n=n, clusters=n_clusters),
+            declares=Estimate.share(n_own, n),
+            made=Estimate.share(int((own & (rows[:, _C["made"]] == 1)).sum()), n_own),
+            conceded=Estimate.share(int((own & (rows[:, _C["conceded"]] == 1)).sum()), n_own),
             contract=contract,
-            raised=wilson_rate(int((own & (rows[:, _C["contract"]] > rows[:, _C["winning_bid"]])).sum()), n_own),
+            raised=Estimate.share(int((own & (rows[:, _C["contract"]] > rows[:, _C["winning_bid"]])).sum()), n_own),
             **step))
     return tuple(values)
 
@@ -194,7 +202,7 @@ def recommended(values: tuple[LineValue, ...] | list[LineValue]) -> Verdict:
     tested = [v for v in bidding if v.tested]
     line = None
     for v in tested:  # in increasing order: a strict > keeps the lowest of equal gains
-        if v.gain > 0 and (line is None or v.gain > line.gain):
+        if v.gain.value > 0 and (line is None or v.gain.value > line.gain.value):
             line = v
     top = line.limit if line is not None else 0
     beyond = next((v for v in tested if v.limit > top), None)

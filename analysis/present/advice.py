@@ -15,6 +15,7 @@ from sim.game.cards import SUIT_SYMBOLS, SUITS
 
 if TYPE_CHECKING:
     from analysis.bids.advice import Advice
+    from analysis.stats import Estimate
 
 __all__ = ["ADVICE_METHOD_TEXT", "advice_lines", "ADVICE_CSV_COLUMNS", "advice_csv"]
 
@@ -39,8 +40,8 @@ def _value(x: float | None, objective: str) -> str:
     return f"{100 * x:+.1f}%" if objective == "win" else f"{x:+.1f}"
 
 
-def _value_interval(x: float, lo: float, hi: float, objective: str) -> str:
-    return f"{_value(x, objective)} [{_value(lo, objective)}, {_value(hi, objective)}]"
+def _value_interval(e: Estimate, objective: str) -> str:
+    return f"{_value(e.value, objective)} [{_value(e.low, objective)}, {_value(e.high, objective)}]"
 
 
 def _share(x: float) -> str:
@@ -102,13 +103,12 @@ def advice_lines(advice: Advice) -> list[str]:
             below = a.lines[k - 1] if a.lines[k - 1].limit > 0 else a.pass_line
             out.append(f"  {_line_label(a, row):<24}(as {_line_label(a, below)}: no sampled deal plays differently)")
             continue
-        gain = "baseline" if row.kind == "pass" else _value_interval(v.gain, v.gain_low, v.gain_high, obj)
-        step = ("" if row.kind in ("pass", "own")
-                else _value_interval(v.step_gain, v.step_low, v.step_high, obj))
+        gain = "baseline" if row.kind == "pass" else _value_interval(v.gain, obj)
+        step = "" if row.kind in ("pass", "own") else _value_interval(v.step_gain, obj)
         contract = "-" if v.contract != v.contract else f"{v.contract:.1f}"
-        result = _value_interval(v.mean, v.low, v.high, obj)
-        out.append(f"  {_line_label(a, row):<24}{_share(v.declares[0]):>8}{contract:>9}{_share(v.raised[0]):>8}"
-                   f"{_share(v.made[0]):>8}{_share(v.conceded[0]):>9}  {result:<24}{gain:<24}"
+        result = _value_interval(v.mean, obj)
+        out.append(f"  {_line_label(a, row):<24}{_share(v.declares.value):>8}{contract:>9}{_share(v.raised.value):>8}"
+                   f"{_share(v.made.value):>8}{_share(v.conceded.value):>9}  {result:<24}{gain:<24}"
                    f"{step:<26}{'' if row.differs is None else row.differs:>7}")
     out.append("  declare: the deals in which you end up the declarer; contract: your mean final contract (after the "
                "talon); raised: contract above your winning bid, made and conceded: shares of the deals you declare; "
@@ -125,14 +125,15 @@ def advice_lines(advice: Advice) -> list[str]:
         shown_raise = False
         for row in a.contracts:
             if not row.biddable:
-                if all(e.p_make == 0 for e in row.estimates):
+                if all(e.make.value == 0 for e in row.estimates):
                     out.append(f"(from {row.contract} on: made in no sample)")
                     break
                 if not shown_raise:
                     out.append("-- above the bidding cap: only as a final contract, if the talon brings the "
                                "marriages --")
                     shown_raise = True
-            cells = [f"{e.p_make:6.3f} [{e.ci_low:.3f}, {e.ci_high:.3f}]  {e.ev_declare:+7.1f}" for e in row.estimates]
+            cells = [f"{e.make.value:6.3f} [{e.make.low:.3f}, {e.make.high:.3f}]  {e.ev.value:+7.1f}"
+                     for e in row.estimates]
             out.append(f"{row.contract:>8}  " + "  ".join(cells))
         else:
             if a.played_to is not None and a.played_to < a.raise_cap:
@@ -165,13 +166,13 @@ def _bid_or_none(b: int | None) -> str:
 def _recommendation_line(a: Advice) -> str:
     rec, obj = a.recommendation, a.objective
     p = rec.passing
-    passing = f"passing at every turn: {_value_interval(p.mean, p.low, p.high, obj)} a deal"
+    passing = f"passing at every turn: {_value_interval(p.mean, obj)} a deal"
     who = f"{rec.player} player, all seats; {obj}, {a.samples} deals"
     if not a.can_bid:
         return f"recommendation: pass (this hand cannot bid; {passing}; {who})"
     w = rec.beyond
     stop = ("" if w is None else
-            f"bid to {w.limit}: {_value_interval(w.gain, w.gain_low, w.gain_high, obj)} a deal against passing")
+            f"bid to {w.limit}: {_value_interval(w.gain, obj)} a deal against passing")
     if rec.line is None:
         if w is None and rec.untested_from is not None:
             return (f"recommendation ({who}): untested: fewer than {MIN_REACHED} sampled auctions reached "
@@ -185,19 +186,19 @@ def _recommendation_line(a: Advice) -> str:
     v = rec.line
     # The decision is the line gain (bidding up to X against passing at every turn, over all deals);
     # the step gain (bidding X where the auction reached it) is printed after it as information.
-    said = f"bid to {rec.bid}: {_value_interval(v.gain, v.gain_low, v.gain_high, obj)} a deal against passing"
-    if v.gain_low <= 0:
+    said = f"bid to {rec.bid}: {_value_interval(v.gain, obj)} a deal against passing"
+    if v.gain.low <= 0:
         said += " (the interval reaches 0: the sample does not tell this line from passing)"
     if w is not None:
         said += (f"; beyond {rec.bid}, bidding further "
-                 + ("lowers" if w.gain < v.gain else "does not raise") + f" the expected result ({stop})")
+                 + ("lowers" if w.gain.value < v.gain.value else "does not raise") + f" the expected result ({stop})")
     elif rec.untested_from is not None:
         said += (f"; higher bids are untested (fewer than {MIN_REACHED} sampled auctions reached "
                  f"{rec.untested_from} or above)")
     else:
         said += " (your bidding cap)"
     return (f"recommendation ({who}): {said}. Where the auction reached {rec.bid} ({v.reached} deals), bidding it "
-            f"rather than passing there: {_value_interval(v.step_gain, v.step_low, v.step_high, obj)}; {passing}")
+            f"rather than passing there: {_value_interval(v.step_gain, obj)}; {passing}")
 
 
 ADVICE_CSV_COLUMNS = ("line", "limit", "n", "mean", "low", "high", "gain", "gain_low", "gain_high", "declares",
@@ -218,8 +219,9 @@ def advice_csv(advice: Advice) -> str:
 
     for row in advice.lines:
         v = row.value
-        w.writerow([row.kind, v.limit if v.limit > 0 else "", v.n, num(v.mean), num(v.low), num(v.high), num(v.gain),
-                    num(v.gain_low), num(v.gain_high), num(v.declares[0]), num(v.made[0]), num(v.conceded[0]),
-                    num(v.raised[0]), num(v.contract), "" if row.differs is None else row.differs,
-                    num(v.step_gain), num(v.step_low), num(v.step_high), advice.objective, advice.line_player])
+        w.writerow([row.kind, v.limit if v.limit > 0 else "", v.n, num(v.mean.value), num(v.mean.low), num(v.mean.high),
+                    num(v.gain.value), num(v.gain.low), num(v.gain.high), num(v.declares.value), num(v.made.value),
+                    num(v.conceded.value), num(v.raised.value), num(v.contract),
+                    "" if row.differs is None else row.differs, num(v.step_gain.value), num(v.step_gain.low),
+                    num(v.step_gain.high), advice.objective, advice.line_player])
     return buf.getvalue()

@@ -20,9 +20,15 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from analysis.bids.results import BidTable, CheatRow, SeatAdvice
+    from analysis.stats import Estimate
 
 __all__ = ["seat_advice_words", "cheat_sheet_lines", "bid_table_lines", "bids_section", "bidding_summary",
            "METHOD_STYLE", "PIMC_POINTS_MIN_N", "plot_bid_make_rates", "plot_bid_methods"]
+
+
+def _parts(e: Estimate) -> tuple[float, float, float]:
+    """An estimate as the (value, low, high) the formatters take."""
+    return (e.value, e.low, e.high)
 
 
 def seat_advice_words(s: SeatAdvice) -> str:
@@ -38,9 +44,9 @@ def seat_advice_words(s: SeatAdvice) -> str:
                  f" (bid to {s.beyond}: {interval(s.beyond_gain, sign=True)})")
         return ("make the forced bid, then pass: no higher line beats passing" if s.forced
                 else "pass: no bidding line beats passing") + first
-    said = f"bid to {s.bid}: {interval(s.gain, s.gain_low, s.gain_high, sign=True)} a deal against passing"
+    said = f"bid to {s.bid}: {interval(*_parts(s.gain), sign=True)} a deal against passing"
     if s.beyond is not None:
-        more = "lowers" if s.beyond_gain < s.gain else "does not raise"
+        more = "lowers" if s.beyond_gain < s.gain.value else "does not raise"
         said += (f"; beyond {s.bid}, bidding further {more} the expected result "
                  f"(bid to {s.beyond}: {interval(s.beyond_gain, sign=True)})")
     elif s.untested_from is not None:
@@ -51,7 +57,7 @@ def seat_advice_words(s: SeatAdvice) -> str:
 
 
 def _risk_words(r: CheatRow) -> str:
-    made = [f"{b.bid} at least {1 - b.risk:.0%} of the time" for b in r.risks if b.bid is not None]
+    made = [f"{b.bid.value} at least {1 - b.risk:.0%} of the time" for b in r.risks if finite(b.bid.value)]
     return ("the learned declarer makes " + ", ".join(made)) if made else \
         f"the learned declarer makes no contract up to {r.bidding_cap} even {1 - r.risks[-1].risk:.0%} of the time"
 
@@ -75,7 +81,7 @@ def _detail_lines(rows: Sequence[CheatRow]) -> list[str]:
                 return "untested"
             return "forced bid, then pass" if s.forced else "pass"
         more = ", higher untested" if s.beyond is None and s.untested_from is not None else ""
-        return f"bid to {s.bid} ({interval(s.gain, s.gain_low, s.gain_high, sign=True)}{more})"
+        return f"bid to {s.bid} ({interval(*_parts(s.gain), sign=True)}{more})"
 
     return [f"  {r.hand_class} ({r.n:,}): " + "; ".join(f"{s.seat} {short(s)}" for s in r.seats)
             + f"  [{PLAYERS_SHORT[LINE_PLAYER]}]" for r in rows]
@@ -103,8 +109,8 @@ def bid_table_lines(result: BidTable) -> list[str]:
     for c in result.classes:
         if c.n < result.min_n:
             continue
-        cells = "".join(f"{r.p:>7.3f}" for r in c.learned if r.contract in shown)
-        at = {m: next(r.p for r in c.rates(m) if r.contract == beside) for m in ("heuristic", "dd")}
+        cells = "".join(f"{r.make.value:>7.3f}" for r in c.learned if r.contract in shown)
+        at = {m: next(r.make.value for r in c.rates(m) if r.contract == beside) for m in ("heuristic", "dd")}
         lines.append(f"{c.hand_class:<34}{c.n:>7,}  {PLAYERS_SHORT['learned']:<12}{cells}  {at['heuristic']:>16.3f}"
                      f"{at['dd']:>18.3f}")
     if result.comparison:
@@ -112,11 +118,12 @@ def bid_table_lines(result: BidTable) -> list[str]:
                      "deals: make-rate [95%]; learned minus pimc paired by deal; the pooled row clustered by deal; "
                      "Holm-corrected):")
         for row in result.comparison:
-            cells = "  ".join(f"{PLAYERS_SHORT[m]} {interval(*getattr(row, m), digits=3)}"
+            cells = "  ".join(f"{PLAYERS_SHORT[m]} {interval(*_parts(getattr(row, m)), digits=3)}"
                               for m in ("learned", "pimc"))
-            lines.append(f"  {row.contract:>8}: {cells}  learned − pimc {interval(*row.diff, digits=3, sign=True)}"
-                         f"{' DIFFER' if row.differ else ''}  (heuristic×3 {row.heuristic[0]:.3f}, double dummy "
-                         f"{row.dd[0]:.3f})")
+            diff = interval(*_parts(row.diff), digits=3, sign=True)
+            lines.append(f"  {row.contract:>8}: {cells}  learned − pimc {diff}{' DIFFER' if row.differ else ''}"
+                         f"  (heuristic×3 {row.heuristic.value:.3f}, double dummy "
+                         f"{row.dd.value:.3f})")
         differ = [r.contract for r in result.comparison if r.differ]
         lines.append("  " + (f"they differ at {', '.join(differ)} (Holm-corrected p < 0.05)" if differ else
                              "no difference at the 5% level after Holm's correction"))
@@ -144,11 +151,11 @@ def _seat_cell(s: SeatAdvice) -> str:
             return f"untested ({'forced bid; ' if s.forced else ''}few auctions reached {s.untested_from})"
         return "forced bid, then pass" if s.forced else "pass"
     more = "; higher untested" if s.beyond is None and s.untested_from is not None else ""
-    return f"bid to {s.bid}{more}: {num(s.gain, s.gain_low, s.gain_high, sign=True)}"
+    return f"bid to {s.bid}{more}: {num(*_parts(s.gain), sign=True)}"
 
 
 def _risk_cell(row: CheatRow) -> str:
-    return " / ".join(str(b.bid) if b.bid is not None else "none" for b in row.risks)
+    return " / ".join(str(b.bid.value) if finite(b.bid.value) else "none" for b in row.risks)
 
 
 def bids_section(s: BidTable, figs: list) -> list[str]:
@@ -209,9 +216,9 @@ def bids_section(s: BidTable, figs: list) -> list[str]:
         lines += markdown_table(["contract", "deals", "learned (all seats)", "pimc (all seats)",
                                  "learned − pimc (percentage points)", "Holm p", "heuristic (all seats)",
                                  "double dummy"],
-                                [[r.contract, f"{r.n:,}", pct(*r.learned), pct(*r.pimc),
-                                  num(*(100 * x for x in r.diff), sign=True), f"{r.p_holm:.3f}", pct(*r.heuristic),
-                                  pct(*r.dd)] for r in s.comparison])
+                                [[r.contract, f"{r.n:,}", pct(*_parts(r.learned)), pct(*_parts(r.pimc)),
+                                  num(*(100 * x for x in _parts(r.diff)), sign=True), f"{r.p_holm:.3f}",
+                                  pct(*_parts(r.heuristic)), pct(*_parts(r.dd))] for r in s.comparison])
         lines += [_comparison_reading(s), ""]
     else:
         lines += ["pimc played no deal of this table.", ""]
@@ -222,12 +229,12 @@ def bids_section(s: BidTable, figs: list) -> list[str]:
 def _comparison_reading(s: BidTable) -> str:
     differ = [r for r in s.comparison if r.differ]
     if not differ:
-        widest = max(max(abs(r.diff[1]), abs(r.diff[2])) for r in s.comparison if finite(r.diff[1])) \
-            if any(finite(r.diff[1]) for r in s.comparison) else math.nan
+        widest = max(max(abs(r.diff.low), abs(r.diff.high)) for r in s.comparison if finite(r.diff.low)) \
+            if any(finite(r.diff.low) for r in s.comparison) else math.nan
         return ("The learned player's make-rates do not differ from pimc's at the 5% level after Holm's correction"
                 + (f"; on these deals the differences could still be as large as {100 * widest:.0f} percentage "
                    "points." if finite(widest) else "."))
-    parts = [f"{r.contract} ({'higher' if r.diff[0] > 0 else 'lower'} by {100 * abs(r.diff[0]):.1f} percentage "
+    parts = [f"{r.contract} ({'higher' if r.diff.value > 0 else 'lower'} by {100 * abs(r.diff.value):.1f} percentage "
              "points)" for r in differ]
     return ("Where they differ (Holm-corrected p < 0.05), the learned player's make-rate is: " + "; ".join(parts)
             + ". Elsewhere the sample cannot tell them apart.")
@@ -240,7 +247,7 @@ def _reading_bids(s: BidTable) -> list[str]:
         return ["- The table is too small for a reading."]
     for seat in ("first", "second", "third"):
         bidding = [r for r in rows if r.seat(seat).bid is not None]
-        sure = [r for r in bidding if finite(r.seat(seat).gain_low) and r.seat(seat).gain_low > 0]
+        sure = [r for r in bidding if finite(r.seat(seat).gain.low) and r.seat(seat).gain.low > 0]
         out.append(f"- As **{seat} hand**, a bidding line beats passing in {len(bidding)} of the {len(rows)} classes "
                    f"shown; in {len(sure)} of them the gain's 95% interval lies wholly above 0.")
     bare = [r for r in rows if r.hand_class.startswith("no marriage")]
@@ -251,7 +258,7 @@ def _reading_bids(s: BidTable) -> list[str]:
     married = [(r, x) for r in rows for x in r.seats if x.bid is not None]
     for r, x in sorted(married, key=lambda rx: (-rx[1].bid, rx[0].hand_class))[:3]:
         out.append(f"- {r.hand_class.capitalize()}, {x.seat} hand: bid to **{x.bid}** "
-                   f"({num(x.gain, x.gain_low, x.gain_high, sign=True)} a deal against always passing, the most of "
+                   f"({num(*_parts(x.gain), sign=True)} a deal against always passing, the most of "
                    "its tested lines); the learned declarer "
                    f"makes {_risk_cell(r)} at 70% / 50%.")
     differ = [r.contract for r in s.comparison if r.differ]
@@ -349,12 +356,13 @@ def plot_bid_make_rates(result: BidTable, path: Path) -> None:
             shown += 1
             rates = [r for r in c.learned if r.contract <= PLOT_MAX_LEVEL]
             x = [r.contract for r in rates]
-            ax.plot(x, [r.p for r in rates], color=f"C{i}", label=f"{aces} ({c.n:,})")
-            ax.fill_between(x, [r.ci_low for r in rates], [r.ci_high for r in rates], color=f"C{i}", alpha=0.15)
+            ax.plot(x, [r.make.value for r in rates], color=f"C{i}", label=f"{aces} ({c.n:,})")
+            ax.fill_between(x, [r.make.low for r in rates], [r.make.high for r in rates], color=f"C{i}", alpha=0.15)
             if c.n_pimc >= PIMC_POINTS_MIN_N:
                 pts = [r for r in c.pimc if r.contract <= PLOT_MAX_LEVEL and (r.contract - x[0]) % 20 == 0]
-                err = [[max(0.0, r.p - r.ci_low) for r in pts], [max(0.0, r.ci_high - r.p) for r in pts]]
-                ax.errorbar([r.contract + 1.5 for r in pts], [r.p for r in pts], yerr=err, fmt="o",
+                err = [[max(0.0, r.make.value - r.make.low) for r in pts],
+                       [max(0.0, r.make.high - r.make.value) for r in pts]]
+                ax.errorbar([r.contract + 1.5 for r in pts], [r.make.value for r in pts], yerr=err, fmt="o",
                             color=f"C{i}", markerfacecolor="white", markersize=4, linewidth=0.8, capsize=2)
         ax.set_title(mclass)
         if not shown:
@@ -394,14 +402,15 @@ def plot_bid_methods(result: BidTable, path: Path) -> None:
             label, colour, style = METHOD_STYLE[m]
             curve = [r for r in rates if r.method == m]
             levels = [r.contract for r in curve]
-            ax.plot(levels, [r.p for r in curve], color=colour, linestyle=style, label=label,
+            ax.plot(levels, [r.make.value for r in curve], color=colour, linestyle=style, label=label,
                     linewidth=2 if m == "learned" else 1)
             if m == "learned":
-                ax.fill_between(levels, [r.ci_low for r in curve], [r.ci_high for r in curve], color=colour,
+                ax.fill_between(levels, [r.make.low for r in curve], [r.make.high for r in curve], color=colour,
                                 alpha=0.15)
         pimc = [r for r in rates if r.method == "pimc" and (r.contract - rates[0].contract) % 10 == 0]
-        ax.errorbar([r.contract for r in pimc], [r.p for r in pimc],
-                    yerr=[[max(0.0, r.p - r.ci_low) for r in pimc], [max(0.0, r.ci_high - r.p) for r in pimc]], fmt="o",
+        ax.errorbar([r.contract for r in pimc], [r.make.value for r in pimc],
+                    yerr=[[max(0.0, r.make.value - r.make.low) for r in pimc],
+                          [max(0.0, r.make.high - r.make.value) for r in pimc]], fmt="o",
                     color=METHOD_STYLE["pimc"][1], markersize=4, capsize=2, linewidth=0.8,
                     label=METHOD_STYLE["pimc"][0])
         ax.set_title(f"{group} ({n:,} deals)")

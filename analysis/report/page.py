@@ -104,7 +104,7 @@ def method_section(sections: dict, *, rules: list[str], compared: list[str], see
     sheet's stability and the commands that reproduce every figure."""
     bids: BidTable = sections["bids"]
     advised = [x for r in bids.cheat_sheet for x in r.seats if x.bid is not None]
-    sure = [x for x in advised if finite(x.gain_low) and x.gain_low > 0]
+    sure = [x for x in advised if finite(x.gain.low) and x.gain.low > 0]
     marriages: MarriageOdds = sections["marriages"]
     marriage_players = marriages.play[0].players if marriages.play else None
     r0 = rules[0]

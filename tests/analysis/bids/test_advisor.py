@@ -23,6 +23,7 @@ from analysis.bids.value import MIN_REACHED
 from analysis.deals import random_deals
 from analysis.present.advice import advice_csv, advice_lines
 from analysis.present.json_text import to_json
+from analysis.stats import stored_row
 from sim.engine import playouts
 from sim.game.bids_nb import auction_cap
 from sim.game.cards import parse_card, parse_hand
@@ -75,7 +76,7 @@ def test_dd_agrees_with_the_independent_estimate():
             if int(b) not in rows:
                 assert p_known == 0
                 continue
-            p = rows[int(b)].estimate("dd").p_make
+            p = rows[int(b)].estimate("dd").make.value
             pooled = (p * n + p_known * h["samples"]) / (n + h["samples"])
             se = math.sqrt(max(pooled * (1 - pooled), 1e-4) * (1 / n + 1 / h["samples"]))
             assert abs(p - p_known) <= 4 * se + 1e-9, (h["hand"], b, p, p_known)
@@ -171,9 +172,9 @@ def test_the_recommendation_beats_passing_by_the_numbers_printed_beside_it(hand,
 
 def test_a_forced_first_hand_bidding_only_the_forced_bid_is_passing():
     r = advisor.advise(hand=WEAK, samples=100, seed=2, methods="heuristic", threads=1)
-    assert r.forced_bid == 100 and r.line(100).differs == 0 and r.line(100).value.gain == 0
+    assert r.forced_bid == 100 and r.line(100).differs == 0 and r.line(100).value.gain.value == 0
     assert r.line(100).value.mean == r.pass_line.value.mean
-    assert r.pass_line.value.declares[0] > 0  # sometimes nobody outbids the forced bid: you declare 100
+    assert r.pass_line.value.declares.value > 0  # sometimes nobody outbids the forced bid: you declare 100
     assert any("(as forced 100, then pass: no sampled deal plays differently)" in ln for ln in advice_lines(r))
 
 
@@ -182,8 +183,8 @@ def test_objectives_race_and_own():
     own = advisor.advise(hand=HAND, samples=80, seed=6, seat="second", methods="heuristic", threads=1,
                          objective="own")
     naive = _naive_gains(HAND, "second", 80, 6, objective="own")[0]
-    assert {r.limit: r.value.gain for r in own.lines} == pytest.approx(naive)
-    assert [r.value.gain for r in race.lines] != [r.value.gain for r in own.lines]
+    assert {r.limit: r.value.gain.value for r in own.lines} == pytest.approx(naive)
+    assert [r.value.gain.value for r in race.lines] != [r.value.gain.value for r in own.lines]
     assert own.to_dict()["objective_means"] == "your score change"
 
 
@@ -196,7 +197,7 @@ def test_the_win_objective_is_a_hook_for_a_table_of_win_chances():
 
     r = advisor.advise(hand=HAND, samples=30, seed=1, methods="heuristic", objective="win", score=300,
                        win_chance=ahead, threads=1)
-    assert all(0 <= x.value.mean <= 1 for x in r.lines) and r.objective == "win"
+    assert all(0 <= x.value.mean.value <= 1 for x in r.lines) and r.objective == "win"
 
 
 def test_the_score_situation_reaches_the_deals():
@@ -208,7 +209,7 @@ def test_the_score_situation_reaches_the_deals():
     assert "scores before the deal: you 400, left 870, right 880 (on the barrel)" in advice_lines(r)
     # The left opponent 10 below the barrel: his climbs change the race against a zero situation.
     plain = advisor.advise(hand=HAND, samples=60, seed=3, seat="second", methods="heuristic", threads=1)
-    assert [x.value.mean for x in r.lines] != [x.value.mean for x in plain.lines]
+    assert [x.value.mean.value for x in r.lines] != [x.value.mean.value for x in plain.lines]
 
 
 @pytest.mark.parametrize("kwargs, words", [
@@ -266,10 +267,10 @@ def test_json_rows_and_monotone_probabilities(report):
 def test_expected_scores_and_risk_levels(report):
     for row in report.contracts:
         for x in row.estimates:
-            assert x.ev_declare == pytest.approx((2 * x.p_make - 1) * row.contract)
+            assert x.ev.value == pytest.approx((2 * x.make.value - 1) * row.contract)
     for m in report.methods:
-        ok = [r.contract for r in report.contracts if r.biddable and r.estimate(m).p_make >= 0.7]
-        half = [r.contract for r in report.contracts if r.biddable and r.estimate(m).p_make >= 0.5]
+        ok = [r.contract for r in report.contracts if r.biddable and r.estimate(m).make.value >= 0.7]
+        half = [r.contract for r in report.contracts if r.biddable and r.estimate(m).make.value >= 0.5]
         assert (report.risk_for(m).at_risk, report.risk_for(m).at_half) == (ok[-1], half[-1])
     text = advice_lines(report)
     assert any(ln.startswith("risk information, not the decision") for ln in text)
@@ -281,7 +282,7 @@ def test_on_the_barrel_small_contracts_score_nothing():
     for row in r.contracts:
         x = row.estimate("dd")
         if row.contract < 120:
-            assert x.ev_declare == pytest.approx(-(1 - x.p_make) * row.contract)
+            assert x.ev.value == pytest.approx(-(1 - x.make.value) * row.contract)
     assert r.situation.on_barrel
 
 
@@ -449,7 +450,7 @@ def test_to_polars_gives_the_lines_and_the_contracts(small):
     assert lines.columns == list(ADVICE_LINE_COLUMNS) and lines.height == len(small.lines)
     assert lines["line"].to_list()[:3] == ["pass", "own", "bid to"]
     assert lines["limit"].to_list()[:3] == [None, None, 100]
-    assert lines["gain"].to_list() == [r.value.gain for r in small.lines]
+    assert lines["gain"].to_list() == [r.value.gain.value for r in small.lines]
     csv = pl.read_csv(io.StringIO(advice_csv(small)))  # the CSV prints the lines
     assert csv["gain"].to_list() == pytest.approx(lines["gain"].to_list(), abs=1e-6)
     assert csv["reached"].to_list() == lines["differs"].to_list()
@@ -458,8 +459,9 @@ def test_to_polars_gives_the_lines_and_the_contracts(small):
     pairs = [(row, e) for row in small.contracts for e in row.estimates]
     assert df.height == len(pairs) == 2 * len(small.contracts) > 0
     for got, (row, e) in zip(df.iter_rows(named=True), pairs, strict=True):
-        assert got == {"contract": row.contract, "biddable": row.biddable, **{k: getattr(e, k) for k in
-                                                                            LEVEL_COLUMNS[2:]}}
+        assert got == {"contract": row.contract, "biddable": row.biddable, **stored_row(e)}
+        assert (got["p_make"], got["ci_low"], got["ci_high"]) == (e.make.value, e.make.low, e.make.high)
+        assert (got["ev_declare"], got["ev_ci_low"], got["ev_ci_high"]) == (e.ev.value, e.ev.low, e.ev.high)
     assert df["method"].to_list()[:2] == ["learned", "dd"]
     with pytest.raises(ValueError, match="lines or contracts"):
         small.to_polars("levels")
@@ -520,15 +522,15 @@ def test_declarer_scores_points_counts_each_samples_points():
     points = np.array([[156], [104], [90]])
     sit = playouts.Situation()
     [plain] = advisor._estimates("learned", made, [100], HouseRules(), sit, points)
-    assert plain.ev_declare == pytest.approx(100 / 3)
+    assert plain.ev.value == pytest.approx(100 / 3)
     [five] = advisor._estimates("learned", made, [100], HouseRules(declarer_scores="points"), sit, points)
-    assert five.ev_declare == pytest.approx(160 / 3) and five.p_make == pytest.approx(2 / 3)
-    assert five.ev_ci_low < five.ev_declare < five.ev_ci_high
+    assert five.ev.value == pytest.approx(160 / 3) and five.make.value == pytest.approx(2 / 3)
+    assert five.ev.low < five.ev.value < five.ev.high
     polish = HouseRules(declarer_scores="points", rounding="ten")
     [ten] = advisor._estimates("learned", made, [100], polish, sit, points)
-    assert ten.ev_declare == pytest.approx(160 / 3)
+    assert ten.ev.value == pytest.approx(160 / 3)
     [dd] = advisor._estimates("dd", made, [100], HouseRules(declarer_scores="points"), sit, None)
-    assert dd.ev_declare == pytest.approx(100 / 3)  # dd's figure is a level reached, not points
+    assert dd.ev.value == pytest.approx(100 / 3)  # dd's figure is a level reached, not points
 
 
 def test_rounding_decides_the_made_column_under_round_declarer():
@@ -549,10 +551,10 @@ def test_the_forced_bid_follows_forced_bid_seat():
     rules = HouseRules(forced_bid_seat="dealer")
     dealer = advisor.advise(hand=WEAK, rules=rules, samples=60, seed=2, seat="third", methods="heuristic", threads=1)
     first = advisor.advise(hand=WEAK, rules=rules, samples=60, seed=2, seat="first", methods="heuristic", threads=1)
-    assert dealer.forced_bid == 100 and dealer.pass_line.value.declares[0] > 0  # nobody outbids him at times
+    assert dealer.forced_bid == 100 and dealer.pass_line.value.declares.value > 0  # nobody outbids him at times
     assert dealer.recommendation.action in ("forced bid 100, then pass", "untested") or \
         dealer.recommendation.line is not None
-    assert first.forced_bid is None and first.pass_line.value.declares[0] == 0  # first hand may simply pass
+    assert first.forced_bid is None and first.pass_line.value.declares.value == 0  # first hand may simply pass
     assert "(third hand, forced to bid 100;" in advice_lines(dealer)[0]
     assert advice_lines(first)[0].startswith(f"hand {first.hand}  (first hand; rules ")
 
@@ -562,10 +564,10 @@ def test_the_dealer_plays_when_all_pass():
     r = advisor.advise(hand=WEAK, rules=rules, samples=40, seed=3, seat="third", methods="heuristic", threads=1)
     # His cap (120) is below min_bid, so he can never bid; but he declares 130 whenever both others pass.
     assert r.forced_bid is None and r.can_bid and r.contracts[0].contract == 130 and r.contracts[0].biddable
-    assert [x.kind for x in r.lines] == ["pass", "own"] and r.pass_line.value.declares[0] > 0
+    assert [x.kind for x in r.lines] == ["pass", "own"] and r.pass_line.value.declares.value > 0
     assert "declarer at 130 if both others pass: all_pass = dealer_plays" in advice_lines(r)[0]
     first = advisor.advise(hand=WEAK, rules=rules, samples=20, seed=3, seat="first", methods="heuristic", threads=1)
-    assert not first.can_bid and first.pass_line.value.declares[0] == 0
+    assert not first.can_bid and first.pass_line.value.declares.value == 0
 
 
 def test_the_ceiling_the_step_from_10_and_the_sitter_minimum_shape_the_lines():

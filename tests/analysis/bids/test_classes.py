@@ -96,15 +96,16 @@ def test_the_pooled_contracts_are_clustered_by_deal(tmp_path):
         shares[m] = share
         mean = sum(share) / len(share)
         half = z * statistics.stdev(share) / math.sqrt(len(share))
-        assert getattr(row, m) == pytest.approx((mean, max(0.0, mean - half), min(1.0, mean + half)))
+        e = getattr(row, m)
+        assert (e.value, e.low, e.high) == pytest.approx((mean, max(0.0, mean - half), min(1.0, mean + half)))
         k = sum(sum(x) for x in made)
         lo, hi = wilson_interval(k, len(made) * len(pooled))  # the 21 levels taken as independent: too narrow
         if 0 < mean < 1:
-            assert hi - lo < getattr(row, m)[2] - getattr(row, m)[1]
+            assert hi - lo < e.high - e.low
     diff = [a - b for a, b in zip(shares["learned"], shares["pimc"], strict=True)]
     mean = sum(diff) / len(diff)
     half = z * statistics.stdev(diff) / math.sqrt(len(diff))
-    assert row.diff == pytest.approx((mean, mean - half, mean + half))
+    assert (row.diff.value, row.diff.low, row.diff.high) == pytest.approx((mean, mean - half, mean + half))
 
 
 def _race(changes):
@@ -149,25 +150,25 @@ def test_every_advice_beats_passing_by_the_numbers_printed_beside_it(table1500, 
                 steps[limits[k]] = (len(reached), sum(value(d, k) - value(d, k - 1) for d in reached) / len(reached)
                                     if reached else math.nan)
             assert [v.limit for v in s.lines] == limits
-            assert s.pass_value == pytest.approx(sum(value(d, 0) for d in deals) / len(deals))
+            assert s.passing.value == pytest.approx(sum(value(d, 0) for d in deals) / len(deals))
             # Each line "bid up to b" against always passing, over all the class's deals.
             gains = {limits[k]: (steps[limits[k]][0], sum(value(d, k) - value(d, 0) for d in deals) / len(deals))
                      for k in range(1, len(limits))}
-            assert [v.gain for v in s.lines[1:]] == pytest.approx([g for _, g in gains.values()])
+            assert [v.gain.value for v in s.lines[1:]] == pytest.approx([g for _, g in gains.values()])
             # The twin decides on the table's own gains (equal to the loops' above), so that a tie is
             # not broken by the last bit of a sum taken in another order.
-            gains = {v.limit: (gains[v.limit][0], v.gain) for v in s.lines[1:]}
+            gains = {v.limit: (gains[v.limit][0], v.gain.value) for v in s.lines[1:]}
             tested = levels_tested(gains, MIN_REACHED)
             assert s.bid == advised_bid(gains, MIN_REACHED)
             assert s.beyond == first_above(gains, MIN_REACHED, s.bid)
             if s.beyond is not None:  # the beyond line gains no more than X's (than passing)
                 assert s.beyond_gain == pytest.approx(gains[s.beyond][1])
-                assert s.beyond_gain <= (s.gain if s.bid is not None else 0)
+                assert s.beyond_gain <= (s.gain.value if s.bid is not None else 0)
             if s.bid is None:
-                assert math.isnan(s.gain) and all(g <= 0 for _, g in tested)
+                assert math.isnan(s.gain.value) and all(g <= 0 for _, g in tested)
             else:
                 advised += 1
-                assert (s.reached, s.gain) == (steps[s.bid][0], pytest.approx(gains[s.bid][1]))
-                assert s.gain > 0 and s.gain_low <= s.gain <= s.gain_high
-                assert all(g <= s.gain + 1e-9 for _, g in tested)  # the highest line gain of the tested lines
+                assert (s.reached, s.gain.value) == (steps[s.bid][0], pytest.approx(gains[s.bid][1]))
+                assert s.gain.value > 0 and s.gain.low <= s.gain.value <= s.gain.high
+                assert all(g <= s.gain.value + 1e-9 for _, g in tested)  # the highest line gain of the tested lines
     assert advised  # some class is worth bidding in some seat

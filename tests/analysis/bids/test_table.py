@@ -232,7 +232,7 @@ def test_to_polars_tables(bids_command):
         row = classes.filter((pl.col("method") == method) & (pl.col("contract") == 120)).row(0, named=True)
         curve = result.curve(row["hand_class"])
         rate = next(r for r in curve.rates(method) if r.contract == 120)
-        assert (row["k"], row["n"], row["p"]) == (rate.k, rate.n, rate.p)
+        assert (row["k"], row["n"], row["p"]) == (rate.k, rate.n, rate.make.value)
         assert row["players"] == PLAYERS[method]
         in_class = stored.with_columns(hand_class=class_expr()).filter(pl.col("hand_class") == row["hand_class"])
         j = result.levels.index(120)
@@ -242,7 +242,7 @@ def test_to_polars_tables(bids_command):
     assert sheet["bid_at_risk_0.3"].dtype == pl.Int64 and sheet["bid"].dtype == pl.Int64
     assert set(sheet["seat"]) == set(SEAT_NAMES) and set(sheet["players"]) == {PLAYERS["learned"]}
     first = result.cheat_sheet[0].seats[0]
-    assert sheet.row(0, named=True)["gain"] == first.gain or math.isnan(first.gain)
+    assert sheet.row(0, named=True)["gain"] == first.gain.value or math.isnan(first.gain.value)
     lines = result.to_polars(table="lines")
     assert lines.height == sum(len(s.lines) for r in result.cheat_sheet + result.detail for s in r.seats)
     compared = result.to_polars(table="comparison")

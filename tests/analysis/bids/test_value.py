@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from reference_bid_value import advised_bid, first_above
 
 from analysis.bids.value import MIN_REACHED, LineValue, line_outcome, line_values, recommended
+from analysis.stats import Estimate, stored_row
 from sim.engine.playouts import LINE_COLUMNS, PASS_LINE
 
 C = {name: i for i, name in enumerate(LINE_COLUMNS)}
@@ -42,10 +43,10 @@ def test_race_objective_and_the_recommendation_beats_passing():
     assert (line_outcome(lines, "own") == lines[..., C["change0"]]).all()
     values = line_values(lines, [PASS_LINE, 120, 160])
     by = {v.limit: v for v in values}
-    assert by[PASS_LINE].gain == 0 and by[PASS_LINE].declares[0] == 0
-    assert by[120].declares[0] == 1 and by[120].made[0] == 0.5 and by[120].raised[0] == 0.5
+    assert by[PASS_LINE].gain.value == 0 and by[PASS_LINE].declares.value == 0
+    assert by[120].declares.value == 1 and by[120].made.value == 0.5 and by[120].raised.value == 0.5
     assert by[120].contract == 130
-    assert by[120].gain == pytest.approx(((105 - (-45)) + (-165 - 70)) / 2)
+    assert by[120].gain.value == pytest.approx(((105 - (-45)) + (-165 - 70)) / 2)
 
 
 def _stepped(gains, start=100, n=40):
@@ -67,15 +68,15 @@ def _check_against_the_twin(values):
     """The verdict is the twin's, X's line gain is positive and the highest of the tested lines,
     and ``beyond`` is the first tested level above X, its line gain at most X's."""
     verdict = recommended(values)
-    data = {v.limit: (v.reached, v.gain) for v in values if v.limit > 0}
+    data = {v.limit: (v.reached, v.gain.value) for v in values if v.limit > 0}
     assert verdict.bid == advised_bid(data, MIN_REACHED)
     tested = [v for v in values if v.tested]
     if verdict.line is not None:
-        assert verdict.line.tested and verdict.line.gain > 0
-        assert all(v.gain <= verdict.line.gain for v in tested)
+        assert verdict.line.tested and verdict.line.gain.value > 0
+        assert all(v.gain.value <= verdict.line.gain.value for v in tested)
     assert (None if verdict.beyond is None else verdict.beyond.limit) == first_above(data, MIN_REACHED, verdict.bid)
     if verdict.beyond is not None:
-        assert verdict.beyond.gain <= (verdict.line.gain if verdict.line is not None else 0)
+        assert verdict.beyond.gain.value <= (verdict.line.gain.value if verdict.line is not None else 0)
     return verdict
 
 
@@ -85,19 +86,19 @@ def test_the_recommendation_is_the_tested_line_that_gains_most_over_passing():
     lines, limits = _stepped([(40, 30), (35, 10), (32, -5), (40, 50)])
     values = line_values(lines, limits, objective="own")
     by = {v.limit: v for v in values}
-    assert (by[105].reached, by[105].step_gain) == (35, 10)
-    assert by[115].gain == pytest.approx(30 + 10 * 35 / 40 - 5 * 32 / 40 + 50)
+    assert (by[105].reached, by[105].step_gain.value) == (35, 10)
+    assert by[115].gain.value == pytest.approx(30 + 10 * 35 / 40 - 5 * 32 / 40 + 50)
     verdict = _check_against_the_twin(values)
     assert verdict.bid == 115 and verdict.beyond is None and verdict.untested_from is None
     # The line gains add up the step gains, weighted by how often each level is reached.
     for v in values:
         if v.limit > 100:
             below = by[v.limit - 5]
-            assert v.gain - below.gain == pytest.approx(v.step_gain * v.reached / v.n)
+            assert v.gain.value - below.gain.value == pytest.approx(v.step_gain.value * v.reached / v.n)
     # A loss on a level reached often enough stops there: 105 gains most, 110 beyond it gains less.
     lines, limits = _stepped([(40, 30), (35, 10), (32, -5), (40, -50)])
     verdict = _check_against_the_twin(line_values(lines, limits, objective="own"))
-    assert verdict.bid == 105 and verdict.beyond.limit == 110 and verdict.beyond.step_gain == -5
+    assert verdict.bid == 105 and verdict.beyond.limit == 110 and verdict.beyond.step_gain.value == -5
     # A level reached in too few deals is never advised, though it counts inside the lines above it;
     # nothing tested above X: untested.
     lines, limits = _stepped([(40, 30), (5, -50), (40, 10), (3, 100)])
@@ -118,7 +119,7 @@ def _old_rule(values):
     not positive."""
     bid = None
     for v in sorted((v for v in values if v.tested), key=lambda v: v.limit):
-        if not v.step_gain > 0:
+        if not v.step_gain.value > 0:
             break
         bid = v.limit
     return bid
@@ -133,13 +134,13 @@ def test_a_rarely_reached_noisy_level_no_longer_stops_the_advice():
     lines, limits = _stepped(list(steps.values()), start=110, n=2000)
     values = line_values(lines, limits, objective="own")
     by = {v.limit: v for v in values}
-    assert all((by[b].reached, by[b].step_gain) == (r, g) for b, (r, g) in steps.items() if r)
+    assert all((by[b].reached, by[b].step_gain.value) == (r, g) for b, (r, g) in steps.items() if r)
     assert _old_rule(values) == 110  # stopped by 115, reached in 58 deals
     verdict = _check_against_the_twin(values)
     assert verdict.bid == 135 and verdict.beyond.limit == 140
     expected = sum(g * r for b, (r, g) in steps.items() if b <= 135) / 2000
-    assert by[135].gain == pytest.approx(expected) and by[130].gain < by[135].gain
-    assert by[140].gain < by[135].gain and by[150].gain < by[140].gain
+    assert by[135].gain.value == pytest.approx(expected) and by[130].gain.value < by[135].gain.value
+    assert by[140].gain.value < by[135].gain.value and by[150].gain.value < by[140].gain.value
 
 
 @settings(max_examples=200, deadline=None)
@@ -157,10 +158,9 @@ def test_the_rule_matches_its_naive_twin(levels):
 
 
 def _value(limit, reached, gain):
-    nan3 = (math.nan, math.nan, math.nan)
-    return LineValue(limit=limit, n=1000, mean=gain, low=math.nan, high=math.nan, gain=gain, gain_low=math.nan,
-                     gain_high=math.nan, declares=nan3, made=nan3, conceded=nan3, contract=math.nan, raised=nan3,
-                     reached=reached)
+    nan, point = Estimate.none(), Estimate(gain, math.nan, math.nan)
+    return LineValue(limit=limit, n=1000, mean=point, gain=point, declares=nan, made=nan, conceded=nan,
+                     contract=math.nan, raised=nan, reached=reached)
 
 
 def test_objectives_are_checked():
@@ -171,3 +171,19 @@ def test_objectives_are_checked():
         line_outcome(lines, "score")
     chance = line_outcome(lines, "win", win_chance=lambda a, b, c: (a > b).astype(float))
     assert chance.tolist() == [[0.0, 1.0]]
+
+
+def test_a_line_is_spelled_under_the_names_the_table_has_always_used():
+    """Each interval of a line is an ``Estimate``; its JSON (``to_dict``) keeps the table's keys in
+    their order, each share a (share, low, high) triple, and its stored row the flat columns."""
+    lines = _lines([[(0, 0, 0), (0, 0, 0), (0, 0, 0)], [(10, 0, 0), (-20, 0, 0), (30, 0, 0)]])
+    v = line_values(lines, [PASS_LINE, 120])[1]
+    assert isinstance(v.gain, Estimate) and v.declares == Estimate.share(0, 3)
+    row = v.to_dict()
+    assert list(row) == ["limit", "n", "mean", "low", "high", "gain", "gain_low", "gain_high", "declares", "made",
+                         "conceded", "contract", "raised", "reached", "step_gain", "step_low", "step_high"]
+    assert (row["gain"], row["gain_low"], row["gain_high"]) == (v.gain.value, v.gain.low, v.gain.high)
+    assert row["declares"] == (v.declares.value, v.declares.low, v.declares.high)
+    assert row["step_gain"] == v.step_gain.value and v.reached == 3
+    flat = stored_row(v)
+    assert list(flat)[8:11] == ["declares", "declares_low", "declares_high"] and flat["mean"] == v.mean.value
