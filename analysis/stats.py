@@ -1,4 +1,5 @@
-"""The statistics every analysis uses, each defined once: the 95% normal quantile, intervals for
+"""The statistics every analysis uses, each defined once: the 95% normal quantile, the one shape of
+a measured quantity with its interval (``Estimate``, and how a stored row spells it), intervals for
 proportions, means and ratios of sums over clusters, paired differences of ratios, two-sided
 p-values, Holm's correction and Pearson's chi-square test of counts against exact chances."""
 
@@ -14,7 +15,7 @@ from typing import Any
 import numpy as np
 
 __all__ = ["Z95", "Estimate", "ESTIMATE_COLUMNS", "estimate_field", "stored_row",
-           "wilson_interval", "clustered_share_interval", "Rate", "wilson_rate", "mean_interval",
+           "wilson_interval", "clustered_share_interval", "mean_interval",
            "RatioOfSums", "PairedRatioSums", "two_sided_p", "holm", "json_ready", "chi2_sf", "MIN_EXPECTED",
            "ChiSquare", "chi_square_gof"]
 
@@ -104,15 +105,6 @@ def stored_row(record: Any) -> dict[str, Any]:
         else:
             row.update(value.columns(*names))
     return row
-
-
-Rate = tuple[float, float, float]
-"""A share with its Wilson 95% interval: (share, low, high); the share NaN when nothing counts."""
-
-
-def wilson_rate(successes: int, n: int) -> Rate:
-    """``successes / n`` with its Wilson 95% interval (all NaN when ``n`` is 0)."""
-    return (successes / n if n else math.nan, *wilson_interval(successes, n))
 
 
 def clustered_share_interval(share: float, se: float, trials: float, z: float = Z95) -> tuple[float, float]:

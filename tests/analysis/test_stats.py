@@ -23,7 +23,6 @@ from analysis.stats import (
     stored_row,
     two_sided_p,
     wilson_interval,
-    wilson_rate,
 )
 
 
@@ -77,11 +76,6 @@ def test_ratio_of_sums_matches_its_linearisation_computed_directly():
     got = ratio.interval()
     assert got["mean"] == pytest.approx(r) and got["se"] == pytest.approx(se, rel=1e-9)
     assert got["ci_high"] - got["mean"] == pytest.approx(Z95 * se)
-
-
-def test_wilson_rate_is_the_share_beside_its_wilson_interval():
-    assert wilson_rate(3, 10) == (0.3, *wilson_interval(3, 10))
-    assert all(math.isnan(x) for x in wilson_rate(0, 0))
 
 
 def test_chi2_sf_known_answers():
