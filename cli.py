@@ -495,7 +495,7 @@ def tables_strategy(
     """Strategy in play: raising after the talon, conceding (and what it saves, on the same deals), the
     discard, marriage order, defence, seats and the score situation, from the players' own games."""
     from analysis.present.strategy import plot_strategy, strategy_lines
-    from analysis.strategy import strategy as run
+    from analysis.strategy.study import strategy as run
 
     _played_analysis(run, plot_strategy, strategy_lines, unit="unit", as_json=as_json,
                      scheduler=scheduler, cluster=cluster, workers=workers, games=games, deals=deals, rules=rules,

@@ -25,11 +25,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
+import polars as pl
 
 from analysis.analysis_dir import RULE_SPECS, rules_folder, rules_label, same_rules
 from analysis.measures import episodes
 from analysis.players import learned_weights, players_or_default
-from analysis.stats import Z95, PairedRatioSums, holm, two_sided_p
+from analysis.stats import Z95, Estimate, PairedRatioSums, estimate_field, holm, stored_row, two_sided_p
 from analysis.stored import FINGERPRINT, holds_out
 from analysis.study import Plan, Played, compared_on, identity, run_study
 from sim import InputError, __version__, arguments
@@ -40,8 +41,6 @@ from sim.game.rules import load_rules
 from sim.runs import read_run_metadata, read_shard, scan_games, verify_run
 
 if TYPE_CHECKING:
-    import polars as pl
-
     from sim.runs.backend import Backend
     from sim.runs.progress import Progress
 
@@ -119,7 +118,8 @@ class ComparisonRow:
     - ``metric``: what is measured, e.g. "game length (deals)", "win rate, seat 0";
     - ``rules``: the label of the rule set compared with the first, e.g. "2-short";
     - ``first``: the metric under the first rule set; ``value``: under this one;
-    - ``diff``: ``value - first``; ``ci_low``, ``ci_high``: its paired 95% interval (delta method);
+    - ``diff``: ``value - first`` with its paired 95% interval (delta method), an ``Estimate``
+      over ``n_games`` stored as the columns ``diff``, ``ci_low``, ``ci_high``;
     - ``p``: the two-sided p-value of ``diff``; ``n_games``: the games paired;
     - ``p_holm``: ``p`` adjusted by Holm's step-down over every row of the comparison;
     - ``significant``: ``p_holm < 0.05`` (family-wise error 5%).
@@ -129,9 +129,7 @@ class ComparisonRow:
     rules: str
     first: float
     value: float
-    diff: float
-    ci_low: float
-    ci_high: float
+    diff: Estimate = estimate_field("diff", "ci_low", "ci_high")
     p: float
     n_games: int
     p_holm: float
@@ -182,9 +180,10 @@ def compare_runs(runs: dict[str, Path], *,
                 left_out.append(f"{name} ({k})")
                 continue
             p = two_sided_p(r["diff"], se)
-            rows.append({"metric": name, "rules": k, "first": r["a"], "value": r["x"], "diff": r["diff"],
-                         "ci_low": r["diff"] - Z95 * se, "ci_high": r["diff"] + Z95 * se, "p": p,
-                         "n_games": sums[(name, k)].n})
+            n = sums[(name, k)].n
+            diff = Estimate(r["diff"], r["diff"] - Z95 * se, r["diff"] + Z95 * se, n=n)
+            rows.append({"metric": name, "rules": k, "first": r["a"], "value": r["x"], "diff": diff, "p": p,
+                         "n_games": n})
     adjusted = holm([r["p"] for r in rows])
     out = tuple(ComparisonRow(**r, p_holm=q, significant=bool(q < 0.05)) for r, q in zip(rows, adjusted, strict=True))
     return out, tuple(left_out)
@@ -235,14 +234,13 @@ class Comparison:
     provenance: dict
 
     def to_polars(self) -> pl.DataFrame:
-        """The rows as the table stored in ``compare.parquet``: one column a ``ComparisonRow`` field."""
-        import polars as pl
-
-        return pl.DataFrame([dataclasses.asdict(r) for r in self.rows])
+        """The rows as the table stored in ``compare.parquet``: one column a ``ComparisonRow`` field
+        (three for its difference with its interval)."""
+        return pl.DataFrame([stored_row(r) for r in self.rows])
 
     def to_dict(self) -> dict:
         """The stored metadata and the rows (one dict a row), as ``--json`` prints them."""
-        return {**self.provenance, "rows": [dataclasses.asdict(r) for r in self.rows]}
+        return {**self.provenance, "rows": [stored_row(r) for r in self.rows]}
 
 
 @holds_out()

@@ -37,13 +37,22 @@ import itertools
 import json
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
+import polars as pl
 
 from analysis.analysis_dir import NoResultError, file_label, short_hash
 from analysis.players import TOURNAMENT_PLAYERS, learned_weights
-from analysis.stats import RatioOfSums, clustered_share_interval, holm, two_sided_p
+from analysis.stats import (
+    Estimate,
+    RatioOfSums,
+    clustered_share_interval,
+    estimate_field,
+    holm,
+    stored_row,
+    two_sided_p,
+)
 from analysis.stored import FINGERPRINT, holds_out
 from analysis.study import Plan, Played, compared_on, finished_games, identity, run_study
 from sim import InputError, __version__, arguments
@@ -56,8 +65,6 @@ from sim.players.registry import PARAMETERISED_PLAYERS, is_learned, parse_player
 from sim.runs import verify_run
 
 if TYPE_CHECKING:
-    import polars as pl
-
     from sim.game.rules import HouseRules
     from sim.players.params import HeuristicParams
     from sim.runs.backend import Backend
@@ -80,23 +87,29 @@ ROLE_SHARES = ("declarer share", "make-rate", "concession rate")
 
 
 # ---- the result ----------------------------------------------------------------------------------
+def _role_field(name: str) -> Any:
+    """A role metric's field: an ``Estimate`` stored as ``name``, ``name_ci_low``, ``name_ci_high``."""
+    return estimate_field(name, f"{name}_ci_low", f"{name}_ci_high")
+
+
 @dataclasses.dataclass(frozen=True)
 class PlayerRow:
     """One player's row of the ranking, as stored in ``tournament.parquet``: values with their 95%
-    intervals over the game (or deal) numbers. A value never observed (a role the player never had:
-    it never declared, say) is None, stored as null.
+    intervals over the game (or deal) numbers, each an ``Estimate`` (its ``n`` the game or deal
+    numbers) stored as three columns. A value never observed (a role the player never had: it
+    never declared, say) is None, its three columns stored as null.
 
     - ``player``: its label, its place in the order given and its type or file name
       (``1-heuristic``, ``2-cautious``);
     - ``type``: its player type as the engine knows it (``heuristic``, ``learned:PATH``);
-    - ``score_per_deal`` with ``score_per_deal_ci_low`` and ``score_per_deal_ci_high``: its points
-      per deal played (with ``deals``, the points per deal the players are ranked by);
+    - ``score_per_deal`` (stored with ``score_per_deal_ci_low`` and ``score_per_deal_ci_high``): its
+      points per deal played (with ``deals``, the points per deal the players are ranked by);
     - ``games`` (whole games) or ``deals`` (independent deals), the other None: how many game (or
       deal) numbers the intervals are over;
-    - whole games only, else None: ``win_share`` with ``win_ci_low`` and ``win_ci_high`` (its
-      duplicate share of the games won, the ranking's measure) and ``final_score`` with
-      ``score_ci_low`` and ``score_ci_high`` (its duplicate mean final score);
-    - its play by role, each with ``<name>_ci_low`` and ``<name>_ci_high``: ``declarer_share`` (its
+    - whole games only, else None: ``win_share`` (stored with ``win_ci_low`` and ``win_ci_high``: its
+      duplicate share of the games won, the ranking's measure) and ``final_score`` (stored with
+      ``score_ci_low`` and ``score_ci_high``: its duplicate mean final score);
+    - its play by role, each stored with ``<name>_ci_low`` and ``<name>_ci_high``: ``declarer_share`` (its
       share of the deals as declarer), ``make_rate`` (of its contracts played out),
       ``concession_rate`` (of its contracts), ``mean_contract``, ``declarer_points_per_deal`` and
       ``defender_points_per_deal`` (the deal's result in its seat, before the barrel);
@@ -105,41 +118,23 @@ class PlayerRow:
 
     player: str
     type: str
-    score_per_deal: float
-    score_per_deal_ci_low: float
-    score_per_deal_ci_high: float
+    score_per_deal: Estimate = estimate_field("score_per_deal", "score_per_deal_ci_low", "score_per_deal_ci_high")
     games: int | None
     deals: int | None
-    win_share: float | None
-    win_ci_low: float | None
-    win_ci_high: float | None
-    final_score: float | None
-    score_ci_low: float | None
-    score_ci_high: float | None
-    declarer_share: float | None
-    declarer_share_ci_low: float | None
-    declarer_share_ci_high: float | None
-    make_rate: float | None
-    make_rate_ci_low: float | None
-    make_rate_ci_high: float | None
-    concession_rate: float | None
-    concession_rate_ci_low: float | None
-    concession_rate_ci_high: float | None
-    mean_contract: float | None
-    mean_contract_ci_low: float | None
-    mean_contract_ci_high: float | None
-    declarer_points_per_deal: float | None
-    declarer_points_per_deal_ci_low: float | None
-    declarer_points_per_deal_ci_high: float | None
-    defender_points_per_deal: float | None
-    defender_points_per_deal_ci_low: float | None
-    defender_points_per_deal_ci_high: float | None
+    win_share: Estimate | None = estimate_field("win_share", "win_ci_low", "win_ci_high")
+    final_score: Estimate | None = estimate_field("final_score", "score_ci_low", "score_ci_high")
+    declarer_share: Estimate | None = _role_field("declarer_share")
+    make_rate: Estimate | None = _role_field("make_rate")
+    concession_rate: Estimate | None = _role_field("concession_rate")
+    mean_contract: Estimate | None = _role_field("mean_contract")
+    declarer_points_per_deal: Estimate | None = _role_field("declarer_points_per_deal")
+    defender_points_per_deal: Estimate | None = _role_field("defender_points_per_deal")
     params: str
 
     def to_dict(self) -> dict:
         """The row as stored: the columns of its mode only (no win share or final score with deals)."""
         left_out = _DEALS_ONLY if self.deals is None else _GAMES_ONLY
-        return {k: v for k, v in dataclasses.asdict(self).items() if k not in left_out}
+        return {k: v for k, v in stored_row(self).items() if k not in left_out}
 
 
 _GAMES_ONLY = ("games", "win_share", "win_ci_low", "win_ci_high", "final_score", "score_ci_low", "score_ci_high")
@@ -152,8 +147,8 @@ class PairRow:
     per deal with ``deals``) over the game (or deal) numbers.
 
     - ``player``, ``against``: their labels (``player`` named first);
-    - ``diff``: the mean difference, ``player``'s minus ``against``'s, with its 95% interval
-      ``ci_low``, ``ci_high``;
+    - ``diff``: the mean difference, ``player``'s minus ``against``'s, with its 95% interval (an
+      ``Estimate``, stored as ``diff``, ``ci_low``, ``ci_high``);
     - ``p``: the paired t-test's two-sided p-value (normal), and ``p_holm`` corrected by Holm's
       method over every pair;
     - ``significant``: ``p_holm`` below 0.05.
@@ -161,15 +156,13 @@ class PairRow:
 
     player: str
     against: str
-    diff: float
-    ci_low: float
-    ci_high: float
+    diff: Estimate = estimate_field("diff", "ci_low", "ci_high")
     p: float
     p_holm: float
     significant: bool
 
     def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
+        return stored_row(self)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -214,8 +207,6 @@ class TournamentResult:
     def to_polars(self, table: Literal["players", "pairs"] = "players") -> pl.DataFrame:
         """The players' rows (``"players"``: the table stored in ``table_path``, its rows and
         dtypes) or the pairs (``"pairs"``) as a DataFrame."""
-        import polars as pl
-
         if table == "players":
             return pl.DataFrame([r.to_dict() for r in self.players])
         if table == "pairs":
@@ -497,8 +488,6 @@ def _chunk(plan: _Plan, shards: dict, c: int) -> tuple[np.ndarray, np.ndarray, n
     """Chunk ``c`` of every run summed by player (index) over the seatings, one value a game (or
     deal) number: (duplicate share of wins, duplicate final score or deal points, deals played
     over all seatings, {(player, role metric): [N_g, D_g]}, deals with a declarer)."""
-    import polars as pl
-
     n, mode = len(plan.labels), plan.mode
     tables = {t: pl.read_parquet(shards[t][mode][c], columns=None if mode == "games" else _DEAL_COLUMNS[n])
               .sort("game") for t in plan.specs}
@@ -549,18 +538,15 @@ def _player_rows(plan: _Plan, sums: _Sums) -> tuple[PlayerRow, ...]:
             r = sums.roles[(lab, name)].interval()
             if name in ROLE_SHARES and r["mean"] == r["mean"]:  # the denominators' total: the trials
                 r["ci_low"], r["ci_high"] = clustered_share_interval(r["mean"], r["se"], sums.roles[(lab, name)].sd)
-            key = name.replace(" ", "_").replace("-", "_")
-            # A role the player never had (it never declared, say): nothing observed, None.
-            roles.update({key: _observed(r["mean"]), f"{key}_ci_low": _observed(r["ci_low"]),
-                          f"{key}_ci_high": _observed(r["ci_high"])})
+            # A role the player never had (it never declared, say): nothing observed, None. (An
+            # observed role has its interval: a tournament has two game numbers or more.)
+            roles[name.replace(" ", "_").replace("-", "_")] = None if math.isnan(r["mean"]) else _estimate(r)
         rows.append(PlayerRow(
-            player=lab, type=kind, score_per_deal=d["mean"], score_per_deal_ci_low=d["ci_low"],
-            score_per_deal_ci_high=d["ci_high"], games=w["n"] if games else None, deals=None if games else d["n"],
-            win_share=w["mean"] if games else None, win_ci_low=w["ci_low"] if games else None,
-            win_ci_high=w["ci_high"] if games else None, final_score=s["mean"] if games else None,
-            score_ci_low=s["ci_low"] if games else None, score_ci_high=s["ci_high"] if games else None, **roles,
+            player=lab, type=kind, score_per_deal=_estimate(d), games=w["n"] if games else None,
+            deals=None if games else d["n"], win_share=_estimate(w) if games else None,
+            final_score=_estimate(s) if games else None, **roles,
             params=json.dumps(prm.to_dict()) if kind in PARAMETERISED_PLAYERS else ""))
-    rows.sort(key=lambda r: -(r.win_share if games else r.score_per_deal))
+    rows.sort(key=lambda r: -(r.win_share.value if games else r.score_per_deal.value))
     return tuple(rows)
 
 
@@ -572,13 +558,13 @@ def _pair_rows(plan: _Plan, sums: _Sums) -> tuple[PairRow, ...]:
     for (a, b), mom in sums.pair_diff.items():
         d = mom.interval()
         found.append((plan.labels[a], plan.labels[b], d, two_sided_p(d["mean"], d["se"])))
-    return tuple(PairRow(player=a, against=b, diff=d["mean"], ci_low=d["ci_low"], ci_high=d["ci_high"], p=p,
-                         p_holm=q, significant=bool(q == q and q < 0.05))
+    return tuple(PairRow(player=a, against=b, diff=_estimate(d), p=p, p_holm=q, significant=bool(q == q and q < 0.05))
                  for (a, b, d, p), q in zip(found, holm([p for *_, p in found]), strict=True))
 
 
-def _observed(x: float) -> float | None:
-    return None if math.isnan(x) else x
+def _estimate(interval: dict) -> Estimate:
+    """A ``RatioOfSums.interval()`` as an ``Estimate`` over its game (or deal) numbers."""
+    return Estimate(interval["mean"], interval["ci_low"], interval["ci_high"], n=interval["n"])
 
 
 # The deal columns role_metrics reads (plays and hands are left on disk).

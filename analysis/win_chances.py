@@ -47,6 +47,12 @@ paired difference's 95% interval clustered by game, the same on end-game situati
 with its 95% interval clustered by game). **Checks** (``Checks``): every chance lies in [0, 1]; the
 three seats' chances of one situation sum to about 1; the chance rises with one's own score and
 falls with an opponent's between neighbouring dense cells.
+
+**One file.** The module stays whole though it is longer than the ~600 lines a module is cut at:
+its parts (the grid, the observations, the fit, the validation and the checks, the study) are the
+steps of one estimate, sharing its cell layout (``Grid``, ``_cell``) and the constants above, and
+the study is their one caller outside the tests; cut apart, each file would need the others'
+layout, and this account of the method would have no one place.
 """
 
 from __future__ import annotations
@@ -59,25 +65,30 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
+import polars as pl
 
+from analysis.analysis_dir import NoResultError, read_table_metadata, rules_folder, rules_label
 from analysis.measures import clustered_mean
 from analysis.players import learned_weights
+from analysis.stats import Estimate, estimate_field, stored_row
 from analysis.stored import FINGERPRINT, holds_out
 from analysis.study import Plan, Played, identity, run_study
-from sim import InputError
+from sim import InputError, ThousandError, __version__
+from sim.engine import BatchSpec
 from sim.engine.schema import EV_BARREL_ON, EV_BARREL_STAY, EV_BOLT_PENALTY, EV_REDEAL_PENALTY
+from sim.fingerprint import code_fingerprint
+from sim.game.rules import HouseRules, load_rules
+from sim.runs import read_shard, verify_run
 
 if TYPE_CHECKING:
-    import polars as pl
-
-    from sim.game.rules import HouseRules
     from sim.runs.backend import Backend
     from sim.runs.progress import Progress
 
 __all__ = [
     "TABLE_FILE", "PLOT_FILE", "BIN_WIDTH", "FLOOR", "PRIOR_STRENGTH", "SMOOTHNESS", "BLOCK_BINS",
     "INTERACTION_RIDGE", "HOLDOUT_EVERY", "END_GAME", "DENSE", "TYPICAL_THIRD", "IDENTITY", "Grid", "situations",
-    "observations", "fit_table", "Calibration", "Versus", "Validation", "Checks", "WinChanceTable", "win_chances",
+    "observations", "fit_table", "Calibration", "Versus", "Validation", "validation_record", "Checks", "WinChanceTable",
+    "win_chances",
     "BID_OPTIONS", "win_table_for_bid",
 ]
 
@@ -262,31 +273,29 @@ def fit_table(wins: np.ndarray, n: np.ndarray, states: int) -> tuple[np.ndarray,
 @dataclasses.dataclass(frozen=True)
 class Calibration:
     """One decile of the held-out predictions: the predicted chances from ``low`` to ``high``,
-    their mean ``predicted``, the observed win share ``observed`` with its 95% interval
-    (``ci_low``, ``ci_high``; clustered by game), over ``n`` observations."""
+    their mean ``predicted``, the observed win share ``observed`` with its 95% interval (an
+    ``Estimate``, clustered by game, stored as ``observed``, ``ci_low``, ``ci_high``), over ``n``
+    observations."""
 
     decile: int
     low: float
     high: float
     n: int
     predicted: float
-    observed: float
-    ci_low: float
-    ci_high: float
+    observed: Estimate = estimate_field("observed", "ci_low", "ci_high")
 
 
 @dataclasses.dataclass(frozen=True)
 class Versus:
     """A score of the table against a baseline on the same held-out observations: ``table`` and
     ``baseline`` (mean Brier score or log-loss) and ``diff`` = table - baseline with its 95%
-    interval (``ci_low``, ``ci_high``; clustered by game). Lower is better."""
+    interval (an ``Estimate``, clustered by game, stored as ``diff``, ``ci_low``, ``ci_high``).
+    Lower is better."""
 
     baseline_name: str
     table: float
     baseline: float
-    diff: float
-    ci_low: float
-    ci_high: float
+    diff: Estimate = estimate_field("diff", "ci_low", "ci_high")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -337,6 +346,16 @@ class Checks:
     worst_against: float
 
 
+def validation_record(validation: Validation) -> dict:
+    """The validation as stored with the table and printed by ``--json``: its counts, and each
+    comparison and decile as a row (``stored_row``: an interval under its stored column names)."""
+    record = {}
+    for f in dataclasses.fields(validation):
+        value = getattr(validation, f.name)
+        record[f.name] = tuple(map(stored_row, value)) if isinstance(value, tuple) else value
+    return record
+
+
 def _leader_wins(obs: dict[str, np.ndarray]) -> np.ndarray:
     return np.where(obs["top"], 1.0 / obs["ties"], 0.0)
 
@@ -347,9 +366,8 @@ def _losses(p: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _versus(name: str, table: np.ndarray, base: np.ndarray, games: np.ndarray) -> Versus:
-    diff, lo, hi = clustered_mean(table - base, games)
-    return Versus(baseline_name=name, table=float(table.mean()), baseline=float(base.mean()), diff=diff,
-                  ci_low=lo, ci_high=hi)
+    return Versus(baseline_name=name, table=float(table.mean()), baseline=float(base.mean()),
+                  diff=Estimate(*clustered_mean(table - base, games)))
 
 
 def _validate(held: dict[str, np.ndarray], chance: np.ndarray, states: int) -> Validation:
@@ -370,10 +388,9 @@ def _validate(held: dict[str, np.ndarray], chance: np.ndarray, states: int) -> V
     for i, part in enumerate(np.array_split(order, _DECILES)):
         if not len(part):
             continue
-        obs, lo, hi = clustered_mean(y[part], games[part])
         calibration.append(Calibration(decile=i + 1, low=float(p[part].min()), high=float(p[part].max()),
-                                       n=len(part), predicted=float(p[part].mean()), observed=obs, ci_low=lo,
-                                       ci_high=hi))
+                                       n=len(part), predicted=float(p[part].mean()),
+                                       observed=Estimate(*clustered_mean(y[part], games[part]))))
     return Validation(games=len(np.unique(games)), observations=len(y), end_game_observations=int(end.sum()),
                       brier=tuple(brier), log_loss=tuple(log_loss), end_game_brier=tuple(end_brier),
                       calibration=tuple(calibration))
@@ -518,8 +535,6 @@ class WinChanceTable:
 
     def to_polars(self) -> pl.DataFrame:
         """The table as stored: one row a cell with the trailing opponent at most the leader."""
-        import polars as pl
-
         s = self.grid.states
         own, lead, trail = np.meshgrid(np.arange(s), np.arange(s), np.arange(s), indexing="ij")
         keep = (trail <= lead).ravel()
@@ -537,7 +552,7 @@ class WinChanceTable:
         as ``--json`` prints them."""
         return {**self.provenance, "finished": self.finished, "deals": self.deals,
                 "grid": dataclasses.asdict(self.grid), "checks": dataclasses.asdict(self.checks),
-                "validation": dataclasses.asdict(self.validation), "cells": self.to_polars().to_dicts()}
+                "validation": validation_record(self.validation), "cells": self.to_polars().to_dicts()}
 
 
 _PROVENANCE = ("thousand_version", FINGERPRINT, "table", "games", "seed", "players", "learned_weights", "rules",
@@ -560,13 +575,6 @@ def win_chances(*, rules: str = "classic", games: int = 20_000, players: str = "
     code is read back as it is (the cache: no game is read); what ``out`` holds from other
     arguments or other code is refused in one line (``analysis.study``) unless ``fresh``,
     which redoes it. ``progress(stage, games done, games)`` follows the play."""
-
-    from analysis.analysis_dir import NoResultError, read_table_metadata, rules_folder, rules_label
-    from sim import __version__
-    from sim.engine import BatchSpec
-    from sim.fingerprint import code_fingerprint
-    from sim.game.rules import load_rules
-
     if seed < 0:
         raise InputError(f"--seed must be 0 or more, not {seed}")
     if games < 2 * HOLDOUT_EVERY:
@@ -631,8 +639,6 @@ def _mirrored(values: np.ndarray, states: int) -> np.ndarray:
 
 def _read_observations(run: Path, grid: Grid) -> tuple[dict[str, np.ndarray], int, int]:
     """Every observation of the stored run, shard by shard; the finished games and their played deals."""
-    from sim.runs import read_shard, verify_run
-
     shards = verify_run(run)
     parts = []
     finished = deals = 0
@@ -649,7 +655,7 @@ def _stored_metadata(result: WinChanceTable) -> dict:
     """The table's metadata: what made it, and the result's summary (finished games, played deals,
     checks and validation) that ``_read_back`` reads back with the cells."""
     summary = {"finished": result.finished, "deals": result.deals, "checks": dataclasses.asdict(result.checks),
-               "validation": dataclasses.asdict(result.validation)}
+               "validation": validation_record(result.validation)}
     return {**result.provenance, "result": summary}
 
 
@@ -666,8 +672,6 @@ def win_table_for_bid(*, rules: str, games: int, players: str, out: Path,
     ``--line-player`` for the sizes and players) and says what the user can do: give another
     folder, or rebuild the table in this one with the ``thousand tables win-chances`` command of
     the same arguments and ``--fresh``."""
-    from sim import ThousandError
-
     try:
         return win_chances(rules=rules, games=games, players=players, seed=0, out=out, progress=progress)
     except ThousandError as exc:
@@ -687,10 +691,6 @@ def _read_back(stored: dict, table: Path, run: Path, out: Path) -> WinChanceTabl
     metadata holds no result summary (``_stored_metadata``) to read back."""
     if "result" not in stored:
         return None
-    import polars as pl
-
-    from sim.game.rules import HouseRules
-
     rec = HouseRules.from_dict(stored["rules"])
     grid = Grid.of(rec)
     s = grid.states
@@ -707,13 +707,19 @@ def _read_back(stored: dict, table: Path, run: Path, out: Path) -> WinChanceTabl
     def nan(x: float | None) -> float:
         return math.nan if x is None else x
 
+    def interval(row: dict, value: str) -> Estimate:
+        return Estimate(nan(row[value]), nan(row["ci_low"]), nan(row["ci_high"]))
+
     def versus(items: list[dict]) -> tuple[Versus, ...]:
-        return tuple(Versus(**{k: nan(x) if k != "baseline_name" else x for k, x in it.items()}) for it in items)
+        return tuple(Versus(baseline_name=it["baseline_name"], table=nan(it["table"]), baseline=nan(it["baseline"]),
+                            diff=interval(it, "diff")) for it in items)
 
     validation = Validation(games=v["games"], observations=v["observations"],
                             end_game_observations=v["end_game_observations"], brier=versus(v["brier"]),
                             log_loss=versus(v["log_loss"]), end_game_brier=versus(v["end_game_brier"]),
-                            calibration=tuple(Calibration(**{k: nan(x) for k, x in c.items()})
+                            calibration=tuple(Calibration(decile=c["decile"], low=nan(c["low"]), high=nan(c["high"]),
+                                                          n=c["n"], predicted=nan(c["predicted"]),
+                                                          observed=interval(c, "observed"))
                                               for c in v["calibration"]))
     checks = Checks(**{k: nan(x) for k, x in summary["checks"].items()})
     provenance = {k: stored[k] for k in _PROVENANCE}

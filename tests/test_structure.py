@@ -151,7 +151,7 @@ def test_played_studies_run_on_the_pipeline():
     """The studies that play their runs and store their tables (compare, tournament, tables barrel,
     strategy, win chances, tables marriages) do so through ``analysis.study.run_study``, never by the folder's
     machinery themselves."""
-    for name in ("compare", "tournament", "barrel", "strategy", "win_chances", "marriages/odds"):
+    for name in ("compare", "tournament", "barrel", "strategy/study", "win_chances", "marriages/odds"):
         source = (ROOT / "analysis" / f"{name}.py").read_text(encoding="utf-8")
         assert "run_study(" in source, f"analysis/{name}.py does not run on analysis.study.run_study"
         for machinery in ("Study(", "store_table(", "play_runs(", ".home(", ".commit("):
@@ -225,7 +225,7 @@ def test_a_module_has_one_name():
 
 def test_every_sub_package_says_what_it_holds():
     for package in ("sim", "sim/game", "sim/solver", "sim/players", "sim/players/learned", "sim/engine", "sim/runs",
-                    "analysis", "analysis/present", "analysis/marriages", "analysis/bids"):
+                    "analysis", "analysis/present", "analysis/marriages", "analysis/bids", "analysis/strategy"):
         doc = ast.get_docstring(ast.parse((ROOT / package / "__init__.py").read_text(encoding="utf-8")))
         assert doc and len(doc) > 40, f"{package}/__init__.py needs a docstring describing the package"
 

@@ -28,7 +28,7 @@ def comparison_lines(result: Comparison) -> list[str]:
              f"{'metric':<36}{'rule set':<16}{labels[0][:14]:>14}{'this':>12}  {'difference [95%]':<30}"
              f"{'p':>8}{'p (Holm)':>10}"]
     for r in result.rows:
-        diff = f"{r.diff:+.4f} [{r.ci_low:+.4f}, {r.ci_high:+.4f}]"
+        diff = f"{r.diff.value:+.4f} [{r.diff.low:+.4f}, {r.diff.high:+.4f}]"
         mark = " *" if r.significant else ""
         lines.append(f"{r.metric:<36}{r.rules[:15]:<16}{r.first:>14.4f}{r.value:>12.4f}  {diff:<30}"
                      f"{r.p:>8.3g}{r.p_holm:>10.3g}{mark}")
@@ -64,7 +64,7 @@ def rules_section(s: Comparison | None, figs: list) -> list[str]:
     if sig:
         lines += markdown_table(["rule set", "metric", labels[0], "this set", "difference [95%]", "p (Holm)"],
                                 [[r.rules, r.metric, num(r.first, digits=3), num(r.value, digits=3),
-                                  num(r.diff, r.ci_low, r.ci_high, digits=3, sign=True), f"{r.p_holm:.2g}"]
+                                  num(r.diff.value, r.diff.low, r.diff.high, digits=3, sign=True), f"{r.p_holm:.2g}"]
                                  for r in sig])
     lines += markdown_figures(figs)
     lines += ["### What this means at the table", ""]
@@ -73,7 +73,7 @@ def rules_section(s: Comparison | None, figs: list) -> list[str]:
         verdict = "significantly" if r.significant else "not significantly"
         lines.append(f"- {r.rules} ({players_text(s.players)}): games last {num(r.value)} deals against "
                      f"{num(r.first)} "
-                     f"({num(r.diff, r.ci_low, r.ci_high, sign=True)}), {verdict} different.")
+                     f"({num(r.diff.value, r.diff.low, r.diff.high, sign=True)}), {verdict} different.")
     if not length:
         lines.append("- Every difference is listed in `data/rules.json`.")
     return lines + [""]
@@ -85,7 +85,7 @@ def plot_comparison(result: Comparison, path: Path) -> None:
     plt = pyplot()
 
     rows = result.rows
-    shown = [r for r in rows if r.first and r.first == r.first and r.ci_low == r.ci_low]
+    shown = [r for r in rows if r.first and r.first == r.first and r.diff.low == r.diff.low]
     # Game length above, the differences below with a line of room for each.
     height = 0.24 * len(shown) + 1.5
     fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(12, 4.5 + height), gridspec_kw={"height_ratios": [4.5, height]},
@@ -99,9 +99,9 @@ def plot_comparison(result: Comparison, path: Path) -> None:
     ax1.set_title("Game length by rule set")
     ax1.legend()
     y = np.arange(len(shown))
-    rel = [100 * r.diff / abs(r.first) for r in shown]
-    lo = [100 * (r.diff - r.ci_low) / abs(r.first) for r in shown]
-    hi = [100 * (r.ci_high - r.diff) / abs(r.first) for r in shown]
+    rel = [100 * r.diff.value / abs(r.first) for r in shown]
+    lo = [100 * (r.diff.value - r.diff.low) / abs(r.first) for r in shown]
+    hi = [100 * (r.diff.high - r.diff.value) / abs(r.first) for r in shown]
     for yi, x, a, b, r in zip(y, rel, lo, hi, shown, strict=True):
         ax2.errorbar([x], [yi], xerr=[[max(0.0, a)], [max(0.0, b)]], fmt="o", capsize=3,
                      color="C3" if r.significant else "C0")

@@ -1,4 +1,4 @@
-"""Strategy in play (``analysis.strategy.StrategyReport``) as a user sees it: the lines ``thousand
+"""Strategy in play (``analysis.strategy.study.StrategyReport``) as a user sees it: the lines ``thousand
 tables strategy`` prints, the report's section 6 and its findings in the report's summary, and the
 strategy's plot."""
 
@@ -12,10 +12,12 @@ import numpy as np
 
 from analysis.present.figure import pyplot, save
 from analysis.present.format import finite, interval, markdown_figures, markdown_table, num, pct
-from analysis.strategy import Difference, Estimate, leaves
+from analysis.stats import Estimate
+from analysis.strategy.arrays import Difference
+from analysis.strategy.study import leaves
 
 if TYPE_CHECKING:
-    from analysis.strategy import StrategyReport
+    from analysis.strategy.study import StrategyReport
 
 __all__ = ["strategy_lines", "strategy_section", "strategy_findings", "seat_finding", "score_situation_section",
            "plot_strategy"]
@@ -50,10 +52,10 @@ def strategy_lines(result: StrategyReport) -> list[str]:
                 mean = any(word in path for word in _STRATEGY_MEANS)
                 value = (interval if mean else pct)(leaf.value, leaf.low, leaf.high)
                 lines.append(f"  {label:<62}{value:<28}n={leaf.n:,}")
-            elif isinstance(leaf, Difference) and leaf.diff == leaf.diff:
+            elif isinstance(leaf, Difference) and leaf.diff.value == leaf.diff.value:
                 mean = any(word in path for word in _STRATEGY_MEANS) or abs(leaf.a) > 1 or abs(leaf.b) > 1
                 scale = 1 if mean else 100
-                diff = interval(scale * leaf.diff, scale * leaf.low, scale * leaf.high, sign=True)
+                diff = interval(scale * leaf.diff.value, scale * leaf.diff.low, scale * leaf.diff.high, sign=True)
                 lines.append(f"  {label + ' (b - a)':<62}{diff:<28}"
                              f"a={scale * leaf.a:.1f} b={scale * leaf.b:.1f} p(Holm)={leaf.p_holm:.2g}")
     return lines + [f"table: {result.table_path}; plot: {result.plot_path}"]
@@ -69,14 +71,15 @@ def _est(e: Estimate, share: bool = True, digits: int = 1, sign: bool = False) -
 def _diff(x: Difference, share: bool = True, unit: str = "") -> str:
     """A difference with its 95% interval (a difference of shares in points of percentage, else
     followed by ``unit``) and its Holm-corrected p-value."""
-    if isinstance(x.diff, float) and math.isnan(x.diff):
+    d = x.diff
+    if isinstance(d.value, float) and math.isnan(d.value):
         return "–"
     scale, unit = (100, " points of percentage") if share else (1, unit)
-    ends = [v for v in (x.low, x.high) if finite(v)]
+    ends = [v for v in (d.low, d.high) if finite(v)]
     # A difference whose interval lies within +-0.05 would print as -0.0 [-0.0, -0.0]: more digits.
-    digits = 2 if max(abs(scale * v) for v in [x.diff, *ends]) < 0.1 else 1
-    bounds = (scale * x.low, scale * x.high) if finite(x.low) and finite(x.high) else (None, None)
-    text = interval(scale * x.diff, *bounds, digits, sign=True) + unit
+    digits = 2 if max(abs(scale * v) for v in [d.value, *ends]) < 0.1 else 1
+    bounds = (scale * d.low, scale * d.high) if finite(d.low) and finite(d.high) else (None, None)
+    text = interval(scale * d.value, *bounds, digits, sign=True) + unit
     if finite(x.p_holm):
         text += f" (Holm p {'< 0.001' if x.p_holm < 0.001 else f'{x.p_holm:.2g}'})"
     return text
@@ -94,7 +97,7 @@ _NEGLIGIBLE_POINTS = 0.5
 
 def _negligible(x: Difference) -> bool:
     """A difference of points the numbers support but too small to matter (``_NEGLIGIBLE_POINTS``)."""
-    return _shown_apart(x) and abs(x.diff) < _NEGLIGIBLE_POINTS
+    return _shown_apart(x) and abs(x.diff.value) < _NEGLIGIBLE_POINTS
 
 
 def _players_phrase(players: tuple[str, ...]) -> str:
@@ -114,13 +117,13 @@ def seat_finding(forced: str | None, first: Difference) -> str:
     from its Holm-corrected test (as every "significant" of the report) and from who holds the forced
     opening (``SeatStats.forced``)."""
     significant = first.p_holm < 0.05
-    if significant and first.diff < 0:
+    if significant and first.diff.value < 0:
         if forced == "first hand":
             return "First hand pays for the forced opening."
         if forced is None:
             return "First hand loses against the dealer, with nobody forced to open."
         return "First hand loses against the dealer, though the dealer holds the forced opening."
-    if significant and first.diff > 0:
+    if significant and first.diff.value > 0:
         if forced == "first hand":
             return "First hand gains against the dealer despite the forced opening."
         if forced is None:

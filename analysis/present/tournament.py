@@ -13,6 +13,7 @@ from analysis.present.figure import pyplot, save
 from analysis.present.format import finite, interval, markdown_figures, markdown_table, num, pct
 
 if TYPE_CHECKING:
+    from analysis.stats import Estimate
     from analysis.tournament import TournamentResult
 
 __all__ = ["tournament_lines", "players_section", "plot_tournament"]
@@ -32,17 +33,17 @@ def tournament_lines(result: TournamentResult) -> list[str]:
     else:
         ranking = [["rank", "player", "points per deal"]]
     for k, r in enumerate(result.players, 1):
-        deal = _tournament_interval(r.score_per_deal, r.score_per_deal_ci_low, r.score_per_deal_ci_high, 2)
+        deal = _tournament_interval(r.score_per_deal, 2)
         if mode == "games":
-            ranking.append([str(k), r.player, _tournament_interval(r.win_share, r.win_ci_low, r.win_ci_high, 3),
-                            _tournament_interval(r.final_score, r.score_ci_low, r.score_ci_high, 1), deal])
+            ranking.append([str(k), r.player, _tournament_interval(r.win_share, 3),
+                            _tournament_interval(r.final_score, 1), deal])
         else:
             ranking.append([str(k), r.player, deal])
     lines += _tournament_aligned(ranking)
     roles = [["", "player", "declares", "make-rate", "concedes", "contract", "as declarer", "as defender"]]
     for r in result.players:
         roles.append(["", r.player, _tournament_cell(r.declarer_share, ".1%"),
-                      _tournament_interval(r.make_rate, r.make_rate_ci_low, r.make_rate_ci_high, 3),
+                      _tournament_interval(r.make_rate, 3),
                       _tournament_cell(r.concession_rate, ".1%"), _tournament_cell(r.mean_contract, ".1f"),
                       _tournament_cell(r.declarer_points_per_deal, ".1f"),
                       _tournament_cell(r.defender_points_per_deal, ".1f")])
@@ -52,7 +53,7 @@ def tournament_lines(result: TournamentResult) -> list[str]:
     lines.append(f"pairs (difference of {result.compared}, * = significant after Holm's correction):")
     digits = 3 if mode == "games" else 2
     for r in result.pairs:
-        lines.append(f"  {r.player} vs {r.against}: {_tournament_interval(r.diff, r.ci_low, r.ci_high, digits)}"
+        lines.append(f"  {r.player} vs {r.against}: {_tournament_interval(r.diff, digits)}"
                      f"  p {r.p:.3g}, Holm {r.p_holm:.3g}{' *' if r.significant else ''}")
     lines.append(f"table: {result.table_path}; plot: {result.plot_path}")
     return lines
@@ -64,16 +65,25 @@ def _tournament_aligned(rows: list[list[str]]) -> list[str]:
     return ["".join(f"{cell:<{w + 2}}" for cell, w in zip(row, widths, strict=True)).rstrip() for row in rows]
 
 
-def _tournament_cell(x: float | None, spec: str) -> str:
-    return "-" if x is None else format(x, spec)
+def _tournament_cell(x: Estimate | None, spec: str) -> str:
+    return "-" if x is None else format(x.value, spec)
 
 
-def _tournament_interval(x: float | None, lo: float | None, hi: float | None, digits: int) -> str:
+def _tournament_interval(x: Estimate | None, digits: int) -> str:
     if x is None:
         return "-"
-    if not (finite(lo) and finite(hi)):
-        return f"{interval(x, digits=digits)} (no interval)"
-    return interval(x, lo, hi, digits)
+    if not (finite(x.low) and finite(x.high)):
+        return f"{interval(x.value, digits=digits)} (no interval)"
+    return interval(x.value, x.low, x.high, digits)
+
+
+def _ends(x: Estimate | None) -> tuple[float | None, float | None, float | None]:
+    """(value, low, high) of an estimate; all None for one never observed."""
+    return (None, None, None) if x is None else (x.value, x.low, x.high)
+
+
+def _value(x: Estimate | None) -> float | None:
+    return None if x is None else x.value
 
 
 def players_section(s: TournamentResult, figs: list) -> list[str]:
@@ -84,38 +94,32 @@ def players_section(s: TournamentResult, figs: list) -> list[str]:
              "same cards in every seat. "
              "`learned` is our player trained on the exact solver's values (docs/learned.md); `leadage` is the "
              "computer player of the open-source game Leadage/tysyacha-1000, ported.", ""]
-    rows = [[k + 1, r.player, pct(r.win_share, r.win_ci_low, r.win_ci_high),
-             num(r.final_score, r.score_ci_low, r.score_ci_high, digits=0),
-             num(r.score_per_deal, r.score_per_deal_ci_low, r.score_per_deal_ci_high)]
+    rows = [[k + 1, r.player, pct(*_ends(r.win_share)), num(*_ends(r.final_score), digits=0),
+             num(*_ends(r.score_per_deal))]
             for k, r in enumerate(s.players)]
     lines += markdown_table(["rank", "player", "win share [95%]", "final score", "score per deal"], rows)
     lines += ["How they bid and play their contracts:", ""]
     lines += markdown_table(["player", "declares (share of deals)", "mean contract", "make-rate", "concedes",
                              "points as declarer", "points as defender"],
-                            [[r.player, pct(r.declarer_share, r.declarer_share_ci_low, r.declarer_share_ci_high),
-                              num(r.mean_contract, r.mean_contract_ci_low, r.mean_contract_ci_high),
-                              pct(r.make_rate, r.make_rate_ci_low, r.make_rate_ci_high),
-                              pct(r.concession_rate, r.concession_rate_ci_low, r.concession_rate_ci_high),
-                              num(r.declarer_points_per_deal, r.declarer_points_per_deal_ci_low,
-                                  r.declarer_points_per_deal_ci_high),
-                              num(r.defender_points_per_deal, r.defender_points_per_deal_ci_low,
-                                  r.defender_points_per_deal_ci_high)] for r in s.players])
+                            [[r.player, pct(*_ends(r.declarer_share)), num(*_ends(r.mean_contract)),
+                              pct(*_ends(r.make_rate)), pct(*_ends(r.concession_rate)),
+                              num(*_ends(r.declarer_points_per_deal)), num(*_ends(r.defender_points_per_deal))]
+                             for r in s.players])
     lines += markdown_table(["pair", "difference in win share [95%]", "p (Holm)", "significant"],
-                            [[f"{r.player} vs {r.against}", num(r.diff, r.ci_low, r.ci_high, digits=3,
-                                                                      sign=True),
+                            [[f"{r.player} vs {r.against}", num(*_ends(r.diff), digits=3, sign=True),
                               f"{r.p_holm:.2g}", "yes" if r.significant else "no"] for r in s.pairs])
     lines += markdown_figures(figs)
     win, rest = s.players[0], s.players[1:]
     lines += ["### What this means at the table", ""]
     if rest:
         other = rest[0]
-        lines.append(f"- {win.player} wins {pct(win.win_share)} of the games, {other.player} "
-                     f"{pct(other.win_share)}.")
-        lines.append(f"- The winner's bidding: it declares {pct(win.declarer_share)} of the deals "
-                     f"({other.player}: {pct(other.declarer_share)}) at a mean contract of "
-                     f"{num(win.mean_contract)} ({num(other.mean_contract)}), makes {pct(win.make_rate)} "
-                     f"of the contracts it plays ({pct(other.make_rate)}) and concedes "
-                     f"{pct(win.concession_rate)} ({pct(other.concession_rate)}).")
+        lines.append(f"- {win.player} wins {pct(_value(win.win_share))} of the games, {other.player} "
+                     f"{pct(_value(other.win_share))}.")
+        lines.append(f"- The winner's bidding: it declares {pct(_value(win.declarer_share))} of the deals "
+                     f"({other.player}: {pct(_value(other.declarer_share))}) at a mean contract of "
+                     f"{num(_value(win.mean_contract))} ({num(_value(other.mean_contract))}), makes "
+                     f"{pct(_value(win.make_rate))} of the contracts it plays ({pct(_value(other.make_rate))}) and "
+                     f"concedes {pct(_value(win.concession_rate))} ({pct(_value(other.concession_rate))}).")
     return lines + [""]
 
 
@@ -124,19 +128,19 @@ def plot_tournament(result: TournamentResult, path: Path) -> None:
     (whole games), score per deal and make-rate of the contracts played."""
     plt = pyplot()
     rows = result.players
-    panels = [("score_per_deal", "score_per_deal_ci_low", "score_per_deal_ci_high",
-               "score per deal (points)" if result.mode == "games" else "points per deal"),
-              ("make_rate", "make_rate_ci_low", "make_rate_ci_high", "contracts made (share of played)")]
+    panels = [("score_per_deal", "score per deal (points)" if result.mode == "games" else "points per deal"),
+              ("make_rate", "contracts made (share of played)")]
     if result.mode == "games":
-        panels.insert(0, ("win_share", "win_ci_low", "win_ci_high", "share of games won"))
+        panels.insert(0, ("win_share", "share of games won"))
     fig, axes = plt.subplots(1, len(panels), figsize=(4 * len(panels), 1.6 + 0.55 * len(rows)), sharey=True)
     y = np.arange(len(rows))
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    for ax, (key, lo, hi, label) in zip(axes, panels, strict=True):
+    for ax, (key, label) in zip(axes, panels, strict=True):
         for yi, r in zip(y, rows, strict=True):
-            x, low, high = getattr(r, key), getattr(r, lo), getattr(r, hi)
-            if x is None:  # nothing observed: no point
+            estimate = getattr(r, key)
+            if estimate is None:  # nothing observed: no point
                 continue
+            x, low, high = estimate.value, estimate.low, estimate.high
             ax.errorbar([x], [yi], xerr=[[max(0.0, x - low)], [max(0.0, high - x)]], fmt="o", capsize=4,
                         color=colours[yi % len(colours)])
         if key == "win_share":

@@ -56,12 +56,12 @@ def win_chance_lines(result: WinChanceTable) -> list[str]:
             if what == "log-loss" and x.baseline_name == "the leader wins":
                 continue  # a certain prediction that fails has an infinite log-loss: no comparison
             lines.append(f"  {what:<24} table {x.table:.4f}  vs {x.baseline_name:<16} {x.baseline:.4f}  "
-                         f"{x.diff:+.4f} [{x.ci_low:+.4f}, {x.ci_high:+.4f}]")
+                         f"{x.diff.value:+.4f} [{x.diff.low:+.4f}, {x.diff.high:+.4f}]")
     lines.append("calibration by deciles of the predicted chance (held-out): predicted -> observed [95%]")
     for d in v.calibration:
         lines.append(f"  {d.decile:>2}  {100 * d.low:5.1f}-{100 * d.high:5.1f}%  n {d.n:>8,}  "
-                     f"{100 * d.predicted:5.1f}% -> {100 * d.observed:5.1f}% [{100 * d.ci_low:.1f}, "
-                     f"{100 * d.ci_high:.1f}]")
+                     f"{100 * d.predicted:5.1f}% -> {100 * d.observed.value:5.1f}% [{100 * d.observed.low:.1f}, "
+                     f"{100 * d.observed.high:.1f}]")
     lines.append(f"checks: chances from {c.low:.3f} to {c.high:.3f}; the three seats' chances of a situation sum "
                  f"to 1 within {c.sum_mean_abs:.4f} on average (largest {c.sum_max_abs:.4f}, {c.sum_max_z:.2f} "
                  f"standard errors, over {c.sum_dense:,} situations of {DENSE}+ deals); against the expected "
@@ -97,10 +97,8 @@ def plot_win_chances(result: WinChanceTable, path: Path) -> None:
                          linewidths=0.6)
     ax1.clabel(levels, fmt="%d%%", fontsize=8)
     # Cells no game reached: the value is the smooth fit's alone; hatched.
-    from matplotlib.patches import Rectangle
-
     for y, x in zip(*np.nonzero(seen == 0), strict=True):
-        ax1.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False, hatch="///", edgecolor="grey", linewidth=0))
+        ax1.add_patch(plt.Rectangle((x - 0.5, y - 0.5), 1, 1, fill=False, hatch="///", edgecolor="grey", linewidth=0))
     step = max(1, n // 7)
     ticks = list(range(0, n, step))
     if grid.has_barrel and n - 1 not in ticks:
@@ -115,9 +113,9 @@ def plot_win_chances(result: WinChanceTable, path: Path) -> None:
     fig.colorbar(image, ax=ax1, label="chance of winning (%)", fraction=0.046, pad=0.03)
     v = result.validation
     pred = [100 * d.predicted for d in v.calibration]
-    obs = [100 * d.observed for d in v.calibration]
-    err = [[100 * max(0.0, d.observed - d.ci_low) for d in v.calibration],
-           [100 * max(0.0, d.ci_high - d.observed) for d in v.calibration]]
+    obs = [100 * d.observed.value for d in v.calibration]
+    err = [[100 * max(0.0, d.observed.value - d.observed.low) for d in v.calibration],
+           [100 * max(0.0, d.observed.high - d.observed.value) for d in v.calibration]]
     ax2.plot([0, 100], [0, 100], color="grey", linewidth=0.8, label="perfect calibration")
     ax2.errorbar(pred, obs, yerr=err, fmt="o", capsize=3, label="held-out deciles (95% intervals)")
     top = max(pred + obs) * 1.1 + 2

@@ -38,7 +38,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from analysis import barrel, compare, strategy, tournament
+from analysis import barrel, compare, tournament
 from analysis.analysis_dir import RULE_SPECS
 from analysis.barrel import tables_barrel
 from analysis.bids import classes
@@ -58,6 +58,7 @@ from analysis.report.html import render_html
 from analysis.report.page import SECTIONS, render_markdown
 from analysis.report.plan import FULL, QUICK, Sizes, cache_is_cold, stage_estimates
 from analysis.stored import FINGERPRINT, StaleResultError, holds_out
+from analysis.strategy import study as strategy_study
 from sim import InputError, __version__, arguments
 from sim.fingerprint import code_fingerprint, describe_difference, file_sha256
 from sim.game.rules import PRESETS, load_rules, preset
@@ -70,7 +71,7 @@ if TYPE_CHECKING:
     from analysis.bids.results import BidTable
     from analysis.compare import Comparison
     from analysis.marriages.odds import MarriageOdds
-    from analysis.strategy import StrategyReport
+    from analysis.strategy.study import StrategyReport
     from analysis.tournament import TournamentResult
     from sim.runs.backend import Backend
     from sim.runs.progress import Progress
@@ -278,7 +279,7 @@ def _is_report_file(path: Path) -> bool:
 
 # The analysis module whose code computes each section's stored tables (its code fingerprint).
 SECTION_MODULES = {"bids": "bids.table", "marriages": "marriages.odds", "barrel": "barrel", "rules": "compare",
-                   "players": "tournament", "strategy": "strategy"}
+                   "players": "tournament", "strategy": "strategy.study"}
 
 
 def stale_results(folder: Path, module: str) -> list[str]:
@@ -404,8 +405,8 @@ def _tournament(folder: Path, rules: str, seed: int, sizes: Sizes, backend, fres
 
 
 def _strategy(folder: Path, rules: str, seed: int, sizes: Sizes, backend, fresh: bool) -> StrategyReport:
-    result = strategy.strategy(games=sizes.strategy_games, deals=sizes.strategy_deals, rules=rules, players="learned",
-                      seed=seed, out=folder, backend=backend, fresh=fresh)
+    result = strategy_study.strategy(games=sizes.strategy_games, deals=sizes.strategy_deals, rules=rules,
+                                     players="learned", seed=seed, out=folder, backend=backend, fresh=fresh)
     plot_strategy(result, result.plot_path)
     return result
 
@@ -429,7 +430,7 @@ def figure_specs() -> dict[str, list[tuple[str, str]]]:
                                       "all seats).")],
         "players": [(tournament.PLOT_FILE, f"The tournament of {', '.join(TOURNAMENT_PLAYERS)}: win share, score per "
                                            "deal and make-rate.")],
-        "strategy": [(strategy.PLOT_FILE, "Strategy in play (the learned player at every seat): the declarer's "
+        "strategy": [(strategy_study.PLOT_FILE, "Strategy in play (the learned player at every seat): the declarer's "
                       "choice after the talon, the make-rate by marriages kept, and the score change by seat.")],
     }
 

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from analysis.bids.results import BidTable
     from analysis.marriages.odds import MarriageOdds
     from analysis.report.plan import Sizes
-    from analysis.strategy import StrategyReport
+    from analysis.strategy.study import StrategyReport
 
 __all__ = ["SECTIONS", "heading", "render_markdown", "summary_section", "method_section", "glossary_section"]
 

@@ -33,7 +33,7 @@ def test_a_rule_set_against_itself_shows_nothing(tmp_path):
     run = tmp_path / "runs" / "1-classic"
     rows, left_out = compare.compare_runs({"a": run, "b": run})
     assert rows and not left_out
-    assert all(r.diff == 0 and r.p == 1 and not r.significant for r in rows)
+    assert all(r.diff.value == 0 and r.p == 1 and not r.significant for r in rows)
 
 
 def test_an_option_that_never_applies_shows_nothing(tmp_path):
@@ -41,7 +41,7 @@ def test_an_option_that_never_applies_shows_nothing(tmp_path):
     never.write_text('redeal_policy = "never"\n')  # no redeal rule is on: nobody is ever asked
     rows = rows_by(compare.compare(rules=["classic", str(never)], games=300, out=tmp_path / "o"))
     assert not any(r.significant for r in rows.values())
-    assert all(r.diff == 0 for r in rows.values())  # the very same games
+    assert all(r.diff.value == 0 for r in rows.values())  # the very same games
 
 
 def test_unpaired_a_a_is_rarely_significant(tmp_path):
@@ -60,9 +60,9 @@ def test_rules_that_must_matter_are_found_with_their_sign(tmp_path):
     two.write_text("barrel_attempts = 2\n")
     rows = rows_by(compare.compare(rules=["classic", "short", str(two)], games=800, out=tmp_path / "o"))
     short = rows[("game length (deals)", "2-short")]
-    assert short.significant and short.diff < 0  # a race to 555 is shorter than to 1000
+    assert short.significant and short.diff.value < 0  # a race to 555 is shorter than to 1000
     falls = rows[("barrel falls per game", "3-two")]
-    assert falls.significant and falls.diff > 0  # fewer attempts, more falls
+    assert falls.significant and falls.diff.value > 0  # fewer attempts, more falls
 
 
 def test_difference_and_interval_match_a_per_game_computation(tmp_path):
@@ -73,9 +73,9 @@ def test_difference_and_interval_match_a_per_game_computation(tmp_path):
     a = scan_games(tmp_path / "runs" / "1-classic").collect().sort("game")["deals"].to_numpy().astype(float)
     b = scan_games(tmp_path / "runs" / "2-short").collect().sort("game")["deals"].to_numpy().astype(float)
     d = b - a
-    assert row.diff == pytest.approx(d.mean())
+    assert row.diff.value == pytest.approx(d.mean()) and row.diff.n == row.n_games == len(d)
     se = d.std(ddof=1) / math.sqrt(len(d))  # for a per-game mean the delta method is the paired t
-    assert row.ci_high - row.diff == pytest.approx(1.959963984540054 * se, rel=1e-6)
+    assert row.diff.high - row.diff.value == pytest.approx(1.959963984540054 * se, rel=1e-6)
     # The game lengths the plot shows are those stored, game for game.
     assert sorted(result.game_lengths["1-classic"]) == sorted(a.astype(int).tolist())
     assert sorted(result.game_lengths["2-short"]) == sorted(b.astype(int).tolist())
@@ -119,7 +119,7 @@ def test_the_result_is_what_the_command_prints_and_stores(tmp_path):
     with pytest.raises(dataclasses.FrozenInstanceError):
         result.games = 1
     with pytest.raises(dataclasses.FrozenInstanceError):
-        result.rows[0].diff = 0.0
+        result.rows[0].p = 0.0
 
 
 def test_the_plot_is_drawn_from_the_result_alone(tmp_path):

@@ -23,7 +23,7 @@ def result(res: tournament.TournamentResult):
 
 def test_copies_of_one_player_win_their_share(tmp_path):
     players, pairs = result(tournament.tournament(players=["heuristic"] * 3, games=200, out=tmp_path))
-    assert all(r.win_share == pytest.approx(1 / 3) for r in players.values())
+    assert all(r.win_share.value == pytest.approx(1 / 3) for r in players.values())
     assert not any(p.significant for p in pairs)
 
 
@@ -31,18 +31,18 @@ def test_symmetric_under_relabelling(tmp_path):
     a, _ = result(tournament.tournament(players=["heuristic", "random", "heuristic"], games=150, out=tmp_path / "a"))
     b, _ = result(tournament.tournament(players=["random", "heuristic", "heuristic"], games=150, out=tmp_path / "b"))
     def by_type(res):
-        return sorted((k.split("-", 1)[1], round(v.win_share, 12), round(v.final_score, 9))
+        return sorted((k.split("-", 1)[1], round(v.win_share.value, 12), round(v.final_score.value, 9))
                       for k, v in res.items())
 
     assert by_type(a) == by_type(b)
-    assert sum(v.win_share for v in a.values()) == pytest.approx(1.0, abs=0.01)  # unfinished games win nothing
+    assert sum(v.win_share.value for v in a.values()) == pytest.approx(1.0, abs=0.01)  # unfinished games win nothing
 
 
 def test_the_stronger_player_is_ranked_first_significantly(tmp_path):
     players, pairs = result(tournament.tournament(players=["random", "heuristic", "random"], games=150,
                                                   out=tmp_path))
-    best = max(players.values(), key=lambda r: r.win_share)
-    assert best.player == "2-heuristic" and best.win_ci_low > 0.5
+    best = max(players.values(), key=lambda r: r.win_share.value)
+    assert best.player == "2-heuristic" and best.win_share.low > 0.5
     assert all(p.significant for p in pairs if "2-heuristic" in (p.player, p.against))
 
 
@@ -69,10 +69,10 @@ def test_role_metrics_of_copies_equal_the_pooled_run(tmp_path):
     declared = deals.filter((pl.col("redeal") == 0) & (pl.col("declarer") >= 0))
     played = declared.filter(~pl.col("conceded"))
     for r in players.values():
-        assert r.make_rate == pytest.approx(played["made"].mean())
-        assert r.mean_contract == pytest.approx(declared["contract"].mean())
-        assert r.declarer_share == pytest.approx(declared.height / deals.height / 3)
-        assert r.make_rate_ci_low < r.make_rate < r.make_rate_ci_high
+        assert r.make_rate.value == pytest.approx(played["made"].mean())
+        assert r.mean_contract.value == pytest.approx(declared["contract"].mean())
+        assert r.declarer_share.value == pytest.approx(declared.height / deals.height / 3)
+        assert r.make_rate.low < r.make_rate.value < r.make_rate.high and r.make_rate.n == 120
 
 
 def test_a_player_file_equal_to_the_defaults_plays_as_the_default(tmp_path):
@@ -80,7 +80,7 @@ def test_a_player_file_equal_to_the_defaults_plays_as_the_default(tmp_path):
     a, _ = result(tournament.tournament(players=[str(tmp_path / "same.toml"), "random", "heuristic"], games=60,
                                         out=tmp_path / "a"))
     b, _ = result(tournament.tournament(players=["heuristic", "random", "heuristic"], games=60, out=tmp_path / "b"))
-    assert a["1-same"].win_share == b["1-heuristic"].win_share
+    assert a["1-same"].win_share == b["1-heuristic"].win_share  # value, interval and n
     assert a["1-same"].final_score == b["1-heuristic"].final_score
     assert json.loads(a["1-same"].params)["risk"] == 10.0
 
@@ -89,8 +89,8 @@ def test_the_example_cautious_player_loses_to_the_default(tmp_path):
     cautious = EXAMPLE_PLAYERS / "cautious.toml"
     players, pairs = result(tournament.tournament(players=["heuristic", str(cautious), "heuristic"], games=300,
                                                   out=tmp_path))
-    assert players["2-cautious"].concession_rate > 2 * players["1-heuristic"].concession_rate
-    assert all(p.significant and p.diff * (1 if p.player != "2-cautious" else -1) > 0
+    assert players["2-cautious"].concession_rate.value > 2 * players["1-heuristic"].concession_rate.value
+    assert all(p.significant and p.diff.value * (1 if p.player != "2-cautious" else -1) > 0
                for p in pairs if "2-cautious" in (p.player, p.against))
 
 
@@ -140,7 +140,7 @@ def test_deals_mode_compares_points_per_deal(tmp_path):
     players, pairs = result(tournament.tournament(players=["heuristic", "random", "heuristic"], deals=3000,
                                                   out=tmp_path))
     assert players["1-heuristic"].score_per_deal == players["3-heuristic"].score_per_deal
-    assert players["1-heuristic"].score_per_deal > players["2-random"].score_per_deal + 10
+    assert players["1-heuristic"].score_per_deal.value > players["2-random"].score_per_deal.value + 10
     assert all(p.significant for p in pairs if "2-random" in (p.player, p.against))
     # Points per deal are the seats' deal results, averaged over the seatings.
     total = 0.0
@@ -148,7 +148,7 @@ def test_deals_mode_compares_points_per_deal(tmp_path):
         d = scan_deals(run).collect()
         seat = run.name.removeprefix("deals-").split("-").index("random")
         total += d[f"result{seat}"].cast(pl.Float64).mean()
-    assert players["2-random"].score_per_deal == pytest.approx(total / 3)
+    assert players["2-random"].score_per_deal.value == pytest.approx(total / 3)
 
 
 def test_games_and_deals_exclude_each_other(tmp_path):

@@ -128,9 +128,9 @@ def test_validation_bookkeeping(small):
     names = [x.baseline_name for x in v.brier]
     assert names == ["1/3 each", "the leader wins"]
     leader = v.brier[1]
-    assert leader.table < leader.baseline and leader.ci_high < 0  # a certain guess is far worse
+    assert leader.table < leader.baseline and leader.diff.high < 0  # a certain guess is far worse
     for x in v.brier + v.log_loss + v.end_game_brier:
-        assert x.diff == pytest.approx(x.table - x.baseline) and x.ci_low <= x.diff <= x.ci_high
+        assert x.diff.value == pytest.approx(x.table - x.baseline) and x.diff.low <= x.diff.value <= x.diff.high
 
 
 def test_chance_as_the_bid_values_use_it(small):

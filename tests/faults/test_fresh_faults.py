@@ -15,10 +15,11 @@ import pytest
 from cli_checks import one_error_line, snapshot
 from typer.testing import CliRunner
 
-from analysis import barrel, compare, strategy, study, tournament
+from analysis import barrel, compare, study, tournament
 from analysis import win_chances as wc
 from analysis.marriages import odds
 from analysis.stored import StaleResultError
+from analysis.strategy import study as strategy_study
 from analysis.study import COMMIT_FILE, STAGING_SUFFIX, Study
 from cli import app
 
@@ -33,8 +34,8 @@ STUDIES = {
                {"rules": ["classic", "online"], "games": 30, "players": "heuristic"}, barrel.TABLE_FILE),
     "marriages": (odds.tables_marriages, {"deals": 500, "play_deals": 20, "players": "heuristic"},
                   {"deals": 500, "play_deals": 30, "players": "heuristic"}, odds.TABLE_FILE),
-    "strategy": (strategy.strategy, {"games": 6, "deals": 20, "players": "heuristic"},
-                 {"games": 8, "deals": 20, "players": "heuristic"}, strategy.TABLE_FILE),
+    "strategy": (strategy_study.strategy, {"games": 6, "deals": 20, "players": "heuristic"},
+                 {"games": 8, "deals": 20, "players": "heuristic"}, strategy_study.TABLE_FILE),
     "win_chances": (wc.win_chances, {"games": 20, "players": "heuristic"},
                     {"games": 30, "players": "heuristic"}, wc.TABLE_FILE),
 }

@@ -1,22 +1,29 @@
-"""The strategy sections: invariants (shares adding up to 1, counts equal to the stored deals), the
-paired concession runs holding the same deals, the declaration order against a naive twin that
-replays every deal trick by trick, determinism, reuse and refusals, and the command."""
+"""The strategy study (``analysis.strategy.study``): invariants of its sections (shares adding up
+to 1, counts equal to the stored deals), the paired concession runs holding the same deals, the
+declaration order against a naive twin that replays every deal trick by trick, determinism, reuse
+and refusals, the stored and printed spelling of a difference, and the command."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
-import numpy as np
 import polars as pl
 import pytest
 from cli_checks import refused
 from typer.testing import CliRunner
 
-from analysis import strategy
 from analysis.present.json_text import to_json
-from analysis.present.strategy import strategy_lines
+from analysis.present.strategy import score_situation_section, strategy_findings, strategy_lines
+from analysis.stats import Estimate, stored_row
+from analysis.strategy import sections
+from analysis.strategy import study as strategy_study
+from analysis.strategy.arrays import Difference, load_deals
+from cli import app
 from sim import InputError
-from sim.game.rules import PRESETS, load_rules, preset
+from sim.engine import BatchSpec, play_chunk
+from sim.engine.schema import EV_BARREL_ON, EV_BARREL_STAY
+from sim.game.rules import HouseRules, load_rules
 from sim.runs import scan_deals
 
 GAMES, DEALS, SEED = 40, 1500, 3
@@ -25,7 +32,7 @@ GAMES, DEALS, SEED = 40, 1500, 3
 @pytest.fixture(scope="module")
 def made(tmp_path_factory):
     out = tmp_path_factory.mktemp("strategy")
-    return strategy.strategy(games=GAMES, deals=DEALS, seed=SEED, out=out), out
+    return strategy_study.strategy(games=GAMES, deals=DEALS, seed=SEED, out=out), out
 
 
 def _sum(shares: dict) -> float:
@@ -39,7 +46,7 @@ def test_shares_add_up(made):
     assert sum(c["share of decisions"].value for c in r.raising.talon.values()) == pytest.approx(1)
     for cell in r.raising.talon.values():
         if cell["raise"].n:
-            assert sum(cell[c].value for c in strategy.CHOICES) == pytest.approx(1)
+            assert sum(cell[c].value for c in sections.CHOICES) == pytest.approx(1)
     for side in ("left", "right"):
         assert _sum(r.discard.rank[side]) == pytest.approx(1)
     assert _sum(r.marriage_order.order) == pytest.approx(1)
@@ -51,8 +58,8 @@ def test_shares_add_up(made):
             pytest.approx(1)
     if r.score.bolt_penalties:
         assert _sum(r.score.bolt_penalty_score) == pytest.approx(1)
-    for _, leaf in strategy.leaves(r.raising, ""):  # every interval holds its value
-        if isinstance(leaf, strategy.Estimate) and not math.isnan(leaf.low):
+    for _, leaf in strategy_study.leaves(r.raising, ""):  # every interval holds its value
+        if isinstance(leaf, Estimate) and not math.isnan(leaf.low):
             assert leaf.low <= leaf.value <= leaf.high
 
 
@@ -60,8 +67,6 @@ def _naive_forced_below(rows, rules, position):
     """(contracts a sitter declared below barrel_min_contract, those of them that are the forced bid
     of the seat at ``position`` from the dealer), counted deal by deal from played rows sorted by game
     and deal (the sitter: on the barrel after the previous played deal of the same game)."""
-    from sim.engine.schema import EV_BARREL_ON, EV_BARREL_STAY
-
     below = forced = 0
     for prev, row in zip([None] + rows[:-1], rows, strict=True):
         seat = row["declarer"]
@@ -116,7 +121,7 @@ def naive_order(frame: pl.DataFrame, values) -> dict[str, int]:
     """Replay each played deal trick by trick: who holds which card, who leads each trick, and the
     tricks in which the declarer leads a K or Q of a suit whose partner he still holds and whose
     marriage he declared in the deal. Counted by ORDERS over the deals where he keeps two or more."""
-    counts = dict.fromkeys(strategy.ORDERS, 0)
+    counts = dict.fromkeys(sections.ORDERS, 0)
     for row in frame.iter_rows(named=True):
         if row["redeal"] or row["declarer"] < 0 or row["conceded"]:
             continue
@@ -163,34 +168,23 @@ def test_declaration_order_against_a_naive_replay(made):
     assert counts["higher first"] and counts["lower first"]
 
 
-def test_clustered_share_widens_with_clustering():
-    """A share whose rows come in identical blocks of 10 (one cluster each) gets a wider interval
-    than the same rows taken one by one; the value is the same."""
-    rng = np.random.default_rng(0)
-    block = rng.random(200) < 0.3
-    rows = np.repeat(block, 10)
-    alone = strategy._Clusters(np.arange(len(rows))).share(rows)
-    grouped = strategy._Clusters(np.repeat(np.arange(200), 10)).share(rows)
-    assert alone.value == grouped.value
-    assert grouped.high - grouped.low > 2.5 * (alone.high - alone.low)
-
-
 def test_deterministic_and_reused(made, tmp_path):
     r, out = made
-    again = strategy.strategy(games=GAMES, deals=DEALS, seed=SEED, out=tmp_path / "b")
+    again = strategy_study.strategy(games=GAMES, deals=DEALS, seed=SEED, out=tmp_path / "b")
     assert again.to_polars().equals(r.to_polars())
     assert to_json(again).replace(str(tmp_path / "b"), "X") == to_json(r).replace(str(out), "X")
     before = r.table_path.stat().st_mtime_ns
-    reused = strategy.strategy(games=GAMES, deals=DEALS, seed=SEED, out=out)  # the runs are reused, not played again
+    # the runs are reused, not played again
+    reused = strategy_study.strategy(games=GAMES, deals=DEALS, seed=SEED, out=out)
     assert reused.to_polars().equals(r.to_polars()) and r.table_path.stat().st_mtime_ns >= before
     with pytest.raises(InputError, match="--games: 40 stored, 41 asked"):
-        strategy.strategy(games=GAMES + 1, deals=DEALS, seed=SEED, out=out)
+        strategy_study.strategy(games=GAMES + 1, deals=DEALS, seed=SEED, out=out)
 
 
 def test_holm_covers_every_difference(made):
     r, _ = made
-    diffs = [leaf for name in strategy._SECTIONS for _, leaf in strategy.leaves(getattr(r, name), "")
-             if isinstance(leaf, strategy.Difference)]
+    diffs = [leaf for name in strategy_study.SECTIONS for _, leaf in strategy_study.leaves(getattr(r, name), "")
+             if isinstance(leaf, Difference)]
     tested = [x for x in diffs if not math.isnan(x.p)]
     assert tested and all(x.p_holm >= x.p for x in tested)
     assert all(math.isnan(x.p_holm) for x in diffs if math.isnan(x.p))
@@ -200,29 +194,27 @@ def test_refusals(tmp_path):
     four = tmp_path / "four.toml"
     four.write_text('players = 4\n')
     with pytest.raises(InputError, match="3-player game"):
-        strategy.strategy(games=10, deals=10, rules=str(four), out=tmp_path / "o")
+        strategy_study.strategy(games=10, deals=10, rules=str(four), out=tmp_path / "o")
     with pytest.raises(InputError, match="--games must be 2 or more"):
-        strategy.strategy(games=1, deals=10, out=tmp_path / "o")
+        strategy_study.strategy(games=1, deals=10, out=tmp_path / "o")
     assert not (tmp_path / "o").exists()
 
 
 def test_no_concession_rules_skip_the_paired_run(tmp_path):
     rules = tmp_path / "nc.toml"
     rules.write_text('concede = false\n')
-    r = strategy.strategy(games=4, deals=50, rules=str(rules), out=tmp_path / "o")
+    r = strategy_study.strategy(games=4, deals=50, rules=str(rules), out=tmp_path / "o")
     assert r.conceding.paired is None and not r.conceding.allowed and set(r.runs) == {"games", "deals"}
     assert r.conceding.conceded.value == 0
 
 
 def test_the_command_prints_the_result(made):
-    from cli import app
-
     r, out = made
     res = CliRunner().invoke(app, ["tables", "strategy", "--games", str(GAMES), "--deals", str(DEALS), "--seed",
                                    str(SEED), "--out", str(out)])
     assert res.exit_code == 0, res.output
     assert res.stdout.strip().splitlines() == strategy_lines(r)
-    assert (out / strategy.PLOT_FILE).stat().st_size > 5000
+    assert (out / strategy_study.PLOT_FILE).stat().st_size > 5000
     res = CliRunner().invoke(app, ["tables", "strategy", "--games", str(GAMES), "--deals", str(DEALS), "--seed",
                                    str(SEED), "--out", str(out), "--json"])
     assert res.exit_code == 0 and res.stdout.strip() == to_json(r).strip()
@@ -233,11 +225,9 @@ def test_the_command_prints_the_result(made):
 def test_concession_off_drops_every_option_that_refines_it():
     # The paired run without concession: its rules must be valid whatever refined the concession
     # (concede_payout among them, docs/RULES.md "Scoring variants").
-    from sim.game.rules import HouseRules
-
     rules = HouseRules(concede_payout="half_floor", concede_no_deduction=True, concede_limit=2,
                        concede_third_penalty=True, concede_on_barrel=True)
-    off = strategy._concede_off(rules)
+    off = strategy_study.concede_off(rules)
     off.validate()
     assert not off.concede and off.changes_from(HouseRules()) == {"concede": False}
 
@@ -251,16 +241,10 @@ def test_sitter_forced_openings_follow_the_forced_seat(made, changes, position, 
     """Section 6.7's "forced opening, of those below" counts the seat that holds the forced bid: the
     dealer (position 0 from him) under forced_bid_seat = dealer, and under all_pass = dealer_plays the
     dealer's min_bid when both others passed; the report's words name that seat."""
-    import dataclasses
-
-    from analysis.present.strategy import score_situation_section, strategy_findings
-    from sim.engine import BatchSpec, play_chunk
-    from sim.game.rules import HouseRules
-
     rules = HouseRules(**changes)
     frame, games = play_chunk(BatchSpec(mode="games", n=40, seed=11, chunk_size=40, players=("heuristic",) * 3,
                                         rules=rules), 0)
-    stats = strategy.score_stats(strategy.load_deals(frame), rules, int(games["finished"].sum()))
+    stats = sections.score_stats(load_deals(frame), rules, int(games["finished"].sum()))
     rows = frame.sort("game", "deal").filter((pl.col("redeal") == 0) & (pl.col("declarer") >= 0)).to_dicts()
     below, forced = _naive_forced_below(rows, rules, position)
     est = stats.sitter["forced opening, of those below"]
@@ -272,54 +256,13 @@ def test_sitter_forced_openings_follow_the_forced_seat(made, changes, position, 
     assert stats.forced_opening in "\n".join(strategy_findings(report))
 
 
-def test_range_barrel_sitter_contracts_are_measured_against_his_need():
-    """The range barrel (barrel_freeze = false; docs/RULES.md "Barrel variants"): a sitter's contract is
-    below, at or above what his score lacks to the target (rounded up to 5, at least min_bid), counted
-    deal by deal from the rows."""
-    from analysis.strategy import load_deals, score_stats
-    from sim.engine import BatchSpec, play_chunk
-    from sim.engine.schema import EV_BARREL_ON, EV_BARREL_STAY
-    from sim.game.rules import HouseRules
-
-    rules = HouseRules(barrel_freeze=False, barrel_knock_off=False, barrel_simultaneous_penalty=False)
-    deals, games = play_chunk(BatchSpec(mode="games", n=150, seed=8, players=("heuristic",) * 3, rules=rules), 0)
-    sc = score_stats(load_deals(deals), rules, int((games["winner"] >= 0).sum()))
-    assert not sc.barrel_freeze and sc.target == 1000
-    rows = deals.sort("game", "deal").filter((pl.col("redeal") == 0) & (pl.col("declarer") >= 0)).to_dicts()
-    count = {"below": 0, "at": 0, "above": 0}
-    for prev, row in zip([None] + rows[:-1], rows, strict=True):
-        seat = row["declarer"]
-        if prev is None or prev["game"] != row["game"] or not prev[f"events{seat}"] & (EV_BARREL_ON | EV_BARREL_STAY):
-            continue
-        need = max(rules.min_bid, -(-(1000 - prev[f"score{seat}"]) // 5) * 5)
-        count["below" if row["contract"] < need else "at" if row["contract"] == need else "above"] += 1
-    declared = sum(count.values())
-    assert declared > 0 and count["at"] > 0
-    for key in count:
-        assert sc.sitter[f"{key} the minimum"].value == pytest.approx(count[key] / declared)
-
-
-def test_the_forced_place_is_named_as_the_report_words_it():
-    """Who holds the forced opening (strategy.forced_place), which the summary's finding on the seats
-    names (its words: tests/analysis/present/test_strategy.py)."""
-    from analysis.strategy import forced_place
-    from sim.game.rules import HouseRules, preset
-
-    assert forced_place(HouseRules()) == "first hand"
-    assert forced_place(preset("tysyacha_1000")) == "third hand (dealer)"
-    assert forced_place(preset("mekedron")) is None
-
-
-@pytest.mark.parametrize("name", list(PRESETS))
-def test_every_analysis_names_the_engines_forced_seat(name):
-    # The forced opening as RULES.md words it: first hand, or the dealer under forced_bid_seat = dealer;
-    # nobody without forced_first_bid. The engine's seat, the advisor's and the report's must say the same.
-    from analysis.bids.hand import forced_seat_name
-
-    rules = preset(name)
-    expected = None if not rules.forced_first_bid else 0 if rules.forced_bid_seat == "dealer" else 1
-    assert rules.forced_position() == expected
-    assert forced_seat_name(rules) == {None: None, 0: "third", 1: "first"}[expected]
-    assert strategy.forced_place(rules) == {None: None, 0: "third hand (dealer)", 1: "first hand"}[expected]
-    if expected is not None:
-        assert strategy.forced_opening(rules)[0] == expected
+def test_a_difference_is_stored_and_printed_under_its_old_names(made):
+    """A ``Difference`` carries its interval as an ``Estimate`` and is spelled as before: the
+    columns a, b, diff, low, high, p, p_holm, clusters, in that order, in ``--json``."""
+    r, _ = made
+    x = r.seats.change_difference["first hand"]
+    assert isinstance(x.diff, Estimate) and x.diff.clusters == x.clusters
+    row = stored_row(x)
+    assert list(row) == ["a", "b", "diff", "low", "high", "p", "p_holm", "clusters"]
+    assert (row["diff"], row["low"], row["high"]) == (x.diff.value, x.diff.low, x.diff.high)
+    assert r.to_dict()["seats"]["change_difference"]["first hand"] == row

@@ -1,0 +1,1 @@
+"""The strategy study's tests, one file a module of ``analysis.strategy``."""
