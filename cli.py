@@ -1,5 +1,9 @@
 """The ``thousand`` command: thin wrappers that parse options, call a keyword-only function and
-print. Errors in user input are reported as one line, never a traceback."""
+print. Errors in user input are reported as one line, never a traceback.
+
+Its length is the commands' options and their help texts, some twenty commands; no command computes
+or formats anything itself (the analyses return results, ``analysis.present`` words them). Each
+command imports its modules when it runs, so that ``thousand --help`` starts at once."""
 
 from __future__ import annotations
 

@@ -3,6 +3,10 @@
 The record is what users write (TOML files, ``--rules``) and what output files carry as metadata;
 ``to_array`` packs it into the integer array that compiled kernels read, at the offsets named in
 ``sim.game.rules_layout``.
+
+It stays one file of some 800 lines because it is one concept: each option is declared, ranged,
+validated, packed and worded here, so that an option's whole meaning is read in one place; most of
+its length is the options' own comments (what RULES.md or the seeds say of each).
 """
 
 from __future__ import annotations
