@@ -2,8 +2,9 @@
 print. Errors in user input are reported as one line, never a traceback.
 
 Its length is the commands' options and their help texts, some twenty commands; no command computes
-or formats anything itself (the analyses return results, ``analysis.present`` words them). Each
-command imports its modules when it runs, so that ``thousand --help`` starts at once."""
+anything itself, and every result is worded by ``analysis.present`` (what is written here is the
+commands' own status lines and the two short listings of ``thousand rules``). Each command imports
+its modules when it runs, so that ``thousand --help`` starts at once."""
 
 from __future__ import annotations
 
