@@ -12,7 +12,8 @@ three solver layouts, two bid advices and the hash of a bid table; then, for eve
 (tables, compare, tournament, bid, solve, runs combine), the SHA-256 of what it prints, as text and
 as ``--json``, and of the tables and plots it stores (``--analyses-only`` runs this part alone).
 
-Two checkouts differ in their code fingerprints by definition, so every recorded code fingerprint
+Two checkouts differ in their code fingerprints by definition, and a redesign moves the version, so
+the checkout's version (wherever it is printed or stored) and every recorded code fingerprint
 (``"code_fingerprint": "..."`` in JSON, run.json and a Parquet file's metadata, and ``code=...`` in a
 printed summary) is masked before
 hashing; a Parquet file is hashed as its table and its metadata, not as bytes (which carry the
@@ -29,6 +30,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import tomllib
 from pathlib import Path
 
 RULE_FILES = {
@@ -92,8 +94,16 @@ ANALYSES = {
 FINGERPRINT_FIELD = re.compile(rb'(\\?"code_fingerprint\\?":\s*\\?"|\bcode=)[0-9a-f]{16}\b')
 
 
+# The version of the checkout run (read from its pyproject.toml): masked too, since a redesign moves it
+# by definition while what is computed stays.
+VERSION = [b""]
+
+
 def sha(data: bytes) -> str:
-    return hashlib.sha256(FINGERPRINT_FIELD.sub(rb"\1-", data)).hexdigest()
+    data = FINGERPRINT_FIELD.sub(rb"\1-", data)
+    if VERSION[0]:
+        data = data.replace(VERSION[0], b"<version>")
+    return hashlib.sha256(data).hexdigest()
 
 
 def file_sha(path: Path) -> str:
@@ -118,6 +128,7 @@ def main() -> None:
     ap.add_argument("--keep", type=Path, help="also write each analysis command's printed output to this folder")
     args = ap.parse_args()
     tree = Path(args.tree).resolve()
+    VERSION[0] = tomllib.loads((tree / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"].encode()
     env = {**os.environ, "PYTHONPATH": str(tree)}
 
     def cli(*args: str) -> str:
