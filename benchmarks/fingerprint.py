@@ -13,7 +13,7 @@ three solver layouts, two bid advices and the hash of a bid table; then, for eve
 as ``--json``, and of the tables and plots it stores (``--analyses-only`` runs this part alone).
 
 Two checkouts differ in their code fingerprints by definition, and a redesign moves the version, so
-the checkout's version (wherever it is printed or stored) and every recorded code fingerprint
+every dotted version x.y.z (thousand's, wherever printed or stored) and every recorded code fingerprint
 (``"code_fingerprint": "..."`` in JSON, run.json and a Parquet file's metadata, and ``code=...`` in a
 printed summary) is masked before
 hashing; a Parquet file is hashed as its table and its metadata, not as bytes (which carry the
@@ -30,7 +30,6 @@ import re
 import subprocess
 import sys
 import tempfile
-import tomllib
 from pathlib import Path
 
 RULE_FILES = {
@@ -94,16 +93,14 @@ ANALYSES = {
 FINGERPRINT_FIELD = re.compile(rb'(\\?"code_fingerprint\\?":\s*\\?"|\bcode=)[0-9a-f]{16}\b')
 
 
-# The version of the checkout run (read from its pyproject.toml): masked too, since a redesign moves it
-# by definition while what is computed stays.
-VERSION = [b""]
+# Every dotted version (x.y.z): masked too, since a redesign moves thousand's by definition, and what a
+# command prints is the installed package's version, not the checkout's (library versions in a
+# manifest are masked with it, the same on both sides).
+VERSION_TEXT = re.compile(rb"\b\d+\.\d+\.\d+\b")
 
 
 def sha(data: bytes) -> str:
-    data = FINGERPRINT_FIELD.sub(rb"\1-", data)
-    if VERSION[0]:
-        data = data.replace(VERSION[0], b"<version>")
-    return hashlib.sha256(data).hexdigest()
+    return hashlib.sha256(VERSION_TEXT.sub(b"<version>", FINGERPRINT_FIELD.sub(rb"\1-", data))).hexdigest()
 
 
 def file_sha(path: Path) -> str:
@@ -128,7 +125,6 @@ def main() -> None:
     ap.add_argument("--keep", type=Path, help="also write each analysis command's printed output to this folder")
     args = ap.parse_args()
     tree = Path(args.tree).resolve()
-    VERSION[0] = tomllib.loads((tree / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"].encode()
     env = {**os.environ, "PYTHONPATH": str(tree)}
 
     def cli(*args: str) -> str:
