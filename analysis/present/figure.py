@@ -9,6 +9,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from sim.runs import write_bytes_if_different
+
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
@@ -35,8 +37,8 @@ def pyplot() -> ModuleType:
 
 def save(fig: Figure, path: Path, *, tight: bool = True) -> None:
     """Save ``fig`` as PNG to ``path`` through a temporary name, then close it. A plot already
-    stored with these very bytes is left as it is: a current result is read, not rewritten (a
-    read-only mount will do)."""
+    stored with these very bytes is left as it is (``sim.runs.write_bytes_if_different``, as every
+    stored table): a current result is read, not rewritten (a read-only mount will do)."""
     plt = pyplot()
     if tight:
         fig.tight_layout()
@@ -45,15 +47,4 @@ def save(fig: Figure, path: Path, *, tight: bool = True) -> None:
         fig.savefig(buffer, format="png", dpi=110)
     finally:
         plt.close(fig)
-    data = buffer.getvalue()
-    try:
-        if Path(path).read_bytes() == data:
-            return
-    except OSError:
-        pass  # none stored yet (or unreadable): written
-    tmp = Path(path).with_name(f".{Path(path).name}.tmp.png")
-    try:
-        tmp.write_bytes(data)
-        tmp.replace(path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    write_bytes_if_different(Path(path), buffer.getvalue())
