@@ -108,12 +108,26 @@ def declarer_made_score(contract: int, points: int, rules: HouseRules) -> int:
 def concession_payout(contract: int, rules: HouseRules) -> int:
     """What each defender gets when the declarer concedes: half the contract rounded up to a
     multiple of 5 (105 → 55), 60 with ``concede_60``, half rounded down to a point with
-    ``concede_payout = half_floor`` (105 → 52)."""
+    ``concede_payout = half_floor`` (105 → 52); nothing for a free throw (``concede_free_at_min_bid``:
+    a contract of ``min_bid``)."""
+    if free_throw(contract, rules):
+        return 0
     if rules.concede_60:
         return 60
     if rules.concede_payout == "half_floor":
         return contract // 2
     return -(-contract // 10) * 5
+
+
+def free_throw(contract: int, rules: HouseRules) -> bool:
+    """concede_free_at_min_bid: conceding a contract of min_bid costs and pays nothing."""
+    return rules.concede_free_at_min_bid and contract == rules.min_bid
+
+
+def concession_cost(contract: int, rules: HouseRules) -> int:
+    """What the declarer loses conceding ``contract`` before any third-concession penalty: the
+    contract, or nothing with ``concede_no_deduction`` or for a free throw."""
+    return 0 if rules.concede_no_deduction or free_throw(contract, rules) else contract
 
 
 def _where(row: dict) -> str:
@@ -181,6 +195,8 @@ def replay_deal(row: dict, rules: HouseRules, seen: Counter | None = None) -> No
     if kind in DOUBLED_KINDS:
         _expect(row, f"contract of bid_kind {kind} (fixed, no raise)", FIXED_CONTRACT, contract)
         _expect(row, f"conceded (no concession in bid_kind {kind})", False, row["conceded"])
+    if rules.no_raise_after_talon:
+        _expect(row, "contract (no_raise_after_talon: the winning bid)", winning_bid, contract)
     if contract > winning_bid and not rules.no_bid_cap:
         cap = BASE_CAP + sum(rules.marriage_values[s] for s in marriage_suits(final[declarer]))
         _require(row, contract <= cap, f"contract raised to {contract} above 120 + marriages of the "
@@ -681,7 +697,7 @@ def _check_concession(row: dict, rules: HouseRules, declarer: int, contract: int
             _expect(row, f"{column}{s} of a conceded deal", 0, row[f"{column}{s}"])
         if rules.bolt_on != "three_passes":  # three_passes bolts are the game's (replay_game)
             _expect(row, f"bolt{s} (no bolts in a conceded deal)", 0, row[f"bolt{s}"])
-        expected = ((0 if rules.concede_no_deduction else -contract) if s == declarer else payout) + bonus[s]
+        expected = (-concession_cost(contract, rules) if s == declarer else payout) + bonus[s]
         # concede_third_penalty: a third concession's 120 is part of the deal result (replay_game
         # checks that it was the third).
         third = rules.concede_third_penalty and s == declarer and row[f"result{s}"] == expected - 120
@@ -1118,6 +1134,9 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: Game
         fell[s] = True
         st.attempts = 0
         st.barrel_falls += 1
+        if rules.barrel_falls_counted == "attempts_only" and event != EV_FALL_ATTEMPTS:
+            seen["fall not counted"] += 1
+            return  # barrel_falls_counted: only running out of attempts counts toward barrel_falls_to_zero
         st.falls += 1
         if rules.barrel_falls_to_zero and st.falls == rules.barrel_falls_to_zero:
             st.score = 0
@@ -1158,6 +1177,7 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: Game
             _require(row, rules.concede_on_barrel, f"a concession while seat(s) {sitters} sit on the barrel")
         st = seats[declarer]
         st.concessions += 1
+        seen["free throw"] += free_throw(contract, rules)
         if rules.concede_limit:
             _require(row, st.concessions <= rules.concede_limit,
                      f"seat {declarer} concedes for the {st.concessions}th time (concede_limit {rules.concede_limit})")
@@ -1168,7 +1188,7 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: Game
         third = seats[declarer].concessions % 3 == 0
         seen["third concession"] += third
         stored = row[f"result{declarer}"]
-        payout = 0 if rules.concede_no_deduction else -contract
+        payout = -concession_cost(contract, rules)
         _require(row, stored - payout in (-120, 0, rules.four_nines_bonus - 120, rules.four_nines_bonus),
                  f"result{declarer} {stored} of a concession of {contract}")
         paid = stored - payout in (-120, rules.four_nines_bonus - 120) and stored - payout != 0
@@ -1289,6 +1309,9 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: Game
                 st.score = barrel
             climbers.append(s)
     order = [(declarer + k) % n for k in range(n)]
+    if rules.target_tie == "lowest_seat":
+        # Non-declarers tied at the top: the lowest seat number (four players: seats, not slots).
+        order = [declarer] + sorted(s for s in range(n) if s != declarer)
     if reached:
         winner = max(reached, key=lambda s: (seats[s].score, -order.index(s)))
         events[winner] |= EV_WIN
@@ -1299,6 +1322,8 @@ def settle_deal(row: dict, seats: list[SeatState], rules: HouseRules, game: Game
         events[winner] |= EV_WIN
         if len(wins) > 1:
             seen["several reach the target"] += 1
+            tied = [s for s in wins if seats[s].score == seats[winner].score]
+            seen["tie at the target between defenders"] += len(tied) > 1 and declarer not in tied
 
     # 3. Climbers: one sits and knocks off whoever still sits (barrel_collision: or is sent back, or
     #    both fall); several together each fall to barrel − penalty and nobody sits (with

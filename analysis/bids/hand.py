@@ -112,10 +112,11 @@ def contract_levels(hand: int, known: Known, rules: HouseRules, owed: int | None
     opening, or the dealer's contract under all_pass = dealer_plays; ``owed_contract``) plays it
     whatever its cap, so that contract is always there; a hand owed none and whose bidding cap (the
     auction's: ``bids_nb.auction_cap``, bid_ceiling_before_talon included) is below its least bid
-    never becomes the declarer: no contracts."""
+    never becomes the declarer: no contracts. Under no_raise_after_talon a contract is a bid won, so
+    the raise cap is the bidding cap."""
     arr = rules.to_array()
     cap = int(auction_cap(hand, arr))
-    top = max(cap, raise_cap(hand, known, rules))
+    top = cap if rules.no_raise_after_talon else max(cap, raise_cap(hand, known, rules))
     least = least_bid(rules, on_barrel)
     if owed is not None:
         top = max(top, owed)
@@ -312,11 +313,12 @@ def made_gain(b: int, rules: HouseRules, sit: Situation, scored: int | None = No
 
 
 def fail_loss(b: int, rules: HouseRules, sit: Situation) -> int:
-    """What failing costs, or conceding when that costs less (concede_no_deduction); nothing to a
-    sitter whose failed contract is not recorded (``barrel_failed_contract = stays``)."""
+    """What failing costs, or conceding when that costs less (concede_no_deduction, or the free throw
+    of a contract of min_bid under concede_free_at_min_bid); nothing to a sitter whose failed
+    contract is not recorded (``barrel_failed_contract = stays``)."""
     if sit.on_barrel and rules.barrel_failed_contract == "stays":
         return 0
     can_concede = rules.concede and (rules.concede_on_barrel or not sit.on_barrel)
-    if can_concede and rules.concede_no_deduction:
+    if can_concede and (rules.concede_no_deduction or (rules.concede_free_at_min_bid and b == rules.min_bid)):
         return 0
     return b

@@ -197,7 +197,7 @@ def _with_holm(sections: dict) -> dict:
 def concede_off(rules: HouseRules) -> HouseRules:
     """The same rules with concession turned off (and the options that refine it with it)."""
     return dataclasses.replace(rules, concede=False, concede_60=False, concede_no_deduction=False, concede_limit=0,
-                               concede_third_penalty=False, concede_on_barrel=False,
+                               concede_third_penalty=False, concede_on_barrel=False, concede_free_at_min_bid=False,
                                concede_payout=HouseRules().concede_payout)
 
 

@@ -22,7 +22,7 @@ from sim.engine.auction_nb import (
     talon_shown_to_defenders,
 )
 from sim.engine.deal_nb import deal_cards, deal_cards2, limit_reached, redeal
-from sim.engine.enums import ACCUMULATE_BID_CAP, ILLEGAL, SITTER, THIRD_CONCESSION_PENALTY
+from sim.engine.enums import ACCUMULATE_BID_CAP, ILLEGAL, SITTER
 from sim.engine.schema import (
     BID_DARK,
     BID_GOLDEN,
@@ -69,10 +69,17 @@ from sim.engine.workspace import (
     W_TRICKS,
 )
 from sim.game import rules_layout as R
-from sim.game.bids_nb import legal_contract
+from sim.game.bids_nb import contract_cap, legal_contract
 from sim.game.bits_nb import popcount
 from sim.game.cards import NINE, RANK_MASK
-from sim.game.play_nb import bid_cap, concession_gain, declarer_gain, givable_cards, mask_points, round_points
+from sim.game.play_nb import (
+    concession_gain,
+    concession_loss,
+    declarer_gain,
+    givable_cards,
+    mask_points,
+    round_points,
+)
 from sim.game.state_layout import G_CONCESSIONS, G_REDEALS, G_SCORE, G_WINNER
 from sim.numba_config import jit_hot, jit_inline
 from sim.players.seat_nb import choose_burial, choose_contract, choose_discard, reads_known_cards
@@ -151,7 +158,7 @@ def finish_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script,
     doubled = mode == BID_DARK or mode == BID_GOLDEN  # 120 taken unseen: fixed and doubled
     can_concede = not doubled and rules[R.CONCEDE] and (rules[R.CONCEDE_ON_BARREL] or not anyone_on_barrel(gs)) and (
         rules[R.CONCEDE_LIMIT] == 0 or gs[G_CONCESSIONS + declarer] < rules[R.CONCEDE_LIMIT])
-    final_cap = bid_cap(hands[declarer], rules)
+    final_cap = contract_cap(hands[declarer], high, rules)
     if accumulates(gs, rules, declarer):
         final_cap = min(final_cap, ACCUMULATE_BID_CAP)
     if doubled:
@@ -178,10 +185,8 @@ def finish_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script,
     made = False
     if conceded:
         clear_tallies(ws)
-        loss = 0 if rules[R.CONCEDE_NO_DEDUCTION] else contract
         gs[G_CONCESSIONS + declarer] += 1
-        if rules[R.CONCEDE_THIRD_PENALTY] and gs[G_CONCESSIONS + declarer] % 3 == 0:
-            loss += THIRD_CONCESSION_PENALTY
+        loss = concession_loss(contract, gs[G_CONCESSIONS + declarer], rules)
         gain = concession_gain(contract, rules)
         for q in range(n):
             result[q] = -loss if q == declarer else gain

@@ -120,12 +120,16 @@ def seat_number(ws, slot, n):
 
 
 @jit_hot
-def _fall(gs, rules, p, new_scores):
-    """A counted fall from the barrel (the penalty is already in ``new_scores``); the n-th fall
-    (``barrel_falls_to_zero``) sets the score to zero and the count starts again."""
+def _fall(gs, rules, p, new_scores, attempts):
+    """A fall from the barrel (the penalty is already in ``new_scores``); ``attempts``: the sitter
+    ran out of his attempts. It counts toward ``barrel_falls_to_zero`` (every fall; under
+    barrel_falls_counted = attempts_only only one from running out of attempts), whose n-th counted
+    fall sets the score to zero and starts the count again."""
     gs[G_ON_BARREL + p] = 0
     gs[G_ATTEMPTS + p] = 0
     gs[G_BARREL_FALLS + p] += 1
+    if not attempts and rules[R.BARREL_FALLS_ATTEMPTS_ONLY]:
+        return 0
     gs[G_FALLS + p] += 1
     n = rules[R.BARREL_FALLS_TO_ZERO]
     if n > 0 and gs[G_FALLS + p] >= n:
@@ -190,7 +194,7 @@ def settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec
             gs[G_ATTEMPTS + p] += 1
             if gs[G_ATTEMPTS + p] >= rules[R.BARREL_ATTEMPTS]:
                 new[p] = new[p] // 10 * 10 - penalty
-                events[p] |= EV_FALL_ATTEMPTS | _fall(gs, rules, p, new)
+                events[p] |= EV_FALL_ATTEMPTS | _fall(gs, rules, p, new, True)
         elif sat_before[p]:
             if p == sitter:  # sitting out is no attempt; the talon's points are not recorded
                 if result[p] != 0:
@@ -218,7 +222,7 @@ def settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec
                 limit = rules[R.BARREL_ATTEMPTS]  # 0: no limit
                 if limit > 0 and gs[G_ATTEMPTS + p] >= limit and new[p] >= barrel:
                     new[p] -= penalty
-                    events[p] |= EV_FALL_ATTEMPTS | _fall(gs, rules, p, new)
+                    events[p] |= EV_FALL_ATTEMPTS | _fall(gs, rules, p, new, True)
                 continue
             if p == declarer and made and contract >= rules[R.BARREL_MIN_CONTRACT]:
                 # Undoubled (as the contract always was here); with declarer_scores = points his points
@@ -232,7 +236,7 @@ def settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec
                 continue
             if p == declarer and not made and not rules[R.BARREL_FAILED_STAYS]:
                 new[p] = old + result[p]
-                events[p] |= EV_FALL_CONTRACT | _fall(gs, rules, p, new)
+                events[p] |= EV_FALL_CONTRACT | _fall(gs, rules, p, new, False)
                 continue
             if p != declarer and rules[R.BARREL_DEFENCE_WINS] and old + result[p] >= target:
                 new[p] = target if capped else old + result[p]
@@ -246,7 +250,7 @@ def settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec
             gs[G_ATTEMPTS + p] += 1
             if gs[G_ATTEMPTS + p] >= rules[R.BARREL_ATTEMPTS]:
                 new[p] = old - penalty
-                events[p] |= EV_FALL_ATTEMPTS | _fall(gs, rules, p, new)
+                events[p] |= EV_FALL_ATTEMPTS | _fall(gs, rules, p, new, True)
         else:
             new[p] = old + result[p]
             if barrel > 0 and new[p] >= target and rules[R.BARREL_JUMP_WINS]:
@@ -259,12 +263,15 @@ def settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec
     if wins and not accumulated:
         # One winner: of several (without a barrel possible only with win_only_as_declarer off; with one, the
         # barrel variants), the highest score (a sitter's capped with win_score_capped), then the declarer,
-        # then the seats after him. A sitter who reached the target without winning stays on the barrel; a
-        # jumper who did is no climber.
+        # then the seats after him (target_tie = lowest_seat: by seat number). A sitter who reached the
+        # target without winning stays on the barrel; a jumper who did is no climber.
+        lowest = rules[R.WIN_TIE_LOWEST_SEAT]
         winner = -1
         for k in range(n):
             q = (declarer + k) % n
-            if (wins >> q) & 1 and (winner < 0 or new[q] > new[winner]):
+            if (wins >> q) & 1 and (winner < 0 or new[q] > new[winner] or (
+                    lowest and new[q] == new[winner] and winner != declarer
+                    and seat_number(ws, q, n) < seat_number(ws, winner, n))):
                 winner = q
         events[winner] |= EV_WIN
         gs[G_WINNER] = winner
@@ -283,7 +290,7 @@ def settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec
                 continue
             if together:
                 new[p] = barrel - penalty
-                events[p] |= EV_SIMULTANEOUS | _fall(gs, rules, p, new)
+                events[p] |= EV_SIMULTANEOUS | _fall(gs, rules, p, new, False)
         if keeper >= 0:
             climbers = 1 << keeper
         if not together or keeper >= 0:
@@ -298,13 +305,13 @@ def settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec
             for q in range(n):
                 if (sitting >> q) & 1 and collision != R.COLLISION_SITTER_STAYS:
                     new[q] -= penalty  # from his score after this deal (barrel_accumulate adds points)
-                    events[q] |= EV_KNOCKED_OFF | _fall(gs, rules, q, new)
+                    events[q] |= EV_KNOCKED_OFF | _fall(gs, rules, q, new, False)
             for p in range(n):
                 if not (climbers >> p) & 1:
                     continue
                 if sitting and collision != R.COLLISION_NEWCOMER_STAYS:
                     new[p] = barrel - penalty  # sent back by the sitter: a climb that never sat, a fall
-                    events[p] |= EV_KNOCKED_OFF | _fall(gs, rules, p, new)
+                    events[p] |= EV_KNOCKED_OFF | _fall(gs, rules, p, new, False)
                 else:
                     new[p] = barrel
                     gs[G_ON_BARREL + p] = 1
@@ -319,7 +326,7 @@ def settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec
         new[paying_dealer] -= REDEAL_LIMIT_PENALTY
         events[paying_dealer] |= EV_REDEAL_PENALTY
         if gs[G_ON_BARREL + paying_dealer] and not ranged:  # on the range barrel no fall, maybe off below
-            events[paying_dealer] |= _fall(gs, rules, paying_dealer, new)
+            events[paying_dealer] |= _fall(gs, rules, paying_dealer, new, False)
     for p in range(n):
         bolts = rec[row, D_BOLT + p]  # 2 for a doubled bolt (bolt_double_in_dark)
         if rules[R.BOLT_COUNT] == R.BOLT_COUNT_CONSECUTIVE and not bolts and p != sitter and not keeps_bolt_run(
@@ -338,7 +345,7 @@ def settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec
             events[p] |= EV_BOLT_PENALTY
             gs[G_BOLT_PENALTIES + p] += penalties
             if gs[G_ON_BARREL + p] and not ranged:
-                events[p] |= _fall(gs, rules, p, new)
+                events[p] |= _fall(gs, rules, p, new, False)
         if rules[R.NO_WIN_PENALTY] and not conceded and p != sitter:
             # A played deal's no-win: declared and failed, or defended and scored nothing (the raw deal
             # result, so a sitter's unrecorded defence counts as what it was).
@@ -350,7 +357,7 @@ def settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec
                         new[p] -= rules[R.NO_WIN_PENALTY_AMOUNT]
                         events[p] |= EV_NO_WIN_PENALTY
                         if gs[G_ON_BARREL + p] and not ranged:  # a fall, as for bolts (none if a bolt felled him)
-                            events[p] |= _fall(gs, rules, p, new)
+                            events[p] |= _fall(gs, rules, p, new, False)
             elif rules[R.NO_WIN_PENALTY] == R.NO_WIN_CONSECUTIVE:
                 gs[G_NO_WINS + p] = 0
         truck = rules[R.DUMP_TRUCK_VALUE]

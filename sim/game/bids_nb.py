@@ -15,7 +15,8 @@ list them with it.
   ``barrel_min_bid_enforced`` bids at least ``barrel_min_contract`` (the least value of the step's
   grid that reaches it).
 - The final contract is the winning bid, or a raise to any multiple of 5 up to the cap of the
-  declarer's hand after the talon (the ceiling before the talon does not apply).
+  declarer's hand after the talon (the ceiling before the talon does not apply); under
+  ``no_raise_after_talon`` the winning bid only (``contract_cap`` is then the bid).
 - Under ``bid_step_10_from = F`` a bid or a raised final contract at or above F is a multiple of 10
   (a rule on the value: 195 -> 200 is a raise, 205 is no bid).
 
@@ -31,7 +32,7 @@ from sim.numba_config import jit_hot
 __all__ = [
     "forced_seat", "forced_bid", "allowed_value", "value_up", "value_down", "auction_cap", "raise_reaching",
     "sitter_floor", "bid_range", "legal_bid", "bid_at_most", "count_raises", "nth_raise", "next_raise",
-    "legal_contract", "contract_at_most", "contract_at_least", "bid_values",
+    "contract_cap", "legal_contract", "contract_at_most", "contract_at_least", "bid_values",
 ]
 
 
@@ -175,13 +176,24 @@ def nth_raise(least, k, step, rules):
 
 
 @jit_hot
+def contract_cap(hand, bid, rules):
+    """The highest final contract of a declarer who won with ``bid`` and holds ``hand`` after the
+    talon: the bidding cap of his hand (``bid_cap``; the ceiling before the talon does not apply),
+    or under no_raise_after_talon the bid itself."""
+    if rules[R.NO_RAISE_AFTER_TALON]:
+        return bid
+    return bid_cap(hand, rules)
+
+
+@jit_hot
 def legal_contract(contract, bid, cap, rules):
     """Whether ``contract`` is an allowed final contract for a declarer who won with ``bid`` and
-    whose hand after the talon allows ``cap`` (``bid_cap``): the bid itself, or a raise to a multiple
-    of 5 up to the cap that bid_step_10_from allows."""
+    whose hand after the talon allows ``cap`` (``contract_cap``): the bid itself, or (not under
+    no_raise_after_talon) a raise to a multiple of 5 up to the cap that bid_step_10_from allows."""
     if contract == bid:
         return True
-    return contract > bid and contract % 5 == 0 and contract <= cap and allowed_value(contract, rules)
+    return (not rules[R.NO_RAISE_AFTER_TALON] and contract > bid and contract % 5 == 0 and contract <= cap
+            and allowed_value(contract, rules))
 
 
 @jit_hot

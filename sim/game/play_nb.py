@@ -9,6 +9,7 @@ constants in ``sim.game.cards``). Within a suit a higher index is a stronger car
 import numpy as np
 
 from sim.game import rules_layout as R
+from sim.game.amounts import THIRD_CONCESSION_PENALTY
 from sim.game.bits_nb import lowest_index
 from sim.game.cards import (
     ACE,
@@ -137,14 +138,35 @@ def barrel_need(score, rules):
 
 @jit_hot
 def concession_gain(contract, rules):
-    """What each defender gets when the declarer concedes ``contract``: 60 with concede_60; half the
-    contract rounded down to a point with concede_payout = half_floor (105 -> 52); else half
-    rounded up to a multiple of 5 (105 -> 55)."""
+    """What each defender gets when the declarer concedes ``contract``: nothing for the free throw
+    (concede_free_at_min_bid, a contract of min_bid); 60 with concede_60; half the contract rounded
+    down to a point with concede_payout = half_floor (105 -> 52); else half rounded up to a multiple
+    of 5 (105 -> 55)."""
+    if free_throw(contract, rules):
+        return 0
     if rules[R.CONCEDE_60]:
         return 60
     if rules[R.CONCEDE_HALF_FLOOR]:
         return contract // 2
     return (contract + 9) // 10 * 5
+
+
+@jit_inline
+def free_throw(contract, rules):
+    """concede_free_at_min_bid: a concession of ``contract`` (the winning bid) costs the declarer
+    nothing and pays the defenders nothing when it is min_bid (the Polish throw at 100)."""
+    return rules[R.CONCEDE_FREE_AT_MIN_BID] != 0 and contract == rules[R.MIN_BID]
+
+
+@jit_inline
+def concession_loss(contract, nth, rules):
+    """What the declarer loses conceding ``contract`` as his ``nth`` concession of the game: the
+    contract (nothing under concede_no_deduction or for a free throw), and with
+    concede_third_penalty THIRD_CONCESSION_PENALTY more for every third."""
+    loss = 0 if rules[R.CONCEDE_NO_DEDUCTION] or free_throw(contract, rules) else contract
+    if rules[R.CONCEDE_THIRD_PENALTY] and nth % 3 == 0:
+        loss += THIRD_CONCESSION_PENALTY
+    return loss
 
 
 @jit_inline

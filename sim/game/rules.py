@@ -83,6 +83,8 @@ class HouseRules:
                                                 "cap)")
     bid_step_10_from: int | None = _opt(None, "none or a multiple of 10 above min_bid",
                                         "a bid or final contract at or above this must be a multiple of 10")
+    no_raise_after_talon: bool = _opt(False, "bool", "the final contract is the winning bid: no raise after the "
+                                      "talon")
     talon_hidden_at_100: bool = _opt(False, "bool", "a talon won with the uncontested forced bid is not shown")
     talon_shown_to_declarer_only: bool = _opt(False, "bool", "only the declarer sees the talon")
     discard_face_down: bool = _opt(False, "bool", "each opponent sees only the card he is given")
@@ -97,6 +99,8 @@ class HouseRules:
     concede_payout: str = _opt("half_up5", "half_up5, half_floor",
                                "each defender's payout on a concession: half the contract rounded up to 5 (105 -> 55), "
                                "or rounded down to a point (105 -> 52)")
+    concede_free_at_min_bid: bool = _opt(False, "bool", "a concession when the winning bid is min_bid costs the "
+                                         "declarer nothing and pays the defenders nothing (the Polish throw at 100)")
     rounding: str = _opt("five", "five, none, ten, ten_half_up",
                          "how points are rounded: to 5 (remainder 1-2 down), none, to 10 (1-5 down, 6-9 up: Polish), "
                          "to 10 half up (1-4 down)")
@@ -142,6 +146,9 @@ class HouseRules:
     barrel_knock_off: bool = _opt(True, "bool", "a newcomer knocks the sitter off")
     barrel_simultaneous_penalty: bool = _opt(True, "bool", "players reaching the barrel together each pay")
     barrel_falls_to_zero: int = _opt(3, "0 (never) or 1..10", "this many falls set the score to 0")
+    barrel_falls_counted: str = _opt("all", "all, attempts_only",
+                                     "which falls count toward barrel_falls_to_zero: every fall, or only running out "
+                                     "of barrel attempts")
     barrel_talon_free: bool = _opt(False, "bool", "the sitter gets the talon without bidding")
     barrel_accumulate: bool = _opt(False, "bool", "the sitter accumulates the rest instead of a contract")
     barrel_forced_last: bool = _opt(False, "bool", "on his third barrel's last attempt the sitter gets the talon")
@@ -168,6 +175,9 @@ class HouseRules:
                                  "the score the dump truck resets to 0 (and its negative with dump_truck_negative)")
     win_score_capped: bool = _opt(False, "bool", "a player who wins from the barrel ends on exactly the target")
     win_only_as_declarer: bool = _opt(True, "bool", "only a declarer can reach the target")
+    target_tie: str = _opt("after_declarer", "after_declarer, lowest_seat",
+                           "several reaching the target with the same highest score, none of them the declarer: "
+                           "the first seat after the declarer wins, or the lowest seat number")
     # §4.7 dark game and golden round
     dark_game: bool = _opt(False, "bool", "first hand may declare a dark game (120, doubled)")
     dark_min_score: int | None = _opt(None, "off or a score such as 240", "least score to go dark")
@@ -292,7 +302,7 @@ class HouseRules:
             bad("barrel_falls_to_zero", "must be 0..10")
         if not self.concede and (self.concede_60 or self.concede_no_deduction or self.concede_limit
                                  or self.concede_third_penalty or self.concede_on_barrel
-                                 or self.concede_payout != "half_up5"):
+                                 or self.concede_payout != "half_up5" or self.concede_free_at_min_bid):
             bad("concede", "is off, so the concede_* options contradict it")
         if self.marriage_trump_from not in R.MARRIAGE_TRUMP_FROM_NAMES:
             bad("marriage_trump_from", "must be this_trick or next_trick")
@@ -333,6 +343,7 @@ class HouseRules:
         if not self.win_only_as_declarer and self.barrel is not None:
             bad("win_only_as_declarer", "is implied by the barrel (set barrel = none to turn it off)")
         self._validate_barrel_variants(bad)
+        self._check_real_table_options(bad)
         if (refusal := self._redeals_refusal()) is not None:
             bad(*refusal)
 
@@ -373,6 +384,23 @@ class HouseRules:
             if ceiling is not None and ceiling < self.barrel_min_contract:
                 bad("barrel_min_bid_enforced", f"contradicts bid_ceiling_before_talon = {ceiling}: a sitter could "
                     f"never bid barrel_min_contract ({self.barrel_min_contract})")
+
+    def _check_real_table_options(self, bad) -> None:
+        """The options of issue 45's rules of real tables (docs/RULES.md "Rules of real tables")."""
+        if self.barrel_falls_counted not in R.BARREL_FALLS_COUNTED_NAMES:
+            bad("barrel_falls_counted", "must be all or attempts_only")
+        if self.barrel_falls_counted != "all" and not self.barrel_falls_to_zero:
+            bad("barrel_falls_counted", "has no effect: barrel_falls_to_zero = 0 (no fall sets the score to 0)")
+        if self.target_tie not in R.TARGET_TIE_NAMES:
+            bad("target_tie", "must be after_declarer or lowest_seat")
+        several = (not self.win_only_as_declarer if self.barrel is None
+                   else self.barrel_jump_wins or self.barrel_defence_wins or not self.barrel_freeze)
+        if self.target_tie != "after_declarer" and not several:
+            bad("target_tie", "has no effect: only the declarer can reach the target (it needs barrel_jump_wins, "
+                "barrel_defence_wins or barrel_freeze = false, or without a barrel win_only_as_declarer = false)")
+        if self.concede_free_at_min_bid and self.concede_no_deduction:
+            bad("concede_free_at_min_bid", "contradicts concede_no_deduction (every concession already costs the "
+                "declarer nothing): choose one")
 
     def _validate_barrel_variants(self, bad) -> None:
         """The barrel variants of issue 28 item 7 (docs/RULES.md "Barrel variants"): their values, the
@@ -562,6 +590,10 @@ class HouseRules:
         a[R.BARREL_DEFENCE_WINS] = self.barrel_defence_wins
         a[R.BARREL_SIMULTANEOUS_KEEPER] = self.barrel_simultaneous_keeper == "declarer_else_lowest_seat"
         a[R.BARREL_COLLISION] = R.BARREL_COLLISION_NAMES.index(self.barrel_collision)
+        a[R.CONCEDE_FREE_AT_MIN_BID] = self.concede_free_at_min_bid
+        a[R.BARREL_FALLS_ATTEMPTS_ONLY] = self.barrel_falls_counted == "attempts_only"
+        a[R.WIN_TIE_LOWEST_SEAT] = self.target_tie == "lowest_seat"
+        a[R.NO_RAISE_AFTER_TALON] = self.no_raise_after_talon
         return a
 
     def forced_position(self) -> int | None:
@@ -622,7 +654,7 @@ BARREL_OPTIONS = ("barrel_min_contract", "barrel_attempts", "barrel_penalty", "b
                   "barrel_simultaneous_penalty", "barrel_falls_to_zero", "barrel_talon_free", "barrel_accumulate",
                   "barrel_forced_last", "win_score_capped", "barrel_min_bid_enforced", "barrel_failed_contract",
                   "barrel_freeze", "barrel_jump_wins", "barrel_defence_wins", "barrel_simultaneous_keeper",
-                  "barrel_collision")
+                  "barrel_collision", "barrel_falls_counted")
 
 
 def _largest(ok, hi: int) -> int | None:
@@ -657,8 +689,12 @@ PRESETS: dict[str, dict[str, Any]] = {
     "long": {"target": 1500, "barrel": 1380},
     # Issue 28 item 12: Tysiąc as the Polish game plays it, and the default rules of the two
     # richest open-source games (docs/peer-rules.md §12; side by side in docs/RULES.md).
+    # Issue 45: polish throws the deal after the talon (60 each, free at 100) and never raises; mekedron
+    # passes the gifts face down and counts only falls from running out of attempts, and gives a tie at the
+    # target between non-declarers to the lowest seat.
     "polish": {
-        "bid_step": 10, "no_jump_bids": True, "talon_hidden_at_100": True, "concede": False,
+        "bid_step": 10, "no_jump_bids": True, "talon_hidden_at_100": True, "no_raise_after_talon": True,
+        "concede_60": True, "concede_on_barrel": True, "concede_free_at_min_bid": True,
         "rounding": "ten", "declarer_scores": "points",
         "marriage_first_lead": True, "marriage_burns_without_trick": True, "bolt_penalty": 0,
         "barrel": 800, "barrel_freeze": False, "barrel_attempts": 0, "barrel_knock_off": False,
@@ -680,7 +716,8 @@ PRESETS: dict[str, dict[str, Any]] = {
         "marriage_trump_from": "next_trick", "no_win_penalty": "cumulative",
         "barrel_simultaneous_keeper": "declarer_else_lowest_seat", "barrel_failed_contract": "stays",
         "barrel_jump_wins": True, "barrel_defence_wins": True, "win_score_capped": True,
-        "dump_truck_negative": True,
+        "dump_truck_negative": True, "discard_face_down": True, "barrel_falls_counted": "attempts_only",
+        "target_tie": "lowest_seat",
     },
 }
 

@@ -17,6 +17,8 @@ __all__ = [
     "WIN_SCORE_CAPPED", "BOLT_EXEMPT_KEEPS_RUN", "NO_WIN_PENALTY", "NO_WIN_PENALTY_AMOUNT", "SITOUT_CARDS",
     "SITOUT_MARRIAGE", "DUMP_TRUCK_VALUE", "FORCED_BID_SEAT", "ALL_PASS", "BID_CEILING_BEFORE_TALON",
     "BID_STEP_10_FROM", "BARREL_MIN_BID_ENFORCED", "MARRIAGE_MIN_CARDS", "MARRIAGE_TRUMP_FROM", "N_FIELDS",
+    "CONCEDE_FREE_AT_MIN_BID", "BARREL_FALLS_ATTEMPTS_ONLY", "WIN_TIE_LOWEST_SEAT", "NO_RAISE_AFTER_TALON",
+    "BARREL_FALLS_COUNTED_NAMES", "TARGET_TIE_NAMES",
     "FORCED_BID_SEAT_NAMES", "ALL_PASS_NAMES", "CONCEDE_PAYOUT_NAMES", "ROUNDINGS", "MARRIAGE_TRUMP_FROM_NAMES",
     "BARREL_FAILED_STAYS", "BARREL_FREEZE", "BARREL_JUMP_WINS", "BARREL_DEFENCE_WINS",
     "BARREL_SIMULTANEOUS_KEEPER", "BARREL_COLLISION", "BARREL_FAILED_CONTRACT_NAMES", "BARREL_KEEPER_NAMES",
@@ -134,7 +136,13 @@ MARRIAGE_TRUMP_FROM = 93  # 1 = next_trick: the trick a marriage is led in keeps
 DARK_DEFENDERS_DOUBLED = 94  # a dark deal's defenders score round(2 x card points + marriages)
 GOLDEN_DEFENDERS_ROUNDED = 95  # golden_defenders = doubled_rounded: 2 x round(card points + marriages)
 BOLT_DOUBLE_IN_GOLDEN = 96
-N_FIELDS = 97
+# Rules of real tables, issue 45 (docs/RULES.md "Rules of real tables"; evidence in docs/peer-rules.md,
+# "Where our engine disagrees").
+CONCEDE_FREE_AT_MIN_BID = 97  # a concession at the winning bid min_bid costs and pays nothing
+BARREL_FALLS_ATTEMPTS_ONLY = 98  # barrel_falls_counted = attempts_only: only running out of attempts counts
+WIN_TIE_LOWEST_SEAT = 99  # target_tie = lowest_seat: non-declarers tied at the target, the lowest seat wins
+NO_RAISE_AFTER_TALON = 100  # the final contract is the winning bid (legal contracts: sim.game.bids_nb)
+N_FIELDS = 101
 
 BOLT_ON_NO_TRICKS, BOLT_ON_ZERO_POINTS, BOLT_ON_THREE_PASSES = 0, 1, 2
 BOLT_ON_NAMES = ("no_tricks", "zero_points", "three_passes")
@@ -152,6 +160,8 @@ BARREL_KEEPER_NAMES = ("none", "declarer_else_lowest_seat")  # index 1 sets BARR
 COLLISION_NEWCOMER_STAYS, COLLISION_SITTER_STAYS, COLLISION_BOTH_FALL = 0, 1, 2
 BARREL_COLLISION_NAMES = ("newcomer_stays", "sitter_stays", "both_fall")
 GOLDEN_DEFENDERS_NAMES = ("doubled_cards", "doubled_rounded")  # index 1 sets GOLDEN_DEFENDERS_ROUNDED
+BARREL_FALLS_COUNTED_NAMES = ("all", "attempts_only")  # index 1 sets BARREL_FALLS_ATTEMPTS_ONLY
+TARGET_TIE_NAMES = ("after_declarer", "lowest_seat")  # index 1 sets WIN_TIE_LOWEST_SEAT
 CONCEDE_PAYOUT_NAMES = ("half_up5", "half_floor")  # index 1 sets CONCEDE_HALF_FLOOR
 # rounding: name -> (unit, offset). (points + offset) // unit * unit rounds a remainder below
 # unit - offset down and the rest up: five 1-2 down, 3-4 up; ten (Polish) 1-5 down, 6-9 up;

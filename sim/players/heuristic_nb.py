@@ -12,7 +12,7 @@ from sim.game import rules_layout as R
 from sim.game.bids_nb import contract_at_least, contract_at_most, raise_reaching
 from sim.game.bits_nb import highest_index, lowest_index, popcount
 from sim.game.cards import ACE, CARD_POINTS, FULL_DECK, JACK, KING, NINE, QUEEN, RANK_MASK, SUIT_MASK, TEN
-from sim.game.play_nb import barrel_need, beaters, declaration, declaring_cards, marriage_cards
+from sim.game.play_nb import barrel_need, beaters, declaration, declaring_cards, free_throw, marriage_cards
 from sim.game.state_layout import G_ON_BARREL, G_SCORE
 from sim.numba_config import jit_hot
 from sim.players.layout import (
@@ -237,14 +237,15 @@ def heuristic_burial(hand, givable, to_talon):
 @jit_hot
 def heuristic_contract(seat, hand, contract, cap, can_concede, gs, rules, prm):
     """The final contract (>= the bid, <= ``cap`` when raising) or -1 to concede: concede when the
-    estimate falls short by the concede margin, on the barrel take the contract that takes him off
-    (``barrel_need``) when it can (with barrel_failed_contract = stays whenever the cap allows), else
-    raise to the estimate less the raise margin."""
+    estimate falls short by the concede margin (a free throw, concede_free_at_min_bid, whenever it
+    falls short), on the barrel take the contract that takes him off (``barrel_need``) when it can
+    (with barrel_failed_contract = stays whenever the cap allows), else raise to the estimate less
+    the raise margin."""
     step = rules[R.BID_STEP]
     top = max(contract, cap)
     est = estimate_points(hand, False, prm, seat, rules)
-    if can_concede and est < contract - prm[seat, H_CONCEDE_MARGIN]:
-        return -1
+    if can_concede and est < contract - (0.0 if free_throw(contract, rules) else prm[seat, H_CONCEDE_MARGIN]):
+        return -1  # a free throw (concede_free_at_min_bid) costs nothing: thrown whenever short
     if rules[R.BARREL] > 0 and gs[G_ON_BARREL + seat]:
         need = contract_at_least(barrel_need(gs[G_SCORE + seat], rules), rules)
         if contract < need <= top and (rules[R.BARREL_FAILED_STAYS] or est - prm[seat, H_BARREL_RISK] >= need):

@@ -24,7 +24,8 @@ said so below; nothing was tuned.
   to the next seat (who gets which card is an accident of the source's seat numbering).
 - **Final contract**: the highest allowed at most the 8-card estimate less 32 (with noise), the
   barrel's minimum when within 25 of it. **Conceding**: when the estimate falls short of the
-  contract by more than 75 (30 under concede_no_deduction). The source decides this before its
+  contract by more than 75 (30 under concede_no_deduction and for a free throw, concede_free_at_min_bid,
+  which costs nothing). The source decides this before its
   discard, on 10 cards; our engine asks after it, so the 8 kept cards are valued.
 - **Lead**: the four aces where they score; its most valuable marriage (the king); as declarer
   with its own trump and two or more trumps, the top trump while it is the highest out and
@@ -48,7 +49,7 @@ from sim.game import rules_layout as R
 from sim.game.bids_nb import bid_at_most, contract_at_most
 from sim.game.bits_nb import highest_index, lowest_index, popcount
 from sim.game.cards import ACE, ACES_MASK, CARD_POINTS, FULL_DECK, JACK, KING, MARRIAGE_MASK, QUEEN, SUIT_MASK, TEN
-from sim.game.play_nb import barrel_need, beaters, beats, marriage_cards
+from sim.game.play_nb import barrel_need, beaters, beats, free_throw, marriage_cards
 from sim.game.rng_nb import uniform
 from sim.game.state_layout import G_ON_BARREL, G_SCORE
 from sim.numba_config import jit_hot
@@ -222,7 +223,7 @@ def leadage_contract(seat, hand, contract, cap, can_concede, gs, rules, rng):
     """The final contract or -1 to concede."""
     if can_concede:
         gap = contract - estimate_points(hand, False, rules)
-        if gap > (30 if rules[R.CONCEDE_NO_DEDUCTION] else 75):
+        if gap > (30 if rules[R.CONCEDE_NO_DEDUCTION] or free_throw(contract, rules) else 75):
             return -1
     if cap <= contract:
         return contract

@@ -175,6 +175,19 @@ GAME_CONFIGS = {
     "four-nines-bonus-mostly-random": (MOSTLY_RANDOM, HouseRules(four_nines_bonus=50)),
     "zero-points-own-exempt-mixed": (MIXED, HouseRules(bolt_on="zero_points", bolt_own_game_exempt=True)),
     "online-preset-mixed": (MIXED, preset("online")),
+    # Issue 45, rules of real tables: the presets that play them, and the options alone.
+    "polish-preset-mixed": (MIXED, preset("polish")),
+    "polish-preset-leadage": (LEADAGE, preset("polish")),
+    "mekedron-preset-mixed": (MIXED, preset("mekedron")),
+    "mekedron-preset-mostly-random": (MOSTLY_RANDOM, preset("mekedron")),
+    "free-throw-no-raise-heuristic": (HEURISTIC, HouseRules(concede_free_at_min_bid=True, no_raise_after_talon=True,
+                                                            concede_on_barrel=True)),
+    "falls-attempts-only-tie-lowest-mostly-random": (MOSTLY_RANDOM, HouseRules(
+        barrel_falls_counted="attempts_only", barrel_falls_to_zero=2, target_tie="lowest_seat",
+        barrel_jump_wins=True, barrel_defence_wins=True)),
+    "four-falls-attempts-only-tie-lowest-mixed": (MIXED4, HouseRules(
+        **FOUR, barrel_falls_counted="attempts_only", target_tie="lowest_seat", barrel_jump_wins=True,
+        concede_free_at_min_bid=True, no_raise_after_talon=True)),
     "consecutive-bolts-mostly-random": (MOSTLY_RANDOM, HouseRules(bolt_count="consecutive")),
     "redeals-penalty-mostly-random": (MOSTLY_RANDOM, HouseRules(**ALL_REDEALS, redeal_limit_penalty=True)),
     "redeal-talon-at-100-heuristic": (HEURISTIC, HouseRules(redeal_talon_points_below=10, redeal_talon_only_at_100=True,
@@ -412,12 +425,21 @@ DEAL_CONFIGS = {
                                                                 no_aces_tens_in_discard=True)),
     "two-pimc-dd": (("pimc", "dd"), HouseRules(**TWO, must_head=True, talon_shown_to_declarer_only=True)),
     "two-talon3-dd-pimc-house-combined": (("dd", "pimc"), with_rules(HOUSE_COMBINED, **TWO3)),
+    # Issue 45: the free throw and no raise after the talon with every kind of player's final contract.
+    "random-polish": (RANDOM, preset("polish")),
+    "learned-polish": (LEARNED, preset("polish")),
+    "dd-polish": (("dd", "heuristic", "dd"), preset("polish")),
+    "pimc-polish": (("pimc", "learned-cards", "leadage"), preset("polish")),
+    "pimc-mekedron": (("pimc", "pimc", "heuristic"), preset("mekedron")),
+    "two-random-free-throw-no-raise": (RANDOM2, HouseRules(**TWO, concede_free_at_min_bid=True,
+                                                           no_raise_after_talon=True)),
 }
 DEAL_COUNTS = {"dd-must-head-half": 60, "dd-all-play-options": 60, "dd-house-combined": 60,
                "dd-step-10-from-forced-dealer": 60,
                "four-dd-pimc": 40, "two-dd": 60, "two-talon3-dd-all-play-options": 60, "two-pimc-dd": 15,
                "two-talon3-dd-pimc-house-combined": 15, "dd-marriage-timing": 60, "pimc-marriage-timing": 15,
-               "two-dd-pimc-marriage-timing": 15}  # others: FAST_DEALS
+               "two-dd-pimc-marriage-timing": 15,
+               "dd-polish": 60, "pimc-polish": 15, "pimc-mekedron": 15}  # others: FAST_DEALS
 
 
 @functools.cache
@@ -515,6 +537,8 @@ def check_deal_frame(deals: pl.DataFrame, rules: HouseRules) -> None:
     redealt = pl.col("redeal") != 0
     played_deal = ~pl.col("conceded") & ~redealt
     conceded_loss = 0 if rules.concede_no_deduction else -pl.col("contract").cast(pl.Int32)
+    if rules.concede_free_at_min_bid:  # the free throw: a concession at min_bid costs nothing
+        conceded_loss = pl.when(pl.col("contract") == rules.min_bid).then(0).otherwise(conceded_loss)
     contract = pl.col("contract").cast(pl.Int32)
     doubled = pl.when(pl.col("bid_kind").is_in([ref.KIND_DARK, ref.KIND_GOLDEN])).then(2).otherwise(1)
     third_concession = -120 if rules.concede_third_penalty else 0
@@ -689,6 +713,7 @@ HOUSE_RULE_CASES = (
     "failed contract kept on the barrel", "defence wins from the barrel",
     "range barrel attempts' penalty", "jump to the target", "simultaneous climb kept", "collision sitter_stays",
     "collision both_fall", "left the range barrel downward", "on the range barrel again after its penalty",
+    "free throw", "fall not counted",
 )
 
 
@@ -880,6 +905,8 @@ OPTION_VALUES = {
     "barrel_failed_contract": ("falls", "stays"), "barrel_freeze": (True, False), "barrel_jump_wins": (False, True),
     "barrel_defence_wins": (False, True), "barrel_simultaneous_keeper": ("none", "declarer_else_lowest_seat"),
     "barrel_collision": ("newcomer_stays", "sitter_stays", "both_fall"),
+    "concede_free_at_min_bid": (False, True), "barrel_falls_counted": ("all", "attempts_only"),
+    "target_tie": ("after_declarer", "lowest_seat"), "no_raise_after_talon": (False, True),
 }
 ALL_OPTIONS = frozenset(f.name for f in dataclasses.fields(HouseRules))
 DRAWN_OPTIONS = sorted(OPTION_VALUES)
@@ -934,6 +961,18 @@ def house_rules(draw) -> HouseRules:
     if changes.get("barrel_talon_free") or changes.get("barrel_accumulate") or changes.get(
             "bid_ceiling_before_talon", 400) < changes.get("barrel_min_contract", 120):
         changes.pop("barrel_min_bid_enforced", None)
+    # Issue 45's options: the free throw is a concession's that deducts (not with concede_no_deduction), the
+    # falls counted need falls that zero, a tie at the target needs several who can reach it.
+    if changes.get("concede_free_at_min_bid"):
+        changes.pop("concede_no_deduction", None)
+        changes["concede"] = True
+    if changes.get("barrel_falls_to_zero") == 0:
+        changes.pop("barrel_falls_counted", None)
+    if changes.get("target_tie") == "lowest_seat":
+        if changes.get("barrel", 880) is None:
+            changes["win_only_as_declarer"] = False
+        elif changes.get("barrel_freeze", True):
+            changes["barrel_jump_wins"] = True
     # The barrel variants: no attempt limit is the range barrel's; the range barrel turns the knock-off and the
     # simultaneous penalty off and takes neither the collision rules, the keeper, barrel_jump_wins (implied),
     # barrel_accumulate nor barrel_min_contract (without a free talon).

@@ -1,6 +1,9 @@
 import pytest
 
 from sim.game import rules_layout as R
+from sim.game.bids_nb import contract_cap, legal_contract
+from sim.game.cards import parse_hand
+from sim.game.play_nb import concession_gain, concession_loss
 from sim.game.rules import PRESETS, HouseRules, RulesError, load_rules, option_table, preset
 
 
@@ -27,7 +30,10 @@ def test_peer_presets_play_the_peers_defaults():
     polish = preset("polish")
     assert (polish.rounding, polish.declarer_scores, polish.bid_step, polish.no_jump_bids) == (
         "ten", "points", 10, True)
-    assert (polish.barrel, polish.barrel_freeze, polish.barrel_attempts, polish.concede) == (800, False, 0, False)
+    assert (polish.barrel, polish.barrel_freeze, polish.barrel_attempts) == (800, False, 0)
+    # Issue 45: iamfilip98 lets the bid winner throw after the talon (60 each, free at 100), without a raise.
+    assert (polish.concede, polish.concede_60, polish.concede_on_barrel, polish.concede_free_at_min_bid,
+            polish.no_raise_after_talon) == (True, True, True, True, True)
     assert polish.round_points(15) == 10 and polish.round_points(16) == 20 and polish.round_points(25) == 20
     old = preset("tysyacha_1000")
     assert (old.forced_bid_seat, old.dark_game, old.dark_defenders_doubled, old.concede_60) == (
@@ -39,10 +45,14 @@ def test_peer_presets_play_the_peers_defaults():
     assert (mek.marriage_trump_from, mek.no_win_penalty, mek.concede_payout) == ("next_trick", "cumulative",
                                                                                  "half_floor")
     assert mek.barrel_defence_wins and mek.barrel_jump_wins and mek.win_score_capped and mek.must_head
+    # Issue 45: gifts face down (open_discard = "off"), only running out of attempts counts toward the third-fall
+    # zero, a tie at the target between non-declarers to the lowest seat.
+    assert (mek.discard_face_down, mek.barrel_falls_counted, mek.target_tie) == (True, "attempts_only",
+                                                                                 "lowest_seat")
     # Each differs from classic in every option its column of the table names, and only there.
-    assert len(polish.changes_from(HouseRules())) == 16
+    assert len(polish.changes_from(HouseRules())) == 19
     assert len(old.changes_from(HouseRules())) == 21
-    assert len(mek.changes_from(HouseRules())) == 19
+    assert len(mek.changes_from(HouseRules())) == 22
 
 
 def test_toml_file_starts_from_preset(tmp_path):
@@ -546,3 +556,65 @@ def test_the_peer_presets_table_in_docs_is_the_presets():
         for option, value in preset(name).changes_from(HouseRules()).items():
             expected.setdefault(option, [None] * len(names))[i] = shown(value)
     assert table == expected
+
+
+# ---- rules of real tables, issue 45 (docs/RULES.md "Rules of real tables", docs/peer-rules.md) ----
+
+
+def test_real_table_options_reach_the_kernels():
+    a = HouseRules().to_array()
+    slots = [R.CONCEDE_FREE_AT_MIN_BID, R.BARREL_FALLS_ATTEMPTS_ONLY, R.WIN_TIE_LOWEST_SEAT, R.NO_RAISE_AFTER_TALON]
+    assert tuple(a[slots]) == (0, 0, 0, 0)
+    a = HouseRules.from_dict({"concede_free_at_min_bid": True, "barrel_falls_counted": "attempts_only",
+                              "target_tie": "lowest_seat", "barrel_jump_wins": True,
+                              "no_raise_after_talon": True}).to_array()
+    assert tuple(a[slots]) == (1, 1, 1, 1)
+    # Without a barrel a tie needs anybody to win; on the range barrel every score reaching the target wins.
+    assert HouseRules.from_dict({"barrel": None, "win_only_as_declarer": False, "target_tie": "lowest_seat"})
+    assert HouseRules.from_dict({**RANGE, "target_tie": "lowest_seat"})
+    assert HouseRules.from_dict({"barrel_defence_wins": True, "target_tie": "lowest_seat"})
+    table = {row[0]: row[2] for row in option_table()}
+    assert table["barrel_falls_counted"] == "all, attempts_only"
+    assert table["target_tie"] == "after_declarer, lowest_seat"
+
+
+def test_free_throw_pays_and_costs_nothing_only_at_min_bid():
+    a = HouseRules(concede_free_at_min_bid=True, concede_60=True).to_array()
+    assert (concession_gain(100, a), concession_loss(100, 1, a)) == (0, 0)
+    assert (concession_gain(110, a), concession_loss(110, 1, a)) == (60, 110)
+    b = HouseRules(concede_free_at_min_bid=True, concede_third_penalty=True).to_array()
+    assert concession_loss(100, 3, b) == 120  # still a concession: the third one's penalty stands
+    c = HouseRules().to_array()
+    assert (concession_gain(100, c), concession_loss(100, 1, c)) == (50, 100)
+
+
+def test_no_raise_after_talon_legal_contracts():
+    hand = parse_hand("AH TH KH QH JH 9H AS TS")  # the hearts marriage: a cap of 220
+    plain, fixed = HouseRules().to_array(), HouseRules(no_raise_after_talon=True).to_array()
+    assert (contract_cap(hand, 100, plain), contract_cap(hand, 100, fixed)) == (220, 100)
+    assert legal_contract(150, 100, 220, plain) and not legal_contract(150, 100, 220, fixed)
+    assert legal_contract(100, 100, 100, fixed)
+
+
+@pytest.mark.parametrize(
+    "values, message",
+    [
+        ({"barrel_falls_counted": "knock_offs"}, "'barrel_falls_counted' = 'knock_offs': must be all or attempts_only"),
+        ({"barrel_falls_counted": "attempts_only", "barrel_falls_to_zero": 0},
+         "'barrel_falls_counted' = 'attempts_only': has no effect: barrel_falls_to_zero = 0"),
+        ({"barrel": None, "barrel_falls_counted": "attempts_only"},
+         "'barrel_falls_counted' = 'attempts_only': has no effect: barrel = none"),
+        ({"target_tie": "highest_seat"}, "'target_tie' = 'highest_seat': must be after_declarer or lowest_seat"),
+        ({"target_tie": "lowest_seat"}, "'target_tie' = 'lowest_seat': has no effect: only the declarer can reach"),
+        ({"barrel": None, "target_tie": "lowest_seat"},
+         "'target_tie' = 'lowest_seat': has no effect: only the declarer can reach"),
+        ({"concede": False, "concede_free_at_min_bid": True}, "'concede' = False: is off"),
+        ({"concede_free_at_min_bid": True, "concede_no_deduction": True},
+         "'concede_free_at_min_bid' = True: contradicts concede_no_deduction"),
+        ({"no_raise_after_talon": "yes please"}, "'no_raise_after_talon' must be true or false"),
+    ],
+)
+def test_bad_real_table_options_are_one_line(values, message):
+    with pytest.raises(RulesError, match=message) as info:
+        HouseRules.from_dict(values)
+    assert "\n" not in str(info.value)

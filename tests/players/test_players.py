@@ -1,9 +1,13 @@
 """Player strength checks on small samples (the figures for reports come from full runs)."""
 
+import numpy as np
 import polars as pl
 
 from analysis.stats import wilson_interval
 from sim.engine import BatchSpec, play_chunk
+from sim.engine.workspace import new_game_state
+from sim.game.rules import HouseRules, preset
+from sim.players.heuristic_nb import heuristic_contract
 from sim.players.layout import H_RISK
 from sim.players.params import HeuristicParams, params_matrix
 
@@ -119,3 +123,42 @@ def test_heuristic_on_the_barrel_under_the_barrel_variants():
     assert heuristic_bid(0, hand, -1, 100, 120, gs, HouseRules(
         barrel_freeze=False, barrel_knock_off=False, barrel_simultaneous_penalty=False,
         barrel_failed_contract="stays").to_array(), timid) == 100
+
+
+def test_every_player_keeps_the_winning_bid_under_no_raise_after_talon():
+    """Issue 45, the polish preset: no raise after the talon (every final contract is the winning bid,
+    whoever declares: the engine refuses any other, and the reference replay of
+    tests/engine/test_invariants.py checks it too) and the free throw at 100 (a concession of
+    min_bid scores 0 for everybody). Without the rule the same players raise: the rule bites."""
+    polish = preset("polish")
+    raising = HouseRules.from_dict({**polish.changes_from(HouseRules()), "no_raise_after_talon": False})
+    runs = [(("heuristic", "random", "leadage"), 400), (("learned", "learned-cards", "random"), 150),
+            (("dd", "pimc", "heuristic"), 12)]
+    thrown = 0
+    for players, n in runs:
+        for rules, fixed in ((polish, True), (raising, False)):
+            spec = BatchSpec(mode="deals", n=n, seed=12, chunk_size=n, players=players, rules=rules)
+            deals, _ = play_chunk(spec, 0)
+            taken = deals.filter((pl.col("redeal") == 0) & (pl.col("declarer") >= 0))
+            assert taken.height > 0, players
+            raised = int((taken["contract"] > taken["winning_bid"]).sum())
+            assert raised == 0 if fixed else (raised > 0 or n < 50), (players, fixed, raised)
+            if fixed:
+                free = taken.filter(pl.col("conceded") & (pl.col("contract") == polish.min_bid))
+                thrown += free.height
+                for s in range(3):
+                    assert (free[f"result{s}"] == 0).all(), players
+    assert thrown > 0, "no free throw at 100 in the sample"
+
+
+def test_heuristic_throws_a_free_contract_whenever_short():
+    # concede_free_at_min_bid: a throw at min_bid costs nothing, so the heuristic player throws whenever his
+    # estimate falls short of the contract, without the concede margin; above min_bid the margin stands.
+    never = params_matrix(HeuristicParams(concede_margin=1000.0))  # by the margin it would never concede
+    hand = np.int64(0b111)  # 9, J and Q of spades: an estimate far below 100
+    gs = new_game_state()
+    free = HouseRules(concede_free_at_min_bid=True).to_array()
+    assert heuristic_contract(0, hand, 100, 120, True, gs, HouseRules().to_array(), never) == 100
+    assert heuristic_contract(0, hand, 100, 120, True, gs, free, never) == -1
+    assert heuristic_contract(0, hand, 110, 120, True, gs, free, never) == 110
+    assert heuristic_contract(0, hand, 100, 120, False, gs, free, never) == 100  # conceding not allowed

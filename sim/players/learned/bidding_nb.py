@@ -9,10 +9,9 @@ does. The nets' inputs ride in the card net's scratch (``cards_nb``: ``lbuf`` ro
 import numpy as np
 
 from sim.game import rules_layout as R
-from sim.game.amounts import THIRD_CONCESSION_PENALTY
 from sim.game.bids_nb import contract_at_least, next_raise
 from sim.game.bits_nb import lowest_index
-from sim.game.play_nb import barrel_need, concession_gain
+from sim.game.play_nb import barrel_need, concession_gain, concession_loss
 from sim.game.state_layout import G_CONCESSIONS, G_ON_BARREL, G_SCORE
 from sim.numba_config import jit_hot
 from sim.players.heuristic_nb import barrel_raise, heuristic_bid, heuristic_contract, heuristic_dark
@@ -207,9 +206,7 @@ def learned_contract(seat, hand, contract, cap, can_concede, deal_value, gs, rul
             best = need
             best_value = contract_value(ladder, best, rules)
     if can_concede:
-        loss = 0 if rules[R.CONCEDE_NO_DEDUCTION] else contract
-        if rules[R.CONCEDE_THIRD_PENALTY] and (gs[G_CONCESSIONS + seat] + 1) % 3 == 0:
-            loss += THIRD_CONCESSION_PENALTY
+        loss = concession_loss(contract, gs[G_CONCESSIONS + seat] + 1, rules)
         gain = concession_gain(contract, rules)
         weight = prm[seat, H_OPPONENT_WEIGHT]
         if -loss - weight * gain > best_value - weight * 0.5 * ladder[N_LADDER]:

@@ -5,7 +5,7 @@ variants."""
 from fractions import Fraction
 from math import comb
 
-from analysis.bids.hand import fail_loss, made_gain, talon_chances
+from analysis.bids.hand import NOTHING_KNOWN, contract_levels, fail_loss, made_gain, talon_chances
 from sim.engine import playouts
 from sim.game.cards import parse_hand
 from sim.game.rules import HouseRules
@@ -68,3 +68,19 @@ def test_made_gain_and_fail_loss_under_the_barrel_variants():
     stays = HouseRules(barrel_failed_contract="stays")
     assert fail_loss(120, stays, playouts.Situation(score=880, on_barrel=True)) == 0
     assert fail_loss(120, stays, playouts.Situation(score=500)) == 120
+
+
+def test_fail_loss_and_levels_under_the_polish_throw_and_no_raise():
+    # Issue 45 (docs/RULES.md "Rules of real tables"): a contract of min_bid may be thrown for nothing where a
+    # concession is allowed; under no_raise_after_talon a contract is a bid won, so the levels stop at the
+    # bidding cap (120 without a marriage) where raising would reach 120 + a marriage the talon may bring.
+    free = HouseRules(concede_free_at_min_bid=True, concede_60=True)
+    zero = playouts.Situation(score=0)
+    assert (fail_loss(100, free, zero), fail_loss(110, free, zero), fail_loss(100, HouseRules(), zero)) == (0, 110, 100)
+    sitter = playouts.Situation(score=880, on_barrel=True)
+    assert fail_loss(100, free, sitter) == 100  # no concession while on the barrel (concede_on_barrel off)
+    hand = parse_hand("AS TS AC TC KH 9D JD")  # no marriage; a talon may bring two (QH with KD QD: 300)
+    levels, cap, top = contract_levels(hand, NOTHING_KNOWN, HouseRules())
+    fixed, fixed_cap, fixed_top = contract_levels(hand, NOTHING_KNOWN, HouseRules(no_raise_after_talon=True))
+    assert (cap, top, levels[-1]) == (120, 300, 300)
+    assert (fixed_cap, fixed_top, fixed) == (120, 120, [100, 105, 110, 115, 120])
