@@ -30,6 +30,7 @@ read by ``analysis.measures.episodes``, in the core, which ``analysis.compare`` 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -40,7 +41,17 @@ import polars as pl
 from analysis.analysis_dir import RULE_SPECS, NoResultError, rules_folder, rules_label, same_rules
 from analysis.measures import FALL_CAUSES, LEFT_DOWNWARD, episodes
 from analysis.players import learned_weights, players_or_default
-from analysis.stats import Estimate, estimate_field, stored_row
+from analysis.stats import (
+    Z95,
+    Estimate,
+    PairedRatioSums,
+    RatioOfSums,
+    clustered_share_interval,
+    estimate_field,
+    holm,
+    stored_row,
+    two_sided_p,
+)
 from analysis.stored import FINGERPRINT, holds_out
 from analysis.study import Plan, Played, compared_on, identity, run_study
 from sim import InputError, __version__, arguments
@@ -61,7 +72,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FATES", "MAX_ATTEMPT_SHOWN", "TABLE_FILE", "PLOT_FILE", "deals_with_a_sitter",
-    "SCORE_STEP", "wins_from_score", "simultaneous_climbs", "refused_climbs", "Share", "BarrelSummary",
+    "SCORE_STEP", "MIN_GAMES", "score_observations", "wins_from_score", "sitter_deals_by_game", "AttemptTest",
+    "ATTEMPTS_TESTED", "simultaneous_climbs", "refused_climbs", "Share", "BarrelSummary",
     "barrel_summary", "LEFT_DOWNWARD", "IDENTITY", "BarrelStats", "tables_barrel",
 ]
 
@@ -72,33 +84,43 @@ TABLE_FILE = "barrel.parquet"
 PLOT_FILE = "barrel_survival.png"
 
 
-def deals_with_a_sitter(deals: pl.DataFrame, n_seats: int) -> int:
-    """Played deals that begin with somebody on the barrel: the previous played deal of the same
-    game left a seat on it (EV_BARREL_ON or EV_BARREL_STAY)."""
+def sitter_deals_by_game(deals: pl.DataFrame, n_seats: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(games, deals with a sitter, played deals), one entry a game of ``deals``: the played deals
+    that begin with somebody on the barrel (the previous played deal of the same game left a seat on
+    it: EV_BARREL_ON or EV_BARREL_STAY) and all played deals."""
     d = deals.filter(deals["redeal"] == 0).sort("game", "deal")
     on = np.zeros(d.height, dtype=bool)
     for p in range(n_seats):
         on |= (d[f"events{p}"].to_numpy().astype(np.int64) & (EV_BARREL_ON | EV_BARREL_STAY)) != 0
     game = d["game"].to_numpy()
-    return int((on[:-1] & (game[1:] == game[:-1])).sum())
+    ids, row_game = np.unique(game, return_inverse=True)
+    sitter = np.r_[False, on[:-1] & (game[1:] == game[:-1])]
+    return (ids, np.bincount(row_game, weights=sitter, minlength=len(ids)).astype(np.int64),
+            np.bincount(row_game, minlength=len(ids)).astype(np.int64))
+
+
+def deals_with_a_sitter(deals: pl.DataFrame, n_seats: int) -> int:
+    """Played deals that begin with somebody on the barrel (``sitter_deals_by_game``, summed)."""
+    return int(sitter_deals_by_game(deals, n_seats)[1].sum())
 
 
 SCORE_STEP = 100  # width of the score classes of the win-from-score table
+MIN_GAMES = 30  # a score class is shown from this many games (its observations cluster by game)
 
 
-def wins_from_score(deals: pl.DataFrame, games: pl.DataFrame, n_seats: int) -> dict[int, list[int]]:
-    """{score class: [games won, observations]} over finished games: for each seat and each score
-    class (SCORE_STEP points, floored) that the seat dealt from in a game, one observation, the
-    first such deal, and whether the seat won that game. One per game and class, so that the
-    observations of a class come from different games (independent), not from deals of one game
-    that share its outcome."""
+def score_observations(deals: pl.DataFrame, games: pl.DataFrame, n_seats: int) -> dict[str, np.ndarray]:
+    """The win-from-score observations of finished games: for each seat and each score class
+    (SCORE_STEP points, floored) that the seat dealt from in a game, one observation, the first such
+    deal: ``cls`` its class, ``game`` its game, ``won`` whether the seat won that game. One per game,
+    seat and class; the seats of one game share its outcome (one of them wins), so an interval
+    clusters them by ``game``."""
     winner = dict(zip(games["game"].to_list(), games["winner"].to_list(), strict=True))
     d = deals.sort("game", "deal")
     game = d["game"].to_numpy()
     dealer = d["dealer"].to_numpy()
     played = d["redeal"].to_numpy() == 0
     first = np.r_[True, game[1:] != game[:-1]]
-    out: dict[int, list[int]] = {}
+    out: dict[str, list[int]] = {"cls": [], "game": [], "won": []}
     for p in range(n_seats):
         after = d[f"score{p}"].to_numpy().astype(np.int64)
         before = np.where(first, 0, np.r_[0, after[:-1]])
@@ -110,9 +132,20 @@ def wins_from_score(deals: pl.DataFrame, games: pl.DataFrame, n_seats: int) -> d
             if w < 0 or (int(g), cls) in seen:
                 continue  # unfinished: no outcome; or this game already counted in this class
             seen.add((int(g), cls))
-            cell = out.setdefault(cls, [0, 0])
-            cell[0] += int(w == p)
-            cell[1] += 1
+            out["cls"].append(cls)
+            out["game"].append(int(g))
+            out["won"].append(int(w == p))
+    return {k: np.asarray(v, dtype=np.int64) for k, v in out.items()}
+
+
+def wins_from_score(deals: pl.DataFrame, games: pl.DataFrame, n_seats: int) -> dict[int, list[int]]:
+    """{score class: [games won, observations]} over finished games (``score_observations``)."""
+    obs = score_observations(deals, games, n_seats)
+    out: dict[int, list[int]] = {}
+    for cls, won in zip(obs["cls"], obs["won"], strict=True):
+        cell = out.setdefault(int(cls), [0, 0])
+        cell[0] += int(won)
+        cell[1] += 1
     return out
 
 
@@ -139,12 +172,57 @@ def refused_climbs(deals: pl.DataFrame, n_seats: int) -> int:
 
 @dataclasses.dataclass(frozen=True)
 class Share:
-    """A proportion ``k`` of ``n``: ``rate``, ``k / n`` with its Wilson 95% interval (an
-    ``Estimate``, all NaN when ``n`` is 0), stored as the columns k, n, p, ci_low, ci_high."""
+    """A proportion ``k`` of ``n``: ``rate``, ``k / n`` with its 95% interval clustered by game
+    (an ``Estimate`` whose ``clusters`` are the games holding a trial: the episodes, deals and seats
+    of one game are not independent; ``analysis.stats.clustered_share_interval``; all NaN when
+    ``n`` is 0, the interval NaN from fewer than two such games), stored as the columns k, n, p,
+    ci_low, ci_high."""
 
     k: int
     n: int
     rate: Estimate = estimate_field("p", "ci_low", "ci_high")
+
+
+@dataclasses.dataclass(frozen=True)
+class AttemptTest:
+    """Attempt ``later``'s chance of winning against attempt ``earlier``'s (each of the episodes
+    that reached it): ``diff`` (later less earlier, with its 95% interval, paired by game: the same
+    games hold both), ``p`` its two-sided p-value and ``p_holm`` Holm's over the pairs of
+    ``ATTEMPTS_TESTED``."""
+
+    earlier: int
+    later: int
+    diff: Estimate = estimate_field("diff", "diff_low", "diff_high")
+    p: float = math.nan
+    p_holm: float = math.nan
+
+
+ATTEMPTS_TESTED = (1, 2, 3)  # the attempts whose chances are tested pairwise (Holm over the pairs)
+
+
+class _Tally:
+    """A share's counts summed over games, kept as running sums (``RatioOfSums``) for its interval
+    clustered by game, so memory does not grow with the games."""
+
+    def __init__(self):
+        self.k = self.n = self.games = 0
+        self.ratio = RatioOfSums()
+
+    def add(self, k: np.ndarray, n: np.ndarray) -> None:
+        """Add games whose trials number ``n`` (one entry a game) with ``k`` successes."""
+        keep = np.asarray(n) > 0
+        k, n = np.asarray(k, dtype=np.float64)[keep], np.asarray(n, dtype=np.float64)[keep]
+        self.k += int(k.sum())
+        self.n += int(n.sum())
+        self.games += int(keep.sum())
+        self.ratio.add(k, n)
+
+    def share(self) -> Share:
+        if not self.n:
+            return Share(k=0, n=0, rate=Estimate.none(n=0, clusters=0))
+        p = self.k / self.n
+        lo, hi = clustered_share_interval(p, self.ratio.interval()["se"], self.n)
+        return Share(k=self.k, n=self.n, rate=Estimate(p, lo, hi, n=self.n, clusters=self.games))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -168,7 +246,14 @@ class BarrelSummary:
       ``Estimate`` over the ``n`` games; its interval NaN for fewer than two games);
     - ``barrel_share_of_deals``: the share of played deals that began with somebody on the barrel;
     - ``win_from_score``: {score class: share of the games won by the seat that dealt from that
-      class}, classes of ``SCORE_STEP`` points (``wins_from_score``).
+      class}, classes of ``SCORE_STEP`` points (``score_observations``: ``n`` counts seats of
+      games, up to three a game; the share's ``rate.clusters`` counts the games);
+    - ``durations``: {(attempts, or more): share of the episodes that lasted so many attempts (or
+      more)}, from 0 to ``MAX_ATTEMPT_SHOWN`` (``lasted`` reads them);
+    - ``attempt_tests``: each pair of ``ATTEMPTS_TESTED``'s chances once reached, compared
+      (``AttemptTest``, Holm-corrected over the pairs).
+
+    Every share's interval is clustered by game.
 
     ``to_dict()``: the same as plain Python (what ``--json`` prints for the rule set): a share as
     its stored columns (k, n, p, ci_low, ci_high), the game length as mean, n, ci_low, ci_high.
@@ -187,27 +272,35 @@ class BarrelSummary:
     game_length: Estimate
     barrel_share_of_deals: Share
     win_from_score: dict[int, Share]
+    attempt_tests: tuple[AttemptTest, ...] = ()
+    durations: dict[tuple[int, bool], Share] = dataclasses.field(default_factory=dict)
 
     def lasted(self, attempts: int, *, or_more: bool = False) -> Share:
-        """The share of the episodes that lasted ``attempts`` attempts (or more, with ``or_more``)."""
+        """The share of the episodes that lasted ``attempts`` attempts (or more, with ``or_more``),
+        clustered by game up to ``MAX_ATTEMPT_SHOWN`` attempts (Wilson's interval beyond)."""
+        if (attempts, or_more) in self.durations:
+            return self.durations[(attempts, or_more)]
         k = sum(v for a, v in self.attempts.items() if (a >= attempts if or_more else a == attempts))
         return _share(k, self.episodes)
 
     def to_dict(self) -> dict:
         def plain(x):
-            if isinstance(x, Share):
+            if isinstance(x, Share | AttemptTest):
                 return stored_row(x)
+            if isinstance(x, tuple):
+                return [plain(v) for v in x]
             if isinstance(x, Estimate):  # the game length
                 return {"mean": x.value, "n": x.n, "ci_low": x.low, "ci_high": x.high}
             if isinstance(x, dict):
-                return {k: plain(v) for k, v in x.items()}
+                return {(f"{k[0]}{' or more' if k[1] else ''}" if isinstance(k, tuple) else k): plain(v)
+                        for k, v in x.items()}
             return x
 
         return {f.name: plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
 
 def barrel_summary(run: Path) -> BarrelSummary:
-    """Fates, attempts and game length of a stored games run, with 95% intervals."""
+    """Fates, attempts and game length of a stored games run, with 95% intervals clustered by game."""
 
     meta = read_run_metadata(run)
     if meta.get("mode") != "games":
@@ -215,56 +308,97 @@ def barrel_summary(run: Path) -> BarrelSummary:
     n_seats = meta["rules"]["players"]
     ranged = not meta["rules"].get("barrel_freeze", True)
     shards = verify_run(run)
-    # Counters only, shard by shard: memory does not grow with the number of games.
-    fates = dict.fromkeys(FATES, 0)
-    zeroed = 0
-    up_on: dict[int, int] = {}
+    # Per-game counts, summed shard by shard (a game lies in one shard): memory does not grow with
+    # the number of games.
+    fates = {f: _Tally() for f in FATES}
+    fell, zeroed = _Tally(), _Tally()
+    up_on = {a: _Tally() for a in range(1, MAX_ATTEMPT_SHOWN + 1)}
+    once = {a: _Tally() for a in range(1, MAX_ATTEMPT_SHOWN + 1)}
+    lasted = {(a, more): _Tally() for a in range(MAX_ATTEMPT_SHOWN + 1) for more in (False, True)}
+    pairs = {(a, b): PairedRatioSums() for a, b in itertools.combinations(ATTEMPTS_TESTED, 2)}
+    sitter, from_score = _Tally(), {}
     attempts: dict[int, int] = {}
     simultaneous = refused = 0
     n_games, length_sum, length_sq = 0, 0.0, 0.0
-    barrel_deals = 0
-    played_deals = 0
-    from_score: dict[int, list[int]] = {}
+    fell_fates = [f for f in FATES if f.startswith("fell")]
     for deals_path, games_path in zip(shards["deals"], shards["games"], strict=True):
         deals, games = read_shard(deals_path), read_shard(games_path)
-        for e in episodes(deals, games, n_seats, ranged):
-            fates[e["fate"]] += 1
-            zeroed += e["zeroed"]
+        eps = episodes(deals, games, n_seats, ranged)
+        for e in eps:
             attempts[e["attempts"]] = attempts.get(e["attempts"], 0) + 1
-            if e["fate"] == "up":
-                up_on[e["attempts"]] = up_on.get(e["attempts"], 0) + 1
-        for cls, (k, n_) in wins_from_score(deals, games, n_seats).items():
-            cell = from_score.setdefault(cls, [0, 0])
-            cell[0] += k
-            cell[1] += n_
+        if eps:
+            ids, g = np.unique([e["game"] for e in eps], return_inverse=True)
+            fate = np.array([e["fate"] for e in eps])
+            tries = np.array([e["attempts"] for e in eps])
+
+            def per_game(flags: np.ndarray, g=g, ids=ids) -> np.ndarray:
+                return np.bincount(g, weights=flags, minlength=len(ids))
+
+            count = per_game(np.ones(len(eps)))
+            for f in FATES:
+                fates[f].add(per_game(fate == f), count)
+            fell.add(per_game(np.isin(fate, fell_fates)), count)
+            zeroed.add(per_game(np.array([e["zeroed"] for e in eps], dtype=np.float64)), count)
+            up = {a: per_game((fate == "up") & (tries == a)) for a in up_on}
+            reached = {a: per_game(tries >= a) for a in up_on}
+            for (a, more), t in lasted.items():
+                t.add(per_game(tries >= a if more else tries == a), count)
+            for a in up_on:
+                up_on[a].add(up[a], count)
+                once[a].add(up[a], reached[a])
+            for (a, b), acc in pairs.items():
+                keep = reached[a] > 0  # the later attempt's episodes reached the earlier one too
+                acc.add(up[a][keep], reached[a][keep], up[b][keep], reached[b][keep])
+        obs = score_observations(deals, games, n_seats)
+        for cls in np.unique(obs["cls"]):
+            here = obs["cls"] == cls
+            ids, g = np.unique(obs["game"][here], return_inverse=True)
+            from_score.setdefault(int(cls), _Tally()).add(np.bincount(g, weights=obs["won"][here], minlength=len(ids)),
+                                                          np.bincount(g, minlength=len(ids)))
         simultaneous += simultaneous_climbs(deals, n_seats)
         refused += refused_climbs(deals, n_seats)
         lengths = games["deals"].to_numpy().astype(np.float64)
         n_games += len(lengths)
         length_sum += float(lengths.sum())
         length_sq += float((lengths ** 2).sum())
-        played_deals += int((deals["redeal"] == 0).sum())
-        barrel_deals += deals_with_a_sitter(deals, n_seats)
-    n = sum(fates.values())
+        _, with_sitter, played = sitter_deals_by_game(deals, n_seats)
+        sitter.add(with_sitter, played)
     mean = length_sum / n_games if n_games else math.nan
     var = (length_sq - n_games * mean * mean) / (n_games - 1) if n_games > 1 else math.nan
     length = Estimate.mean(mean, math.sqrt(max(0.0, var)) if n_games > 1 else math.nan, n_games)
     return BarrelSummary(
-        episodes=n, simultaneous_climbs=simultaneous, refused_climbs=refused, games=n_games,
-        fates={f: _share(k, n) for f, k in fates.items()},
-        fell=_share(sum(k for f, k in fates.items() if f.startswith("fell")), n),
-        fell_to_zero=_share(zeroed, n),
-        up_on_attempt={a: _share(up_on.get(a, 0), n) for a in range(1, MAX_ATTEMPT_SHOWN + 1)},
-        up_once_reached={a: _share(up_on.get(a, 0), sum(v for b, v in attempts.items() if b >= a))
-                         for a in range(1, MAX_ATTEMPT_SHOWN + 1)},
+        episodes=sum(attempts.values()), simultaneous_climbs=simultaneous,
+        refused_climbs=refused, games=n_games,
+        fates={f: t.share() for f, t in fates.items()}, fell=fell.share(), fell_to_zero=zeroed.share(),
+        up_on_attempt={a: t.share() for a, t in up_on.items()},
+        up_once_reached={a: t.share() for a, t in once.items()},
         attempts=dict(sorted(attempts.items())),
         game_length=length,
-        barrel_share_of_deals=_share(barrel_deals, played_deals),
-        win_from_score={cls: _share(k, n_) for cls, (k, n_) in sorted(from_score.items())},
+        barrel_share_of_deals=sitter.share(),
+        win_from_score={cls: t.share() for cls, t in sorted(from_score.items())},
+        attempt_tests=_attempt_tests(pairs),
+        durations={key: t.share() for key, t in lasted.items()},
     )
 
 
+def _attempt_tests(pairs: dict[tuple[int, int], PairedRatioSums]) -> tuple[AttemptTest, ...]:
+    """Each pair's difference with its interval and p-value, Holm-corrected over the pairs."""
+    results = {pair: acc.result() for pair, acc in pairs.items()}
+    p = [two_sided_p(r["diff"], r["se"]) if not math.isnan(r["diff"]) else math.nan for r in results.values()]
+    adjusted = holm(p)
+    out = []
+    for ((a, b), r), pv, ph in zip(results.items(), p, adjusted, strict=True):
+        half = Z95 * r["se"]
+        # math.nan itself where undefined: results compare equal field by field (nan is not nan's equal)
+        diff, low, high, pv, ph = (x if math.isfinite(x) else math.nan
+                                   for x in (r["diff"], r["diff"] - half, r["diff"] + half, pv, ph))
+        out.append(AttemptTest(earlier=a, later=b, diff=Estimate(diff, low, high, clusters=pairs[(a, b)].n), p=pv,
+                               p_holm=ph))
+    return tuple(out)
+
+
 def _share(k: int, n: int) -> Share:
+    """A share of independent trials, with Wilson's interval (``lasted``: how long episodes last)."""
     return Share(k=k, n=n, rate=Estimate.share(k, n))
 
 

@@ -30,7 +30,7 @@ import polars as pl
 from analysis.analysis_dir import RULE_SPECS, rules_folder, rules_label, same_rules
 from analysis.measures import episodes
 from analysis.players import learned_weights, players_or_default
-from analysis.stats import Z95, Estimate, PairedRatioSums, estimate_field, holm, stored_row, two_sided_p
+from analysis.stats import MIN_NORMAL, Z95, Estimate, PairedRatioSums, estimate_field, holm, stored_row, two_sided_p
 from analysis.stored import FINGERPRINT, holds_out
 from analysis.study import Plan, Played, compared_on, identity, run_study
 from sim import InputError, __version__, arguments
@@ -179,9 +179,12 @@ def compare_runs(runs: dict[str, Path], *,
                 # difference, or no interval, to show.
                 left_out.append(f"{name} ({k})")
                 continue
-            p = two_sided_p(r["diff"], se)
             n = sums[(name, k)].n
-            diff = Estimate(r["diff"], r["diff"] - Z95 * se, r["diff"] + Z95 * se, n=n)
+            if n < MIN_NORMAL:  # too few games for a normal interval and its test: the difference alone
+                p, diff = math.nan, Estimate(r["diff"], math.nan, math.nan, n=n)
+            else:
+                p = two_sided_p(r["diff"], se)
+                diff = Estimate(r["diff"], r["diff"] - Z95 * se, r["diff"] + Z95 * se, n=n)
             rows.append({"metric": name, "rules": k, "first": r["a"], "value": r["x"], "diff": diff, "p": p,
                          "n_games": n})
     adjusted = holm([r["p"] for r in rows])

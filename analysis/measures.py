@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from analysis.stats import Z95
+from analysis.stats import MIN_NORMAL, Z95
 from sim.engine.schema import (
     EV_BARREL_OFF,
     EV_BARREL_ON,
@@ -39,7 +39,8 @@ __all__ = ["clustered_mean", "FALL_CAUSES", "AFTER_CLIMB", "LEFT_DOWNWARD", "epi
 def clustered_mean(values: np.ndarray, clusters: np.ndarray | None = None) -> tuple[float, float, float]:
     """(mean, low, high): the mean of ``values`` with its 95% interval, the rows of a cluster (one
     deal's rows) taken together (cluster sums over cluster sizes, by the delta method); each row
-    its own cluster when ``clusters`` is None."""
+    its own cluster when ``clusters`` is None; no interval (NaN) from fewer than ``MIN_NORMAL``
+    clusters."""
     values = np.asarray(values, dtype=np.float64)
     n = len(values)
     if n == 0:
@@ -52,7 +53,7 @@ def clustered_mean(values: np.ndarray, clusters: np.ndarray | None = None) -> tu
         sums = np.bincount(inverse, weights=values)
         sizes = np.bincount(inverse).astype(np.float64)
     g = len(sums)
-    if g < 2:
+    if g < MIN_NORMAL:  # too few clusters for a normal interval (analysis.stats.MIN_NORMAL)
         return (mean, math.nan, math.nan)
     resid = sums - mean * sizes
     se = math.sqrt(float((resid * resid).sum()) / (g - 1) / g) / (sizes.sum() / g)

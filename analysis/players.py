@@ -12,6 +12,11 @@ its weights file (``learned_weights``: ``sim.players.learned.weights.weights_ide
 and what its manifest makes of it), so that a result of other weights, or of the same weights
 under an edited manifest, is never taken for this one's (the shipped weights are also covered by
 the code fingerprint).
+
+The shipped weights were trained under the presets ``TRAINED_PRESETS`` and random play options
+(``sim.training.positions.MIXTURE``); ``untrained_options`` names what a rule set asks beyond
+them, so that a result played under it can say that its numbers are those of a player not trained
+for these rules.
 """
 
 from __future__ import annotations
@@ -19,14 +24,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from sim.game.rules import preset
 from sim.players.learned.weights import weights_identity
 from sim.players.registry import is_learned, weights_file
+from sim.training.positions import MIXTURE, PLAY_OPTIONS
 
 if TYPE_CHECKING:
     from sim.game.rules import HouseRules
 
 __all__ = ["DEFAULT_PLAYER", "FALLBACK_PLAYER", "TOURNAMENT_PLAYERS", "default_player", "players_or_default",
-           "learned_weights"]
+           "learned_weights", "TRAINED_PRESETS", "untrained_options"]
 
 DEFAULT_PLAYER = "learned"
 FALLBACK_PLAYER = "heuristic"  # where the learned player does not play: the 2-player game
@@ -51,3 +58,17 @@ def learned_weights(players: Sequence[str]) -> dict[str, str]:
     """{learned player's name: the identity of what it plays (``weights_identity``)}, one entry per
     distinct learned player of ``players`` (empty when none is learned)."""
     return {name: weights_identity(weights_file(name)) for name in dict.fromkeys(players) if is_learned(name)}
+
+
+TRAINED_PRESETS = tuple(kind for kind in MIXTURE if kind != "options")
+# What the training mixture varies at random besides its presets: any value of these was trained for.
+_VARIED = frozenset(PLAY_OPTIONS) | {"marriage_values", "ace_marriage"}
+
+
+def untrained_options(rules: HouseRules) -> tuple[str, ...]:
+    """The options of ``rules`` whose value none of the presets the shipped weights were trained
+    under (``TRAINED_PRESETS``) has, leaving out the play options the training varied at random:
+    empty for rules the learned player was trained for."""
+    trained = [preset(kind).to_dict() for kind in TRAINED_PRESETS]
+    return tuple(name for name, value in rules.to_dict().items()
+                 if name not in _VARIED and all(t.get(name) != value for t in trained))

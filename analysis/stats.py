@@ -15,11 +15,16 @@ from typing import Any
 import numpy as np
 
 __all__ = ["Z95", "Estimate", "ESTIMATE_COLUMNS", "estimate_field", "stored_row",
-           "wilson_interval", "clustered_share_interval", "mean_interval",
+           "MIN_NORMAL", "wilson_interval", "clustered_share_interval", "mean_interval",
            "RatioOfSums", "PairedRatioSums", "two_sided_p", "holm", "json_ready", "chi2_sf", "MIN_EXPECTED",
            "ChiSquare", "chi_square_gof"]
 
 Z95 = 1.959963984540054  # the normal distribution's 97.5% quantile: two-sided 95% intervals
+# A normal interval of a mean needs at least this many independent observations (or clusters): on
+# fewer, its standard error is itself too uncertain (with 3 observations the true coverage of a
+# "95%" normal interval is about 80%), so the mean is given without one ("too few"). Shares keep
+# Wilson's interval, sound on few trials.
+MIN_NORMAL = 8
 
 
 def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -125,8 +130,9 @@ def clustered_share_interval(share: float, se: float, trials: float, z: float = 
 
 
 def mean_interval(mean: float, std: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Normal-approximation interval for a mean from its sample standard deviation."""
-    if n <= 1 or std is None or math.isnan(std):
+    """Normal-approximation interval for a mean from its sample standard deviation; none (NaN) from
+    fewer than ``MIN_NORMAL`` observations."""
+    if n < MIN_NORMAL or std is None or math.isnan(std):
         return (math.nan, math.nan)
     half = z * std / math.sqrt(n)
     return (mean - half, mean + half)
@@ -164,6 +170,9 @@ class RatioOfSums:
         self.snd += float((num * den).sum())
 
     def interval(self, z: float = Z95) -> dict:
+        """{"mean": R, "ci_low", "ci_high": its normal interval (NaN from fewer than ``MIN_NORMAL``
+        clusters), "se": its standard error (from two clusters: a clustered share's Wilson interval
+        reads it), "n": the clusters}."""
         n = self.n
         r = self.sn / self.sd if self.sd else math.nan
         if n < 2 or not self.sd:
@@ -171,6 +180,8 @@ class RatioOfSums:
         # sum of (N - R D)^2 = snn - 2 R snd + R^2 sdd; the residuals sum to 0 by the choice of R.
         ss = max(0.0, self.snn - 2 * r * self.snd + r * r * self.sdd)
         se = math.sqrt(ss / (n - 1) / n) / (self.sd / n)
+        if n < MIN_NORMAL:
+            return {"mean": r, "ci_low": math.nan, "ci_high": math.nan, "se": se, "n": n}
         return {"mean": r, "ci_low": r - z * se, "ci_high": r + z * se, "se": se, "n": n}
 
 

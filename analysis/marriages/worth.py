@@ -20,7 +20,7 @@ import polars as pl
 
 from analysis.bids.table import LINE_PLAYER, read_metadata
 from analysis.marriages.exact import KQ
-from analysis.stats import ESTIMATE_COLUMNS, Z95, Estimate, estimate_field, stored_row
+from analysis.stats import ESTIMATE_COLUMNS, MIN_NORMAL, Z95, Estimate, estimate_field, stored_row
 from sim import InputError
 from sim.game.cards import SUIT_SYMBOLS
 from sim.game.rules import HouseRules
@@ -167,7 +167,8 @@ def marriage_worth(bids: Path, *, risk: float = 0.3, rules: HouseRules | None = 
         for key, values in points.items():
             a, b = values[married], values[~married]
             diff = a.mean() - b.mean()
-            half = Z95 * math.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)
+            half = (Z95 * math.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size)
+                    if min(a.size, b.size) >= MIN_NORMAL else math.nan)  # too few for a normal interval
             row[f"{key}_with"], row[f"{key}_without"] = float(a.mean()), float(b.mean())
             row[f"{key}_gain"] = Estimate(float(diff), float(diff - half), float(diff + half), n=a.size + b.size)
             for side, mask in groups.items():

@@ -3,15 +3,16 @@ barrel`` prints, the report's section on the barrel and its plot."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from analysis.analysis_dir import short_label
-from analysis.barrel import FATES, LEFT_DOWNWARD, MAX_ATTEMPT_SHOWN, SCORE_STEP
+from analysis.barrel import FATES, LEFT_DOWNWARD, MAX_ATTEMPT_SHOWN, MIN_GAMES, SCORE_STEP
 from analysis.present.figure import pyplot, save
-from analysis.present.format import markdown_figures, markdown_table, num, pct, players_text
+from analysis.present.format import markdown_figures, markdown_table, num, p_value, pct, players_text
 
 if TYPE_CHECKING:
     from analysis.barrel import BarrelStats, BarrelSummary, Share
@@ -56,11 +57,13 @@ def barrel_lines(result: BarrelStats) -> list[str]:
                                 f"{s.game_length.high:.1f}]" for s in summaries.values()])
     row("deals with a sitter", [pct(s.barrel_share_of_deals) for s in summaries.values()])
     lines.append(f"chance of winning the game from your score when you deal (score classes of {SCORE_STEP}, one "
-                 "observation per game and class; classes of fewer than 30 left out)")
-    classes = sorted({c for s in summaries.values() for c, v in s.win_from_score.items() if v.n >= 30})
+                 "observation per game, seat and class, clustered by game; classes of fewer than "
+                 f"{MIN_GAMES} games left out)")
+    classes = sorted({c for s in summaries.values() for c, v in s.win_from_score.items()
+                      if (v.rate.clusters or 0) >= MIN_GAMES})
     for c in classes:
         row(f"score {c} to {c + SCORE_STEP - 5}", [pct(s.win_from_score[c]) if c in s.win_from_score
-                                                  and s.win_from_score[c].n >= 30 else "-"
+                                                  and (s.win_from_score[c].rate.clusters or 0) >= MIN_GAMES else "-"
                                                   for s in summaries.values()])
     return lines + [f"table: {result.table_path}; plot: {result.plot_path}"]
 
@@ -98,12 +101,13 @@ def barrel_section(s: BarrelStats | None, figs: list) -> list[str]:
                             + labels, rows)
     lines += markdown_figures(figs)
     first = summaries[labels[0]]
-    curve = [(c, v) for c, v in first.win_from_score.items() if v.n >= 30]
+    curve = [(c, v) for c, v in first.win_from_score.items() if (v.rate.clusters or 0) >= MIN_GAMES]
     if curve:
         lines += [f"Chance of winning the game from your score when you deal ({labels[0]}; classes of 100 points, "
-                  "at least 30 games each):", ""]
-        lines += markdown_table(["score", "games", "wins the game"], [[f"{c} to {c + 95}", f"{v.n:,}", share(v)]
-                                                                      for c, v in curve])
+                  f"at least {MIN_GAMES} games each; a game counts once for each seat that dealt from the class, and "
+                  "the interval is clustered by game):", ""]
+        lines += markdown_table(["score", "games", "seats", "wins the game"],
+                                [[f"{c} to {c + 95}", f"{v.rate.clusters:,}", f"{v.n:,}", share(v)] for c, v in curve])
     up, fell = first.fates["up"], first.fell
     causes = sorted(((f, first.fates[f]) for f in fates), key=lambda fv: -fv[1].rate.value)
     lines += ["### What this means at the table", "",
@@ -119,13 +123,19 @@ def barrel_section(s: BarrelStats | None, figs: list) -> list[str]:
 
 
 def _attempts_reading(s: BarrelSummary) -> str:
-    """What the attempts' chances say, only as far as their 95% intervals do: whether they overlap."""
-    shares = [s.up_once_reached[a] for a in (1, 2, 3) if s.up_once_reached[a].n]
-    if len(shares) < 2:
+    """What the attempts' chances say, by the paired tests of each pair (by game, Holm-corrected):
+    which differences are significant at 5%, or that none is."""
+    tests = [t for t in s.attempt_tests if not math.isnan(t.p_holm)]
+    if not tests:
         return ""
-    if max(x.rate.low for x in shares) <= min(x.rate.high for x in shares):
-        return ": their intervals overlap, so no attempt is shown to be better than another"
-    return ": their intervals do not all overlap"
+    shown = "; ".join(f"attempt {t.later} against {t.earlier} {t.diff.value * 100:+.1f} points of percentage "
+                      f"[{t.diff.low * 100:+.1f}, {t.diff.high * 100:+.1f}] (Holm p {p_value(t.p_holm)})"
+                      for t in tests)
+    significant = [t for t in tests if t.p_holm < 0.05]
+    verdict = ("no difference between attempts is significant at 5% after Holm's correction" if not significant
+               else "significant at 5% after Holm's correction: "
+               + ", ".join(f"attempt {t.later} against {t.earlier}" for t in significant))
+    return f" (paired by game: {shown}): {verdict}"
 
 
 def plot_barrel(result: BarrelStats, path: Path) -> None:
@@ -157,7 +167,7 @@ def plot_barrel(result: BarrelStats, path: Path) -> None:
         err2 = [[max(0.0, p - s.up_once_reached[a].rate.low) for a, p in zip(attempts, ups, strict=True)],
                 [max(0.0, s.up_once_reached[a].rate.high - p) for a, p in zip(attempts, ups, strict=True)]]
         ax2.errorbar(list(attempts), ups, yerr=err2, marker="o", capsize=3, label=short_label(label))
-        curve = [(c, v) for c, v in s.win_from_score.items() if v.n >= 30]
+        curve = [(c, v) for c, v in s.win_from_score.items() if (v.rate.clusters or 0) >= MIN_GAMES]
         xs = [c + SCORE_STEP / 2 for c, _ in curve]
         ax3.plot(xs, [v.rate.value for _, v in curve], marker=".", label=short_label(label))
         ax3.fill_between(xs, [v.rate.low for _, v in curve], [v.rate.high for _, v in curve], alpha=0.2)

@@ -10,12 +10,14 @@ import numpy as np
 
 from analysis.analysis_dir import short_label
 from analysis.present.figure import pyplot, save
-from analysis.present.format import markdown_figures, markdown_table, num, players_text
+from analysis.present.format import markdown_figures, markdown_table, num, p_value, players_text
 
 if TYPE_CHECKING:
     from analysis.compare import Comparison
 
-__all__ = ["comparison_lines", "rules_section", "plot_comparison"]
+__all__ = ["comparison_lines", "rules_section", "PANEL_COLUMNS", "plot_comparison"]
+
+PANEL_COLUMNS = 3  # the comparison plot's panels a row (one a metric)
 
 
 def comparison_lines(result: Comparison) -> list[str]:
@@ -73,44 +75,53 @@ def rules_section(s: Comparison | None, figs: list) -> list[str]:
         verdict = "significantly" if r.significant else "not significantly"
         lines.append(f"- {r.rules} ({players_text(s.players)}): games last {num(r.value)} deals against "
                      f"{num(r.first)} "
-                     f"({num(r.diff.value, r.diff.low, r.diff.high, sign=True)}), {verdict} different.")
+                     f"({num(r.diff.value, r.diff.low, r.diff.high, sign=True)}), {verdict} different "
+                     f"(paired by game, Holm p {p_value(r.p_holm)}).")
     if not length:
         lines.append("- Every difference is listed in `data/rules.json`.")
     return lines + [""]
 
 
 def plot_comparison(result: Comparison, path: Path) -> None:
-    """The game length of every rule set (histograms) above every difference to the first rule set
-    in % of its value, with its 95% interval (red when significant after Holm)."""
+    """The game length of every rule set (histograms), then small multiples: one panel a metric,
+    each rule set's difference to the first in % of the first's value with its 95% interval (red
+    when significant after Holm), each panel on its own axis, so that a metric of small
+    differences is not flattened by another's large ones and every panel can be read where it
+    stands (at 420 px wide too: ``PANEL_COLUMNS`` panels a row)."""
     plt = pyplot()
-
-    rows = result.rows
-    shown = [r for r in rows if r.first and r.first == r.first and r.diff.low == r.diff.low]
-    # Game length above, the differences below with a line of room for each.
-    height = 0.24 * len(shown) + 1.5
-    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(12, 4.5 + height), gridspec_kw={"height_ratios": [4.5, height]},
-                                   layout="constrained")
+    shown = [r for r in result.rows if r.first and r.first == r.first and r.diff.low == r.diff.low]
+    metrics = list(dict.fromkeys(r.metric for r in shown))
+    others = [label for label in result.rule_sets[1:] if any(r.rules == label for r in shown)]
+    cols = PANEL_COLUMNS
+    rows = -(-len(metrics) // cols)
+    panel_height = 0.32 * max(1, len(others)) + 0.9
+    fig = plt.figure(figsize=(4.2 * cols, 4.0 + panel_height * rows), layout="constrained")
+    grid = fig.add_gridspec(rows + 1, cols, height_ratios=[4.0] + [panel_height] * rows)
+    top = fig.add_subplot(grid[0, :])
     for label in result.rule_sets:
         lengths = np.asarray(result.game_lengths[label])
-        ax1.hist(lengths, bins=40, histtype="step", linewidth=1.5,
+        top.hist(lengths, bins=40, histtype="step", linewidth=1.5,
                  label=f"{short_label(label)} (mean {lengths.mean():.1f})")
-    ax1.set_xlabel("game length (deals)")
-    ax1.set_ylabel("games")
-    ax1.set_title("Game length by rule set")
-    ax1.legend()
-    y = np.arange(len(shown))
-    rel = [100 * r.diff.value / abs(r.first) for r in shown]
-    lo = [100 * (r.diff.value - r.diff.low) / abs(r.first) for r in shown]
-    hi = [100 * (r.diff.high - r.diff.value) / abs(r.first) for r in shown]
-    for yi, x, a, b, r in zip(y, rel, lo, hi, shown, strict=True):
-        ax2.errorbar([x], [yi], xerr=[[max(0.0, a)], [max(0.0, b)]], fmt="o", capsize=3,
-                     color="C3" if r.significant else "C0")
-    ax2.axvline(0, color="grey", linewidth=0.8)
-    ax2.set_yticks(y, [f"{r.metric} ({short_label(r.rules)})" for r in shown], fontsize=9)
-    ax2.set_ylim(len(shown) - 0.5, -0.5)
-    ax2.set_xlabel(f"difference to {result.rule_sets[0]}, % of its value (95% interval; red: significant after Holm)")
-    ax2.set_title("Differences")
-    ax2.grid(axis="x", alpha=0.3)
+    top.set_xlabel("game length (deals)")
+    top.set_ylabel("games")
+    top.set_title("Game length by rule set")
+    top.legend(fontsize=9, ncols=2)
+    y = {label: i for i, label in enumerate(others)}
+    for k, metric in enumerate(metrics):
+        ax = fig.add_subplot(grid[1 + k // cols, k % cols])
+        for r in (r for r in shown if r.metric == metric):
+            scale = 100 / abs(r.first)
+            x = r.diff.value * scale
+            error = [[max(0.0, x - r.diff.low * scale)], [max(0.0, r.diff.high * scale - x)]]
+            ax.errorbar([x], [y[r.rules]], xerr=error, fmt="o", capsize=3, markersize=4,
+                        color="C3" if r.significant else "C0")
+        ax.axvline(0, color="grey", linewidth=0.8)
+        ax.set_yticks(range(len(others)), [short_label(label) for label in others], fontsize=9)
+        ax.set_ylim(len(others) - 0.5, -0.5)
+        ax.set_title(metric, fontsize=10)
+        ax.tick_params(axis="x", labelsize=8)
+        ax.grid(axis="x", alpha=0.3)
     fig.suptitle(f"Rule sets on common random numbers: {result.games:,} games each, seed {result.seed}, "
-                 f"{players_text(result.players)}")
+                 f"{players_text(result.players)}\neach panel: difference to {short_label(result.rule_sets[0])}, "
+                 "% of its value (95% interval; red: significant after Holm), on its own scale")
     save(fig, path, tight=False)

@@ -49,6 +49,11 @@ def num(x: float | None, lo: float | None = None, hi: float | None = None, digit
     return interval(x, lo, hi, digits, sign)
 
 
+def p_value(p: float) -> str:
+    """A p-value as the report prints it: "< 0.001", else two significant figures."""
+    return "< 0.001" if p < 0.001 else f"{p:.2g}"
+
+
 def players_text(players: Sequence[str]) -> str:
     """Who played a result's deals, as a reader says it: "learned player, all seats" when every seat
     is one player, else the players seat by seat ("heuristic, random, random (seat by seat)"). A

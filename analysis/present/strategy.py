@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from analysis.present.figure import pyplot, save
-from analysis.present.format import finite, interval, markdown_figures, markdown_table, num, pct
+from analysis.present.format import finite, interval, markdown_figures, markdown_table, num, p_value, pct
 from analysis.stats import Estimate
 from analysis.strategy.arrays import Difference
 from analysis.strategy.study import leaves
@@ -81,7 +81,7 @@ def _diff(x: Difference, share: bool = True, unit: str = "") -> str:
     bounds = (scale * d.low, scale * d.high) if finite(d.low) and finite(d.high) else (None, None)
     text = interval(scale * d.value, *bounds, digits, sign=True) + unit
     if finite(x.p_holm):
-        text += f" (Holm p {'< 0.001' if x.p_holm < 0.001 else f'{x.p_holm:.2g}'})"
+        text += f" (Holm p {p_value(x.p_holm)})"
     return text
 
 
@@ -144,7 +144,9 @@ def strategy_findings(s: StrategyReport) -> list[str]:
     first = seat.change_difference["first hand"]
     lines.append(f"- **{seat_finding(seat.forced, first)}** First hand declares "
                  f"{_est(seat.by_position['first hand']['declares'])} of the deals and makes "
-                 f"{_est(seat.by_position['first hand']['made'])} of what it plays; its score moves "
+                 f"{_est(seat.by_position['first hand']['made'])} of what it plays out "
+                 f"({_est(seat.by_position['first hand']['made of contracts'])} of its contracts, a concession "
+                 "counted as not made); its score moves "
                  f"{_diff(first, share=False, unit=' points a deal')} against the dealer's, on the same deals. The "
                  "seats rotate, so this is the seat's own effect under this player's bidding.")
     p = s.conceding.paired
@@ -352,9 +354,11 @@ def _strategy_seats(s: StrategyReport) -> list[str]:
              + ", **second hand** bids next, **third hand** is the dealer"
              + (", who must open at the minimum bid" if t.forced is not None and t.forced != "first hand" else "")
              + ("; nobody is forced to open" if t.forced is None else "") + ".", ""]
-    lines += markdown_table(["seat", "declares", "makes (of its contracts)", "winning bid", "deal result a deal",
+    lines += markdown_table(["seat", "declares", "makes, of its contracts (conceded: not made)",
+                             "makes, of those it plays out", "winning bid", "deal result a deal",
                              "score change a deal"],
-                            [[k, _est(v["declares"]), _est(v["made"]), _est(v["winning bid"], share=False),
+                            [[k, _est(v["declares"]), _est(v["made of contracts"]), _est(v["made"]),
+                              _est(v["winning bid"], share=False),
                               _est(v["result per deal"], share=False, sign=True),
                               _est(v["change per deal"], share=False, sign=True)] for k, v in t.by_position.items()])
     lines += [f"- Score change a deal against the dealer's, on the same deals: first hand "
@@ -399,7 +403,9 @@ def score_situation_section(s: StrategyReport) -> list[str]:
         lines += markdown_table(["declarer not on the barrel", "with a sitter", "without"],
                                 [["mean contract", _est(w["declarer's contract"], share=False),
                                   _est(wo["declarer's contract"], share=False)],
-                                 ["made", _est(w["made"]), _est(wo["made"])],
+                                 ["made, of the contracts played out", _est(w["made"]), _est(wo["made"])],
+                                 ["made, of all contracts (conceded: not made)", _est(w["made of contracts"]),
+                                  _est(wo["made of contracts"])],
                                  ["climbs onto the barrel in the deal", _est(w["declarer climbs"]),
                                   _est(wo["declarer climbs"])]])
         lines += [f"- The sitter is knocked off by another player's climb in {_est(sc.knocked_off)} of his deals. "
@@ -412,15 +418,21 @@ def score_situation_section(s: StrategyReport) -> list[str]:
              + (f" (and −{v} too)" if sc.dump_truck_negative else "") if sc.dump_truck else "not in these rules")
     lines += [f"**The {v} dump truck** ({truck}): {sc.dump_trucks:,} hits"
               + (f", {_est(sc.dump_truck_per_game, share=False, digits=2)} a game; {_est(sc.dump_truck_games)} of "
-                 f"games see one, and {_est(sc.dump_truck_declarer)} of the hits fall on the deal's declarer."
-                 if sc.dump_truck else "."), ""]
+                 f"games see one, and {_est(sc.dump_truck_declarer)} of the hits fall on the deal's declarer. "
+                 "*Player, not game:* a declarer lands there by his own contract, so how often he does is the "
+                 "habit of a player that does or does not read the score when it bids and fixes its contract, as "
+                 "much as the rule's weight." if sc.dump_truck else "."), ""]
     rule = {"no_tricks": "a deal without a trick", "zero_points": "a played deal without a point",
             "three_passes": "three deals in a row without declaring"}.get(sc.bolt_on, sc.bolt_on)
     every = {"each": "every bolt", "consecutive": "every third bolt in a row"}.get(sc.bolt_count, "every third bolt")
     lines += [f"**The third bolt.** A bolt is {rule}; {every} costs {sc.bolt_penalty}. Bolts fall in "
               f"{_est(sc.bolts)} of a seat's deals; {sc.bolt_penalties:,} penalties landed, "
               f"{_est(sc.bolt_penalty_per_game, share=False, digits=2)} a game ({_est(sc.bolt_penalty_games)} of "
-              "games see one). The score of the seat before the deal in which it lands:", ""]
+              "games see one)."
+              + (" *Player, not game:* a seat avoids this bolt by declaring on its third deal, so how many penalties "
+                 "land is the habit of a player that does or does not count its deals without declaring when it bids."
+                 if sc.bolt_on == "three_passes" else "")
+              + " The score of the seat before the deal in which it lands:", ""]
     if sc.bolt_penalties:
         lines += markdown_table(["score before the deal", "share of the penalties"],
                                 [[k, _est(v)] for k, v in sc.bolt_penalty_score.items()])

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
+from analysis.players import TRAINED_PRESETS, untrained_options
 from analysis.present.barrel import barrel_section
 from analysis.present.bids import bidding_summary, bids_section
 from analysis.present.compare import rules_section
@@ -17,6 +18,7 @@ from analysis.present.format import finite, markdown_table, players_text
 from analysis.present.marriages import marriages_section
 from analysis.present.strategy import strategy_findings, strategy_section
 from analysis.present.tournament import players_section
+from analysis.stats import MIN_NORMAL
 from sim import __version__
 from sim.game.rules import load_rules
 
@@ -26,10 +28,12 @@ if TYPE_CHECKING:
     from analysis.report.plan import Sizes
     from analysis.strategy.study import StrategyReport
 
-__all__ = ["SECTIONS", "heading", "render_markdown", "summary_section", "method_section", "glossary_section"]
+__all__ = ["SECTIONS", "heading", "render_markdown", "untrained_note", "summary_section", "method_section",
+           "glossary_section"]
 
 
 # Anchors of the sections, in order (the HTML test checks each is present).
+UNTRAINED_SHOWN = 5  # options named in a rule set's "not trained for" note; the rest counted
 SECTIONS = {"summary": "At a glance", "bids": "1. How much to bid", "marriages": "2. Marriages",
             "barrel": "3. The barrel", "rules": "4. House rules", "players": "5. Players",
             "strategy": "6. Strategy in play", "method": "7. Method", "glossary": "Glossary"}
@@ -66,9 +70,31 @@ def render_markdown(sections: dict, figures: dict, *, rules: list[str], compared
                                  players=players),
         "glossary": glossary_section(),
     }
+    played_under = {"bids": rules[:1], "marriages": rules[:1], "barrel": compared, "rules": compared,
+                    "players": rules[:1], "strategy": rules[:1]}
     for key in SECTIONS:
-        lines += [heading(key), ""] + body[key]
+        note = untrained_note(played_under[key]) if key in played_under and sections.get(key) is not None else []
+        lines += [heading(key), ""] + note + body[key]
     return "\n".join(lines) + "\n"
+
+
+def untrained_note(specs: list[str]) -> list[str]:
+    """A line saying which of the rule sets ``specs`` a section plays the learned player under that
+    its weights were not trained for (``analysis.players.untrained_options``), and in which options:
+    its numbers there are a player's habits under rules new to it. Nothing when all were trained for."""
+    flagged = {spec: untrained_options(load_rules(spec)) for spec in specs}
+    flagged = {spec: names for spec, names in flagged.items() if names}
+    if not flagged:
+        return []
+
+    def options(names: tuple[str, ...]) -> str:
+        shown = ", ".join(f"`{n}`" for n in names[:UNTRAINED_SHOWN])
+        return shown + (f" and {len(names) - UNTRAINED_SHOWN} more" if len(names) > UNTRAINED_SHOWN else "")
+
+    which = "; ".join(f"**{spec}** ({options(names)})" for spec, names in flagged.items())
+    return [f"*The learned player's weights were trained under {', '.join(TRAINED_PRESETS)} and random play options; "
+            f"not under {which}. Every number played there by the learned player is that of a player not trained "
+            "for those rules: its habits, not necessarily the game's.*", ""]
 
 
 def summary_section(strategy: StrategyReport | None, bids: BidTable | None = None) -> list[str]:
@@ -119,9 +145,13 @@ def method_section(sections: dict, *, rules: list[str], compared: list[str], see
              "and plays its last three tricks by PIMC over 6 worlds (docs/learned.md). *leadage*: the ported "
              "bot." + _who_played(sections, marriage_players),
              "",
-             "**Statistics.** Shares carry Wilson 95% intervals; means normal intervals; differences between rule "
-             "sets and players are paired (the same deals) and Holm-corrected. The cheat sheet's gains over passing "
-             "are paired differences on the same deals; rows that share deals are clustered by deal.", "",
+             "**Statistics.** Shares carry Wilson 95% intervals; means normal intervals, none from fewer than "
+             f"{MIN_NORMAL} independent observations (too few: the mean is printed alone). Where rows share a game "
+             "(the deals, seats and barrel episodes of one game) the intervals are clustered by game; where they "
+             "share a deal, by deal. Differences between rule sets and players are paired (the same deals) and "
+             "Holm-corrected over the family they belong to; \"significant\" and \"not significant\" always name "
+             "that test (Holm p). The cheat sheet's gains over passing are paired differences on the same deals.",
+             "",
              f"**Sizes and seeds** ({'quick' if quick else 'full'} report, seed {seed} everywhere):", ""]
     lines += markdown_table(["what", "size"],
                             [[k.replace("_", " "), f"{v:,}"] for k, v in dataclasses.asdict(sizes).items()])

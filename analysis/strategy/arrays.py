@@ -17,7 +17,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 import polars as pl
 
-from analysis.stats import Z95, Estimate, PairedRatioSums, clustered_share_interval, estimate_field, two_sided_p
+from analysis.stats import (
+    MIN_NORMAL,
+    Z95,
+    Estimate,
+    PairedRatioSums,
+    clustered_share_interval,
+    estimate_field,
+    two_sided_p,
+)
 from sim.game.cards import MARRIAGE_MASK
 
 if TYPE_CHECKING:
@@ -77,9 +85,10 @@ class Clusters:
         return r, se, n, g
 
     def mean(self, values: np.ndarray, where: np.ndarray | None = None) -> Estimate:
-        """The mean of ``values`` over the rows ``where``, normal interval on the clustered error."""
+        """The mean of ``values`` over the rows ``where``, normal interval on the clustered error
+        (none from fewer than ``MIN_NORMAL`` clusters)."""
         r, se, n, g = self._ratio(values, where)
-        lo, hi = (r - Z95 * se, r + Z95 * se) if not math.isnan(se) else (math.nan, math.nan)
+        lo, hi = (r - Z95 * se, r + Z95 * se) if not math.isnan(se) and g >= MIN_NORMAL else (math.nan, math.nan)
         return Estimate(value=r, low=lo, high=hi, n=n, clusters=g)
 
     def share(self, flags: np.ndarray, where: np.ndarray | None = None) -> Estimate:

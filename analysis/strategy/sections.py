@@ -392,7 +392,8 @@ def defence_stats(d: Deals, rules: HouseRules) -> DefenceStats:
 class SeatStats:
     """Every played deal (``deals``) by the seats' places: first hand (after the dealer), second
     hand, third hand (the dealer). ``by_position``: {place: {"declares" (share of the deals; they
-    add up to 1), "made" (make-rate of the contracts it plays), "winning bid" (mean, when it
+    add up to 1), "made of contracts" (the share of its contracts made, a concession counted as not
+    made), "made" (make-rate of the contracts it plays out), "winning bid" (mean, when it
     declares), "result per deal" (the seat's mean deal result), "change per deal" (its mean score
     change after the game rules)}}. ``change_difference``: {"first hand", "second hand"}: the
     score change per deal less the dealer's, on the same deals (paired within deals, clustered
@@ -420,7 +421,8 @@ def seat_stats(d: Deals, rules: HouseRules) -> SeatStats:
     by = {}
     for label, seat in places.items():
         mine = d.declarer == seat
-        by[label] = {"declares": c.share(mine), "made": c.share(made, mine & ~d.conceded),
+        by[label] = {"declares": c.share(mine), "made of contracts": c.share(made, mine),
+                     "made": c.share(made, mine & ~d.conceded),
                      "winning bid": c.mean(d.winning_bid, mine), "result per deal": c.mean(d.at(d.result, seat)),
                      "change per deal": c.mean(d.at(d.change, seat))}
     dealer_change = d.at(d.change, places[POSITIONS[2]])
@@ -449,7 +451,9 @@ class ScoreStats:
       others passed under all_pass = dealer_plays; ``forced_opening`` says which in words), "made" (of his
       contracts played), "wins in the deal" (share of his deals that end the game with his win)};
     - ``climbing``: {"with a sitter", "without"}: {"declarer's contract" (mean, the declarer not
-      sitting), "made" (his make-rate), "declarer climbs" (share of his deals in which he
+      sitting), "made" (his make-rate of the contracts played out), "made of contracts" (of all his
+      contracts, a concession counted as not made: conceding is barred while someone sits under
+      most rules, so this is the like-for-like comparison), "declarer climbs" (share of his deals in which he
       reaches the barrel)}; ``knocked_off``: the share of the sitter's deals in which another
       player's climb knocks him off; ``contract_difference``: the non-sitting declarer's mean
       contract with a sitter less without, paired by game;
@@ -551,7 +555,8 @@ def score_stats(d: Deals, rules: HouseRules, finished: int) -> ScoreStats:
     climbing = {}
     for label, rows in (("with a sitter", any_sitter & ~decl_sits), ("without", ~any_sitter)):
         climbing[label] = {"declarer's contract": c.mean(d.contract, rows),
-                           "made": c.share(made_all, rows & ~d.conceded), "declarer climbs": c.share(climbs, rows)}
+                           "made": c.share(made_all, rows & ~d.conceded),
+                           "made of contracts": c.share(made_all, rows), "declarer climbs": c.share(climbs, rows)}
     # the dump truck and bolt penalties, per (deal, seat)
     truck = (d.events & EV_DUMP_TRUCK) != 0
     penalty = (d.events & EV_BOLT_PENALTY) != 0

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import json
 
+import numpy as np
 import polars as pl
 import pytest
 from typer.testing import CliRunner
@@ -33,6 +34,7 @@ from sim.engine.schema import (
 )
 from sim.game.rules import HouseRules, load_rules
 from sim.runs import read_shard, verify_run
+from tests.analysis.test_stats import naive_clustered_share
 
 
 def naive_episodes(deals: pl.DataFrame, games: pl.DataFrame, n_seats: int, ranged: bool = False) -> list[dict]:
@@ -183,9 +185,20 @@ def test_the_result_is_what_the_command_prints_and_stores(tmp_path):
     s = result.summaries["1-classic"]
     assert sum(v.k for v in s.fates.values()) == s.episodes == sum(s.attempts.values())
     assert s.lasted(0).k + s.lasted(1).k + s.lasted(2).k + s.lasted(3, or_more=True).k == s.episodes
-    # Each share an Estimate (the Wilson interval of k of n), stored and printed as p, ci_low, ci_high.
+    # Each share an Estimate (k of n, its interval clustered by game: the naive twin from the
+    # episodes counted game by game), stored and printed as p, ci_low, ci_high.
     up = s.fates["up"]
-    assert up.rate == Estimate.share(up.k, up.n) and up.rate.n == up.n == s.episodes
+    shards = verify_run(result.runs["1-classic"])
+    eps = [e for d, g in zip(shards["deals"], shards["games"], strict=True)
+           for e in naive_episodes(read_shard(d), read_shard(g), 3)]
+    games = sorted({e["game"] for e in eps})
+    wins = np.array([sum(e["fate"] == "up" for e in eps if e["game"] == g) for g in games])
+    trials = np.array([sum(e["game"] == g for e in eps) for g in games])
+    share, lo, hi = naive_clustered_share(wins, trials)
+    assert (up.rate.value, up.rate.low, up.rate.high) == pytest.approx((share, lo, hi), abs=1e-12)
+    assert up.rate.n == up.n == s.episodes and up.rate.clusters == len(games)
+    plain = Estimate.share(up.k, up.n)
+    assert up.rate.high - up.rate.low >= plain.high - plain.low - 1e-12  # never narrower than Wilson's
     assert stored.row(0, named=True) == {"rules": "1-classic", "quantity": "up", "k": up.k, "n": up.n,
                                          "p": up.rate.value, "ci_low": up.rate.low, "ci_high": up.rate.high}
     assert json.loads(as_json.stdout)["summaries"]["1-classic"]["game_length"] == {

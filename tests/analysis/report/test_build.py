@@ -156,7 +156,7 @@ def test_numbers_equal_the_json_commands(made):
                 assert f"bid to {s['bid']}{more}: {num(s['gain'], s['gain_low'], s['gain_high'], sign=True)}" in row
     for r in bids["comparison"]:
         assert (f"| {r['contract']} | {r['n']:,} | {pct(*r['learned'])} | {pct(*r['pimc'])} | "
-                f"{num(*(100 * x for x in r['diff']), sign=True)} |") in section
+                f"{num(*(None if x is None else 100 * x for x in r['diff']), sign=True)} |") in section
     assert "--players learned" in _section_text(md, "method")  # each reproducing command names its players
     marriages = _json_command(["tables", "marriages", "--deals", "3000", "--play-deals", "200", "--seed", "0",
                                "--bids", str(dirs["bids"] / "bids.parquet"), "--out", str(dirs["marriages"]),
