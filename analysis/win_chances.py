@@ -17,9 +17,8 @@ held-out games (20,000 games of the learned player under classic rules) and left
 which opponent sits left or right (keeping them apart was worse on held-out games: log-loss 0.5989
 against 0.5983 sorted) and who deals (the dealer's edge is +0.03 in logit, about 0.7 percentage
 points, and a cell by dealer did not predict held-out games better: log-loss 0.59826 against
-0.59829). The barrel's attempts already used are not in the cell either (from the barrel the chance
-is 55%, 54% and 49% on the first, second and third attempt in 2,000 games: a small effect next to
-the table's resolution); nor are bolts or falls counted so far.
+0.59829). The seat's counters are not in the cell but in additive terms over it (below); falls
+counted toward the reset to zero are in neither.
 
 **Estimate.** Observations of one game share its outcome, so cells are thin where it matters. The
 estimate is a two-level smoothing:
@@ -39,6 +38,44 @@ independent run of 50,000 games differ in end-game situations by 0.92 / 0.64 / 0
 average with the smooth fit alone (N = 2,000 / 5,000 / 20,000), 0.94 / 0.67 / 0.40 with m = 5,000
 and 1.09 / 0.88 / 0.75 with m = 1,000, for the same Brier score on the independent games.
 
+**Counters** (``counters``, ``Term``). What the scores do not say, rebuilt for every seat at the
+start of every deal from the stored deals (the deals table holds no counter; no stored column was
+added): the barrel **attempts** already used by a sitter, the **bolts** counted toward their
+penalty (``bolt_count`` cumulative or consecutive) and, under ``bolt_on = three_passes``, the
+**passes**: deals in a row without declaring (the third brings a bolt; online: 120 off). Each
+enters as an additive term, a logit adjustment by the seat's own count (attempts: for a sitter only)
+over the table's chance of its cell, fitted by a penalised logistic fit (ridge ``TERM_RIDGE``) with
+that chance as an offset. A term is judged on held-out games: fitted on the fitted games over the
+table fitted on them, and scored on the held-out ones against that table alone (log-loss and Brier,
+the paired difference with its 95% interval clustered by game); it is **kept** when its log-loss
+difference is below 0 with Holm's p over the table's terms below ``TERM_ALPHA``, and a kept term is
+then fitted again on all games (the kept ones together). ``WinChanceTable.chance`` reads a kept
+term when its counter is given (``own_attempts``, ``own_bolts``, ``own_passes``); without, the chance
+is the cell's, averaged over the counts. Measured on the shipped tables (20,000 games of the learned
+player, seed 0, 4,000 held out; logit adjustments at counts 0 / 1 / 2; held-out log-loss difference
+with the term [95%], Holm p):
+
+- classic, attempts: +0.095 / -0.011 / -0.200 (a sitter against 600 and 200: 57.4%, 54.7%, 50.0%
+  on the first, second and third attempt; 55.0% averaged), log-loss 0.60077 against 0.60088,
+  -0.000104 [-0.000131, -0.000078], Brier -0.000051 [-0.000064, -0.000039], p 2e-14: kept;
+- classic, bolts: +0.053 / -0.005 / -0.075 (at 500 against 600 and 300: 33.6%, 32.4%, 30.8%),
+  log-loss -0.000304 [-0.000450, -0.000159], Brier -0.000123 [-0.000186, -0.000060], p 4e-5: kept;
+- online, attempts: +0.075 / -0.019 / -0.195, log-loss -0.000089 [-0.000120, -0.000057], Brier
+  -0.000043 [-0.000059, -0.000028], p 3e-8: kept;
+- online, passes: +0.044 / -0.010 / -0.075 (at 500 against 600 and 300: 34.1%, 32.9%, 31.5%),
+  log-loss -0.000246 [-0.000292, -0.000201], Brier -0.000110 [-0.000130, -0.000090], p < 1e-15:
+  kept.
+
+The gains are small on all deals (the counters move a chance by a few points, in a minority of
+situations) but certain; the table without them stays the cell's average.
+
+**Shipped tables** (``SHIPPED``, ``shipped_table``): the tables of the classic and online presets,
+20,000 games of the learned player each, lie in ``analysis/win_tables/`` with their provenance in
+their metadata (version, games, seed, players, the learned weights' hash, rules, method and the code
+fingerprint at their making); ``thousand bid`` reads one when the rules, the learned weights and the
+method match (the code fingerprint is recorded, not compared), else builds its table as before.
+``benchmarks/ship_win_tables.py`` (``ship_tables``) remakes them.
+
 **Validation** (``Validation``): the table is fitted again on the games whose id is not a multiple
 of 5 and scored on the others: Brier score and log-loss against two baselines (a chance of 1/3 for
 everybody; "the leader wins": 1 for the seat with the highest score, shared on ties), with the
@@ -49,7 +86,8 @@ three seats' chances of one situation sum to about 1; the chance rises with one'
 falls with an opponent's between neighbouring dense cells.
 
 **One file.** The module stays whole though it is longer than the ~600 lines a module is cut at:
-its parts (the grid, the observations, the fit, the validation and the checks, the study) are the
+its parts (the grid, the observations and counters, the fit, the validation and the checks, the
+counters' terms, the study, the shipped tables) are the
 steps of one estimate, sharing its cell layout (``Grid``, ``_cell``) and the constants above, and
 the study is their one caller outside the tests; cut apart, each file would need the others'
 layout, and this account of the method would have no one place.
