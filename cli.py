@@ -220,40 +220,57 @@ def solve(
             typer.echo(line)
 
 
+class _TableOnFirstUse:
+    """The win objective's table, read or first built when the advice first asks for a chance: after
+    ``advise`` has checked the whole question, so that a refused question never waits for a table."""
+
+    def __init__(self, build) -> None:
+        self.build, self.table = build, None
+
+    def __call__(self, own, left, right):
+        if self.table is None:
+            self.table = self.build()
+        return self.table.chance(own, left, right)
+
+
 def _win_table(rules: str, line_player: str, win_table: Path | None, win_games: int | None, progress: bool):
     """(chance, source in words) of ``thousand bid``'s win objective: the table shipped for the rules
     and the line player's weights (``analysis.win_chances.shipped_table``) unless another folder or
     size is asked for, else the table of ``--win-table`` (default out/win-chances), read or first
-    built there with a progress bar."""
+    built there with a progress bar when the advice first needs it."""
     from contextlib import closing
 
+    from analysis.bids.advisor import LINE_PLAYERS
     from analysis.win_chances import HOLDOUT_EVERY, SHIPPED_GAMES, shipped_table, win_table_for_bid
     from sim.runs.progress import StageBars
 
     if win_games is not None and win_games < 2 * HOLDOUT_EVERY:
         _fail(f"--win-games must be {2 * HOLDOUT_EVERY} or more (a fifth of the games is held out to validate the "
               f"table), not {win_games}")
-    try:
-        shipped = shipped_table(rules, line_player) if win_table is None else None
-        if shipped is not None and win_games in (None, shipped.games):
-            p = shipped.provenance
-            return shipped.chance, (f"the shipped table of win chances ({shipped.games:,} whole games of the "
-                                    f"{line_player} player, seed {shipped.seed}, made by thousand "
-                                    f"{p['thousand_version']}, code {p['code_fingerprint']})")
-        games = SHIPPED_GAMES if win_games is None else win_games
-        folder = Path("out/win-chances") if win_table is None else win_table
+    shipped = None
+    if win_table is None and line_player.strip().lower() in LINE_PLAYERS:  # else advise refuses the player
+        try:
+            shipped = shipped_table(rules, line_player.strip().lower())
+        except _user_errors() as exc:
+            _refuse(exc)
+    if shipped is not None and win_games in (None, shipped.games):
+        p = shipped.provenance
+        return shipped.chance, (f"the shipped table of win chances ({shipped.games:,} whole games of the "
+                                f"{line_player} player, seed {shipped.seed}, made by thousand "
+                                f"{p['thousand_version']}, code {p['code_fingerprint']})")
+    games = SHIPPED_GAMES if win_games is None else win_games
+    folder = Path("out/win-chances") if win_table is None else win_table
+
+    def build():
         if shipped is None and win_table is None:
-            typer.echo(f"no shipped table of win chances for these rules and the {line_player} player: reading or "
-                       f"building one from {games:,} whole games in {folder} (once)...", err=True)
+            typer.echo(f"no shipped table of win chances for these rules and the {line_player} player: reading "
+                       f"or building one from {games:,} whole games in {folder} (once)...", err=True)
         with closing(StageBars("game", scaled=True)) as win_bars:
-            table = win_table_for_bid(rules=rules, games=games, players=line_player, out=folder,
-                                      progress=win_bars if progress else None)
-    except KeyboardInterrupt:
-        _interrupted()
-    except _user_errors() as exc:
-        _refuse(exc)
-    return table.chance, (f"win chances from {games:,} whole games of the {line_player} player (seed 0), stored in "
-                          f"{folder}")
+            return win_table_for_bid(rules=rules, games=games, players=line_player, out=folder,
+                                     progress=win_bars if progress else None)
+
+    return _TableOnFirstUse(build), (f"win chances from {games:,} whole games of the {line_player} player (seed 0), "
+                                     f"stored in {folder}")
 
 
 @app.command("bid")
@@ -320,11 +337,12 @@ def bid(
     typer.echo("loading the compiled kernels (the first run compiles them: under a minute)...", err=True)
     win_chance = win_source = objective_reason = None
     if objective is None:
-        from analysis.bids.advisor import default_objective
+        from analysis.bids.advisor import SCORE_GIVEN, default_objective
 
-        objective, objective_reason = default_objective(
-            score=score, on_barrel=on_barrel, left_score=left_score, left_on_barrel=left_on_barrel,
-            right_score=right_score, right_on_barrel=right_on_barrel)
+        objective = default_objective(score=score, on_barrel=on_barrel, left_score=left_score,
+                                      left_on_barrel=left_on_barrel, right_score=right_score,
+                                      right_on_barrel=right_on_barrel)
+        objective_reason = SCORE_GIVEN if objective == "win" else None
     if objective.strip().lower() == "win":
         win_chance, win_source = _win_table(rules, line_player, win_table, win_games, progress)
     try:

@@ -213,7 +213,8 @@ class Advice:
       opponent, the right one and in the talon ("" for none);
     - ``situation``: the scores before the deal (yours and the opponents', who sits on the barrel);
     - ``objective``: race, own or win (``analysis.bids.value.OBJECTIVES``); ``objective_reason``: why,
-      when ``thousand bid`` chose it (``analysis.bids.advisor.default_objective``), else None;
+      when ``thousand bid`` chose win by itself (``analysis.bids.advisor.default_objective``,
+      ``SCORE_GIVEN``), else None;
       ``win_source``: the table of win chances of ``win``, in words;
     - ``risk``: the failure chance of the risk information.
 

@@ -90,7 +90,7 @@ from sim.parallel import check_thread_count
 from sim.players.params import MAX_PIMC_WORLDS
 from sim.runs.progress import Progress
 
-__all__ = ["METHODS", "LINE_PLAYERS", "DEFAULT_PIMC_SAMPLES", "MAX_SAMPLES", "SCORE_GIVEN", "ZERO_SCORE",
+__all__ = ["METHODS", "LINE_PLAYERS", "DEFAULT_PIMC_SAMPLES", "MAX_SAMPLES", "SCORE_GIVEN",
            "parse_methods", "default_objective", "advise"]
 
 METHODS = ("learned", "dd", "heuristic", "pimc")  # the make-rate methods; the default is learned
@@ -98,7 +98,6 @@ LINE_PLAYERS = ("learned", "heuristic")  # who plays the auction lines (every se
 DEFAULT_PIMC_SAMPLES = 100
 MAX_SAMPLES = 5_000_000  # sampled deals: a few arrays of 24 bytes each stay within a few hundred MiB
 SCORE_GIVEN = "a score was given"  # why the objective is win when none is given (default_objective)
-ZERO_SCORE = "from a zero score"  # why it is race
 
 
 def parse_methods(spec: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
@@ -181,14 +180,14 @@ def _risk_levels(method: str, rows: tuple[ContractRow, ...], risk: float) -> Ris
 
 def default_objective(*, score: int | None = None, on_barrel: bool = False, left_score: int | None = None,
                       left_on_barrel: bool = False, right_score: int | None = None,
-                      right_on_barrel: bool = False) -> tuple[str, str]:
-    """(objective, why): the objective ``thousand bid`` takes when none is given. ``win`` (the chance
-    of winning the game) when a score situation is given, anything but a game's start (a score
-    other than 0 or a seat on the barrel, ``SCORE_GIVEN``); ``race`` from a zero score
-    (``ZERO_SCORE``), where the chance of winning follows the race."""
+                      right_on_barrel: bool = False) -> str:
+    """The objective ``thousand bid`` takes when none is given: ``win`` (the chance of winning the
+    game) when a score is given, that is a situation other than a game's start (a score other than
+    0, or a seat on the barrel: the command then says so, ``SCORE_GIVEN``); ``race`` from a zero
+    score, where the chance of winning follows the race."""
     given = any(x not in (None, 0) for x in (score, left_score, right_score)) or any(
         (on_barrel, left_on_barrel, right_on_barrel))
-    return ("win", SCORE_GIVEN) if given else ("race", ZERO_SCORE)
+    return "win" if given else "race"
 
 
 def _check_objective(objective: str, win_chance: WinChance | None) -> str:

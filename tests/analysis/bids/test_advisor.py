@@ -495,18 +495,18 @@ def test_pimc_declarer_between_heuristic_and_dd():
 
 
 def test_default_objective_is_win_with_a_score_and_race_from_a_zero_score():
-    assert advisor.default_objective() == ("race", advisor.ZERO_SCORE)
-    assert advisor.default_objective(score=0, left_score=0, right_score=0) == ("race", advisor.ZERO_SCORE)
+    assert advisor.default_objective() == "race"
+    assert advisor.default_objective(score=0, left_score=0, right_score=0) == "race"
     for given in ({"score": 435}, {"left_score": -120}, {"right_score": 5}, {"on_barrel": True},
                   {"left_on_barrel": True}, {"right_on_barrel": True}, {"score": 0, "left_score": 880,
                                                                         "left_on_barrel": True}):
-        assert advisor.default_objective(**given) == ("win", advisor.SCORE_GIVEN), given
+        assert advisor.default_objective(**given) == "win", given
 
 
 def test_cli_with_a_score_takes_the_win_objective_from_the_shipped_table(tmp_path, monkeypatch):
     """A score given and no --objective: the win objective, said so, from the table shipped for the
     classic rules and the learned player (nothing built: no out/ folder appears); from a zero score race,
-    said so too; an objective asked for is taken without a word."""
+    not said; an objective asked for is taken without a word."""
     from cli import app
 
     monkeypatch.chdir(tmp_path)
@@ -521,12 +521,27 @@ def test_cli_with_a_score_takes_the_win_objective_from_the_shipped_table(tmp_pat
     data = _json_of(runner.invoke(app, [*base, "--score", "435", "--json"]))
     assert data["objective"] == "win" and data["objective_reason"] == advisor.SCORE_GIVEN
     assert 0 <= data["recommendation"]["pass_mean"] <= 1
-    data = _json_of(runner.invoke(app, [*base, "--json"]))
-    assert data["objective"] == "race" and data["objective_reason"] == advisor.ZERO_SCORE and "win_source" not in data
-    assert ("objective: race (from a zero score); --objective own for your score change and --objective win for "
-            "your chance of winning the game after the deal") in runner.invoke(app, base).stdout
-    data = _json_of(runner.invoke(app, [*base, "--score", "435", "--objective", "race", "--json"]))
-    assert data["objective"] == "race" and "objective_reason" not in data and "win_source" not in data
+    for extra in ([], ["--score", "435", "--objective", "race"]):
+        data = _json_of(runner.invoke(app, [*base, *extra, "--json"]))
+        assert data["objective"] == "race" and "objective_reason" not in data and "win_source" not in data, extra
+    assert "objective:" not in runner.invoke(app, base).stdout
+
+
+def test_cli_builds_a_table_only_for_a_question_it_accepts(tmp_path, monkeypatch):
+    """Rules no table ships for and a score: a refused question is refused before any game is played
+    (nothing is stored), an accepted one reads or first builds its table (here in --win-table)."""
+    from cli import app
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "r.toml").write_text("target = 1200\nbarrel = 1080\n")
+    base = ["bid", HAND, "--rules", "r.toml", "--samples", "20", "--method", "heuristic", "--no-progress"]
+    res = CliRunner().invoke(app, [*base, "--score", "1300"])
+    assert res.exit_code == 2 and "--score 1300" in res.output and not (tmp_path / "out").exists(), res.output
+    res = CliRunner().invoke(app, [*base, "--score", "700", "--win-games", "40", "--line-player", "heuristic"])
+    assert res.exit_code == 0, res.output
+    assert "no shipped table of win chances for these rules and the heuristic player" in res.output
+    assert "objective win: win chances from 40 whole games of the heuristic player (seed 0)" in res.stdout
+    assert (tmp_path / "out" / "win-chances" / "win_chances.parquet").is_file()
 
 
 def _json_of(res) -> dict:
