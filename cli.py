@@ -220,6 +220,59 @@ def solve(
             typer.echo(line)
 
 
+class _TableOnFirstUse:
+    """The win objective's table, read or first built when the advice first asks for a chance: after
+    ``advise`` has checked the whole question, so that a refused question never waits for a table."""
+
+    def __init__(self, build) -> None:
+        self.build, self.table = build, None
+
+    def __call__(self, own, left, right):
+        if self.table is None:
+            self.table = self.build()
+        return self.table.chance(own, left, right)
+
+
+def _win_table(rules: str, line_player: str, win_table: Path | None, win_games: int | None, progress: bool):
+    """(chance, source in words) of ``thousand bid``'s win objective: the table shipped for the rules
+    and the line player's weights (``analysis.win_chances.shipped_table``) unless another folder or
+    size is asked for, else the table of ``--win-table`` (default out/win-chances), read or first
+    built there with a progress bar when the advice first needs it."""
+    from contextlib import closing
+
+    from analysis.bids.advisor import LINE_PLAYERS
+    from analysis.win_chances import HOLDOUT_EVERY, SHIPPED_GAMES, shipped_table, win_table_for_bid
+    from sim.runs.progress import StageBars
+
+    if win_games is not None and win_games < 2 * HOLDOUT_EVERY:
+        _fail(f"--win-games must be {2 * HOLDOUT_EVERY} or more (a fifth of the games is held out to validate the "
+              f"table), not {win_games}")
+    shipped = None
+    if win_table is None and line_player.strip().lower() in LINE_PLAYERS:  # else advise refuses the player
+        try:
+            shipped = shipped_table(rules, line_player.strip().lower())
+        except _user_errors() as exc:
+            _refuse(exc)
+    if shipped is not None and win_games in (None, shipped.games):
+        p = shipped.provenance
+        return shipped.chance, (f"the shipped table of win chances ({shipped.games:,} whole games of the "
+                                f"{line_player} player, seed {shipped.seed}, made by thousand "
+                                f"{p['thousand_version']}, code {p['code_fingerprint']})")
+    games = SHIPPED_GAMES if win_games is None else win_games
+    folder = Path("out/win-chances") if win_table is None else win_table
+
+    def build():
+        if shipped is None and win_table is None:
+            typer.echo(f"no shipped table of win chances for these rules and the {line_player} player: reading "
+                       f"or building one from {games:,} whole games in {folder} (once)...", err=True)
+        with closing(StageBars("game", scaled=True)) as win_bars:
+            return win_table_for_bid(rules=rules, games=games, players=line_player, out=folder,
+                                     progress=win_bars if progress else None)
+
+    return _TableOnFirstUse(build), (f"win chances from {games:,} whole games of the {line_player} player (seed 0), "
+                                     f"stored in {folder}")
+
+
 @app.command("bid")
 def bid(
     hand: Annotated[str, typer.Argument(help='your 7 cards before the talon, e.g. "AH TH KH QH AS 9C JD"')],
@@ -228,16 +281,18 @@ def bid(
     seed: Annotated[int, typer.Option(help="the same seed gives the same answer")] = 0,
     seat: Annotated[str, typer.Option(
         help="first (forced to bid the minimum under forced_first_bid), second or third hand")] = "first",
-    objective: Annotated[str, typer.Option(
+    objective: Annotated[str | None, typer.Option(
         help="race (your score change minus the opponents' mean), own (your score change), or win (your chance of "
-             "winning the game after the deal: needs --score; reads or first builds the table of win chances in "
-             "--win-table)")] = "race",
-    win_table: Annotated[Path, typer.Option(
-        help="with --objective win: the folder of the win-chance table (thousand tables win-chances --out)")]
-    = Path("out/win-chances"),
-    win_games: Annotated[int, typer.Option(
-        help="with --objective win: whole games the win-chance table learns from (built once, then reused)")]
-    = 20_000,
+             "winning the game after the deal, from a table of win chances: the one shipped for the rules and the "
+             "learned player, else --win-table) \\[default: win when a score is given (a score other than 0 or "
+             "a seat on the barrel), race from a zero score]")] = None,
+    win_table: Annotated[Path | None, typer.Option(
+        help="with the win objective: the folder of a win-chance table to read, or first build (thousand tables "
+             "win-chances --out) \\[default: the shipped table when it matches the rules and the line player, "
+             "else out/win-chances]")] = None,
+    win_games: Annotated[int | None, typer.Option(
+        help="with the win objective: whole games the win-chance table learns from (built once, then reused) "
+             "\\[default: 20,000]")] = None,
     line_player: Annotated[str, typer.Option(
         help="who plays every decision of the bidding lines but your bids: learned or heuristic")] = "learned",
     method: Annotated[str, typer.Option(
@@ -269,8 +324,6 @@ def bid(
     progress: Annotated[bool, typer.Option(help="show a progress bar on stderr")] = True,
 ) -> None:
     """How much should this hand bid? The bidding line that gains most over passing, make rates, talon odds."""
-    from contextlib import closing
-
     from analysis.bids.advisor import advise
     from analysis.present.advice import advice_csv, advice_lines
     from analysis.present.json_text import to_json
@@ -282,30 +335,20 @@ def bid(
     _thread_count("--threads", threads)
     bars = StageBars()
     typer.echo("loading the compiled kernels (the first run compiles them: under a minute)...", err=True)
-    win_chance = win_source = None
+    win_chance = win_source = objective_reason = None
+    if objective is None:
+        from analysis.bids.advisor import SCORE_GIVEN, default_objective
+
+        objective = default_objective(score=score, on_barrel=on_barrel, left_score=left_score,
+                                      left_on_barrel=left_on_barrel, right_score=right_score,
+                                      right_on_barrel=right_on_barrel)
+        objective_reason = SCORE_GIVEN if objective == "win" else None
     if objective.strip().lower() == "win":
-        if score is None:
-            _fail("--objective win needs --score: the chance of winning depends on the score situation")
-        from analysis.win_chances import HOLDOUT_EVERY, win_table_for_bid
-
-        if win_games < 2 * HOLDOUT_EVERY:
-            _fail(f"--win-games must be {2 * HOLDOUT_EVERY} or more (a fifth of the games is held out to validate the "
-                  f"table), not {win_games}")
-
-        try:
-            with closing(StageBars("game", scaled=True)) as win_bars:
-                table = win_table_for_bid(rules=rules, games=win_games, players=line_player, out=win_table,
-                                          progress=win_bars if progress else None)
-        except KeyboardInterrupt:
-            _interrupted()
-        except _user_errors() as exc:
-            _refuse(exc)
-        win_chance = table.chance
-        win_source = (f"win chances from {win_games:,} whole games of the {line_player} player (seed 0), stored in "
-                      f"{win_table}")
+        win_chance, win_source = _win_table(rules, line_player, win_table, win_games, progress)
     try:
         result = advise(hand=hand, rules=rules, samples=samples, seed=seed, methods=method, seat=seat, risk=risk,
                         objective=objective, line_player=line_player, win_chance=win_chance, win_source=win_source,
+                        objective_reason=objective_reason,
                         left=left, right=right, talon=talon,
                         score=score, on_barrel=on_barrel, left_score=left_score, left_on_barrel=left_on_barrel,
                         right_score=right_score, right_on_barrel=right_on_barrel, pimc_samples=pimc_samples,

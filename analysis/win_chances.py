@@ -17,9 +17,8 @@ held-out games (20,000 games of the learned player under classic rules) and left
 which opponent sits left or right (keeping them apart was worse on held-out games: log-loss 0.5989
 against 0.5983 sorted) and who deals (the dealer's edge is +0.03 in logit, about 0.7 percentage
 points, and a cell by dealer did not predict held-out games better: log-loss 0.59826 against
-0.59829). The barrel's attempts already used are not in the cell either (from the barrel the chance
-is 55%, 54% and 49% on the first, second and third attempt in 2,000 games: a small effect next to
-the table's resolution); nor are bolts or falls counted so far.
+0.59829). The seat's counters are not in the cell but in additive terms over it (below); falls
+counted toward the reset to zero are in neither.
 
 **Estimate.** Observations of one game share its outcome, so cells are thin where it matters. The
 estimate is a two-level smoothing:
@@ -39,6 +38,44 @@ independent run of 50,000 games differ in end-game situations by 0.92 / 0.64 / 0
 average with the smooth fit alone (N = 2,000 / 5,000 / 20,000), 0.94 / 0.67 / 0.40 with m = 5,000
 and 1.09 / 0.88 / 0.75 with m = 1,000, for the same Brier score on the independent games.
 
+**Counters** (``counters``, ``Term``). What the scores do not say, rebuilt for every seat at the
+start of every deal from the stored deals (the deals table holds no counter; no stored column was
+added): the barrel **attempts** already used by a sitter, the **bolts** counted toward their
+penalty (``bolt_count`` cumulative or consecutive) and, under ``bolt_on = three_passes``, the
+**passes**: deals in a row without declaring (the third brings a bolt; online: 120 off). Each
+enters as an additive term, a logit adjustment by the seat's own count (attempts: for a sitter only)
+over the table's chance of its cell, fitted by a penalised logistic fit (ridge ``TERM_RIDGE``) with
+that chance as an offset. A term is judged on held-out games: fitted on the fitted games over the
+table fitted on them, and scored on the held-out ones against that table alone (log-loss and Brier,
+the paired difference with its 95% interval clustered by game); it is **kept** when its log-loss
+difference is below 0 with Holm's p over the table's terms below ``TERM_ALPHA``, and a kept term is
+then fitted again on all games (the kept ones together). ``WinChanceTable.chance`` reads a kept
+term when its counter is given (``own_attempts``, ``own_bolts``, ``own_passes``); without, the chance
+is the cell's, averaged over the counts. Measured on the shipped tables (20,000 games of the learned
+player, seed 0, 4,000 held out; logit adjustments at counts 0 / 1 / 2; held-out log-loss difference
+with the term [95%], Holm p):
+
+- classic, attempts: +0.095 / -0.011 / -0.200 (a sitter against 600 and 200: 57.4%, 54.7%, 50.0%
+  on the first, second and third attempt; 55.0% averaged), log-loss 0.60077 against 0.60088,
+  -0.000104 [-0.000131, -0.000078], Brier -0.000051 [-0.000064, -0.000039], p 2e-14: kept;
+- classic, bolts: +0.053 / -0.005 / -0.075 (at 500 against 600 and 300: 33.6%, 32.4%, 30.8%),
+  log-loss -0.000304 [-0.000450, -0.000159], Brier -0.000123 [-0.000186, -0.000060], p 4e-5: kept;
+- online, attempts: +0.075 / -0.019 / -0.195, log-loss -0.000089 [-0.000120, -0.000057], Brier
+  -0.000043 [-0.000059, -0.000028], p 3e-8: kept;
+- online, passes: +0.044 / -0.010 / -0.075 (at 500 against 600 and 300: 34.1%, 32.9%, 31.5%),
+  log-loss -0.000246 [-0.000292, -0.000201], Brier -0.000110 [-0.000130, -0.000090], p < 1e-15:
+  kept.
+
+The gains are small on all deals (the counters move a chance by a few points, in a minority of
+situations) but certain; the table without them stays the cell's average.
+
+**Shipped tables** (``SHIPPED``, ``shipped_table``): the tables of the classic and online presets,
+20,000 games of the learned player each, lie in ``analysis/win_tables/`` with their provenance in
+their metadata (version, games, seed, players, the learned weights' hash, rules, method and the code
+fingerprint at their making); ``thousand bid`` reads one when the rules, the learned weights and the
+method match (the code fingerprint is recorded, not compared), else builds its table as before.
+``benchmarks/ship_win_tables.py`` (``ship_tables``) remakes them.
+
 **Validation** (``Validation``): the table is fitted again on the games whose id is not a multiple
 of 5 and scored on the others: Brier score and log-loss against two baselines (a chance of 1/3 for
 everybody; "the leader wins": 1 for the seat with the highest score, shared on ties), with the
@@ -49,7 +86,8 @@ three seats' chances of one situation sum to about 1; the chance rises with one'
 falls with an opponent's between neighbouring dense cells.
 
 **One file.** The module stays whole though it is longer than the ~600 lines a module is cut at:
-its parts (the grid, the observations, the fit, the validation and the checks, the study) are the
+its parts (the grid, the observations and counters, the fit, the validation and the checks, the
+counters' terms, the study, the shipped tables) are the
 steps of one estimate, sharing its cell layout (``Grid``, ``_cell``) and the constants above, and
 the study is their one caller outside the tests; cut apart, each file would need the others'
 layout, and this account of the method would have no one place.
@@ -70,15 +108,16 @@ import polars as pl
 from analysis.analysis_dir import NoResultError, read_table_metadata, rules_folder, rules_label
 from analysis.measures import clustered_mean
 from analysis.players import learned_weights
-from analysis.stats import Estimate, estimate_field, stored_row
-from analysis.stored import FINGERPRINT, holds_out
+from analysis.stats import Z95, Estimate, estimate_field, holm, stored_row, two_sided_p
+from analysis.stored import FINGERPRINT, StaleResultError, holds_out
 from analysis.study import Plan, Played, identity, run_study
 from sim import InputError, ThousandError, __version__
 from sim.engine import BatchSpec
 from sim.engine.schema import EV_BARREL_ON, EV_BARREL_STAY, EV_BOLT_PENALTY, EV_REDEAL_PENALTY
 from sim.fingerprint import code_fingerprint
 from sim.game.rules import HouseRules, load_rules
-from sim.runs import read_shard, verify_run
+from sim.players.registry import parse_players
+from sim.runs import read_shard, verify_run, write_bytes_if_different
 
 if TYPE_CHECKING:
     from sim.runs.backend import Backend
@@ -86,10 +125,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "TABLE_FILE", "PLOT_FILE", "BIN_WIDTH", "FLOOR", "PRIOR_STRENGTH", "SMOOTHNESS", "BLOCK_BINS",
-    "INTERACTION_RIDGE", "HOLDOUT_EVERY", "END_GAME", "DENSE", "TYPICAL_THIRD", "IDENTITY", "Grid", "situations",
-    "observations", "fit_table", "Calibration", "Versus", "Validation", "validation_record", "Checks", "WinChanceTable",
+    "INTERACTION_RIDGE", "HOLDOUT_EVERY", "END_GAME", "DENSE", "TYPICAL_THIRD", "COUNTERS", "TERM_RIDGE", "TERM_ALPHA",
+    "IDENTITY", "Grid", "situations", "counters", "observations", "fit_table", "Term", "term_counters", "term_record",
+    "Calibration", "Versus", "Validation", "validation_record", "Checks", "WinChanceTable",
     "win_chances",
-    "BID_OPTIONS", "win_table_for_bid",
+    "BID_OPTIONS", "win_table_for_bid", "SHIPPED_DIR", "SHIPPED", "SHIPPED_GAMES", "shipped_path", "shipped_table",
+    "ship_tables",
 ]
 
 TABLE_FILE = "win_chances.parquet"
@@ -104,8 +145,14 @@ HOLDOUT_EVERY = 5  # games whose id is a multiple of this are held out for the v
 END_GAME = 600  # a situation where somebody has this score or more (or sits on the barrel) is an end game
 DENSE = 200  # observations a cell needs for the monotonicity and sum checks
 TYPICAL_THIRD = 200  # the trailing opponent's score in the printed table and the plot (at most the leader's)
+COUNTERS = ("attempts", "bolts", "passes")  # a seat's counters at the start of a deal (``counters``)
+TERM_RIDGE = 1.0  # ridge penalty on a term's logit adjustments
+TERM_ALPHA = 0.05  # a term is kept when it improves held-out games at this family-wise level (Holm)
 _DECILES = 10
 _EPS = 1e-6  # predictions are kept this far from 0 and 1 in the log-loss
+SHIPPED_DIR = Path(__file__).resolve().parent / "win_tables"  # the tables shipped with the package
+SHIPPED = ("classic", "online")  # the presets whose tables ship
+SHIPPED_GAMES = 20_000  # whole games of the learned player a shipped table learns from
 
 
 @dataclasses.dataclass(frozen=True)
@@ -157,13 +204,17 @@ class Grid:
 
 
 # ---- the observations ---------------------------------------------------------------------------------
-def situations(deals: pl.DataFrame, games: pl.DataFrame, ranged: bool = False) -> dict[str, np.ndarray]:
+def situations(deals: pl.DataFrame, games: pl.DataFrame, ranged: bool = False,
+               rules: HouseRules | None = None) -> dict[str, np.ndarray]:
     """Every played deal of the finished games in ``deals`` / ``games`` (frames of one shard of a
     3-player run, whole games): ``game``, ``score`` (deals, 3) the scores at the start of the deal
     (those after the game's previous played deal; 0 at the first), ``on_barrel`` (deals, 3) who sat
     on the barrel then (the previous played deal climbed onto it, not falling off at once by a
     penalty of that deal, or stayed on it; on the range barrel, ``ranged``, a penalty is no fall and
-    a climb is read after it), and ``winner`` the game's winner."""
+    a climb is read after it), and ``winner`` the game's winner. With ``rules`` (those the games
+    were played under) also each seat's counters at the start of the deal (``counters``: barrel
+    attempts used, bolts counted toward the penalty, deals in a row without declaring), as the
+    engine's game state holds them; without, they are 0."""
     d = deals.filter(deals["redeal"] == 0).sort("game", "deal")
     winner_of = dict(zip(games["game"].to_list(), games["winner"].to_list(), strict=True))
     game = d["game"].to_numpy().astype(np.int64)
@@ -180,12 +231,72 @@ def situations(deals: pl.DataFrame, games: pl.DataFrame, ranged: bool = False) -
     before[1:], on[1:] = after[:-1], sits[:-1]
     before[first], on[first] = 0, False
     done = winner >= 0
-    return {"game": game[done], "score": before[done], "on_barrel": on[done], "winner": winner[done]}
+    out = {"game": game[done], "score": before[done], "on_barrel": on[done], "winner": winner[done]}
+    counted = counters(d, rules) if rules is not None else {c: np.zeros_like(before) for c in COUNTERS}
+    return {**out, **{c: v[done] for c, v in counted.items()}}
+
+
+def counters(played: pl.DataFrame, rules: HouseRules) -> dict[str, np.ndarray]:
+    """Each seat's counters at the start of every deal of ``played`` (the played deals of whole
+    3-player games under ``rules``, sorted by game and deal), as ``sim.engine.settle_nb`` keeps them
+    in the game state (``G_ATTEMPTS``, ``G_BOLTS``, ``G_QUIET``), rebuilt from the stored columns
+    (docs/RULES.md: ``bolt_on``, ``bolt_count``), each (deals, 3), 0 at a game's first deal:
+
+    - ``attempts``: barrel attempts used (played deals since the climb that left the seat on the
+      barrel: a climb sets it to 0, each deal after which the seat stays on it adds one, any other
+      deal sets it to 0);
+    - ``bolts``: bolts counted toward the penalty (``bolt_count = cumulative``: each bolt adds one,
+      two for a doubled one, and the third clears the count; ``consecutive`` also clears it at a
+      played deal without a bolt, unless ``bolt_exempt_keeps_run`` keeps the exempt declarer's run;
+      ``each``: nothing is counted, 0);
+    - ``passes``: deals in a row without declaring (``bolt_on = three_passes``: declaring or the
+      third such deal, which brings the bolt, clears it; 0 under the other ``bolt_on``)."""
+    n = len(played)
+    game = played["game"].to_numpy().astype(np.int64)
+    first = np.r_[True, game[1:] != game[:-1]] if n else np.zeros(0, dtype=bool)
+    start = np.maximum.accumulate(np.where(first, np.arange(n), 0)) if n else np.zeros(0, dtype=np.int64)
+    pos = np.arange(n) - start
+    declarer = played["declarer"].to_numpy().astype(np.int64)
+    conceded = played["conceded"].to_numpy().astype(bool)
+    col = {name: np.stack([played[f"{name}{p}"].to_numpy().astype(np.int64) for p in range(3)], axis=1)
+           for name in ("events", "bolt", "tricks", "card_points", "marriage_points")}
+    seat = np.arange(3)[None, :]
+    is_declarer = declarer[:, None] == seat
+    # bolt_exempt_keeps_run: the declarer whom only bolt_own_game_exempt spared a bolt keeps his run.
+    empty = (col["card_points"] + col["marriage_points"] == 0) if rules.bolt_on == "zero_points" else (
+        col["tricks"] == 0)
+    keeps = rules.bolt_exempt_keeps_run & is_declarer & ~conceded[:, None] & empty
+    after = {c: np.zeros((n, 3), dtype=np.int64) for c in COUNTERS}
+    for k in range(int(pos.max()) + 1 if n else 0):  # deal k of every game at once
+        rows = np.nonzero(pos == k)[0]
+        prev = {c: (after[c][rows - 1] if k else np.zeros((len(rows), 3), dtype=np.int64)) for c in COUNTERS}
+        ev = col["events"][rows]
+        stays = (ev & EV_BARREL_STAY) != 0
+        after["attempts"][rows] = np.where(((ev & EV_BARREL_ON) == 0) & stays, prev["attempts"] + 1, 0)
+        bolt = col["bolt"][rows]
+        if rules.bolt_count != "each":
+            run = prev["bolts"]
+            if rules.bolt_count == "consecutive":
+                run = np.where((bolt == 0) & ~keeps[rows], 0, run)
+            run = run + bolt
+            after["bolts"][rows] = np.where(run >= 3, 0, run)
+        if rules.bolt_on == "three_passes":
+            quiet = prev["passes"] + 1
+            after["passes"][rows] = np.where(is_declarer[rows] | (quiet >= 3), 0, quiet)
+    before = {}
+    for c, v in after.items():
+        b = np.zeros_like(v)
+        if n:
+            b[1:] = v[:-1]
+            b[first] = 0
+        before[c] = b
+    return before
 
 
 def observations(sit: dict[str, np.ndarray], grid: Grid) -> dict[str, np.ndarray]:
     """The three seats' points of view of every situation: ``own``, ``lead``, ``trail`` (states;
-    the opponents sorted, the leader the higher state), ``won``, ``game``, ``seat``, and for the
+    the opponents sorted, the leader the higher state), ``won``, ``game``, ``seat``, the seat's own
+    counters (``COUNTERS``: 0 where ``sit`` has none), and for the
     baselines ``top`` (the seat has the highest score, barrel counted as its score, on the range
     barrel the sitter's own) and ``ties``
     (seats sharing the highest score), ``end`` (an end-game situation, ``END_GAME``)."""
@@ -195,7 +306,7 @@ def observations(sit: dict[str, np.ndarray], grid: Grid) -> dict[str, np.ndarray
     ties = (scores == high[:, None]).sum(axis=1)
     end = (high >= END_GAME) | sit["on_barrel"].any(axis=1)
     out: dict[str, list[np.ndarray]] = {k: [] for k in ("own", "lead", "trail", "won", "game", "seat", "top",
-                                                         "ties", "end", "situation")}
+                                                         "ties", "end", "situation", *COUNTERS)}
     s = grid.states
     for p in range(3):
         left, right = states[:, (p + 1) % 3], states[:, (p + 2) % 3]
@@ -209,6 +320,8 @@ def observations(sit: dict[str, np.ndarray], grid: Grid) -> dict[str, np.ndarray
         out["ties"].append(ties)
         out["end"].append(end)
         out["situation"].append((states[:, 0] * s + states[:, 1]) * s + states[:, 2])
+        for c in COUNTERS:
+            out[c].append(sit[c][:, p] if c in sit else np.zeros(len(states), dtype=np.int64))
     return {k: np.concatenate(v) if v else np.zeros(0, dtype=np.int64) for k, v in out.items()}
 
 
@@ -470,6 +583,137 @@ def _checks(obs: dict[str, np.ndarray], chance: np.ndarray, wins: np.ndarray, n:
                   design_effect=deff, monotone_pairs=pairs, monotone_against=against, worst_against=max(0.0, worst))
 
 
+# ---- the counters' terms --------------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class Term:
+    """An additive term of the chance: a logit adjustment by one of the seat's own counters at the
+    start of the deal (``counters``), fitted with the table's chance of the seat's cell as an offset.
+
+    - ``counter``: ``attempts`` (read for a seat on the barrel only), ``bolts`` or ``passes``;
+    - ``adjust``: the adjustment (logit units) at each level 0, 1, ... (a higher count takes the
+      last level's), fitted on all the games; ``counts``: the observations at each level;
+    - ``log_loss``, ``brier``: on the held-out games, the table with the term (both fitted on the
+      other games) against the table alone (``Versus``: difference with its 95% interval clustered by
+      game; lower is better); ``p``: the log-loss difference's two-sided p-value, ``p_holm`` Holm's
+      over the table's terms;
+    - ``kept``: the term improves held-out games (log-loss difference below 0, ``p_holm`` below
+      ``TERM_ALPHA``); ``WinChanceTable.chance`` reads kept terms only."""
+
+    counter: str
+    adjust: tuple[float, ...]
+    counts: tuple[int, ...]
+    log_loss: Versus
+    brier: Versus
+    p: float
+    p_holm: float
+    kept: bool
+
+
+def term_counters(rules: HouseRules) -> dict[str, int]:
+    """The counters a table of ``rules`` fits a term for, with their levels: barrel attempts where
+    the barrel limits them (``barrel_attempts`` levels), bolts where they are counted toward a
+    penalty (3), deals without declaring under ``bolt_on = three_passes`` with a penalty (3)."""
+    out = {}
+    if rules.barrel is not None and rules.barrel_attempts > 0:
+        out["attempts"] = int(rules.barrel_attempts)
+    if rules.bolt_penalty > 0 and rules.bolt_count != "each":
+        out["bolts"] = 3
+    if rules.bolt_penalty > 0 and rules.bolt_on == "three_passes":
+        out["passes"] = 3
+    return out
+
+
+def _logit(p: np.ndarray) -> np.ndarray:
+    q = np.clip(p, _EPS, 1 - _EPS)
+    return np.log(q / (1 - q))
+
+
+def _expit(x: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def _term_rows(obs: dict[str, np.ndarray], counter: str, levels: int, states: int) -> tuple[np.ndarray, np.ndarray]:
+    """(applies, level): the observations a term reads (attempts: a seat on the barrel) and their level."""
+    applies = obs["own"] == states - 1 if counter == "attempts" else np.ones(len(obs["own"]), dtype=bool)
+    return applies, np.clip(obs[counter], 0, levels - 1)
+
+
+def _fit_terms(obs: dict[str, np.ndarray], offset: np.ndarray, terms: dict[str, int],
+               states: int) -> dict[str, np.ndarray]:
+    """The adjustments of ``terms`` ({counter: levels}) fitted together on ``obs`` with the logit
+    ``offset`` a row: a penalised logistic fit (ridge ``TERM_RIDGE``), each term's levels by Newton's
+    method (its Hessian is diagonal), the terms in turn until none moves."""
+    y = obs["won"].astype(np.float64)
+    rows = {c: _term_rows(obs, c, k, states) for c, k in terms.items()}
+    adjust = {c: np.zeros(k) for c, k in terms.items()}
+
+    def total(skip: str | None = None) -> np.ndarray:
+        x = offset.copy()
+        for c, (applies, level) in rows.items():
+            if c != skip:
+                x += np.where(applies, adjust[c][level], 0.0)
+        return x
+
+    for _ in range(20 if len(terms) > 1 else 1):
+        moved = 0.0
+        for c, (applies, level) in rows.items():
+            base, lv, yy = total(skip=c)[applies], level[applies], y[applies]
+            a = adjust[c]
+            for _ in range(100):
+                p = _expit(base + a[lv])
+                grad = np.bincount(lv, weights=yy - p, minlength=len(a)) - TERM_RIDGE * a
+                hess = np.bincount(lv, weights=p * (1 - p), minlength=len(a)) + TERM_RIDGE
+                step = grad / hess
+                a = a + step
+                if np.abs(step).max() < 1e-10:
+                    break
+            moved = max(moved, float(np.abs(a - adjust[c]).max()))
+            adjust[c] = a
+        if moved < 1e-8:
+            break
+    return adjust
+
+
+def _terms(obs: dict[str, np.ndarray], held: np.ndarray, fit_chance: np.ndarray, chance: np.ndarray,
+           terms: dict[str, int], states: int) -> tuple[Term, ...]:
+    """Each counter's term (``Term``): fitted alone on the fitted games over the table fitted on them
+    (``fit_chance``) and scored on the held-out games against that table alone; then the kept terms
+    fitted together on all games over the final table (``chance``)."""
+    cell = _cell(obs["own"], obs["lead"], obs["trail"], states)
+    fitted = {k: v[~held] for k, v in obs.items()}
+    test = {k: v[held] for k, v in obs.items()}
+    y, games = test["won"].astype(np.float64), test["game"]
+    base = _logit(fit_chance[cell[held]])
+    b_brier, b_log = _losses(_expit(base), y)
+    found = {}
+    for c, k in terms.items():
+        a = _fit_terms(fitted, _logit(fit_chance[cell[~held]]), {c: k}, states)[c]
+        applies, level = _term_rows(test, c, k, states)
+        t_brier, t_log = _losses(_expit(base + np.where(applies, a[level], 0.0)), y)
+        log_loss = _versus(f"without {c}", t_log, b_log, games)
+        se = (log_loss.diff.high - log_loss.diff.low) / (2 * Z95)
+        found[c] = (log_loss, _versus(f"without {c}", t_brier, b_brier, games), two_sided_p(log_loss.diff.value, se))
+    adjusted = holm([p for *_, p in found.values()])
+    keep = {c: adjusted[i] < TERM_ALPHA and found[c][0].diff.value < 0 for i, c in enumerate(found)}
+    final = _fit_terms(obs, _logit(chance[cell]), {c: k for c, k in terms.items() if keep[c]}, states)
+    out = []
+    for i, (c, k) in enumerate(terms.items()):
+        applies, level = _term_rows(obs, c, k, states)
+        adjust = final[c] if keep[c] else _fit_terms(obs, _logit(chance[cell]), {c: k}, states)[c]
+        log_loss, brier, p = found[c]
+        out.append(Term(counter=c, adjust=tuple(float(x) for x in adjust),
+                        counts=tuple(int(x) for x in np.bincount(level[applies], minlength=k)), log_loss=log_loss,
+                        brier=brier, p=p, p_holm=adjusted[i], kept=keep[c]))
+    return tuple(out)
+
+
+def term_record(term: Term) -> dict:
+    """A term as stored with the table and printed by ``--json`` (each comparison a ``stored_row``)."""
+    record = dataclasses.asdict(term)
+    record.update(log_loss=stored_row(term.log_loss), brier=stored_row(term.brier))
+    return record
+
+
 # ---- the result -----------------------------------------------------------------------------------------
 @dataclasses.dataclass(frozen=True)
 class WinChanceTable:
@@ -510,24 +754,43 @@ class WinChanceTable:
     table_path: Path
     plot_path: Path
     provenance: dict
+    terms: tuple[Term, ...] = ()
 
     def states(self, score: np.ndarray, on_barrel: np.ndarray | None = None) -> np.ndarray:
         """The state index of each score (``Grid.state``)."""
         return self.grid.state(score, on_barrel)
 
     def chance(self, own: np.ndarray, left: np.ndarray, right: np.ndarray, own_on_barrel: np.ndarray | None = None,
-               left_on_barrel: np.ndarray | None = None, right_on_barrel: np.ndarray | None = None) -> np.ndarray:
+               left_on_barrel: np.ndarray | None = None, right_on_barrel: np.ndarray | None = None, *,
+               own_attempts: np.ndarray | None = None, own_bolts: np.ndarray | None = None,
+               own_passes: np.ndarray | None = None) -> np.ndarray:
         """Seat 0's chance of winning the game from its score ``own`` and its opponents' ``left`` and
         ``right`` (arrays of one shape, or broadcastable) at the start of a deal, as after the deal
         before it. Who sits on the barrel (``*_on_barrel``) is read from the scores when not given (a
         score equal to the barrel's). With a barrel, a score that reached the target is the game's
         end: 1 for ``own``, 0 for an opponent's. Without a barrel (where a defender may pass the
-        target without winning) such scores count in the highest bin."""
+        target without winning) such scores count in the highest bin.
+
+        ``own_attempts`` (barrel attempts used, read for a seat on the barrel), ``own_bolts`` (bolts
+        counted toward the penalty), ``own_passes`` (deals in a row without declaring): seat 0's
+        counters at the start of the deal (``counters``); each given one adds its term's logit
+        adjustment where the table kept that term (``terms``), and one not given (the default) leaves
+        the chance averaged over it, as the cell holds it."""
         own, left, right = np.broadcast_arrays(*(np.asarray(x, dtype=np.int64) for x in (own, left, right)))
         o = self.grid.state(own, own_on_barrel)
         a = self.grid.state(left, left_on_barrel)
         b = self.grid.state(right, right_on_barrel)
         p = self.chances[o, np.maximum(a, b), np.minimum(a, b)]
+        given = {"attempts": own_attempts, "bolts": own_bolts, "passes": own_passes}
+        shift = np.zeros(np.shape(p))
+        for term in self.terms:
+            if term.kept and given[term.counter] is not None:
+                level = np.clip(np.asarray(given[term.counter], dtype=np.int64), 0, len(term.adjust) - 1)
+                step = np.asarray(term.adjust)[level]
+                shift = shift + (np.where(o == self.grid.barrel_state, step, 0.0) if term.counter == "attempts"
+                                 else step)
+        if np.any(shift != 0):
+            p = _expit(_logit(p) + shift)
         if self.grid.has_barrel:
             target = self.grid.target
             p = np.where(own >= target, 1.0, np.where(np.maximum(left, right) >= target, 0.0, p))
@@ -552,7 +815,8 @@ class WinChanceTable:
         as ``--json`` prints them."""
         return {**self.provenance, "finished": self.finished, "deals": self.deals,
                 "grid": dataclasses.asdict(self.grid), "checks": dataclasses.asdict(self.checks),
-                "validation": validation_record(self.validation), "cells": self.to_polars().to_dicts()}
+                "validation": validation_record(self.validation), "terms": [term_record(t) for t in self.terms],
+                "cells": self.to_polars().to_dicts()}
 
 
 _PROVENANCE = ("thousand_version", FINGERPRINT, "table", "games", "seed", "players", "learned_weights", "rules",
@@ -590,10 +854,7 @@ def win_chances(*, rules: str = "classic", games: int = 20_000, players: str = "
     grid = Grid.of(rec)
     meta = {"thousand_version": __version__, FINGERPRINT: code_fingerprint("win_chances"), "table": "win chances",
             "games": games, "seed": seed, "players": list(spec.players),
-            "learned_weights": learned_weights(spec.players), "rules": rec.to_dict(),
-            "method": {"bin_width": BIN_WIDTH, "floor": FLOOR, "prior_strength": PRIOR_STRENGTH,
-                       "smoothness": SMOOTHNESS, "block_bins": BLOCK_BINS, "interaction_ridge": INTERACTION_RIDGE,
-                       "holdout_every": HOLDOUT_EVERY}}
+            "learned_weights": learned_weights(spec.players), "rules": rec.to_dict(), "method": _method()}
     plan = Plan(out=out, name="win_chances", table=TABLE_FILE, runs={label: spec},
                 folders={label: run.relative_to(out).as_posix()}, provenance=meta, identity=IDENTITY,
                 what="the win-chance table", stage="games", runs_dir="win-runs", drawn=(PLOT_FILE,),
@@ -601,7 +862,7 @@ def win_chances(*, rules: str = "classic", games: int = 20_000, players: str = "
                 reuse=lambda table: _read_back(read_table_metadata(table), table, run, out))
 
     def measure(played: Played) -> WinChanceTable:
-        obs, finished, deals = _read_observations(played.dirs[label], grid)
+        obs, finished, deals = _read_observations(played.dirs[label], grid, rec)
         held = obs["game"] % HOLDOUT_EVERY == 0
         if held.all() or not held.any():
             raise NoResultError(f"the finished games of the run are all {'held out' if held.all() else 'fitted'}; "
@@ -617,14 +878,22 @@ def win_chances(*, rules: str = "classic", games: int = 20_000, players: str = "
         chance, smooth = fit_table(wins, n, s)
         chance, smooth = _mirrored(chance, s), _mirrored(smooth, s)
         checks = _checks(obs, chance, wins, n, s)
+        terms = _terms(obs, held, _mirrored(fit_chance, s), chance, term_counters(rec), s)
         shape = (s, s, s)
         return WinChanceTable(rules=rec.to_dict(), games=games, finished=finished, deals=deals, seed=seed,
                               players=tuple(spec.players), grid=grid, chances=chance.reshape(shape),
                               smooth=smooth.reshape(shape), wins=wins.reshape(shape), counts=n.reshape(shape),
                               validation=validation, checks=checks, run=run, table_path=out / TABLE_FILE,
-                              plot_path=out / PLOT_FILE, provenance=meta)
+                              plot_path=out / PLOT_FILE, provenance=meta, terms=terms)
 
     return run_study(plan, measure, progress=progress, backend=backend, fresh=fresh)
+
+
+def _method() -> dict:
+    """The estimate's constants, stored with every table (a shipped table is read only under the same)."""
+    return {"bin_width": BIN_WIDTH, "floor": FLOOR, "prior_strength": PRIOR_STRENGTH, "smoothness": SMOOTHNESS,
+            "block_bins": BLOCK_BINS, "interaction_ridge": INTERACTION_RIDGE, "holdout_every": HOLDOUT_EVERY,
+            "term_ridge": TERM_RIDGE, "term_alpha": TERM_ALPHA}
 
 
 def _mirrored(values: np.ndarray, states: int) -> np.ndarray:
@@ -637,14 +906,14 @@ def _mirrored(values: np.ndarray, states: int) -> np.ndarray:
     return cube.ravel()
 
 
-def _read_observations(run: Path, grid: Grid) -> tuple[dict[str, np.ndarray], int, int]:
-    """Every observation of the stored run, shard by shard; the finished games and their played deals."""
+def _read_observations(run: Path, grid: Grid, rules: HouseRules) -> tuple[dict[str, np.ndarray], int, int]:
+    """Every observation of the stored run of ``rules``, shard by shard; the finished games and their played deals."""
     shards = verify_run(run)
     parts = []
     finished = deals = 0
     for deals_path, games_path in zip(shards["deals"], shards["games"], strict=True):
         d, g = read_shard(deals_path), read_shard(games_path)
-        sit = situations(d, g, grid.ranged)
+        sit = situations(d, g, grid.ranged, rules)
         finished += int((g["winner"] >= 0).sum())
         deals += len(sit["game"])
         parts.append(observations(sit, grid))
@@ -655,7 +924,7 @@ def _stored_metadata(result: WinChanceTable) -> dict:
     """The table's metadata: what made it, and the result's summary (finished games, played deals,
     checks and validation) that ``_read_back`` reads back with the cells."""
     summary = {"finished": result.finished, "deals": result.deals, "checks": dataclasses.asdict(result.checks),
-               "validation": validation_record(result.validation)}
+               "validation": validation_record(result.validation), "terms": [term_record(t) for t in result.terms]}
     return {**result.provenance, "result": summary}
 
 
@@ -684,6 +953,55 @@ def win_table_for_bid(*, rules: str, games: int, players: str, out: Path,
         for option, bid_option in BID_OPTIONS.items():
             text = text.replace(f"({option}:", f"({bid_option}:").replace(f"; {option}:", f"; {bid_option}:")
         raise type(exc)(text) from None
+
+
+# ---- the shipped tables --------------------------------------------------------------------------------
+def shipped_path(preset: str) -> Path:
+    """Where the table shipped for ``preset`` lies (``SHIPPED_DIR``)."""
+    return SHIPPED_DIR / f"{preset}.parquet"
+
+
+def shipped_table(rules: str | HouseRules, players: str = "learned") -> WinChanceTable | None:
+    """The shipped table (``SHIPPED_DIR``) made under ``rules`` (a preset, a TOML file or a
+    ``HouseRules``: the effective rules are compared) by ``players`` (one name for every seat, or
+    one a seat) with the learned weights these players play today (``learned_weights``) and this
+    module's method, read back as it was stored (its ``provenance``: version, games, seed, players,
+    weights, rules and the code fingerprint at its making); None when no shipped table matches. The
+    code fingerprint is recorded, not compared: a table stays valid while the rules, the players'
+    weights and the method stay, whatever else the code does."""
+    rec = rules if isinstance(rules, HouseRules) else load_rules(rules)
+    if rec.players != 3:
+        return None
+    seats = parse_players(players, rec.players)
+    want = {"rules": rec.to_dict(), "players": list(seats), "learned_weights": learned_weights(seats),
+            "method": _method()}
+    for path in sorted(SHIPPED_DIR.glob("*.parquet")):
+        stored = read_table_metadata(path)
+        if all(stored.get(key) == value for key, value in want.items()):
+            return _read_back(stored, path, path, path.parent)
+    return None
+
+
+def ship_tables(*, work: Path = Path("out/ship-win-tables"), presets: tuple[str, ...] = SHIPPED,
+                games: int = SHIPPED_GAMES, progress: Progress | None = None,
+                backend: Backend | None = None) -> list[WinChanceTable]:
+    """Remake the shipped tables: for each preset of ``presets`` (one at a time), ``win_chances``
+    of ``games`` whole games of the learned player, seed 0, in ``work/PRESET`` (stored, resumable and
+    reused like any table there; redone when its code or weights changed), then its table copied to
+    ``shipped_path(PRESET)`` (only when its bytes differ). ``benchmarks/ship_win_tables.py`` runs it."""
+    made = []
+    for preset in presets:
+        folder = Path(work) / preset
+        try:
+            table = win_chances(rules=preset, games=games, players="learned", seed=0, out=folder, progress=progress,
+                                backend=backend)
+        except StaleResultError:  # made by other code or weights: redo it (the runs are kept when still valid)
+            table = win_chances(rules=preset, games=games, players="learned", seed=0, out=folder, progress=progress,
+                                backend=backend, fresh=True)
+        SHIPPED_DIR.mkdir(parents=True, exist_ok=True)
+        write_bytes_if_different(shipped_path(preset), table.table_path.read_bytes())
+        made.append(table)
+    return made
 
 
 def _read_back(stored: dict, table: Path, run: Path, out: Path) -> WinChanceTable | None:
@@ -722,9 +1040,12 @@ def _read_back(stored: dict, table: Path, run: Path, out: Path) -> WinChanceTabl
                                                           observed=interval(c, "observed"))
                                               for c in v["calibration"]))
     checks = Checks(**{k: nan(x) for k, x in summary["checks"].items()})
+    terms = tuple(Term(counter=t["counter"], adjust=tuple(t["adjust"]), counts=tuple(t["counts"]),
+                       log_loss=versus([t["log_loss"]])[0], brier=versus([t["brier"]])[0], p=nan(t["p"]),
+                       p_holm=nan(t["p_holm"]), kept=t["kept"]) for t in summary.get("terms", ()))
     provenance = {k: stored[k] for k in _PROVENANCE}
     return WinChanceTable(rules=stored["rules"], games=stored["games"], finished=summary["finished"],
                           deals=summary["deals"], seed=stored["seed"], players=tuple(stored["players"]), grid=grid,
                           chances=arrays["chance"], smooth=arrays["smooth"], wins=arrays["wins"], counts=arrays["n"],
                           validation=validation, checks=checks, run=run, table_path=table, plot_path=out / PLOT_FILE,
-                          provenance=provenance)
+                          provenance=provenance, terms=terms)

@@ -212,7 +212,10 @@ class Advice:
     - ``known_left``, ``known_right``, ``known_talon``: the cards known to lie with the left
       opponent, the right one and in the talon ("" for none);
     - ``situation``: the scores before the deal (yours and the opponents', who sits on the barrel);
-    - ``objective``: race or own (``analysis.bids.value.OBJECTIVES``);
+    - ``objective``: race, own or win (``analysis.bids.value.OBJECTIVES``); ``objective_reason``: why,
+      when ``thousand bid`` chose win by itself (``analysis.bids.advisor.default_objective``,
+      ``SCORE_GIVEN``), else None;
+      ``win_source``: the table of win chances of ``win``, in words;
     - ``risk``: the failure chance of the risk information.
 
     How it was estimated (what made it):
@@ -270,6 +273,7 @@ class Advice:
     risk_levels: tuple[RiskLevels, ...]
     talon: TalonChances
     win_source: str | None = None  # objective win: which table of win chances, in words
+    objective_reason: str | None = None  # why this objective, when the command chose it (None: asked for)
 
     @property
     def rule_changes(self) -> dict:
@@ -374,6 +378,7 @@ class Advice:
             "risk": self.risk, "risk_levels": {r.method: r.to_dict() for r in self.risk_levels},
             "talon": self.talon.to_dict(),
             **({"win_source": self.win_source} if self.win_source is not None else {}),
+            **({"objective_reason": self.objective_reason} if self.objective_reason is not None else {}),
         }
 
 

@@ -90,12 +90,14 @@ from sim.parallel import check_thread_count
 from sim.players.params import MAX_PIMC_WORLDS
 from sim.runs.progress import Progress
 
-__all__ = ["METHODS", "LINE_PLAYERS", "DEFAULT_PIMC_SAMPLES", "MAX_SAMPLES", "parse_methods", "advise"]
+__all__ = ["METHODS", "LINE_PLAYERS", "DEFAULT_PIMC_SAMPLES", "MAX_SAMPLES", "SCORE_GIVEN",
+           "parse_methods", "default_objective", "advise"]
 
 METHODS = ("learned", "dd", "heuristic", "pimc")  # the make-rate methods; the default is learned
 LINE_PLAYERS = ("learned", "heuristic")  # who plays the auction lines (every seat but your bidding)
 DEFAULT_PIMC_SAMPLES = 100
 MAX_SAMPLES = 5_000_000  # sampled deals: a few arrays of 24 bytes each stay within a few hundred MiB
+SCORE_GIVEN = "a score was given"  # why the objective is win when none is given (default_objective)
 
 
 def parse_methods(spec: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
@@ -176,20 +178,32 @@ def _risk_levels(method: str, rows: tuple[ContractRow, ...], risk: float) -> Ris
     return RiskLevels(method=method, risk=risk, at_risk=highest(1 - risk), at_half=highest(0.5))
 
 
-def _check_objective(objective: str, win_chance: WinChance | None, score: int | None) -> str:
+def default_objective(*, score: int | None = None, on_barrel: bool = False, left_score: int | None = None,
+                      left_on_barrel: bool = False, right_score: int | None = None,
+                      right_on_barrel: bool = False) -> str:
+    """The objective ``thousand bid`` takes when none is given: ``win`` (the chance of winning the
+    game) when a score is given, that is a situation other than a game's start (a score other than
+    0, or a seat on the barrel: the command then says so, ``SCORE_GIVEN``); ``race`` from a zero
+    score, where the chance of winning follows the race."""
+    given = any(x not in (None, 0) for x in (score, left_score, right_score)) or any(
+        (on_barrel, left_on_barrel, right_on_barrel))
+    return "win" if given else "race"
+
+
+def _check_objective(objective: str, win_chance: WinChance | None) -> str:
     objective = objective.strip().lower()
     if objective not in OBJECTIVES:
         raise AdvisorError(f"--objective {objective!r}: objectives are {', '.join(OBJECTIVES)}")
-    if objective == "win" and (win_chance is None or score is None):
-        raise AdvisorError("--objective win needs --score (the chance of winning depends on the score situation) and "
-                           "a table of win chances (thousand tables win-chances)")
+    if objective == "win" and win_chance is None:
+        raise AdvisorError("--objective win needs a table of win chances (thousand tables win-chances, or the "
+                           "table shipped for the rules)")
     return objective
 
 
 def advise(*, hand: str | int, rules: str | HouseRules | None = None, samples: int = 2000, seed: int = 0,
            methods: str | tuple[str, ...] = ("learned",), seat: str = "first", risk: float = 0.3,
            objective: str = "race", line_player: str = "learned", win_chance: WinChance | None = None,
-           win_source: str | None = None,
+           win_source: str | None = None, objective_reason: str | None = None,
            left: str | None = None, right: str | None = None, talon: str | None = None, score: int | None = None,
            on_barrel: bool = False, left_score: int | None = None, left_on_barrel: bool = False,
            right_score: int | None = None, right_on_barrel: bool = False,
@@ -197,8 +211,10 @@ def advise(*, hand: str | int, rules: str | HouseRules | None = None, samples: i
            threads: int | None = None, progress: Progress | None = None) -> Advice:
     """The bid advice for the 7-card ``hand`` (text, or a card mask) before the talon (see the module
     docstring): ``methods`` (the make-rate methods) as "learned,dd" or a tuple; ``objective`` race or
-    own (win needs ``win_chance``, seat 0's chance of winning from the three scores after the deal,
-    and ``score``; ``win_source`` says in words which table it is); ``line_player`` learned or
+    own or win (win needs ``win_chance``, seat 0's chance of winning from the three scores after the
+    deal; ``win_source`` says in words which table it is; ``default_objective`` is the command's
+    choice when none is given, and ``objective_reason`` says why in the advice, None when the
+    objective was asked for); ``line_player`` learned or
     heuristic; ``worlds`` None is ADVICE_WORLDS; a score None is 0 (the barrel's on the barrel);
     ``progress`` is told what is computed as it goes. Bad input raises ``AdvisorError`` or ``CardError``
     (an argument of the wrong type ``InputError``, ``sim.arguments``; a ``HouseRules`` is validated
@@ -212,6 +228,7 @@ def advise(*, hand: str | int, rules: str | HouseRules | None = None, samples: i
     risk, line_player = arguments.number("risk", risk), arguments.text("line_player", line_player)
     win_chance = arguments.function("win_chance", win_chance)
     win_source = arguments.text("win_source", win_source, optional=True)
+    objective_reason = arguments.text("objective_reason", objective_reason, optional=True)
     left, right = arguments.text("left", left, optional=True), arguments.text("right", right, optional=True)
     talon = arguments.text("talon", talon, optional=True)
     score, left_score, right_score = (arguments.integer(name, value, optional=True) for name, value in
@@ -246,7 +263,7 @@ def advise(*, hand: str | int, rules: str | HouseRules | None = None, samples: i
         raise AdvisorError(f"--line-player {line_player!r}: the lines are played by {' or '.join(LINE_PLAYERS)}")
     check_thread_count("--threads", threads)
     sit = check_situation(rec, score, on_barrel, left_score, left_on_barrel, right_score, right_on_barrel)
-    objective = _check_objective(objective, win_chance, score)
+    objective = _check_objective(objective, win_chance)
     forced, owed = owed_contract(rec, seat, sit.on_barrel)
     levels, cap, top = contract_levels(mask, known, rec, owed, sit.on_barrel)
     least = least_bid(rec, sit.on_barrel)
@@ -301,4 +318,5 @@ def advise(*, hand: str | int, rules: str | HouseRules | None = None, samples: i
         lines=line_rows, recommendation=recommendation, contracts=rows,
         played_to=levels[-1] if levels else None,
         risk_levels=tuple(_risk_levels(m, rows, risk) for m in methods) if rows else (),
-        talon=talon_chances(mask, known), win_source=win_source if objective == "win" else None)
+        talon=talon_chances(mask, known), win_source=win_source if objective == "win" else None,
+        objective_reason=objective_reason)

@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from analysis.bids.hand import owed_contract
-from analysis.bids.value import MIN_REACHED
+from analysis.bids.value import MIN_REACHED, OBJECTIVE_WORDS, OBJECTIVES
 from sim.game.cards import SUIT_SYMBOLS, SUITS
 
 if TYPE_CHECKING:
@@ -82,6 +82,9 @@ def advice_lines(advice: Advice) -> list[str]:
     if a.known_cards:
         out.append("known: " + ", ".join(f"{k} {v}" for k, v in a.known_cards.items()))
     out.append("scores before the deal: " + _advice_scores(a))
+    if a.objective_reason is not None:
+        others = " and ".join(f"--objective {o} for {OBJECTIVE_WORDS[o]}" for o in OBJECTIVES if o != obj)
+        out.append(f"objective: {obj} ({a.objective_reason}); {others}")
     if a.win_source is not None:
         out.append("objective win: " + a.win_source)
     if a.can_bid:

@@ -68,6 +68,18 @@ def win_chance_lines(result: WinChanceTable) -> list[str]:
                  f"direction (own score up, an opponent's down) in {c.monotone_against} of {c.monotone_pairs:,} "
                  f"neighbouring cells of {DENSE}+ observations beyond 2 standard errors (largest wrong-way step "
                  f"{100 * c.worst_against:.1f} points)")
+    if result.terms:
+        lines.append("terms by your own counters at the start of the deal, each fitted on the fitted games over the "
+                     "table and scored on the held-out ones (log-loss with it minus without [95%, clustered by game], "
+                     "Holm p); a kept term adjusts the chance (logit) by the count:")
+    for t in result.terms:
+        what = {"attempts": "barrel attempts used (on the barrel)", "bolts": "bolts toward the penalty",
+                "passes": "deals in a row without declaring"}[t.counter]
+        levels = ", ".join(f"{k}: {x:+.3f} (n {c:,})" for k, (x, c) in enumerate(zip(t.adjust, t.counts, strict=True)))
+        d = t.log_loss.diff
+        p = f"p {t.p_holm:.2g}" if t.p_holm > 1e-15 else "p < 1e-15"
+        lines.append(f"  {what}: {levels}; {d.value:+.5f} [{d.low:+.5f}, {d.high:+.5f}], {p}: "
+                     f"{'kept' if t.kept else 'not kept (no better on held-out games)'}")
     return lines + [f"table: {result.table_path}; plot: {result.plot_path}; games: {result.run}"]
 
 

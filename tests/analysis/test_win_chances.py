@@ -16,10 +16,13 @@ from typer.testing import CliRunner
 from analysis import win_chances as wc
 from analysis.analysis_dir import read_table_metadata
 from analysis.bids.value import line_values
+from analysis.players import learned_weights
 from analysis.present.json_text import to_json
 from analysis.present.win_chances import win_chance_lines
 from analysis.stored import StaleResultError
 from sim.engine.playouts import LINE_COLUMNS, PASS_LINE
+from sim.engine.schema import EV_BARREL_ON, EV_BARREL_STAY, EV_BOLT_PENALTY, EV_FALL_ATTEMPTS, EV_WIN
+from sim.game.rules import load_rules
 from sim.runs import scan_deals, scan_games
 
 GAMES = 600  # heuristic players: a few seconds; the learned player's tables are measured in docs/analyses.md
@@ -243,3 +246,181 @@ def test_range_barrel_situations_and_states(tmp_path):
     assert any(any(b) and any(880 < x < 1000 for x in s) for _, s, b in want)  # sitters above the barrel's score
     states = table.states(np.array([879, 880, 955, 999]))
     assert list(states) == [table.grid.bins - 1] + [table.grid.barrel_state] * 3
+
+
+# ---- the counters and their terms (issue 45) ----------------------------------------------------------
+def naive_counters(played: pl.DataFrame, rules) -> dict[str, np.ndarray]:
+    """The counters walked deal by deal, row by row, as docs/RULES.md states the rules."""
+    out = {c: np.zeros((len(played), 3), dtype=np.int64) for c in wc.COUNTERS}
+    state: dict[str, list[int]] = {}
+    game = None
+    for i, r in enumerate(played.iter_rows(named=True)):
+        if r["game"] != game:
+            game, state = r["game"], {c: [0, 0, 0] for c in wc.COUNTERS}
+        for c in wc.COUNTERS:
+            out[c][i] = state[c]
+        for p in range(3):
+            ev, bolt = r[f"events{p}"], r[f"bolt{p}"]
+            sits = ev & EV_BARREL_STAY and not ev & EV_BARREL_ON
+            state["attempts"][p] = state["attempts"][p] + 1 if sits else 0
+            if rules.bolt_count != "each":
+                empty = (r[f"card_points{p}"] + r[f"marriage_points{p}"] == 0 if rules.bolt_on == "zero_points"
+                         else r[f"tricks{p}"] == 0)
+                keeps = rules.bolt_exempt_keeps_run and r["declarer"] == p and not r["conceded"] and empty
+                if rules.bolt_count == "consecutive" and bolt == 0 and not keeps:
+                    state["bolts"][p] = 0
+                state["bolts"][p] += bolt
+                if state["bolts"][p] >= 3:
+                    state["bolts"][p] = 0
+            if rules.bolt_on == "three_passes":
+                state["passes"][p] = 0 if r["declarer"] == p or state["passes"][p] == 2 else state["passes"][p] + 1
+    return out
+
+
+def _played_counters(table, rules) -> list[tuple[pl.DataFrame, dict[str, np.ndarray]]]:
+    from sim.runs import read_shard, verify_run
+
+    out = []
+    for path in verify_run(table.run)["deals"]:
+        deals = read_shard(path)
+        played = deals.filter(deals["redeal"] == 0).sort("game", "deal")
+        out.append((played, wc.counters(played, rules)))
+    return out
+
+
+def _seat_array(played: pl.DataFrame, name: str) -> np.ndarray:
+    return np.stack([played[f"{name}{p}"].to_numpy().astype(np.int64) for p in range(3)], axis=1)
+
+
+def test_counters_agree_with_a_walk_and_with_the_engines_penalties(small):
+    """Barrel attempts and bolts rebuilt from the stored deals (classic rules) equal a row-by-row walk,
+    and agree with what the engine did: a fall after the attempts comes exactly on the third attempt,
+    a sitter who stays has used fewer, and a bolt penalty comes exactly when the count reaches three."""
+    rules = load_rules("classic")
+    falls = penalties = 0
+    for played, got in _played_counters(small, rules):
+        want = naive_counters(played, rules)
+        for c in wc.COUNTERS:
+            assert np.array_equal(got[c], want[c]), c
+        ev, bolt = _seat_array(played, "events"), _seat_array(played, "bolt")
+        fell = (ev & EV_FALL_ATTEMPTS) != 0
+        assert np.all(got["attempts"][fell] == rules.barrel_attempts - 1)
+        stayed = ((ev & EV_BARREL_STAY) != 0) & ((ev & EV_BARREL_ON) == 0)
+        assert np.all(got["attempts"][stayed] < rules.barrel_attempts - 1)
+        paid = (ev & EV_BOLT_PENALTY) != 0
+        reached = (got["bolts"] + bolt >= 3) & ((ev & EV_WIN) == 0)
+        assert np.array_equal(paid, reached) and not got["passes"].any()
+        falls, penalties = falls + int(fell.sum()), penalties + int(paid.sum())
+    assert falls > 0 and penalties > 0  # both were tested
+
+
+@pytest.mark.parametrize("text", ["preset = \"online\"\n",
+                                  "bolt_count = \"consecutive\"\nbolt_on = \"zero_points\"\n"
+                                  "bolt_own_game_exempt = true\nbolt_exempt_keeps_run = true\n"])
+def test_counters_of_other_bolt_rules(text, tmp_path):
+    """bolt_on = three_passes (online): a bolt comes exactly on the third deal in a row without declaring,
+    nothing is counted toward a penalty (bolt_count = each); consecutive bolts with the exempt declarer's
+    run kept: a penalty exactly when the run reaches three. Both equal the row-by-row walk."""
+    spec = tmp_path / "rules.toml"
+    spec.write_text(text)
+    rules = load_rules(str(spec))
+    table = wc.win_chances(rules=str(spec), games=150, players="heuristic", seed=SEED, out=tmp_path / "o")
+    assert [t.counter for t in table.terms] == list(wc.term_counters(rules))
+    seen = 0
+    for played, got in _played_counters(table, rules):
+        want = naive_counters(played, rules)
+        for c in wc.COUNTERS:
+            assert np.array_equal(got[c], want[c]), c
+        ev, bolt = _seat_array(played, "events"), _seat_array(played, "bolt")
+        if rules.bolt_on == "three_passes":
+            declares = played["declarer"].to_numpy()[:, None] == np.arange(3)[None, :]
+            assert np.array_equal(bolt > 0, (got["passes"] == 2) & ~declares) and not got["bolts"].any()
+            seen += int((bolt > 0).sum())
+        else:
+            paid = (ev & EV_BOLT_PENALTY) != 0
+            assert np.array_equal(paid, (got["bolts"] + bolt >= 3) & ((ev & EV_WIN) == 0))
+            seen += int(paid.sum())
+    assert seen > 0
+
+
+def _expit(x):
+    return 1.0 / (1.0 + np.exp(-np.asarray(x, dtype=np.float64)))
+
+
+def _logit(p):
+    p = np.asarray(p, dtype=np.float64)
+    return np.log(p / (1 - p))
+
+
+def test_terms_are_fitted_and_judged_on_held_out_games(small):
+    """Each term's record: the held-out comparison's bookkeeping and the kept rule; its adjustments
+    solve the penalised fit's equations on all games (at each level the observed wins minus the
+    predicted ones equal the ridge times the adjustment), kept terms together, the others alone."""
+    from sim.runs import read_shard, verify_run
+
+    assert [t.counter for t in small.terms] == ["attempts", "bolts"]
+    shards = verify_run(small.run)
+    obs = [wc.observations(wc.situations(read_shard(d), read_shard(g), rules=load_rules("classic")), small.grid)
+           for d, g in zip(shards["deals"], shards["games"], strict=True)]
+    obs = {k: np.concatenate([o[k] for o in obs]) for k in obs[0]}
+    base = _logit(small.chances[obs["own"], obs["lead"], obs["trail"]])
+    sitting = obs["own"] == small.grid.barrel_state
+
+    def shift(term):
+        step = np.asarray(term.adjust)[np.minimum(obs[term.counter], len(term.adjust) - 1)]
+        return np.where(sitting, step, 0.0) if term.counter == "attempts" else step
+
+    kept = [t for t in small.terms if t.kept]
+    for t in small.terms:
+        x = base + sum(shift(u) for u in (kept if t.kept else [t]))
+        rows = sitting if t.counter == "attempts" else np.ones(len(base), dtype=bool)
+        level = np.minimum(obs[t.counter], len(t.adjust) - 1)[rows]
+        assert list(t.counts) == list(np.bincount(level, minlength=len(t.adjust)))
+        resid = np.bincount(level, weights=(obs["won"] - _expit(x))[rows], minlength=len(t.adjust))
+        assert resid == pytest.approx(wc.TERM_RIDGE * np.asarray(t.adjust), abs=1e-6)
+        for v in (t.log_loss, t.brier):
+            assert v.diff.value == pytest.approx(v.table - v.baseline) and v.diff.low <= v.diff.value <= v.diff.high
+        assert t.p <= t.p_holm <= 1 and t.kept == (t.p_holm < wc.TERM_ALPHA and t.log_loss.diff.value < 0)
+
+
+def test_chance_reads_the_kept_terms_of_the_counters_given(small):
+    grid = small.grid
+    term = {c: wc.Term(counter=c, adjust=adjust, counts=(1,) * len(adjust), log_loss=small.terms[0].log_loss,
+                       brier=small.terms[0].brier, p=0.0, p_holm=0.0, kept=True)
+            for c, adjust in (("attempts", (0.3, 0.1, -0.5)), ("bolts", (0.2, 0.0, -0.4)))}
+    planted = dataclasses.replace(small, terms=tuple(term.values()))
+    base, sitter = small.chance(500, 300, 200), small.chance(grid.top, 300, 200)
+    assert planted.chance(500, 300, 200) == base  # no counter given: the cell's chance, averaged over them
+    assert planted.chance(500, 300, 200, own_bolts=2) == pytest.approx(_expit(_logit(base) - 0.4))
+    assert planted.chance(500, 300, 200, own_attempts=2) == base  # attempts are read on the barrel only
+    got = planted.chance(grid.top, 300, 200, own_attempts=np.array([0, 1, 2, 7]), own_bolts=1)
+    assert got == pytest.approx(_expit(_logit(sitter) + np.array([0.3, 0.1, -0.5, -0.5])))
+    assert planted.chance(1000, 0, 0, own_bolts=2) == 1.0 and planted.chance(0, 1000, 0, own_bolts=0) == 0.0
+    unkept = dataclasses.replace(planted, terms=tuple(dataclasses.replace(t, kept=False) for t in term.values()))
+    assert unkept.chance(grid.top, 300, 200, own_attempts=2, own_bolts=2) == sitter
+
+
+# ---- the shipped tables ------------------------------------------------------------------------------
+@pytest.mark.parametrize("preset", wc.SHIPPED)
+def test_shipped_tables_load_match_their_making_and_pass_the_checks(preset):
+    path = wc.shipped_path(preset)
+    table = wc.shipped_table(preset)
+    assert table is not None and table.table_path == path
+    meta = read_table_metadata(path)
+    seats = ["learned"] * 3
+    assert meta["rules"] == load_rules(preset).to_dict() and meta["players"] == seats and meta["seed"] == 0
+    assert meta["learned_weights"] == learned_weights(seats) and meta["games"] == wc.SHIPPED_GAMES
+    assert meta["thousand_version"] and len(meta["code_fingerprint"]) == 16 and meta["method"]["holdout_every"] == 5
+    c, v = table.checks, table.validation
+    assert 0 <= c.low <= c.high <= 1 and c.sum_mean_abs < 0.02 and c.monotone_against <= 0.01 * c.monotone_pairs
+    assert table.finished >= 0.99 * table.games and v.brier[0].diff.high < 0 and v.log_loss[0].diff.high < 0
+    assert all(abs(d.observed.value - d.predicted) < 0.03 for d in v.calibration)
+    assert [t.counter for t in table.terms] == list(wc.term_counters(load_rules(preset)))
+    assert table.chances.shape == (table.grid.states,) * 3
+    assert wc.shipped_table(preset, "heuristic") is None
+
+
+def test_only_the_shipped_presets_ship_and_others_find_none():
+    assert sorted(p.stem for p in wc.SHIPPED_DIR.glob("*.parquet")) == sorted(wc.SHIPPED)
+    assert wc.shipped_table("short") is None
+    assert wc.shipped_table(dataclasses.replace(load_rules("classic"), target=1200)) is None

@@ -189,7 +189,7 @@ def test_objectives_race_and_own():
 
 
 def test_the_win_objective_is_a_hook_for_a_table_of_win_chances():
-    with pytest.raises(playouts.AdvisorError, match="--objective win needs --score .* and a table of win chances"):
+    with pytest.raises(playouts.AdvisorError, match="--objective win needs a table of win chances"):
         advisor.advise(hand=HAND, samples=5, objective="win", score=300)
 
     def ahead(s0, s1, s2):  # a stand-in table: 1 when seat 0 leads after the deal
@@ -323,7 +323,6 @@ def test_pimc_plays_legal_deals():
     ([HAND, "--rules", "nope"], "neither a preset"),
     ([HAND, "--method", "magic"], "unknown method"),
     ([HAND, "--seat", "fourth"], "seat"),
-    ([HAND, "--objective", "win"], "--objective win needs --score"),
     ([HAND, "--objective", "win", "--score", "500", "--win-games", "0"], "--win-games must be 10 or more"),
     ([HAND, "--objective", "points"], "--objective 'points': objectives are race, own, win"),
     ([HAND, "--line-player", "dd"], "--line-player 'dd'"),
@@ -495,12 +494,65 @@ def test_pimc_declarer_between_heuristic_and_dd():
     assert rate["heuristic"] < rate["pimc"] < rate["dd"]
 
 
+def test_default_objective_is_win_with_a_score_and_race_from_a_zero_score():
+    assert advisor.default_objective() == "race"
+    assert advisor.default_objective(score=0, left_score=0, right_score=0) == "race"
+    for given in ({"score": 435}, {"left_score": -120}, {"right_score": 5}, {"on_barrel": True},
+                  {"left_on_barrel": True}, {"right_on_barrel": True}, {"score": 0, "left_score": 880,
+                                                                        "left_on_barrel": True}):
+        assert advisor.default_objective(**given) == "win", given
+
+
+def test_cli_with_a_score_takes_the_win_objective_from_the_shipped_table(tmp_path, monkeypatch):
+    """A score given and no --objective: the win objective, said so, from the table shipped for the
+    classic rules and the learned player (nothing built: no out/ folder appears); from a zero score race,
+    not said; an objective asked for is taken without a word."""
+    from cli import app
+
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    base = ["bid", HAND, "--samples", "40", "--method", "heuristic", "--no-progress"]
+    res = runner.invoke(app, [*base, "--score", "435"])
+    assert res.exit_code == 0, res.output
+    assert ("objective: win (a score was given); --objective race for your score change minus the opponents' mean "
+            "and --objective own for your score change") in res.stdout
+    assert "objective win: the shipped table of win chances (20,000 whole games of the learned player" in res.stdout
+    assert not (tmp_path / "out").exists()
+    data = _json_of(runner.invoke(app, [*base, "--score", "435", "--json"]))
+    assert data["objective"] == "win" and data["objective_reason"] == advisor.SCORE_GIVEN
+    assert 0 <= data["recommendation"]["pass_mean"] <= 1
+    for extra in ([], ["--score", "435", "--objective", "race"]):
+        data = _json_of(runner.invoke(app, [*base, *extra, "--json"]))
+        assert data["objective"] == "race" and "objective_reason" not in data and "win_source" not in data, extra
+    assert "objective:" not in runner.invoke(app, base).stdout
+
+
+def test_cli_builds_a_table_only_for_a_question_it_accepts(tmp_path, monkeypatch):
+    """Rules no table ships for and a score: a refused question is refused before any game is played
+    (nothing is stored), an accepted one reads or first builds its table (here in --win-table)."""
+    from cli import app
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "r.toml").write_text("target = 1200\nbarrel = 1080\n")
+    base = ["bid", HAND, "--rules", "r.toml", "--samples", "20", "--method", "heuristic", "--no-progress"]
+    res = CliRunner().invoke(app, [*base, "--score", "1300"])
+    assert res.exit_code == 2 and "--score 1300" in res.output and not (tmp_path / "out").exists(), res.output
+    res = CliRunner().invoke(app, [*base, "--score", "700", "--win-games", "40", "--line-player", "heuristic"])
+    assert res.exit_code == 0, res.output
+    assert "no shipped table of win chances for these rules and the heuristic player" in res.output
+    assert "objective win: win chances from 40 whole games of the heuristic player (seed 0)" in res.stdout
+    assert (tmp_path / "out" / "win-chances" / "win_chances.parquet").is_file()
+
+
+def _json_of(res) -> dict:
+    assert res.exit_code == 0, res.output
+    return json.loads(res.output[res.output.index("{"):])
+
+
 def test_cli_objective_win_reads_a_win_chance_table(tmp_path):
     from cli import app
 
     runner = CliRunner()
-    res = runner.invoke(app, ["bid", HAND, "--objective", "win", "--samples", "40", "--no-progress"])
-    assert res.exit_code == 2 and "--objective win needs --score" in res.output and "Traceback" not in res.output
     args = ["bid", HAND, "--objective", "win", "--score", "700", "--left-score", "850", "--samples", "60",
             "--win-games", "300", "--win-table", str(tmp_path / "wt"), "--no-progress", "--json"]
     res = runner.invoke(app, args)
