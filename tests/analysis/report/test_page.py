@@ -20,7 +20,7 @@ def test_an_option_no_training_preset_has_is_named():
     assert untrained_options(HouseRules(concede=False)) == ("concede",)
     # online's bolt rules are trained for (online is a training preset), a target of none of them is not.
     assert untrained_options(HouseRules(bolt_on=preset("online").bolt_on, target=1500)) == ("target",)
-    assert "concede" in untrained_options(preset("polish"))
+    assert "no_raise_after_talon" in untrained_options(preset("polish"))
 
 
 def test_the_note_names_only_the_untrained_rule_sets():
