@@ -115,7 +115,7 @@ from sim import InputError, ThousandError, __version__
 from sim.engine import BatchSpec
 from sim.engine.schema import EV_BARREL_ON, EV_BARREL_STAY, EV_BOLT_PENALTY, EV_REDEAL_PENALTY
 from sim.fingerprint import code_fingerprint
-from sim.game.rules import HouseRules, load_rules
+from sim.game.rules import HouseRules, RulesError, load_rules
 from sim.players.registry import parse_players
 from sim.runs import read_shard, verify_run, write_bytes_if_different
 
@@ -973,13 +973,23 @@ def shipped_table(rules: str | HouseRules, players: str = "learned") -> WinChanc
     if rec.players != 3:
         return None
     seats = parse_players(players, rec.players)
-    want = {"rules": rec.to_dict(), "players": list(seats), "learned_weights": learned_weights(seats),
-            "method": _method()}
+    want = {"players": list(seats), "learned_weights": learned_weights(seats), "method": _method()}
     for path in sorted(SHIPPED_DIR.glob("*.parquet")):
         stored = read_table_metadata(path)
-        if all(stored.get(key) == value for key, value in want.items()):
+        # The effective rules: an option added since the table was made reads as its default, which
+        # keeps the game the table was played under (_same_rules).
+        if all(stored.get(key) == value for key, value in want.items()) and _same_rules(stored.get("rules"), rec):
             return _read_back(stored, path, path, path.parent)
     return None
+
+
+def _same_rules(stored: dict | None, rules: HouseRules) -> bool:
+    """Whether the rules a table recorded are ``rules`` (effective rules: an option added since
+    reads as its default; recorded rules this code refuses match nothing)."""
+    try:
+        return isinstance(stored, dict) and HouseRules.from_dict(stored) == rules
+    except RulesError:
+        return False
 
 
 def ship_tables(*, work: Path = Path("out/ship-win-tables"), presets: tuple[str, ...] = SHIPPED,

@@ -6,10 +6,12 @@ bid values use it, determinism, the cache and its refusals, and the command's on
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 
 import numpy as np
 import polars as pl
+import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
@@ -22,7 +24,7 @@ from analysis.present.win_chances import win_chance_lines
 from analysis.stored import StaleResultError
 from sim.engine.playouts import LINE_COLUMNS, PASS_LINE
 from sim.engine.schema import EV_BARREL_ON, EV_BARREL_STAY, EV_BOLT_PENALTY, EV_FALL_ATTEMPTS, EV_WIN
-from sim.game.rules import load_rules
+from sim.game.rules import HouseRules, load_rules
 from sim.runs import scan_deals, scan_games
 
 GAMES = 600  # heuristic players: a few seconds; the learned player's tables are measured in docs/analyses.md
@@ -408,7 +410,7 @@ def test_shipped_tables_load_match_their_making_and_pass_the_checks(preset):
     assert table is not None and table.table_path == path
     meta = read_table_metadata(path)
     seats = ["learned"] * 3
-    assert meta["rules"] == load_rules(preset).to_dict() and meta["players"] == seats and meta["seed"] == 0
+    assert HouseRules.from_dict(meta["rules"]) == load_rules(preset) and meta["players"] == seats and meta["seed"] == 0
     assert meta["learned_weights"] == learned_weights(seats) and meta["games"] == wc.SHIPPED_GAMES
     assert meta["thousand_version"] and len(meta["code_fingerprint"]) == 16 and meta["method"]["holdout_every"] == 5
     c, v = table.checks, table.validation
@@ -424,3 +426,24 @@ def test_only_the_shipped_presets_ship_and_others_find_none():
     assert sorted(p.stem for p in wc.SHIPPED_DIR.glob("*.parquet")) == sorted(wc.SHIPPED)
     assert wc.shipped_table("short") is None
     assert wc.shipped_table(dataclasses.replace(load_rules("classic"), target=1200)) is None
+
+
+def test_a_shipped_table_made_before_an_option_existed_still_matches(tmp_path, monkeypatch):
+    """The effective rules are compared: a table whose recorded rules lack an option added since
+    (read as its default, the game it was played under) matches; one of another value does not."""
+    source = pq.read_table(wc.shipped_path("classic"))
+    meta = {k.decode(): v for k, v in pq.read_metadata(wc.shipped_path("classic")).metadata.items()
+            if k != b"ARROW:schema"}
+    rules = json.loads(meta["rules"])
+    newest = list(rules)[-1]
+    for name, edit in (("older", lambda r: r.pop(newest)), ("other", lambda r: r.update(target=1100))):
+        folder = tmp_path / name
+        folder.mkdir()
+        changed = dict(rules)
+        edit(changed)
+        stored = {**meta, "rules": json.dumps(changed)}
+        pq.write_table(source.replace_schema_metadata({k.encode(): v for k, v in stored.items()}),
+                       folder / "classic.parquet")
+        monkeypatch.setattr(wc, "SHIPPED_DIR", folder)
+        found = wc.shipped_table("classic")
+        assert (found is not None) == (name == "older"), name
