@@ -78,6 +78,7 @@ from sim.engine import BatchSpec
 from sim.engine.schema import EV_BARREL_ON, EV_BARREL_STAY, EV_BOLT_PENALTY, EV_REDEAL_PENALTY
 from sim.fingerprint import code_fingerprint
 from sim.game.rules import HouseRules, load_rules
+from sim.players.learned.win_table import save_win_table
 from sim.runs import read_shard, verify_run
 
 if TYPE_CHECKING:
@@ -89,7 +90,7 @@ __all__ = [
     "INTERACTION_RIDGE", "HOLDOUT_EVERY", "END_GAME", "DENSE", "TYPICAL_THIRD", "IDENTITY", "Grid", "situations",
     "observations", "fit_table", "Calibration", "Versus", "Validation", "validation_record", "Checks", "WinChanceTable",
     "win_chances",
-    "BID_OPTIONS", "win_table_for_bid",
+    "BID_OPTIONS", "win_table_for_bid", "ship_table",
 ]
 
 TABLE_FILE = "win_chances.parquet"
@@ -728,3 +729,25 @@ def _read_back(stored: dict, table: Path, run: Path, out: Path) -> WinChanceTabl
                           chances=arrays["chance"], smooth=arrays["smooth"], wins=arrays["wins"], counts=arrays["n"],
                           validation=validation, checks=checks, run=run, table_path=table, plot_path=out / PLOT_FILE,
                           provenance=provenance)
+
+
+def ship_table(table: str | Path, npz: str | Path) -> str:
+    """Write the stored table ``table`` (a ``win_chances.parquet``) as the win-chance table the
+    score-aware learned player reads (``sim.players.learned.win_table``: the cube own x leading x
+    trailing opponent and the grid's numbers; the shipped ones in ``sim/players/weights/win/``), its
+    manifest carrying the rules and what made the table (version, code fingerprint, games, seed,
+    players, validation). Returns the npz's SHA-256."""
+    meta = read_table_metadata(Path(table))
+    rules = HouseRules.from_dict(meta["rules"])
+    grid = Grid.of(rules)
+    cells = pl.read_parquet(table)
+    s = grid.states
+    chances = np.full((s, s, s), np.nan)
+    own, lead, trail = (cells[c].to_numpy().astype(np.int64) for c in ("own", "lead", "trail"))
+    chances[own, lead, trail] = cells["chance"].to_numpy()
+    chances[own, trail, lead] = cells["chance"].to_numpy()  # the cube's trail > lead half, never asked for
+    made = {k: meta.get(k) for k in ("thousand_version", "code_fingerprint", "games", "seed", "players",
+                                     "learned_weights")}
+    made["validation"] = meta.get("result", {}).get("validation")
+    return save_win_table(npz, chances, (grid.floor, grid.width, grid.top, grid.target, int(grid.has_barrel),
+                                         int(grid.ranged)), rules, made)
