@@ -44,7 +44,7 @@ class WinTableError(InputError):
     """No usable win-chance table (missing, damaged, or none for the rules); the message says which."""
 
 
-def win_block(chances: np.ndarray, grid: tuple[int, int, int, int, int, int] | np.ndarray) -> np.ndarray:
+def win_block(chances: np.ndarray, grid: tuple[int, ...] | np.ndarray) -> np.ndarray:
     """The kernels' win block (float32, ``layout.win_size``) of a table: the cube ``chances``
     (states³) and the grid's numbers (floor, width, top, target, has_barrel, ranged)."""
     chances = np.asarray(chances, dtype=np.float64)
@@ -62,7 +62,8 @@ def win_block(chances: np.ndarray, grid: tuple[int, int, int, int, int, int] | n
     return block
 
 
-def save_win_table(npz: str | Path, chances: np.ndarray, grid, rules: HouseRules, made: dict) -> str:
+def save_win_table(npz: str | Path, chances: np.ndarray, grid: tuple[int, ...] | np.ndarray, rules: HouseRules,
+                   made: dict) -> str:
     """Write a table (``npz`` and its manifest, each to a temporary name then renamed) for the rule
     set ``rules``; ``made``: what made it (games, seed, players, version, fingerprint). Returns the
     npz's SHA-256."""
