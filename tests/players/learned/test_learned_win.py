@@ -67,7 +67,7 @@ def test_the_third_deal_without_declaring_is_bid_under_online_rules():
     assert learned_win_bid(0, hand, 2, 105, 120, first, r, prm, net, lbuf) == 0
 
 
-ONLINE_HAND = 0x0
+ONLINE_HAND = 0x82b009  # 7 cards: a hand the plain learned player passes at 105
 
 
 def test_the_kernels_read_the_table_as_stored():
