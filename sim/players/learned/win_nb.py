@@ -68,7 +68,7 @@ from sim.players.learned.layout import (
 SITTER_MAKES = 0.5
 # Which decisions read the score, for an ablation (not shipped): 1 the bids, 2 the final contract
 # and concession; the others are learned's.
-SCORE_DECISIONS = 1
+SCORE_DECISIONS = 2
 
 
 @jit_hot
