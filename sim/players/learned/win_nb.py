@@ -66,9 +66,6 @@ from sim.players.learned.layout import (
 # (he makes the contract). From the barrel the learned player leaves upward about half the time per
 # attempt (analysis.win_chances: 55%, 54%, 49% on the first, second and third attempt).
 SITTER_MAKES = 0.5
-# Which decisions read the score, for an ablation (not shipped): 1 the bids, 2 the final contract
-# and concession; the others are learned's.
-SCORE_DECISIONS = 2
 
 
 @jit_hot
@@ -273,7 +270,7 @@ def learned_win_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm, net, 
     chance SITTER_MAKES); either way each opponent gains net B's defence value."""
     model = np.int64(prm[seat, H_NET])
     off = win_offset(net, model) if model >= 0 else -1
-    if plays_plain(off, gs, seat, rules) or not SCORE_DECISIONS & 1:
+    if plays_plain(off, gs, seat, rules):
         return learned_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm, net, lbuf)
     w = net[model]
     x = lbuf[L_DENSE]
@@ -302,7 +299,7 @@ def learned_win_contract(seat, hand, contract, cap, can_concede, deal_value, gs,
     defender's payment), the one that leaves the seat the best chance of winning the game."""
     model = np.int64(prm[seat, H_NET])
     off = win_offset(net, model) if model >= 0 else -1
-    if plays_plain(off, gs, seat, rules) or not SCORE_DECISIONS & 2:
+    if plays_plain(off, gs, seat, rules):
         return learned_contract(seat, hand, contract, cap, can_concede, deal_value, gs, rules, prm, net, lbuf)
     w = net[model]
     x = lbuf[L_DENSE]
