@@ -20,6 +20,8 @@ from analysis.present.json_text import to_json
 from analysis.present.win_chances import win_chance_lines
 from analysis.stored import StaleResultError
 from sim.engine.playouts import LINE_COLUMNS, PASS_LINE
+from sim.players.learned.win_nb import win_chance
+from sim.players.learned.win_table import load_win_table
 from sim.runs import scan_deals, scan_games
 
 GAMES = 600  # heuristic players: a few seconds; the learned player's tables are measured in docs/analyses.md
@@ -243,3 +245,19 @@ def test_range_barrel_situations_and_states(tmp_path):
     assert any(any(b) and any(880 < x < 1000 for x in s) for _, s, b in want)  # sitters above the barrel's score
     states = table.states(np.array([879, 880, 955, 999]))
     assert list(states) == [table.grid.bins - 1] + [table.grid.barrel_state] * 3
+
+
+def test_shipped_as_the_score_aware_player_reads_it(small, tmp_path):
+    """``ship_table`` writes the table as the score-aware learned player's win block, which the
+    kernel reads as ``WinChanceTable.chance`` does at the bins' centres (and linearly between)."""
+    sha = wc.ship_table(small.table_path, tmp_path / "t.npz")
+    block, meta = load_win_table(tmp_path / "t.npz")
+    assert meta["npz_sha256"] == sha and meta["games"] == GAMES and meta["players"] == ["heuristic"] * 3
+    centres = [-180, 20, 420, 700, 860]
+    for own in centres:
+        for a in centres:
+            for b in centres:
+                assert win_chance(block, 0, own, False, a, False, b, False) == pytest.approx(
+                    float(small.chance(own, a, b)), abs=1e-6)
+    assert win_chance(block, 0, 880, True, 20, False, 20, False) == pytest.approx(float(small.chance(880, 20, 20)))
+    assert win_chance(block, 0, 1000, False, 20, False, 20, False) == 1.0
