@@ -6,8 +6,9 @@ trailing opponent; ``grid``: int64 [floor, width, top, target, has_barrel, range
 ``analysis.win_chances.Grid``) beside ``NAME.json`` (the rules it was made under, what made it, and
 the npz's SHA-256). The shipped tables live in ``sim/players/weights/win/``, one a rule set
 (``tables_for`` finds the one whose rules are the game's); any source of that cube and those
-numbers can feed the kernels (``win_block``). ``save_win_table`` writes one from
-``analysis.win_chances.win_chances``'s table (docs/learned.md, "The score-aware player").
+numbers can feed the kernels (``win_block``). ``save_win_table`` writes one;
+``analysis.win_chances.ship_table`` writes a stored table of ``thousand tables win-chances`` with
+it (docs/learned.md, "The score-aware player").
 """
 
 from __future__ import annotations
