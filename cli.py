@@ -153,7 +153,8 @@ def simulate(
     rules: Annotated[str, typer.Option(help="a preset (classic, short, long, ...) or a TOML file")] = "classic",
     players: Annotated[str, typer.Option(
         help="one player for all seats or one per seat (three, or two or four with players = 2 or 4) of random, "
-             "heuristic, dd, pimc, leadage (a ported bot; 3 or 4 players), learned, learned-cards or learned:PATH "
+             "heuristic, dd, pimc, leadage (a ported bot; 3 or 4 players), learned, learned-cards, learned-win "
+             "(its bids and contract weigh the chance of winning; classic and online) or learned:PATH "
              "(a net's card play; 3 or 4 players), e.g. heuristic,random,random")]
     = "heuristic",
     seed: Annotated[int, typer.Option(help="root seed: the same seed gives the same results")] = 0,
@@ -604,7 +605,8 @@ def compare(
 def tournament(
     players: Annotated[list[str] | None, typer.Argument(
         help="one player per seat: random, heuristic, dd, pimc, leadage (the ported tysyacha-1000 "
-             "bot), learned, learned-cards, learned:PATH (weights of thousand train), or a TOML player file "
+             "bot), learned, learned-cards, learned-win (the learned player weighing the chance of winning the "
+             "game; classic and online rules), learned:PATH (weights of thousand train), or a TOML player file "
              "(examples/players/); none given: learned heuristic leadage (3 players)", show_default=False)] = None,
     games: Annotated[int | None, typer.Option(help="whole games in each seating (default 1000)")] = None,
     deals: Annotated[int | None, typer.Option(

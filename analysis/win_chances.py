@@ -115,7 +115,8 @@ from sim import InputError, ThousandError, __version__
 from sim.engine import BatchSpec
 from sim.engine.schema import EV_BARREL_ON, EV_BARREL_STAY, EV_BOLT_PENALTY, EV_REDEAL_PENALTY
 from sim.fingerprint import code_fingerprint
-from sim.game.rules import HouseRules, RulesError, load_rules
+from sim.game.rules import HouseRules, load_rules, recorded_rules_are
+from sim.players.learned.win_table import WIN_TABLES_DIR, save_win_table
 from sim.players.registry import parse_players
 from sim.runs import read_shard, verify_run, write_bytes_if_different
 
@@ -130,7 +131,7 @@ __all__ = [
     "Calibration", "Versus", "Validation", "validation_record", "Checks", "WinChanceTable",
     "win_chances",
     "BID_OPTIONS", "win_table_for_bid", "SHIPPED_DIR", "SHIPPED", "SHIPPED_GAMES", "shipped_path", "shipped_table",
-    "ship_tables",
+    "ship_tables", "ship_table",
 ]
 
 TABLE_FILE = "win_chances.parquet"
@@ -977,19 +978,11 @@ def shipped_table(rules: str | HouseRules, players: str = "learned") -> WinChanc
     for path in sorted(SHIPPED_DIR.glob("*.parquet")):
         stored = read_table_metadata(path)
         # The effective rules: an option added since the table was made reads as its default, which
-        # keeps the game the table was played under (_same_rules).
-        if all(stored.get(key) == value for key, value in want.items()) and _same_rules(stored.get("rules"), rec):
+        # keeps the game the table was played under.
+        same = all(stored.get(key) == value for key, value in want.items())
+        if same and recorded_rules_are(stored.get("rules"), rec):
             return _read_back(stored, path, path, path.parent)
     return None
-
-
-def _same_rules(stored: dict | None, rules: HouseRules) -> bool:
-    """Whether the rules a table recorded are ``rules`` (effective rules: an option added since
-    reads as its default; recorded rules this code refuses match nothing)."""
-    try:
-        return isinstance(stored, dict) and HouseRules.from_dict(stored) == rules
-    except RulesError:
-        return False
 
 
 def ship_tables(*, work: Path = Path("out/ship-win-tables"), presets: tuple[str, ...] = SHIPPED,
@@ -998,7 +991,9 @@ def ship_tables(*, work: Path = Path("out/ship-win-tables"), presets: tuple[str,
     """Remake the shipped tables: for each preset of ``presets`` (one at a time), ``win_chances``
     of ``games`` whole games of the learned player, seed 0, in ``work/PRESET`` (stored, resumable and
     reused like any table there; redone when its code or weights changed), then its table copied to
-    ``shipped_path(PRESET)`` (only when its bytes differ). ``benchmarks/ship_win_tables.py`` runs it."""
+    ``shipped_path(PRESET)`` (only when its bytes differ) and written as the score-aware learned
+    player's table (``ship_table``, ``sim/players/weights/win/PRESET.npz``): one source for the advice
+    and the player. ``benchmarks/ship_win_tables.py`` runs it."""
     made = []
     for preset in presets:
         folder = Path(work) / preset
@@ -1010,6 +1005,7 @@ def ship_tables(*, work: Path = Path("out/ship-win-tables"), presets: tuple[str,
                                 backend=backend, fresh=True)
         SHIPPED_DIR.mkdir(parents=True, exist_ok=True)
         write_bytes_if_different(shipped_path(preset), table.table_path.read_bytes())
+        ship_table(shipped_path(preset), WIN_TABLES_DIR / f"{preset}.npz")
         made.append(table)
     return made
 
@@ -1059,3 +1055,25 @@ def _read_back(stored: dict, table: Path, run: Path, out: Path) -> WinChanceTabl
                           chances=arrays["chance"], smooth=arrays["smooth"], wins=arrays["wins"], counts=arrays["n"],
                           validation=validation, checks=checks, run=run, table_path=table, plot_path=out / PLOT_FILE,
                           provenance=provenance, terms=terms)
+
+
+def ship_table(table: str | Path, npz: str | Path) -> str:
+    """Write the stored table ``table`` (a ``win_chances.parquet``) as the win-chance table the
+    score-aware learned player reads (``sim.players.learned.win_table``: the cube own x leading x
+    trailing opponent and the grid's numbers; the shipped ones in ``sim/players/weights/win/``), its
+    manifest carrying the rules and what made the table (version, code fingerprint, games, seed,
+    players, validation). Returns the npz's SHA-256."""
+    meta = read_table_metadata(Path(table))
+    rules = HouseRules.from_dict(meta["rules"])
+    grid = Grid.of(rules)
+    cells = pl.read_parquet(table)
+    s = grid.states
+    chances = np.full((s, s, s), np.nan)
+    own, lead, trail = (cells[c].to_numpy().astype(np.int64) for c in ("own", "lead", "trail"))
+    chances[own, lead, trail] = cells["chance"].to_numpy()
+    chances[own, trail, lead] = cells["chance"].to_numpy()  # the cube's trail > lead half, never asked for
+    made = {k: meta.get(k) for k in ("thousand_version", "code_fingerprint", "games", "seed", "players",
+                                     "learned_weights")}
+    made["validation"] = meta.get("result", {}).get("validation")
+    return save_win_table(npz, chances, (grid.floor, grid.width, grid.top, grid.target, int(grid.has_barrel),
+                                         int(grid.ranged)), rules, made)

@@ -53,7 +53,7 @@ from sim.engine.workspace import (
     new_game_state,
     new_workspace,
 )
-from sim.fingerprint import code_fingerprint
+from sim.fingerprint import code_fingerprint, file_sha256
 from sim.game.bids_nb import auction_cap
 from sim.game.cards import CardError, parse_card, parse_hand
 from sim.game.play_nb import beats, legal_follows
@@ -73,7 +73,8 @@ from sim.game.state_layout import (
 )
 from sim.players.layout import PLAYER_SCRIPTED
 from sim.players.learned.weights import weights_identity
-from sim.players.params import HeuristicParams, learned_nets, params_matrix, seat_params
+from sim.players.learned.win_table import win_table_for
+from sim.players.params import HeuristicParams, learned_nets, params_matrix, score_aware_block, seat_params
 from sim.players.registry import (
     SEARCHING_PLAYERS,
     is_learned,
@@ -81,6 +82,7 @@ from sim.players.registry import (
     parse_players,
     player_codes,
     player_type,
+    reads_win_table,
 )
 from sim.players.seat_nb import seat_tuple
 from sim.solver import PIMC_TABLE_LOG2_ROWS, TABLE_LOG2_ROWS
@@ -102,8 +104,9 @@ MAX_DEALS_PER_GAME = 2000  # a game still running after this many deals is store
 # about 1.5 us, a dd deal milliseconds, a pimc deal a tenth of a second or more).
 DEFAULT_CHUNK = {
     "deals": {"random": 50_000, "heuristic": 50_000, "leadage": 50_000, "dd": 500, "pimc": 10, "learned": 5_000,
-              "learned-cards": 50},
-    "games": {"random": 500, "heuristic": 500, "leadage": 500, "dd": 10, "pimc": 1, "learned": 50, "learned-cards": 2},
+              "learned-cards": 50, "learned-win": 5_000},
+    "games": {"random": 500, "heuristic": 500, "leadage": 500, "dd": 10, "pimc": 1, "learned": 50, "learned-cards": 2,
+              "learned-win": 50},
 }
 # The largest chunk: its record buffers (about 280 bytes a deal, room for 40 deals a game) stay
 # within about 300 MiB per thread, before the frame made from them.
@@ -142,6 +145,8 @@ class BatchSpec:
                              f"not {self.chunk_size}")
         self.rules.validate()
         object.__setattr__(self, "players", parse_players(self.players, self.rules.players))
+        if any(reads_win_table(name) for name in self.players):
+            score_aware_block(self.rules, self.rules.players)  # one line when there is no table for these rules
         if not self.chunk_size:
             slowest = min(DEFAULT_CHUNK[self.mode][player_type(name)] for name in self.players)
             object.__setattr__(self, "chunk_size", slowest)
@@ -176,6 +181,10 @@ class BatchSpec:
             # fingerprint, which hashes sim/'s data files): a run of other weights is never reused
             **({"learned_weights": [weights_identity(p) for p in learned_weights_files(self.players)]}
                if any(is_learned(p) for p in self.players) else {}),
+            # the win-chance table a score-aware seat reads, by SHA-256 (a shipped file: the code
+            # fingerprint covers it too)
+            **({"win_table": file_sha256(win_table_for(self.rules))}
+               if any(reads_win_table(p) for p in self.players) else {}),
         }
 
 
@@ -205,7 +214,7 @@ def play_chunk(spec: BatchSpec, index: int) -> tuple[pl.DataFrame, pl.DataFrame 
     rules = spec.rules.to_array()
     codes = player_codes(spec.players)
     prm = params_matrix(spec.params, spec.rules)
-    net = learned_nets(spec.players, prm, spec.rules.players)
+    net = learned_nets(spec.players, prm, spec.rules.players, spec.rules)
     ws = new_workspace()
     gs = new_game_state()
     no_script = np.zeros(1, dtype=np.int64)  # no seat of a batch is scripted

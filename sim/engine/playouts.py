@@ -100,7 +100,7 @@ def _seats(player: str, rules: HouseRules, worlds: int = ADVICE_WORLDS) -> tuple
         raise AdvisorError(f"--worlds must be from 1 to {MAX_PIMC_WORLDS}, not {worlds}")
     names = parse_players(player, 3)
     prm = params_matrix(HeuristicParams(pimc_worlds=worlds), rules)
-    net = learned_nets(names, prm, 3)
+    net = learned_nets(names, prm, 3, rules)
     return player_codes(names), prm, net
 
 

@@ -29,7 +29,7 @@ from sim.game.redeal_odds import deal_shape, played_share, poorest_hand_most, ri
 
 __all__ = [
     "RulesError", "HouseRules", "RANGES", "OPTIONAL", "MIN_PLAYED_SHARE", "REDEAL_CONDITIONS", "BARREL_OPTIONS",
-    "PRESETS", "preset", "load_rules", "option_table",
+    "PRESETS", "preset", "load_rules", "recorded_rules_are", "option_table",
 ]
 
 
@@ -726,6 +726,17 @@ def preset(name: str) -> HouseRules:
     if name not in PRESETS:
         raise RulesError(f"unknown preset {name!r}; presets are: {', '.join(PRESETS)}")
     return HouseRules.from_dict(PRESETS[name], source=f"preset {name!r}")
+
+
+def recorded_rules_are(recorded: Any, rules: HouseRules) -> bool:
+    """Whether rules recorded with a shipped result (``to_dict()`` as a manifest or table metadata
+    holds it) are ``rules``: the effective rules are compared, so an option added since the result
+    was made reads as its default, which keeps the game it was made under; recorded rules this code
+    refuses, or that are no table of options, match nothing."""
+    try:
+        return isinstance(recorded, dict) and HouseRules.from_dict(recorded) == rules
+    except RulesError:
+        return False
 
 
 def load_rules(spec: str | Path | HouseRules | None) -> HouseRules:

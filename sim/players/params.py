@@ -20,19 +20,23 @@ from sim.game.rules import HouseRules
 from sim.players import layout
 from sim.players.heuristic_nb import fill_suit_tables
 from sim.players.layout import H_NET, N_HEURISTIC, N_HEURISTIC_COLUMNS
-from sim.players.learned.weights import weights_matrix
+from sim.players.learned.layout import NET_BIDDING
+from sim.players.learned.weights import load_weights, weights_matrix
+from sim.players.learned.win_table import load_win_table, win_table_for
 from sim.players.registry import (
     LEARNED_TYPES,
     PARAMETERISED_PLAYERS,
     PlayerError,
     is_learned,
     learned_weights_files,
+    reads_win_table,
     weights_file,
 )
 
 __all__ = [
     "PIMC_WORLDS", "MAX_PIMC_WORLDS", "GIFT_CANDIDATES", "MAX_GIFT_CANDIDATES", "HeuristicParams",
-    "TWO_PLAYER_WEIGHTS", "default_params", "learned_nets", "row_seats", "params_matrix", "seat_params",
+    "TWO_PLAYER_WEIGHTS", "default_params", "learned_nets", "score_aware_block", "has_bidding_blob",
+    "row_seats", "params_matrix", "seat_params",
     "load_player_file",
 ]
 
@@ -123,18 +127,45 @@ def default_params(players: int = 3) -> HeuristicParams:
     return HeuristicParams(**TWO_PLAYER_WEIGHTS) if players == 2 else HeuristicParams()
 
 
-def learned_nets(names: Sequence[str], prm: np.ndarray, n: int) -> np.ndarray | None:
-    """The packed nets of the learned seats of ``names`` (one row per distinct weights file), or
-    None when no seat is learned; sets each learned seat's H_NET in the parameter rows ``prm``
-    (``params_matrix``'s layout: with four players, block k's row s is seat (s + k) % 4)."""
+def learned_nets(names: Sequence[str], prm: np.ndarray, n: int, rules: HouseRules | None = None) -> np.ndarray | None:
+    """The packed nets of the learned seats of ``names`` (one row per distinct weights file, and one
+    more per file a score-aware seat plays: that file's nets followed by the win-chance block of
+    ``rules``, ``sim.players.learned.win_table``), or None when no seat is learned; sets each learned
+    seat's H_NET in the parameter rows ``prm`` (``params_matrix``'s layout: with four players, block
+    k's row s is seat (s + k) % 4)."""
     files = learned_weights_files(names)
     if not files:
         return None
-    row_of = {seat: files.index(weights_file(name)) for seat, name in enumerate(names) if is_learned(name)}
+    keys = list(dict.fromkeys((weights_file(name), reads_win_table(name)) for name in names if is_learned(name)))
+    row_of = {seat: keys.index((weights_file(name), reads_win_table(name)))
+              for seat, name in enumerate(names) if is_learned(name)}
     for r, seat in enumerate(row_seats(n)):
         if seat in row_of:
             prm[r, H_NET] = row_of[seat]
-    return weights_matrix(files)[0]
+    if not any(win for _, win in keys):
+        return weights_matrix(files)[0]
+    block = score_aware_block(rules, n)
+    blobs = [load_weights(path)[0] for path, _ in keys]
+    blobs = [np.concatenate([b, block]) if win and has_bidding_blob(b) else b for b, (_, win) in zip(blobs, keys,
+                                                                                                   strict=True)]
+    net = np.zeros((len(blobs), max(b.size for b in blobs)), dtype=np.float32)
+    for i, b in enumerate(blobs):
+        net[i, :b.size] = b
+    return net
+
+
+def score_aware_block(rules: HouseRules | None, n: int) -> np.ndarray:
+    """The win block a score-aware seat (``learned-win``) reads under ``rules``: the shipped table
+    made under these rules (a ``WinTableError`` when there is none; the 3-player game only)."""
+    if rules is None or n != 3:
+        raise PlayerError("the score-aware player learned-win plays the 3-player game, with its rules given")
+    return load_win_table(win_table_for(rules))[0]
+
+
+def has_bidding_blob(blob: np.ndarray) -> bool:
+    """Whether a packed blob holds the bidding nets (without them learned-win bids as learned does,
+    as the heuristic player)."""
+    return blob[NET_BIDDING] > 0
 
 
 def row_seats(n: int) -> list[int]:
@@ -177,7 +208,7 @@ def seat_params(params: HeuristicParams | tuple[HeuristicParams, ...] | None, n:
 
 def load_player_file(path: str | Path, n: int) -> tuple[str, HeuristicParams]:
     """A player defined in a TOML file: ``player = "heuristic"`` (or another type whose bidding reads
-    the parameters: dd, pimc, learned, learned-cards) and any ``HeuristicParams`` field; the
+    the parameters: dd, pimc, learned, learned-cards, learned-win) and any ``HeuristicParams`` field; the
     rest are the defaults for an ``n``-player game. A learned player's ``weights`` names its weights
     file (relative to the player file's folder). Returns (player name, parameters: ``learned:PATH``
     for named weights); errors name the file and the key."""
@@ -198,7 +229,7 @@ def load_player_file(path: str | Path, n: int) -> tuple[str, HeuristicParams]:
     if weights is not None:
         if kind not in LEARNED_TYPES or not isinstance(weights, str) or not weights:
             raise PlayerError(f"player file {str(path)!r}: weights names the weights file of a learned player "
-                              f"(player = \"learned\" or \"learned-cards\"), as a path")
+                              f"(player = \"learned\", \"learned-cards\" or \"learned-win\"), as a path")
         kind = f"{kind}:{(path.parent / weights) if not Path(weights).is_absolute() else Path(weights)}"
     known = {f.name for f in fields(HeuristicParams)}
     unknown = sorted(set(data) - known)

@@ -23,7 +23,8 @@ from sim.players.learned.weights import DEFAULT_WEIGHTS, load_weights
 
 __all__ = [
     "PlayerError", "PLAYER_NAMES", "LEARNED_TYPES", "player_type", "is_learned", "weights_file", "parse_players",
-    "player_codes", "learned_weights_files", "PARAMETERISED_PLAYERS", "SEARCHING_PLAYERS",
+    "player_codes", "learned_weights_files", "PARAMETERISED_PLAYERS", "SEARCHING_PLAYERS", "SCORE_AWARE_TYPES",
+    "reads_win_table",
 ]
 
 
@@ -34,10 +35,13 @@ class PlayerError(InputError):
 PLAYER_NAMES = tuple(PLAYER_CODES)
 
 
-# The learned players: "learned" plays the net's cards with the heuristic's bids, contract and gifts;
-# "learned-cards" gives pimc's gifts instead, so that against pimc only the card play differs.
+# The learned players: "learned" plays the net's cards, gifts, bids and contract; "learned-cards" gives
+# pimc's gifts and the heuristic's bidding instead, so that against pimc only the card play differs;
+# "learned-win" is "learned" whose bids and final contract weigh the chance of winning the game
+# (a win-chance table of the rules beside its nets: sim.players.learned.win_table).
 # "TYPE:PATH" plays the weights file PATH instead of the shipped one.
-LEARNED_TYPES = ("learned", "learned-cards")
+LEARNED_TYPES = ("learned", "learned-cards", "learned-win")
+SCORE_AWARE_TYPES = ("learned-win",)  # the learned players that read a win-chance table
 
 
 def player_type(name: str) -> str:
@@ -48,6 +52,11 @@ def player_type(name: str) -> str:
 
 def is_learned(name: str) -> bool:
     return player_type(name) in LEARNED_TYPES
+
+
+def reads_win_table(name: str) -> bool:
+    """Whether a seat of this name reads a win-chance table (``learned-win``)."""
+    return player_type(name) in SCORE_AWARE_TYPES
 
 
 def weights_file(name: str) -> Path:
@@ -120,6 +129,6 @@ def learned_weights_files(names: Sequence[str]) -> list[Path]:
 # The player types whose decisions read the heuristic parameters (dd, pimc and the learned players
 # bid like the heuristic player; pimc_worlds sets the pimc player's sample, gift_candidates the learned
 # declarer's).
-PARAMETERISED_PLAYERS = ("heuristic", "dd", "pimc", "learned", "learned-cards")
+PARAMETERISED_PLAYERS = ("heuristic", "dd", "pimc", "learned", "learned-cards", "learned-win")
 # The player types that search (double-dummy searches): their chunks need the solver's buffers.
 SEARCHING_PLAYERS = ("dd", "pimc", "learned-cards")

@@ -4,7 +4,8 @@ The engine knows no player: at each decision it calls one function here with the
 code (``sim.players.layout``) and what that seat may see, and checks the answer is legal. These
 functions pick the player's kernel by its code: scripted (the known-answer tests), random,
 heuristic, double dummy (``dd_nb``), PIMC (``pimc_nb``, ``pimc2_nb``) and the ported bot
-(``leadage_nb``) and the learned player (``learned.cards_nb``, ``learned.bidding_nb``). The dd and
+(``leadage_nb``) and the learned player (``learned.cards_nb``, ``learned.bidding_nb``; its score-aware
+bids and contract ``learned.win_nb``). The dd and
 pimc players, and ``learned-cards``, bid, go dark and (pimc) choose the final contract as the heuristic player does.
 
 ``solver`` is the seat's search buffers (state, moves, transposition table, PIMC worlds) and the
@@ -40,6 +41,7 @@ from sim.players.layout import (
     PLAYER_LEADAGE,
     PLAYER_LEARNED,
     PLAYER_LEARNED_CARDS,
+    PLAYER_LEARNED_WIN,
     PLAYER_PIMC,
     PLAYER_RANDOM,
     PLAYER_SCRIPTED,
@@ -47,6 +49,7 @@ from sim.players.layout import (
 from sim.players.leadage_nb import leadage_bid, leadage_card, leadage_contract, leadage_dark, leadage_discard
 from sim.players.learned.bidding_nb import learned_bid, learned_contract, learned_dark
 from sim.players.learned.cards_nb import L_OUT, learned_card, learned_discard, net_margin, new_learned_buffers
+from sim.players.learned.win_nb import learned_win_bid, learned_win_contract
 from sim.players.pimc2_nb import pimc2_choose_card, pimc2_choose_discard
 from sim.players.pimc_nb import new_pimc_buffer, pimc_choose_card, pimc_choose_discard
 from sim.players.random_nb import (
@@ -85,8 +88,8 @@ def is_pimc(code):
 
 @jit_inline
 def is_learned(code):
-    """Whether ``code`` plays the learned player's cards (learned, learned-cards)."""
-    return code == PLAYER_LEARNED or code == PLAYER_LEARNED_CARDS
+    """Whether ``code`` plays the learned player's cards (learned, learned-cards, learned-win)."""
+    return code == PLAYER_LEARNED or code == PLAYER_LEARNED_CARDS or code == PLAYER_LEARNED_WIN
 
 
 @jit_inline
@@ -106,7 +109,7 @@ def choose_dark(code, seat, gs, rules, prm, rng, script, net):
     A seat on an imposed bidding line (``H_BID_LIMIT``) never goes dark."""
     if prm[seat, H_BID_LIMIT] != 0.0:
         return 0
-    if code == PLAYER_LEARNED:
+    if code == PLAYER_LEARNED or code == PLAYER_LEARNED_WIN:
         return learned_dark(seat, gs, rules, prm, net)
     if code == PLAYER_SCRIPTED:
         return next_scripted(script)  # 1 dark, 0 not
@@ -139,6 +142,8 @@ def choose_bid(code, seat, hand, high_seat, min_raise, cap, gs, rules, prm, rng,
         return leadage_bid(seat, hand, min_raise, cap, gs, rules, rng)
     if code == PLAYER_LEARNED:
         return learned_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm, net, lbuf)
+    if code == PLAYER_LEARNED_WIN:
+        return learned_win_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm, net, lbuf)
     return heuristic_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm)
 
 
@@ -152,7 +157,7 @@ def choose_discard(code, declarer, hands, givable, contract, last_bid, rules, pr
     right = (declarer + 2) % 3
     if code == PLAYER_DD:
         return dd_choose_discard(hands[declarer], hands[left], hands[right], rules, solver[0], solver[1], solver[2])
-    if code == PLAYER_LEARNED:
+    if code == PLAYER_LEARNED or code == PLAYER_LEARNED_WIN:
         return learned_discard(declarer, hands, givable, contract, last_bid, rules, prm, solver[1], solver[4],
                                solver[5], solver[6])
     if is_pimc(code) or code == PLAYER_LEARNED_CARDS:
@@ -207,6 +212,8 @@ def choose_contract(code, seat, hand, contract, cap, can_concede, dd_value, gs, 
         return leadage_contract(seat, hand, contract, cap, can_concede, gs, rules, rng)
     if code == PLAYER_LEARNED:
         return learned_contract(seat, hand, contract, cap, can_concede, dd_value, gs, rules, prm, net, lbuf)
+    if code == PLAYER_LEARNED_WIN:
+        return learned_win_contract(seat, hand, contract, cap, can_concede, dd_value, gs, rules, prm, net, lbuf)
     return heuristic_contract(seat, hand, contract, cap, can_concede, gs, rules, prm)
 
 

@@ -25,6 +25,8 @@ from analysis.stored import StaleResultError
 from sim.engine.playouts import LINE_COLUMNS, PASS_LINE
 from sim.engine.schema import EV_BARREL_ON, EV_BARREL_STAY, EV_BOLT_PENALTY, EV_FALL_ATTEMPTS, EV_WIN
 from sim.game.rules import HouseRules, load_rules
+from sim.players.learned.win_nb import win_chance
+from sim.players.learned.win_table import load_win_table
 from sim.runs import scan_deals, scan_games
 
 GAMES = 600  # heuristic players: a few seconds; the learned player's tables are measured in docs/analyses.md
@@ -447,3 +449,19 @@ def test_a_shipped_table_made_before_an_option_existed_still_matches(tmp_path, m
         monkeypatch.setattr(wc, "SHIPPED_DIR", folder)
         found = wc.shipped_table("classic")
         assert (found is not None) == (name == "older"), name
+
+
+def test_shipped_as_the_score_aware_player_reads_it(small, tmp_path):
+    """``ship_table`` writes the table as the score-aware learned player's win block, which the
+    kernel reads as ``WinChanceTable.chance`` does at the bins' centres (and linearly between)."""
+    sha = wc.ship_table(small.table_path, tmp_path / "t.npz")
+    block, meta = load_win_table(tmp_path / "t.npz")
+    assert meta["npz_sha256"] == sha and meta["games"] == GAMES and meta["players"] == ["heuristic"] * 3
+    centres = [-180, 20, 420, 700, 860]
+    for own in centres:
+        for a in centres:
+            for b in centres:
+                assert win_chance(block, 0, own, False, a, False, b, False) == pytest.approx(
+                    float(small.chance(own, a, b)), abs=1e-6)
+    assert win_chance(block, 0, 880, True, 20, False, 20, False) == pytest.approx(float(small.chance(880, 20, 20)))
+    assert win_chance(block, 0, 1000, False, 20, False, 20, False) == 1.0

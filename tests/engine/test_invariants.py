@@ -114,6 +114,9 @@ GAME_CONFIGS = {
     "classic-heuristic": (HEURISTIC, HouseRules()),
     "classic-mixed": (MIXED, HouseRules()),
     "classic-mostly-random": (MOSTLY_RANDOM, HouseRules()),
+    # The score-aware learned player (sim/players/learned/win_nb.py) where its win-chance tables ship.
+    "learned-win-classic": (("learned-win", "learned", "heuristic"), preset("classic")),
+    "learned-win-online": (("learned-win", "random", "learned-win"), preset("online")),
     "short": (MIXED, preset("short")),
     "long": (HEURISTIC, preset("long")),
     "no-concede": (MIXED, HouseRules(concede=False)),
