@@ -2,7 +2,7 @@
 ``bench_advisor.CASES`` (race objective, the learned player in every seat):
 
 - **truth**: each hand's lines on a large sample (``--truth`` deals, seed 1000, fixed size): the
-  true plateau is the levels whose gain lies within the margin (``SETTLE_MARGIN``, 2 points a
+  true plateau is the levels whose gain lies within the margin (``SETTLE_MARGIN``, 5 points a
   deal) of the best line's there, and a line "truly gains" when the best line's gain over passing
   has its 95% interval above 0 there;
 - **stability**: the settled answer (batches until settled, the cap) for seeds 0, 1, ...,
@@ -71,7 +71,8 @@ def main() -> None:
         best = max(tested, key=lambda v: (v.gain.value, -v.limit))
         true_plateau = {v.limit for v in tested if v.gain.value > best.gain.value - margin}
         truly_gains = best.limit != PASS_LINE and best.gain.low > 0
-        plateaus, recs, deals, n_settled = Counter(), Counter(), [], 0
+        gains_more = best.limit != PASS_LINE and best.gain.low > margin  # by more than the margin
+        plateaus, recs, old_recs, deals, n_settled = Counter(), Counter(), Counter(), [], 0
         errors = Counter()
         for seed in range(args.seeds):
             a = advise(seed=seed, **kw)
@@ -83,10 +84,12 @@ def main() -> None:
             n_settled += a.sampling == "settled"
             old_line = recommended(_values(old)).line
             old_x = _action(old_line)
+            old_recs[old_x] += 1
             for rule, x, line in (("new", new_x, a.recommendation.line), ("old", old_x, old_line)):
                 # a level the large sample did not test counts as outside unless the truth plateau is empty
                 errors[f"{rule}_outside"] += x not in true_plateau
                 errors[f"{rule}_pass"] += truly_gains and x == PASS_LINE
+                errors[f"{rule}_pass_margin"] += gains_more and x == PASS_LINE
                 if line is not None and line.limit in tv:
                     errors[f"{rule}_bias"] += line.gain.value - tv[line.limit].gain.value
                     errors[f"{rule}_biased_n"] += 1
@@ -99,7 +102,8 @@ def main() -> None:
               f"{['pass' if b == PASS_LINE else b for b in tp]}")
         print(f"  plateau: {dict(plateaus)}; the most frequent ({modal_plateau}) in {n_modal}/{args.seeds}; "
               f"recommendation {dict((('pass' if x == PASS_LINE else x), n) for x, n in recs.items())}, "
-              f"the most frequent in {n_rec}/{args.seeds}")
+              f"the most frequent in {n_rec}/{args.seeds}; the former rule's most frequent in "
+              f"{old_recs.most_common(1)[0][1]}/{args.seeds}")
         print(f"  deals: median {sorted(deals)[len(deals) // 2]:,}, {min(deals):,}-{max(deals):,}; settled in "
               f"{n_settled}/{args.seeds}")
         print(f"  outside the true plateau: new {errors['new_outside']}/{args.seeds}, old (arg-max, 2,000) "
@@ -110,8 +114,10 @@ def main() -> None:
         totals["runs"] += args.seeds
         totals["stable_hands"] += n_modal >= 0.9 * args.seeds
         totals["modal"] += n_modal
-        for key in ("new_outside", "old_outside", "new_pass", "old_pass"):
+        for key in ("new_outside", "old_outside", "new_pass", "old_pass", "new_pass_margin", "old_pass_margin"):
             totals[key] += errors[key]
+        totals["rec_modal"] += n_rec
+        totals["old_rec_modal"] += old_recs.most_common(1)[0][1]
         totals["deals"] += sum(deals)
         totals["settled"] += n_settled
     n, hands = totals["runs"], len(list(picked))
@@ -120,7 +126,9 @@ def main() -> None:
           f"mean deals {totals['deals'] / n:,.0f}")
     print(f"  recommendation outside the true plateau: new {totals['new_outside']}/{n}, "
           f"old {totals['old_outside']}/{n}; pass where a line truly gains: new {totals['new_pass']}/{n}, "
-          f"old {totals['old_pass']}/{n}")
+          f"old {totals['old_pass']}/{n} (by more than the margin: new {totals['new_pass_margin']}/{n}, old "
+          f"{totals['old_pass_margin']}/{n}); the same recommendation as the hand's most frequent: new "
+          f"{totals['rec_modal']}/{n}, old {totals['old_rec_modal']}/{n}")
     print(f"  {time.perf_counter() - t0:.0f} s; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

@@ -6,8 +6,9 @@ sitter on the barrel, you on the barrel, deep behind), each timed at today's def
 sampled in batches until the plateau is settled, the make-rate table on its own 500 deals) beside
 the former default (``--samples 2000``: 2,000 deals for the lines and the make-rate table alike),
 in one run, alternated hand by hand so that the load of the machine weighs on both alike. Prints
-each time, the deals the settled answer took, the medians and their ratio, and the load average
-before and after (other work on the machine slows both).
+each wall time with the CPU seconds the process used (every thread: what an idle 2-core machine
+needs about half of for the parallel part), the deals the settled answer took, the medians and
+their ratio, and the load average before and after (other work on the machine slows both).
 
     python benchmarks/bench_advisor.py [--repeats 1] [--cold] [--only 1,5] [--baseline-tree /work/main]
 
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -62,12 +64,20 @@ def case_kwargs(options: tuple[str, ...]) -> dict:
     return out
 
 
+CPU: list[float] = []  # the CPU seconds (user + system) of each run_cli, in order
+
+
 def run_cli(tree: Path, hand: str, options: tuple[str, ...], env: dict) -> tuple[float, str, str]:
-    """(seconds, stdout, stderr) of one ``thousand bid`` from the checkout ``tree``."""
+    """(seconds, stdout, stderr) of one ``thousand bid`` from the checkout ``tree``; its CPU
+    seconds (every thread) are appended to ``CPU``."""
     cmd = [sys.executable, str(tree / "cli.py"), "bid", hand, *options, "--no-progress", "--json"]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     done = subprocess.run(cmd, env={**env, "PYTHONPATH": str(tree)}, check=True, capture_output=True, text=True)
-    return time.perf_counter() - t, done.stdout, done.stderr
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return wall, done.stdout, done.stderr
 
 
 def _deals(stdout: str) -> str:
@@ -99,6 +109,7 @@ def main() -> None:
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
     columns = ["settled (default)", "--samples 2000"] + (["baseline tree"] if args.baseline_tree else [])
     times: dict[str, list[float]] = {c: [] for c in columns}
+    cpus: dict[str, list[float]] = {c: [] for c in columns}
     print(f"{'case':<4}{'hand':<22}{'situation':<56}" + "".join(f"{c:>20}" for c in columns) + "  deals (settled)")
     for k, (hand, options) in cases:
         for _ in range(args.repeats):
@@ -107,12 +118,16 @@ def main() -> None:
             row = [t_new, t_old]
             if args.baseline_tree is not None:
                 row.append(run_cli(args.baseline_tree, hand, options, env)[0])
-            for c, t in zip(columns, row, strict=True):
+            cpu = CPU[-len(row):]
+            for c, t, u in zip(columns, row, cpu, strict=True):
                 times[c].append(t)
-            print(f"{k:<4}{hand:<22}{' '.join(options):<56}" + "".join(f"{t:>19.2f}s" for t in row)
+                cpus[c].append(u)
+            print(f"{k:<4}{hand:<22}{' '.join(options):<56}"
+                  + "".join(f"{f'{t:.2f}s ({u:.2f} cpu)':>20}" for t, u in zip(row, cpu, strict=True))
                   + f"  {_deals(out_new)}", flush=True)
     med = {c: statistics.median(v) for c, v in times.items()}
-    print("median" + " " * 76 + "".join(f"{med[c]:>19.2f}s" for c in columns))
+    med_cpu = {c: statistics.median(v) for c, v in cpus.items()}
+    print("median" + " " * 76 + "".join(f"{f'{med[c]:.2f}s ({med_cpu[c]:.2f} cpu)':>20}" for c in columns))
     print(f"ratio of medians, --samples 2000 / settled: {med['--samples 2000'] / med['settled (default)']:.2f}"
           + (f"; baseline tree / settled: {med['baseline tree'] / med['settled (default)']:.2f}"
              if args.baseline_tree else ""))

@@ -218,9 +218,9 @@ def recommended(values: tuple[LineValue, ...] | list[LineValue]) -> Verdict:
 # chance, whichever line the sample makes look best (simultaneous intervals, Bonferroni).
 PLATEAU_ALPHA = 0.05
 # The margin within which two lines count as equally good: a line whose gain is shown to lie within
-# this of the best's is decided "in" the plateau (a point a deal in the race is about 1% of a
-# typical deal's swing; the win objective's unit is a chance: 0.2 points of winning chance).
-SETTLE_MARGIN = {"race": 2.0, "own": 2.0, "win": 0.002}
+# this of the best's is decided "in" the plateau (5 points a deal in the race is about a twentieth
+# of the spread of one deal's result; the win objective's unit is a chance: half a point of it).
+SETTLE_MARGIN = {"race": 5.0, "own": 5.0, "win": 0.005}
 
 
 @dataclass(frozen=True)

@@ -192,7 +192,7 @@ def bids_section(s: BidTable, figs: list, *, provisional: bool = False) -> list[
               "difference is what following it gains a deal. **The plateau** (in brackets): of passing and the "
               f"levels that at least {MIN_REACHED} of the class's auctions reached, those whose line cannot be told "
               "apart from the best line on these deals (the difference from the best, paired by deal, with "
-              "simultaneous 95% intervals, Bonferroni over the lines), or is shown within 2 points a deal of it; "
+              "simultaneous 95% intervals, Bonferroni over the lines), or is shown within 5 points a deal of it; "
               "\"~\" when some line is neither told apart nor shown close (a larger table settles it). **Bid to "
               "X**: the lowest level of the plateau whose line beats passing with its interval above 0 (of lines "
               "equally good, the one that commits to least); \"pass\" only when passing is in the plateau and no "

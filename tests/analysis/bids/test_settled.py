@@ -45,7 +45,7 @@ def _judge(results: np.ndarray, limits: list[int]):
 LIMITS = [PASS_LINE, 110, 115, 120, 125, 130, 135, 140]
 
 
-def _flat_then_drop(rng, n, noise=30.0, drop=-6.0):
+def _flat_then_drop(rng, n, noise=30.0, drop=-6.0, own=3.0):
     """Passing 0 on average; 110..135 gain +2 a deal, 140 loses 6 against them; ``noise`` per deal
     shared by the bidding lines (a deal good for one line is good for its neighbours), plus a little
     of each line's own."""
@@ -54,14 +54,14 @@ def _flat_then_drop(rng, n, noise=30.0, drop=-6.0):
     cols = [base]
     for b in LIMITS[1:]:
         mean = 2.0 if b < 140 else 2.0 + drop
-        cols.append(base + mean + 0.3 * common + rng.normal(0, 3.0, n))
+        cols.append(base + mean + 0.3 * common + rng.normal(0, own, n))
     return np.rint(np.stack(cols, axis=1) * 10).astype(np.int64)  # tenths: integer score changes
 
 
 def test_a_flat_plateau_and_the_drop_beyond_it():
     rng = np.random.default_rng(1)
     values, plat, verdict = _judge(_flat_then_drop(rng, 4000), LIMITS)
-    # scaled by 10: +20 a deal, 140 loses 60, the margin 2 is 0.2 of the original: nothing is "in" by it
+    # scaled by 10: +20 a deal, 140 loses 60, the margin 5 is 0.5 of the original
     assert plat.bids == (110, 115, 120, 125, 130, 135)
     assert not plat.includes_pass
     assert plat.beyond is not None and plat.beyond.limit == 140 and plat.beyond.diff.high < 0
@@ -146,11 +146,11 @@ def test_never_pass_where_a_line_beats_passing(k, n, seed, means):
 
 def test_settled_only_when_every_comparison_is_decided():
     rng = np.random.default_rng(5)
-    small = _flat_then_drop(rng, 60)
-    _, plat, _ = _judge(small // 10, LIMITS)  # 60 deals in points: the neighbours of the best are undecided
+    small = _flat_then_drop(rng, 60, own=30.0)
+    _, plat, _ = _judge(small // 10, LIMITS)  # 60 noisy deals in points: the neighbours of the best are undecided
     assert not plat.settled and plat.undecided
     big = _flat_then_drop(rng, 20000, noise=3.0)
-    _, plat, _ = _judge(big // 10, LIMITS)  # in points, quiet: every line within 2 of the best or below it
+    _, plat, _ = _judge(big // 10, LIMITS)  # in points, quiet: every line within 5 of the best or 6 below it
     assert plat.settled, plat.comparisons
     assert plat.bids == (110, 115, 120, 125, 130, 135)
 
