@@ -152,18 +152,17 @@ _BEYOND_KEYS = ("limit", "gain", "gain_low", "gain_high", "reached", "step_gain"
 
 @dataclass(frozen=True)
 class Recommendation:
-    """The one bid advised, from the lines played by ``player`` under ``objective``
-    (``analysis.bids.value.recommended``): the tested level X whose line "bid up to X" gains most
-    over always passing across all the sampled deals, if it gains.
+    """The one bid advised, from the lines played by ``player`` under ``objective`` by the settled
+    rule (``analysis.bids.value.settled``): the lowest level X of the plateau (the lines not told
+    apart from the best) whose line "bid up to X" beats always passing with its 95% interval above 0.
 
-    - ``bid``: X ("bid to X"); when no tested line gains over passing, the forced bid for the seat
-      holding it ("forced bid B, then pass"), else None ("pass");
+    - ``bid``: X ("bid to X"); when passing is in the plateau and no tested line beats it, the
+      forced bid for the seat holding it ("forced bid B, then pass"), else None ("pass");
     - ``line``: the line of X (``gain``: that line against passing at every turn, over all deals,
-      with its interval, the highest of the tested lines; ``step_gain``, information: bidding X
-      rather than passing where the auction reached X, over ``reached`` deals), None when no line
-      gains;
-    - ``beyond``: the first tested level above X (the lowest tested level when passing), whose
-      line gains no more than X's (than passing), or None;
+      with its interval, above 0; ``step_gain``, information: bidding X rather than passing where
+      the auction reached X, over ``reached`` deals), None when passing;
+    - ``beyond``: the first tested level above X and the plateau (the lowest tested level when
+      passing), or None;
     - ``untested_from``: when no level above X is tested, the lowest level above X that fewer than
       ``MIN_REACHED`` sampled auctions reached (None: X is the bidding cap or ``beyond`` is set);
     - ``passing``: the pass line's value;

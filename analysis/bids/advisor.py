@@ -13,10 +13,14 @@ known to lie somewhere kept there) and answers on the same sampled deals (docs/a
   line's result under the objective (``analysis.bids.value``: ``race``, your score change minus the
   opponents' mean; ``own``, your score change; ``win``, your chance of winning) is compared with
   the pass line on the same deals (its gain: the expected result of bidding up to that level
-  rather than always passing); the recommendation is the tested level whose line gains most, if it
-  gains (``analysis.bids.value.recommended``), stated with that gain and its 95% interval, or "pass"
-  ("forced bid B, then pass" for the seat holding the forced bid), or "untested" when too few sampled
-  auctions reached any level above the opening.
+  rather than always passing). The plateau (``analysis.bids.value.plateau``) is the lines that
+  cannot be told apart from the best line on these deals; the recommendation (the settled rule,
+  ``analysis.bids.value.settled``) is the plateau's lowest level that beats passing, stated with
+  its gain and 95% interval, or "pass" ("forced bid B, then pass" for the seat holding the forced
+  bid) when passing is in the plateau and no line beats it, or "untested" when too few sampled
+  auctions reached any level above the opening. Without ``samples`` the lines are played in
+  batches of ``BATCH`` deals until the plateau is settled, at most ``SAMPLES_CAP``
+  (``settle_lines``); the make-rate table plays its own first ``MAKE_SAMPLES``.
 - **Information**, by one or more methods: the chance of making each contract from the minimum
   bid to what a talon could let the declarer raise it to, when he declares it and plays it as that
   contract from the talon on (``learned``: the learned player in every seat, each contract played

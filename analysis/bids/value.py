@@ -4,7 +4,10 @@ The advisor (``analysis.bids.advisor``) and the bid tables (``analysis.bids.tabl
 each sampled deal once per bidding line of the player's seat (``sim.engine.playouts.auction_lines``:
 "bid up to b", the pass line, the player's own bidding), everything else in the deal played alike: the
 others' bids, the talon, raising the contract after it or conceding, the gifts and the cards. This
-module turns those rows into the value of each line under an objective, and the recommendation:
+module turns those rows into the value of each line under an objective, the plateau of the lines
+that cannot be told apart from the best (``plateau``), and the recommendation (``settled``, the
+advisor's and the cheat sheet's; ``recommended``, below, is the former rule, the arg-max, kept for
+comparison: ``benchmarks/advisor_settled.py``):
 
 - ``race`` (the default): your score change minus the mean of the two opponents'. Thousand is a
   race of three: 60 points to you and 60 to each opponent leave you where you were.

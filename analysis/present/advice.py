@@ -200,7 +200,7 @@ def plateau_line(a: Advice) -> str:
                  if rec is not None and rec.limit in bids else "")
         said = f"plateau: {span} (best on these deals: {_level_words(p.best)}){about}"
     else:
-        said = "plateau: passing (every tested line is told apart from it, below)"
+        said = "plateau: passing (every tested line is told apart from it)"
     below = [c for c in p.comparisons if c.limit < (bids[0] if bids else 0) and not c.in_plateau and c.limit > 0]
     if below:
         c = below[-1]

@@ -130,10 +130,11 @@ def bid_table_lines(result: BidTable) -> list[str]:
     lines.append("cheat sheet: what bidding is worth, per hand class and seat, on the table's deals "
                  f"({PLAYERS[LINE_PLAYER]}, from a zero score; result: {OBJECTIVE_WORDS[result.objective]}; "
                  f"classes of {result.min_n} deals or more). Each line \"bid up to X\" is compared with passing at "
-                 "every turn on all the class's deals; \"bid to X\": of the levels reached in "
-                 f"{MIN_REACHED} deals or more, the one whose line gains most, if it gains (no tested line above X "
-                 "gains more: higher untested when none above X was reached that often); beside it, that gain a "
-                 "deal, with its 95% interval. The make levels are risk information only:")
+                 "every turn on all the class's deals; the plateau: passing and the levels reached in "
+                 f"{MIN_REACHED} deals or more whose line cannot be told apart from the best (simultaneous 95% "
+                 "intervals, Bonferroni) or is shown within 5 points a deal of it (\"~\": not settled); \"bid to "
+                 "X\": its lowest level that beats passing (interval above 0), else pass; beside it, X's gain a deal, "
+                 "with its 95% interval. The make levels are risk information only:")
     lines += cheat_sheet_lines(result.cheat_sheet)
     if result.detail:
         lines.append(f"refined by tens and by the longest suit (classes of {result.min_n} deals or more; the line "
@@ -295,8 +296,8 @@ def bidding_summary(bids: BidTable | None) -> list[str]:
         return []
     rows = {r.hand_class: r for r in bids.cheat_sheet}
     out = [f"**How much to bid** (the cheat sheet of [section 1](#bids): the learned player in every seat, "
-           f"{bids.deals:,} deals; first / second / third hand; X: the tested level whose line \"bid up to X\" "
-           "gains most over always passing, that gain with its 95% interval printed there):", ""]
+           f"{bids.deals:,} deals; first / second / third hand; X: the lowest level of the plateau of lines not "
+           "told apart from the best that beats passing, its gain with its 95% interval printed there):", ""]
     bare = [r for r in rows.values() if r.hand_class.startswith("no marriage")]
     if bare:
         forced = _forced_seat(bids)
