@@ -278,7 +278,12 @@ def _win_table(rules: str, line_player: str, win_table: Path | None, win_games: 
 def bid(
     hand: Annotated[str, typer.Argument(help='your 7 cards before the talon, e.g. "AH TH KH QH AS 9C JD"')],
     rules: Annotated[str, typer.Option(help="a preset or a TOML file")] = "classic",
-    samples: Annotated[int, typer.Option(help="sampled deals of the 17 unseen cards")] = 2000,
+    samples: Annotated[int | None, typer.Option(
+        help="sampled deals of the 17 unseen cards, fixed \\[default: batches of 500 until the plateau is settled, "
+             "at most 4,000]")] = None,
+    make_samples: Annotated[int | None, typer.Option(
+        help="deals of the make-rate table (information), the first of the sample \\[default: --samples, or 300]")]
+    = None,
     seed: Annotated[int, typer.Option(help="the same seed gives the same answer")] = 0,
     seat: Annotated[str, typer.Option(
         help="first (forced to bid the minimum under forced_first_bid), second or third hand")] = "first",
@@ -324,7 +329,8 @@ def bid(
     as_csv: Annotated[bool, typer.Option("--csv", help="print CSV, one row per bidding line")] = False,
     progress: Annotated[bool, typer.Option(help="show a progress bar on stderr")] = True,
 ) -> None:
-    """How much should this hand bid? The bidding line that gains most over passing, make rates, talon odds."""
+    """How much should this hand bid? The plateau of bidding lines as good as the best, the level recommended,
+    make rates, talon odds."""
     from analysis.bids.advisor import advise
     from analysis.present.advice import advice_csv, advice_lines
     from analysis.present.json_text import to_json
@@ -335,7 +341,11 @@ def bid(
     _at_least("--threads", threads)
     _thread_count("--threads", threads)
     bars = StageBars()
-    typer.echo("loading the compiled kernels (the first run compiles them: under a minute)...", err=True)
+    from sim.numba_config import is_cached
+
+    typer.echo("loading the compiled kernels..." if is_cached("playouts_nb", "line_samples") else
+               "compiling the kernels the advisor plays (the first run of this version on this machine: a few "
+               "minutes on two cores, then cached)...", err=True)
     win_chance = win_source = objective_reason = None
     if objective is None:
         from analysis.bids.advisor import SCORE_GIVEN, default_objective
@@ -347,7 +357,8 @@ def bid(
     if objective.strip().lower() == "win":
         win_chance, win_source = _win_table(rules, line_player, win_table, win_games, progress)
     try:
-        result = advise(hand=hand, rules=rules, samples=samples, seed=seed, methods=method, seat=seat, risk=risk,
+        result = advise(hand=hand, rules=rules, samples=samples, make_samples=make_samples, seed=seed, methods=method,
+                        seat=seat, risk=risk,
                         objective=objective, line_player=line_player, win_chance=win_chance, win_source=win_source,
                         objective_reason=objective_reason,
                         left=left, right=right, talon=talon,

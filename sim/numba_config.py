@@ -23,7 +23,7 @@ import tempfile
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-__all__ = ["__version__", "jit", "jit_hot", "jit_inline", "CACHE_DIR", "JIT_DISABLED"]
+__all__ = ["__version__", "jit", "jit_hot", "jit_inline", "CACHE_DIR", "JIT_DISABLED", "is_cached"]
 
 try:
     __version__ = version("thousand")
@@ -102,3 +102,10 @@ jit_hot = numba.njit(cache=_CACHE, nogil=True, fastmath=False, error_model="nump
 # The same, inlined into every caller at compile time: a caller passing a constant (the number of
 # seats) gets code specialised for it.
 jit_inline = numba.njit(cache=_CACHE, nogil=True, fastmath=False, error_model="numpy", _nrt=False, inline="always")
+
+
+def is_cached(module: str, function: str) -> bool:
+    """Whether the compiled cache holds kernel ``function`` of the module file ``module`` (as
+    "playouts_nb", "line_samples"): when not, its first call compiles it and what it calls. A
+    command says so before it starts (a first run of a version takes minutes, later ones load)."""
+    return bool(CACHE_DIR) and not JIT_DISABLED and any(Path(CACHE_DIR).rglob(f"{module}.{function}-*.nbi"))

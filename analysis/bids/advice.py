@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from analysis.bids.hand import TalonChances
-from analysis.bids.value import OBJECTIVE_WORDS, SHARES, LineValue
+from analysis.bids.value import OBJECTIVE_WORDS, SHARES, LineValue, Plateau
 from analysis.stats import Estimate, estimate_field, stored_row
 from sim.engine.playouts import PASS_LINE, Situation
 from sim.game.rules import HouseRules
@@ -152,18 +152,17 @@ _BEYOND_KEYS = ("limit", "gain", "gain_low", "gain_high", "reached", "step_gain"
 
 @dataclass(frozen=True)
 class Recommendation:
-    """The one bid advised, from the lines played by ``player`` under ``objective``
-    (``analysis.bids.value.recommended``): the tested level X whose line "bid up to X" gains most
-    over always passing across all the sampled deals, if it gains.
+    """The one bid advised, from the lines played by ``player`` under ``objective`` by the settled
+    rule (``analysis.bids.value.settled``): the lowest level X of the plateau (the lines not told
+    apart from the best) whose line "bid up to X" beats always passing with its 95% interval above 0.
 
-    - ``bid``: X ("bid to X"); when no tested line gains over passing, the forced bid for the seat
-      holding it ("forced bid B, then pass"), else None ("pass");
+    - ``bid``: X ("bid to X"); when passing is in the plateau and no tested line beats it, the
+      forced bid for the seat holding it ("forced bid B, then pass"), else None ("pass");
     - ``line``: the line of X (``gain``: that line against passing at every turn, over all deals,
-      with its interval, the highest of the tested lines; ``step_gain``, information: bidding X
-      rather than passing where the auction reached X, over ``reached`` deals), None when no line
-      gains;
-    - ``beyond``: the first tested level above X (the lowest tested level when passing), whose
-      line gains no more than X's (than passing), or None;
+      with its interval, above 0; ``step_gain``, information: bidding X rather than passing where
+      the auction reached X, over ``reached`` deals), None when passing;
+    - ``beyond``: the first tested level above X and the plateau (the lowest tested level when
+      passing), or None;
     - ``untested_from``: when no level above X is tested, the lowest level above X that fewer than
       ``MIN_REACHED`` sampled auctions reached (None: X is the bidding cap or ``beyond`` is set);
     - ``passing``: the pass line's value;
@@ -222,8 +221,12 @@ class Advice:
 
     - ``line_player``: the player of every decision of the lines but your bidding (all seats);
     - ``methods``: the make-rate methods, in the order asked for;
-    - ``samples``: the sampled deals of the unseen cards (the lines and every method but pimc play
-      all of them), ``pimc_samples`` the most pimc plays (``samples_of`` gives each method's count);
+    - ``samples``: the sampled deals of the unseen cards the lines were played on (where sampling
+      stopped, or ``--samples``); ``sampling``: "settled" (the plateau settled after ``samples``
+      deals), "cap" (not settled at ``samples_cap``), or "fixed" (``--samples`` gave the size);
+      ``samples_cap``: the most deals the settled rule samples (None when fixed);
+    - ``make_samples``: the first deals of the same sample the make-rate table played (every method
+      but pimc), ``pimc_samples`` the most pimc plays (``samples_of`` gives each method's count);
     - ``seed``: the seed (the advice depends on it and the sizes only, never on the threads);
     - ``worlds``: the worlds a pimc decision averages over, None without pimc;
     - ``version``: the version of thousand that computed it.
@@ -237,7 +240,10 @@ class Advice:
     - ``raise_cap``: the highest final contract a talon could let the declarer raise to;
     - ``lines``: the bidding lines: passing, the line player's own bidding, then bid up to each
       contract from the minimum bid to the bidding cap; ``to_polars()`` gives them as one table;
-    - ``recommendation``: the one bid advised, from the lines;
+    - ``plateau``: the levels whose line cannot be told apart from the best line
+      (``analysis.bids.value.Plateau``);
+    - ``recommendation``: the one bid advised, from the lines and the plateau (the settled rule,
+      ``analysis.bids.value.settled``);
     - ``contracts``: the make-rate table, from the minimum bid to ``played_to`` (none when the hand
       cannot bid); ``to_polars("contracts")`` gives it as one table;
     - ``played_to``: the highest contract of ``contracts`` (below ``raise_cap`` when the learned
@@ -272,6 +278,10 @@ class Advice:
     played_to: int | None
     risk_levels: tuple[RiskLevels, ...]
     talon: TalonChances
+    make_samples: int
+    sampling: str
+    samples_cap: int | None
+    plateau: Plateau
     win_source: str | None = None  # objective win: which table of win chances, in words
     objective_reason: str | None = None  # why this objective, when the command chose it (None: asked for)
 
@@ -329,8 +339,8 @@ class Advice:
         raise KeyError(limit)
 
     def samples_of(self, method: str) -> int:
-        """The sampled deals ``method`` played."""
-        return min(self.samples, self.pimc_samples) if method == "pimc" else self.samples
+        """The sampled deals make-rate ``method`` played (the first of the lines' sample)."""
+        return min(self.make_samples, self.pimc_samples) if method == "pimc" else self.make_samples
 
     def risk_for(self, method: str) -> RiskLevels:
         """The risk information of ``method`` (KeyError for a method not asked for)."""
@@ -338,6 +348,18 @@ class Advice:
             if r.method == method:
                 return r
         raise KeyError(method)
+
+    def plateau_dict(self) -> dict:
+        """The ``plateau`` object of the JSON: ``Plateau.to_dict`` with the gain over passing of the
+        recommended line (``gain``, ``gain_low``, ``gain_high``: the plateau's "about") and of the
+        best line (``best_gain``...), null where there is none."""
+        rec = self.recommendation.line
+        best = None if self.plateau.best == PASS_LINE else self.line(self.plateau.best).value
+        return {**self.plateau.to_dict(),
+                **(rec.gain.columns("gain", "gain_low", "gain_high") if rec is not None
+                   else dict.fromkeys(("gain", "gain_low", "gain_high"))),
+                **(best.gain.columns("best_gain", "best_gain_low", "best_gain_high") if best is not None
+                   else dict.fromkeys(("best_gain", "best_gain_low", "best_gain_high")))}
 
     def situation_dict(self) -> dict:
         """The scores before the deal, by player."""
@@ -364,13 +386,14 @@ class Advice:
         """The advice as ``thousand bid --json`` prints it (``analysis.present.json_text.to_json``)."""
         return {
             "hand": self.hand, "seat": self.seat, "rules": self.rule_changes or "classic",
-            "samples": self.samples, "seed": self.seed, "version": self.version,
+            "samples": self.samples, "sampling": self.sampling, "samples_cap": self.samples_cap,
+            "make_samples": self.make_samples, "seed": self.seed, "version": self.version,
             "objective": self.objective, "objective_means": self.objective_means,
             "line_player": self.line_player, "line_players": self.line_players,
             "known": self.known_cards, "situation": self.situation_dict(),
             "min_bid": self.min_bid, "forced_bid": self.forced_bid, "can_bid": self.can_bid,
             "bidding_cap": self.bidding_cap, "raise_cap": self.raise_cap,
-            "recommendation": self.recommendation.to_dict(),
+            "recommendation": self.recommendation.to_dict(), "plateau": self.plateau_dict(),
             "lines": [r.to_dict() for r in self.lines],
             "methods": list(self.methods), "method_samples": {m: self.samples_of(m) for m in self.methods},
             "method_players": {m: METHOD_PLAYERS[m] for m in self.methods}, "worlds": self.worlds,

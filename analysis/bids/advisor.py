@@ -13,10 +13,14 @@ known to lie somewhere kept there) and answers on the same sampled deals (docs/a
   line's result under the objective (``analysis.bids.value``: ``race``, your score change minus the
   opponents' mean; ``own``, your score change; ``win``, your chance of winning) is compared with
   the pass line on the same deals (its gain: the expected result of bidding up to that level
-  rather than always passing); the recommendation is the tested level whose line gains most, if it
-  gains (``analysis.bids.value.recommended``), stated with that gain and its 95% interval, or "pass"
-  ("forced bid B, then pass" for the seat holding the forced bid), or "untested" when too few sampled
-  auctions reached any level above the opening.
+  rather than always passing). The plateau (``analysis.bids.value.plateau``) is the lines that
+  cannot be told apart from the best line on these deals; the recommendation (the settled rule,
+  ``analysis.bids.value.settled``) is the plateau's lowest level that beats passing, stated with
+  its gain and 95% interval, or "pass" ("forced bid B, then pass" for the seat holding the forced
+  bid) when passing is in the plateau and no line beats it, or "untested" when too few sampled
+  auctions reached any level above the opening. Without ``samples`` the lines are played in
+  batches of ``BATCH`` deals until the plateau is settled, at most ``SAMPLES_CAP``
+  (``settle_lines``); the make-rate table plays its own first ``MAKE_SAMPLES``.
 - **Information**, by one or more methods: the chance of making each contract from the minimum
   bid to what a talon could let the declarer raise it to, when he declares it and plays it as that
   contract from the talon on (``learned``: the learned player in every seat, each contract played
@@ -47,6 +51,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -70,11 +75,22 @@ from analysis.bids.hand import (
     parse_known,
     talon_chances,
 )
-from analysis.bids.value import OBJECTIVES, WinChance, line_values, recommended
+from analysis.bids.value import (
+    MIN_REACHED,
+    OBJECTIVES,
+    LineValue,
+    Plateau,
+    WinChance,
+    line_outcome,
+    line_values,
+    plateau,
+    settled,
+)
 from analysis.stats import Estimate, wilson_interval
 from sim import __version__, arguments
 from sim.engine.playouts import (
     ADVICE_WORLDS,
+    CHUNK,
     PASS_LINE,
     AdvisorError,
     Situation,
@@ -90,14 +106,23 @@ from sim.parallel import check_thread_count
 from sim.players.params import MAX_PIMC_WORLDS
 from sim.runs.progress import Progress
 
-__all__ = ["METHODS", "LINE_PLAYERS", "DEFAULT_PIMC_SAMPLES", "MAX_SAMPLES", "SCORE_GIVEN",
-           "parse_methods", "default_objective", "advise"]
+__all__ = ["METHODS", "LINE_PLAYERS", "DEFAULT_PIMC_SAMPLES", "MAX_SAMPLES", "SCORE_GIVEN", "BATCH", "SAMPLES_CAP",
+           "MAKE_SAMPLES", "Settling", "settle_lines", "parse_methods", "default_objective", "advise"]
 
 METHODS = ("learned", "dd", "heuristic", "pimc")  # the make-rate methods; the default is learned
 LINE_PLAYERS = ("learned", "heuristic")  # who plays the auction lines (every seat but your bidding)
 DEFAULT_PIMC_SAMPLES = 100
 MAX_SAMPLES = 5_000_000  # sampled deals: a few arrays of 24 bytes each stay within a few hundred MiB
 SCORE_GIVEN = "a score was given"  # why the objective is win when none is given (default_objective)
+# Without --samples the lines are played in batches of BATCH deals (whole chunks of CHUNK, each
+# seeded by its index: the first n deals are those of --samples n), the settled rule asked after
+# each, until the plateau is settled or SAMPLES_CAP deals are played.
+BATCH = 500
+SAMPLES_CAP = 4000
+# The make-rate table (information) is played on its own first MAKE_SAMPLES deals without --samples:
+# each contract is a play of its own (about 40 a strong hand), the costliest part of the answer
+# (a make-rate of 50% on 300 deals: ±5.7 points).
+MAKE_SAMPLES = 300
 
 
 def parse_methods(spec: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
@@ -149,23 +174,80 @@ def _estimates(method: str, made: np.ndarray, levels: list[int], rules: HouseRul
 def _learned_made(mask: int, deals: np.ndarray, rules: HouseRules, seed: int, levels: list[int], cap: int, *,
                   worlds: int, threads: int | None, progress: Progress | None) -> tuple[np.ndarray, np.ndarray]:
     """(made, points): (n, played levels) bool and the declarer's points, the learned declarer
-    playing each contract of ``levels`` apart
-    (``contract_points``, one level a call: the same random streams as all levels in one call),
-    stopping after the first contract above the bidding cap ``cap`` made in no sample."""
-    n, total = len(deals), len(deals) * len(levels)
+    playing each contract of ``levels`` apart (``contract_points``: the same random streams as
+    each level alone), stopping after the first contract above the bidding cap ``cap`` made in no
+    sample."""
+    total = len(deals) * len(levels)
     stage = "learned player: each contract played apart"
-    columns, points = [], []
-    for k, b in enumerate(levels):
-        step = None if progress is None else (lambda done, k=k: progress(stage, k * n + done, total))
-        pts = contract_points(mask, deals, rules, "learned", seed, [b], worlds=worlds, threads=threads, progress=step)
-        made = _made(pts, [b], rules, "learned")
-        columns.append(made[:, 0])
-        points.append(np.asarray(pts)[:, 0])
-        if b > cap and not made.any():
-            break
-    if progress is not None and len(columns) < len(levels):
+    step = None if progress is None else (lambda done: progress(stage, done, total))
+
+    def stop(b: int, pts: np.ndarray) -> bool:
+        return b > cap and not _made(pts[:, None], [b], rules, "learned").any()
+
+    pts = contract_points(mask, deals, rules, "learned", seed, levels, worlds=worlds, threads=threads, progress=step,
+                          stop=stop)
+    if progress is not None and pts.shape[1] < len(levels):
         progress(stage, total, total)  # the rest is not played: the stage is over
-    return np.stack(columns, axis=1), np.stack(points, axis=1)
+    return _made(pts, levels[:pts.shape[1]], rules, "learned"), np.asarray(pts)
+
+
+@dataclass(frozen=True)
+class Settling:
+    """What ``settle_lines`` played: the ``lines`` array, their ``values`` and ``plateau``,
+    the ``samples`` (deals) played and the ``sampling``: "settled", "cap" or "fixed"."""
+
+    lines: np.ndarray
+    values: tuple[LineValue, ...]
+    plateau: Plateau
+    samples: int
+    sampling: str
+
+
+def settle_lines(mask: int, deals: np.ndarray, rules: HouseRules, dealer: int, sit: Situation, limits: list[int],
+                 seed: int, *, samples: int | None = None, objective: str = "race", win_chance: WinChance | None = None,
+                 player: str = "learned", worlds: int = ADVICE_WORLDS, threads: int | None = None,
+                 progress: Callable[[int], None] | None = None) -> Settling:
+    """The auction lines of ``limits`` on the first deals of ``deals`` (at least ``SAMPLES_CAP``,
+    or ``samples``): all ``samples`` of them when given, else batches of ``BATCH`` (deal i always
+    drawn from chunk i // CHUNK's streams, so stopping after n deals gives the lines of ``samples =
+    n``), the plateau judged after each, until it is settled (``Plateau.settled``, with a tested
+    level to judge or none reached at all) or ``SAMPLES_CAP`` deals are played. ``progress(deals
+    played)``."""
+    fixed = samples is not None
+    line_n = samples if fixed else SAMPLES_CAP
+    parts: list[np.ndarray] = []
+    done = 0
+    while True:
+        size = line_n - done if fixed else min(BATCH, line_n - done)
+        step = None if progress is None else (lambda k, done=done: progress(done + k))
+        parts.append(auction_lines(mask, deals[done:done + size], rules, dealer, sit, limits, seed, player=player,
+                                   worlds=worlds, threads=threads, first_chunk=done // CHUNK, progress=step))
+        done += size
+        lines = parts[0] if len(parts) == 1 else np.concatenate(parts)
+        values = line_values(lines, limits, objective=objective, win_chance=win_chance)
+        plat = plateau(values, line_outcome(lines, objective, win_chance), objective=objective)
+        if done >= line_n or (plat.settled and _judged(values, plat)):
+            break
+    if progress is not None and done < line_n:
+        progress(line_n)  # settled: the rest is not played
+    return Settling(lines=lines, values=values, plateau=plat, samples=done,
+                    sampling="fixed" if fixed else "settled" if plat.settled and _judged(values, plat) else "cap")
+
+
+def _judged(values, plat: Plateau) -> bool:
+    """Whether the lines let the settled rule judge: some level is tested, or none was reached at
+    all; and the plateau's upper edge is known: a tested level above it is out, or no untested
+    level above it was reached in half of ``MIN_REACHED`` deals or more (such a level would be
+    tested with about twice the deals, and might yet join the plateau: sampling goes on, up to the
+    cap, where "higher bids are untested" is the answer). A level reached more seldom moves the
+    lines above it by at most its share of the deals times its step gain (15 of 2,000 deals:
+    0.75%)."""
+    bidding = [v for v in values if v.limit > 0]
+    if not any(v.tested for v in bidding) and any(v.reached for v in bidding):
+        return False
+    top = plat.high or 0
+    return plat.beyond is not None or not any(v.limit > top and MIN_REACHED // 2 <= v.reached < MIN_REACHED
+                                              for v in bidding)
 
 
 def _risk_levels(method: str, rows: tuple[ContractRow, ...], risk: float) -> RiskLevels:
@@ -200,7 +282,8 @@ def _check_objective(objective: str, win_chance: WinChance | None) -> str:
     return objective
 
 
-def advise(*, hand: str | int, rules: str | HouseRules | None = None, samples: int = 2000, seed: int = 0,
+def advise(*, hand: str | int, rules: str | HouseRules | None = None, samples: int | None = None,
+           make_samples: int | None = None, seed: int = 0,
            methods: str | tuple[str, ...] = ("learned",), seat: str = "first", risk: float = 0.3,
            objective: str = "race", line_player: str = "learned", win_chance: WinChance | None = None,
            win_source: str | None = None, objective_reason: str | None = None,
@@ -221,7 +304,9 @@ def advise(*, hand: str | int, rules: str | HouseRules | None = None, samples: i
     as a file's rules are)."""
     if not isinstance(hand, str) and (isinstance(hand, bool) or not isinstance(hand, numbers.Integral)):
         raise arguments.refused("hand", "7 cards as text or a card mask (an integer)", hand)
-    samples, seed = arguments.integer("samples", samples), arguments.integer("seed", seed)
+    samples = arguments.integer("samples", samples, optional=True)
+    make_samples = arguments.integer("make_samples", make_samples, optional=True)
+    seed = arguments.integer("seed", seed)
     if not isinstance(methods, str):
         methods = arguments.texts("methods", methods, what=f"methods ({', '.join(METHODS)})")
     seat, objective = arguments.text("seat", seat), arguments.text("objective", objective)
@@ -251,8 +336,8 @@ def advise(*, hand: str | int, rules: str | HouseRules | None = None, samples: i
         raise AdvisorError(f"seat {seat!r}: write first, second or third")
     if not 0 < risk < 1:
         raise AdvisorError(f"risk {risk}: must be between 0 and 1 (the failure chance you accept)")
-    for option, value in (("--samples", samples), ("--pimc-samples", pimc_samples)):
-        if not 1 <= value <= MAX_SAMPLES:
+    for option, value in (("--samples", samples), ("--make-samples", make_samples), ("--pimc-samples", pimc_samples)):
+        if value is not None and not 1 <= value <= MAX_SAMPLES:
             raise AdvisorError(f"{option} must be from 1 to {MAX_SAMPLES:,}, not {value}")
     if not 1 <= worlds <= MAX_PIMC_WORLDS:
         raise AdvisorError(f"--worlds must be from 1 to {MAX_PIMC_WORLDS}, not {worlds}")
@@ -271,21 +356,31 @@ def advise(*, hand: str | int, rules: str | HouseRules | None = None, samples: i
     def stage(what: str, n: int) -> Callable[[int], None] | None:
         return None if progress is None else (lambda done: progress(what, done, n))
 
-    deals = sample_unseen(mask, known, samples, seed)
+    fixed = samples is not None
+    make_n = make_samples if make_samples is not None else samples if fixed else MAKE_SAMPLES
+    line_n = samples if fixed else SAMPLES_CAP
+    deals = sample_unseen(mask, known, max(line_n, make_n), seed)  # the first n are those of n alone
+    limits = [PASS_LINE, 0, *bid_values(least, cap, rec.to_array())]
+    settling = settle_lines(mask, deals, rec, SEATS[seat], sit, limits, seed, samples=samples, objective=objective,
+                            win_chance=win_chance, player=line_player, worlds=worlds, threads=threads,
+                            progress=stage(f"auction lines ({line_player} player)", line_n))
+    values, plat, done, sampling = settling.values, settling.plateau, settling.samples, settling.sampling
+
     made: dict[str, np.ndarray] = {}
     points: dict[str, np.ndarray] = {}  # the declarer's points by level (not dd's levels reached)
+    table_deals = deals[:make_n]
     if levels and "learned" in methods:  # first: where it stops, the table stops for every method
-        made["learned"], points["learned"] = _learned_made(mask, deals, rec, seed, levels, cap, worlds=worlds,
+        made["learned"], points["learned"] = _learned_made(mask, table_deals, rec, seed, levels, cap, worlds=worlds,
                                                            threads=threads, progress=progress)
         levels = levels[:made["learned"].shape[1]]
     for m in methods:
         if not levels or m in made:
             continue
-        n = samples if m != "pimc" else min(samples, pimc_samples)
+        n = make_n if m != "pimc" else min(make_n, pimc_samples)
         if m == "dd":
-            pts = dd_levels(mask, deals, rec, levels[0], levels[-1], threads, progress=stage("dd", n))[:, None]
+            pts = dd_levels(mask, table_deals, rec, levels[0], levels[-1], threads, progress=stage("dd", n))[:, None]
         else:
-            pts = contract_points(mask, deals[:n], rec, m, seed, levels[:1], worlds=worlds, threads=threads,
+            pts = contract_points(mask, table_deals[:n], rec, m, seed, levels[:1], worlds=worlds, threads=threads,
                                   progress=stage(m + (f" ({worlds} worlds a decision)" if m == "pimc" else ""), n))
         made[m] = _made(np.repeat(pts, len(levels), axis=1), levels, rec, m)
         if m != "dd":
@@ -297,13 +392,9 @@ def advise(*, hand: str | int, rules: str | HouseRules | None = None, samples: i
 
     rows = tuple(ContractRow(contract=b, biddable=biddable(b), estimates=tuple(estimates[m][j] for m in methods))
                  for j, b in enumerate(levels))
-    limits = [PASS_LINE, 0, *bid_values(least, cap, rec.to_array())]
-    lines = auction_lines(mask, deals, rec, SEATS[seat], sit, limits, seed, player=line_player, worlds=worlds,
-                          threads=threads, progress=stage(f"auction lines ({line_player} player)", samples))
-    values = line_values(lines, limits, objective=objective, win_chance=win_chance)
     line_rows = tuple(LineRow(v) for v in values)
     passing = values[limits.index(PASS_LINE)]
-    verdict = recommended(values)
+    verdict = settled(values, plat)
     recommendation = Recommendation(
         bid=verdict.bid if verdict.line is not None else forced, line=verdict.line,
         beyond=verdict.beyond, untested_from=verdict.untested_from, passing=passing, bidding_cap=cap,
@@ -312,7 +403,8 @@ def advise(*, hand: str | int, rules: str | HouseRules | None = None, samples: i
         hand=format_hand(mask), seat=seat, rules=rec, known_left=format_hand(known.left) if known.left else "",
         known_right=format_hand(known.right) if known.right else "",
         known_talon=format_hand(known.talon) if known.talon else "", situation=sit, objective=objective, risk=risk,
-        line_player=line_player, methods=methods, samples=samples, pimc_samples=pimc_samples, seed=seed,
+        line_player=line_player, methods=methods, samples=done, pimc_samples=pimc_samples, seed=seed,
+        make_samples=make_n, sampling=sampling, samples_cap=None if fixed else SAMPLES_CAP, plateau=plat,
         worlds=worlds if "pimc" in methods else None, version=__version__,
         forced_bid=forced, bidding_cap=cap, raise_cap=top,
         lines=line_rows, recommendation=recommendation, contracts=rows,

@@ -34,7 +34,7 @@ from analysis.bids.results import (
     RiskBid,
     SeatAdvice,
 )
-from analysis.bids.value import OBJECTIVES, line_values, recommended
+from analysis.bids.value import OBJECTIVES, line_outcome, line_values, plateau, settled
 from analysis.measures import clustered_mean
 from analysis.stats import Z95, Estimate, holm, two_sided_p
 from sim import InputError
@@ -214,15 +214,20 @@ def _risk_bids(rates: list[MakeRate], risks: tuple[float, ...]) -> tuple[RiskBid
 
 
 def _seat_advice(part: pl.DataFrame, seat: str, limits: list[int], objective: str, forced: bool) -> SeatAdvice:
-    values = line_values(line_array(part, seat, len(limits)), limits, objective=objective,
-                         clusters=part["deal"].to_numpy())
-    verdict = recommended(values)
-    v, w = verdict.line, verdict.beyond
+    lines = line_array(part, seat, len(limits))
+    clusters = part["deal"].to_numpy()
+    values = line_values(lines, limits, objective=objective, clusters=clusters)
+    plat = plateau(values, line_outcome(lines, objective), objective=objective, clusters=clusters)
+    verdict = settled(values, plat)
+    v, w, top = verdict.line, verdict.beyond, plat.beyond
     passing = values[limits.index(PASS_LINE)]
     return SeatAdvice(seat=seat, forced=forced, n=part.height, bid=verdict.bid,
                       gain=v.gain if v else Estimate.none(part.height), reached=v.reached if v else 0,
                       beyond=w.limit if w else None, beyond_gain=w.gain.value if w else math.nan,
-                      untested_from=verdict.untested_from, passing=passing.mean, lines=values)
+                      untested_from=verdict.untested_from, passing=passing.mean,
+                      plateau_low=plat.low, plateau_high=plat.high, plateau_pass=plat.includes_pass,
+                      plateau_settled=plat.settled, plateau_beyond=top.limit if top else None,
+                      plateau_loss=top.diff.value if top else math.nan, lines=values)
 
 
 def cheat_sheet(path: Path, *, grouping: str = MAIN_GROUPING, objective: str = "race",
@@ -232,8 +237,9 @@ def cheat_sheet(path: Path, *, grouping: str = MAIN_GROUPING, objective: str = "
     seat (first, second, third hand), the auction lines of seat 0 on the class's deals (pass, and
     bid up to each contract from the minimum bid to the class's bidding cap; the learned player in
     every seat, from a zero score) valued under ``objective`` (race: your score change minus the
-    opponents' mean; own: yours), and the recommendation (``analysis.bids.value.recommended``): the
-    tested line "bid up to X" that gains most over always passing, if it gains; and, as risk information, the highest
+    opponents' mean; own: yours), the plateau of the lines not told apart from the best and the
+    recommendation of the settled rule (``analysis.bids.value.plateau``, ``settled``, clustered by
+    deal); and, as risk information, the highest
     contract the learned declarer makes at least 1 - risk of the time. ``curves``: the table's
     ``class_curves`` of ``grouping``, when the caller has them."""
     if objective not in OBJECTIVES or objective == "win":

@@ -153,9 +153,10 @@ class SeatAdvice:
       (first hand under forced_first_bid, the dealer, third hand, under forced_bid_seat = dealer),
       whose pass line is the forced minimum bid, then passing;
     - ``n``: the deals (each one row: no deal counts twice);
-    - ``bid``: the recommendation X (``analysis.bids.value.recommended``): the tested level whose
-      line "bid up to X" gains most over always passing, if it gains; None: pass (no tested line
-      gains);
+    - ``bid``: the recommendation X of the settled rule (``analysis.bids.value.settled``): the
+      lowest level of the plateau (the lines not told apart from the best line, judged on the
+      class's deals, clustered by deal) that beats passing with its 95% interval above 0; None:
+      pass (passing is in the plateau and no line beats it);
     - ``gain``: X's line against always passing over all the class's deals, its mean difference
       with the 95% interval clustered by deal: the expected gain a deal from following the advice
       rather than passing (NaN when passing; stored as ``gain``, ``gain_low``, ``gain_high``);
@@ -167,6 +168,10 @@ class SeatAdvice:
       none above X is tested;
     - ``passing``: passing's mean result and interval (stored as ``pass_value``, ``pass_low``,
       ``pass_high``);
+    - ``plateau_low``, ``plateau_high``: the plateau's lowest and highest bidding levels (None when
+      only passing is in it), ``plateau_pass``: passing is in it, ``plateau_settled``: every line
+      is decided (``analysis.bids.value.Plateau.settled``); ``plateau_beyond``: the first tested
+      level above the plateau and ``plateau_loss`` its line's gain minus the best line's (NaN: none);
     - ``lines``: every line's ``LineValue``, the pass line first, then bid up to each contract.
     Results are under the BidTable's ``objective``.
     """
@@ -181,6 +186,12 @@ class SeatAdvice:
     beyond_gain: float
     untested_from: int | None
     passing: Estimate = estimate_field("pass_value", "pass_low", "pass_high")
+    plateau_low: int | None
+    plateau_high: int | None
+    plateau_pass: bool
+    plateau_settled: bool
+    plateau_beyond: int | None
+    plateau_loss: float
     lines: tuple[LineValue, ...]
 
     def to_dict(self) -> dict:
@@ -343,7 +354,9 @@ class BidTable:
                 schema.update({key: pl.Int64, key + "_low": pl.Int64, key + "_high": pl.Int64})
             columns = [c for f in dataclasses.fields(SeatAdvice) if f.name != "lines"
                        for c in f.metadata.get(ESTIMATE_COLUMNS, (f.name,))]
-            kinds = {"seat": pl.String, "forced": pl.Boolean, "n": pl.Int64, "bid": pl.Int64, "best": pl.Int64}
+            kinds = {"seat": pl.String, "forced": pl.Boolean, "n": pl.Int64, "bid": pl.Int64, "best": pl.Int64,
+                     "plateau_low": pl.Int64, "plateau_high": pl.Int64, "plateau_pass": pl.Boolean,
+                     "plateau_settled": pl.Boolean, "plateau_beyond": pl.Int64}
             schema.update({("n_seat" if c == "n" else c): kinds.get(c, pl.Float64) for c in columns})
             schema.update({"objective": pl.String, "players": pl.String})
             rows = [(r.grouping, r.hand_class, r.n, r.bidding_cap,

@@ -4,7 +4,10 @@ The advisor (``analysis.bids.advisor``) and the bid tables (``analysis.bids.tabl
 each sampled deal once per bidding line of the player's seat (``sim.engine.playouts.auction_lines``:
 "bid up to b", the pass line, the player's own bidding), everything else in the deal played alike: the
 others' bids, the talon, raising the contract after it or conceding, the gifts and the cards. This
-module turns those rows into the value of each line under an objective, and the recommendation:
+module turns those rows into the value of each line under an objective, the plateau of the lines
+that cannot be told apart from the best (``plateau``), and the recommendation (``settled``, the
+advisor's and the cheat sheet's; ``recommended``, below, is the former rule, the arg-max, kept for
+comparison: ``benchmarks/advisor_settled.py``):
 
 - ``race`` (the default): your score change minus the mean of the two opponents'. Thousand is a
   race of three: 60 points to you and 60 to each opponent leave you where you were.
@@ -44,15 +47,17 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import numpy as np
 
 from analysis.measures import clustered_mean
-from analysis.stats import Estimate, estimate_field, stored_row
+from analysis.stats import Z95, Estimate, estimate_field, stored_row
 from sim.engine.playouts import LINE_COLUMNS, PASS_LINE
 
 __all__ = ["OBJECTIVES", "OBJECTIVE_WORDS", "MIN_REACHED", "WinChance", "SHARES", "line_outcome", "LineValue",
-           "line_values", "recommended", "Verdict"]
+           "line_values", "recommended", "Verdict", "PLATEAU_ALPHA", "SETTLE_MARGIN", "Comparison", "Plateau",
+           "plateau", "settled"]
 
 OBJECTIVES = ("race", "own", "win")
 OBJECTIVE_WORDS = {
@@ -208,5 +213,174 @@ def recommended(values: tuple[LineValue, ...] | list[LineValue]) -> Verdict:
     beyond = next((v for v in tested if v.limit > top), None)
     # A level no sampled auction reached (its line plays every deal as the one below) is no decision
     # at all; one reached in a few deals is a decision the sample cannot judge.
+    untested = [v.limit for v in bidding if v.limit > top and 0 < v.reached < MIN_REACHED]
+    return Verdict(line=line, beyond=beyond, untested_from=untested[0] if untested and beyond is None else None)
+
+
+# The settled rule (``plateau``, ``settled``). The plateau holds the best line with at least this
+# chance, whichever line the sample makes look best (simultaneous intervals, Bonferroni).
+PLATEAU_ALPHA = 0.05
+# The margin within which two lines count as equally good: a line whose gain is shown to lie within
+# this of the best's is decided "in" the plateau (5 points a deal in the race is about a twentieth
+# of the spread of one deal's result; the win objective's unit is a chance: half a point of it).
+SETTLE_MARGIN = {"race": 5.0, "own": 5.0, "win": 0.005}
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One line against the best line of the sample (``plateau``).
+
+    ``limit``: the level (``PASS_LINE`` for passing at every turn); ``diff``: gain(limit) −
+    gain(best), paired deal by deal on the same deals (clustered where rows share a deal), its
+    interval the plateau's simultaneous one (``Plateau.z`` standard errors); ``status``: "best";
+    "in" (the interval lies above −margin: as good as the best within the margin); "undecided"
+    (the interval reaches both 0 and −margin: not told apart from the best, nor shown close to it);
+    "out" (the interval lies below 0, and not above −margin: the line is worse than the best)."""
+
+    limit: int
+    diff: Estimate
+    status: str
+
+    @property
+    def in_plateau(self) -> bool:
+        return self.status != "out"
+
+
+@dataclass(frozen=True)
+class Plateau:
+    """The lines that cannot be told apart from the best (``plateau``).
+
+    - ``best``: the level whose line gains most on these deals (``PASS_LINE`` when no tested line
+      gains over passing);
+    - ``comparisons``: every tested level and the pass line, ascending (the pass line first), each
+      against the best;
+    - ``levels``: the plateau, the comparisons not "out", ascending (``PASS_LINE`` first when in it);
+    - ``margin`` and ``z``: the margin of "in" and the simultaneous intervals' width in standard
+      errors (two-sided Bonferroni over the other lines at ``PLATEAU_ALPHA``);
+    - ``settled``: no comparison is "undecided".
+    """
+
+    best: int
+    comparisons: tuple[Comparison, ...]
+    margin: float
+    z: float
+
+    @property
+    def levels(self) -> tuple[int, ...]:
+        return tuple(c.limit for c in self.comparisons if c.in_plateau)
+
+    @property
+    def bids(self) -> tuple[int, ...]:
+        """The bidding levels of the plateau (without the pass line)."""
+        return tuple(b for b in self.levels if b > 0)
+
+    @property
+    def low(self) -> int | None:
+        return self.bids[0] if self.bids else None
+
+    @property
+    def high(self) -> int | None:
+        return self.bids[-1] if self.bids else None
+
+    @property
+    def includes_pass(self) -> bool:
+        return PASS_LINE in self.levels
+
+    @property
+    def undecided(self) -> tuple[int, ...]:
+        return tuple(c.limit for c in self.comparisons if c.status == "undecided")
+
+    @property
+    def settled(self) -> bool:
+        return not self.undecided
+
+    @property
+    def beyond(self) -> Comparison | None:
+        """The first tested level above the plateau (above passing when only passing is in it),
+        with its loss against the best; None when the plateau reaches the highest tested level."""
+        top = self.high if self.high is not None else 0
+        return next((c for c in self.comparisons if c.limit > top and not c.in_plateau), None)
+
+    def comparison(self, limit: int) -> Comparison:
+        for c in self.comparisons:
+            if c.limit == limit:
+                return c
+        raise KeyError(limit)
+
+    def to_dict(self) -> dict:
+        """The ``plateau`` object of ``thousand bid --json``."""
+        beyond = self.beyond
+        return {"low": self.low, "high": self.high, "levels": [b for b in self.levels if b > 0],
+                "includes_pass": self.includes_pass, "best": None if self.best == PASS_LINE else self.best,
+                "settled": self.settled, "undecided": [None if b == PASS_LINE else b for b in self.undecided],
+                "margin": self.margin, "z": self.z, "alpha": PLATEAU_ALPHA,
+                "beyond": None if beyond is None else {"limit": beyond.limit, "loss": beyond.diff.value,
+                                                       "loss_low": beyond.diff.low, "loss_high": beyond.diff.high},
+                "comparisons": [{"limit": None if c.limit == PASS_LINE else c.limit, "status": c.status,
+                                 "diff": c.diff.value, "diff_low": c.diff.low, "diff_high": c.diff.high}
+                                for c in self.comparisons]}
+
+
+def plateau(values: tuple[LineValue, ...] | list[LineValue], outcome: np.ndarray, *, objective: str = "race",
+            clusters: np.ndarray | None = None, margin: float | None = None) -> Plateau:
+    """The plateau of ``values`` (``line_values`` of the same lines), from ``outcome`` ((samples,
+    lines) of ``line_outcome``, the lines in the order of ``values``). The candidates are the tested
+    levels (``LineValue.tested``) and the pass line. The best is the candidate of the highest mean
+    gain (the lowest on a tie). Every other candidate b is compared with it deal by deal: the mean of
+    outcome(b) − outcome(best) with its standard error (clustered by ``clusters``), and the interval
+    mean ± z·se, z the normal quantile of 1 − ``PLATEAU_ALPHA`` / (2m) over the m other candidates
+    (Bonferroni: the chance that the line truly best is told apart from the sample's best, which
+    would need one of its m comparisons to err, is at most ``PLATEAU_ALPHA``). A candidate is out of
+    the plateau when its interval lies below 0 and not above −margin (``SETTLE_MARGIN`` of the
+    objective unless ``margin`` is given); see ``Comparison``."""
+    margin = SETTLE_MARGIN[objective] if margin is None else float(margin)
+    index = {v.limit: k for k, v in enumerate(values)}
+    candidates = [v for v in sorted(values, key=lambda v: v.limit) if v.limit == PASS_LINE or v.tested]
+    best = candidates[0]
+    for v in candidates[1:]:  # ascending: a strict > keeps the lowest of equal gains
+        if v.gain.value > best.gain.value:
+            best = v
+    m = max(1, len(candidates) - 1)
+    z = NormalDist().inv_cdf(1 - PLATEAU_ALPHA / (2 * m))
+    ref = outcome[:, index[best.limit]]
+    comparisons = []
+    for v in candidates:
+        if v.limit == best.limit:
+            comparisons.append(Comparison(v.limit, Estimate(0.0, 0.0, 0.0, n=v.n), "best"))
+            continue
+        mean, _, high = clustered_mean(outcome[:, index[v.limit]] - ref, clusters)
+        se = (high - mean) / Z95 if high == high else math.inf
+        lo, hi = mean - z * se, mean + z * se
+        status = "in" if lo > -margin else "out" if hi < 0 else "undecided"
+        comparisons.append(Comparison(v.limit, Estimate(mean, lo, hi, n=v.n), status))
+    return Plateau(best=best.limit, comparisons=tuple(comparisons), margin=margin, z=z)
+
+
+def settled(values: tuple[LineValue, ...] | list[LineValue], plat: Plateau) -> Verdict:
+    """The recommendation of the settled rule from the lines ``values`` and their ``plat``:
+
+    - the lines that beat passing are the tested ones whose gain's 95% interval lies above 0;
+    - when passing is in the plateau and no line beats passing: pass (the forced bid, then pass);
+    - else the lowest level of the plateau that beats passing (of the lines as good as the best,
+      the one that commits to least); when none of the plateau does (passing is in it), the line
+      of the highest gain of those that beat passing: a line shown to beat passing is never
+      answered with "pass".
+
+    ``beyond`` is the first tested level above the plateau (its line's ``LineValue``),
+    ``untested_from`` as in ``recommended``. The choice reads the plateau, whose intervals account
+    for the best being chosen on these deals; how often it errs is measured by simulation
+    (docs/advisor.md)."""
+    bidding = sorted((v for v in values if v.limit > 0), key=lambda v: v.limit)
+    tested = [v for v in bidding if v.tested]
+    sure = [v for v in tested if v.gain.low > 0]
+    levels = set(plat.levels)
+    line = None
+    if sure:
+        inside = [v for v in sure if v.limit in levels]
+        line = inside[0] if inside else max(sure, key=lambda v: (v.gain.value, -v.limit))
+    elif not plat.includes_pass:  # passing told apart from the best: the best beats it (never met: z >= Z95)
+        line = next(v for v in tested if v.limit == plat.best)
+    top = max([line.limit if line is not None else 0, plat.high or 0])
+    beyond = next((v for v in tested if v.limit > top), None)
     untested = [v.limit for v in bidding if v.limit > top and 0 < v.reached < MIN_REACHED]
     return Verdict(line=line, beyond=beyond, untested_from=untested[0] if untested and beyond is None else None)

@@ -10,14 +10,14 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from analysis.bids.hand import owed_contract
-from analysis.bids.value import MIN_REACHED, OBJECTIVE_WORDS, OBJECTIVES
+from analysis.bids.value import MIN_REACHED, OBJECTIVE_WORDS, OBJECTIVES, PASS_LINE
 from sim.game.cards import SUIT_SYMBOLS, SUITS
 
 if TYPE_CHECKING:
     from analysis.bids.advice import Advice
     from analysis.stats import Estimate
 
-__all__ = ["ADVICE_METHOD_TEXT", "advice_lines", "ADVICE_CSV_COLUMNS", "advice_csv"]
+__all__ = ["ADVICE_METHOD_TEXT", "advice_lines", "sampling_words", "plateau_line", "ADVICE_CSV_COLUMNS", "advice_csv"]
 
 
 ADVICE_METHOD_TEXT = {
@@ -92,10 +92,10 @@ def advice_lines(advice: Advice) -> list[str]:
     else:
         out.append(f"bidding cap {a.bidding_cap}: below the minimum bid {a.min_bid}, so this hand cannot bid "
                    "(a bid above 120 needs a marriage)")
-    out += ["", f"your bidding lines, each played on the same {a.samples} sampled deals (seed {a.seed}); every other "
-            f"decision by the {a.line_players}:",
+    out += ["", f"your bidding lines, each played on the same {a.samples:,} sampled deals (seed {a.seed}; "
+            f"{sampling_words(a)}); every other decision by the {a.line_players}:",
             f"  result = {obj}: {a.objective_means}, a deal; gain = the line against passing at every turn, on "
-            "the same deals (the recommendation is the tested line with the highest gain); bid vs pass there = "
+            "the same deals (the plateau: the lines not told apart from the best); bid vs pass there = "
             "where the auction reached the line's level (the deals it plays differently from the line one step "
             "lower), its mean difference from that line, which passes there; [95% intervals]",
             f"  {'line':<24}{'declare':>8}{'contract':>9}{'raised':>8}{'made':>8}{'conceded':>9}  "
@@ -121,7 +121,7 @@ def advice_lines(advice: Advice) -> list[str]:
         out += ["", "if you declare a contract and play it as that contract from the talon on (information, not the "
                 "decision: the auction and the opponents' scores left aside); p_make with its 95% interval; "
                 "E = p·gain − (1 − p)·loss, your own score:"]
-        out += [f"  {ADVICE_METHOD_TEXT[m]}; {a.samples_of(m)} deals" for m in a.methods]
+        out += [f"  {ADVICE_METHOD_TEXT[m]}; the first {a.samples_of(m):,} deals of the sample" for m in a.methods]
         if a.worlds:
             out.append(f"  pimc worlds a decision: {a.worlds}")
         out.append("contract  " + "  ".join(f"{m + ' p_make [95%]':<24}{'E':>7}" for m in a.methods))
@@ -158,8 +158,67 @@ def advice_lines(advice: Advice) -> list[str]:
     out.append(f"  at least one ace {float(t.at_least_one_ace):.1%} ({aces or 'you hold all four'})")
     out.append(f"  at least one ten {float(t.at_least_one_ten):.1%} ({tens or 'you hold all four'})")
     out.append(f"  expected talon card points {float(t.expected_points):.1f}")
-    out += ["", _recommendation_line(a)]
+    out += ["", plateau_line(a), _recommendation_line(a)]
     return out
+
+
+def sampling_words(a: Advice) -> str:
+    """How many deals the lines took: "settled after 1,500 deals (batches of 500, at most 4,000)",
+    "not settled at the cap of 4,000 deals: ..." or "fixed by --samples"."""
+    if a.sampling == "fixed":
+        return "a size fixed by --samples"
+    if a.sampling == "settled":
+        return f"settled after {a.samples:,} deals, at most {a.samples_cap:,}"
+    undecided = ", ".join("passing" if b == PASS_LINE else str(b) for b in a.plateau.undecided)
+    return (f"not settled at the cap of {a.samples_cap:,} deals"
+            + (f": {undecided} neither told apart from the best line nor shown within "
+               f"{_value(a.plateau.margin, a.objective).lstrip('+')} of it" if undecided else
+               ": levels above the plateau reached too seldom to judge"))
+
+
+def _level_words(limit: int | None) -> str:
+    return "passing" if limit == PASS_LINE else f"bid to {limit}"
+
+
+def plateau_line(a: Advice) -> str:
+    """The plateau in one line: "plateau: bid to 110–135 (best 125): about +2.1 [+0.4, +3.8] a deal
+    against passing; 140 loses −4.1 [−7.0, −1.2] against the best", with how it is judged."""
+    p, obj = a.plateau, a.objective
+    if not a.can_bid:
+        return "plateau: passing (this hand cannot bid)"
+    n_other = len(p.comparisons) - 1
+    how = (f"the lines not told apart from the best on these deals (gain(b) − gain(best), paired deal by deal, "
+           f"simultaneous {1 - 0.05:.0%} intervals of ±{p.z:.2f} standard errors: Bonferroni over {n_other} "
+           f"comparison{'s' if n_other != 1 else ''}), or shown within {_value(p.margin, obj).lstrip('+')} of it")
+    if n_other == 0:
+        return (f"plateau: passing: no level above the opening was reached in {MIN_REACHED} or more sampled deals, "
+                "nothing to compare")
+    bids = p.bids
+    if bids:
+        span = f"bid to {bids[0]}" if len(bids) == 1 else f"bid to {bids[0]}–{bids[-1]}"
+        if p.includes_pass:
+            span = "passing or " + span
+        rec = a.recommendation.line
+        about = (f": about {_value_interval(rec.gain, obj)} a deal against passing (bid to {rec.limit})"
+                 if rec is not None and rec.limit in bids else "")
+        said = f"plateau: {span} (best on these deals: {_level_words(p.best)}){about}"
+    else:
+        said = "plateau: passing (every tested line is told apart from it)"
+    below = [c for c in p.comparisons if c.limit < (bids[0] if bids else 0) and not c.in_plateau and c.limit > 0]
+    if below:
+        c = below[-1]
+        said += f"; {c.limit} loses {_value_interval(c.diff, obj)} against the best"
+    w = p.beyond
+    if w is not None:
+        said += f"; {w.limit} loses {_value_interval(w.diff, obj)} against the best"
+    elif a.recommendation.untested_from is not None:
+        said += (f"; higher bids are untested (fewer than {MIN_REACHED} sampled auctions reached "
+                 f"{a.recommendation.untested_from} or above)")
+    elif bids and bids[-1] == max(c.limit for c in p.comparisons):
+        said += " (up to the highest tested level)"
+    if p.undecided:
+        said += "; undecided: " + ", ".join(_level_words(b) for b in p.undecided)
+    return f"{said}. [{how}]"
 
 
 def _bid_or_none(b: int | None) -> str:
@@ -170,7 +229,7 @@ def _recommendation_line(a: Advice) -> str:
     rec, obj = a.recommendation, a.objective
     p = rec.passing
     passing = f"passing at every turn: {_value_interval(p.mean, obj)} a deal"
-    who = f"{rec.player} player, all seats; {obj}, {a.samples} deals"
+    who = f"{rec.player} player, all seats; {obj}, {a.samples:,} deals"
     if not a.can_bid:
         return f"recommendation: pass (this hand cannot bid; {passing}; {who})"
     w = rec.beyond
@@ -182,23 +241,22 @@ def _recommendation_line(a: Advice) -> str:
                     f"{rec.untested_from} or any level above, too few to judge bidding on"
                     + (f" (your forced bid of {a.forced_bid} mostly wins the auction)" if a.forced_bid else "")
                     + f"; more --samples test more ({passing})")
-        what = "no level beyond the forced bid" if a.forced_bid is not None else "no level"
+        what = "no line beyond the forced bid" if a.forced_bid is not None else "no line"
         because = (f" (the first tested one, {stop})" if stop
                    else f" (no level was reached in {MIN_REACHED} or more sampled deals)")
-        return f"recommendation ({who}): {rec.action}: {what} gains over passing{because}; {passing}"
+        return (f"recommendation ({who}): {rec.action}: passing is in the plateau and {what} beats it with its 95% "
+                f"interval above 0{because}; {passing}")
     v = rec.line
-    # The decision is the line gain (bidding up to X against passing at every turn, over all deals);
-    # the step gain (bidding X where the auction reached it) is printed after it as information.
-    said = f"bid to {rec.bid}: {_value_interval(v.gain, obj)} a deal against passing"
-    if v.gain.low <= 0:
-        said += " (the interval reaches 0: the sample does not tell this line from passing)"
+    inside = v.limit in a.plateau.levels
+    why = ("the lowest level of the plateau that beats passing" if inside else
+           "of the lines that beat passing, the one of the highest gain (none of the plateau does)")
+    said = f"bid to {rec.bid}, {why}: {_value_interval(v.gain, obj)} a deal against passing"
     if w is not None:
-        said += (f"; beyond {rec.bid}, bidding further "
-                 + ("lowers" if w.gain.value < v.gain.value else "does not raise") + f" the expected result ({stop})")
+        said += f"; above the plateau, {stop}"
     elif rec.untested_from is not None:
         said += (f"; higher bids are untested (fewer than {MIN_REACHED} sampled auctions reached "
                  f"{rec.untested_from} or above)")
-    else:
+    elif rec.bid == rec.bidding_cap:
         said += " (your bidding cap)"
     return (f"recommendation ({who}): {said}. Where the auction reached {rec.bid} ({v.reached} deals), bidding it "
             f"rather than passing there: {_value_interval(v.step_gain, obj)}; {passing}")

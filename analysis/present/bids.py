@@ -22,8 +22,8 @@ if TYPE_CHECKING:
     from analysis.bids.results import BidTable, CheatRow, SeatAdvice
     from analysis.stats import Estimate
 
-__all__ = ["seat_advice_words", "cheat_sheet_lines", "bid_table_lines", "bids_section", "bidding_summary",
-           "METHOD_STYLE", "PIMC_POINTS_MIN_N", "plot_bid_make_rates", "plot_bid_methods"]
+__all__ = ["seat_advice_words", "plateau_words", "cheat_sheet_lines", "bid_table_lines", "bids_section",
+           "bidding_summary", "METHOD_STYLE", "PIMC_POINTS_MIN_N", "plot_bid_make_rates", "plot_bid_methods"]
 
 
 def _parts(e: Estimate) -> tuple[float, float, float]:
@@ -130,10 +130,11 @@ def bid_table_lines(result: BidTable) -> list[str]:
     lines.append("cheat sheet: what bidding is worth, per hand class and seat, on the table's deals "
                  f"({PLAYERS[LINE_PLAYER]}, from a zero score; result: {OBJECTIVE_WORDS[result.objective]}; "
                  f"classes of {result.min_n} deals or more). Each line \"bid up to X\" is compared with passing at "
-                 "every turn on all the class's deals; \"bid to X\": of the levels reached in "
-                 f"{MIN_REACHED} deals or more, the one whose line gains most, if it gains (no tested line above X "
-                 "gains more: higher untested when none above X was reached that often); beside it, that gain a "
-                 "deal, with its 95% interval. The make levels are risk information only:")
+                 "every turn on all the class's deals; the plateau: passing and the levels reached in "
+                 f"{MIN_REACHED} deals or more whose line cannot be told apart from the best (simultaneous 95% "
+                 "intervals, Bonferroni) or is shown within 5 points a deal of it (\"~\": not settled); \"bid to "
+                 "X\": its lowest level that beats passing (interval above 0), else pass; beside it, X's gain a deal, "
+                 "with its 95% interval. The make levels are risk information only:")
     lines += cheat_sheet_lines(result.cheat_sheet)
     if result.detail:
         lines.append(f"refined by tens and by the longest suit (classes of {result.min_n} deals or more; the line "
@@ -143,25 +144,36 @@ def bid_table_lines(result: BidTable) -> list[str]:
     return lines
 
 
+def plateau_words(s: SeatAdvice) -> str:
+    """The seat's plateau in short: "110–135", "pass–120" (passing in it too), "pass"; "~" before
+    it when it is not settled (a level neither told apart from the best nor shown close to it)."""
+    span = ("" if s.plateau_low is None else f"{s.plateau_low}" if s.plateau_low == s.plateau_high
+            else f"{s.plateau_low}–{s.plateau_high}")
+    said = ("pass" + ("–" + span if span else "")) if s.plateau_pass else span
+    return ("" if s.plateau_settled else "~") + said
+
+
 def _seat_cell(s: SeatAdvice) -> str:
-    """One seat's advice in a cheat-sheet cell: "bid to 160: +14.2 [9.0, 19.4]" (the line "bid up
-    to 160" against passing at every turn, a deal), "pass", or "forced bid, then pass"."""
+    """One seat's advice in a cheat-sheet cell: "bid to 160 (160–170): +14.2 [9.0, 19.4]" (the
+    recommended line "bid up to 160" against passing at every turn, a deal, and the plateau of the
+    lines not told apart from the best), "pass", or "forced bid, then pass"."""
+    plat = f" (plateau {plateau_words(s)})"
     if s.bid is None:
         if s.beyond is None and s.untested_from is not None:
             return f"untested ({'forced bid; ' if s.forced else ''}few auctions reached {s.untested_from})"
-        return "forced bid, then pass" if s.forced else "pass"
+        return ("forced bid, then pass" if s.forced else "pass") + plat
     more = "; higher untested" if s.beyond is None and s.untested_from is not None else ""
-    return f"bid to {s.bid}{more}: {num(*_parts(s.gain), sign=True)}"
+    return f"bid to {s.bid}{more}{plat}: {num(*_parts(s.gain), sign=True)}"
 
 
 def _risk_cell(row: CheatRow) -> str:
     return " / ".join(str(b.bid.value) if finite(b.bid.value) else "none" for b in row.risks)
 
 
-def bids_section(s: BidTable, figs: list) -> list[str]:
+def bids_section(s: BidTable, figs: list, *, provisional: bool = False) -> list[str]:
     """The report's section on bidding below its heading: the table, its plots (``figs``: file and
-    caption each), the cheat sheet and its refinements, the check against pimc and what it means at
-    the table."""
+    caption each), the cheat sheet and its refinements (``provisional``: stamped so, from a quick
+    report's sizes), the check against pimc and what it means at the table."""
     lines = [f"A bid table of {s.deals:,} random deals (seed {s.seed}). Every number in this section is from the "
              "**learned player** in all three seats (a net trained on the exact solver's values, which bids, raises, "
              "concedes, gives and plays, searching its last three tricks; see the method) unless a column says "
@@ -178,10 +190,14 @@ def bids_section(s: BidTable, figs: list) -> list[str]:
               f"the contract after it or conceding, the gifts, the cards) is the {PLAYERS['learned']}. A line's "
               f"result is {OBJECTIVE_WORDS[s.objective]}, from a zero score. Each "
               "line \"bid up to X\" is compared with passing at every turn on all the class's deals: the mean "
-              "difference is what following it gains a deal. **Bid to X**: of the levels that at least "
-              f"{MIN_REACHED} of the class's auctions reached, X is the one whose line gains most over passing (the "
-              "lowest on a tie), when it gains at all; no tested line above X gains more, so beyond X, bidding "
-              "further lowers the expected result (at best leaves it). A line's gain adds up what bidding each "
+              "difference is what following it gains a deal. **The plateau** (in brackets): of passing and the "
+              f"levels that at least {MIN_REACHED} of the class's auctions reached, those whose line cannot be told "
+              "apart from the best line on these deals (the difference from the best, paired by deal, with "
+              "simultaneous 95% intervals, Bonferroni over the lines), or is shown within 5 points a deal of it; "
+              "\"~\" when some line is neither told apart nor shown close (a larger table settles it). **Bid to "
+              "X**: the lowest level of the plateau whose line beats passing with its interval above 0 (of lines "
+              "equally good, the one that commits to least); \"pass\" only when passing is in the plateau and no "
+              "line beats it (docs/advisor.md, the settled rule). A line's gain adds up what bidding each "
               "level up to X gains where the auction reached it, weighted by how often it is reached: a level the "
               "opponents seldom "
               "leave you (they mostly raise by 10, so the odd levels) weighs little. \"Higher untested\" when "
@@ -194,6 +210,9 @@ def bids_section(s: BidTable, figs: list) -> list[str]:
                  "minimum bid, then passing. " if _forced_hand(s) else "Nobody is forced to open under these rules. ")
               + "The last column is risk information only: the "
               "highest contract the learned declarer makes at least 70% / 50% of the time, playing it.", ""]
+    if provisional:
+        lines += [f"**Provisional**: this cheat sheet is from a quick report's {s.deals:,} deals; its plateaus are "
+                  "wide and may move with a larger table (the full report's), and it is kept out of the summary.", ""]
     rows = [[r.hand_class, f"{r.n:,}", *(_seat_cell(x) for x in r.seats), _risk_cell(r)] for r in s.cheat_sheet]
     if rows:
         lines += markdown_table(["hand (7 cards)", "deals", "first hand", "second hand", "third hand",
@@ -277,8 +296,8 @@ def bidding_summary(bids: BidTable | None) -> list[str]:
         return []
     rows = {r.hand_class: r for r in bids.cheat_sheet}
     out = [f"**How much to bid** (the cheat sheet of [section 1](#bids): the learned player in every seat, "
-           f"{bids.deals:,} deals; first / second / third hand; X: the tested level whose line \"bid up to X\" "
-           "gains most over always passing, that gain with its 95% interval printed there):", ""]
+           f"{bids.deals:,} deals; first / second / third hand; X: the lowest level of the plateau of lines not "
+           "told apart from the best that beats passing, its gain with its 95% interval printed there):", ""]
     bare = [r for r in rows.values() if r.hand_class.startswith("no marriage")]
     if bare:
         forced = _forced_seat(bids)

@@ -59,8 +59,8 @@ def render_markdown(sections: dict, figures: dict, *, rules: list[str], compared
              "to read it at full size.", "",
              "Contents: " + " · ".join(f"[{title}](#{key})" for key, title in SECTIONS.items()), ""]
     body = {
-        "summary": summary_section(sections.get("strategy"), sections.get("bids")),
-        "bids": bids_section(sections["bids"], figures["bids"]),
+        "summary": summary_section(sections.get("strategy"), sections.get("bids"), quick=quick),
+        "bids": bids_section(sections["bids"], figures["bids"], provisional=quick),
         "marriages": marriages_section(sections["marriages"], figures["marriages"]),
         "barrel": barrel_section(sections["barrel"], figures["barrel"]),
         "rules": rules_section(sections["rules"], figures["rules"]),
@@ -97,10 +97,16 @@ def untrained_note(specs: list[str]) -> list[str]:
             "for those rules: its habits, not necessarily the game's.*", ""]
 
 
-def summary_section(strategy: StrategyReport | None, bids: BidTable | None = None) -> list[str]:
-    """The summary ("At a glance") below its heading: the cheat sheet in a few bullets, then the
-    strategy's findings to keep (or a line saying it was not measured)."""
-    lines = bidding_summary(bids)
+def summary_section(strategy: StrategyReport | None, bids: BidTable | None = None, *,
+                    quick: bool = False) -> list[str]:
+    """The summary ("At a glance") below its heading: the cheat sheet in a few bullets (not from a
+    quick report, whose cheat sheet is provisional: a line says so instead), then the strategy's
+    findings to keep (or a line saying it was not measured)."""
+    if quick and bids is not None and bids.cheat_sheet:
+        lines = [f"**How much to bid**: the cheat sheet of this quick report ({bids.deals:,} deals) is provisional and "
+                 "kept out of this summary: see [section 1](#bids), or the full report.", ""]
+    else:
+        lines = bidding_summary(bids)
     if strategy is None:
         return lines + ["The strategy sections were not measured for this report.", ""]
     return lines + strategy_findings(strategy) + ["", "Terms are explained in the [glossary](#glossary).", ""]

@@ -142,7 +142,8 @@ def _run_counted(n: int, work: Callable[[int, int, int, Tally], None], *, size: 
 
 
 def sample_unseen(hand: int, known: Known, n: int, seed: int) -> np.ndarray:
-    """``n`` samples (talon, left 7, right 7) of the unseen cards, chunk by chunk."""
+    """``n`` samples (talon, left 7, right 7) of the unseen cards, chunk by chunk: the first ``m``
+    of ``n`` samples are the ``m`` samples, whatever ``n``."""
     free = FULL_DECK & ~(hand | known.left | known.right | known.talon)
     out = np.zeros((n, 3), dtype=np.int64)
     deck = np.zeros(24, dtype=np.int64)
@@ -241,12 +242,15 @@ def _played(seats: tuple, hand: int, samples: np.ndarray, rules: HouseRules, met
 def contract_points(hand: int, samples: np.ndarray, rules: HouseRules, method: str, seed: int,
                     levels: list[int] | np.ndarray, *, worlds: int = ADVICE_WORLDS, threads: int | None = None,
                     hands: np.ndarray | None = None, first_chunk: int = 0,
-                    progress: Callable[[int], None] | None = None) -> np.ndarray:
+                    progress: Callable[[int], None] | None = None,
+                    stop: Callable[[int, np.ndarray], bool] | None = None) -> np.ndarray:
     """(samples, levels) the declarer's points when he plays each contract of ``levels``: a learned
     player plays each contract apart (its play aims at the contract it is given), the others play
     once for points (``played_points`` with no contract), that play answering every level. A
     contract b is made where the points reach b. ``progress`` counts samples (a learned player's
-    levels one after another: samples × levels)."""
+    levels one after another: samples × levels). ``stop(b, points)``, asked after each contract a
+    learned player plays, ends the play there when true: the columns returned are those played
+    (the weights are loaded once for all of them)."""
     levels = [int(b) for b in levels]
     if not is_learned(method):
         pts = played_points(hand, samples, rules, method, seed, worlds=worlds, threads=threads, hands=hands,
@@ -259,6 +263,8 @@ def contract_points(hand: int, samples: np.ndarray, rules: HouseRules, method: s
         step = None if progress is None else (lambda done, k=k: progress(k * n + done))
         out[:, k] = _played(seats, hand, samples, rules, method, seed, threads=threads, hands=hands,
                             first_chunk=first_chunk, contract=b, progress=step)
+        if stop is not None and stop(b, out[:, k]):
+            return out[:, :k + 1]
     return out
 
 

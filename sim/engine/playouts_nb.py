@@ -194,12 +194,24 @@ def line_samples(samples, hands7, limits, dealer, rules, codes, prm, gs, rng_sta
     concession, gifts, cards) by ``codes``; the row into ``out[i, k]``. ``gs`` holds the score
     situation, each deal settled on a copy in ``gs[N_GAME_STATE:]``. Every limit of a sample
     starts from the same generator state (``rng_start``, advanced once per sample; ``rng`` is the
-    scratch state the deals draw from), so the lines of a sample differ by seat 0's bidding only."""
+    scratch state the deals draw from), so the lines of a sample differ by seat 0's bidding only.
+
+    A "bid up to b" line that follows a lower one in ``limits`` plays the deal exactly as that one
+    when its auction never offered seat 0 a raise from above the lower limit up to b: seat 0 passed
+    at a raise above b (``choose_bid`` notes it), or never passed. Its row is then copied, not
+    played again: the same row, bit for bit, since the deal draws the same generator states."""
     hands = ws[W_HANDS, :3]
     state = gs[N_GAME_STATE:]
     saved = prm[0, H_BID_LIMIT]
     for i in range(samples.shape[0]):
+        prev = -1  # the last "bid up to" line played for this sample, and the raise its seat 0 passed at
+        passed_at = 0.0
         for k in range(limits.shape[0]):
+            row = out[i, k]
+            if limits[k] > 0.0 and prev >= 0 and limits[prev] < limits[k] < passed_at:
+                for c in range(row.shape[0]):
+                    row[c] = out[i, prev, c]
+                continue
             hands[0] = hands7[i]
             hands[1] = samples[i, 1]
             hands[2] = samples[i, 2]
@@ -208,13 +220,17 @@ def line_samples(samples, hands7, limits, dealer, rules, codes, prm, gs, rng_sta
             for j in range(rng.shape[0]):
                 rng[j] = rng_start[j]
             prm[0, H_BID_LIMIT] = limits[k]
-            row = out[i, k]
             status = play_hands3(rng, rules, codes, codes, prm, state, dealer, ws, samples[i, 0], rec, 0, plays,
                                  script, solver)
             if status == ILLEGAL:  # a bug of ours: the caller refuses the whole answer
                 row[:] = 0
                 row[LN_DECLARER] = LINE_ILLEGAL
+                prev = -1
                 continue
+            if limits[k] > 0.0:
+                prev = k
+                after = prm[0, H_BID_LIMIT]
+                passed_at = -after if after < 0.0 else np.inf
             for p in range(3):
                 row[LN_RESULT + p] = rec[0, D_RESULT + p]
                 row[LN_CHANGE + p] = rec[0, D_CHANGE + p]

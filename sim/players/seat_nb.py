@@ -128,14 +128,19 @@ def choose_bid(code, seat, hand, high_seat, min_raise, cap, gs, rules, prm, rng,
     seat tuple: a bid is asked for several times a deal, and every array passed costs the
     heuristic's deals too). A seat on an
     imposed bidding line (``H_BID_LIMIT``: the advisor's "bid up to b") raises by the least step
-    while that is at most b, whatever its player."""
+    while that is at most b, whatever its player; when it passes (a pass is final) it writes minus
+    the raise it passed at into its ``H_BID_LIMIT`` (a negative limit passes at every turn: the
+    deal goes on alike), so that ``playouts_nb.line_samples`` knows which higher lines play this
+    deal the same way: every b' below that raise."""
     if code == PLAYER_SCRIPTED:
         return next_scripted(script)
-    if min_raise > cap:
-        return 0
     limit = prm[seat, H_BID_LIMIT]
+    if min_raise > cap or (limit != 0.0 and min_raise > limit):
+        if limit > 0.0:  # passing on a "bid up to b" line: note the raise passed at (see below)
+            prm[seat, H_BID_LIMIT] = -float(min_raise)
+        return 0
     if limit != 0.0:
-        return min_raise if min_raise <= limit else 0
+        return min_raise
     if code == PLAYER_RANDOM:
         return random_bid(min_raise, cap, rules, rng)
     if code == PLAYER_LEADAGE:

@@ -60,7 +60,8 @@ def test_an_unforced_first_hand_may_pass(tmp_path):
     if data["recommendation"]["gain"] is None and data["recommendation"]["beyond"]:
         assert data["recommendation"]["action"] == "pass" and data["recommendation"]["bid"] is None
         assert res.output.strip().splitlines()[-1].startswith("recommendation (learned player, all seats; race, "
-                                                             "60 deals): pass: no level gains over passing")
+                                                             "60 deals): pass: passing is in the plateau and no line "
+                                                             "beats it")
     # Under the default rules first hand is still forced: its pass line makes the forced bid first.
     forced = advice_json(bid(WEAK, "--samples", "60", "--method", "dd", "--json"))
     assert forced["forced_bid"] == 100 and forced["lines"][0]["declares"]["p"] > 0
@@ -135,9 +136,9 @@ def test_pimc_work_reports_progress_deal_by_deal():
     calls = []
     advise(hand=HAND, samples=3, methods="pimc,dd", worlds=2, threads=1, progress=lambda *a: calls.append(a))
     stages = list(dict.fromkeys(c[0] for c in calls))
-    assert stages == ["pimc (2 worlds a decision)", "dd", "auction lines (learned player)"]
-    assert all(c[2] == 3 for c in calls) and calls[-1] == ("auction lines (learned player)", 3, 3)
-    assert ("pimc (2 worlds a decision)", 3, 3) in calls
+    assert stages == ["auction lines (learned player)", "pimc (2 worlds a decision)", "dd"]  # the lines first
+    assert all(c[2] == 3 for c in calls) and calls[-1] == ("dd", 3, 3)
+    assert ("pimc (2 worlds a decision)", 3, 3) in calls and ("auction lines (learned player)", 3, 3) in calls
     res = runner.invoke(app, ["bid", HAND, "--method", "pimc", "--samples", "2", "--worlds", "2"])
     assert res.exit_code == 0 and "pimc (2 worlds a decision)" in res.output and "2/2" in res.output
 
@@ -150,8 +151,8 @@ def test_learned_make_rates_report_progress_level_by_level():
     calls = []
     r = advise(hand=WEAK, samples=20, seed=1, threads=1, progress=lambda *a: calls.append(a))
     stages = list(dict.fromkeys(c[0] for c in calls))
-    assert stages == ["learned player: each contract played apart", "auction lines (learned player)"]
-    learned = [c for c in calls if c[0] == stages[0]]
+    assert stages == ["auction lines (learned player)", "learned player: each contract played apart"]
+    learned = [c for c in calls if c[0] == stages[1]]
     total = 20 * len(range(100, r.raise_cap + 1, 5))
     assert all(c[2] == total for c in learned) and learned[-1][1] == total
     assert [c[1] for c in learned] == sorted(c[1] for c in learned)

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from reference_bid_value import advised_bid, first_above, levels_tested
+from reference_bid_value import levels_tested, settled_twin
 from typer.testing import CliRunner
 
 from analysis.bids import advisor
 from analysis.bids.advice import ADVICE_LINE_COLUMNS, LEVEL_COLUMNS
 from analysis.bids.hand import SEATS, talon_chances
-from analysis.bids.value import MIN_REACHED
+from analysis.bids.value import MIN_REACHED, PLATEAU_ALPHA, SETTLE_MARGIN
 from analysis.deals import random_deals
 from analysis.present.advice import advice_csv, advice_lines
 from analysis.present.json_text import to_json
@@ -87,7 +87,7 @@ WEAK = "9S JS 9C JC 9D JD QH"  # no marriage, no ace: bidding cap 120
 C = {name: i for i, name in enumerate(playouts.LINE_COLUMNS)}
 
 
-def _naive_gains(hand: str, seat: str, samples: int, seed: int, objective: str = "race") -> dict[int, float]:
+def _naive_gains(hand: str, seat: str, samples: int, seed: int, objective: str = "race") -> tuple[dict, dict, dict]:
     """Each line's mean gain over passing, from the engine's rows with plain loops: the same deals
     (``sample_unseen``), the same lines and seed as ``advise``."""
     mask = parse_hand(hand)
@@ -111,7 +111,8 @@ def _naive_gains(hand: str, seat: str, samples: int, seed: int, objective: str =
         reached = [i for i in range(samples) if (rows[i, k] != rows[i, below]).any()]
         steps[limits[k]] = (len(reached), sum(result(i, k) - result(i, below) for i in reached) / len(reached)
                             if reached else math.nan)
-    return gains, steps
+    outcomes = {b: [result(i, k) for i in range(samples)] for k, b in enumerate(limits) if b != 0}
+    return gains, steps, outcomes
 
 
 @pytest.mark.parametrize("hand, seat, expected", [
@@ -130,37 +131,39 @@ def test_the_recommendation_beats_passing_by_the_numbers_printed_beside_it(hand,
     bids = [ln for ln in lines if ln["line"] == "bid to"]
     assert [ln["limit"] for ln in bids] == list(range(100, r.bidding_cap + 1, 5))
     # The engine's rows, read with plain loops, give the same gains.
-    naive, steps = _naive_gains(hand, seat, 150, 4)
+    naive, steps, outcomes = _naive_gains(hand, seat, 150, 4)
     got = {ln["limit"] if ln["line"] == "bid to" else {"pass": -1, "own": 0}[ln["line"]]: ln["gain"] for ln in lines}
     assert got == pytest.approx(naive)
     for ln in bids:
         assert ln["reached"] == steps[ln["limit"]][0]
         assert (ln["step_gain"] is None and math.isnan(steps[ln["limit"]][1])) or \
             ln["step_gain"] == pytest.approx(steps[ln["limit"]][1])
-    # The tested line that gains most over passing at every turn, if it gains (the twin decides on
-    # the advice's own gains, equal to the loops' above, so that no tie is broken by a rounding bit).
+    # The settled rule's naive twin on the same rows (plain loops): the plateau, the advice and the
+    # first tested level above them.
     printed = {ln["limit"]: (ln["reached"], ln["gain"]) for ln in bids}
     tested = levels_tested(printed, MIN_REACHED)
-    advised = advised_bid(printed, MIN_REACHED)
-    beyond = first_above(printed, MIN_REACHED, advised)
+    advised, plateau, beyond = settled_twin(outcomes, {b: steps[b][0] for b in steps}, MIN_REACHED,
+                                            SETTLE_MARGIN["race"], PLATEAU_ALPHA)
+    plat = data["plateau"]
+    assert plat["levels"] == [b for b in plateau if b > 0] and plat["includes_pass"] == (-1 in plateau)
     last = advice_lines(r)[-1]
     assert (rec["beyond"] or {}).get("limit") == beyond
     if advised is None:
-        assert rec["gain"] is None and all(g <= 0 for _, g in tested)
+        assert rec["gain"] is None and plat["includes_pass"]
+        assert all(ln["gain_low"] <= 0 for ln in bids if ln["reached"] >= MIN_REACHED)  # none beats passing
         assert rec["action"] == ("forced bid 100, then pass" if seat == "first" else "pass")
-        assert f"passing at every turn: {rec['pass_mean']:+.1f} [" in last and "gains over passing" in last
+        assert f"passing at every turn: {rec['pass_mean']:+.1f} [" in last and "beats it" in last
         if beyond is not None:
-            assert rec["beyond"]["gain"] <= 0 and f"bid to {beyond}: {rec['beyond']['gain']:+.1f} [" in last
+            assert f"bid to {beyond}: {rec['beyond']['gain']:+.1f} [" in last
     else:
-        assert rec["action"] == f"bid to {advised}" and rec["gain"] > 0
-        assert all(g <= rec["gain"] for _, g in tested)  # the highest line gain of the tested lines
+        assert rec["action"] == f"bid to {advised}" and rec["gain_low"] > 0
+        assert any(b == advised for b, _ in tested)
         assert rec["gain"] == pytest.approx(naive[advised]) and rec["reached"] == steps[advised][0]
-        assert (f"bid to {advised}: {rec['gain']:+.1f} [{rec['gain_low']:+.1f}, {rec['gain_high']:+.1f}] a deal "
-                "against passing") in last
+        assert (f"bid to {advised}, the lowest level of the plateau that beats passing: {rec['gain']:+.1f} "
+                f"[{rec['gain_low']:+.1f}, {rec['gain_high']:+.1f}] a deal against passing") in last \
+            or advised not in plateau
         if beyond is not None:
-            assert rec["beyond"]["gain"] <= rec["gain"]
-            assert f"beyond {advised}, bidding further " in last
-            assert f"(bid to {beyond}: {rec['beyond']['gain']:+.1f} [" in last
+            assert f"above the plateau, bid to {beyond}: {rec['beyond']['gain']:+.1f} [" in last
     if expected is not None:
         assert rec["action"].startswith(expected), rec
     text = advice_lines(r)
@@ -365,7 +368,12 @@ def test_cli_json_shape():
     assert {"hand", "seat", "rules", "samples", "seed", "version", "objective", "objective_means", "line_player",
             "line_players", "known", "situation", "min_bid", "forced_bid", "can_bid", "bidding_cap", "raise_cap",
             "recommendation", "lines", "methods", "method_samples", "method_players", "worlds", "contracts",
-            "played_to", "risk", "risk_levels", "talon"} == set(data)
+            "played_to", "risk", "risk_levels", "talon", "sampling", "samples_cap", "make_samples",
+            "plateau"} == set(data)
+    assert data["sampling"] == "fixed" and data["samples"] == data["make_samples"] == 40
+    assert {"low", "high", "levels", "includes_pass", "best", "settled", "undecided", "margin", "z", "alpha",
+            "beyond", "comparisons", "gain", "gain_low", "gain_high", "best_gain", "best_gain_low",
+            "best_gain_high"} == set(data["plateau"])
     assert data["methods"] == ["learned"] and data["line_player"] == "learned" and data["objective"] == "race"
     assert all(set(ln) == LINE_KEYS for ln in data["lines"])
     assert set(data["lines"][2]["declares"]) == {"p", "low", "high"}
@@ -377,6 +385,25 @@ def test_cli_json_shape():
                                            "high", "pass_mean", "pass_low", "pass_high", "beyond", "untested_from"}
     assert set(data["risk_levels"]["learned"]) == {"made_at_least", "bid_at_risk", "bid_at_half"}
     assert data["contracts"][0]["contract"] == 100 and "p_make" in data["contracts"][0]
+
+
+def test_sampling_until_settled_is_the_fixed_size_it_stopped_at_whatever_the_threads():
+    """Without --samples the lines are played in batches until the plateau is settled: the answer
+    is the one --samples gives at the size it stopped at, byte for byte, on one thread or two."""
+    one = advisor.advise(hand=WEAK, seat="second", seed=3, methods="heuristic", threads=1)
+    two = advisor.advise(hand=WEAK, seat="second", seed=3, methods="heuristic", threads=2)
+    assert to_json(one) == to_json(two)
+    assert one.sampling in ("settled", "cap") and one.samples % advisor.BATCH == 0
+    assert one.samples <= advisor.SAMPLES_CAP and one.samples_cap == advisor.SAMPLES_CAP
+    assert one.make_samples == advisor.MAKE_SAMPLES
+    fixed = advisor.advise(hand=WEAK, seat="second", seed=3, methods="heuristic", threads=1, samples=one.samples,
+                           make_samples=one.make_samples)
+    assert fixed.sampling == "fixed"
+    a, b = json.loads(to_json(one)), json.loads(to_json(fixed))
+    for key in ("lines", "plateau", "recommendation", "contracts"):
+        assert a[key] == b[key], key
+    if one.sampling == "settled":
+        assert one.plateau.settled and "settled after" in "\n".join(advice_lines(one))
 
 
 def test_json_is_strict_json_even_for_one_sample():

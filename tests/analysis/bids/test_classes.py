@@ -7,7 +7,7 @@ import math
 import numpy as np
 import polars as pl
 import pytest
-from reference_bid_value import advised_bid, first_above, levels_tested
+from reference_bid_value import levels_tested, settled_twin
 
 from analysis.bids.classes import (
     GROUPINGS,
@@ -23,7 +23,7 @@ from analysis.bids.classes import (
 from analysis.bids.parts import LINE_FIELDS, line_limits
 from analysis.bids.results import METHOD_GROUPS, METHODS
 from analysis.bids.table import build_bid_tables, read_metadata
-from analysis.bids.value import MIN_REACHED
+from analysis.bids.value import MIN_REACHED, PLATEAU_ALPHA, SETTLE_MARGIN
 
 
 def test_make_rates_fall_with_the_contract(table):
@@ -121,10 +121,10 @@ def table1500(tmp_path_factory):
 
 @pytest.mark.parametrize("objective", ["race", "own"])
 def test_every_advice_beats_passing_by_the_numbers_printed_beside_it(table1500, objective):
-    """Recomputed by plain loops over the stored rows: for each class and seat, the advised bid is
-    the tested level whose line gains most over always passing (the naive twin's), its printed gain
-    is that line's, above 0, inside its interval and the highest of the tested lines, the beyond
-    line's printed gain is at most it; "pass" means no tested line gains."""
+    """Recomputed by plain loops over the stored rows: for each class and seat, the plateau and the
+    advised bid are the settled rule's naive twin's (tests/reference_bid_value.py), the printed gain
+    is the advised line's, its interval above 0; "pass" only where passing is in the plateau and no
+    tested line beats passing with its interval above 0."""
     path = table1500
     result = summarize_bid_table(path, min_n=MIN_REACHED, objective=objective)
     assert result.cheat_sheet and result.detail and result.objective == objective
@@ -159,16 +159,21 @@ def test_every_advice_beats_passing_by_the_numbers_printed_beside_it(table1500, 
             # not broken by the last bit of a sum taken in another order.
             gains = {v.limit: (gains[v.limit][0], v.gain.value) for v in s.lines[1:]}
             tested = levels_tested(gains, MIN_REACHED)
-            assert s.bid == advised_bid(gains, MIN_REACHED)
-            assert s.beyond == first_above(gains, MIN_REACHED, s.bid)
-            if s.beyond is not None:  # the beyond line gains no more than X's (than passing)
+            outcomes = {limits[k]: [value(d, k) for d in deals] for k in range(len(limits))}
+            bid, plateau, beyond = settled_twin(outcomes, {b: steps[b][0] for b in limits[1:]}, MIN_REACHED,
+                                                SETTLE_MARGIN[objective], PLATEAU_ALPHA)
+            assert s.bid == bid and s.beyond == beyond
+            assert (s.plateau_pass, s.plateau_low, s.plateau_high) == (
+                -1 in plateau, min((b for b in plateau if b > 0), default=None), max(plateau) if max(plateau) > 0
+                else None)
+            if s.beyond is not None:
                 assert s.beyond_gain == pytest.approx(gains[s.beyond][1])
-                assert s.beyond_gain <= (s.gain.value if s.bid is not None else 0)
-            if s.bid is None:
-                assert math.isnan(s.gain.value) and all(g <= 0 for _, g in tested)
+            if s.bid is None:  # pass only where no tested line beats passing with its interval above 0
+                assert math.isnan(s.gain.value) and s.plateau_pass
+                assert all(v.gain.low <= 0 for v in s.lines[1:] if v.tested)
             else:
                 advised += 1
                 assert (s.reached, s.gain.value) == (steps[s.bid][0], pytest.approx(gains[s.bid][1]))
-                assert s.gain.value > 0 and s.gain.low <= s.gain.value <= s.gain.high
-                assert all(g <= s.gain.value + 1e-9 for _, g in tested)  # the highest line gain of the tested lines
+                assert s.gain.low > 0 and s.gain.low <= s.gain.value <= s.gain.high
+                assert any(b == s.bid for b, _ in tested)
     assert advised  # some class is worth bidding in some seat

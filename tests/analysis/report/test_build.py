@@ -139,21 +139,27 @@ def test_numbers_equal_the_json_commands(made):
         row = next(ln for ln in section.splitlines() if ln.startswith(f"| {r['hand_class']} |"))
         assert row.startswith(f"| {r['hand_class']} | {r['n']:,} | ")
         for s in r["seats"]:
-            # Each advice as printed, with the gain over passing it rests on: the highest line gain of
-            # the tested lines, above 0; the beyond line gains no more.
+            # Each advice as printed (the settled rule: the plateau's lowest level that beats passing),
+            # with the gain over passing it rests on, its interval above 0, and its plateau; "pass"
+            # only where no tested line beats passing.
             untested = s["beyond"] is None and s["untested_from"] is not None
-            tested = {ln["limit"]: ln["gain"] for ln in s["lines"] if ln["limit"] > 0 and ln["reached"] >= MIN_REACHED}
-            assert all(g <= (s["gain"] if s["bid"] is not None else 0) for g in tested.values())
+            tested = {ln["limit"]: ln for ln in s["lines"] if ln["limit"] > 0 and ln["reached"] >= MIN_REACHED}
             if s["beyond"] is not None:
-                assert s["beyond_gain"] == tested[s["beyond"]]
+                assert s["beyond_gain"] == tested[s["beyond"]]["gain"]
+            span = ("" if s["plateau_low"] is None else f"{s['plateau_low']}" if s["plateau_low"] == s["plateau_high"]
+                    else f"{s['plateau_low']}–{s['plateau_high']}")
+            plat = ("" if s["plateau_settled"] else "~") + (("pass" + ("–" + span if span else ""))
+                                                             if s["plateau_pass"] else span)
             if s["bid"] is None and untested:
                 assert f"few auctions reached {s['untested_from']})" in row
             elif s["bid"] is None:
-                assert ("forced bid, then pass" if s["forced"] else "| pass") in row
+                assert all(ln["gain_low"] <= 0 for ln in tested.values())
+                assert ("forced bid, then pass" if s["forced"] else "| pass") + f" (plateau {plat})" in row
             else:
-                assert s["gain"] > 0
+                assert s["gain_low"] > 0 and s["bid"] in tested
                 more = "; higher untested" if untested else ""
-                assert f"bid to {s['bid']}{more}: {num(s['gain'], s['gain_low'], s['gain_high'], sign=True)}" in row
+                assert (f"bid to {s['bid']}{more} (plateau {plat}): "
+                        f"{num(s['gain'], s['gain_low'], s['gain_high'], sign=True)}") in row
     for r in bids["comparison"]:
         assert (f"| {r['contract']} | {r['n']:,} | {pct(*r['learned'])} | {pct(*r['pimc'])} | "
                 f"{num(*(None if x is None else 100 * x for x in r['diff']), sign=True)} |") in section
@@ -205,6 +211,9 @@ def test_numbers_equal_the_json_commands(made):
         assert f"| {place} | {pct(e['value'], e['low'], e['high'])} |" in section
     summary = _section_text(md, "summary")
     assert "learned player at every seat" in summary and summary.count("\n- **") >= 5
+    # a quick report's cheat sheet is provisional: stamped so in its section, kept out of the summary
+    assert "provisional and kept out of this summary" in summary and "bid to" not in summary
+    assert "**Provisional**" in _section_text(md, "bids")
     glossary = _section_text(md, "glossary")
     for term in ("Declarer", "Talon", "Marriage", "Barrel", "Bolt", "Dump truck", "Raise", "Concede",
                  "First, second, third hand", "Race objective"):
