@@ -241,17 +241,19 @@ def _win_table(rules: str, line_player: str, win_table: Path | None, win_games: 
     built there with a progress bar when the advice first needs it."""
     from contextlib import closing
 
-    from analysis.bids.advisor import LINE_PLAYERS
+    from analysis.bids.advisor import LINE_PLAYERS, TABLE_PLAYER
     from analysis.win_chances import HOLDOUT_EVERY, SHIPPED_GAMES, shipped_table, win_table_for_bid
     from sim.runs.progress import StageBars
 
     if win_games is not None and win_games < 2 * HOLDOUT_EVERY:
         _fail(f"--win-games must be {2 * HOLDOUT_EVERY} or more (a fifth of the games is held out to validate the "
               f"table), not {win_games}")
+    line_player = line_player.strip().lower()
+    line_player = TABLE_PLAYER.get(line_player, line_player)  # whose games the table of win chances comes from
     shipped = None
-    if win_table is None and line_player.strip().lower() in LINE_PLAYERS:  # else advise refuses the player
+    if win_table is None and line_player in LINE_PLAYERS:  # else advise refuses the player
         try:
-            shipped = shipped_table(rules, line_player.strip().lower())
+            shipped = shipped_table(rules, line_player)
         except _user_errors() as exc:
             _refuse(exc)
     if shipped is not None and win_games in (None, shipped.games):
@@ -299,8 +301,10 @@ def bid(
     win_games: Annotated[int | None, typer.Option(
         help="with the win objective: whole games the win-chance table learns from (built once, then reused) "
              "\\[default: 20,000]")] = None,
-    line_player: Annotated[str, typer.Option(
-        help="who plays every decision of the bidding lines but your bids: learned or heuristic")] = "learned",
+    line_player: Annotated[str | None, typer.Option(
+        help="who plays every decision of the bidding lines but your bids: learned, heuristic or learned-win "
+             "(the learned player reading the score) \\[default: learned-win with the win objective where the "
+             "rules have its table, else learned]")] = None,
     method: Annotated[str, typer.Option(
         help="make-rate methods (information): learned, dd, heuristic, pimc, or several comma-separated")]
     = "learned",
@@ -354,6 +358,13 @@ def bid(
                                       left_on_barrel=left_on_barrel, right_score=right_score,
                                       right_on_barrel=right_on_barrel)
         objective_reason = SCORE_GIVEN if objective == "win" else None
+    if line_player is None:
+        from analysis.bids.advisor import default_line_player
+
+        try:
+            line_player = default_line_player(objective, rules)
+        except _user_errors() as exc:
+            _refuse(exc)
     if objective.strip().lower() == "win":
         win_chance, win_source = _win_table(rules, line_player, win_table, win_games, progress)
     try:

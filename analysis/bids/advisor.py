@@ -9,7 +9,8 @@ known to lie somewhere kept there) and answers on the same sampled deals (docs/a
   "bid up to b" for every legal bid b (``sim.game.bids_nb.bid_values``) from the least bid to the
   hand's bidding cap. Everything else in the deal
   (the others' bids, the talon, raising the contract after it or conceding, the gifts, the cards)
-  is played by one player for every seat (``line_player``: the learned player by default). Each
+  is played by one player for every seat (``line_player``: the learned player by default; with
+  the win objective the score-aware learned player, ``default_line_player``). Each
   line's result under the objective (``analysis.bids.value``: ``race``, your score change minus the
   opponents' mean; ``own``, your score change; ``win``, your chance of winning) is compared with
   the pass line on the same deals (its gain: the expected result of bidding up to that level
@@ -103,14 +104,23 @@ from sim.game.bids_nb import bid_values
 from sim.game.cards import CardError, format_hand, parse_hand
 from sim.game.rules import HouseRules, load_rules
 from sim.parallel import check_thread_count
+from sim.players.learned.win_table import WinTableError, win_table_for
 from sim.players.params import MAX_PIMC_WORLDS
 from sim.runs.progress import Progress
 
 __all__ = ["METHODS", "LINE_PLAYERS", "DEFAULT_PIMC_SAMPLES", "MAX_SAMPLES", "SCORE_GIVEN", "BATCH", "SAMPLES_CAP",
-           "MAKE_SAMPLES", "Settling", "settle_lines", "parse_methods", "default_objective", "advise"]
+           "MAKE_SAMPLES", "SCORE_AWARE", "TABLE_PLAYER", "Settling", "settle_lines", "parse_methods",
+           "default_objective", "default_line_player", "advise"]
 
 METHODS = ("learned", "dd", "heuristic", "pimc")  # the make-rate methods; the default is learned
-LINE_PLAYERS = ("learned", "heuristic")  # who plays the auction lines (every seat but your bidding)
+# Who plays the auction lines (every seat but your bidding). learned-win is the learned player whose
+# bids, final contract and concession read the score (docs/learned.md), the default with the win
+# objective where the rules have its table (default_line_player).
+LINE_PLAYERS = ("learned", "heuristic", "learned-win")
+SCORE_AWARE = "learned-win"
+# The player whose games a line player's table of win chances comes from: learned-win's own decisions
+# read the learned player's table, so its advice is valued by that table too.
+TABLE_PLAYER = {SCORE_AWARE: "learned"}
 DEFAULT_PIMC_SAMPLES = 100
 MAX_SAMPLES = 5_000_000  # sampled deals: a few arrays of 24 bytes each stay within a few hundred MiB
 SCORE_GIVEN = "a score was given"  # why the objective is win when none is given (default_objective)
@@ -272,6 +282,20 @@ def default_objective(*, score: int | None = None, on_barrel: bool = False, left
     return "win" if given else "race"
 
 
+def default_line_player(objective: str, rules: str | HouseRules | None) -> str:
+    """The line player ``thousand bid`` takes when none is given: with the win objective the
+    score-aware learned player (``SCORE_AWARE``), whose bids after yours, final contract and
+    concession weigh the score as yours are judged, where the rules have its table of win chances;
+    else the learned player."""
+    if objective.strip().lower() != "win":
+        return "learned"
+    try:
+        win_table_for(load_rules(rules))
+    except WinTableError:
+        return "learned"
+    return SCORE_AWARE
+
+
 def _check_objective(objective: str, win_chance: WinChance | None) -> str:
     objective = objective.strip().lower()
     if objective not in OBJECTIVES:
@@ -297,8 +321,9 @@ def advise(*, hand: str | int, rules: str | HouseRules | None = None, samples: i
     own or win (win needs ``win_chance``, seat 0's chance of winning from the three scores after the
     deal; ``win_source`` says in words which table it is; ``default_objective`` is the command's
     choice when none is given, and ``objective_reason`` says why in the advice, None when the
-    objective was asked for); ``line_player`` learned or
-    heuristic; ``worlds`` None is ADVICE_WORLDS; a score None is 0 (the barrel's on the barrel);
+    objective was asked for); ``line_player`` learned, heuristic or learned-win (the
+    score-aware learned player; ``default_line_player`` is the command's choice when none is
+    given); ``worlds`` None is ADVICE_WORLDS; a score None is 0 (the barrel's on the barrel);
     ``progress`` is told what is computed as it goes. Bad input raises ``AdvisorError`` or ``CardError``
     (an argument of the wrong type ``InputError``, ``sim.arguments``; a ``HouseRules`` is validated
     as a file's rules are)."""

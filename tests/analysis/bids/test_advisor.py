@@ -530,6 +530,15 @@ def test_default_objective_is_win_with_a_score_and_race_from_a_zero_score():
         assert advisor.default_objective(**given) == "win", given
 
 
+def test_the_default_line_player_reads_the_score_with_the_win_objective_where_it_has_a_table():
+    assert advisor.default_line_player("race", "classic") == "learned"
+    assert advisor.default_line_player("own", "online") == "learned"
+    for rules in ("classic", "online"):
+        assert advisor.default_line_player("win", rules) == advisor.SCORE_AWARE
+    assert advisor.default_line_player("win", "short") == "learned"  # no learned-win table for it
+    assert advisor.TABLE_PLAYER[advisor.SCORE_AWARE] == "learned"
+
+
 def test_cli_with_a_score_takes_the_win_objective_from_the_shipped_table(tmp_path, monkeypatch):
     """A score given and no --objective: the win objective, said so, from the table shipped for the
     classic rules and the learned player (nothing built: no out/ folder appears); from a zero score race,
@@ -547,10 +556,14 @@ def test_cli_with_a_score_takes_the_win_objective_from_the_shipped_table(tmp_pat
     assert not (tmp_path / "out").exists()
     data = _json_of(runner.invoke(app, [*base, "--score", "435", "--json"]))
     assert data["objective"] == "win" and data["objective_reason"] == advisor.SCORE_GIVEN
+    assert data["line_player"] == advisor.SCORE_AWARE  # the lines read the score as they are judged
     assert 0 <= data["recommendation"]["pass_mean"] <= 1
     for extra in ([], ["--score", "435", "--objective", "race"]):
         data = _json_of(runner.invoke(app, [*base, *extra, "--json"]))
         assert data["objective"] == "race" and "objective_reason" not in data and "win_source" not in data, extra
+        assert data["line_player"] == "learned"
+    data = _json_of(runner.invoke(app, [*base, "--score", "435", "--line-player", "learned", "--json"]))
+    assert data["objective"] == "win" and data["line_player"] == "learned"  # asked for: taken
     assert "objective:" not in runner.invoke(app, base).stdout
 
 
