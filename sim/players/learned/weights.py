@@ -46,8 +46,8 @@ from sim.players.learned.layout import (
 
 __all__ = [
     "WEIGHTS_FORMAT", "WEIGHTS_DIR", "DEFAULT_WEIGHTS", "ARRAYS", "BIDDING_ARRAYS", "WeightsError", "shapes_of",
-    "bidding_shapes_of", "has_bidding", "pack", "manifest_path", "save_weights", "load_weights", "weights_identity",
-    "weights_matrix",
+    "bidding_shapes_of", "has_bidding", "pack", "manifest_path", "write_manifest", "save_weights", "load_weights",
+    "weights_identity", "weights_matrix",
 ]
 
 WEIGHTS_FORMAT = 1
@@ -100,6 +100,14 @@ def manifest_path(npz: Path) -> Path:
     return npz.with_suffix(".json")
 
 
+def write_manifest(path: Path, meta: dict) -> None:
+    """Write the JSON manifest ``meta`` to ``path`` through a temporary name (never half written),
+    keys sorted, as every shipped file's manifest (weights, win tables) is."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
 def save_weights(npz: str | Path, arrays: dict[str, np.ndarray], manifest: dict) -> str:
     """Write ``npz`` and its manifest (each to a temporary name, then renamed: never a partial
     file); the manifest gains format, feature version, sizes and the npz's SHA-256, returned. A
@@ -121,10 +129,7 @@ def save_weights(npz: str | Path, arrays: dict[str, np.ndarray], manifest: dict)
             **manifest, "npz_sha256": sha}
     if has_bidding(arrays):
         meta["bidding"] = {**manifest["bidding"], "hidden": [arrays["b_W1"].shape[1], arrays["c_W1"].shape[1]]}
-    mpath = manifest_path(npz)
-    tmp_json = mpath.with_name(mpath.name + ".tmp")
-    tmp_json.write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    os.replace(tmp_json, mpath)
+    write_manifest(manifest_path(npz), meta)
     return sha
 
 

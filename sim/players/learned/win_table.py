@@ -32,7 +32,7 @@ from sim.players.learned.layout import (
     WN_WIDTH,
     win_size,
 )
-from sim.players.learned.weights import WEIGHTS_DIR
+from sim.players.learned.weights import WEIGHTS_DIR, write_manifest
 
 __all__ = ["WIN_TABLES_DIR", "WIN_TABLE_FORMAT", "WinTableError", "win_block", "save_win_table", "load_win_table",
            "win_table_for", "shipped_win_tables"]
@@ -77,10 +77,7 @@ def save_win_table(npz: str | Path, chances: np.ndarray, grid: tuple[int, ...] |
     os.replace(tmp, npz)
     meta = {"format": WIN_TABLE_FORMAT, "rules": rules.to_dict(), "states": int(block[WN_STATES]), **made,
             "npz_sha256": sha}
-    mpath = npz.with_suffix(".json")
-    tmp_json = mpath.with_name(mpath.name + ".tmp")
-    tmp_json.write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    os.replace(tmp_json, mpath)
+    write_manifest(npz.with_suffix(".json"), meta)
     return sha
 
 
