@@ -234,6 +234,27 @@ class _TableOnFirstUse:
         return self.table.chance(own, left, right)
 
 
+class _AnnouncedOnFirstUse:
+    """The advice's progress: says first, once, that the kernels are loaded (or compiled, on a cold
+    cache), when the advice first reports progress, which is after ``advise`` has checked the whole
+    question (a refused question prints its one line only) and before the first kernel has finished
+    (the playouts report while they wait); then passes each report to the bars, if any."""
+
+    def __init__(self, bars) -> None:
+        self.bars, self.said = bars, False
+
+    def __call__(self, *report) -> None:
+        if not self.said:
+            from sim.numba_config import is_cached
+
+            self.said = True
+            typer.echo("loading the compiled kernels..." if is_cached("playouts_nb", "line_samples") else
+                       "compiling the kernels the advisor plays (the first run of this version on this machine: a "
+                       "few minutes on two cores, then cached)...", err=True)
+        if self.bars is not None:
+            self.bars(*report)
+
+
 def _win_table(rules: str, line_player: str, win_table: Path | None, win_games: int | None, progress: bool):
     """(chance, source in words) of ``thousand bid``'s win objective: the table shipped for the rules
     and the line player's weights (``analysis.win_chances.shipped_table``) unless another folder or
@@ -345,11 +366,6 @@ def bid(
     _at_least("--threads", threads)
     _thread_count("--threads", threads)
     bars = StageBars()
-    from sim.numba_config import is_cached
-
-    typer.echo("loading the compiled kernels..." if is_cached("playouts_nb", "line_samples") else
-               "compiling the kernels the advisor plays (the first run of this version on this machine: a few "
-               "minutes on two cores, then cached)...", err=True)
     win_chance = win_source = objective_reason = None
     if objective is None:
         from analysis.bids.advisor import SCORE_GIVEN, default_objective
@@ -375,7 +391,8 @@ def bid(
                         left=left, right=right, talon=talon,
                         score=score, on_barrel=on_barrel, left_score=left_score, left_on_barrel=left_on_barrel,
                         right_score=right_score, right_on_barrel=right_on_barrel, pimc_samples=pimc_samples,
-                        worlds=worlds, threads=threads or None, progress=bars if progress else None)
+                        worlds=worlds, threads=threads or None,
+                        progress=_AnnouncedOnFirstUse(bars if progress else None))
     except KeyboardInterrupt:  # nothing was printed: the advice is printed whole at the end
         if progress:
             bars.close()
