@@ -33,15 +33,20 @@ def _exact(p: Fraction) -> str:
     return f"{p.numerator}/{p.denominator} = {float(p):.1%}"
 
 
-def _value(x: float | None, objective: str) -> str:
-    """A line's mean or gain under ``objective``: points, or for ``win`` a chance in percent."""
+def _value(x: float | None, objective: str, mean: bool = False) -> str:
+    """A line's mean or gain under ``objective``: points, or for ``win`` a chance in percent. A gain
+    carries its sign; so does a mean of points (a score change), not a mean chance of winning
+    (``mean``), which is never below 0."""
     if x is None or x != x:
         return "-"
-    return f"{100 * x:+.1f}%" if objective == "win" else f"{x:+.1f}"
+    if objective == "win":
+        return f"{100 * x:.1f}%" if mean else f"{100 * x:+.1f}%"
+    return f"{x:+.1f}"
 
 
-def _value_interval(e: Estimate, objective: str) -> str:
-    return f"{_value(e.value, objective)} [{_value(e.low, objective)}, {_value(e.high, objective)}]"
+def _value_interval(e: Estimate, objective: str, mean: bool = False) -> str:
+    return (f"{_value(e.value, objective, mean)} [{_value(e.low, objective, mean)}, "
+            f"{_value(e.high, objective, mean)}]")
 
 
 def _share(x: float) -> str:
@@ -109,7 +114,7 @@ def advice_lines(advice: Advice) -> list[str]:
         gain = "baseline" if row.kind == "pass" else _value_interval(v.gain, obj)
         step = "" if row.kind in ("pass", "own") else _value_interval(v.step_gain, obj)
         contract = "-" if v.contract != v.contract else f"{v.contract:.1f}"
-        result = _value_interval(v.mean, obj)
+        result = _value_interval(v.mean, obj, mean=True)
         out.append(f"  {_line_label(a, row):<24}{_share(v.declares.value):>8}{contract:>9}{_share(v.raised.value):>8}"
                    f"{_share(v.made.value):>8}{_share(v.conceded.value):>9}  {result:<24}{gain:<24}"
                    f"{step:<26}{'' if row.differs is None else row.differs:>7}")
@@ -228,7 +233,8 @@ def _bid_or_none(b: int | None) -> str:
 def _recommendation_line(a: Advice) -> str:
     rec, obj = a.recommendation, a.objective
     p = rec.passing
-    passing = f"passing at every turn: {_value_interval(p.mean, obj)} a deal"
+    passing = (f"passing at every turn: {_value_interval(p.mean, obj, mean=True)}"
+               + (" chance of winning the game after the deal" if obj == "win" else " a deal"))
     who = f"{rec.player} player, all seats; {obj}, {a.samples:,} deals"
     if not a.can_bid:
         return f"recommendation: pass (this hand cannot bid; {passing}; {who})"

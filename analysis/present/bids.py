@@ -231,7 +231,11 @@ def bids_section(s: BidTable, figs: list, *, provisional: bool = False) -> list[
                   "seats (make-rate with its 95% interval; the learned player plays each contract as that contract, "
                   f"the others once for points). \"learned − pimc\" is paired by deal; the {s.comparison[-1].contract} "
                   "row is the share of those contracts made, its interval clustered by deal (a deal's contracts are "
-                  "not independent trials); p-values are Holm-corrected over the rows.", ""]
+                  "not independent trials); p-values are Holm-corrected over the rows. *Player, not game:* the two "
+                  "sides are not played alike: the learned player knows each contract and plays for it (a deal is "
+                  "played once a contract), pimc plays every deal once for the most points whatever the contract. "
+                  "A difference is therefore partly that asymmetry of the check, not only the players' strength, "
+                  "and neither column is the hand's own chance.", ""]
         lines += markdown_table(["contract", "deals", "learned (all seats)", "pimc (all seats)",
                                  "learned − pimc (percentage points)", "Holm p", "heuristic (all seats)",
                                  "double dummy"],

@@ -554,6 +554,9 @@ def test_cli_with_a_score_takes_the_win_objective_from_the_shipped_table(tmp_pat
             "and --objective own for your score change") in res.stdout
     assert "objective win: the shipped table of win chances (20,000 whole games of the learned player" in res.stdout
     assert not (tmp_path / "out").exists()
+    # A chance of winning is printed without a sign (a gain keeps its sign)
+    passing = res.stdout[res.stdout.index("passing at every turn: "):]
+    assert passing[len("passing at every turn: ")].isdigit() and "chance of winning the game after the deal" in passing
     data = _json_of(runner.invoke(app, [*base, "--score", "435", "--json"]))
     assert data["objective"] == "win" and data["objective_reason"] == advisor.SCORE_GIVEN
     assert data["line_player"] == advisor.SCORE_AWARE  # the lines read the score as they are judged
