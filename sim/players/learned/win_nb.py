@@ -28,9 +28,8 @@ modelled. The dark game is decided as the learned player decides it.
 import numpy as np
 
 from sim.game import rules_layout as R
-from sim.game.amounts import THIRD_CONCESSION_PENALTY
 from sim.game.bids_nb import next_raise
-from sim.game.play_nb import barrel_need, concession_gain
+from sim.game.play_nb import barrel_need, concession_gain, concession_loss
 from sim.game.state_layout import G_ATTEMPTS, G_BOLTS, G_CONCESSIONS, G_FALLS, G_ON_BARREL, G_QUIET, G_SCORE
 from sim.numba_config import jit_hot
 from sim.players.heuristic_nb import barrel_raise
@@ -318,9 +317,7 @@ def learned_win_contract(seat, hand, contract, cap, can_concede, deal_value, gs,
             best, best_value = c, v
         c = next_raise(c, step, rules)
     if can_concede:
-        loss = 0 if rules[R.CONCEDE_NO_DEDUCTION] else contract
-        if rules[R.CONCEDE_THIRD_PENALTY] and (gs[G_CONCESSIONS + seat] + 1) % 3 == 0:
-            loss += THIRD_CONCESSION_PENALTY
+        loss = concession_loss(contract, gs[G_CONCESSIONS + seat] + 1, rules)
         gain = np.float64(concession_gain(contract, rules))
         if chance_after(seat, gs, rules, w, off, True, False, contract, -loss, gain) > best_value:
             return -1
