@@ -46,7 +46,6 @@ from analysis.stats import (
     Estimate,
     PairedRatioSums,
     RatioOfSums,
-    clustered_share_interval,
     estimate_field,
     holm,
     stored_row,
@@ -201,28 +200,24 @@ ATTEMPTS_TESTED = (1, 2, 3)  # the attempts whose chances are tested pairwise (H
 
 
 class _Tally:
-    """A share's counts summed over games, kept as running sums (``RatioOfSums``) for its interval
-    clustered by game, so memory does not grow with the games."""
+    """A share's counts summed over games, kept as running sums (``RatioOfSums``: successes and
+    trials a game) for its interval clustered by game, so memory does not grow with the games."""
 
     def __init__(self):
-        self.k = self.n = self.games = 0
         self.ratio = RatioOfSums()
 
     def add(self, k: np.ndarray, n: np.ndarray) -> None:
-        """Add games whose trials number ``n`` (one entry a game) with ``k`` successes."""
+        """Add games whose trials number ``n`` (one entry a game) with ``k`` successes; a game with
+        no trial is no cluster of this share."""
         keep = np.asarray(n) > 0
-        k, n = np.asarray(k, dtype=np.float64)[keep], np.asarray(n, dtype=np.float64)[keep]
-        self.k += int(k.sum())
-        self.n += int(n.sum())
-        self.games += int(keep.sum())
-        self.ratio.add(k, n)
+        self.ratio.add(np.asarray(k, dtype=np.float64)[keep], np.asarray(n, dtype=np.float64)[keep])
 
     def share(self) -> Share:
-        if not self.n:
+        k, n = round(self.ratio.sn), round(self.ratio.sd)  # sums of whole counts
+        if not n:
             return Share(k=0, n=0, rate=Estimate.none(n=0, clusters=0))
-        p = self.k / self.n
-        lo, hi = clustered_share_interval(p, self.ratio.interval()["se"], self.n)
-        return Share(k=self.k, n=self.n, rate=Estimate(p, lo, hi, n=self.n, clusters=self.games))
+        lo, hi = self.ratio.share_interval()
+        return Share(k=k, n=n, rate=Estimate(k / n, lo, hi, n=n, clusters=self.ratio.n))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -274,6 +269,11 @@ class BarrelSummary:
     win_from_score: dict[int, Share]
     attempt_tests: tuple[AttemptTest, ...] = ()
     durations: dict[tuple[int, bool], Share] = dataclasses.field(default_factory=dict)
+
+    @property
+    def win_curve(self) -> dict[int, Share]:
+        """The classes of ``win_from_score`` shown: those of ``MIN_GAMES`` games or more."""
+        return {c: v for c, v in self.win_from_score.items() if (v.rate.clusters or 0) >= MIN_GAMES}
 
     def lasted(self, attempts: int, *, or_more: bool = False) -> Share:
         """The share of the episodes that lasted ``attempts`` attempts (or more, with ``or_more``),

@@ -184,6 +184,12 @@ class RatioOfSums:
             return {"mean": r, "ci_low": math.nan, "ci_high": math.nan, "se": se, "n": n}
         return {"mean": r, "ci_low": r - z * se, "ci_high": r + z * se, "se": se, "n": n}
 
+    def share_interval(self, z: float = Z95) -> tuple[float, float]:
+        """The ratio read as a share of the denominators' trials (successes over trials, a cluster
+        each): ``clustered_share_interval`` over its clusters, NaN from fewer than two."""
+        r = self.interval(z)
+        return clustered_share_interval(r["mean"], r["se"], self.sd, z)
+
 
 class PairedRatioSums:
     """The difference R_X - R_A of two ratios of sums over the same clusters (paired by game),

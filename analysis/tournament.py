@@ -537,7 +537,7 @@ def _player_rows(plan: _Plan, sums: _Sums) -> tuple[PlayerRow, ...]:
         for name in ROLE_METRICS:
             r = sums.roles[(lab, name)].interval()
             if name in ROLE_SHARES and r["mean"] == r["mean"]:  # the denominators' total: the trials
-                r["ci_low"], r["ci_high"] = clustered_share_interval(r["mean"], r["se"], sums.roles[(lab, name)].sd)
+                r["ci_low"], r["ci_high"] = sums.roles[(lab, name)].share_interval()
             # A role the player never had (it never declared, say): nothing observed, None. (An
             # observed role has its interval: a tournament has two game numbers or more.)
             roles[name.replace(" ", "_").replace("-", "_")] = None if math.isnan(r["mean"]) else _estimate(r)
