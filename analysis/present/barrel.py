@@ -59,11 +59,9 @@ def barrel_lines(result: BarrelStats) -> list[str]:
     lines.append(f"chance of winning the game from your score when you deal (score classes of {SCORE_STEP}, one "
                  "observation per game, seat and class, clustered by game; classes of fewer than "
                  f"{MIN_GAMES} games left out)")
-    classes = sorted({c for s in summaries.values() for c, v in s.win_from_score.items()
-                      if (v.rate.clusters or 0) >= MIN_GAMES})
+    classes = sorted({c for s in summaries.values() for c in s.win_curve})
     for c in classes:
-        row(f"score {c} to {c + SCORE_STEP - 5}", [pct(s.win_from_score[c]) if c in s.win_from_score
-                                                  and (s.win_from_score[c].rate.clusters or 0) >= MIN_GAMES else "-"
+        row(f"score {c} to {c + SCORE_STEP - 5}", [pct(s.win_curve[c]) if c in s.win_curve else "-"
                                                   for s in summaries.values()])
     return lines + [f"table: {result.table_path}; plot: {result.plot_path}"]
 
@@ -101,7 +99,7 @@ def barrel_section(s: BarrelStats | None, figs: list) -> list[str]:
                             + labels, rows)
     lines += markdown_figures(figs)
     first = summaries[labels[0]]
-    curve = [(c, v) for c, v in first.win_from_score.items() if (v.rate.clusters or 0) >= MIN_GAMES]
+    curve = list(first.win_curve.items())
     if curve:
         lines += [f"Chance of winning the game from your score when you deal ({labels[0]}; classes of 100 points, "
                   f"at least {MIN_GAMES} games each; a game counts once for each seat that dealt from the class, and "
@@ -167,7 +165,7 @@ def plot_barrel(result: BarrelStats, path: Path) -> None:
         err2 = [[max(0.0, p - s.up_once_reached[a].rate.low) for a, p in zip(attempts, ups, strict=True)],
                 [max(0.0, s.up_once_reached[a].rate.high - p) for a, p in zip(attempts, ups, strict=True)]]
         ax2.errorbar(list(attempts), ups, yerr=err2, marker="o", capsize=3, label=short_label(label))
-        curve = [(c, v) for c, v in s.win_from_score.items() if (v.rate.clusters or 0) >= MIN_GAMES]
+        curve = list(s.win_curve.items())
         xs = [c + SCORE_STEP / 2 for c, _ in curve]
         ax3.plot(xs, [v.rate.value for _, v in curve], marker=".", label=short_label(label))
         ax3.fill_between(xs, [v.rate.low for _, v in curve], [v.rate.high for _, v in curve], alpha=0.2)
