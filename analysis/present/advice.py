@@ -97,27 +97,30 @@ def advice_lines(advice: Advice) -> list[str]:
     else:
         out.append(f"bidding cap {a.bidding_cap}: below the minimum bid {a.min_bid}, so this hand cannot bid "
                    "(a bid above 120 needs a marriage)")
+    # The line column fits the longest label ("learned-win's own bidding"), at least 24 wide as it was.
+    label = max(24, *(len(_line_label(a, row)) + 1 for row in a.lines))
     out += ["", f"your bidding lines, each played on the same {a.samples:,} sampled deals (seed {a.seed}; "
             f"{sampling_words(a)}); every other decision by the {a.line_players}:",
             f"  result = {obj}: {a.objective_means}, a deal; gain = the line against passing at every turn, on "
             "the same deals (the plateau: the lines not told apart from the best); bid vs pass there = "
             "where the auction reached the line's level (the deals it plays differently from the line one step "
             "lower), its mean difference from that line, which passes there; [95% intervals]",
-            f"  {'line':<24}{'declare':>8}{'contract':>9}{'raised':>8}{'made':>8}{'conceded':>9}  "
+            f"  {'line':<{label}}{'declare':>8}{'contract':>9}{'raised':>8}{'made':>8}{'conceded':>9}  "
             f"{'result [95%]':<24}{'gain [95%]':<24}{'bid vs pass there [95%]':<26}{'reached':>7}"]
     for k, row in enumerate(a.lines):
         v = row.value
         if row.differs == 0:  # the same rows as the line above: say so rather than repeat its numbers
             below = a.lines[k - 1] if a.lines[k - 1].limit > 0 else a.pass_line
-            out.append(f"  {_line_label(a, row):<24}(as {_line_label(a, below)}: no sampled deal plays differently)")
+            out.append(f"  {_line_label(a, row):<{label}}(as {_line_label(a, below)}: no sampled deal plays "
+                       "differently)")
             continue
         gain = "baseline" if row.kind == "pass" else _value_interval(v.gain, obj)
         step = "" if row.kind in ("pass", "own") else _value_interval(v.step_gain, obj)
         contract = "-" if v.contract != v.contract else f"{v.contract:.1f}"
         result = _value_interval(v.mean, obj, mean=True)
-        out.append(f"  {_line_label(a, row):<24}{_share(v.declares.value):>8}{contract:>9}{_share(v.raised.value):>8}"
-                   f"{_share(v.made.value):>8}{_share(v.conceded.value):>9}  {result:<24}{gain:<24}"
-                   f"{step:<26}{'' if row.differs is None else row.differs:>7}")
+        out.append(f"  {_line_label(a, row):<{label}}{_share(v.declares.value):>8}{contract:>9}"
+                   f"{_share(v.raised.value):>8}{_share(v.made.value):>8}{_share(v.conceded.value):>9}  "
+                   f"{result:<24}{gain:<24}{step:<26}{'' if row.differs is None else row.differs:>7}")
     out.append("  declare: the deals in which you end up the declarer; contract: your mean final contract (after the "
                "talon); raised: contract above your winning bid, made and conceded: shares of the deals you declare; "
                "reached: deals the line plays differently from the bidding line one step lower (the lowest: from "
