@@ -195,7 +195,8 @@ def test_the_report_on_the_cluster_is_the_same(cluster, tmp_path):
     from analysis.report.plan import Sizes
 
     small = Sizes(bid_deals=150, pimc_deals=2, marriage_deals=2000, marriage_play_deals=100, barrel_games=40,
-                  compare_games=40, tournament_games=20, min_n=10, strategy_games=10, strategy_deals=200)
+                  compare_games=40, tournament_games=20, min_n=10, strategy_games=10, strategy_deals=200,
+                  situation_deals=20)
     texts = []
     for name, backend in (("threads", None), ("dask", cluster)):
         build_report(rules=["classic", "short"], out=tmp_path / name / "rep", data=tmp_path / name / "data",

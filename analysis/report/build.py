@@ -42,7 +42,9 @@ from analysis import barrel, compare, tournament
 from analysis.analysis_dir import RULE_SPECS
 from analysis.barrel import tables_barrel
 from analysis.bids import classes
+from analysis.bids.advisor import SCORE_AWARE, default_line_player
 from analysis.bids.parts import PARTS_DIR, PARTS_SPEC, TABLE_PART
+from analysis.bids.situations import score_situations
 from analysis.bids.table import TABLE_FILE, read_metadata, tables_bids
 from analysis.marriages import odds
 from analysis.marriages.odds import tables_marriages
@@ -59,6 +61,7 @@ from analysis.report.page import SECTIONS, render_markdown
 from analysis.report.plan import FULL, QUICK, Sizes, cache_is_cold, stage_estimates
 from analysis.stored import FINGERPRINT, StaleResultError, holds_out
 from analysis.strategy import study as strategy_study
+from analysis.win_chances import shipped_table
 from sim import InputError, __version__, arguments
 from sim.fingerprint import code_fingerprint, describe_difference, file_sha256
 from sim.game.rules import PRESETS, load_rules, preset
@@ -69,6 +72,7 @@ if TYPE_CHECKING:
 
     from analysis.barrel import BarrelStats
     from analysis.bids.results import BidTable
+    from analysis.bids.situations import SituationAdvice
     from analysis.compare import Comparison
     from analysis.marriages.odds import MarriageOdds
     from analysis.strategy.study import StrategyReport
@@ -76,12 +80,12 @@ if TYPE_CHECKING:
     from sim.runs.backend import Backend
     from sim.runs.progress import Progress
 
-    Section = BidTable | MarriageOdds | BarrelStats | Comparison | TournamentResult | StrategyReport
+    Section = BidTable | SituationAdvice | MarriageOdds | BarrelStats | Comparison | TournamentResult | StrategyReport
 
 __all__ = [
     "REPORT_MD", "REPORT_HTML", "PROVENANCE", "TOURNAMENT_PLAYERS", "PLAYER", "RISKS",
     "ReportError", "default_data_dir", "rule_sets_compared", "build_report", "check_folders",
-    "SECTION_MODULES", "stale_results", "figure_specs", "stage_dirs", "stored_inputs",
+    "SECTION_MODULES", "stale_results", "figure_specs", "stage_dirs", "stored_inputs", "situations_missing",
 ]
 
 REPORT_MD = "report.md"
@@ -154,7 +158,8 @@ def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Pa
     compared = rule_sets_compared(rules)
     with_barrel = [spec for spec in compared if load_rules(spec).barrel is not None]
     dirs = stage_dirs(data, rules=rules, compared=compared, seed=seed, sizes=sizes)
-    used = [key for key in dirs if (key != "barrel" or with_barrel) and (key != "rules" or len(compared) >= 2)]
+    used = [key for key in dirs if (key != "barrel" or with_barrel) and (key != "rules" or len(compared) >= 2)
+            and (key != "situations" or situations_missing(rules[0]) is None)]
     stale = {key: found for key in used if (found := stale_results(dirs[key], SECTION_MODULES[key]))}
     if stale and not fresh:
         items = [item for found in stale.values() for item in found]
@@ -196,6 +201,10 @@ def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Pa
         advance("compile")
     n_parts = -(-sizes.bid_deals // TABLE_PART)
     advance("bids", max(0, n_parts - bids_progress.played) / n_parts)
+    begin("score situations")
+    sections["situations"] = (section("situations", lambda d, f: _situations(d, rules[0], seed, sizes, threads, f))
+                              if situations_missing(rules[0]) is None else None)
+    advance("situations")
     begin("marriages")
     sections["marriages"] = section("marriages", lambda d, f: _marriages(d, dirs["bids"], rules[0], seed, sizes,
                                                                          backend, f))
@@ -279,7 +288,8 @@ def _is_report_file(path: Path) -> bool:
 
 # The analysis module whose code computes each section's stored tables (its code fingerprint).
 SECTION_MODULES = {"bids": "bids.table", "marriages": "marriages.odds", "barrel": "barrel", "rules": "compare",
-                   "players": "tournament", "strategy": "strategy.study"}
+                   "players": "tournament", "strategy": "strategy.study",
+                   "situations": "bids.situations"}
 
 
 def stale_results(folder: Path, module: str) -> list[str]:
@@ -411,6 +421,29 @@ def _strategy(folder: Path, rules: str, seed: int, sizes: Sizes, backend, fresh:
     return result
 
 
+def situations_missing(rules: str) -> str | None:
+    """Why the score situations' section cannot be made under ``rules`` (None when it can): its lines
+    are played by the score-aware learned player and valued by the chance of winning, both read from
+    the table of win chances shipped for the rules (classic and online)."""
+    if default_line_player("win", rules) != SCORE_AWARE or shipped_table(rules, "learned") is None:
+        return (f"no table of win chances is shipped for the rules {rules!r} (only for classic and online), and the "
+                "section's player and objective read one")
+    return None
+
+
+def _situations(folder: Path, rules: str, seed: int, sizes: Sizes, threads: int | None,
+                fresh: bool) -> SituationAdvice:
+    table = shipped_table(rules, "learned")
+    p = table.provenance
+    identity = {"players": p.get("players"), "games": table.games, "seed": table.seed,
+                "thousand_version": p.get("thousand_version"), FINGERPRINT: p.get(FINGERPRINT),
+                "sha256": file_sha256(table.table_path)}
+    source = (f"the shipped table of win chances ({table.games:,} whole games of the learned player, seed "
+              f"{table.seed}, made by thousand {p.get('thousand_version')})")
+    return score_situations(rules=rules, deals=sizes.situation_deals, seed=seed, out=folder, win_chance=table.chance,
+                            win_table=identity, win_source=source, threads=threads, fresh=fresh)
+
+
 def figure_specs() -> dict[str, list[tuple[str, str]]]:
     """The plots each section shows: (file in the section's folder, caption)."""
     return {
@@ -453,7 +486,8 @@ def stage_dirs(data: Path, *, rules: list[str], compared: list[str], seed: int, 
     field = _digest([rules[0], _rules_dict(rules[0]), list(TOURNAMENT_PLAYERS)])
     return {"bids": base / "bids" / main, "marriages": base / "marriages" / played, "barrel": base / "barrel" / many,
             "rules": base / "compare" / many, "players": base / "tournament" / field,
-            "strategy": base / "strategy" / played}
+            "strategy": base / "strategy" / played,
+            "situations": base / "situations" / _digest([rules[0], _rules_dict(rules[0]), SCORE_AWARE])}
 
 
 # ---- writing -------------------------------------------------------------------------------------
@@ -494,7 +528,8 @@ def _write(out: Path, data: Path, dirs: dict[str, Path], sections: dict, *, rule
             "quick": quick, "tournament_players": list(TOURNAMENT_PLAYERS),
             # who played each section's deals, and the SHA-256 of every learned player's weights
             "players": _section_players(sections),
-            "learned_weights": learned_weights([PLAYER, *TOURNAMENT_PLAYERS]),
+            "learned_weights": learned_weights([PLAYER, *TOURNAMENT_PLAYERS]
+                                               + ([SCORE_AWARE] if sections.get("situations") is not None else [])),
             "data": str(data),
             "effective_rules": {spec: _rules_dict(spec) for spec in compared},
             "stored": {key: str(folder) for key, folder in dirs.items()},
@@ -524,6 +559,8 @@ def _section_players(sections: dict) -> dict[str, list[str]]:
             out[key] = list(value.player_types)
         elif key in ("barrel", "rules"):
             out[key] = list(value.players)
+        elif key == "situations":
+            out[key] = list(value.provenance["players"])
     return out
 
 

@@ -16,6 +16,7 @@ from analysis.present.bids import bidding_summary, bids_section
 from analysis.present.compare import rules_section
 from analysis.present.format import finite, markdown_table, players_text
 from analysis.present.marriages import marriages_section
+from analysis.present.situations import situations_section
 from analysis.present.strategy import strategy_findings, strategy_section
 from analysis.present.tournament import players_section
 from analysis.stats import MIN_NORMAL
@@ -34,7 +35,8 @@ __all__ = ["SECTIONS", "heading", "render_markdown", "untrained_note", "summary_
 
 # Anchors of the sections, in order (the HTML test checks each is present).
 UNTRAINED_SHOWN = 5  # options named in a rule set's "not trained for" note; the rest counted
-SECTIONS = {"summary": "At a glance", "bids": "1. How much to bid", "marriages": "2. Marriages",
+SECTIONS = {"summary": "At a glance", "bids": "1. How much to bid",
+            "situations": "1b. What to bid by the score", "marriages": "2. Marriages",
             "barrel": "3. The barrel", "rules": "4. House rules", "players": "5. Players",
             "strategy": "6. Strategy in play", "method": "7. Method", "glossary": "Glossary"}
 
@@ -61,6 +63,7 @@ def render_markdown(sections: dict, figures: dict, *, rules: list[str], compared
     body = {
         "summary": summary_section(sections.get("strategy"), sections.get("bids"), quick=quick),
         "bids": bids_section(sections["bids"], figures["bids"], provisional=quick),
+        "situations": _situations_body(sections, rules[0], quick),
         "marriages": marriages_section(sections["marriages"], figures["marriages"]),
         "barrel": barrel_section(sections["barrel"], figures["barrel"]),
         "rules": rules_section(sections["rules"], figures["rules"]),
@@ -70,12 +73,19 @@ def render_markdown(sections: dict, figures: dict, *, rules: list[str], compared
                                  players=players),
         "glossary": glossary_section(),
     }
-    played_under = {"bids": rules[:1], "marriages": rules[:1], "barrel": compared, "rules": compared,
-                    "players": rules[:1], "strategy": rules[:1]}
+    played_under = {"bids": rules[:1], "situations": rules[:1], "marriages": rules[:1], "barrel": compared,
+                    "rules": compared, "players": rules[:1], "strategy": rules[:1]}
     for key in SECTIONS:
         note = untrained_note(played_under[key]) if key in played_under and sections.get(key) is not None else []
         lines += [heading(key), ""] + note + body[key]
     return "\n".join(lines) + "\n"
+
+
+def _situations_body(sections: dict, rules: str, quick: bool) -> list[str]:
+    """The score situations' section (``analysis.present.situations``), or why it was not made."""
+    return situations_section(sections.get("situations"), provisional=quick,
+                              missing=f"its player (learned-win) and its objective (the chance of winning) read a "
+                                      f"table of win chances, shipped for classic and online only, not for {rules}")
 
 
 def untrained_note(specs: list[str]) -> list[str]:

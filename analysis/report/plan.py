@@ -26,6 +26,7 @@ class Sizes:
     min_n: int  # deals a hand class needs to appear in the cheat sheet
     strategy_games: int  # whole games of the strategy sections (the learned player at every seat)
     strategy_deals: int  # deals of each of the strategy's two paired runs (concession on and off)
+    situation_deals: int  # random deals a hand class of the score situations (analysis.bids.situations)
 
 
 # --quick: under 10 minutes on a 2-core machine, compilation included; the intervals are wide
@@ -34,19 +35,22 @@ class Sizes:
 # and the rule and player effects of a few hundredths.
 QUICK = Sizes(bid_deals=10_000, pimc_deals=300, marriage_deals=200_000, marriage_play_deals=10_000,
               barrel_games=5_000, compare_games=3_000, tournament_games=2_000, min_n=100, strategy_games=2_000,
-              strategy_deals=20_000)
+              strategy_deals=20_000, situation_deals=500)
 FULL = Sizes(bid_deals=200_000, pimc_deals=3_000, marriage_deals=2_000_000, marriage_play_deals=50_000,
              barrel_games=50_000, compare_games=20_000, tournament_games=20_000, min_n=400, strategy_games=20_000,
-             strategy_deals=200_000)
+             strategy_deals=200_000, situation_deals=5_000)
 
 # Seconds per unit on one 2-core machine (measured with a warm cache), for the estimate printed at
 # the start: a bid-table deal (the learned player's contracts and auction lines in three seats, dd
 # and heuristic play: profiled on 200 deals, dd is 60% of it and the learned plays most of the
 # rest), a pimc deal, a random deal measured, a deal played by the learned player, a whole game of
 # learned players (3,000 took 11 s on the 2 cores shared with other work), a tournament game (a
-# learned seat among them), the strategy's games and deals; and the first compilation.
+# learned seat among them), the strategy's games and deals; a deal of a hand class of the score
+# situations (its lines in all six situations of the classic rules: 500 deals a class, six classes,
+# took 24 s on the 2 cores shared with other work); and the first compilation.
 COST = {"bid": 0.0075, "pimc": 0.1, "marriage": 2e-5, "play": 1e-4, "game": 3e-3, "tournament_game": 2e-3,
-         "compile": 120.0, "strategy_game": 0.009, "strategy_deal": 3e-4}
+         "compile": 120.0, "strategy_game": 0.009, "strategy_deal": 3e-4,
+         "situation_deal": 0.05}
 
 
 def stage_estimates(sizes: Sizes, n_rule_sets: int, cold: bool) -> dict[str, float]:
@@ -59,6 +63,7 @@ def stage_estimates(sizes: Sizes, n_rule_sets: int, cold: bool) -> dict[str, flo
         "rules": n_rule_sets * sizes.compare_games * COST["game"],
         "players": 6 * sizes.tournament_games * COST["tournament_game"],
         "strategy": sizes.strategy_games * COST["strategy_game"] + 2 * sizes.strategy_deals * COST["strategy_deal"],
+        "situations": sizes.situation_deals * COST["situation_deal"],
         "write": 5.0,
     }
 

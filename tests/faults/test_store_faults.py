@@ -353,7 +353,8 @@ def test_report_refuses_stored_results_of_other_code_before_playing(bid_table, t
 
 
 TINY = Sizes(bid_deals=20, pimc_deals=2, marriage_deals=300, marriage_play_deals=40, barrel_games=12,
-             compare_games=12, tournament_games=6, min_n=1, strategy_games=4, strategy_deals=60)
+             compare_games=12, tournament_games=6, min_n=1, strategy_games=4, strategy_deals=60,
+             situation_deals=10)
 RULES = ["classic", "short"]
 
 

@@ -22,7 +22,8 @@ from analysis.report.plan import Sizes
 from sim.fingerprint import file_sha256
 
 SMALL = Sizes(bid_deals=300, pimc_deals=6, marriage_deals=3000, marriage_play_deals=200, barrel_games=60,
-              compare_games=60, tournament_games=40, min_n=10, strategy_games=30, strategy_deals=1000)
+              compare_games=60, tournament_games=40, min_n=10, strategy_games=30, strategy_deals=1000,
+              situation_deals=40)
 RULES = ["classic", "short"]
 FOLLOWED: dict[str, list] = {}  # what the report fixture's progress and log received
 
@@ -45,8 +46,8 @@ def test_progress_is_numbers_stage_by_stage(made):
     the work done never going back, and all of it done at the end; its two lines go to ``log``."""
     calls = FOLLOWED["progress"]  # recorded by the fixture `made`
     stages = list(dict.fromkeys(stage for stage, _, _ in calls))
-    assert [s.split(" (")[0] for s in stages] == ["bid tables", "marriages", "barrel", "house rules", "tournament",
-                                                  "strategy", "writing"]
+    assert [s.split(" (")[0] for s in stages] == ["bid tables", "score situations", "marriages", "barrel",
+                                                  "house rules", "tournament", "strategy", "writing"]
     done = [d for _, d, _ in calls]
     assert done == sorted(done) and len({t for _, _, t in calls}) == 1
     assert done[-1] == calls[-1][2] > 0
@@ -78,6 +79,7 @@ def test_files_and_provenance(made):
     inputs = {i["path"]: i for i in prov["inputs"]}
     rel = {k: str(v.relative_to(data)) for k, v in dirs.items()}
     assert f"{rel['bids']}/bids.parquet" in inputs
+    assert f"{rel['situations']}/situations.parquet" in inputs
     assert any(p.startswith(f"{rel['barrel']}/barrel-runs/") for p in inputs)
     assert any(p.startswith(f"{rel['players']}/runs/") for p in inputs)
     assert any(p.startswith(f"{rel['rules']}/runs/") for p in inputs)
@@ -89,9 +91,10 @@ def test_files_and_provenance(made):
     from sim.players.learned.weights import weights_identity
     from sim.players.registry import weights_file
 
-    assert prov["players"] == {"marriages": ["learned"], "barrel": ["learned"] * 3, "rules": ["learned"] * 3,
+    assert prov["players"] == {"situations": ["learned", "learned-win"], "marriages": ["learned"],
+                               "barrel": ["learned"] * 3, "rules": ["learned"] * 3,
                                "players": list(report.TOURNAMENT_PLAYERS)}
-    assert prov["learned_weights"] == {"learned": weights_identity(weights_file("learned"))}
+    assert prov["learned_weights"] == {n: weights_identity(weights_file(n)) for n in ("learned", "learned-win")}
 
 
 def test_markdown_images_exist_and_tables_parse(made):
@@ -223,7 +226,8 @@ def test_numbers_equal_the_json_commands(made):
 def test_a_second_run_plays_nothing(made, tmp_path):
     _, out, dirs = made
     data = dirs["bids"].parents[2]
-    before = {p: p.stat().st_mtime_ns for p in data.rglob("*.parquet") if "runs" in p.parts or p.name == "bids.parquet"}
+    before = {p: p.stat().st_mtime_ns for p in data.rglob("*.parquet")
+              if "runs" in p.parts or p.name in ("bids.parquet", "situations.parquet")}
     again = tmp_path / "again"
     build_report(rules=RULES, out=again, data=data, sizes=SMALL, quick=True)
     after = {p: p.stat().st_mtime_ns for p in before}

@@ -1,0 +1,114 @@
+"""The score situations (``analysis.bids.situations.SituationAdvice``) in words: the report's
+section (``situations_section``) and its short summary line (``situations_summary``). Computes
+nothing: every number is the result's."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from analysis.bids.value import MIN_REACHED, OBJECTIVE_WORDS
+from analysis.present.format import markdown_table, num, pct
+
+if TYPE_CHECKING:
+    from analysis.bids.situations import SituationAdvice, SituationCell
+
+__all__ = ["UNIT", "plateau_short", "advice_cell", "situations_section"]
+
+# A line's gain in the section's unit: the race in points a deal; the chance of winning in points of
+# winning chance (percentage points) a deal.
+UNIT = {"race": (1.0, "points a deal"), "win": (100.0, "points of winning chance a deal")}
+
+
+def plateau_short(c: SituationCell) -> str:
+    """The plateau in short: "110–135", "pass–120" (passing in it too), "pass"; "~" before it when
+    it is not settled (a level neither told apart from the best nor shown close to it)."""
+    p = c.plateau
+    span = "" if p.low is None else f"{p.low}" if p.low == p.high else f"{p.low}–{p.high}"
+    said = ("pass" + ("–" + span if span else "")) if p.includes_pass else span
+    return ("" if p.settled else "~") + said
+
+
+def _gain(c: SituationCell, value: float, low: float | None = None, high: float | None = None) -> str:
+    scale = UNIT[c.objective][0]
+    return num(value * scale, None if low is None else low * scale, None if high is None else high * scale,
+               sign=True)
+
+
+def advice_cell(c: SituationCell) -> str:
+    """The advice of one cell: "bid to 125 (plateau 125–135): +2.0 [1.6, 2.5]" (the recommended
+    line against passing at every turn, in ``UNIT``), "pass (plateau pass–135)", "forced bid, then
+    pass (...)", or "untested"."""
+    plat = f" (plateau {plateau_short(c)})"
+    if c.passes:
+        if c.beyond is None and c.untested_from is not None and c.plateau.low is None:
+            return f"untested (few auctions reached {c.untested_from})"
+        return ("forced bid, then pass" if c.forced else "pass") + plat
+    more = "; higher untested" if c.beyond is None and c.untested_from is not None else ""
+    return f"bid to {c.bid}{more}{plat}: {_gain(c, c.gain.value, c.gain.low, c.gain.high)}"
+
+
+def _short(c: SituationCell) -> str:
+    """The advice in a few characters for the overview: "125", "pass", "~pass"."""
+    said = ("forced, pass" if c.forced else "pass") if c.passes else str(c.bid)
+    return ("" if c.plateau.settled else "~") + said
+
+
+def _habit(c: SituationCell) -> str:
+    """The line player's own bidding: its gain over passing, how often it declares and its mean
+    contract (the computer player's habit)."""
+    h = c.habit
+    contract = f", contract {h.contract:.0f}" if h.contract == h.contract else ""
+    return f"{_gain(c, h.gain.value, h.gain.low, h.gain.high)}; declares {pct(h.declares.value, digits=0)}{contract}"
+
+
+def situations_section(s: SituationAdvice | None, *, provisional: bool = False, missing: str = "") -> list[str]:
+    """The report's section on the score situations below its heading (``provisional``: stamped so,
+    from a quick report's sizes; ``missing``: why there is no result, when ``s`` is None)."""
+    if s is None:
+        return [f"Not made: {missing or 'no result'}.", ""]
+    ref = s.situations[0]
+    win = [x for x in s.situations if x.objective == "win"]
+    lines = [
+        f"What to bid as **{s.seat} hand** (free to open or pass) in the score situations a player asks about, for "
+        f"{len(s.classes)} hand classes of the cheat sheet (its marriage × aces grid, compacted). For each class, "
+        f"the first {s.deals:,} random deals (seed {s.seed}) whose hand is of the class were played once per bidding "
+        "line, as in the cheat sheet: pass at every turn, or raise by the least step while the bid is at most X, for "
+        "every X up to the class's bidding cap, in every situation from the same random streams (the situations "
+        "differ by the score alone). In the situations everything else (the others' bids, the talon, raising the "
+        "contract or conceding, the gifts, the cards) is played by the **score-aware learned player** "
+        "(`learned-win`: its bids, final contract and concession weigh the chance of winning the game), and each "
+        f"line is valued by {OBJECTIVE_WORDS['win']} (read from {s.win_source or 'the shipped table of win chances'}; "
+        "a gain is in points of winning chance a deal, percentage points). The first table, the reference, is the "
+        f"zero score by {OBJECTIVE_WORDS['race']} (points a deal), played by the learned player: the cheat sheet's "
+        "reading. The plateau and the advice are the settled rule's (section 1, docs/advisor.md): the lines not "
+        "told apart from the best (simultaneous 95% intervals, paired by deal), and the lowest of them that beats "
+        f"passing with its 95% interval (clustered by deal) above 0; a level fewer than {MIN_REACHED} auctions "
+        "reached is untested. \"Its own bidding\" is what the computer player does with the hand (the line "
+        "player's bidding against passing, how often it ends up declaring and its mean contract after raising): "
+        "**the player's habit, not advice**. The chance of winning averages over what the table does not read "
+        "(barrel attempts already used, bolts counted).", ""]
+    if provisional:
+        lines += [f"**Provisional**: from a quick report's {s.deals:,} deals a class; plateaus are wide and may move "
+                  "with the full report's sizes.", ""]
+    lines += ["### At a glance", "",
+              "The advice of every situation (\"~\": the plateau is not settled at these sizes; the details below "
+              "give each with its plateau and gain):", ""]
+    headers = ["hand (7 cards)"] + [x.key for x in s.situations]
+    lines += markdown_table(headers, [[h] + [_short(s.cell(x.key, h)) for x in s.situations] for h in s.classes])
+    lines += ["Columns: " + "; ".join(f"**{x.key}**: {x.name}" for x in s.situations) + ".", ""]
+    for x in (ref, *win):
+        unit = UNIT[x.objective][1]
+        scores = (f"you {x.score}{' (on the barrel)' if x.on_barrel else ''}, left {x.left}"
+                  f"{' (on the barrel)' if x.left_on_barrel else ''}, right {x.right}"
+                  f"{' (on the barrel)' if x.right_on_barrel else ''}")
+        lines += [f"### {x.name[0].upper()}{x.name[1:]}", "",
+                  f"Scores before the deal: {scores}; lines played by {x.player} in every seat, valued by "
+                  f"{OBJECTIVE_WORDS[x.objective]} ({unit}).", ""]
+        rows = [[h, advice_cell(c), _habit(c)] for h in s.classes for c in [s.cell(x.key, h)]]
+        lines += markdown_table(["hand (7 cards)", "advice (plateau): gain over passing",
+                                 f"its own bidding ({x.player}'s habit)"], rows)
+    lines += ["How to read it: where a situation's advice differs from the reference's, the score changes what to "
+              "bid; the reference's gains are points, the situations' are chances, so compare the advice, not the "
+              "numbers. Reproduce one hand in one situation with `thousand bid HAND --seat second --score S "
+              "--left-score L --right-score R` (with `--on-barrel` / `--left-on-barrel`).", ""]
+    return lines
