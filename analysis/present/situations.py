@@ -12,11 +12,14 @@ from analysis.present.format import markdown_table, num, pct
 if TYPE_CHECKING:
     from analysis.bids.situations import SituationAdvice, SituationCell
 
-__all__ = ["UNIT", "plateau_short", "advice_cell", "situations_section"]
+__all__ = ["UNIT", "HABIT_RARE", "plateau_short", "advice_cell", "situations_reading", "situations_section"]
 
 # A line's gain in the section's unit: the race in points a deal; the chance of winning in points of
 # winning chance (percentage points) a deal.
 UNIT = {"race": (1.0, "points a deal"), "win": (100.0, "points of winning chance a deal")}
+# The reading flags a cell where the advice is to bid and the line player's own bidding declares in
+# fewer than this share of the deals: the computer player's habit parts from the advice.
+HABIT_RARE = 0.05
 
 
 def plateau_short(c: SituationCell) -> str:
@@ -58,7 +61,40 @@ def _habit(c: SituationCell) -> str:
     contract (the computer player's habit)."""
     h = c.habit
     contract = f", contract {h.contract:.0f}" if h.contract == h.contract else ""
-    return f"{_gain(c, h.gain.value, h.gain.low, h.gain.high)}; declares {pct(h.declares.value, digits=0)}{contract}"
+    return f"{_gain(c, h.gain.value, h.gain.low, h.gain.high)}; declares {pct(h.declares.value)}{contract}"
+
+
+def _label(c: SituationCell) -> str:
+    return "pass" if c.passes else f"bid to {c.bid}"
+
+
+def situations_reading(s: SituationAdvice, *, provisional: bool = False) -> list[str]:
+    """What the section means at the table, written from its numbers: per situation, in how many
+    classes the advice is to bid and where it moved from the reference's; and the cells where the
+    line player's own bidding (its habit) declares in fewer than ``HABIT_RARE`` of the deals while
+    the advice is to bid."""
+    ref = s.situations[0]
+    lines = ["**What this means at the table**" + (" (provisional, as every advice here)" if provisional else "")
+             + ": an advice that moved while the plateaus of the two overlap may be the sample's; the tables above "
+               "give each plateau.", ""]
+    for x in s.situations:
+        cells = [s.cell(x.key, h) for h in s.classes]
+        bidding = sum(not c.passes for c in cells)
+        said = f"- **{x.key}**: bid in {bidding} of {len(cells)} classes"
+        if x.key != ref.key:
+            moved = [f"{h}: {_label(s.cell(ref.key, h))} → {_label(c)}" for h, c in zip(s.classes, cells, strict=True)
+                     if _label(c) != _label(s.cell(ref.key, h))]
+            said += (f"; moved from the reference in {len(moved)}: " + "; ".join(moved)) if moved else \
+                "; the same advice as the reference in every class"
+        lines.append(said + ".")
+    rare = [c for c in s.cells if not c.passes and c.habit.declares.value < HABIT_RARE]
+    if rare:
+        lines += ["", "**The computer player's habit, not the game**: where bidding beats passing, the line player's "
+                  f"own bidding declares in fewer than {HABIT_RARE:.0%} of the deals: "
+                  + "; ".join(f"{c.situation}, {c.hand_class} ({c.player} declares {pct(c.habit.declares.value)}; "
+                              f"{_label(c)} gains {_gain(c, c.gain.value, c.gain.low, c.gain.high)})" for c in rare)
+                  + ". A player who follows the advice, not the computer player's bidding, gains it."]
+    return lines + [""]
 
 
 def situations_section(s: SituationAdvice | None, *, provisional: bool = False, missing: str = "") -> list[str]:
@@ -74,13 +110,15 @@ def situations_section(s: SituationAdvice | None, *, provisional: bool = False, 
         f"the first {s.deals:,} random deals (seed {s.seed}) whose hand is of the class were played once per bidding "
         "line, as in the cheat sheet: pass at every turn, or raise by the least step while the bid is at most X, for "
         "every X up to the class's bidding cap, in every situation from the same random streams (the situations "
-        "differ by the score alone). In the situations everything else (the others' bids, the talon, raising the "
+        "differ by the score alone).", "",
+        "In the situations everything else (the others' bids, the talon, raising the "
         "contract or conceding, the gifts, the cards) is played by the **score-aware learned player** "
         "(`learned-win`: its bids, final contract and concession weigh the chance of winning the game), and each "
-        f"line is valued by {OBJECTIVE_WORDS['win']} (read from {s.win_source or 'the shipped table of win chances'}; "
-        "a gain is in points of winning chance a deal, percentage points). The first table, the reference, is the "
+        f"line is valued by {OBJECTIVE_WORDS['win']}, read from {s.win_source or 'the shipped table of win chances'}. "
+        "A gain is in points of winning chance a deal (percentage points). The first table, the reference, is the "
         f"zero score by {OBJECTIVE_WORDS['race']} (points a deal), played by the learned player: the cheat sheet's "
-        "reading. The plateau and the advice are the settled rule's (section 1, docs/advisor.md): the lines not "
+        "reading.", "",
+        "The plateau and the advice are the settled rule's (section 1, docs/advisor.md): the lines not "
         "told apart from the best (simultaneous 95% intervals, paired by deal), and the lowest of them that beats "
         f"passing with its 95% interval (clustered by deal) above 0; a level fewer than {MIN_REACHED} auctions "
         "reached is untested. \"Its own bidding\" is what the computer player does with the hand (the line "
@@ -90,7 +128,7 @@ def situations_section(s: SituationAdvice | None, *, provisional: bool = False, 
     if provisional:
         lines += [f"**Provisional**: from a quick report's {s.deals:,} deals a class; plateaus are wide and may move "
                   "with the full report's sizes.", ""]
-    lines += ["### At a glance", "",
+    lines += ["### The advice by situation", "",
               "The advice of every situation (\"~\": the plateau is not settled at these sizes; the details below "
               "give each with its plateau and gain):", ""]
     headers = ["hand (7 cards)"] + [x.key for x in s.situations]
@@ -107,6 +145,7 @@ def situations_section(s: SituationAdvice | None, *, provisional: bool = False, 
         rows = [[h, advice_cell(c), _habit(c)] for h in s.classes for c in [s.cell(x.key, h)]]
         lines += markdown_table(["hand (7 cards)", "advice (plateau): gain over passing",
                                  f"its own bidding ({x.player}'s habit)"], rows)
+    lines += situations_reading(s, provisional=provisional)
     lines += ["How to read it: where a situation's advice differs from the reference's, the score changes what to "
               "bid; the reference's gains are points, the situations' are chances, so compare the advice, not the "
               "numbers. Reproduce one hand in one situation with `thousand bid HAND --seat second --score S "

@@ -13,13 +13,19 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from analysis.bids import situations
+from analysis.bids.situations import summarize_situations
 from analysis.bids.value import MIN_REACHED
 from analysis.present.format import num, pct
+from analysis.present.json_text import to_json
+from analysis.present.situations import advice_cell
 from analysis.report import build as report
 from analysis.report.build import build_report
 from analysis.report.page import SECTIONS
 from analysis.report.plan import Sizes
+from analysis.win_chances import shipped_table
 from sim.fingerprint import file_sha256
+from sim.game.rules import load_rules
 
 SMALL = Sizes(bid_deals=300, pimc_deals=6, marriage_deals=3000, marriage_play_deals=200, barrel_games=60,
               compare_games=60, tournament_games=40, min_n=10, strategy_games=30, strategy_deals=1000,
@@ -221,6 +227,22 @@ def test_numbers_equal_the_json_commands(made):
     for term in ("Declarer", "Talon", "Marriage", "Barrel", "Bolt", "Dump truck", "Raise", "Concede",
                  "First, second, third hand", "Race objective"):
         assert f"- **{term}**:" in glossary
+
+
+def test_the_score_situations_are_their_stored_rows(made):
+    """Section 1b: its data is the result recomputed from the stored rows, and its page prints every
+    cell's advice (provisional: a quick report)."""
+    _, out, dirs = made
+    kept = json.loads((out / "data" / "situations.json").read_text(encoding="utf-8"))
+    table = shipped_table("classic", "learned")
+    again = summarize_situations(dirs["situations"] / situations.TABLE_FILE, table.chance,
+                                 win_source=kept["win_source"])
+    assert kept == json.loads(to_json(again))
+    text = _section_text(_md(out), "situations")
+    assert "**Provisional**" in text and "the player's habit, not advice" in text
+    for c in again.cells:
+        assert advice_cell(c) in text
+    assert {c["situation"] for c in kept["cells"]} == {s.key for s in situations.situations_for(load_rules("classic"))}
 
 
 def test_a_second_run_plays_nothing(made, tmp_path):
