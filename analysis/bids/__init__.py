@@ -14,6 +14,10 @@ class make and gain by bidding.
 - ``classes`` and ``results``: the summaries read from a stored table by hand class (make-rate
   curves, the cheat sheet, the learned player checked against pimc: ``summarize_bid_table``) and
   their result types (``BidTable``);
+- ``situations``: what to bid in named score situations (near the dump truck, on the barrel, an
+  opponent on it, deep behind) for a compact grid of the cheat sheet's classes, by the chance of
+  winning with the score-aware player's lines, beside the zero-score race reference
+  (``score_situations`` → ``SituationAdvice``; the report's section 1b);
 - ``calibrate``: the heuristic player's hand-value weights (by which it bids), fitted to deals it
   plays (``python -m analysis.bids.calibrate``).
 

@@ -3,7 +3,8 @@ each taking the study's result objects (``analysis.compare.Comparison``,
 ``analysis.tournament.TournamentResult``, ...) and never computing anything of its own:
 
 - ``advice`` (``thousand bid``), ``bids``, ``marriages``, ``barrel``, ``compare``, ``tournament``,
-  ``strategy``, ``win_chances``, ``summary`` (a stored run's), ``solve`` (a solved layout): each
+  ``strategy``, ``win_chances``, ``situations`` (the bid advice by score situation, a report
+  section only), ``summary`` (a stored run's), ``solve`` (a solved layout): each
   the lines its command prints, and where the study has them, its section of the strategy report
   (Markdown, below the heading ``analysis.report.page`` gives it) and its plots;
 - ``format``: what they share, written once: a number or share with its 95% interval, who played,

@@ -47,7 +47,8 @@ FULL = Sizes(bid_deals=200_000, pimc_deals=3_000, marriage_deals=2_000_000, marr
 # learned players (3,000 took 11 s on the 2 cores shared with other work), a tournament game (a
 # learned seat among them), the strategy's games and deals; a deal of a hand class of the score
 # situations (its lines in all six situations of the classic rules: 500 deals a class, six classes,
-# took 24 s on the 2 cores shared with other work); and the first compilation.
+# took 20-24 s alone and 7 s inside a quick report, 5,000 took 184 s, on the 2 cores shared with
+# other work); and the first compilation.
 COST = {"bid": 0.0075, "pimc": 0.1, "marriage": 2e-5, "play": 1e-4, "game": 3e-3, "tournament_game": 2e-3,
          "compile": 120.0, "strategy_game": 0.009, "strategy_deal": 3e-4,
          "situation_deal": 0.05}
