@@ -28,6 +28,7 @@ from analysis.stored import StaleResultError
 from analysis.win_chances import shipped_table
 from sim import InputError
 from sim.engine.playouts import LINE_COLUMNS, auction_lines
+from sim.fingerprint import file_sha256
 from sim.game.rules import PRESETS, HouseRules, load_rules, preset
 
 DEALS = 30
@@ -174,3 +175,14 @@ def test_the_section_says_each_situation_and_class(stored):
     assert "Provisional" not in "\n".join(situations_section(result))
     assert situations_section(None, missing="no table") == ["Not made: no table.", ""]
     json.loads(to_json(result))
+
+
+def test_the_same_seed_stores_the_same_bytes_whatever_the_threads(tmp_path):
+    table, identity = _win()
+    paths = []
+    for threads in (1, 2):
+        out = tmp_path / f"t{threads}"
+        score_situations(rules="classic", deals=12, seed=7, out=out, win_chance=table.chance, win_table=identity,
+                         threads=threads)
+        paths.append(out / TABLE_FILE)
+    assert file_sha256(paths[0]) == file_sha256(paths[1])
