@@ -10,7 +10,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from analysis.bids import situations as sit_mod
+from analysis.bids import situations
 from analysis.bids.hand import SEATS
 from analysis.bids.situations import (
     HAND_CLASSES,
@@ -80,7 +80,7 @@ def test_a_stored_table_is_reused_and_other_arguments_refused(stored, monkeypatc
     def no_play(*args, **kwargs):
         raise AssertionError("played again")
 
-    monkeypatch.setattr(sit_mod, "auction_lines", no_play)
+    monkeypatch.setattr(situations, "auction_lines", no_play)
     again = score_situations(rules="classic", deals=DEALS, seed=3, out=out, win_chance=table.chance,
                              win_table=identity, win_source="the shipped table")
     assert path.stat().st_mtime_ns == before and to_json(again) == to_json(result)
