@@ -68,7 +68,7 @@ QUOTES = (
     Quote("no_marriage_high", "Don't bid high without a marriage",
           "Не заказывайте много без марьяжа.", "Don't bid much without a marriage.", "001:102",
           "Text D's plan for a first game; the rules texts make it a rule: no bid above 120 without a marriage "
-          "(000:37, 003:21), which the classic preset's bidding cap enforces."),
+          "(000:37, 003:25), which the classic preset's bidding cap enforces."),
     Quote("aces_tens_safe", "100–110 with aces and tens is safe",
           "Сто или сто десять с тузами и десятками на руках обычно безопасно.",
           "A hundred or a hundred and ten with aces and tens in hand is usually safe.", "001:102"),

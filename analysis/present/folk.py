@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 __all__ = ["PROVISIONAL", "folk_section"]
 
-PROVISIONAL = "provisional (quick sizes)"
+PROVISIONAL = "provisional"
 _SHARES = {"raise_rich_talon", "barrel_lottery", "dark"}  # items whose figure is a share (or a share difference)
 _UNITS = {"no_marriage_high": "race points a deal", "aces_tens_safe": "race points a deal",
           "small_gifts": "double-dummy points", "lead_ace": "double-dummy points", "concede": "race points a deal",
@@ -44,7 +44,7 @@ def folk_section(result: FolkAdvice | None, *, provisional: bool = False) -> lis
     ``provisional``: quick sizes, each verdict stamped so."""
     if result is None:
         return ["The folk advice was not tested for this report.", ""]
-    stamp = f" ({PROVISIONAL})" if provisional else ""
+    stamp = f", {PROVISIONAL}" if provisional else ""
     lines = ["The seed texts' rules of thumb, each quoted (citation `NNN:L`: seed file and line), against what the "
              "tool measures. **Verdict rule**: a tested item's effect is signed so that a positive value is what "
              f"the advice says; it is **supported** when its Holm-corrected p-value (over the "
@@ -66,10 +66,11 @@ def folk_section(result: FolkAdvice | None, *, provisional: bool = False) -> lis
             lines += [f"> «{q.original}» ({q.cite})", ">", f"> *{q.english}*", ""]
         if q.note:
             lines += [q.note, ""]
-        verdict = f"**Verdict: {i.verdict}**{stamp if i.tested else ''}"
+        verdict = f"**Verdict: {i.verdict}**"
         if i.tested:
-            verdict += f" (Holm p {p_value(i.p_holm)}; reflects {REFLECTS[i.reflects]})" \
-                if i.p_holm == i.p_holm else f" (reflects {REFLECTS[i.reflects]})"
+            notes = ([f"{PROVISIONAL}: quick sizes"] if provisional else []) \
+                + ([f"Holm p {p_value(i.p_holm)}"] if i.p_holm == i.p_holm else []) + [f"reflects {REFLECTS[i.reflects]}"]
+            verdict += f" ({'; '.join(notes)})"
         lines += [f"- {verdict}.",
                   f"- {'Effect' if i.tested else 'Figure'}: {_figure(i)} ({_n(i)}): {i.measure}."]
         if i.info and i.info_value is not None:

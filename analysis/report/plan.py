@@ -35,10 +35,10 @@ class Sizes:
 # and the rule and player effects of a few hundredths.
 QUICK = Sizes(bid_deals=10_000, pimc_deals=300, marriage_deals=200_000, marriage_play_deals=10_000,
               barrel_games=5_000, compare_games=3_000, tournament_games=2_000, min_n=100, strategy_games=2_000,
-              strategy_deals=20_000, folk_positions=800)
+              strategy_deals=20_000, folk_positions=2_000)
 FULL = Sizes(bid_deals=200_000, pimc_deals=3_000, marriage_deals=2_000_000, marriage_play_deals=50_000,
              barrel_games=50_000, compare_games=20_000, tournament_games=20_000, min_n=400, strategy_games=20_000,
-             strategy_deals=200_000, folk_positions=8_000)
+             strategy_deals=200_000, folk_positions=20_000)
 
 # Seconds per unit on one 2-core machine (measured with a warm cache), for the estimate printed at
 # the start: a bid-table deal (the learned player's contracts and auction lines in three seats, dd
@@ -46,9 +46,9 @@ FULL = Sizes(bid_deals=200_000, pimc_deals=3_000, marriage_deals=2_000_000, marr
 # rest), a pimc deal, a random deal measured, a deal played by the learned player, a whole game of
 # learned players (3,000 took 11 s on the 2 cores shared with other work), a tournament game (a
 # learned seat among them), the strategy's games and deals; and the first compilation.
-# The folk advice: a deal's two double-dummy gift values and its first lead's values (about 0.05 s,
-# the lead's eight solves most of it), measured at QUICK.
-FOLK_POSITION_COST = 0.06
+# The folk advice: a deal's two double-dummy gift values and its first lead's values, the lead's
+# solves most of it (800 deals took 7.5 s on the 2 cores shared with other work, warm).
+FOLK_POSITION_COST = 0.01
 COST = {"bid": 0.0075, "pimc": 0.1, "marriage": 2e-5, "play": 1e-4, "game": 3e-3, "tournament_game": 2e-3,
          "compile": 120.0, "strategy_game": 0.009, "strategy_deal": 3e-4, "folk_position": FOLK_POSITION_COST}
 
