@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from analysis.folk import ALPHA, QUOTES, REFLECTS, FolkItem
-from analysis.present.format import markdown_table, num, p_value, pct
+from analysis.present.format import finite, markdown_table, num, p_value, pct
 
 if TYPE_CHECKING:
     from analysis.folk import FolkAdvice
@@ -68,8 +68,9 @@ def folk_section(result: FolkAdvice | None, *, provisional: bool = False) -> lis
             lines += [q.note, ""]
         verdict = f"**Verdict: {i.verdict}**"
         if i.tested:
-            notes = ([f"{PROVISIONAL}: quick sizes"] if provisional else []) \
-                + ([f"Holm p {p_value(i.p_holm)}"] if i.p_holm == i.p_holm else []) + [f"reflects {REFLECTS[i.reflects]}"]
+            notes = [f"{PROVISIONAL}: quick sizes"] if provisional else []
+            notes += [f"Holm p {p_value(i.p_holm)}"] if finite(i.p_holm) else []
+            notes.append(f"reflects {REFLECTS[i.reflects]}")
             verdict += f" ({'; '.join(notes)})"
         lines += [f"- {verdict}.",
                   f"- {'Effect' if i.tested else 'Figure'}: {_figure(i)} ({_n(i)}): {i.measure}."]

@@ -187,6 +187,9 @@ def method_section(sections: dict, *, rules: list[str], compared: list[str], see
               f"thousand report {rules_args if len(rules) > 1 else '--rules ' + r0}{' --quick' if quick else ''} "
               f"--seed {seed}",
               "```", "",
+              "Section 7 has no command of its own: the report computes it from the bid table and the strategy and "
+              f"barrel runs above, solving {sizes.folk_positions:,} of the strategy's deals double dummy "
+              "(`data/folk.json`; docs/analyses.md, \"The folk advice, tested\").", "",
               "The rules are in `provenance.json` (every option) and `docs/RULES.md` (what each means).", ""]
     return lines
 
