@@ -94,7 +94,8 @@ def _items(bids: BidTable, strategy: StrategyReport, barrel: BarrelStats | None,
     plain = rows.filter((pl.col("marriages") == 0) & pl.col("race_high").is_not_null())
     items["no_marriage_high"] = folk.FolkItem(
         "no_marriage_high", f"race points a deal that passing gains over bidding up to {HIGH_WITHOUT_MARRIAGE}, "
-        "hands without a marriage, the three seats (bid table: learned player in every seat; clustered by deal)",
+        "hands without a marriage, the three seats (bid table: learned player in every seat; first hand's pass line "
+        "is the forced 100; clustered by deal)",
         folk.clustered_effect((plain["race_pass"] - plain["race_high"]).to_numpy(), plain["deal"].to_numpy()),
         nan, nan, "", "game")
 
@@ -104,7 +105,8 @@ def _items(bids: BidTable, strategy: StrategyReport, barrel: BarrelStats | None,
     made = strong.filter(pl.col("seat") == "first")["made_safe"].to_numpy()
     items["aces_tens_safe"] = folk.FolkItem(
         "aces_tens_safe", f"race points a deal that bidding up to {SAFE_LEVEL} gains over passing, hands without a "
-        f"marriage holding {MIN_ACES}+ aces and {MIN_TENS}+ tens, the three seats (clustered by deal)",
+        f"marriage holding {MIN_ACES}+ aces and {MIN_TENS}+ tens, the three seats (first hand's pass line is the "
+        "forced 100; clustered by deal)",
         folk.clustered_effect((strong["race_safe"] - strong["race_pass"]).to_numpy(), strong["deal"].to_numpy()),
         nan, nan, "", "game", f"the learned player makes {SAFE_LEVEL} with these hands (and the talon)",
         _share(made == 1))
@@ -122,7 +124,8 @@ def _items(bids: BidTable, strategy: StrategyReport, barrel: BarrelStats | None,
     gave = folk.gives_ace_or_ten(sample.gift_left) | folk.gives_ace_or_ten(sample.gift_right)
     items["small_gifts"] = folk.FolkItem(
         "small_gifts", "double-dummy points the declarer gains by giving the two smallest cards outside his "
-        "marriages instead of the learned player's gifts, the same deals (clustered by game)",
+        "marriages instead of the learned player's gifts, the same deals (clustered by game; the learned player was "
+        "trained on double-dummy values, so this is its home ground)",
         folk.clustered_effect(rule_v - played_v, sample.game), nan, nan, "", "dd",
         "deals on which the learned player gave an ace or a ten", clusters.share(gave))
 
