@@ -111,9 +111,12 @@ def _items(bids: BidTable, strategy: StrategyReport, barrel: BarrelStats | None,
         nan, nan, "", "game", f"the learned player makes {SAFE_LEVEL} with these hands (and the talon)",
         _share(made == 1))
 
-    # the strategy's games: the declarers' deals played on, the first `positions` of them
+    # the strategy's games: `positions` of the declarers' deals played on, spread evenly over them
+    # (and so over the games, the clusters)
     d, free = declarers(strategy)
-    played = np.flatnonzero(free & ~d.conceded)[:positions]
+    played = np.flatnonzero(free & ~d.conceded)
+    if len(played) > positions:
+        played = played[np.unique(np.linspace(0, len(played) - 1, positions).round().astype(np.int64))]
     sample = folk.Declarers(game=d.game[played], ten=d.ten[played], left7=d.at(d.hand, d.left)[played],
                             right7=d.at(d.hand, d.right)[played], gift_left=d.gift_left[played],
                             gift_right=d.gift_right[played], first_lead=d.plays[played, 0])

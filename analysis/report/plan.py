@@ -26,7 +26,7 @@ class Sizes:
     min_n: int  # deals a hand class needs to appear in the cheat sheet
     strategy_games: int  # whole games of the strategy sections (the learned player at every seat)
     strategy_deals: int  # deals of each of the strategy's two paired runs (concession on and off)
-    folk_positions: int = 300  # the strategy's deals the folk advice's double-dummy experiments solve
+    folk_positions: int = 300  # the strategy's deals (spread over its games) the folk advice solves double dummy
 
 
 # --quick: under 10 minutes on a 2-core machine, compilation included; the intervals are wide
