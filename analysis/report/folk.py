@@ -55,19 +55,28 @@ def bid_rows(bids: BidTable) -> pl.DataFrame:
     levels = list(bids.levels)
     limits = line_limits(max(levels), levels)
     table = pl.read_parquet(bids.table_file)
+    none = pl.lit(None, dtype=pl.Float64)
+
+    def made(level: int) -> pl.Expr:  # null where the rules have no such contract
+        if level not in levels:
+            return none
+        return pl.col("learned_made").cast(pl.List(pl.Boolean)).list.get(levels.index(level)).cast(pl.Float64)
+
     frames = []
     for seat in ("first", "second", "third"):
-        def race(line: int, seat: str = seat) -> pl.Expr:
+        def race(level: int | None, seat: str = seat) -> pl.Expr:
+            if level is not None and level not in limits:
+                return none
+            line = 0 if level is None else limits.index(level)
             ch = [pl.col(f"{seat}_change{s}").cast(pl.List(pl.Int64)).list.get(line, null_on_oob=True)
                   for s in range(3)]
             return (ch[0] - (ch[1] + ch[2]) / 2).cast(pl.Float64)
 
         frames.append(table.select(
             pl.col("deal"), pl.lit(seat).alias("seat"), pl.col("marriages"), pl.col("aces"), pl.col("tens"),
-            race(0).alias("race_pass"), race(limits.index(SAFE_LEVEL)).alias("race_safe"),
-            race(limits.index(HIGH_WITHOUT_MARRIAGE)).alias("race_high"),
-            pl.col("learned_made").cast(pl.List(pl.Boolean)).list.get(levels.index(SAFE_LEVEL)).cast(pl.Float64).alias("made_safe"),
-            pl.col("learned_made").cast(pl.List(pl.Boolean)).list.get(levels.index(DARK_CONTRACT)).cast(pl.Float64).alias("made_dark")))
+            race(None).alias("race_pass"), race(SAFE_LEVEL).alias("race_safe"),
+            race(HIGH_WITHOUT_MARRIAGE).alias("race_high"), made(SAFE_LEVEL).alias("made_safe"),
+            made(DARK_CONTRACT).alias("made_dark")))
     return pl.concat(frames)
 
 
@@ -102,7 +111,7 @@ def _items(bids: BidTable, strategy: StrategyReport, barrel: BarrelStats | None,
     # 2. aces and tens, no marriage: bidding up to 110 against passing; the make-rate of 110 beside
     strong = rows.filter((pl.col("marriages") == 0) & (pl.col("aces") >= MIN_ACES) & (pl.col("tens") >= MIN_TENS)
                          & pl.col("race_safe").is_not_null())
-    made = strong.filter(pl.col("seat") == "first")["made_safe"].to_numpy()
+    made = strong.filter((pl.col("seat") == "first") & pl.col("made_safe").is_not_null())["made_safe"].to_numpy()
     items["aces_tens_safe"] = folk.FolkItem(
         "aces_tens_safe", f"race points a deal that bidding up to {SAFE_LEVEL} gains over passing, hands without a "
         f"marriage holding {MIN_ACES}+ aces and {MIN_TENS}+ tens, the three seats (first hand's pass line is the "
@@ -170,7 +179,7 @@ def _items(bids: BidTable, strategy: StrategyReport, barrel: BarrelStats | None,
         nan, nan, folk.NOT_IN_SEEDS, "game")
 
     # 8. the dark game: described, not advised; what a blind 120 stakes as information
-    first = rows.filter(pl.col("seat") == "first")
+    first = rows.filter((pl.col("seat") == "first") & pl.col("made_dark").is_not_null())
     items["dark"] = folk.FolkItem(
         "dark", f"share of random hands with which the learned player, declaring {DARK_CONTRACT} with the talon, "
         "makes it: the chance a blind 120 stakes (before the others may undark)", _share(first["made_dark"] == 1),
