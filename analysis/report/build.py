@@ -56,6 +56,7 @@ from analysis.present.json_text import to_json
 from analysis.present.marriages import plot_marriage_odds, plot_marriage_worth
 from analysis.present.strategy import plot_strategy
 from analysis.present.tournament import plot_tournament
+from analysis.report.folk import folk_advice
 from analysis.report.html import render_html
 from analysis.report.page import SECTIONS, render_markdown
 from analysis.report.plan import FULL, QUICK, Sizes, cache_is_cold, stage_estimates
@@ -74,13 +75,15 @@ if TYPE_CHECKING:
     from analysis.bids.results import BidTable
     from analysis.bids.situations import SituationAdvice
     from analysis.compare import Comparison
+    from analysis.folk import FolkAdvice
     from analysis.marriages.odds import MarriageOdds
     from analysis.strategy.study import StrategyReport
     from analysis.tournament import TournamentResult
     from sim.runs.backend import Backend
     from sim.runs.progress import Progress
 
-    Section = BidTable | SituationAdvice | MarriageOdds | BarrelStats | Comparison | TournamentResult | StrategyReport
+    Section = (BidTable | SituationAdvice | MarriageOdds | BarrelStats | Comparison | TournamentResult | StrategyReport
+               | FolkAdvice)
 
 __all__ = [
     "REPORT_MD", "REPORT_HTML", "PROVENANCE", "TOURNAMENT_PLAYERS", "PLAYER", "RISKS",
@@ -223,6 +226,9 @@ def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Pa
     begin("strategy")
     sections["strategy"] = section("strategy", lambda d, f: _strategy(d, rules[0], seed, sizes, backend, f))
     advance("strategy")
+    begin("folk advice")
+    sections["folk"] = _folk(dirs["folk"], sections, rules[0], seed, sizes, threads)
+    advance("folk")
     begin("writing")
     path = _write(out, data, dirs, sections, rules=rules, compared=compared, seed=seed, sizes=sizes, quick=quick,
                   command=command)
@@ -289,7 +295,7 @@ def _is_report_file(path: Path) -> bool:
 # The analysis module whose code computes each section's stored tables (its code fingerprint).
 SECTION_MODULES = {"bids": "bids.table", "marriages": "marriages.odds", "barrel": "barrel", "rules": "compare",
                    "players": "tournament", "strategy": "strategy.study",
-                   "situations": "bids.situations"}
+                   "situations": "bids.situations", "folk": "report.folk"}
 
 
 def stale_results(folder: Path, module: str) -> list[str]:
@@ -444,6 +450,12 @@ def _situations(folder: Path, rules: str, seed: int, sizes: Sizes, threads: int 
                             win_table=identity, win_source=source, threads=threads, fresh=fresh)
 
 
+def _folk(folder: Path, sections: dict, rules: str, seed: int, sizes: Sizes, threads: int | None) -> FolkAdvice:
+    """The folk advice tested, from the bid table, the strategy and the barrel just made."""
+    return folk_advice(folder, bids=sections["bids"], strategy=sections["strategy"], barrel=sections["barrel"],
+                       rules_name=rules, seed=seed, positions=sizes.folk_positions, threads=threads)
+
+
 def figure_specs() -> dict[str, list[tuple[str, str]]]:
     """The plots each section shows: (file in the section's folder, caption)."""
     return {
@@ -487,7 +499,8 @@ def stage_dirs(data: Path, *, rules: list[str], compared: list[str], seed: int, 
     return {"bids": base / "bids" / main, "marriages": base / "marriages" / played, "barrel": base / "barrel" / many,
             "rules": base / "compare" / many, "players": base / "tournament" / field,
             "strategy": base / "strategy" / played,
-            "situations": base / "situations" / _digest([rules[0], _rules_dict(rules[0]), SCORE_AWARE])}
+            "situations": base / "situations" / _digest([rules[0], _rules_dict(rules[0]), SCORE_AWARE]),
+            "folk": base / "folk" / played}
 
 
 # ---- writing -------------------------------------------------------------------------------------

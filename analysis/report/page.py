@@ -14,6 +14,7 @@ from analysis.players import TRAINED_PRESETS, untrained_options
 from analysis.present.barrel import barrel_section
 from analysis.present.bids import bidding_summary, bids_section
 from analysis.present.compare import rules_section
+from analysis.present.folk import folk_section
 from analysis.present.format import finite, markdown_table, players_text
 from analysis.present.marriages import marriages_section
 from analysis.present.situations import situations_section
@@ -38,7 +39,8 @@ UNTRAINED_SHOWN = 5  # options named in a rule set's "not trained for" note; the
 SECTIONS = {"summary": "At a glance", "bids": "1. How much to bid",
             "situations": "1b. What to bid by the score", "marriages": "2. Marriages",
             "barrel": "3. The barrel", "rules": "4. House rules", "players": "5. Players",
-            "strategy": "6. Strategy in play", "method": "7. Method", "glossary": "Glossary"}
+            "strategy": "6. Strategy in play", "folk": "7. What the folk advice says, tested", "method": "8. Method",
+            "glossary": "Glossary"}
 
 
 def heading(key: str) -> str:
@@ -69,12 +71,13 @@ def render_markdown(sections: dict, figures: dict, *, rules: list[str], compared
         "rules": rules_section(sections["rules"], figures["rules"]),
         "players": players_section(sections["players"], figures["players"]),
         "strategy": strategy_section(sections.get("strategy"), figures.get("strategy", [])),
+        "folk": folk_section(sections.get("folk"), provisional=quick),
         "method": method_section(sections, rules=rules, compared=compared, seed=seed, sizes=sizes, quick=quick,
                                  players=players),
         "glossary": glossary_section(),
     }
     played_under = {"bids": rules[:1], "situations": rules[:1], "marriages": rules[:1], "barrel": compared,
-                    "rules": compared, "players": rules[:1], "strategy": rules[:1]}
+                    "rules": compared, "players": rules[:1], "strategy": rules[:1], "folk": rules[:1]}
     for key in SECTIONS:
         note = untrained_note(played_under[key]) if key in played_under and sections.get(key) is not None else []
         lines += [heading(key), ""] + note + body[key]
@@ -194,6 +197,9 @@ def method_section(sections: dict, *, rules: list[str], compared: list[str], see
               f"thousand report {rules_args if len(rules) > 1 else '--rules ' + r0}{' --quick' if quick else ''} "
               f"--seed {seed}",
               "```", "",
+              "Section 7 has no command of its own: the report computes it from the bid table and the strategy and "
+              f"barrel runs above, solving {sizes.folk_positions:,} of the strategy's deals double dummy "
+              "(`data/folk.json`; docs/analyses.md, \"The folk advice, tested\").", "",
               "The rules are in `provenance.json` (every option) and `docs/RULES.md` (what each means).", ""]
     return lines
 

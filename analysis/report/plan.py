@@ -27,6 +27,7 @@ class Sizes:
     strategy_games: int  # whole games of the strategy sections (the learned player at every seat)
     strategy_deals: int  # deals of each of the strategy's two paired runs (concession on and off)
     situation_deals: int  # random deals a hand class of the score situations (analysis.bids.situations)
+    folk_positions: int = 300  # the strategy's deals (spread over its games) the folk advice solves double dummy
 
 
 # --quick: under 10 minutes on a 2-core machine, compilation included; the intervals are wide
@@ -35,10 +36,10 @@ class Sizes:
 # and the rule and player effects of a few hundredths.
 QUICK = Sizes(bid_deals=10_000, pimc_deals=300, marriage_deals=200_000, marriage_play_deals=10_000,
               barrel_games=5_000, compare_games=3_000, tournament_games=2_000, min_n=100, strategy_games=2_000,
-              strategy_deals=20_000, situation_deals=500)
+              strategy_deals=20_000, situation_deals=500, folk_positions=2_000)
 FULL = Sizes(bid_deals=200_000, pimc_deals=3_000, marriage_deals=2_000_000, marriage_play_deals=50_000,
              barrel_games=50_000, compare_games=20_000, tournament_games=20_000, min_n=400, strategy_games=20_000,
-             strategy_deals=200_000, situation_deals=5_000)
+             strategy_deals=200_000, situation_deals=5_000, folk_positions=20_000)
 
 # Seconds per unit on one 2-core machine (measured with a warm cache), for the estimate printed at
 # the start: a bid-table deal (the learned player's contracts and auction lines in three seats, dd
@@ -49,9 +50,12 @@ FULL = Sizes(bid_deals=200_000, pimc_deals=3_000, marriage_deals=2_000_000, marr
 # situations (its lines in all six situations of the classic rules: 500 deals a class, six classes,
 # took 20-24 s alone and 7 s inside a quick report, 5,000 took 184 s, on the 2 cores shared with
 # other work); and the first compilation.
+# The folk advice: a deal's two double-dummy gift values and its first lead's values, the lead's
+# solves most of it (800 deals took 7.5 s on the 2 cores shared with other work, warm).
+FOLK_POSITION_COST = 0.01
 COST = {"bid": 0.0075, "pimc": 0.1, "marriage": 2e-5, "play": 1e-4, "game": 3e-3, "tournament_game": 2e-3,
          "compile": 120.0, "strategy_game": 0.009, "strategy_deal": 3e-4,
-         "situation_deal": 0.05}
+         "situation_deal": 0.05, "folk_position": FOLK_POSITION_COST}
 
 
 def stage_estimates(sizes: Sizes, n_rule_sets: int, cold: bool) -> dict[str, float]:
@@ -65,6 +69,7 @@ def stage_estimates(sizes: Sizes, n_rule_sets: int, cold: bool) -> dict[str, flo
         "players": 6 * sizes.tournament_games * COST["tournament_game"],
         "strategy": sizes.strategy_games * COST["strategy_game"] + 2 * sizes.strategy_deals * COST["strategy_deal"],
         "situations": sizes.situation_deals * COST["situation_deal"],
+        "folk": sizes.folk_positions * COST["folk_position"],
         "write": 5.0,
     }
 

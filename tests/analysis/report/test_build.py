@@ -4,15 +4,19 @@ HTML page in a real headless Chromium, and bad arguments."""
 
 import html
 import json
+import math
 import os
 import re
 import shutil
 import subprocess
 from pathlib import Path
 
+import polars as pl
 import pytest
 from typer.testing import CliRunner
 
+from analysis import folk
+from analysis.analysis_dir import read_table_metadata
 from analysis.bids import situations
 from analysis.bids.situations import summarize_situations
 from analysis.bids.value import MIN_REACHED
@@ -21,10 +25,12 @@ from analysis.present.json_text import to_json
 from analysis.present.situations import advice_cell
 from analysis.report import build as report
 from analysis.report.build import build_report
+from analysis.report.folk import FOLK_FILE
 from analysis.report.page import SECTIONS
 from analysis.report.plan import Sizes
+from analysis.stats import Z95, Estimate, holm, two_sided_p
 from analysis.win_chances import shipped_table
-from sim.fingerprint import file_sha256
+from sim.fingerprint import code_fingerprint, file_sha256
 from sim.game.rules import load_rules
 
 SMALL = Sizes(bid_deals=300, pimc_deals=6, marriage_deals=3000, marriage_play_deals=200, barrel_games=60,
@@ -53,7 +59,7 @@ def test_progress_is_numbers_stage_by_stage(made):
     calls = FOLLOWED["progress"]  # recorded by the fixture `made`
     stages = list(dict.fromkeys(stage for stage, _, _ in calls))
     assert [s.split(" (")[0] for s in stages] == ["bid tables", "score situations", "marriages", "barrel",
-                                                  "house rules", "tournament", "strategy", "writing"]
+                                                  "house rules", "tournament", "strategy", "folk advice", "writing"]
     done = [d for _, d, _ in calls]
     assert done == sorted(done) and len({t for _, _, t in calls}) == 1
     assert done[-1] == calls[-1][2] > 0
@@ -249,7 +255,7 @@ def test_a_second_run_plays_nothing(made, tmp_path):
     _, out, dirs = made
     data = dirs["bids"].parents[2]
     before = {p: p.stat().st_mtime_ns for p in data.rglob("*.parquet")
-              if "runs" in p.parts or p.name in ("bids.parquet", "situations.parquet")}
+              if "runs" in p.parts or p.name in ("bids.parquet", "situations.parquet", FOLK_FILE)}
     again = tmp_path / "again"
     build_report(rules=RULES, out=again, data=data, sizes=SMALL, quick=True)
     after = {p: p.stat().st_mtime_ns for p in before}
@@ -267,6 +273,42 @@ def test_a_second_run_plays_nothing(made, tmp_path):
     other = report.stage_dirs(data, rules=RULES, compared=RULES, seed=1, sizes=SMALL)
     assert all(other[k] != dirs[k] for k in dirs)
     assert report.stage_dirs(data, rules=["classic"], compared=RULES, seed=0, sizes=SMALL)["rules"] == dirs["rules"]
+
+
+def test_the_folk_section_recomputes_from_its_stored_data(made):
+    """The folk advice's table as stored: its verdicts recomputed from its rows alone (p from each
+    interval, Holm over the tested rows), its first effect recomputed from the stored bid table by
+    hand, its provenance naming the tables it read by SHA-256, and every verdict on the page."""
+    _, out, dirs = made
+    path = dirs["folk"] / FOLK_FILE
+    frame = pl.read_parquet(path)
+    meta = read_table_metadata(path)
+    assert [r for r in frame["key"]] == [q.key for q in folk.QUOTES]
+    tested = frame.filter(~pl.col("verdict").is_in([folk.NO_ADVICE, folk.NOT_IN_SEEDS]))
+    assert tested.height == 6
+    p = [two_sided_p(r["value"], (r["high"] - r["low"]) / (2 * Z95)) for r in tested.iter_rows(named=True)]
+    for r, ph in zip(tested.iter_rows(named=True), holm(p), strict=True):
+        assert math.isclose(r["p_holm"], ph, rel_tol=1e-9, abs_tol=1e-15)
+        assert r["verdict"] == folk.verdict(Estimate(r["value"], r["low"], r["high"]), ph)
+    # Passing less "bid up to 120" (line 5 of classic's: pass, 100, 105, 110, 115, 120), race values,
+    # hands without a marriage, every seat: the mean over the bid table's rows.
+    bids = pl.read_parquet(dirs["bids"] / "bids.parquet").filter(pl.col("marriages") == 0)
+    diffs = []
+    for seat in ("first", "second", "third"):
+        ch = [bids[f"{seat}_change{s}"].to_list() for s in range(3)]
+        for a, b, c in zip(*ch, strict=True):
+            if len(a) > 5:
+                diffs.append((a[0] - (b[0] + c[0]) / 2) - (a[5] - (b[5] + c[5]) / 2))
+    row = frame.row(0, named=True)
+    assert row["key"] == "no_marriage_high" and row["n"] == len(diffs)
+    assert math.isclose(row["value"], sum(diffs) / len(diffs), rel_tol=1e-9)
+    assert meta["inputs"]["bids"]["sha256"] == file_sha256(dirs["bids"] / "bids.parquet")
+    assert meta["inputs"]["strategy"]["sha256"] == file_sha256(dirs["strategy"] / "strategy.parquet")
+    assert meta["code_fingerprint"] == code_fingerprint("report.folk") and meta["positions"] == SMALL.folk_positions
+    text = _section_text(_md(out), "folk")
+    for r in frame.iter_rows(named=True):
+        assert f"**Verdict: {r['verdict']}**" in text
+    assert json.loads((out / "data" / "folk.json").read_text(encoding="utf-8"))["items"][0]["key"] == "no_marriage_high"
 
 
 def _chromium() -> str | None:
