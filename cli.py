@@ -248,7 +248,7 @@ class _AnnouncedOnFirstUse:
             from sim.numba_config import is_cached
 
             self.said = True
-            typer.echo("loading the compiled kernels..." if is_cached("playouts_nb", "line_samples") else
+            typer.echo("loading the compiled kernels..." if is_cached("sim.engine.playouts_nb", "line_samples") else
                        "compiling the kernels the advisor plays (the first run of this version on this machine: a "
                        "few minutes on two cores, then cached)...", err=True)
         if self.bars is not None:
