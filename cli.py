@@ -85,7 +85,7 @@ def _played_analysis(run, plot, present, *, unit: str, as_json: bool, scheduler,
     from contextlib import closing
 
     from analysis.present.json_text import to_json
-    from sim.runs.progress import StageBars
+    from sim.progress import StageBars
 
     bars = StageBars(unit, scaled=True)
     try:
@@ -248,7 +248,7 @@ class _AnnouncedOnFirstUse:
             from sim.numba_config import is_cached
 
             self.said = True
-            typer.echo("loading the compiled kernels..." if is_cached("playouts_nb", "line_samples") else
+            typer.echo("loading the compiled kernels..." if is_cached("sim.engine.playouts_nb", "line_samples") else
                        "compiling the kernels the advisor plays (the first run of this version on this machine: a "
                        "few minutes on two cores, then cached)...", err=True)
         if self.bars is not None:
@@ -264,7 +264,7 @@ def _win_table(rules: str, line_player: str, win_table: Path | None, win_games: 
 
     from analysis.bids.advisor import LINE_PLAYERS, TABLE_PLAYER
     from analysis.win_chances import HOLDOUT_EVERY, SHIPPED_GAMES, shipped_table, win_table_for_bid
-    from sim.runs.progress import StageBars
+    from sim.progress import StageBars
 
     if win_games is not None and win_games < 2 * HOLDOUT_EVERY:
         _fail(f"--win-games must be {2 * HOLDOUT_EVERY} or more (a fifth of the games is held out to validate the "
@@ -359,7 +359,7 @@ def bid(
     from analysis.bids.advisor import advise
     from analysis.present.advice import advice_csv, advice_lines
     from analysis.present.json_text import to_json
-    from sim.runs.progress import StageBars
+    from sim.progress import StageBars
 
     if as_json and as_csv:
         _fail("give --json or --csv, not both")
@@ -472,7 +472,7 @@ def tables_bids(
 
 
 class _PartLines:
-    """The progress of ``tables bids`` (``sim.runs.progress.Progress``, counting parts) as lines on
+    """The progress of ``tables bids`` (``sim.progress.Progress``, counting parts) as lines on
     stderr: each stage once, as it begins, then each part as it is stored."""
 
     def __init__(self) -> None:
@@ -515,7 +515,7 @@ def tables_marriages(
     from analysis.marriages.odds import tables_marriages as run_table
     from analysis.present.json_text import to_json
     from analysis.present.marriages import marriage_odds_lines, plot_marriage_odds, plot_marriage_worth
-    from sim.runs.progress import StageBars
+    from sim.progress import StageBars
 
     bars = None if as_json else StageBars("deal", scaled=True)
     try:
@@ -794,7 +794,7 @@ def report(
     from contextlib import closing
 
     from analysis.report.build import build_report
-    from sim.runs.progress import OneBar
+    from sim.progress import OneBar
 
     _at_least("--threads", threads)
     _thread_count("--threads", threads)

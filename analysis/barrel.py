@@ -66,8 +66,8 @@ from sim.game.rules import load_rules
 from sim.runs import read_run_metadata, read_shard, verify_run
 
 if TYPE_CHECKING:
+    from sim.progress import Progress
     from sim.runs.backend import Backend
-    from sim.runs.progress import Progress
 
 __all__ = [
     "FATES", "MAX_ATTEMPT_SHOWN", "TABLE_FILE", "PLOT_FILE", "deals_with_a_sitter",

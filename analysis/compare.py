@@ -41,8 +41,8 @@ from sim.game.rules import load_rules
 from sim.runs import read_run_metadata, read_shard, scan_games, verify_run
 
 if TYPE_CHECKING:
+    from sim.progress import Progress
     from sim.runs.backend import Backend
-    from sim.runs.progress import Progress
 
 __all__ = ["TABLE_FILE", "PLOT_FILE", "game_metrics", "ComparisonRow", "compare_runs", "IDENTITY", "Comparison",
            "compare"]

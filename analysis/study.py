@@ -67,8 +67,8 @@ from sim.runs import (
 
 if TYPE_CHECKING:
     from sim.engine import BatchSpec
+    from sim.progress import Progress
     from sim.runs.backend import Backend
-    from sim.runs.progress import Progress
 
 __all__ = [
     "REMEDY", "FIELD_WORDS", "Fields", "identity", "compared_on", "table_damage", "check_stored", "refuse_spec_lost",

@@ -67,8 +67,8 @@ from sim.runs import verify_run
 if TYPE_CHECKING:
     from sim.game.rules import HouseRules
     from sim.players.params import HeuristicParams
+    from sim.progress import Progress
     from sim.runs.backend import Backend
-    from sim.runs.progress import Progress
 
 __all__ = [
     "TABLE_FILE", "PLOT_FILE", "ROLE_METRICS", "ROLE_SHARES", "resolve_players", "role_metrics", "IDENTITY",

@@ -121,8 +121,8 @@ from sim.players.registry import parse_players
 from sim.runs import read_shard, verify_run, write_bytes_if_different
 
 if TYPE_CHECKING:
+    from sim.progress import Progress
     from sim.runs.backend import Backend
-    from sim.runs.progress import Progress
 
 __all__ = [
     "TABLE_FILE", "PLOT_FILE", "BIN_WIDTH", "FLOOR", "PRIOR_STRENGTH", "SMOOTHNESS", "BLOCK_BINS",

@@ -3,9 +3,9 @@ compiled cache filled) unless asked otherwise.
 
 Ten fixed hands and situations (``CASES``: first, second and third hand, a score near 555, a
 sitter on the barrel, you on the barrel, deep behind), each timed at today's default (the lines
-sampled in batches until the plateau is settled, the make-rate table on its own 500 deals) beside
-the former default (``--samples 2000``: 2,000 deals for the lines and the make-rate table alike),
-in one run, alternated hand by hand so that the load of the machine weighs on both alike. Prints
+sampled in batches until the plateau is settled, the make-rate table on its own 300 deals,
+``MAKE_SAMPLES``) beside the former default (``--samples 2000``: 2,000 deals for the lines and the
+make-rate table alike), in one run, alternated hand by hand so that the load of the machine weighs on both alike. Prints
 each wall time with the CPU seconds the process used (every thread: what an idle 2-core machine
 needs about half of for the parallel part), the deals the settled answer took, the medians and
 their ratio, and the load average before and after (other work on the machine slows both).
@@ -17,6 +17,12 @@ run from another checkout's ``cli.py`` (for example the version before the settl
 own compiled cache. ``--cold`` first times one answer on an empty Numba cache (everything the
 answer needs compiles) and prints what the command said first. Also the dd step alone
 (``--dd``), single- and multi-threaded.
+
+First it times the **start-up** apart: the smallest answer (``--samples 1 --make-samples 1``: one
+deal for the lines and the make-rate table), ``--startup`` runs of it (3 by default, alternated with
+the baseline tree's when one is given), its median wall and CPU seconds: what every answer pays
+before its deals (Python, the imports, the command line's parsing, Numba's first load of its
+registries and of the cached kernels), on one thread.
 """
 
 from __future__ import annotations
@@ -87,6 +93,23 @@ def _deals(stdout: str) -> str:
     return f"{d['samples']:>5} {d.get('sampling', 'fixed')}"
 
 
+def startup(runs: int, baseline: Path | None, env: dict) -> None:
+    """Print the median wall and CPU seconds of ``runs`` smallest answers (one deal) of the first case,
+    from this checkout and, alternated, from ``baseline``: the start-up every answer pays."""
+    hand, options = CASES[0]
+    smallest = (*options, "--samples", "1", "--make-samples", "1")
+    trees = [("this checkout", ROOT)] + ([("baseline tree", baseline)] if baseline is not None else [])
+    walls: dict[str, list[float]] = {name: [] for name, _ in trees}
+    cpus: dict[str, list[float]] = {name: [] for name, _ in trees}
+    for _ in range(runs):
+        for name, tree in trees:
+            walls[name].append(run_cli(tree, hand, smallest, env)[0])
+            cpus[name].append(CPU[-1])
+    print(f"start-up (case 1 with --samples 1 --make-samples 1: one deal; median of {runs}): "
+          + "; ".join(f"{name} {statistics.median(walls[name]):.2f}s ({statistics.median(cpus[name]):.2f} cpu)"
+                      for name, _ in trees))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--repeats", type=int, default=1, help="runs of each case and column")
@@ -94,6 +117,7 @@ def main() -> None:
     ap.add_argument("--cold", action="store_true", help="first time one answer on an empty Numba cache")
     ap.add_argument("--baseline-tree", type=Path, default=None, help="another checkout to time beside")
     ap.add_argument("--dd", action="store_true", help="also time the dd step alone")
+    ap.add_argument("--startup", type=int, default=3, help="runs of the smallest answer timed for the start-up")
     args = ap.parse_args()
     cases = [(k, CASES[k - 1]) for k in ([int(x) for x in args.only.split(",")] if args.only
                                            else range(1, len(CASES) + 1))]
@@ -107,6 +131,7 @@ def main() -> None:
     if args.baseline_tree is not None:
         run_cli(args.baseline_tree, CASES[0][0], (*CASES[0][1], "--samples", "50"), env)
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} cores)")
+    startup(args.startup, args.baseline_tree, env)
     columns = ["settled (default)", "--samples 2000"] + (["baseline tree"] if args.baseline_tree else [])
     times: dict[str, list[float]] = {c: [] for c in columns}
     cpus: dict[str, list[float]] = {c: [] for c in columns}

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from analysis.present.win_chances import win_chance_lines
 from analysis.win_chances import SHIPPED, SHIPPED_GAMES, ship_tables, shipped_path
-from sim.runs.progress import StageBars
+from sim.progress import StageBars
 
 
 def main() -> None:

@@ -21,7 +21,10 @@ whose imports run one way only (``tests/test_structure.py`` checks it):
   ``sim.fingerprint`` hashes the code that stored results record.
 
 Under them all, ``sim.numba_config`` sets every Numba option, ``sim.parallel`` runs chunks on a
-thread pool and ``sim.arguments`` checks the types of the Python API's arguments. ``sim`` never
+thread pool, ``sim.arguments`` checks the types of the Python API's arguments and ``sim.progress``
+holds the one progress callback, ``progress(stage, done, total)``, and its bars on stderr
+(``StageBars``: a module of its own, so that the bid advisor reports progress without importing
+the runs' machinery and Polars). ``sim`` never
 imports ``analysis`` or the command line.
 
 The package face holds the version and the family of errors a user can mend: every error the

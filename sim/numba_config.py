@@ -105,7 +105,16 @@ jit_inline = numba.njit(cache=_CACHE, nogil=True, fastmath=False, error_model="n
 
 
 def is_cached(module: str, function: str) -> bool:
-    """Whether the compiled cache holds kernel ``function`` of the module file ``module`` (as
-    "playouts_nb", "line_samples"): when not, its first call compiles it and what it calls. A
-    command says so before it starts (a first run of a version takes minutes, later ones load)."""
-    return bool(CACHE_DIR) and not JIT_DISABLED and any(Path(CACHE_DIR).rglob(f"{module}.{function}-*.nbi"))
+    """Whether the compiled cache holds kernel ``function`` of the module ``module`` (as
+    "sim.engine.playouts_nb", "line_samples") compiled from this checkout: when not, its first call
+    compiles it and what it calls. A command says so before it starts (a first run of a version
+    takes minutes, later ones load). Numba files a kernel under a folder named after its source
+    folder's absolute path (``NAME_<SHA-1 of the path>``), so the kernels another checkout of the
+    same code compiled into the same ``CACHE_DIR`` (named after the version and the source hash)
+    are not this checkout's: its first answer compiles."""
+    if not CACHE_DIR or JIT_DISABLED:
+        return False
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the folder holding sim/
+    folder = os.path.join(root, *module.split(".")[:-1])  # as Numba's locator names it (os.path.abspath)
+    numba_folder = f"{os.path.basename(folder)}_{hashlib.sha1(folder.encode()).hexdigest()}"
+    return any((Path(CACHE_DIR) / numba_folder).glob(f"{module.split('.')[-1]}.{function}-*.nbi"))

@@ -396,11 +396,12 @@ def test_solver_files_import_downward():
 # the optional extras (pyproject's [project.optional-dependencies]: a user without them runs
 # everything else) and the modules that import them at their top; and two heavy imports a command
 # pays only when it needs them: matplotlib (two seconds to import pyplot) only by a command that
-# draws, Polars (a third of a second) not by the bid advisor's playouts, which use the engine alone.
+# draws, Polars (a third of a second) not by the bid advisor, whose playouts use the engine alone and
+# whose answer is a table only when asked (``Advice.to_polars``).
 LATE_IMPORTS_ALLOWED = {
     "jax": "*", "jaxlib": "*", "optax": "*", "distributed": "*", "dask": "*", "sim.runs.dask_worker": "*",
     "matplotlib": "analysis/present/",
-    "polars": ("sim/engine/__init__.py", "sim/engine/schema.py"),
+    "polars": ("sim/engine/__init__.py", "sim/engine/schema.py", "analysis/bids/advice.py"),
 }
 
 

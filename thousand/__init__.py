@@ -32,7 +32,7 @@ from analysis.tournament import TournamentResult, tournament
 from sim import InputError, ThousandError, __version__
 from sim.game.rules import PRESETS, HouseRules, load_rules
 from sim.players.registry import PLAYER_NAMES
-from sim.runs.progress import Progress
+from sim.progress import Progress
 from sim.runs.simulate import simulate
 
 __all__ = [

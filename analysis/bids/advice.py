@@ -9,14 +9,16 @@ levels) as a table and ``to_dict()`` its JSON (``analysis.present`` prints it).
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import polars as pl
+from typing import TYPE_CHECKING
 
 from analysis.bids.hand import TalonChances
 from analysis.bids.value import OBJECTIVE_WORDS, SHARES, LineValue, Plateau
 from analysis.stats import Estimate, estimate_field, stored_row
 from sim.engine.playouts import PASS_LINE, Situation
 from sim.game.rules import HouseRules
+
+if TYPE_CHECKING:
+    import polars as pl
 
 __all__ = ["METHOD_PLAYERS", "MethodEstimate", "ContractRow", "RiskLevels", "LineRow", "Recommendation", "Advice",
            "line_players_words", "ADVICE_LINE_COLUMNS", "LEVEL_COLUMNS"]
@@ -372,14 +374,21 @@ class Advice:
         """``"lines"``: the bidding lines, a row each in order (``ADVICE_LINE_COLUMNS``; limit null for
         the pass line and the line player's own bidding, told apart by ``line``). ``"contracts"``: the
         make-rate table, a row per contract and method (contracts in order, the methods in the order
-        asked for; ``LEVEL_COLUMNS``), empty when the hand cannot bid."""
+        asked for; ``LEVEL_COLUMNS``), empty when the hand cannot bid. Polars is imported here, not
+        at the top: ``thousand bid`` never asks for a table, and importing Polars is a tenth of a
+        second of its answer."""
+        import polars as pl
+
         if table == "lines":
             rows = [_line_record(r) for r in self.lines]
-            return pl.DataFrame(rows, schema=_line_schema())
+            types = {"line": pl.String, "limit": pl.Int64, "n": pl.Int64, "differs": pl.Int64, "reached": pl.Int64}
+            return pl.DataFrame(rows, schema={k: types.get(k, pl.Float64) for k in ADVICE_LINE_COLUMNS})
         if table == "contracts":
             rows = [{"contract": r.contract, "biddable": r.biddable, **stored_row(e)}
                     for r in self.contracts for e in r.estimates]
-            return pl.DataFrame(rows, schema=_level_schema())
+            types = {"contract": pl.Int64, "biddable": pl.Boolean, "method": pl.String, "n": pl.Int64,
+                     "made": pl.Int64}
+            return pl.DataFrame(rows, schema={k: types.get(k, pl.Float64) for k in LEVEL_COLUMNS})
         raise ValueError(f"table must be lines or contracts, not {table!r}")
 
     def to_dict(self) -> dict:
@@ -430,12 +439,3 @@ def _line_record(row: LineRow) -> dict:
 def _finite(x: float) -> float | None:
     return None if x != x else x
 
-
-def _line_schema() -> dict:
-    types = {"line": pl.String, "limit": pl.Int64, "n": pl.Int64, "differs": pl.Int64, "reached": pl.Int64}
-    return {k: types.get(k, pl.Float64) for k in ADVICE_LINE_COLUMNS}
-
-
-def _level_schema() -> dict:
-    return {"contract": pl.Int64, "biddable": pl.Boolean, "method": pl.String, "n": pl.Int64, "made": pl.Int64,
-            **{k: pl.Float64 for k in LEVEL_COLUMNS[5:]}}

@@ -106,7 +106,7 @@ from sim.game.rules import HouseRules, load_rules
 from sim.parallel import check_thread_count
 from sim.players.learned.win_table import WinTableError, win_table_for
 from sim.players.params import MAX_PIMC_WORLDS
-from sim.runs.progress import Progress
+from sim.progress import Progress
 
 __all__ = ["METHODS", "LINE_PLAYERS", "DEFAULT_PIMC_SAMPLES", "MAX_SAMPLES", "SCORE_GIVEN", "BATCH", "SAMPLES_CAP",
            "MAKE_SAMPLES", "SCORE_AWARE", "TABLE_PLAYER", "Settling", "settle_lines", "parse_methods",

@@ -72,8 +72,8 @@ from sim.players.params import MAX_PIMC_WORLDS
 from sim.runs import check_output_dir, write_parquet_atomic
 
 if TYPE_CHECKING:
+    from sim.progress import Progress
     from sim.runs.backend import Backend
-    from sim.runs.progress import Progress
 
 __all__ = [
     "TABLE_FILE", "MAX_TABLE_DEALS", "LINE_PLAYER", "build_bid_tables", "read_metadata", "TABLE_COLUMNS",

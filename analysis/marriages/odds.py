@@ -42,8 +42,8 @@ from sim.game.rules import HouseRules, load_rules
 from sim.runs import MANIFEST_FILE, RUN_FILE, RunDirError, load_manifest, read_run_metadata
 
 if TYPE_CHECKING:
+    from sim.progress import Progress
     from sim.runs.backend import Backend
-    from sim.runs.progress import Progress
 
 __all__ = [
     "TABLE_FILE", "PLAY_TABLE_FILE", "PLOT_FILE", "WORTH_PLOT_FILE", "IDENTITY", "MARRIAGE_TABLES", "MarriageOdds",

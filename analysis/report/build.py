@@ -8,7 +8,7 @@ read its fields, its presenter's plots draw it, and ``data/<section>.json`` is i
 (``analysis.present.json_text``), so every number printed equals the command's. This module computes
 and writes; the words are the presenters' and ``analysis.report.page``'s, the HTML page
 ``analysis.report.html``'s, the sizes and cost model ``analysis.report.plan``'s. Progress is the
-typed callback of ``sim.runs.progress``, the bid table's parts counted as numbers. Stored results
+typed callback of ``sim.progress``, the bid table's parts counted as numbers. Stored results
 are reused whenever they were made with the same rules, seed and sizes by the same code (the bid
 table by its metadata, code fingerprint and SHA-256, the played runs by their run specifications,
 fingerprints and verified shards); a second run with the same arguments plays nothing. Results under
@@ -79,8 +79,8 @@ if TYPE_CHECKING:
     from analysis.marriages.odds import MarriageOdds
     from analysis.strategy.study import StrategyReport
     from analysis.tournament import TournamentResult
+    from sim.progress import Progress
     from sim.runs.backend import Backend
-    from sim.runs.progress import Progress
 
     Section = (BidTable | SituationAdvice | MarriageOdds | BarrelStats | Comparison | TournamentResult | StrategyReport
                | FolkAdvice)

@@ -66,8 +66,8 @@ from sim.runs import scan_deals
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from sim.progress import Progress
     from sim.runs.backend import Backend
-    from sim.runs.progress import Progress
 
 __all__ = ["TABLE_FILE", "PLOT_FILE", "RUNS_DIR", "RUN_NAMES", "IDENTITY", "SECTIONS", "StrategyReport", "leaves",
            "section_record", "concede_off", "strategy"]

@@ -46,8 +46,6 @@ Its modules:
 - ``sim.runs.combine``: one run made of several (``thousand runs combine``).
 - ``sim.runs.backend``: where the chunks run, threads or a Dask cluster, whose workers warm up
   through ``sim.runs.dask_worker`` (imported only where Dask is installed).
-- ``sim.runs.progress``: the one progress callback, ``progress(stage, done, total)``, and its bars on
-  stderr (``StageBars``).
 - ``sim.runs.simulate``: ``thousand simulate``'s function (import it from there: its name is the
   module's).
 

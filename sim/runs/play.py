@@ -61,7 +61,7 @@ from sim.runs.manifest import (
 from sim.runs.read import verify_run
 
 if TYPE_CHECKING:
-    from sim.runs.progress import Progress
+    from sim.progress import Progress
 
 __all__ = [
     "RunResult", "run_chunk_to_disk", "store_chunk", "play_chunk_remote", "run_batch", "check_run_dir", "play_runs",

@@ -87,3 +87,26 @@ def test_a_users_numba_cache_dir_gets_the_source_hashed_folder_inside_it(tmp_pat
     again = subprocess.run([sys.executable, "-c", COMPILE_ONE], cwd=ROOT, env=child_env, capture_output=True, text=True,
                            timeout=300)
     assert again.returncode == 0 and Path(again.stdout.strip()) == chosen, again.stderr
+
+
+IS_CACHED = "import sim.numba_config as c; print(c.is_cached('sim.game.bits_nb', 'popcount'))"
+
+
+def test_only_this_checkouts_compiled_kernels_count_as_cached(tmp_path):
+    """Issue 45: ``is_cached`` (whether ``thousand bid`` says it loads or compiles) sees the kernels
+    this checkout compiled, not those another checkout of the same code left in the same folder:
+    Numba files a kernel under a folder named after its source folder's path."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+
+    def run(code: str) -> str:
+        done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+                              timeout=300)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    assert run(IS_CACHED) == "False"
+    chosen = Path(run(COMPILE_ONE))
+    assert run(IS_CACHED) == "True"
+    (folder,) = [p for p in chosen.iterdir() if any(p.glob("bits_nb.popcount-*.nbi"))]
+    folder.rename(folder.with_name(f"game_{'0' * 40}"))  # as another checkout's folder would be named
+    assert run(IS_CACHED) == "False"
