@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from analysis.players import learned_weights
+from analysis.players import learned_weights, players_or_default
 from analysis.stats import Estimate, holm, stored_row
 from analysis.stored import FINGERPRINT, holds_out
 from analysis.strategy.arrays import COLUMNS, Deals, Difference, load_deals
@@ -206,11 +206,13 @@ def _read(run: Path) -> Deals:
 
 
 @holds_out()
-def strategy(*, games: int, deals: int, rules: str = "classic", players: str = "learned", seed: int = 0,
+def strategy(*, games: int, deals: int, rules: str = "classic", players: str | None = None, seed: int = 0,
              out: Path = Path("out/tables"), progress: Progress | None = None, backend: Backend | None = None,
              fresh: bool = False) -> StrategyReport:
     """The strategy sections (``StrategyReport``) for the rule set ``rules`` (a preset or a TOML
-    file), measured on ``players``' play (one name for every seat, or one a seat): ``games`` whole
+    file), measured on ``players``' play (one name for every seat, or one a seat; None: the default
+    player of whole games, ``analysis.players.default_player``, the score-aware ``learned-win``
+    where the rules have its table, else the learned player): ``games`` whole
     games, and ``deals`` independent deals played twice from the same seed, with concession as the
     rules have it and with it off (skipped when the rules forbid conceding). The runs are stored
     under ``out/strategy-runs`` and reused, the table as ``out/strategy.parquet``; what ``out``
@@ -226,6 +228,7 @@ def strategy(*, games: int, deals: int, rules: str = "classic", players: str = "
     if loaded.players != 3:
         raise InputError(f"the strategy sections are for the 3-player game; rules {rules!r} have players = "
                          f"{loaded.players}")
+    players = players_or_default(players, loaded, games=True)
     specs = {"games": BatchSpec(mode="games", n=games, rules=loaded, players=players, seed=seed),
              "deals": BatchSpec(mode="deals", n=deals, rules=loaded, players=players, seed=seed)}
     if loaded.concede:
