@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 from sim.game.rules import preset
 from sim.players.learned.weights import weights_identity
 from sim.players.learned.win_table import has_win_table
-from sim.players.registry import is_learned, weights_file
+from sim.players.registry import is_learned, player_type, reads_win_table, weights_file
 from sim.training.positions import MIXTURE, PLAY_OPTIONS
 
 if TYPE_CHECKING:
@@ -43,7 +43,8 @@ if TYPE_CHECKING:
     from sim.game.rules import HouseRules
 
 __all__ = ["DEFAULT_PLAYER", "GAME_PLAYER", "FALLBACK_PLAYER", "TOURNAMENT_OTHERS", "default_player",
-           "common_player", "players_or_default", "tournament_field", "learned_weights", "TRAINED_PRESETS",
+           "common_player", "players_or_default", "tournament_field", "score_blind", "learned_weights",
+           "TRAINED_PRESETS",
            "untrained_options"]
 
 DEFAULT_PLAYER = "learned"  # deals from a zero score, and whole games where GAME_PLAYER has no table
@@ -81,6 +82,15 @@ def tournament_field(rules: HouseRules, *, games: bool = True) -> tuple[str, ...
     player (of whole games, ``games``, the score-aware one where ``rules`` have its table), then
     ``TOURNAMENT_OTHERS``."""
     return (GAME_PLAYER if games and has_win_table(rules) else DEFAULT_PLAYER, *TOURNAMENT_OTHERS)
+
+
+def score_blind(players: Sequence[str]) -> tuple[str, ...]:
+    """``players`` with each score-aware seat (``learned-win``, ``learned-win:PATH``) played by its
+    score-blind twin (``learned``, ``learned:PATH``: the same weights): the players of deals from a
+    zero score, where no score is in play (and whose rules, such as the strategy's concession
+    switched off, may have no win-chance table)."""
+    return tuple(DEFAULT_PLAYER + name[len(player_type(name)):] if reads_win_table(name) else name
+                 for name in players)
 
 
 def learned_weights(players: Sequence[str]) -> dict[str, str]:

@@ -169,8 +169,8 @@ def test_the_score_aware_player_by_default_and_other_weights_never_reused(tmp_pa
     assert result.provenance["learned_weights"] == {"learned-win": weights_identity(weights_file("learned-win"))}
     assert "played by the learned-win player, all seats" in comparison_lines(result)[0]
     # A rule set without a table: one player for both, the learned player.
-    (tmp_path / "deep.toml").write_text("target = 1200\n")
-    mixed = compare.compare(rules=["classic", str(tmp_path / "deep.toml")], games=20, out=tmp_path / "mixed")
+    (tmp_path / "target950.toml").write_text("target = 950\n")
+    mixed = compare.compare(rules=["classic", str(tmp_path / "target950.toml")], games=20, out=tmp_path / "mixed")
     assert mixed.players == ("learned",) * 3
     assert mixed.provenance["learned_weights"] == {"learned": weights_identity(shipped)}
     assert "played by the learned player, all seats" in comparison_lines(mixed)[0]

@@ -29,19 +29,19 @@ def test_every_preset_ships_its_table_and_plays_whole_games_score_aware():
 
 
 def test_rules_without_a_table_play_the_learned_player():
-    deep = dataclasses.replace(preset("classic"), target=1200)
-    assert not has_win_table(deep)
-    assert default_player(deep, games=True) == DEFAULT_PLAYER
-    assert tournament_field(deep) == (DEFAULT_PLAYER, "heuristic", "leadage")
+    other = dataclasses.replace(preset("classic"), target=950)
+    assert not has_win_table(other)
+    assert default_player(other, games=True) == DEFAULT_PLAYER
+    assert tournament_field(other) == (DEFAULT_PLAYER, "heuristic", "leadage")
     two = HouseRules(players=2)
     assert default_player(two, games=True) == default_player(two) == FALLBACK_PLAYER
 
 
 def test_a_comparison_plays_one_player_under_every_rule_set():
     classic, short = preset("classic"), preset("short")
-    deep = dataclasses.replace(classic, target=1200)
+    other = dataclasses.replace(classic, target=950)
     assert common_player([classic, short]) == GAME_PLAYER
-    assert common_player([classic, deep]) == common_player([deep, classic]) == DEFAULT_PLAYER
+    assert common_player([classic, other]) == common_player([other, classic]) == DEFAULT_PLAYER
     assert common_player([HouseRules(players=2), dataclasses.replace(HouseRules(players=2), min_bid=110)]) \
         == FALLBACK_PLAYER
 
@@ -49,3 +49,11 @@ def test_a_comparison_plays_one_player_under_every_rule_set():
 def test_a_named_player_is_kept():
     assert players_or_default("heuristic", preset("classic"), games=True) == "heuristic"
     assert players_or_default(None, preset("classic"), games=True) == GAME_PLAYER
+
+
+def test_deals_from_a_zero_score_play_the_score_blind_twin():
+    from analysis.players import score_blind
+
+    assert score_blind(("learned-win", "heuristic", "learned-win:w/a.npz")) == ("learned", "heuristic",
+                                                                                "learned:w/a.npz")
+    assert score_blind(("learned", "learned-cards", "pimc")) == ("learned", "learned-cards", "pimc")

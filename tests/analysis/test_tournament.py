@@ -260,9 +260,9 @@ def test_no_players_given_ranks_learned_win_heuristic_and_leadage(tmp_path):
     # Deals from a zero score, and rules without a win-chance table: the learned player.
     dealt = tournament.tournament(deals=6, out=tmp_path / "d")
     assert dealt.labels == ("1-learned", "2-heuristic", "3-leadage")
-    deep = tmp_path / "deep.toml"
-    deep.write_text("target = 1200\n")
-    assert tournament.tournament(games=4, rules=str(deep), out=tmp_path / "deep").labels[0] == "1-learned"
+    target950 = tmp_path / "target950.toml"
+    target950.write_text("target = 950\n")
+    assert tournament.tournament(games=4, rules=str(target950), out=tmp_path / "target950").labels[0] == "1-learned"
     with pytest.raises(InputError, match="give the players, one a seat: the default field"):
         tournament.tournament(games=4, rules=str(_four(tmp_path)), out=tmp_path / "four")
     out = CliRunner().invoke(app, ["tournament", "--games", "4", "--out", str(tmp_path / "t")])

@@ -535,8 +535,8 @@ def test_the_default_line_player_reads_the_score_with_the_win_objective_where_it
     assert advisor.default_line_player("own", "online") == "learned"
     for rules in ("classic", "online", "short"):  # every preset ships its table
         assert advisor.default_line_player("win", rules) == advisor.SCORE_AWARE
-    deep = dataclasses.replace(preset("short"), target=1200)
-    assert advisor.default_line_player("win", deep) == "learned"  # no learned-win table for it
+    target950 = dataclasses.replace(preset("classic"), target=950)
+    assert advisor.default_line_player("win", target950) == "learned"  # no learned-win table for it
     assert advisor.TABLE_PLAYER[advisor.SCORE_AWARE] == "learned"
 
 

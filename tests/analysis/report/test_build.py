@@ -94,7 +94,8 @@ def test_files_and_provenance(made):
     assert who.field == ("learned-win", "heuristic", "leadage")
     assert prov["players"] == {"marriages": ["learned"], "barrel": ["learned-win"] * 3, "rules": ["learned-win"] * 3,
                                "players": list(who.field)}
-    assert prov["learned_weights"] == {name: weights_identity(weights_file(name)) for name in ("learned", "learned-win")}
+    assert prov["learned_weights"] == {name: weights_identity(weights_file(name))
+                                       for name in ("learned", "learned-win")}
 
 
 def test_markdown_images_exist_and_tables_parse(made):
@@ -193,7 +194,8 @@ def test_numbers_equal_the_json_commands(made):
     for r in rules["rows"]:
         if r["significant"]:
             assert num(r["diff"], r["ci_low"], r["ci_high"], digits=3, sign=True) in section
-    players = _json_command(["tournament", *report.report_players(RULES, RULES).field, "--games", "40", "--seed", "0", "--out",
+    field = report.report_players(RULES, RULES).field
+    players = _json_command(["tournament", *field, "--games", "40", "--seed", "0", "--out",
                              str(dirs["players"]), "--json"])
     assert players == kept["players"]
     section = _section_text(md, "players")
@@ -296,7 +298,8 @@ def test_the_page_in_headless_chromium(made, tmp_path):
         assert found, "the page did not finish loading"
         result = json.loads(html.unescape(found.group(1)))
         assert result["page_width"] <= result["view_width"] + 1, (width, result["page_width"], result["view_width"])
-        assert len(result["images"]) == len([f for specs in report.figure_specs(report.report_players(RULES, RULES)).values() for f in specs])
+        specs = report.figure_specs(report.report_players(RULES, RULES))
+        assert len(result["images"]) == len([f for figs in specs.values() for f in figs])
         assert all(w > 0 and h > 0 and done for w, h, done in result["images"])
         for key in SECTIONS:
             assert key in result["ids"]
