@@ -154,7 +154,7 @@ def simulate(
     players: Annotated[str, typer.Option(
         help="one player for all seats or one per seat (three, or two or four with players = 2 or 4) of random, "
              "heuristic, dd, pimc, leadage (a ported bot; 3 or 4 players), learned, learned-cards, learned-win "
-             "(its bids and contract weigh the chance of winning; classic and online) or learned:PATH "
+             "(its bids and contract weigh the chance of winning; the presets) or learned:PATH "
              "(a net's card play; 3 or 4 players), e.g. heuristic,random,random")]
     = "heuristic",
     seed: Annotated[int, typer.Option(help="root seed: the same seed gives the same results")] = 0,
@@ -544,7 +544,8 @@ def tables_barrel(
     rules: Annotated[list[str] | None, typer.Option(
         help="a preset or a TOML file; repeat to compare rule sets (default classic)")] = None,
     players: Annotated[str | None, typer.Option(
-        help="who plays, as in simulate (default: learned; heuristic with players = 2)")] = None,
+        help="who plays, as in simulate (default: learned-win when every rule set has its table, else learned; "
+             "heuristic with players = 2)")] = None,
     seed: Annotated[int, typer.Option(help="root seed (the same for every rule set)")] = 0,
     out: Annotated[Path, typer.Option(help="directory for barrel.parquet, the plot and the stored runs")]
     = Path("out/tables"),
@@ -570,7 +571,9 @@ def tables_strategy(
     deals: Annotated[int, typer.Option(help="deals of each of the two paired runs (concession allowed, and off)")]
     = 20000,
     rules: Annotated[str, typer.Option(help="a preset or a TOML file (3 players)")] = "classic",
-    players: Annotated[str, typer.Option(help="who plays, as in simulate")] = "learned",
+    players: Annotated[str | None, typer.Option(
+        help="who plays, as in simulate (default: learned-win where the rules have its table, else learned)")]
+    = None,
     seed: Annotated[int, typer.Option(help="root seed of every run")] = 0,
     out: Annotated[Path, typer.Option(help="directory for strategy.parquet, the plot and the stored runs")]
     = Path("out/tables"),
@@ -620,7 +623,8 @@ def compare(
     rule_sets: Annotated[list[str], typer.Argument(help="two or more presets or TOML rules files")],
     games: Annotated[int, typer.Option(help="whole games per rule set")] = 2000,
     players: Annotated[str | None, typer.Option(
-        help="who plays, as in simulate (default: learned; heuristic with players = 2)")] = None,
+        help="who plays, as in simulate (default: learned-win when every rule set has its table, else learned; "
+             "heuristic with players = 2)")] = None,
     seed: Annotated[int, typer.Option(help="root seed, the same for every rule set (common random numbers)")] = 0,
     out: Annotated[Path, typer.Option(help="directory for compare.parquet, the plot and the stored runs")]
     = Path("out/compare"),
@@ -645,8 +649,9 @@ def tournament(
     players: Annotated[list[str] | None, typer.Argument(
         help="one player per seat: random, heuristic, dd, pimc, leadage (the ported tysyacha-1000 "
              "bot), learned, learned-cards, learned-win (the learned player weighing the chance of winning the "
-             "game; classic and online rules), learned:PATH (weights of thousand train), or a TOML player file "
-             "(examples/players/); none given: learned heuristic leadage (3 players)", show_default=False)] = None,
+             "game; every preset), learned:PATH (weights of thousand train), or a TOML player file "
+             "(examples/players/); none given: learned-win (learned where the rules have no win table, and with "
+             "--deals) heuristic leadage (3 players)", show_default=False)] = None,
     games: Annotated[int | None, typer.Option(help="whole games in each seating (default 1000)")] = None,
     deals: Annotated[int | None, typer.Option(
         help="independent deals from a zero score in each seating instead of games: players compared by points "

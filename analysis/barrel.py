@@ -40,7 +40,7 @@ import polars as pl
 
 from analysis.analysis_dir import RULE_SPECS, NoResultError, rules_folder, rules_label, same_rules
 from analysis.measures import FALL_CAUSES, LEFT_DOWNWARD, episodes
-from analysis.players import learned_weights, players_or_default
+from analysis.players import common_player, learned_weights
 from analysis.stats import (
     Z95,
     Estimate,
@@ -460,8 +460,10 @@ def tables_barrel(*, games: int, rules: list[str], players: str | None = None, s
                   out: Path = Path("out/tables"), progress: Progress | None = None,
                   backend: Backend | None = None, fresh: bool = False) -> BarrelStats:
     """Barrel survival (``BarrelStats``) under every rule set of ``rules`` (presets or TOML files;
-    none: classic): ``games`` whole games played by ``players`` (None: the default player of
-    ``analysis.players``, the learned player; as in ``thousand simulate --players``), or the stored
+    none: classic): ``games`` whole games played by ``players`` (None:
+    ``analysis.players.common_player``, the one player of every rule set: the score-aware
+    ``learned-win`` when each has its table, else the learned player; as in ``thousand simulate
+    --players``), or the stored
     run of the same spec reused, under
     ``out/barrel-runs``, and their barrel summary, stored as a Parquet table with the metadata in
     ``out``. What ``out`` holds from other arguments or other code is refused
@@ -487,7 +489,8 @@ def tables_barrel(*, games: int, rules: list[str], players: str | None = None, s
     if twins:
         raise InputError(f"rule sets {twins[0]} and {twins[1]} are the same rules: give each rule set once")
     out = Path(out)
-    specs = {label: BatchSpec(mode="games", n=games, rules=rec, players=players_or_default(players, rec), seed=seed)
+    players = common_player(rule_sets.values()) if players is None else players
+    specs = {label: BatchSpec(mode="games", n=games, rules=rec, players=players, seed=seed)
              for label, rec in rule_sets.items()}
     if games < 2:
         raise InputError(f"--games must be 2 or more for the barrel tables: an interval needs two games, not {games}")

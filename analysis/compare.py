@@ -29,7 +29,7 @@ import polars as pl
 
 from analysis.analysis_dir import RULE_SPECS, rules_folder, rules_label, same_rules
 from analysis.measures import episodes
-from analysis.players import learned_weights, players_or_default
+from analysis.players import common_player, learned_weights
 from analysis.stats import MIN_NORMAL, Z95, Estimate, PairedRatioSums, estimate_field, holm, stored_row, two_sided_p
 from analysis.stored import FINGERPRINT, holds_out
 from analysis.study import Plan, Played, compared_on, identity, run_study
@@ -253,8 +253,8 @@ def compare(*, rules: list[str], games: int, players: str | None = None, seed: i
             fresh: bool = False) -> Comparison:
     """Play every rule set of ``rules`` (presets or TOML files, two or more) for ``games`` whole
     games on common random numbers and compare them (``Comparison``). ``players``: who plays, as in
-    ``thousand simulate --players`` (None: the default player of ``analysis.players``, the learned
-    player). ``seed_offsets`` (tests
+    ``thousand simulate --players`` (None: ``analysis.players.common_player``, the one player of every
+    rule set: the score-aware ``learned-win`` when each has its table, else the learned player). ``seed_offsets`` (tests
     only) plays rule set i with seed ``seed + seed_offsets[i]``: an unpaired control of the
     statistics. The runs and the table are stored in ``out`` and reused by the same call of the
     same code; anything else stored there is refused (``analysis.study``) unless ``fresh``,
@@ -288,7 +288,8 @@ def compare(*, rules: list[str], games: int, players: str | None = None, seed: i
                          "would be 0 by construction; give rule sets that differ")
     out = Path(out)
     offsets = seed_offsets or [0] * len(loaded)
-    specs = {label: BatchSpec(mode="games", n=games, rules=rec, players=players_or_default(players, rec),
+    players = common_player(loaded.values()) if players is None else players
+    specs = {label: BatchSpec(mode="games", n=games, rules=rec, players=players,
                               seed=seed + off)
              for (label, rec), off in zip(loaded.items(), offsets, strict=True)}
     if games < 2:

@@ -1,11 +1,18 @@
 """Who plays an analysis's deals when nobody is named, and what a stored result records of its
 players.
 
-The analyses that play (``tables marriages --play-deals``, ``tables barrel``, ``compare``,
-``tournament`` and the report's sections) play the **learned player** by default: the most
-realistic player that plays at Monte Carlo speed (docs/learned.md). It plays 3 and 4 players; for
-the 2-player game, for which no weights are trained, the default is the heuristic player. The
-tournament's default field is the learned player, the heuristic player and the ported Leadage bot.
+The analyses that play whole games (``tables barrel``, ``compare``, ``tournament``, ``tables
+strategy`` and the report's sections of whole games) play the **score-aware learned player**
+(``learned-win``) by default where the rules have its win-chance table (every preset ships one:
+``sim.players.learned.win_table``): in a game the score is known, and a strong player's bids read it
+(the dump truck at 555, the barrel, a sitter's threat, bolts; docs/learned.md). Elsewhere, and for
+independent deals from a zero score (``tables marriages --play-deals``, the bid tables), they play
+the **learned player**: the most realistic player at Monte Carlo speed. A comparison of several rule
+sets plays one player in all of them (``common_player``), so that its differences are the rules':
+``learned-win`` when every rule set has its table, else ``learned``. For the 2-player game, for
+which no weights are trained, the default is the heuristic player. The tournament's default field
+is the default player of whole games, the heuristic player and the ported Leadage bot
+(``tournament_field``).
 
 A result records its players by name and, for every learned player among them, what it played of
 its weights file (``learned_weights``: ``sim.players.learned.weights.weights_identity``, the npz
@@ -26,32 +33,64 @@ from typing import TYPE_CHECKING
 
 from sim.game.rules import preset
 from sim.players.learned.weights import weights_identity
-from sim.players.registry import is_learned, weights_file
+from sim.players.learned.win_table import has_win_table
+from sim.players.registry import is_learned, player_type, reads_win_table, weights_file
 from sim.training.positions import MIXTURE, PLAY_OPTIONS
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from sim.game.rules import HouseRules
 
-__all__ = ["DEFAULT_PLAYER", "FALLBACK_PLAYER", "TOURNAMENT_PLAYERS", "default_player", "players_or_default",
-           "learned_weights", "TRAINED_PRESETS", "untrained_options"]
+__all__ = ["DEFAULT_PLAYER", "GAME_PLAYER", "FALLBACK_PLAYER", "TOURNAMENT_OTHERS", "default_player",
+           "common_player", "players_or_default", "tournament_field", "score_blind", "learned_weights",
+           "TRAINED_PRESETS",
+           "untrained_options"]
 
-DEFAULT_PLAYER = "learned"
+DEFAULT_PLAYER = "learned"  # deals from a zero score, and whole games where GAME_PLAYER has no table
+GAME_PLAYER = "learned-win"  # whole games where the rules have its win-chance table
 FALLBACK_PLAYER = "heuristic"  # where the learned player does not play: the 2-player game
-# The tournament's default field: the learned player, our heuristic and the ported bot. The random
-# player is not among them: it declared 73% of the deals and made 2%, and so decided every other
-# player's games (issue 27).
-TOURNAMENT_PLAYERS = ("learned", "heuristic", "leadage")
+# The tournament's default field: the default player of whole games, our heuristic and the ported
+# bot. The random player is not among them: it declared 73% of the deals and made 2%, and so
+# decided every other player's games (issue 27).
+TOURNAMENT_OTHERS = ("heuristic", "leadage")
 
 
-def default_player(rules: HouseRules) -> str:
-    """The player of every seat when none is named: the learned player, or the heuristic player in
+def default_player(rules: HouseRules, *, games: bool = False) -> str:
+    """The player of every seat when none is named: for whole games (``games``) the score-aware
+    learned player where the rules have its table, else the learned player; the heuristic player in
     the 2-player game (no learned weights are trained for it)."""
-    return DEFAULT_PLAYER if rules.players != 2 else FALLBACK_PLAYER
+    if rules.players == 2:
+        return FALLBACK_PLAYER
+    return GAME_PLAYER if games and has_win_table(rules) else DEFAULT_PLAYER
 
 
-def players_or_default(players: str | None, rules: HouseRules) -> str:
-    """``players`` as given, or the default player of ``rules`` when None."""
-    return default_player(rules) if players is None else players
+def common_player(rule_sets: Iterable[HouseRules]) -> str:
+    """The one player of whole games under every rule set of ``rule_sets`` (one player count):
+    ``default_player`` of each when they agree, else the learned player, which plays them all."""
+    names = {default_player(rules, games=True) for rules in rule_sets}
+    return names.pop() if len(names) == 1 else DEFAULT_PLAYER
+
+
+def players_or_default(players: str | None, rules: HouseRules, *, games: bool = False) -> str:
+    """``players`` as given, or the default player of ``rules`` when None (``games``: of whole games)."""
+    return default_player(rules, games=games) if players is None else players
+
+
+def tournament_field(rules: HouseRules, *, games: bool = True) -> tuple[str, ...]:
+    """The tournament's players when none are named, one a seat of the 3-player game: the learned
+    player (of whole games, ``games``, the score-aware one where ``rules`` have its table), then
+    ``TOURNAMENT_OTHERS``."""
+    return (GAME_PLAYER if games and has_win_table(rules) else DEFAULT_PLAYER, *TOURNAMENT_OTHERS)
+
+
+def score_blind(players: Sequence[str]) -> tuple[str, ...]:
+    """``players`` with each score-aware seat (``learned-win``, ``learned-win:PATH``) played by its
+    score-blind twin (``learned``, ``learned:PATH``: the same weights): the players of deals from a
+    zero score, where no score is in play (and whose rules, such as the strategy's concession
+    switched off, may have no win-chance table)."""
+    return tuple(DEFAULT_PLAYER + name[len(player_type(name)):] if reads_win_table(name) else name
+                 for name in players)
 
 
 def learned_weights(players: Sequence[str]) -> dict[str, str]:

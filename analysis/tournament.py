@@ -43,7 +43,7 @@ import numpy as np
 import polars as pl
 
 from analysis.analysis_dir import NoResultError, file_label, short_hash
-from analysis.players import TOURNAMENT_PLAYERS, learned_weights
+from analysis.players import learned_weights, tournament_field
 from analysis.stats import (
     Estimate,
     RatioOfSums,
@@ -299,8 +299,9 @@ def tournament(*, players: list[str] | None = None, games: int | None = None, de
                progress: Progress | None = None, backend: Backend | None = None,
                fresh: bool = False) -> TournamentResult:
     """Play (or reuse) a duplicate tournament of ``players`` (one a seat: a player type or a TOML
-    player file; None: ``analysis.players.TOURNAMENT_PLAYERS``, the learned player, the heuristic
-    player and the ported Leadage bot, for three seats) and return its ranking and pairwise tests.
+    player file; None: the default field of three seats, ``analysis.players.tournament_field``:
+    the learned player (of whole games, ``games``, the score-aware ``learned-win`` where the rules
+    have its table), the heuristic player and the ported Leadage bot) and return its ranking and pairwise tests.
     Whole games (``games``: players compared by win share) or independent deals from a zero score
     (``deals``: compared by points per deal, the measure of card play and bidding alone); exactly
     one of them. The runs are stored and reused under ``out/runs``, the players' table in
@@ -373,11 +374,12 @@ def _plan(*, players: list[str] | None, games: int | None, deals: int | None, ru
     mode, size = _sizes(games, deals)
     rec = load_rules(rules)
     if players is None:
-        if rec.players != len(TOURNAMENT_PLAYERS):
+        field = tournament_field(rec, games=mode == "games")
+        if rec.players != len(field):
             named = f"rules {rules!r}" if isinstance(rules, str) else "the rules given"
-            raise InputError(f"give the players, one a seat: the default field ({', '.join(TOURNAMENT_PLAYERS)}) is "
-                             f"for {len(TOURNAMENT_PLAYERS)} seats, and {named} have players = {rec.players}")
-        players = list(TOURNAMENT_PLAYERS)
+            raise InputError(f"give the players, one a seat: the default field ({', '.join(field)}) is "
+                             f"for {len(field)} seats, and {named} have players = {rec.players}")
+        players = list(field)
     labels, kinds, params = resolve_players(players, rec.players)
     if seed < 0:
         raise InputError(f"--seed must be 0 or more, not {seed}")

@@ -69,7 +69,7 @@ with the term [95%], Holm p):
 The gains are small on all deals (the counters move a chance by a few points, in a minority of
 situations) but certain; the table without them stays the cell's average.
 
-**Shipped tables** (``SHIPPED``, ``shipped_table``): the tables of the classic and online presets,
+**Shipped tables** (``SHIPPED``, ``shipped_table``): the tables of every preset,
 20,000 games of the learned player each, lie in ``analysis/win_tables/`` with their provenance in
 their metadata (version, games, seed, players, the learned weights' hash, rules, method and the code
 fingerprint at their making); ``thousand bid`` reads one when the rules, the learned weights and the
@@ -115,7 +115,7 @@ from sim import InputError, ThousandError, __version__
 from sim.engine import BatchSpec
 from sim.engine.schema import EV_BARREL_ON, EV_BARREL_STAY, EV_BOLT_PENALTY, EV_REDEAL_PENALTY
 from sim.fingerprint import code_fingerprint
-from sim.game.rules import HouseRules, load_rules, recorded_rules_are
+from sim.game.rules import PRESETS, HouseRules, load_rules, recorded_rules_are
 from sim.players.learned.win_table import WIN_TABLES_DIR, save_win_table
 from sim.players.registry import parse_players
 from sim.runs import read_shard, verify_run, write_bytes_if_different
@@ -152,7 +152,7 @@ TERM_ALPHA = 0.05  # a term is kept when it improves held-out games at this fami
 _DECILES = 10
 _EPS = 1e-6  # predictions are kept this far from 0 and 1 in the log-loss
 SHIPPED_DIR = Path(__file__).resolve().parent / "win_tables"  # the tables shipped with the package
-SHIPPED = ("classic", "online")  # the presets whose tables ship
+SHIPPED = tuple(PRESETS)  # the presets whose tables ship: all of them
 SHIPPED_GAMES = 20_000  # whole games of the learned player a shipped table learns from
 
 

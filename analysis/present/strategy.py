@@ -246,9 +246,11 @@ def _strategy_conceding(s: StrategyReport) -> list[str]:
     p = c.paired
     if p is None or not p.conceded:
         return lines + ["No deal of the paired runs was conceded: there is no comparison to show.", ""]
-    lines += [f"**What a concession saves, on the same deals.** {p.deals:,} deals from a zero score were played twice "
-              f"from the same seed: once under these rules and once with conceding turned off (`concede = false`), "
-              "everything else equal. The deals, auctions and discards were identical in both "
+    dealt = s.provenance.get("deal_players")
+    by = f" by {_players_phrase(tuple(dealt))}" if dealt and tuple(dealt) != s.players else ""
+    lines += [f"**What a concession saves, on the same deals.** {p.deals:,} deals from a zero score were played twice"
+              f"{by} from the same seed: once under these rules and once with conceding turned off "
+              "(`concede = false`), everything else equal. The deals, auctions and discards were identical in both "
               f"({p.mismatched} deals differed{' and were left out' if p.mismatched else ''}); the "
               f"{p.conceded:,} contracts conceded in the first were played on in the second.", ""]
     lines += markdown_table(["the conceded deals", "conceding", "playing on", "conceding less playing on"],

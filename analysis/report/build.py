@@ -48,7 +48,7 @@ from analysis.bids.situations import score_situations
 from analysis.bids.table import TABLE_FILE, read_metadata, tables_bids
 from analysis.marriages import odds
 from analysis.marriages.odds import tables_marriages
-from analysis.players import DEFAULT_PLAYER, TOURNAMENT_PLAYERS, learned_weights
+from analysis.players import DEFAULT_PLAYER, common_player, default_player, learned_weights, tournament_field
 from analysis.present.barrel import plot_barrel
 from analysis.present.bids import plot_bid_make_rates, plot_bid_methods
 from analysis.present.compare import plot_comparison
@@ -86,7 +86,7 @@ if TYPE_CHECKING:
                | FolkAdvice)
 
 __all__ = [
-    "REPORT_MD", "REPORT_HTML", "PROVENANCE", "TOURNAMENT_PLAYERS", "PLAYER", "RISKS",
+    "REPORT_MD", "REPORT_HTML", "PROVENANCE", "ReportPlayers", "report_players", "RISKS",
     "ReportError", "default_data_dir", "rule_sets_compared", "build_report", "check_folders",
     "SECTION_MODULES", "stale_results", "figure_specs", "stage_dirs", "stored_inputs", "situations_missing",
 ]
@@ -94,10 +94,37 @@ __all__ = [
 REPORT_MD = "report.md"
 REPORT_HTML = "report.html"
 PROVENANCE = "provenance.json"
-# The players the report's tournament ranks are analysis.players.TOURNAMENT_PLAYERS (the learned
-# player, our heuristic and the ported bot); every other section that plays is played by PLAYER.
-PLAYER = DEFAULT_PLAYER
 RISKS = (0.3, 0.5)
+
+
+@dataclasses.dataclass(frozen=True)
+class ReportPlayers:
+    """Who plays each section of a report (``report_players``): ``deals``, the marriages' deals from
+    a zero score (the learned player); ``game``, the strategy's whole games under the main rule set;
+    ``barrel`` and ``compared``, one player for every rule set of the barrel and house-rule sections
+    (``analysis.players.common_player``); ``field``, the tournament's."""
+
+    deals: str
+    game: str
+    barrel: str
+    compared: str
+    field: tuple[str, ...]
+
+    def named(self) -> list[str]:
+        """Every player named, once, in order."""
+        return list(dict.fromkeys([self.deals, self.game, self.barrel, self.compared, *self.field]))
+
+
+def report_players(rules: list[str], compared: list[str]) -> ReportPlayers:
+    """The players of a report of ``rules`` (the main rule set first) whose house-rule and barrel
+    sections play ``compared`` (``analysis.players``: whole games by the score-aware player where the
+    rules have its table)."""
+    main = load_rules(rules[0])
+    loaded = [load_rules(spec) for spec in compared]
+    with_barrel = [rec for rec in loaded if rec.barrel is not None]
+    return ReportPlayers(deals=DEFAULT_PLAYER, game=default_player(main, games=True),
+                         barrel=common_player(with_barrel) if with_barrel else DEFAULT_PLAYER,
+                         compared=common_player(loaded), field=tournament_field(main))
 
 
 class ReportError(InputError):
@@ -160,7 +187,8 @@ def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Pa
     check_parent_writable(out.resolve(), out)  # the report is written last: a place it cannot be is refused first
     compared = rule_sets_compared(rules)
     with_barrel = [spec for spec in compared if load_rules(spec).barrel is not None]
-    dirs = stage_dirs(data, rules=rules, compared=compared, seed=seed, sizes=sizes)
+    players = report_players(rules, compared)
+    dirs = stage_dirs(data, rules=rules, compared=compared, seed=seed, sizes=sizes, players=players)
     used = [key for key in dirs if (key != "barrel" or with_barrel) and (key != "rules" or len(compared) >= 2)
             and (key != "situations" or situations_missing(rules[0]) is None)]
     stale = {key: found for key in used if (found := stale_results(dirs[key], SECTION_MODULES[key]))}
@@ -210,28 +238,32 @@ def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Pa
     advance("situations")
     begin("marriages")
     sections["marriages"] = section("marriages", lambda d, f: _marriages(d, dirs["bids"], rules[0], seed, sizes,
-                                                                         backend, f))
+                                                                         players.deals, backend, f))
     advance("marriages")
     begin("barrel")
-    sections["barrel"] = (section("barrel", lambda d, f: _barrel(d, with_barrel, seed, sizes, backend, f))
+    sections["barrel"] = (section("barrel", lambda d, f: _barrel(d, with_barrel, seed, sizes, players.barrel,
+                                                                   backend, f))
                           if with_barrel else None)
     advance("barrel")
     begin("house rules")
-    sections["rules"] = (section("rules", lambda d, f: _compare(d, compared, seed, sizes, backend, f))
+    sections["rules"] = (section("rules", lambda d, f: _compare(d, compared, seed, sizes, players.compared,
+                                                                   backend, f))
                          if len(compared) >= 2 else None)
     advance("rules")
     begin("tournament")
-    sections["players"] = section("players", lambda d, f: _tournament(d, rules[0], seed, sizes, backend, f))
+    sections["players"] = section("players", lambda d, f: _tournament(d, rules[0], seed, sizes, players.field,
+                                                                           backend, f))
     advance("players")
     begin("strategy")
-    sections["strategy"] = section("strategy", lambda d, f: _strategy(d, rules[0], seed, sizes, backend, f))
+    sections["strategy"] = section("strategy", lambda d, f: _strategy(d, rules[0], seed, sizes, players.game,
+                                                                       backend, f))
     advance("strategy")
     begin("folk advice")
     sections["folk"] = _folk(dirs["folk"], sections, rules[0], seed, sizes, threads)
     advance("folk")
     begin("writing")
     path = _write(out, data, dirs, sections, rules=rules, compared=compared, seed=seed, sizes=sizes, quick=quick,
-                  command=command)
+                  command=command, players=players)
     advance("write")
     say(f"report written in {time.monotonic() - started:.0f} s: {path} (and {out / REPORT_MD})")
     return path
@@ -388,9 +420,10 @@ def _bids(folder: Path, rules: str, seed: int, sizes: Sizes, threads: int | None
     return result
 
 
-def _marriages(folder: Path, bids: Path, rules: str, seed: int, sizes: Sizes, backend, fresh: bool) -> MarriageOdds:
+def _marriages(folder: Path, bids: Path, rules: str, seed: int, sizes: Sizes, player: str, backend,
+               fresh: bool) -> MarriageOdds:
     result = tables_marriages(deals=sizes.marriage_deals, seed=seed, rules=rules, out=folder,
-                              play_deals=sizes.marriage_play_deals, players=PLAYER, bids=bids / TABLE_FILE,
+                              play_deals=sizes.marriage_play_deals, players=player, bids=bids / TABLE_FILE,
                               risk=RISKS[0], backend=backend, fresh=fresh)
     if result.plot_file is not None:
         plot_marriage_odds(result, result.plot_file)
@@ -399,30 +432,34 @@ def _marriages(folder: Path, bids: Path, rules: str, seed: int, sizes: Sizes, ba
     return result
 
 
-def _barrel(folder: Path, rules: list[str], seed: int, sizes: Sizes, backend, fresh: bool) -> BarrelStats:
-    result = tables_barrel(games=sizes.barrel_games, rules=rules, players=PLAYER, seed=seed, out=folder,
+def _barrel(folder: Path, rules: list[str], seed: int, sizes: Sizes, player: str, backend,
+            fresh: bool) -> BarrelStats:
+    result = tables_barrel(games=sizes.barrel_games, rules=rules, players=player, seed=seed, out=folder,
                            backend=backend, fresh=fresh)
     plot_barrel(result, result.plot_path)
     return result
 
 
-def _compare(folder: Path, rules: list[str], seed: int, sizes: Sizes, backend, fresh: bool) -> Comparison:
-    result = compare.compare(rules=rules, games=sizes.compare_games, players=PLAYER, seed=seed, out=folder,
+def _compare(folder: Path, rules: list[str], seed: int, sizes: Sizes, player: str, backend,
+             fresh: bool) -> Comparison:
+    result = compare.compare(rules=rules, games=sizes.compare_games, players=player, seed=seed, out=folder,
                              backend=backend, fresh=fresh)
     plot_comparison(result, result.plot_path)
     return result
 
 
-def _tournament(folder: Path, rules: str, seed: int, sizes: Sizes, backend, fresh: bool) -> TournamentResult:
-    result = tournament.tournament(players=list(TOURNAMENT_PLAYERS), games=sizes.tournament_games, rules=rules,
+def _tournament(folder: Path, rules: str, seed: int, sizes: Sizes, field: tuple[str, ...], backend,
+                fresh: bool) -> TournamentResult:
+    result = tournament.tournament(players=list(field), games=sizes.tournament_games, rules=rules,
                                    seed=seed, out=folder, backend=backend, fresh=fresh)
     plot_tournament(result, folder / tournament.PLOT_FILE)
     return result
 
 
-def _strategy(folder: Path, rules: str, seed: int, sizes: Sizes, backend, fresh: bool) -> StrategyReport:
+def _strategy(folder: Path, rules: str, seed: int, sizes: Sizes, player: str, backend,
+              fresh: bool) -> StrategyReport:
     result = strategy_study.strategy(games=sizes.strategy_games, deals=sizes.strategy_deals, rules=rules,
-                                     players="learned", seed=seed, out=folder, backend=backend, fresh=fresh)
+                                     players=player, seed=seed, out=folder, backend=backend, fresh=fresh)
     plot_strategy(result, result.plot_path)
     return result
 
@@ -430,9 +467,9 @@ def _strategy(folder: Path, rules: str, seed: int, sizes: Sizes, backend, fresh:
 def situations_missing(rules: str) -> str | None:
     """Why the score situations' section cannot be made under ``rules`` (None when it can): its lines
     are played by the score-aware learned player and valued by the chance of winning, both read from
-    the table of win chances shipped for the rules (classic and online)."""
+    the table of win chances shipped for the rules (every preset's)."""
     if default_line_player("win", rules) != SCORE_AWARE or shipped_table(rules, "learned") is None:
-        return (f"no table of win chances is shipped for the rules {rules!r} (only for classic and online), and the "
+        return (f"no table of win chances is shipped for the rules {rules!r} (only for the presets), and the "
                 "section's player and objective read one")
     return None
 
@@ -456,8 +493,8 @@ def _folk(folder: Path, sections: dict, rules: str, seed: int, sizes: Sizes, thr
                        rules_name=rules, seed=seed, positions=sizes.folk_positions, threads=threads)
 
 
-def figure_specs() -> dict[str, list[tuple[str, str]]]:
-    """The plots each section shows: (file in the section's folder, caption)."""
+def figure_specs(players: ReportPlayers) -> dict[str, list[tuple[str, str]]]:
+    """The plots each section shows: (file in the section's folder, caption naming ``players``)."""
     return {
         "bids": [(classes.PLOT_FILE,
                   "Make-rate of each contract by hand class: the learned player in all seats with 95% bands, pimc's "
@@ -467,15 +504,17 @@ def figure_specs() -> dict[str, list[tuple[str, str]]]:
         "marriages": [(odds.PLOT_FILE, "Marriage odds: exact (bars) against random deals, dealt and not played "
                                             "(points with 95% intervals)."),
                       (odds.WORTH_PLOT_FILE, "What holding each suit's marriage adds to the declarer's points "
-                                                  f"playing 120 in the bid table's deals ({PLAYER} player, all seats; "
-                                                  "double dummy beside).")],
+                                             f"playing 120 in the bid table's deals ({players.deals} player, all "
+                                             "seats; double dummy beside).")],
         "barrel": [(barrel.PLOT_FILE, "How barrel episodes end, leaving upward by attempt, and winning from a score "
-                                      f"({PLAYER} player, all seats).")],
-        "rules": [(compare.PLOT_FILE, f"Game length by rule set, and every difference to the first ({PLAYER} player, "
+                                      f"({players.barrel} player, all seats).")],
+        "rules": [(compare.PLOT_FILE, f"Game length by rule set, and every difference to the first ({players.compared} "
+                                      "player, "
                                       "all seats).")],
-        "players": [(tournament.PLOT_FILE, f"The tournament of {', '.join(TOURNAMENT_PLAYERS)}: win share, score per "
+        "players": [(tournament.PLOT_FILE, f"The tournament of {', '.join(players.field)}: win share, score per "
                                            "deal and make-rate.")],
-        "strategy": [(strategy_study.PLOT_FILE, "Strategy in play (the learned player at every seat): the declarer's "
+        "strategy": [(strategy_study.PLOT_FILE, f"Strategy in play (the {players.game} player at every seat): the "
+                      "declarer's "
                       "choice after the talon, the make-rate by marriages kept, and the score change by seat.")],
     }
 
@@ -484,7 +523,8 @@ def _digest(obj) -> str:
     return hashlib.sha256(json.dumps(obj, sort_keys=True).encode()).hexdigest()[:10]
 
 
-def stage_dirs(data: Path, *, rules: list[str], compared: list[str], seed: int, sizes: Sizes) -> dict[str, Path]:
+def stage_dirs(data: Path, *, rules: list[str], compared: list[str], seed: int, sizes: Sizes,
+               players: ReportPlayers | None = None) -> dict[str, Path]:
     """Where each section's results are stored under ``data``: a folder per sample sizes and seed
     (``quick-seed0``, ``full-seed0``, ``sizes-<hash>-seed0``), and below it one per rule set(s) the
     section plays (a hash of their names and effective rules). Reports of other sizes, seeds or
@@ -493,19 +533,25 @@ def stage_dirs(data: Path, *, rules: list[str], compared: list[str], seed: int, 
     kind = "quick" if sizes == QUICK else "full" if sizes == FULL else f"sizes-{_digest(dataclasses.asdict(sizes))}"
     base = Path(data) / f"{kind}-seed{seed}"
     main = _digest([rules[0], _rules_dict(rules[0])])
-    played = _digest([rules[0], _rules_dict(rules[0]), PLAYER])
-    many = _digest([[spec, _rules_dict(spec)] for spec in compared] + [PLAYER])
-    field = _digest([rules[0], _rules_dict(rules[0]), list(TOURNAMENT_PLAYERS)])
-    return {"bids": base / "bids" / main, "marriages": base / "marriages" / played, "barrel": base / "barrel" / many,
-            "rules": base / "compare" / many, "players": base / "tournament" / field,
-            "strategy": base / "strategy" / played,
+    players = players or report_players(rules, compared)
+
+    def played(player: str) -> str:
+        return _digest([rules[0], _rules_dict(rules[0]), player])
+
+    def many(player: str) -> str:
+        return _digest([[spec, _rules_dict(spec)] for spec in compared] + [player])
+
+    field = _digest([rules[0], _rules_dict(rules[0]), list(players.field)])
+    return {"bids": base / "bids" / main, "marriages": base / "marriages" / played(players.deals),
+            "barrel": base / "barrel" / many(players.barrel), "rules": base / "compare" / many(players.compared),
+            "players": base / "tournament" / field, "strategy": base / "strategy" / played(players.game),
             "situations": base / "situations" / _digest([rules[0], _rules_dict(rules[0]), SCORE_AWARE]),
-            "folk": base / "folk" / played}
+            "folk": base / "folk" / played(players.game)}
 
 
 # ---- writing -------------------------------------------------------------------------------------
 def _write(out: Path, data: Path, dirs: dict[str, Path], sections: dict, *, rules: list[str], compared: list[str],
-           seed: int, sizes: Sizes, quick: bool, command: list[str] | None) -> Path:
+           seed: int, sizes: Sizes, quick: bool, command: list[str] | None, players: ReportPlayers) -> Path:
     """Write the report into a temporary folder beside ``out``, then put it in place of ``out``
     (where ``out`` leads: a symbolic link is kept, and the report it points to replaced)."""
     shown, out = out, out.resolve()
@@ -515,7 +561,7 @@ def _write(out: Path, data: Path, dirs: dict[str, Path], sections: dict, *, rule
     (tmp / "data").mkdir(parents=True)
     try:
         figures = {}
-        for key, figs in figure_specs().items():
+        for key, figs in figure_specs(players).items():
             figures[key] = []
             for name, caption in figs:
                 if (dirs[key] / name).is_file() and sections.get(key) is not None:
@@ -525,7 +571,7 @@ def _write(out: Path, data: Path, dirs: dict[str, Path], sections: dict, *, rule
             if value is not None:
                 (tmp / "data" / f"{key}.json").write_text(to_json(value), encoding="utf-8")
         md = render_markdown(sections, figures, rules=rules, compared=compared, seed=seed, sizes=sizes, quick=quick,
-                             players=TOURNAMENT_PLAYERS)
+                             players=players.field)
         (tmp / REPORT_MD).write_text(md, encoding="utf-8")
         (tmp / REPORT_HTML).write_text(render_html(md, tmp), encoding="utf-8")
         provenance = {
@@ -538,10 +584,10 @@ def _write(out: Path, data: Path, dirs: dict[str, Path], sections: dict, *, rule
             "runs_fingerprint": code_fingerprint(),
             "created_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "rules": rules, "rule_sets_compared": compared, "seed": seed, "sizes": dataclasses.asdict(sizes),
-            "quick": quick, "tournament_players": list(TOURNAMENT_PLAYERS),
+            "quick": quick, "tournament_players": list(players.field),
             # who played each section's deals, and the SHA-256 of every learned player's weights
             "players": _section_players(sections),
-            "learned_weights": learned_weights([PLAYER, *TOURNAMENT_PLAYERS]
+            "learned_weights": learned_weights(players.named()
                                                + ([SCORE_AWARE] if sections.get("situations") is not None else [])),
             "data": str(data),
             "effective_rules": {spec: _rules_dict(spec) for spec in compared},

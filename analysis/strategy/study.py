@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from analysis.players import learned_weights
+from analysis.players import learned_weights, players_or_default, score_blind
 from analysis.stats import Estimate, holm, stored_row
 from analysis.stored import FINGERPRINT, holds_out
 from analysis.strategy.arrays import COLUMNS, Deals, Difference, load_deals
@@ -92,8 +92,9 @@ class StrategyReport:
     """The strategy sections (``strategy``), each measured on the same stored runs.
 
     - ``rules_name``: the rule set as given; ``games``: whole games played; ``deals``: deals of
-      each paired deals run; ``seed``; ``players``: who played, one name a seat (every number
-      comes from their play);
+      each paired deals run; ``seed``; ``players``: who played the games, one name a seat (every
+      number but the paired concession's comes from their play; the paired deals are played by
+      their score-blind twins, ``provenance["deal_players"]``);
     - ``raising`` (``RaiseStats``), ``conceding`` (``ConcedeStats``), ``discard``
       (``DiscardStats``), ``marriage_order`` (``MarriageOrderStats``), ``defence``
       (``DefenceStats``), ``seats`` (``SeatStats``): from the games' played deals;
@@ -206,13 +207,17 @@ def _read(run: Path) -> Deals:
 
 
 @holds_out()
-def strategy(*, games: int, deals: int, rules: str = "classic", players: str = "learned", seed: int = 0,
+def strategy(*, games: int, deals: int, rules: str = "classic", players: str | None = None, seed: int = 0,
              out: Path = Path("out/tables"), progress: Progress | None = None, backend: Backend | None = None,
              fresh: bool = False) -> StrategyReport:
     """The strategy sections (``StrategyReport``) for the rule set ``rules`` (a preset or a TOML
-    file), measured on ``players``' play (one name for every seat, or one a seat): ``games`` whole
+    file), measured on ``players``' play (one name for every seat, or one a seat; None: the default
+    player of whole games, ``analysis.players.default_player``, the score-aware ``learned-win``
+    where the rules have its table, else the learned player): ``games`` whole
     games, and ``deals`` independent deals played twice from the same seed, with concession as the
-    rules have it and with it off (skipped when the rules forbid conceding). The runs are stored
+    rules have it and with it off (skipped when the rules forbid conceding), by the same players
+    made score-blind (``analysis.players.score_blind``: ``learned`` for ``learned-win``; a deal
+    from a zero score has no score in play, and the rules with concession off no win-chance table). The runs are stored
     under ``out/strategy-runs`` and reused, the table as ``out/strategy.parquet``; what ``out``
     holds from other arguments or other code is refused (``analysis.study``) unless
     ``fresh``, which redoes it. ``progress(stage, units done, units)`` follows the play."""
@@ -226,15 +231,18 @@ def strategy(*, games: int, deals: int, rules: str = "classic", players: str = "
     if loaded.players != 3:
         raise InputError(f"the strategy sections are for the 3-player game; rules {rules!r} have players = "
                          f"{loaded.players}")
-    specs = {"games": BatchSpec(mode="games", n=games, rules=loaded, players=players, seed=seed),
-             "deals": BatchSpec(mode="deals", n=deals, rules=loaded, players=players, seed=seed)}
+    game = BatchSpec(mode="games", n=games, rules=loaded, players=players_or_default(players, loaded, games=True),
+                     seed=seed)
+    dealt = score_blind(game.players)  # deals from a zero score: no score in play
+    specs = {"games": game, "deals": BatchSpec(mode="deals", n=deals, rules=loaded, players=dealt, seed=seed)}
     if loaded.concede:
-        specs["deals-concede-off"] = BatchSpec(mode="deals", n=deals, rules=concede_off(loaded), players=players,
+        specs["deals-concede-off"] = BatchSpec(mode="deals", n=deals, rules=concede_off(loaded), players=dealt,
                                                seed=seed, chunk_size=specs["deals"].chunk_size)
     out = Path(out)
     meta = {"thousand_version": __version__, FINGERPRINT: code_fingerprint("strategy.study"), "table": "strategy",
-            "games": games, "deals": deals, "seed": seed, "players": list(specs["games"].players),
-            "learned_weights": learned_weights(specs["games"].players),
+            "games": games, "deals": deals, "seed": seed, "players": list(game.players),
+            "deal_players": list(specs["deals"].players),
+            "learned_weights": learned_weights(game.players + specs["deals"].players),
             "rules_name": rules, "rules": loaded.to_dict()}
     plan = Plan(out=out, name="strategy", table=TABLE_FILE, runs=specs,
                 folders={name: f"{RUNS_DIR}/{name}" for name in specs}, provenance=meta, identity=IDENTITY,

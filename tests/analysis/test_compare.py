@@ -156,7 +156,7 @@ def test_player_counts_must_agree(tmp_path):
     assert res.exit_code == 2 and "different player counts" in res.output
 
 
-def test_the_learned_player_by_default_and_other_weights_never_reused(tmp_path):
+def test_the_score_aware_player_by_default_and_other_weights_never_reused(tmp_path):
     import shutil
 
     from analysis.stored import StaleResultError
@@ -165,9 +165,15 @@ def test_the_learned_player_by_default_and_other_weights_never_reused(tmp_path):
 
     shipped = weights_file("learned")
     result = compare.compare(rules=["classic", "short"], games=20, out=tmp_path / "default")
-    assert result.players == ("learned",) * 3
-    assert result.provenance["learned_weights"] == {"learned": weights_identity(shipped)}
-    assert "played by the learned player, all seats" in comparison_lines(result)[0]
+    assert result.players == ("learned-win",) * 3  # every preset ships its win-chance table
+    assert result.provenance["learned_weights"] == {"learned-win": weights_identity(weights_file("learned-win"))}
+    assert "played by the learned-win player, all seats" in comparison_lines(result)[0]
+    # A rule set without a table: one player for both, the learned player.
+    (tmp_path / "target950.toml").write_text("target = 950\n")
+    mixed = compare.compare(rules=["classic", str(tmp_path / "target950.toml")], games=20, out=tmp_path / "mixed")
+    assert mixed.players == ("learned",) * 3
+    assert mixed.provenance["learned_weights"] == {"learned": weights_identity(shipped)}
+    assert "played by the learned player, all seats" in comparison_lines(mixed)[0]
     # The same weights file name holding other weights: the stored comparison is refused, by its weights.
     weights = tmp_path / "w.npz"
     for suffix in (".npz", ".json"):  # a weights file and its manifest

@@ -248,19 +248,25 @@ def test_the_tournament_takes_a_progress_callback(tmp_path):
     assert seen[-1][1] == seen[-1][2] == 3 * 4
 
 
-def test_no_players_given_ranks_learned_heuristic_and_leadage(tmp_path):
+def test_no_players_given_ranks_learned_win_heuristic_and_leadage(tmp_path):
     from cli import app
     from sim import InputError
     from sim.players.learned.weights import weights_identity
     from sim.players.registry import weights_file
 
     res = tournament.tournament(games=4, out=tmp_path / "t")
-    assert res.labels == ("1-learned", "2-heuristic", "3-leadage") and len(res.seatings) == 6
-    assert res.provenance["learned_weights"] == {"learned": weights_identity(weights_file("learned"))}
+    assert res.labels == ("1-learned-win", "2-heuristic", "3-leadage") and len(res.seatings) == 6
+    assert res.provenance["learned_weights"] == {"learned-win": weights_identity(weights_file("learned-win"))}
+    # Deals from a zero score, and rules without a win-chance table: the learned player.
+    dealt = tournament.tournament(deals=6, out=tmp_path / "d")
+    assert dealt.labels == ("1-learned", "2-heuristic", "3-leadage")
+    target950 = tmp_path / "target950.toml"
+    target950.write_text("target = 950\n")
+    assert tournament.tournament(games=4, rules=str(target950), out=tmp_path / "target950").labels[0] == "1-learned"
     with pytest.raises(InputError, match="give the players, one a seat: the default field"):
         tournament.tournament(games=4, rules=str(_four(tmp_path)), out=tmp_path / "four")
     out = CliRunner().invoke(app, ["tournament", "--games", "4", "--out", str(tmp_path / "t")])
-    assert out.exit_code == 0 and out.stdout.startswith("tournament: 1-learned, 2-heuristic, 3-leadage;")
+    assert out.exit_code == 0 and out.stdout.startswith("tournament: 1-learned-win, 2-heuristic, 3-leadage;")
 
 
 def _four(tmp_path):

@@ -426,7 +426,6 @@ def test_shipped_tables_load_match_their_making_and_pass_the_checks(preset):
 
 def test_only_the_shipped_presets_ship_and_others_find_none():
     assert sorted(p.stem for p in wc.SHIPPED_DIR.glob("*.parquet")) == sorted(wc.SHIPPED)
-    assert wc.shipped_table("short") is None
     assert wc.shipped_table(dataclasses.replace(load_rules("classic"), target=1200)) is None
 
 

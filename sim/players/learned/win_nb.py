@@ -14,7 +14,8 @@ used up, the n-th fall to zero), and a bolt penalty when ``bolt_on = three_passe
 (the third deal in a row without declaring).
 
 Approximations (docs/learned.md, "The score-aware player"): a made contract scores the contract
-(not the declarer's points under declarer_scores = points, nor a dark or golden doubling); a
+(under declarer_scores = points his points when more, read from the ladder; not a dark or golden
+doubling); a
 defender scores the ladder's defence value (net B: one defender's points before the talon; net C:
 the defenders' points, halved for each); when the seat bids, each opponent gains net B's defence
 value whether the seat declares or defends (the declarer's result is not guessed: only the seat's
@@ -49,6 +50,8 @@ from sim.players.learned.layout import (
     BH_HIDDEN_C,
     BID_HEADER,
     C_N_IN,
+    LADDER_LO,
+    LADDER_STEP,
     N_LADDER,
     N_LADDER_OUT,
     NET_BIDDING,
@@ -244,10 +247,25 @@ def chance_after(seat, gs, rules, w, off, declaring, made, contract, change, opp
 
 @jit_hot
 def declare_chance(seat, gs, rules, w, off, ladder, contract, opponent_gain):
-    """The seat's chance of winning after declaring ``contract``, made at the ladder's chance."""
+    """The seat's chance of winning after declaring ``contract``, made at the ladder's chance. With
+    declarer_scores = points a made contract scores his points when more: the ladder read as points
+    in steps of LADDER_STEP (as ``bidding_nb.contract_value`` reads it), each made score weighed by
+    the chance of landing on it, the ladder's last level taking what lies beyond it."""
     p = np.float64(made_chance(ladder, contract))
-    return (p * chance_after(seat, gs, rules, w, off, True, True, contract, contract, opponent_gain)
-            + (1.0 - p) * chance_after(seat, gs, rules, w, off, True, False, contract, -contract, opponent_gain))
+    failed = (1.0 - p) * chance_after(seat, gs, rules, w, off, True, False, contract, -contract, opponent_gain)
+    if not rules[R.DECLARER_SCORES_POINTS]:
+        return p * chance_after(seat, gs, rules, w, off, True, True, contract, contract, opponent_gain) + failed
+    total = failed
+    at_least = p  # the chance of scoring ``score`` or more
+    score = contract
+    level = (contract // LADDER_STEP + 1) * LADDER_STEP
+    while level < LADDER_LO + LADDER_STEP * N_LADDER:
+        beyond = min(at_least, np.float64(made_chance(ladder, level)))
+        total += (at_least - beyond) * chance_after(seat, gs, rules, w, off, True, True, contract, score,
+                                                    opponent_gain)
+        at_least, score = beyond, level
+        level += LADDER_STEP
+    return total + at_least * chance_after(seat, gs, rules, w, off, True, True, contract, score, opponent_gain)
 
 
 @jit_hot

@@ -35,7 +35,7 @@ from sim.players.learned.layout import (
 from sim.players.learned.weights import WEIGHTS_DIR, write_manifest
 
 __all__ = ["WIN_TABLES_DIR", "WIN_TABLE_FORMAT", "WinTableError", "win_block", "save_win_table", "load_win_table",
-           "win_table_for", "shipped_win_tables"]
+           "win_table_for", "has_win_table", "shipped_win_tables"]
 
 WIN_TABLES_DIR = WEIGHTS_DIR / "win"
 WIN_TABLE_FORMAT = 1
@@ -111,3 +111,13 @@ def win_table_for(rules: HouseRules) -> Path:
     have = ", ".join(p.stem for p in shipped_win_tables()) or "none"
     raise WinTableError(f"the score-aware player learned-win has no win-chance table for these rules (tables: {have}); "
                         "play learned, or make one (docs/learned.md, \"The score-aware player\")")
+
+
+def has_win_table(rules: HouseRules) -> bool:
+    """Whether a table made under ``rules`` ships (``win_table_for`` finds one): whether
+    ``learned-win`` plays these rules."""
+    try:
+        win_table_for(rules)
+    except WinTableError:
+        return False
+    return True

@@ -27,7 +27,7 @@ from analysis.stats import stored_row
 from sim.engine import playouts
 from sim.game.bids_nb import auction_cap
 from sim.game.cards import parse_card, parse_hand
-from sim.game.rules import HouseRules
+from sim.game.rules import HouseRules, preset
 
 KNOWN = Path(__file__).parent.parent.parent / "known_answers" / "bid_dd.json"
 HAND = "AH TH KH QH AS 9C JD"
@@ -533,9 +533,10 @@ def test_default_objective_is_win_with_a_score_and_race_from_a_zero_score():
 def test_the_default_line_player_reads_the_score_with_the_win_objective_where_it_has_a_table():
     assert advisor.default_line_player("race", "classic") == "learned"
     assert advisor.default_line_player("own", "online") == "learned"
-    for rules in ("classic", "online"):
+    for rules in ("classic", "online", "short"):  # every preset ships its table
         assert advisor.default_line_player("win", rules) == advisor.SCORE_AWARE
-    assert advisor.default_line_player("win", "short") == "learned"  # no learned-win table for it
+    target950 = dataclasses.replace(preset("classic"), target=950)
+    assert advisor.default_line_player("win", target950) == "learned"  # no learned-win table for it
     assert advisor.TABLE_PLAYER[advisor.SCORE_AWARE] == "learned"
 
 

@@ -103,10 +103,14 @@ def test_files_and_provenance(made):
     from sim.players.learned.weights import weights_identity
     from sim.players.registry import weights_file
 
+    who = report.report_players(RULES, RULES)
+    assert who.deals == "learned" and who.game == who.barrel == who.compared == "learned-win"
+    assert who.field == ("learned-win", "heuristic", "leadage")
     assert prov["players"] == {"situations": ["learned", "learned-win"], "marriages": ["learned"],
-                               "barrel": ["learned"] * 3, "rules": ["learned"] * 3,
-                               "players": list(report.TOURNAMENT_PLAYERS)}
-    assert prov["learned_weights"] == {n: weights_identity(weights_file(n)) for n in ("learned", "learned-win")}
+                               "barrel": ["learned-win"] * 3, "rules": ["learned-win"] * 3,
+                               "players": list(who.field)}
+    assert prov["learned_weights"] == {name: weights_identity(weights_file(name))
+                                       for name in ("learned", "learned-win")}
 
 
 def test_markdown_images_exist_and_tables_parse(made):
@@ -205,7 +209,8 @@ def test_numbers_equal_the_json_commands(made):
     for r in rules["rows"]:
         if r["significant"]:
             assert num(r["diff"], r["ci_low"], r["ci_high"], digits=3, sign=True) in section
-    players = _json_command(["tournament", *report.TOURNAMENT_PLAYERS, "--games", "40", "--seed", "0", "--out",
+    field = report.report_players(RULES, RULES).field
+    players = _json_command(["tournament", *field, "--games", "40", "--seed", "0", "--out",
                              str(dirs["players"]), "--json"])
     assert players == kept["players"]
     section = _section_text(md, "players")
@@ -361,7 +366,8 @@ def test_the_page_in_headless_chromium(made, tmp_path):
         assert found, "the page did not finish loading"
         result = json.loads(html.unescape(found.group(1)))
         assert result["page_width"] <= result["view_width"] + 1, (width, result["page_width"], result["view_width"])
-        assert len(result["images"]) == len([f for specs in report.figure_specs().values() for f in specs])
+        specs = report.figure_specs(report.report_players(RULES, RULES))
+        assert len(result["images"]) == len([f for figs in specs.values() for f in figs])
         assert all(w > 0 and h > 0 and done for w, h, done in result["images"])
         for key in SECTIONS:
             assert key in result["ids"]

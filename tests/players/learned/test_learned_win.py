@@ -2,6 +2,7 @@
 decisions at score situations where the chance of winning and the expected points part ways, the
 win-chance table it reads, and the one-line refusals."""
 
+import dataclasses
 import json
 
 import numpy as np
@@ -104,9 +105,9 @@ def test_the_shipped_tables_are_whole():
 
 def test_refusals_name_what_is_missing():
     with pytest.raises(WinTableError, match="no win-chance table for these rules"):
-        win_table_for(preset("short"))
+        win_table_for(dataclasses.replace(preset("classic"), target=950))
     with pytest.raises(InputError, match="learned-win has no win-chance table"):
-        BatchSpec(mode="games", n=1, rules=preset("short"), players=SEATS)
+        BatchSpec(mode="games", n=1, rules=dataclasses.replace(preset("classic"), target=950), players=SEATS)
     with pytest.raises(WinTableError, match="does not fit its grid"):
         win_block(np.zeros((5, 5, 5)), (-200, 40, 880, 1000, 1, 0))
     with pytest.raises(WinTableError, match="cube"):
