@@ -88,7 +88,7 @@ def _situations_body(sections: dict, rules: str, quick: bool) -> list[str]:
     """The score situations' section (``analysis.present.situations``), or why it was not made."""
     return situations_section(sections.get("situations"), provisional=quick,
                               missing=f"its player (learned-win) and its objective (the chance of winning) read a "
-                                      f"table of win chances, shipped for classic and online only, not for {rules}")
+                                      f"table of win chances, shipped for the presets only, not for {rules}")
 
 
 def untrained_note(specs: list[str]) -> list[str]:
