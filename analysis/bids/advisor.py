@@ -77,7 +77,6 @@ from analysis.bids.hand import (
     talon_chances,
 )
 from analysis.bids.value import (
-    MIN_REACHED,
     OBJECTIVES,
     LineValue,
     Plateau,
@@ -236,28 +235,20 @@ def settle_lines(mask: int, deals: np.ndarray, rules: HouseRules, dealer: int, s
         lines = parts[0] if len(parts) == 1 else np.concatenate(parts)
         values = line_values(lines, limits, objective=objective, win_chance=win_chance)
         plat = plateau(values, line_outcome(lines, objective, win_chance), objective=objective)
-        if done >= line_n or (plat.settled and _judged(values, plat)):
+        if done >= line_n or (plat.settled and _judged(values)):
             break
     if progress is not None and done < line_n:
         progress(line_n)  # settled: the rest is not played
     return Settling(lines=lines, values=values, plateau=plat, samples=done,
-                    sampling="fixed" if fixed else "settled" if plat.settled and _judged(values, plat) else "cap")
+                    sampling="fixed" if fixed else "settled" if plat.settled and _judged(values) else "cap")
 
 
-def _judged(values, plat: Plateau) -> bool:
-    """Whether the lines let the settled rule judge: some level is tested, or none was reached at
-    all; and the plateau's upper edge is known: a tested level above it is out, or no untested
-    level above it was reached in half of ``MIN_REACHED`` deals or more (such a level would be
-    tested with about twice the deals, and might yet join the plateau: sampling goes on, up to the
-    cap, where "higher bids are untested" is the answer). A level reached more seldom moves the
-    lines above it by at most its share of the deals times its step gain (15 of 2,000 deals:
-    0.75%)."""
+def _judged(values) -> bool:
+    """Whether the lines let the settled rule judge: some level is tested (``LineValue.tested``), or
+    none was reached at all. Which levels are tested depends on the share of the deals that reached
+    them, not on the sample's size, so no level waits for more deals to be judged."""
     bidding = [v for v in values if v.limit > 0]
-    if not any(v.tested for v in bidding) and any(v.reached for v in bidding):
-        return False
-    top = plat.high or 0
-    return plat.beyond is not None or not any(v.limit > top and MIN_REACHED // 2 <= v.reached < MIN_REACHED
-                                              for v in bidding)
+    return any(v.tested for v in bidding) or not any(v.reached for v in bidding)
 
 
 def _risk_levels(method: str, rows: tuple[ContractRow, ...], risk: float) -> RiskLevels:

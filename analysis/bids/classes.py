@@ -227,7 +227,7 @@ def _seat_advice(part: pl.DataFrame, seat: str, limits: list[int], objective: st
                       untested_from=verdict.untested_from, passing=passing.mean,
                       plateau_low=plat.low, plateau_high=plat.high, plateau_pass=plat.includes_pass,
                       plateau_settled=plat.settled, plateau_beyond=top.limit if top else None,
-                      plateau_loss=top.diff.value if top else math.nan, lines=values)
+                      plateau_loss=top.diff.value if top else math.nan, plateau_open=plat.open_top, lines=values)
 
 
 def cheat_sheet(path: Path, *, grouping: str = MAIN_GROUPING, objective: str = "race",
