@@ -160,9 +160,11 @@ def test_the_recommendation_beats_passing_by_the_numbers_printed_beside_it(hand,
         assert rec["action"] == f"bid to {advised}" and rec["gain_low"] > 0
         assert any(b == advised for b, _ in tested)
         assert rec["gain"] == pytest.approx(naive[advised]) and rec["reached"] == steps[advised][0]
-        assert (f"bid to {advised}, the lowest level of the plateau that beats passing: {rec['gain']:+.1f} "
-                f"[{rec['gain_low']:+.1f}, {rec['gain_high']:+.1f}] a deal against passing") in last \
-            or advised not in plateau
+        said = f"{rec['gain']:+.1f} [{rec['gain_low']:+.1f}, {rec['gain_high']:+.1f}] a deal against passing"
+        status = {c["limit"]: c["status"] for c in plat["comparisons"]}
+        assert (f"bid to {advised}, the lowest level shown within the margin of the best that beats passing: "
+                f"{said}") in last if status[advised] in ("in", "best") else \
+            f"bid to {advised}, of the lines that beat passing, the one of the highest gain" in last
         if beyond is not None:
             assert f"above the plateau, bid to {beyond}: {rec['beyond']['gain']:+.1f} [" in last
     if expected is not None:
@@ -372,9 +374,9 @@ def test_cli_json_shape():
             "played_to", "risk", "risk_levels", "talon", "sampling", "samples_cap", "make_samples",
             "plateau"} == set(data)
     assert data["sampling"] == "fixed" and data["samples"] == data["make_samples"] == 40
-    assert {"low", "high", "levels", "includes_pass", "best", "settled", "undecided", "margin", "z", "alpha",
-            "beyond", "comparisons", "gain", "gain_low", "gain_high", "best_gain", "best_gain_low",
-            "best_gain_high"} == set(data["plateau"])
+    assert {"low", "high", "levels", "includes_pass", "best", "settled", "undecided", "edge", "open_top", "margin",
+            "edge_width", "z", "alpha", "tested_share", "min_reached", "beyond", "comparisons", "gain", "gain_low",
+            "gain_high", "best_gain", "best_gain_low", "best_gain_high"} == set(data["plateau"])
     assert data["methods"] == ["learned"] and data["line_player"] == "learned" and data["objective"] == "race"
     assert all(set(ln) == LINE_KEYS for ln in data["lines"])
     assert set(data["lines"][2]["declares"]) == {"p", "low", "high"}
