@@ -241,7 +241,7 @@ class Advice:
     - ``raise_cap``: the highest final contract a talon could let the declarer raise to;
     - ``lines``: the bidding lines: passing, the line player's own bidding, then bid up to each
       contract from the minimum bid to the bidding cap; ``to_polars()`` gives them as one table;
-    - ``plateau``: the levels whose line cannot be told apart from the best line
+    - ``plateau``: the levels whose line is not shown to lose more than the margin against the best line
       (``analysis.bids.value.Plateau``);
     - ``recommendation``: the one bid advised, from the lines and the plateau (the settled rule,
       ``analysis.bids.value.settled``);

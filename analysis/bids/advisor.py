@@ -14,9 +14,10 @@ known to lie somewhere kept there) and answers on the same sampled deals (docs/a
   line's result under the objective (``analysis.bids.value``: ``race``, your score change minus the
   opponents' mean; ``own``, your score change; ``win``, your chance of winning) is compared with
   the pass line on the same deals (its gain: the expected result of bidding up to that level
-  rather than always passing). The plateau (``analysis.bids.value.plateau``) is the lines that
-  cannot be told apart from the best line on these deals; the recommendation (the settled rule,
-  ``analysis.bids.value.settled``) is the plateau's lowest level that beats passing, stated with
+  rather than always passing). The plateau (``analysis.bids.value.plateau``) is the lines not
+  shown to lose more than a margin against the best line on these deals; the recommendation (the
+  settled rule, ``analysis.bids.value.settled``) is the lowest level shown within the margin of the
+  best that beats passing, stated with
   its gain and 95% interval, or "pass" ("forced bid B, then pass" for the seat holding the forced
   bid) when passing is in the plateau and no line beats it, or "untested" when too few sampled
   auctions reached any level above the opening. Without ``samples`` the lines are played in

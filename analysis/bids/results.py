@@ -154,7 +154,7 @@ class SeatAdvice:
       whose pass line is the forced minimum bid, then passing;
     - ``n``: the deals (each one row: no deal counts twice);
     - ``bid``: the recommendation X of the settled rule (``analysis.bids.value.settled``): the
-      lowest level of the plateau (the lines not told apart from the best line, judged on the
+      lowest level of the plateau (the lines not shown to lose more than the margin against the best line, judged on the
       class's deals, clustered by deal) that beats passing with its 95% interval above 0; None:
       pass (passing is in the plateau and no line beats it);
     - ``gain``: X's line against always passing over all the class's deals, its mean difference

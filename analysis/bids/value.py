@@ -5,7 +5,7 @@ each sampled deal once per bidding line of the player's seat (``sim.engine.playo
 "bid up to b", the pass line, the player's own bidding), everything else in the deal played alike: the
 others' bids, the talon, raising the contract after it or conceding, the gifts and the cards. This
 module turns those rows into the value of each line under an objective, the plateau of the lines
-that cannot be told apart from the best (``plateau``), and the recommendation (``settled``, the
+not shown to lose more than a margin against the best (``plateau``), and the recommendation (``settled``, the
 advisor's and the cheat sheet's; ``recommended``, below, is the former rule, the arg-max, kept for
 comparison: ``benchmarks/advisor_settled.py``):
 
@@ -274,7 +274,7 @@ class Comparison:
 
 @dataclass(frozen=True)
 class Plateau:
-    """The lines that cannot be told apart from the best (``plateau``).
+    """The lines not shown to lose more than a margin against the best (``plateau``).
 
     - ``best``: the level whose line gains most on these deals (``PASS_LINE`` when no tested line
       gains over passing);
@@ -367,7 +367,7 @@ def plateau(values: tuple[LineValue, ...] | list[LineValue], outcome: np.ndarray
     gain (the lowest on a tie). Every other candidate b is compared with it deal by deal: the mean of
     outcome(b) − outcome(best) with its standard error (clustered by ``clusters``), and the interval
     mean ± z·se, z the normal quantile of 1 − ``PLATEAU_ALPHA`` / (2m) over the m other candidates
-    (Bonferroni: the chance that the line truly best is told apart from the sample's best, which
+    (Bonferroni: the chance that the line truly best is shown worse than the sample's best, which
     would need one of its m comparisons to err, is at most ``PLATEAU_ALPHA``). A candidate is out of
     the plateau when its interval lies below −margin (``SETTLE_MARGIN`` of the objective unless
     ``margin`` is given): shown worse than the best by more than the margin; see ``Comparison``."""
@@ -417,7 +417,7 @@ def settled(values: tuple[LineValue, ...] | list[LineValue], plat: Plateau) -> V
     if sure:
         inside = [v for v in sure if v.limit in firm]
         line = inside[0] if inside else max(sure, key=lambda v: (v.gain.value, -v.limit))
-    elif not plat.includes_pass:  # passing told apart from the best: the best beats it (never met: z >= Z95)
+    elif not plat.includes_pass:  # passing shown to lose more than the margin: the best beats it (never met: z >= Z95)
         line = next(v for v in tested if v.limit == plat.best)
     top = max([line.limit if line is not None else 0, plat.high or 0])
     beyond = next((v for v in tested if v.limit > top), None)

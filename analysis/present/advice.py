@@ -109,7 +109,8 @@ def advice_lines(advice: Advice) -> list[str]:
     out += ["", f"your bidding lines, each played on the same {a.samples:,} sampled deals (seed {a.seed}; "
             f"{sampling_words(a)}); every other decision by the {a.line_players}:",
             f"  result = {obj}: {a.objective_means}, a deal; gain = the line against passing at every turn, on "
-            "the same deals (the plateau: the lines not told apart from the best); bid vs pass there = "
+            "the same deals (the plateau: the lines not shown to lose more than the margin against the best); "
+            "bid vs pass there = "
             "where the auction reached the line's level (the deals it plays differently from the line one step "
             "lower), its mean difference from that line, which passes there; [95% intervals]",
             f"  {'line':<{label}}{'declare':>8}{'contract':>9}{'raised':>8}{'made':>8}{'conceded':>9}  "

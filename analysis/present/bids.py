@@ -171,7 +171,7 @@ def plateau_words(s: SeatAdvice) -> str:
 def _seat_cell(s: SeatAdvice) -> str:
     """One seat's advice in a cheat-sheet cell: "bid to 160 (160–170): +14.2 [9.0, 19.4]" (the
     recommended line "bid up to 160" against passing at every turn, a deal, and the plateau of the
-    lines not told apart from the best), "pass", or "forced bid, then pass"."""
+    lines not shown to lose more than the margin against the best), "pass", or "forced bid, then pass"."""
     plat = f" (plateau {plateau_words(s)})"
     if s.bid is None:
         if s.beyond is None and s.untested_from is not None:
@@ -318,8 +318,8 @@ def bidding_summary(bids: BidTable | None) -> list[str]:
         return []
     rows = {r.hand_class: r for r in bids.cheat_sheet}
     out = [f"**How much to bid** (the cheat sheet of [section 1](#bids): the learned player in every seat, "
-           f"{bids.deals:,} deals; first / second / third hand; X: the lowest level of the plateau of lines not "
-           "told apart from the best that beats passing, its gain with its 95% interval printed there):", ""]
+           f"{bids.deals:,} deals; first / second / third hand; X: the lowest level shown within the margin of "
+           "the best that beats passing, its gain with its 95% interval printed there):", ""]
     bare = [r for r in rows.values() if r.hand_class.startswith("no marriage")]
     if bare:
         forced = _forced_seat(bids)

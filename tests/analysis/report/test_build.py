@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from analysis.bids.value import MIN_REACHED
+from analysis.bids.value import MIN_REACHED, TESTED_SHARE
 from analysis.present.format import num, pct
 from analysis.report import build as report
 from analysis.report.build import build_report
@@ -143,11 +143,13 @@ def test_numbers_equal_the_json_commands(made):
             # with the gain over passing it rests on, its interval above 0, and its plateau; "pass"
             # only where no tested line beats passing.
             untested = s["beyond"] is None and s["untested_from"] is not None
-            tested = {ln["limit"]: ln for ln in s["lines"] if ln["limit"] > 0 and ln["reached"] >= MIN_REACHED}
+            need = max(MIN_REACHED, TESTED_SHARE * s["n"])  # the deals from which a level is tested
+            tested = {ln["limit"]: ln for ln in s["lines"] if ln["limit"] > 0 and ln["reached"] >= need}
             if s["beyond"] is not None:
                 assert s["beyond_gain"] == tested[s["beyond"]]["gain"]
             span = ("" if s["plateau_low"] is None else f"{s['plateau_low']}" if s["plateau_low"] == s["plateau_high"]
                     else f"{s['plateau_low']}–{s['plateau_high']}")
+            span += "+" if span and s["plateau_open"] and s["untested_from"] is not None else ""
             plat = ("" if s["plateau_settled"] else "~") + (("pass" + ("–" + span if span else ""))
                                                              if s["plateau_pass"] else span)
             if s["bid"] is None and untested:
