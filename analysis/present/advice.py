@@ -266,8 +266,9 @@ def _recommendation_line(a: Advice) -> str:
                     + (f" (your forced bid of {a.forced_bid} mostly wins the auction)" if a.forced_bid else "")
                     + f"; more --samples test more ({passing})")
         what = "no line beyond the forced bid" if a.forced_bid is not None else "no line"
-        because = (f" (the first tested one, {stop})" if stop
-                   else " (no level was tested)")
+        tested = any(c.limit > 0 for c in a.plateau.comparisons)
+        because = (f" (the first tested one, {stop})" if stop else
+                   " (no tested level lies above the plateau)" if tested else " (no level was tested)")
         return (f"recommendation ({who}): {rec.action}: passing is in the plateau and {what} beats it with its 95% "
                 f"interval above 0{because}; {passing}")
     v = rec.line
