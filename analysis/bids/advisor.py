@@ -220,8 +220,9 @@ def settle_lines(mask: int, deals: np.ndarray, rules: HouseRules, dealer: int, s
     """The auction lines of ``limits`` on the first deals of ``deals`` (at least ``SAMPLES_CAP``,
     or ``samples``): all ``samples`` of them when given, else batches of ``BATCH`` (deal i always
     drawn from chunk i // CHUNK's streams, so stopping after n deals gives the lines of ``samples =
-    n``), the plateau judged after each, until it is settled (``Plateau.settled``, with a tested
-    level to judge or none reached at all) or ``SAMPLES_CAP`` deals are played. ``progress(deals
+    n``), the plateau judged after each, until it is settled (``Plateau.settled``: which levels are
+    tested depends on the share of the deals that reached them, so no level waits for more deals to
+    be judged) or ``SAMPLES_CAP`` deals are played. ``progress(deals
     played)``."""
     fixed = samples is not None
     line_n = samples if fixed else SAMPLES_CAP
@@ -236,20 +237,12 @@ def settle_lines(mask: int, deals: np.ndarray, rules: HouseRules, dealer: int, s
         lines = parts[0] if len(parts) == 1 else np.concatenate(parts)
         values = line_values(lines, limits, objective=objective, win_chance=win_chance)
         plat = plateau(values, line_outcome(lines, objective, win_chance), objective=objective)
-        if done >= line_n or (plat.settled and _judged(values)):
+        if done >= line_n or plat.settled:
             break
     if progress is not None and done < line_n:
         progress(line_n)  # settled: the rest is not played
     return Settling(lines=lines, values=values, plateau=plat, samples=done,
-                    sampling="fixed" if fixed else "settled" if plat.settled and _judged(values) else "cap")
-
-
-def _judged(values) -> bool:
-    """Whether the lines let the settled rule judge: some level is tested (``LineValue.tested``), or
-    none was reached at all. Which levels are tested depends on the share of the deals that reached
-    them, not on the sample's size, so no level waits for more deals to be judged."""
-    bidding = [v for v in values if v.limit > 0]
-    return any(v.tested for v in bidding) or not any(v.reached for v in bidding)
+                    sampling="fixed" if fixed else "settled" if plat.settled else "cap")
 
 
 def _risk_levels(method: str, rows: tuple[ContractRow, ...], risk: float) -> RiskLevels:

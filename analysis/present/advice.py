@@ -264,7 +264,7 @@ def _recommendation_line(a: Advice) -> str:
             return (f"recommendation ({who}): untested: {rec.untested_from} and every level above were each reached "
                     f"in {untested_words()}, too few to judge bidding on"
                     + (f" (your forced bid of {a.forced_bid} mostly wins the auction)" if a.forced_bid else "")
-                    + f"; more --samples test more ({passing})")
+                    + f" ({passing})")
         what = "no line beyond the forced bid" if a.forced_bid is not None else "no line"
         tested = any(c.limit > 0 for c in a.plateau.comparisons)
         because = (f" (the first tested one, {stop})" if stop else

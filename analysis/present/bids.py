@@ -219,7 +219,7 @@ def bids_section(s: BidTable, figs: list, *, provisional: bool = False) -> list[
               "level up to X gains where the auction reached it, weighted by how often it is reached: a level the "
               "opponents seldom "
               "leave you (they mostly raise by 10, so the odd levels) weighs little. \"Higher untested\" when "
-              "fewer auctions went beyond X (a larger table tests more). Beside it, the line's gain over passing in "
+              "the auctions went beyond X too seldom to test. Beside it, the line's gain over passing in "
               "points a deal, with its 95% interval clustered by deal (an interval reaching below 0 means the "
               "sample cannot tell the line from passing). \"Untested\": the "
               "opponents so seldom bid against this hand that no level was reached often enough to judge; the "
