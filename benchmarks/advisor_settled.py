@@ -2,12 +2,14 @@
 ``bench_advisor.CASES`` (race objective, the learned player in every seat):
 
 - **truth**: each hand's lines on a large sample (``--truth`` deals, seed 1000, fixed size): the
-  true plateau is the levels whose gain lies within the margin (``SETTLE_MARGIN``, 5 points a
-  deal) of the best line's there, and a line "truly gains" when the best line's gain over passing
-  has its 95% interval above 0 there;
+  true plateau is the levels reached in at least ``TRUTH_MIN_REACHED`` (30) of those deals whose
+  gain lies within the margin (``SETTLE_MARGIN``, 5 points a deal) of the best such line's there
+  (rarely reached levels count: the truth does not use the rule's share of the deals), and a line
+  "truly gains" when the best line's gain over passing has its 95% interval above 0 there;
 - **stability**: the settled answer (batches until settled, the cap) for seeds 0, 1, ...,
-  ``--seeds``-1: how many of them give the hand's most frequent plateau (low, high, passing in it
-  or not) and the most frequent recommendation, and the deals they took;
+  ``--seeds``-1: how many of them give the hand's most frequent plateau as a player reads it
+  (its lowest level, its highest level or "+" when it is open above, passing in it or not) and the
+  most frequent recommendation, and the deals they took;
 - **error rates** over the same runs: the recommendation outside the true plateau, and "pass" (or
   "forced bid, then pass") where a line truly gains; beside them the former rule (the arg-max of
   the line gains on 2,000 fixed deals, ``analysis.bids.value.recommended``) on the same seeds, and
@@ -38,9 +40,17 @@ def _values(a):
     return tuple(r.value for r in a.lines)
 
 
+# The truth's tested levels: reached in this many of its deals (the former rule's count, whatever the
+# settled rule's threshold is).
+TRUTH_MIN_REACHED = 30
+
+
 def _plateau_key(a) -> str:
+    """The plateau as a player reads it: passing in it, its lowest level, its highest or "+" when it
+    is open above (no tested level above it loses, the higher ones are untested)."""
     p = a.plateau
-    span = "-" if p.low is None else f"{p.low}" if p.low == p.high else f"{p.low}-{p.high}"
+    top = "+" if p.open_top else f"-{p.high}"
+    span = "-" if p.low is None else f"{p.low}{top}" if (p.low != p.high or p.open_top) else f"{p.low}"
     return ("pass+" if p.includes_pass else "") + span
 
 
@@ -67,7 +77,7 @@ def main() -> None:
               "threads": args.threads}
         truth = advise(samples=args.truth, seed=1000, **kw)
         tv = {v.limit: v for v in _values(truth)}
-        tested = [v for v in tv.values() if v.limit == PASS_LINE or v.tested]
+        tested = [v for v in tv.values() if v.limit == PASS_LINE or (v.limit > 0 and v.reached >= TRUTH_MIN_REACHED)]
         best = max(tested, key=lambda v: (v.gain.value, -v.limit))
         true_plateau = {v.limit for v in tested if v.gain.value > best.gain.value - margin}
         truly_gains = best.limit != PASS_LINE and best.gain.low > 0

@@ -165,8 +165,9 @@ class Recommendation:
       the auction reached X, over ``reached`` deals), None when passing;
     - ``beyond``: the first tested level above X and the plateau (the lowest tested level when
       passing), or None;
-    - ``untested_from``: when no level above X is tested, the lowest level above X that fewer than
-      ``MIN_REACHED`` sampled auctions reached (None: X is the bidding cap or ``beyond`` is set);
+    - ``untested_from``: when no level above X is tested, the lowest level above X reached too
+      seldom to be tested (``analysis.bids.value.tested_level``; None: X is the bidding cap or
+      ``beyond`` is set);
     - ``passing``: the pass line's value;
     - ``bidding_cap``: the hand's bidding cap (the highest line);
     - ``objective``, ``player``: the objective and the player of the lines.
@@ -184,7 +185,7 @@ class Recommendation:
     @property
     def action(self) -> str:
         """"bid to B", "forced bid B, then pass", "pass", or "untested" (no level above the opening
-        reached in ``MIN_REACHED`` sampled deals: nothing to judge bidding on by)."""
+        tested: nothing to judge bidding on by)."""
         if self.line is None:
             if self.beyond is None and self.untested_from is not None:
                 return "untested"
@@ -242,7 +243,7 @@ class Advice:
     - ``raise_cap``: the highest final contract a talon could let the declarer raise to;
     - ``lines``: the bidding lines: passing, the line player's own bidding, then bid up to each
       contract from the minimum bid to the bidding cap; ``to_polars()`` gives them as one table;
-    - ``plateau``: the levels whose line cannot be told apart from the best line
+    - ``plateau``: the levels whose line is not shown to lose more than the margin against the best line
       (``analysis.bids.value.Plateau``);
     - ``recommendation``: the one bid advised, from the lines and the plateau (the settled rule,
       ``analysis.bids.value.settled``);

@@ -14,9 +14,10 @@ known to lie somewhere kept there) and answers on the same sampled deals (docs/a
   line's result under the objective (``analysis.bids.value``: ``race``, your score change minus the
   opponents' mean; ``own``, your score change; ``win``, your chance of winning) is compared with
   the pass line on the same deals (its gain: the expected result of bidding up to that level
-  rather than always passing). The plateau (``analysis.bids.value.plateau``) is the lines that
-  cannot be told apart from the best line on these deals; the recommendation (the settled rule,
-  ``analysis.bids.value.settled``) is the plateau's lowest level that beats passing, stated with
+  rather than always passing). The plateau (``analysis.bids.value.plateau``) is the lines not
+  shown to lose more than a margin against the best line on these deals; the recommendation (the
+  settled rule, ``analysis.bids.value.settled``) is the lowest level shown within the margin of the
+  best that beats passing, stated with
   its gain and 95% interval, or "pass" ("forced bid B, then pass" for the seat holding the forced
   bid) when passing is in the plateau and no line beats it, or "untested" when too few sampled
   auctions reached any level above the opening. Without ``samples`` the lines are played in
@@ -77,7 +78,6 @@ from analysis.bids.hand import (
     talon_chances,
 )
 from analysis.bids.value import (
-    MIN_REACHED,
     OBJECTIVES,
     LineValue,
     Plateau,
@@ -220,8 +220,9 @@ def settle_lines(mask: int, deals: np.ndarray, rules: HouseRules, dealer: int, s
     """The auction lines of ``limits`` on the first deals of ``deals`` (at least ``SAMPLES_CAP``,
     or ``samples``): all ``samples`` of them when given, else batches of ``BATCH`` (deal i always
     drawn from chunk i // CHUNK's streams, so stopping after n deals gives the lines of ``samples =
-    n``), the plateau judged after each, until it is settled (``Plateau.settled``, with a tested
-    level to judge or none reached at all) or ``SAMPLES_CAP`` deals are played. ``progress(deals
+    n``), the plateau judged after each, until it is settled (``Plateau.settled``: which levels are
+    tested depends on the share of the deals that reached them, so no level waits for more deals to
+    be judged) or ``SAMPLES_CAP`` deals are played. ``progress(deals
     played)``."""
     fixed = samples is not None
     line_n = samples if fixed else SAMPLES_CAP
@@ -236,28 +237,12 @@ def settle_lines(mask: int, deals: np.ndarray, rules: HouseRules, dealer: int, s
         lines = parts[0] if len(parts) == 1 else np.concatenate(parts)
         values = line_values(lines, limits, objective=objective, win_chance=win_chance)
         plat = plateau(values, line_outcome(lines, objective, win_chance), objective=objective)
-        if done >= line_n or (plat.settled and _judged(values, plat)):
+        if done >= line_n or plat.settled:
             break
     if progress is not None and done < line_n:
         progress(line_n)  # settled: the rest is not played
     return Settling(lines=lines, values=values, plateau=plat, samples=done,
-                    sampling="fixed" if fixed else "settled" if plat.settled and _judged(values, plat) else "cap")
-
-
-def _judged(values, plat: Plateau) -> bool:
-    """Whether the lines let the settled rule judge: some level is tested, or none was reached at
-    all; and the plateau's upper edge is known: a tested level above it is out, or no untested
-    level above it was reached in half of ``MIN_REACHED`` deals or more (such a level would be
-    tested with about twice the deals, and might yet join the plateau: sampling goes on, up to the
-    cap, where "higher bids are untested" is the answer). A level reached more seldom moves the
-    lines above it by at most its share of the deals times its step gain (15 of 2,000 deals:
-    0.75%)."""
-    bidding = [v for v in values if v.limit > 0]
-    if not any(v.tested for v in bidding) and any(v.reached for v in bidding):
-        return False
-    top = plat.high or 0
-    return plat.beyond is not None or not any(v.limit > top and MIN_REACHED // 2 <= v.reached < MIN_REACHED
-                                              for v in bidding)
+                    sampling="fixed" if fixed else "settled" if plat.settled else "cap")
 
 
 def _risk_levels(method: str, rows: tuple[ContractRow, ...], risk: float) -> RiskLevels:

@@ -227,7 +227,7 @@ def _seat_advice(part: pl.DataFrame, seat: str, limits: list[int], objective: st
                       untested_from=verdict.untested_from, passing=passing.mean,
                       plateau_low=plat.low, plateau_high=plat.high, plateau_pass=plat.includes_pass,
                       plateau_settled=plat.settled, plateau_beyond=top.limit if top else None,
-                      plateau_loss=top.diff.value if top else math.nan, lines=values)
+                      plateau_loss=top.diff.value if top else math.nan, plateau_open=plat.open_top, lines=values)
 
 
 def cheat_sheet(path: Path, *, grouping: str = MAIN_GROUPING, objective: str = "race",
@@ -237,9 +237,9 @@ def cheat_sheet(path: Path, *, grouping: str = MAIN_GROUPING, objective: str = "
     seat (first, second, third hand), the auction lines of seat 0 on the class's deals (pass, and
     bid up to each contract from the minimum bid to the class's bidding cap; the learned player in
     every seat, from a zero score) valued under ``objective`` (race: your score change minus the
-    opponents' mean; own: yours), the plateau of the lines not told apart from the best and the
-    recommendation of the settled rule (``analysis.bids.value.plateau``, ``settled``, clustered by
-    deal); and, as risk information, the highest
+    opponents' mean; own: yours), the plateau of the lines not shown to lose more than the margin
+    against the best and the recommendation of the settled rule (``analysis.bids.value.plateau``,
+    ``settled``, clustered by deal); and, as risk information, the highest
     contract the learned declarer makes at least 1 - risk of the time. ``curves``: the table's
     ``class_curves`` of ``grouping``, when the caller has them."""
     if objective not in OBJECTIVES or objective == "win":

@@ -154,7 +154,7 @@ class SeatAdvice:
       whose pass line is the forced minimum bid, then passing;
     - ``n``: the deals (each one row: no deal counts twice);
     - ``bid``: the recommendation X of the settled rule (``analysis.bids.value.settled``): the
-      lowest level of the plateau (the lines not told apart from the best line, judged on the
+      lowest level of the plateau (the lines not shown to lose more than the margin against the best line, judged on the
       class's deals, clustered by deal) that beats passing with its 95% interval above 0; None:
       pass (passing is in the plateau and no line beats it);
     - ``gain``: X's line against always passing over all the class's deals, its mean difference
@@ -164,7 +164,7 @@ class SeatAdvice:
       step lower there);
     - ``beyond``: the first tested level above X (the lowest tested level when passing; None: none
       is tested above X); ``beyond_gain`` its line's gain over passing, at most X's (at most 0);
-      ``untested_from``: the lowest level above X reached in fewer than ``MIN_REACHED`` deals when
+      ``untested_from``: the lowest level above X reached too seldom to be tested (``tested_level``) when
       none above X is tested;
     - ``passing``: passing's mean result and interval (stored as ``pass_value``, ``pass_low``,
       ``pass_high``);
@@ -172,6 +172,8 @@ class SeatAdvice:
       only passing is in it), ``plateau_pass``: passing is in it, ``plateau_settled``: every line
       is decided (``analysis.bids.value.Plateau.settled``); ``plateau_beyond``: the first tested
       level above the plateau and ``plateau_loss`` its line's gain minus the best line's (NaN: none);
+      ``plateau_open``: the plateau reaches the highest tested level (no tested level above it
+      loses; higher levels, if any, are untested: ``analysis.bids.value.Plateau.open_top``);
     - ``lines``: every line's ``LineValue``, the pass line first, then bid up to each contract.
     Results are under the BidTable's ``objective``.
     """
@@ -192,6 +194,7 @@ class SeatAdvice:
     plateau_settled: bool
     plateau_beyond: int | None
     plateau_loss: float
+    plateau_open: bool
     lines: tuple[LineValue, ...]
 
     def to_dict(self) -> dict:
@@ -356,7 +359,7 @@ class BidTable:
                        for c in f.metadata.get(ESTIMATE_COLUMNS, (f.name,))]
             kinds = {"seat": pl.String, "forced": pl.Boolean, "n": pl.Int64, "bid": pl.Int64, "best": pl.Int64,
                      "plateau_low": pl.Int64, "plateau_high": pl.Int64, "plateau_pass": pl.Boolean,
-                     "plateau_settled": pl.Boolean, "plateau_beyond": pl.Int64}
+                     "plateau_settled": pl.Boolean, "plateau_beyond": pl.Int64, "plateau_open": pl.Boolean}
             schema.update({("n_seat" if c == "n" else c): kinds.get(c, pl.Float64) for c in columns})
             schema.update({"objective": pl.String, "players": pl.String})
             rows = [(r.grouping, r.hand_class, r.n, r.bidding_cap,

@@ -5,7 +5,7 @@ each sampled deal once per bidding line of the player's seat (``sim.engine.playo
 "bid up to b", the pass line, the player's own bidding), everything else in the deal played alike: the
 others' bids, the talon, raising the contract after it or conceding, the gifts and the cards. This
 module turns those rows into the value of each line under an objective, the plateau of the lines
-that cannot be told apart from the best (``plateau``), and the recommendation (``settled``, the
+not shown to lose more than a margin against the best (``plateau``), and the recommendation (``settled``, the
 advisor's and the cheat sheet's; ``recommended``, below, is the former rule, the arg-max, kept for
 comparison: ``benchmarks/advisor_settled.py``):
 
@@ -18,7 +18,7 @@ comparison: ``benchmarks/advisor_settled.py``):
 A line "bid up to X" is a policy: bid in every auction situation up to X, pass above it. Its
 ``gain`` (its mean difference from the pass line over all the sampled deals, paired deal by deal,
 with its 95% interval) is the expected result of following it rather than always passing. The
-recommended bid X is the tested level (reached in at least ``MIN_REACHED`` deals, see below) whose
+recommended bid X is the tested level (reached often enough: ``tested_level``, see below) whose
 line gain is the highest, the lowest such level on a tie, and only if that gain is positive; else
 pass (a first hand forced to open: the forced bid, then pass).
 
@@ -34,8 +34,8 @@ would if the bidder walked up the levels and stopped at the first step gain that
 By construction every tested line above X gains no more than X's: beyond X, bidding further does
 not raise the expected result ("bid to X; beyond X, bidding further lowers the expected result").
 ``beyond`` is the first tested level above X, whose line gain is at most X's, or, when no level
-above X is tested, ``untested_from`` is the lowest level above X that fewer than ``MIN_REACHED``
-sampled auctions reached ("... higher bids are untested"). When the level one step below X is
+above X is tested, ``untested_from`` is the lowest level above X that too few sampled auctions
+reached (``tested_level``) ("... higher bids are untested"). When the level one step below X is
 tested or is the pass line, X's own step gain is positive wherever X was reached (else that line
 would gain as much). The step gains stay in the outputs as information; the point estimates of the
 line gains decide, and their 95% intervals say how sure the sample is. Intervals are clustered
@@ -57,7 +57,7 @@ from sim.engine.playouts import LINE_COLUMNS, PASS_LINE
 
 __all__ = ["OBJECTIVES", "OBJECTIVE_WORDS", "MIN_REACHED", "WinChance", "SHARES", "line_outcome", "LineValue",
            "line_values", "recommended", "Verdict", "PLATEAU_ALPHA", "SETTLE_MARGIN", "Comparison", "Plateau",
-           "plateau", "settled"]
+           "plateau", "settled", "TESTED_SHARE", "EDGE_WIDTH", "tested_level", "untested_words", "tested_words"]
 
 OBJECTIVES = ("race", "own", "win")
 OBJECTIVE_WORDS = {
@@ -65,9 +65,13 @@ OBJECTIVE_WORDS = {
     "own": "your score change",
     "win": "your chance of winning the game after the deal",
 }
-# A level reached (its line differing from the one below) in fewer deals than this is untested: its
-# gain rests on too few deals to bid on.
-MIN_REACHED = 30
+# A level is tested when the sampled auctions reached it (its line differs from the one below) in at
+# least TESTED_SHARE of the deals and in at least MIN_REACHED of them (``tested_level``). The share
+# makes the levels judged the same whatever the sample's size (a level reached in 2% of the deals is
+# untested on 1,000 deals and on 4,000 alike: the plateau's edges do not move with the size); the
+# count keeps a level of a few deals untested where the sample is small (below 500 deals).
+MIN_REACHED = 15
+TESTED_SHARE = 0.03
 WinChance = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 """Seat 0's chance of winning the game from the three scores after a deal (arrays of one shape)."""
 
@@ -132,8 +136,24 @@ class LineValue:
 
     @property
     def tested(self) -> bool:
-        """Whether the sample reached this level often enough (``MIN_REACHED``) to judge bidding it."""
-        return self.limit > 0 and self.reached >= MIN_REACHED
+        """Whether the sample reached this level often enough (``tested_level``) to judge bidding it."""
+        return self.limit > 0 and tested_level(self.reached, self.n)
+
+
+def tested_level(reached: int, n: int) -> bool:
+    """Whether a level reached in ``reached`` of ``n`` sampled deals is tested: in at least
+    ``TESTED_SHARE`` of them and at least ``MIN_REACHED``."""
+    return reached > 0 and reached >= MIN_REACHED and reached >= TESTED_SHARE * n
+
+
+def untested_words() -> str:
+    """How the outputs name an untested level's reach: "fewer than 3% of the sampled deals (or fewer than 15)"."""
+    return f"fewer than {TESTED_SHARE:.0%} of the sampled deals (or fewer than {MIN_REACHED})"
+
+
+def tested_words() -> str:
+    """How the outputs name a tested level's reach: "at least 3% of the sampled deals and 15 or more"."""
+    return f"at least {TESTED_SHARE:.0%} of the sampled deals and {MIN_REACHED} or more"
 
 
 def line_values(lines: np.ndarray, limits: list[int] | tuple[int, ...], *, objective: str = "race",
@@ -200,7 +220,7 @@ class Verdict:
 
 
 def recommended(values: tuple[LineValue, ...] | list[LineValue]) -> Verdict:
-    """The tested line (reached in at least ``MIN_REACHED`` deals) with the highest ``gain`` over
+    """The tested line (``tested_level``) with the highest ``gain`` over
     the pass line, the lowest level on a tie, if that gain is positive; untested levels are never
     recommended, though their deals count inside the lines above them."""
     bidding = sorted((v for v in values if v.limit > 0), key=lambda v: v.limit)
@@ -213,7 +233,7 @@ def recommended(values: tuple[LineValue, ...] | list[LineValue]) -> Verdict:
     beyond = next((v for v in tested if v.limit > top), None)
     # A level no sampled auction reached (its line plays every deal as the one below) is no decision
     # at all; one reached in a few deals is a decision the sample cannot judge.
-    untested = [v.limit for v in bidding if v.limit > top and 0 < v.reached < MIN_REACHED]
+    untested = [v.limit for v in bidding if v.limit > top and v.reached > 0 and not v.tested]
     return Verdict(line=line, beyond=beyond, untested_from=untested[0] if untested and beyond is None else None)
 
 
@@ -224,6 +244,11 @@ PLATEAU_ALPHA = 0.05
 # this of the best's is decided "in" the plateau (5 points a deal in the race is about a twentieth
 # of the spread of one deal's result; the win objective's unit is a chance: half a point of it).
 SETTLE_MARGIN = {"race": 5.0, "own": 5.0, "win": 0.005}
+# The plateau's edge: a comparison whose interval holds -margin but reaches less than EDGE_WIDTH
+# margins either side of its estimate is "edge" (about a margin worse than the best, within the
+# sampling's precision), not "undecided": sampling stops there rather than going on for a level
+# whose difference lies about on the margin (3 points a deal for race and own).
+EDGE_WIDTH = 0.6
 
 
 @dataclass(frozen=True)
@@ -233,9 +258,10 @@ class Comparison:
     ``limit``: the level (``PASS_LINE`` for passing at every turn); ``diff``: gain(limit) −
     gain(best), paired deal by deal on the same deals (clustered where rows share a deal), its
     interval the plateau's simultaneous one (``Plateau.z`` standard errors); ``status``: "best";
-    "in" (the interval lies above −margin: as good as the best within the margin); "undecided"
-    (the interval reaches both 0 and −margin: not told apart from the best, nor shown close to it);
-    "out" (the interval lies below 0, and not above −margin: the line is worse than the best)."""
+    "in" (the interval lies above −margin: as good as the best within the margin); "out" (the
+    interval lies below −margin: worse than the best by more than the margin); "edge" (the interval
+    holds −margin and reaches less than ``EDGE_WIDTH`` margins either side of its estimate: about a
+    margin worse than the best, the plateau's edge); "undecided" (a wider interval holding −margin)."""
 
     limit: int
     diff: Estimate
@@ -248,16 +274,18 @@ class Comparison:
 
 @dataclass(frozen=True)
 class Plateau:
-    """The lines that cannot be told apart from the best (``plateau``).
+    """The lines not shown to lose more than a margin against the best (``plateau``).
 
     - ``best``: the level whose line gains most on these deals (``PASS_LINE`` when no tested line
       gains over passing);
     - ``comparisons``: every tested level and the pass line, ascending (the pass line first), each
       against the best;
     - ``levels``: the plateau, the comparisons not "out", ascending (``PASS_LINE`` first when in it);
-    - ``margin`` and ``z``: the margin of "in" and the simultaneous intervals' width in standard
-      errors (two-sided Bonferroni over the other lines at ``PLATEAU_ALPHA``);
-    - ``settled``: no comparison is "undecided".
+    - ``margin`` and ``z``: the margin of "in" and "out" and the simultaneous intervals' width in
+      standard errors (two-sided Bonferroni over the other lines at ``PLATEAU_ALPHA``);
+    - ``settled``: no comparison is "undecided";
+    - ``open_top``: the plateau reaches the highest tested level: no tested level above it loses,
+      and the levels above (if any) are untested.
     """
 
     best: int
@@ -291,8 +319,16 @@ class Plateau:
         return tuple(c.limit for c in self.comparisons if c.status == "undecided")
 
     @property
+    def edges(self) -> tuple[int, ...]:
+        return tuple(c.limit for c in self.comparisons if c.status == "edge")
+
+    @property
     def settled(self) -> bool:
         return not self.undecided
+
+    @property
+    def open_top(self) -> bool:
+        return self.high is not None and self.high == max(c.limit for c in self.comparisons)
 
     @property
     def beyond(self) -> Comparison | None:
@@ -313,7 +349,9 @@ class Plateau:
         return {"low": self.low, "high": self.high, "levels": [b for b in self.levels if b > 0],
                 "includes_pass": self.includes_pass, "best": None if self.best == PASS_LINE else self.best,
                 "settled": self.settled, "undecided": [None if b == PASS_LINE else b for b in self.undecided],
-                "margin": self.margin, "z": self.z, "alpha": PLATEAU_ALPHA,
+                "edge": [None if b == PASS_LINE else b for b in self.edges], "open_top": self.open_top,
+                "margin": self.margin, "edge_width": EDGE_WIDTH * self.margin, "z": self.z, "alpha": PLATEAU_ALPHA,
+                "tested_share": TESTED_SHARE, "min_reached": MIN_REACHED,
                 "beyond": None if beyond is None else {"limit": beyond.limit, "loss": beyond.diff.value,
                                                        "loss_low": beyond.diff.low, "loss_high": beyond.diff.high},
                 "comparisons": [{"limit": None if c.limit == PASS_LINE else c.limit, "status": c.status,
@@ -329,10 +367,10 @@ def plateau(values: tuple[LineValue, ...] | list[LineValue], outcome: np.ndarray
     gain (the lowest on a tie). Every other candidate b is compared with it deal by deal: the mean of
     outcome(b) − outcome(best) with its standard error (clustered by ``clusters``), and the interval
     mean ± z·se, z the normal quantile of 1 − ``PLATEAU_ALPHA`` / (2m) over the m other candidates
-    (Bonferroni: the chance that the line truly best is told apart from the sample's best, which
+    (Bonferroni: the chance that the line truly best is shown worse than the sample's best, which
     would need one of its m comparisons to err, is at most ``PLATEAU_ALPHA``). A candidate is out of
-    the plateau when its interval lies below 0 and not above −margin (``SETTLE_MARGIN`` of the
-    objective unless ``margin`` is given); see ``Comparison``."""
+    the plateau when its interval lies below −margin (``SETTLE_MARGIN`` of the objective unless
+    ``margin`` is given): shown worse than the best by more than the margin; see ``Comparison``."""
     margin = SETTLE_MARGIN[objective] if margin is None else float(margin)
     index = {v.limit: k for k, v in enumerate(values)}
     candidates = [v for v in sorted(values, key=lambda v: v.limit) if v.limit == PASS_LINE or v.tested]
@@ -351,7 +389,8 @@ def plateau(values: tuple[LineValue, ...] | list[LineValue], outcome: np.ndarray
         mean, _, high = clustered_mean(outcome[:, index[v.limit]] - ref, clusters)
         se = (high - mean) / Z95 if high == high else math.inf
         lo, hi = mean - z * se, mean + z * se
-        status = "in" if lo > -margin else "out" if hi < 0 else "undecided"
+        status = ("in" if lo > -margin else "out" if hi < -margin else
+                  "edge" if z * se < EDGE_WIDTH * margin else "undecided")
         comparisons.append(Comparison(v.limit, Estimate(mean, lo, hi, n=v.n), status))
     return Plateau(best=best.limit, comparisons=tuple(comparisons), margin=margin, z=z)
 
@@ -361,10 +400,10 @@ def settled(values: tuple[LineValue, ...] | list[LineValue], plat: Plateau) -> V
 
     - the lines that beat passing are the tested ones whose gain's 95% interval lies above 0;
     - when passing is in the plateau and no line beats passing: pass (the forced bid, then pass);
-    - else the lowest level of the plateau that beats passing (of the lines as good as the best,
-      the one that commits to least); when none of the plateau does (passing is in it), the line
-      of the highest gain of those that beat passing: a line shown to beat passing is never
-      answered with "pass".
+    - else the lowest level shown as good as the best (status "in", or the best itself) that
+      beats passing (of the lines as good as the best, the one that commits to least); when none
+      does, the line of the highest gain of those that beat passing: a line shown to beat passing
+      is never answered with "pass".
 
     ``beyond`` is the first tested level above the plateau (its line's ``LineValue``),
     ``untested_from`` as in ``recommended``. The choice reads the plateau, whose intervals account
@@ -373,14 +412,14 @@ def settled(values: tuple[LineValue, ...] | list[LineValue], plat: Plateau) -> V
     bidding = sorted((v for v in values if v.limit > 0), key=lambda v: v.limit)
     tested = [v for v in bidding if v.tested]
     sure = [v for v in tested if v.gain.low > 0]
-    levels = set(plat.levels)
+    firm = {c.limit for c in plat.comparisons if c.status in ("in", "best")}
     line = None
     if sure:
-        inside = [v for v in sure if v.limit in levels]
+        inside = [v for v in sure if v.limit in firm]
         line = inside[0] if inside else max(sure, key=lambda v: (v.gain.value, -v.limit))
-    elif not plat.includes_pass:  # passing told apart from the best: the best beats it (never met: z >= Z95)
+    elif not plat.includes_pass:  # passing shown to lose more than the margin: the best beats it (never met: z >= Z95)
         line = next(v for v in tested if v.limit == plat.best)
     top = max([line.limit if line is not None else 0, plat.high or 0])
     beyond = next((v for v in tested if v.limit > top), None)
-    untested = [v.limit for v in bidding if v.limit > top and 0 < v.reached < MIN_REACHED]
+    untested = [v.limit for v in bidding if v.limit > top and v.reached > 0 and not v.tested]
     return Verdict(line=line, beyond=beyond, untested_from=untested[0] if untested and beyond is None else None)

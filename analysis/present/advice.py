@@ -10,7 +10,14 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from analysis.bids.hand import owed_contract
-from analysis.bids.value import MIN_REACHED, OBJECTIVE_WORDS, OBJECTIVES, PASS_LINE
+from analysis.bids.value import (
+    EDGE_WIDTH,
+    OBJECTIVE_WORDS,
+    OBJECTIVES,
+    PASS_LINE,
+    tested_words,
+    untested_words,
+)
 from sim.game.cards import SUIT_SYMBOLS, SUITS
 
 if TYPE_CHECKING:
@@ -102,7 +109,8 @@ def advice_lines(advice: Advice) -> list[str]:
     out += ["", f"your bidding lines, each played on the same {a.samples:,} sampled deals (seed {a.seed}; "
             f"{sampling_words(a)}); every other decision by the {a.line_players}:",
             f"  result = {obj}: {a.objective_means}, a deal; gain = the line against passing at every turn, on "
-            "the same deals (the plateau: the lines not told apart from the best); bid vs pass there = "
+            "the same deals (the plateau: the lines not shown to lose more than the margin against the best); "
+            "bid vs pass there = "
             "where the auction reached the line's level (the deals it plays differently from the line one step "
             "lower), its mean difference from that line, which passes there; [95% intervals]",
             f"  {'line':<{label}}{'declare':>8}{'contract':>9}{'raised':>8}{'made':>8}{'conceded':>9}  "
@@ -124,7 +132,7 @@ def advice_lines(advice: Advice) -> list[str]:
     out.append("  declare: the deals in which you end up the declarer; contract: your mean final contract (after the "
                "talon); raised: contract above your winning bid, made and conceded: shares of the deals you declare; "
                "reached: deals the line plays differently from the bidding line one step lower (the lowest: from "
-               f"passing); a level reached in fewer than {MIN_REACHED} deals is untested")
+               f"passing); a level reached in {untested_words()} is untested")
     if a.can_bid:
         out += ["", "if you declare a contract and play it as that contract from the talon on (information, not the "
                 "decision: the auction and the opponents' scores left aside); p_make with its 95% interval; "
@@ -178,10 +186,10 @@ def sampling_words(a: Advice) -> str:
     if a.sampling == "settled":
         return f"settled after {a.samples:,} deals, at most {a.samples_cap:,}"
     undecided = ", ".join("passing" if b == PASS_LINE else str(b) for b in a.plateau.undecided)
+    margin = _value(a.plateau.margin, a.objective).lstrip('+')
     return (f"not settled at the cap of {a.samples_cap:,} deals"
-            + (f": {undecided} neither told apart from the best line nor shown within "
-               f"{_value(a.plateau.margin, a.objective).lstrip('+')} of it" if undecided else
-               ": levels above the plateau reached too seldom to judge"))
+            + (f": {undecided} neither shown within {margin} of the best line nor worse by more than {margin}"
+               if undecided else ": no level was tested"))
 
 
 def _level_words(limit: int | None) -> str:
@@ -189,17 +197,20 @@ def _level_words(limit: int | None) -> str:
 
 
 def plateau_line(a: Advice) -> str:
-    """The plateau in one line: "plateau: bid to 110–135 (best 125): about +2.1 [+0.4, +3.8] a deal
-    against passing; 140 loses −4.1 [−7.0, −1.2] against the best", with how it is judged."""
+    """The plateau in one line: "plateau: bid to 110–130 (best 120): about +2.1 [+0.4, +3.8] a deal
+    against passing; 140 loses −11.2 [−14.9, −7.5] against the best", with how it is judged."""
     p, obj = a.plateau, a.objective
     if not a.can_bid:
         return "plateau: passing (this hand cannot bid)"
     n_other = len(p.comparisons) - 1
-    how = (f"the lines not told apart from the best on these deals (gain(b) − gain(best), paired deal by deal, "
-           f"simultaneous {1 - 0.05:.0%} intervals of ±{p.z:.2f} standard errors: Bonferroni over {n_other} "
-           f"comparison{'s' if n_other != 1 else ''}), or shown within {_value(p.margin, obj).lstrip('+')} of it")
+    margin = _value(p.margin, obj).lstrip('+')
+    how = (f"passing and the tested levels (reached in {tested_words()}) not shown worse than the best line on "
+           f"these deals by more than {margin} (gain(b) − "
+           f"gain(best), paired deal by deal, simultaneous {1 - 0.05:.0%} intervals of ±{p.z:.2f} standard errors: "
+           f"Bonferroni over {n_other} "
+           f"comparison{'s' if n_other != 1 else ''})")
     if n_other == 0:
-        return (f"plateau: passing: no level above the opening was reached in {MIN_REACHED} or more sampled deals, "
+        return (f"plateau: passing: no level above the opening was tested (each reached in {untested_words()}), "
                 "nothing to compare")
     bids = p.bids
     if bids:
@@ -211,7 +222,7 @@ def plateau_line(a: Advice) -> str:
                  if rec is not None and rec.limit in bids else "")
         said = f"plateau: {span} (best on these deals: {_level_words(p.best)}){about}"
     else:
-        said = "plateau: passing (every tested line is told apart from it)"
+        said = f"plateau: passing (every tested line is worse than it by more than {margin})"
     below = [c for c in p.comparisons if c.limit < (bids[0] if bids else 0) and not c.in_plateau and c.limit > 0]
     if below:
         c = below[-1]
@@ -220,10 +231,14 @@ def plateau_line(a: Advice) -> str:
     if w is not None:
         said += f"; {w.limit} loses {_value_interval(w.diff, obj)} against the best"
     elif a.recommendation.untested_from is not None:
-        said += (f"; higher bids are untested (fewer than {MIN_REACHED} sampled auctions reached "
-                 f"{a.recommendation.untested_from} or above)")
-    elif bids and bids[-1] == max(c.limit for c in p.comparisons):
+        said += (f"; open above: no tested level above {bids[-1] if bids else 'passing'} loses, higher bids are "
+                 f"untested ({a.recommendation.untested_from} and above each reached in {untested_words()})")
+    elif bids and p.open_top:
         said += " (up to the highest tested level)"
+    if p.edges:
+        width = _value(EDGE_WIDTH * p.margin, obj).lstrip('+')
+        said += (f"; at the edge (about {margin} worse than the best, within ±{width}): "
+                 + ", ".join(_level_words(b) for b in p.edges))
     if p.undecided:
         said += "; undecided: " + ", ".join(_level_words(b) for b in p.undecided)
     return f"{said}. [{how}]"
@@ -246,25 +261,26 @@ def _recommendation_line(a: Advice) -> str:
             f"bid to {w.limit}: {_value_interval(w.gain, obj)} a deal against passing")
     if rec.line is None:
         if w is None and rec.untested_from is not None:
-            return (f"recommendation ({who}): untested: fewer than {MIN_REACHED} sampled auctions reached "
-                    f"{rec.untested_from} or any level above, too few to judge bidding on"
+            return (f"recommendation ({who}): untested: {rec.untested_from} and every level above were each reached "
+                    f"in {untested_words()}, too few to judge bidding on"
                     + (f" (your forced bid of {a.forced_bid} mostly wins the auction)" if a.forced_bid else "")
-                    + f"; more --samples test more ({passing})")
+                    + f" ({passing})")
         what = "no line beyond the forced bid" if a.forced_bid is not None else "no line"
-        because = (f" (the first tested one, {stop})" if stop
-                   else f" (no level was reached in {MIN_REACHED} or more sampled deals)")
+        tested = any(c.limit > 0 for c in a.plateau.comparisons)
+        because = (f" (the first tested one, {stop})" if stop else
+                   " (no tested level lies above the plateau)" if tested else " (no level was tested)")
         return (f"recommendation ({who}): {rec.action}: passing is in the plateau and {what} beats it with its 95% "
                 f"interval above 0{because}; {passing}")
     v = rec.line
-    inside = v.limit in a.plateau.levels
-    why = ("the lowest level of the plateau that beats passing" if inside else
-           "of the lines that beat passing, the one of the highest gain (none of the plateau does)")
+    inside = a.plateau.comparison(v.limit).status in ("in", "best") if v.limit in a.plateau.levels else False
+    why = ("the lowest level shown within the margin of the best that beats passing" if inside else
+           "of the lines that beat passing, the one of the highest gain (none shown within the margin of the best "
+           "does)")
     said = f"bid to {rec.bid}, {why}: {_value_interval(v.gain, obj)} a deal against passing"
     if w is not None:
         said += f"; above the plateau, {stop}"
     elif rec.untested_from is not None:
-        said += (f"; higher bids are untested (fewer than {MIN_REACHED} sampled auctions reached "
-                 f"{rec.untested_from} or above)")
+        said += f"; higher bids are untested ({rec.untested_from} and above each reached in {untested_words()})"
     elif rec.bid == rec.bidding_cap:
         said += " (your bidding cap)"
     return (f"recommendation ({who}): {said}. Where the auction reached {rec.bid} ({v.reached} deals), bidding it "

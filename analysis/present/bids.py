@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from analysis.bids.classes import ACE_CLASSES, MARRIAGE_CLASSES, PLOT_MAX_LEVEL
 from analysis.bids.parts import LINE_PLAYER
 from analysis.bids.results import METHOD_GROUPS, PLAYERS, PLAYERS_SHORT
-from analysis.bids.value import MIN_REACHED, OBJECTIVE_WORDS
+from analysis.bids.value import OBJECTIVE_WORDS, SETTLE_MARGIN, tested_words, untested_words
 from analysis.present.figure import pyplot, save
 from analysis.present.format import finite, interval, markdown_figures, markdown_table, num, pct
 
@@ -24,6 +24,16 @@ if TYPE_CHECKING:
 
 __all__ = ["seat_advice_words", "plateau_words", "cheat_sheet_lines", "bid_table_lines", "bids_section",
            "bidding_summary", "METHOD_STYLE", "PIMC_POINTS_MIN_N", "plot_bid_make_rates", "plot_bid_methods"]
+
+
+def _margin(objective: str) -> str:
+    """The plateau's margin in words ("5 points a deal")."""
+    return f"{SETTLE_MARGIN[objective]:g} points a deal"
+
+
+def _class_reach() -> str:
+    """A tested level's reach, said of a hand class ("at least 3% of the class's deals and 15 or more")."""
+    return tested_words().replace("sampled deals", "class's deals")
 
 
 def _parts(e: Estimate) -> tuple[float, float, float]:
@@ -38,7 +48,7 @@ def seat_advice_words(s: SeatAdvice) -> str:
     then pass)."""
     if s.bid is None:
         if s.beyond is None and s.untested_from is not None:
-            return (f"untested: fewer than {MIN_REACHED} auctions reached {s.untested_from} or any level above"
+            return (f"untested: {s.untested_from} and every level above reached in {untested_words()}"
                     + (" (the forced bid mostly wins the auction)" if s.forced else ""))
         first = ("" if s.beyond is None else
                  f" (bid to {s.beyond}: {interval(s.beyond_gain, sign=True)})")
@@ -50,7 +60,7 @@ def seat_advice_words(s: SeatAdvice) -> str:
         said += (f"; beyond {s.bid}, bidding further {more} the expected result "
                  f"(bid to {s.beyond}: {interval(s.beyond_gain, sign=True)})")
     elif s.untested_from is not None:
-        said += f"; higher bids untested: fewer than {MIN_REACHED} auctions reached {s.untested_from} or more"
+        said += f"; higher bids untested: {s.untested_from} and above each reached in {untested_words()}"
     else:
         said += "; the cap: you may bid no higher"
     return said
@@ -130,10 +140,12 @@ def bid_table_lines(result: BidTable) -> list[str]:
     lines.append("cheat sheet: what bidding is worth, per hand class and seat, on the table's deals "
                  f"({PLAYERS[LINE_PLAYER]}, from a zero score; result: {OBJECTIVE_WORDS[result.objective]}; "
                  f"classes of {result.min_n} deals or more). Each line \"bid up to X\" is compared with passing at "
-                 "every turn on all the class's deals; the plateau: passing and the levels reached in "
-                 f"{MIN_REACHED} deals or more whose line cannot be told apart from the best (simultaneous 95% "
-                 "intervals, Bonferroni) or is shown within 5 points a deal of it (\"~\": not settled); \"bid to "
-                 "X\": its lowest level that beats passing (interval above 0), else pass; beside it, X's gain a deal, "
+                 "every turn on all the class's deals; the plateau: passing and the tested levels (reached in "
+                 f"{tested_words()}) whose line "
+                 f"is not shown worse than the best by more than {_margin(result.objective)} (simultaneous 95% "
+                 "intervals, Bonferroni; \"+\": no tested level above it loses, higher levels untested; \"~\": not "
+                 "settled, a larger table settles it); \"bid to X\": its lowest level shown within that margin of the "
+                 "best that beats passing (interval above 0), else pass; beside it, X's gain a deal, "
                  "with its 95% interval. The make levels are risk information only:")
     lines += cheat_sheet_lines(result.cheat_sheet)
     if result.detail:
@@ -145,10 +157,13 @@ def bid_table_lines(result: BidTable) -> list[str]:
 
 
 def plateau_words(s: SeatAdvice) -> str:
-    """The seat's plateau in short: "110–135", "pass–120" (passing in it too), "pass"; "~" before
-    it when it is not settled (a level neither told apart from the best nor shown close to it)."""
+    """The seat's plateau in short: "110–135", "pass–120" (passing in it too), "pass", "120–145+"
+    (open above: no tested level above 145 loses, the higher ones are untested); "~" before it when
+    it is not settled (a level neither shown within the margin of the best nor worse by more)."""
     span = ("" if s.plateau_low is None else f"{s.plateau_low}" if s.plateau_low == s.plateau_high
             else f"{s.plateau_low}–{s.plateau_high}")
+    if span and s.plateau_open and s.untested_from is not None:
+        span += "+"
     said = ("pass" + ("–" + span if span else "")) if s.plateau_pass else span
     return ("" if s.plateau_settled else "~") + said
 
@@ -156,7 +171,7 @@ def plateau_words(s: SeatAdvice) -> str:
 def _seat_cell(s: SeatAdvice) -> str:
     """One seat's advice in a cheat-sheet cell: "bid to 160 (160–170): +14.2 [9.0, 19.4]" (the
     recommended line "bid up to 160" against passing at every turn, a deal, and the plateau of the
-    lines not told apart from the best), "pass", or "forced bid, then pass"."""
+    lines not shown to lose more than the margin against the best), "pass", or "forced bid, then pass"."""
     plat = f" (plateau {plateau_words(s)})"
     if s.bid is None:
         if s.beyond is None and s.untested_from is not None:
@@ -191,17 +206,20 @@ def bids_section(s: BidTable, figs: list, *, provisional: bool = False) -> list[
               f"result is {OBJECTIVE_WORDS[s.objective]}, from a zero score. Each "
               "line \"bid up to X\" is compared with passing at every turn on all the class's deals: the mean "
               "difference is what following it gains a deal. **The plateau** (in brackets): of passing and the "
-              f"levels that at least {MIN_REACHED} of the class's auctions reached, those whose line cannot be told "
-              "apart from the best line on these deals (the difference from the best, paired by deal, with "
-              "simultaneous 95% intervals, Bonferroni over the lines), or is shown within 5 points a deal of it; "
-              "\"~\" when some line is neither told apart nor shown close (a larger table settles it). **Bid to "
-              "X**: the lowest level of the plateau whose line beats passing with its interval above 0 (of lines "
-              "equally good, the one that commits to least); \"pass\" only when passing is in the plateau and no "
-              "line beats it (docs/advisor.md, the settled rule). A line's gain adds up what bidding each "
+              f"tested levels (reached in {_class_reach()}), those whose line is not shown worse than the best "
+              "line on these deals by "
+              f"more than {_margin(s.objective)} (the difference from the best, paired by deal, with "
+              "simultaneous 95% intervals, Bonferroni over the lines); \"+\" after it when no tested level above "
+              "it loses and the higher ones are untested; \"~\" when some line is neither shown within that margin "
+              "of the best nor worse by more (a larger table settles it). **Bid to "
+              "X**: the lowest level shown within the margin of the best whose line beats passing with its "
+              "interval above 0 (of lines equally good, the one that commits to least); \"pass\" only when passing "
+              "is in the plateau and no line beats it (docs/advisor.md, the settled rule). A line's gain adds up what "
+              "bidding each "
               "level up to X gains where the auction reached it, weighted by how often it is reached: a level the "
               "opponents seldom "
               "leave you (they mostly raise by 10, so the odd levels) weighs little. \"Higher untested\" when "
-              "fewer auctions went beyond X (a larger table tests more). Beside it, the line's gain over passing in "
+              "the auctions went beyond X too seldom to test. Beside it, the line's gain over passing in "
               "points a deal, with its 95% interval clustered by deal (an interval reaching below 0 means the "
               "sample cannot tell the line from passing). \"Untested\": the "
               "opponents so seldom bid against this hand that no level was reached often enough to judge; the "
@@ -300,8 +318,8 @@ def bidding_summary(bids: BidTable | None) -> list[str]:
         return []
     rows = {r.hand_class: r for r in bids.cheat_sheet}
     out = [f"**How much to bid** (the cheat sheet of [section 1](#bids): the learned player in every seat, "
-           f"{bids.deals:,} deals; first / second / third hand; X: the lowest level of the plateau of lines not "
-           "told apart from the best that beats passing, its gain with its 95% interval printed there):", ""]
+           f"{bids.deals:,} deals; first / second / third hand; X: the lowest level shown within the margin of "
+           "the best that beats passing, its gain with its 95% interval printed there):", ""]
     bare = [r for r in rows.values() if r.hand_class.startswith("no marriage")]
     if bare:
         forced = _forced_seat(bids)

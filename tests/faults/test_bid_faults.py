@@ -66,8 +66,9 @@ def test_an_unforced_first_hand_may_pass(tmp_path):
     forced = advice_json(bid(WEAK, "--samples", "60", "--method", "dd", "--json"))
     assert forced["forced_bid"] == 100 and forced["lines"][0]["declares"]["p"] > 0
     if forced["recommendation"]["gain"] is None:
-        assert forced["recommendation"]["action"] == ("forced bid 100, then pass" if forced["recommendation"]["beyond"]
-                                                      else "untested")
+        rec = forced["recommendation"]
+        assert rec["action"] == ("untested" if rec["beyond"] is None and rec["untested_from"] is not None
+                                 else "forced bid 100, then pass")
 
 
 # ---- item 11: the score --------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from analysis.bids import advisor
 from analysis.bids.advice import ADVICE_LINE_COLUMNS, LEVEL_COLUMNS
 from analysis.bids.hand import SEATS, talon_chances
-from analysis.bids.value import MIN_REACHED, PLATEAU_ALPHA, SETTLE_MARGIN
+from analysis.bids.value import MIN_REACHED, PLATEAU_ALPHA, SETTLE_MARGIN, TESTED_SHARE
 from analysis.deals import random_deals
 from analysis.present.advice import advice_csv, advice_lines
 from analysis.present.json_text import to_json
@@ -141,16 +141,17 @@ def test_the_recommendation_beats_passing_by_the_numbers_printed_beside_it(hand,
     # The settled rule's naive twin on the same rows (plain loops): the plateau, the advice and the
     # first tested level above them.
     printed = {ln["limit"]: (ln["reached"], ln["gain"]) for ln in bids}
-    tested = levels_tested(printed, MIN_REACHED)
+    need = max(MIN_REACHED, TESTED_SHARE * 150)  # the deals from which a level is tested
+    tested = levels_tested(printed, need)
     advised, plateau, beyond = settled_twin(outcomes, {b: steps[b][0] for b in steps}, MIN_REACHED,
-                                            SETTLE_MARGIN["race"], PLATEAU_ALPHA)
+                                            SETTLE_MARGIN["race"], PLATEAU_ALPHA, share=TESTED_SHARE)
     plat = data["plateau"]
     assert plat["levels"] == [b for b in plateau if b > 0] and plat["includes_pass"] == (-1 in plateau)
     last = advice_lines(r)[-1]
     assert (rec["beyond"] or {}).get("limit") == beyond
     if advised is None:
         assert rec["gain"] is None and plat["includes_pass"]
-        assert all(ln["gain_low"] <= 0 for ln in bids if ln["reached"] >= MIN_REACHED)  # none beats passing
+        assert all(ln["gain_low"] <= 0 for ln in bids if ln["reached"] >= need)  # none beats passing
         assert rec["action"] == ("forced bid 100, then pass" if seat == "first" else "pass")
         assert f"passing at every turn: {rec['pass_mean']:+.1f} [" in last and "beats it" in last
         if beyond is not None:
@@ -159,9 +160,11 @@ def test_the_recommendation_beats_passing_by_the_numbers_printed_beside_it(hand,
         assert rec["action"] == f"bid to {advised}" and rec["gain_low"] > 0
         assert any(b == advised for b, _ in tested)
         assert rec["gain"] == pytest.approx(naive[advised]) and rec["reached"] == steps[advised][0]
-        assert (f"bid to {advised}, the lowest level of the plateau that beats passing: {rec['gain']:+.1f} "
-                f"[{rec['gain_low']:+.1f}, {rec['gain_high']:+.1f}] a deal against passing") in last \
-            or advised not in plateau
+        said = f"{rec['gain']:+.1f} [{rec['gain_low']:+.1f}, {rec['gain_high']:+.1f}] a deal against passing"
+        status = {c["limit"]: c["status"] for c in plat["comparisons"]}
+        assert (f"bid to {advised}, the lowest level shown within the margin of the best that beats passing: "
+                f"{said}") in last if status[advised] in ("in", "best") else \
+            f"bid to {advised}, of the lines that beat passing, the one of the highest gain" in last
         if beyond is not None:
             assert f"above the plateau, bid to {beyond}: {rec['beyond']['gain']:+.1f} [" in last
     if expected is not None:
@@ -371,9 +374,9 @@ def test_cli_json_shape():
             "played_to", "risk", "risk_levels", "talon", "sampling", "samples_cap", "make_samples",
             "plateau"} == set(data)
     assert data["sampling"] == "fixed" and data["samples"] == data["make_samples"] == 40
-    assert {"low", "high", "levels", "includes_pass", "best", "settled", "undecided", "margin", "z", "alpha",
-            "beyond", "comparisons", "gain", "gain_low", "gain_high", "best_gain", "best_gain_low",
-            "best_gain_high"} == set(data["plateau"])
+    assert {"low", "high", "levels", "includes_pass", "best", "settled", "undecided", "edge", "open_top", "margin",
+            "edge_width", "z", "alpha", "tested_share", "min_reached", "beyond", "comparisons", "gain", "gain_low",
+            "gain_high", "best_gain", "best_gain_low", "best_gain_high"} == set(data["plateau"])
     assert data["methods"] == ["learned"] and data["line_player"] == "learned" and data["objective"] == "race"
     assert all(set(ln) == LINE_KEYS for ln in data["lines"])
     assert set(data["lines"][2]["declares"]) == {"p", "low", "high"}

@@ -23,7 +23,7 @@ from analysis.bids.classes import (
 from analysis.bids.parts import LINE_FIELDS, line_limits
 from analysis.bids.results import METHOD_GROUPS, METHODS
 from analysis.bids.table import build_bid_tables, read_metadata
-from analysis.bids.value import MIN_REACHED, PLATEAU_ALPHA, SETTLE_MARGIN
+from analysis.bids.value import MIN_REACHED, PLATEAU_ALPHA, SETTLE_MARGIN, TESTED_SHARE
 
 
 def test_make_rates_fall_with_the_contract(table):
@@ -158,14 +158,15 @@ def test_every_advice_beats_passing_by_the_numbers_printed_beside_it(table1500, 
             # The twin decides on the table's own gains (equal to the loops' above), so that a tie is
             # not broken by the last bit of a sum taken in another order.
             gains = {v.limit: (gains[v.limit][0], v.gain.value) for v in s.lines[1:]}
-            tested = levels_tested(gains, MIN_REACHED)
+            tested = levels_tested(gains, max(MIN_REACHED, TESTED_SHARE * len(deals)))
             outcomes = {limits[k]: [value(d, k) for d in deals] for k in range(len(limits))}
             bid, plateau, beyond = settled_twin(outcomes, {b: steps[b][0] for b in limits[1:]}, MIN_REACHED,
-                                                SETTLE_MARGIN[objective], PLATEAU_ALPHA)
+                                                SETTLE_MARGIN[objective], PLATEAU_ALPHA, share=TESTED_SHARE)
             assert s.bid == bid and s.beyond == beyond
             assert (s.plateau_pass, s.plateau_low, s.plateau_high) == (
                 -1 in plateau, min((b for b in plateau if b > 0), default=None), max(plateau) if max(plateau) > 0
                 else None)
+            assert s.plateau_open == (max(plateau) > 0 and not any(b > max(plateau) for b, _ in tested))
             if s.beyond is not None:
                 assert s.beyond_gain == pytest.approx(gains[s.beyond][1])
             if s.bid is None:  # pass only where no tested line beats passing with its interval above 0

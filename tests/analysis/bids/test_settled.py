@@ -1,6 +1,7 @@
 """The settled rule of the bid advice (``analysis.bids.value.plateau`` and ``settled``): the plateau
-of lines not told apart from the best, its simultaneous intervals, when it is settled, and the
-recommended level, never "pass" where a line beats passing."""
+of lines not shown worse than the best by more than the margin, its simultaneous intervals, its
+edge, when it is settled, which levels are tested (a share of the deals), and the recommended level,
+never "pass" where a line beats passing."""
 
 from statistics import NormalDist
 
@@ -10,8 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analysis.bids.value import (
+    EDGE_WIDTH,
+    MIN_REACHED,
     PLATEAU_ALPHA,
     SETTLE_MARGIN,
+    TESTED_SHARE,
     line_outcome,
     line_values,
     plateau,
@@ -64,9 +68,9 @@ def test_a_flat_plateau_and_the_drop_beyond_it():
     # scaled by 10: +20 a deal, 140 loses 60, the margin 5 is 0.5 of the original
     assert plat.bids == (110, 115, 120, 125, 130, 135)
     assert not plat.includes_pass
-    assert plat.beyond is not None and plat.beyond.limit == 140 and plat.beyond.diff.high < 0
-    assert plat.comparison(PASS_LINE).status == "out"
-    # the recommendation: the lowest level of the plateau that beats passing
+    assert plat.beyond is not None and plat.beyond.limit == 140 and plat.beyond.diff.high < -SETTLE_MARGIN["race"]
+    assert plat.comparison(PASS_LINE).status == "out" and not plat.open_top
+    # the recommendation: the lowest level shown within the margin of the best that beats passing
     assert verdict.bid == 110 and verdict.line.gain.low > 0
     assert verdict.beyond is not None and verdict.beyond.limit == 140
 
@@ -87,7 +91,9 @@ def test_the_intervals_are_simultaneous_and_paired():
         assert c.diff.value == pytest.approx(d.mean())
         assert c.diff.low == pytest.approx(d.mean() - plat.z * se, rel=1e-6)
         assert c.diff.high == pytest.approx(d.mean() + plat.z * se, rel=1e-6)
-        expect = "in" if c.diff.low > -SETTLE_MARGIN["race"] else "out" if c.diff.high < 0 else "undecided"
+        m = SETTLE_MARGIN["race"]
+        expect = ("in" if c.diff.low > -m else "out" if c.diff.high < -m else
+                  "edge" if plat.z * se < EDGE_WIDTH * m else "undecided")
         assert c.status == expect
 
 
@@ -137,10 +143,13 @@ def test_never_pass_where_a_line_beats_passing(k, n, seed, means):
     beats = [v for v in values if v.limit > 0 and v.tested and v.gain.low > 0]
     if beats:
         assert verdict.line is not None and verdict.line.gain.low > 0
+    firm = {c.limit for c in plat.comparisons if c.status in ("in", "best")}
     if verdict.line is None:
         assert plat.includes_pass
     else:
-        assert verdict.line.limit in plat.levels or not any(v.limit in plat.levels for v in beats)
+        assert verdict.line.limit in firm or not any(v.limit in firm for v in beats)
+        if verdict.line.limit in firm:  # the lowest of them
+            assert not any(v.limit in firm and v.limit < verdict.line.limit for v in beats)
     assert plat.best in plat.levels
 
 
@@ -162,4 +171,42 @@ def test_plateau_json():
     assert d["low"] == plat.low and d["high"] == plat.high and d["levels"] == list(plat.bids)
     assert d["beyond"]["limit"] == 140 and d["beyond"]["loss"] < 0 and d["beyond"]["loss_high"] < 0
     assert d["comparisons"][0]["limit"] is None and d["alpha"] == PLATEAU_ALPHA
-    assert d["settled"] == plat.settled
+    assert d["settled"] == plat.settled and d["open_top"] is False and d["edge"] == list(plat.edges)
+    assert d["tested_share"] == TESTED_SHARE and d["min_reached"] == MIN_REACHED
+    assert d["edge_width"] == pytest.approx(EDGE_WIDTH * SETTLE_MARGIN["race"])
+
+
+def test_a_level_about_a_margin_below_the_best_is_the_edge_and_settles():
+    # 4,000 quiet deals: 110 best, 115 within the margin, 120 about a margin (5) below the best with a
+    # narrow interval (the edge: in the plateau, settled), 125 far below (out).
+    rng = np.random.default_rng(7)
+    n = 4000
+    base = rng.normal(0, 20.0, n)
+    cols = [base - 20, base, base - 1, base - 5 + rng.normal(0, 3.0, n), base - 15]
+    values, plat, verdict = _judge(np.rint(np.stack(cols, axis=1)).astype(np.int64), [PASS_LINE, 110, 115, 120, 125])
+    status = {c.limit: c.status for c in plat.comparisons}
+    assert status == {PASS_LINE: "out", 110: "best", 115: "in", 120: "edge", 125: "out"}
+    assert plat.settled and plat.edges == (120,) and plat.bids == (110, 115, 120)
+    assert plat.beyond.limit == 125 and not plat.open_top
+    assert verdict.bid == 110
+    # the same with 125 as good as 120: the plateau is open above (it reaches the highest tested level)
+    cols[-1] = cols[-2]
+    _, plat, _ = _judge(np.rint(np.stack(cols, axis=1)).astype(np.int64), [PASS_LINE, 110, 115, 120, 125])
+    assert plat.open_top and plat.high == 125 and plat.beyond is None
+
+
+def test_a_level_is_tested_by_its_share_of_the_deals():
+    # A level reached in 2.5% of the deals is untested on 1,000 deals and on 4,000 alike (the count
+    # alone would test it on 4,000); one reached in 3% is tested on both; below 500 deals the count
+    # MIN_REACHED decides.
+    for n in (1000, 4000):
+        results = np.zeros((n, 3), dtype=np.int64)
+        lines = _lines(results)
+        lines[:, 2] = lines[:, 1]
+        for share, tested in ((0.025, False), (TESTED_SHARE, True)):
+            k = int(round(share * n))
+            lines[:, 2, C["winning_bid"]] = lines[:, 1, C["winning_bid"]]
+            lines[:k, 2, C["winning_bid"]] += 1  # the line to 115 differs from 110 in k deals
+            v = {x.limit: x for x in line_values(lines, [PASS_LINE, 110, 115])}
+            assert v[115].reached == k and v[115].tested is tested
+    assert not line_values(_lines(np.zeros((200, 2), dtype=np.int64))[:MIN_REACHED - 1], [PASS_LINE, 110])[1].tested

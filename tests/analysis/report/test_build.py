@@ -19,7 +19,7 @@ from analysis import folk
 from analysis.analysis_dir import read_table_metadata
 from analysis.bids import situations
 from analysis.bids.situations import summarize_situations
-from analysis.bids.value import MIN_REACHED
+from analysis.bids.value import MIN_REACHED, TESTED_SHARE
 from analysis.present.format import num, pct
 from analysis.present.json_text import to_json
 from analysis.present.situations import advice_cell
@@ -162,11 +162,13 @@ def test_numbers_equal_the_json_commands(made):
             # with the gain over passing it rests on, its interval above 0, and its plateau; "pass"
             # only where no tested line beats passing.
             untested = s["beyond"] is None and s["untested_from"] is not None
-            tested = {ln["limit"]: ln for ln in s["lines"] if ln["limit"] > 0 and ln["reached"] >= MIN_REACHED}
+            need = max(MIN_REACHED, TESTED_SHARE * s["n"])  # the deals from which a level is tested
+            tested = {ln["limit"]: ln for ln in s["lines"] if ln["limit"] > 0 and ln["reached"] >= need}
             if s["beyond"] is not None:
                 assert s["beyond_gain"] == tested[s["beyond"]]["gain"]
             span = ("" if s["plateau_low"] is None else f"{s['plateau_low']}" if s["plateau_low"] == s["plateau_high"]
                     else f"{s['plateau_low']}–{s['plateau_high']}")
+            span += "+" if span and s["plateau_open"] and s["untested_from"] is not None else ""
             plat = ("" if s["plateau_settled"] else "~") + (("pass" + ("–" + span if span else ""))
                                                              if s["plateau_pass"] else span)
             if s["bid"] is None and untested:
