@@ -281,7 +281,8 @@ def plays_plain(off, gs, seat, rules):
 @jit_hot
 def learned_win_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm, net, lbuf):
     """A raise or 0 to pass (as ``bidding_nb.learned_bid``): raise to ``min_raise`` (a sitter on the
-    barrel: to the barrel's contract) when declaring it, made at net B's chance, leaves the seat a
+    barrel: to the barrel's contract) when declaring it, made at net B's chance, or, where the
+    contract may be raised after the talon, the best contract from it to ``cap``, leaves the seat a
     chance of winning the game at least that of passing (defending for net B's defence value, a bolt
     penalty when one is due, and against a sitter who has bid the barrel's contract, losing with
     chance SITTER_MAKES); either way each opponent gains net B's defence value."""
@@ -301,6 +302,12 @@ def learned_win_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm, net, 
         if bid > cap:
             return 0
     declare = declare_chance(seat, gs, rules, w, off, ladder, bid, defence)
+    if not rules[R.NO_RAISE_AFTER_TALON]:  # the winner may raise his contract after the talon
+        step = rules[R.BID_STEP]
+        c = next_raise(bid, step, rules)
+        while c <= cap:
+            declare = max(declare, declare_chance(seat, gs, rules, w, off, ladder, c, defence))
+            c = next_raise(c, step, rules)
     stay = chance_after(seat, gs, rules, w, off, False, False, 0, defence, defence)
     if (high_seat >= 0 and high_seat != seat and rules[R.BARREL] > 0 and gs[G_ON_BARREL + high_seat]
             and min_raise > barrel_need(gs[G_SCORE + high_seat], rules)):
