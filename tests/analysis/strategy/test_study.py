@@ -172,15 +172,15 @@ def test_declaration_order_against_a_naive_replay(made):
 
 def test_deterministic_and_reused(made, tmp_path):
     r, out = made
-    again = strategy_study.strategy(games=GAMES, deals=DEALS, seed=SEED, out=tmp_path / "b")
+    again = strategy_study.strategy(games=GAMES, deals=DEALS, seed=SEED, players="learned", out=tmp_path / "b")
     assert again.to_polars().equals(r.to_polars())
     assert to_json(again).replace(str(tmp_path / "b"), "X") == to_json(r).replace(str(out), "X")
     before = r.table_path.stat().st_mtime_ns
     # the runs are reused, not played again
-    reused = strategy_study.strategy(games=GAMES, deals=DEALS, seed=SEED, out=out)
+    reused = strategy_study.strategy(games=GAMES, deals=DEALS, seed=SEED, players="learned", out=out)
     assert reused.to_polars().equals(r.to_polars()) and r.table_path.stat().st_mtime_ns >= before
     with pytest.raises(InputError, match="--games: 40 stored, 41 asked"):
-        strategy_study.strategy(games=GAMES + 1, deals=DEALS, seed=SEED, out=out)
+        strategy_study.strategy(games=GAMES + 1, deals=DEALS, seed=SEED, players="learned", out=out)
 
 
 def test_holm_covers_every_difference(made):
@@ -213,15 +213,16 @@ def test_no_concession_rules_skip_the_paired_run(tmp_path):
 def test_the_command_prints_the_result(made):
     r, out = made
     res = CliRunner().invoke(app, ["tables", "strategy", "--games", str(GAMES), "--deals", str(DEALS), "--seed",
-                                   str(SEED), "--out", str(out)])
+                                   str(SEED), "--players", "learned", "--out", str(out)])
     assert res.exit_code == 0, res.output
     assert res.stdout.strip().splitlines() == strategy_lines(r)
     assert (out / strategy_study.PLOT_FILE).stat().st_size > 5000
     res = CliRunner().invoke(app, ["tables", "strategy", "--games", str(GAMES), "--deals", str(DEALS), "--seed",
-                                   str(SEED), "--out", str(out), "--json"])
+                                   str(SEED), "--players", "learned", "--out", str(out), "--json"])
     assert res.exit_code == 0 and res.stdout.strip() == to_json(r).strip()
     refused(CliRunner().invoke(app, ["tables", "strategy", "--games", "7", "--deals", str(DEALS), "--seed",
-                                     str(SEED), "--out", str(out)]), "--games: 40 stored, 7 asked")
+                                     str(SEED), "--players", "learned", "--out", str(out)]),
+            "--games: 40 stored, 7 asked")
 
 
 def test_concession_off_drops_every_option_that_refines_it():
