@@ -46,6 +46,9 @@ RUNS = (
      "heuristic", 9, 10),
     # the shipped weights play here: new weights change results, and so the version
     ("online_learned", "deals", 60, "online", "learned,learned-cards,heuristic", 10, 30),
+    # the score-aware player and its shipped win-chance tables: whole games, where the score is in play
+    ("polish_learned_win", "games", 20, "polish", "learned-win,learned,learned-win", 11, 10),
+    ("classic_learned_win", "games", 20, "classic", "learned-win,learned,learned", 12, 10),
 )
 BID_TABLE_DEALS = 12  # one bid-table part of this many deals, pimc on the first 2
 
@@ -112,8 +115,9 @@ def record() -> str:
         raise SystemExit(f"CHANGELOG.md has no '## {version}' section: say what changed in results first")
     old = read_record()
     results = current_results()
-    if old.get("version") == version and old.get("results") not in (None, results):
-        changed = sorted(k for k in results if old["results"].get(k) != results[k])
+    # A run added to the set is recorded (it has no earlier result); one whose result moved is refused.
+    changed = sorted(k for k in results if k in old.get("results", {}) and old["results"][k] != results[k])
+    if old.get("version") == version and changed:
         raise SystemExit(f"results changed ({', '.join(changed)}) but the version is still {version}: bump the "
                          "version in pyproject.toml, say what changed in CHANGELOG.md, reinstall, and record again")
     data = {"version": version, "files": current_files(), "results": results}
