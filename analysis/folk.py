@@ -46,8 +46,8 @@ ALPHA = 0.05
 SUPPORTED, CONTRADICTED, NOT_TOLD_APART, TOO_FEW = "supported", "contradicted", "not told apart", "too few"
 NO_ADVICE, NOT_IN_SEEDS = "no advice to test", "not in the seeds"
 VERDICTS = (SUPPORTED, CONTRADICTED, NOT_TOLD_APART, TOO_FEW, NO_ADVICE, NOT_IN_SEEDS)
-REFLECTS = {"game": "the game as the learned player plays it", "dd": "double-dummy play (every card seen)",
-            "player": "the learned player's habit, not the game"}
+REFLECTS = {"game": "the game as the computer player plays it", "dd": "double-dummy play (every card seen)",
+            "player": "the computer player's habit, not the game"}
 
 
 @dataclasses.dataclass(frozen=True)

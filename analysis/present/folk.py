@@ -52,8 +52,8 @@ def folk_section(result: FolkAdvice | None, *, provisional: bool = False) -> lis
              "**contradicted** when below and the effect is below 0, and **not told apart** otherwise (the interval "
              "may lean one way without the test telling the advice from its opposite). Items the seeds only "
              "describe, or do not hold, are not tested; their figure is information. Each verdict says what it "
-             "reflects: the game as the learned player plays it, double-dummy play (every card seen: a ceiling, not "
-             "real play), or the learned player's habit."
+             "reflects: the game as the computer player named in its effect plays it, double-dummy play (every card "
+             "seen: a ceiling, not real play), or the computer player's habit."
              + (" These are quick sizes: every verdict is provisional." if provisional else ""), ""]
     quotes = {q.key: q for q in QUOTES}
     lines += markdown_table(["advice", "verdict", "effect [95%]"],

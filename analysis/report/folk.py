@@ -123,6 +123,8 @@ def _items(bids: BidTable, strategy: StrategyReport, barrel: BarrelStats | None,
     # the strategy's games: `positions` of the declarers' deals played on, spread evenly over them
     # (and so over the games, the clusters)
     d, free = declarers(strategy)
+    # who played the strategy's games (learned-win by default: its gifts and cards are learned's)
+    who = " and ".join(dict.fromkeys(strategy.players))
     played = np.flatnonzero(free & ~d.conceded)
     if len(played) > positions:
         played = played[np.unique(np.linspace(0, len(played) - 1, positions).round().astype(np.int64))]
@@ -136,20 +138,20 @@ def _items(bids: BidTable, strategy: StrategyReport, barrel: BarrelStats | None,
     gave = folk.gives_ace_or_ten(sample.gift_left) | folk.gives_ace_or_ten(sample.gift_right)
     items["small_gifts"] = folk.FolkItem(
         "small_gifts", "double-dummy points the declarer gains by giving the two smallest cards outside his "
-        "marriages instead of the learned player's gifts, the same deals (clustered by game; the learned player was "
-        "trained on double-dummy values, so this is its home ground)",
+        f"marriages instead of the {who} player's gifts, the same deals (clustered by game; the learned players' "
+        "gifts were trained on double-dummy values, so this is their home ground)",
         folk.clustered_effect(rule_v - played_v, sample.game), nan, nan, "", "dd",
-        "deals on which the learned player gave an ace or a ten", clusters.share(gave))
+        f"deals on which the {who} player gave an ace or a ten", clusters.share(gave))
 
     # 4. raising: the share raised after a talon that made a marriage, less after one that brought
-    # neither a marriage nor an ace (the learned player's choices, paired by game)
+    # neither a marriage nor an ace (the strategy's player's choices, paired by game)
     h7 = d.at(d.hand, d.declarer)
     rich = (marriages_in(d.ten) & ~marriages_in(h7)).any(axis=1)
     poor = ~rich & ~marriages_in(d.talon).any(axis=1) & ((d.talon & int(ACES_MASK)) == 0)
     raised = free & ~d.conceded & (d.contract > d.winning_bid)
     diff = Clusters(d.game).difference(raised.astype(np.float64), free & poor, free & rich)
     items["raise_rich_talon"] = folk.FolkItem(
-        "raise_rich_talon", "share of the learned player's contracts raised after a talon that made him a marriage, "
+        "raise_rich_talon", f"share of the {who} player's contracts raised after a talon that made him a marriage, "
         "less after one that brought no marriage and no ace (his own games, paired by game)", diff.diff,
         nan, nan, "", "player", "his raised contracts made", strategy.raising.made["raised"])
 
@@ -160,7 +162,7 @@ def _items(bids: BidTable, strategy: StrategyReport, barrel: BarrelStats | None,
         "lead_ace", "double-dummy points the best ace lead gains over the best lead of another card, the "
         "declarer's first lead after the gifts, deals where he holds both (clustered by game)",
         folk.clustered_effect((best_ace - best_other)[both], sample.game[both]), nan, nan, "", "dd",
-        "of the same deals, the learned player led an ace", Clusters(sample.game[both]).share(
+        f"of the same deals, the {who} player led an ace", Clusters(sample.game[both]).share(
             (sample.first_lead[both] % 6) == ACE))
 
     # 6. conceding: what the learned player's concessions saved against playing the same deals on
