@@ -92,8 +92,9 @@ def players_section(s: TournamentResult, figs: list) -> list[str]:
     lines = [f"A duplicate tournament: {s.size:,} whole games in each of the {len(s.seatings)} seatings of "
              f"{', '.join(sorted(r.player for r in s.players))} (seed {s.seed}), so every player meets the "
              "same cards in every seat. "
-             "`learned` is our player trained on the exact solver's values (docs/learned.md); `leadage` is the "
-             "computer player of the open-source game Leadage/tysyacha-1000, ported.", ""]
+             "`learned` is our player trained on the exact solver's values (docs/learned.md), `learned-win` the same "
+             "player whose bids, final contract and concession weigh the chance of winning the game; `leadage` is "
+             "the computer player of the open-source game Leadage/tysyacha-1000, ported.", ""]
     rows = [[k + 1, r.player, pct(*_ends(r.win_share)), num(*_ends(r.final_score), digits=0),
              num(*_ends(r.score_per_deal))]
             for k, r in enumerate(s.players)]
