@@ -346,6 +346,15 @@ def bid(
         help="the score of the opponent on your right \\[default: 0]")] = None,
     right_on_barrel: Annotated[bool, typer.Option("--right-on-barrel", help="the right opponent sits on the barrel")]
     = False,
+    attempts: Annotated[int | None, typer.Option(
+        help="barrel attempts you have used, with --on-barrel (on the last one, not leaving upward is a fall) "
+             "\\[default: 0]")]
+    = None,
+    bolts: Annotated[int | None, typer.Option(help="your bolts toward the penalty \\[default: 0]")] = None,
+    passes: Annotated[int | None, typer.Option(
+        help="deals in a row you have not declared (bolt_on = three_passes: the third is a bolt) "
+             "\\[default: 0]")]
+    = None,
     pimc_samples: Annotated[int, typer.Option(help="deals the (slow) pimc method plays")] = 100,
     worlds: Annotated[int | None, typer.Option(
         help="worlds a pimc decision averages over \\[default: the advisor's, 16]")] = None,
@@ -372,7 +381,8 @@ def bid(
 
         objective = default_objective(score=score, on_barrel=on_barrel, left_score=left_score,
                                       left_on_barrel=left_on_barrel, right_score=right_score,
-                                      right_on_barrel=right_on_barrel)
+                                      right_on_barrel=right_on_barrel, attempts=attempts, bolts=bolts,
+                                      passes=passes)
         objective_reason = SCORE_GIVEN if objective == "win" else None
     if line_player is None:
         from analysis.bids.advisor import default_line_player
@@ -390,7 +400,8 @@ def bid(
                         objective_reason=objective_reason,
                         left=left, right=right, talon=talon,
                         score=score, on_barrel=on_barrel, left_score=left_score, left_on_barrel=left_on_barrel,
-                        right_score=right_score, right_on_barrel=right_on_barrel, pimc_samples=pimc_samples,
+                        right_score=right_score, right_on_barrel=right_on_barrel, attempts=attempts, bolts=bolts,
+                        passes=passes, pimc_samples=pimc_samples,
                         worlds=worlds, threads=threads or None,
                         progress=_AnnouncedOnFirstUse(bars if progress else None))
     except KeyboardInterrupt:  # nothing was printed: the advice is printed whole at the end

@@ -369,7 +369,8 @@ class Advice:
         s = self.situation
         return {"score": s.score, "on_barrel": s.on_barrel, "left_score": s.others[0],
                 "left_on_barrel": s.others_on_barrel[0], "right_score": s.others[1],
-                "right_on_barrel": s.others_on_barrel[1]}
+                "right_on_barrel": s.others_on_barrel[1], "attempts": s.attempts, "bolts": s.bolts,
+                "passes": s.passes}
 
     def to_polars(self, table: str = "lines") -> pl.DataFrame:
         """``"lines"``: the bidding lines, a row each in order (``ADVICE_LINE_COLUMNS``; limit null for

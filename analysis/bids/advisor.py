@@ -257,12 +257,13 @@ def _risk_levels(method: str, rows: tuple[ContractRow, ...], risk: float) -> Ris
 
 def default_objective(*, score: int | None = None, on_barrel: bool = False, left_score: int | None = None,
                       left_on_barrel: bool = False, right_score: int | None = None,
-                      right_on_barrel: bool = False) -> str:
+                      right_on_barrel: bool = False, attempts: int | None = None, bolts: int | None = None,
+                      passes: int | None = None) -> str:
     """The objective ``thousand bid`` takes when none is given: ``win`` (the chance of winning the
     game) when a score is given, that is a situation other than a game's start (a score other than
-    0, or a seat on the barrel: the command then says so, ``SCORE_GIVEN``); ``race`` from a zero
-    score, where the chance of winning follows the race."""
-    given = any(x not in (None, 0) for x in (score, left_score, right_score)) or any(
+    0, a seat on the barrel, or a counter other than 0: the command then says so, ``SCORE_GIVEN``);
+    ``race`` from a zero score, where the chance of winning follows the race."""
+    given = any(x not in (None, 0) for x in (score, left_score, right_score, attempts, bolts, passes)) or any(
         (on_barrel, left_on_barrel, right_on_barrel))
     return "win" if given else "race"
 
@@ -298,9 +299,9 @@ def advise(*, hand: str | int, rules: str | HouseRules | None = None, samples: i
            win_source: str | None = None, objective_reason: str | None = None,
            left: str | None = None, right: str | None = None, talon: str | None = None, score: int | None = None,
            on_barrel: bool = False, left_score: int | None = None, left_on_barrel: bool = False,
-           right_score: int | None = None, right_on_barrel: bool = False,
-           pimc_samples: int = DEFAULT_PIMC_SAMPLES, worlds: int | None = None,
-           threads: int | None = None, progress: Progress | None = None) -> Advice:
+           right_score: int | None = None, right_on_barrel: bool = False, attempts: int | None = None,
+           bolts: int | None = None, passes: int | None = None, pimc_samples: int = DEFAULT_PIMC_SAMPLES,
+           worlds: int | None = None, threads: int | None = None, progress: Progress | None = None) -> Advice:
     """The bid advice for the 7-card ``hand`` (text, or a card mask) before the talon (see the module
     docstring): ``methods`` (the make-rate methods) as "learned,dd" or a tuple; ``objective`` race or
     own or win (win needs ``win_chance``, seat 0's chance of winning from the three scores after the
@@ -309,6 +310,7 @@ def advise(*, hand: str | int, rules: str | HouseRules | None = None, samples: i
     objective was asked for); ``line_player`` learned, heuristic or learned-win (the
     score-aware learned player; ``default_line_player`` is the command's choice when none is
     given); ``worlds`` None is ADVICE_WORLDS; a score None is 0 (the barrel's on the barrel);
+    ``attempts``, ``bolts`` and ``passes`` are your counters (``check_situation``; None: 0);
     ``progress`` is told what is computed as it goes. Bad input raises ``AdvisorError`` or ``CardError``
     (an argument of the wrong type ``InputError``, ``sim.arguments``; a ``HouseRules`` is validated
     as a file's rules are)."""
@@ -326,8 +328,10 @@ def advise(*, hand: str | int, rules: str | HouseRules | None = None, samples: i
     objective_reason = arguments.text("objective_reason", objective_reason, optional=True)
     left, right = arguments.text("left", left, optional=True), arguments.text("right", right, optional=True)
     talon = arguments.text("talon", talon, optional=True)
-    score, left_score, right_score = (arguments.integer(name, value, optional=True) for name, value in
-                                      (("score", score), ("left_score", left_score), ("right_score", right_score)))
+    score, left_score, right_score, attempts, bolts, passes = (
+        arguments.integer(name, value, optional=True) for name, value in
+        (("score", score), ("left_score", left_score), ("right_score", right_score), ("attempts", attempts),
+         ("bolts", bolts), ("passes", passes)))
     on_barrel, left_on_barrel, right_on_barrel = (arguments.flag(name, value) for name, value in (
         ("on_barrel", on_barrel), ("left_on_barrel", left_on_barrel), ("right_on_barrel", right_on_barrel)))
     pimc_samples = arguments.integer("pimc_samples", pimc_samples)
@@ -357,7 +361,8 @@ def advise(*, hand: str | int, rules: str | HouseRules | None = None, samples: i
     if line_player not in LINE_PLAYERS:
         raise AdvisorError(f"--line-player {line_player!r}: the lines are played by {' or '.join(LINE_PLAYERS)}")
     check_thread_count("--threads", threads)
-    sit = check_situation(rec, score, on_barrel, left_score, left_on_barrel, right_score, right_on_barrel)
+    sit = check_situation(rec, score, on_barrel, left_score, left_on_barrel, right_score, right_on_barrel,
+                          attempts=attempts, bolts=bolts, passes=passes)
     objective = _check_objective(objective, win_chance)
     forced, owed = owed_contract(rec, seat, sit.on_barrel)
     levels, cap, top = contract_levels(mask, known, rec, owed, sit.on_barrel)

@@ -24,14 +24,17 @@ from sim.game.cards import CARD_POINTS, SUITS, format_hand, marriage_suits, mask
 from sim.game.play_nb import CAP_WITHOUT_MARRIAGE
 from sim.game.rules import HouseRules
 
-__all__ = ["SEATS", "SCORE_FLOOR", "check_three_player_deal", "parse_known", "raise_cap", "forced_seat_name",
-           "owed_contract", "least_bid", "contract_levels", "check_situation", "NOTHING_KNOWN", "MarriageChance",
-           "CardChance", "TalonChances", "talon_chances", "made_gain", "fail_loss"]
+__all__ = ["SEATS", "SCORE_FLOOR", "BOLTS_TO_PENALTY", "check_three_player_deal", "parse_known", "raise_cap",
+           "forced_seat_name", "owed_contract", "least_bid", "contract_levels", "check_situation", "NOTHING_KNOWN",
+           "MarriageChance", "CardChance", "TalonChances", "talon_chances", "made_gain", "fail_loss"]
 
 SEATS = {"first": 2, "second": 1, "third": 0}  # --seat → the dealer's seat (the player is seat 0)
 # The scores --score takes off the barrel: from this floor (as the rules' score options) to below
 # the barrel, or the target without a barrel.
 SCORE_FLOOR = -3000
+# The count at which bolts (and deals in a row without declaring, under three_passes) are charged:
+# the third, as sim.engine.settle_nb charges them.
+BOLTS_TO_PENALTY = 3
 
 
 def check_three_player_deal(rules: HouseRules) -> None:
@@ -152,12 +155,16 @@ def _checked_score(rules: HouseRules, score: int | None, on_barrel: bool, option
 
 def check_situation(rules: HouseRules, score: int | None, on_barrel: bool, left_score: int | None = None,
                     left_on_barrel: bool = False, right_score: int | None = None,
-                    right_on_barrel: bool = False) -> Situation:
+                    right_on_barrel: bool = False, attempts: int | None = None, bolts: int | None = None,
+                    passes: int | None = None) -> Situation:
     """The score situation before the deal: yours (``--score``, ``--on-barrel``) and the
     opponents' (the left one, who bids and plays after you, and the right one), each refused when
     the game is over or the score and the barrel contradict each other (None: 0, or the barrel's
     score for a player on the barrel); under ``barrel_knock_off`` at most one player sits on the
-    barrel."""
+    barrel. Your counters (None: 0), each refused where the rules do not count it or beyond the
+    count that ends it: ``attempts`` (``--attempts``: barrel attempts used, on a barrel of limited
+    attempts), ``bolts`` (``--bolts``: toward the penalty, unless every bolt is charged),
+    ``passes`` (``--passes``: deals in a row without declaring, under bolt_on = three_passes)."""
     mine = _checked_score(rules, score, on_barrel, "--score", "--on-barrel")
     left = _checked_score(rules, left_score, left_on_barrel, "--left-score", "--left-on-barrel")
     right = _checked_score(rules, right_score, right_on_barrel, "--right-score", "--right-on-barrel")
@@ -166,8 +173,30 @@ def check_situation(rules: HouseRules, score: int | None, on_barrel: bool, left_
     if len(sitting) > 1 and rules.barrel_knock_off:
         raise AdvisorError(f"{' and '.join(sitting)}: under barrel_knock_off (these rules) a newcomer knocks the "
                            "sitter off, so only one player sits on the barrel at a time")
+    if attempts is not None:
+        if not on_barrel or rules.barrel_attempts == 0:
+            raise AdvisorError("--attempts: only a player on the barrel (--on-barrel) of limited attempts "
+                               "(barrel_attempts > 0) counts them")
+        if not 0 <= attempts < rules.barrel_attempts:
+            raise AdvisorError(f"--attempts {attempts}: from 0 to {rules.barrel_attempts - 1} (the sitter has "
+                               f"{rules.barrel_attempts} deals)")
+    if bolts is not None:
+        if rules.bolt_penalty <= 0 or rules.bolt_count == "each":
+            raise AdvisorError("--bolts: these rules count no bolts toward a penalty (bolt_penalty = 0, or "
+                               "bolt_count = each charges every bolt)")
+        if not 0 <= bolts < BOLTS_TO_PENALTY:
+            raise AdvisorError(f"--bolts {bolts}: from 0 to {BOLTS_TO_PENALTY - 1} (the {BOLTS_TO_PENALTY}rd is "
+                               "charged)")
+    if passes is not None:
+        if rules.bolt_on != "three_passes":
+            raise AdvisorError("--passes: these rules give no bolt for deals without declaring (bolt_on is not "
+                               "three_passes)")
+        if not 0 <= passes < BOLTS_TO_PENALTY:
+            raise AdvisorError(f"--passes {passes}: from 0 to {BOLTS_TO_PENALTY - 1} (the "
+                               f"{BOLTS_TO_PENALTY}rd deal in a row without declaring is a bolt)")
     return Situation(score=mine, on_barrel=on_barrel, others=(left, right),
-                     others_on_barrel=(left_on_barrel, right_on_barrel))
+                     others_on_barrel=(left_on_barrel, right_on_barrel), attempts=attempts or 0, bolts=bolts or 0,
+                     passes=passes or 0)
 
 
 # ---- the talon's chances, exactly ---------------------------------------------------------------

@@ -63,10 +63,14 @@ def _share(x: float) -> str:
 def _advice_scores(a: Advice) -> str:
     s = a.situation
 
-    def one(name: str, score: int, sits: bool) -> str:
-        return f"{name} {score}" + (" (on the barrel)" if sits else "")
+    def one(name: str, score: int, sits: bool, counters: tuple[str, ...] = ()) -> str:
+        notes = ("on the barrel",) * sits + counters
+        return f"{name} {score}" + (f" ({', '.join(notes)})" if notes else "")
 
-    return ", ".join((one("you", s.score, s.on_barrel), one("left", s.others[0], s.others_on_barrel[0]),
+    mine = tuple(f"{n} {word}" for n, word in ((s.attempts, "barrel attempts used"),
+                                                (s.bolts, "bolts toward the penalty"),
+                                                (s.passes, "deals in a row without declaring")) if n)
+    return ", ".join((one("you", s.score, s.on_barrel, mine), one("left", s.others[0], s.others_on_barrel[0]),
                       one("right", s.others[1], s.others_on_barrel[1])))
 
 

@@ -35,7 +35,7 @@ from sim.engine.workspace import new_workspace
 from sim.game.cards import FULL_DECK
 from sim.game.rng_nb import state_from_sequence
 from sim.game.rules import HouseRules
-from sim.game.state_layout import G_ON_BARREL, G_SCORE, G_WINNER, N_GAME_STATE
+from sim.game.state_layout import G_ATTEMPTS, G_BOLTS, G_ON_BARREL, G_QUIET, G_SCORE, G_WINNER, N_GAME_STATE
 from sim.parallel import Tally, run_chunks, thread_buffers
 from sim.players.params import MAX_PIMC_WORLDS, HeuristicParams, learned_nets, params_matrix
 from sim.players.registry import is_learned, parse_players, player_codes, player_type
@@ -81,12 +81,17 @@ class Known:
 @dataclass(frozen=True)
 class Situation:
     """The score situation: your score and whether you sit on the barrel, and the same of the
-    opponents (``others``: the left one, seat 1, who bids and plays after you, then the right one)."""
+    opponents (``others``: the left one, seat 1, who bids and plays after you, then the right one);
+    your counters: ``attempts`` (barrel attempts used), ``bolts`` (bolts toward the penalty) and
+    ``passes`` (deals in a row without declaring, under bolt_on = three_passes)."""
 
     score: int = 0
     on_barrel: bool = False
     others: tuple[int, int] = (0, 0)
     others_on_barrel: tuple[bool, bool] = (False, False)
+    attempts: int = 0
+    bolts: int = 0
+    passes: int = 0
 
 
 FAST_METHODS = ("heuristic", "learned")  # played a chunk a call; the searching players a deal a call
@@ -315,4 +320,7 @@ def _situation_state(gs: np.ndarray, situation: Situation) -> None:
                                              (situation.on_barrel, *situation.others_on_barrel), strict=True)):
         gs[G_SCORE + seat] = score
         gs[G_ON_BARREL + seat] = sits
+    gs[G_ATTEMPTS] = situation.attempts
+    gs[G_BOLTS] = situation.bolts
+    gs[G_QUIET] = situation.passes
     gs[G_WINNER] = -1

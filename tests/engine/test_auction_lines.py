@@ -79,3 +79,28 @@ def test_a_learned_declarer_plays_the_contract_it_is_given():
     assert made == sorted(made, reverse=True) and made[0] > 0.9
     with pytest.raises(ValueError, match="contract"):
         playouts.played_points(HAND, samples, rules, "learned", 3)
+
+
+def test_the_situations_counters_are_the_engines_on_the_last_attempt_and_the_third_pass():
+    """Your counters of the score situation (barrel attempts used, deals in a row without declaring)
+    are the engine's state: on the barrel's last attempt the pass line falls by the penalty in every
+    deal (second hand, free to pass: dealer seat 1), with no attempt used it stays on the barrel
+    unless a climber knocks it off; under online rules the third deal in a row without declaring
+    costs the bolt penalty."""
+    rules = HouseRules()
+    samples = sample_unseen(HAND, playouts.Known(), 60, seed=11)
+    limits = [PASS_LINE, 120]
+
+    def own_after(situation: Situation, rec: HouseRules = rules) -> np.ndarray:
+        out = auction_lines(HAND, samples, rec, 1, situation, limits, 7, player="learned", threads=1)
+        return out[:, 0, C["score0"]]
+
+    last = own_after(Situation(score=880, on_barrel=True, others=(600, 600), attempts=rules.barrel_attempts - 1))
+    assert (last == 880 - rules.barrel_penalty).all()
+    first = own_after(Situation(score=880, on_barrel=True, others=(600, 600)))
+    assert (first == 880).mean() > 0.5 and set(first.tolist()) <= {880, 880 - rules.barrel_penalty}
+    online = HouseRules.from_dict({**HouseRules().to_dict(), "bolt_on": "three_passes", "bolt_count": "each"})
+    third = own_after(Situation(score=300, others=(300, 300), passes=2), online)
+    fresh = own_after(Situation(score=300, others=(300, 300)), online)
+    # the same deals played alike (the learned player does not read the counter): the penalty apart
+    assert (third == fresh - online.bolt_penalty).all() and (fresh >= 300).all()

@@ -90,7 +90,7 @@ def test_a_score_is_checked_against_the_rules_target_and_barrel(tmp_path):
     refused(bid(HAND, "--rules", rules, "--samples", "10", "--score", "1500"), "target (1500)")
     data = advice_json(bid(HAND, "--samples", "10", "--on-barrel", "--score", "880", "--json"))
     assert data["situation"] == {"score": 880, "on_barrel": True, "left_score": 0, "left_on_barrel": False,
-                                 "right_score": 0, "right_on_barrel": False}
+                                 "right_score": 0, "right_on_barrel": False, "attempts": 0, "bolts": 0, "passes": 0}
     # The opponents' scores are checked against the same rules, and reach the situation.
     refused(bid(HAND, "--rules", rules, "--samples", "10", "--right-score", "1500"), "--right-score 1500",
             "target (1500)")

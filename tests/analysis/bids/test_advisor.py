@@ -211,7 +211,8 @@ def test_the_score_situation_reaches_the_deals():
                        score=400, left_score=870, right_on_barrel=True)
     assert r.situation == playouts.Situation(400, False, (870, 880), (False, True))
     assert r.to_dict()["situation"] == {"score": 400, "on_barrel": False, "left_score": 870, "left_on_barrel": False,
-                                        "right_score": 880, "right_on_barrel": True}
+                                        "right_score": 880, "right_on_barrel": True, "attempts": 0, "bolts": 0,
+                                        "passes": 0}
     assert "scores before the deal: you 400, left 870, right 880 (on the barrel)" in advice_lines(r)
     # The left opponent 10 below the barrel: his climbs change the race against a zero situation.
     plain = advisor.advise(hand=HAND, samples=60, seed=3, seat="second", methods="heuristic", threads=1)
@@ -335,6 +336,12 @@ def test_pimc_plays_legal_deals():
     ([HAND, "--left-score", "1200"], "--left-score 1200: at or above the target"),
     ([HAND, "--right-score", "-5000"], "--right-score -5000: must be from -3000"),
     ([HAND, "--left-on-barrel", "--right-on-barrel"], "--left-on-barrel and --right-on-barrel"),
+    ([HAND, "--attempts", "1"], "--attempts: only a player on the barrel"),
+    ([HAND, "--on-barrel", "--attempts", "3"], "--attempts 3: from 0 to 2"),
+    ([HAND, "--bolts", "3"], "--bolts 3: from 0 to 2"),
+    ([HAND, "--rules", "polish", "--bolts", "1"], "--bolts: these rules count no bolts"),
+    ([HAND, "--passes", "1"], "--passes: these rules give no bolt for deals without declaring"),
+    ([HAND, "--rules", "online", "--passes", "3"], "--passes 3: from 0 to 2"),
 ])
 def test_cli_errors_are_one_line(args, words):
     from cli import app
