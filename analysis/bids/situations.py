@@ -90,8 +90,9 @@ _REPLACE = "give --fresh to replace it, or choose another folder"
 @dataclass(frozen=True)
 class ScoreSituation:
     """One named score situation: ``key``, its ``name`` in a player's words, the scores before the
-    deal (yours, the left opponent's, who bids after you, and the right one's) and who sits on the
-    barrel; ``objective`` and ``player``: how its lines are valued and who plays them."""
+    deal (yours, the left opponent's, who bids after you, and the right one's), who sits on the
+    barrel and your barrel ``attempts`` used; ``objective`` and ``player``: how its lines are valued
+    and who plays them."""
 
     key: str
     name: str
@@ -103,16 +104,18 @@ class ScoreSituation:
     right_on_barrel: bool = False
     objective: str = "win"
     player: str = SCORE_AWARE
+    attempts: int = 0
 
     def situation(self, rules: HouseRules) -> Situation:
         """The engine's ``Situation``, checked under ``rules`` as ``thousand bid`` checks its options."""
         return check_situation(rules, self.score, self.on_barrel, self.left, self.left_on_barrel, self.right,
-                               self.right_on_barrel)
+                               self.right_on_barrel, attempts=self.attempts or None)
 
     def to_dict(self) -> dict:
         return {"key": self.key, "name": self.name, "score": self.score, "on_barrel": self.on_barrel,
                 "left": self.left, "left_on_barrel": self.left_on_barrel, "right": self.right,
-                "right_on_barrel": self.right_on_barrel, "objective": self.objective, "player": self.player}
+                "right_on_barrel": self.right_on_barrel, "objective": self.objective, "player": self.player,
+                "attempts": self.attempts}
 
 
 def next_bid(rules: HouseRules) -> int:
@@ -134,8 +137,9 @@ def situations_for(rules: HouseRules) -> tuple[ScoreSituation, ...]:
     """The situations asked about under ``rules``, the reference first: the zero score by the race
     (the cheat sheet's reading) and by the chance of winning; near the dump truck, where the rules
     have one below the barrel (a made ``next_bid``, the least contract second hand can win with,
-    lands on it); on the barrel, and an opponent on it (the left one, who bids after you), where
-    they have a barrel, else an opponent 30 short of the target; deep behind. The other scores are
+    lands on it); on the barrel, on its last attempt where attempts are limited (not leaving upward
+    is a fall), and an opponent on it (the left one, who bids after you), where they have a barrel,
+    else an opponent 30 short of the target; deep behind. The other scores are
     shares of the target (``_at``; classic: 400, 600, 100 against 700)."""
     out = [ScoreSituation(REFERENCE, "zero score, by the race (the cheat sheet's reading)", objective="race",
                           player=REFERENCE_PLAYER),
@@ -150,6 +154,11 @@ def situations_for(rules: HouseRules) -> tuple[ScoreSituation, ...]:
     if rules.barrel is not None:
         out.append(ScoreSituation("on-barrel", f"you on the barrel ({rules.barrel})", score=rules.barrel,
                                   on_barrel=True, left=mid, right=mid))
+        if rules.barrel_attempts > 1:
+            used = rules.barrel_attempts - 1
+            out.append(ScoreSituation("last-attempt", f"you on the barrel ({rules.barrel}), its last attempt "
+                                                      f"({used} used: not leaving upward is a fall)",
+                                      score=rules.barrel, on_barrel=True, left=mid, right=mid, attempts=used))
         out.append(ScoreSituation("opponent-barrel", f"left opponent on the barrel ({rules.barrel})", score=mid,
                                   left=rules.barrel, left_on_barrel=True, right=mid))
     else:

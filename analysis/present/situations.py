@@ -136,7 +136,8 @@ def situations_section(s: SituationAdvice | None, *, provisional: bool = False, 
     lines += ["Columns: " + "; ".join(f"**{x.key}**: {x.name}" for x in s.situations) + ".", ""]
     for x in (ref, *win):
         unit = UNIT[x.objective][1]
-        scores = (f"you {x.score}{' (on the barrel)' if x.on_barrel else ''}, left {x.left}"
+        barrel = f" (on the barrel, {x.attempts} attempts used)" if x.attempts else " (on the barrel)"
+        scores = (f"you {x.score}{barrel if x.on_barrel else ''}, left {x.left}"
                   f"{' (on the barrel)' if x.left_on_barrel else ''}, right {x.right}"
                   f"{' (on the barrel)' if x.right_on_barrel else ''}")
         lines += [f"### {x.name[0].upper()}{x.name[1:]}", "",
@@ -149,5 +150,5 @@ def situations_section(s: SituationAdvice | None, *, provisional: bool = False, 
     lines += ["How to read it: where a situation's advice differs from the reference's, the score changes what to "
               "bid; the reference's gains are points, the situations' are chances, so compare the advice, not the "
               "numbers. Reproduce one hand in one situation with `thousand bid HAND --seat second --score S "
-              "--left-score L --right-score R` (with `--on-barrel` / `--left-on-barrel`).", ""]
+              "--left-score L --right-score R` (with `--on-barrel` / `--left-on-barrel`, and `--attempts N`).", ""]
     return lines

@@ -144,6 +144,7 @@ def test_the_situations_follow_the_rules():
             s.situation(rules)  # every situation is one thousand bid accepts under these rules
         keys = {s.key for s in sits}
         assert ("on-barrel" in keys) == (rules.barrel is not None)
+        assert ("last-attempt" in keys) == (rules.barrel is not None and rules.barrel_attempts > 1)
         assert ("opponent-wins" in keys) == (rules.barrel is None)
         assert ("dump-truck" in keys) <= rules.dump_truck  # where 555 lies below the barrel
     no_barrel = situations_for(HouseRules(barrel=None, dump_truck=False))
@@ -186,3 +187,18 @@ def test_the_same_seed_stores_the_same_bytes_whatever_the_threads(tmp_path):
                          threads=threads)
         paths.append(out / TABLE_FILE)
     assert file_sha256(paths[0]) == file_sha256(paths[1])
+
+
+def test_on_the_barrels_last_attempt_every_deal_not_left_upward_is_a_fall(stored):
+    """On the barrel's last attempt (classic: 2 of 3 used) every deal the sitter does not declare
+    ends with his fall, 120 lower; with no attempt used most such deals leave him on the barrel
+    (unless a climber knocks him off)."""
+    out, result = stored
+    rules = load_rules("classic")
+    [sit] = [s for s in result.situations if s.key == "last-attempt"]
+    assert sit.attempts == rules.barrel_attempts - 1 and sit.on_barrel
+    rows = _rows(out, "last-attempt")
+    stayed = rows.filter(pl.col("declarer") != 0)
+    assert stayed.height and (stayed["score0"] == rules.barrel - rules.barrel_penalty).all()
+    first = _rows(out, "on-barrel").filter(pl.col("declarer") != 0)
+    assert (first["score0"] == rules.barrel).mean() > 0.5
