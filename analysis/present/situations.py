@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from analysis.bids.value import MIN_REACHED, OBJECTIVE_WORDS
+from analysis.bids.value import MIN_REACHED, OBJECTIVE_WORDS, TESTED_SHARE
 from analysis.present.format import markdown_table, num, pct
 
 if TYPE_CHECKING:
@@ -119,9 +119,11 @@ def situations_section(s: SituationAdvice | None, *, provisional: bool = False, 
         f"zero score by {OBJECTIVE_WORDS['race']} (points a deal), played by the learned player: the cheat sheet's "
         "reading.", "",
         "The plateau and the advice are the settled rule's (section 1, docs/advisor.md): the lines not "
-        "told apart from the best (simultaneous 95% intervals, paired by deal), and the lowest of them that beats "
-        f"passing with its 95% interval (clustered by deal) above 0; a level fewer than {MIN_REACHED} auctions "
-        "reached is untested. \"Its own bidding\" is what the computer player does with the hand (the line "
+        "shown to lose more than the margin against the best (simultaneous 95% intervals, paired by deal), and "
+        "the lowest of them that beats passing with its 95% interval (clustered by deal) above 0; a level reached "
+        "in fewer than "
+        f"{TESTED_SHARE:.0%} of the deals or {MIN_REACHED} is untested. "
+        "\"Its own bidding\" is what the computer player does with the hand (the line "
         "player's bidding against passing, how often it ends up declaring and its mean contract after raising): "
         "**the player's habit, not advice**. The chance of winning averages over what the table does not read "
         "(barrel attempts already used, bolts counted).", ""]
