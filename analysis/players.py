@@ -60,9 +60,7 @@ def default_player(rules: HouseRules, *, games: bool = False) -> str:
     """The player of every seat when none is named: for whole games (``games``) the score-aware
     learned player where the rules have its table, else the learned player; the heuristic player in
     the 2-player game (no learned weights are trained for it)."""
-    if rules.players == 2:
-        return FALLBACK_PLAYER
-    return GAME_PLAYER if games and has_win_table(rules) else DEFAULT_PLAYER
+    return FALLBACK_PLAYER if rules.players == 2 else _learned(rules, games)
 
 
 def common_player(rule_sets: Iterable[HouseRules]) -> str:
@@ -81,7 +79,13 @@ def tournament_field(rules: HouseRules, *, games: bool = True) -> tuple[str, ...
     """The tournament's players when none are named, one a seat of the 3-player game: the learned
     player (of whole games, ``games``, the score-aware one where ``rules`` have its table), then
     ``TOURNAMENT_OTHERS``."""
-    return (GAME_PLAYER if games and has_win_table(rules) else DEFAULT_PLAYER, *TOURNAMENT_OTHERS)
+    return (_learned(rules, games), *TOURNAMENT_OTHERS)
+
+
+def _learned(rules: HouseRules, games: bool) -> str:
+    """The learned player of ``rules``: for whole games (``games``) the score-aware one where the rules
+    have its table."""
+    return GAME_PLAYER if games and has_win_table(rules) else DEFAULT_PLAYER
 
 
 def score_blind(players: Sequence[str]) -> tuple[str, ...]:

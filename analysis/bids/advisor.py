@@ -104,7 +104,7 @@ from sim.game.bids_nb import bid_values
 from sim.game.cards import CardError, format_hand, parse_hand
 from sim.game.rules import HouseRules, load_rules
 from sim.parallel import check_thread_count
-from sim.players.learned.win_table import WinTableError, win_table_for
+from sim.players.learned.win_table import has_win_table
 from sim.players.params import MAX_PIMC_WORLDS
 from sim.progress import Progress
 
@@ -275,11 +275,7 @@ def default_line_player(objective: str, rules: str | HouseRules | None) -> str:
     else the learned player."""
     if objective.strip().lower() != "win":
         return "learned"
-    try:
-        win_table_for(load_rules(rules))
-    except WinTableError:
-        return "learned"
-    return SCORE_AWARE
+    return SCORE_AWARE if has_win_table(load_rules(rules)) else "learned"
 
 
 def _check_objective(objective: str, win_chance: WinChance | None) -> str:

@@ -56,13 +56,14 @@ from analysis.bids.value import (
 from analysis.deals import random_deals
 from analysis.players import learned_weights
 from analysis.stats import Estimate
-from analysis.stored import FINGERPRINT, StaleResultError, holds_out, manifest_problem, refusal, write_manifest
+from analysis.stored import FINGERPRINT, StaleResultError, holds_out, manifest_problem, refusal
+from analysis.study import store_table
 from sim import InputError, __version__, arguments
 from sim.engine.playouts import CHUNK, LINE_COLUMNS, PASS_LINE, Situation, auction_lines
 from sim.fingerprint import code_fingerprint
 from sim.game.bids_nb import auction_cap, bid_values
 from sim.game.rules import HouseRules, load_rules
-from sim.runs import check_output_dir, write_parquet_atomic
+from sim.runs import check_output_dir
 
 __all__ = ["TABLE_FILE", "SEAT", "HAND_CLASSES", "REFERENCE_PLAYER", "REFERENCE", "ScoreSituation",
            "next_bid", "situations_for", "SituationCell", "SituationAdvice", "class_deals", "summarize_situations",
@@ -257,16 +258,17 @@ class SituationAdvice:
 
 
 def class_deals(rules: HouseRules, seed: int, deals: int, classes: tuple[str, ...] = HAND_CLASSES
-                ) -> dict[str, np.ndarray]:
-    """{class: the indices of the first ``deals`` random deals (``random_deals(., seed)``) whose
-    seat 0 holds a hand of the class}, drawing more deals until every class has them."""
+                ) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """(the random deals drawn, ``random_deals(., seed)``; {class: the indices of the first
+    ``deals`` of them whose seat 0 holds a hand of the class}), drawing more deals until every class
+    has them."""
     n = 200 * deals
     while True:
         d = random_deals(n, seed)
         names = pl.DataFrame(hand_features(d[:, 0], rules)).select(c=class_expr()).to_series().to_numpy()
         found = {c: np.flatnonzero(names == c)[:deals] for c in classes}
         if all(len(ix) == deals for ix in found.values()):
-            return found
+            return d, found
         n *= 2
 
 
@@ -322,8 +324,7 @@ def summarize_situations(path: Path, win_chance: WinChance, *, win_source: str =
 def _play(rules: HouseRules, seed: int, deals: int, seat: str, sits: tuple[ScoreSituation, ...],
           threads: int | None) -> pl.DataFrame:
     """The stored rows: one a class, situation, deal and line."""
-    found = class_deals(rules, seed, deals)
-    d = random_deals(max(int(ix.max()) for ix in found.values()) + 1, seed)
+    d, found = class_deals(rules, seed, deals)
     arr = rules.to_array()
     frames = []
     for k, (hand_class, ix) in enumerate(found.items()):
@@ -390,8 +391,7 @@ def score_situations(*, rules: str | HouseRules = "classic", deals: int = 500, s
     path = out / TABLE_FILE
     if not _reusable(path, meta, out, fresh):
         frame = _play(rec, seed, deals, SEAT, sits, threads)
-        write_parquet_atomic(frame, path, {k: json.dumps(v) for k, v in meta.items()})
-        write_manifest(path)
+        store_table(frame, path, {k: json.dumps(v) for k, v in meta.items()})
     return summarize_situations(path, win_chance, win_source=win_source)
 
 

@@ -18,6 +18,7 @@ from analysis.bids.value import (
     tested_words,
     untested_words,
 )
+from analysis.present.format import scores_text
 from sim.game.cards import SUIT_SYMBOLS, SUITS
 
 if TYPE_CHECKING:
@@ -60,20 +61,6 @@ def _share(x: float) -> str:
     return "-" if x != x else f"{x:.1%}"
 
 
-def _advice_scores(a: Advice) -> str:
-    s = a.situation
-
-    def one(name: str, score: int, sits: bool, counters: tuple[str, ...] = ()) -> str:
-        notes = ("on the barrel",) * sits + counters
-        return f"{name} {score}" + (f" ({', '.join(notes)})" if notes else "")
-
-    mine = tuple(f"{n} {word}" for n, word in ((s.attempts, "barrel attempts used"),
-                                                (s.bolts, "bolts toward the penalty"),
-                                                (s.passes, "deals in a row without declaring")) if n)
-    return ", ".join((one("you", s.score, s.on_barrel, mine), one("left", s.others[0], s.others_on_barrel[0]),
-                      one("right", s.others[1], s.others_on_barrel[1])))
-
-
 def _line_label(a: Advice, row) -> str:
     if row.kind == "pass":
         return f"forced {a.forced_bid}, then pass" if a.forced_bid is not None else "pass"
@@ -97,7 +84,7 @@ def advice_lines(advice: Advice) -> list[str]:
     out = [f"hand {a.hand}  ({a.seat} hand{duty}; rules {a.rule_changes or 'classic'})"]
     if a.known_cards:
         out.append("known: " + ", ".join(f"{k} {v}" for k, v in a.known_cards.items()))
-    out.append("scores before the deal: " + _advice_scores(a))
+    out.append("scores before the deal: " + scores_text(a.situation))
     if a.objective_reason is not None:
         others = " and ".join(f"--objective {o} for {OBJECTIVE_WORDS[o]}" for o in OBJECTIVES if o != obj)
         out.append(f"objective: {obj} ({a.objective_reason}); {others}")

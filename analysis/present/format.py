@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["finite", "interval", "pct", "num", "players_text", "markdown_table", "markdown_figures"]
+    from sim.engine.playouts import Situation
+
+__all__ = ["finite", "interval", "pct", "num", "players_text", "scores_text", "markdown_table", "markdown_figures"]
 
 
 def finite(x: float | None) -> bool:
@@ -67,6 +69,21 @@ def players_text(players: Sequence[str]) -> str:
     if len(set(names)) == 1:
         return f"{names[0]} player, all seats"
     return f"{', '.join(names)} (seat by seat)"
+
+
+def scores_text(s: Situation) -> str:
+    """The score situation before a deal in words: "you 880 (on the barrel, 2 barrel attempts used),
+    left 600, right 600" (your counters beside your score, when not 0)."""
+
+    def one(name: str, score: int, sits: bool, counters: tuple[str, ...] = ()) -> str:
+        notes = ("on the barrel",) * sits + counters
+        return f"{name} {score}" + (f" ({', '.join(notes)})" if notes else "")
+
+    mine = tuple(f"{n} {word}" for n, word in ((s.attempts, "barrel attempts used"),
+                                                (s.bolts, "bolts toward the penalty"),
+                                                (s.passes, "deals in a row without declaring")) if n)
+    return ", ".join((one("you", s.score, s.on_barrel, mine), one("left", s.others[0], s.others_on_barrel[0]),
+                      one("right", s.others[1], s.others_on_barrel[1])))
 
 
 def markdown_table(headers: list[str], rows: list[list]) -> list[str]:

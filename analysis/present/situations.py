@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from analysis.bids.value import MIN_REACHED, OBJECTIVE_WORDS, TESTED_SHARE
-from analysis.present.format import markdown_table, num, pct
+from analysis.bids.value import OBJECTIVE_WORDS, untested_words
+from analysis.present.format import markdown_table, num, pct, scores_text
 
 if TYPE_CHECKING:
     from analysis.bids.situations import SituationAdvice, SituationCell
@@ -121,8 +121,7 @@ def situations_section(s: SituationAdvice | None, *, provisional: bool = False, 
         "The plateau and the advice are the settled rule's (section 1, docs/advisor.md): the lines not "
         "shown to lose more than the margin against the best (simultaneous 95% intervals, paired by deal), and "
         "the lowest of them that beats passing with its 95% interval (clustered by deal) above 0; a level reached "
-        "in fewer than "
-        f"{TESTED_SHARE:.0%} of the deals or {MIN_REACHED} is untested. "
+        f"in {untested_words()} is untested. "
         "\"Its own bidding\" is what the computer player does with the hand (the line "
         "player's bidding against passing, how often it ends up declaring and its mean contract after raising): "
         "**the player's habit, not advice**. The chance of winning averages over what the table does not read "
@@ -138,10 +137,7 @@ def situations_section(s: SituationAdvice | None, *, provisional: bool = False, 
     lines += ["Columns: " + "; ".join(f"**{x.key}**: {x.name}" for x in s.situations) + ".", ""]
     for x in (ref, *win):
         unit = UNIT[x.objective][1]
-        barrel = f" (on the barrel, {x.attempts} attempts used)" if x.attempts else " (on the barrel)"
-        scores = (f"you {x.score}{barrel if x.on_barrel else ''}, left {x.left}"
-                  f"{' (on the barrel)' if x.left_on_barrel else ''}, right {x.right}"
-                  f"{' (on the barrel)' if x.right_on_barrel else ''}")
+        scores = scores_text(x.situation(s.rules))
         lines += [f"### {x.name[0].upper()}{x.name[1:]}", "",
                   f"Scores before the deal: {scores}; lines played by {x.player} in every seat, valued by "
                   f"{OBJECTIVE_WORDS[x.objective]} ({unit}).", ""]

@@ -269,6 +269,22 @@ def declare_chance(seat, gs, rules, w, off, ladder, contract, opponent_gain):
 
 
 @jit_hot
+def best_contract(seat, gs, rules, w, off, ladder, lowest, top, opponent_gain):
+    """(the contract from ``lowest`` up to ``top``, by legal raises, that leaves the seat the best
+    chance of winning when declared (``declare_chance``), the lowest of equal chances; that chance)."""
+    best = lowest
+    best_value = declare_chance(seat, gs, rules, w, off, ladder, lowest, opponent_gain)
+    step = rules[R.BID_STEP]
+    c = next_raise(lowest, step, rules)
+    while c <= top:
+        v = declare_chance(seat, gs, rules, w, off, ladder, c, opponent_gain)
+        if v > best_value:
+            best, best_value = c, v
+        c = next_raise(c, step, rules)
+    return best, best_value
+
+
+@jit_hot
 def plays_plain(off, gs, seat, rules):
     """Whether the seat decides as the plain learned player: no win block, or a barrel variant the
     score arithmetic does not model (barrel_accumulate; a sitter on the range barrel), or not the
@@ -301,13 +317,9 @@ def learned_win_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm, net, 
         bid = barrel_raise(min_raise, barrel_need(gs[G_SCORE + seat], rules), rules)
         if bid > cap:
             return 0
-    declare = declare_chance(seat, gs, rules, w, off, ladder, bid, defence)
-    if not rules[R.NO_RAISE_AFTER_TALON]:  # the winner may raise his contract after the talon
-        step = rules[R.BID_STEP]
-        c = next_raise(bid, step, rules)
-        while c <= cap:
-            declare = max(declare, declare_chance(seat, gs, rules, w, off, ladder, c, defence))
-            c = next_raise(c, step, rules)
+    # Declaring is worth the best contract the winner may still raise to after the talon.
+    top = bid if rules[R.NO_RAISE_AFTER_TALON] else cap
+    declare = best_contract(seat, gs, rules, w, off, ladder, bid, top, defence)[1]
     stay = chance_after(seat, gs, rules, w, off, False, False, 0, defence, defence)
     if (high_seat >= 0 and high_seat != seat and rules[R.BARREL] > 0 and gs[G_ON_BARREL + high_seat]
             and min_raise > barrel_need(gs[G_SCORE + high_seat], rules)):
@@ -331,16 +343,7 @@ def learned_win_contract(seat, hand, contract, cap, can_concede, deal_value, gs,
     ladder_forward(net, model, 1, x, lbuf)
     ladder = lbuf[L_OUT]
     half = 0.5 * np.float64(ladder[N_LADDER])
-    step = rules[R.BID_STEP]
-    top = max(contract, cap)
-    best = contract
-    best_value = declare_chance(seat, gs, rules, w, off, ladder, contract, half)
-    c = next_raise(contract, step, rules)
-    while c <= top:
-        v = declare_chance(seat, gs, rules, w, off, ladder, c, half)
-        if v > best_value:
-            best, best_value = c, v
-        c = next_raise(c, step, rules)
+    best, best_value = best_contract(seat, gs, rules, w, off, ladder, contract, max(contract, cap), half)
     if can_concede:
         loss = concession_loss(contract, gs[G_CONCESSIONS + seat] + 1, rules)
         gain = np.float64(concession_gain(contract, rules))
