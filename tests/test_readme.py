@@ -214,6 +214,6 @@ def test_the_readme_command_lines_run(readme_folder):
             continue
         args = small(line[1:])
         res = runner.invoke(cli.app, args)
-        assert res.exit_code == 0, f"thousand {shlex.join(args)}:\n{res.output}"
+        assert res.exit_code == 0 and res.output.strip(), f"thousand {shlex.join(args)}:\n{res.output}"
         played += 1
     assert played >= 12
