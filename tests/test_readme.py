@@ -145,6 +145,16 @@ def test_every_command_line_parses(page, readme_folder):
             pytest.fail(f"{page.name}: {shown}: a line this test cannot check")
 
 
+@pytest.mark.parametrize("page", CHECKED, ids=lambda p: p.name)
+def test_every_extra_named_is_in_pyproject(page):
+    """Prose and comments too: ``pip install -e '.[train]'`` names an extra pyproject.toml has."""
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    named = re.findall(r"pip\s+install\s+-e\s+'?\.\\?\[([\w,-]+)\\?\]", page.read_text(encoding="utf-8"))
+    assert named, f"{page.name} names no extra"
+    unknown = {extra for group in named for extra in group.split(",")} - set(extras)
+    assert not unknown, f"{page.name} names extras pyproject.toml lacks: {sorted(unknown)}"
+
+
 def test_the_readme_shows_every_command():
     shown = {parse_line(line[1:])[0] for line in command_lines(README) if line[0] == "thousand"}
     wanted = {"bid", "tables bids", "tables marriages", "tables barrel", "tables strategy", "tables win-chances",
