@@ -68,6 +68,16 @@ Scheduler = Annotated[str | None, typer.Option(
          "(pip install -e '.\\[distributed]')")]
 Cluster = Annotated[str | None, typer.Option(help="'local': start a Dask cluster of --workers processes here")]
 DaskWorkers = Annotated[int | None, typer.Option("--workers", help="Dask workers of --cluster local \\[default: 2]")]
+# The text's width: the terminal's (COLUMNS, else 80 when not a terminal), or every column with --wide.
+Wide = Annotated[bool, typer.Option("--wide", help="every column of every table, no line wrapped (the default fits "
+                                                   "the terminal's width, 80 when not a terminal)")]
+
+
+def _width(wide: bool) -> int | None:
+    """The width a command's text is written for (``analysis.present.layout``): None with --wide."""
+    from analysis.present.layout import terminal_width
+
+    return None if wide else terminal_width(sys.stdout)
 
 
 def _backend(scheduler: str | None, cluster: str | None, workers: int | None, threads: int | None = None):
@@ -78,10 +88,11 @@ def _backend(scheduler: str | None, cluster: str | None, workers: int | None, th
     _thread_count("--workers", workers)  # local Dask workers are processes of this machine
     return open_backend(scheduler=scheduler, cluster=cluster, workers=workers, threads=threads, progress=True)
 
-def _played_analysis(run, plot, present, *, unit: str, as_json: bool, scheduler, cluster, workers, **kwargs) -> None:
+def _played_analysis(run, plot, present, *, unit: str, as_json: bool, scheduler, cluster, workers, wide: bool = False,
+                     **kwargs) -> None:
     """The common body of the commands that play stored runs: ``run(**kwargs)`` on the backend with
     a progress bar of ``unit``s (closed before a line is printed, an error's included), its plot
-    drawn, then its JSON or its text (``present``); a user's mistake refused in one line."""
+    drawn, then its JSON or its text (``present``, at the width of ``wide``); a user's mistake refused in one line."""
     from contextlib import closing
 
     from analysis.present.json_text import to_json
@@ -94,7 +105,7 @@ def _played_analysis(run, plot, present, *, unit: str, as_json: bool, scheduler,
         plot(result, result.plot_path)
     except _user_errors() as exc:
         _refuse(exc)
-    typer.echo(to_json(result) if as_json else "\n".join(present(result)))
+    typer.echo(to_json(result) if as_json else "\n".join(present(result, _width(wide))))
 
 
 def _user_errors():
@@ -120,30 +131,27 @@ def _refuse(exc: BaseException) -> None:
 
 
 @rules_app.callback()
-def rules_list(ctx: typer.Context) -> None:
+def rules_list(ctx: typer.Context, wide: Wide = False) -> None:
     """List every house rule with its default, allowed values and meaning."""
     if ctx.invoked_subcommand is not None:
         return
+    from analysis.present.rules import rule_options_lines
     from sim.game.rules import option_table
 
-    rows = option_table()
-    width = max(len(r[0]) for r in rows)
-    for name, default, allowed, meaning in rows:
-        typer.echo(f"{name:<{width}}  default {default:<10} ({allowed}) {meaning}")
+    typer.echo("\n".join(rule_options_lines(option_table(), _width(wide))))
 
 
 @rules_app.command("show")
-def rules_show(spec: Annotated[str, typer.Argument(help="a preset name or a TOML file")]) -> None:
+def rules_show(spec: Annotated[str, typer.Argument(help="a preset name or a TOML file")], wide: Wide = False) -> None:
     """Print the effective rules of a preset or a TOML file."""
-    from sim.game.rules import HouseRules, load_rules
+    from analysis.present.rules import effective_rules_lines
+    from sim.game.rules import load_rules
 
     try:
         rules = load_rules(spec)
     except _user_errors() as exc:
         _refuse(exc)
-    changed = rules.changes_from(HouseRules())
-    for name, value in rules.to_dict().items():
-        typer.echo(f"{name} = {value!r}{'   # changed from classic' if name in changed else ''}")
+    typer.echo("\n".join(effective_rules_lines(spec, rules, _width(wide))))
 
 
 @app.command()
@@ -361,6 +369,9 @@ def bid(
     threads: Annotated[int, typer.Option(help="threads (results do not depend on it)")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="print CSV, one row per bidding line")] = False,
+    wide: Annotated[bool, typer.Option("--wide", help=(
+        "every column of the bidding lines, the make-rate table of each contract and how the plateau is judged, "
+        "no line wrapped (the default fits the terminal's width, 80 when not a terminal)"))] = False,
     progress: Annotated[bool, typer.Option(help="show a progress bar on stderr")] = True,
 ) -> None:
     """How much should this hand bid? The plateau of bidding lines as good as the best, the level recommended,
@@ -419,7 +430,7 @@ def bid(
     elif as_csv:
         typer.echo(advice_csv(result), nl=False)
     else:
-        typer.echo("\n".join(advice_lines(result)))
+        typer.echo("\n".join(advice_lines(result, _width(wide))))
 
 
 FRESH_HELP = ("replace what --out holds that was made by other code or with other arguments (otherwise refused), "
