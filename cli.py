@@ -178,6 +178,7 @@ def simulate(
         "refused); the old run stays whole until the new one is complete, and rerunning resumes the redo"))] = False,
     scheduler: Scheduler = None,
     cluster: Cluster = None,
+    wide: Wide = False,
 ) -> None:
     """Play deals or whole games and store them as Parquet, then print a summary."""
     from analysis.present.summary import run_summary_lines
@@ -198,7 +199,7 @@ def simulate(
         summary = summarize_run(run=out)  # reads the run again, verified: a shard changed since is refused
     except _user_errors() as exc:
         _refuse(exc)
-    typer.echo("\n".join(run_summary_lines(summary)))
+    typer.echo("\n".join(run_summary_lines(summary, _width(wide))))
 
 
 @app.command("solve")
@@ -460,6 +461,7 @@ def tables_bids(
     scheduler: Scheduler = None,
     cluster: Cluster = None,
     workers: DaskWorkers = None,
+    wide: Wide = False,
 ) -> None:
     """Bid-success tables: the learned player's make-rates by hand class (heuristic and double dummy beside, pimc
     on the first deals as a check) and a cheat sheet of what bidding is worth per hand class and seat against
@@ -484,7 +486,7 @@ def tables_bids(
         typer.echo(f"interrupted: {parts_kept(out)} finished part(s) of the table kept in {out}; run the same "
                    "command again to resume", err=True)
         _exit_now(130)
-    typer.echo(to_json(result) if as_json else "\n".join(bid_table_lines(result)))
+    typer.echo(to_json(result) if as_json else "\n".join(bid_table_lines(result, _width(wide))))
     try:
         plot_bid_make_rates(result, result.plot_file)
         if result.methods_plot_file is not None:
@@ -531,6 +533,7 @@ def tables_marriages(
     scheduler: Scheduler = None,
     cluster: Cluster = None,
     workers: DaskWorkers = None,
+    wide: Wide = False,
 ) -> None:
     """Marriage odds: exact by counting, next to the same quantities in random deals (95% intervals);
     and what becomes of held marriages in play."""
@@ -550,7 +553,7 @@ def tables_marriages(
     finally:
         if bars is not None:
             bars.close()
-    typer.echo(to_json(result) if as_json else "\n".join(marriage_odds_lines(result)))
+    typer.echo(to_json(result) if as_json else "\n".join(marriage_odds_lines(result, _width(wide))))
     try:
         if result.plot_file is not None:
             plot_marriage_odds(result, result.plot_file)
@@ -576,12 +579,13 @@ def tables_barrel(
     scheduler: Scheduler = None,
     cluster: Cluster = None,
     workers: DaskWorkers = None,
+    wide: Wide = False,
 ) -> None:
     """Barrel survival: how barrel episodes end (up, by attempt; falls by cause), per rule set."""
     from analysis.barrel import tables_barrel as run
     from analysis.present.barrel import barrel_lines, plot_barrel
 
-    _played_analysis(run, plot_barrel, barrel_lines, unit="game", as_json=as_json,
+    _played_analysis(run, plot_barrel, barrel_lines, unit="game", as_json=as_json, wide=wide,
                      scheduler=scheduler, cluster=cluster, workers=workers, games=games, rules=rules or ["classic"],
                      players=players, seed=seed, out=out, fresh=fresh)
 
@@ -604,13 +608,14 @@ def tables_strategy(
     scheduler: Scheduler = None,
     cluster: Cluster = None,
     workers: DaskWorkers = None,
+    wide: Wide = False,
 ) -> None:
     """Strategy in play: raising after the talon, conceding (and what it saves, on the same deals), the
     discard, marriage order, defence, seats and the score situation, from the players' own games."""
     from analysis.present.strategy import plot_strategy, strategy_lines
     from analysis.strategy.study import strategy as run
 
-    _played_analysis(run, plot_strategy, strategy_lines, unit="unit", as_json=as_json,
+    _played_analysis(run, plot_strategy, strategy_lines, unit="unit", as_json=as_json, wide=wide,
                      scheduler=scheduler, cluster=cluster, workers=workers, games=games, deals=deals, rules=rules,
                      players=players, seed=seed, out=out, fresh=fresh)
 
@@ -628,6 +633,7 @@ def tables_win_chances(
     scheduler: Scheduler = None,
     cluster: Cluster = None,
     workers: DaskWorkers = None,
+    wide: Wide = False,
 ) -> None:
     """Win chances by score situation (the table behind bid --objective win): each seat's chance of
     winning the game from its score and its opponents', learned from whole games and checked on
@@ -635,7 +641,7 @@ def tables_win_chances(
     from analysis.present.win_chances import plot_win_chances, win_chance_lines
     from analysis.win_chances import win_chances as run
 
-    _played_analysis(run, plot_win_chances, win_chance_lines, unit="game", as_json=as_json,
+    _played_analysis(run, plot_win_chances, win_chance_lines, unit="game", as_json=as_json, wide=wide,
                      scheduler=scheduler, cluster=cluster, workers=workers, games=games, rules=rules,
                      players=players, seed=seed, out=out, fresh=fresh)
 
@@ -655,13 +661,14 @@ def compare(
     scheduler: Scheduler = None,
     cluster: Cluster = None,
     workers: DaskWorkers = None,
+    wide: Wide = False,
 ) -> None:
     """Compare house-rule sets on the same deals: every metric's difference with a paired 95% interval
     and a Holm-corrected p-value."""
     from analysis.compare import compare as run
     from analysis.present.compare import comparison_lines, plot_comparison
 
-    _played_analysis(run, plot_comparison, comparison_lines, unit="game", as_json=as_json,
+    _played_analysis(run, plot_comparison, comparison_lines, unit="game", as_json=as_json, wide=wide,
                      scheduler=scheduler, cluster=cluster, workers=workers, rules=rule_sets, games=games,
                      players=players, seed=seed, out=out, fresh=fresh)
 
@@ -687,6 +694,7 @@ def tournament(
     scheduler: Scheduler = None,
     cluster: Cluster = None,
     workers: DaskWorkers = None,
+    wide: Wide = False,
 ) -> None:
     """Players against each other, seats rotated over the same deals (duplicate): win shares (games)
     or points per deal (deals), make-rates and points by role with intervals, a ranking and
@@ -697,8 +705,8 @@ def tournament(
     if games is None and deals is None:
         games = 1000
     _played_analysis(run, plot_tournament, tournament_lines, unit="game" if deals is None else "deal",
-                     as_json=as_json, scheduler=scheduler, cluster=cluster, workers=workers, players=players or None,
-                     games=games, deals=deals, rules=rules, seed=seed, out=out, fresh=fresh)
+                     as_json=as_json, scheduler=scheduler, cluster=cluster, workers=workers, wide=wide,
+                     players=players or None, games=games, deals=deals, rules=rules, seed=seed, out=out, fresh=fresh)
 
 
 # The options --quick sets (to the sizes its help gives): refused beside it rather than overridden.
@@ -807,7 +815,8 @@ def report(
     out: Annotated[Path, typer.Option(help="folder of the report (report.md, report.html, plots, provenance.json)")]
     = Path("reports/report"),
     data: Annotated[Path | None, typer.Option(
-        help="folder of the stored results it reads and reuses \\[default: out/report-VERSION]")] = None,
+        help="folder of the stored results it reads and reuses (the first line says where they go) \\[default: "
+             "out/report-VERSION under the current folder]")] = None,
     seed: Annotated[int, typer.Option(help="root seed of every analysis")] = 0,
     threads: Annotated[int, typer.Option(help="threads (results do not depend on it)")] = 0,
     fresh: Annotated[bool, typer.Option("--fresh", help="redo the stored results in --data that were made by other "
@@ -829,8 +838,10 @@ def report(
                  bar_format="{l_bar}{bar}| {n:.0f}/{total:.0f} est. s [{elapsed}<{remaining}]{postfix}")
 
     def log(text: str) -> None:
+        from analysis.present.layout import fit
+
         bar.close()  # a line is never drawn into the bar
-        typer.echo(text, err=True)
+        typer.echo("\n".join(fit([text], _width(False))), err=True)
 
     try:
         with _backend(scheduler, cluster, workers) as backend, closing(bar):
@@ -855,6 +866,7 @@ app.add_typer(runs_app, name="runs")
 def runs_combine(
     sources: Annotated[list[Path], typer.Argument(help="two or more complete runs (thousand simulate --out ...)")],
     out: Annotated[Path, typer.Option(help="the new run's directory (must not exist yet, or be empty)")],
+    wide: Wide = False,
 ) -> None:
     """Combine runs of the same rules, players, mode and chunk size and disjoint seeds into one run that
     every analysis reads; different rules or a repeated seed are refused."""
@@ -869,7 +881,7 @@ def runs_combine(
         _refuse(exc)
     typer.echo(f"combined {len(sources)} runs into {out}: {spec['sample_size']:,} {spec['mode']}, seeds "
                f"{', '.join(map(str, spec['seeds']))}")
-    typer.echo("\n".join(run_summary_lines(summary)))
+    typer.echo("\n".join(run_summary_lines(summary, _width(wide))))
 
 
 def _interrupted() -> None:

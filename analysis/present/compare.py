@@ -11,7 +11,7 @@ import numpy as np
 from analysis.analysis_dir import short_label
 from analysis.present.figure import pyplot, save
 from analysis.present.format import markdown_figures, markdown_table, num, p_value, players_text
-from analysis.present.layout import DEFAULT_WIDTH, Column, fit, table
+from analysis.present.layout import DEFAULT_WIDTH, Column, fit, paths, table
 
 if TYPE_CHECKING:
     from analysis.compare import Comparison
@@ -57,7 +57,7 @@ def comparison_lines(result: Comparison, width: int | None = DEFAULT_WIDTH) -> l
     if result.left_out:
         lines += fit([f"left out, observed in one rule set only or in neither (no difference to show): "
                       f"{', '.join(result.left_out)}"], width)
-    return lines + fit([f"table: {result.table_path}; plot: {result.plot_path}"], width)
+    return lines + paths(width, table=result.table_path, plot=result.plot_path)
 
 
 def rules_section(s: Comparison | None, figs: list) -> list[str]:

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from typing import TextIO
 
 __all__ = ["DEFAULT_WIDTH", "MIN_WIDTH", "MAX_WIDTH", "MIN_LABEL", "terminal_width", "wrap", "fit", "Column",
-           "Span", "table"]
+           "Span", "table", "paths"]
 
 DEFAULT_WIDTH = 80
 MIN_WIDTH = 60
@@ -122,3 +122,11 @@ def table(columns: Sequence[Column], rows: Sequence[Sequence[str] | Span], width
             out += line(r)
     dropped = [c.header for i, c in enumerate(columns) if i not in shown]
     return out, dropped
+
+
+def paths(width: int | None, **named: object) -> list[str]:
+    """Where a result's files are, as "table: T; plot: P" when that fits ``width``, else a line
+    each (a path is never broken, so a long one may still be wider)."""
+    parts = [f"{name}: {path}" for name, path in named.items()]
+    one = "; ".join(parts)
+    return [one] if width is None or len(one) <= width else parts

@@ -13,7 +13,7 @@ import numpy as np
 from analysis.marriages.in_play import FATES
 from analysis.present.figure import pyplot, save
 from analysis.present.format import markdown_figures, markdown_table, num, pct, players_text
-from analysis.present.layout import DEFAULT_WIDTH, Column, fit, table
+from analysis.present.layout import DEFAULT_WIDTH, Column, fit, paths, table
 from sim.game.cards import SUIT_SYMBOLS
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ def marriage_odds_lines(result: MarriageOdds, width: int | None = DEFAULT_WIDTH)
     if result.worth is not None:
         lines += marriage_worth_lines(result.worth, width)
     if result.table_file is not None:
-        lines += fit([f"table: {result.table_file}; plot: {result.plot_file}"], width)
+        lines += paths(width, table=result.table_file, plot=result.plot_file)
     return lines
 
 

@@ -11,7 +11,7 @@ import numpy as np
 from analysis.analysis_dir import short_label
 from analysis.present.figure import pyplot, save
 from analysis.present.format import finite, interval, markdown_figures, markdown_table, num, pct
-from analysis.present.layout import DEFAULT_WIDTH, Column, fit, table
+from analysis.present.layout import DEFAULT_WIDTH, Column, fit, paths, table
 
 if TYPE_CHECKING:
     from analysis.stats import Estimate
@@ -74,7 +74,7 @@ def tournament_lines(result: TournamentResult, width: int | None = DEFAULT_WIDTH
     for r in result.pairs:
         lines += fit([f"  {r.player} vs {r.against}: {_tournament_interval(r.diff, digits)}"
                       f"  p {r.p:.3g}, Holm {r.p_holm:.3g}{' *' if r.significant else ''}"], width)
-    lines += fit([f"table: {result.table_path}; plot: {result.plot_path}"], width)
+    lines += paths(width, table=result.table_path, plot=result.plot_path)
     return lines
 
 
