@@ -213,6 +213,7 @@ def solve(
     rules: Annotated[str | None, typer.Option(help="a preset name or a TOML file")] = None,
     file: Annotated[str | None, typer.Option("--file", help="one layout per line, with ';' settings")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="one JSON object per layout")] = False,
+    wide: Wide = False,
 ) -> None:
     """Double-dummy solve: the declarer's value, the value of each lead and a principal variation."""
     from analysis.present.json_text import to_json_line
@@ -226,7 +227,7 @@ def solve(
     except _user_errors() as exc:
         _refuse(exc)
     for result in solved:
-        for line in [to_json_line(result)] if as_json else solved_layout_lines(result):
+        for line in [to_json_line(result)] if as_json else solved_layout_lines(result, _width(wide)):
             typer.echo(line)
 
 
