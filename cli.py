@@ -2,8 +2,9 @@
 print. Errors in user input are reported as one line, never a traceback.
 
 Its length is the commands' options and their help texts, some twenty commands; no command computes
-anything itself, and every result is worded by ``analysis.present`` (what is written here is the
-commands' own status lines and the two short listings of ``thousand rules``). Each command imports
+anything itself, and every result is worded by ``analysis.present`` at the terminal's width
+(``analysis.present.layout``; ``--wide``: every column), what is written here being the commands'
+own status lines. Each command imports
 its modules when it runs, so that ``thousand --help`` starts at once."""
 
 from __future__ import annotations
