@@ -32,7 +32,7 @@ def tournament_lines(result: TournamentResult, width: int | None = DEFAULT_WIDTH
                ("points per deal", _tournament_interval(top.score_per_deal, 2)))
     significant = sum(r.significant for r in result.pairs)
     lines = fit([f"first: {top.player}, {measure[0]} {measure[1]}; {significant} of "
-                 f"{len(result.pairs)} pairs differ significantly (Holm)"], width)
+                 f"{len(result.pairs)} pairs differ (Holm)"], width)
     lines += fit([f"tournament: {', '.join(result.labels)}; {size:,} {mode} in each of {len(result.seatings)} "
                   f"seatings ({runs} run{'s' if runs != 1 else ''}), seats rotated over the same deals; 95% "
                   f"intervals over {mode[:-1]} numbers"], width)
