@@ -35,7 +35,8 @@ COMMANDS = {
                            "chance of winning the game "),
     "compare": (["compare", "classic", "short", "long", "--games", "8", "--players", "heuristic", "--out", "c"],
                 r"\d+ of \d+ differences significant"),
-    "tournament": (["tournament", "heuristic", "random", "random", "--games", "6", "--out", "t"], "first: 1-heuristic, win share "),
+    "tournament": (["tournament", "heuristic", "random", "random", "--games", "6", "--out", "t"],
+                   "first: 1-heuristic, win share "),
 }
 NUMBER = re.compile(r"[-+]?\d+(?:[.,]\d+)*%?")  # a number, without the punctuation after it
 

@@ -113,16 +113,23 @@ def bid_table_lines(result: BidTable, width: int | None = DEFAULT_WIDTH) -> list
     beside = next((lv for lv in result.levels if lv >= 120), result.levels[-1])
     lines = [f"bid-success tables: {result.deals:,} random deals (seed {result.seed}); pimc on the first "
              f"{result.pimc_deals:,} ({result.worlds} worlds a decision)"]
-    lines.append("cheat sheet: what bidding is worth, per hand class and seat, on the table's deals "
-                 f"({PLAYERS[LINE_PLAYER]}, from a zero score; result: {OBJECTIVE_WORDS[result.objective]}; "
-                 f"classes of {result.min_n} deals or more). Each line \"bid up to X\" is compared with passing at "
-                 "every turn on all the class's deals; the plateau: passing and the tested levels (reached in "
-                 f"{tested_words()}) whose line "
-                 f"is not shown worse than the best by more than {_margin(result.objective)} (simultaneous 95% "
-                 "intervals, Bonferroni; \"+\": no tested level above it loses, higher levels untested; \"~\": not "
-                 "settled, a larger table settles it); \"bid to X\": its lowest level shown within that margin of the "
-                 "best that beats passing (interval above 0), else pass; beside it, X's gain a deal, "
-                 "with its 95% interval. The make levels are risk information only:")
+    if width is not None:  # the cheat sheet in short; --wide says how its plateau is judged
+        lines.append(f"cheat sheet: what bidding is worth per hand class and seat ({PLAYERS[LINE_PLAYER]}, from a "
+                     f"zero score; result: {OBJECTIVE_WORDS[result.objective]}; classes of {result.min_n} deals or "
+                     "more): \"bid to X\" and X's gain a deal against passing [95%], the plateau of the lines as good "
+                     f"as the best within {_margin(result.objective)} (\"+\": open above, \"~\": not settled); the "
+                     "make levels are risk information only; --wide: how the plateau is judged")
+    else:
+        lines.append("cheat sheet: what bidding is worth, per hand class and seat, on the table's deals "
+                     f"({PLAYERS[LINE_PLAYER]}, from a zero score; result: {OBJECTIVE_WORDS[result.objective]}; "
+                     f"classes of {result.min_n} deals or more). Each line \"bid up to X\" is compared with passing at "
+                     "every turn on all the class's deals; the plateau: passing and the tested levels (reached in "
+                     f"{tested_words()}) whose line "
+                     f"is not shown worse than the best by more than {_margin(result.objective)} (simultaneous 95% "
+                     "intervals, Bonferroni; \"+\": no tested level above it loses, higher levels untested; \"~\": not "
+                     "settled, a larger table settles it); \"bid to X\": its lowest level shown within that margin of "
+                     "the best that beats passing (interval above 0), else pass; beside it, X's gain a deal, "
+                     "with its 95% interval. The make levels are risk information only:")
     lines += cheat_sheet_lines(result.cheat_sheet)
     lines = fit(lines, width)
     names = ", ".join(f"{v} = {PLAYERS[k]}" for k, v in PLAYERS_SHORT.items())

@@ -268,7 +268,8 @@ def test_no_players_given_ranks_learned_win_heuristic_and_leadage(tmp_path):
     with pytest.raises(InputError, match="give the players, one a seat: the default field"):
         tournament.tournament(games=4, rules=str(_four(tmp_path)), out=tmp_path / "four")
     out = CliRunner().invoke(app, ["tournament", "--games", "4", "--out", str(tmp_path / "t")])
-    assert out.exit_code == 0 and out.stdout.startswith("tournament: 1-learned-win, 2-heuristic, 3-leadage;")
+    assert out.exit_code == 0 and out.stdout.startswith("first: 1-learned-win, win share ")
+    assert out.stdout.splitlines()[1].startswith("tournament: 1-learned-win, 2-heuristic, 3-leadage;")
 
 
 def _four(tmp_path):

@@ -566,7 +566,7 @@ def test_cli_with_a_score_takes_the_win_objective_from_the_shipped_table(tmp_pat
     monkeypatch.chdir(tmp_path)
     runner = CliRunner()
     base = ["bid", HAND, "--samples", "40", "--method", "heuristic", "--no-progress"]
-    res = runner.invoke(app, [*base, "--score", "435"])
+    res = runner.invoke(app, [*base, "--score", "435", "--wide"])  # --wide: the lines unwrapped
     assert res.exit_code == 0, res.output
     assert ("objective: win (a score was given); --objective race for your score change minus the opponents' mean "
             "and --objective own for your score change") in res.stdout
