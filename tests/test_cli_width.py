@@ -30,7 +30,7 @@ COMMANDS = {
     "tables barrel": (["tables", "barrel", "--games", "8", "--players", "heuristic", "--rules", "classic", "--rules",
                        "short", "--rules", "long", "--out", "b"], "barrel survival "),
     "tables strategy": (["tables", "strategy", "--games", "8", "--deals", "100", "--players", "heuristic", "--out",
-                         "s"], "strategy in play: "),
+                         "s"], "findings "),
     "tables win-chances": (["tables", "win-chances", "--games", "20", "--players", "heuristic", "--out", "w"],
                            "chance of winning the game "),
     "compare": (["compare", "classic", "short", "long", "--games", "8", "--players", "heuristic", "--out", "c"],

@@ -36,9 +36,10 @@ _STRATEGY_MEANS = ("mean raise", "mean_raise", "result", "points", "contract", "
 
 
 def strategy_lines(result: StrategyReport, width: int | None = DEFAULT_WIDTH) -> list[str]:
-    """What ``thousand tables strategy`` prints: every estimate (a share in %, or a mean) and every
-    difference (with its Holm-corrected p-value) of each section, with its 95% interval
-    (clustered by game) and the rows it rests on, then where the table and the plot are. At
+    """What ``thousand tables strategy`` prints: first the findings (``strategy_findings``), then
+    every estimate (a share in %, or a mean) and every difference (with its Holm-corrected p-value)
+    of each section, with its 95% interval (clustered by game) and the rows it rests on, then where
+    the table and the plot are. At
     ``width`` each row is its label, its value and the rows it rests on, wrapped; with ``width``
     None the rows are aligned in columns, not wrapped."""
     players = ", ".join(result.players)
@@ -67,7 +68,10 @@ def strategy_lines(result: StrategyReport, width: int | None = DEFAULT_WIDTH) ->
                 diff = interval(scale * leaf.diff.value, scale * leaf.diff.low, scale * leaf.diff.high, sign=True)
                 lines += row(label + " (b - a)", diff,
                              f"a={scale * leaf.a:.1f} b={scale * leaf.b:.1f} p(Holm)={leaf.p_holm:.2g}")
-    return fit(lines[:1], width) + lines[1:] + paths(width, table=result.table_path, plot=result.plot_path)
+    # The findings first (the report's summary of them, its Markdown emphasis dropped), then every row.
+    findings = [f.replace("**", "") for f in strategy_findings(result) if f.startswith("- ")]
+    return (fit(["findings (the rows below hold their numbers):", *findings], width) + fit(lines[:1], width)
+            + lines[1:] + paths(width, table=result.table_path, plot=result.plot_path))
 
 
 def _est(e: Estimate, share: bool = True, digits: int = 1, sign: bool = False) -> str:
