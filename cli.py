@@ -2,8 +2,9 @@
 print. Errors in user input are reported as one line, never a traceback.
 
 Its length is the commands' options and their help texts, some twenty commands; no command computes
-anything itself, and every result is worded by ``analysis.present`` (what is written here is the
-commands' own status lines and the two short listings of ``thousand rules``). Each command imports
+anything itself, and every result is worded by ``analysis.present`` at the terminal's width
+(``analysis.present.layout``; ``--wide``: every column), what is written here being the commands'
+own status lines. Each command imports
 its modules when it runs, so that ``thousand --help`` starts at once."""
 
 from __future__ import annotations
@@ -68,6 +69,16 @@ Scheduler = Annotated[str | None, typer.Option(
          "(pip install -e '.\\[distributed]')")]
 Cluster = Annotated[str | None, typer.Option(help="'local': start a Dask cluster of --workers processes here")]
 DaskWorkers = Annotated[int | None, typer.Option("--workers", help="Dask workers of --cluster local \\[default: 2]")]
+# The text's width: the terminal's (COLUMNS, else 80 when not a terminal), or every column with --wide.
+Wide = Annotated[bool, typer.Option("--wide", help="every column of every table, no line wrapped (the default fits "
+                                                   "the terminal's width, 80 when not a terminal)")]
+
+
+def _width(wide: bool) -> int | None:
+    """The width a command's text is written for (``analysis.present.layout``): None with --wide."""
+    from analysis.present.layout import terminal_width
+
+    return None if wide else terminal_width(sys.stdout)
 
 
 def _backend(scheduler: str | None, cluster: str | None, workers: int | None, threads: int | None = None):
@@ -78,10 +89,11 @@ def _backend(scheduler: str | None, cluster: str | None, workers: int | None, th
     _thread_count("--workers", workers)  # local Dask workers are processes of this machine
     return open_backend(scheduler=scheduler, cluster=cluster, workers=workers, threads=threads, progress=True)
 
-def _played_analysis(run, plot, present, *, unit: str, as_json: bool, scheduler, cluster, workers, **kwargs) -> None:
+def _played_analysis(run, plot, present, *, unit: str, as_json: bool, scheduler, cluster, workers, wide: bool = False,
+                     **kwargs) -> None:
     """The common body of the commands that play stored runs: ``run(**kwargs)`` on the backend with
     a progress bar of ``unit``s (closed before a line is printed, an error's included), its plot
-    drawn, then its JSON or its text (``present``); a user's mistake refused in one line."""
+    drawn, then its JSON or its text (``present``, at the width of ``wide``); a user's mistake refused in one line."""
     from contextlib import closing
 
     from analysis.present.json_text import to_json
@@ -94,7 +106,7 @@ def _played_analysis(run, plot, present, *, unit: str, as_json: bool, scheduler,
         plot(result, result.plot_path)
     except _user_errors() as exc:
         _refuse(exc)
-    typer.echo(to_json(result) if as_json else "\n".join(present(result)))
+    typer.echo(to_json(result) if as_json else "\n".join(present(result, _width(wide))))
 
 
 def _user_errors():
@@ -120,30 +132,27 @@ def _refuse(exc: BaseException) -> None:
 
 
 @rules_app.callback()
-def rules_list(ctx: typer.Context) -> None:
+def rules_list(ctx: typer.Context, wide: Wide = False) -> None:
     """List every house rule with its default, allowed values and meaning."""
     if ctx.invoked_subcommand is not None:
         return
+    from analysis.present.rules import rule_options_lines
     from sim.game.rules import option_table
 
-    rows = option_table()
-    width = max(len(r[0]) for r in rows)
-    for name, default, allowed, meaning in rows:
-        typer.echo(f"{name:<{width}}  default {default:<10} ({allowed}) {meaning}")
+    typer.echo("\n".join(rule_options_lines(option_table(), _width(wide))))
 
 
 @rules_app.command("show")
-def rules_show(spec: Annotated[str, typer.Argument(help="a preset name or a TOML file")]) -> None:
+def rules_show(spec: Annotated[str, typer.Argument(help="a preset name or a TOML file")], wide: Wide = False) -> None:
     """Print the effective rules of a preset or a TOML file."""
-    from sim.game.rules import HouseRules, load_rules
+    from analysis.present.rules import effective_rules_lines
+    from sim.game.rules import load_rules
 
     try:
         rules = load_rules(spec)
     except _user_errors() as exc:
         _refuse(exc)
-    changed = rules.changes_from(HouseRules())
-    for name, value in rules.to_dict().items():
-        typer.echo(f"{name} = {value!r}{'   # changed from classic' if name in changed else ''}")
+    typer.echo("\n".join(effective_rules_lines(spec, rules, _width(wide))))
 
 
 @app.command()
@@ -170,6 +179,7 @@ def simulate(
         "refused); the old run stays whole until the new one is complete, and rerunning resumes the redo"))] = False,
     scheduler: Scheduler = None,
     cluster: Cluster = None,
+    wide: Wide = False,
 ) -> None:
     """Play deals or whole games and store them as Parquet, then print a summary."""
     from analysis.present.summary import run_summary_lines
@@ -190,7 +200,7 @@ def simulate(
         summary = summarize_run(run=out)  # reads the run again, verified: a shard changed since is refused
     except _user_errors() as exc:
         _refuse(exc)
-    typer.echo("\n".join(run_summary_lines(summary)))
+    typer.echo("\n".join(run_summary_lines(summary, _width(wide))))
 
 
 @app.command("solve")
@@ -204,6 +214,7 @@ def solve(
     rules: Annotated[str | None, typer.Option(help="a preset name or a TOML file")] = None,
     file: Annotated[str | None, typer.Option("--file", help="one layout per line, with ';' settings")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="one JSON object per layout")] = False,
+    wide: Wide = False,
 ) -> None:
     """Double-dummy solve: the declarer's value, the value of each lead and a principal variation."""
     from analysis.present.json_text import to_json_line
@@ -217,7 +228,7 @@ def solve(
     except _user_errors() as exc:
         _refuse(exc)
     for result in solved:
-        for line in [to_json_line(result)] if as_json else solved_layout_lines(result):
+        for line in [to_json_line(result)] if as_json else solved_layout_lines(result, _width(wide)):
             typer.echo(line)
 
 
@@ -361,6 +372,9 @@ def bid(
     threads: Annotated[int, typer.Option(help="threads (results do not depend on it)")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="print CSV, one row per bidding line")] = False,
+    wide: Annotated[bool, typer.Option("--wide", help=(
+        "every column of the bidding lines, the make-rate table of each contract and how the plateau is judged, "
+        "no line wrapped (the default fits the terminal's width, 80 when not a terminal)"))] = False,
     progress: Annotated[bool, typer.Option(help="show a progress bar on stderr")] = True,
 ) -> None:
     """How much should this hand bid? The plateau of bidding lines as good as the best, the level recommended,
@@ -419,7 +433,7 @@ def bid(
     elif as_csv:
         typer.echo(advice_csv(result), nl=False)
     else:
-        typer.echo("\n".join(advice_lines(result)))
+        typer.echo("\n".join(advice_lines(result, _width(wide))))
 
 
 FRESH_HELP = ("replace what --out holds that was made by other code or with other arguments (otherwise refused), "
@@ -449,6 +463,7 @@ def tables_bids(
     scheduler: Scheduler = None,
     cluster: Cluster = None,
     workers: DaskWorkers = None,
+    wide: Wide = False,
 ) -> None:
     """Bid-success tables: the learned player's make-rates by hand class (heuristic and double dummy beside, pimc
     on the first deals as a check) and a cheat sheet of what bidding is worth per hand class and seat against
@@ -473,7 +488,7 @@ def tables_bids(
         typer.echo(f"interrupted: {parts_kept(out)} finished part(s) of the table kept in {out}; run the same "
                    "command again to resume", err=True)
         _exit_now(130)
-    typer.echo(to_json(result) if as_json else "\n".join(bid_table_lines(result)))
+    typer.echo(to_json(result) if as_json else "\n".join(bid_table_lines(result, _width(wide))))
     try:
         plot_bid_make_rates(result, result.plot_file)
         if result.methods_plot_file is not None:
@@ -520,6 +535,7 @@ def tables_marriages(
     scheduler: Scheduler = None,
     cluster: Cluster = None,
     workers: DaskWorkers = None,
+    wide: Wide = False,
 ) -> None:
     """Marriage odds: exact by counting, next to the same quantities in random deals (95% intervals);
     and what becomes of held marriages in play."""
@@ -539,7 +555,7 @@ def tables_marriages(
     finally:
         if bars is not None:
             bars.close()
-    typer.echo(to_json(result) if as_json else "\n".join(marriage_odds_lines(result)))
+    typer.echo(to_json(result) if as_json else "\n".join(marriage_odds_lines(result, _width(wide))))
     try:
         if result.plot_file is not None:
             plot_marriage_odds(result, result.plot_file)
@@ -565,12 +581,13 @@ def tables_barrel(
     scheduler: Scheduler = None,
     cluster: Cluster = None,
     workers: DaskWorkers = None,
+    wide: Wide = False,
 ) -> None:
     """Barrel survival: how barrel episodes end (up, by attempt; falls by cause), per rule set."""
     from analysis.barrel import tables_barrel as run
     from analysis.present.barrel import barrel_lines, plot_barrel
 
-    _played_analysis(run, plot_barrel, barrel_lines, unit="game", as_json=as_json,
+    _played_analysis(run, plot_barrel, barrel_lines, unit="game", as_json=as_json, wide=wide,
                      scheduler=scheduler, cluster=cluster, workers=workers, games=games, rules=rules or ["classic"],
                      players=players, seed=seed, out=out, fresh=fresh)
 
@@ -593,13 +610,14 @@ def tables_strategy(
     scheduler: Scheduler = None,
     cluster: Cluster = None,
     workers: DaskWorkers = None,
+    wide: Wide = False,
 ) -> None:
     """Strategy in play: raising after the talon, conceding (and what it saves, on the same deals), the
     discard, marriage order, defence, seats and the score situation, from the players' own games."""
     from analysis.present.strategy import plot_strategy, strategy_lines
     from analysis.strategy.study import strategy as run
 
-    _played_analysis(run, plot_strategy, strategy_lines, unit="unit", as_json=as_json,
+    _played_analysis(run, plot_strategy, strategy_lines, unit="unit", as_json=as_json, wide=wide,
                      scheduler=scheduler, cluster=cluster, workers=workers, games=games, deals=deals, rules=rules,
                      players=players, seed=seed, out=out, fresh=fresh)
 
@@ -617,6 +635,7 @@ def tables_win_chances(
     scheduler: Scheduler = None,
     cluster: Cluster = None,
     workers: DaskWorkers = None,
+    wide: Wide = False,
 ) -> None:
     """Win chances by score situation (the table behind bid --objective win): each seat's chance of
     winning the game from its score and its opponents', learned from whole games and checked on
@@ -624,7 +643,7 @@ def tables_win_chances(
     from analysis.present.win_chances import plot_win_chances, win_chance_lines
     from analysis.win_chances import win_chances as run
 
-    _played_analysis(run, plot_win_chances, win_chance_lines, unit="game", as_json=as_json,
+    _played_analysis(run, plot_win_chances, win_chance_lines, unit="game", as_json=as_json, wide=wide,
                      scheduler=scheduler, cluster=cluster, workers=workers, games=games, rules=rules,
                      players=players, seed=seed, out=out, fresh=fresh)
 
@@ -644,13 +663,14 @@ def compare(
     scheduler: Scheduler = None,
     cluster: Cluster = None,
     workers: DaskWorkers = None,
+    wide: Wide = False,
 ) -> None:
     """Compare house-rule sets on the same deals: every metric's difference with a paired 95% interval
     and a Holm-corrected p-value."""
     from analysis.compare import compare as run
     from analysis.present.compare import comparison_lines, plot_comparison
 
-    _played_analysis(run, plot_comparison, comparison_lines, unit="game", as_json=as_json,
+    _played_analysis(run, plot_comparison, comparison_lines, unit="game", as_json=as_json, wide=wide,
                      scheduler=scheduler, cluster=cluster, workers=workers, rules=rule_sets, games=games,
                      players=players, seed=seed, out=out, fresh=fresh)
 
@@ -676,6 +696,7 @@ def tournament(
     scheduler: Scheduler = None,
     cluster: Cluster = None,
     workers: DaskWorkers = None,
+    wide: Wide = False,
 ) -> None:
     """Players against each other, seats rotated over the same deals (duplicate): win shares (games)
     or points per deal (deals), make-rates and points by role with intervals, a ranking and
@@ -686,8 +707,8 @@ def tournament(
     if games is None and deals is None:
         games = 1000
     _played_analysis(run, plot_tournament, tournament_lines, unit="game" if deals is None else "deal",
-                     as_json=as_json, scheduler=scheduler, cluster=cluster, workers=workers, players=players or None,
-                     games=games, deals=deals, rules=rules, seed=seed, out=out, fresh=fresh)
+                     as_json=as_json, scheduler=scheduler, cluster=cluster, workers=workers, wide=wide,
+                     players=players or None, games=games, deals=deals, rules=rules, seed=seed, out=out, fresh=fresh)
 
 
 # The options --quick sets (to the sizes its help gives): refused beside it rather than overridden.
@@ -796,7 +817,8 @@ def report(
     out: Annotated[Path, typer.Option(help="folder of the report (report.md, report.html, plots, provenance.json)")]
     = Path("reports/report"),
     data: Annotated[Path | None, typer.Option(
-        help="folder of the stored results it reads and reuses \\[default: out/report-VERSION]")] = None,
+        help="folder of the stored results it reads and reuses (the first line says where they go) \\[default: "
+             "out/report-VERSION under the current folder]")] = None,
     seed: Annotated[int, typer.Option(help="root seed of every analysis")] = 0,
     threads: Annotated[int, typer.Option(help="threads (results do not depend on it)")] = 0,
     fresh: Annotated[bool, typer.Option("--fresh", help="redo the stored results in --data that were made by other "
@@ -818,8 +840,10 @@ def report(
                  bar_format="{l_bar}{bar}| {n:.0f}/{total:.0f} est. s [{elapsed}<{remaining}]{postfix}")
 
     def log(text: str) -> None:
+        from analysis.present.layout import fit
+
         bar.close()  # a line is never drawn into the bar
-        typer.echo(text, err=True)
+        typer.echo("\n".join(fit([text], _width(False))), err=True)
 
     try:
         with _backend(scheduler, cluster, workers) as backend, closing(bar):
@@ -844,6 +868,7 @@ app.add_typer(runs_app, name="runs")
 def runs_combine(
     sources: Annotated[list[Path], typer.Argument(help="two or more complete runs (thousand simulate --out ...)")],
     out: Annotated[Path, typer.Option(help="the new run's directory (must not exist yet, or be empty)")],
+    wide: Wide = False,
 ) -> None:
     """Combine runs of the same rules, players, mode and chunk size and disjoint seeds into one run that
     every analysis reads; different rules or a repeated seed are refused."""
@@ -858,7 +883,7 @@ def runs_combine(
         _refuse(exc)
     typer.echo(f"combined {len(sources)} runs into {out}: {spec['sample_size']:,} {spec['mode']}, seeds "
                f"{', '.join(map(str, spec['seeds']))}")
-    typer.echo("\n".join(run_summary_lines(summary)))
+    typer.echo("\n".join(run_summary_lines(summary, _width(wide))))
 
 
 def _interrupted() -> None:

@@ -69,6 +69,13 @@ def compile_engine() -> None:
     play_chunk(BatchSpec(mode="deals", n=1, seed=0, chunk_size=1), 0)
 
 
+@pytest.fixture(autouse=True)
+def _text_at_80_columns(monkeypatch):
+    """The commands write for the terminal's width (``COLUMNS``): every test at the default 80, so
+    that a command's text equals its presenter's lines whatever terminal runs the tests."""
+    monkeypatch.setenv("COLUMNS", "80")
+
+
 @pytest.fixture(scope="session")
 def engine_compiled():
     """Compile the engine's kernels once per session: a one-game and a one-deal chunk."""

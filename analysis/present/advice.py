@@ -19,13 +19,15 @@ from analysis.bids.value import (
     untested_words,
 )
 from analysis.present.format import scores_text
+from analysis.present.layout import DEFAULT_WIDTH, Column, fit, table
 from sim.game.cards import SUIT_SYMBOLS, SUITS
 
 if TYPE_CHECKING:
     from analysis.bids.advice import Advice
     from analysis.stats import Estimate
 
-__all__ = ["ADVICE_METHOD_TEXT", "advice_lines", "sampling_words", "plateau_line", "ADVICE_CSV_COLUMNS", "advice_csv"]
+__all__ = ["ADVICE_METHOD_TEXT", "advice_lines", "answer_lines", "situation_lines", "sampling_words", "plateau_line",
+           "plateau_parts", "ADVICE_CSV_COLUMNS", "advice_csv"]
 
 
 ADVICE_METHOD_TEXT = {
@@ -69,11 +71,55 @@ def _line_label(a: Advice, row) -> str:
     return f"bid to {row.limit}"
 
 
-def advice_lines(advice: Advice) -> list[str]:
-    """What ``thousand bid`` prints: the situation, the bidding lines with their results and gains
-    over passing (the decision), the make-rate table with expected scores and the risk levels
-    (information), the talon's chances, and last the recommendation."""
+def advice_lines(advice: Advice, width: int | None = DEFAULT_WIDTH) -> list[str]:
+    """What ``thousand bid`` prints: the answer first (the level recommended, its gain over passing,
+    the objective), the situation, the plateau and the recommendation in full, the bidding lines with
+    their results and gains over passing (the decision), the risk levels (information) and the
+    talon's chances. At ``width`` the prose is wrapped, the lines' table narrowed to the columns that
+    fit and the make-rate table left out; with ``width`` None (``--wide``) every table is whole, with
+    how the plateau is judged, and no line is wrapped."""
     a = advice
+    wide = width is None
+    out = answer_lines(a, width) + situation_lines(a, width)
+    said, how = plateau_parts(a)
+    out += [""] + fit([f"{said}. [{how}]" if wide and how else f"{said}." if how else said], width)
+    out += fit([_recommendation_line(a)], width)
+    out += [""] + _lines_table(a, width)
+    if a.can_bid:
+        if wide:
+            out += [""] + _make_rate_lines(a)
+        out += fit([_risk_line(a)], width)
+    out += [""] + _talon_lines(a)
+    if not wide:
+        out += fit(["", "--wide: every column of the lines, the make-rate table of each contract and how the "
+                        "plateau is judged; --json: everything"], width)
+    return out
+
+
+def answer_lines(a: Advice, width: int | None = DEFAULT_WIDTH) -> list[str]:
+    """The answer in one or two lines: the action (the level, or passing), its gain against passing
+    with its 95% interval, the plateau; then the objective and who plays the lines."""
+    rec, obj = a.recommendation, a.objective
+    passing = _value_interval(rec.passing.mean, obj, mean=True) + (" chance of winning" if obj == "win" else " a deal")
+    if not a.can_bid:
+        first = f"answer: pass (this hand cannot bid): {passing}"
+    elif rec.line is None:
+        first = f"answer: {rec.action}" + (f" (no bid tested): {passing}" if rec.action == "untested" else
+                                           f": {passing}; no bid beats it")
+    else:
+        bids = a.plateau.bids
+        span = ("" if not bids else f"; plateau {bids[0]}" if len(bids) == 1 else
+                f"; plateau {bids[0]}–{bids[-1]}")
+        first = f"answer: bid to {rec.bid}: {_value_interval(rec.line.gain, obj)} a deal against passing{span}"
+    second = f"  {obj} = {a.objective_means}; {a.samples:,} deals"
+    player = f", {rec.player} player"
+    if width is None or len(second) + len(player) <= width:
+        second += player
+    return fit([first, second], width)
+
+
+def situation_lines(a: Advice, width: int | None = DEFAULT_WIDTH) -> list[str]:
+    """The hand, the seat and its duty, the rules, the known cards, the scores and the bidding cap."""
     obj = a.objective
     forced = a.forced_bid
     owed = owed_contract(a.rules, a.seat, a.situation.on_barrel)[1]
@@ -95,67 +141,132 @@ def advice_lines(advice: Advice) -> list[str]:
     else:
         out.append(f"bidding cap {a.bidding_cap}: below the minimum bid {a.min_bid}, so this hand cannot bid "
                    "(a bid above 120 needs a marriage)")
-    # The line column fits the longest label ("learned-win's own bidding"), at least 24 wide as it was.
-    label = max(24, *(len(_line_label(a, row)) + 1 for row in a.lines))
-    out += ["", f"your bidding lines, each played on the same {a.samples:,} sampled deals (seed {a.seed}; "
-            f"{sampling_words(a)}); every other decision by the {a.line_players}:",
-            f"  result = {obj}: {a.objective_means}, a deal; gain = the line against passing at every turn, on "
-            "the same deals (the plateau: the lines not shown to lose more than the margin against the best); "
-            "bid vs pass there = "
-            "where the auction reached the line's level (the deals it plays differently from the line one step "
-            "lower), its mean difference from that line, which passes there; [95% intervals]",
-            f"  {'line':<{label}}{'declare':>8}{'contract':>9}{'raised':>8}{'made':>8}{'conceded':>9}  "
-            f"{'result [95%]':<24}{'gain [95%]':<24}{'bid vs pass there [95%]':<26}{'reached':>7}"]
+    return fit(out, width)
+
+
+# The bidding lines' columns: the line always; the others dropped from the lowest ``keep`` when the
+# table is too wide (the gain against passing, the decision, is never dropped).
+_LINE_COLUMNS = (Column("line", "<"), Column("declare", keep=4), Column("contract", keep=1),
+                 Column("raised", keep=1), Column("made", keep=3), Column("conceded", keep=2),
+                 Column("result [95%]", "<", keep=2), Column("gain [95%]", "<"),
+                 Column("bid vs pass there [95%]", "<", keep=5), Column("reached", keep=5))
+
+
+def _lines_table(a: Advice, width: int | None) -> list[str]:
+    """The bidding lines: with ``width`` None as they always were (every column, each line that
+    plays as the one below it named); at a width, the columns that fit, the lines that play as the
+    one below them listed in one note, and the legend of the columns shown."""
+    obj = a.objective
+    wide = width is None
+    intro = (f"your bidding lines, each played on the same {a.samples:,} sampled deals (seed {a.seed}; "
+             f"{sampling_words(a)}); every other decision by the {a.line_players}:")
+    if wide:
+        # The line column fits the longest label ("learned-win's own bidding"), at least 24 wide as it was.
+        label = max(24, *(len(_line_label(a, row)) + 1 for row in a.lines))
+        out = [intro,
+               f"  result = {obj}: {a.objective_means}, a deal; gain = the line against passing at every turn, on "
+               "the same deals (the plateau: the lines not shown to lose more than the margin against the best); "
+               "bid vs pass there = "
+               "where the auction reached the line's level (the deals it plays differently from the line one step "
+               "lower), its mean difference from that line, which passes there; [95% intervals]",
+               f"  {'line':<{label}}{'declare':>8}{'contract':>9}{'raised':>8}{'made':>8}{'conceded':>9}  "
+               f"{'result [95%]':<24}{'gain [95%]':<24}{'bid vs pass there [95%]':<26}{'reached':>7}"]
+    else:
+        out = fit([f"your bidding lines on the same {a.samples:,} sampled deals (seed {a.seed}; {sampling_words(a)}); "
+                   f"every other decision by the {a.line_player} player, all seats:"], width)
+    rows: list = []
+    same: list[str] = []
     for k, row in enumerate(a.lines):
         v = row.value
         if row.differs == 0:  # the same rows as the line above: say so rather than repeat its numbers
             below = a.lines[k - 1] if a.lines[k - 1].limit > 0 else a.pass_line
-            out.append(f"  {_line_label(a, row):<{label}}(as {_line_label(a, below)}: no sampled deal plays "
-                       "differently)")
+            if wide:
+                out.append(f"  {_line_label(a, row):<{label}}(as {_line_label(a, below)}: no sampled deal plays "
+                           "differently)")
+            else:
+                same.append(str(row.limit))
             continue
         gain = "baseline" if row.kind == "pass" else _value_interval(v.gain, obj)
         step = "" if row.kind in ("pass", "own") else _value_interval(v.step_gain, obj)
         contract = "-" if v.contract != v.contract else f"{v.contract:.1f}"
         result = _value_interval(v.mean, obj, mean=True)
-        out.append(f"  {_line_label(a, row):<{label}}{_share(v.declares.value):>8}{contract:>9}"
-                   f"{_share(v.raised.value):>8}{_share(v.made.value):>8}{_share(v.conceded.value):>9}  "
-                   f"{result:<24}{gain:<24}{step:<26}{'' if row.differs is None else row.differs:>7}")
-    out.append("  declare: the deals in which you end up the declarer; contract: your mean final contract (after the "
-               "talon); raised: contract above your winning bid, made and conceded: shares of the deals you declare; "
-               "reached: deals the line plays differently from the bidding line one step lower (the lowest: from "
-               f"passing); a level reached in {untested_words()} is untested")
-    if a.can_bid:
-        out += ["", "if you declare a contract and play it as that contract from the talon on (information, not the "
-                "decision: the auction and the opponents' scores left aside); p_make with its 95% interval; "
-                "E = p·gain − (1 − p)·loss, your own score:"]
-        out += [f"  {ADVICE_METHOD_TEXT[m]}; the first {a.samples_of(m):,} deals of the sample" for m in a.methods]
-        if a.worlds:
-            out.append(f"  pimc worlds a decision: {a.worlds}")
-        out.append("contract  " + "  ".join(f"{m + ' p_make [95%]':<24}{'E':>7}" for m in a.methods))
-        shown_raise = False
-        for row in a.contracts:
-            if not row.biddable:
-                if all(e.make.value == 0 for e in row.estimates):
-                    out.append(f"(from {row.contract} on: made in no sample)")
-                    break
-                if not shown_raise:
-                    out.append("-- above the bidding cap: only as a final contract, if the talon brings the "
-                               "marriages --")
-                    shown_raise = True
-            cells = [f"{e.make.value:6.3f} [{e.make.low:.3f}, {e.make.high:.3f}]  {e.ev.value:+7.1f}"
-                     for e in row.estimates]
-            out.append(f"{row.contract:>8}  " + "  ".join(cells))
+        if wide:
+            out.append(f"  {_line_label(a, row):<{label}}{_share(v.declares.value):>8}{contract:>9}"
+                       f"{_share(v.raised.value):>8}{_share(v.made.value):>8}{_share(v.conceded.value):>9}  "
+                       f"{result:<24}{gain:<24}{step:<26}{'' if row.differs is None else row.differs:>7}")
         else:
-            if a.played_to is not None and a.played_to < a.raise_cap:
-                out.append(f"(contracts above {a.played_to}, up to {a.raise_cap}, not played: the learned player "
-                           f"made {a.played_to} in no sample)")
-        r0 = a.risk_levels[0]
-        out.append(f"risk information, not the decision: the highest bid made at least {1 - r0.risk:.0%} / at least "
-                   "50% of the time when declared: "
-                   + "; ".join(f"{r.method} {_bid_or_none(r.at_risk)} / {_bid_or_none(r.at_half)}"
-                               for r in a.risk_levels))
+            label_text = f"{a.line_player}'s own" if row.kind == "own" else _line_label(a, row)
+            rows.append([label_text, _share(v.declares.value), contract, _share(v.raised.value),
+                         _share(v.made.value), _share(v.conceded.value), result, gain, step,
+                         "" if row.differs is None else str(row.differs)])
+    legend = {"declare": "the deals in which you end up the declarer",
+              "contract": "your mean final contract (after the talon)",
+              "raised": "contract above your winning bid",
+              "made": "made, a share of the deals you declare",
+              "conceded": "conceded, a share of the deals you declare",
+              "result [95%]": f"{obj}, a deal",
+              "gain [95%]": "the line against passing at every turn, on the same deals",
+              "bid vs pass there [95%]": "where the auction reached the line's level, its mean difference from "
+                                         "the line one step lower, which passes there",
+              "reached": "deals the line plays differently from the line one step lower (the lowest: from "
+                         "passing)"}
+    if wide:
+        out.append("  declare: the deals in which you end up the declarer; contract: your mean final contract (after "
+                   "the talon); raised: contract above your winning bid, made and conceded: shares of the deals you "
+                   "declare; reached: deals the line plays differently from the bidding line one step lower (the "
+                   f"lowest: from passing); a level reached in {untested_words()} is untested")
+        return out
+    lines, dropped = table(_LINE_COLUMNS, rows, width)
+    out += lines
+    notes = []
+    if same:
+        notes.append(f"bid to {', '.join(same)}: as the level below (no sampled deal plays differently)")
+    shown = [c.header for c in _LINE_COLUMNS[1:] if c.header not in dropped]
+    notes.append("; ".join(f"{h.removesuffix(' [95%]')}: {legend[h]}" for h in shown)
+                 + f"; [95% intervals]; a level reached in {untested_words()} is untested")
+    return out + fit([f"  {n}" for n in notes], width)
+
+
+def _make_rate_lines(a: Advice) -> list[str]:
+    """The make-rate table of each contract, by method (information, not the decision)."""
+    out = ["if you declare a contract and play it as that contract from the talon on (information, not the "
+           "decision: the auction and the opponents' scores left aside); p_make with its 95% interval; "
+           "E = p·gain − (1 − p)·loss, your own score:"]
+    out += [f"  {ADVICE_METHOD_TEXT[m]}; the first {a.samples_of(m):,} deals of the sample" for m in a.methods]
+    if a.worlds:
+        out.append(f"  pimc worlds a decision: {a.worlds}")
+    out.append("contract  " + "  ".join(f"{m + ' p_make [95%]':<24}{'E':>7}" for m in a.methods))
+    shown_raise = False
+    for row in a.contracts:
+        if not row.biddable:
+            if all(e.make.value == 0 for e in row.estimates):
+                out.append(f"(from {row.contract} on: made in no sample)")
+                break
+            if not shown_raise:
+                out.append("-- above the bidding cap: only as a final contract, if the talon brings the "
+                           "marriages --")
+                shown_raise = True
+        cells = [f"{e.make.value:6.3f} [{e.make.low:.3f}, {e.make.high:.3f}]  {e.ev.value:+7.1f}"
+                 for e in row.estimates]
+        out.append(f"{row.contract:>8}  " + "  ".join(cells))
+    else:
+        if a.played_to is not None and a.played_to < a.raise_cap:
+            out.append(f"(contracts above {a.played_to}, up to {a.raise_cap}, not played: the learned player "
+                       f"made {a.played_to} in no sample)")
+    return out
+
+
+def _risk_line(a: Advice) -> str:
+    r0 = a.risk_levels[0]
+    return (f"risk information, not the decision: the highest bid made at least {1 - r0.risk:.0%} / at least "
+            "50% of the time when declared: "
+            + "; ".join(f"{r.method} {_bid_or_none(r.at_risk)} / {_bid_or_none(r.at_half)}" for r in a.risk_levels))
+
+
+def _talon_lines(a: Advice) -> list[str]:
+    """The talon's exact chances."""
     t = a.talon
-    out += ["", f"talon (exact, over all {t.talons} possible talons):"]
+    out = [f"talon (exact, over all {t.talons} possible talons):"]
     for mc in t.marriages:
         what = f"completes your {mc.holding}" if mc.holding else "brings both halves of"
         out.append(f"  {what} {SUIT_SYMBOLS[SUITS.index(mc.suit)]} marriage: {_exact(mc.p)}")
@@ -165,7 +276,6 @@ def advice_lines(advice: Advice) -> list[str]:
     out.append(f"  at least one ace {float(t.at_least_one_ace):.1%} ({aces or 'you hold all four'})")
     out.append(f"  at least one ten {float(t.at_least_one_ten):.1%} ({tens or 'you hold all four'})")
     out.append(f"  expected talon card points {float(t.expected_points):.1f}")
-    out += ["", plateau_line(a), _recommendation_line(a)]
     return out
 
 
@@ -190,9 +300,15 @@ def _level_words(limit: int | None) -> str:
 def plateau_line(a: Advice) -> str:
     """The plateau in one line: "plateau: bid to 110–130 (best 120): about +2.1 [+0.4, +3.8] a deal
     against passing; 140 loses −11.2 [−14.9, −7.5] against the best", with how it is judged."""
+    said, how = plateau_parts(a)
+    return f"{said}. [{how}]" if how else said
+
+
+def plateau_parts(a: Advice) -> tuple[str, str]:
+    """The plateau (``plateau_line``) as (what it is, how it is judged: "" when nothing was compared)."""
     p, obj = a.plateau, a.objective
     if not a.can_bid:
-        return "plateau: passing (this hand cannot bid)"
+        return "plateau: passing (this hand cannot bid)", ""
     n_other = len(p.comparisons) - 1
     margin = _value(p.margin, obj).lstrip('+')
     how = (f"passing and the tested levels (reached in {tested_words()}) not shown worse than the best line on "
@@ -202,7 +318,7 @@ def plateau_line(a: Advice) -> str:
            f"comparison{'s' if n_other != 1 else ''})")
     if n_other == 0:
         return (f"plateau: passing: no level above the opening was tested (each reached in {untested_words()}), "
-                "nothing to compare")
+                "nothing to compare"), ""
     bids = p.bids
     if bids:
         span = f"bid to {bids[0]}" if len(bids) == 1 else f"bid to {bids[0]}–{bids[-1]}"
@@ -232,7 +348,7 @@ def plateau_line(a: Advice) -> str:
                  + ", ".join(_level_words(b) for b in p.edges))
     if p.undecided:
         said += "; undecided: " + ", ".join(_level_words(b) for b in p.undecided)
-    return f"{said}. [{how}]"
+    return said, how
 
 
 def _bid_or_none(b: int | None) -> str:

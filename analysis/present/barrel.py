@@ -13,6 +13,7 @@ from analysis.analysis_dir import short_label
 from analysis.barrel import FATES, LEFT_DOWNWARD, MAX_ATTEMPT_SHOWN, MIN_GAMES, SCORE_STEP
 from analysis.present.figure import pyplot, save
 from analysis.present.format import markdown_figures, markdown_table, num, p_value, pct, players_text
+from analysis.present.layout import DEFAULT_WIDTH, fit, paths
 
 if TYPE_CHECKING:
     from analysis.barrel import BarrelStats, BarrelSummary, Share
@@ -20,19 +21,22 @@ if TYPE_CHECKING:
 __all__ = ["barrel_lines", "barrel_section", "plot_barrel"]
 
 
-def barrel_lines(result: BarrelStats) -> list[str]:
+def barrel_lines(result: BarrelStats, text_width: int | None = DEFAULT_WIDTH) -> list[str]:
     """What ``thousand tables barrel`` prints: one column a rule set, the share of barrel episodes
     of each fate and attempt, the game length, the chance of winning from a score, and where the
-    table and the plot are."""
+    table and the plot are. At ``text_width`` the rule sets that do not fit beside each other are
+    printed in blocks one below the other; with ``text_width`` None all side by side."""
     summaries = result.summaries
     names = list(summaries)
     width = 24
-    lines = [f"barrel survival (share of barrel episodes, [95% interval]); {result.games:,} games a rule set played by "
-             f"the {players_text(result.players)}",
-             f"{'':<30}" + "".join(f"{n[:width - 2]:<{width}}" for n in names)]
+    per = len(names) if text_width is None else max(1, (text_width - 30) // width)
+    blocks = [list(range(k, min(k + per, len(names)))) for k in range(0, len(names), per)]
+    lines = fit([f"barrel survival (share of barrel episodes, [95% interval]); {result.games:,} games a rule set "
+                 f"played by the {players_text(result.players)}"], text_width)
+    rows: list[tuple[str, list[str]] | str] = []
 
     def row(label: str, cells: list[str]) -> None:
-        lines.append(f"{label:<30}" + "".join(f"{c:<{width}}" for c in cells))
+        rows.append((label, cells))
 
     def pct(x: Share) -> str:
         return "-" if not x.n else f"{x.rate.value:.3f} [{x.rate.low:.3f}, {x.rate.high:.3f}]"
@@ -56,14 +60,21 @@ def barrel_lines(result: BarrelStats) -> list[str]:
     row("game length (deals)", [f"{s.game_length.value:.1f} [{s.game_length.low:.1f}, "
                                 f"{s.game_length.high:.1f}]" for s in summaries.values()])
     row("deals with a sitter", [pct(s.barrel_share_of_deals) for s in summaries.values()])
-    lines.append(f"chance of winning the game from your score when you deal (score classes of {SCORE_STEP}, one "
-                 "observation per game, seat and class, clustered by game; classes of fewer than "
-                 f"{MIN_GAMES} games left out)")
+    rows.append(f"chance of winning the game from your score when you deal (score classes of {SCORE_STEP}, one "
+                "observation per game, seat and class, clustered by game; classes of fewer than "
+                f"{MIN_GAMES} games left out)")
     classes = sorted({c for s in summaries.values() for c in s.win_curve})
     for c in classes:
         row(f"score {c} to {c + SCORE_STEP - 5}", [pct(s.win_curve[c]) if c in s.win_curve else "-"
                                                   for s in summaries.values()])
-    return lines + [f"table: {result.table_path}; plot: {result.plot_path}"]
+    for block in blocks:
+        lines.append(f"{'':<30}" + "".join(f"{names[i][:width - 2]:<{width}}" for i in block).rstrip())
+        for r in rows:
+            if isinstance(r, str):
+                lines += fit([r], text_width)
+            else:
+                lines.append((f"{r[0]:<30}" + "".join(f"{r[1][i]:<{width}}" for i in block)).rstrip())
+    return lines + paths(text_width, table=result.table_path, plot=result.plot_path)
 
 
 def barrel_section(s: BarrelStats | None, figs: list) -> list[str]:

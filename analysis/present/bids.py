@@ -15,6 +15,7 @@ from analysis.bids.results import METHOD_GROUPS, PLAYERS, PLAYERS_SHORT
 from analysis.bids.value import OBJECTIVE_WORDS, SETTLE_MARGIN, tested_words, untested_words
 from analysis.present.figure import pyplot, save
 from analysis.present.format import finite, interval, markdown_figures, markdown_table, num, pct
+from analysis.present.layout import DEFAULT_WIDTH, Column, fit, table
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -97,32 +98,65 @@ def _detail_lines(rows: Sequence[CheatRow]) -> list[str]:
             + f"  [{PLAYERS_SHORT[LINE_PLAYER]}]" for r in rows]
 
 
-def bid_table_lines(result: BidTable) -> list[str]:
-    """What ``thousand tables bids`` prints: the table's path, make-rates by hand class (the
+def bid_table_lines(result: BidTable, width: int | None = DEFAULT_WIDTH) -> list[str]:
+    """What ``thousand tables bids`` prints: first what the table is and its cheat sheet (the
+    answer: what bidding is worth per hand class and seat), then the make-rates by hand class (the
     learned player at the minimum bid and a few contracts, the heuristic player and double dummy at
-    120 beside, or at the lowest contract above it where the table has no 120), the
-    learned player checked against pimc on the same deals, the cheat sheet and its refinements, and
-    the plots' paths. Every row names the players behind its numbers."""
+    120 beside, or at the lowest contract above it where the table has no 120), the learned player
+    checked against pimc on the same deals, the refinements, and the table's and plots' paths.
+    Every row names the players behind its numbers. At ``width`` the prose is wrapped and the
+    make-rates keep the columns that fit; with ``width`` None every column, no line wrapped."""
     # The learned player's columns: the table's own minimum bid (125 under min_bid = 125, which the
     # round contracts below would leave out), then those of these contracts the table holds; the
     # heuristic player and double dummy beside at 120, or the lowest contract above it (none is 120).
     shown = sorted({result.levels[0], *(lv for lv in (100, 110, 120, 130, 140, 160, 180) if lv in result.levels)})
     beside = next((lv for lv in result.levels if lv >= 120), result.levels[-1])
-    lines = [f"table: {result.table_file}",
-             f"bid-success tables: {result.deals:,} random deals (seed {result.seed}); pimc on the first "
-             f"{result.pimc_deals:,} ({result.worlds} worlds a decision)",
-             "make-rates by hand class: seat 0 takes the talon and plays the contract (the learned player plays each "
-             "contract as that contract; the others once for points); classes of "
-             f"{result.min_n} deals or more; {', '.join(f'{v} = {PLAYERS[k]}' for k, v in PLAYERS_SHORT.items())}:"]
-    lines.append(f"{'hand (7 cards)':<34}{'n':>7}  {'players':<12}" + "".join(f"{lv:>7}" for lv in shown)
-                 + f"  {f'heuristic×3 {beside}':>16}{f'double dummy {beside}':>18}")
+    lines = [f"bid-success tables: {result.deals:,} random deals (seed {result.seed}); pimc on the first "
+             f"{result.pimc_deals:,} ({result.worlds} worlds a decision)"]
+    if width is not None:  # the cheat sheet in short; --wide says how its plateau is judged
+        lines.append(f"cheat sheet: what bidding is worth per hand class and seat ({PLAYERS[LINE_PLAYER]}, from a "
+                     f"zero score; result: {OBJECTIVE_WORDS[result.objective]}; classes of {result.min_n} deals or "
+                     "more): \"bid to X\" and X's gain a deal against passing [95%], the plateau of the lines as good "
+                     f"as the best within {_margin(result.objective)} (\"+\": open above, \"~\": not settled); the "
+                     "make levels are risk information only; --wide: how the plateau is judged")
+    else:
+        lines.append("cheat sheet: what bidding is worth, per hand class and seat, on the table's deals "
+                     f"({PLAYERS[LINE_PLAYER]}, from a zero score; result: {OBJECTIVE_WORDS[result.objective]}; "
+                     f"classes of {result.min_n} deals or more). Each line \"bid up to X\" is compared with passing at "
+                     "every turn on all the class's deals; the plateau: passing and the tested levels (reached in "
+                     f"{tested_words()}) whose line "
+                     f"is not shown worse than the best by more than {_margin(result.objective)} (simultaneous 95% "
+                     "intervals, Bonferroni; \"+\": no tested level above it loses, higher levels untested; \"~\": not "
+                     "settled, a larger table settles it); \"bid to X\": its lowest level shown within that margin of "
+                     "the best that beats passing (interval above 0), else pass; beside it, X's gain a deal, "
+                     "with its 95% interval. The make levels are risk information only:")
+    lines += cheat_sheet_lines(result.cheat_sheet)
+    lines = fit(lines, width)
+    names = ", ".join(f"{v} = {PLAYERS[k]}" for k, v in PLAYERS_SHORT.items())
+    lines += fit(["make-rates by hand class: seat 0 takes the talon and plays the contract (the learned player plays "
+                  "each contract as that contract; the others once for points); classes of "
+                  f"{result.min_n} deals or more; {names}:"], width)
+    rows = []
     for c in result.classes:
         if c.n < result.min_n:
             continue
-        cells = "".join(f"{r.make.value:>7.3f}" for r in c.learned if r.contract in shown)
         at = {m: next(r.make.value for r in c.rates(m) if r.contract == beside) for m in ("heuristic", "dd")}
-        lines.append(f"{c.hand_class:<34}{c.n:>7,}  {PLAYERS_SHORT['learned']:<12}{cells}  {at['heuristic']:>16.3f}"
-                     f"{at['dd']:>18.3f}")
+        rows.append([c.hand_class, f"{c.n:,}", PLAYERS_SHORT["learned"],
+                     *(f"{r.make.value:.3f}" for r in c.learned if r.contract in shown),
+                     f"{at['heuristic']:.3f}", f"{at['dd']:.3f}"])
+    if width is None:
+        lines.append(f"{'hand (7 cards)':<34}{'n':>7}  {'players':<12}" + "".join(f"{lv:>7}" for lv in shown)
+                     + f"  {f'heuristic×3 {beside}':>16}{f'double dummy {beside}':>18}")
+        for r in rows:
+            lines.append(f"{r[0]:<34}{r[1]:>7}  {r[2]:<12}" + "".join(f"{x:>7}" for x in r[3:-2])
+                         + f"  {r[-2]:>16}{r[-1]:>18}")
+    else:
+        # The contracts nearest the minimum bid are kept longest, then 120's neighbours.
+        columns = [Column("hand (7 cards)", "<"), Column("n", keep=len(shown) + 2), Column("players", "<"),
+                   *(Column(str(lv), keep=len(shown) + 1 - k) for k, lv in enumerate(shown)),
+                   Column(f"heuristic×3 {beside}", keep=1), Column(f"double dummy {beside}", keep=1)]
+        table_lines, dropped = table(columns, rows, width, indent="", label=24)
+        lines += table_lines + (fit([f"(--wide adds the columns {', '.join(dropped)})"], width) if dropped else [])
     if result.comparison:
         lines.append(f"the learned player checked against pimc on the first {result.comparison[0].n:,} deals (the same "
                      "deals: make-rate [95%]; learned minus pimc paired by deal; the pooled row clustered by deal; "
@@ -137,21 +171,12 @@ def bid_table_lines(result: BidTable) -> list[str]:
         differ = [r.contract for r in result.comparison if r.differ]
         lines.append("  " + (f"they differ at {', '.join(differ)} (Holm-corrected p < 0.05)" if differ else
                              "no difference at the 5% level after Holm's correction"))
-    lines.append("cheat sheet: what bidding is worth, per hand class and seat, on the table's deals "
-                 f"({PLAYERS[LINE_PLAYER]}, from a zero score; result: {OBJECTIVE_WORDS[result.objective]}; "
-                 f"classes of {result.min_n} deals or more). Each line \"bid up to X\" is compared with passing at "
-                 "every turn on all the class's deals; the plateau: passing and the tested levels (reached in "
-                 f"{tested_words()}) whose line "
-                 f"is not shown worse than the best by more than {_margin(result.objective)} (simultaneous 95% "
-                 "intervals, Bonferroni; \"+\": no tested level above it loses, higher levels untested; \"~\": not "
-                 "settled, a larger table settles it); \"bid to X\": its lowest level shown within that margin of the "
-                 "best that beats passing (interval above 0), else pass; beside it, X's gain a deal, "
-                 "with its 95% interval. The make levels are risk information only:")
-    lines += cheat_sheet_lines(result.cheat_sheet)
     if result.detail:
         lines.append(f"refined by tens and by the longest suit (classes of {result.min_n} deals or more; the line "
                      "\"bid up to X\" against always passing, a deal [95%]):")
         lines += _detail_lines(result.detail)
+    lines = fit(lines, width)
+    lines.append(f"table: {result.table_file}")
     lines += [f"plot: {p}" for p in result.plot_files]
     return lines
 

@@ -11,6 +11,7 @@ import numpy as np
 from analysis.analysis_dir import short_label
 from analysis.present.figure import pyplot, save
 from analysis.present.format import markdown_figures, markdown_table, num, p_value, players_text
+from analysis.present.layout import DEFAULT_WIDTH, Column, fit, paths, table
 
 if TYPE_CHECKING:
     from analysis.compare import Comparison
@@ -20,26 +21,43 @@ __all__ = ["comparison_lines", "rules_section", "PANEL_COLUMNS", "plot_compariso
 PANEL_COLUMNS = 3  # the comparison plot's panels a row (one a metric)
 
 
-def comparison_lines(result: Comparison) -> list[str]:
-    """What ``thousand compare`` prints: every difference to the first rule set, the count of those
-    significant, what was left out, and where the table and the plot are."""
+def comparison_lines(result: Comparison, width: int | None = DEFAULT_WIDTH) -> list[str]:
+    """What ``thousand compare`` prints: first how many differences are significant and which, then
+    every difference to the first rule set (at ``width`` the columns that fit; all with ``width``
+    None), what was left out, and where the table and the plot are."""
     labels = result.rule_sets
-    lines = [f"rule sets compared on the same deals (common random numbers): {', '.join(labels)}; played by the "
-             f"{players_text(result.players)}; differences to {labels[0]} with 95% intervals; * = significant after "
-             "Holm's correction (family-wise 5%)",
-             f"{'metric':<36}{'rule set':<16}{labels[0][:14]:>14}{'this':>12}  {'difference [95%]':<30}"
-             f"{'p':>8}{'p (Holm)':>10}"]
-    for r in result.rows:
-        diff = f"{r.diff.value:+.4f} [{r.diff.low:+.4f}, {r.diff.high:+.4f}]"
-        mark = " *" if r.significant else ""
-        lines.append(f"{r.metric:<36}{r.rules[:15]:<16}{r.first:>14.4f}{r.value:>12.4f}  {diff:<30}"
-                     f"{r.p:>8.3g}{r.p_holm:>10.3g}{mark}")
-    significant = sum(r.significant for r in result.rows)
-    lines.append(f"{significant} of {len(result.rows)} differences significant")
+    significant = [r for r in result.rows if r.significant]
+    lines = fit([f"{len(significant)} of {len(result.rows)} differences significant"
+                 + (": " + "; ".join(f"{r.metric} ({r.rules}) {r.diff.value:+.4f}" for r in significant)
+                    if significant else "")], width)
+    head = (f"rule sets compared on the same deals (common random numbers): {', '.join(labels)}; played by the "
+            f"{players_text(result.players)}; differences to {labels[0]} with 95% intervals; * = significant after "
+            "Holm's correction (family-wise 5%)")
+    if width is None:
+        lines += [head, f"{'metric':<36}{'rule set':<16}{labels[0][:14]:>14}{'this':>12}  {'difference [95%]':<30}"
+                        f"{'p':>8}{'p (Holm)':>10}"]
+        for r in result.rows:
+            diff = f"{r.diff.value:+.4f} [{r.diff.low:+.4f}, {r.diff.high:+.4f}]"
+            mark = " *" if r.significant else ""
+            lines.append(f"{r.metric:<36}{r.rules[:15]:<16}{r.first:>14.4f}{r.value:>12.4f}  {diff:<30}"
+                         f"{r.p:>8.3g}{r.p_holm:>10.3g}{mark}")
+    else:
+        lines += fit([head], width)
+        several = len(labels) > 2
+        columns = (Column("metric", "<"), Column("rule set", "<", keep=0 if several else 1),
+                   Column(labels[0][:14], keep=3), Column("this", keep=3), Column("difference [95%]", "<"),
+                   Column("p", keep=2), Column("p (Holm)"), Column("", "<"))
+        rows = [[r.metric, r.rules[:15], f"{r.first:.4f}", f"{r.value:.4f}",
+                 f"{r.diff.value:+.4f} [{r.diff.low:+.4f}, {r.diff.high:+.4f}]", f"{r.p:.3g}", f"{r.p_holm:.3g}",
+                 "*" if r.significant else ""] for r in result.rows]
+        table_lines, dropped = table(columns, rows, width, indent="")
+        lines += table_lines
+        if dropped:
+            lines += fit([f"(--wide adds the columns {', '.join(dropped)})"], width)
     if result.left_out:
-        lines.append(f"left out, observed in one rule set only or in neither (no difference to show): "
-                     f"{', '.join(result.left_out)}")
-    return lines + [f"table: {result.table_path}; plot: {result.plot_path}"]
+        lines += fit([f"left out, observed in one rule set only or in neither (no difference to show): "
+                      f"{', '.join(result.left_out)}"], width)
+    return lines + paths(width, table=result.table_path, plot=result.plot_path)
 
 
 def rules_section(s: Comparison | None, figs: list) -> list[str]:

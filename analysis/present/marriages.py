@@ -13,6 +13,7 @@ import numpy as np
 from analysis.marriages.in_play import FATES
 from analysis.present.figure import pyplot, save
 from analysis.present.format import markdown_figures, markdown_table, num, pct, players_text
+from analysis.present.layout import DEFAULT_WIDTH, Column, fit, paths, table
 from sim.game.cards import SUIT_SYMBOLS
 
 if TYPE_CHECKING:
@@ -25,90 +26,130 @@ __all__ = ["marriage_odds_lines", "odds_check_lines", "marriage_play_lines", "ma
            "worth_contracts_text", "marriages_section", "plot_marriage_odds", "plot_marriage_worth"]
 
 
-def marriage_odds_lines(result: MarriageOdds) -> list[str]:
+def marriage_odds_lines(result: MarriageOdds, width: int | None = DEFAULT_WIDTH) -> list[str]:
     """What ``thousand tables marriages`` prints: every quantity, exact and simulated (random deals,
     dealt and not played), the exact-odds check of all rows together, then the marriages in play and
-    the worth of a marriage when asked for, and the stored table's and plot's paths."""
+    the worth of a marriage when asked for, and the stored table's and plot's paths. At ``width``
+    the tables keep the columns that fit and the prose is wrapped; with ``width`` None every column,
+    no line wrapped."""
     rows = result.rows
-    lines = [f"marriage odds: exact, and measured in {result.deals:,} random deals (seed {result.seed}; dealt, not "
-             "played: no player is involved); values "
-             + " ".join(f"{SUIT_SYMBOLS[s]}{result.rules.marriage_values[s]}" for s in range(4)),
-             f"{'quantity':<52}{'exact':>16}{'p':>9}   {'simulated [95%]':<26}{'n':>10}"]
-    for r in rows:
-        frac = f"{r.exact.numerator}/{r.exact.denominator}"
-        sim = f"{r.simulated.value:.4f} [{r.simulated.low:.4f}, {r.simulated.high:.4f}]" if r.n else ""
-        flag = "" if r.inside or not r.n else "  outside"
-        lines.append(f"{r.quantity:<52}{frac:>16}{r.p:>9.4f}   {sim:<26}{r.n:>10,}{flag}")
-    lines += odds_check_lines(result)
+    lines = fit([f"marriage odds: exact, and measured in {result.deals:,} random deals (seed {result.seed}; dealt, "
+                 "not played: no player is involved); values "
+                 + " ".join(f"{SUIT_SYMBOLS[s]}{result.rules.marriage_values[s]}" for s in range(4))], width)
+    if width is None:
+        lines.append(f"{'quantity':<52}{'exact':>16}{'p':>9}   {'simulated [95%]':<26}{'n':>10}")
+        for r in rows:
+            frac = f"{r.exact.numerator}/{r.exact.denominator}"
+            sim = f"{r.simulated.value:.4f} [{r.simulated.low:.4f}, {r.simulated.high:.4f}]" if r.n else ""
+            flag = "" if r.inside or not r.n else "  outside"
+            lines.append(f"{r.quantity:<52}{frac:>16}{r.p:>9.4f}   {sim:<26}{r.n:>10,}{flag}")
+    else:
+        columns = (Column("quantity", "<"), Column("exact", keep=1), Column("p"),
+                   Column("simulated [95%]", "<", keep=3), Column("n", keep=2), Column("", "<", keep=3))
+        cells = [[r.quantity, f"{r.exact.numerator}/{r.exact.denominator}", f"{r.p:.4f}",
+                  f"{r.simulated.value:.4f} [{r.simulated.low:.4f}, {r.simulated.high:.4f}]" if r.n else "",
+                  f"{r.n:,}", "" if r.inside or not r.n else "*"] for r in rows]
+        shown, dropped = table(columns, cells, width, indent="", label=40)
+        lines += shown + fit(["* : the exact value lies outside the row's 95% interval"]
+                             + ([f"(--wide adds the columns {', '.join(dropped)})"] if dropped else []), width)
+    lines += odds_check_lines(result, width)
     for play in result.play:
-        lines += ([f"-- rules {play.label}"] if len(result.play) > 1 else []) + marriage_play_lines(play)
+        lines += ([f"-- rules {play.label}"] if len(result.play) > 1 else []) + marriage_play_lines(play, width)
     if result.worth is not None:
-        lines += marriage_worth_lines(result.worth)
+        lines += marriage_worth_lines(result.worth, width)
     if result.table_file is not None:
-        lines.append(f"table: {result.table_file}; plot: {result.plot_file}")
+        lines += paths(width, table=result.table_file, plot=result.plot_file)
     return lines
 
 
-def odds_check_lines(result: MarriageOdds) -> list[str]:
+def odds_check_lines(result: MarriageOdds, width: int | None = DEFAULT_WIDTH) -> list[str]:
     """The exact-odds check of a marriage table: its verdict and p-value first, then each
     distribution's chi-square, and the rows left out of it (duplicates) with why."""
     check = result.check
     tested = sum(len(q) for r in check.rows for q in r.quantities)
     verdict = ("the simulated counts agree with the exact chances" if check.consistent
                else f"the simulated counts DISAGREE with the exact chances (worst: {check.worst})")
-    lines = [f"exact-odds check: {verdict}: family p = {check.p:.3g} (the smallest Holm-corrected p, level "
-             f"{check.level:.0%}); Pearson's chi-square of each of {len(check.rows)} distributions ({tested} distinct "
-             f"quantities, cells expecting under 5 deals pooled) against its exact chances",
-             f"  {'distribution':<52}{'deals':>10}{'df':>5}{'chi-square':>12}{'p':>9}{'p (Holm)':>10}"]
-    for r in check.rows:
-        lines.append(f"  {r.distribution:<52}{r.n:>10,}{r.df:>5}{r.statistic:>12.2f}{r.p:>9.3g}{r.p_holm:>10.3g}")
-    lines.append("  left out of the check (each the same event as a quantity tested, its complement or a sum of them):")
-    lines += [f"    {q}: {why}" for q, why in check.dropped]
-    lines.append(f"  per row (information only: the rows share their deals): {result.inside} of {len(result.rows)} "
-                 "exact values lie inside the row's own 95% interval")
+    lines = fit([f"exact-odds check: {verdict}: family p = {check.p:.3g} (the smallest Holm-corrected p, level "
+                 f"{check.level:.0%}); Pearson's chi-square of each of {len(check.rows)} distributions ({tested} "
+                 "distinct quantities, cells expecting under 5 deals pooled) against its exact chances"], width)
+    if width is None:
+        lines.append(f"  {'distribution':<52}{'deals':>10}{'df':>5}{'chi-square':>12}{'p':>9}{'p (Holm)':>10}")
+        for r in check.rows:
+            lines.append(f"  {r.distribution:<52}{r.n:>10,}{r.df:>5}{r.statistic:>12.2f}{r.p:>9.3g}"
+                         f"{r.p_holm:>10.3g}")
+    else:
+        columns = (Column("distribution", "<"), Column("deals", keep=1), Column("df", keep=2),
+                   Column("chi-square", keep=3), Column("p", keep=4), Column("p (Holm)"))
+        lines += table(columns, [[r.distribution, f"{r.n:,}", str(r.df), f"{r.statistic:.2f}", f"{r.p:.3g}",
+                                  f"{r.p_holm:.3g}"] for r in check.rows], width)[0]
+    lines += fit(["  left out of the check (each the same event as a quantity tested, its complement or a sum of "
+                  "them):"] + [f"    {q}: {why}" for q, why in check.dropped]
+                 + [f"  per row (information only: the rows share their deals): {result.inside} of {len(result.rows)} "
+                    "exact values lie inside the row's own 95% interval"], width)
     return lines
 
 
-def marriage_play_lines(result: MarriagePlay) -> list[str]:
+def marriage_play_lines(result: MarriagePlay, width: int | None = DEFAULT_WIDTH) -> list[str]:
     """The marriages in play of one run: the marriage points each role scores, then what became of
-    the marriages held, by role and suit."""
-    lines = [f"marriages in play: {result.deals:,} deals played by the {players_text(result.players)} (seed "
-             f"{result.seed}); of the marriages (K and Q of a suit) each role held in the cards it played with, the "
-             "share of each fate [95%]"]
+    the marriages held, by role and suit (at ``width`` each role and suit a line, its fates wrapped
+    below it; with ``width`` None one row each of a table)."""
+    lines = fit([f"marriages in play: {result.deals:,} deals played by the {players_text(result.players)} (seed "
+                 f"{result.seed}); of the marriages (K and Q of a suit) each role held in the cards it played with, "
+                 "the share of each fate [95%]"], width)
     for m in result.points:
-        lines.append(f"  marriage points a {m.role} scores per played deal: {m.mean.value:.2f} "
-                     f"[{m.mean.low:.2f}, {m.mean.high:.2f}] over {m.mean.n:,} seat-deals")
         shares = ", ".join(f"{v}: {q:.1%}" for v, q in m.distribution if q >= 0.001)
-        lines.append(f"    distribution (points: share of seat-deals): {shares}")
-    head = f"{'role':<16}{'suit':<5}{'held':>8}  " + "".join(f"{f:<26}" for f in FATES)
-    lines.append(head + "given away (of 10 cards)")
-    for r in result.rows:
-        cells = "".join(f"{r.fate(f).value:.3f} [{r.fate(f).low:.3f}, {r.fate(f).high:.3f}]".ljust(26) if r.held
-                        else "-".ljust(26) for f in FATES)
+        lines += fit([f"  marriage points a {m.role} scores per played deal: {m.mean.value:.2f} "
+                      f"[{m.mean.low:.2f}, {m.mean.high:.2f}] over {m.mean.n:,} seat-deals",
+                      f"    distribution (points: share of seat-deals): {shares}"], width)
+
+    def tail(r) -> str:
         given = r.given_away
-        tail = (f"{given.value:.3f} [{given.low:.3f}, {given.high:.3f}]" if given and not math.isnan(given.value)
+        return (f"{given.value:.3f} [{given.low:.3f}, {given.high:.3f}]" if given and not math.isnan(given.value)
                 else "")
-        lines.append(f"{r.role:<16}{r.suit:<5}{r.held:>8,}  {cells}{tail}")
+
+    if width is None:
+        head = f"{'role':<16}{'suit':<5}{'held':>8}  " + "".join(f"{f:<26}" for f in FATES)
+        lines.append(head + "given away (of 10 cards)")
+        for r in result.rows:
+            cells = "".join(f"{r.fate(f).value:.3f} [{r.fate(f).low:.3f}, {r.fate(f).high:.3f}]".ljust(26) if r.held
+                            else "-".ljust(26) for f in FATES)
+            lines.append(f"{r.role:<16}{r.suit:<5}{r.held:>8,}  {cells}{tail(r)}")
+        return lines
+    for r in result.rows:
+        fates = "; ".join(f"{f} {r.fate(f).value:.3f} [{r.fate(f).low:.3f}, {r.fate(f).high:.3f}]" if r.held
+                          else f"{f} -" for f in FATES)
+        given = tail(r)
+        lines += fit([f"{r.role} {r.suit}: held {r.held:,}", f"    {fates}"
+                      + (f"; given away (of 10 cards) {given}" if given else "")], width)
     return lines
 
 
-def marriage_worth_lines(result: MarriageWorth) -> list[str]:
+def marriage_worth_lines(result: MarriageWorth, width: int | None = DEFAULT_WIDTH) -> list[str]:
     """What each suit's marriage is worth in a bid table: points gained playing 120 (the table's
     player, the same within hands of as many aces, double dummy), the make-rate of 120 and the
     contract made ``1 - risk`` of the time."""
     def gain(g: Estimate) -> str:
         return f"{g.value:+6.1f} [{g.low:+.1f}, {g.high:+.1f}]"
 
-    lines = [f"what a marriage is worth (bid table {result.bids}): the declarer's points playing 120 with and "
-             f"without the suit's marriage among his 10 cards, played by the {players_text((result.player,) * 3)} (dd: "
-             "double dummy), [95% interval]",
-             f"{'suit':<5}{'deals with / without':>22}  {'points gained':<24}{'same aces: gained':<24}"
-             f"{'dd points gained':<24}{'makes 120: with / without':<28}"
-             f"contract made {1 - result.risk:.0%} of the time"]
+    lines = fit([f"what a marriage is worth (bid table {result.bids}): the declarer's points playing 120 with "
+                 f"and without the suit's marriage among his 10 cards, played by the "
+                 f"{players_text((result.player,) * 3)} (dd: double dummy), [95% interval]"], width)
+    made = f"contract made {1 - result.risk:.0%} of the time"
+    if width is None:
+        lines.append(f"{'suit':<5}{'deals with / without':>22}  {'points gained':<24}{'same aces: gained':<24}"
+                     f"{'dd points gained':<24}{'makes 120: with / without':<28}{made}")
+        for r in result.rows:
+            makes = f"{r.learned120_with.value:.3f} / {r.learned120_without.value:.3f}"
+            lines.append(f"{r.suit:<5}{r.n_with:>10,} / {r.n_without:<9,}  {gain(r.learned_gain):<24}"
+                         f"{gain(r.learned_gain_same_aces):<24}{gain(r.dd_gain):<24}{makes:<28}"
+                         f"{worth_contracts_text(r)}")
+        return lines
     for r in result.rows:
         makes = f"{r.learned120_with.value:.3f} / {r.learned120_without.value:.3f}"
-        lines.append(f"{r.suit:<5}{r.n_with:>10,} / {r.n_without:<9,}  {gain(r.learned_gain):<24}"
-                     f"{gain(r.learned_gain_same_aces):<24}{gain(r.dd_gain):<24}{makes:<28}{worth_contracts_text(r)}")
+        lines += fit([f"{r.suit}  deals with / without {r.n_with:,} / {r.n_without:,}; points gained "
+                      f"{gain(r.learned_gain).strip()}; same aces: gained {gain(r.learned_gain_same_aces).strip()}; dd "
+                      f"points gained {gain(r.dd_gain).strip()}; makes 120: with / without {makes}; {made}: "
+                      f"{worth_contracts_text(r)}"], width)
     return lines
 
 

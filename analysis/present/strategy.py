@@ -12,6 +12,7 @@ import numpy as np
 
 from analysis.present.figure import pyplot, save
 from analysis.present.format import finite, interval, markdown_figures, markdown_table, num, p_value, pct
+from analysis.present.layout import DEFAULT_WIDTH, fit, paths
 from analysis.stats import Estimate
 from analysis.strategy.arrays import Difference
 from analysis.strategy.study import leaves
@@ -34,11 +35,20 @@ _STRATEGY_MEANS = ("mean raise", "mean_raise", "result", "points", "contract", "
                    "per_game", "saved", "card_points")
 
 
-def strategy_lines(result: StrategyReport) -> list[str]:
-    """What ``thousand tables strategy`` prints: every estimate (a share in %, or a mean) and every
-    difference (with its Holm-corrected p-value) of each section, with its 95% interval
-    (clustered by game) and the rows it rests on, then where the table and the plot are."""
+def strategy_lines(result: StrategyReport, width: int | None = DEFAULT_WIDTH) -> list[str]:
+    """What ``thousand tables strategy`` prints: first the findings (``strategy_findings``), then
+    every estimate (a share in %, or a mean) and every difference (with its Holm-corrected p-value)
+    of each section, with its 95% interval (clustered by game) and the rows it rests on, then where
+    the table and the plot are. At
+    ``width`` each row is its label, its value and the rows it rests on, wrapped; with ``width``
+    None the rows are aligned in columns, not wrapped."""
     players = ", ".join(result.players)
+
+    def row(label: str, value: str, rest: str) -> list[str]:
+        if width is None:
+            return [f"  {label:<62}{value:<28}{rest}"]
+        return fit([f"  {label}: {value}  {rest}"], width)
+
     lines = [f"strategy in play: {result.games:,} games and {result.deals:,} paired deals of players {players}, "
              f"rules {result.rules_name}, seed {result.seed}; 95% intervals clustered by game; differences b - a "
              "paired by game (the concession's by deal), p Holm-corrected over all of them"]
@@ -51,14 +61,17 @@ def strategy_lines(result: StrategyReport) -> list[str]:
                     continue
                 mean = any(word in path for word in _STRATEGY_MEANS)
                 value = (interval if mean else pct)(leaf.value, leaf.low, leaf.high)
-                lines.append(f"  {label:<62}{value:<28}n={leaf.n:,}")
+                lines += row(label, value, f"n={leaf.n:,}")
             elif isinstance(leaf, Difference) and leaf.diff.value == leaf.diff.value:
                 mean = any(word in path for word in _STRATEGY_MEANS) or abs(leaf.a) > 1 or abs(leaf.b) > 1
                 scale = 1 if mean else 100
                 diff = interval(scale * leaf.diff.value, scale * leaf.diff.low, scale * leaf.diff.high, sign=True)
-                lines.append(f"  {label + ' (b - a)':<62}{diff:<28}"
+                lines += row(label + " (b - a)", diff,
                              f"a={scale * leaf.a:.1f} b={scale * leaf.b:.1f} p(Holm)={leaf.p_holm:.2g}")
-    return lines + [f"table: {result.table_path}; plot: {result.plot_path}"]
+    # The findings first (the report's summary of them, its Markdown emphasis dropped), then every row.
+    findings = [f.replace("**", "") for f in strategy_findings(result) if f.startswith("- ")]
+    return (fit(["findings (the rows below hold their numbers):", *findings], width) + fit(lines[:1], width)
+            + lines[1:] + paths(width, table=result.table_path, plot=result.plot_path))
 
 
 def _est(e: Estimate, share: bool = True, digits: int = 1, sign: bool = False) -> str:

@@ -5,21 +5,25 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from analysis.present.layout import DEFAULT_WIDTH, fit
+
 if TYPE_CHECKING:
     from analysis.summary import RunSummary
 
 __all__ = ["run_summary_lines"]
 
 
-def run_summary_lines(summary: RunSummary) -> list[str]:
-    """What ``thousand simulate`` and ``thousand runs combine`` print of a stored run: what made it,
-    the declarers' make-rate (by player type when there are several), and for a run of games the
-    game length and each seat's wins."""
+def run_summary_lines(summary: RunSummary, width: int | None = DEFAULT_WIDTH) -> list[str]:
+    """What ``thousand simulate`` and ``thousand runs combine`` print of a stored run: the
+    declarers' make-rate (by player type when there are several), for a run of games the game
+    length and each seat's wins, and last what made it (the run, its sizes, seeds, players and
+    code); wrapped at ``width`` (None: not wrapped)."""
     s = summary
     seeds = ",".join(map(str, s.seeds))
     code = "none recorded" if s.code_fingerprint is None else s.code_fingerprint
-    lines = [f"run {s.run}: {s.mode} n={s.sample_size} seed{'s' if s.combined else ''}={seeds} "
-             f"players={','.join(s.players)} version={s.version} code={code}"]
+    made_by = (f"run {s.run}: {s.mode} n={s.sample_size} seed{'s' if s.combined else ''}={seeds} "
+               f"players={','.join(s.players)} version={s.version} code={code}")
+    lines = []
     d = s.deals
     lo, hi = d.made_rate_played.interval
     if not d.deals:
@@ -47,4 +51,4 @@ def run_summary_lines(summary: RunSummary) -> list[str]:
         for seat in g.seats:
             lines.append(f"  seat {seat.seat} ({seat.player}): won {seat.win_rate.value:.1%} "
                          f"(95% CI {seat.win_rate.low:.1%}–{seat.win_rate.high:.1%})")
-    return lines
+    return fit([*lines, made_by], width)

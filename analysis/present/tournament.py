@@ -11,6 +11,7 @@ import numpy as np
 from analysis.analysis_dir import short_label
 from analysis.present.figure import pyplot, save
 from analysis.present.format import finite, interval, markdown_figures, markdown_table, num, pct
+from analysis.present.layout import DEFAULT_WIDTH, Column, fit, paths, table
 
 if TYPE_CHECKING:
     from analysis.stats import Estimate
@@ -19,19 +20,28 @@ if TYPE_CHECKING:
 __all__ = ["tournament_lines", "players_section", "plot_tournament"]
 
 
-def tournament_lines(result: TournamentResult) -> list[str]:
-    """What ``thousand tournament`` prints: the ranking, the roles and the pairs, then where the
-    table and the plot are. Columns are as wide as their widest cell (negative scores and long file
-    names included), so that they never run together."""
+def tournament_lines(result: TournamentResult, width: int | None = DEFAULT_WIDTH) -> list[str]:
+    """What ``thousand tournament`` prints: first the player ranked first and how many pairs differ
+    significantly, then the ranking, the roles and the pairs, and where the table and the plot are.
+    Columns are as wide as their widest cell (negative scores and long file names included), so that
+    they never run together; at ``width`` the least needed are left out (all with ``width`` None)."""
     mode, size = result.mode, result.size
     runs = len(result.run_dirs)
-    lines = [f"tournament: {', '.join(result.labels)}; {size:,} {mode} in each of {len(result.seatings)} seatings "
-             f"({runs} run{'s' if runs != 1 else ''}), seats rotated over the same deals; 95% intervals over "
-             f"{mode[:-1]} numbers"]
+    top = result.players[0]
+    measure = (("win share", _tournament_interval(top.win_share, 3)) if mode == "games" else
+               ("points per deal", _tournament_interval(top.score_per_deal, 2)))
+    significant = sum(r.significant for r in result.pairs)
+    lines = fit([f"first: {top.player}, {measure[0]} {measure[1]}; {significant} of "
+                 f"{len(result.pairs)} pairs differ (Holm)"], width)
+    lines += fit([f"tournament: {', '.join(result.labels)}; {size:,} {mode} in each of {len(result.seatings)} "
+                  f"seatings ({runs} run{'s' if runs != 1 else ''}), seats rotated over the same deals; 95% "
+                  f"intervals over {mode[:-1]} numbers"], width)
     if mode == "games":
         ranking = [["rank", "player", "win share", "final score", "score per deal"]]
+        keep = [0, 0, 0, 1, 2]
     else:
         ranking = [["rank", "player", "points per deal"]]
+        keep = [0, 0, 0]
     for k, r in enumerate(result.players, 1):
         deal = _tournament_interval(r.score_per_deal, 2)
         if mode == "games":
@@ -39,7 +49,6 @@ def tournament_lines(result: TournamentResult) -> list[str]:
                             _tournament_interval(r.final_score, 1), deal])
         else:
             ranking.append([str(k), r.player, deal])
-    lines += _tournament_aligned(ranking)
     roles = [["", "player", "declares", "make-rate", "concedes", "contract", "as declarer", "as defender"]]
     for r in result.players:
         roles.append(["", r.player, _tournament_cell(r.declarer_share, ".1%"),
@@ -47,15 +56,25 @@ def tournament_lines(result: TournamentResult) -> list[str]:
                       _tournament_cell(r.concession_rate, ".1%"), _tournament_cell(r.mean_contract, ".1f"),
                       _tournament_cell(r.declarer_points_per_deal, ".1f"),
                       _tournament_cell(r.defender_points_per_deal, ".1f")])
-    lines += _tournament_aligned(roles)
+    dropped: list[str] = []
+    for rows, keeps in ((ranking, keep), (roles, [0, 0, 3, 4, 1, 2, 5, 5])):
+        if width is None:
+            lines += _tournament_aligned(rows)
+            continue
+        columns = [Column(h, "<", k) for h, k in zip(rows[0], keeps, strict=True)]
+        shown, gone = table(columns, rows[1:], width, indent="")
+        lines += shown
+        dropped += gone
     if any(v is None for r in result.players for v in (r.make_rate, r.concession_rate, r.mean_contract)):
         lines.append("- : nothing observed (a player who never declared, or never played a contract out)")
-    lines.append(f"pairs (difference of {result.compared}, * = significant after Holm's correction):")
+    if dropped:
+        lines += fit([f"(--wide adds the columns {', '.join(dropped)})"], width)
+    lines += fit([f"pairs (difference of {result.compared}, * = significant after Holm's correction):"], width)
     digits = 3 if mode == "games" else 2
     for r in result.pairs:
-        lines.append(f"  {r.player} vs {r.against}: {_tournament_interval(r.diff, digits)}"
-                     f"  p {r.p:.3g}, Holm {r.p_holm:.3g}{' *' if r.significant else ''}")
-    lines.append(f"table: {result.table_path}; plot: {result.plot_path}")
+        lines += fit([f"  {r.player} vs {r.against}: {_tournament_interval(r.diff, digits)}"
+                      f"  p {r.p:.3g}, Holm {r.p_holm:.3g}{' *' if r.significant else ''}"], width)
+    lines += paths(width, table=result.table_path, plot=result.plot_path)
     return lines
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from analysis.present.figure import pyplot, save
+from analysis.present.layout import DEFAULT_WIDTH, fit, paths
 from analysis.win_chances import DENSE, END_GAME, TYPICAL_THIRD
 
 if TYPE_CHECKING:
@@ -25,10 +26,12 @@ def _win_chance_scores(result: WinChanceTable) -> list[int]:
     return shown + ([grid.top] if grid.has_barrel else [])
 
 
-def win_chance_lines(result: WinChanceTable) -> list[str]:
+def win_chance_lines(result: WinChanceTable, width: int | None = DEFAULT_WIDTH) -> list[str]:
     """What ``thousand tables win-chances`` prints: the chance of winning in typical situations
     (your score down, the leading opponent's across, the third player at a typical score), the
-    validation on held-out games, the checks, and where the table and the plot are."""
+    validation on held-out games, the checks, and where the table and the plot are. At ``width``
+    the grid's cells are narrower (and its columns in blocks if still too wide) and the prose
+    wrapped; with ``width`` None as wide as they come."""
     grid, v, c = result.grid, result.validation, result.checks
     scores = _win_chance_scores(result)
     barrel = grid.top if grid.has_barrel else None
@@ -38,15 +41,21 @@ def win_chance_lines(result: WinChanceTable) -> list[str]:
 
     corner = "you \\ leader"
 
-    lines = [f"chance of winning the game from the scores at the start of a deal, in %: {result.finished:,} finished "
-             f"games ({result.deals:,} deals) of {', '.join(result.players)} under these rules, seed {result.seed}",
-             f"rows: your score; columns: the leading opponent's; the third player at {TYPICAL_THIRD} (or the leader's "
-             f"score if lower); scores in bins of {grid.width} from the value shown",
-             f"{corner:>14}" + "".join(f"{name(s):>8}" for s in scores)]
-    for own in scores:
-        lead = np.array(scores)
-        p = result.chance(np.full(len(lead), own), lead, np.minimum(lead, TYPICAL_THIRD))
-        lines.append(f"{name(own):>14}" + "".join(f"{100 * x:>8.1f}" for x in p))
+    lines = fit([f"chance of winning the game from the scores at the start of a deal, in %: {result.finished:,} "
+                 f"finished games ({result.deals:,} deals) of {', '.join(result.players)} under these rules, seed "
+                 f"{result.seed}",
+                 f"rows: your score; columns: the leading opponent's; the third player at {TYPICAL_THIRD} (or the "
+                 f"leader's score if lower); scores in bins of {grid.width} from the value shown"], width)
+    cell = 8 if width is None else 7
+    per = len(scores) if width is None else max(1, (width - 14) // cell)
+    for k in range(0, len(scores), per):
+        block = scores[k:k + per]
+        lines.append(f"{corner:>14}" + "".join(f"{name(s):>{cell}}" for s in block))
+        for own in scores:
+            lead = np.array(block)
+            p = result.chance(np.full(len(lead), own), lead, np.minimum(lead, TYPICAL_THIRD))
+            lines.append(f"{name(own):>14}" + "".join(f"{100 * x:>{cell}.1f}" for x in p))
+    head = len(lines)
     lines.append(f"validation on {v.games:,} held-out games ({v.observations:,} seat-deals, "
                  f"{v.end_game_observations:,} in an end game: somebody at {END_GAME} or more or on the barrel), "
                  "the table fitted on the others; lower is better, difference [95% interval, clustered by game]:")
@@ -80,7 +89,8 @@ def win_chance_lines(result: WinChanceTable) -> list[str]:
         p = f"p {t.p_holm:.2g}" if t.p_holm > 1e-15 else "p < 1e-15"
         lines.append(f"  {what}: {levels}; {d.value:+.5f} [{d.low:+.5f}, {d.high:+.5f}], {p}: "
                      f"{'kept' if t.kept else 'not kept (no better on held-out games)'}")
-    return lines + [f"table: {result.table_path}; plot: {result.plot_path}; games: {result.run}"]
+    return (lines[:head] + fit(lines[head:], width)
+            + paths(width, table=result.table_path, plot=result.plot_path, games=result.run))
 
 
 def plot_win_chances(result: WinChanceTable, path: Path) -> None:

@@ -152,11 +152,12 @@ def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Pa
                  command: list[str] | None = None, backend: Backend | None = None, fresh: bool = False) -> Path:
     """Make the report in ``out`` from results stored (or played now) under ``data``; returns the
     path of ``report.html``. ``progress(stage, done, total)`` follows it in estimated seconds of
-    work; ``log`` takes its two lines (the estimate, and where the report was written). ``sizes``
-    overrides QUICK / FULL (the tests' small reports); what is played runs on ``backend``
-    (``sim.runs.backend``; None: threads of this process). Stored results of other code are refused
-    (``ReportError``) unless ``fresh``, which redoes their sections. Arguments of the wrong type
-    are refused (``sim.arguments``) before anything is written."""
+    work; ``log`` takes its two lines (the estimate with where the stored results go, and the time
+    it took; the path is returned, for the caller to say once). ``sizes`` overrides QUICK / FULL
+    (the tests' small reports); what is played runs on ``backend`` (``sim.runs.backend``; None:
+    threads of this process). Stored results of other code are refused (``ReportError``) unless
+    ``fresh``, which redoes their sections. Arguments of the wrong type are refused
+    (``sim.arguments``) before anything is written."""
     rules = arguments.texts("rules", rules, what=RULE_SPECS, optional=True) or ["classic"]
     quick, out = arguments.flag("quick", quick), arguments.path("out", out)
     data, seed = arguments.path("data", data, optional=True), arguments.integer("seed", seed)
@@ -201,7 +202,8 @@ def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Pa
     estimates = stage_estimates(sizes, len(compared), cold)
     total = sum(estimates.values())
     say = log or (lambda text: None)
-    say(f"report: {'quick' if quick else 'full'} sizes, rules {', '.join(rules)}; results stored in {data}. "
+    say(f"report: {'quick' if quick else 'full'} sizes, rules {', '.join(rules)}; its stored results go to {data} "
+        "(--data chooses; a later report reuses them). "
         f"Estimated time on a 2-core machine: about {_minutes(total)}"
         + (" (the compiled kernels are not cached yet: about 2 minutes of that is compiling)" if cold else "")
         + "; stored results are reused.")
@@ -265,7 +267,7 @@ def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Pa
     path = _write(out, data, dirs, sections, rules=rules, compared=compared, seed=seed, sizes=sizes, quick=quick,
                   command=command, players=players)
     advance("write")
-    say(f"report written in {time.monotonic() - started:.0f} s: {path} (and {out / REPORT_MD})")
+    say(f"report written in {time.monotonic() - started:.0f} s, with {REPORT_MD} beside it")
     return path
 
 

@@ -180,7 +180,7 @@ def test_the_result_is_what_the_command_prints_and_stores(tmp_path):
     assert isinstance(result.summaries["2-short"], barrel.BarrelSummary)
     assert to_json(result) + "\n" == as_json.stdout
     assert barrel_lines(result) == text.stdout.splitlines()
-    assert barrel_lines(result)[-1] == f"table: {out / barrel.TABLE_FILE}; plot: {out / barrel.PLOT_FILE}"
+    assert barrel_lines(result, None)[-1] == f"table: {out / barrel.TABLE_FILE}; plot: {out / barrel.PLOT_FILE}"
     stored = pl.read_parquet(result.table_path)
     assert result.to_polars().equals(stored) and result.to_polars().schema == stored.schema
     assert set(stored["rules"]) == set(result.rule_sets)

@@ -111,7 +111,7 @@ def test_the_result_is_what_the_command_prints_and_stores(tmp_path):
     assert isinstance(result.rows[0], compare.ComparisonRow) and result.rule_sets == ("1-classic", "2-short")
     assert to_json(result) + "\n" == as_json.stdout
     assert comparison_lines(result) == text.stdout.splitlines()
-    assert comparison_lines(result)[-1] == f"table: {out / compare.TABLE_FILE}; plot: {out / compare.PLOT_FILE}"
+    assert comparison_lines(result, None)[-1] == f"table: {out / compare.TABLE_FILE}; plot: {out / compare.PLOT_FILE}"
     stored = pl.read_parquet(result.table_path)
     assert result.to_polars().equals(stored) and result.to_polars().schema == stored.schema
     assert stored.height == len(result.rows) > 0
@@ -167,13 +167,13 @@ def test_the_score_aware_player_by_default_and_other_weights_never_reused(tmp_pa
     result = compare.compare(rules=["classic", "short"], games=20, out=tmp_path / "default")
     assert result.players == ("learned-win",) * 3  # every preset ships its win-chance table
     assert result.provenance["learned_weights"] == {"learned-win": weights_identity(weights_file("learned-win"))}
-    assert "played by the learned-win player, all seats" in comparison_lines(result)[0]
+    assert "played by the learned-win player, all seats" in comparison_lines(result, None)[1]
     # A rule set without a table: one player for both, the learned player.
     (tmp_path / "target950.toml").write_text("target = 950\n")
     mixed = compare.compare(rules=["classic", str(tmp_path / "target950.toml")], games=20, out=tmp_path / "mixed")
     assert mixed.players == ("learned",) * 3
     assert mixed.provenance["learned_weights"] == {"learned": weights_identity(shipped)}
-    assert "played by the learned player, all seats" in comparison_lines(mixed)[0]
+    assert "played by the learned player, all seats" in comparison_lines(mixed, None)[1]
     # The same weights file name holding other weights: the stored comparison is refused, by its weights.
     weights = tmp_path / "w.npz"
     for suffix in (".npz", ".json"):  # a weights file and its manifest

@@ -51,7 +51,8 @@ def test_runs_combine_prints_the_summary(runs, tmp_path):
     s = summarize_run(run=out)
     assert s.combined and s.seeds == (1, 2) and s.sample_size == 16 and s.games.games == 16
     assert printed.splitlines()[1:] == run_summary_lines(s)
-    assert run_summary_lines(s)[0].startswith(f"run {out}: games n=16 seeds=1,2 players={PLAYERS} ")
+    assert run_summary_lines(s, None)[-1].startswith(f"run {out}: games n=16 seeds=1,2 players={PLAYERS} ")
+    assert run_summary_lines(s)[0].startswith("deals with a declarer: ")  # the finding first, what made it last
 
 
 def test_the_summary_is_the_stored_shards(runs):

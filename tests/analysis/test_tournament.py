@@ -191,10 +191,12 @@ def test_the_command_prints_the_result_and_its_presenters(tmp_path, size):
     assert res.mode == mode and res.size == n and len(res.seatings) == 6 and len(res.run_dirs) == 3
     assert (res.finished_games is None) == (mode == "deals")
     assert text.stdout.splitlines() == tournament_lines(res)
-    assert tournament_lines(res)[0] == (f"tournament: 1-heuristic, 2-random, 3-heuristic; {n} {mode} in each of 6 "
-                                        "seatings (3 runs), seats rotated over the same deals; 95% intervals over "
-                                        f"{mode[:-1]} numbers")
-    assert tournament_lines(res)[-1] == f"table: {out / tournament.TABLE_FILE}; plot: {out / tournament.PLOT_FILE}"
+    assert tournament_lines(res)[0].startswith("first: ")
+    wide = tournament_lines(res, None)
+    assert wide[1] == (f"tournament: 1-heuristic, 2-random, 3-heuristic; {n} {mode} in each of 6 "
+                       "seatings (3 runs), seats rotated over the same deals; 95% intervals over "
+                       f"{mode[:-1]} numbers")
+    assert wide[-1] == f"table: {out / tournament.TABLE_FILE}; plot: {out / tournament.PLOT_FILE}"
     assert as_json.stdout.strip() == to_json(res)
     data = json.loads(as_json.stdout)
     assert [r["player"] for r in data["players"]] == [r.player for r in res.players]
@@ -266,7 +268,8 @@ def test_no_players_given_ranks_learned_win_heuristic_and_leadage(tmp_path):
     with pytest.raises(InputError, match="give the players, one a seat: the default field"):
         tournament.tournament(games=4, rules=str(_four(tmp_path)), out=tmp_path / "four")
     out = CliRunner().invoke(app, ["tournament", "--games", "4", "--out", str(tmp_path / "t")])
-    assert out.exit_code == 0 and out.stdout.startswith("tournament: 1-learned-win, 2-heuristic, 3-leadage;")
+    assert out.exit_code == 0 and out.stdout.startswith("first: 1-learned-win, win share ")
+    assert out.stdout.splitlines()[1].startswith("tournament: 1-learned-win, 2-heuristic, 3-leadage;")
 
 
 def _four(tmp_path):

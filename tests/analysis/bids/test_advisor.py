@@ -33,6 +33,11 @@ KNOWN = Path(__file__).parent.parent.parent / "known_answers" / "bid_dd.json"
 HAND = "AH TH KH QH AS 9C JD"
 
 
+def _line(lines: list[str], start: str) -> str:
+    """The printed line that starts with ``start`` (the recommendation, the hand)."""
+    return next(ln for ln in lines if ln.startswith(start))
+
+
 # ---- exact talon chances ---------------------------------------------------------------------------
 
 
@@ -147,7 +152,7 @@ def test_the_recommendation_beats_passing_by_the_numbers_printed_beside_it(hand,
                                             SETTLE_MARGIN["race"], PLATEAU_ALPHA, share=TESTED_SHARE)
     plat = data["plateau"]
     assert plat["levels"] == [b for b in plateau if b > 0] and plat["includes_pass"] == (-1 in plateau)
-    last = advice_lines(r)[-1]
+    last = _line(advice_lines(r, None), "recommendation")
     assert (rec["beyond"] or {}).get("limit") == beyond
     if advised is None:
         assert rec["gain"] is None and plat["includes_pass"]
@@ -169,7 +174,7 @@ def test_the_recommendation_beats_passing_by_the_numbers_printed_beside_it(hand,
             assert f"above the plateau, bid to {beyond}: {rec['beyond']['gain']:+.1f} [" in last
     if expected is not None:
         assert rec["action"].startswith(expected), rec
-    text = advice_lines(r)
+    text = advice_lines(r, None)
     for ln in lines:  # what the table prints: a line with its step gain, or "as the line above"
         if ln["line"] == "bid to" and ln["differs"] and ln["step_low"] is not None:
             row = next(t for t in text if t.startswith(f"  bid to {ln['limit']} "))
@@ -181,7 +186,7 @@ def test_a_forced_first_hand_bidding_only_the_forced_bid_is_passing():
     assert r.forced_bid == 100 and r.line(100).differs == 0 and r.line(100).value.gain.value == 0
     assert r.line(100).value.mean == r.pass_line.value.mean
     assert r.pass_line.value.declares.value > 0  # sometimes nobody outbids the forced bid: you declare 100
-    assert any("(as forced 100, then pass: no sampled deal plays differently)" in ln for ln in advice_lines(r))
+    assert any("(as forced 100, then pass: no sampled deal plays differently)" in ln for ln in advice_lines(r, None))
 
 
 def test_objectives_race_and_own():
@@ -213,7 +218,7 @@ def test_the_score_situation_reaches_the_deals():
     assert r.to_dict()["situation"] == {"score": 400, "on_barrel": False, "left_score": 870, "left_on_barrel": False,
                                         "right_score": 880, "right_on_barrel": True, "attempts": 0, "bolts": 0,
                                         "passes": 0}
-    assert "scores before the deal: you 400, left 870, right 880 (on the barrel)" in advice_lines(r)
+    assert "scores before the deal: you 400, left 870, right 880 (on the barrel)" in advice_lines(r, None)
     # The left opponent 10 below the barrel: his climbs change the race against a zero situation.
     plain = advisor.advise(hand=HAND, samples=60, seed=3, seat="second", methods="heuristic", threads=1)
     assert [x.value.mean.value for x in r.lines] != [x.value.mean.value for x in plain.lines]
@@ -241,7 +246,7 @@ def test_the_learned_make_rates_stop_above_the_cap_where_nothing_is_made():
     assert r.played_to == r.contracts[-1].contract < r.raise_cap
     assert r.contracts[-1].estimate("learned").made == 0 and r.played_to > r.bidding_cap
     assert all(row.estimate("learned").made > 0 for row in r.contracts[:-1] if row.contract > r.bidding_cap)
-    assert f"(from {r.played_to} on: made in no sample)" in advice_lines(r)
+    assert f"(from {r.played_to} on: made in no sample)" in advice_lines(r, None)
     # Played apart or all at once, a level draws the same random streams.
     mask = parse_hand(WEAK)
     deals = playouts.sample_unseen(mask, playouts.Known(), 60, 1)
@@ -279,7 +284,7 @@ def test_expected_scores_and_risk_levels(report):
         ok = [r.contract for r in report.contracts if r.biddable and r.estimate(m).make.value >= 0.7]
         half = [r.contract for r in report.contracts if r.biddable and r.estimate(m).make.value >= 0.5]
         assert (report.risk_for(m).at_risk, report.risk_for(m).at_half) == (ok[-1], half[-1])
-    text = advice_lines(report)
+    text = advice_lines(report, None)
     assert any(ln.startswith("risk information, not the decision") for ln in text)
     assert not any("bound" in ln for ln in text)  # no claim that dd bounds real play
 
@@ -413,7 +418,7 @@ def test_sampling_until_settled_is_the_fixed_size_it_stopped_at_whatever_the_thr
     for key in ("lines", "plateau", "recommendation", "contracts"):
         assert a[key] == b[key], key
     if one.sampling == "settled":
-        assert one.plateau.settled and "settled after" in "\n".join(advice_lines(one))
+        assert one.plateau.settled and "settled after" in "\n".join(advice_lines(one, None))
 
 
 def test_json_is_strict_json_even_for_one_sample():
@@ -426,8 +431,8 @@ def test_json_is_strict_json_even_for_one_sample():
 def test_the_heuristic_may_play_the_lines():
     r = advisor.advise(hand=HAND, samples=40, seed=1, methods="heuristic", line_player="heuristic", threads=1)
     assert r.line_player == "heuristic" and r.recommendation.player == "heuristic"
-    assert "every other decision by the heuristic player, all seats" in "\n".join(advice_lines(r))
-    assert "heuristic's own bidding" in "\n".join(advice_lines(r))
+    assert "every other decision by the heuristic player, all seats" in "\n".join(advice_lines(r, None))
+    assert "heuristic's own bidding" in "\n".join(advice_lines(r, None))
 
 
 # ---- the result object: frozen, its tables, and what the command prints of it ------------------------------
@@ -466,7 +471,9 @@ def test_a_hand_that_cannot_bid_prints_its_result(tmp_path):
     empty = r.to_polars("contracts")
     assert empty.height == 0 and empty.columns == list(LEVEL_COLUMNS)
     assert empty.schema == level_schema()
-    assert advice_lines(r)[-1].startswith("recommendation: pass (this hand cannot bid; passing at every turn: ")
+    assert _line(advice_lines(r), "recommendation").startswith("recommendation: pass (this hand cannot bid; passing at "
+                                                               "every turn: ")
+    assert advice_lines(r)[0].startswith("answer: pass (this hand cannot bid): ")
 
 
 def level_schema():
@@ -559,7 +566,7 @@ def test_cli_with_a_score_takes_the_win_objective_from_the_shipped_table(tmp_pat
     monkeypatch.chdir(tmp_path)
     runner = CliRunner()
     base = ["bid", HAND, "--samples", "40", "--method", "heuristic", "--no-progress"]
-    res = runner.invoke(app, [*base, "--score", "435"])
+    res = runner.invoke(app, [*base, "--score", "435", "--wide"])  # --wide: the lines unwrapped
     assert res.exit_code == 0, res.output
     assert ("objective: win (a score was given); --objective race for your score change minus the opponents' mean "
             "and --objective own for your score change") in res.stdout
@@ -664,8 +671,8 @@ def test_the_forced_bid_follows_forced_bid_seat():
     assert dealer.recommendation.action in ("forced bid 100, then pass", "untested") or \
         dealer.recommendation.line is not None
     assert first.forced_bid is None and first.pass_line.value.declares.value == 0  # first hand may simply pass
-    assert "(third hand, forced to bid 100;" in advice_lines(dealer)[0]
-    assert advice_lines(first)[0].startswith(f"hand {first.hand}  (first hand; rules ")
+    assert "(third hand, forced to bid 100;" in _line(advice_lines(dealer), "hand ")
+    assert _line(advice_lines(first), "hand ").startswith(f"hand {first.hand}  (first hand; rules ")
 
 
 def test_the_dealer_plays_when_all_pass():
@@ -674,7 +681,7 @@ def test_the_dealer_plays_when_all_pass():
     # His cap (120) is below min_bid, so he can never bid; but he declares 130 whenever both others pass.
     assert r.forced_bid is None and r.can_bid and r.contracts[0].contract == 130 and r.contracts[0].biddable
     assert [x.kind for x in r.lines] == ["pass", "own"] and r.pass_line.value.declares.value > 0
-    assert "declarer at 130 if both others pass: all_pass = dealer_plays" in advice_lines(r)[0]
+    assert "declarer at 130 if both others pass: all_pass = dealer_plays" in _line(advice_lines(r, None), "hand ")
     first = advisor.advise(hand=WEAK, rules=rules, samples=20, seed=3, seat="first", methods="heuristic", threads=1)
     assert not first.can_bid and first.pass_line.value.declares.value == 0
 

@@ -51,7 +51,7 @@ def test_summary_and_plot(table, tmp_path):
 
     out, path = table
     result = summarize_bid_table(path, min_n=1)
-    lines = bid_table_lines(result)
+    lines = bid_table_lines(result, None)
     text = "\n".join(lines)
     assert "learned×3" in text and "checked against pimc" in text and "cheat sheet" in text
     # Every class row and every seat row of the cheat sheet names its players.

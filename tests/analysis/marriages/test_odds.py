@@ -23,7 +23,10 @@ from sim.players.registry import weights_file
 def test_cli_table_json_parquet_and_plot(tmp_path):
     res = CliRunner().invoke(app, ["tables", "marriages", "--deals", "5000", "--seed", "2", "--out", str(tmp_path)])
     assert res.exit_code == 0, res.output
-    assert "hand: ♥ marriage" in res.output and "7/92" in res.output
+    assert "hand: ♥ marriage" in res.output and "0.0761" in res.output
+    wide = CliRunner().invoke(app, ["tables", "marriages", "--deals", "5000", "--seed", "2", "--out", str(tmp_path),
+                                    "--wide"])
+    assert wide.exit_code == 0 and "7/92" in wide.output and "7/92" not in res.output  # the exact column: --wide
     df = pl.read_parquet(tmp_path / odds.TABLE_FILE)
     meta = pl.read_parquet_metadata(tmp_path / odds.TABLE_FILE)
     assert json.loads(meta["seed"]) == 2 and json.loads(meta["sample_size"]) == 5000

@@ -2,6 +2,7 @@
 against the analyses' own --json commands on the same stored results, reuse of stored results, the
 HTML page in a real headless Chromium, and bad arguments."""
 
+import functools
 import html
 import json
 import math
@@ -383,6 +384,26 @@ def test_the_page_in_headless_chromium(made, tmp_path):
         subprocess.run([chromium, *flags, size, f"--screenshot={shot}", path.as_uri()], capture_output=True,
                        timeout=120, check=True)
         assert shot.stat().st_size > 20_000
+
+
+def test_the_command_says_where_its_results_go_and_prints_the_path_once(made, tmp_path, monkeypatch):
+    """``thousand report``: its first line says where the stored results go and that --data chooses;
+    its stdout is the report's path, once; every line of it at 80 columns (the bar aside)."""
+    from cli import app
+
+    _, _, dirs = made
+    data = dirs["bids"].parents[2]
+    monkeypatch.setattr(report, "build_report", functools.partial(build_report, sizes=SMALL))  # the small sizes
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(app, ["report", "--rules", "classic", "--rules", "short", "--quick", "--out", "again",
+                                   "--data", str(data)])
+    assert res.exit_code == 0, res.output
+    assert res.stdout.splitlines() == [f"report: {Path('again') / report.REPORT_HTML}"]
+    assert res.output.count(report.REPORT_HTML) == 1
+    said = " ".join(res.stderr.split())
+    assert (f"report: quick sizes, rules classic, short; its stored results go to {data} (--data chooses; a later "
+            "report reuses them).") in said
+    assert "report written in " in said and f"with {report.REPORT_MD} beside it" in said
 
 
 def test_bad_arguments_get_one_line(tmp_path):
