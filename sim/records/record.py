@@ -16,10 +16,9 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sim import InputError
 from sim.game.cards import N_CARDS, CardError, format_card, mask_to_cards, parse_card
 from sim.game.rules import HouseRules
-from sim.records.walk import gifts_face_up, house_rules, talon_seen, walk
+from sim.records.walk import RecordError, gifts_face_up, house_rules, talon_seen, walk
 
 __all__ = [
     "FORMAT_VERSION", "SEAT_NAMES", "PASS", "DARK", "UNKNOWN", "RecordError", "SeatState", "Call", "Gift", "Play",
@@ -37,10 +36,6 @@ UNKNOWN = -1  # a gift's card the viewer has not seen
 _TEXT_HEADER = "thousand record"
 _JSON_KEY = "thousand_record"  # the JSON twin's version key
 _COUNTERS = ("attempts", "falls", "bolts", "passes", "nowins", "concessions")
-
-
-class RecordError(InputError):
-    """A record written wrongly or describing an impossible deal; the message names the line."""
 
 
 @dataclass(frozen=True)
@@ -445,29 +440,23 @@ def _record(b: _Builder, hands: dict[int, list[int]], auction, gifts, tricks) ->
 
 
 def _check_cards(rec: Record) -> None:
-    """Every card once: no card in two hands, the talon and a hand, played twice, or played by
-    nobody who could hold it (the rest of the deal is the replay's)."""
+    """Every card dealt once: no card in two hands or in the talon and a hand, and in a full record
+    none missing (the cards played are the walk's: ``sim.records.walk``)."""
     where_held: dict[int, str] = {}
-    for p, h in enumerate(rec.hands):
-        for c in mask_to_cards(h):
-            where_held[c] = f"hand{p}"
-    if rec.talon is not None:
-        for c in mask_to_cards(rec.talon):
+    for key, mask in [(f"hand{p}", h) for p, h in enumerate(rec.hands)] + [("talon", rec.talon or 0)]:
+        for c in mask_to_cards(mask):
             if c in where_held:
-                holder = where_held[c]
-                raise RecordError(f"{rec.line('talon')}{format_card(c)} is in the talon and in "
-                                  f"{SEAT_NAMES[int(holder[-1])]}'s hand ({rec.line(holder).rstrip(': ')})")
-            where_held[c] = "talon"
-    played: dict[int, int] = {}
-    for t, trick in enumerate(rec.tricks):
-        for play in trick:
-            if play.card in played:
-                raise RecordError(f"{rec.line(f'trick{t}')}trick {t + 1}: {format_card(play.card)} was played "
-                                  f"already in trick {played[play.card] + 1}")
-            played[play.card] = t
+                first = where_held[c]
+                raise RecordError(f"{rec.line(key)}{format_card(c)} is dealt twice: in {_part_name(first)} "
+                                  f"({rec.line(first).rstrip(': ') or 'above'}) and in {_part_name(key)}")
+            where_held[c] = key
     if rec.full and len(where_held) != N_CARDS:
         missing = [format_card(c) for c in range(N_CARDS) if c not in where_held]
-        raise RecordError(f"the hands and the talon miss {' '.join(missing)}")
+        raise RecordError(f"{rec.line('talon')}the hands and the talon miss {' '.join(missing)}")
+
+
+def _part_name(key: str) -> str:
+    return "the talon" if key == "talon" else f"{SEAT_NAMES[int(key[-1])]}'s hand"
 
 
 # ---- writing the text form ---------------------------------------------------------------------

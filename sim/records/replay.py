@@ -14,7 +14,7 @@ from sim.engine import IllegalAction, play_scripted_deal
 from sim.engine.schema import REDEAL_NONE
 from sim.game.rules import HouseRules
 from sim.records.record import SEAT_NAMES, Record, RecordError
-from sim.records.walk import DEALER, WalkError, game_state, house_rules, walk
+from sim.records.walk import DEALER, game_state, house_rules, walk
 
 __all__ = ["Verdict", "check"]
 
@@ -50,10 +50,7 @@ def check(rec: Record, *, rules: HouseRules | None = None, base: Path | None = N
     view is walked as far as its known cards allow; the engine replays full records only.
     ``base``: the folder a relative rules file is read from."""
     rules = rules or house_rules(rec, base)
-    try:
-        w = walk(rec, rules)
-    except WalkError as exc:
-        raise RecordError(str(exc)) from None
+    w = walk(rec, rules)
     if rec.view is not None or not rec.full:
         who = f"{SEAT_NAMES[rec.view]}'s view" if rec.view is not None else "a record with hidden cards"
         return Verdict(False, None, rec.result is not None,

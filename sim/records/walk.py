@@ -50,7 +50,7 @@ from sim.game.play_nb import (
 from sim.game.rules import HouseRules, load_rules
 from sim.game.state_layout import G_SCORE
 
-__all__ = ["DEALER", "WalkError", "Walk", "house_rules", "game_state", "state_of", "walk", "talon_seen",
+__all__ = ["DEALER", "RecordError", "Walk", "house_rules", "game_state", "state_of", "walk", "talon_seen",
            "gifts_face_up"]
 
 DEALER = 2  # the record's seats are first, second, third: the dealer is the third
@@ -59,8 +59,9 @@ _NAMES = ("first", "second", "third")
 _SUIT_WORDS = ("spades", "clubs", "diamonds", "hearts")
 
 
-class WalkError(InputError):
-    """The first wrong move of a record, in one line naming its line, seat and move."""
+class RecordError(InputError):
+    """A record written wrongly or describing an impossible deal: one line naming the record's line
+    and, for a move, the seat and the move."""
 
 
 @dataclass
@@ -91,9 +92,9 @@ def house_rules(rec: Any, base: Path | None = None) -> HouseRules:
     try:
         rules = load_rules(spec)
     except InputError as exc:
-        raise WalkError(f"{rec.line('rules')}{exc}") from None
+        raise RecordError(f"{rec.line('rules')}{exc}") from None
     if rules.players != N:
-        raise WalkError(f"{rec.line('rules')}the rules are for {rules.players} players; a record holds a 3-player "
+        raise RecordError(f"{rec.line('rules')}the rules are for {rules.players} players; a record holds a 3-player "
                         "deal (players = 2 and 4 are not recorded)")
     return rules
 
@@ -121,13 +122,13 @@ def _cards_text(mask: int) -> str:
     return " ".join(format_card(c) for c in sorted(mask_to_cards(mask), key=lambda c: (-(c // 6), -(c % 6))))
 
 
-def _fail(rec: Any, key: str, text: str) -> WalkError:
-    return WalkError(f"{rec.line(key)}{text}")
+def _fail(rec: Any, key: str, text: str) -> RecordError:
+    return RecordError(f"{rec.line(key)}{text}")
 
 
 def walk(rec: Any, rules: HouseRules) -> Walk:
     """Walk the record through the auction, the talon and gifts, the contract and the tricks as
-    far as it goes; raise WalkError at the first move the rules refuse. A seat's view is walked
+    far as it goes; raise RecordError at the first move the rules refuse. A seat's view is walked
     as far as its known cards let (a hidden hand's cards are not checked)."""
     r = rules.to_array()
     gs = state_of(rec)
@@ -400,6 +401,7 @@ def _walk_tricks(rec: Any, r: np.ndarray, w: Walk, hands: list[int]) -> None:
         declaring_ranks |= RANK_MASK[ACE]
     last_declaring = n_tricks - r[R.MARRIAGE_MIN_CARDS]
     trump_later = r[R.MARRIAGE_TRUMP_FROM] != 0
+    played: dict[int, int] = {}
     for t, trick in enumerate(rec.tricks):
         key = f"trick{t}"
         if t >= n_tricks:
@@ -413,6 +415,13 @@ def _walk_tricks(rec: Any, r: np.ndarray, w: Walk, hands: list[int]) -> None:
             seats.append(p)
             hand = hands[p]
             where = f"trick {t + 1}, {_NAMES[p]}: "
+            if c in played:
+                raise _fail(rec, key, f"{where}{format_card(c)} was played already in trick {played[c] + 1}")
+            played[c] = t
+            if not full and any((hands[q] >> c) & 1 for q in range(N) if q != p):
+                holder = next(q for q in range(N) if q != p and (hands[q] >> c) & 1)
+                raise _fail(rec, key, f"{where}{format_card(c)} is {_NAMES[holder]}'s card, played out of turn: "
+                                      f"it is {_NAMES[p]}'s turn")
             if full and not (hand >> c) & 1:
                 holder = next((q for q in range(N) if (hands[q] >> c) & 1), None)
                 if holder is not None:
