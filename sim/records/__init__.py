@@ -21,26 +21,29 @@ __all__ = ["Record", "RecordError", "Verdict", "read_records", "parse_record_tex
            "check_records", "show_record"]
 
 
-def read_records(path: str | Path) -> tuple[Record, ...]:
+def read_records(*, path: str | Path) -> tuple[Record, ...]:
     """The records of a file: one in the text form, or a ``.jsonl`` of one JSON record a line."""
-    file = path_argument("path", path)
+    return _read(path_argument("path", path), "path")
+
+
+def _read(file: Path, name: str) -> tuple[Record, ...]:
     try:
         text = file.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise InputError(f"path: no such record file {str(file)!r}") from None
+        raise InputError(f"{name}: no such record file {str(file)!r}") from None
     except IsADirectoryError:
-        raise InputError(f"path: {str(file)!r} is a folder, not a record file") from None
+        raise InputError(f"{name}: {str(file)!r} is a folder, not a record file") from None
     except UnicodeDecodeError:
-        raise InputError(f"path: {str(file)!r} is not UTF-8 text") from None
+        raise InputError(f"{name}: {str(file)!r} is not UTF-8 text") from None
     except OSError as exc:
-        raise InputError(f"path: {str(file)!r} cannot be read ({exc.strerror})") from None
+        raise InputError(f"{name}: {str(file)!r} cannot be read ({exc.strerror})") from None
     try:
         return tuple(parse_records(text))
     except RecordError as exc:
         raise RecordError(f"{file.name}: {exc}") from None
 
 
-def parse_record_text(text: str) -> Record:
+def parse_record_text(*, text: str) -> Record:
     """One record written as text (the text form, or one JSON object)."""
     records = parse_records(text_argument("text", text))
     if len(records) != 1:
@@ -56,7 +59,7 @@ def check_record(*, record: Record | str | Path, rules: str | None = None) -> Ve
     if isinstance(record, Record):
         rec = record
     elif isinstance(record, str | Path):
-        records = read_records(record)
+        records = _read(Path(record), "record")
         if len(records) != 1:
             raise InputError(f"record: {str(record)!r} holds {len(records)} records; check_records checks them all")
         rec, base = records[0], Path(record).parent
@@ -70,12 +73,12 @@ def check_record(*, record: Record | str | Path, rules: str | None = None) -> Ve
 def check_records(*, path: str | Path) -> tuple[Verdict, ...]:
     """Replay every record of a file; RecordError at the first wrong one, naming its line."""
     file = path_argument("path", path)
-    return tuple(check(rec, base=file.parent) for rec in read_records(file))
+    return tuple(check(rec, base=file.parent) for rec in read_records(path=file))
 
 
 def show_record(*, path: str | Path, as_json: bool = False) -> str:
     """The records of a file in the text form (records parted by a blank line), or as JSON lines."""
-    records = read_records(path)
+    records = read_records(path=path)
     if as_json:
         return "".join(format_json(r) + "\n" for r in records)
     return "\n".join(format_text(r) for r in records)

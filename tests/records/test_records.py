@@ -58,18 +58,18 @@ def _with(text: str, old: str, new: str) -> str:
 
 def _refusal(text: str) -> str:
     with pytest.raises(RecordError) as exc:
-        check_record(record=parse_record_text(text))
+        check_record(record=parse_record_text(text=text))
     return str(exc.value)
 
 
 # ---- the two forms -------------------------------------------------------------------------------
 def test_the_text_form_reads_back_as_written():
-    rec = parse_record_text(DEFMAR)
+    rec = parse_record_text(text=DEFMAR)
     assert format_text(rec) == DEFMAR
 
 
 def test_the_json_twin_round_trips_exactly():
-    rec = parse_record_text(DEFMAR)
+    rec = parse_record_text(text=DEFMAR)
     line = format_json(rec)
     assert "\n" not in line
     again = parse_json(line)
@@ -94,24 +94,24 @@ def test_a_hand_written_record_in_any_notation_reads_as_the_canonical_one():
     play 9D AS AD / KC+ JC AC / AH 9C JH / TD JD JS / KD QD QH / QC TC TS / QS KS 9S
     result first -100, second +120, third +35
     """
-    assert parse_record_text(loose) == parse_record_text(DEFMAR)
+    assert parse_record_text(text=loose) == parse_record_text(text=DEFMAR)
 
 
 def test_views_dark_calls_unknown_gifts_and_standings_round_trip():
-    rec = parse_record_text(DEFMAR).seen_by("second")
+    rec = parse_record_text(text=DEFMAR).seen_by("second")
     rec = type(rec)(**{**rec.__dict__, "auction": (Call(0, DARK), Call(1, 125), Call(2, PASS), Call(0, PASS)),
                        "before": (SeatState(880, True, attempts=1), SeatState(-40, bolts=2), SeatState(passes=2))})
     rec = type(rec)(**{**rec.__dict__, "gifts": (rec.gifts[0], type(rec.gifts[1])(UNKNOWN, 2))})
-    assert parse_record_text(format_text(rec)) == rec
+    assert parse_record_text(text=format_text(rec)) == rec
     assert parse_json(format_json(rec)) == rec
     assert "view second" in format_text(rec) and "? to third" in format_text(rec)
 
 
 def test_other_versions_are_refused_by_name():
     with pytest.raises(RecordError, match="record format version 2 is not read"):
-        parse_record_text(_with(DEFMAR, "thousand record 1", "thousand record 2"))
+        parse_record_text(text=_with(DEFMAR, "thousand record 1", "thousand record 2"))
     with pytest.raises(RecordError, match="record format version 7 is not read"):
-        parse_json(format_json(parse_record_text(DEFMAR)).replace('"thousand_record":1', '"thousand_record":7'))
+        parse_json(format_json(parse_record_text(text=DEFMAR)).replace('"thousand_record":1', '"thousand_record":7'))
 
 
 def test_other_player_counts_are_refused_by_name(tmp_path):
@@ -123,20 +123,20 @@ def test_other_player_counts_are_refused_by_name(tmp_path):
 
 # ---- the replay: a known answer ----------------------------------------------------------------
 def test_a_hand_written_classic_deal_scores_as_computed_by_hand():
-    verdict = check_record(record=parse_record_text(DEFMAR))
+    verdict = check_record(record=parse_record_text(text=DEFMAR))
     assert verdict.complete and verdict.recorded
     assert verdict.changes == (-100, 120, 35)
     assert verdict.line == "legal; scores as recorded: first -100, second +120, third +35"
 
 
 def test_the_shipped_example_is_the_known_deal():
-    assert read_records(EXAMPLE)[0] == parse_record_text(DEFMAR)
+    assert read_records(path=EXAMPLE)[0] == parse_record_text(text=DEFMAR)
     assert check_record(record=EXAMPLE).changes == (-100, 120, 35)
 
 
 def test_a_record_without_a_result_gets_the_engines_score():
     text = DEFMAR.replace("result first -100, second +120, third +35\n", "")
-    assert check_record(record=parse_record_text(text)).line == (
+    assert check_record(record=parse_record_text(text=text)).line == (
         "legal; the engine scores first -100, second +120, third +35 (no result recorded)")
 
 
@@ -158,7 +158,7 @@ play AS 9S JS / KH+ 9C 9D / QH JC JD / TS KS QS
 play AH QC QD / TH KC KD / JH TC TD / 9H AC AD
 result first +100, second -120, third 0
 """
-    rec = parse_record_text(sweep)
+    rec = parse_record_text(text=sweep)
     assert format_text(rec) == sweep
     assert check_record(record=rec).line == "legal; scores as recorded: first +100, second -120, third 0"
 
@@ -217,17 +217,17 @@ def test_a_revoke_of_the_led_suit_is_named():
 
 def test_a_malformed_line_is_named():
     with pytest.raises(RecordError, match="line 7: a call is a seat and a bid"):
-        parse_record_text(_with(DEFMAR, "bids first 100,", "bids first 100 second,"))
+        parse_record_text(text=_with(DEFMAR, "bids first 100,", "bids first 100 second,"))
     with pytest.raises(RecordError, match="line 10: malformed card 'XH'"):
-        parse_record_text(_with(DEFMAR, "play KH 9H TH", "play KH 9H XH"))
+        parse_record_text(text=_with(DEFMAR, "play KH 9H TH", "play KH 9H XH"))
     with pytest.raises(RecordError, match="line 3: unknown line 'fist'"):
-        parse_record_text(_with(DEFMAR, "first  AH", "fist  AH"))
+        parse_record_text(text=_with(DEFMAR, "first  AH", "fist  AH"))
     with pytest.raises(RecordError, match="a second contract or concede line"):
-        parse_record_text(_with(DEFMAR, "contract 100\n", "contract 100\nconcede\n"))
+        parse_record_text(text=_with(DEFMAR, "contract 100\n", "contract 100\nconcede\n"))
 
 
 def test_a_json_record_is_refused_naming_its_line(tmp_path):
-    good = format_json(parse_record_text(DEFMAR))
+    good = format_json(parse_record_text(text=DEFMAR))
     bad = good.replace('"result":{"first":-100', '"result":{"first":-90')
     (tmp_path / "deals.jsonl").write_text(good + "\n" + bad + "\n", encoding="utf-8")
     with pytest.raises(RecordError, match="line 2: the result does not match the play"):
@@ -241,14 +241,14 @@ def test_the_api_names_its_argument():
     with pytest.raises(InputError, match="record must be a Record or the path of a record file, not 5"):
         check_record(record=5)
     with pytest.raises(InputError, match="path: no such record file"):
-        read_records("no/such/file.txt")
+        read_records(path="no/such/file.txt")
     with pytest.raises(InputError, match="path must be a path"):
-        read_records(3)
+        read_records(path=3)
 
 
 # ---- cut and view ------------------------------------------------------------------------------
 def test_a_record_cut_at_a_decision_point_is_legal_as_far_as_it_goes():
-    rec = parse_record_text(DEFMAR)
+    rec = parse_record_text(text=DEFMAR)
     auction = rec.cut("auction")
     assert (auction.gifts, auction.contract, auction.tricks, auction.result) == ((), None, (), None)
     assert check_record(record=auction).line.startswith("legal as far as it goes: the talon is taken")
@@ -260,14 +260,14 @@ def test_a_record_cut_at_a_decision_point_is_legal_as_far_as_it_goes():
     assert check_record(record=before3).line == "legal as far as it goes: before trick 3"
     # Trick 4 is led by first (he won trick 3): before second plays in it, first's AH is on the table.
     in4 = rec.cut("trick:4", seat="second")
-    assert [p.card for p in in4.tricks[-1]] == [parse_record_text(DEFMAR).tricks[3][0].card]
+    assert [p.card for p in in4.tricks[-1]] == [parse_record_text(text=DEFMAR).tricks[3][0].card]
     assert check_record(record=in4).line == "legal as far as it goes: in trick 4, second to play"
     with pytest.raises(RecordError, match="at must be auction, talon or trick:N"):
         rec.cut("trick:9")
 
 
 def test_a_seat_sees_its_hand_the_shown_talon_and_the_gifts_face_up():
-    rec = parse_record_text(DEFMAR)
+    rec = parse_record_text(text=DEFMAR)
     second = rec.seen_by("second")
     assert second.view == 1
     assert second.hands == (0, rec.hands[1], 0)
@@ -276,19 +276,19 @@ def test_a_seat_sees_its_hand_the_shown_talon_and_the_gifts_face_up():
     assert second.tricks == rec.tricks and second.result == rec.result
     assert rec.cut("auction").seen_by("second").talon == rec.talon  # the auction is over: the talon is taken
     assert check_record(record=second).line.startswith("consistent as far as second's view shows")
-    assert parse_record_text(format_text(second)) == second
+    assert parse_record_text(text=format_text(second)) == second
 
 
 def test_gifts_face_down_hide_the_other_defenders_gift(tmp_path):
     (tmp_path / "down.toml").write_text("discard_face_down = true\n", encoding="utf-8")
-    rec = parse_record_text(_with(DEFMAR, "rules classic", f"rules {tmp_path / 'down.toml'}"))
+    rec = parse_record_text(text=_with(DEFMAR, "rules classic", f"rules {tmp_path / 'down.toml'}"))
     second = rec.seen_by("second")
     assert [g.card for g in second.gifts] == [rec.gifts[0].card, UNKNOWN]
     assert [g.card for g in rec.seen_by("first").gifts] == [g.card for g in rec.gifts]
 
 
 def test_a_view_still_refuses_what_it_shows_wrong():
-    second = parse_record_text(DEFMAR).seen_by("second")
+    second = parse_record_text(text=DEFMAR).seen_by("second")
     text = format_text(second.cut("trick:3")) + "play 9D\n"
     with pytest.raises(RecordError, match="9D was played already in trick 2"):
-        check_record(record=parse_record_text(text))
+        check_record(record=parse_record_text(text=text))
