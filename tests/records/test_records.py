@@ -8,7 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from cli import app
 from sim import InputError
 from sim.records import check_record, check_records, parse_record_text, read_records, show_record
 from sim.records.record import (
@@ -292,3 +294,62 @@ def test_a_view_still_refuses_what_it_shows_wrong():
     text = format_text(second.cut("trick:3")) + "play 9D\n"
     with pytest.raises(RecordError, match="9D was played already in trick 2"):
         check_record(record=parse_record_text(text=text))
+
+
+# ---- other auctions ----------------------------------------------------------------------------
+def test_a_dark_game_is_played_doubled(tmp_path):
+    # dark_game: first goes dark (120, doubled) and the others pass: first takes 24 card points
+    # and fails: -240; the defenders' card points doubled (dark_defenders_doubled), marriages not:
+    # second 2 x 59 + 60 = 178 -> 180, third 2 x 37 = 74 -> 75.
+    (tmp_path / "dark.toml").write_text("dark_game = true\n", encoding="utf-8")
+    text = _with(DEFMAR, "rules classic", "rules dark.toml")
+    text = _with(text, "bids first 100,", "bids first dark,")
+    text = _with(text, "contract 100", "contract 120")
+    text = _with(text, "result first -100, second +120, third +35", "result first -240, second +180, third +75")
+    (tmp_path / "deal.txt").write_text(text, encoding="utf-8")
+    assert check_records(path=tmp_path / "deal.txt")[0].changes == (-240, 180, 75)
+    (tmp_path / "deal.txt").write_text(_with(text, "bids first dark, second pass", "bids first dark, second 120"),
+                                       encoding="utf-8")
+    with pytest.raises(RecordError, match="line 7: second bids 120: below the least bid 125"):
+        check_records(path=tmp_path / "deal.txt")
+    (tmp_path / "deal.txt").write_text(_with(text, "bids first dark, second pass", "bids first 100, second dark"),
+                                       encoding="utf-8")
+    with pytest.raises(RecordError, match="line 7: second goes dark"):
+        check_records(path=tmp_path / "deal.txt")
+
+
+def test_a_deal_all_pass_is_thrown_in(tmp_path):
+    (tmp_path / "free.toml").write_text("forced_first_bid = false\n", encoding="utf-8")
+    text = DEFMAR.split("bids")[0].replace("rules classic", "rules free.toml")
+    (tmp_path / "deal.txt").write_text(text + "bids first pass, second pass, third pass\n"
+                                       "result first 0, second 0, third 0\n", encoding="utf-8")
+    assert check_records(path=tmp_path / "deal.txt")[0].line == "legal; scores as recorded: first 0, second 0, third 0"
+    (tmp_path / "deal.txt").write_text(text + "bids first pass, second pass, third pass\ncontract 100\n",
+                                       encoding="utf-8")
+    with pytest.raises(RecordError, match="line 8: contract before the auction's end: every seat passed"):
+        check_records(path=tmp_path / "deal.txt")
+
+
+def test_left_and_right_name_the_seats_beside_the_viewer():
+    second = parse_record_text(text=DEFMAR).seen_by("second")
+    text = _with(format_text(second), "bids first 100, second pass, third pass",
+                 "bids right 100, second pass, left pass")
+    assert parse_record_text(text=text) == second
+
+
+# ---- the commands ------------------------------------------------------------------------------
+def test_the_commands_print_one_line_and_the_forms(tmp_path):
+    runner = CliRunner()
+    res = runner.invoke(app, ["record", "check", str(EXAMPLE)])
+    assert res.exit_code == 0 and res.output == "legal; scores as recorded: first -100, second +120, third +35\n"
+    bad = tmp_path / "bad.txt"
+    bad.write_text(_with(DEFMAR, "second pass, third pass", "third pass, second pass"), encoding="utf-8")
+    res = runner.invoke(app, ["record", "check", str(bad)])
+    assert res.exit_code == 1
+    assert res.output == "illegal: bad.txt: line 7: third calls pass out of turn: it is second's turn\n"
+    res = runner.invoke(app, ["record", "show", str(EXAMPLE)])
+    assert res.exit_code == 0 and res.output == DEFMAR
+    res = runner.invoke(app, ["record", "show", str(EXAMPLE), "--json"])
+    assert res.exit_code == 0 and parse_json(res.output.strip()) == parse_record_text(text=DEFMAR)
+    res = runner.invoke(app, ["record", "check", str(tmp_path / "missing.txt")])
+    assert res.exit_code == 2 and res.output.startswith("error: path: no such record file")
