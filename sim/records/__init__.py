@@ -67,13 +67,24 @@ def check_record(*, record: Record | str | Path, rules: str | None = None) -> Ve
         raise refused("record", "a Record or the path of a record file", record)
     if rules is not None:
         rec = replace(rec, rules=text_argument("rules", rules))
-    return check(rec, base=base)
+    if base is None:
+        return check(rec)
+    return _named(Path(record), lambda: check(rec, base=base))
 
 
 def check_records(*, path: str | Path) -> tuple[Verdict, ...]:
     """Replay every record of a file; RecordError at the first wrong one, naming its line."""
     file = path_argument("path", path)
-    return tuple(check(rec, base=file.parent) for rec in read_records(path=file))
+    return _named(file, lambda: tuple(check(rec, base=file.parent) for rec in read_records(path=file)))
+
+
+def _named(file: Path, work):
+    """``work()``, a refusal of a record prefixed with its file's name (as a reading error is)."""
+    try:
+        return work()
+    except RecordError as exc:
+        text = str(exc)
+        raise RecordError(text if text.startswith(f"{file.name}: ") else f"{file.name}: {text}") from None
 
 
 def show_record(*, path: str | Path, as_json: bool = False) -> str:

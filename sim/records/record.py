@@ -18,6 +18,7 @@ from typing import Any
 
 from sim.game.cards import N_CARDS, CardError, format_card, mask_to_cards, parse_card
 from sim.game.rules import HouseRules
+from sim.records.parts import DARK, PASS, UNKNOWN, Call, Gift, Play, SeatState
 from sim.records.walk import RecordError, gifts_face_up, house_rules, talon_seen, walk
 
 __all__ = [
@@ -30,53 +31,9 @@ SEAT_NAMES = ("first", "second", "third")  # first hand (the dealer's left), sec
 SEATS = 3
 HAND_CARDS = 7
 TALON_CARDS = 3
-PASS = 0  # a call's bid: a pass
-DARK = -1  # a call's bid: the forced seat goes dark
-UNKNOWN = -1  # a gift's card the viewer has not seen
 _TEXT_HEADER = "thousand record"
 _JSON_KEY = "thousand_record"  # the JSON twin's version key
 _COUNTERS = ("attempts", "falls", "bolts", "passes", "nowins", "concessions")
-
-
-@dataclass(frozen=True)
-class SeatState:
-    """One seat's standing before the deal (``sim.engine.GameState``'s fields): its score, whether it
-    sits on the barrel, barrel attempts used, falls since the score was last set to zero, bolts
-    toward the penalty, deals in a row without declaring (bolt_on = three_passes), no-win deals
-    (no_win_penalty) and concessions so far (concede_limit)."""
-
-    score: int = 0
-    barrel: bool = False
-    attempts: int = 0
-    falls: int = 0
-    bolts: int = 0
-    passes: int = 0
-    nowins: int = 0
-    concessions: int = 0
-
-
-@dataclass(frozen=True)
-class Call:
-    """One call of the auction: ``seat`` bids ``bid`` (PASS, DARK, or a value)."""
-
-    seat: int
-    bid: int
-
-
-@dataclass(frozen=True)
-class Gift:
-    """A card the declarer gives away (UNKNOWN when the viewer did not see it) and its receiver."""
-
-    card: int
-    to: int
-
-
-@dataclass(frozen=True)
-class Play:
-    """A card played; ``declared``: its lead declares a marriage (a half marriage, the four aces)."""
-
-    card: int
-    declared: bool = False
 
 
 @dataclass(frozen=True)

@@ -49,6 +49,7 @@ from sim.game.play_nb import (
 )
 from sim.game.rules import HouseRules, load_rules
 from sim.game.state_layout import G_SCORE
+from sim.records.parts import PASS, Call
 
 __all__ = ["DEALER", "RecordError", "Walk", "house_rules", "game_state", "state_of", "walk", "talon_seen",
            "gifts_face_up"]
@@ -79,6 +80,7 @@ class Walk:
     all_passed: bool = False
     to_bid: int | None = None  # whose call is next when the auction is not over
     seats: list[list[int]] = field(default_factory=list)
+    calls: list[Any] = field(default_factory=list)  # the calls asked of the players (a trace)
     uncontested: bool = False  # the forced seat won the talon with its uncontested forced bid
     contract: int | None = None
 
@@ -151,17 +153,29 @@ def walk(rec: Any, rules: HouseRules) -> Walk:
 
 
 # ---- the auction -------------------------------------------------------------------------------
-def _walk_auction(rec: Any, r: np.ndarray, gs: np.ndarray, w: Walk) -> None:
-    calls = rec.auction
+def _walk_auction(rec: Any, r: np.ndarray, gs: np.ndarray, w: Walk, ask: Any = None) -> None:
+    """The auction of the record; with ``ask`` (``sim.records.trace``) the calls are not read from
+    the record but asked of the players as the engine asks them (``ask.dark(seat)``,
+    ``ask.bid(seat, least, cap, high_seat, dark)``, in the record's seats) and kept in ``w.calls``."""
+    calls = list(rec.auction) if ask is None else w.calls
     hands = [h if _count(h) == 7 else None for h in rec.hands]
     opener = int(forced_seat(DEALER, N, r))
     mode = BID_NORMAL
     i = 0  # the next call of the record
+
+    def have(k: int, make) -> bool:  # whether call k exists; asked of the players first when tracing
+        if ask is not None and k == len(calls):
+            calls.append(make())
+        return k < len(calls)
+
     if rec.golden > 0:
         mode = BID_GOLDEN
     elif r[R.DARK_GAME] and not anyone_on_barrel(gs) and (
             not r[R.DARK_MIN_ON] or gs[G_SCORE + opener] >= r[R.DARK_MIN_SCORE]):
-        dark = bool(calls) and calls[0].seat == opener and calls[0].bid == -1
+        if ask is not None:
+            dark = bool(ask.dark(opener))
+        else:
+            dark = bool(calls) and calls[0].seat == opener and calls[0].bid == -1
         w.actions.append((1 if dark else 0, "call0"))
         if dark:
             mode = BID_DARK
@@ -196,10 +210,10 @@ def _walk_auction(rec: Any, r: np.ndarray, gs: np.ndarray, w: Walk) -> None:
     if still_dark or r[R.FORCED_FIRST_BID]:
         high = DARK_CONTRACT if still_dark else int(forced_bid(gs, r, opener))
         high_seat = opener
-        if not calls:
+        want = -1 if still_dark else high
+        if not have(0, lambda: Call(opener, want)):
             w.to_bid = opener
             return
-        want = -1 if still_dark else high
         if calls[0].seat != opener or calls[0].bid != want:
             raise _fail(rec, "call0", f"the auction opens with {_NAMES[opener]}'s forced bid {high} "
                                       f"(forced_first_bid), not {_NAMES[calls[0].seat]} {_bid_word(calls[0].bid)}")
@@ -209,14 +223,19 @@ def _walk_auction(rec: Any, r: np.ndarray, gs: np.ndarray, w: Walk) -> None:
         if active[p]:
             if high_seat < 0 and n_active == 1 and r[R.ALL_PASS]:
                 high, high_seat = int(forced_bid(gs, r, p)), p
-                if i < len(calls):
+                if have(i, lambda p=p, high=high: Call(p, high)):
                     if calls[i].seat != p or calls[i].bid != high:
                         raise _fail(rec, f"call{i}", f"the others passed: {_NAMES[p]} (the dealer) plays at his "
                                                      f"forced bid {high} (all_pass = dealer_plays), not "
                                                      f"{_NAMES[calls[i].seat]} {_bid_word(calls[i].bid)}")
                     i += 1
                 break
-            if i >= len(calls):
+            hand = hands[p] if hands[p] is not None else FULL_DECK
+            least, cap = (int(x) for x in bid_range(hand, p, high, high_seat, still_dark, gs, r))
+            silenced = r[R.SILENCE_ON] and gs[G_SCORE + p] < r[R.SILENCE_BELOW]
+            def ask_bid(p=p, least=least, cap=cap, high_seat=high_seat, dark=still_dark, silenced=silenced):
+                return (Call(p, PASS if silenced else int(ask.bid(p, least, cap, high_seat, dark))))
+            if not have(i, ask_bid):
                 w.to_bid = p
                 w.high = high
                 return
@@ -225,10 +244,8 @@ def _walk_auction(rec: Any, r: np.ndarray, gs: np.ndarray, w: Walk) -> None:
             if call.seat != p:
                 raise _fail(rec, key, f"{_NAMES[call.seat]} calls {_bid_word(call.bid)} out of turn: it is "
                                       f"{_NAMES[p]}'s turn")
-            hand = hands[p] if hands[p] is not None else FULL_DECK
-            least, cap = (int(x) for x in bid_range(hand, p, high, high_seat, still_dark, gs, r))
             bid = call.bid
-            if r[R.SILENCE_ON] and gs[G_SCORE + p] < r[R.SILENCE_BELOW]:
+            if silenced:
                 if bid != 0:
                     raise _fail(rec, key, f"{_NAMES[p]} bids {bid}, but a seat below silence_below "
                                           f"({r[R.SILENCE_BELOW]}) always passes")
