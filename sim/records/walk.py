@@ -52,7 +52,7 @@ from sim.game.state_layout import G_SCORE
 from sim.records.parts import PASS, Call
 
 __all__ = ["DEALER", "RecordError", "Walk", "house_rules", "game_state", "state_of", "walk", "talon_seen",
-           "gifts_face_up"]
+           "gifts_face_up", "walk_auction"]
 
 DEALER = 2  # the record's seats are first, second, third: the dealer is the third
 N = 3
@@ -81,6 +81,7 @@ class Walk:
     to_bid: int | None = None  # whose call is next when the auction is not over
     seats: list[list[int]] = field(default_factory=list)
     calls: list[Any] = field(default_factory=list)  # the calls asked of the players (a trace)
+    marks: list[bool] = field(default_factory=list)  # with infer_marks: whether each trick's lead declares
     uncontested: bool = False  # the forced seat won the talon with its uncontested forced bid
     contract: int | None = None
 
@@ -128,10 +129,12 @@ def _fail(rec: Any, key: str, text: str) -> RecordError:
     return RecordError(f"{rec.line(key)}{text}")
 
 
-def walk(rec: Any, rules: HouseRules) -> Walk:
+def walk(rec: Any, rules: HouseRules, *, infer_marks: bool = False) -> Walk:
     """Walk the record through the auction, the talon and gifts, the contract and the tricks as
     far as it goes; raise RecordError at the first move the rules refuse. A seat's view is walked
-    as far as its known cards let (a hidden hand's cards are not checked)."""
+    as far as its known cards let (a hidden hand's cards are not checked). ``infer_marks`` (a
+    full record of the engine's own deal, ``sim.records.trace``): a lead marked ``+`` is one the
+    engine took undeclined, and ``Walk.marks`` says which of them declare."""
     r = rules.to_array()
     gs = state_of(rec)
     w = Walk()
@@ -148,11 +151,16 @@ def walk(rec: Any, rules: HouseRules) -> Walk:
     hands = _walk_talon(rec, r, gs, w)
     if hands is None:
         return w
-    _walk_tricks(rec, r, w, hands)
+    _walk_tricks(rec, r, w, hands, infer_marks)
     return w
 
 
 # ---- the auction -------------------------------------------------------------------------------
+def walk_auction(rec: Any, rules: HouseRules, w: Walk, ask: Any) -> None:
+    """The record's auction with its calls asked of the players (``ask``: ``_walk_auction``)."""
+    _walk_auction(rec, rules.to_array(), state_of(rec), w, ask)
+
+
 def _walk_auction(rec: Any, r: np.ndarray, gs: np.ndarray, w: Walk, ask: Any = None) -> None:
     """The auction of the record; with ``ask`` (``sim.records.trace``) the calls are not read from
     the record but asked of the players as the engine asks them (``ask.dark(seat)``,
@@ -401,7 +409,7 @@ def _contract_fault(contract: int, high: int, cap: int, r: np.ndarray) -> str:
 
 
 # ---- the tricks --------------------------------------------------------------------------------
-def _walk_tricks(rec: Any, r: np.ndarray, w: Walk, hands: list[int]) -> None:
+def _walk_tricks(rec: Any, r: np.ndarray, w: Walk, hands: list[int], infer_marks: bool = False) -> None:
     full = rec.view is None and rec.talon is not None and all(_count(h) == 7 for h in rec.hands)
     if rec.conceded:
         if rec.tricks:
@@ -462,6 +470,9 @@ def _walk_tricks(rec: Any, r: np.ndarray, w: Walk, hands: list[int]) -> None:
                     bit, new_trump = 0, -1
                     if can_declare and (declaring_ranks >> c) & 1:
                         _, new_trump, bit = (int(x) for x in declaration(hand, c, r))
+                    if infer_marks:
+                        w.marks.append(bool(bit) and play.declared)
+                        play = type(play)(c, bool(bit) and play.declared)
                     if play.declared and not bit:
                         raise _fail(rec, key, where + f"{format_card(c)}+ declares nothing: "
                                     + _no_declaration(c, hand, won[p], t, last_declaring, r))
