@@ -165,6 +165,9 @@ def simulate(
     chunk_size: Annotated[int, typer.Option(help="deals or games per chunk (part of what fixes the results)")]
     = 0,
     progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
+    records: Annotated[bool, typer.Option("--records", help=(
+        "also store every deal's record (docs/records.md), one JSON line each, in OUT/records.jsonl "
+        "(the deals played again from their seeds; 3-player preset rules)"))] = False,
     fresh: Annotated[bool, typer.Option("--fresh", help=(
         "redo the run into --out although it holds another run (other arguments, or made by other code: otherwise "
         "refused); the old run stays whole until the new one is complete, and rerunning resumes the redo"))] = False,
@@ -183,7 +186,7 @@ def simulate(
         with _backend(scheduler, cluster, (workers or None) if remote else None, workers or None) as backend:
             interrupted = run(games=games, deals=deals, rules=rules, players=players, seed=seed, out=out,
                               workers=workers or None, chunk_size=chunk_size, progress=progress, backend=backend,
-                              fresh=fresh)
+                              fresh=fresh, records=records)
         if interrupted:
             typer.echo(interrupted, err=True)
             _exit_now(130)
@@ -191,6 +194,8 @@ def simulate(
     except _user_errors() as exc:
         _refuse(exc)
     typer.echo("\n".join(run_summary_lines(summary)))
+    if records:
+        typer.echo(f"every deal's record: {out / 'records.jsonl'} (thousand record show / check)")
 
 
 @app.command("solve")
