@@ -70,13 +70,20 @@ def check(rec: Record, *, rules: HouseRules | None = None, base: Path | None = N
             return Verdict(False, None, rec.result is not None, "legal as far as it goes: " + _stop(rec, w))
         key = keys[min(exc.step, len(keys) - 1)] if keys else "rules"
         raise RecordError(f"{rec.line(key)}the engine refuses this move ({exc})") from None
+    changes = tuple(int(row[f"change{p}"]) for p in range(3))
+    if row["redeal"] != REDEAL_NONE and not w.all_passed:
+        # A redeal rule threw the deal in (the hands, or the talon the declarer saw): a record of it
+        # stops there, and its result, if any, is nothing.
+        why = f"the rules throw this deal in: {_REDEAL_WORDS.get(row['redeal'], 'a redeal')} (redeal_policy)"
+        if rec.gifts or rec.contract is not None or rec.conceded or rec.tricks:
+            key = "gift0" if rec.gifts else "contract" if "contract" in rec.lines else "trick0"
+            raise RecordError(f"{rec.line(key)}{why}; nothing is played after it")
+        if rec.result is not None and tuple(rec.result) != changes:
+            raise RecordError(f"{rec.line('result')}{why}: nobody scores")
+        return Verdict(True, changes, rec.result is not None, f"legal; {why}")
     if not complete:
         raise RecordError(f"{rec.line('rules')}the engine finished the deal from fewer moves than the record "
                           "holds: a bug of the walk")  # never expected
-    if row["redeal"] != REDEAL_NONE and not w.all_passed:
-        raise RecordError(f"{rec.line('hand0')}the rules throw this deal in: "
-                          f"{_REDEAL_WORDS.get(row['redeal'], 'a redeal')} (redeal_policy)")
-    changes = tuple(int(row[f"change{p}"]) for p in range(3))
     if rec.result is None:
         return Verdict(True, changes, False, f"legal; the engine scores {_signed(changes)} (no result recorded)")
     if tuple(rec.result) != changes:

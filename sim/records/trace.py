@@ -120,8 +120,8 @@ def _record(spec: BatchSpec, rules_name: str, row: np.ndarray, plays: np.ndarray
                                                 solver))
         calls = tuple(w.calls)
     declarer = int(row[col["declarer"]])
-    if redeal or declarer < 0:
-        return Record(**{**rec.__dict__, "auction": calls, "lines": {}})
+    if redeal or declarer < 0:  # thrown in: nobody scores
+        return Record(**{**rec.__dict__, "auction": calls, "result": (0, 0, 0), "lines": {}})
     d = seats.index(declarer)
     gifts = tuple(Gift(int(row[col[f"gift{seats[q]}"]]), q) for q in ((d + 1) % _N, (d + 2) % _N))
     conceded = bool(row[col["conceded"]])
