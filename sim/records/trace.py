@@ -15,7 +15,7 @@ import numpy as np
 
 from sim.engine import DEAL_STREAM, BatchSpec, EngineError, chunk_rng, solver_buffers
 from sim.engine.chunks_nb import run_deals, run_games
-from sim.engine.enums import ILLEGAL
+from sim.engine.enums import DARK_CONTRACT, ILLEGAL
 from sim.engine.schema import (
     KERNEL_DEAL_INDEX,
     N_DEAL_COLUMNS,
@@ -47,7 +47,7 @@ from sim.game.state_layout import (
 from sim.players.params import learned_nets, params_matrix
 from sim.players.registry import player_codes
 from sim.players.seat_nb import choose_bid, choose_dark
-from sim.records.parts import Gift, Play, SeatState
+from sim.records.parts import DARK, PASS, Gift, Play, SeatState
 from sim.records.record import Record
 from sim.records.replay import check
 from sim.records.walk import Walk, walk, walk_auction
@@ -119,6 +119,15 @@ def _record(spec: BatchSpec, rules_name: str, row: np.ndarray, plays: np.ndarray
         walk_auction(rec, spec.rules, w, _Asker(rng.copy(), rules, codes, prm, gs.copy(), hands_e, dealer, script,
                                                 solver))
         calls = tuple(w.calls)
+        last = [0] * _N
+        for call in calls:
+            if call.bid != PASS:
+                last[call.seat] = DARK_CONTRACT if call.bid == DARK else call.bid
+        stored = [int(row[col[f"bid{e}"]]) for e in seats]
+        declarer_differs = not redeal and w.declarer is not None and seats[w.declarer] != int(row[col["declarer"]])
+        if last != stored or declarer_differs:
+            raise EngineError(f"the calls asked again of {label}'s players are not the run's: last bids {last}, "
+                              f"the run's {stored}" + (", another declarer" if declarer_differs else ""))  # a bug
     declarer = int(row[col["declarer"]])
     if redeal or declarer < 0:  # thrown in: nobody scores
         return Record(**{**rec.__dict__, "auction": calls, "result": (0, 0, 0), "lines": {}})
