@@ -23,7 +23,8 @@ from sim.records.walk import RecordError, gifts_face_up, house_rules, talon_seen
 
 __all__ = [
     "FORMAT_VERSION", "SEAT_NAMES", "PASS", "DARK", "UNKNOWN", "RecordError", "SeatState", "Call", "Gift", "Play",
-    "Record", "seat_index", "parse_text", "parse_json", "parse_records", "format_text", "format_json", "cut_point",
+    "Record", "seat_index", "parse_text", "parse_json", "parse_records", "format_text", "format_json", "to_dict",
+    "cut_point",
 ]
 
 FORMAT_VERSION = 1  # records of another version are refused by name
@@ -59,7 +60,8 @@ class Record:
     golden: int = 0  # deals left in the golden round (golden_round): > 0 makes the deal golden
     view: int | None = None
     label: str = ""
-    # where each part was read: key -> (line, what the line is called), keys as ``line`` takes them
+    # the line each part was read from, keyed as ``line`` takes them (not compared: two records of one
+    # deal are equal however they were written)
     lines: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
 
     # ---- where a part was written ---------------------------------------------------------------
