@@ -174,6 +174,9 @@ def simulate(
     chunk_size: Annotated[int, typer.Option(help="deals or games per chunk (part of what fixes the results)")]
     = 0,
     progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
+    records: Annotated[bool, typer.Option("--records", help=(
+        "also store every deal's record (docs/records.md), one JSON line each, in OUT/records.jsonl "
+        "(the deals played again from their seeds; 3-player preset rules)"))] = False,
     fresh: Annotated[bool, typer.Option("--fresh", help=(
         "redo the run into --out although it holds another run (other arguments, or made by other code: otherwise "
         "refused); the old run stays whole until the new one is complete, and rerunning resumes the redo"))] = False,
@@ -193,14 +196,17 @@ def simulate(
         with _backend(scheduler, cluster, (workers or None) if remote else None, workers or None) as backend:
             interrupted = run(games=games, deals=deals, rules=rules, players=players, seed=seed, out=out,
                               workers=workers or None, chunk_size=chunk_size, progress=progress, backend=backend,
-                              fresh=fresh)
+                              fresh=fresh, records=records)
         if interrupted:
             typer.echo(interrupted, err=True)
             _exit_now(130)
         summary = summarize_run(run=out)  # reads the run again, verified: a shard changed since is refused
     except _user_errors() as exc:
         _refuse(exc)
-    typer.echo("\n".join(run_summary_lines(summary, _width(wide))))
+    typer.echo("
+".join(run_summary_lines(summary, _width(wide))))
+    if records:
+        typer.echo(f"every deal's record: {out / 'records.jsonl'} (thousand record show / check)")
 
 
 @app.command("solve")
@@ -884,6 +890,53 @@ def runs_combine(
     typer.echo(f"combined {len(sources)} runs into {out}: {spec['sample_size']:,} {spec['mode']}, seeds "
                f"{', '.join(map(str, spec['seeds']))}")
     typer.echo("\n".join(run_summary_lines(summary, _width(wide))))
+
+
+record_app = typer.Typer(help="Deal records (docs/records.md): check a record move by move through the engine, "
+                         "print it in the text form or as JSON.", no_args_is_help=True, context_settings=HELP)
+app.add_typer(record_app, name="record")
+
+
+@record_app.command("check")
+def record_check(
+    file: Annotated[Path, typer.Argument(help="a record in the text form, or a .jsonl of JSON records")],
+    rules: Annotated[str | None, typer.Option(help="check under this preset or rules file instead of the "
+                                                   "record's own")] = None,
+) -> None:
+    """Replay a record through the engine: "legal; scores as recorded: ..." (exit 0), or the first wrong
+    thing in one line, naming its line, the seat and the move (exit 1)."""
+    from sim.records import RecordError, check_record, check_records
+
+    try:
+        if rules is None:
+            verdicts = check_records(path=file)
+        else:
+            verdicts = (check_record(record=file, rules=rules),)
+    except RecordError as exc:
+        typer.echo(f"illegal: {exc}")
+        raise typer.Exit(1) from None
+    except _user_errors() as exc:
+        _refuse(exc)
+    if len(verdicts) == 1:
+        typer.echo(verdicts[0].line)
+    else:
+        scored = sum(v.recorded for v in verdicts)
+        typer.echo(f"legal: {len(verdicts):,} records; {scored:,} score as recorded, "
+                   f"{len(verdicts) - scored:,} give no result or stop early")
+
+
+@record_app.command("show")
+def record_show(
+    file: Annotated[Path, typer.Argument(help="a record in the text form, or a .jsonl of JSON records")],
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON, one record a line")] = False,
+) -> None:
+    """Print a record in the text form (records parted by a blank line), or as JSON."""
+    from sim.records import show_record
+
+    try:
+        typer.echo(show_record(path=file, as_json=as_json), nl=False)
+    except _user_errors() as exc:
+        _refuse(exc)
 
 
 def _interrupted() -> None:

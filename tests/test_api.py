@@ -122,6 +122,11 @@ REFUSED = [
     ("load_rules", {"spec": 5}, "rules"),
     ("load_rules", {"spec": BAD_RULES}, "rules"),
     ("to_json", {"result": 5}, "result"),
+    ("check_record", {"record": 5}, "record"),
+    ("check_record", {"record": "no-such-record.txt"}, "record"),
+    ("check_records", {"path": None}, "path"),
+    ("read_records", {"path": 5}, "path"),
+    ("parse_record_text", {"text": 5}, "text"),
     ("to_json", {"result": "text"}, "result"),
 ]
 

@@ -33,6 +33,7 @@ from sim import InputError, ThousandError, __version__
 from sim.game.rules import PRESETS, HouseRules, load_rules
 from sim.players.registry import PLAYER_NAMES
 from sim.progress import Progress
+from sim.records import Record, RecordError, Verdict, check_record, check_records, parse_record_text, read_records
 from sim.runs.simulate import simulate
 
 __all__ = [
@@ -41,6 +42,8 @@ __all__ = [
     "advise", "Advice", "tables_bids", "BidTable", "tables_marriages", "MarriageOdds", "MarriagePlay",
     "MarriageWorth", "tables_barrel", "BarrelStats", "compare", "Comparison", "tournament", "TournamentResult",
     "simulate", "summarize_run", "RunSummary", "build_report", "to_json", "Progress",
+    # deal records (docs/records.md)
+    "Record", "RecordError", "Verdict", "read_records", "parse_record_text", "check_record", "check_records",
     # the rules and the players
     "HouseRules", "load_rules", "PRESETS", "PLAYER_NAMES",
     # the errors a user can mend

@@ -62,6 +62,7 @@ from sim.game.rules import HouseRules
 from sim.game.state_layout import (
     G_ATTEMPTS,
     G_BOLTS,
+    G_CONCESSIONS,
     G_FALLS,
     G_GOLDEN_LEFT,
     G_NO_WINS,
@@ -255,18 +256,20 @@ class GameState:
     bolts: tuple[int, ...] = (0, 0, 0)  # bolts since the last bolt penalty
     quiet: tuple[int, ...] = (0, 0, 0)  # deals in a row without declaring (bolt_on = three_passes)
     no_wins: tuple[int, ...] = (0, 0, 0)  # no-win deals since the last no-win penalty (no_win_penalty)
+    concessions: tuple[int, ...] = (0, 0, 0)  # concessions so far in the game (concede_limit, concede_third_penalty)
     golden_left: int = 0  # deals left in the current golden round (golden_round): > 0 makes the deal golden
 
     @property
     def seats(self) -> int:
         return max(len(v) for v in (self.scores, self.on_barrel, self.attempts, self.falls, self.bolts, self.quiet,
-                                    self.no_wins))
+                                    self.no_wins, self.concessions))
 
     def to_array(self) -> np.ndarray:
         gs = new_game_state()
         for offset, values in ((G_SCORE, self.scores), (G_ON_BARREL, self.on_barrel),
                                (G_ATTEMPTS, self.attempts), (G_FALLS, self.falls), (G_BOLTS, self.bolts),
-                               (G_QUIET, self.quiet), (G_NO_WINS, self.no_wins)):
+                               (G_QUIET, self.quiet), (G_NO_WINS, self.no_wins),
+                               (G_CONCESSIONS, self.concessions)):
             if len(values) > SLOTS:
                 raise InputError(f"a game state has at most {SLOTS} seats")
             for p, v in enumerate(values):
@@ -282,7 +285,7 @@ class GameState:
 
         return cls(per_seat(G_SCORE), per_seat(G_ON_BARREL, bool), per_seat(G_ATTEMPTS),
                    per_seat(G_FALLS), per_seat(G_BOLTS), per_seat(G_QUIET), per_seat(G_NO_WINS),
-                   int(gs[G_GOLDEN_LEFT]))
+                   per_seat(G_CONCESSIONS), int(gs[G_GOLDEN_LEFT]))
 
 
 class IllegalAction(InputError):

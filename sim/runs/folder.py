@@ -29,7 +29,8 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
 __all__ = [
-    "RUN_FILE", "MANIFEST_FILE", "JOURNAL_FILE", "VERIFIED_FILE", "LOCK_FILE", "FINGERPRINT", "MANIFEST_FORMAT",
+    "RUN_FILE", "MANIFEST_FILE", "JOURNAL_FILE", "RECORDS_FILE", "VERIFIED_FILE", "LOCK_FILE", "FINGERPRINT",
+    "MANIFEST_FORMAT",
     "RunDirError", "StorageError", "shard_path", "shard_rel", "shard_index", "parse_shard_rel", "shard_tables",
     "is_temporary", "token_path", "fresh_sibling", "replaced_sibling", "building_sibling",
     "storage_errors", "write_atomic_bytes", "write_bytes_if_different", "write_npz_atomic", "write_parquet_atomic",
@@ -40,6 +41,7 @@ __all__ = [
 RUN_FILE = "run.json"
 MANIFEST_FILE = "manifest.json"
 JOURNAL_FILE = "manifest.journal"
+RECORDS_FILE = "records.jsonl"  # thousand simulate --records: every deal's record (docs/records.md)
 VERIFIED_FILE = ".verified.json"
 LOCK_FILE = ".lock"
 FINGERPRINT = "code_fingerprint"
@@ -50,7 +52,7 @@ _TOKEN_PREFIX = ".dask-token-"
 _FRESH_SUFFIX = ".fresh"  # a run redone with fresh is played in ".<name>.fresh" beside it
 _REPLACED_MARK = ".replaced-"  # the run it replaces, for the moment of the swap: ".<name>.replaced-<pid>"
 # What a run directory may hold; anything else is someone else's file, which fresh never deletes.
-_RUN_ENTRIES = {RUN_FILE, MANIFEST_FILE, JOURNAL_FILE, VERIFIED_FILE, LOCK_FILE, "deals", "games"}
+_RUN_ENTRIES = {RUN_FILE, MANIFEST_FILE, JOURNAL_FILE, VERIFIED_FILE, LOCK_FILE, RECORDS_FILE, "deals", "games"}
 _SHARD_NAME = re.compile(r"part-(\d{5,})\.parquet")
 
 

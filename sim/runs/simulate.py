@@ -13,23 +13,29 @@ from tqdm import tqdm
 from sim import InputError, arguments
 from sim.engine import BatchSpec, play_chunk
 from sim.game.rules import HouseRules, load_rules
+from sim.records.record import format_json
+from sim.records.trace import rules_name, trace_chunk
+from sim.runs.folder import RECORDS_FILE, write_atomic_bytes
 from sim.runs.play import check_run_dir, run_batch, stored_units
 
 if TYPE_CHECKING:
     from sim.runs.backend import Backend
 
-__all__ = ["simulate"]
+__all__ = ["simulate", "write_records"]
 
 
 def simulate(*, games: int | None = None, deals: int | None = None, rules: str | HouseRules = "classic",
              players: str = "heuristic", seed: int = 0, out: Path = Path("out/run"),
              workers: int | None = None, chunk_size: int = 0, progress: bool = True,
-             backend: Backend | None = None, fresh: bool = False) -> str | None:
+             backend: Backend | None = None, fresh: bool = False, records: bool = False) -> str | None:
     """Run (or resume) a batch into ``out`` on ``backend`` (``sim.runs.backend``; None: ``workers``
     threads). ``rules``: a preset, a TOML file or a ``HouseRules`` (validated as a file's are).
     ``fresh``: redo it there even though ``out`` holds another run (of other arguments, or made by
     other code), the old run staying whole until the new one is complete
-    (``sim.runs.play.run_batch``). Returns None when every chunk is stored, or a note of what is
+    (``sim.runs.play.run_batch``). ``records``: once every chunk is stored, write every deal's record
+    (docs/records.md) to ``out/records.jsonl``, one JSON record a line in the run's order
+    (``sim.records.trace``: the deals played again from their seeds, each record replayed through
+    the engine; the run's tables are untouched). Returns None when every chunk is stored, or a note of what is
     stored when Ctrl-C interrupted the run. Arguments of the wrong type are refused
     (``sim.arguments``) before anything is written."""
     games = arguments.integer("games", games, optional=True)
@@ -41,11 +47,14 @@ def simulate(*, games: int | None = None, deals: int | None = None, rules: str |
     chunk_size = arguments.integer("chunk_size", chunk_size)
     progress = arguments.flag("progress", progress)
     fresh = arguments.flag("fresh", fresh)
+    records = arguments.flag("records", records)
     if (games is None) == (deals is None):
         raise InputError("give exactly one of --games N or --deals N")
     mode = "games" if games is not None else "deals"
     spec = BatchSpec(mode=mode, n=games if games is not None else deals, rules=load_rules(rules),
                      players=players, seed=seed, chunk_size=chunk_size)
+    if records:
+        _records_allowed(spec)
     check_run_dir(spec, out, fresh=fresh)  # a refusal comes at once, before the engine loads
     if backend is None or not backend.remote:
         _warm_up(spec, progress)
@@ -60,7 +69,33 @@ def simulate(*, games: int | None = None, deals: int | None = None, rules: str |
             f"in {result.played_in} (the redo of {out}, which keeps what it holds until the redo is complete)"
         return (f"interrupted: {stored_units(spec, out, fresh=fresh):,} of {spec.n:,} {mode} kept {where}; "
                 "run the same command again to resume")
+    if records:
+        write_records(spec, out, progress=progress)
     return None
+
+
+def _records_allowed(spec: BatchSpec) -> None:
+    """--records holds 3-player deals of a preset's rules (a record names its rules as a preset)."""
+    if spec.rules.players != 3:
+        raise InputError(f"--records: a record holds a 3-player deal; these rules have players = {spec.rules.players}")
+    if rules_name(spec.rules) is None:
+        raise InputError("--records: a record names its rules as a preset, and these rules are none; run a preset "
+                         "(or leave out --records)")
+
+
+def write_records(spec: BatchSpec, out: Path, *, progress: bool = False) -> Path:
+    """Every deal of the run in ``out`` as a record, one JSON line each, in ``out/records.jsonl``
+    (written whole under a temporary name, then renamed)."""
+    _records_allowed(spec)
+    path = Path(out) / RECORDS_FILE
+    lines = []
+    with tqdm(total=spec.n, unit=spec.mode[:-1], unit_scale=True, disable=not progress, desc="records",
+              dynamic_ncols=True, file=sys.stderr) as bar:
+        for index in range(spec.n_chunks):
+            lines += [format_json(rec) for rec in trace_chunk(spec, index)]
+            bar.update(spec.chunk_bounds(index)[1])
+    write_atomic_bytes(path, ("\n".join(lines) + "\n").encode("utf-8"))
+    return path
 
 
 def _warm_up(spec: BatchSpec, progress: bool) -> None:
