@@ -203,8 +203,7 @@ def simulate(
         summary = summarize_run(run=out)  # reads the run again, verified: a shard changed since is refused
     except _user_errors() as exc:
         _refuse(exc)
-    typer.echo("
-".join(run_summary_lines(summary, _width(wide))))
+    typer.echo("\n".join(run_summary_lines(summary, _width(wide))))
     if records:
         typer.echo(f"every deal's record: {out / 'records.jsonl'} (thousand record show / check)")
 
