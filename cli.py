@@ -34,10 +34,14 @@ def _version(value: bool) -> None:
 
 
 @app.callback()
-def options(version: Annotated[bool, typer.Option(
+def options(ctx: typer.Context, version: Annotated[bool, typer.Option(
         "--version", callback=_version, is_eager=True,
         help="print the version and the code fingerprint, and exit")] = False) -> None:
     """Monte Carlo analysis of the card game Thousand."""
+    if not {"--help", "-h"} & set(sys.argv[1:]):  # a command: while it compiles, a line says how far
+        from sim.compiling import compiling
+
+        ctx.with_resource(compiling())
 
 
 def _fail(message: str) -> None:
@@ -249,8 +253,8 @@ class _AnnouncedOnFirstUse:
 
             self.said = True
             typer.echo("loading the compiled kernels..." if is_cached("sim.engine.playouts_nb", "line_samples") else
-                       "compiling the kernels the advisor plays (the first run of this version on this machine: a "
-                       "few minutes on two cores, then cached)...", err=True)
+                       "compiling the kernels the advisor plays (the first run of this version on this machine, "
+                       "then cached)...", err=True)
         if self.bars is not None:
             self.bars(*report)
 
@@ -459,7 +463,7 @@ def tables_bids(
 
     _at_least("--threads", threads)
     _thread_count("--threads", threads)
-    typer.echo("loading the compiled kernels (the first run compiles them: under a minute)...", err=True)
+    typer.echo("loading the compiled kernels...", err=True)
     try:
         with _backend(scheduler, cluster, workers) as backend:
             result = run(deals=deals, rules=rules, seed=seed, out=out, pimc_deals=pimc_deals, worlds=worlds,
@@ -770,7 +774,7 @@ def train(
         import optax  # noqa: F401
     except ImportError:
         _fail("thousand train needs the train extra: pip install -e '.[train]' (JAX and optax, CPU only)")
-    typer.echo("loading the compiled kernels (the first run compiles them: a few minutes)...", err=True)
+    typer.echo("loading the compiled kernels...", err=True)
     try:
         path = run_training(out, TrainSpec(rules=rules, rounds=rounds, deals=deals, labels=labels, hidden=sizes,
                                            epochs=epochs, loss=loss, permute_suits=permute_suits, seed=seed,

@@ -66,7 +66,7 @@ def simulate(*, games: int | None = None, deals: int | None = None, rules: str |
 def _warm_up(spec: BatchSpec, progress: bool) -> None:
     """Load (or, on a first run, compile) the engine before the progress bar starts."""
     if progress:
-        print("loading the compiled engine (the first run compiles it: about a minute)...", file=sys.stderr)
+        print("loading the compiled engine...", file=sys.stderr)
     t = time.perf_counter()
     tiny = BatchSpec(mode=spec.mode, n=1, rules=spec.rules, players=spec.players, seed=0, chunk_size=1)
     play_chunk(tiny, 0)
