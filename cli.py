@@ -155,12 +155,14 @@ def simulate(
     games: Annotated[int | None, typer.Option(help="play this many whole games")] = None,
     deals: Annotated[int | None, typer.Option(help="play this many independent deals from a zero score")] = None,
     rules: Annotated[str, typer.Option(help="a preset (classic, short, long, ...) or a TOML file")] = "classic",
-    players: Annotated[str, typer.Option(
+    players: Annotated[str | None, typer.Option(
         help="one player for all seats or one per seat (three, or two or four with players = 2 or 4) of random, "
              "heuristic, dd, pimc, leadage (a ported bot; 3 or 4 players), learned, learned-cards, learned-win "
              "(its bids and contract weigh the chance of winning; the presets) or learned:PATH "
-             "(a net's card play; 3 or 4 players), e.g. heuristic,random,random")]
-    = "heuristic",
+             "(a net's card play; 3 or 4 players), e.g. heuristic,random,random \\[default: as every analysis, "
+             "learned-win in whole games where the rules ship its win table, else learned; heuristic with 2 "
+             "players]")]
+    = None,
     seed: Annotated[int, typer.Option(help="root seed: the same seed gives the same results")] = 0,
     out: Annotated[Path, typer.Option(help="run directory (Parquet shards + run.json); rerun to resume")]
     = Path("out/run"),
@@ -184,6 +186,11 @@ def simulate(
     _thread_count("--workers", workers)
     remote = bool(scheduler or cluster)
     try:
+        if players is None:
+            from analysis.players import players_or_default
+            from sim.game.rules import load_rules
+
+            players = players_or_default(None, load_rules(rules), games=games is not None)
         with _backend(scheduler, cluster, (workers or None) if remote else None, workers or None) as backend:
             interrupted = run(games=games, deals=deals, rules=rules, players=players, seed=seed, out=out,
                               workers=workers or None, chunk_size=chunk_size, progress=progress, backend=backend,

@@ -5,12 +5,16 @@ cold cache at once.
 A kernel compiles on its first call when the on-disk cache (``sim.numba_config``) does not hold
 it: the first run of a version on a machine. ``compiling()`` listens to Numba's compile events for
 as long as its block runs (the command line wraps every command in it). When a kernel starts to
-compile, the kernels it can reach (its callees, through the names its code reads, and theirs) are
-added to those expected; the line says how many specialisations are compiled, how many of the
-expected kernels are not compiled yet, and the time so far. On a terminal the line is redrawn in
-place once a second; otherwise a plain line is written every ``PLAIN_EVERY`` seconds. When the
-compiling is over, one line says how many kernels compiled in how long (measured, as every time
-the line states). A warm cache compiles nothing and the line never shows.
+compile from Python, the kernels it can reach (its callees, through the names its code reads, and
+theirs) are added to those expected; the line says how many specialisations are compiled, how many
+of the expected kernels are not compiled yet, and the time so far. A spell of compiling shows from
+its first second and ends when nothing has compiled for a second. On a terminal the line is redrawn
+in place once a second (a tqdm status line, above the bars of the work that waits for the
+kernels); otherwise a plain line is written every ``PLAIN_EVERY`` seconds. When the spell is over,
+one line says how many kernels compiled in how long (measured, as every time the line states). A
+warm cache compiles nothing and the line never shows. "Left" counts what the code could reach:
+a branch Numba prunes (the 2-player search in a 3-player deal) never compiles, so a few are left
+at the end.
 
 The lock: two processes compiling the same kernels into one cold cache at once crashed one of them
 inside LLVM (a "Symbol not found" abort while finalizing a kernel, twice on 2026-12-06). So a
@@ -33,6 +37,7 @@ from typing import TextIO
 
 from numba.core import event
 from numba.core.dispatcher import Dispatcher
+from tqdm import tqdm
 
 from sim.numba_config import CACHE_DIR
 
@@ -46,6 +51,8 @@ __all__ = ["compiling", "cache_lock", "reachable_kernels", "LOCK_NAME", "PLAIN_E
 LOCK_NAME = ".compile.lock"
 PLAIN_EVERY = 5.0  # seconds between two plain lines (stderr not a terminal)
 _TTY_EVERY = 1.0  # seconds between two redraws on a terminal
+_GRACE = 1.0  # seconds without a compile that end a spell
+_TICK = 0.25
 
 
 def _is_inlined(dispatcher: Dispatcher) -> bool:
@@ -143,18 +150,23 @@ def _clock(seconds: float) -> str:
 
 
 class _Progress(event.Listener):
-    """The compile events of every thread of this process, counted and shown on ``stream``."""
+    """The compile events of every thread of this process, counted and shown on ``stream``. A spell
+    of compiling is shown from its ``first_after``-th second (a few kernels compiled in passing
+    say nothing) and ends when nothing has compiled for ``_GRACE`` seconds (the kernels a command
+    compiles one after another are one spell)."""
 
-    def __init__(self, stream: TextIO) -> None:
-        self.stream, self.tty = stream, stream.isatty()
+    def __init__(self, stream: TextIO, first_after: float) -> None:
+        self.stream, self.tty, self.first_after = stream, stream.isatty(), first_after
+        self.every = _TTY_EVERY if self.tty else PLAIN_EVERY
         self.guard = threading.Lock()
         self.local = threading.local()
         self.active = 0  # compiles in progress, nested ones included
-        self.compiled = 0  # specialisations compiled
+        self.compiled = 0  # specialisations compiled in this spell
         self.expected: set[Dispatcher] = set()
-        self.started = None  # when the current spell of compiling began
-        self.wake = threading.Event()
-        self.ticker = None
+        self.started = None  # when the spell began (None: no spell)
+        self.idle_since = None  # when the last compile in progress ended
+        self.written = None  # when the spell's line was last written (None: not yet)
+        self.status = None  # the terminal's status line (a tqdm), while it shows
 
     def on_start(self, ev) -> None:
         depth = getattr(self.local, "depth", 0)
@@ -163,14 +175,12 @@ class _Progress(event.Listener):
             _LOCK.acquire(self.stream)
         with self.guard:
             self.active += 1
+            self.idle_since = None
             if depth == 0:
                 self.expected |= reachable_kernels(ev.data["dispatcher"])
             if self.started is None:
-                self.started = time.perf_counter()
-                self._write(self._line(), final=False)
-                self.wake.clear()
-                self.ticker = threading.Thread(target=self._tick, daemon=True)
-                self.ticker.start()
+                self.started, self.written = time.perf_counter(), None
+                threading.Thread(target=self._tick, daemon=True).start()
 
     def on_end(self, ev) -> None:
         self.local.depth -= 1
@@ -178,40 +188,83 @@ class _Progress(event.Listener):
             self.active -= 1
             self.compiled += 1
             if self.active == 0:
-                self.wake.set()
-                self._write(f"compiled {self.compiled} kernels in {_clock(time.perf_counter() - self.started)} "
-                            "(cached: later runs load them)", final=True)
-                self.started, self.compiled = None, 0
-                self.expected.clear()
+                self.idle_since = time.perf_counter()
         if self.local.depth == 0:
             _LOCK.release()
 
     def _left(self) -> int:
         return sum(1 for d in list(self.expected) if not d.overloads)
 
-    def _line(self) -> str:
-        return (f"compiling the kernels (a first run of this code; cached after): {self.compiled} compiled, "
-                f"{self._left()} left, {_clock(time.perf_counter() - self.started)}")
-
     def _write(self, line: str, *, final: bool) -> None:
+        """On a terminal, a one-line tqdm status (so that the progress bars drawn meanwhile, the
+        advisor's, stack under it rather than over it), its last line left in place; else a line."""
         if self.tty:
-            self.stream.write("\r\x1b[K" + line + ("\n" if final else ""))
+            if self.status is None:
+                self.status = tqdm(file=self.stream, bar_format="{desc}", leave=False)
+            if final:
+                self.status.close()
+                self.status = None
+                tqdm.write(line, file=self.stream)
+            else:
+                self.status.set_description_str(line)
         else:
             self.stream.write(line + "\n")
-        self.stream.flush()
+            self.stream.flush()
+        self.written = time.perf_counter()
+
+    def _end(self) -> None:
+        """The spell's last line (when it had a line), and the end of the spell."""
+        if self.written is not None:
+            self._write(f"compiled {self.compiled} kernels in "
+                        f"{_clock((self.idle_since or time.perf_counter()) - self.started)} "
+                        "(cached: later runs load them)", final=True)
+        self.started, self.compiled = None, 0
+        self.expected.clear()
+
+    def close(self) -> None:
+        with self.guard:
+            if self.started is not None:
+                self._end()
 
     def _tick(self) -> None:
-        every = _TTY_EVERY if self.tty else PLAIN_EVERY
-        while not self.wake.wait(every):
+        """The spell's line, until the spell ends."""
+        while True:
+            time.sleep(_TICK)
             with self.guard:
-                if self.started is not None:
-                    self._write(self._line(), final=False)
+                now = time.perf_counter()
+                if self.started is None:  # ended by close()
+                    return
+                if self.active == 0 and now - self.idle_since >= _GRACE:
+                    self._end()
+                    return
+                due = self.started + self.first_after if self.written is None else self.written + self.every
+                if now >= due:
+                    self._write(f"compiling the kernels (a first run of this code; cached after): {self.compiled} "
+                                f"compiled, {self._left()} left, {_clock(now - self.started)}", final=False)
+
+
+_ACTIVE: list[_Progress] = []  # the listener of the outermost ``compiling()`` block in progress
 
 
 @contextmanager
-def compiling(stream: TextIO | None = None) -> Iterator[None]:
+def compiling(stream: TextIO | None = None, *, first_after: float = 1.0) -> Iterator[None]:
     """For the block: a line on ``stream`` (stderr) counting the kernels compiled and left while
-    anything compiles, and the cache folder's lock held while it does (module docstring)."""
-    progress = _Progress(stream or sys.stderr)
-    with event.install_listener("numba:compile", progress):
-        yield
+    anything compiles (from the ``first_after``-th second of a spell of compiling), and the cache
+    folder's lock held while it does (module docstring). The line of a spell still in progress when
+    the block ends is ended with it. A block inside another (the command line's around a command,
+    the engine's warm-up inside it) adds no second line: its end ends the spell in progress, so that
+    what follows (a progress bar) starts on a line of its own."""
+    if _ACTIVE:
+        try:
+            yield
+        finally:
+            _ACTIVE[0].close()
+        return
+    progress = _Progress(stream or sys.stderr, first_after)
+    _ACTIVE.append(progress)
+    try:
+        with event.install_listener("numba:compile", progress):
+            yield
+    finally:
+        _ACTIVE.clear()
+        progress.close()
