@@ -212,19 +212,25 @@ class _Progress(event.Listener):
             self.stream.flush()
         self.written = time.perf_counter()
 
-    def _end(self) -> None:
-        """The spell's last line (when it had a line), and the end of the spell."""
-        if self.written is not None:
+    def _end(self, *, say: bool = True) -> None:
+        """The spell's last line (when it had a line and ``say``), and the end of the spell."""
+        if self.status is not None and not say:
+            self.status.close()
+            self.status = None
+        if self.written is not None and say:
             self._write(f"compiled {self.compiled} kernels in "
                         f"{_clock((self.idle_since or time.perf_counter()) - self.started)} "
                         "(cached: later runs load them)", final=True)
         self.started, self.compiled = None, 0
         self.expected.clear()
 
-    def close(self) -> None:
+    def close(self, *, say: bool) -> None:
+        """End a spell still in progress: with its last line (``say``: the engine's warm-up, before a
+        progress bar), or without it at the end of a command, where it would come after what the
+        command printed (its answer must stay the last line)."""
         with self.guard:
             if self.started is not None:
-                self._end()
+                self._end(say=say)
 
     def _tick(self) -> None:
         """The spell's line, until the spell ends."""
@@ -250,15 +256,15 @@ _ACTIVE: list[_Progress] = []  # the listener of the outermost ``compiling()`` b
 def compiling(stream: TextIO | None = None, *, first_after: float = 1.0) -> Iterator[None]:
     """For the block: a line on ``stream`` (stderr) counting the kernels compiled and left while
     anything compiles (from the ``first_after``-th second of a spell of compiling), and the cache
-    folder's lock held while it does (module docstring). The line of a spell still in progress when
-    the block ends is ended with it. A block inside another (the command line's around a command,
+    folder's lock held while it does (module docstring). A spell still in progress when the block
+    ends ends with it, without its last line. A block inside another (the command line's around a command,
     the engine's warm-up inside it) adds no second line: its end ends the spell in progress, so that
     what follows (a progress bar) starts on a line of its own."""
     if _ACTIVE:
         try:
             yield
         finally:
-            _ACTIVE[0].close()
+            _ACTIVE[0].close(say=True)
         return
     progress = _Progress(stream or sys.stderr, first_after)
     _ACTIVE.append(progress)
@@ -267,4 +273,4 @@ def compiling(stream: TextIO | None = None, *, first_after: float = 1.0) -> Iter
             yield
     finally:
         _ACTIVE.clear()
-        progress.close()
+        progress.close(say=False)
