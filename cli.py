@@ -35,10 +35,14 @@ def _version(value: bool) -> None:
 
 
 @app.callback()
-def options(version: Annotated[bool, typer.Option(
+def options(ctx: typer.Context, version: Annotated[bool, typer.Option(
         "--version", callback=_version, is_eager=True,
         help="print the version and the code fingerprint, and exit")] = False) -> None:
     """Monte Carlo analysis of the card game Thousand."""
+    if not {"--help", "-h"} & set(sys.argv[1:]):  # a command: while it compiles, a line says how far
+        from sim.compiling import compiling
+
+        ctx.with_resource(compiling())
 
 
 def _fail(message: str) -> None:
@@ -160,12 +164,14 @@ def simulate(
     games: Annotated[int | None, typer.Option(help="play this many whole games")] = None,
     deals: Annotated[int | None, typer.Option(help="play this many independent deals from a zero score")] = None,
     rules: Annotated[str, typer.Option(help="a preset (classic, short, long, ...) or a TOML file")] = "classic",
-    players: Annotated[str, typer.Option(
+    players: Annotated[str | None, typer.Option(
         help="one player for all seats or one per seat (three, or two or four with players = 2 or 4) of random, "
              "heuristic, dd, pimc, leadage (a ported bot; 3 or 4 players), learned, learned-cards, learned-win "
              "(its bids and contract weigh the chance of winning; the presets) or learned:PATH "
-             "(a net's card play; 3 or 4 players), e.g. heuristic,random,random")]
-    = "heuristic",
+             "(a net's card play; 3 or 4 players), e.g. heuristic,random,random \\[default: as every analysis, "
+             "learned-win in whole games where the rules ship its win table, else learned; heuristic with 2 "
+             "players]")]
+    = None,
     seed: Annotated[int, typer.Option(help="root seed: the same seed gives the same results")] = 0,
     out: Annotated[Path, typer.Option(help="run directory (Parquet shards + run.json); rerun to resume")]
     = Path("out/run"),
@@ -193,6 +199,11 @@ def simulate(
     _thread_count("--workers", workers)
     remote = bool(scheduler or cluster)
     try:
+        if players is None:
+            from analysis.players import players_or_default
+            from sim.game.rules import load_rules
+
+            players = players_or_default(None, load_rules(rules), games=games is not None)
         with _backend(scheduler, cluster, (workers or None) if remote else None, workers or None) as backend:
             interrupted = run(games=games, deals=deals, rules=rules, players=players, seed=seed, out=out,
                               workers=workers or None, chunk_size=chunk_size, progress=progress, backend=backend,
@@ -265,8 +276,8 @@ class _AnnouncedOnFirstUse:
 
             self.said = True
             typer.echo("loading the compiled kernels..." if is_cached("sim.engine.playouts_nb", "line_samples") else
-                       "compiling the kernels the advisor plays (the first run of this version on this machine: a "
-                       "few minutes on two cores, then cached)...", err=True)
+                       "compiling the kernels the advisor plays (the first run of this version on this machine, "
+                       "then cached)...", err=True)
         if self.bars is not None:
             self.bars(*report)
 
@@ -479,7 +490,7 @@ def tables_bids(
 
     _at_least("--threads", threads)
     _thread_count("--threads", threads)
-    typer.echo("loading the compiled kernels (the first run compiles them: under a minute)...", err=True)
+    typer.echo("loading the compiled kernels...", err=True)
     try:
         with _backend(scheduler, cluster, workers) as backend:
             result = run(deals=deals, rules=rules, seed=seed, out=out, pimc_deals=pimc_deals, worlds=worlds,
@@ -796,7 +807,7 @@ def train(
         import optax  # noqa: F401
     except ImportError:
         _fail("thousand train needs the train extra: pip install -e '.[train]' (JAX and optax, CPU only)")
-    typer.echo("loading the compiled kernels (the first run compiles them: a few minutes)...", err=True)
+    typer.echo("loading the compiled kernels...", err=True)
     try:
         path = run_training(out, TrainSpec(rules=rules, rounds=rounds, deals=deals, labels=labels, hidden=sizes,
                                            epochs=epochs, loss=loss, permute_suits=permute_suits, seed=seed,

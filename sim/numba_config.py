@@ -94,11 +94,38 @@ JIT_DISABLED = bool(numba.config.DISABLE_JIT)
 # Kernels are serial and release the GIL: runners parallelise over chunks with threads, so that
 # results never depend on how many threads run them.
 _CACHE = bool(CACHE_DIR)  # never Numba's in-tree fallback (see _cache_dir)
-jit = numba.njit(cache=_CACHE, nogil=True, fastmath=False, error_model="numpy")
+
+
+def _int_literals_widened(decorator):
+    """``decorator`` (a ``numba.njit``), whose kernels, called from another kernel with a constant
+    integer argument (``f(x, 0)``), are compiled for ``int64`` rather than once more for the constant
+    (Numba types a constant argument ``Literal[int](0)`` and would compile a specialisation for each
+    constant: 82 of the 348 compiles of a first ``thousand simulate``, docs/compiling.md). What is
+    computed is the same; a constant ``True``/``False`` still compiles its own specialisation, whose
+    dead branches are pruned (the solver's move generators ask for that)."""
+
+    def widen(t):
+        return numba.types.unliteral(t) if isinstance(t, numba.types.IntegerLiteral) else t
+
+    def wrapped(func):
+        dispatcher = decorator(func)
+        call_template = dispatcher.get_call_template
+
+        def get_call_template(args, kws):
+            return call_template(tuple(widen(a) for a in args), {k: widen(v) for k, v in kws.items()})
+
+        dispatcher.get_call_template = get_call_template
+        return dispatcher
+
+    return wrapped
+
+
+jit = _int_literals_widened(numba.njit(cache=_CACHE, nogil=True, fastmath=False, error_model="numpy"))
 # For code that runs once per card or per deal and allocates nothing: without the Numba runtime's
 # reference counting of array arguments (atomic increments on every call), a game plays about
 # three times faster. Such functions take every buffer from their caller.
-jit_hot = numba.njit(cache=_CACHE, nogil=True, fastmath=False, error_model="numpy", _nrt=False)
+jit_hot = _int_literals_widened(numba.njit(cache=_CACHE, nogil=True, fastmath=False, error_model="numpy",
+                                           _nrt=False))
 # The same, inlined into every caller at compile time: a caller passing a constant (the number of
 # seats) gets code specialised for it.
 jit_inline = numba.njit(cache=_CACHE, nogil=True, fastmath=False, error_model="numpy", _nrt=False, inline="always")

@@ -7,7 +7,6 @@ Tests sit in one folder per package (game, solver, players, engine, analysis); t
 correct twins they compare against (``reference_game``, ``reference_solver``) and the known-answer
 files stay here, importable from every folder."""
 
-import fcntl
 import os
 import sys
 from pathlib import Path
@@ -38,35 +37,31 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture(scope="session", autouse=True)
 def _compiled_once_across_workers():
     """Under pytest-xdist, the first worker compiles the engine's kernels while the others wait,
-    then load them from the Numba cache. Two processes compiling the same kernels into one cold
-    cache at once crashed a worker inside LLVM (a "Symbol not found" abort while finalizing a
-    kernel, twice on 2026-12-06); compiled one process at a time they never did. A run without
-    workers compiles as before, lazily."""
+    then load them from the Numba cache: the tool's own compile lock (``sim.compiling.cache_lock``)
+    held for the whole warm-up, so that a second worker does not even start a compile. Two
+    processes compiling the same kernels into one cold cache at once crashed a worker inside LLVM
+    (a "Symbol not found" abort while finalizing a kernel, twice on 2026-12-06); compiled one
+    process at a time they never did. A run without workers compiles as before, lazily."""
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         yield
         return
-    from sim.numba_config import CACHE_DIR  # imported late, as the engine: most tests never compile
+    from sim.compiling import cache_lock  # imported late, as the engine: most tests never compile
 
-    if not CACHE_DIR:  # no cache: nothing is shared between the workers
-        yield
-        return
-    Path(CACHE_DIR).mkdir(parents=True, exist_ok=True)
-    with open(Path(CACHE_DIR) / ".pytest-compile.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            compile_engine()
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+    with cache_lock():
+        compile_engine()
     yield
 
 
 def compile_engine() -> None:
-    """A one-game and a one-deal chunk: every kernel a chunk reaches (the rules, the solver, every
-    player, the settlement) compiled, or loaded from the cache."""
+    """A one-game and a one-deal chunk of each player count: every kernel a chunk reaches (the
+    rules, the solver, every player, the settlement; one chunk kernel a player count) compiled, or
+    loaded from the cache."""
     from sim.engine import BatchSpec, play_chunk  # late: tests which never play cards do not load the engine
+    from sim.game.rules import HouseRules
 
-    play_chunk(BatchSpec(mode="games", n=1, seed=0, chunk_size=1), 0)
-    play_chunk(BatchSpec(mode="deals", n=1, seed=0, chunk_size=1), 0)
+    for players in (3, 2, 4):
+        for mode in ("games", "deals"):
+            play_chunk(BatchSpec(mode=mode, n=1, seed=0, chunk_size=1, rules=HouseRules(players=players)), 0)
 
 
 @pytest.fixture(autouse=True)
@@ -78,6 +73,6 @@ def _text_at_80_columns(monkeypatch):
 
 @pytest.fixture(scope="session")
 def engine_compiled():
-    """Compile the engine's kernels once per session: a one-game and a one-deal chunk."""
+    """Compile the engine's kernels once per session: a one-game and a one-deal chunk of each player count."""
     compile_engine()
     return True

@@ -121,8 +121,8 @@ def test_the_command_line_on_a_local_cluster(tmp_path, threads_run):
     from cli import app
 
     res = CliRunner().invoke(app, ["simulate", "--games", "240", "--seed", "11", "--chunk-size", "20",
-                                   "--cluster", "local", "--workers", "2", "--out", str(tmp_path / "cli"),
-                                   "--no-progress"])
+                                   "--players", "heuristic", "--cluster", "local", "--workers", "2",
+                                   "--out", str(tmp_path / "cli"), "--no-progress"])
     assert res.exit_code == 0, res.output
     assert _hashes(tmp_path / "cli") == _hashes(threads_run)
 

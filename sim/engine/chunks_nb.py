@@ -1,6 +1,8 @@
 """The chunk kernels the runners call: ``run_deals`` (independent deals from a zero score),
 ``run_games`` (whole games, resumable across buffer refills) and ``run_bare_playouts`` (the
-benchmark's baseline), over ``deal_and_play``, the deal of the game's player count.
+benchmark's baseline). The first two pick the kernel of the game's player count (``run_games3``,
+``run_games4``, ``run_games2``, ...), each playing its count's deal only (``deal_and_play3``, ...),
+so that a run compiles the deals of its own player count and no other.
 """
 
 import numpy as np
@@ -28,20 +30,11 @@ from sim.numba_config import jit_hot, jit_inline
 
 
 @jit_inline
-def deal_and_play(rng, deal_rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script, solver):
-    """``deal_and_play3`` of the game's player count (rules.players): 3, 4 or 2."""
-    if rules[R.PLAYERS] == 4:
-        return deal_and_play4(rng, deal_rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script, solver)
-    if rules[R.PLAYERS] == 2:
-        return deal_and_play2(rng, deal_rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script, solver)
-    return deal_and_play3(rng, deal_rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script, solver)
-
-
-@jit_hot
-def run_deals(rng, deal_rng, rules, codes, prm, first_id, n, rec, plays, gs, ws, script, solver):
-    """``n`` independent deals, each from a zero score with a random dealer. ``gs`` and ``ws``
-    are scratch (``new_game_state``, ``new_workspace``). Returns the number of rows written
-    (``n``), or ILLEGAL."""
+def deals_loop(deal_and_play, rng, deal_rng, rules, codes, prm, first_id, n, rec, plays, gs, ws, script, solver):
+    """``n`` independent deals, each from a zero score with a random dealer, each played by
+    ``deal_and_play`` (``deal_and_play3``, 4 or 2: the game's player count). ``gs`` and ``ws`` are
+    scratch (``new_game_state``, ``new_workspace``). Returns the number of rows written (``n``), or
+    ILLEGAL."""
     n_players = rules[R.PLAYERS]
     for i in range(n):
         gs[:] = 0
@@ -54,13 +47,13 @@ def run_deals(rng, deal_rng, rules, codes, prm, first_id, n, rec, plays, gs, ws,
     return n
 
 
-@jit_hot
-def run_games(rng, deal_rng, rules, codes, prm, gs, first_id, n_games, max_deals, rec, plays, grec, done, ws, script,
-              solver):
-    """Play whole games until ``n_games`` are finished or the deal buffer is full. The game in
-    progress lives in ``gs``, so a call with fresh buffers resumes it. ``done[0]`` counts finished
-    games (also the row of ``grec`` written next); ``ws`` is scratch. Returns deal rows written,
-    or ILLEGAL."""
+@jit_inline
+def games_loop(deal_and_play, rng, deal_rng, rules, codes, prm, gs, first_id, n_games, max_deals, rec, plays, grec,
+               done, ws, script, solver):
+    """Play whole games until ``n_games`` are finished or the deal buffer is full, each deal by
+    ``deal_and_play`` (the game's player count). The game in progress lives in ``gs``, so a call with
+    fresh buffers resumes it. ``done[0]`` counts finished games (also the row of ``grec`` written
+    next); ``ws`` is scratch. Returns deal rows written, or ILLEGAL."""
     row = np.int64(0)  # not a literal 0, which would compile every deal kernel once more
     capacity = rec.shape[0]
     n_players = rules[R.PLAYERS]
@@ -95,6 +88,67 @@ def run_games(rng, deal_rng, rules, codes, prm, gs, first_id, n_games, max_deals
             done[0] += 1
             gs[G_DEALS] = 0
     return row
+
+
+# One kernel per player count, each compiling only the deal of its count: a first run of the
+# 3-player game does not compile the 2- and 4-player deals (docs/compiling.md).
+@jit_hot
+def run_deals3(rng, deal_rng, rules, codes, prm, first_id, n, rec, plays, gs, ws, script, solver):
+    return deals_loop(deal_and_play3, rng, deal_rng, rules, codes, prm, first_id, n, rec, plays, gs, ws, script,
+                      solver)
+
+
+@jit_hot
+def run_deals4(rng, deal_rng, rules, codes, prm, first_id, n, rec, plays, gs, ws, script, solver):
+    return deals_loop(deal_and_play4, rng, deal_rng, rules, codes, prm, first_id, n, rec, plays, gs, ws, script,
+                      solver)
+
+
+@jit_hot
+def run_deals2(rng, deal_rng, rules, codes, prm, first_id, n, rec, plays, gs, ws, script, solver):
+    return deals_loop(deal_and_play2, rng, deal_rng, rules, codes, prm, first_id, n, rec, plays, gs, ws, script,
+                      solver)
+
+
+@jit_hot
+def run_games3(rng, deal_rng, rules, codes, prm, gs, first_id, n_games, max_deals, rec, plays, grec, done, ws, script,
+               solver):
+    return games_loop(deal_and_play3, rng, deal_rng, rules, codes, prm, gs, first_id, n_games, max_deals, rec, plays,
+                      grec, done, ws, script, solver)
+
+
+@jit_hot
+def run_games4(rng, deal_rng, rules, codes, prm, gs, first_id, n_games, max_deals, rec, plays, grec, done, ws, script,
+               solver):
+    return games_loop(deal_and_play4, rng, deal_rng, rules, codes, prm, gs, first_id, n_games, max_deals, rec, plays,
+                      grec, done, ws, script, solver)
+
+
+@jit_hot
+def run_games2(rng, deal_rng, rules, codes, prm, gs, first_id, n_games, max_deals, rec, plays, grec, done, ws, script,
+               solver):
+    return games_loop(deal_and_play2, rng, deal_rng, rules, codes, prm, gs, first_id, n_games, max_deals, rec, plays,
+                      grec, done, ws, script, solver)
+
+
+_RUN_DEALS = {3: run_deals3, 4: run_deals4, 2: run_deals2}
+_RUN_GAMES = {3: run_games3, 4: run_games4, 2: run_games2}
+
+
+def run_deals(rng, deal_rng, rules, codes, prm, first_id, n, rec, plays, gs, ws, script, solver):
+    """``n`` independent deals, each from a zero score with a random dealer (``deals_loop``), by
+    the kernel of the game's player count (``rules[R.PLAYERS]``). Returns the number of rows
+    written (``n``), or ILLEGAL."""
+    return _RUN_DEALS[int(rules[R.PLAYERS])](rng, deal_rng, rules, codes, prm, first_id, n, rec, plays, gs, ws,
+                                              script, solver)
+
+
+def run_games(rng, deal_rng, rules, codes, prm, gs, first_id, n_games, max_deals, rec, plays, grec, done, ws, script,
+              solver):
+    """Whole games (``games_loop``) by the kernel of the game's player count (``rules[R.PLAYERS]``):
+    resumable across buffer refills. Returns deal rows written, or ILLEGAL."""
+    return _RUN_GAMES[int(rules[R.PLAYERS])](rng, deal_rng, rules, codes, prm, gs, first_id, n_games, max_deals, rec,
+                                              plays, grec, done, ws, script, solver)
 
 
 @jit_hot

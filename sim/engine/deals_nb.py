@@ -53,7 +53,7 @@ from sim.engine.schema import (
     REDEAL_FOUR_NINES_AFTER_TALON,
     REDEAL_NONE,
 )
-from sim.engine.settle_nb import apply_deal, earns_bolt, end_golden_deal, rotate_seats, sitter_points
+from sim.engine.settle_nb import apply_deal2, apply_deal34, earns_bolt, end_golden_deal, rotate_seats, sitter_points
 from sim.engine.tricks_nb import clear_tallies, play_tricks
 from sim.engine.workspace import (
     W_CARD_POINTS,
@@ -232,7 +232,10 @@ def finish_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script,
     paying_dealer = -1
     if as_it_lies and rules[R.REDEAL_ANY] and mode == BID_NORMAL:
         paying_dealer = SITTER if rules[R.PLAYERS] == 4 else dealer  # the 4-player dealer sits out
-    apply_deal(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec, row)
+    if n == 2:  # n is a constant where this is inlined: one settlement compiled, not both
+        apply_deal2(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec, row)
+    else:
+        apply_deal34(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec, row)
     if mode == BID_GOLDEN:
         end_golden_deal(gs, rules, made, rec, row)
     return 0

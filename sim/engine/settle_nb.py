@@ -146,10 +146,25 @@ def apply_deal(gs, rules, declarer, contract, made, conceded, paying_dealer, ws,
     barrel and the dump truck; record them and update the game state. See docs/RULES.md for the
     order in which these rules apply. With players = 4 the seats are the deal's slots, slot 3 the
     dealer sitting out (see sim.game.state_layout)."""
+    if rules[R.PLAYERS] == 2:
+        apply_deal2(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec, row)
+    else:
+        apply_deal34(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec, row)
+
+
+@jit_hot
+def apply_deal2(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec, row):
+    """``apply_deal`` of a 2-player deal: the deal of two seats calls it alone, and compiles no
+    settlement of 3 or 4 seats (docs/compiling.md)."""
+    settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec, row, 2)
+
+
+@jit_hot
+def apply_deal34(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec, row):
+    """``apply_deal`` of a deal of three seats: of the 3-player game, or of the 4-player game's three
+    slots (players = 4, the dealer sitting out), which one deal kernel plays."""
     if rules[R.PLAYERS] == 4:
         settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec, row, 4)
-    elif rules[R.PLAYERS] == 2:
-        settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec, row, 2)
     else:
         settle(gs, rules, declarer, contract, made, conceded, paying_dealer, ws, rec, row, 3)
 

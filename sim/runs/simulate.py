@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import sys
 import time
+from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
 from sim import InputError, arguments
+from sim.compiling import compiling
 from sim.engine import BatchSpec, play_chunk
 from sim.game.rules import HouseRules, load_rules
 from sim.records.record import format_json
@@ -101,9 +103,10 @@ def write_records(spec: BatchSpec, out: Path, *, progress: bool = False) -> Path
 def _warm_up(spec: BatchSpec, progress: bool) -> None:
     """Load (or, on a first run, compile) the engine before the progress bar starts."""
     if progress:
-        print("loading the compiled engine (the first run compiles it: about a minute)...", file=sys.stderr)
+        print("loading the compiled engine...", file=sys.stderr)
     t = time.perf_counter()
     tiny = BatchSpec(mode=spec.mode, n=1, rules=spec.rules, players=spec.players, seed=0, chunk_size=1)
-    play_chunk(tiny, 0)
+    with compiling() if progress else nullcontext():  # the kernels counted while they compile, before the bar
+        play_chunk(tiny, 0)
     if progress:
         print(f"engine ready in {time.perf_counter() - t:.1f}s", file=sys.stderr)

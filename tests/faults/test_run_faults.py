@@ -47,7 +47,7 @@ from sim.runs import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-ARGS = ["--games", "20", "--chunk-size", "5", "--seed", "3"]
+ARGS = ["--games", "20", "--chunk-size", "5", "--seed", "3", "--players", "heuristic"]  # as SPEC
 SPEC = BatchSpec(mode="games", n=20, seed=3, chunk_size=5)
 OTHER_CODE = "0123456789abcdef"
 
@@ -352,12 +352,12 @@ def test_a_really_full_disk_then_freed(made, tmp_path):
     try:
         out = disk / "run"
         res = CliRunner().invoke(app, ["simulate", "--no-progress", "--games", "200", "--chunk-size", "5", "--seed",
-                                       "3", "--out", str(out)])
+                                       "3", "--players", "heuristic", "--out", str(out)])
         line = one_error_line(res)
         assert "no space left on device writing" in line and str(out) in line
         assert mount("-o", "remount,size=64m", str(disk))
         res = CliRunner().invoke(app, ["simulate", "--no-progress", "--games", "200", "--chunk-size", "5", "--seed",
-                                       "3", "--out", str(out)])
+                                       "3", "--players", "heuristic", "--out", str(out)])
         assert res.exit_code == 0, res.output
         whole = tmp_path / "whole"
         run_batch(BatchSpec(mode="games", n=200, seed=3, chunk_size=5), whole)
@@ -461,7 +461,8 @@ def test_a_second_command_on_the_same_out_is_refused_naming_the_first(tmp_path):
     out = tmp_path / "run"
     spec = BatchSpec(mode="games", n=10**6, chunk_size=1)
     first = subprocess.Popen([sys.executable, "-c", "import cli; cli.main()", "simulate", "--games", "1000000",
-                              "--chunk-size", "1", "--no-progress", "--out", str(out)], cwd=ROOT,
+                              "--chunk-size", "1", "--players", "heuristic", "--no-progress", "--out", str(out)],
+                             cwd=ROOT,
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                              env={**os.environ, "PYTHONPATH": str(ROOT)})
     try:
@@ -472,7 +473,7 @@ def test_a_second_command_on_the_same_out_is_refused_naming_the_first(tmp_path):
             time.sleep(0.1)
         assert first.poll() is None, first.communicate()[1]
         res = CliRunner().invoke(app, ["simulate", "--no-progress", "--games", "1000000", "--chunk-size", "1",
-                                       "--out", str(out)])
+                                       "--players", "heuristic", "--out", str(out)])
         line = one_error_line(res)
         assert line == (f"error: {out} is being written by another process (PID {first.pid}), which holds its lock; "
                         "wait for it to finish, or choose another --out")

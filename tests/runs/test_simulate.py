@@ -22,7 +22,10 @@ def test_games_run_stores_tables_with_metadata(tmp_path):
     out = tmp_path / "run"
     res = _simulate("--games", "60", "--chunk-size", "25", "--seed", "7", "--out", str(out), "--rules", "short")
     assert res.exit_code == 0, res.output
-    assert "games: 60" in res.output and "seat 0 (heuristic)" in res.output
+    # no --players: whole games of the score-aware learned player, as every analysis plays (the preset
+    # ships its win table), named in the summary and in the stored metadata
+    assert "games: 60" in res.output and "seat 0 (learned-win)" in res.output
+    assert json.loads(pl.read_parquet_metadata(out / "games" / "part-00000.parquet")["players"]) == ["learned-win"] * 3
     assert sorted(p.name for p in (out / "games").iterdir()) == [f"part-0000{i}.parquet" for i in range(3)]
     meta = pl.read_parquet_metadata(out / "deals" / "part-00001.parquet")
     assert json.loads(meta["seed"]) == 7
@@ -77,6 +80,20 @@ def test_bad_input_is_one_clear_line(tmp_path, args, message):
     assert res.exit_code == 2
     assert message in res.output
     assert "Traceback" not in res.output
+
+
+def test_default_players_are_the_analyses(tmp_path):
+    """No --players: the learned player for deals from a zero score, the heuristic player in the
+    2-player game (no learned weights for it), as every analysis (analysis.players.default_player)."""
+    res = _simulate("--deals", "20", "--out", str(tmp_path / "deals"))
+    assert res.exit_code == 0, res.output
+    assert "players=learned,learned,learned" in res.output
+    assert json.loads((tmp_path / "deals" / "run.json").read_text())["players"] == ["learned"] * 3
+    f = tmp_path / "two.toml"
+    f.write_text("players = 2\n")
+    res = _simulate("--games", "3", "--rules", str(f), "--out", str(tmp_path / "two"))
+    assert res.exit_code == 0, res.output
+    assert "players=heuristic,heuristic" in res.output
 
 
 def test_two_players_run_records_the_effective_rules(tmp_path):
