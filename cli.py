@@ -199,11 +199,6 @@ def simulate(
     _thread_count("--workers", workers)
     remote = bool(scheduler or cluster)
     try:
-        if players is None:
-            from analysis.players import players_or_default
-            from sim.game.rules import load_rules
-
-            players = players_or_default(None, load_rules(rules), games=games is not None)
         with _backend(scheduler, cluster, (workers or None) if remote else None, workers or None) as backend:
             interrupted = run(games=games, deals=deals, rules=rules, players=players, seed=seed, out=out,
                               workers=workers or None, chunk_size=chunk_size, progress=progress, backend=backend,

@@ -33,8 +33,16 @@ from typing import TYPE_CHECKING
 
 from sim.game.rules import preset
 from sim.players.learned.weights import weights_identity
-from sim.players.learned.win_table import has_win_table
-from sim.players.registry import is_learned, player_type, reads_win_table, weights_file
+from sim.players.registry import (
+    DEFAULT_PLAYER,
+    FALLBACK_PLAYER,
+    GAME_PLAYER,
+    default_player,
+    is_learned,
+    player_type,
+    reads_win_table,
+    weights_file,
+)
 from sim.training.positions import MIXTURE, PLAY_OPTIONS
 
 if TYPE_CHECKING:
@@ -47,20 +55,10 @@ __all__ = ["DEFAULT_PLAYER", "GAME_PLAYER", "FALLBACK_PLAYER", "TOURNAMENT_OTHER
            "TRAINED_PRESETS",
            "untrained_options"]
 
-DEFAULT_PLAYER = "learned"  # deals from a zero score, and whole games where GAME_PLAYER has no table
-GAME_PLAYER = "learned-win"  # whole games where the rules have its win-chance table
-FALLBACK_PLAYER = "heuristic"  # where the learned player does not play: the 2-player game
 # The tournament's default field: the default player of whole games, our heuristic and the ported
 # bot. The random player is not among them: it declared 73% of the deals and made 2%, and so
 # decided every other player's games (issue 27).
 TOURNAMENT_OTHERS = ("heuristic", "leadage")
-
-
-def default_player(rules: HouseRules, *, games: bool = False) -> str:
-    """The player of every seat when none is named: for whole games (``games``) the score-aware
-    learned player where the rules have its table, else the learned player; the heuristic player in
-    the 2-player game (no learned weights are trained for it)."""
-    return FALLBACK_PLAYER if rules.players == 2 else _learned(rules, games)
 
 
 def common_player(rule_sets: Iterable[HouseRules]) -> str:
@@ -79,13 +77,8 @@ def tournament_field(rules: HouseRules, *, games: bool = True) -> tuple[str, ...
     """The tournament's players when none are named, one a seat of the 3-player game: the learned
     player (of whole games, ``games``, the score-aware one where ``rules`` have its table), then
     ``TOURNAMENT_OTHERS``."""
-    return (_learned(rules, games), *TOURNAMENT_OTHERS)
+    return (default_player(rules, games=games), *TOURNAMENT_OTHERS)
 
-
-def _learned(rules: HouseRules, games: bool) -> str:
-    """The learned player of ``rules``: for whole games (``games``) the score-aware one where the rules
-    have its table."""
-    return GAME_PLAYER if games and has_win_table(rules) else DEFAULT_PLAYER
 
 
 def score_blind(players: Sequence[str]) -> tuple[str, ...]:

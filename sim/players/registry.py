@@ -14,18 +14,27 @@ from __future__ import annotations
 import csv
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from sim import InputError
 from sim.players.layout import PLAYER_CODES
 from sim.players.learned.weights import DEFAULT_WEIGHTS, load_weights
+from sim.players.learned.win_table import has_win_table
+
+if TYPE_CHECKING:
+    from sim.game.rules import HouseRules
 
 __all__ = [
     "PlayerError", "PLAYER_NAMES", "LEARNED_TYPES", "player_type", "is_learned", "weights_file", "parse_players",
     "player_codes", "learned_weights_files", "PARAMETERISED_PLAYERS", "SEARCHING_PLAYERS", "SCORE_AWARE_TYPES",
-    "reads_win_table",
+    "reads_win_table", "DEFAULT_PLAYER", "GAME_PLAYER", "FALLBACK_PLAYER", "default_player",
 ]
+
+DEFAULT_PLAYER = "learned"  # deals from a zero score, and whole games where GAME_PLAYER has no table
+GAME_PLAYER = "learned-win"  # whole games where the rules have its win-chance table
+FALLBACK_PLAYER = "heuristic"  # where the learned player does not play: the 2-player game
 
 
 class PlayerError(InputError):
@@ -132,3 +141,13 @@ def learned_weights_files(names: Sequence[str]) -> list[Path]:
 PARAMETERISED_PLAYERS = ("heuristic", "dd", "pimc", "learned", "learned-cards", "learned-win")
 # The player types that search (double-dummy searches): their chunks need the solver's buffers.
 SEARCHING_PLAYERS = ("dd", "pimc", "learned-cards")
+
+
+def default_player(rules: HouseRules, *, games: bool = False) -> str:
+    """The player of every seat when none is named, for every analysis and ``simulate`` alike: for
+    whole games (``games``) the score-aware learned player where the rules have its win-chance table,
+    else the learned player; the heuristic player in the 2-player game (no learned weights are
+    trained for it). ``analysis.players`` says why."""
+    if rules.players == 2:
+        return FALLBACK_PLAYER
+    return GAME_PLAYER if games and has_win_table(rules) else DEFAULT_PLAYER

@@ -15,6 +15,7 @@ from sim import InputError, arguments
 from sim.compiling import compiling
 from sim.engine import BatchSpec, play_chunk
 from sim.game.rules import HouseRules, load_rules
+from sim.players.registry import default_player
 from sim.records.record import format_json
 from sim.records.trace import rules_name, trace_chunk
 from sim.runs.folder import RECORDS_FILE, write_atomic_bytes
@@ -27,11 +28,14 @@ __all__ = ["simulate", "write_records"]
 
 
 def simulate(*, games: int | None = None, deals: int | None = None, rules: str | HouseRules = "classic",
-             players: str = "heuristic", seed: int = 0, out: Path = Path("out/run"),
+             players: str | None = None, seed: int = 0, out: Path = Path("out/run"),
              workers: int | None = None, chunk_size: int = 0, progress: bool = True,
              backend: Backend | None = None, fresh: bool = False, records: bool = False) -> str | None:
     """Run (or resume) a batch into ``out`` on ``backend`` (``sim.runs.backend``; None: ``workers``
     threads). ``rules``: a preset, a TOML file or a ``HouseRules`` (validated as a file's are).
+    ``players``: None plays every analysis's default (``sim.players.registry.default_player``:
+    ``learned-win`` in whole games where the rules ship its win table, else ``learned``;
+    ``heuristic`` with 2 players).
     ``fresh``: redo it there even though ``out`` holds another run (of other arguments, or made by
     other code), the old run staying whole until the new one is complete
     (``sim.runs.play.run_batch``). ``records``: once every chunk is stored, write every deal's record
@@ -42,7 +46,7 @@ def simulate(*, games: int | None = None, deals: int | None = None, rules: str |
     (``sim.arguments``) before anything is written."""
     games = arguments.integer("games", games, optional=True)
     deals = arguments.integer("deals", deals, optional=True)
-    players = arguments.text("players", players)
+    players = arguments.text("players", players, optional=True)
     seed = arguments.integer("seed", seed)
     out = arguments.path("out", out)
     workers = arguments.integer("workers", workers, optional=True)
@@ -53,7 +57,10 @@ def simulate(*, games: int | None = None, deals: int | None = None, rules: str |
     if (games is None) == (deals is None):
         raise InputError("give exactly one of --games N or --deals N")
     mode = "games" if games is not None else "deals"
-    spec = BatchSpec(mode=mode, n=games if games is not None else deals, rules=load_rules(rules),
+    rules = load_rules(rules)
+    if players is None:
+        players = default_player(rules, games=mode == "games")
+    spec = BatchSpec(mode=mode, n=games if games is not None else deals, rules=rules,
                      players=players, seed=seed, chunk_size=chunk_size)
     if records:
         _records_allowed(spec)
