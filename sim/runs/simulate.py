@@ -110,7 +110,7 @@ def write_records(spec: BatchSpec, out: Path, *, progress: bool = False) -> Path
 def _warm_up(spec: BatchSpec, progress: bool) -> None:
     """Load (or, on a first run, compile) the engine before the progress bar starts."""
     if progress:
-        print("loading the compiled engine...", file=sys.stderr)
+        print("loading the engine...", file=sys.stderr)
     t = time.perf_counter()
     tiny = BatchSpec(mode=spec.mode, n=1, rules=spec.rules, players=spec.players, seed=0, chunk_size=1)
     with compiling() if progress else nullcontext():  # the kernels counted while they compile, before the bar
