@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -95,7 +95,7 @@ if TYPE_CHECKING:  # the kernels' users (the advisor) need not load Polars
 __all__ = [
     "DEAL_STREAM", "MAX_DEALS_PER_GAME", "DEFAULT_CHUNK", "MAX_CHUNK", "MAX_SAMPLE", "EngineError", "BatchSpec",
     "chunk_rng", "solver_buffers", "play_chunk", "GameState", "IllegalAction", "play_scripted_deal", "settle_deal",
-    "legal_cards", "bidding_cap", "deals_frame",
+    "legal_cards", "bidding_cap", "deals_frame", "ChunkStart", "chunk_start",
 ]
 
 DEAL_STREAM = CHUNK_DEALS  # chunk_rng stream of the deals (the players draw from CHUNK_PLAYERS)
@@ -206,20 +206,40 @@ def solver_buffers(players: Sequence[str], net: np.ndarray | None = None, rec_ro
                       rec_rows)
 
 
+class ChunkStart(NamedTuple):
+    """What the chunk kernels start chunk ``index`` of a run from: its first deal or game id and
+    size, its two streams, the rules, players and buffers (``chunk_start``)."""
+
+    first: int
+    size: int
+    rng: np.ndarray
+    deal_rng: np.ndarray
+    rules: np.ndarray
+    codes: np.ndarray
+    prm: np.ndarray
+    ws: np.ndarray
+    gs: np.ndarray
+    no_script: np.ndarray
+    solver: tuple
+
+
+def chunk_start(spec: BatchSpec, index: int) -> ChunkStart:
+    """The chunk kernels' inputs for chunk ``index`` of ``spec``, fresh: ``play_chunk`` plays them,
+    and ``sim.records.trace`` plays the same chunk again deal by deal from them."""
+    first, size = spec.chunk_bounds(index)
+    prm = params_matrix(spec.params, spec.rules)
+    net = learned_nets(spec.players, prm, spec.rules.players, spec.rules)
+    return ChunkStart(first=first, size=size, rng=chunk_rng(spec.seed, index),
+                      deal_rng=chunk_rng(spec.seed, index, DEAL_STREAM), rules=spec.rules.to_array(),
+                      codes=player_codes(spec.players), prm=prm, ws=new_workspace(), gs=new_game_state(),
+                      no_script=np.zeros(1, dtype=np.int64),  # no seat of a batch is scripted
+                      solver=solver_buffers(spec.players, net))
+
+
 def play_chunk(spec: BatchSpec, index: int) -> tuple[pl.DataFrame, pl.DataFrame | None]:
     """Chunk ``index`` of a run: (deal rows, game rows or None in deals mode). A pure function
     of the spec and the index, so any executor may run any chunk."""
-    first, size = spec.chunk_bounds(index)
-    rng = chunk_rng(spec.seed, index)
-    deal_rng = chunk_rng(spec.seed, index, DEAL_STREAM)
-    rules = spec.rules.to_array()
-    codes = player_codes(spec.players)
-    prm = params_matrix(spec.params, spec.rules)
-    net = learned_nets(spec.players, prm, spec.rules.players, spec.rules)
-    ws = new_workspace()
-    gs = new_game_state()
-    no_script = np.zeros(1, dtype=np.int64)  # no seat of a batch is scripted
-    solver = solver_buffers(spec.players, net)
+    first, size, rng, deal_rng, rules, codes, prm, ws, gs, no_script, solver = chunk_start(spec, index)
     if spec.mode == "deals":
         rec = np.zeros((size, N_DEAL_COLUMNS), dtype=np.int32)
         plays = np.zeros((size, N_PLAYS), dtype=np.int8)

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from sim.engine import DEAL_STREAM, BatchSpec, EngineError, chunk_rng, solver_buffers
+from sim.engine import BatchSpec, EngineError, chunk_start
 from sim.engine.chunks_nb import run_deals, run_games
 from sim.engine.enums import DARK_CONTRACT, ILLEGAL
 from sim.engine.schema import (
@@ -24,7 +24,6 @@ from sim.engine.schema import (
     REDEAL_FOUR_ACES,
     REDEAL_HAND_POINTS,
 )
-from sim.engine.workspace import new_game_state, new_workspace
 from sim.game import rules_layout as R
 from sim.game.play_nb import LEAD_WITHOUT_DECLARING
 from sim.game.rules import PRESETS, HouseRules, preset
@@ -44,8 +43,6 @@ from sim.game.state_layout import (
     G_SCORE,
     G_WINNER,
 )
-from sim.players.params import learned_nets, params_matrix
-from sim.players.registry import player_codes
 from sim.players.seat_nb import choose_bid, choose_dark
 from sim.records.parts import DARK, PASS, Gift, Play, SeatState
 from sim.records.record import Record
@@ -161,17 +158,7 @@ def trace_chunk(spec: BatchSpec, index: int) -> Iterator[Record]:
     plays the whole chunk."""
     if spec.rules.players != _N:
         raise EngineError(f"records hold 3-player deals; these rules have players = {spec.rules.players}")
-    first, size = spec.chunk_bounds(index)
-    rng = chunk_rng(spec.seed, index)
-    deal_rng = chunk_rng(spec.seed, index, DEAL_STREAM)
-    rules = spec.rules.to_array()
-    codes = player_codes(spec.players)
-    prm = params_matrix(spec.params, spec.rules)
-    net = learned_nets(spec.players, prm, spec.rules.players, spec.rules)
-    ws = new_workspace()
-    gs = new_game_state()
-    no_script = np.zeros(1, dtype=np.int64)
-    solver = solver_buffers(spec.players, net)
+    first, size, rng, deal_rng, rules, codes, prm, ws, gs, no_script, solver = chunk_start(spec, index)
     arrays = (rules, codes, prm, no_script, solver)
     rec = np.zeros((1, N_DEAL_COLUMNS), dtype=np.int32)
     plays = np.zeros((1, N_PLAYS), dtype=np.int8)

@@ -236,7 +236,7 @@ def test_rules_files_make_one_folder_each_whatever_their_names(tmp_path):
 def test_tournament_columns_stay_apart_with_negative_scores(tmp_path):
     import re
 
-    res = run("tournament", "random", "random", "heuristic", *GAMES, "--out", tmp_path / "o")
+    res = run("tournament", "random", "random", "heuristic", *GAMES, "--out", tmp_path / "o", "--wide")
     assert res.exit_code == 0, res.output
     lines = res.output.splitlines()
     header = next(i for i, line in enumerate(lines) if line.startswith("rank"))

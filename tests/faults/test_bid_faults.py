@@ -50,7 +50,7 @@ def advice_json(res) -> dict:
 # ---- item 7: first hand without forced_first_bid -------------------------------------------------
 def test_an_unforced_first_hand_may_pass(tmp_path):
     rules = rules_file(tmp_path, "forced_first_bid = false\n")
-    res = bid(WEAK, "--rules", rules, "--seat", "first", "--samples", "60", "--method", "dd")
+    res = bid(WEAK, "--rules", rules, "--seat", "first", "--samples", "60", "--method", "dd", "--wide")
     assert res.exit_code == 0, res.output
     assert "forced to bid 100" not in res.output and "forced bid" not in res.output
     assert "first hand, not forced to bid: forced_first_bid = false" in res.output
@@ -59,9 +59,9 @@ def test_an_unforced_first_hand_may_pass(tmp_path):
     assert data["forced_bid"] is None and data["lines"][0]["line"] == "pass"
     if data["recommendation"]["gain"] is None and data["recommendation"]["beyond"]:
         assert data["recommendation"]["action"] == "pass" and data["recommendation"]["bid"] is None
-        assert res.output.strip().splitlines()[-1].startswith("recommendation (learned player, all seats; race, "
-                                                             "60 deals): pass: passing is in the plateau and no line "
-                                                             "beats it")
+        assert any(line.startswith("recommendation (learned player, all seats; race, 60 deals): pass: passing is in "
+                                   "the plateau and no line beats it") for line in res.output.splitlines())
+        assert "\nanswer: pass" in "\n" + res.output  # the answer comes first
     # Under the default rules first hand is still forced: its pass line makes the forced bid first.
     forced = advice_json(bid(WEAK, "--samples", "60", "--method", "dd", "--json"))
     assert forced["forced_bid"] == 100 and forced["lines"][0]["declares"]["p"] > 0
@@ -102,11 +102,13 @@ def test_a_score_is_checked_against_the_rules_target_and_barrel(tmp_path):
 # ---- item 13: a bidding cap below min_bid -----------------------------------------------------------
 def test_a_hand_that_cannot_reach_min_bid(tmp_path):
     rules = rules_file(tmp_path, "min_bid = 125\n")
-    res = bid(NO_MARRIAGE, "--rules", rules, "--seat", "second", "--samples", "40", "--method", "dd,heuristic")
+    res = bid(NO_MARRIAGE, "--rules", rules, "--seat", "second", "--samples", "40", "--method", "dd,heuristic",
+              "--wide")
     assert res.exit_code == 0, res.output
     assert "bidding cap 120: below the minimum bid 125, so this hand cannot bid" in res.output
     assert "\n  pass  " in res.output  # the pass line's value is still given
-    assert res.output.strip().splitlines()[-1].startswith("recommendation: pass (this hand cannot bid")
+    assert any(line.startswith("recommendation: pass (this hand cannot bid") for line in res.output.splitlines())
+    assert "\nanswer: pass (this hand cannot bid)" in "\n" + res.output  # the answer comes first
     data = advice_json(bid(NO_MARRIAGE, "--rules", rules, "--seat", "second", "--samples", "40", "--method", "dd",
                            "--json"))
     assert data["can_bid"] is False and data["contracts"] == [] and data["recommendation"]["action"] == "pass"
@@ -313,7 +315,7 @@ def test_a_bid_table_shows_its_own_minimum_bid(tmp_path):
     does not hold, printed nan: now 125 has its column and they sit at 125."""
     rules = rules_file(tmp_path, "min_bid = 125\n")
     res = runner.invoke(app, ["tables", "bids", "--rules", rules, "--deals", "40", "--pimc-deals", "0", "--min-n", "5",
-                              "--out", str(tmp_path / "t")])
+                              "--out", str(tmp_path / "t"), "--wide"])
     assert res.exit_code == 0, res.output
     header = next(ln for ln in res.output.splitlines() if ln.startswith("hand (7 cards)"))
     columns = header.split()
