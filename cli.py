@@ -257,10 +257,11 @@ class _TableOnFirstUse:
 
 
 class _AnnouncedOnFirstUse:
-    """The advice's progress: says first, once, that the kernels are loaded (or compiled, on a cold
-    cache), when the advice first reports progress, which is after ``advise`` has checked the whole
-    question (a refused question prints its one line only) and before the first kernel has finished
-    (the playouts report while they wait); then passes each report to the bars, if any."""
+    """The advice's progress: says first, once, that the compiled kernels are loaded, when the advice
+    first reports progress, which is after ``advise`` has checked the whole question (a refused
+    question prints its one line only) and before the first kernel has finished (the playouts report
+    while they wait); then passes each report to the bars, if any. On a cold cache it says nothing:
+    the compile line of ``sim.compiling`` counts what compiles."""
 
     def __init__(self, bars) -> None:
         self.bars, self.said = bars, False
@@ -270,9 +271,8 @@ class _AnnouncedOnFirstUse:
             from sim.numba_config import is_cached
 
             self.said = True
-            typer.echo("loading the compiled kernels..." if is_cached("sim.engine.playouts_nb", "line_samples") else
-                       "compiling the kernels the advisor plays (the first run of this version on this machine, "
-                       "then cached)...", err=True)
+            if is_cached("sim.engine.playouts_nb", "line_samples"):
+                typer.echo("loading the compiled kernels...", err=True)
         if self.bars is not None:
             self.bars(*report)
 
