@@ -418,17 +418,21 @@ def bid(
             _refuse(exc)
     if objective.strip().lower() == "win":
         win_chance, win_source = _win_table(rules, line_player, win_table, win_games, progress)
+    from sim.compiling import compile_aside
+    from sim.engine.playouts import COMPILE_ASIDE
+
     try:
-        result = advise(hand=hand, rules=rules, samples=samples, make_samples=make_samples, seed=seed, methods=method,
-                        seat=seat, risk=risk,
-                        objective=objective, line_player=line_player, win_chance=win_chance, win_source=win_source,
-                        objective_reason=objective_reason,
-                        left=left, right=right, talon=talon,
-                        score=score, on_barrel=on_barrel, left_score=left_score, left_on_barrel=left_on_barrel,
-                        right_score=right_score, right_on_barrel=right_on_barrel, attempts=attempts, bolts=bolts,
-                        passes=passes, pimc_samples=pimc_samples,
-                        worlds=worlds, threads=threads or None,
-                        progress=_AnnouncedOnFirstUse(bars if progress else None))
+        with compile_aside(COMPILE_ASIDE):  # a cold cache on two cores: a second process compiles some kernels
+            result = advise(hand=hand, rules=rules, samples=samples, make_samples=make_samples, seed=seed,
+                            methods=method, seat=seat, risk=risk,
+                            objective=objective, line_player=line_player, win_chance=win_chance,
+                            win_source=win_source, objective_reason=objective_reason,
+                            left=left, right=right, talon=talon,
+                            score=score, on_barrel=on_barrel, left_score=left_score, left_on_barrel=left_on_barrel,
+                            right_score=right_score, right_on_barrel=right_on_barrel, attempts=attempts,
+                            bolts=bolts, passes=passes, pimc_samples=pimc_samples,
+                            worlds=worlds, threads=threads or None,
+                            progress=_AnnouncedOnFirstUse(bars if progress else None))
     except KeyboardInterrupt:  # nothing was printed: the advice is printed whole at the end
         if progress:
             bars.close()

@@ -2,7 +2,9 @@
 listener on Numba's ``numba:compile`` events, and writes one JSON line per kernel specialisation
 compiled (the kernel, its argument types, the seconds inclusive and exclusive of the kernels it
 compiled inside it, wall and CPU of its thread) to ``--log``; then ``--table LOG`` prints the table
-by kernel (specialisations, exclusive seconds), the duplicates first.
+by kernel (specialisations, exclusive seconds), the duplicates first. Each line's ``sig`` spells its
+argument types as a ``sim.compiling.AsideKernel`` reads them (the kernels a command compiles on a
+second core are copied from such a log: docs/compiling.md).
 
 Measure on a cold cache (a fresh empty ``NUMBA_CACHE_DIR``), else nothing compiles:
 
@@ -22,6 +24,15 @@ from collections import defaultdict
 from pathlib import Path
 
 from numba.core import event
+
+from sim.compiling import spell_signature
+
+
+def _spelled(args) -> str | None:
+    try:
+        return spell_signature(args)
+    except ValueError:  # a type of Numba's own kernels that no AsideKernel needs
+        return None
 
 
 class _Recorder(event.Listener):
@@ -47,7 +58,8 @@ class _Recorder(event.Listener):
             self._stack()[-1][3] += cpu
         d = ev.data["dispatcher"]
         row = {"kernel": f"{d.py_func.__module__}.{d.py_func.__qualname__}",
-               "args": ", ".join(str(a) for a in ev.data["args"]), "depth": len(self._stack()),
+               "args": ", ".join(str(a) for a in ev.data["args"]), "sig": _spelled(ev.data["args"]),
+               "depth": len(self._stack()),
                "at": round(time.perf_counter() - self.t0, 2),
                "wall": round(wall, 3), "cpu": round(cpu, 3),
                "own_wall": round(wall - inner_wall, 3), "own_cpu": round(cpu - inner_cpu, 3)}

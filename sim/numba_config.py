@@ -17,13 +17,14 @@ The folder: ``numba-<version>-<source hash>`` inside ``$NUMBA_CACHE_DIR`` when t
 """
 
 import hashlib
+import importlib.util
 import os
 import sys
 import tempfile
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-__all__ = ["__version__", "jit", "jit_hot", "jit_inline", "CACHE_DIR", "JIT_DISABLED", "is_cached"]
+__all__ = ["__version__", "jit", "jit_hot", "jit_inline", "CACHE_DIR", "JIT_DISABLED", "KERNEL_LOCKS", "is_cached"]
 
 try:
     __version__ = version("thousand")
@@ -84,6 +85,13 @@ else:
 
 import numba  # noqa: E402  (after NUMBA_CACHE_DIR is set, for a first import of numba)
 import numba.core.config  # noqa: E402
+from numba.core import sigutils  # noqa: E402
+from numba.core.compiler_lock import global_compiler_lock  # noqa: E402
+
+try:
+    import fcntl
+except ImportError:  # no advisory locks (Windows): compiles are not serialised across processes
+    fcntl = None
 
 # numba may have been imported before this module, its configuration read then: set it too. The
 # kernels' cache locator reads it when each kernel is decorated, after this line.
@@ -96,13 +104,79 @@ JIT_DISABLED = bool(numba.config.DISABLE_JIT)
 _CACHE = bool(CACHE_DIR)  # never Numba's in-tree fallback (see _cache_dir)
 
 
+KERNEL_LOCKS = ".kernel-locks"  # the folder, in CACHE_DIR, of the kernels' own compile locks
+
+
+class _KernelLocks:
+    """One advisory lock a kernel, in ``CACHE_DIR/KERNEL_LOCKS``, held while this process compiles it
+    and writes it to the cache. Numba's cache index of a kernel (one file for all its
+    specialisations) is read, amended and written back by each save: two processes saving two
+    specialisations of one kernel at once can both take the same data file's name, so that one
+    signature's entry names the other's code (the "Symbol not found" abort of
+    docs/compiling.md). Under this lock a process that waited for another finds the kernel in the
+    cache and loads it instead. Re-entrant within the process (a recursive kernel, or a kernel
+    reached twice while compiling); every use runs under Numba's compiler lock, one thread at a
+    time, so the counts need no lock of their own."""
+
+    def __init__(self) -> None:
+        self.held: dict[str, list] = {}  # name -> [open file, depth]
+
+    def acquire(self, name: str) -> None:
+        entry = self.held.get(name)
+        if entry is None:
+            folder = Path(CACHE_DIR) / KERNEL_LOCKS
+            folder.mkdir(parents=True, exist_ok=True)
+            handle = open(folder / f"{name}.lock", "a")  # noqa: SIM115 (held until release)
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX)
+            except BaseException:
+                handle.close()
+                raise
+            entry = self.held[name] = [handle, 0]
+        entry[1] += 1
+
+    def release(self, name: str) -> None:
+        entry = self.held[name]
+        entry[1] -= 1
+        if entry[1] == 0:
+            del self.held[name]
+            fcntl.flock(entry[0], fcntl.LOCK_UN)
+            entry[0].close()
+
+
+_KERNEL_LOCKS = _KernelLocks()
+
+
+def _compiled_under_lock(dispatcher):
+    """``dispatcher`` whose compiles (a first call from Python, or a call typed inside another
+    kernel: both go through ``compile``) hold the kernel's own lock (``_KernelLocks``) while the
+    cache is looked up, the kernel compiled and saved. An overload this process holds already
+    takes no lock."""
+    compile_ = dispatcher.compile
+    name = f"{dispatcher.py_func.__module__}.{dispatcher.py_func.__qualname__}"
+
+    def compile(sig):  # noqa: A001 (Numba's method name)
+        with global_compiler_lock:
+            if fcntl is None or not _CACHE or tuple(sigutils.normalize_signature(sig)[0]) in dispatcher.overloads:
+                return compile_(sig)
+            _KERNEL_LOCKS.acquire(name)
+            try:
+                return compile_(sig)
+            finally:
+                _KERNEL_LOCKS.release(name)
+
+    dispatcher.compile = compile
+    return dispatcher
+
+
 def _int_literals_widened(decorator):
     """``decorator`` (a ``numba.njit``), whose kernels, called from another kernel with a constant
     integer argument (``f(x, 0)``), are compiled for ``int64`` rather than once more for the constant
     (Numba types a constant argument ``Literal[int](0)`` and would compile a specialisation for each
     constant: 82 of the 348 compiles of a first ``thousand simulate``, docs/compiling.md). What is
     computed is the same; a constant ``True``/``False`` still compiles its own specialisation, whose
-    dead branches are pruned (the solver's move generators ask for that)."""
+    dead branches are pruned (the solver's move generators ask for that). Its compiles hold the
+    kernel's own lock (``_compiled_under_lock``)."""
 
     def widen(t):
         return numba.types.unliteral(t) if isinstance(t, numba.types.IntegerLiteral) else t
@@ -115,7 +189,7 @@ def _int_literals_widened(decorator):
             return call_template(tuple(widen(a) for a in args), {k: widen(v) for k, v in kws.items()})
 
         dispatcher.get_call_template = get_call_template
-        return dispatcher
+        return _compiled_under_lock(dispatcher)
 
     return wrapped
 
@@ -141,7 +215,9 @@ def is_cached(module: str, function: str) -> bool:
     are not this checkout's: its first answer compiles."""
     if not CACHE_DIR or JIT_DISABLED:
         return False
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the folder holding sim/
-    folder = os.path.join(root, *module.split(".")[:-1])  # as Numba's locator names it (os.path.abspath)
+    spec = importlib.util.find_spec(module)  # the module's file, as Numba's locator names its folder
+    if spec is None or not spec.origin:
+        return False
+    folder = os.path.dirname(os.path.abspath(spec.origin))
     numba_folder = f"{os.path.basename(folder)}_{hashlib.sha1(folder.encode()).hexdigest()}"
     return any((Path(CACHE_DIR) / numba_folder).glob(f"{module.split('.')[-1]}.{function}-*.nbi"))

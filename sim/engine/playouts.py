@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim import InputError
+from sim.compiling import AsideKernel
 from sim.engine import playouts_nb
 from sim.engine.schema import N_DEAL_COLUMNS, N_PLAYS
 from sim.engine.workspace import new_workspace
@@ -54,8 +55,68 @@ PASS_LINE = -1  # the line limit of passing at every turn (first hand under forc
 __all__ = [
     "CHUNK", "SEARCH_CHUNK", "ADVICE_WORLDS", "AdvisorError", "Known", "Situation",
     "sample_unseen", "dd_levels", "dd_exact_values", "played_points", "contract_points",
-    "LINE_COLUMNS", "PASS_LINE", "auction_lines",
+    "LINE_COLUMNS", "PASS_LINE", "auction_lines", "COMPILE_ASIDE",
 ]
+
+# What a second process compiles while ``thousand bid``'s first run on a cold cache compiles the rest
+# (``sim.compiling.compile_aside``, docs/compiling.md): kernels that ``auction_lines`` reaches late in
+# its compile (the auction apart) and the make-rate table's ``play_samples`` after it, each for the
+# argument types the advisor calls it with, in the order the second process compiles them (the
+# kernels this process reaches last, mostly, so that the two rarely wait for each other). Copied
+# from a log of ``benchmarks/compile_profile.py`` (its ``sig``); a signature the code no longer
+# calls is compiled for nothing, and the command compiles what it needs itself
+# (tests/test_compiling.py checks that none is left so).
+COMPILE_ASIDE: tuple[AsideKernel, ...] = (
+    ("sim.engine.auction_nb", "run_auction",
+     "(Array(uint64, 1, 'C'), Array(int64, 1, 'C'), Array(int64, 1, 'C'), Array(float64, 2, 'C'), "
+     "Array(int64, 1, 'C'), int64, Array(int64, 1, 'C'), Array(int64, 1, 'C'), Array(int64, 1, 'C'), "
+     "boolean, Array(int64, 1, 'C'), Array(float32, 2, 'C'), Array(float32, 2, 'C'), int64, )"),
+    ("sim.players.pimc_nb", "pimc_choose_discard",
+     "(int64, int64, int64, int64, Array(int64, 1, 'C'), Array(uint64, 1, 'C'), Array(int64, 1, 'C'), "
+     "Array(int64, 2, 'C'), Array(int64, 2, 'C'), Array(int64, 1, 'C'), )"),
+    ("sim.engine.settle_nb", "apply_deal34",
+     "(Array(int64, 1, 'C'), Array(int64, 1, 'C'), int64, int64, boolean, boolean, int64, Array(int64, 2, "
+     "'C'), Array(int32, 2, 'C'), int64, )"),
+    ("sim.players.leadage_nb", "leadage_card",
+     "(int64, int64, int64, Array(int64, 1, 'C'), int64, int64, int64, int64, int64, int64, boolean, "
+     "Array(int64, 1, 'C'), )"),
+    ("sim.players.random_nb", "random_card",
+     "(int64, Array(int64, 1, 'C'), int64, int64, boolean, Array(int64, 1, 'C'), Array(uint64, 1, 'C'), )"),
+    ("sim.players.pimc_nb", "pimc_choose_card",
+     "(Array(int64, 1, 'C'), int64, int64, Array(int64, 1, 'C'), int64, int64, int64, int64, int64, int64,"
+     " int64, int64, int64, Array(int64, 1, 'C'), Array(int64, 1, 'C'), int64, Array(int64, 1, 'C'), "
+     "Array(uint64, 1, 'C'), Array(int64, 1, 'C'), Array(int64, 2, 'C'), Array(int64, 2, 'C'), "
+     "Array(int64, 1, 'C'), )"),
+    ("sim.players.dd_nb", "dd_choose_card",
+     "(Array(int64, 1, 'C'), int64, int64, Array(int64, 1, 'C'), int64, int64, int64, int64, int64, int64,"
+     " int64, int64, Array(int64, 1, 'C'), Array(int64, 1, 'C'), Array(int64, 2, 'C'), Array(int64, 2, "
+     "'C'), )"),
+    ("sim.players.learned.cards_nb", "learned_card",
+     "(int64, Array(int64, 1, 'C'), int64, Array(int64, 1, 'C'), int64, int64, int64, int64, int64, "
+     "Array(int64, 1, 'C'), Array(int64, 1, 'C'), Array(int64, 1, 'C'), Array(int64, 1, 'C'), int64, "
+     "int64, Array(int64, 1, 'C'), Array(int64, 1, 'C'), Array(int64, 1, 'C'), Array(int64, 1, 'C'), "
+     "boolean, Array(int64, 1, 'C'), Array(float64, 2, 'C'), Array(uint64, 1, 'C'), Array(float32, 2, "
+     "'C'), Array(float32, 2, 'C'), Array(int64, 1, 'C'), Array(int64, 2, 'C'), )"),
+    ("sim.players.learned.win_nb", "learned_win_contract",
+     "(int64, int64, int64, int64, int64, int64, Array(int64, 1, 'C'), Array(int64, 1, 'C'), "
+     "Array(float64, 2, 'C'), Array(float32, 2, 'C'), Array(float32, 2, 'C'), )"),
+    ("sim.players.learned.bidding_nb", "learned_contract",
+     "(int64, int64, int64, int64, int64, int64, Array(int64, 1, 'C'), Array(int64, 1, 'C'), "
+     "Array(float64, 2, 'C'), Array(float32, 2, 'C'), Array(float32, 2, 'C'), )"),
+    ("sim.players.leadage_nb", "leadage_contract",
+     "(int64, int64, int64, int64, int64, Array(int64, 1, 'C'), Array(int64, 1, 'C'), Array(uint64, 1, "
+     "'C'), )"),
+    ("sim.players.random_nb", "random_contract",
+     "(int64, int64, int64, Array(int64, 1, 'C'), Array(uint64, 1, 'C'), )"),
+    ("sim.players.dd_nb", "dd_final_contract",
+     "(int64, int64, int64, int64, Array(int64, 1, 'C'), )"),
+    ("sim.engine.playouts_nb", "play_samples",
+     "(Array(int64, 1, 'C'), Array(int64, 2, 'C'), int64, Array(int64, 1, 'C'), Array(float64, 2, 'C'), "
+     "Array(uint64, 1, 'C'), Array(int64, 1, 'C'), Array(int64, 2, 'C'), Array(int8, 2, 'C'), Array(int64,"
+     " 1, 'C'), Tuple((Array(int64, 1, 'C'), Array(int64, 2, 'C'), Array(int64, 2, 'C'), Array(int64, 1, "
+     "'C'), Array(float32, 2, 'C'), Array(float32, 2, 'C'), Array(int64, 1, 'C'), Array(int64, 2, 'C'), "
+     ")), int64, )"),
+)
 
 CHUNK = 50
 SEARCH_CHUNK = 10  # samples per task of the double-dummy searches (no random stream to keep)
