@@ -1,6 +1,7 @@
-"""Compiling, shown and taken in turns: a line on stderr counting the kernels compiled and left
-while Numba compiles, and the cache folder's lock, so that two processes never compile into one
-cold cache at once.
+"""Compiling, shown, taken in turns and shared: a line on stderr counting the kernels compiled and
+left while Numba compiles; the cache folder's lock, so that two commands never compile into one
+cold cache at once; and a second process that compiles some of a command's kernels on another core
+(``compile_aside``, below), each kernel's compile under its own lock (``sim.numba_config``).
 
 A kernel compiles on its first call when the on-disk cache (``sim.numba_config``) does not hold
 it: the first run of a version on a machine. ``compiling()`` listens to Numba's compile events for
@@ -11,7 +12,8 @@ of the expected kernels are not compiled yet, and the time so far. A spell of co
 its first second and ends when nothing has compiled for a second. On a terminal the line is redrawn
 in place once a second (a tqdm status line, above the bars of the work that waits for the
 kernels); otherwise a plain line is written every ``PLAIN_EVERY`` seconds. When the spell is over,
-one line says how many kernels compiled in how long (measured, as every time the line states). A
+one line says how many kernels compiled in how long (measured, as every time the line states), and
+"on two cores" when a second process compiled some of them. A
 warm cache compiles nothing and the line never shows. "Left" counts what the code could reach:
 a branch Numba prunes (the 2-player search in a 3-player deal) never compiles, so a few are left
 at the end.
@@ -254,7 +256,7 @@ class _Progress(event.Listener):
             self.status.close()
             self.status = None
         if self.written is not None and say:
-            aside = f", {self.aside_compiled} of them in a second process" if self.aside_compiled else ""
+            aside = " on two cores" if self.aside_compiled else ""  # a second process compiled some
             self._write(f"compiled {self.compiled} kernels in "
                         f"{_clock((self.idle_since or time.perf_counter()) - self.started)}{aside} "
                         "(cached: later runs load them)", final=True)

@@ -41,7 +41,8 @@ def _compiled_once_across_workers():
     held for the whole warm-up, so that a second worker does not even start a compile. Two
     processes compiling the same kernels into one cold cache at once crashed a worker inside LLVM
     (a "Symbol not found" abort while finalizing a kernel, twice on 2026-12-06); compiled one
-    process at a time they never did. A run without workers compiles as before, lazily."""
+    process at a time they never did (each kernel's compile now holds a lock of its own as well:
+    docs/compiling.md). A run without workers compiles as before, lazily."""
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         yield
         return
