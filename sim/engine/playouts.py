@@ -60,17 +60,14 @@ __all__ = [
 
 # What a second process compiles while ``thousand bid``'s first run on a cold cache compiles the rest
 # (``sim.compiling.compile_aside``, docs/compiling.md): kernels that ``auction_lines`` reaches late in
-# its compile (the auction apart) and the make-rate table's ``play_samples`` after it, each for the
-# argument types the advisor calls it with, in the order the second process compiles them (the
-# kernels this process reaches last, mostly, so that the two rarely wait for each other). Copied
+# its compile and the make-rate table's ``play_samples`` after it, each for the argument types the
+# advisor calls it with, in the order the second process compiles them: the kernels this process
+# reaches last, mostly, so that the two rarely wait for each other, and about half of the compile
+# (with the auction as well, the second process compiled 64 CPU seconds to this one's 44). Copied
 # from a log of ``benchmarks/compile_profile.py`` (its ``sig``); a signature the code no longer
 # calls is compiled for nothing, and the command compiles what it needs itself
 # (tests/test_compiling.py checks that none is left so).
 COMPILE_ASIDE: tuple[AsideKernel, ...] = (
-    ("sim.engine.auction_nb", "run_auction",
-     "(Array(uint64, 1, 'C'), Array(int64, 1, 'C'), Array(int64, 1, 'C'), Array(float64, 2, 'C'), "
-     "Array(int64, 1, 'C'), int64, Array(int64, 1, 'C'), Array(int64, 1, 'C'), Array(int64, 1, 'C'), "
-     "boolean, Array(int64, 1, 'C'), Array(float32, 2, 'C'), Array(float32, 2, 'C'), int64, )"),
     ("sim.players.pimc_nb", "pimc_choose_discard",
      "(int64, int64, int64, int64, Array(int64, 1, 'C'), Array(uint64, 1, 'C'), Array(int64, 1, 'C'), "
      "Array(int64, 2, 'C'), Array(int64, 2, 'C'), Array(int64, 1, 'C'), )"),
