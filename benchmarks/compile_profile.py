@@ -26,6 +26,7 @@ from pathlib import Path
 from numba.core import event
 
 from sim.compiling import spell_signature
+from sim.numba_config import kernel_lock_waits
 
 
 def _spelled(args) -> str | None:
@@ -109,6 +110,8 @@ def main() -> None:
         cli.main()
     finally:
         log.close()
+        print(f"compile_profile: waited {kernel_lock_waits():.1f} s for kernels another process compiled; "
+              f"{time.process_time():.1f} CPU s in this process", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -21,10 +21,12 @@ import importlib.util
 import os
 import sys
 import tempfile
+import time
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-__all__ = ["__version__", "jit", "jit_hot", "jit_inline", "CACHE_DIR", "JIT_DISABLED", "KERNEL_LOCKS", "is_cached"]
+__all__ = ["__version__", "jit", "jit_hot", "jit_inline", "CACHE_DIR", "JIT_DISABLED", "KERNEL_LOCKS", "is_cached",
+           "kernel_lock_waits"]
 
 try:
     __version__ = version("thousand")
@@ -120,6 +122,7 @@ class _KernelLocks:
 
     def __init__(self) -> None:
         self.held: dict[str, list] = {}  # name -> [open file, depth]
+        self.waited = 0.0  # seconds spent waiting for another process's compiles (kernel_lock_waits)
 
     def acquire(self, name: str) -> None:
         entry = self.held.get(name)
@@ -128,7 +131,12 @@ class _KernelLocks:
             folder.mkdir(parents=True, exist_ok=True)
             handle = open(folder / f"{name}.lock", "a")  # noqa: SIM115 (held until release)
             try:
-                fcntl.flock(handle, fcntl.LOCK_EX)
+                try:
+                    fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:  # another process compiles it: wait, then load what it saved
+                    started = time.perf_counter()
+                    fcntl.flock(handle, fcntl.LOCK_EX)
+                    self.waited += time.perf_counter() - started
             except BaseException:
                 handle.close()
                 raise
@@ -145,6 +153,13 @@ class _KernelLocks:
 
 
 _KERNEL_LOCKS = _KernelLocks()
+
+
+def kernel_lock_waits() -> float:
+    """The seconds this process has waited, so far, for kernels another process was compiling
+    (``benchmarks/compile_profile.py`` prints them: on two cores, how long the command waited for
+    the second process)."""
+    return _KERNEL_LOCKS.waited
 
 
 def _compiled_under_lock(dispatcher):
