@@ -115,6 +115,9 @@ def _record(record: Any) -> tuple[Record, Path | None]:
         return record, None
     if isinstance(record, Path) or (isinstance(record, str) and "\n" not in record and not record.lstrip().startswith(
             "{")):
+        if not Path(record).is_file():
+            what = "is a folder, not a record file" if Path(record).is_dir() else "is no record file"
+            raise InputError(f"record: {str(record)!r} {what}")
         records = read_records(path=record)
         if len(records) != 1:
             raise InputError(f"record: {str(record)!r} holds {len(records)} records; give one")
@@ -168,7 +171,7 @@ def infer(record: Record | str | Path, *, seat: int | str, at: str, worlds: int 
     return Inference(seat=who, at=facts.at, asked=n, draws=len(logw), temperature=t, where=where, deals=deals,
                      weights=weights, ess=ess, collapsed=ess < ESS_FLOOR * n, hidden=tuple(
                          int(c) for c in range(24) if (facts.hidden >> c) & 1), talon_place=facts.talon_place,
-                     calls_weighted=auction.chosen if weigh else 0, facts=facts.facts, provenance=provenance)
+                     calls_weighted=auction.chosen(who) if weigh else 0, facts=facts.facts, provenance=provenance)
 
 
 def _chunks(n: int) -> int:
