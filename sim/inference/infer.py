@@ -24,7 +24,7 @@ import polars as pl
 from sim import InputError, __version__
 from sim.arguments import integer, number, refused
 from sim.fingerprint import code_fingerprint
-from sim.game.cards import format_card
+from sim.game.cards import format_card, mask_to_cards
 from sim.game.rng_nb import state_from_sequence
 from sim.inference.model import auction_arrays, learned_model
 from sim.inference.view import View, view_facts
@@ -106,8 +106,16 @@ class Inference:
             "calls_weighted": self.calls_weighted, "facts": list(self.facts),
             "cards": [{"card": format_card(c), "left": float(p[i, 0]), "right": float(p[i, 1]),
                        "talon": float(p[i, 2])} for i, c in enumerate(self.hidden)],
+            "worlds_drawn": [{"weight": float(self.weights[i]),
+                              **{place: _hand(self.where[i, k]) for k, place in enumerate(PLACES)},
+                              "dealt": {**{SEAT_NAMES[q]: _hand(self.deals[i, q]) for q in range(3)},
+                                        "talon": _hand(self.deals[i, 3])}} for i in range(len(self.weights))],
             "provenance": self.provenance,
         }
+
+
+def _hand(mask: int) -> str:
+    return " ".join(format_card(c) for c in mask_to_cards(int(mask)))
 
 
 def _record(record: Any) -> tuple[Record, Path | None]:
