@@ -203,10 +203,10 @@ def _draw(facts: View, model, auction, n: int, seed: int, first_chunk: int, inv_
     def work(i: int, lo: int, hi: int) -> None:
         state = state_from_sequence(sequence(INFER_WORLDS, seed, first_chunk + i))
         draw_worlds(state, hi - lo, facts.free, facts.placed, facts.takes, facts.loc_seat, facts.pool, facts.stage,
-                    facts.declarer, facts.viewer, facts.talon, facts.gift, auction.seat, auction.bid, auction.high,
-                    auction.high_seat, auction.dark, auction.free, model.gs, model.rules, model.prm, model.net,
-                    model.scratch(), inv_t, weigh, np.zeros(32, dtype=np.int64), where[lo:hi], deals[lo:hi],
-                    logw[lo:hi])
+                    facts.declarer, facts.viewer, facts.talon, facts.gift, facts.contract, facts.high, auction.seat,
+                    auction.bid, auction.high, auction.high_seat, auction.dark, auction.free, model.gs, model.rules,
+                    model.prm, model.net, model.scratch(), inv_t, weigh, np.zeros(32, dtype=np.int64), where[lo:hi],
+                    deals[lo:hi], logw[lo:hi])
 
     run_chunks(n, work, size=CHUNK, threads=threads)
     return where, deals, logw
