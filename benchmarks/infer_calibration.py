@@ -15,7 +15,9 @@ on records of the learned player's self-play (`thousand simulate --deals N --pla
   and its p-value, Holm-corrected over the five points; a reliability table and plot (predicted
   probability of each card in each place, in bins, against how often it lay there); and the
   marriage figure of issue 47: a seat whose highest bid was 105 or more, seen by another seat
-  after the auction, its inferred chance of holding a marriage against uniform and the truth.
+  after the auction, its inferred chance of holding a marriage against uniform and the truth;
+  and (``--others``) the chosen temperature's log-loss against other temperatures' on the same
+  held-out views, paired by deal: whether the choice survives another seed.
 
     python benchmarks/infer_calibration.py --fit out/self31337 --fit-deals 300
     python benchmarks/infer_calibration.py --check out/self424242 --check-deals 1000 --temperature T \
@@ -85,26 +87,41 @@ def view_loss(p: np.ndarray, true: np.ndarray) -> float:
 
 
 def fit(folder: Path, n: int, grid: list[float], seed: int) -> dict:
+    """Each temperature's mean log-loss over the views of ``n`` deals, and the one chosen: the
+    largest within one standard error (paired by deal) of the least (the one-standard-error rule:
+    where the log-loss is flat, the temperature that trusts the model least)."""
     recs = [r for r in read_records(path=folder / "records.jsonl") if usable(r)][:n]
-    out = {}
+    per_deal = {}
     for t in grid:
-        losses = []
         t0 = time.process_time()
+        losses = []
         for rec in recs:
+            views = []
             for seat in range(3):
                 for at in FIT_POINTS:
                     res = infer(rec, seat=seat, at=at, worlds=WORLDS, seed=seed, temperature=t, threads=1)
-                    losses.append(view_loss(res.probabilities(), truth(rec, seat, at, res)))
-        losses = np.array(losses)
-        out[t] = float(np.nanmean(losses))
-        print(f"T = {t:g}: log-loss {out[t]:.5f} over {len(losses)} views of {len(recs)} deals "
+                    views.append(view_loss(res.probabilities(), truth(rec, seat, at, res)))
+            losses.append(float(np.nanmean(views)))
+        per_deal[t] = np.array(losses)
+        print(f"T = {t:g}: log-loss {per_deal[t].mean():.5f} over {len(recs)} deals' views "
               f"({time.process_time() - t0:.0f} s CPU)", flush=True)
+    best = min(grid, key=lambda t: per_deal[t].mean())
+    out = {"deals": len(recs), "points": list(FIT_POINTS), "least": best, "temperatures": {}}
+    for t in grid:
+        d = per_deal[t] - per_deal[best]
+        se = float(d.std(ddof=1) / math.sqrt(len(d))) if t != best else 0.0
+        out["temperatures"][f"{t:g}"] = {"log_loss": float(per_deal[t].mean()), "minus_least": float(d.mean()),
+                                         "se": se}
+    out["chosen"] = max(t for t in grid if per_deal[t].mean() - per_deal[best].mean()
+                        <= out["temperatures"][f"{t:g}"]["se"])
     return out
 
 
-def check(folder: Path, n: int, temperature: float, seed: int, plot: Path | None) -> dict:
+def check(folder: Path, n: int, temperature: float, seed: int, plot: Path | None, others: list[float]) -> dict:
     recs = [r for r in read_records(path=folder / "records.jsonl") if usable(r)][:n]
-    per_point = {at: {"inf": [], "uni": []} for at in POINTS}  # per deal: mean over the seats' views
+    kinds = ["inf", "uni"] + [f"T={t:g}" for t in others]
+    temps = {"inf": temperature, "uni": math.inf, **{f"T={t:g}": t for t in others}}
+    per_point = {at: {kind: [] for kind in kinds} for at in POINTS}  # per deal: mean over the seats' views
     rel = {"inf": ([], []), "uni": ([], [])}
     marriage = {"inf": [], "uni": [], "true": [], "deal": []}
     ess = {at: [] for at in POINTS}
@@ -113,18 +130,18 @@ def check(folder: Path, n: int, temperature: float, seed: int, plot: Path | None
     for k, rec in enumerate(recs):
         top = [max([c.bid for c in rec.auction if c.seat == s and c.bid > 0] + [0]) for s in range(3)]
         for at in POINTS:
-            deal_loss = {"inf": [], "uni": []}
+            deal_loss = {kind: [] for kind in kinds}
             for seat in range(3):
-                res = {"inf": infer(rec, seat=seat, at=at, worlds=WORLDS, seed=seed, temperature=temperature,
-                                    threads=1),
-                       "uni": infer(rec, seat=seat, at=at, worlds=WORLDS, seed=seed, temperature=math.inf,
-                                    threads=1)}
+                res = {kind: infer(rec, seat=seat, at=at, worlds=WORLDS, seed=seed, temperature=temps[kind], threads=1)
+                       for kind in kinds}
                 true = truth(rec, seat, at, res["inf"])
                 ess[at].append(res["inf"].ess / WORLDS)
                 draws_more[at] += res["inf"].draws > WORLDS
                 for kind, r in res.items():
                     p = r.probabilities()
                     deal_loss[kind].append(view_loss(p, true))
+                    if kind not in rel:
+                        continue
                     places = 3 if r.talon_place else 2
                     onehot = np.zeros((len(true), 3))
                     onehot[np.arange(len(true)), true] = 1
@@ -133,12 +150,13 @@ def check(folder: Path, n: int, temperature: float, seed: int, plot: Path | None
                 if at == "auction":
                     for s in range(3):
                         if s != seat and top[s] >= 105:
-                            for kind, r in res.items():
+                            for kind in ("inf", "uni"):
+                                r = res[kind]
                                 marriage[kind].append(float(r.weights @ np.array([has_marriage(int(d))
                                                                                    for d in r.deals[:, s]])))
                             marriage["true"].append(float(has_marriage(rec.hands[s])))
                             marriage["deal"].append(k)
-            for kind in ("inf", "uni"):
+            for kind in kinds:
                 per_point[at][kind].append(float(np.nanmean(deal_loss[kind])))
         if (k + 1) % 50 == 0:
             print(f"{k + 1} deals ({time.process_time() - t0:.0f} s CPU)", flush=True)
@@ -158,6 +176,16 @@ def check(folder: Path, n: int, temperature: float, seed: int, plot: Path | None
                                 "views_drawing_more": int(draws_more[at])}
     for at, q in zip(POINTS, holm(ps), strict=True):
         result["points"][at]["p_holm"] = q
+    # the chosen temperature against others on these held-out deals (paired by deal, all points)
+    result["temperatures"] = {}
+    base = np.nanmean(np.array([per_point[at]["inf"] for at in POINTS]), axis=0)
+    for t in others:
+        other = np.nanmean(np.array([per_point[at][f"T={t:g}"] for at in POINTS]), axis=0)
+        d = base - other
+        se = d.std(ddof=1) / math.sqrt(len(d))
+        result["temperatures"][f"{t:g}"] = {"log_loss": float(other.mean()), "chosen_minus_this": float(d.mean()),
+                                            "low": float(d.mean() - 1.96 * se), "high": float(d.mean() + 1.96 * se)}
+    result["chosen_log_loss"] = float(base.mean())
     table = {}
     for kind, (pred, hit) in rel.items():
         pred, hit = np.array(pred), np.array(hit)
@@ -196,16 +224,20 @@ def main() -> None:
     ap.add_argument("--temperature", type=float, default=None)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--plot", type=Path)
+    ap.add_argument("--others", default="", help="temperatures to set beside the chosen one on the held-out deals")
     ap.add_argument("--out", type=Path, help="write the figures as JSON here")
     args = ap.parse_args()
     figures = {}
     if args.fit:
         figures["fit"] = fit(args.fit, args.fit_deals, [float(x) for x in args.grid.split(",")], args.seed)
-        best = min(figures["fit"], key=figures["fit"].get)
-        print(f"least log-loss at T = {best:g}")
+        print(json.dumps(figures["fit"], indent=1))
+        print(f"least log-loss at T = {figures['fit']['least']:g}; chosen (one-standard-error rule): "
+              f"T = {figures['fit']['chosen']:g}")
     if args.check:
         t = args.temperature if args.temperature is not None else TEMPERATURE
-        figures["check"] = check(args.check, args.check_deals, t, args.seed, args.plot)
+        others = [float(x) for x in args.others.split(",")] if args.others else []
+        figures["check"] = check(args.check, args.check_deals, t, args.seed, args.plot, others)
+        print(json.dumps(figures["check"]["temperatures"], indent=1))
         print(json.dumps(figures["check"]["points"], indent=1))
         print(json.dumps(figures["check"].get("marriage"), indent=1))
         for kind in ("inf", "uni"):
