@@ -41,7 +41,7 @@ __all__ = ["TEMPERATURE", "ESS_FLOOR", "MAX_DRAWS", "CHUNK", "MAX_WORLDS", "Infe
 # The temperature of the calls' logistic, in points: fitted by the held-out log-loss of the true
 # card locations on self-play of the learned player (seed 31337; benchmarks/infer_calibration.py,
 # docs/inference.md "The temperature").
-TEMPERATURE = 20.0
+TEMPERATURE = 1.0
 ESS_FLOOR = 0.05  # draw more when the effective sample size falls below this share of the worlds asked
 MAX_DRAWS = 16  # ... up to this many times the worlds asked
 CHUNK = 250  # worlds a chunk (one stream each)
