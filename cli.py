@@ -952,6 +952,9 @@ def infer_command(
                                          "trick:N (before the seat plays in trick N)")],
     worlds: Annotated[int, typer.Option(help="candidate worlds to draw (more when their weights collapse)")] = 2000,
     seed: Annotated[int, typer.Option(help="the worlds' seed: the same seed, the same worlds")] = 0,
+    temperature: Annotated[float | None, typer.Option(help="the calls' temperature in points (default: the one "
+                                                           "fitted on the learned player's self-play; higher trusts "
+                                                           "the calls less, inf weighs none)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON: the card table, the worlds and their "
                                                          "weights")] = False,
     wide: Wide = False,
@@ -964,7 +967,7 @@ def infer_command(
     from sim.inference import infer
 
     try:
-        result = infer(file, seat=seat, at=at, worlds=worlds, seed=seed)
+        result = infer(file, seat=seat, at=at, worlds=worlds, seed=seed, temperature=temperature)
     except _user_errors() as exc:
         _refuse(exc)
     typer.echo(to_json(result) if as_json else "\n".join(inference_lines(result, _width(wide))))

@@ -26,8 +26,9 @@ def inference_lines(result: Inference, width: int | None) -> list[str]:
     """The answer, the facts, the card table."""
     places = [f"left ({SEAT_NAMES[result.left]})", f"right ({SEAT_NAMES[result.right]})", "talon"]
     p = result.probabilities()
+    t = result.temperature
     weighted = (f"weighted by {result.calls_weighted} call{'s' if result.calls_weighted != 1 else ''} at "
-                f"T = {result.temperature:g} points" if np.isfinite(result.temperature) else "unweighted (uniform)")
+                f"T = {t:g} point{'' if t == 1 else 's'}" if np.isfinite(t) else "unweighted (uniform)")
     out = [f"{SEAT_NAMES[result.seat]}'s view at {result.at}: {len(result.hidden)} hidden cards, "
            f"{result.draws:,} worlds {weighted}; effective sample size {result.ess:,.0f}"
            f" ({result.ess / result.asked:.0%} of {result.asked:,})"]
