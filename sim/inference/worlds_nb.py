@@ -61,9 +61,13 @@ def pick(state, mask, k):
 def draw_world(state, free, placed, takes, loc_seat, pool, stage, declarer, talon, gift, contract, high, rules, scratch,
                where, deal):
     """One world into ``where[0:3]`` (the hidden cards of each location) and ``deal[0:4]`` (the
-    hands as dealt, the talon); False when it breaks a fact the places cannot hold (a defender
-    holding two talon cards when one gift was face down, a ``contract`` above the cap of the
-    declarer's 8 cards after the talon won with ``high``; ``contract`` 0: none to check)."""
+    hands as dealt, the talon); returns its log prior weight: 0, or IMPOSSIBLE when it breaks a
+    fact the places cannot hold (a defender holding two talon cards when one gift was face down, a
+    ``contract`` above the cap of the declarer's 8 cards after the talon won with ``high``;
+    ``contract`` 0: none to check). A gift face down makes the worlds unequal: a world counts as
+    many deals as the cards that could have been the gift (one when the defender holds a talon
+    card the viewer saw: that one), each deal dealt alike and each card given alike, so its log
+    weight is the log of that number."""
     k = free.size
     for i in range(k):
         scratch[i] = free[i]
@@ -85,9 +89,10 @@ def draw_world(state, free, placed, takes, loc_seat, pool, stage, declarer, talo
         deal[loc_seat[loc]] |= where[loc]
     if stage == 0:
         deal[3] = talon if talon >= 0 else where[2]
-        return True
+        return 0.0
     if contract > 0 and contract > contract_cap(deal[declarer], high, rules):
-        return False
+        return IMPOSSIBLE
+    prior = 0.0
     # After the talon: each defender's gift leaves his hand as dealt; the declarer's ten cards
     # less the talon are his.
     gifts = np.int64(0)
@@ -99,10 +104,12 @@ def draw_world(state, free, placed, takes, loc_seat, pool, stage, declarer, talo
             # Face down: a talon card he holds (one at most) was it; else one his hand may give.
             choices = deal[s] & talon if talon >= 0 else np.int64(0)
             if popcount(choices) > 1:
-                return False
+                return IMPOSSIBLE
             if choices == 0:
                 choices = givable_cards(deal[s], rules)
-            g = nth_card(choices, below(state, popcount(choices)))
+            k = popcount(choices)
+            prior += np.log(k)
+            g = nth_card(choices, below(state, k))
         bit = np.int64(1) << g
         gifts |= bit
         deal[s] &= ~bit
@@ -110,7 +117,7 @@ def draw_world(state, free, placed, takes, loc_seat, pool, stage, declarer, talo
     t = talon if talon >= 0 else pick(state, ten, 3)
     deal[declarer] = ten & ~t
     deal[3] = t
-    return True
+    return prior
 
 
 @jit_hot
@@ -120,9 +127,9 @@ def draw_worlds(state, n, free, placed, takes, loc_seat, pool, stage, declarer, 
                 weigh, scratch, where, deal, logw):
     """``n`` worlds into rows 0..n-1 of ``where``, ``deal`` and ``logw`` (the module's docstring)."""
     for i in range(n):
-        possible = draw_world(state, free, placed, takes, loc_seat, pool, stage, declarer, talon, gift, contract, high,
-                              rules, scratch, where[i], deal[i])
-        total = 0.0 if possible else IMPOSSIBLE
+        total = draw_world(state, free, placed, takes, loc_seat, pool, stage, declarer, talon, gift, contract, high,
+                           rules, scratch, where[i], deal[i])
+        possible = total != IMPOSSIBLE
         for s in range(3):
             if s == viewer or not possible:
                 continue

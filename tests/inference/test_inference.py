@@ -135,6 +135,24 @@ def test_uniform_worlds_match_the_exact_counts(rec, seat, at):
     assert res.calls_weighted == 0
 
 
+def test_a_gift_face_down_counts_every_card_it_could_have_been():
+    """tysyacha_1000 (discard_face_down): third declares at his forced 100 and gives 9S to first and
+    JS to second; first saw the talon KS JS 9S, not second's gift. A world where second holds one
+    of KS, JS is one deal (that card was the gift), a world where he holds neither is eight (any
+    of his cards): uniformly over the deals, JS lies with second with chance 3432 / (2 * 3432 + 8 *
+    3003) = 1/9, as if the declarer had given one of his nine cards left at random."""
+    text = EXAMPLE.read_text().replace("rules classic", "rules tysyacha_1000").replace(
+        "bids   first 100, second pass, third pass", "bids third 100, first pass, second pass").replace(
+        "gifts  9S to second, QS to third", "gifts 9S to first, JS to second")
+    rec = parse_record_text(text="\n".join(line for line in text.splitlines()
+                                           if not line.startswith(("result", "play"))))
+    res = infer(rec, seat="first", at="talon", worlds=20000, seed=2, temperature=math.inf)
+    p = dict(zip(res.hidden, res.probabilities()[:, 0], strict=True))
+    js, ks = 6 * 0 + 1, 6 * 0 + 3
+    tol = 5 * math.sqrt((1 / 9) * (8 / 9) / res.ess)
+    assert abs(p[js] - 1 / 9) < tol and abs(p[ks] - 1 / 9) < tol, (p[js], p[ks], tol)
+
+
 def test_same_seed_same_worlds_on_any_thread_count():
     a = infer(EXAMPLE, seat="second", at="trick:3", worlds=1100, seed=9, threads=1)
     b = infer(EXAMPLE, seat="second", at="trick:3", worlds=1100, seed=9, threads=3)
