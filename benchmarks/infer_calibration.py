@@ -200,18 +200,31 @@ def check(folder: Path, n: int, temperature: float, seed: int, plot: Path | None
         result["marriage"] = {"views": len(deals), "deals": int(len(set(deals.tolist()))),
                               **{kind: float(np.mean(marriage[kind])) for kind in ("inf", "uni", "true")}}
     if plot is not None:
-        plt = pyplot()
-        fig, ax = plt.subplots(figsize=(5.5, 5))
-        ax.plot([0, 1], [0, 1], color="grey", lw=1, ls="--", label="perfect calibration")
-        for kind, label in (("inf", f"inference (T = {temperature:g})"), ("uni", "uniform worlds")):
-            rows = [r for r in table[kind] if r["n"]]
-            ax.plot([r["predicted"] for r in rows], [r["observed"] for r in rows], marker="o", label=label)
-        ax.set_xlabel("predicted probability of a card in a place")
-        ax.set_ylabel("observed frequency")
-        ax.set_title(f"Reliability, {len(recs):,} held-out deals (seed {folder.name})")
-        ax.legend(loc="upper left")
-        save(fig, plot)
+        draw(result, plot)
     return result
+
+
+def draw(result: dict, plot: Path) -> None:
+    """The reliability plot of a check's result: each bin's mean predicted probability against the
+    frequency observed, inference beside uniform worlds, and below, how many predictions fell in
+    each bin (inference is sharper: more of its predictions lie near 0 and 1)."""
+    plt = pyplot()
+    fig, (ax, bx) = plt.subplots(2, 1, figsize=(5.5, 7), gridspec_kw={"height_ratios": [3, 1]}, sharex=True)
+    ax.plot([0, 1], [0, 1], color="grey", lw=1, ls="--", label="perfect calibration")
+    width = 0.04
+    for j, (kind, label) in enumerate((("inf", f"inference (T = {result['temperature']:g})"),
+                                       ("uni", "uniform worlds"))):
+        rows = [r for r in result["reliability"][kind] if r["n"]]
+        ax.plot([r["predicted"] for r in rows], [r["observed"] for r in rows], marker="o", label=label)
+        centres = np.array([float(r["bin"].split("-")[0]) + 0.05 for r in result["reliability"][kind]])
+        bx.bar(centres + (j - 0.5) * width, [r["n"] for r in result["reliability"][kind]], width=width, label=label)
+    ax.set_ylabel("observed frequency")
+    ax.set_title(f"Reliability: {result['deals']:,} held-out self-play deals, {result['worlds']:,} worlds")
+    ax.legend(loc="upper left")
+    bx.set_yscale("log")
+    bx.set_xlabel("predicted probability of a card in a place (bins of 0.1)")
+    bx.set_ylabel("predictions")
+    save(fig, plot)
 
 
 def main() -> None:
@@ -226,7 +239,11 @@ def main() -> None:
     ap.add_argument("--plot", type=Path)
     ap.add_argument("--others", default="", help="temperatures to set beside the chosen one on the held-out deals")
     ap.add_argument("--out", type=Path, help="write the figures as JSON here")
+    ap.add_argument("--replot", type=Path, help="draw --plot from the figures a check wrote (--out) and stop")
     args = ap.parse_args()
+    if args.replot:
+        draw(json.loads(args.replot.read_text())["check"], args.plot)
+        return
     figures = {}
     if args.fit:
         figures["fit"] = fit(args.fit, args.fit_deals, [float(x) for x in args.grid.split(",")], args.seed)
