@@ -74,7 +74,8 @@ def _cards(mask: int) -> str:
 def view_facts(rec: Record, seat: int, at: str, rules: HouseRules) -> View:
     """The facts of ``seat``'s view of ``rec`` cut at ``at`` (the record may be full or that
     seat's view)."""
-    kind, _ = cut_point(at)
+    kind, n = cut_point(at)
+    at = kind if kind != "trick" else f"trick:{n}"
     cut = rec.cut(at, seat=seat, rules=rules)
     view = cut.seen_by(seat, rules=rules)
     hand = view.hands[seat]
