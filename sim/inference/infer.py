@@ -30,6 +30,7 @@ from sim.inference.model import auction_arrays, learned_model
 from sim.inference.view import View, view_facts
 from sim.inference.worlds_nb import draw_worlds
 from sim.parallel import run_chunks
+from sim.players.learned.likelihood_nb import TEMPERATURE
 from sim.players.learned.weights import DEFAULT_WEIGHTS, weights_identity
 from sim.records import Record, parse_record_text, read_records
 from sim.records.record import SEAT_NAMES, seat_index
@@ -38,10 +39,6 @@ from sim.streams import INFER_WORLDS, sequence
 
 __all__ = ["TEMPERATURE", "ESS_FLOOR", "MAX_DRAWS", "CHUNK", "MAX_WORLDS", "Inference", "infer"]
 
-# The temperature of the calls' logistic, in points: fitted by the held-out log-loss of the true
-# card locations on self-play of the learned player (seed 31337; benchmarks/infer_calibration.py,
-# docs/inference.md "The temperature").
-TEMPERATURE = 1.0
 ESS_FLOOR = 0.05  # draw more when the effective sample size falls below this share of the worlds asked
 MAX_DRAWS = 16  # ... up to this many times the worlds asked
 CHUNK = 250  # worlds a chunk (one stream each)

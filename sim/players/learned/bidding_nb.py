@@ -156,7 +156,7 @@ def learned_bid_margin(seat, hand, high_seat, min_raise, cap, gs, rules, prm, ne
     takes him off, want * |2 p - 1| (p its chance, MADE_AT_LEAST = 0.5 its boundary), the nearer of
     two boundaries where two tests decide; a call the rules leave no choice (barrel_failed_contract
     = stays: the sitter always bids it) NO_CHOICE_MARGIN. Without the bidding nets the heuristic's
-    call with margin 0: uninformative (``sim.inference.likelihood_nb``)."""
+    call with margin 0: uninformative (``sim.players.learned.likelihood_nb``)."""
     model = np.int64(prm[seat, H_NET])
     if not has_bidding_nets(net, model):
         return np.int64(heuristic_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm)), 0.0

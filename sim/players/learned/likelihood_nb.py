@@ -22,6 +22,10 @@ from sim.game.bids_nb import bid_range, legal_bid
 from sim.numba_config import jit_hot
 from sim.players.learned.bidding_nb import learned_bid_margin
 
+# The temperature of the calls' logistic, in points: fitted by the held-out log-loss of the true
+# card locations on self-play of the learned player (seed 31337; benchmarks/infer_calibration.py,
+# docs/inference.md "The temperature").
+TEMPERATURE = 1.0
 IMPOSSIBLE = -np.inf  # the log-likelihood of a call the hypothesised hand could not have made
 
 
