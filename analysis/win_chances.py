@@ -116,7 +116,6 @@ from sim.engine import BatchSpec
 from sim.engine.schema import EV_BARREL_ON, EV_BARREL_STAY, EV_BOLT_PENALTY, EV_REDEAL_PENALTY
 from sim.fingerprint import code_fingerprint
 from sim.game.rules import PRESETS, HouseRules, load_rules, recorded_rules_are
-from sim.players.learned.layout import WIN_CHANCE_EPS, WIN_TERMS
 from sim.players.learned.win_table import WIN_TABLES_DIR, save_win_table
 from sim.players.registry import parse_players
 from sim.runs import read_shard, verify_run, write_bytes_if_different
@@ -132,7 +131,7 @@ __all__ = [
     "Calibration", "Versus", "Validation", "validation_record", "Checks", "WinChanceTable",
     "win_chances",
     "BID_OPTIONS", "win_table_for_bid", "SHIPPED_DIR", "SHIPPED", "SHIPPED_GAMES", "shipped_path", "shipped_table",
-    "ship_tables", "ship_table", "kernel_terms",
+    "ship_tables", "ship_table",
 ]
 
 TABLE_FILE = "win_chances.parquet"
@@ -147,11 +146,11 @@ HOLDOUT_EVERY = 5  # games whose id is a multiple of this are held out for the v
 END_GAME = 600  # a situation where somebody has this score or more (or sits on the barrel) is an end game
 DENSE = 200  # observations a cell needs for the monotonicity and sum checks
 TYPICAL_THIRD = 200  # the trailing opponent's score in the printed table and the plot (at most the leader's)
-COUNTERS = WIN_TERMS  # a seat's counters at the start of a deal (``counters``), in the kernels' order
+COUNTERS = ("attempts", "bolts", "passes")  # a seat's counters at the start of a deal (``counters``)
 TERM_RIDGE = 1.0  # ridge penalty on a term's logit adjustments
 TERM_ALPHA = 0.05  # a term is kept when it improves held-out games at this family-wise level (Holm)
 _DECILES = 10
-_EPS = WIN_CHANCE_EPS  # predictions are kept this far from 0 and 1 (the log-loss, the terms' logit)
+_EPS = 1e-6  # predictions are kept this far from 0 and 1 in the log-loss
 SHIPPED_DIR = Path(__file__).resolve().parent / "win_tables"  # the tables shipped with the package
 SHIPPED = tuple(PRESETS)  # the presets whose tables ship: all of them
 SHIPPED_GAMES = 20_000  # whole games of the learned player a shipped table learns from
@@ -1061,10 +1060,9 @@ def _read_back(stored: dict, table: Path, run: Path, out: Path) -> WinChanceTabl
 def ship_table(table: str | Path, npz: str | Path) -> str:
     """Write the stored table ``table`` (a ``win_chances.parquet``) as the win-chance table the
     score-aware learned player reads (``sim.players.learned.win_table``: the cube own x leading x
-    trailing opponent, the grid's numbers and the kept terms of the counters, ``kernel_terms``; the
-    shipped ones in ``sim/players/weights/win/``), its manifest carrying the rules and what made the
-    table (version, code fingerprint, games, seed, players, validation, the terms). Returns the npz's
-    SHA-256."""
+    trailing opponent and the grid's numbers; the shipped ones in ``sim/players/weights/win/``), its
+    manifest carrying the rules and what made the table (version, code fingerprint, games, seed,
+    players, validation). Returns the npz's SHA-256."""
     meta = read_table_metadata(Path(table))
     rules = HouseRules.from_dict(meta["rules"])
     grid = Grid.of(rules)
@@ -1077,23 +1075,5 @@ def ship_table(table: str | Path, npz: str | Path) -> str:
     made = {k: meta.get(k) for k in ("thousand_version", "code_fingerprint", "games", "seed", "players",
                                      "learned_weights")}
     made["validation"] = meta.get("result", {}).get("validation")
-    stored_terms = meta.get("result", {}).get("terms", [])
-    made["terms"] = {t["counter"]: t["adjust"] for t in stored_terms if t["kept"]}
     return save_win_table(npz, chances, (grid.floor, grid.width, grid.top, grid.target, int(grid.has_barrel),
-                                         int(grid.ranged)), rules, made, kernel_terms(made["terms"]))
-
-
-def kernel_terms(kept: dict[str, list[float]]) -> np.ndarray | None:
-    """The kept terms ({counter: its logit adjustments by level}) as the kernels read them
-    (``sim.players.learned.layout``: one row a counter of ``WIN_TERMS``, zeros for one not kept, each
-    padded to the longest with its last level's, which a higher count takes), or None when none is
-    kept."""
-    if not kept:
-        return None
-    levels = max(len(a) for a in kept.values())
-    out = np.zeros((len(WIN_TERMS), levels))
-    for i, counter in enumerate(WIN_TERMS):
-        if counter in kept:
-            a = list(kept[counter])
-            out[i] = a + [a[-1]] * (levels - len(a))
-    return out
+                                         int(grid.ranged)), rules, made)

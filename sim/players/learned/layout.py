@@ -18,9 +18,8 @@ __all__ = [
     "MAX_ACTIVE", "NET_H1", "NET_H2", "NET_N_IN", "NET_BIDDING", "NET_HEADER", "net_size", "LADDER_LO", "LADDER_STEP",
     "N_LADDER", "N_LADDER_OUT", "L_HAND", "L_RULES", "L_MARRIAGE_VALUE", "L_ACE_MARRIAGE", "L_VALUE", "B_N_IN",
     "C_N_IN", "BH_HIDDEN_B", "BH_HIDDEN_C", "BH_DARK_VALUE", "BH_FIRST_VALUE", "BID_HEADER", "ladder_size",
-    "bidding_size", "WN_STATES", "WN_FLOOR", "WN_WIDTH", "WN_TOP", "WN_TARGET", "WN_HAS_BARREL", "WN_TERM_LEVELS",
-    "WIN_HEADER", "WIN_TERMS", "WT_ATTEMPTS", "WT_BOLTS", "WT_PASSES", "WIN_CHANCE_EPS", "win_size", "P_HAND",
-    "P_SEAT", "P_DECLARER", "P_LEADER", "P_N_IN_TRICK", "P_TRICK", "P_TRUMP", "P_OWNER",
+    "bidding_size", "WN_STATES", "WN_FLOOR", "WN_WIDTH", "WN_TOP", "WN_TARGET", "WN_HAS_BARREL", "WIN_HEADER",
+    "win_size", "P_HAND", "P_SEAT", "P_DECLARER", "P_LEADER", "P_N_IN_TRICK", "P_TRICK", "P_TRUMP", "P_OWNER",
     "P_TRICKS", "P_CARD_POINTS", "P_MARRIAGE_POINTS", "P_MARRIAGES", "P_CONTRACT", "P_PLAYED", "P_PLAYED_BY", "P_VOIDS",
     "P_KNOWN", "P_LAST_BID", "P_LEGAL", "P_CAN_DECLARE", "P_CHOSEN", "P_N", "RULE_FLAGS",
 ]
@@ -119,8 +118,7 @@ def bidding_size(hb: int, hc: int) -> int:
 # Appended to a model row after its bidding blob (at w[NET_BIDDING] + bidding_size(HB, HC)) for the
 # seats of ``learned-win`` only: a header, then the chances of winning the game from the start of a
 # deal, a cube (states, states, states) row-major over the seat's own state x the leading opponent's
-# x the trailing opponent's (``analysis.win_chances.WinChanceTable.chances``), then the counters'
-# terms (below). A score's state is
+# x the trailing opponent's (``analysis.win_chances.WinChanceTable.chances``). A score's state is
 # its bin of WN_WIDTH points from WN_FLOOR (clipped to the bins below WN_TOP, the barrel or the
 # target), or states - 1 on the barrel (``analysis.win_chances.Grid``). A row without the block
 # holds zeros there (the rows are padded to the widest), so WN_STATES = 0 says "no table".
@@ -130,22 +128,12 @@ WN_WIDTH = 2
 WN_TOP = 3
 WN_TARGET = 4
 WN_HAS_BARREL = 5
-WN_TERM_LEVELS = 6  # levels of each counter's term after the cube (0: the table holds no terms)
-WIN_HEADER = 7
-# After the cube: the counters' terms, one row of WN_TERM_LEVELS logit adjustments a counter in the
-# order of WIN_TERMS (``analysis.win_chances.Term``: the seat's own counter at the start of a deal,
-# attempts read on the barrel only; a count beyond the last level takes the last; a term the table
-# did not keep holds zeros). A chance is adjusted within WIN_CHANCE_EPS of 0 and 1.
-WIN_TERMS = ("attempts", "bolts", "passes")
-WT_ATTEMPTS = 0
-WT_BOLTS = 1
-WT_PASSES = 2
-WIN_CHANCE_EPS = 1e-6
+WIN_HEADER = 6
 
 
-def win_size(states: int, levels: int = 0) -> int:
-    """Floats of the win-chance block of a table of ``states`` score states and terms of ``levels``."""
-    return WIN_HEADER + states ** 3 + len(WIN_TERMS) * levels
+def win_size(states: int) -> int:
+    """Floats of the win-chance block of a table of ``states`` score states."""
+    return WIN_HEADER + states ** 3
 
 
 # ---- a stored position (int64 row): every argument of the seat's decision, and the true hands --

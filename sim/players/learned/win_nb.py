@@ -11,9 +11,7 @@ of score states (``layout``'s win block, appended to the seat's model row: the
 settlement (``sim.engine.settle_nb``) for the seat: the dump truck, climbing onto the barrel and
 knocking a sitter off (``barrel_collision``), winning from it, falls (failed contract, attempts
 used up, the n-th fall to zero), and a bolt penalty when ``bolt_on = three_passes`` makes one due
-(the third deal in a row without declaring); W is then read with the seat's own counters after the
-deal (barrel attempts used, bolts toward the penalty, deals without declaring) through the table's
-kept terms (``counted_chance``).
+(the third deal in a row without declaring).
 
 Approximations (docs/learned.md, "The score-aware player"): a made contract scores the contract
 (under declarer_scores = points his points when more, read from the ladder; not a dark or golden
@@ -64,18 +62,13 @@ from sim.players.learned.layout import (
     N_LADDER,
     N_LADDER_OUT,
     NET_BIDDING,
-    WIN_CHANCE_EPS,
     WIN_HEADER,
     WN_FLOOR,
     WN_HAS_BARREL,
     WN_STATES,
     WN_TARGET,
-    WN_TERM_LEVELS,
     WN_TOP,
     WN_WIDTH,
-    WT_ATTEMPTS,
-    WT_BOLTS,
-    WT_PASSES,
 )
 
 # Passing to a sitter on the barrel who has bid its contract: the chance he wins the game this deal
@@ -152,28 +145,6 @@ def win_chance(w, off, own, own_on, a, a_on, b, b_on):
 
 
 @jit_hot
-def counted_chance(w, off, p, own_on, attempts, bolts, passes):
-    """The chance ``p`` (``win_chance``'s) adjusted by the table's terms of the seat's own counters
-    at the start of the next deal (``layout``: the logit adjustments after the cube; ``attempts``
-    read on the barrel only, a count beyond the last level taking the last), as
-    ``analysis.win_chances.WinChanceTable.chance`` adjusts a cell given the counters. A chance of
-    exactly 0 or 1 (the game's end) and a table without terms are left as they are."""
-    levels = np.int64(w[off + WN_TERM_LEVELS])
-    if levels <= 0 or p <= 0.0 or p >= 1.0:
-        return p
-    s = np.int64(w[off + WN_STATES])
-    base = off + WIN_HEADER + s * s * s
-    shift = (np.float64(w[base + WT_BOLTS * levels + min(max(bolts, 0), levels - 1)])
-             + np.float64(w[base + WT_PASSES * levels + min(max(passes, 0), levels - 1)]))
-    if own_on:
-        shift += np.float64(w[base + WT_ATTEMPTS * levels + min(max(attempts, 0), levels - 1)])
-    if shift == 0.0:
-        return p
-    q = min(max(p, WIN_CHANCE_EPS), 1.0 - WIN_CHANCE_EPS)
-    return 1.0 / (1.0 + np.exp(-(np.log(q / (1.0 - q)) + shift)))
-
-
-@jit_hot
 def after_fall(gs, rules, seat, score):
     """A score after a counted fall from the barrel (the penalty taken): zero on the
     barrel_falls_to_zero-th fall."""
@@ -218,12 +189,7 @@ def chance_after(seat, gs, rules, w, off, declaring, made, contract, change, opp
     and made it or not (a concession: not made), or defended; its raw result is ``change`` points
     (+contract, -contract, -the concession's cost, a defender's points) and each opponent's
     ``opponent_gain``. The settlement's rules for the seat (``settle_nb.settle``): the barrel (its
-    win, falls, attempts, a climb and the knock-off), the target, a bolt penalty due, the dump truck;
-    then the chance read with the seat's counters after the deal (``counted_chance``): the barrel
-    attempts used by a sitter who stays (one more; a climber's 0), the bolts toward the penalty (no
-    bolt foreseen this deal but a three_passes one: kept when counted cumulatively, cleared when
-    consecutively), the deals in a row without declaring (three_passes: cleared by declaring or by
-    the third)."""
+    win, falls, attempts, a climb and the knock-off), the target, a bolt penalty due, the dump truck."""
     barrel = rules[R.BARREL]
     target = rules[R.TARGET]
     penalty = rules[R.BARREL_PENALTY]
@@ -234,7 +200,6 @@ def chance_after(seat, gs, rules, w, off, declaring, made, contract, change, opp
     b, b_on = opponent_after(gs, rules, right, opponent_gain)
     own = np.float64(gs[G_SCORE + seat])
     on = gs[G_ON_BARREL + seat] != 0
-    sat = on  # on the barrel before the deal: staying on it uses an attempt
     if on and freeze:
         if declaring and made and contract >= rules[R.BARREL_MIN_CONTRACT]:
             return 1.0
@@ -284,18 +249,7 @@ def chance_after(seat, gs, rules, w, off, declaring, made, contract, change, opp
     truck = rules[R.DUMP_TRUCK_VALUE]
     if (rules[R.DUMP_TRUCK] and own == truck) or (rules[R.DUMP_TRUCK_NEGATIVE] and own == -truck):
         own = 0.0
-    attempts = np.int64(gs[G_ATTEMPTS + seat]) + 1 if sat and on else 0
-    quiet = np.int64(gs[G_QUIET + seat]) + 1 if rules[R.BOLT_ON] == R.BOLT_ON_THREE_PASSES and not declaring else 0
-    earned = 1 if quiet >= 3 else 0  # the third deal without declaring brings a bolt
-    bolts = 0
-    if rules[R.BOLT_COUNT] == R.BOLT_COUNT_CUMULATIVE:
-        bolts = np.int64(gs[G_BOLTS + seat]) + earned
-    elif rules[R.BOLT_COUNT] == R.BOLT_COUNT_CONSECUTIVE and earned:  # a deal without a bolt clears the run
-        bolts = np.int64(gs[G_BOLTS + seat]) + 1
-    if bolts >= 3:
-        bolts = 0
-    passes = quiet if quiet < 3 else 0
-    return counted_chance(w, off, win_chance(w, off, own, on, a, a_on, b, b_on), on, attempts, bolts, passes)
+    return win_chance(w, off, own, on, a, a_on, b, b_on)
 
 
 @jit_hot

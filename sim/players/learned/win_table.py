@@ -3,9 +3,7 @@ block its kernels read (``layout``'s win block, ``win_nb``).
 
 A table is ``NAME.npz`` (``chances``: float32 (states, states, states), own x leading opponent x
 trailing opponent; ``grid``: int64 [floor, width, top, target, has_barrel, ranged], the numbers of
-``analysis.win_chances.Grid``; from format 2 ``terms``: float32 (3, levels), the logit adjustments
-of the seat's own counters in ``layout.WIN_TERMS``' order, ``analysis.win_chances.Term``, zeros
-for a term the table did not keep) beside ``NAME.json`` (the rules it was made under, what made it, and
+``analysis.win_chances.Grid``) beside ``NAME.json`` (the rules it was made under, what made it, and
 the npz's SHA-256). The shipped tables live in ``sim/players/weights/win/``, one a rule set
 (``tables_for`` finds the one whose rules are the game's); any source of that cube and those
 numbers can feed the kernels (``win_block``). ``save_win_table`` writes one;
@@ -26,12 +24,10 @@ from sim.fingerprint import file_sha256
 from sim.game.rules import HouseRules, recorded_rules_are
 from sim.players.learned.layout import (
     WIN_HEADER,
-    WIN_TERMS,
     WN_FLOOR,
     WN_HAS_BARREL,
     WN_STATES,
     WN_TARGET,
-    WN_TERM_LEVELS,
     WN_TOP,
     WN_WIDTH,
     win_size,
@@ -42,22 +38,16 @@ __all__ = ["WIN_TABLES_DIR", "WIN_TABLE_FORMAT", "WinTableError", "win_block", "
            "win_table_for", "has_win_table", "shipped_win_tables"]
 
 WIN_TABLES_DIR = WEIGHTS_DIR / "win"
-WIN_TABLE_FORMAT = 2  # 2: with the counters' terms; a table of format 1 (none) is read without them
-READABLE_FORMATS = (1, 2)
+WIN_TABLE_FORMAT = 1
 
 
 class WinTableError(InputError):
     """No usable win-chance table (missing, damaged, or none for the rules); the message says which."""
 
 
-def win_block(chances: np.ndarray, grid: tuple[int, ...] | np.ndarray, terms: np.ndarray | None = None) -> np.ndarray:
+def win_block(chances: np.ndarray, grid: tuple[int, ...] | np.ndarray) -> np.ndarray:
     """The kernels' win block (float32, ``layout.win_size``) of a table: the cube ``chances``
-    (states³), the grid's numbers (floor, width, top, target, has_barrel, ranged) and the counters'
-    ``terms`` ((len(WIN_TERMS), levels) logit adjustments, or None: no terms)."""
-    terms = np.zeros((len(WIN_TERMS), 0)) if terms is None else np.asarray(terms, dtype=np.float64)
-    if terms.ndim != 2 or terms.shape[0] != len(WIN_TERMS) or not np.isfinite(terms).all():
-        raise WinTableError(f"a win-chance table's terms are {len(WIN_TERMS)} finite rows ({', '.join(WIN_TERMS)}), "
-                            f"not an array of shape {terms.shape}")
+    (states³) and the grid's numbers (floor, width, top, target, has_barrel, ranged)."""
     chances = np.asarray(chances, dtype=np.float64)
     states = chances.shape[0]
     floor, width, top, target, has_barrel, _ranged = (int(v) for v in grid)
@@ -66,29 +56,23 @@ def win_block(chances: np.ndarray, grid: tuple[int, ...] | np.ndarray, terms: np
     if -(-(top - floor) // width) + 1 != states:
         raise WinTableError(f"a win-chance table of {states} states does not fit its grid (floor {floor}, "
                             f"width {width}, top {top})")
-    levels = terms.shape[1]
-    block = np.zeros(win_size(states, levels), dtype=np.float32)
+    block = np.zeros(win_size(states), dtype=np.float32)
     block[WN_STATES], block[WN_FLOOR], block[WN_WIDTH] = states, floor, width
     block[WN_TOP], block[WN_TARGET], block[WN_HAS_BARREL] = top, target, has_barrel
-    block[WN_TERM_LEVELS] = levels
-    block[WIN_HEADER:WIN_HEADER + states ** 3] = np.clip(chances, 0.0, 1.0).ravel()
-    block[WIN_HEADER + states ** 3:] = terms.ravel()
+    block[WIN_HEADER:] = np.clip(chances, 0.0, 1.0).ravel()
     return block
 
 
 def save_win_table(npz: str | Path, chances: np.ndarray, grid: tuple[int, ...] | np.ndarray, rules: HouseRules,
-                   made: dict, terms: np.ndarray | None = None) -> str:
+                   made: dict) -> str:
     """Write a table (``npz`` and its manifest, each to a temporary name then renamed) for the rule
-    set ``rules``; ``made``: what made it (games, seed, players, version, fingerprint); ``terms``:
-    the counters' logit adjustments (``win_block``; None: none). Returns the npz's SHA-256."""
+    set ``rules``; ``made``: what made it (games, seed, players, version, fingerprint). Returns the
+    npz's SHA-256."""
     npz = Path(npz)
-    block = win_block(chances, grid, terms)  # refuses a table that does not fit
-    levels = int(block[WN_TERM_LEVELS])
+    block = win_block(chances, grid)  # refuses a table that does not fit
     npz.parent.mkdir(parents=True, exist_ok=True)
     tmp = npz.with_name(npz.name + ".tmp.npz")
-    np.savez(tmp, chances=np.asarray(chances, dtype=np.float32), grid=np.asarray(grid, dtype=np.int64),
-             terms=np.asarray(terms if terms is not None else np.zeros((len(WIN_TERMS), 0)),
-                              dtype=np.float32).reshape(len(WIN_TERMS), levels))
+    np.savez(tmp, chances=np.asarray(chances, dtype=np.float32), grid=np.asarray(grid, dtype=np.int64))
     sha = file_sha256(tmp)
     os.replace(tmp, npz)
     meta = {"format": WIN_TABLE_FORMAT, "rules": rules.to_dict(), "states": int(block[WN_STATES]), **made,
@@ -103,11 +87,11 @@ def load_win_table(npz: str | Path) -> tuple[np.ndarray, dict]:
     mpath = npz.with_suffix(".json")
     try:
         meta = json.loads(mpath.read_text(encoding="utf-8"))
-        if file_sha256(npz) != meta.get("npz_sha256") or meta.get("format") not in READABLE_FORMATS:
+        if file_sha256(npz) != meta.get("npz_sha256") or meta.get("format") != WIN_TABLE_FORMAT:
             raise WinTableError(f"win-chance table {str(npz)!r} is damaged or was changed (its SHA-256 or format "
                                 "differs from its manifest's)")
         with np.load(npz, allow_pickle=False) as data:
-            return win_block(data["chances"], data["grid"], data["terms"] if "terms" in data.files else None), meta
+            return win_block(data["chances"], data["grid"]), meta
     except (OSError, ValueError, KeyError, json.JSONDecodeError) as e:
         raise WinTableError(f"win-chance table {str(npz)!r} cannot be read: {e}") from None
 

@@ -8,18 +8,15 @@ import json
 import numpy as np
 import pytest
 
-from analysis.win_chances import shipped_table
 from sim import InputError
 from sim.engine import BatchSpec
 from sim.engine.workspace import new_game_state
 from sim.game.rules import HouseRules, preset
-from sim.game.state_layout import G_ATTEMPTS, G_BOLTS, G_ON_BARREL, G_QUIET, G_SCORE
+from sim.game.state_layout import G_QUIET, G_SCORE
 from sim.players.learned.bidding_nb import learned_bid, learned_contract, learned_dark
 from sim.players.learned.cards_nb import new_learned_buffers
-from sim.players.learned.layout import WIN_HEADER, WIN_TERMS, WN_STATES, WN_TERM_LEVELS
+from sim.players.learned.layout import WIN_HEADER, WN_STATES
 from sim.players.learned.win_nb import (
-    chance_after,
-    counted_chance,
     dark_made_chance,
     learned_win_bid,
     learned_win_contract,
@@ -123,7 +120,7 @@ def test_the_shipped_tables_are_whole():
         block, meta = load_win_table(path)
         assert meta["rules"] == json.loads(json.dumps(preset(name).to_dict()))
         assert meta["games"] >= 10_000 and meta["players"] == ["learned"] * 3
-        chances = block[WIN_HEADER:WIN_HEADER + int(block[WN_STATES]) ** 3]
+        chances = block[WIN_HEADER:]
         assert ((chances >= 0) & (chances <= 1)).all() and chances.std() > 0.05
 
 
@@ -136,47 +133,3 @@ def test_refusals_name_what_is_missing():
         win_block(np.zeros((5, 5, 5)), (-200, 40, 880, 1000, 1, 0))
     with pytest.raises(WinTableError, match="cube"):
         win_block(np.zeros((28, 28)), (-200, 40, 880, 1000, 1, 0))
-
-
-def test_the_kernels_read_the_counters_as_the_table_does():
-    """The shipped tables carry their kept terms (classic: barrel attempts and bolts; online: attempts
-    and deals without declaring), and the kernel adjusts a chance by the seat's counters as
-    ``WinChanceTable.chance`` does at the bins' centres."""
-    for name, counters in (("classic", ("attempts", "bolts")), ("online", ("attempts", "passes"))):
-        table = shipped_table(name)
-        block, meta = load_win_table(win_table_for(preset(name)))
-        assert set(meta["terms"]) == set(counters) == {t.counter for t in table.terms if t.kept}
-        levels = int(block[WN_TERM_LEVELS])
-        assert levels >= 3 and block.size == WIN_HEADER + int(block[WN_STATES]) ** 3 + len(WIN_TERMS) * levels
-        for own, on in ((420, False), (700, False), (880, True)):
-            for count in range(4):
-                given = {f"own_{c}": count for c in counters}
-                p = win_chance(block, 0, own, on, 620, False, 220, False)
-                got = counted_chance(block, 0, p, on, count if "attempts" in counters else 0,
-                                     count if "bolts" in counters else 0, count if "passes" in counters else 0)
-                assert got == pytest.approx(float(table.chance(own, 620, 220, own_on_barrel=on, **given)), abs=1e-6)
-        assert counted_chance(block, 0, 1.0, True, 2, 2, 2) == 1.0
-
-
-def test_a_sitter_who_stays_reads_the_attempt_it_uses():
-    """Classic, a sitter who does not declare and stays on the barrel: his chance afterwards is the
-    table's with one attempt more used and his bolts (none) given (the first attempt's is above the
-    barrel's average, the third's below), and a bolt counted toward the penalty lowers the chance."""
-    rules = preset("classic")
-    prm, net, _, r = seats_of(rules)
-    table = shipped_table("classic")
-    off = win_offset(net, 0)
-    w = net[0]
-    for used in (0, 1):
-        gs = scores(880, 620, 220)
-        gs[G_ON_BARREL + 0] = 1
-        gs[G_ATTEMPTS + 0] = used
-        stay = chance_after(0, gs, r, w, off, False, False, 0, 0, 0)
-        assert stay == pytest.approx(float(table.chance(880, 620, 220, own_on_barrel=True, own_attempts=used + 1,
-                                                        own_bolts=0)), abs=1e-6)
-    fresh, last = (float(table.chance(880, 620, 220, own_on_barrel=True, own_attempts=k)) for k in (0, 2))
-    assert fresh > last
-    clean, bolted = scores(500, 620, 220), scores(500, 620, 220)
-    bolted[G_BOLTS + 0] = 2
-    assert chance_after(0, bolted, r, w, off, False, False, 0, 0, 0) < chance_after(0, clean, r, w, off, False, False,
-                                                                                     0, 0, 0)
