@@ -6,8 +6,9 @@ cheat sheet's hand classes (``HAND_CLASSES``: no marriage, the spades and the he
 or two aces). For each class the first ``deals`` random deals whose seat 0 holds a hand of the class
 (``analysis.deals.random_deals``, the bid table's deals) are played once per bidding line of seat 0
 (``sim.engine.playouts.auction_lines``: pass at every turn, the line player's own bidding, and "bid
-up to b" for every legal bid from the least bid to the class's lowest bidding cap), seat 0 as
-``SEAT`` hand, in every situation:
+up to b" for every legal bid from the least bid to the class's lowest bidding cap), seat 0 as each
+hand of ``SEATS_ASKED`` (first, second and third: the same deals, only the dealer moves), in every
+situation:
 
 - **the situations**, by the chance of winning the game after the deal (the ``win`` objective of
   ``analysis.bids.value``, read from the table of win chances the caller gives, ``win_chance``),
@@ -16,14 +17,14 @@ up to b" for every legal bid from the least bid to the class's lowest bidding ca
 - **the reference**, the zero score by the race (your score change minus the opponents' mean),
   played by the learned player: the cheat sheet's reading (``analysis.bids.classes.cheat_sheet``).
 
-The lines of one class start from the same random streams in every situation (common random
-numbers): situations differ by the score alone. Each cell (a situation and a class) is valued by
-``analysis.bids.value``: the lines' gains over passing with 95% intervals clustered by deal, the
-plateau and the settled rule's recommendation, and the line player's own bidding (the computer
-player's habit, not advice).
+The lines of one class start from the same random streams in every situation and seat (common
+random numbers): situations differ by the score alone, seats by the seat alone. Each cell (a seat,
+a situation and a class) is valued by ``analysis.bids.value``: the lines' gains over passing with
+95% intervals clustered by deal, the plateau and the settled rule's recommendation, and the line
+player's own bidding (the computer player's habit, not advice).
 
 The rows are stored in one Parquet table (``TABLE_FILE``) with what made them as metadata (the code
-fingerprint, rules, seed, sizes, seat, situations, classes, players and their weights, the table of
+fingerprint, rules, seed, sizes, seats, situations, classes, players and their weights, the table of
 win chances) and a manifest of its SHA-256 beside it; the result is always computed from the stored
 rows (``summarize_situations``), so a stored table gives the same result. A stored table of other
 code or arguments is refused in one line unless ``fresh``, which replaces it.
@@ -65,12 +66,18 @@ from sim.game.bids_nb import auction_cap, bid_values
 from sim.game.rules import HouseRules, load_rules
 from sim.runs import check_output_dir
 
-__all__ = ["TABLE_FILE", "SEAT", "HAND_CLASSES", "REFERENCE_PLAYER", "REFERENCE", "ScoreSituation",
-           "next_bid", "situations_for", "SituationCell", "SituationAdvice", "class_deals", "summarize_situations",
-           "score_situations"]
+__all__ = ["TABLE_FILE", "SEATS_ASKED", "SITUATION_SEAT", "HAND_CLASSES", "REFERENCE_PLAYER", "REFERENCE",
+           "ScoreSituation", "next_bid", "situations_for", "SituationCell", "SituationAdvice", "class_deals",
+           "summarize_situations", "score_situations"]
 
 TABLE_FILE = "situations.parquet"
-SEAT = "second"  # the seat asked about: second hand, who may open or pass (no forced bid under any preset)
+# The seats asked about, each in every situation: first hand (the forced opening bid under
+# forced_first_bid), second hand (free to open or pass under every preset) and third hand (the dealer,
+# holding the forced bid under forced_bid_seat = dealer).
+SEATS_ASKED = ("first", "second", "third")
+# The seat the situations' scores are set for (``next_bid``: near the dump truck, the least contract it
+# can win lands on it): second hand, who holds no forced bid under any preset.
+SITUATION_SEAT = "second"
 # The cheat sheet's classes (analysis.bids.classes.MAIN_GROUPING) in a compact grid: no marriage, the
 # least and the greatest marriage, by one or two aces.
 HAND_CLASSES = ("no marriage, 1 ace", "no marriage, 2 aces", "spades marriage, 1 ace", "spades marriage, 2 aces",
@@ -82,7 +89,7 @@ REFERENCE = "zero-race"  # the key of the reference situation
 _STORED = ("change0", "change1", "change2", "score0", "score1", "score2", "declarer", "winning_bid", "contract",
            "made", "conceded")
 _IDENTITY = {"table": ("the kind of table", None), "deals": ("the sizes", None), "seed": ("the seed", None),
-             "rules": ("the rules", None), "seat": ("the seat", None), "classes": ("the hand classes", None),
+             "rules": ("the rules", None), "seats": ("the seats", None), "classes": ("the hand classes", None),
              "situations": ("the situations", None), "players": ("the players", None),
              "learned_weights": ("the players", None), "win_table": ("the table of win chances", None)}
 _REPLACE = "give --fresh to replace it, or choose another folder"
@@ -120,9 +127,9 @@ class ScoreSituation:
 
 
 def next_bid(rules: HouseRules) -> int:
-    """The least contract ``SEAT`` (second hand) can win the auction with: the least bid above the
-    forced opening where another seat must open (forced_first_bid), else the minimum bid."""
-    if forced_seat_name(rules) in (None, SEAT):
+    """The least contract ``SITUATION_SEAT`` (second hand) can win the auction with: the least bid
+    above the forced opening where another seat must open (forced_first_bid), else the minimum bid."""
+    if forced_seat_name(rules) in (None, SITUATION_SEAT):
         return rules.min_bid
     return int(bid_values(rules.min_bid, rules.max_contract, rules.to_array())[1])
 
@@ -138,10 +145,10 @@ def situations_for(rules: HouseRules) -> tuple[ScoreSituation, ...]:
     """The situations asked about under ``rules``, the reference first: the zero score by the race
     (the cheat sheet's reading) and by the chance of winning; near the dump truck, where the rules
     have one below the barrel (a made ``next_bid``, the least contract second hand can win with,
-    lands on it); on the barrel, on its last attempt where attempts are limited (not leaving upward
-    is a fall), and an opponent on it (the left one, who bids after you), where they have a barrel,
-    else an opponent 30 short of the target; deep behind. The other scores are
-    shares of the target (``_at``; classic: 400, 600, 100 against 700)."""
+    lands on it; the same scores for every seat asked); on the barrel, on its last attempt where
+    attempts are limited (not leaving upward is a fall), and an opponent on it (the left one, who
+    bids after you), where they have a barrel, else an opponent 30 short of the target; deep behind.
+    The other scores are shares of the target (``_at``; classic: 400, 600, 100 against 700)."""
     out = [ScoreSituation(REFERENCE, "zero score, by the race (the cheat sheet's reading)", objective="race",
                           player=REFERENCE_PLAYER),
            ScoreSituation("zero", "zero score, by the chance of winning")]
@@ -174,7 +181,7 @@ def situations_for(rules: HouseRules) -> tuple[ScoreSituation, ...]:
 
 @dataclass(frozen=True)
 class SituationCell:
-    """One hand class in one situation.
+    """One hand class in one situation, played as one seat (``seat``: first, second or third hand).
 
     ``n``: its deals; ``limits``: its lines (``PASS_LINE``, 0 for the line player's own bidding, the
     levels); ``values``: each line's ``LineValue`` (its result's mean and gain over passing, 95%
@@ -187,6 +194,7 @@ class SituationCell:
 
     situation: str
     hand_class: str
+    seat: str
     objective: str
     player: str
     n: int
@@ -211,7 +219,8 @@ class SituationCell:
 
 
 def _cell_row(c: SituationCell) -> dict:
-    return {"situation": c.situation, "hand_class": c.hand_class, "objective": c.objective, "player": c.player,
+    return {"situation": c.situation, "hand_class": c.hand_class, "seat": c.seat, "objective": c.objective,
+            "player": c.player,
             "deals": c.n, "least_bid": c.least, "bidding_cap": c.cap, "forced": c.forced, "bid": c.bid,
             "passes": c.passes, "gain": c.gain.value, "gain_low": c.gain.low, "gain_high": c.gain.high,
             "plateau_low": c.plateau.low, "plateau_high": c.plateau.high, "plateau_pass": c.plateau.includes_pass,
@@ -228,9 +237,9 @@ class SituationAdvice:
     """What to bid in named score situations, by hand class (``score_situations``).
 
     ``table_file``: the stored rows; ``provenance``: the metadata stored with them (what made them);
-    ``rules``; ``seed``; ``deals``: deals a class; ``seat``: the seat asked about (``SEAT``);
-    ``situations`` (``ScoreSituation``, the reference first); ``classes``; ``cells``: one a situation
-    and class; ``win_source``: the table of win chances in words. ``to_polars()``: one row a cell;
+    ``rules``; ``seed``; ``deals``: deals a class; ``seats``: the seats asked about (``SEATS_ASKED``);
+    ``situations`` (``ScoreSituation``, the reference first); ``classes``; ``cells``: one a seat,
+    situation and class; ``win_source``: the table of win chances in words. ``to_polars()``: one row a cell;
     ``to_dict()``: the provenance, the situations and the cells with their plateaus and lines."""
 
     table_file: Path
@@ -238,17 +247,17 @@ class SituationAdvice:
     rules: HouseRules
     seed: int
     deals: int
-    seat: str
+    seats: tuple[str, ...]
     situations: tuple[ScoreSituation, ...]
     classes: tuple[str, ...]
     cells: tuple[SituationCell, ...]
     win_source: str
 
-    def cell(self, situation: str, hand_class: str) -> SituationCell:
+    def cell(self, situation: str, hand_class: str, seat: str) -> SituationCell:
         for c in self.cells:
-            if c.situation == situation and c.hand_class == hand_class:
+            if c.situation == situation and c.hand_class == hand_class and c.seat == seat:
                 return c
-        raise KeyError((situation, hand_class))
+        raise KeyError((situation, hand_class, seat))
 
     def to_polars(self) -> pl.DataFrame:
         return pl.DataFrame([_cell_row(c) for c in self.cells], infer_schema_length=None)
@@ -272,14 +281,14 @@ def class_deals(rules: HouseRules, seed: int, deals: int, classes: tuple[str, ..
         n *= 2
 
 
-def _cell(lines: np.ndarray, deals: np.ndarray, limits: list[int], sit: ScoreSituation, hand_class: str,
+def _cell(lines: np.ndarray, deals: np.ndarray, limits: list[int], sit: ScoreSituation, hand_class: str, seat: str,
           win_chance: WinChance | None, least: int, cap: int, forced: int | None) -> SituationCell:
     values = line_values(lines, limits, objective=sit.objective, win_chance=win_chance, clusters=deals)
     plat = plateau(values, line_outcome(lines, sit.objective, win_chance), objective=sit.objective, clusters=deals)
     verdict = settled(values, plat)
     top = plat.beyond
     return SituationCell(
-        situation=sit.key, hand_class=hand_class, objective=sit.objective, player=sit.player, n=len(deals),
+        situation=sit.key, hand_class=hand_class, seat=seat, objective=sit.objective, player=sit.player, n=len(deals),
         least=least, cap=cap, forced=forced, limits=tuple(limits), values=values, plateau=plat,
         bid=verdict.bid if verdict.line is not None else forced, passes=verdict.line is None,
         gain=verdict.line.gain if verdict.line is not None else Estimate.none(len(deals)),
@@ -302,49 +311,59 @@ def summarize_situations(path: Path, win_chance: WinChance, *, win_source: str =
     sits = tuple(ScoreSituation(**s) for s in meta["situations"])
     df = pl.read_parquet(path)
     cells = []
-    for hand_class in meta["classes"]:
-        part = df.filter(pl.col("hand_class") == hand_class)
-        cap = int(part["bid_cap"].min())
-        for sit in sits:
-            rows = part.filter(pl.col("situation") == sit.key).sort("deal", "line")
-            limits, least = _limits(rules, sit, cap)
-            m = len(limits)
-            deals = rows["deal"].to_numpy()[::m]
-            lines = np.zeros((len(deals), m, len(LINE_COLUMNS)), dtype=np.int64)
-            for f in _STORED:
-                lines[:, :, LINE_COLUMNS.index(f)] = rows[f].to_numpy().reshape(len(deals), m)
-            forced = owed_contract(rules, meta["seat"], sit.on_barrel)[0]
-            cells.append(_cell(lines, deals, limits, sit, hand_class, win_chance if sit.objective == "win" else None,
-                               least, cap, forced))
+    for seat in meta["seats"]:
+        for hand_class in meta["classes"]:
+            part = df.filter((pl.col("seat") == seat) & (pl.col("hand_class") == hand_class))
+            cap = int(part["bid_cap"].min())
+            for sit in sits:
+                rows = part.filter(pl.col("situation") == sit.key).sort("deal", "line")
+                limits, least = _limits(rules, sit, cap)
+                m = len(limits)
+                deals = rows["deal"].to_numpy()[::m]
+                lines = np.zeros((len(deals), m, len(LINE_COLUMNS)), dtype=np.int64)
+                for f in _STORED:
+                    lines[:, :, LINE_COLUMNS.index(f)] = rows[f].to_numpy().reshape(len(deals), m)
+                forced = owed_contract(rules, seat, sit.on_barrel)[0]
+                cells.append(_cell(lines, deals, limits, sit, hand_class, seat,
+                                   win_chance if sit.objective == "win" else None, least, cap, forced))
     return SituationAdvice(table_file=path, provenance=meta, rules=rules, seed=meta["seed"], deals=meta["deals"],
-                           seat=meta["seat"], situations=sits, classes=tuple(meta["classes"]), cells=tuple(cells),
-                           win_source=win_source)
+                           seats=tuple(meta["seats"]), situations=sits, classes=tuple(meta["classes"]),
+                           cells=tuple(cells), win_source=win_source)
 
 
-def _play(rules: HouseRules, seed: int, deals: int, seat: str, sits: tuple[ScoreSituation, ...],
+def _play(rules: HouseRules, seed: int, deals: int, seats: tuple[str, ...], sits: tuple[ScoreSituation, ...],
           threads: int | None) -> pl.DataFrame:
-    """The stored rows: one a class, situation, deal and line."""
+    """The stored rows: one a seat, class, situation, deal and line."""
     d, found = class_deals(rules, seed, deals)
     arr = rules.to_array()
     frames = []
-    for k, (hand_class, ix) in enumerate(found.items()):
-        hands = d[ix, 0]
-        plays = np.stack([d[ix, 1], d[ix, 2], d[ix, 3]], axis=1)
-        caps = np.array([auction_cap(int(h), arr) for h in hands], dtype=np.int64)
-        for sit in sits:
-            limits, _ = _limits(rules, sit, int(caps.min()))
-            # One class's lines start from the same streams in every situation (common random numbers).
-            rows = auction_lines(0, plays, rules, SEATS[seat], sit.situation(rules), limits, seed, player=sit.player,
-                                 threads=threads, hands=hands, first_chunk=k * (deals // CHUNK + 1))
-            m = len(limits)
-            cols = {"hand_class": [hand_class] * (len(ix) * m), "situation": [sit.key] * (len(ix) * m),
-                    "deal": np.repeat(ix, m).astype(np.int64), "line": np.tile(np.arange(m), len(ix)).astype(np.int16),
-                    "limit": np.tile(np.array(limits), len(ix)).astype(np.int16),
-                    "hand": np.repeat(hands, m).astype(np.uint32), "bid_cap": np.repeat(caps, m).astype(np.int16)}
-            for f in _STORED:
-                cols[f] = rows[:, :, LINE_COLUMNS.index(f)].ravel().astype(np.int16)
-            frames.append(pl.DataFrame(cols))
+    for seat in seats:
+        for k, (hand_class, ix) in enumerate(found.items()):
+            hands = d[ix, 0]
+            plays = np.stack([d[ix, 1], d[ix, 2], d[ix, 3]], axis=1)
+            caps = np.array([auction_cap(int(h), arr) for h in hands], dtype=np.int64)
+            for sit in sits:
+                frames.append(_seat_rows(rules, seed, deals, seat, sit, hand_class, ix, hands, plays, caps, k, threads))
     return pl.concat(frames)
+
+
+def _seat_rows(rules: HouseRules, seed: int, deals: int, seat: str, sit: ScoreSituation, hand_class: str,
+               ix: np.ndarray, hands: np.ndarray, plays: np.ndarray, caps: np.ndarray, k: int,
+               threads: int | None) -> pl.DataFrame:
+    """The stored rows of one seat, situation and class (its ``k``-th): every line of every deal."""
+    limits, _ = _limits(rules, sit, int(caps.min()))
+    # One class's lines start from the same streams in every situation and seat (common random numbers).
+    rows = auction_lines(0, plays, rules, SEATS[seat], sit.situation(rules), limits, seed, player=sit.player,
+                         threads=threads, hands=hands, first_chunk=k * (deals // CHUNK + 1))
+    m = len(limits)
+    cols = {"seat": [seat] * (len(ix) * m), "hand_class": [hand_class] * (len(ix) * m),
+            "situation": [sit.key] * (len(ix) * m),
+            "deal": np.repeat(ix, m).astype(np.int64), "line": np.tile(np.arange(m), len(ix)).astype(np.int16),
+            "limit": np.tile(np.array(limits), len(ix)).astype(np.int16),
+            "hand": np.repeat(hands, m).astype(np.uint32), "bid_cap": np.repeat(caps, m).astype(np.int16)}
+    for f in _STORED:
+        cols[f] = rows[:, :, LINE_COLUMNS.index(f)].ravel().astype(np.int16)
+    return pl.DataFrame(cols)
 
 
 @holds_out()
@@ -380,7 +399,7 @@ def score_situations(*, rules: str | HouseRules = "classic", deals: int = 500, s
         sit.situation(rec)  # a situation the rules refuse is a bug of situations_for: said before playing
     players = [REFERENCE_PLAYER, SCORE_AWARE]
     meta = {"thousand_version": __version__, FINGERPRINT: code_fingerprint("bids.situations"), "table": "situations",
-            "deals": deals, "seed": seed, "rules": rec.to_dict(), "levels": levels_for(rec), "seat": SEAT,
+            "deals": deals, "seed": seed, "rules": rec.to_dict(), "levels": levels_for(rec), "seats": list(SEATS_ASKED),
             "classes": list(HAND_CLASSES), "situations": [s.to_dict() for s in sits], "players": players,
             "learned_weights": learned_weights(players), "win_table": win_table,
             "lines": "the whole deal played once per bidding line of seat 0 (pass at every turn, the line player's "
@@ -390,7 +409,7 @@ def score_situations(*, rules: str | HouseRules = "classic", deals: int = 500, s
     meta = json.loads(json.dumps(meta))
     path = out / TABLE_FILE
     if not _reusable(path, meta, out, fresh):
-        frame = _play(rec, seed, deals, SEAT, sits, threads)
+        frame = _play(rec, seed, deals, SEATS_ASKED, sits, threads)
         store_table(frame, path, {k: json.dumps(v) for k, v in meta.items()})
     return summarize_situations(path, win_chance, win_source=win_source)
 

@@ -47,15 +47,16 @@ FULL = Sizes(bid_deals=200_000, pimc_deals=3_000, marriage_deals=2_000_000, marr
 # rest), a pimc deal, a random deal measured, a deal played by the learned player, a whole game of
 # learned players (3,000 took 11 s on the 2 cores shared with other work), a tournament game (a
 # learned seat among them), the strategy's games and deals; a deal of a hand class of the score
-# situations (its lines in all six situations of the classic rules: 500 deals a class, six classes,
-# took 20-24 s alone and 7 s inside a quick report, 5,000 took 184 s, on the 2 cores shared with
-# other work); and the first compilation.
+# situations (its lines in all seven situations of the classic rules as first, second and third
+# hand, six classes: 500 deals a class took 53 s, 27 s of CPU, and 5,000 took 506 s, 268 s of CPU
+# and 2.4 GB resident, alone in a fresh process on the 2 cores shared with other work, load 8-9;
+# second hand alone took a third of that); and the first compilation.
 # The folk advice: a deal's two double-dummy gift values and its first lead's values, the lead's
 # solves most of it (800 deals took 7.5 s on the 2 cores shared with other work, warm).
 FOLK_POSITION_COST = 0.01
 COST = {"bid": 0.0075, "pimc": 0.1, "marriage": 2e-5, "play": 1e-4, "game": 3e-3, "tournament_game": 2e-3,
          "compile": 120.0, "strategy_game": 0.009, "strategy_deal": 3e-4,
-         "situation_deal": 0.05, "folk_position": FOLK_POSITION_COST}
+         "situation_deal": 0.1, "folk_position": FOLK_POSITION_COST}
 
 
 def stage_estimates(sizes: Sizes, n_rule_sets: int, cold: bool) -> dict[str, float]:

@@ -5,7 +5,7 @@ code (``sim.players.layout``) and what that seat may see, and checks the answer 
 functions pick the player's kernel by its code: scripted (the known-answer tests), random,
 heuristic, double dummy (``dd_nb``), PIMC (``pimc_nb``, ``pimc2_nb``) and the ported bot
 (``leadage_nb``) and the learned player (``learned.cards_nb``, ``learned.bidding_nb``; its score-aware
-bids and contract ``learned.win_nb``). The dd and
+bids, contract and dark game ``learned.win_nb``). The dd and
 pimc players, and ``learned-cards``, bid, go dark and (pimc) choose the final contract as the heuristic player does.
 
 ``solver`` is the seat's search buffers (state, moves, transposition table, PIMC worlds) and the
@@ -49,7 +49,7 @@ from sim.players.layout import (
 from sim.players.leadage_nb import leadage_bid, leadage_card, leadage_contract, leadage_dark, leadage_discard
 from sim.players.learned.bidding_nb import learned_bid, learned_contract, learned_dark
 from sim.players.learned.cards_nb import L_OUT, learned_card, learned_discard, net_margin, new_learned_buffers
-from sim.players.learned.win_nb import learned_win_bid, learned_win_contract
+from sim.players.learned.win_nb import learned_win_bid, learned_win_contract, learned_win_dark
 from sim.players.pimc2_nb import pimc2_choose_card, pimc2_choose_discard
 from sim.players.pimc_nb import new_pimc_buffer, pimc_choose_card, pimc_choose_discard
 from sim.players.random_nb import (
@@ -109,8 +109,10 @@ def choose_dark(code, seat, gs, rules, prm, rng, script, net):
     A seat on an imposed bidding line (``H_BID_LIMIT``) never goes dark."""
     if prm[seat, H_BID_LIMIT] != 0.0:
         return 0
-    if code == PLAYER_LEARNED or code == PLAYER_LEARNED_WIN:
+    if code == PLAYER_LEARNED:
         return learned_dark(seat, gs, rules, prm, net)
+    if code == PLAYER_LEARNED_WIN:
+        return learned_win_dark(seat, gs, rules, prm, net)
     if code == PLAYER_SCRIPTED:
         return next_scripted(script)  # 1 dark, 0 not
     if code == PLAYER_RANDOM:

@@ -23,12 +23,16 @@ own score tells its options apart), except that passing to a sitter who has bid 
 contract loses with chance SITTER_MAKES; only three_passes bolts are foreseen (bolts for a deal
 without a trick are not); opponents climbing onto the barrel together, their attempts and falls, and the barrel variants
 barrel_accumulate and the range barrel's sitter (where the plain learned player decides) are not
-modelled. The dark game is decided as the learned player decides it.
+modelled. The dark game (``learned_win_dark``) is weighed the same way from the playouts' two
+figures of the weights file: the dark game made (+240) at the chance its mean result implies, or
+failed (-240), against a normal deal's mean result; each opponent gains that mean either way, and an
+opponent undarking is not foreseen.
 """
 
 import numpy as np
 
 from sim.game import rules_layout as R
+from sim.game.amounts import DARK_CONTRACT
 from sim.game.bids_nb import next_raise
 from sim.game.play_nb import barrel_need, concession_gain, concession_loss
 from sim.game.state_layout import G_ATTEMPTS, G_BOLTS, G_CONCESSIONS, G_FALLS, G_ON_BARREL, G_QUIET, G_SCORE
@@ -41,11 +45,14 @@ from sim.players.learned.bidding_nb import (
     ladder_inputs,
     learned_bid,
     learned_contract,
+    learned_dark,
     made_chance,
 )
 from sim.players.learned.cards_nb import L_DENSE, L_OUT
 from sim.players.learned.layout import (
     B_N_IN,
+    BH_DARK_VALUE,
+    BH_FIRST_VALUE,
     BH_HIDDEN_B,
     BH_HIDDEN_C,
     BID_HEADER,
@@ -350,3 +357,34 @@ def learned_win_contract(seat, hand, contract, cap, can_concede, deal_value, gs,
         if chance_after(seat, gs, rules, w, off, True, False, contract, -loss, gain) > best_value:
             return -1
     return best
+
+
+@jit_hot
+def dark_made_chance(dark_value):
+    """The chance a first hand makes the dark game, from its mean result over the playouts (120 made
+    or lost, doubled: ``dark_value`` = 2 x 120 x (2p - 1)), within [0, 1]."""
+    return min(max(0.5 + dark_value / (4.0 * DARK_CONTRACT), 0.0), 1.0)
+
+
+@jit_hot
+def learned_win_dark(seat, gs, rules, prm, net):
+    """1 if first hand goes dark (the caller checks it is allowed; as ``bidding_nb.learned_dark``):
+    when the dark game, made (+240) at the chance the playouts' mean dark result implies
+    (``dark_made_chance``) or failed (-240), leaves the seat a better chance of winning the game than
+    a normal deal worth the playouts' mean first-hand result; each opponent gains that mean result
+    either way (only the seat's own score tells the options apart, as for a bid). So a seat far
+    behind, for which a normal deal changes little, takes the doubled stakes, and a leader does not;
+    the dump truck, the barrel and the target count as for a contract (``chance_after``)."""
+    model = np.int64(prm[seat, H_NET])
+    off = win_offset(net, model) if model >= 0 else -1
+    if plays_plain(off, gs, seat, rules):
+        return learned_dark(seat, gs, rules, prm, net)
+    w = net[model]
+    base = np.int64(w[NET_BIDDING])
+    normal = np.float64(w[base + BH_FIRST_VALUE])
+    p = dark_made_chance(np.float64(w[base + BH_DARK_VALUE]))
+    stakes = 2.0 * DARK_CONTRACT
+    dark = (p * chance_after(seat, gs, rules, w, off, True, True, DARK_CONTRACT, stakes, normal)
+            + (1.0 - p) * chance_after(seat, gs, rules, w, off, True, False, DARK_CONTRACT, -stakes, normal))
+    stay = chance_after(seat, gs, rules, w, off, False, False, 0, normal, normal)
+    return 1 if dark > stay else 0

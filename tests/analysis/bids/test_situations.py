@@ -15,7 +15,9 @@ from analysis.bids.hand import SEATS
 from analysis.bids.situations import (
     HAND_CLASSES,
     REFERENCE,
+    SEATS_ASKED,
     TABLE_FILE,
+    class_deals,
     next_bid,
     score_situations,
     situations_for,
@@ -23,11 +25,11 @@ from analysis.bids.situations import (
 )
 from analysis.deals import random_deals
 from analysis.present.json_text import to_json
-from analysis.present.situations import situations_section
+from analysis.present.situations import advice_cell, situations_section
 from analysis.stored import StaleResultError
 from analysis.win_chances import shipped_table
 from sim import InputError
-from sim.engine.playouts import LINE_COLUMNS, auction_lines
+from sim.engine.playouts import CHUNK, LINE_COLUMNS, PASS_LINE, auction_lines
 from sim.fingerprint import file_sha256
 from sim.game.rules import PRESETS, HouseRules, load_rules, preset
 
@@ -54,12 +56,14 @@ def test_the_result_is_recomputed_from_its_stored_rows(stored):
     again = summarize_situations(out / TABLE_FILE, table.chance, win_source="the shipped table")
     assert to_json(again) == to_json(result)
     keys = [s.key for s in result.situations]
-    assert keys[0] == REFERENCE and len(result.cells) == len(keys) * len(HAND_CLASSES)
+    assert keys[0] == REFERENCE and len(result.cells) == len(SEATS_ASKED) * len(keys) * len(HAND_CLASSES)
+    assert result.seats == SEATS_ASKED == ("first", "second", "third")
     assert all(c.n == DEALS for c in result.cells)
     # The stored rows carry what made them.
     meta = result.provenance
     assert meta["deals"] == DEALS and meta["seed"] == 3 and meta["players"] == ["learned", "learned-win"]
     assert meta["classes"] == list(HAND_CLASSES) and meta["win_table"] == _win()[1]
+    assert meta["seats"] == list(SEATS_ASKED)
     assert set(meta["learned_weights"]) == {"learned", "learned-win"}
     # Each cell's numbers are those of its lines: the advice is a tested line of the plateau.
     for c in result.cells:
@@ -68,7 +72,8 @@ def test_the_result_is_recomputed_from_its_stored_rows(stored):
             line = next(v for v in c.values if v.limit == c.bid)
             assert line.tested and c.bid in c.plateau.levels and c.gain == line.gain
     frame = result.to_polars()
-    assert frame.height == len(result.cells) and {"situation", "hand_class", "bid", "habit_gain"} <= set(frame.columns)
+    assert frame.height == len(result.cells)
+    assert {"seat", "situation", "hand_class", "bid", "habit_gain"} <= set(frame.columns)
 
 
 def test_a_stored_table_is_reused_and_other_arguments_refused(stored, monkeypatch):
@@ -92,8 +97,9 @@ def test_a_stored_table_is_reused_and_other_arguments_refused(stored, monkeypatc
     assert path.stat().st_mtime_ns == before
 
 
-def _rows(out, key: str) -> pl.DataFrame:
-    return pl.read_parquet(out / TABLE_FILE).filter(pl.col("situation") == key)
+def _rows(out, key: str, seat: str | None = None) -> pl.DataFrame:
+    rows = pl.read_parquet(out / TABLE_FILE).filter(pl.col("situation") == key)
+    return rows if seat is None else rows.filter(pl.col("seat") == seat)
 
 
 def test_near_the_dump_truck_a_made_contract_landing_on_it_scores_zero(stored):
@@ -105,7 +111,7 @@ def test_near_the_dump_truck_a_made_contract_landing_on_it_scores_zero(stored):
     rules = load_rules("classic")
     [sit] = [s for s in result.situations if s.key == "dump-truck"]
     assert next_bid(rules) == 105 and sit.score == 555 - 105
-    rows = _rows(out, "dump-truck").filter(pl.col("declarer") == 0)
+    rows = _rows(out, "dump-truck", "second").filter(pl.col("declarer") == 0)
     made, failed = rows.filter(pl.col("made") == 1), rows.filter(pl.col("made") == 0)
     assert made.height and failed.height
     assert (made["score0"] == np.where(made["contract"] == 105, 0, sit.score + made["contract"])).all()
@@ -170,8 +176,11 @@ def test_the_section_says_each_situation_and_class(stored):
     for s in result.situations:
         assert f"### {s.name[0].upper()}{s.name[1:]}" in text and f"**{s.key}**" in text
     for h in HAND_CLASSES:
-        assert text.count(f"| {h} |") == len(result.situations) + 1  # the overview and each situation's table
-    c = result.cell("on-barrel", HAND_CLASSES[-1])
+        # each hand's overview and each situation's table of each hand
+        assert text.count(f"| {h} |") == len(SEATS_ASKED) * (len(result.situations) + 1)
+    for seat in SEATS_ASKED:
+        assert text.count(f"**{seat.capitalize()} hand") == len(result.situations) + 1
+    c = result.cell("on-barrel", HAND_CLASSES[-1], "third")
     assert f"plateau {'' if c.plateau.settled else '~'}" in text
     assert "Provisional" not in "\n".join(situations_section(result))
     assert situations_section(None, missing="no table") == ["Not made: no table.", ""]
@@ -202,3 +211,47 @@ def test_on_the_barrels_last_attempt_every_deal_not_left_upward_is_a_fall(stored
     assert stayed.height and (stayed["score0"] == rules.barrel - rules.barrel_penalty).all()
     first = _rows(out, "on-barrel").filter(pl.col("declarer") != 0)
     assert (first["score0"] == rules.barrel).mean() > 0.5
+
+
+def test_first_hand_holds_the_forced_bid_and_the_others_do_not(stored):
+    """Classic (forced_first_bid: first hand opens at 100): every first-hand cell is owed the forced
+    100, and on its pass line first hand declares only the forced 100 (when both others pass), its
+    advice to pass said "forced bid, then pass"; second and third hand owe nothing, and on their pass
+    line never declare."""
+    out, result = stored
+    for c in result.cells:
+        assert c.forced == (100 if c.seat == "first" else None)
+    rows = pl.read_parquet(out / TABLE_FILE).filter((pl.col("limit") == PASS_LINE) & (pl.col("declarer") == 0))
+    first = rows.filter(pl.col("seat") == "first")
+    assert first.height and (first["winning_bid"] == 100).all()
+    assert rows.filter(pl.col("seat") != "first").height == 0
+    text = "\n".join(situations_section(result))
+    assert '**First hand (the forced bid of 100: its "pass" is the forced bid, then pass)**' in text
+    assert text.count("**First hand (the forced bid of 100)**") == len(result.situations)
+    said = [advice_cell(c) for c in result.cells if c.seat == "first" and c.passes]
+    assert any(a.startswith("forced bid, then pass") for a in said)
+    assert all(a.startswith(("forced bid, then pass", "untested")) for a in said)
+
+
+def test_every_hand_plays_the_same_deals_from_the_same_streams(stored):
+    """The three hands hold the same hands of each class (only the dealer moves), and each hand's rows
+    are the lines ``auction_lines`` plays for that seat alone from the class's streams: third hand's
+    rows of one class and situation, played again by themselves, are the stored ones."""
+    out, result = stored
+    table = pl.read_parquet(out / TABLE_FILE)
+    hands = {seat: table.filter((pl.col("seat") == seat) & (pl.col("situation") == "behind") & (pl.col("line") == 0))
+             .sort("hand_class", "deal")["hand"].to_list() for seat in SEATS_ASKED}
+    assert hands["first"] == hands["second"] == hands["third"]
+    rules = load_rules("classic")
+    d, found = class_deals(rules, 3, DEALS)
+    k, hand_class = 2, HAND_CLASSES[2]
+    ix = found[hand_class]
+    [sit] = [x for x in result.situations if x.key == "behind"]
+    c = result.cell("behind", hand_class, "third")
+    plays = np.stack([d[ix, 1], d[ix, 2], d[ix, 3]], axis=1)
+    lines = auction_lines(0, plays, rules, SEATS["third"], sit.situation(rules), list(c.limits), 3,
+                          player=sit.player, hands=d[ix, 0], first_chunk=k * (DEALS // CHUNK + 1))
+    stored_rows = table.filter((pl.col("seat") == "third") & (pl.col("situation") == "behind")
+                               & (pl.col("hand_class") == hand_class)).sort("deal", "line")
+    for name in ("declarer", "contract", "made", "score0", "change0"):
+        assert (stored_rows[name].to_numpy() == lines[:, :, LINE_COLUMNS.index(name)].ravel()).all()

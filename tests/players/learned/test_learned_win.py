@@ -13,10 +13,17 @@ from sim.engine import BatchSpec
 from sim.engine.workspace import new_game_state
 from sim.game.rules import HouseRules, preset
 from sim.game.state_layout import G_QUIET, G_SCORE
-from sim.players.learned.bidding_nb import learned_bid, learned_contract
+from sim.players.learned.bidding_nb import learned_bid, learned_contract, learned_dark
 from sim.players.learned.cards_nb import new_learned_buffers
 from sim.players.learned.layout import WIN_HEADER, WN_STATES
-from sim.players.learned.win_nb import learned_win_bid, learned_win_contract, win_chance, win_offset
+from sim.players.learned.win_nb import (
+    dark_made_chance,
+    learned_win_bid,
+    learned_win_contract,
+    learned_win_dark,
+    win_chance,
+    win_offset,
+)
 from sim.players.learned.win_table import WinTableError, load_win_table, win_block, win_table_for
 from sim.players.params import learned_nets, params_matrix
 
@@ -66,6 +73,20 @@ def test_the_third_deal_without_declaring_is_bid_under_online_rules():
     assert learned_bid(0, hand, 2, 105, 120, third, r, prm, net, lbuf) == 0
     assert learned_win_bid(0, hand, 2, 105, 120, third, r, prm, net, lbuf) == 105
     assert learned_win_bid(0, hand, 2, 105, 120, first, r, prm, net, lbuf) == 0
+
+
+def test_the_dark_game_is_taken_far_behind_and_refused_ahead():
+    """tysyacha_1000 (the preset with the dark game; first hand may go dark from 240): at 280 against
+    a leader at 640 (360 behind, short of the plain player's 400-point deficit) the score-aware
+    player goes dark, the plain learned player does not; a leader at 600 against 160 does not. The
+    playouts' mean dark result (-55.9 points, 120 doubled) is a made chance of 38%."""
+    rules = preset("tysyacha_1000")
+    prm, net, _, r = seats_of(rules)
+    behind, ahead = scores(280, 640, 200), scores(600, 160, 160)
+    assert learned_win_dark(0, behind, r, prm, net) == 1 and learned_dark(0, behind, r, prm, net) == 0
+    assert learned_win_dark(0, ahead, r, prm, net) == 0
+    assert dark_made_chance(-55.886799) == pytest.approx(0.3836, abs=1e-4)
+    assert dark_made_chance(-1000.0) == 0.0 and dark_made_chance(1000.0) == 1.0
 
 
 ONLINE_HAND = 0x82b009  # 7 cards: a hand the plain learned player passes at 105
