@@ -323,9 +323,11 @@ def test_thousand_bid_on_a_cold_cache_compiles_its_plan_aside(tmp_path):
     cold = subprocess.run([sys.executable, str(root / "benchmarks" / "compile_profile.py"), "--log", str(log), "--",
                            *BID], env=env, cwd=root, capture_output=True, text=True, timeout=1800)
     assert cold.returncode == 0, cold.stderr
-    assert " on two cores (cached: later runs load them)" in cold.stderr
-    here = {(row["kernel"], row["sig"]) for row in map(json.loads, log.read_text().splitlines())}
+    rows = [json.loads(line) for line in log.read_text().splitlines()]
+    here = {(row["kernel"], row["sig"]) for row in rows}
     cache = next((tmp_path / "cache").glob("numba-*"))
+    # more specialisations cached than this process compiled: the rest were the second process's
+    assert len(list(cache.glob("*/*.nbc"))) > sum(row["kernel"].startswith("sim.") for row in rows)
     for module, kernel, signature in COMPILE_ASIDE:
         # compiled here (this process reached it first) for the plan's signature only, or loaded;
         # and cached once: never for a signature the plan does not name
