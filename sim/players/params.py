@@ -27,8 +27,8 @@ from sim.players.registry import (
     LEARNED_TYPES,
     PARAMETERISED_PLAYERS,
     PlayerError,
-    is_learned,
     learned_weights_files,
+    reads_nets,
     reads_win_table,
     weights_file,
 )
@@ -128,7 +128,7 @@ def default_params(players: int = 3) -> HeuristicParams:
 
 
 def learned_nets(names: Sequence[str], prm: np.ndarray, n: int, rules: HouseRules | None = None) -> np.ndarray | None:
-    """The packed nets of the learned seats of ``names`` (one row per distinct weights file, and one
+    """The packed nets of the learned and inferring seats of ``names`` (one row per distinct weights file, and one
     more per file a score-aware seat plays: that file's nets followed by the win-chance block of
     ``rules``, ``sim.players.learned.win_table``), or None when no seat is learned; sets each learned
     seat's H_NET in the parameter rows ``prm`` (``params_matrix``'s layout: with four players, block
@@ -136,9 +136,9 @@ def learned_nets(names: Sequence[str], prm: np.ndarray, n: int, rules: HouseRule
     files = learned_weights_files(names)
     if not files:
         return None
-    keys = list(dict.fromkeys((weights_file(name), reads_win_table(name)) for name in names if is_learned(name)))
+    keys = list(dict.fromkeys((weights_file(name), reads_win_table(name)) for name in names if reads_nets(name)))
     row_of = {seat: keys.index((weights_file(name), reads_win_table(name)))
-              for seat, name in enumerate(names) if is_learned(name)}
+              for seat, name in enumerate(names) if reads_nets(name)}
     for r, seat in enumerate(row_seats(n)):
         if seat in row_of:
             prm[r, H_NET] = row_of[seat]
