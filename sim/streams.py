@@ -41,7 +41,7 @@ __all__ = [
     "SPAWN", "ENTROPY", "Stream", "CHUNK_PLAYERS", "CHUNK_DEALS", "BID_TABLE_DEALS", "SAMPLE_UNSEEN",
     "PLAYOUT_DD", "PLAYOUT_PIMC", "PLAYOUT_HEURISTIC", "PLAYOUT_LEARNED", "PLAYOUT_LINES", "POSITIONS_PLAYERS",
     "POSITIONS_DEALS", "LABEL_WORLDS", "BID_PLAYOUT_PLAYERS", "BID_PLAYOUT_DEALS", "LABEL_SAMPLE",
-    "HELD_OUT_DEALS", "ROUND_HOLD_OUT", "INIT_AND_SHUFFLE", "STREAMS", "SHARED", "PLAYOUT_STREAMS",
+    "HELD_OUT_DEALS", "ROUND_HOLD_OUT", "INIT_AND_SHUFFLE", "INFER_WORLDS", "STREAMS", "SHARED", "PLAYOUT_STREAMS",
     "LEARNED_SEARCH_SALT", "RULES_MIXTURE_KEY", "RETIRED_TAGS", "spawn_key", "sequence", "generator",
     "rules_random",
 ]
@@ -91,10 +91,12 @@ HELD_OUT_DEALS = Stream("held_out_deals", "the playout deals held out of the bid
 ROUND_HOLD_OUT = Stream("round_hold_out", "the deals a training round holds out", ENTROPY, 1)
 INIT_AND_SHUFFLE = Stream("init_and_shuffle", "a net's initial weights, then its fit's minibatch order",
                           ENTROPY, 0)
+# Inference of the hidden hands (sim.inference): a chunk of candidate worlds.
+INFER_WORLDS = Stream("infer_worlds", "a chunk of an inference's candidate worlds", SPAWN, 1, (14,))
 
 STREAMS = (CHUNK_PLAYERS, CHUNK_DEALS, BID_TABLE_DEALS, SAMPLE_UNSEEN, PLAYOUT_DD, PLAYOUT_PIMC, PLAYOUT_HEURISTIC,
            PLAYOUT_LEARNED, PLAYOUT_LINES, POSITIONS_PLAYERS, POSITIONS_DEALS, LABEL_WORLDS, BID_PLAYOUT_PLAYERS,
-           BID_PLAYOUT_DEALS, LABEL_SAMPLE, HELD_OUT_DEALS, ROUND_HOLD_OUT, INIT_AND_SHUFFLE)
+           BID_PLAYOUT_DEALS, LABEL_SAMPLE, HELD_OUT_DEALS, ROUND_HOLD_OUT, INIT_AND_SHUFFLE, INFER_WORLDS)
 
 RETIRED_TAGS = {(4,): "the former pass line's playout stream (never reuse: old runs drew from it)",
                 (10,): "unused"}

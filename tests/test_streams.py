@@ -107,7 +107,7 @@ def test_today_keys_are_kept():
         "playout_dd": (7, 1), "playout_pimc": (7, 2), "playout_heuristic": (7, 3), "playout_learned": (7, 5),
         "playout_lines": (7, 6), "positions_players": (7, 7), "positions_deals": (7, 8), "label_worlds": (7, 9),
         "bid_playout_players": (7, 11), "bid_playout_deals": (7, 12), "label_sample": (7, 13),
-        "held_out_deals": (7,), "round_hold_out": (7,), "init_and_shuffle": (),
+        "held_out_deals": (7,), "round_hold_out": (7,), "init_and_shuffle": (), "infer_worlds": (7, 14),
     }
     assert streams.LEARNED_SEARCH_SALT == np.uint64(0x5EA2C4ED1000)
     assert streams.rules_random(3, 5).random() == random.Random("thousand-train-rules/3/5").random()

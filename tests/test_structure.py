@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LAYERS = [
     ("sim.numba_config", 0), ("sim.parallel", 0), ("sim.fingerprint", 0), ("sim.streams", 0),
     ("sim.game", 1), ("sim.solver", 2), ("sim.players", 3), ("sim.engine", 4),
-    ("sim.runs", 5), ("sim.training", 5), ("sim.records", 5),
+    ("sim.runs", 5), ("sim.training", 5), ("sim.records", 5), ("sim.inference", 5),
     ("sim", 0),  # the package face: the version and the error family (ThousandError, InputError)
     # the analysis core: the one pipeline of a played study, its statistics, stored results, folder
     # names, who plays when nobody is named, the random deals and the measures several studies take

@@ -43,6 +43,9 @@ from sim.players.learned.layout import (
 # decisions are the rules' arithmetic over those chances. A weights file without the bidding nets
 # bids, raises and concedes as the heuristic player does.
 MADE_AT_LEAST = 0.5  # on the barrel: take the barrel's minimum contract when it is at least this likely made
+# The margin of a call the rules leave the seat no choice over (points; far beyond any decision's
+# margin, so that a model's probability of it is 1 at any temperature in use).
+NO_CHOICE_MARGIN = 10000.0
 
 
 @jit_hot
@@ -146,15 +149,17 @@ def contract_value(ladder, contract, rules):
 
 
 @jit_hot
-def learned_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm, net, lbuf):
-    """A raise to ``min_raise`` or 0 to pass: raise while declaring at it is worth at least what the
-    seat expects as a defender (net B: the chance of making each contract with the talon unseen,
-    and the points as a defender). On the barrel only a contract that takes him off, when at least
-    MADE_AT_LEAST likely (with barrel_failed_contract = stays always; on the range barrel, else any
-    contract worth more than nothing); against a sitter about to win, the block margin more."""
+def learned_bid_margin(seat, hand, high_seat, min_raise, cap, gs, rules, prm, net, lbuf):
+    """``learned_bid``'s call with how far the decision lies from its boundary: (call, margin),
+    ``call`` a raise or 0 to pass (exactly ``learned_bid``'s), ``margin`` >= 0 in points. Normally
+    |value of declaring at ``min_raise`` - the seat's defence|; on the barrel, for the contract that
+    takes him off, want * |2 p - 1| (p its chance, MADE_AT_LEAST = 0.5 its boundary), the nearer of
+    two boundaries where two tests decide; a call the rules leave no choice (barrel_failed_contract
+    = stays: the sitter always bids it) NO_CHOICE_MARGIN. Without the bidding nets the heuristic's
+    call with margin 0: uninformative (``sim.inference.likelihood_nb``)."""
     model = np.int64(prm[seat, H_NET])
     if not has_bidding_nets(net, model):
-        return heuristic_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm)
+        return np.int64(heuristic_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm)), 0.0
     x = lbuf[L_DENSE]
     ladder_inputs(hand, rules, 0, x)
     ladder_forward(net, model, 0, x, lbuf)
@@ -163,15 +168,36 @@ def learned_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm, net, lbuf
     if rules[R.BARREL] > 0:
         if gs[G_ON_BARREL + seat]:
             want = barrel_raise(min_raise, barrel_need(gs[G_SCORE + seat], rules), rules)
-            if want <= cap and (rules[R.BARREL_FAILED_STAYS] or made_chance(ladder, want) >= MADE_AT_LEAST):
-                return want
+            off = NO_CHOICE_MARGIN  # how far the sitter is from bidding ``want``
+            if want <= cap:
+                if rules[R.BARREL_FAILED_STAYS]:
+                    return np.int64(want), NO_CHOICE_MARGIN
+                p = made_chance(ladder, want)
+                off = abs(want * (2.0 * p - 1.0))
+                if p >= MADE_AT_LEAST:
+                    return np.int64(want), off
             if rules[R.BARREL_FREEZE]:
-                return 0
+                return np.int64(0), off
             # The range barrel: a smaller contract counts, his defence does not (worth nothing to him).
-            return min_raise if contract_value(ladder, min_raise, rules) >= 0.0 else 0
+            v = contract_value(ladder, min_raise, rules)
+            call = min_raise if v >= 0.0 else 0
+            return np.int64(call), min(off, abs(v))
         if high_seat >= 0 and high_seat != seat and gs[G_ON_BARREL + high_seat]:
             defence -= prm[seat, H_BLOCK_MARGIN]
-    return min_raise if contract_value(ladder, min_raise, rules) >= defence else 0
+    v = contract_value(ladder, min_raise, rules)
+    call = min_raise if v >= defence else 0
+    return np.int64(call), abs(v - defence)
+
+
+@jit_hot
+def learned_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm, net, lbuf):
+    """A raise to ``min_raise`` or 0 to pass: raise while declaring at it is worth at least what the
+    seat expects as a defender (net B: the chance of making each contract with the talon unseen,
+    and the points as a defender). On the barrel only a contract that takes him off, when at least
+    MADE_AT_LEAST likely (with barrel_failed_contract = stays always; on the range barrel, else any
+    contract worth more than nothing); against a sitter about to win, the block margin more.
+    ``learned_bid_margin``'s call."""
+    return learned_bid_margin(seat, hand, high_seat, min_raise, cap, gs, rules, prm, net, lbuf)[0]
 
 
 @jit_hot

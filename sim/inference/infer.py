@@ -1,0 +1,201 @@
+"""``infer``: the weighted worlds of one seat's view of a record at a decision point, and each
+hidden card's probability of lying with the seat's left, its right or in the talon
+(docs/inference.md).
+
+Candidate worlds are drawn uniformly among the deals the view allows (``view``, ``worlds_nb``),
+in chunks of CHUNK worlds, each chunk from its own stream (``sim.streams.INFER_WORLDS``: the seed
+and the chunk's number), so the same seed gives the same worlds on any number of threads. Each
+world is weighted by the likelihood of the two other seats' calls under the learned player's
+bidding at temperature T (``likelihood_nb``). Where the effective sample size (sum w)^2 / sum w^2
+falls below ESS_FLOOR of the worlds asked, as many again are drawn, up to MAX_DRAWS times the
+worlds asked; a result still below the floor says so (``collapsed``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from sim import InputError, __version__
+from sim.arguments import integer, number, refused
+from sim.fingerprint import code_fingerprint
+from sim.game.cards import format_card
+from sim.game.rng_nb import state_from_sequence
+from sim.inference.model import auction_arrays, learned_model
+from sim.inference.view import View, view_facts
+from sim.inference.worlds_nb import draw_worlds
+from sim.parallel import run_chunks
+from sim.players.learned.weights import DEFAULT_WEIGHTS, weights_identity
+from sim.records import Record, parse_record_text, read_records
+from sim.records.record import SEAT_NAMES, seat_index
+from sim.records.walk import house_rules
+from sim.streams import INFER_WORLDS, sequence
+
+__all__ = ["TEMPERATURE", "ESS_FLOOR", "MAX_DRAWS", "CHUNK", "MAX_WORLDS", "Inference", "infer"]
+
+# The temperature of the calls' logistic, in points: fitted by the held-out log-loss of the true
+# card locations on self-play of the learned player (seed 31337; benchmarks/infer_calibration.py,
+# docs/inference.md "The temperature").
+TEMPERATURE = 20.0
+ESS_FLOOR = 0.05  # draw more when the effective sample size falls below this share of the worlds asked
+MAX_DRAWS = 16  # ... up to this many times the worlds asked
+CHUNK = 250  # worlds a chunk (one stream each)
+MAX_WORLDS = 1_000_000
+PLACES = ("left", "right", "talon")
+
+
+@dataclass(frozen=True)
+class Inference:
+    """The weighted worlds of ``seat``'s view at ``at``. ``where[i]``: world i's hidden cards at the
+    seat's left, its right and in the talon (masks); ``deals[i]``: its deal as dealt (the three
+    seats' 7 cards in the record's seats, then the talon); ``weights`` normalised to sum 1;
+    ``ess`` the effective sample size; ``draws`` the worlds drawn (more than asked when the ESS fell
+    below the floor); ``collapsed``: still below it at the cap; ``hidden`` the hidden cards
+    (indices); ``facts`` the deductions the view allowed, in words."""
+
+    seat: int
+    at: str
+    asked: int
+    draws: int
+    temperature: float
+    where: np.ndarray
+    deals: np.ndarray
+    weights: np.ndarray
+    ess: float
+    collapsed: bool
+    hidden: tuple[int, ...]
+    talon_place: bool
+    calls_weighted: int
+    facts: tuple[str, ...]
+    provenance: dict[str, Any]
+
+    @property
+    def left(self) -> int:
+        return (self.seat + 1) % 3
+
+    @property
+    def right(self) -> int:
+        return (self.seat + 2) % 3
+
+    def probabilities(self) -> np.ndarray:
+        """(len(hidden), 3): each hidden card's probability of lying left, right, in the talon."""
+        cards = np.array(self.hidden, dtype=np.int64)
+        out = np.zeros((cards.size, 3))
+        for k in range(3):
+            bits = (self.where[:, k:k + 1] >> cards[None, :]) & 1
+            out[:, k] = self.weights @ bits
+        return out
+
+    def to_polars(self):
+        """One row a hidden card: ``card``, ``left``, ``right``, ``talon`` (its probabilities)."""
+        p = self.probabilities()
+        return pl.DataFrame({"card": [format_card(c) for c in self.hidden], "left": p[:, 0], "right": p[:, 1],
+                             "talon": p[:, 2]})
+
+    def to_dict(self) -> dict[str, Any]:
+        p = self.probabilities()
+        return {
+            "seat": SEAT_NAMES[self.seat], "at": self.at, "left": SEAT_NAMES[self.left],
+            "right": SEAT_NAMES[self.right], "worlds": self.asked, "draws": self.draws,
+            "temperature": self.temperature, "ess": self.ess, "collapsed": self.collapsed,
+            "calls_weighted": self.calls_weighted, "facts": list(self.facts),
+            "cards": [{"card": format_card(c), "left": float(p[i, 0]), "right": float(p[i, 1]),
+                       "talon": float(p[i, 2])} for i, c in enumerate(self.hidden)],
+            "provenance": self.provenance,
+        }
+
+
+def _record(record: Any) -> tuple[Record, Path | None]:
+    if isinstance(record, Record):
+        return record, None
+    if isinstance(record, Path) or (isinstance(record, str) and "\n" not in record and not record.lstrip().startswith(
+            "{")):
+        records = read_records(path=record)
+        if len(records) != 1:
+            raise InputError(f"record: {str(record)!r} holds {len(records)} records; give one")
+        return records[0], Path(record).parent
+    if isinstance(record, str):
+        return parse_record_text(text=record), None
+    raise refused("record", "a Record, the path of a record file or a record's text", record)
+
+
+def infer(record: Record | str | Path, *, seat: int | str, at: str, worlds: int = 2000, seed: int = 0,
+          temperature: float | None = None, threads: int | None = None) -> Inference:
+    """The weighted worlds of ``seat``'s view of ``record`` (a Record, a path, or a record's text)
+    at ``at`` (``auction``, ``talon`` or ``trick:N``): ``worlds`` candidates (more when the weights
+    collapse), drawn from ``seed``; ``temperature`` in points (None: TEMPERATURE; ``math.inf``: no
+    weighting, the uniform worlds of today's players); ``threads`` (None: one per core) changes
+    nothing but the time."""
+    rec, base = _record(record)
+    n = integer("worlds", worlds)
+    if not 1 <= n <= MAX_WORLDS:
+        raise InputError(f"worlds must be from 1 to {MAX_WORLDS:,}, not {n}")
+    s = integer("seed", seed)
+    if s < 0:
+        raise InputError(f"seed must be 0 or more, not {s}")
+    t = TEMPERATURE if temperature is None else number("temperature", temperature)
+    if not t > 0:
+        raise InputError(f"temperature must be above 0 (points; inf: no weighting), not {t}")
+    rules = house_rules(rec, base)
+    who = seat_index(seat, what="seat", view=rec.view)
+    facts = view_facts(rec, who, at, rules)
+    model = learned_model(rec, rules)
+    auction = auction_arrays(rec.cut("auction"), rules)
+    weigh = math.isfinite(t)
+    where = np.zeros((0, 3), dtype=np.int64)
+    deals = np.zeros((0, 4), dtype=np.int64)
+    logw = np.zeros(0)
+    rounds = 0
+    while True:
+        w, d, lw = _draw(facts, model, auction, n, s, rounds * _chunks(n), 1.0 / t if weigh else 0.0, weigh, threads)
+        where, deals, logw = np.concatenate([where, w]), np.concatenate([deals, d]), np.concatenate([logw, lw])
+        rounds += 1
+        ess = _ess(logw)
+        if ess >= ESS_FLOOR * n or rounds >= MAX_DRAWS:
+            break
+    if not np.isfinite(logw.max()):
+        raise InputError(f"record: no deal drawn ({len(logw):,}) is consistent with the auction: the bids need "
+                         "marriages the hidden cards cannot make, or the view is inconsistent")
+    weights = np.exp(logw - logw.max())
+    weights /= weights.sum()
+    provenance = {"version": __version__, "code": code_fingerprint(), "weights": weights_identity(DEFAULT_WEIGHTS),
+                  "seed": s, "worlds": n, "temperature": t, "record": rec.label}
+    return Inference(seat=who, at=facts.at, asked=n, draws=len(logw), temperature=t, where=where, deals=deals,
+                     weights=weights, ess=ess, collapsed=ess < ESS_FLOOR * n, hidden=tuple(
+                         int(c) for c in range(24) if (facts.hidden >> c) & 1), talon_place=facts.talon_place,
+                     calls_weighted=auction.chosen if weigh else 0, facts=facts.facts, provenance=provenance)
+
+
+def _chunks(n: int) -> int:
+    return (n + CHUNK - 1) // CHUNK
+
+
+def _ess(logw: np.ndarray) -> float:
+    if not np.isfinite(logw.max()):
+        return 0.0
+    w = np.exp(logw - logw.max())
+    return float(w.sum() ** 2 / (w * w).sum())
+
+
+def _draw(facts: View, model, auction, n: int, seed: int, first_chunk: int, inv_t: float, weigh: bool,
+          threads: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``n`` worlds, chunk k (numbered from ``first_chunk``) drawn from its own stream."""
+    where = np.zeros((n, 3), dtype=np.int64)
+    deals = np.zeros((n, 4), dtype=np.int64)
+    logw = np.zeros(n)
+
+    def work(i: int, lo: int, hi: int) -> None:
+        state = state_from_sequence(sequence(INFER_WORLDS, seed, first_chunk + i))
+        draw_worlds(state, hi - lo, facts.free, facts.placed, facts.takes, facts.loc_seat, facts.pool, facts.stage,
+                    facts.declarer, facts.viewer, facts.talon, facts.gift, auction.seat, auction.bid, auction.high,
+                    auction.high_seat, auction.dark, auction.free, model.gs, model.rules, model.prm, model.net,
+                    model.scratch(), inv_t, weigh, np.zeros(32, dtype=np.int64), where[lo:hi], deals[lo:hi],
+                    logw[lo:hi])
+
+    run_chunks(n, work, size=CHUNK, threads=threads)
+    return where, deals, logw

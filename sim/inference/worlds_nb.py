@@ -1,0 +1,127 @@
+"""Candidate worlds of one seat's view, drawn and weighted, compiled (docs/inference.md).
+
+A world says where every hidden card lies now (the locations: the viewer's left, his right and,
+before the talon is taken, the talon) and, from that, the deal as it was dealt: each seat's 7
+cards before the talon and the talon. The cards a fact ties to one location (a void shown leaves
+the other; a declared marriage's partner stays with its declarer) are placed first, the others
+shuffled into the places left (``free``): among the deals consistent with the view each is equally
+likely (uniform). Where the view leaves more open than the hidden cards' places (the talon a
+defender never saw, the other defender's gift face down), that is drawn too, uniformly: 3 of the
+declarer's 10 cards before his gifts, and one of the other defender's cards that the rules let be
+given. Each world is weighted by the log-likelihood of the two other seats' calls
+(``likelihood_nb.auction_loglik``).
+
+The arguments (arrays of int64 unless said; seats are the record's, the dealer seat 2):
+
+- ``free`` the hidden cards to shuffle; ``placed[3]`` the hidden cards each location holds for
+  certain; ``takes[3]`` how many of ``free`` each location takes (in order: left, right, talon);
+- ``loc_seat[3]`` the seat of each location (-1: the talon);
+- ``pool[3]`` each seat's cards known to be or have been in its hand since the talon (played,
+  given to it, the talon's shown cards kept; at the auction, its hand as dealt when known);
+- ``stage`` 0 before the talon is taken (the deal is then what lies where), 1 after;
+- ``declarer``, ``viewer``; ``talon`` the talon's cards, or -1 when the viewer never saw it;
+- ``gift[3]`` the card each seat received (-2: none, the declarer or before the talon; -1: a
+  gift face down the viewer did not see);
+- the auction's arrays, ``gs``, ``rules``, ``prm``, ``net``, ``lbuf``: as ``likelihood_nb``;
+  ``inv_temperature`` 1 / T; ``weigh`` 0: every world weighs the same (uniform worlds);
+- ``state`` the chunk's generator (``sim.game.rng_nb``); ``scratch`` int64 of at least 24;
+- out: ``where[i, 0:3]`` the hidden cards at the left, the right, the talon; ``deal[i, 0:4]`` the
+  deal (seats 0..2 as dealt, then the talon); ``logw[i]`` the log-weight.
+"""
+
+import numpy as np
+
+from sim.game.bits_nb import popcount
+from sim.game.play_nb import givable_cards, nth_card
+from sim.game.rng_nb import below
+from sim.inference.likelihood_nb import IMPOSSIBLE, auction_loglik
+from sim.numba_config import jit_hot
+
+NO_GIFT = -2  # gift[s]: the seat received none
+HIDDEN_GIFT = -1  # gift[s]: a gift face down the viewer did not see
+
+
+@jit_hot
+def pick(state, mask, k):
+    """``k`` cards drawn uniformly from ``mask`` without repeats, as a mask."""
+    out = np.int64(0)
+    left = mask
+    for _ in range(k):
+        c = nth_card(left, below(state, popcount(left)))
+        out |= np.int64(1) << c
+        left &= ~(np.int64(1) << c)
+    return out
+
+
+@jit_hot
+def draw_world(state, free, placed, takes, loc_seat, pool, stage, declarer, talon, gift, rules, scratch, where, deal):
+    """One world into ``where[0:3]`` (the hidden cards of each location) and ``deal[0:4]`` (the
+    hands as dealt, the talon); False when it breaks a fact the places cannot hold (a defender
+    holding two talon cards when one gift was face down)."""
+    k = free.size
+    for i in range(k):
+        scratch[i] = free[i]
+    for i in range(k - 1):  # Fisher-Yates: the first takes[0] go left, the next takes[1] right, the rest
+        j = i + below(state, k - i)
+        t = scratch[i]
+        scratch[i] = scratch[j]
+        scratch[j] = t
+    i = 0
+    for loc in range(3):
+        m = placed[loc]
+        for _ in range(takes[loc]):
+            m |= np.int64(1) << scratch[i]
+            i += 1
+        where[loc] = m
+    for s in range(3):  # first each seat's cards since the talon (at the auction: as dealt)
+        deal[s] = pool[s]
+    for loc in range(2):
+        deal[loc_seat[loc]] |= where[loc]
+    if stage == 0:
+        deal[3] = talon if talon >= 0 else where[2]
+        return True
+    # After the talon: each defender's gift leaves his hand as dealt; the declarer's ten cards
+    # less the talon are his.
+    gifts = np.int64(0)
+    for s in range(3):
+        if s == declarer:
+            continue
+        g = gift[s]
+        if g == HIDDEN_GIFT:
+            # Face down: a talon card he holds (one at most) was it; else one his hand may give.
+            choices = deal[s] & talon if talon >= 0 else np.int64(0)
+            if popcount(choices) > 1:
+                return False
+            if choices == 0:
+                choices = givable_cards(deal[s], rules)
+            g = nth_card(choices, below(state, popcount(choices)))
+        bit = np.int64(1) << g
+        gifts |= bit
+        deal[s] &= ~bit
+    ten = deal[declarer] | gifts
+    t = talon if talon >= 0 else pick(state, ten, 3)
+    deal[declarer] = ten & ~t
+    deal[3] = t
+    return True
+
+
+@jit_hot
+def draw_worlds(state, n, free, placed, takes, loc_seat, pool, stage, declarer, viewer, talon, gift, call_seat,
+                call_bid, call_high, call_high_seat, call_dark, call_free, gs, rules, prm, net, lbuf, inv_temperature,
+                weigh, scratch, where, deal, logw):
+    """``n`` worlds into rows 0..n-1 of ``where``, ``deal`` and ``logw`` (the module's docstring)."""
+    for i in range(n):
+        possible = draw_world(state, free, placed, takes, loc_seat, pool, stage, declarer, talon, gift, rules,
+                              scratch, where[i], deal[i])
+        total = 0.0 if possible else IMPOSSIBLE
+        if weigh and possible:
+            for s in range(3):
+                if s == viewer:
+                    continue
+                v = auction_loglik(s, deal[i, s], call_seat, call_bid, call_high, call_high_seat, call_dark,
+                                   call_free, gs, rules, prm, net, lbuf, inv_temperature)
+                if v == IMPOSSIBLE:
+                    total = IMPOSSIBLE
+                    break
+                total += v
+        logw[i] = total
