@@ -21,8 +21,10 @@ from sim.players import layout
 from sim.players.heuristic_nb import fill_suit_tables
 from sim.players.layout import H_NET, N_HEURISTIC, N_HEURISTIC_COLUMNS
 from sim.players.learned.layout import NET_BIDDING
+from sim.players.learned.likelihood_nb import TEMPERATURE
 from sim.players.learned.weights import load_weights, weights_matrix
 from sim.players.learned.win_table import load_win_table, win_table_for
+from sim.players.pimc_inf_nb import CANDIDATES_PER_WORLD, MAX_CANDIDATES
 from sim.players.registry import (
     LEARNED_TYPES,
     PARAMETERISED_PLAYERS,
@@ -98,6 +100,12 @@ class HeuristicParams:
     # plays the net alone.
     search_cards: float = 3.0
     search_worlds: float = 6.0
+    # A pimc-inf seat weighs its candidate worlds by the other seats' calls at this temperature
+    # (points; the inference's, sim.players.learned.likelihood_nb.TEMPERATURE; 0: only what the calls
+    # make certain, a bid above a hand's cap) and draws inference_candidates of them for each world it
+    # searches (docs/pimc.md, "pimc-inf").
+    inference_temperature: float = TEMPERATURE
+    inference_candidates: float = float(CANDIDATES_PER_WORLD)
     # ... where its net's best two legal cards are fewer points apart than this (1000: always).
     search_margin: float = 1000.0
 
@@ -240,12 +248,16 @@ def load_player_file(path: str | Path, n: int) -> tuple[str, HeuristicParams]:
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
             raise PlayerError(f"player file {str(path)!r}: {key} must be a number, not {value!r}")
     for key, low, high in (("pimc_worlds", 1, MAX_PIMC_WORLDS), ("search_worlds", 1, MAX_PIMC_WORLDS),
-                           ("search_cards", 0, 8), ("gift_candidates", 1, MAX_GIFT_CANDIDATES)):
+                           ("search_cards", 0, 8), ("gift_candidates", 1, MAX_GIFT_CANDIDATES),
+                           ("inference_candidates", 1, MAX_CANDIDATES)):
         if key in data and not float(data[key]).is_integer():  # a count: the kernels would cut it short
             raise PlayerError(f"player file {str(path)!r}: {key} is a count, a whole number from {low} to {high}, "
                               f"not {data[key]}")
         if key in data and not low <= data[key] <= high:
             raise PlayerError(f"player file {str(path)!r}: {key} must be from {low} to {high}, not {data[key]}")
+    if data.get("inference_temperature", 0) < 0:
+        raise PlayerError(f"player file {str(path)!r}: inference_temperature must be at least 0 points, not "
+                          f"{data['inference_temperature']}")
     if data.get("search_margin", 0) < 0:
         raise PlayerError(f"player file {str(path)!r}: search_margin must be at least 0 points, not "
                           f"{data['search_margin']}")

@@ -43,12 +43,13 @@ from sim.game.auction_layout import (
     F_SHOWN,
     F_TALON,
 )
+from sim.game.bids_nb import contract_cap
 from sim.game.bits_nb import lowest_index, popcount
 from sim.game.rng_nb import below, uniform
 from sim.game.state_layout import N_GAME_STATE
-from sim.inference.likelihood_nb import IMPOSSIBLE, auction_loglik
 from sim.numba_config import jit_hot
 from sim.players.layout import H_NET, N_HEURISTIC_COLUMNS
+from sim.players.learned.likelihood_nb import IMPOSSIBLE, auction_loglik, auction_possible
 from sim.players.pimc_nb import (
     CANDIDATE_WORLDS,
     WB_HANDS,
@@ -58,8 +59,9 @@ from sim.players.pimc_nb import (
     pimc_choose_discard_given,
 )
 
-# Candidate worlds drawn for each world PIMC searches (docs/pimc.md, "pimc-inf": chosen by the
-# effective sample size and the cost measured there).
+# Candidate worlds drawn for each world PIMC searches, by default (the parameter
+# inference_candidates; docs/pimc.md, "pimc-inf": chosen by the effective sample size and the cost
+# measured there).
 CANDIDATES_PER_WORLD = 10
 # The most candidate worlds of one decision (the discard draws two sets: its candidates' worlds
 # and its scoring worlds); a larger factor or world count is cut to fit.
@@ -70,6 +72,12 @@ IB_GS = IB_CHOSEN + 3 * MAX_CANDIDATES  # the game state before the deal
 IB_SEVEN = IB_GS + N_GAME_STATE  # a world's 7-card hands before the talon, by seat
 IB_NOTHING = IB_SEVEN + 3  # three zeros: the cards played before the first trick
 IB_SIZE = IB_NOTHING + 3
+
+
+@jit_hot
+def inverse_temperature(temperature):
+    """1 / ``temperature`` (points); 0 for a temperature of 0: the calls' certain part only."""
+    return 1.0 / temperature if temperature > 0.0 else 0.0
 
 
 def new_inference_buffers():
@@ -135,7 +143,7 @@ def seven_card_hands(wh, played_by, viewer, declarer, talon, g_left, g_right, di
     missing), the talon among the declarer's ten."""
     left = (declarer + 1) % 3
     right = (declarer + 2) % 3
-    if not discarded:
+    if not discarded or (g_left < 0 and g_right < 0):  # no gift known (a record without them): none counted
         for q in range(3):
             out[q] = wh[q] | played_by[q]
         return True
@@ -166,6 +174,15 @@ def seven_card_hands(wh, played_by, viewer, declarer, talon, g_left, g_right, di
 
 
 @jit_hot
+def winning_bid(log):
+    """The highest bid of the auction's record (0: none)."""
+    high = 0
+    for i in range(max(0, log[A_FACTS, F_CALLS])):
+        high = max(high, log[A_CALLS + i, C_CALL])
+    return high
+
+
+@jit_hot
 def prepare_model(log, prm, viewer, mprm, ibuf):
     """The model's parameter rows (every seat's own, reading the viewer's nets) into ``mprm`` and
     the game state before the deal into ``ibuf[IB_GS:]``."""
@@ -179,13 +196,20 @@ def prepare_model(log, prm, viewer, mprm, ibuf):
 
 @jit_hot
 def world_loglik(seven, viewer, log, rules, mprm, net, lbuf, ibuf, inv_temperature):
-    """The log-likelihood of the other two seats' calls given their 7-card hands ``seven``."""
+    """The log-likelihood of the other two seats' calls given their 7-card hands ``seven``; with
+    ``inv_temperature`` 0 only their certain part: 0, or IMPOSSIBLE for a bid above a hand's cap
+    (``auction_possible``)."""
     n = log[A_FACTS, F_CALLS]
     calls = log[A_CALLS:A_CALLS + n]
     gs = ibuf[IB_GS:IB_GS + N_GAME_STATE]
     total = 0.0
     for q in range(3):
         if q == viewer:
+            continue
+        if inv_temperature == 0.0:
+            if not auction_possible(q, seven[q], calls[:, C_SEAT], calls[:, C_CALL], calls[:, C_HIGH],
+                                    calls[:, C_HIGH_SEAT], calls[:, C_DARK], calls[:, C_FORCED], gs, rules):
+                return IMPOSSIBLE
             continue
         v = auction_loglik(q, seven[q], calls[:, C_SEAT], calls[:, C_CALL], calls[:, C_HIGH], calls[:, C_HIGH_SEAT],
                            calls[:, C_DARK], calls[:, C_FORCED], gs, rules, mprm, net, lbuf, inv_temperature)
@@ -220,13 +244,14 @@ def systematic_resample(rng, lw, first, k, n, ibuf, dst):
 
 @jit_hot
 def pimc_inf_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, pending, declarer, won,
-                         unsecured, played, voids, known, played_by, n_worlds, rules, prm, rng, st, work, tt, wbuf, log,
-                         net, lbuf, ibuf, lw, mprm, factor, inv_temperature):
+                         unsecured, played, voids, known, played_by, contract, n_worlds, rules, prm, rng, st, work, tt,
+                         wbuf, log, net, lbuf, ibuf, lw, mprm, factor, inv_temperature):
     """The pimc-inf player's card, (card, declare): ``pimc_nb.pimc_choose_card`` (its arguments)
     over ``n_worlds`` worlds resampled from ``factor`` times as many candidates weighed by the
     auction's record ``log`` (``world_loglik``: the learned nets ``net``, scratch ``lbuf``, 1 /
-    temperature ``inv_temperature``; 0 weighs every world alike). ``played_by``: the cards each
-    seat has played. No call of another seat's own: exactly ``pimc_choose_card``."""
+    temperature ``inv_temperature``; 0 weighs every world alike) and the final ``contract`` (-1:
+    none; ``weigh_worlds``). ``played_by``: the cards each seat has played. No call of another
+    seat's own: exactly ``pimc_choose_card``."""
     worlds = max(1, n_worlds)
     if informative_calls(log, seat) == 0:
         return pimc_choose_card_given(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, pending,
@@ -239,7 +264,8 @@ def pimc_inf_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, t
         draw_world(rng, hands, seat, known, played, voids, trick, n_in_trick, leader, wbuf)
         for h in range(3):
             ibuf[IB_POOL + 3 * i + h] = wh[h]
-    weigh_worlds(rng, 0, k, seat, played_by, log, rules, prm, net, lbuf, ibuf, lw, mprm, inv_temperature, True)
+    weigh_worlds(rng, 0, k, seat, played_by, log, rules, prm, net, lbuf, ibuf, lw, mprm, inv_temperature, True,
+                 contract)
     systematic_resample(rng, lw, 0, k, worlds, ibuf, IB_CHOSEN)
     return pimc_choose_card_given(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, pending, declarer,
                                   won, unsecured, played, voids, known, worlds, rules, rng, st, work, tt, wbuf,
@@ -248,16 +274,20 @@ def pimc_inf_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, t
 
 @jit_hot
 def weigh_worlds(rng, first, k, seat, played_by, log, rules, prm, net, lbuf, ibuf, lw, mprm, inv_temperature,
-                 discarded):
+                 discarded, contract):
     """The log-weights ``lw[first:first + k]`` of the candidate worlds ``ibuf[IB_POOL + 3 * i]``
-    (by seat; ``discarded``: the gifts are given) as ``seat`` sees them."""
+    (by seat; ``discarded``: the gifts are given) as ``seat`` sees them. A final ``contract``
+    above the winning bid (-1: none set) is certain too: a world where the declarer's eight cards
+    after the gifts could not raise to it is ruled out."""
     prepare_model(log, prm, seat, mprm, ibuf)
     declarer, talon, g_left, g_right = viewer_facts(log, seat)
+    high = winning_bid(log)
+    raised = discarded and seat != declarer and contract > high
     seven = ibuf[IB_SEVEN:IB_SEVEN + 3]
     for i in range(first, first + k):
         wh = ibuf[IB_POOL + 3 * i:IB_POOL + 3 * i + 3]
-        if inv_temperature == 0.0:
-            lw[i] = 0.0
+        if raised and contract_cap(wh[declarer] | played_by[declarer], high, rules) < contract:
+            lw[i] = IMPOSSIBLE
         elif seven_card_hands(wh, played_by, seat, declarer, talon, g_left, g_right, discarded, rng, seven):
             lw[i] = world_loglik(seven, seat, log, rules, mprm, net, lbuf, ibuf, inv_temperature)
         else:
@@ -290,7 +320,7 @@ def pimc_inf_choose_discard(declarer, hand10, known1, known2, n_worlds, rules, p
         for h in range(3):
             ibuf[IB_POOL + 3 * i + (declarer + h) % 3] = wh[h]
     weigh_worlds(rng, 0, k_cand + k, declarer, ibuf[IB_NOTHING:IB_NOTHING + 3], log, rules, prm, net, lbuf, ibuf,
-                 lw, mprm, inv_temperature, False)
+                 lw, mprm, inv_temperature, False, -1)
     # back to discard_world's layout, the roles
     for i in range(k_cand + k):
         a = ibuf[IB_POOL + 3 * i + declarer]

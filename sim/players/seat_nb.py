@@ -20,7 +20,6 @@ from sim.game import rules_layout as R
 from sim.game.bits_nb import popcount
 from sim.game.play_nb import LEAD_WITHOUT_DECLARING, declaration, pending_trump
 from sim.game.rng_nb import key_state, mix_key
-from sim.inference.likelihood_nb import TEMPERATURE
 from sim.numba_config import jit_hot, jit_inline
 from sim.players.dd_nb import dd2_choose_card, dd_choose_burial, dd_choose_card, dd_choose_discard, dd_final_contract
 from sim.players.heuristic_nb import (
@@ -34,6 +33,8 @@ from sim.players.heuristic_nb import (
 from sim.players.layout import (
     ALWAYS_SEARCH,
     H_BID_LIMIT,
+    H_INFERENCE_CANDIDATES,
+    H_INFERENCE_TEMPERATURE,
     H_NET,
     H_PIMC_WORLDS,
     H_SEARCH_CARDS,
@@ -55,7 +56,7 @@ from sim.players.learned.cards_nb import L_OUT, learned_card, learned_discard, n
 from sim.players.learned.win_nb import learned_win_bid, learned_win_contract
 from sim.players.pimc2_nb import pimc2_choose_card, pimc2_choose_discard
 from sim.players.pimc_inf_nb import (
-    CANDIDATES_PER_WORLD,
+    inverse_temperature,
     new_inference_buffers,
     pimc_inf_choose_card,
     pimc_inf_choose_discard,
@@ -72,9 +73,6 @@ from sim.players.random_nb import (
 from sim.players.scripted_nb import next_scripted, scripted_burial, scripted_discard
 from sim.solver import search_buffers
 from sim.streams import LEARNED_SEARCH_SALT
-
-# The pimc-inf seats weigh their worlds at the inference's temperature (points; docs/inference.md).
-INV_TEMPERATURE = 1.0 / TEMPERATURE
 
 
 def seat_buffers(table_log2: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -184,7 +182,8 @@ def choose_discard(code, declarer, hands, givable, contract, last_bid, rules, pr
         g1, g2 = pimc_inf_choose_discard(declarer, hands[declarer], 0, 0, np.int64(prm[declarer, H_PIMC_WORLDS]),
                                          rules, prm, rng, solver[0], solver[1], solver[2], solver[3], auction,
                                          solver[4], solver[5], solver[8], solver[9], solver[10],
-                                         CANDIDATES_PER_WORLD, INV_TEMPERATURE)
+                                         np.int64(prm[declarer, H_INFERENCE_CANDIDATES]),
+                                         inverse_temperature(prm[declarer, H_INFERENCE_TEMPERATURE]))
         return g1, g2, 0
     if is_pimc(code) or code == PLAYER_LEARNED_CARDS:
         # Before the discard the declarer knows no opponent's card.
@@ -315,11 +314,12 @@ def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, trum
         elif code == PLAYER_PIMC_INF:
             choice, declare = pimc_inf_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner,
                                                    pending, declarer, won, unsecured, played, voids,
-                                                   known[3 * seat:3 * seat + 3], played_by,
+                                                   known[3 * seat:3 * seat + 3], played_by, contract,
                                                    np.int64(prm[seat, H_PIMC_WORLDS]), rules, prm, rng, solver[0],
                                                    solver[1], solver[2], solver[3], auction, solver[4], solver[5],
-                                                   solver[8], solver[9], solver[10], CANDIDATES_PER_WORLD,
-                                                   INV_TEMPERATURE)
+                                                   solver[8], solver[9], solver[10],
+                                                   np.int64(prm[seat, H_INFERENCE_CANDIDATES]),
+                                                   inverse_temperature(prm[seat, H_INFERENCE_TEMPERATURE]))
         else:  # pimc, or a learned seat that searches
             worlds = prm[seat, H_SEARCH_WORLDS] if learned_searches else prm[seat, H_PIMC_WORLDS]
             # A learned seat samples its worlds from a stream keyed by what it sees, and leaves the

@@ -235,10 +235,12 @@ def test_every_weight_alike_and_one_candidate_a_world_is_pimc():
     buffers = seat_buffers(16)
     for i, p in enumerate(_positions(12, seed=4)):
         d = p["declarer"]
-        log = _log_with([((d + 1) % 3, 0, 100, (d + 2) % 3)], declarer=d)
+        log = _log_with([((d + 1) % 3, 0, 100, (d + 2) % 3)], declarer=d, talon=_mask(_cards(int(p["hands"][d]))[:3]))
+        log[A_FACTS, F_GIFT_LEFT] = _cards(int(p["hands"][(d + 1) % 3]))[0]
+        log[A_FACTS, F_GIFT_RIGHT] = _cards(int(p["hands"][(d + 2) % 3]))[0]
         args = _card_args(p["hands"], d)
         want = pimc_choose_card(*args, 20, rules, state_from_seed(i, (7,)), *buffers)
-        got = pimc_inf_choose_card(*args[:-1], args[-1], np.zeros(3, dtype=np.int64), 20, rules, prm,
+        got = pimc_inf_choose_card(*args[:-1], args[-1], np.zeros(3, dtype=np.int64), np.int64(-1), 20, rules, prm,
                                    state_from_seed(i, (7,)), *buffers, log, net, lbuf, ibuf, lw, mprm, 1, 0.0)
         assert (int(got[0]), bool(got[1])) == (int(want[0]), bool(want[1])), i
     deck_rng = np.random.default_rng(5)
@@ -291,3 +293,39 @@ def test_same_seed_same_deals_whatever_the_workers(tmp_path):
     deals_one = scan_deals(tmp_path / "one").collect().sort("game", "deal")
     deals_two = scan_deals(tmp_path / "two").collect().sort("game", "deal")
     assert deals_one.height == 6 and deals_one.equals(deals_two)
+
+
+def test_a_raised_contract_rules_out_worlds_where_the_declarer_could_not_raise():
+    """The final contract is public: a defender's worlds in which the declarer's eight cards after
+    the gifts hold no marriage cannot be, when he raised his 100 to 130 (classic: a cap of 120
+    without one), whatever the temperature."""
+    house = HouseRules()
+    rules = house.to_array()
+    prm = params_matrix(None, house)
+    net, lbuf, _, _ = new_learned_buffers()
+    ibuf, lw, mprm = new_inference_buffers()
+    buffers = seat_buffers(16)
+    rng = np.random.default_rng(12)
+    tested = 0
+    while tested < 6:
+        deck = rng.permutation(24)
+        hands = np.array([_mask(deck[8 * p:8 * p + 8]) for p in range(3)], dtype=np.int64)
+        d, left, right = 0, 1, 2
+        lead = _cards(int(hands[d]))[0]
+        hands[d] &= ~(1 << lead)
+        legal = int(hands[left]) & (0b111111 << (6 * (lead // 6))) or int(hands[left])
+        if not legal & (legal - 1):
+            continue
+        log = _log_with([(d, 100, 0, -1), (left, 0, 100, d), (right, 0, 100, d)], declarer=d)
+        log[A_FACTS, F_SHOWN] = 0
+        played_by = np.array([1 << lead, 0, 0], dtype=np.int64)
+        trick = np.array([lead, 0, 0], dtype=np.int64)
+        pimc_inf_choose_card(hands, left, legal, trick, 1, d, -1, -1, -1, d, 0, 0, np.int64(1 << lead),
+                             np.zeros(3, dtype=np.int64), np.zeros(3, dtype=np.int64), played_by, np.int64(130), 8,
+                             rules, prm, state_from_seed(tested, (7,)), *buffers, log, net, lbuf, ibuf, lw, mprm, 10,
+                             0.0)
+        for w in range(8):
+            eight = int(ibuf[IB_CHOSEN + 3 * w + d]) | (1 << lead)
+            assert bin(eight).count("1") == 8
+            assert any(eight >> (6 * s + KING) & 1 and eight >> (6 * s + QUEEN) & 1 for s in range(4)), (tested, w)
+        tested += 1
