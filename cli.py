@@ -946,6 +946,35 @@ def record_show(
         _refuse(exc)
 
 
+@app.command("infer")
+def infer_command(
+    file: Annotated[Path, typer.Argument(help="a record (docs/records.md): a full one, or the seat's view")],
+    seat: Annotated[str, typer.Option(help="whose view: first, second or third (dealer)")],
+    at: Annotated[str, typer.Option(help="the decision: auction (the auction over), talon (the gifts given) or "
+                                         "trick:N (before the seat plays in trick N)")],
+    worlds: Annotated[int, typer.Option(help="candidate worlds to draw (more when their weights collapse)")] = 2000,
+    seed: Annotated[int, typer.Option(help="the worlds' seed: the same seed, the same worlds")] = 0,
+    temperature: Annotated[float | None, typer.Option(help="the calls' temperature in points (default: the one "
+                                                           "fitted on the learned player's self-play; higher trusts "
+                                                           "the calls less, inf weighs none)")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON: the card table, the worlds and their "
+                                                         "weights")] = False,
+    wide: Wide = False,
+) -> None:
+    """Where the hidden cards lie, as the seat's view and the others' bids say (docs/inference.md): worlds
+    consistent with everything certain, weighted by how likely the other seats' calls are under the
+    learned player's bidding; each hidden card's chance of lying left, right or in the talon."""
+    from analysis.present.inference import inference_lines
+    from analysis.present.json_text import to_json
+    from sim.inference import infer
+
+    try:
+        result = infer(file, seat=seat, at=at, worlds=worlds, seed=seed, temperature=temperature)
+    except _user_errors() as exc:
+        _refuse(exc)
+    typer.echo(to_json(result) if as_json else "\n".join(inference_lines(result, _width(wide))))
+
+
 def _interrupted() -> None:
     typer.echo("interrupted", err=True)
     _exit_now(130)

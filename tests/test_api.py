@@ -16,6 +16,7 @@ from cli_checks import snapshot
 import thousand
 
 ROOT = Path(__file__).resolve().parent.parent
+RECORD = str(ROOT / "examples" / "records" / "defmar.txt")
 ANALYSES = {"compare": thousand.Comparison, "tournament": thousand.TournamentResult,
             "tables_bids": thousand.BidTable, "tables_marriages": thousand.MarriageOdds,
             "tables_barrel": thousand.BarrelStats, "advise": thousand.Advice, "summarize_run": thousand.RunSummary}
@@ -127,6 +128,11 @@ REFUSED = [
     ("check_records", {"path": None}, "path"),
     ("read_records", {"path": 5}, "path"),
     ("parse_record_text", {"text": 5}, "text"),
+    ("infer", {"record": 5, "seat": "first", "at": "auction"}, "record"),
+    ("infer", {"record": "no-such-record.txt", "seat": "first", "at": "auction"}, "record"),
+    ("infer", {"record": RECORD, "seat": "north", "at": "auction"}, "seat"),
+    ("infer", {"record": RECORD, "seat": "first", "at": "trick:0"}, "at"),
+    ("infer", {"record": RECORD, "seat": "first", "at": "auction", "worlds": "many"}, "worlds"),
     ("to_json", {"result": "text"}, "result"),
 ]
 

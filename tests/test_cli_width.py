@@ -6,6 +6,7 @@ number). Small sizes, as the commands' own tests run them; the report's lines ar
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -14,6 +15,7 @@ from analysis.present.layout import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH, Column,
 from cli import app
 
 HAND = "AH TH KH QH AS 9C JD"
+RECORD = str(Path(__file__).resolve().parent.parent / "examples" / "records" / "defmar.txt")
 # (command line, what its first line starts with: the answer or the finding)
 COMMANDS = {
     "rules": (["rules"], r"\d+ house rules: "),
@@ -37,6 +39,7 @@ COMMANDS = {
                 r"\d+ of \d+ differences significant"),
     "tournament": (["tournament", "heuristic", "random", "random", "--games", "6", "--out", "t"],
                    "first: 1-heuristic, win share "),
+    "infer": (["infer", RECORD, "--seat", "third", "--at", "trick:3"], "third's view at trick:3: 8 hidden cards"),
 }
 NUMBER = re.compile(r"[-+]?\d+(?:[.,]\d+)*%?")  # a number, without the punctuation after it
 

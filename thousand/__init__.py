@@ -31,6 +31,7 @@ from analysis.summary import RunSummary, summarize_run
 from analysis.tournament import TournamentResult, tournament
 from sim import InputError, ThousandError, __version__
 from sim.game.rules import PRESETS, HouseRules, load_rules
+from sim.inference import Inference, infer
 from sim.players.registry import PLAYER_NAMES
 from sim.progress import Progress
 from sim.records import Record, RecordError, Verdict, check_record, check_records, parse_record_text, read_records
@@ -44,6 +45,8 @@ __all__ = [
     "simulate", "summarize_run", "RunSummary", "build_report", "to_json", "Progress",
     # deal records (docs/records.md)
     "Record", "RecordError", "Verdict", "read_records", "parse_record_text", "check_record", "check_records",
+    # inference of the hidden hands (docs/inference.md)
+    "infer", "Inference",
     # the rules and the players
     "HouseRules", "load_rules", "PRESETS", "PLAYER_NAMES",
     # the errors a user can mend

@@ -24,7 +24,7 @@ import polars as pl
 from sim import InputError, __version__
 from sim.arguments import integer, number, refused
 from sim.fingerprint import code_fingerprint
-from sim.game.cards import format_card
+from sim.game.cards import format_card, mask_to_cards
 from sim.game.rng_nb import state_from_sequence
 from sim.inference.model import auction_arrays, learned_model
 from sim.inference.view import View, view_facts
@@ -41,7 +41,7 @@ __all__ = ["TEMPERATURE", "ESS_FLOOR", "MAX_DRAWS", "CHUNK", "MAX_WORLDS", "Infe
 # The temperature of the calls' logistic, in points: fitted by the held-out log-loss of the true
 # card locations on self-play of the learned player (seed 31337; benchmarks/infer_calibration.py,
 # docs/inference.md "The temperature").
-TEMPERATURE = 20.0
+TEMPERATURE = 1.0
 ESS_FLOOR = 0.05  # draw more when the effective sample size falls below this share of the worlds asked
 MAX_DRAWS = 16  # ... up to this many times the worlds asked
 CHUNK = 250  # worlds a chunk (one stream each)
@@ -106,8 +106,16 @@ class Inference:
             "calls_weighted": self.calls_weighted, "facts": list(self.facts),
             "cards": [{"card": format_card(c), "left": float(p[i, 0]), "right": float(p[i, 1]),
                        "talon": float(p[i, 2])} for i, c in enumerate(self.hidden)],
+            "worlds_drawn": [{"weight": float(self.weights[i]),
+                              **{place: _hand(self.where[i, k]) for k, place in enumerate(PLACES)},
+                              "dealt": {**{SEAT_NAMES[q]: _hand(self.deals[i, q]) for q in range(3)},
+                                        "talon": _hand(self.deals[i, 3])}} for i in range(len(self.weights))],
             "provenance": self.provenance,
         }
+
+
+def _hand(mask: int) -> str:
+    return " ".join(format_card(c) for c in mask_to_cards(int(mask)))
 
 
 def _record(record: Any) -> tuple[Record, Path | None]:
@@ -115,6 +123,9 @@ def _record(record: Any) -> tuple[Record, Path | None]:
         return record, None
     if isinstance(record, Path) or (isinstance(record, str) and "\n" not in record and not record.lstrip().startswith(
             "{")):
+        if not Path(record).is_file():
+            what = "is a folder, not a record file" if Path(record).is_dir() else "is no record file"
+            raise InputError(f"record: {str(record)!r} {what}")
         records = read_records(path=record)
         if len(records) != 1:
             raise InputError(f"record: {str(record)!r} holds {len(records)} records; give one")
@@ -168,7 +179,7 @@ def infer(record: Record | str | Path, *, seat: int | str, at: str, worlds: int 
     return Inference(seat=who, at=facts.at, asked=n, draws=len(logw), temperature=t, where=where, deals=deals,
                      weights=weights, ess=ess, collapsed=ess < ESS_FLOOR * n, hidden=tuple(
                          int(c) for c in range(24) if (facts.hidden >> c) & 1), talon_place=facts.talon_place,
-                     calls_weighted=auction.chosen if weigh else 0, facts=facts.facts, provenance=provenance)
+                     calls_weighted=auction.chosen(who) if weigh else 0, facts=facts.facts, provenance=provenance)
 
 
 def _chunks(n: int) -> int:
@@ -192,10 +203,10 @@ def _draw(facts: View, model, auction, n: int, seed: int, first_chunk: int, inv_
     def work(i: int, lo: int, hi: int) -> None:
         state = state_from_sequence(sequence(INFER_WORLDS, seed, first_chunk + i))
         draw_worlds(state, hi - lo, facts.free, facts.placed, facts.takes, facts.loc_seat, facts.pool, facts.stage,
-                    facts.declarer, facts.viewer, facts.talon, facts.gift, auction.seat, auction.bid, auction.high,
-                    auction.high_seat, auction.dark, auction.free, model.gs, model.rules, model.prm, model.net,
-                    model.scratch(), inv_t, weigh, np.zeros(32, dtype=np.int64), where[lo:hi], deals[lo:hi],
-                    logw[lo:hi])
+                    facts.declarer, facts.viewer, facts.talon, facts.gift, facts.contract, facts.high, auction.seat,
+                    auction.bid, auction.high, auction.high_seat, auction.dark, auction.free, model.gs, model.rules,
+                    model.prm, model.net, model.scratch(), inv_t, weigh, np.zeros(32, dtype=np.int64), where[lo:hi],
+                    deals[lo:hi], logw[lo:hi])
 
     run_chunks(n, work, size=CHUNK, threads=threads)
     return where, deals, logw

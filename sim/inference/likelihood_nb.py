@@ -68,3 +68,16 @@ def auction_loglik(seat, hand, call_seat, call_bid, call_high, call_high_seat, c
             return IMPOSSIBLE
         total += v
     return total
+
+
+@jit_hot
+def auction_possible(seat, hand, call_seat, call_bid, call_high, call_high_seat, call_dark, call_free, gs, rules):
+    """Whether ``seat`` holding ``hand`` could have made each of its chosen calls (a bid within the
+    hand's cap: the certain part of the auction, what uniform worlds keep)."""
+    for i in range(call_seat.size):
+        if call_seat[i] != seat or call_free[i] or call_bid[i] == 0:
+            continue
+        least, cap = bid_range(hand, seat, call_high[i], call_high_seat[i], call_dark[i] != 0, gs, rules)
+        if not legal_bid(call_bid[i], least, cap, rules):
+            return False
+    return True

@@ -55,10 +55,9 @@ class Auction:
     dark: np.ndarray
     free: np.ndarray
 
-    @property
-    def chosen(self) -> int:
-        """How many calls were the seats' choices (the ones weighted)."""
-        return int((self.free == 0).sum())
+    def chosen(self, viewer: int) -> int:
+        """How many calls of the seats other than ``viewer`` were their choices (the ones weighted)."""
+        return int(((self.free == 0) & (self.seat != viewer)).sum())
 
 
 def learned_model(rec: Record, rules: HouseRules, weights: str | Path | None = None) -> Model:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from sim import InputError
+from sim.engine.schema import BID_DARK, BID_GOLDEN
 from sim.game import rules_layout as R
 from sim.game.cards import ACE, FULL_DECK, JACK, KING, QUEEN, SUIT_MASK, format_card, mask_to_cards
 from sim.game.play_nb import beats
@@ -49,6 +50,8 @@ class View:
     talon: int
     gift: np.ndarray
     hidden: int
+    contract: int  # the final contract to check against the declarer's cap (0: none)
+    high: int  # the winning bid
     talon_place: bool  # the talon is a place of hidden cards (before it is taken, unseen)
     facts: tuple[str, ...] = field(default=())
 
@@ -71,7 +74,8 @@ def _cards(mask: int) -> str:
 def view_facts(rec: Record, seat: int, at: str, rules: HouseRules) -> View:
     """The facts of ``seat``'s view of ``rec`` cut at ``at`` (the record may be full or that
     seat's view)."""
-    kind, _ = cut_point(at)
+    kind, n = cut_point(at)
+    at = kind if kind != "trick" else f"trick:{n}"
     cut = rec.cut(at, seat=seat, rules=rules)
     view = cut.seen_by(seat, rules=rules)
     hand = view.hands[seat]
@@ -87,7 +91,8 @@ def view_facts(rec: Record, seat: int, at: str, rules: HouseRules) -> View:
                                                                   "its auction is not over"))
     if len(view.gifts) < 2:
         raise InputError(f"at: {at} lies beyond the record: its gifts are not given ({len(view.gifts)} of 2)")
-    return _after_talon(view, seat, at, left, right, w.declarer, w.seats, rules)
+    contract = 0 if view.conceded or w.contract is None or w.mode in (BID_DARK, BID_GOLDEN) else int(w.contract)
+    return _after_talon(view, seat, at, left, right, w.declarer, w.seats, rules, contract, int(w.high))
 
 
 def _before_talon(view: Record, seat: int, at: str, left: int, right: int) -> View:
@@ -101,11 +106,11 @@ def _before_talon(view: Record, seat: int, at: str, left: int, right: int) -> Vi
                 takes=np.array([HAND, HAND, 3 if talon is None else 0], dtype=np.int64),
                 loc_seat=np.array([left, right, -1], dtype=np.int64), pool=pool,
                 talon=-1 if talon is None else talon, gift=np.full(SEATS, NO_GIFT, dtype=np.int64), hidden=hidden,
-                talon_place=talon is None)
+                contract=0, high=0, talon_place=talon is None)
 
 
 def _after_talon(view: Record, seat: int, at: str, left: int, right: int, declarer: int, seats: list[list[int]],
-                 rules: HouseRules) -> View:
+                 rules: HouseRules, contract: int, high: int) -> View:
     r = rules.to_array()
     hand = view.hands[seat]
     talon = view.talon
@@ -215,7 +220,8 @@ def _after_talon(view: Record, seat: int, at: str, left: int, right: int, declar
     facts.extend(reason for _, reason in sorted(why.items()))
     return View(viewer=seat, at=at, stage=1, declarer=declarer, free=np.array(free, dtype=np.int64), placed=placed,
                 takes=takes, loc_seat=np.array([left, right, -1], dtype=np.int64), pool=pool,
-                talon=-1 if talon is None else talon, gift=gift, hidden=hidden, talon_place=False,
+                talon=-1 if talon is None else talon, gift=gift, hidden=hidden, contract=contract, high=high,
+                talon_place=False,
                 facts=tuple(dict.fromkeys(facts)))
 
 

@@ -23,7 +23,10 @@ The arguments (arrays of int64 unless said; seats are the record's, the dealer s
 - ``gift[3]`` the card each seat received (-2: none, the declarer or before the talon; -1: a
   gift face down the viewer did not see);
 - the auction's arrays, ``gs``, ``rules``, ``prm``, ``net``, ``lbuf``: as ``likelihood_nb``;
-  ``inv_temperature`` 1 / T; ``weigh`` 0: every world weighs the same (uniform worlds);
+  ``inv_temperature`` 1 / T; ``weigh`` 0: every world the certain facts allow weighs the same
+  (uniform worlds: only the bids' caps are checked, ``likelihood_nb.auction_possible``);
+- ``contract`` the final contract to check against the declarer's cap (0: none), ``high`` the
+  winning bid;
 - ``state`` the chunk's generator (``sim.game.rng_nb``); ``scratch`` int64 of at least 24;
 - out: ``where[i, 0:3]`` the hidden cards at the left, the right, the talon; ``deal[i, 0:4]`` the
   deal (seats 0..2 as dealt, then the talon); ``logw[i]`` the log-weight.
@@ -31,10 +34,11 @@ The arguments (arrays of int64 unless said; seats are the record's, the dealer s
 
 import numpy as np
 
+from sim.game.bids_nb import contract_cap
 from sim.game.bits_nb import popcount
 from sim.game.play_nb import givable_cards, nth_card
 from sim.game.rng_nb import below
-from sim.inference.likelihood_nb import IMPOSSIBLE, auction_loglik
+from sim.inference.likelihood_nb import IMPOSSIBLE, auction_loglik, auction_possible
 from sim.numba_config import jit_hot
 
 NO_GIFT = -2  # gift[s]: the seat received none
@@ -54,10 +58,16 @@ def pick(state, mask, k):
 
 
 @jit_hot
-def draw_world(state, free, placed, takes, loc_seat, pool, stage, declarer, talon, gift, rules, scratch, where, deal):
+def draw_world(state, free, placed, takes, loc_seat, pool, stage, declarer, talon, gift, contract, high, rules, scratch,
+               where, deal):
     """One world into ``where[0:3]`` (the hidden cards of each location) and ``deal[0:4]`` (the
-    hands as dealt, the talon); False when it breaks a fact the places cannot hold (a defender
-    holding two talon cards when one gift was face down)."""
+    hands as dealt, the talon); returns its log prior weight: 0, or IMPOSSIBLE when it breaks a
+    fact the places cannot hold (a defender holding two talon cards when one gift was face down, a
+    ``contract`` above the cap of the declarer's 8 cards after the talon won with ``high``;
+    ``contract`` 0: none to check). A gift face down makes the worlds unequal: a world counts as
+    many deals as the cards that could have been the gift (one when the defender holds a talon
+    card the viewer saw: that one), each deal dealt alike and each card given alike, so its log
+    weight is the log of that number."""
     k = free.size
     for i in range(k):
         scratch[i] = free[i]
@@ -79,7 +89,10 @@ def draw_world(state, free, placed, takes, loc_seat, pool, stage, declarer, talo
         deal[loc_seat[loc]] |= where[loc]
     if stage == 0:
         deal[3] = talon if talon >= 0 else where[2]
-        return True
+        return 0.0
+    if contract > 0 and contract > contract_cap(deal[declarer], high, rules):
+        return IMPOSSIBLE
+    prior = 0.0
     # After the talon: each defender's gift leaves his hand as dealt; the declarer's ten cards
     # less the talon are his.
     gifts = np.int64(0)
@@ -91,10 +104,12 @@ def draw_world(state, free, placed, takes, loc_seat, pool, stage, declarer, talo
             # Face down: a talon card he holds (one at most) was it; else one his hand may give.
             choices = deal[s] & talon if talon >= 0 else np.int64(0)
             if popcount(choices) > 1:
-                return False
+                return IMPOSSIBLE
             if choices == 0:
                 choices = givable_cards(deal[s], rules)
-            g = nth_card(choices, below(state, popcount(choices)))
+            k = popcount(choices)
+            prior += np.log(k)
+            g = nth_card(choices, below(state, k))
         bit = np.int64(1) << g
         gifts |= bit
         deal[s] &= ~bit
@@ -102,26 +117,30 @@ def draw_world(state, free, placed, takes, loc_seat, pool, stage, declarer, talo
     t = talon if talon >= 0 else pick(state, ten, 3)
     deal[declarer] = ten & ~t
     deal[3] = t
-    return True
+    return prior
 
 
 @jit_hot
-def draw_worlds(state, n, free, placed, takes, loc_seat, pool, stage, declarer, viewer, talon, gift, call_seat,
+def draw_worlds(state, n, free, placed, takes, loc_seat, pool, stage, declarer, viewer, talon, gift, contract, high,
+                call_seat,
                 call_bid, call_high, call_high_seat, call_dark, call_free, gs, rules, prm, net, lbuf, inv_temperature,
                 weigh, scratch, where, deal, logw):
     """``n`` worlds into rows 0..n-1 of ``where``, ``deal`` and ``logw`` (the module's docstring)."""
     for i in range(n):
-        possible = draw_world(state, free, placed, takes, loc_seat, pool, stage, declarer, talon, gift, rules,
-                              scratch, where[i], deal[i])
-        total = 0.0 if possible else IMPOSSIBLE
-        if weigh and possible:
-            for s in range(3):
-                if s == viewer:
-                    continue
+        total = draw_world(state, free, placed, takes, loc_seat, pool, stage, declarer, talon, gift, contract, high,
+                           rules, scratch, where[i], deal[i])
+        possible = total != IMPOSSIBLE
+        for s in range(3):
+            if s == viewer or not possible:
+                continue
+            if weigh:
                 v = auction_loglik(s, deal[i, s], call_seat, call_bid, call_high, call_high_seat, call_dark,
                                    call_free, gs, rules, prm, net, lbuf, inv_temperature)
-                if v == IMPOSSIBLE:
-                    total = IMPOSSIBLE
-                    break
-                total += v
+            else:
+                v = 0.0 if auction_possible(s, deal[i, s], call_seat, call_bid, call_high, call_high_seat, call_dark,
+                                            call_free, gs, rules) else IMPOSSIBLE
+            if v == IMPOSSIBLE:
+                total = IMPOSSIBLE
+                break
+            total += v
         logw[i] = total

@@ -1,0 +1,268 @@
+"""The temperature and the calibration of the inference of the hidden hands (docs/inference.md),
+on records of the learned player's self-play (`thousand simulate --deals N --players learned
+--seed S --records --out DIR`):
+
+- **fit** (``--fit DIR``, seed 31337): for each temperature of ``--grid``, the mean log-loss of the
+  true places of the hidden cards (-log of the probability given to where each lies), at 2,000
+  worlds, over the views of ``--fit-deals`` deals (every seat, after the auction, after the talon
+  and at trick 4); the temperature of least log-loss is the one to ship. Not the likelihood of the
+  calls themselves: the learned player's calls are a deterministic function of its hand, so the
+  calls' own likelihood is greatest as T -> 0, which is no model of how sure to be of the cards.
+- **check** (``--check DIR``, seed 424242, never used for fitting): the log-loss of inference at
+  ``--temperature`` against uniform worlds (T = infinity, the same certain facts), after the
+  auction, after the talon and gifts, and at tricks 2, 4 and 6 (before the seat plays in it), the
+  difference's 95% interval clustered by deal (each deal's views averaged, the deals independent)
+  and its p-value, Holm-corrected over the five points; a reliability table and plot (predicted
+  probability of each card in each place, in bins, against how often it lay there); and the
+  marriage figure of issue 47: a seat whose highest bid was 105 or more, seen by another seat
+  after the auction, its inferred chance of holding a marriage against uniform and the truth;
+  and (``--others``) the chosen temperature's log-loss against other temperatures' on the same
+  held-out views, paired by deal: whether the choice survives another seed.
+
+    python benchmarks/infer_calibration.py --fit out/self31337 --fit-deals 300
+    python benchmarks/infer_calibration.py --check out/self424242 --check-deals 1000 --temperature T \
+        --plot docs/inference-reliability.png
+
+A probability below ``EPS`` is counted as EPS (a card's true place given no world at all would
+make the log-loss infinite).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+
+from analysis.present.figure import pyplot, save
+from analysis.stats import holm, two_sided_p
+from sim.inference import TEMPERATURE, infer
+from sim.records import read_records
+from sim.records.walk import house_rules, walk
+
+EPS = 1e-3
+WORLDS = 2000
+POINTS = ("auction", "talon", "trick:2", "trick:4", "trick:6")
+FIT_POINTS = ("auction", "talon", "trick:4")
+BINS = np.linspace(0.0, 1.0, 11)
+MARRIAGES = [(1 << (6 * s + 2)) | (1 << (6 * s + 3)) for s in range(4)]  # queen and king of each suit
+
+
+def has_marriage(hand: int) -> bool:
+    return any(hand & m == m for m in MARRIAGES)
+
+
+def usable(rec) -> bool:
+    """A deal played out: not thrown in, not conceded (tricks to cut at)."""
+    return rec.auction is not None and rec.contract is not None and not rec.conceded and len(rec.tricks) == 8
+
+
+def truth(rec, seat: int, at: str, res) -> np.ndarray:
+    """(len(hidden),) the index of each hidden card's true place now (0 left, 1 right, 2 talon)."""
+    rules = house_rules(rec)
+    w = walk(rec, rules)
+    left, right = (seat + 1) % 3, (seat + 2) % 3
+    now = {}
+    for p in range(3):
+        for c in range(24):
+            if (rec.hands[p] >> c) & 1:
+                now[c] = p
+    for c in range(24):
+        if (rec.talon >> c) & 1:
+            now[c] = 3 if at == "auction" else w.declarer
+    if at != "auction":
+        for g in rec.gifts:
+            now[g.card] = g.to
+    place = {left: 0, right: 1, 3: 2}
+    return np.array([place[now[c]] for c in res.hidden])
+
+
+def view_loss(p: np.ndarray, true: np.ndarray) -> float:
+    if len(true) == 0:
+        return float("nan")
+    return float(-np.log(np.maximum(p[np.arange(len(true)), true], EPS)).mean())
+
+
+def fit(folder: Path, n: int, grid: list[float], seed: int) -> dict:
+    """Each temperature's mean log-loss over the views of ``n`` deals, and the one chosen: the
+    largest within one standard error (paired by deal) of the least (the one-standard-error rule:
+    where the log-loss is flat, the temperature that trusts the model least)."""
+    recs = [r for r in read_records(path=folder / "records.jsonl") if usable(r)][:n]
+    per_deal = {}
+    for t in grid:
+        t0 = time.process_time()
+        losses = []
+        for rec in recs:
+            views = []
+            for seat in range(3):
+                for at in FIT_POINTS:
+                    res = infer(rec, seat=seat, at=at, worlds=WORLDS, seed=seed, temperature=t, threads=1)
+                    views.append(view_loss(res.probabilities(), truth(rec, seat, at, res)))
+            losses.append(float(np.nanmean(views)))
+        per_deal[t] = np.array(losses)
+        print(f"T = {t:g}: log-loss {per_deal[t].mean():.5f} over {len(recs)} deals' views "
+              f"({time.process_time() - t0:.0f} s CPU)", flush=True)
+    best = min(grid, key=lambda t: per_deal[t].mean())
+    out = {"deals": len(recs), "points": list(FIT_POINTS), "least": best, "temperatures": {}}
+    for t in grid:
+        d = per_deal[t] - per_deal[best]
+        se = float(d.std(ddof=1) / math.sqrt(len(d))) if t != best else 0.0
+        out["temperatures"][f"{t:g}"] = {"log_loss": float(per_deal[t].mean()), "minus_least": float(d.mean()),
+                                         "se": se}
+    out["chosen"] = max(t for t in grid if per_deal[t].mean() - per_deal[best].mean()
+                        <= out["temperatures"][f"{t:g}"]["se"])
+    return out
+
+
+def check(folder: Path, n: int, temperature: float, seed: int, plot: Path | None, others: list[float]) -> dict:
+    recs = [r for r in read_records(path=folder / "records.jsonl") if usable(r)][:n]
+    kinds = ["inf", "uni"] + [f"T={t:g}" for t in others]
+    temps = {"inf": temperature, "uni": math.inf, **{f"T={t:g}": t for t in others}}
+    per_point = {at: {kind: [] for kind in kinds} for at in POINTS}  # per deal: mean over the seats' views
+    rel = {"inf": ([], []), "uni": ([], [])}
+    marriage = {"inf": [], "uni": [], "true": [], "deal": []}
+    ess = {at: [] for at in POINTS}
+    draws_more = {at: 0 for at in POINTS}
+    t0 = time.process_time()
+    for k, rec in enumerate(recs):
+        top = [max([c.bid for c in rec.auction if c.seat == s and c.bid > 0] + [0]) for s in range(3)]
+        for at in POINTS:
+            deal_loss = {kind: [] for kind in kinds}
+            for seat in range(3):
+                res = {kind: infer(rec, seat=seat, at=at, worlds=WORLDS, seed=seed, temperature=temps[kind], threads=1)
+                       for kind in kinds}
+                true = truth(rec, seat, at, res["inf"])
+                ess[at].append(res["inf"].ess / WORLDS)
+                draws_more[at] += res["inf"].draws > WORLDS
+                for kind, r in res.items():
+                    p = r.probabilities()
+                    deal_loss[kind].append(view_loss(p, true))
+                    if kind not in rel:
+                        continue
+                    places = 3 if r.talon_place else 2
+                    onehot = np.zeros((len(true), 3))
+                    onehot[np.arange(len(true)), true] = 1
+                    rel[kind][0].extend(p[:, :places].ravel())
+                    rel[kind][1].extend(onehot[:, :places].ravel())
+                if at == "auction":
+                    for s in range(3):
+                        if s != seat and top[s] >= 105:
+                            for kind in ("inf", "uni"):
+                                r = res[kind]
+                                marriage[kind].append(float(r.weights @ np.array([has_marriage(int(d))
+                                                                                   for d in r.deals[:, s]])))
+                            marriage["true"].append(float(has_marriage(rec.hands[s])))
+                            marriage["deal"].append(k)
+            for kind in kinds:
+                per_point[at][kind].append(float(np.nanmean(deal_loss[kind])))
+        if (k + 1) % 50 == 0:
+            print(f"{k + 1} deals ({time.process_time() - t0:.0f} s CPU)", flush=True)
+    result = {"temperature": temperature, "deals": len(recs), "worlds": WORLDS, "seed": seed, "points": {}}
+    ps = []
+    for at in POINTS:
+        a, b = np.array(per_point[at]["inf"]), np.array(per_point[at]["uni"])
+        ok = ~(np.isnan(a) | np.isnan(b))
+        d = a[ok] - b[ok]
+        se = d.std(ddof=1) / math.sqrt(len(d))
+        p = two_sided_p(float(d.mean()), float(se))
+        ps.append(p)
+        result["points"][at] = {"inference": float(a[ok].mean()), "uniform": float(b[ok].mean()),
+                                "difference": float(d.mean()), "low": float(d.mean() - 1.96 * se),
+                                "high": float(d.mean() + 1.96 * se), "deals": int(ok.sum()), "p": p,
+                                "ess_median_share": float(np.median(ess[at])),
+                                "views_drawing_more": int(draws_more[at])}
+    for at, q in zip(POINTS, holm(ps), strict=True):
+        result["points"][at]["p_holm"] = q
+    # the chosen temperature against others on these held-out deals (paired by deal, all points)
+    result["temperatures"] = {}
+    base = np.nanmean(np.array([per_point[at]["inf"] for at in POINTS]), axis=0)
+    for t in others:
+        other = np.nanmean(np.array([per_point[at][f"T={t:g}"] for at in POINTS]), axis=0)
+        d = base - other
+        se = d.std(ddof=1) / math.sqrt(len(d))
+        result["temperatures"][f"{t:g}"] = {"log_loss": float(other.mean()), "chosen_minus_this": float(d.mean()),
+                                            "low": float(d.mean() - 1.96 * se), "high": float(d.mean() + 1.96 * se)}
+    result["chosen_log_loss"] = float(base.mean())
+    table = {}
+    for kind, (pred, hit) in rel.items():
+        pred, hit = np.array(pred), np.array(hit)
+        idx = np.clip(np.digitize(pred, BINS) - 1, 0, len(BINS) - 2)
+        table[kind] = [{"bin": f"{BINS[i]:.1f}-{BINS[i + 1]:.1f}", "n": int((idx == i).sum()),
+                        "predicted": float(pred[idx == i].mean()) if (idx == i).any() else None,
+                        "observed": float(hit[idx == i].mean()) if (idx == i).any() else None}
+                       for i in range(len(BINS) - 1)]
+    result["reliability"] = table
+    if marriage["true"]:
+        deals = np.array(marriage["deal"])
+        result["marriage"] = {"views": len(deals), "deals": int(len(set(deals.tolist()))),
+                              **{kind: float(np.mean(marriage[kind])) for kind in ("inf", "uni", "true")}}
+    if plot is not None:
+        draw(result, plot)
+    return result
+
+
+def draw(result: dict, plot: Path) -> None:
+    """The reliability plot of a check's result: each bin's mean predicted probability against the
+    frequency observed, inference beside uniform worlds, and below, how many predictions fell in
+    each bin (inference is sharper: more of its predictions lie near 0 and 1)."""
+    plt = pyplot()
+    fig, (ax, bx) = plt.subplots(2, 1, figsize=(5.5, 7), gridspec_kw={"height_ratios": [3, 1]}, sharex=True)
+    ax.plot([0, 1], [0, 1], color="grey", lw=1, ls="--", label="perfect calibration")
+    width = 0.04
+    for j, (kind, label) in enumerate((("inf", f"inference (T = {result['temperature']:g})"),
+                                       ("uni", "uniform worlds"))):
+        rows = [r for r in result["reliability"][kind] if r["n"]]
+        ax.plot([r["predicted"] for r in rows], [r["observed"] for r in rows], marker="o", label=label)
+        centres = np.array([float(r["bin"].split("-")[0]) + 0.05 for r in result["reliability"][kind]])
+        bx.bar(centres + (j - 0.5) * width, [r["n"] for r in result["reliability"][kind]], width=width, label=label)
+    ax.set_ylabel("observed frequency")
+    ax.set_title(f"Reliability: {result['deals']:,} held-out self-play deals, {result['worlds']:,} worlds")
+    ax.legend(loc="upper left")
+    bx.set_yscale("log")
+    bx.set_xlabel("predicted probability of a card in a place (bins of 0.1)")
+    bx.set_ylabel("predictions")
+    save(fig, plot)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--fit", type=Path)
+    ap.add_argument("--fit-deals", type=int, default=300)
+    ap.add_argument("--grid", default="5,10,20,40,80")
+    ap.add_argument("--check", type=Path)
+    ap.add_argument("--check-deals", type=int, default=1000)
+    ap.add_argument("--temperature", type=float, default=None)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--plot", type=Path)
+    ap.add_argument("--others", default="", help="temperatures to set beside the chosen one on the held-out deals")
+    ap.add_argument("--out", type=Path, help="write the figures as JSON here")
+    ap.add_argument("--replot", type=Path, help="draw --plot from the figures a check wrote (--out) and stop")
+    args = ap.parse_args()
+    if args.replot:
+        draw(json.loads(args.replot.read_text())["check"], args.plot)
+        return
+    figures = {}
+    if args.fit:
+        figures["fit"] = fit(args.fit, args.fit_deals, [float(x) for x in args.grid.split(",")], args.seed)
+        print(json.dumps(figures["fit"], indent=1))
+        print(f"least log-loss at T = {figures['fit']['least']:g}; chosen (one-standard-error rule): "
+              f"T = {figures['fit']['chosen']:g}")
+    if args.check:
+        t = args.temperature if args.temperature is not None else TEMPERATURE
+        others = [float(x) for x in args.others.split(",")] if args.others else []
+        figures["check"] = check(args.check, args.check_deals, t, args.seed, args.plot, others)
+        print(json.dumps(figures["check"]["temperatures"], indent=1))
+        print(json.dumps(figures["check"]["points"], indent=1))
+        print(json.dumps(figures["check"].get("marriage"), indent=1))
+        for kind in ("inf", "uni"):
+            print(kind, [(r["bin"], r["n"], r["predicted"] and round(r["predicted"], 3),
+                          r["observed"] and round(r["observed"], 3)) for r in figures["check"]["reliability"][kind]])
+    if args.out:
+        args.out.write_text(json.dumps(figures, indent=1))
+
+
+if __name__ == "__main__":
+    main()

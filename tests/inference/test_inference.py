@@ -1,0 +1,245 @@
+"""Inference of the hidden hands (docs/inference.md): the learned bid's refactor leaves every call
+as it was; the likelihood is the logistic of the margin; the sampler's card probabilities agree
+with every deal enumerated exactly (weighted and uniform) within the Monte-Carlo error; the same
+seed gives the same worlds on any number of threads; the weights' collapse draws more; bad input
+is refused in one line naming the argument."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from reference_inference import exact_posterior, old_learned_bid
+from typer.testing import CliRunner
+
+from cli import app
+from sim import InputError
+from sim.game.rules import preset
+from sim.game.state_layout import G_ON_BARREL, G_SCORE
+from sim.inference import infer
+from sim.inference.likelihood_nb import IMPOSSIBLE, call_loglik, log_sigmoid
+from sim.inference.model import learned_model
+from sim.players.learned.bidding_nb import learned_bid, learned_bid_margin
+from sim.records import parse_record_text, read_records
+from sim.records.walk import house_rules
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+EXAMPLE = ROOT / "examples" / "records" / "defmar.txt"
+SELF_PLAY = Path(__file__).parent / "self_play.jsonl"  # records of the learned player's self-play
+
+
+def _cases(rng, n):
+    for _ in range(n):
+        hand = np.int64(0)
+        for c in rng.choice(24, 7, replace=False):
+            hand |= np.int64(1) << int(c)
+        seat = int(rng.integers(3))
+        high_seat = int(rng.integers(-1, 3))
+        least = int(rng.choice(np.arange(100, 305, 5)))
+        cap = least + int(rng.choice([0, 5, 20, 60, 200]))
+        yield seat, hand, high_seat, least, cap
+
+
+@pytest.mark.parametrize("name", ["classic", "online", "strict", "polish", "long", "mekedron"])
+def test_learned_bid_calls_are_unchanged(name):
+    """``learned_bid`` (now ``learned_bid_margin``'s call) calls as the frozen 0.13.0 body does, on
+    random hands, raises, caps and standings, barrel sitters among them."""
+    rules = preset(name)
+    rec = parse_record_text(text=EXAMPLE.read_text())
+    m = learned_model(rec, rules)
+    lbuf = m.scratch()
+    rng = np.random.default_rng(5)
+    differ = 0
+    n = 0
+    for seat, hand, high_seat, least, cap in _cases(rng, 1500):
+        gs = m.gs.copy()
+        for p in range(3):
+            gs[G_SCORE + p] = int(rng.choice([0, 400, 880, 905, 950]))
+            gs[G_ON_BARREL + p] = int(rng.random() < 0.3)
+        old = old_learned_bid(seat, hand, high_seat, least, cap, gs, m.rules, m.prm, m.net, lbuf)
+        new = learned_bid(seat, hand, high_seat, least, cap, gs, m.rules, m.prm, m.net, lbuf)
+        call, margin = learned_bid_margin(seat, hand, high_seat, least, cap, gs, m.rules, m.prm, m.net, lbuf)
+        differ += int(old != new) + int(call != new)
+        assert margin >= 0.0
+        n += 1
+    assert differ == 0, f"{differ} of {n} calls differ"
+
+
+def test_call_loglik_is_the_logistic_of_the_margin():
+    rules = preset("classic")
+    rec = read_records(path=EXAMPLE)[0]
+    m = learned_model(rec, rules)
+    lbuf = m.scratch()
+    rng = np.random.default_rng(7)
+    for seat, hand, _, _, _ in _cases(rng, 200):
+        least, high, high_seat = 105, 100, (seat + 2) % 3
+        call, margin = learned_bid_margin(seat, hand, high_seat, least, 120 + 200, m.gs, m.rules, m.prm, m.net,
+                                          lbuf)
+        from_bid = call_loglik(np.int64(105), seat, hand, high, high_seat, 0, m.gs, m.rules, m.prm, m.net, lbuf,
+                               1 / 20)
+        from_pass = call_loglik(np.int64(0), seat, hand, high, high_seat, 0, m.gs, m.rules, m.prm, m.net, lbuf,
+                                1 / 20)
+        x = margin / 20
+        agree, disagree = -math.log1p(math.exp(-x)), -math.log1p(math.exp(x))
+        assert (from_bid, from_pass) == pytest.approx((agree, disagree) if call else (disagree, agree), abs=1e-9)
+        assert math.exp(from_bid) + math.exp(from_pass) == pytest.approx(1.0)
+    assert log_sigmoid(-800.0) == pytest.approx(-800.0)
+    no_marriage = np.int64(sum(1 << c for c in (0, 1, 6, 7, 12, 13, 18)))  # 9s and jacks: no marriage
+    assert call_loglik(np.int64(125), 0, no_marriage, 120, 2, 0, m.gs, m.rules, m.prm, m.net, lbuf, 0.05) == IMPOSSIBLE
+    # the least raise above the cap: the pass is forced and says nothing
+    assert call_loglik(np.int64(0), 0, no_marriage, 120, 2, 0, m.gs, m.rules, m.prm, m.net, lbuf, 0.05) == 0.0
+
+
+def _views():
+    """(record, seat, point) of views small enough to enumerate (the talon and the gifts seen)."""
+    recs = [read_records(path=EXAMPLE)[0]]
+    if SELF_PLAY.exists():
+        recs += list(read_records(path=SELF_PLAY))
+    out = []
+    for k, rec in enumerate(recs):
+        for seat in range(3):
+            for at in ("trick:5", "trick:7", "auction") if k < 2 else ("trick:6",):
+                out.append(pytest.param(rec, seat, at, id=f"{k}-{seat}-{at}"))
+    return out
+
+
+def _compare(rec, seat, at, temperature, worlds):
+    rules = house_rules(rec)
+    exact, n = exact_posterior(rec, seat, at, rules, temperature)
+    res = infer(rec, seat=seat, at=at, worlds=worlds, seed=3, temperature=temperature)
+    p = res.probabilities()
+    assert n > 0
+    # Monte-Carlo error of a self-normalised weighted mean: at most 0.5 / sqrt(ESS); 5 of those
+    tol = 5 * 0.5 / math.sqrt(res.ess) + 1e-9
+    worst = 0.0
+    for i, c in enumerate(res.hidden):
+        worst = max(worst, float(np.abs(p[i] - exact[c]).max()))
+    # every card the sampler does not call hidden is certain in the exact enumeration
+    for c, v in exact.items():
+        if c not in res.hidden:
+            assert v.max() == pytest.approx(1.0), f"card {c} is certain to the sampler, not exactly: {v}"
+    assert worst <= tol, f"largest difference {worst:.4f} > {tol:.4f} (ESS {res.ess:.0f}, {n} deals)"
+    return res
+
+
+@pytest.mark.parametrize(("rec", "seat", "at"), _views())
+def test_weighted_worlds_match_the_exact_posterior(rec, seat, at):
+    _compare(rec, seat, at, 20.0, 20000)
+
+
+@pytest.mark.parametrize(("rec", "seat", "at"), _views())
+def test_uniform_worlds_match_the_exact_counts(rec, seat, at):
+    res = _compare(rec, seat, at, math.inf, 20000)
+    assert res.calls_weighted == 0
+
+
+def test_a_gift_face_down_counts_every_card_it_could_have_been():
+    """tysyacha_1000 (discard_face_down): third declares at his forced 100 and gives 9S to first and
+    JS to second; first saw the talon KS JS 9S, not second's gift. A world where second holds one
+    of KS, JS is one deal (that card was the gift), a world where he holds neither is eight (any
+    of his cards): uniformly over the deals, JS lies with second with chance 3432 / (2 * 3432 + 8 *
+    3003) = 1/9, as if the declarer had given one of his nine cards left at random."""
+    text = EXAMPLE.read_text().replace("rules classic", "rules tysyacha_1000").replace(
+        "bids   first 100, second pass, third pass", "bids third 100, first pass, second pass").replace(
+        "gifts  9S to second, QS to third", "gifts 9S to first, JS to second")
+    rec = parse_record_text(text="\n".join(line for line in text.splitlines()
+                                           if not line.startswith(("result", "play"))))
+    res = infer(rec, seat="first", at="talon", worlds=20000, seed=2, temperature=math.inf)
+    p = dict(zip(res.hidden, res.probabilities()[:, 0], strict=True))
+    js, ks = 6 * 0 + 1, 6 * 0 + 3
+    tol = 5 * math.sqrt((1 / 9) * (8 / 9) / res.ess)
+    assert abs(p[js] - 1 / 9) < tol and abs(p[ks] - 1 / 9) < tol, (p[js], p[ks], tol)
+
+
+def test_same_seed_same_worlds_on_any_thread_count():
+    a = infer(EXAMPLE, seat="second", at="trick:3", worlds=1100, seed=9, threads=1)
+    b = infer(EXAMPLE, seat="second", at="trick:3", worlds=1100, seed=9, threads=3)
+    c = infer(EXAMPLE, seat="second", at="trick:3", worlds=1100, seed=10, threads=1)
+    assert np.array_equal(a.where, b.where) and np.array_equal(a.deals, b.deals)
+    assert np.array_equal(a.weights, b.weights)
+    assert not np.array_equal(a.where, c.where)
+
+
+def _unlikely():
+    """defmar's deal with an auction of five raises: few hands make them all as the model would."""
+    text = EXAMPLE.read_text().replace("bids   first 100, second pass, third pass", "bids first 100, second 105, "
+                                       "third 110, first pass, second 115, third 120, second pass")
+    return parse_record_text(text="\n".join(line for line in text.splitlines()
+                                             if not line.startswith(("gifts", "contract", "play", "result"))))
+
+
+def test_collapsed_weights_draw_more():
+    """On an unlikely auction the weights collapse: more worlds are drawn, up to the cap, and the
+    result says whether the floor was reached."""
+    res = infer(_unlikely(), seat="first", at="auction", worlds=500, seed=1, temperature=5.0)
+    assert res.draws == 16 * res.asked and res.collapsed and res.ess < 0.05 * res.asked
+    assert res.weights.sum() == pytest.approx(1.0)
+    easy = infer(EXAMPLE, seat="first", at="auction", worlds=500, seed=1)
+    assert easy.draws == easy.asked and not easy.collapsed
+    out = CliRunner().invoke(app, ["infer", str(EXAMPLE), "--seat", "first", "--at", "auction"])
+    assert "collapsed" not in out.output
+
+
+def test_to_polars_and_json():
+    res = infer(EXAMPLE, seat="second", at="auction", worlds=500)
+    df = res.to_polars()
+    assert df.columns == ["card", "left", "right", "talon"]
+    assert df.height == 14  # the talon is shown once the auction is over
+    assert np.allclose(df["left"] + df["right"] + df["talon"], 1.0)
+    assert (df["talon"] == 0).all()
+    d = res.to_dict()
+    assert len(d["worlds_drawn"]) == res.draws and d["provenance"]["seed"] == 0
+
+
+INCONSISTENT = """thousand record 1
+rules classic
+view second
+second AC? JC AS TS KS QS 9S
+""".replace("AC? ", "9C ") + """talon 9D JD QD
+bids first 100, second 105, third pass, first pass
+gifts 9D to third, JD to first
+contract 105
+play 9C AH TH
+"""
+
+
+@pytest.mark.parametrize(("kwargs", "names"), [
+    ({"seat": "fourth", "at": "auction"}, "seat"),
+    ({"seat": "first", "at": "trick:9"}, "at"),
+    ({"seat": "first", "at": "bidding"}, "at"),
+    ({"seat": "first", "at": "auction", "worlds": 0}, "worlds"),
+    ({"seat": "first", "at": "auction", "seed": -1}, "seed"),
+    ({"seat": "first", "at": "auction", "temperature": 0}, "temperature"),
+])
+def test_bad_arguments_are_named(kwargs, names):
+    with pytest.raises(InputError, match=rf"^{names}\b"):
+        infer(EXAMPLE, **kwargs)
+
+
+def test_bad_records_are_refused_in_one_line(tmp_path):
+    with pytest.raises(InputError, match=r"QC can lie nowhere \(third showed out of clubs \(trick 1\); first "):
+        infer(INCONSISTENT, seat="second", at="trick:2")
+    with pytest.raises(InputError, match=r"^at: the record holds 1 whole trick"):
+        infer(INCONSISTENT, seat="second", at="trick:4")
+    with pytest.raises(InputError, match=r"^seat: the record is second's view"):
+        infer(INCONSISTENT, seat="first", at="auction")
+    with pytest.raises(InputError, match=r"^record: '.*' is no record file"):
+        infer(tmp_path / "missing.txt", seat="first", at="auction")
+    runner = CliRunner()
+    out = runner.invoke(app, ["infer", str(EXAMPLE), "--seat", "north", "--at", "auction"])
+    assert out.exit_code == 2 and out.output.count("\n") == 1 and "seat must be" in out.output
+    path = tmp_path / "bad.txt"
+    path.write_text(INCONSISTENT)
+    out = runner.invoke(app, ["infer", str(path), "--seat", "second", "--at", "trick:2"])
+    assert out.exit_code == 2 and out.output.count("\n") == 1 and "can lie nowhere" in out.output
+
+
+def test_the_command_answers_first_and_fits_80_columns():
+    out = CliRunner().invoke(app, ["infer", str(EXAMPLE), "--seat", "third", "--at", "trick:3"], env={"COLUMNS": "80"})
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    assert lines[0].startswith("third's view at trick:3: 8 hidden cards, 2,000 worlds weighted by 1 call")
+    assert max(map(len, lines)) <= 80
+    assert any(line.startswith("surest: ") and "QC right 100%" in line for line in lines)
