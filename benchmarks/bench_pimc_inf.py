@@ -59,10 +59,10 @@ from sim.game.rules import preset
 from sim.game.state_layout import N_GAME_STATE
 from sim.players.learned.bidding_nb import learned_bid_margin
 from sim.players.learned.cards_nb import new_learned_buffers
-from sim.players.learned.likelihood_nb import TEMPERATURE
 from sim.players.params import learned_nets, params_matrix
 from sim.players.pimc_inf_nb import (
     CANDIDATE_WORLDS,
+    OPPONENT_TEMPERATURE,
     informative_calls,
     new_inference_buffers,
     pimc_inf_choose_card,
@@ -70,6 +70,7 @@ from sim.players.pimc_inf_nb import (
 )
 from sim.players.pimc_nb import pimc_choose_card, pimc_choose_discard
 from sim.players.seat_nb import seat_buffers
+from sim.solver import dd_values
 
 WORLDS = 20
 
@@ -102,7 +103,8 @@ def positions(rules_name: str, deals: int, seed: int) -> list[dict]:
         known = np.zeros(9, dtype=np.int64)
         know_cards(known, d, max(0, int(log[A_FACTS, F_SHOWN])), g1, g2, not house.discard_face_down)
         if informative_calls(log, d):
-            out.append({"kind": "discard", "seat": d, "hand10": np.int64(int(row[D_HAND + d]) | talon), "log": log})
+            out.append({"kind": "discard", "seat": d, "hand10": np.int64(int(row[D_HAND + d]) | talon), "log": log,
+                        "left7": int(row[D_HAND + left]), "right7": int(row[D_HAND + right])})
         if informative_calls(log, left):
             now = np.array(hands, dtype=np.int64)
             now[d] &= ~(1 << lead)
@@ -167,7 +169,7 @@ def run(p: dict, factor: int | None, rules, prm, net, lbuf, bufs, inf, seed: int
             pimc_choose_discard(p["hand10"], np.int64(0), np.int64(0), WORLDS, rules, rng, *bufs)
             return time.process_time() - t0, float("nan")
         pimc_inf_choose_discard(p["seat"], p["hand10"], np.int64(0), np.int64(0), WORLDS, rules, prm, rng, *bufs,
-                                p["log"], net, lbuf, ibuf, lw, mprm, factor, 1.0 / TEMPERATURE)
+                                p["log"], net, lbuf, ibuf, lw, mprm, factor, 1.0 / OPPONENT_TEMPERATURE)
         k_cand = min(WORLDS, CANDIDATE_WORLDS) * factor
         return time.process_time() - t0, ess(lw[k_cand:k_cand + WORLDS * factor])
     args = (p["hands"], p["seat"], p["legal"], p["trick"], 1, p["declarer"], np.int64(-1), np.int64(-1),
@@ -177,7 +179,7 @@ def run(p: dict, factor: int | None, rules, prm, net, lbuf, bufs, inf, seed: int
         pimc_choose_card(*args, WORLDS, rules, rng, *bufs)
         return time.process_time() - t0, float("nan")
     pimc_inf_choose_card(*args, p["played_by"], p["contract"], WORLDS, rules, prm, rng, *bufs, p["log"], net, lbuf,
-                         ibuf, lw, mprm, factor, 1.0 / TEMPERATURE)
+                         ibuf, lw, mprm, factor, 1.0 / OPPONENT_TEMPERATURE)
     return time.process_time() - t0, ess(lw[:WORLDS * factor])
 
 
@@ -199,6 +201,38 @@ def whole_deals(rules_name: str, n: int, seed: int) -> None:
           + f"; pimc-inf / pimc {spent['pimc-inf'] / spent['pimc']:.2f}")
 
 
+def discard_regret(ps: list[dict], house, prm, net, lbuf, bufs, inf, factor: int) -> None:
+    """The declarer's discard of pimc and of pimc-inf on the same positions, each valued in the
+    true deal (the exact double-dummy value of the eight tricks after it, the declarer's points):
+    pimc-inf's less pimc's, with a 95% interval over the positions."""
+    rules = house.to_array()
+    ibuf, lw, mprm = inf
+    rows = []
+    for i, p in enumerate(ps):
+        if p["kind"] != "discard":
+            continue
+        pair = []
+        for mine in (False, True):
+            rng = state_from_seed(i, (11,))
+            if mine:
+                g = pimc_inf_choose_discard(p["seat"], p["hand10"], np.int64(0), np.int64(0), WORLDS, rules, prm, rng,
+                                            *bufs, p["log"], net, lbuf, ibuf, lw, mprm, factor,
+                                            1.0 / OPPONENT_TEMPERATURE)
+            else:
+                g = pimc_choose_discard(p["hand10"], np.int64(0), np.int64(0), WORLDS, rules, rng, *bufs)
+            g1, g2 = int(g[0]), int(g[1])
+            pair.append([int(p["hand10"]) & ~(1 << g1) & ~(1 << g2), p["left7"] | 1 << g1, p["right7"] | 1 << g2])
+        rows.append(pair)
+    hands = np.array([h for pair in rows for h in pair], dtype=np.int64)
+    values = dd_values(hands, leader=0, rules=house, threads=1).reshape(-1, 2)
+    diff = values[:, 1] - values[:, 0]
+    half = 1.96 * diff.std(ddof=1) / np.sqrt(len(diff))
+    print(f"the discard valued in the true deal (double dummy, declarer's points), {len(diff)} positions: "
+          f"pimc {values[:, 0].mean():.2f}, pimc-inf {values[:, 1].mean():.2f}, pimc-inf - pimc {diff.mean():+.2f} "
+          f"[{diff.mean() - half:+.2f}, {diff.mean() + half:+.2f}]; a different discard in "
+          f"{np.mean([a != b for a, b in rows]):.0%} of them")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=40)
@@ -207,6 +241,11 @@ def main() -> None:
     parser.add_argument("--factors", type=int, nargs="+", default=[1, 4, 10, 20])
     parser.add_argument("--fit-deals", type=int, default=2000, help="deals whose calls measure the model's fit")
     parser.add_argument("--whole-deals", type=int, default=0, help="time whole deals of pimc and pimc-inf first")
+    parser.add_argument("--temperatures", type=float, nargs="+", default=[1, 5, 10, 15, 20, 25, 30, 40, 80],
+                        help="the temperatures (points) whose fit to the calls is printed")
+    parser.add_argument("--fit-only", action="store_true", help="only the model's fit to the calls")
+    parser.add_argument("--regret", action="store_true",
+                        help="the discards of pimc and pimc-inf valued in the true deal, instead of the factors")
     a = parser.parse_args()
     if a.whole_deals:
         whole_deals(a.rules, a.whole_deals, a.seed)
@@ -222,20 +261,25 @@ def main() -> None:
         agree = np.array([(o != 0) == (m != 0) for o, m, _, _ in calls])
         margin = np.array([x / 1000 for _, _, x, _ in calls])
         line = []
-        for t in (5.0, 10.0, 20.0, 40.0, 80.0):
+        for t in a.temperatures:
             x = margin / t
             ll = np.where(agree, -np.log1p(np.exp(-x)), -x - np.log1p(np.exp(-x)))
             line.append(f"T {t:g}: {ll.mean():.3f}")
         print(f"{players} bidders, {a.fit_deals} deals: {len(calls)} chosen calls with a choice; the model's call "
               f"(raise or pass) agrees on the true hand in {agree.mean():.1%}; mean log-likelihood a call: "
               + ", ".join(line))
+    if a.fit_only:
+        return
     ps = positions(a.rules, a.deals, a.seed)
+    if a.regret:
+        discard_regret(ps, house, prm, net, lbuf, seat_buffers(14), new_inference_buffers(), a.factors[-1])
+        return
     # compile every kernel before timing
     for f in (None, *a.factors):
         for kind in ("discard", "card"):
             first = next(p for p in ps if p["kind"] == kind)
             run(first, f, rules, prm, net, lbuf, bufs, inf, 0)
-    print(f"{a.rules}, {a.deals} heuristic deals (seed {a.seed}), {WORLDS} worlds, temperature {TEMPERATURE} "
+    print(f"{a.rules}, {a.deals} heuristic deals (seed {a.seed}), {WORLDS} worlds, temperature {OPPONENT_TEMPERATURE} "
           f"points: {sum(p['kind'] == 'discard' for p in ps)} discards, {sum(p['kind'] == 'card' for p in ps)} "
           "follows to the first lead with another seat's call")
     print(f"{'factor':>7} {'candidates':>10} {'kind':>8} {'median ESS':>10} {'ESS < 20':>9} {'ms a decision':>13}")

@@ -22,7 +22,6 @@ from sim.game import rules_layout as R
 from sim.game.cards import FULL_DECK, mask_to_cards
 from sim.game.play_nb import barrel_need
 from sim.game.state_layout import G_ON_BARREL, G_SCORE
-from sim.inference.likelihood_nb import auction_loglik
 from sim.inference.model import auction_arrays, learned_model
 from sim.players.heuristic_nb import barrel_raise, heuristic_bid
 from sim.players.layout import H_BLOCK_MARGIN, H_NET
@@ -36,6 +35,7 @@ from sim.players.learned.bidding_nb import (
 )
 from sim.players.learned.cards_nb import L_DENSE, L_OUT
 from sim.players.learned.layout import N_LADDER
+from sim.players.learned.likelihood_nb import auction_loglik
 from sim.records.record import Record
 from sim.records.walk import RecordError, walk
 

@@ -38,8 +38,8 @@ from sim.game.bids_nb import contract_cap
 from sim.game.bits_nb import popcount
 from sim.game.play_nb import givable_cards, nth_card
 from sim.game.rng_nb import below
-from sim.inference.likelihood_nb import IMPOSSIBLE, auction_loglik, auction_possible
 from sim.numba_config import jit_hot
+from sim.players.learned.likelihood_nb import IMPOSSIBLE, auction_loglik, auction_possible
 
 NO_GIFT = -2  # gift[s]: the seat received none
 HIDDEN_GIFT = -1  # gift[s]: a gift face down the viewer did not see

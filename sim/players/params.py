@@ -21,10 +21,9 @@ from sim.players import layout
 from sim.players.heuristic_nb import fill_suit_tables
 from sim.players.layout import H_NET, N_HEURISTIC, N_HEURISTIC_COLUMNS
 from sim.players.learned.layout import NET_BIDDING
-from sim.players.learned.likelihood_nb import TEMPERATURE
 from sim.players.learned.weights import load_weights, weights_matrix
 from sim.players.learned.win_table import load_win_table, win_table_for
-from sim.players.pimc_inf_nb import CANDIDATES_PER_WORLD, MAX_CANDIDATES
+from sim.players.pimc_inf_nb import CANDIDATES_PER_WORLD, MAX_CANDIDATES, OPPONENT_TEMPERATURE
 from sim.players.registry import (
     LEARNED_TYPES,
     PARAMETERISED_PLAYERS,
@@ -101,10 +100,10 @@ class HeuristicParams:
     search_cards: float = 3.0
     search_worlds: float = 6.0
     # A pimc-inf seat weighs its candidate worlds by the other seats' calls at this temperature
-    # (points; the inference's, sim.players.learned.likelihood_nb.TEMPERATURE; 0: only what the calls
-    # make certain, a bid above a hand's cap) and draws inference_candidates of them for each world it
+    # (points; fitted to opponents bidding as the heuristic player; 0: only what the calls make
+    # certain, a bid above a hand's cap) and draws inference_candidates of them for each world it
     # searches (docs/pimc.md, "pimc-inf").
-    inference_temperature: float = TEMPERATURE
+    inference_temperature: float = OPPONENT_TEMPERATURE
     inference_candidates: float = float(CANDIDATES_PER_WORLD)
     # ... where its net's best two legal cards are fewer points apart than this (1000: always).
     search_margin: float = 1000.0

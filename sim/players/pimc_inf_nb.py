@@ -4,11 +4,12 @@ player's), and gives its gifts and plays its cards by PIMC over the same number 
 worlds differ. At each decision it draws ``factor`` times as many candidate worlds as ``pimc``
 would, uniformly among those consistent with everything certain (``pimc_nb.draw_world``,
 ``discard_world``), weighs each by the likelihood of the two other seats' calls given their 7-card
-hands before the talon in that world (``sim.inference.likelihood_nb.auction_loglik``: the learned
-player's bidding decisions made probabilities at a temperature), and resamples the PIMC world
-count from them by systematic resampling, from the seat's own stream. A decision where no other
-seat made a call of its own (every call forced, or none recorded) draws its worlds exactly as
-``pimc`` does.
+hands before the talon in that world (``sim.players.learned.likelihood_nb.auction_loglik``: the
+learned player's bidding decisions made probabilities at a temperature, OPPONENT_TEMPERATURE by
+default; a world where a seat bid above his hand's cap, or where the declarer's eight cards could
+not reach his final contract, weighs nothing), and resamples the PIMC world count from them by
+systematic resampling, from the seat's own stream. A decision where no other seat made a call of
+its own (every call forced, or none recorded) draws its worlds exactly as ``pimc`` does.
 
 A seat's 7-card hand before the talon, in a world (``seven_card_hands``): a defender's is what he
 holds now and has played, less the card the declarer gave him; the declarer's is what he holds
@@ -59,6 +60,12 @@ from sim.players.pimc_nb import (
     pimc_choose_discard_given,
 )
 
+# The temperature (points) at which a pimc-inf seat reads the other seats' calls, by default (the
+# parameter inference_temperature): the one of greatest likelihood of the calls of players bidding
+# as the heuristic player, pimc's and pimc-inf's own bidding (benchmarks/bench_pimc_inf.py
+# --fit-only; docs/pimc.md, "pimc-inf"). The inference's TEMPERATURE (sim.inference) is fitted on
+# the learned player's own calls, which follow the model exactly: far colder, and wrong for these.
+OPPONENT_TEMPERATURE = 20.0
 # Candidate worlds drawn for each world PIMC searches, by default (the parameter
 # inference_candidates; docs/pimc.md, "pimc-inf": chosen by the effective sample size and the cost
 # measured there).

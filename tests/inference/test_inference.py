@@ -19,9 +19,9 @@ from sim import InputError
 from sim.game.rules import preset
 from sim.game.state_layout import G_ON_BARREL, G_SCORE
 from sim.inference import infer
-from sim.inference.likelihood_nb import IMPOSSIBLE, call_loglik, log_sigmoid
 from sim.inference.model import learned_model
 from sim.players.learned.bidding_nb import learned_bid, learned_bid_margin
+from sim.players.learned.likelihood_nb import IMPOSSIBLE, call_loglik, log_sigmoid
 from sim.records import parse_record_text, read_records
 from sim.records.walk import house_rules
 

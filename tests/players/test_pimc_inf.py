@@ -55,9 +55,10 @@ from sim.game.rng_nb import state_from_seed
 from sim.game.rules import HouseRules, preset
 from sim.game.state_layout import N_GAME_STATE
 from sim.players.learned.cards_nb import new_learned_buffers
-from sim.players.params import learned_nets, params_matrix
+from sim.players.params import HeuristicParams, learned_nets, load_player_file, params_matrix
 from sim.players.pimc_inf_nb import (
     IB_CHOSEN,
+    OPPONENT_TEMPERATURE,
     new_inference_buffers,
     pimc_inf_choose_card,
     pimc_inf_choose_discard,
@@ -253,10 +254,12 @@ def test_every_weight_alike_and_one_candidate_a_world_is_pimc():
         assert tuple(int(x) for x in got) == tuple(int(x) for x in want), i
 
 
-def test_a_world_the_calls_rule_out_is_never_searched():
+@pytest.mark.parametrize("inv_temperature", [1.0 / 20.0, 0.0])
+def test_a_world_the_calls_rule_out_is_never_searched(inv_temperature):
     """Under classic rules a bid above 120 needs a marriage: the declarer's discard weighs the
     worlds by the calls, and every world it searches gives the seat that bid 130 a marriage among
-    his seven cards, which uniform worlds do about a third of the time."""
+    his seven cards, which uniform worlds do about a third of the time; with the calls' certain
+    part only (temperature 0) too."""
     house = HouseRules()
     rules = house.to_array()
     prm = params_matrix(None, house)
@@ -272,7 +275,7 @@ def test_a_world_the_calls_rule_out_is_never_searched():
         log = _log_with([(1, 120, 0, -1), (2, 0, 120, 1), (0, 125, 120, 1), (1, 130, 125, 0), (0, 135, 130, 1),
                          (1, 0, 135, 0)], declarer=0)
         pimc_inf_choose_discard(0, hand10, np.int64(0), np.int64(0), worlds, rules, prm, state_from_seed(i, (9,)),
-                                *buffers, log, net, lbuf, ibuf, lw, mprm, 10, 1.0 / 20.0)
+                                *buffers, log, net, lbuf, ibuf, lw, mprm, 10, inv_temperature)
         n_cand = 6
         for w in range(n_cand + worlds):
             hand = int(ibuf[IB_CHOSEN + 3 * w + 1])  # the seat after the declarer: seat 1
@@ -329,3 +332,18 @@ def test_a_raised_contract_rules_out_worlds_where_the_declarer_could_not_raise()
             assert bin(eight).count("1") == 8
             assert any(eight >> (6 * s + KING) & 1 and eight >> (6 * s + QUEEN) & 1 for s in range(4)), (tested, w)
         tested += 1
+
+
+def test_a_player_file_sets_the_temperature_and_the_candidates(tmp_path):
+    good = tmp_path / "warm.toml"
+    good.write_text('player = "pimc-inf"\ninference_temperature = 40\ninference_candidates = 4\n')
+    kind, params = load_player_file(good, 3)
+    assert kind == "pimc-inf" and (params.inference_temperature, params.inference_candidates) == (40.0, 4.0)
+    assert HeuristicParams().inference_temperature == OPPONENT_TEMPERATURE
+    for line, message in (("inference_candidates = 0", "inference_candidates must be from 1"),
+                          ("inference_candidates = 2.5", "inference_candidates is a count"),
+                          ("inference_temperature = -1", "inference_temperature must be at least 0")):
+        bad = tmp_path / "bad.toml"
+        bad.write_text(f'player = "pimc-inf"\n{line}\n')
+        with pytest.raises(PlayerError, match=message):
+            load_player_file(bad, 3)

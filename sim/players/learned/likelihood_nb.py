@@ -23,7 +23,6 @@ from sim.numba_config import jit_hot
 from sim.players.learned.bidding_nb import learned_bid_margin
 
 IMPOSSIBLE = -np.inf  # the log-likelihood of a call the hypothesised hand could not have made
-TEMPERATURE = 20.0  # LOCAL STOPGAP (pimcinf47): sim.inference.infer.TEMPERATURE's value
 
 
 @jit_hot
