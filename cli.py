@@ -166,7 +166,8 @@ def simulate(
     rules: Annotated[str, typer.Option(help="a preset (classic, short, long, ...) or a TOML file")] = "classic",
     players: Annotated[str | None, typer.Option(
         help="one player for all seats or one per seat (three, or two or four with players = 2 or 4) of random, "
-             "heuristic, dd, pimc, leadage (a ported bot; 3 or 4 players), learned, learned-cards, learned-win "
+             "heuristic, dd, pimc, pimc-inf (pimc weighing its worlds by the auction; 3 or 4 players), leadage "
+             "(a ported bot; 3 or 4 players), learned, learned-cards, learned-win "
              "(its bids and contract weigh the chance of winning; the presets) or learned:PATH "
              "(a net's card play; 3 or 4 players), e.g. heuristic,random,random \\[default: as every analysis, "
              "learned-win in whole games where the rules ship its win table, else learned; heuristic with 2 "
@@ -693,9 +694,10 @@ def compare(
 @app.command("tournament")
 def tournament(
     players: Annotated[list[str] | None, typer.Argument(
-        help="one player per seat: random, heuristic, dd, pimc, leadage (the ported tysyacha-1000 "
-             "bot), learned, learned-cards, learned-win (the learned player weighing the chance of winning the "
-             "game; every preset), learned:PATH (weights of thousand train), or a TOML player file "
+        help="one player per seat: random, heuristic, dd, pimc, pimc-inf (pimc weighing its worlds by the "
+             "auction), leadage (the ported tysyacha-1000 bot), learned, learned-cards, learned-win (the learned "
+             "player weighing the chance of winning the game; every preset), learned:PATH (weights of thousand "
+             "train), or a TOML player file "
              "(examples/players/); none given: learned-win (learned where the rules have no win table, and with "
              "--deals) heuristic leadage (3 players)", show_default=False)] = None,
     games: Annotated[int | None, typer.Option(help="whole games in each seating (default 1000)")] = None,

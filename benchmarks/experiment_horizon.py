@@ -325,7 +325,7 @@ def main() -> None:
         rows = []
         for i, hand10 in enumerate(hands10):
             n = discard_candidates(np.int64(hand10), np.int64(0), np.int64(0), 20, rules, state_from_seed(i, (9,)),
-                                   st, work, tt, wbuf)
+                                   st, work, tt, wbuf, wbuf, 0)
             if n < 2:
                 continue
             codes = wbuf[WB_MOVES:WB_MOVES + n].copy()

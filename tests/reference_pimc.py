@@ -31,7 +31,7 @@ def pimc_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner,
 
 def pimc_discard(hand10, known1, known2, n_worlds, rules, rng, st, work, tt, wbuf) -> tuple[int, int]:
     """(card to the next seat, card to the one after) of the best summed exact value."""
-    n = discard_candidates(hand10, known1, known2, n_worlds, rules, rng, st, work, tt, wbuf)
+    n = discard_candidates(hand10, known1, known2, n_worlds, rules, rng, st, work, tt, wbuf, wbuf, 0)
     codes = [int(wbuf[WB_MOVES + i]) for i in range(n)]
     sums = [0] * n
     if n > 1:

@@ -49,6 +49,8 @@ RUNS = (
     # the score-aware player and its shipped win-chance tables: whole games, where the score is in play
     ("polish_learned_win", "games", 20, "polish", "learned-win,learned,learned-win", 11, 10),
     ("classic_learned_win", "games", 20, "classic", "learned-win,learned,learned", 12, 10),
+    # pimc weighing its worlds by the auction under the shipped bidding nets
+    ("classic_pimc_inf", "deals", 3, "classic", "pimc-inf,pimc,heuristic", 13, 3),
 )
 BID_TABLE_DEALS = 12  # one bid-table part of this many deals, pimc on the first 2
 

@@ -83,6 +83,7 @@ from sim.players.registry import (
     parse_players,
     player_codes,
     player_type,
+    reads_nets,
     reads_win_table,
 )
 from sim.players.seat_nb import seat_tuple
@@ -105,9 +106,9 @@ MAX_DEALS_PER_GAME = 2000  # a game still running after this many deals is store
 # about 1.5 us, a dd deal milliseconds, a pimc deal a tenth of a second or more).
 DEFAULT_CHUNK = {
     "deals": {"random": 50_000, "heuristic": 50_000, "leadage": 50_000, "dd": 500, "pimc": 10, "learned": 5_000,
-              "learned-cards": 50, "learned-win": 5_000},
+              "learned-cards": 50, "learned-win": 5_000, "pimc-inf": 10},
     "games": {"random": 500, "heuristic": 500, "leadage": 500, "dd": 10, "pimc": 1, "learned": 50, "learned-cards": 2,
-              "learned-win": 50},
+              "learned-win": 50, "pimc-inf": 1},
 }
 # The largest chunk: its record buffers (about 280 bytes a deal, room for 40 deals a game) stay
 # within about 300 MiB per thread, before the frame made from them.
@@ -181,7 +182,7 @@ class BatchSpec:
             # and what its manifest makes of it; the shipped ones are also covered by the code
             # fingerprint, which hashes sim/'s data files): a run of other weights is never reused
             **({"learned_weights": [weights_identity(p) for p in learned_weights_files(self.players)]}
-               if any(is_learned(p) for p in self.players) else {}),
+               if any(reads_nets(p) for p in self.players) else {}),
             # the win-chance table a score-aware seat reads, by SHA-256 (a shipped file: the code
             # fingerprint covers it too)
             **({"win_table": file_sha256(win_table_for(self.rules))}

@@ -22,11 +22,30 @@ from sim.engine.schema import (
     D_WINNING_BID,
     REDEAL_ALL_PASSED,
 )
-from sim.engine.workspace import W_ACTIVE, W_HANDS, W_LAST_BID
+from sim.engine.workspace import W_ACTIVE, W_AUCTION, W_HANDS, W_LAST_BID
 from sim.game import rules_layout as R
+from sim.game.auction_layout import (
+    A_CALLS,
+    A_FACTS,
+    A_GS,
+    AUCTION_ROWS,
+    C_CALL,
+    C_CAP,
+    C_DARK,
+    C_FORCED,
+    C_HIGH,
+    C_HIGH_SEAT,
+    C_LEAST,
+    C_SEAT,
+    CALLS_OVERFLOW,
+    F_CALLS,
+    F_DEALER,
+    MAX_CALLS,
+)
 from sim.game.bids_nb import bid_range, forced_bid, forced_seat, legal_bid
-from sim.game.state_layout import G_ATTEMPTS, G_FALLS, G_GOLDEN_LEFT, G_ON_BARREL, G_SCORE
+from sim.game.state_layout import G_ATTEMPTS, G_FALLS, G_GOLDEN_LEFT, G_ON_BARREL, G_SCORE, N_GAME_STATE
 from sim.numba_config import jit_hot, jit_inline
+from sim.players.layout import H_BID_LIMIT
 from sim.players.seat_nb import choose_bid, choose_dark
 
 
@@ -58,7 +77,51 @@ def free_talon_seat(gs, rules):
 
 
 @jit_hot
-def run_auction(rng, rules, codes, prm, gs, dealer, hands, last_bid, active, dark, script, net, lbuf, n):
+def start_auction_record(log, gs, dealer):
+    """Begin the auction's record (``sim.game.auction_layout``) in ``log``: the game state before
+    the deal, no call yet, the facts of the talon and the gifts unknown (-1)."""
+    for i in range(N_GAME_STATE):
+        log[A_GS + i // 24, i % 24] = gs[i]
+    facts = log[A_FACTS]
+    facts[:] = -1
+    facts[F_CALLS] = 0
+    facts[F_DEALER] = dealer
+
+
+@jit_hot
+def no_auction_record(log):
+    """The record of a deal played without an auction (the advisor's fixed deals, the bidding
+    nets' playouts): no call, no fact known; a player reading it learns nothing."""
+    facts = log[A_FACTS]
+    facts[:] = -1
+    facts[F_CALLS] = 0
+
+
+@jit_hot
+def record_call(log, seat, call, least, cap, high, high_seat, dark, forced):
+    """Append one call to the auction's record (``high``, ``high_seat``: the standing bid before
+    it; ``dark``: the dark game stands; ``forced``: 1 the rules made it, 0 the seat's player chose
+    it); past MAX_CALLS the record says it overflowed and keeps no more."""
+    k = log[A_FACTS, F_CALLS]
+    if k < 0:
+        return
+    if k >= MAX_CALLS:
+        log[A_FACTS, F_CALLS] = CALLS_OVERFLOW
+        return
+    row = log[A_CALLS + k]
+    row[C_SEAT] = seat
+    row[C_CALL] = call
+    row[C_LEAST] = least
+    row[C_CAP] = cap
+    row[C_HIGH] = high
+    row[C_HIGH_SEAT] = high_seat
+    row[C_DARK] = 1 if dark else 0
+    row[C_FORCED] = forced
+    log[A_FACTS, F_CALLS] = k + 1
+
+
+@jit_hot
+def run_auction(rng, rules, codes, prm, gs, dealer, hands, last_bid, active, dark, script, net, lbuf, n, log):
     """The bidding of ``n`` seats, clockwise from first hand (left of the dealer): raise or pass, a pass
     is final, until one bidder is left. The forced seat's opening bid is forced (forced_first_bid; the seat
     and the bid: ``bids_nb.forced_seat``, ``forced_bid``), and bidding goes on from the seat after
@@ -68,7 +131,8 @@ def run_auction(rng, rules, codes, prm, gs, dealer, hands, last_bid, active, dar
     ``bids_nb.bid_range`` and ``legal_bid``. Under all_pass = dealer_plays, when every seat but the
     dealer passed without a bid, the dealer is declarer at his forced bid without a turn. Returns
     (declarer, winning bid, decisions taken, still dark); declarer ALL_PASSED when everybody
-    passed, ILLEGAL for an illegal bid. ``last_bid`` gets each seat's last bid."""
+    passed, ILLEGAL for an illegal bid. ``last_bid`` gets each seat's last bid, ``log`` (the
+    auction's record, begun by ``start_auction_record``) every call (``record_call``)."""
     last_bid[:] = 0
     free = free_talon_seat(gs, rules)
     if free >= 0 and not dark:
@@ -76,6 +140,7 @@ def run_auction(rng, rules, codes, prm, gs, dealer, hands, last_bid, active, dar
         if accumulates(gs, rules, free):  # his contract does not score, and he may not bid above 120
             bid = min(bid, ACCUMULATE_BID_CAP)
         last_bid[free] = bid
+        record_call(log, free, bid, bid, bid, 0, -1, False, 1)
         return free, bid, 0, False
     active[:] = 1
     n_active = n
@@ -88,11 +153,13 @@ def run_auction(rng, rules, codes, prm, gs, dealer, hands, last_bid, active, dar
         high = DARK_CONTRACT if dark else forced_bid(gs, rules, opener)
         high_seat = opener
         last_bid[opener] = high
+        record_call(log, opener, high, high, high, 0, -1, False, 1)
         p = (opener + 1) % n
     while n_active > 1 or (n_active == 1 and high_seat < 0):
         if active[p]:
             if high_seat < 0 and n_active == 1 and rules[R.ALL_PASS]:
                 # Every seat before the dealer passed without a bid: he plays at his forced bid.
+                record_call(log, p, forced_bid(gs, rules, p), 0, 0, high, high_seat, dark, 1)
                 high = forced_bid(gs, rules, p)
                 high_seat = p
                 last_bid[p] = high
@@ -100,10 +167,15 @@ def run_auction(rng, rules, codes, prm, gs, dealer, hands, last_bid, active, dar
             least, cap = bid_range(hands[p], p, high, high_seat, dark, gs, rules)
             if rules[R.SILENCE_ON] and gs[G_SCORE + p] < rules[R.SILENCE_BELOW]:
                 bid = 0
+                record_call(log, p, 0, least, cap, high, high_seat, dark, 1)
             else:
                 bid = choose_bid(codes[p], p, hands[p], high_seat, least, cap, gs, rules, prm, rng, script, net, lbuf)
                 if bid != 0 and not legal_bid(bid, least, cap, rules):
                     return ILLEGAL, 0, turns, dark
+                # A call of an imposed bidding line (the advisor's) is no decision of the player's. A
+                # pass with no legal raise (least > cap) is not marked: the cap is the hand's, which
+                # the other seats do not know.
+                record_call(log, p, bid, least, cap, high, high_seat, dark, 0 if prm[p, H_BID_LIMIT] == 0.0 else 1)
             turns += 1
             if bid == 0:
                 active[p] = 0
@@ -151,14 +223,17 @@ def bid_for_talon(rng, rules, bid_codes, prm, gs, dealer, ws, rec, row, plays, s
             return redeal(gs, rec, row, plays, reason), 0, 0, mode, False
         as_it_lies = True
     last_bid = ws[W_LAST_BID, :n]
+    log = ws[W_AUCTION:W_AUCTION + AUCTION_ROWS]
+    start_auction_record(log, gs, dealer)
     if mode == BID_GOLDEN:
         last_bid[:] = 0
         last_bid[first] = GOLDEN_CONTRACT
+        record_call(log, first, GOLDEN_CONTRACT, GOLDEN_CONTRACT, GOLDEN_CONTRACT, 0, -1, False, 1)
         declarer, high, turns = first, GOLDEN_CONTRACT, 0
     else:
         declarer, high, turns, still_dark = run_auction(rng, rules, bid_codes, prm, gs, dealer, hands, last_bid,
                                                         ws[W_ACTIVE, :n], mode == BID_DARK, script, solver[4],
-                                                        solver[5], n)
+                                                        solver[5], n, log)
         if mode == BID_DARK and not still_dark:
             mode = BID_UNDARKED
     if declarer == ILLEGAL:

@@ -56,6 +56,7 @@ from sim.engine.schema import (
 from sim.engine.settle_nb import apply_deal2, apply_deal34, earns_bolt, end_golden_deal, rotate_seats, sitter_points
 from sim.engine.tricks_nb import clear_tallies, play_tricks
 from sim.engine.workspace import (
+    W_AUCTION,
     W_CARD_POINTS,
     W_CODES,
     W_DECK,
@@ -69,6 +70,16 @@ from sim.engine.workspace import (
     W_TRICKS,
 )
 from sim.game import rules_layout as R
+from sim.game.auction_layout import (
+    A_FACTS,
+    AUCTION_ROWS,
+    F_DECLARER,
+    F_FACE_UP,
+    F_GIFT_LEFT,
+    F_GIFT_RIGHT,
+    F_SHOWN,
+    F_TALON,
+)
 from sim.game.bids_nb import contract_cap, legal_contract
 from sim.game.bits_nb import popcount
 from sim.game.cards import NINE, RANK_MASK
@@ -117,8 +128,14 @@ def play_hands3(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, rec, r
     left = (declarer + 1) % 3
     right = (declarer + 2) % 3
     givable = givable_cards(hands[declarer], rules)
+    log = ws[W_AUCTION:W_AUCTION + AUCTION_ROWS]
+    facts = log[A_FACTS]
+    shown = talon_shown_to_defenders(rules, mode, talon, uncontested)
+    facts[F_DECLARER] = declarer
+    facts[F_TALON] = talon
+    facts[F_SHOWN] = shown
     g1, g2, dd_value = choose_discard(codes[declarer], declarer, hands, givable, high, ws[W_LAST_BID], rules, prm, rng,
-                                       script, solver)
+                                       script, solver, log)
     if g1 == g2 or not (givable >> g1) & 1 or not (givable >> g2) & 1:
         return ILLEGAL
     hands[declarer] &= ~((np.int64(1) << g1) | (np.int64(1) << g2))
@@ -127,9 +144,11 @@ def play_hands3(rng, rules, codes, bid_codes, prm, gs, dealer, ws, talon, rec, r
     rec[row, D_GIFT + declarer] = -1
     rec[row, D_GIFT + left] = g1
     rec[row, D_GIFT + right] = g2
+    facts[F_GIFT_LEFT] = g1
+    facts[F_GIFT_RIGHT] = g2
+    facts[F_FACE_UP] = 0 if rules[R.DISCARD_FACE_DOWN] else 1
     if reads_known_cards(codes, 3):
-        know_cards(ws[W_KNOWN], declarer, talon_shown_to_defenders(rules, mode, talon, uncontested), g1,
-                   g2, not rules[R.DISCARD_FACE_DOWN])
+        know_cards(ws[W_KNOWN], declarer, shown, g1, g2, not rules[R.DISCARD_FACE_DOWN])
     return finish_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script, solver, 3, declarer, high,
                        mode, as_it_lies, dd_value, 0, 0)
 

@@ -9,7 +9,7 @@ him (his left), seat 2 after seat 1. Every kernel takes its buffers from the cal
 
 import numpy as np
 
-from sim.engine.auction_nb import know_cards
+from sim.engine.auction_nb import know_cards, no_auction_record
 from sim.engine.deals_nb import play_hands3
 from sim.engine.enums import ILLEGAL
 from sim.engine.schema import (
@@ -23,7 +23,8 @@ from sim.engine.schema import (
     D_WINNING_BID,
 )
 from sim.engine.tricks_nb import play_tricks
-from sim.engine.workspace import W_CARD_POINTS, W_HANDS, W_KNOWN, W_LAST_BID, W_MARRIAGE_POINTS
+from sim.engine.workspace import W_AUCTION, W_CARD_POINTS, W_HANDS, W_KNOWN, W_LAST_BID, W_MARRIAGE_POINTS
+from sim.game.auction_layout import AUCTION_ROWS
 from sim.game.bits_nb import lowest_index, popcount
 from sim.game.play_nb import givable_cards
 from sim.game.rng_nb import below, next_u64
@@ -150,8 +151,10 @@ def play_from_talon(codes, hand10, opp1, opp2, talon, rules, prm, rng, ws, plays
     last_bid[:] = 0
     if contract >= 0:
         last_bid[0] = contract
+    log = ws[W_AUCTION:W_AUCTION + AUCTION_ROWS]
+    no_auction_record(log)
     g1, g2, _ = choose_discard(codes[0], 0, hands, givable_cards(hand10, rules), np.int64(contract), last_bid, rules,
-                               prm, rng, script, solver)
+                               prm, rng, script, solver, log)
     hands[0] &= ~((np.int64(1) << g1) | (np.int64(1) << g2))
     hands[1] |= np.int64(1) << g1
     hands[2] |= np.int64(1) << g2

@@ -10,6 +10,7 @@ import numpy as np
 
 from sim.engine.enums import ILLEGAL
 from sim.engine.workspace import (
+    W_AUCTION,
     W_CARD_POINTS,
     W_HANDS,
     W_KNOWN,
@@ -22,6 +23,7 @@ from sim.engine.workspace import (
     W_VOIDS,
 )
 from sim.game import rules_layout as R
+from sim.game.auction_layout import AUCTION_ROWS
 from sim.game.bits_nb import popcount
 from sim.game.cards import ACE, CARD_POINTS, JACK, KING, QUEEN, RANK_MASK
 from sim.game.play_nb import LEAD_WITHOUT_DECLARING, beats, declaration, legal_follows, legal_leads
@@ -97,7 +99,7 @@ def play_tricks(rng, rules, codes, prm, ws, declarer, contract, row, plays, scri
             choice = choose_card(codes[p], p, hands, legal, trick, k, leader, trump, trump_owner, declarer, tricks,
                                  card_points, marriage_points, contract, played, voids, ws[W_KNOWN], can_declare,
                                  last_bonus, rules, prm, rng, script, solver, marriages, played_by,
-                                 ws[W_LAST_BID], n)
+                                 ws[W_LAST_BID], ws[W_AUCTION:W_AUCTION + AUCTION_ROWS], n)
             c = choice & ~LEAD_WITHOUT_DECLARING
             if choice < 0 or c > 23 or not (legal >> c) & 1:
                 return ILLEGAL

@@ -1,6 +1,6 @@
 """Inference of the hidden hands (docs/inference.md): the likelihood of the other seats' calls
-under the learned player's bidding (``likelihood_nb``), the certain facts of a seat's view
-(``view``), the candidate worlds drawn and weighted (``worlds_nb``), the model the likelihood
+under the learned player's bidding (``sim.players.learned.likelihood_nb``), the certain facts of
+a seat's view (``view``), the candidate worlds drawn and weighted (``worlds_nb``), the model the likelihood
 reads (``model``), and ``infer``, the face (``infer.py``), re-exported by ``import thousand``."""
 
 from sim.inference.infer import ESS_FLOOR, MAX_DRAWS, TEMPERATURE, Inference, infer

@@ -5,12 +5,14 @@ the weights, ``heuristic_nb.fill_suit_tables`` the per-suit tables after them).
 
 __all__ = [
     "PLAYER_RANDOM", "PLAYER_HEURISTIC", "PLAYER_DD", "PLAYER_PIMC", "PLAYER_LEADAGE",
-    "PLAYER_LEARNED", "PLAYER_LEARNED_CARDS", "PLAYER_LEARNED_WIN", "PLAYER_SCRIPTED", "PLAYER_CODES", "H_BASE",
+    "PLAYER_LEARNED", "PLAYER_LEARNED_CARDS", "PLAYER_LEARNED_WIN", "PLAYER_SCRIPTED", "PLAYER_PIMC_INF",
+    "PLAYER_CODES", "H_BASE",
     "H_TALON", "H_ACE",
     "H_TEN_WITH_ACE", "H_TEN_SIDE", "H_TEN_BARE", "H_KING", "H_QUEEN", "H_MARRIAGE", "H_MARRIAGE_CARDS",
     "H_TALON_MARRIAGE", "H_LENGTH", "H_RISK", "H_RAISE_MARGIN", "H_CONCEDE_MARGIN", "H_BLOCK_MARGIN", "H_TALON_SCALE",
     "H_DARK_DEFICIT", "H_PIMC_WORLDS", "H_BARREL_RISK", "H_NET", "H_EPSILON", "H_GIFT_CANDIDATES", "H_OPPONENT_WEIGHT",
-    "H_BID_LIMIT", "H_SEARCH_CARDS", "H_SEARCH_WORLDS", "H_SEARCH_MARGIN",
+    "H_BID_LIMIT", "H_SEARCH_CARDS", "H_SEARCH_WORLDS", "H_SEARCH_MARGIN", "H_INFERENCE_TEMPERATURE",
+    "H_INFERENCE_CANDIDATES",
     "ALWAYS_SEARCH", "N_HEURISTIC", "H_SCORE_TABLE", "H_CHANCE_TABLE", "N_HEURISTIC_COLUMNS",
 ]
 
@@ -27,9 +29,12 @@ PLAYER_LEARNED_CARDS = 7  # the learned player's cards with the PIMC player's gi
 # The learned player whose bids and final contract weigh the chance of winning the game (learned.win_nb)
 PLAYER_LEARNED_WIN = 8
 PLAYER_SCRIPTED = 9  # plays a given list of actions (known-answer tests); not a user's choice
+# PIMC whose worlds are weighed by the other seats' calls under the learned player's bidding
+# (pimc_inf_nb); bids as the heuristic, as pimc does
+PLAYER_PIMC_INF = 10
 PLAYER_CODES = {"random": PLAYER_RANDOM, "heuristic": PLAYER_HEURISTIC, "dd": PLAYER_DD, "pimc": PLAYER_PIMC,
                 "leadage": PLAYER_LEADAGE, "learned": PLAYER_LEARNED, "learned-cards": PLAYER_LEARNED_CARDS,
-                "learned-win": PLAYER_LEARNED_WIN}
+                "learned-win": PLAYER_LEARNED_WIN, "pimc-inf": PLAYER_PIMC_INF}
 
 # ---- heuristic parameters (float64 row per seat) --------------------------------------------
 H_BASE = 0
@@ -70,7 +75,11 @@ H_SEARCH_WORLDS = 26
 # (ALWAYS_SEARCH or more: always, without asking the net).
 H_SEARCH_MARGIN = 27
 ALWAYS_SEARCH = 1000.0
-N_HEURISTIC = 28  # weights; the per-suit tables filled from them follow
+# A pimc-inf seat weighs its worlds at this temperature (points; 0: the calls' certain part only)
+# and draws this many candidate worlds for each world it searches.
+H_INFERENCE_TEMPERATURE = 28
+H_INFERENCE_CANDIDATES = 29
+N_HEURISTIC = 30  # weights; the per-suit tables filled from them follow
 H_SCORE_TABLE = N_HEURISTIC  # 4 suits × 64 holdings
 H_CHANCE_TABLE = H_SCORE_TABLE + 256
 N_HEURISTIC_COLUMNS = H_CHANCE_TABLE + 256

@@ -23,12 +23,13 @@ from sim.players.layout import H_NET, N_HEURISTIC, N_HEURISTIC_COLUMNS
 from sim.players.learned.layout import NET_BIDDING
 from sim.players.learned.weights import load_weights, weights_matrix
 from sim.players.learned.win_table import load_win_table, win_table_for
+from sim.players.pimc_inf_nb import CANDIDATES_PER_WORLD, MAX_CANDIDATES, OPPONENT_TEMPERATURE
 from sim.players.registry import (
     LEARNED_TYPES,
     PARAMETERISED_PLAYERS,
     PlayerError,
-    is_learned,
     learned_weights_files,
+    reads_nets,
     reads_win_table,
     weights_file,
 )
@@ -98,6 +99,12 @@ class HeuristicParams:
     # plays the net alone.
     search_cards: float = 3.0
     search_worlds: float = 6.0
+    # A pimc-inf seat weighs its candidate worlds by the other seats' calls at this temperature
+    # (points; fitted to opponents bidding as the heuristic player; 0: only what the calls make
+    # certain, a bid above a hand's cap) and draws inference_candidates of them for each world it
+    # searches (docs/pimc.md, "pimc-inf").
+    inference_temperature: float = OPPONENT_TEMPERATURE
+    inference_candidates: float = float(CANDIDATES_PER_WORLD)
     # ... where its net's best two legal cards are fewer points apart than this (1000: always).
     search_margin: float = 1000.0
 
@@ -128,7 +135,7 @@ def default_params(players: int = 3) -> HeuristicParams:
 
 
 def learned_nets(names: Sequence[str], prm: np.ndarray, n: int, rules: HouseRules | None = None) -> np.ndarray | None:
-    """The packed nets of the learned seats of ``names`` (one row per distinct weights file, and one
+    """The packed nets of the learned and inferring seats of ``names`` (one row per distinct weights file, and one
     more per file a score-aware seat plays: that file's nets followed by the win-chance block of
     ``rules``, ``sim.players.learned.win_table``), or None when no seat is learned; sets each learned
     seat's H_NET in the parameter rows ``prm`` (``params_matrix``'s layout: with four players, block
@@ -136,9 +143,9 @@ def learned_nets(names: Sequence[str], prm: np.ndarray, n: int, rules: HouseRule
     files = learned_weights_files(names)
     if not files:
         return None
-    keys = list(dict.fromkeys((weights_file(name), reads_win_table(name)) for name in names if is_learned(name)))
+    keys = list(dict.fromkeys((weights_file(name), reads_win_table(name)) for name in names if reads_nets(name)))
     row_of = {seat: keys.index((weights_file(name), reads_win_table(name)))
-              for seat, name in enumerate(names) if is_learned(name)}
+              for seat, name in enumerate(names) if reads_nets(name)}
     for r, seat in enumerate(row_seats(n)):
         if seat in row_of:
             prm[r, H_NET] = row_of[seat]
@@ -240,12 +247,16 @@ def load_player_file(path: str | Path, n: int) -> tuple[str, HeuristicParams]:
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
             raise PlayerError(f"player file {str(path)!r}: {key} must be a number, not {value!r}")
     for key, low, high in (("pimc_worlds", 1, MAX_PIMC_WORLDS), ("search_worlds", 1, MAX_PIMC_WORLDS),
-                           ("search_cards", 0, 8), ("gift_candidates", 1, MAX_GIFT_CANDIDATES)):
+                           ("search_cards", 0, 8), ("gift_candidates", 1, MAX_GIFT_CANDIDATES),
+                           ("inference_candidates", 1, MAX_CANDIDATES)):
         if key in data and not float(data[key]).is_integer():  # a count: the kernels would cut it short
             raise PlayerError(f"player file {str(path)!r}: {key} is a count, a whole number from {low} to {high}, "
                               f"not {data[key]}")
         if key in data and not low <= data[key] <= high:
             raise PlayerError(f"player file {str(path)!r}: {key} must be from {low} to {high}, not {data[key]}")
+    if data.get("inference_temperature", 0) < 0:
+        raise PlayerError(f"player file {str(path)!r}: inference_temperature must be at least 0 points, not "
+                          f"{data['inference_temperature']}")
     if data.get("search_margin", 0) < 0:
         raise PlayerError(f"player file {str(path)!r}: search_margin must be at least 0 points, not "
                           f"{data['search_margin']}")

@@ -104,6 +104,16 @@ def enter_world(rng, hands, seat, known, played, voids, trick, n_in_trick, leade
                 declarer, won, unsecured, rules, st, tt, wbuf):
     """Sample one world consistent with what ``seat`` knows into ``wbuf[WB_HANDS:WB_HANDS + 3]``
     (every seat's cards, this trick's included) and set the solver on it (``set_world``)."""
+    draw_world(rng, hands, seat, known, played, voids, trick, n_in_trick, leader, wbuf)
+    set_world(wbuf[WB_HANDS:WB_HANDS + 3], trick, n_in_trick, leader, trump, trump_owner, pending, declarer, won,
+              unsecured, rules, st, tt)
+
+
+@jit_hot
+def draw_world(rng, hands, seat, known, played, voids, trick, n_in_trick, leader, wbuf):
+    """``enter_world``'s sample alone: one world consistent with what ``seat`` knows into
+    ``wbuf[WB_HANDS:WB_HANDS + 3]`` (every seat's cards, this trick's included), the solver left
+    as it is."""
     own = hands[seat]
     q1 = (seat + 1) % 3
     q2 = (seat + 2) % 3
@@ -123,7 +133,6 @@ def enter_world(rng, hands, seat, known, played, voids, trick, n_in_trick, leade
                  popcount(hands[q2]) - popcount(k2), voids, wh, wbuf)
     for i in range(n_in_trick):
         wh[(leader + i) % 3] |= np.int64(1) << trick[i]
-    set_world(wh, trick, n_in_trick, leader, trump, trump_owner, pending, declarer, won, unsecured, rules, st, tt)
 
 
 @jit_hot
@@ -165,19 +174,35 @@ def pimc_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump
     prove which card is best, or the worlds are entered again, one at a time, to compute the
     values that decide (``settle``, ``next_refinement``). The card is the same as if every value
     were computed (``tests/reference_pimc.py``), in less than half the searching."""
+    return pimc_choose_card_given(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, pending, declarer,
+                                  won, unsecured, played, voids, known, n_worlds, rules, rng, st, work, tt, wbuf, wbuf,
+                                  0)
+
+
+@jit_hot
+def pimc_choose_card_given(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner, pending, declarer, won,
+                           unsecured, played, voids, known, n_worlds, rules, rng, st, work, tt, wbuf, given, n_given):
+    """``pimc_choose_card`` over the ``n_given`` worlds ``given[3 * w:3 * w + 3]`` (every seat's
+    cards, this trick's included: ``draw_world``'s) instead of ``n_worlds`` sampled ones (``n_given``
+    0: sampled, as ``pimc_choose_card``; ``rng`` then unused)."""
     maximise = seat == declarer
     n = 0
-    worlds = max(1, n_worlds)
+    worlds = max(1, n_worlds) if n_given == 0 else n_given
     for w in range(worlds):
-        enter_world(rng, hands, seat, known, played, voids, trick, n_in_trick, leader, trump, trump_owner, pending,
-                    declarer, won, unsecured, rules, st, tt, wbuf)
+        if n_given == 0:
+            enter_world(rng, hands, seat, known, played, voids, trick, n_in_trick, leader, trump, trump_owner,
+                        pending, declarer, won, unsecured, rules, st, tt, wbuf)
+        else:
+            copy_hands(given, 3 * w, WB_HANDS, wbuf)
+            set_world(wbuf[WB_HANDS:WB_HANDS + 3], trick, n_in_trick, leader, trump, trump_owner, pending, declarer,
+                      won, unsecured, rules, st, tt)
         if w == 0:
             n = take_candidates(work, st[ST_PLY], generate_moves(st, rules, work, False), legal, wbuf)
             if n == 1:
                 return best_candidate(wbuf, n, legal, maximise)
             reset_bounds(wbuf, n)
         if w < MAX_WORLDS:
-            copy_hands(wbuf, WB_HANDS, WB_WORLDS + 3 * w)
+            copy_hands(wbuf, WB_HANDS, WB_WORLDS + 3 * w, wbuf)
         score_world(w, n, maximise, CANDIDATE_MOVE, NO_HAND, rules, st, work, tt, wbuf)
     while True:
         target, w, best = next_refinement(wbuf, n, worlds, maximise)
@@ -206,10 +231,10 @@ W_VOIDS = 3
 
 
 @jit_hot
-def copy_hands(wbuf, src, dst):
-    """A world's three hands from ``wbuf[src:src + 3]`` to ``wbuf[dst:dst + 3]`` (no allocation)."""
+def copy_hands(source, src, dst, wbuf):
+    """A world's three hands from ``source[src:src + 3]`` to ``wbuf[dst:dst + 3]`` (no allocation)."""
     for j in range(3):
-        wbuf[dst + j] = wbuf[src + j]
+        wbuf[dst + j] = source[src + j]
 
 
 @jit_hot
@@ -440,13 +465,17 @@ def discard_world(rng, hand10, known1, known2, wbuf):
 
 
 @jit_hot
-def discard_candidates(hand10, known1, known2, n_worlds, rules, rng, st, work, tt, wbuf):
+def discard_candidates(hand10, known1, known2, n_worlds, rules, rng, st, work, tt, wbuf, given, n_given):
     """The discard's candidates into ``wbuf[WB_MOVES]`` (code a * 24 + b) with zero sums: the
-    double-dummy best discards of the first CANDIDATE_WORLDS worlds, each once; their count."""
+    double-dummy best discards of the first CANDIDATE_WORLDS worlds (or of the ``n_given`` worlds
+    ``given[3 * w:3 * w + 3]``, ``discard_world``'s layout), each once; their count."""
     wh = wbuf[WB_HANDS:WB_HANDS + 3]
     n = 0
-    for _w in range(min(max(1, n_worlds), CANDIDATE_WORLDS)):
-        discard_world(rng, hand10, known1, known2, wbuf)
+    for w in range(min(max(1, n_worlds), CANDIDATE_WORLDS) if n_given == 0 else n_given):
+        if n_given == 0:
+            discard_world(rng, hand10, known1, known2, wbuf)
+        else:
+            copy_hands(given, 3 * w, WB_HANDS, wbuf)
         a, b, _ = best_discard(hand10, wh[1], wh[2], rules, st, work, tt)
         code = a * 24 + b
         new = True
@@ -468,13 +497,28 @@ def pimc_choose_discard(hand10, known1, known2, n_worlds, rules, rng, st, work, 
     the double-dummy best discards of the first CANDIDATE_WORLDS sampled worlds; the choice is the
     candidate of best exact value summed over ``n_worlds`` fresh worlds (the first on ties),
     proven from bounds as ``pimc_choose_card`` proves a card."""
-    n = discard_candidates(hand10, known1, known2, n_worlds, rules, rng, st, work, tt, wbuf)
+    return pimc_choose_discard_given(hand10, known1, known2, n_worlds, rules, rng, st, work, tt, wbuf, wbuf, 0, wbuf,
+                                     0)
+
+
+@jit_hot
+def pimc_choose_discard_given(hand10, known1, known2, n_worlds, rules, rng, st, work, tt, wbuf, candidate_worlds,
+                              n_candidate_worlds, given, n_given):
+    """``pimc_choose_discard`` whose candidates come from the ``n_candidate_worlds`` worlds
+    ``candidate_worlds[3 * w:3 * w + 3]`` and whose choice is scored over the ``n_given`` worlds
+    ``given[3 * w:3 * w + 3]`` (``discard_world``'s layout: the declarer's 10 cards, then the
+    opponents' 7 each), instead of sampled ones (a count 0: sampled, as ``pimc_choose_discard``)."""
+    n = discard_candidates(hand10, known1, known2, n_worlds, rules, rng, st, work, tt, wbuf, candidate_worlds,
+                           n_candidate_worlds)
     best = 0
     if n > 1:
         reset_bounds(wbuf, n)
-        worlds = max(1, n_worlds)
+        worlds = max(1, n_worlds) if n_given == 0 else n_given
         for w in range(worlds):
-            discard_world(rng, hand10, known1, known2, wbuf)
+            if n_given == 0:
+                discard_world(rng, hand10, known1, known2, wbuf)
+            else:
+                copy_hands(given, 3 * w, WB_HANDS, wbuf)
             score_discard_world(w, n, CANDIDATE_DISCARD, hand10, rules, st, work, tt, wbuf)
         best = proven_discard(n, worlds, CANDIDATE_DISCARD, hand10, rules, st, work, tt, wbuf)
     return wbuf[WB_MOVES + best] // 24, wbuf[WB_MOVES + best] % 24
@@ -486,7 +530,7 @@ def score_discard_world(w, n, kind, hand, rules, st, work, tt, wbuf):
     ``wbuf[WB_HANDS:]`` (kept for ``proven_discard``), from a fresh table generation."""
     next_stamp(st, tt)
     if w < MAX_WORLDS:
-        copy_hands(wbuf, WB_HANDS, WB_WORLDS + 3 * w)
+        copy_hands(wbuf, WB_HANDS, WB_WORLDS + 3 * w, wbuf)
     score_world(w, n, True, kind, hand, rules, st, work, tt, wbuf)
 
 
@@ -498,6 +542,6 @@ def proven_discard(n, worlds, kind, hand, rules, st, work, tt, wbuf):
         target, w, best = next_refinement(wbuf, n, worlds, True)
         if target < 0:
             return best
-        copy_hands(wbuf, WB_WORLDS + 3 * w, WB_HANDS)
+        copy_hands(wbuf, WB_WORLDS + 3 * w, WB_HANDS, wbuf)
         next_stamp(st, tt)
         refine(wbuf, w, target, kind, hand, rules, st, work, tt)

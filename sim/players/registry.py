@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 __all__ = [
     "PlayerError", "PLAYER_NAMES", "LEARNED_TYPES", "player_type", "is_learned", "weights_file", "parse_players",
     "player_codes", "learned_weights_files", "PARAMETERISED_PLAYERS", "SEARCHING_PLAYERS", "SCORE_AWARE_TYPES",
-    "reads_win_table", "DEFAULT_PLAYER", "GAME_PLAYER", "FALLBACK_PLAYER", "default_player",
+    "reads_win_table", "DEFAULT_PLAYER", "GAME_PLAYER", "FALLBACK_PLAYER", "default_player", "INFERRING_TYPES",
+    "reads_nets",
 ]
 
 DEFAULT_PLAYER = "learned"  # deals from a zero score, and whole games where GAME_PLAYER has no table
@@ -51,6 +52,9 @@ PLAYER_NAMES = tuple(PLAYER_CODES)
 # "TYPE:PATH" plays the weights file PATH instead of the shipped one.
 LEARNED_TYPES = ("learned", "learned-cards", "learned-win")
 SCORE_AWARE_TYPES = ("learned-win",)  # the learned players that read a win-chance table
+# The players that weigh their worlds by the other seats' calls under the learned player's bidding
+# nets (the shipped weights): pimc-inf. They play no net's cards, but their chunks carry the nets.
+INFERRING_TYPES = ("pimc-inf",)
 
 
 def player_type(name: str) -> str:
@@ -63,13 +67,19 @@ def is_learned(name: str) -> bool:
     return player_type(name) in LEARNED_TYPES
 
 
+def reads_nets(name: str) -> bool:
+    """Whether a seat of this name reads the learned nets: a learned player (its weights file) or
+    one that infers the hidden hands with them (the shipped weights)."""
+    return is_learned(name) or player_type(name) in INFERRING_TYPES
+
+
 def reads_win_table(name: str) -> bool:
     """Whether a seat of this name reads a win-chance table (``learned-win``)."""
     return player_type(name) in SCORE_AWARE_TYPES
 
 
 def weights_file(name: str) -> Path:
-    """The weights file a learned seat of this name plays."""
+    """The weights file a learned seat of this name plays (an inferring seat: the shipped one)."""
     return Path(name.split(":", 1)[1]) if ":" in name else DEFAULT_WEIGHTS
 
 
@@ -105,6 +115,9 @@ def parse_players(spec: str | list[str] | tuple[str, ...], n: int = 3) -> tuple[
     if n == 2 and any(is_learned(name) for name in names):
         raise PlayerError("the learned player plays 3 and 4 players, not players = 2: no weights are trained for the "
                           "2-player deal")
+    if n == 2 and any(player_type(name) in INFERRING_TYPES for name in names):
+        raise PlayerError("pimc-inf plays 3 and 4 players, not players = 2: it weighs its worlds with the learned "
+                          "player's bidding nets, which are not trained for the 2-player deal")
     if n == 2 and "leadage" in names:
         raise PlayerError("the leadage player (the ported tysyacha-1000 bot) plays 3 and 4 players only, as its "
                           "source does, not players = 2")
@@ -126,11 +139,11 @@ def player_codes(names: tuple[str, ...]) -> np.ndarray:
 
 
 def learned_weights_files(names: Sequence[str]) -> list[Path]:
-    """The distinct weights files the learned seats of ``names`` play, in order of first seat
-    (``learned``: the shipped weights)."""
+    """The distinct weights files the learned and inferring seats of ``names`` read, in order of
+    first seat (``learned``, ``pimc-inf``: the shipped weights)."""
     files: list[Path] = []
     for name in names:
-        if is_learned(name) and weights_file(name) not in files:
+        if reads_nets(name) and weights_file(name) not in files:
             files.append(weights_file(name))
     return files
 
@@ -138,9 +151,9 @@ def learned_weights_files(names: Sequence[str]) -> list[Path]:
 # The player types whose decisions read the heuristic parameters (dd, pimc and the learned players
 # bid like the heuristic player; pimc_worlds sets the pimc player's sample, gift_candidates the learned
 # declarer's).
-PARAMETERISED_PLAYERS = ("heuristic", "dd", "pimc", "learned", "learned-cards", "learned-win")
+PARAMETERISED_PLAYERS = ("heuristic", "dd", "pimc", "learned", "learned-cards", "learned-win", "pimc-inf")
 # The player types that search (double-dummy searches): their chunks need the solver's buffers.
-SEARCHING_PLAYERS = ("dd", "pimc", "learned-cards")
+SEARCHING_PLAYERS = ("dd", "pimc", "learned-cards", "pimc-inf")
 
 
 def default_player(rules: HouseRules, *, games: bool = False) -> str:

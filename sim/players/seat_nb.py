@@ -3,7 +3,8 @@
 The engine knows no player: at each decision it calls one function here with the seat's player
 code (``sim.players.layout``) and what that seat may see, and checks the answer is legal. These
 functions pick the player's kernel by its code: scripted (the known-answer tests), random,
-heuristic, double dummy (``dd_nb``), PIMC (``pimc_nb``, ``pimc2_nb``) and the ported bot
+heuristic, double dummy (``dd_nb``), PIMC (``pimc_nb``, ``pimc2_nb``; ``pimc_inf_nb``, its worlds
+weighed by the auction's record) and the ported bot
 (``leadage_nb``) and the learned player (``learned.cards_nb``, ``learned.bidding_nb``; its score-aware
 bids, contract and dark game ``learned.win_nb``). The dd and
 pimc players, and ``learned-cards``, bid, go dark and (pimc) choose the final contract as the heuristic player does.
@@ -32,6 +33,8 @@ from sim.players.heuristic_nb import (
 from sim.players.layout import (
     ALWAYS_SEARCH,
     H_BID_LIMIT,
+    H_INFERENCE_CANDIDATES,
+    H_INFERENCE_TEMPERATURE,
     H_NET,
     H_PIMC_WORLDS,
     H_SEARCH_CARDS,
@@ -43,6 +46,7 @@ from sim.players.layout import (
     PLAYER_LEARNED_CARDS,
     PLAYER_LEARNED_WIN,
     PLAYER_PIMC,
+    PLAYER_PIMC_INF,
     PLAYER_RANDOM,
     PLAYER_SCRIPTED,
 )
@@ -51,6 +55,12 @@ from sim.players.learned.bidding_nb import learned_bid, learned_contract, learne
 from sim.players.learned.cards_nb import L_OUT, learned_card, learned_discard, net_margin, new_learned_buffers
 from sim.players.learned.win_nb import learned_win_bid, learned_win_contract, learned_win_dark
 from sim.players.pimc2_nb import pimc2_choose_card, pimc2_choose_discard
+from sim.players.pimc_inf_nb import (
+    inverse_temperature,
+    new_inference_buffers,
+    pimc_inf_choose_card,
+    pimc_inf_choose_discard,
+)
 from sim.players.pimc_nb import new_pimc_buffer, pimc_choose_card, pimc_choose_discard
 from sim.players.random_nb import (
     random_bid,
@@ -75,15 +85,17 @@ def seat_tuple(table_log2: int, net: np.ndarray | None = None, rec_rows: int = 1
     """Everything a chunk's seats decide with, the ``solver`` argument of the functions below: a
     searching seat's buffers (``seat_buffers``: ``solver[0:4]``), then the learned seats' packed
     nets, scratch and position record (``learned.cards_nb.new_learned_buffers``: ``solver[4:8]``,
-    tokens when no seat is learned)."""
-    return (*seat_buffers(table_log2), *new_learned_buffers(net, rec_rows))
+    tokens when no seat is learned), then the pimc-inf seats' scratch
+    (``pimc_inf_nb.new_inference_buffers``: ``solver[8:11]``)."""
+    return (*seat_buffers(table_log2), *new_learned_buffers(net, rec_rows), *new_inference_buffers())
 
 
 @jit_inline
 def is_pimc(code):
-    """Whether ``code`` is the PIMC player (``pimc``; the experimental ``pimc-fast``, code 5, left
-    after 0.9.1), whose discard, 2-player kernels and knowledge of the hidden cards these share."""
-    return code == PLAYER_PIMC
+    """Whether ``code`` is a PIMC player (``pimc``, ``pimc-inf``; the experimental ``pimc-fast``,
+    code 5, left after 0.9.1), whose discard, 2-player kernels and knowledge of the hidden cards
+    these share."""
+    return code == PLAYER_PIMC or code == PLAYER_PIMC_INF
 
 
 @jit_inline
@@ -155,11 +167,12 @@ def choose_bid(code, seat, hand, high_seat, min_raise, cap, gs, rules, prm, rng,
 
 
 @jit_hot
-def choose_discard(code, declarer, hands, givable, contract, last_bid, rules, prm, rng, script, solver):
+def choose_discard(code, declarer, hands, givable, contract, last_bid, rules, prm, rng, script, solver, auction):
     """The declarer's discard in the 3-player deal: (card to the seat after him, card to the seat
     after that, the deal's value to him: double-dummy for a dd declarer, the net's for a learned
     one, else 0). ``givable``: the cards of his 10 he may give away; ``contract`` the bid (-1
-    where none is set), ``last_bid`` each seat's last bid (which only the learned player reads)."""
+    where none is set), ``last_bid`` each seat's last bid (which only the learned player reads),
+    ``auction`` the auction's record (``sim.game.auction_layout``; pimc-inf reads it)."""
     left = (declarer + 1) % 3
     right = (declarer + 2) % 3
     if code == PLAYER_DD:
@@ -167,6 +180,13 @@ def choose_discard(code, declarer, hands, givable, contract, last_bid, rules, pr
     if code == PLAYER_LEARNED or code == PLAYER_LEARNED_WIN:
         return learned_discard(declarer, hands, givable, contract, last_bid, rules, prm, solver[1], solver[4],
                                solver[5], solver[6])
+    if code == PLAYER_PIMC_INF:
+        g1, g2 = pimc_inf_choose_discard(declarer, hands[declarer], 0, 0, np.int64(prm[declarer, H_PIMC_WORLDS]),
+                                         rules, prm, rng, solver[0], solver[1], solver[2], solver[3], auction,
+                                         solver[4], solver[5], solver[8], solver[9], solver[10],
+                                         np.int64(prm[declarer, H_INFERENCE_CANDIDATES]),
+                                         inverse_temperature(prm[declarer, H_INFERENCE_TEMPERATURE]))
+        return g1, g2, 0
     if is_pimc(code) or code == PLAYER_LEARNED_CARDS:
         # Before the discard the declarer knows no opponent's card.
         g1, g2 = pimc_choose_discard(hands[declarer], 0, 0, np.int64(prm[declarer, H_PIMC_WORLDS]), rules, rng,
@@ -247,7 +267,7 @@ def _key_search_stream(rng, seat, hand, trick, n_in_trick, leader, trump, declar
 @jit_inline
 def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, trump_owner, declarer, tricks,
                 card_points, marriage_points, contract, played, voids, known, can_declare, last_bonus, rules, prm, rng,
-                script, solver, marriages, played_by, last_bid, n):
+                script, solver, marriages, played_by, last_bid, auction, n):
     """The card ``seat`` plays among ``legal``, or on a lead that would declare, ``card |
     LEAD_WITHOUT_DECLARING`` to decline (marriage_optional). The trick so far is ``trick[:n_in_trick]``
     from ``leader``, played under ``trump`` (the trump in force: under marriage_trump_from = next_trick
@@ -258,7 +278,9 @@ def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, trum
     hidden cards (the engine's ``know_cards``/``know_cards2`` layouts), ``last_bonus`` the untaken
     talon's points (players = 2); ``marriages`` each seat's declarations (play_nb's bits),
     ``played_by`` the cards each seat has played in this deal and ``last_bid`` each seat's last
-    bid, which only the learned player reads. ``n`` seats (a constant where it is inlined)."""
+    bid, which only the learned player reads; ``auction`` the auction's record
+    (``sim.game.auction_layout``), which pimc-inf reads. ``n`` seats (a constant where it is
+    inlined)."""
     learned_searches = False
     if is_learned(code) and n == 3:
         learned_searches = popcount(hands[seat]) <= prm[seat, H_SEARCH_CARDS]
@@ -291,6 +313,15 @@ def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, trum
             choice, declare = dd_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner,
                                              pending, declarer, won, unsecured, rules, solver[0], solver[1],
                                              solver[2])
+        elif code == PLAYER_PIMC_INF:
+            choice, declare = pimc_inf_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner,
+                                                   pending, declarer, won, unsecured, played, voids,
+                                                   known[3 * seat:3 * seat + 3], played_by, contract,
+                                                   np.int64(prm[seat, H_PIMC_WORLDS]), rules, prm, rng, solver[0],
+                                                   solver[1], solver[2], solver[3], auction, solver[4], solver[5],
+                                                   solver[8], solver[9], solver[10],
+                                                   np.int64(prm[seat, H_INFERENCE_CANDIDATES]),
+                                                   inverse_temperature(prm[seat, H_INFERENCE_TEMPERATURE]))
         else:  # pimc, or a learned seat that searches
             worlds = prm[seat, H_SEARCH_WORLDS] if learned_searches else prm[seat, H_PIMC_WORLDS]
             # A learned seat samples its worlds from a stream keyed by what it sees, and leaves the

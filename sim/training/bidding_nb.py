@@ -5,12 +5,13 @@ recorded. No solver: what a hand is worth to the learned player is what it makes
 
 import numpy as np
 
-from sim.engine.auction_nb import know_cards, talon_shown_to_defenders
+from sim.engine.auction_nb import know_cards, no_auction_record, talon_shown_to_defenders
 from sim.engine.deal_nb import deal_cards
 from sim.engine.schema import BID_NORMAL
 from sim.engine.tricks_nb import play_tricks
-from sim.engine.workspace import W_CARD_POINTS, W_DECK, W_HANDS, W_KNOWN, W_LAST_BID, W_MARRIAGE_POINTS
+from sim.engine.workspace import W_AUCTION, W_CARD_POINTS, W_DECK, W_HANDS, W_KNOWN, W_LAST_BID, W_MARRIAGE_POINTS
 from sim.game import rules_layout as R
+from sim.game.auction_layout import AUCTION_ROWS
 from sim.game.play_nb import givable_cards
 from sim.numba_config import jit_hot
 from sim.players.seat_nb import choose_discard
@@ -35,6 +36,8 @@ def declarer_playouts(rng, deal_rng, rules, codes, prm, out, ws, plays, script, 
     hands = ws[W_HANDS, :3]
     last_bid = ws[W_LAST_BID, :3]
     contract = np.int64(rules[R.MIN_BID])
+    log = ws[W_AUCTION:W_AUCTION + AUCTION_ROWS]
+    no_auction_record(log)
     for d in range(out.shape[0] // 3):
         talon = deal_cards(deal_rng, hands, ws[W_DECK])
         for p in range(3):
@@ -47,7 +50,7 @@ def declarer_playouts(rng, deal_rng, rules, codes, prm, out, ws, plays, script, 
             last_bid[q] = contract
             hands[q] |= talon
             g1, g2, value = choose_discard(codes[q], q, hands, givable_cards(hands[q], rules), contract, last_bid,
-                                           rules, prm, rng, script, solver)
+                                           rules, prm, rng, script, solver, log)
             left = (q + 1) % 3
             right = (q + 2) % 3
             hands[q] &= ~((np.int64(1) << g1) | (np.int64(1) << g2))

@@ -38,7 +38,7 @@ from hypothesis import strategies as st
 
 from sim.engine import BatchSpec, play_chunk
 from sim.game import rules_layout as R
-from sim.game.rules import BARREL_OPTIONS, HouseRules, RulesError, preset
+from sim.game.rules import BARREL_OPTIONS, PRESETS, HouseRules, RulesError, preset
 from sim.runs import run_batch, scan_deals, scan_games
 
 SEATS = range(3)
@@ -436,13 +436,18 @@ DEAL_CONFIGS = {
     "pimc-mekedron": (("pimc", "pimc", "heuristic"), preset("mekedron")),
     "two-random-free-throw-no-raise": (RANDOM2, HouseRules(**TWO, concede_free_at_min_bid=True,
                                                            no_raise_after_talon=True)),
+    # pimc-inf (sim/players/pimc_inf_nb.py: worlds weighed by the auction's record) under every preset,
+    # and with four players.
+    **{f"pimc-inf-{name}": (("pimc-inf", "heuristic", "pimc-inf"), preset(name)) for name in PRESETS},
+    "four-pimc-inf": (("pimc-inf", "heuristic", "pimc-inf", "random"), with_rules(HOUSE_COMBINED, **FOUR)),
 }
 DEAL_COUNTS = {"dd-must-head-half": 60, "dd-all-play-options": 60, "dd-house-combined": 60,
                "dd-step-10-from-forced-dealer": 60,
                "four-dd-pimc": 40, "two-dd": 60, "two-talon3-dd-all-play-options": 60, "two-pimc-dd": 15,
                "two-talon3-dd-pimc-house-combined": 15, "dd-marriage-timing": 60, "pimc-marriage-timing": 15,
                "two-dd-pimc-marriage-timing": 15,
-               "dd-polish": 60, "pimc-polish": 15, "pimc-mekedron": 15}  # others: FAST_DEALS
+               "dd-polish": 60, "pimc-polish": 15, "pimc-mekedron": 15,
+               **{f"pimc-inf-{name}": 12 for name in PRESETS}, "four-pimc-inf": 12}  # others: FAST_DEALS
 
 
 @functools.cache
