@@ -194,13 +194,17 @@ def simulate(
     """Play deals or whole games and store them as Parquet, then print a summary."""
     from analysis.present.summary import run_summary_lines
     from analysis.summary import summarize_run
+    from sim.compiling import compile_aside
+    from sim.runs.simulate import SIMULATE_ASIDE
     from sim.runs.simulate import simulate as run
 
     _at_least("--workers", workers)
     _thread_count("--workers", workers)
     remote = bool(scheduler or cluster)
     try:
-        with _backend(scheduler, cluster, (workers or None) if remote else None, workers or None) as backend:
+        # a cold cache on two cores: a second process compiles some kernels (not for Dask's workers)
+        with (_backend(scheduler, cluster, (workers or None) if remote else None, workers or None) as backend,
+              compile_aside(() if remote else SIMULATE_ASIDE)):
             interrupted = run(games=games, deals=deals, rules=rules, players=players, seed=seed, out=out,
                               workers=workers or None, chunk_size=chunk_size, progress=progress, backend=backend,
                               fresh=fresh, records=records)

@@ -31,6 +31,7 @@ from sim.engine.chunks_nb import run_games3
 from sim.engine.deals_nb import deal_and_play2, deal_and_play3, deal_and_play4, play_hands3
 from sim.engine.playouts import COMPILE_ASIDE
 from sim.numba_config import CACHE_DIR, JIT_DISABLED
+from sim.runs.simulate import SIMULATE_ASIDE
 
 pytestmark = pytest.mark.skipif(JIT_DISABLED, reason="nothing compiles with NUMBA_DISABLE_JIT")
 
@@ -308,33 +309,53 @@ def _alive(pid: int) -> bool:
 BID = ["bid", "AH TH KH QH AS 9C JD", "--seat", "second", "--samples", "400", "--make-samples", "200", "--json"]
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(sys.platform == "win32" or not hasattr(os, "sched_getaffinity") or usable_cores() < 2,
-                    reason="no flock, or one core: no second process")
-def test_thousand_bid_on_a_cold_cache_compiles_its_plan_aside(tmp_path):
-    """``thousand bid`` on an empty cache: a second process compiles ``COMPILE_ASIDE``, each kernel
-    cached for the plan's signature only (a stale one would be compiled a second time, for the
-    signature the advisor calls); the answer is that of the warm cache after it. About 100 CPU
-    seconds."""
+def _compiled_aside(tmp_path, argv, plan, same_output=True):
+    """``thousand ARGV`` on an empty cache: a second process compiles ``plan``, each kernel cached
+    for the plan's signature only (a stale one would be compiled a second time, for the signature
+    the command calls); the command's output is that of the warm cache after it."""
     root = Path(__file__).resolve().parent.parent
     env = {k: v for k, v in os.environ.items() if k != ASIDE_ENV}
     env.update(NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(root))
     log = tmp_path / "compiles.jsonl"
     cold = subprocess.run([sys.executable, str(root / "benchmarks" / "compile_profile.py"), "--log", str(log), "--",
-                           *BID], env=env, cwd=root, capture_output=True, text=True, timeout=1800)
+                           *argv], env=env, cwd=root, capture_output=True, text=True, timeout=1800)
     assert cold.returncode == 0, cold.stderr
+    assert "on two cores" in cold.stderr
     rows = [json.loads(line) for line in log.read_text().splitlines()]
     here = {(row["kernel"], row["sig"]) for row in rows}
     cache = next((tmp_path / "cache").glob("numba-*"))
     # more specialisations cached than this process compiled: the rest were the second process's
     assert len(list(cache.glob("*/*.nbc"))) > sum(row["kernel"].startswith("sim.") for row in rows)
-    for module, kernel, signature in COMPILE_ASIDE:
+    for module, kernel, signature in plan:
         # compiled here (this process reached it first) for the plan's signature only, or loaded;
         # and cached once: never for a signature the plan does not name
         assert {s for k, s in here if k == f"{module}.{kernel}"} <= {signature}
         assert len(list(cache.glob(f"*/{module.split('.')[-1]}.{kernel}-*.nbc"))) == 1, kernel
-    warm = subprocess.run([sys.executable, str(root / "cli.py"), *BID], env=env, cwd=root, capture_output=True,
+    warm = subprocess.run([sys.executable, str(root / "cli.py"), *argv], env=env, cwd=root, capture_output=True,
                           text=True, timeout=600)
     assert warm.returncode == 0, warm.stderr
     assert "on two cores" not in warm.stderr
-    assert warm.stdout == cold.stdout
+    if same_output:
+        assert warm.stdout == cold.stdout
+
+
+TWO_CORES = pytest.mark.skipif(sys.platform == "win32" or not hasattr(os, "sched_getaffinity") or usable_cores() < 2,
+                               reason="no flock, or one core: no second process")
+
+
+@pytest.mark.slow
+@TWO_CORES
+def test_thousand_bid_on_a_cold_cache_compiles_its_plan_aside(tmp_path):
+    """``thousand bid`` on an empty cache compiles ``COMPILE_ASIDE`` in a second process. About 100
+    CPU seconds."""
+    _compiled_aside(tmp_path, BID, COMPILE_ASIDE)
+
+
+@pytest.mark.slow
+@TWO_CORES
+def test_thousand_simulate_on_a_cold_cache_compiles_its_plan_aside(tmp_path):
+    """``thousand simulate`` on an empty cache compiles ``SIMULATE_ASIDE`` in a second process (the
+    warm run reuses the stored run: its summary is compared apart). About 110 CPU seconds."""
+    out = tmp_path / "run"
+    _compiled_aside(tmp_path, ["simulate", "--games", "60", "--out", str(out)], SIMULATE_ASIDE, same_output=False)
+    assert (out / "manifest.json").exists() or any(out.iterdir())
