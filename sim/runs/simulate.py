@@ -14,6 +14,7 @@ from tqdm import tqdm
 from sim import InputError, arguments
 from sim.compiling import AsideKernel, compiling
 from sim.engine import BatchSpec, play_chunk
+from sim.engine.playouts import COMPILE_ASIDE
 from sim.game.rules import HouseRules, load_rules
 from sim.players.registry import default_player
 from sim.records.record import format_json
@@ -31,13 +32,14 @@ __all__ = ["simulate", "write_records", "SIMULATE_ASIDE"]
 # rest (``sim.compiling.compile_aside``, docs/compiling.md): the settlement and the players' card,
 # gift and contract choices, which the chunk kernel reaches late (the settlement last, about 95 s
 # into a one-core compile of 112 CPU seconds), each for the argument types the engine calls it
-# with, the largest first. Copied from a log of ``benchmarks/compile_profile.py -- simulate --games
-# 1000`` (its ``sig``); a signature the engine no longer calls is compiled for nothing, and the
-# command compiles what it needs itself (tests/test_compiling.py checks that none is left so).
+# with, the largest first: the advisor's plan (``COMPILE_ASIDE``: the engine calls the settlement
+# and the players' choices with the same types) but its make-rate table, and pimc-inf's gifts and
+# cards. Copied from a log of ``benchmarks/compile_profile.py -- simulate --games 1000`` (its
+# ``sig``); a signature the engine no longer calls is compiled for nothing, and the command compiles
+# what it needs itself (tests/test_compiling.py checks that none is left so).
+_SETTLEMENT = next(k for k in COMPILE_ASIDE if k[1] == "apply_deal34")
 SIMULATE_ASIDE: tuple[AsideKernel, ...] = (
-    ("sim.engine.settle_nb", "apply_deal34",
-     "(Array(int64, 1, 'C'), Array(int64, 1, 'C'), int64, int64, boolean, boolean, int64, Array(int64, 2, "
-     "'C'), Array(int32, 2, 'C'), int64, )"),
+    _SETTLEMENT,
     ("sim.players.pimc_inf_nb", "pimc_inf_choose_discard",
      "(int64, int64, int64, int64, int64, Array(int64, 1, 'C'), Array(float64, 2, 'C'), Array(uint64, 1, "
      "'C'), Array(int64, 1, 'C'), Array(int64, 2, 'C'), Array(int64, 2, 'C'), Array(int64, 1, 'C'), "
@@ -50,43 +52,7 @@ SIMULATE_ASIDE: tuple[AsideKernel, ...] = (
      "Array(int64, 2, 'C'), Array(int64, 2, 'C'), Array(int64, 1, 'C'), Array(int64, 2, 'C'), "
      "Array(float32, 2, 'C'), Array(float32, 2, 'C'), Array(int64, 1, 'C'), Array(float64, 1, 'C'), "
      "Array(float64, 2, 'C'), int64, float64, )"),
-    ("sim.players.leadage_nb", "leadage_card",
-     "(int64, int64, int64, Array(int64, 1, 'C'), int64, int64, int64, int64, int64, int64, boolean, "
-     "Array(int64, 1, 'C'), )"),
-    ("sim.players.random_nb", "random_card",
-     "(int64, Array(int64, 1, 'C'), int64, int64, boolean, Array(int64, 1, 'C'), Array(uint64, 1, 'C'), )"),
-    ("sim.players.pimc_nb", "pimc_choose_card",
-     "(Array(int64, 1, 'C'), int64, int64, Array(int64, 1, 'C'), int64, int64, int64, int64, int64, int64,"
-     " int64, int64, int64, Array(int64, 1, 'C'), Array(int64, 1, 'C'), int64, Array(int64, 1, 'C'), "
-     "Array(uint64, 1, 'C'), Array(int64, 1, 'C'), Array(int64, 2, 'C'), Array(int64, 2, 'C'), "
-     "Array(int64, 1, 'C'), )"),
-    ("sim.players.dd_nb", "dd_choose_card",
-     "(Array(int64, 1, 'C'), int64, int64, Array(int64, 1, 'C'), int64, int64, int64, int64, int64, int64,"
-     " int64, int64, Array(int64, 1, 'C'), Array(int64, 1, 'C'), Array(int64, 2, 'C'), Array(int64, 2, "
-     "'C'), )"),
-    ("sim.players.learned.cards_nb", "learned_card",
-     "(int64, Array(int64, 1, 'C'), int64, Array(int64, 1, 'C'), int64, int64, int64, int64, int64, "
-     "Array(int64, 1, 'C'), Array(int64, 1, 'C'), Array(int64, 1, 'C'), Array(int64, 1, 'C'), int64, "
-     "int64, Array(int64, 1, 'C'), Array(int64, 1, 'C'), Array(int64, 1, 'C'), Array(int64, 1, 'C'), "
-     "boolean, Array(int64, 1, 'C'), Array(float64, 2, 'C'), Array(uint64, 1, 'C'), Array(float32, 2, "
-     "'C'), Array(float32, 2, 'C'), Array(int64, 1, 'C'), Array(int64, 2, 'C'), )"),
-    ("sim.players.learned.win_nb", "learned_win_contract",
-     "(int64, int64, int64, int64, int64, int64, Array(int64, 1, 'C'), Array(int64, 1, 'C'), "
-     "Array(float64, 2, 'C'), Array(float32, 2, 'C'), Array(float32, 2, 'C'), )"),
-    ("sim.players.learned.bidding_nb", "learned_contract",
-     "(int64, int64, int64, int64, int64, int64, Array(int64, 1, 'C'), Array(int64, 1, 'C'), "
-     "Array(float64, 2, 'C'), Array(float32, 2, 'C'), Array(float32, 2, 'C'), )"),
-    ("sim.players.leadage_nb", "leadage_contract",
-     "(int64, int64, int64, int64, int64, Array(int64, 1, 'C'), Array(int64, 1, 'C'), Array(uint64, 1, "
-     "'C'), )"),
-    ("sim.players.random_nb", "random_contract",
-     "(int64, int64, int64, Array(int64, 1, 'C'), Array(uint64, 1, 'C'), )"),
-    ("sim.players.dd_nb", "dd_final_contract",
-     "(int64, int64, int64, int64, Array(int64, 1, 'C'), )"),
-    ("sim.players.pimc_nb", "pimc_choose_discard",
-     "(int64, int64, int64, int64, Array(int64, 1, 'C'), Array(uint64, 1, 'C'), Array(int64, 1, 'C'), "
-     "Array(int64, 2, 'C'), Array(int64, 2, 'C'), Array(int64, 1, 'C'), )"),
-)
+) + tuple(k for k in COMPILE_ASIDE if k[0].startswith("sim.players.") and k != _SETTLEMENT)
 
 
 def simulate(*, games: int | None = None, deals: int | None = None, rules: str | HouseRules = "classic",
