@@ -39,7 +39,7 @@ from sim.game.bits_nb import popcount
 from sim.game.play_nb import givable_cards, nth_card
 from sim.game.rng_nb import below
 from sim.numba_config import jit_hot
-from sim.players.learned.likelihood_nb import IMPOSSIBLE, auction_loglik, auction_possible
+from sim.players.learned.likelihood_nb import IMPOSSIBLE, others_loglik
 
 NO_GIFT = -2  # gift[s]: the seat received none
 HIDDEN_GIFT = -1  # gift[s]: a gift face down the viewer did not see
@@ -129,18 +129,8 @@ def draw_worlds(state, n, free, placed, takes, loc_seat, pool, stage, declarer, 
     for i in range(n):
         total = draw_world(state, free, placed, takes, loc_seat, pool, stage, declarer, talon, gift, contract, high,
                            rules, scratch, where[i], deal[i])
-        possible = total != IMPOSSIBLE
-        for s in range(3):
-            if s == viewer or not possible:
-                continue
-            if weigh:
-                v = auction_loglik(s, deal[i, s], call_seat, call_bid, call_high, call_high_seat, call_dark,
-                                   call_free, gs, rules, prm, net, lbuf, inv_temperature)
-            else:
-                v = 0.0 if auction_possible(s, deal[i, s], call_seat, call_bid, call_high, call_high_seat, call_dark,
-                                            call_free, gs, rules) else IMPOSSIBLE
-            if v == IMPOSSIBLE:
-                total = IMPOSSIBLE
-                break
-            total += v
+        if total != IMPOSSIBLE:
+            calls = others_loglik(viewer, deal[i], call_seat, call_bid, call_high, call_high_seat, call_dark,
+                                  call_free, gs, rules, prm, net, lbuf, inv_temperature if weigh else 0.0)
+            total = IMPOSSIBLE if calls == IMPOSSIBLE else total + calls
         logw[i] = total

@@ -50,7 +50,7 @@ from sim.game.rng_nb import below, uniform
 from sim.game.state_layout import N_GAME_STATE
 from sim.numba_config import jit_hot
 from sim.players.layout import H_NET, N_HEURISTIC_COLUMNS
-from sim.players.learned.likelihood_nb import IMPOSSIBLE, auction_loglik, auction_possible
+from sim.players.learned.likelihood_nb import IMPOSSIBLE, others_loglik
 from sim.players.pimc_nb import (
     CANDIDATE_WORLDS,
     WB_HANDS,
@@ -208,22 +208,9 @@ def world_loglik(seven, viewer, log, rules, mprm, net, lbuf, ibuf, inv_temperatu
     (``auction_possible``)."""
     n = log[A_FACTS, F_CALLS]
     calls = log[A_CALLS:A_CALLS + n]
-    gs = ibuf[IB_GS:IB_GS + N_GAME_STATE]
-    total = 0.0
-    for q in range(3):
-        if q == viewer:
-            continue
-        if inv_temperature == 0.0:
-            if not auction_possible(q, seven[q], calls[:, C_SEAT], calls[:, C_CALL], calls[:, C_HIGH],
-                                    calls[:, C_HIGH_SEAT], calls[:, C_DARK], calls[:, C_FORCED], gs, rules):
-                return IMPOSSIBLE
-            continue
-        v = auction_loglik(q, seven[q], calls[:, C_SEAT], calls[:, C_CALL], calls[:, C_HIGH], calls[:, C_HIGH_SEAT],
-                           calls[:, C_DARK], calls[:, C_FORCED], gs, rules, mprm, net, lbuf, inv_temperature)
-        if v == IMPOSSIBLE:
-            return IMPOSSIBLE
-        total += v
-    return total
+    return others_loglik(viewer, seven, calls[:, C_SEAT], calls[:, C_CALL], calls[:, C_HIGH], calls[:, C_HIGH_SEAT],
+                         calls[:, C_DARK], calls[:, C_FORCED], ibuf[IB_GS:IB_GS + N_GAME_STATE], rules, mprm, net,
+                         lbuf, inv_temperature)
 
 
 @jit_hot

@@ -85,3 +85,27 @@ def auction_possible(seat, hand, call_seat, call_bid, call_high, call_high_seat,
         if not legal_bid(call_bid[i], least, cap, rules):
             return False
     return True
+
+
+@jit_hot
+def others_loglik(viewer, hands, call_seat, call_bid, call_high, call_high_seat, call_dark, call_free, gs, rules,
+                  prm, net, lbuf, inv_temperature):
+    """The log-likelihood of the calls of the two seats other than ``viewer``, seat s holding
+    ``hands[s]`` (its 7 cards before the talon): the sum of their ``auction_loglik``; with
+    ``inv_temperature`` 0 (uniform worlds) only the certain part: 0, or IMPOSSIBLE when a seat could
+    not have made one of its calls (``auction_possible``). The weight both the inference's worlds
+    and pimc-inf's read."""
+    total = 0.0
+    for s in range(3):
+        if s == viewer:
+            continue
+        if inv_temperature == 0.0:
+            v = 0.0 if auction_possible(s, hands[s], call_seat, call_bid, call_high, call_high_seat, call_dark,
+                                        call_free, gs, rules) else IMPOSSIBLE
+        else:
+            v = auction_loglik(s, hands[s], call_seat, call_bid, call_high, call_high_seat, call_dark, call_free, gs,
+                               rules, prm, net, lbuf, inv_temperature)
+        if v == IMPOSSIBLE:
+            return IMPOSSIBLE
+        total += v
+    return total
