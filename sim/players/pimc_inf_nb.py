@@ -46,6 +46,7 @@ from sim.game.auction_layout import (
 )
 from sim.game.bids_nb import contract_cap
 from sim.game.bits_nb import lowest_index, popcount
+from sim.game.play_nb import nth_card
 from sim.game.rng_nb import below, uniform
 from sim.game.state_layout import N_GAME_STATE
 from sim.numba_config import jit_hot
@@ -130,11 +131,7 @@ def viewer_facts(log, viewer):
 @jit_hot
 def pick_card(rng, cards):
     """A card of the mask ``cards`` (not empty), uniformly."""
-    k = below(rng, popcount(cards))
-    m = cards
-    for _ in range(k):
-        m &= m - 1
-    return lowest_index(m)
+    return nth_card(cards, below(rng, popcount(cards)))
 
 
 @jit_hot
