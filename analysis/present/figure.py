@@ -5,6 +5,8 @@ own plots with these."""
 from __future__ import annotations
 
 import io
+import math
+import textwrap
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -40,6 +42,7 @@ def save(fig: Figure, path: Path, *, tight: bool = True) -> None:
     stored with these very bytes is left as it is (``sim.runs.write_bytes_if_different``, as every
     stored table): a current result is read, not rewritten (a read-only mount will do)."""
     plt = pyplot()
+    _fit_suptitle(fig)
     if tight:
         fig.tight_layout()
     buffer = io.BytesIO()
@@ -48,3 +51,29 @@ def save(fig: Figure, path: Path, *, tight: bool = True) -> None:
     finally:
         plt.close(fig)
     write_bytes_if_different(Path(path), buffer.getvalue())
+
+
+def _fit_suptitle(fig: Figure) -> None:
+    """Wrap the figure's title where a line is wider than the figure, so that a narrow figure (a
+    two-panel tournament with a long field) never shows it clipped at both sides: each line too
+    wide is broken at spaces into as few lines of even length as fit."""
+    title = fig._suptitle  # matplotlib keeps the suptitle's Text here; None when there is none
+    if title is None or not title.get_text():
+        return
+    renderer = fig.canvas.get_renderer()
+    room = 0.96 * fig.bbox.width
+    lines = []
+    for line in title.get_text().split("\n"):
+        title.set_text(line)
+        wide = title.get_window_extent(renderer).width
+        if wide <= room:
+            lines.append(line)
+            continue
+        # As few lines as fit, of even length: the narrowest wrap into that many lines.
+        count = math.ceil(wide / room)
+        most = max(20, int(len(line) * room / wide))
+        width = math.ceil(len(line) / count)
+        while width < most and len(textwrap.wrap(line, width=width)) > count:
+            width += 1
+        lines += textwrap.wrap(line, width=width)
+    title.set_text("\n".join(lines))
