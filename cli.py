@@ -52,6 +52,15 @@ def _fail(message: str) -> None:
     raise typer.Exit(2)
 
 
+def _say_loading(module: str, kernel: str) -> None:
+    """Say that the compiled kernels are loading where the command's main kernel is cached (a few
+    seconds); where it is not, the compiling line says how far the first run's compile is."""
+    from sim.numba_config import is_cached
+
+    if is_cached(module, kernel):
+        typer.echo("loading the compiled kernels...", err=True)
+
+
 def _at_least(option: str, value: int | None, least: int = 0) -> None:
     if value is not None and value < least:
         _fail(f"{option} must be {least} or more, not {value}")
@@ -273,11 +282,8 @@ class _AnnouncedOnFirstUse:
 
     def __call__(self, *report) -> None:
         if not self.said:
-            from sim.numba_config import is_cached
-
             self.said = True
-            if is_cached("sim.engine.playouts_nb", "line_samples"):
-                typer.echo("loading the compiled kernels...", err=True)
+            _say_loading("sim.engine.playouts_nb", "line_samples")
         if self.bars is not None:
             self.bars(*report)
 
@@ -494,7 +500,7 @@ def tables_bids(
 
     _at_least("--threads", threads)
     _thread_count("--threads", threads)
-    typer.echo("loading the compiled kernels...", err=True)
+    _say_loading("sim.engine.playouts_nb", "line_samples")
     try:
         with _backend(scheduler, cluster, workers) as backend:
             result = run(deals=deals, rules=rules, seed=seed, out=out, pimc_deals=pimc_deals, worlds=worlds,
@@ -812,7 +818,7 @@ def train(
         import optax  # noqa: F401
     except ImportError:
         _fail("thousand train needs the train extra: pip install -e '.[train]' (JAX and optax, CPU only)")
-    typer.echo("loading the compiled kernels...", err=True)
+    _say_loading("sim.engine.chunks_nb", "run_deals")
     try:
         path = run_training(out, TrainSpec(rules=rules, rounds=rounds, deals=deals, labels=labels, hidden=sizes,
                                            epochs=epochs, loss=loss, permute_suits=permute_suits, seed=seed,
