@@ -198,6 +198,8 @@ def _int_literals_widened(decorator):
 
     def wrapped(func):
         dispatcher = decorator(func)
+        if not hasattr(dispatcher, "get_call_template"):  # NUMBA_DISABLE_JIT=1: the plain function
+            return dispatcher
         call_template = dispatcher.get_call_template
 
         def get_call_template(args, kws):

@@ -359,3 +359,19 @@ def test_thousand_simulate_on_a_cold_cache_compiles_its_plan_aside(tmp_path):
     out = tmp_path / "run"
     _compiled_aside(tmp_path, ["simulate", "--games", "60", "--out", str(out)], SIMULATE_ASIDE, same_output=False)
     assert (out / "manifest.json").exists() or any(out.iterdir())
+
+
+@pytest.mark.slow
+def test_without_the_jit_the_package_runs_and_plays_the_same_bytes(tmp_path):
+    """``NUMBA_DISABLE_JIT=1`` (kernels run as plain Python, for a debugger) imports the package and
+    plays two heuristic games to the very bytes of the compiled run: the kernels' wrappers hand the
+    plain function through."""
+    root = Path(__file__).resolve().parent.parent
+    stored = {}
+    for name, extra in (("compiled", {}), ("plain", {"NUMBA_DISABLE_JIT": "1"})):
+        out = tmp_path / name
+        subprocess.run([sys.executable, str(root / "cli.py"), "simulate", "--games", "2", "--players", "heuristic",
+                        "--out", str(out), "--no-progress"], check=True, capture_output=True, cwd=root,
+                       env={**os.environ, **extra}, timeout=600)
+        stored[name] = {p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*.parquet"))}
+    assert stored["plain"] and stored["plain"] == stored["compiled"]
