@@ -25,8 +25,8 @@ from sim.engine.workspace import (
 from sim.game import rules_layout as R
 from sim.game.auction_layout import AUCTION_ROWS
 from sim.game.bits_nb import popcount
-from sim.game.cards import ACE, CARD_POINTS, JACK, KING, QUEEN, RANK_MASK
-from sim.game.play_nb import LEAD_WITHOUT_DECLARING, beats, declaration, legal_follows, legal_leads
+from sim.game.cards import CARD_POINTS
+from sim.game.play_nb import LEAD_WITHOUT_DECLARING, beats, declaration, declaring_ranks, legal_follows, legal_leads
 from sim.numba_config import jit_hot, jit_inline
 from sim.players.seat_nb import choose_card
 
@@ -69,11 +69,7 @@ def play_tricks(rng, rules, codes, prm, ws, declarer, contract, row, plays, scri
     played = np.int64(0)
     # Cards whose lead may declare something: kings and queens; jacks and aces under the rules
     # that count them.
-    declaring_ranks = RANK_MASK[KING] | RANK_MASK[QUEEN]
-    if rules[R.HALF_MARRIAGE]:
-        declaring_ranks |= RANK_MASK[JACK]
-    if rules[R.ACE_MARRIAGE]:
-        declaring_ranks |= RANK_MASK[ACE]
+    lead_declares = declaring_ranks(rules)
     # marriage_min_cards: the last trick on which a leader (holding n_tricks - t cards) may declare;
     # marriage_trump_from = next_trick: a declared trump waits in ``pending`` for the trick's end.
     last_declaring_trick = n_tricks - rules[R.MARRIAGE_MIN_CARDS]
@@ -107,7 +103,7 @@ def play_tricks(rng, rules, codes, prm, ws, declarer, contract, row, plays, scri
                 led_suit = c // 6
                 win_card = c
                 win_seat = p
-                if can_declare and (declaring_ranks >> c) & 1:
+                if can_declare and (lead_declares >> c) & 1:
                     value, new_trump, bit = declaration(hand, c, rules)
                     if c != choice and (not rules[R.MARRIAGE_OPTIONAL] or bit == 0):
                         return ILLEGAL  # declining is a choice only where a declaration is possible

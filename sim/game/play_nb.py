@@ -241,6 +241,19 @@ def marriage_cards(hand):
 
 
 @jit_hot
+def declaring_ranks(rules):
+    """The cards (every suit's) whose lead may declare something under ``rules``: kings and queens,
+    and jacks and aces where the rules count half marriages and the four aces (the engine's trick
+    loop and the record walk test a lead against it before asking ``declaration``)."""
+    ranks = RANK_MASK[KING] | RANK_MASK[QUEEN]
+    if rules[R.HALF_MARRIAGE]:
+        ranks |= RANK_MASK[JACK]
+    if rules[R.ACE_MARRIAGE]:
+        ranks |= RANK_MASK[ACE]
+    return ranks
+
+
+@jit_hot
 def declaring_cards(hand, half_marriage, ace_marriage):
     """The cards of ``hand`` whose lead can declare something (``declaration_kind`` is not
     DECLARE_NONE): marriage halves, and where the rules count them the Q and J of a half marriage

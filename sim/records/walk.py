@@ -28,10 +28,8 @@ from sim.game.bids_nb import allowed_value, bid_range, contract_cap, forced_bid,
 from sim.game.cards import (
     ACE,
     FULL_DECK,
-    JACK,
     KING,
     QUEEN,
-    RANK_MASK,
     RANKS,
     SUIT_MASK,
     SUITS,
@@ -42,6 +40,7 @@ from sim.game.play_nb import (
     LEAD_WITHOUT_DECLARING,
     beats,
     declaration,
+    declaring_ranks,
     givable_cards,
     legal_follows,
     legal_leads,
@@ -419,11 +418,7 @@ def _walk_tricks(rec: Any, r: np.ndarray, w: Walk, hands: list[int], infer_marks
     leader = w.declarer
     trump, trump_owner = -1, -1
     won = [0] * N
-    declaring_ranks = RANK_MASK[KING] | RANK_MASK[QUEEN]
-    if r[R.HALF_MARRIAGE]:
-        declaring_ranks |= RANK_MASK[JACK]
-    if r[R.ACE_MARRIAGE]:
-        declaring_ranks |= RANK_MASK[ACE]
+    lead_declares = int(declaring_ranks(r))
     last_declaring = n_tricks - r[R.MARRIAGE_MIN_CARDS]
     trump_later = r[R.MARRIAGE_TRUMP_FROM] != 0
     played: dict[int, int] = {}
@@ -468,7 +463,7 @@ def _walk_tricks(rec: Any, r: np.ndarray, w: Walk, hands: list[int], infer_marks
                 can_declare = (won[p] > 0 or r[R.MARRIAGE_FIRST_LEAD] != 0) and t <= last_declaring
                 if full:
                     bit, new_trump = 0, -1
-                    if can_declare and (declaring_ranks >> c) & 1:
+                    if can_declare and (lead_declares >> c) & 1:
                         _, new_trump, bit = (int(x) for x in declaration(hand, c, r))
                     if infer_marks:
                         w.marks.append(bool(bit) and play.declared)
