@@ -26,6 +26,9 @@ from sim.players.learned.bidding_nb import learned_bid_margin
 # card locations on self-play of the learned player (seed 31337; benchmarks/infer_calibration.py,
 # docs/inference.md "The temperature").
 TEMPERATURE = 1.0
+# The temperature of the cards' softmax (``play_likelihood_nb``), in points, fitted alike on the
+# card decisions of the same self-play (docs/inference.md "The cards").
+CARD_TEMPERATURE = 10.0
 IMPOSSIBLE = -np.inf  # the log-likelihood of a call the hypothesised hand could not have made
 
 
