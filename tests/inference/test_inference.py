@@ -253,6 +253,8 @@ play 9C AH TH
     ({"seat": "first", "at": "auction", "worlds": 0}, "worlds"),
     ({"seat": "first", "at": "auction", "seed": -1}, "seed"),
     ({"seat": "first", "at": "auction", "temperature": 0}, "temperature"),
+    ({"seat": "first", "at": "auction", "card_temperature": -1}, "card_temperature"),
+    ({"seat": "first", "at": "auction", "card_temperature": "hot"}, "card_temperature"),
 ])
 def test_bad_arguments_are_named(kwargs, names):
     with pytest.raises(InputError, match=rf"^{names}\b"):
