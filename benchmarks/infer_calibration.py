@@ -181,25 +181,26 @@ def searched(folder: Path, n: int, card_temperature: float) -> dict:
 
 
 def check(folder: Path, n: int, temperature: float, card_temperature: float, seed: int, plot: Path | None,
-          others: list[float]) -> dict:
+          others: list[float], points: tuple[str, ...] = POINTS) -> dict:
     """Inference (the calls at ``temperature``, the cards at ``card_temperature``) against uniform
     worlds at every point and against the calls alone at CARD_POINTS; ``others``: other cards'
-    temperatures set beside the chosen one at CARD_POINTS."""
+    temperatures set beside the chosen one at CARD_POINTS. ``points``: the points checked (CARD_POINTS:
+    only where the cards weigh; before the play inference is the calls' alone)."""
     recs = [r for r in read_records(path=folder / "records.jsonl") if usable(r)][:n]
     kinds = ["inf", "bids", "uni"] + [f"T={t:g}" for t in others]
     kw = {"inf": {"temperature": temperature, "card_temperature": card_temperature},
           "bids": {"temperature": temperature, "card_temperature": math.inf},
           "uni": {"temperature": math.inf},
           **{f"T={t:g}": {"temperature": temperature, "card_temperature": t} for t in others}}
-    per_point = {at: {kind: [] for kind in kinds} for at in POINTS}  # per deal: mean over the seats' views
+    per_point = {at: {kind: [] for kind in kinds} for at in points}  # per deal: mean over the seats' views
     rel = {"inf": ([], []), "bids": ([], []), "uni": ([], [])}
     marriage = {"inf": [], "uni": [], "true": [], "deal": []}
-    ess = {at: [] for at in POINTS}
-    draws_more = {at: 0 for at in POINTS}
+    ess = {at: [] for at in points}
+    draws_more = {at: 0 for at in points}
     t0 = time.process_time()
     for k, rec in enumerate(recs):
         top = [max([c.bid for c in rec.auction if c.seat == s and c.bid > 0] + [0]) for s in range(3)]
-        for at in POINTS:
+        for at in points:
             deal_loss = {kind: [] for kind in kinds}
             # before the play no card weighs: the calls alone are inference there
             here = kinds if at in CARD_POINTS else ["inf", "uni"]
@@ -234,7 +235,8 @@ def check(folder: Path, n: int, temperature: float, card_temperature: float, see
                 per_point[at][kind].append(float(np.nanmean(deal_loss[kind])) if deal_loss[kind] else math.nan)
         if (k + 1) % 50 == 0:
             print(f"{k + 1} deals ({time.process_time() - t0:.0f} s CPU)", flush=True)
-    result = {"temperature": temperature, "card_temperature": card_temperature, "deals": len(recs), "worlds": WORLDS,
+    result = {"temperature": temperature, "card_temperature": card_temperature, "points_checked": list(points),
+              "deals": len(recs), "worlds": WORLDS,
               "seed": seed, "points": {}}
 
     def paired(a: np.ndarray, b: np.ndarray) -> dict:
@@ -245,7 +247,7 @@ def check(folder: Path, n: int, temperature: float, card_temperature: float, see
                 "high": float(d.mean() + 1.96 * se), "deals": int(ok.sum()), "p": two_sided_p(float(d.mean()),
                                                                                               float(se))}
 
-    for at in POINTS:
+    for at in points:
         a, b, c = (np.array(per_point[at][kind]) for kind in ("inf", "uni", "bids"))
         vs_uni = paired(a, b)
         result["points"][at] = {"inference": float(np.nanmean(a)), "uniform": float(np.nanmean(b)),
@@ -254,7 +256,7 @@ def check(folder: Path, n: int, temperature: float, card_temperature: float, see
                                 "views_drawing_more": int(draws_more[at])}
         if at in CARD_POINTS:
             result["points"][at]["cards_vs_bids"] = paired(a, c)
-    for at, q in zip(POINTS, holm([result["points"][at]["p"] for at in POINTS]), strict=True):
+    for at, q in zip(points, holm([result["points"][at]["p"] for at in points]), strict=True):
         result["points"][at]["p_holm"] = q
     for at, q in zip(CARD_POINTS, holm([result["points"][at]["cards_vs_bids"]["p"] for at in CARD_POINTS]),
                      strict=True):
@@ -308,7 +310,10 @@ def draw(result: dict, plot: Path) -> None:
         bx.bar(centres + (j - (len(labels) - 1) / 2) * width, [r["n"] for r in result["reliability"][kind]],
                width=width, label=label)
     ax.set_ylabel("observed frequency")
-    ax.set_title(f"Reliability: {result['deals']:,} held-out self-play deals, {result['worlds']:,} worlds")
+    at = result.get("points_checked", list(POINTS))
+    where = "tricks 2, 4 and 6" if tuple(at) == CARD_POINTS else "all points"
+    ax.set_title(f"Reliability: {result['deals']:,} held-out self-play deals,\n{where}, {result['worlds']:,} worlds",
+                 fontsize=10)
     ax.legend(loc="upper left")
     bx.set_yscale("log")
     bx.set_xlabel("predicted probability of a card in a place (bins of 0.1)")
@@ -327,6 +332,8 @@ def main() -> None:
     ap.add_argument("--check-deals", type=int, default=1000)
     ap.add_argument("--temperature", type=float, default=None)
     ap.add_argument("--card-temperature", type=float, default=None)
+    ap.add_argument("--points", choices=("all", "cards"), default="all",
+                    help="check every point, or only tricks 2, 4 and 6 (where the cards weigh)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--plot", type=Path)
     ap.add_argument("--others", default="", help="temperatures to set beside the chosen one on the held-out deals")
@@ -356,7 +363,8 @@ def main() -> None:
         t = args.temperature if args.temperature is not None else TEMPERATURE
         others = [float(x) for x in args.others.split(",")] if args.others else []
         tc = args.card_temperature if args.card_temperature is not None else CARD_TEMPERATURE
-        figures["check"] = check(args.check, args.check_deals, t, tc, args.seed, args.plot, others)
+        figures["check"] = check(args.check, args.check_deals, t, tc, args.seed, args.plot, others,
+                                 CARD_POINTS if args.points == "cards" else POINTS)
         print(json.dumps(figures["check"]["temperatures"], indent=1))
         print(json.dumps(figures["check"]["points"], indent=1))
         print(json.dumps(figures["check"].get("marriage"), indent=1))
