@@ -205,7 +205,7 @@ def exact_posterior(rec: Record, seat: int, at: str, rules, temperature: float,
     auction = auction_arrays(full.cut("auction"), rules)
     lbuf = model.scratch()
     totals: dict[int, np.ndarray] = {}
-    weight_sum = 0.0
+    places: list[tuple[float, int, int]] = []  # (the deal's log-weight, a hidden card, its place now)
     n = 0
     stage_auction = at == "auction"
     for lcards in itertools.combinations(unknown, 7):
@@ -220,15 +220,13 @@ def exact_posterior(rec: Record, seat: int, at: str, rules, temperature: float,
             continue
         n += 1
         if math.isinf(temperature):
-            weight = 1.0
+            logw = 0.0
         else:
             logw = sum(auction_loglik(s, np.int64(hands[s]), auction.seat, auction.bid, auction.high,
                                       auction.high_seat, auction.dark, auction.free, model.gs, model.rules,
                                       model.prm, model.net, lbuf, 1.0 / temperature) for s in (left, right))
             if not math.isinf(card_temperature) and logw > -math.inf:
                 logw += naive_cards_loglik(deal, w, seat, rules, model, card_temperature)
-            weight = math.exp(logw)
-        weight_sum += weight
         # where each card lies now: its hand as dealt, the talon with the declarer once taken, a
         # gift with its receiver
         now = {}
@@ -242,6 +240,10 @@ def exact_posterior(rec: Record, seat: int, at: str, rules, temperature: float,
         for c in unknown:
             if c in played or now[c] == seat:
                 continue
-            place = {left: 0, right: 1, 3: 2}[now[c]]
-            totals.setdefault(c, np.zeros(3))[place] += weight
-    return {c: v / weight_sum for c, v in totals.items()}, n
+            places.append((logw, c, {left: 0, right: 1, 3: 2}[now[c]]))
+    # normalised in logs: at a low card temperature a record's cards the net would not play weigh
+    # e^-1000 in every deal
+    top = max((lw for lw, _, _ in places), default=0.0)
+    for lw, c, place in places:
+        totals.setdefault(c, np.zeros(3))[place] += math.exp(lw - top)
+    return {c: v / v.sum() for c, v in totals.items()}, n
