@@ -194,6 +194,20 @@ def test_a_gift_face_down_counts_every_card_it_could_have_been():
     assert abs(p[js] - 1 / 9) < tol and abs(p[ks] - 1 / 9) < tol, (p[js], p[ks], tol)
 
 
+def test_the_cards_weigh_only_once_played():
+    """Before the play no card weighs (the weights are the calls' alone); at trick 3 the five cards
+    first and second played before third's turn do, and ``card_temperature=inf`` weighs none."""
+    kw = {"seat": "third", "worlds": 300, "seed": 5}
+    talon = infer(EXAMPLE, at="talon", **kw)
+    assert talon.cards_weighted == 0
+    assert np.array_equal(talon.weights, infer(EXAMPLE, at="talon", card_temperature=math.inf, **kw).weights)
+    cards = infer(EXAMPLE, at="trick:3", **kw)
+    bids = infer(EXAMPLE, at="trick:3", card_temperature=math.inf, **kw)
+    assert cards.cards_weighted == 5 and bids.cards_weighted == 0
+    assert np.array_equal(cards.where, bids.where) and not np.allclose(cards.weights, bids.weights)
+    assert cards.to_dict()["card_temperature"] == CARD_TEMPERATURE
+
+
 def test_same_seed_same_worlds_on_any_thread_count():
     a = infer(EXAMPLE, seat="second", at="trick:3", worlds=1100, seed=9, threads=1)
     b = infer(EXAMPLE, seat="second", at="trick:3", worlds=1100, seed=9, threads=3)
