@@ -8,6 +8,14 @@ on records of the learned player's self-play (`thousand simulate --deals N --pla
   and at trick 4); the temperature of least log-loss is the one to ship. Not the likelihood of the
   calls themselves: the learned player's calls are a deterministic function of its hand, so the
   calls' own likelihood is greatest as T -> 0, which is no model of how sure to be of the cards.
+- **fit of the cards' temperature** (``--fit-cards DIR``, seed 31337): the same for T_card, the
+  calls at TEMPERATURE, over the views at tricks 2, 4 and 6 (the cards weigh nothing before the
+  play); ``inf`` in the grid: the calls alone.
+- **the searched cards** (``--search DIR``): on the true hands of ``--fit-deals`` deals, every
+  card played with a choice, split by whether the seat held more cards than its search_cards
+  (the net's card) or not (the learned player searched): how often the card net's best card is
+  the one played, and the mean log-likelihood of the card played at the cards' temperature. Why
+  the searched cards add no term.
 - **check** (``--check DIR``, seed 424242, never used for fitting): the log-loss of inference at
   ``--temperature`` against uniform worlds (T = infinity, the same certain facts), after the
   auction, after the talon and gifts, and at tricks 2, 4 and 6 (before the seat plays in it), the
@@ -20,8 +28,14 @@ on records of the learned player's self-play (`thousand simulate --deals N --pla
   held-out views, paired by deal: whether the choice survives another seed.
 
     python benchmarks/infer_calibration.py --fit out/self31337 --fit-deals 300
+    python benchmarks/infer_calibration.py --fit-cards out/self31337 --fit-deals 300 --grid 2,5,10,20,40,inf
+    python benchmarks/infer_calibration.py --search out/self31337 --fit-deals 300
     python benchmarks/infer_calibration.py --check out/self424242 --check-deals 1000 --temperature T \
-        --plot docs/inference-reliability.png
+        --card-temperature TC --plot docs/inference-reliability.png
+
+The check sets inference (the calls and the cards) against uniform worlds at every point and,
+where cards have been played (tricks 2, 4 and 6), against the calls alone (``bids``): the gain of
+weighing the cards, paired by view, clustered by deal, Holm over the three points.
 
 A probability below ``EPS`` is counted as EPS (a card's true place given no world at all would
 make the log-loss infinite).
@@ -39,7 +53,12 @@ import numpy as np
 
 from analysis.present.figure import pyplot, save
 from analysis.stats import holm, two_sided_p
-from sim.inference import TEMPERATURE, infer
+from sim.inference import CARD_TEMPERATURE, TEMPERATURE, infer
+from sim.inference.model import learned_model, play_rows
+from sim.players.layout import H_SEARCH_CARDS
+from sim.players.learned.cards_nb import L_OUT, best_legal
+from sim.players.learned.layout import P_CHOSEN, P_HAND, P_LEGAL, P_PLAYED_BY, P_SEAT
+from sim.players.learned.play_likelihood_nb import card_loglik, decision_legal, seat_known
 from sim.records import read_records
 from sim.records.walk import house_rules, walk
 
@@ -47,6 +66,7 @@ EPS = 1e-3
 WORLDS = 2000
 POINTS = ("auction", "talon", "trick:2", "trick:4", "trick:6")
 FIT_POINTS = ("auction", "talon", "trick:4")
+CARD_POINTS = ("trick:2", "trick:4", "trick:6")  # where the cards played weigh
 BINS = np.linspace(0.0, 1.0, 11)
 MARRIAGES = [(1 << (6 * s + 2)) | (1 << (6 * s + 3)) for s in range(4)]  # queen and king of each suit
 
@@ -86,27 +106,32 @@ def view_loss(p: np.ndarray, true: np.ndarray) -> float:
     return float(-np.log(np.maximum(p[np.arange(len(true)), true], EPS)).mean())
 
 
-def fit(folder: Path, n: int, grid: list[float], seed: int) -> dict:
+def fit(folder: Path, n: int, grid: list[float], seed: int, cards: bool = False) -> dict:
     """Each temperature's mean log-loss over the views of ``n`` deals, and the one chosen: the
     largest within one standard error (paired by deal) of the least (the one-standard-error rule:
-    where the log-loss is flat, the temperature that trusts the model least)."""
+    where the log-loss is flat, the temperature that trusts the model least). ``cards``: the
+    grid is the cards' temperature, the calls' at TEMPERATURE, the views at CARD_POINTS."""
     recs = [r for r in read_records(path=folder / "records.jsonl") if usable(r)][:n]
     per_deal = {}
+    points = CARD_POINTS if cards else FIT_POINTS
     for t in grid:
         t0 = time.process_time()
         losses = []
+        kw = {"temperature": TEMPERATURE, "card_temperature": t} if cards else {"temperature": t,
+                                                                                "card_temperature": math.inf}
         for rec in recs:
             views = []
             for seat in range(3):
-                for at in FIT_POINTS:
-                    res = infer(rec, seat=seat, at=at, worlds=WORLDS, seed=seed, temperature=t, threads=1)
+                for at in points:
+                    res = infer(rec, seat=seat, at=at, worlds=WORLDS, seed=seed, threads=1, **kw)
                     views.append(view_loss(res.probabilities(), truth(rec, seat, at, res)))
             losses.append(float(np.nanmean(views)))
         per_deal[t] = np.array(losses)
         print(f"T = {t:g}: log-loss {per_deal[t].mean():.5f} over {len(recs)} deals' views "
               f"({time.process_time() - t0:.0f} s CPU)", flush=True)
     best = min(grid, key=lambda t: per_deal[t].mean())
-    out = {"deals": len(recs), "points": list(FIT_POINTS), "least": best, "temperatures": {}}
+    out = {"deals": len(recs), "points": list(points), "least": best, "temperatures": {},
+           "fitted": "card_temperature" if cards else "temperature"}
     for t in grid:
         d = per_deal[t] - per_deal[best]
         se = float(d.std(ddof=1) / math.sqrt(len(d))) if t != best else 0.0
@@ -117,23 +142,73 @@ def fit(folder: Path, n: int, grid: list[float], seed: int) -> dict:
     return out
 
 
-def check(folder: Path, n: int, temperature: float, seed: int, plot: Path | None, others: list[float]) -> dict:
+def searched(folder: Path, n: int, card_temperature: float) -> dict:
+    """The card net against the cards played on the true hands, the net's decisions (more cards
+    than search_cards) apart from the searched ones."""
     recs = [r for r in read_records(path=folder / "records.jsonl") if usable(r)][:n]
-    kinds = ["inf", "uni"] + [f"T={t:g}" for t in others]
-    temps = {"inf": temperature, "uni": math.inf, **{f"T={t:g}": t for t in others}}
-    per_point = {at: {kind: [] for kind in kinds} for at in POINTS}  # per deal: mean over the seats' views
-    rel = {"inf": ([], []), "uni": ([], [])}
+    out = {"net": {"decisions": 0, "agree": 0, "loglik": 0.0}, "searched": {"decisions": 0, "agree": 0,
+                                                                             "loglik": 0.0}}
+    for rec in recs:
+        rules = house_rules(rec)
+        model = learned_model(rec, rules)
+        plays = play_rows(rec, -1, rules)
+        w = walk(rec, rules)
+        d = int(w.declarer)
+        gifts = np.zeros(3, dtype=np.int64)
+        for g in rec.gifts:
+            gifts[g.to] = 1 << g.card
+        lbuf, lidx, pos = model.card_scratch()
+        for row in plays.rows:
+            seat = int(row[P_SEAT])
+            hand = int(plays.played_now[seat]) & ~int(row[P_PLAYED_BY + seat])  # all is played by the end
+            legal = int(decision_legal(row, np.int64(hand), model.rules))
+            if bin(legal).count("1") < 2:
+                continue
+            pos[:] = row
+            pos[P_HAND + seat] = hand
+            pos[P_LEGAL] = legal
+            seat_known(pos, seat, d, np.int64(plays.shown), gifts, plays.face_up)
+            ll = card_loglik(pos, model.rules, model.prm, model.net, lbuf, lidx, 1.0 / card_temperature)
+            best = int(best_legal(lbuf[L_OUT], np.int64(legal), seat == d))
+            kind = "net" if bin(hand).count("1") > model.prm[seat, H_SEARCH_CARDS] else "searched"
+            out[kind]["decisions"] += 1
+            out[kind]["agree"] += int(best == row[P_CHOSEN])
+            out[kind]["loglik"] += ll
+    for v in out.values():
+        v["agreement"] = v["agree"] / max(1, v["decisions"])
+        v["mean_loglik"] = v["loglik"] / max(1, v["decisions"])
+    return {"deals": len(recs), "card_temperature": card_temperature, **out}
+
+
+def check(folder: Path, n: int, temperature: float, card_temperature: float, seed: int, plot: Path | None,
+          others: list[float], points: tuple[str, ...] = POINTS) -> dict:
+    """Inference (the calls at ``temperature``, the cards at ``card_temperature``) against uniform
+    worlds at every point and against the calls alone at CARD_POINTS; ``others``: other cards'
+    temperatures set beside the chosen one at CARD_POINTS. ``points``: the points checked (CARD_POINTS:
+    only where the cards weigh; before the play inference is the calls' alone)."""
+    recs = [r for r in read_records(path=folder / "records.jsonl") if usable(r)][:n]
+    kinds = ["inf", "bids", "uni"] + [f"T={t:g}" for t in others]
+    kw = {"inf": {"temperature": temperature, "card_temperature": card_temperature},
+          "bids": {"temperature": temperature, "card_temperature": math.inf},
+          "uni": {"temperature": math.inf},
+          **{f"T={t:g}": {"temperature": temperature, "card_temperature": t} for t in others}}
+    per_point = {at: {kind: [] for kind in kinds} for at in points}  # per deal: mean over the seats' views
+    rel = {"inf": ([], []), "bids": ([], []), "uni": ([], [])}
     marriage = {"inf": [], "uni": [], "true": [], "deal": []}
-    ess = {at: [] for at in POINTS}
-    draws_more = {at: 0 for at in POINTS}
+    ess = {at: [] for at in points}
+    draws_more = {at: 0 for at in points}
     t0 = time.process_time()
     for k, rec in enumerate(recs):
         top = [max([c.bid for c in rec.auction if c.seat == s and c.bid > 0] + [0]) for s in range(3)]
-        for at in POINTS:
+        for at in points:
             deal_loss = {kind: [] for kind in kinds}
+            # before the play no card weighs: the calls alone are inference there
+            here = kinds if at in CARD_POINTS else ["inf", "uni"]
             for seat in range(3):
-                res = {kind: infer(rec, seat=seat, at=at, worlds=WORLDS, seed=seed, temperature=temps[kind], threads=1)
-                       for kind in kinds}
+                res = {kind: infer(rec, seat=seat, at=at, worlds=WORLDS, seed=seed, threads=1, **kw[kind])
+                       for kind in here}
+                if "bids" not in res:
+                    res["bids"] = res["inf"]
                 true = truth(rec, seat, at, res["inf"])
                 ess[at].append(res["inf"].ess / WORLDS)
                 draws_more[at] += res["inf"].draws > WORLDS
@@ -157,30 +232,40 @@ def check(folder: Path, n: int, temperature: float, seed: int, plot: Path | None
                             marriage["true"].append(float(has_marriage(rec.hands[s])))
                             marriage["deal"].append(k)
             for kind in kinds:
-                per_point[at][kind].append(float(np.nanmean(deal_loss[kind])))
+                per_point[at][kind].append(float(np.nanmean(deal_loss[kind])) if deal_loss[kind] else math.nan)
         if (k + 1) % 50 == 0:
             print(f"{k + 1} deals ({time.process_time() - t0:.0f} s CPU)", flush=True)
-    result = {"temperature": temperature, "deals": len(recs), "worlds": WORLDS, "seed": seed, "points": {}}
-    ps = []
-    for at in POINTS:
-        a, b = np.array(per_point[at]["inf"]), np.array(per_point[at]["uni"])
+    result = {"temperature": temperature, "card_temperature": card_temperature, "points_checked": list(points),
+              "deals": len(recs), "worlds": WORLDS,
+              "seed": seed, "points": {}}
+
+    def paired(a: np.ndarray, b: np.ndarray) -> dict:
         ok = ~(np.isnan(a) | np.isnan(b))
         d = a[ok] - b[ok]
         se = d.std(ddof=1) / math.sqrt(len(d))
-        p = two_sided_p(float(d.mean()), float(se))
-        ps.append(p)
-        result["points"][at] = {"inference": float(a[ok].mean()), "uniform": float(b[ok].mean()),
-                                "difference": float(d.mean()), "low": float(d.mean() - 1.96 * se),
-                                "high": float(d.mean() + 1.96 * se), "deals": int(ok.sum()), "p": p,
+        return {"difference": float(d.mean()), "low": float(d.mean() - 1.96 * se),
+                "high": float(d.mean() + 1.96 * se), "deals": int(ok.sum()), "p": two_sided_p(float(d.mean()),
+                                                                                              float(se))}
+
+    for at in points:
+        a, b, c = (np.array(per_point[at][kind]) for kind in ("inf", "uni", "bids"))
+        vs_uni = paired(a, b)
+        result["points"][at] = {"inference": float(np.nanmean(a)), "uniform": float(np.nanmean(b)),
+                                "bids": float(np.nanmean(c)), **vs_uni,
                                 "ess_median_share": float(np.median(ess[at])),
                                 "views_drawing_more": int(draws_more[at])}
-    for at, q in zip(POINTS, holm(ps), strict=True):
+        if at in CARD_POINTS:
+            result["points"][at]["cards_vs_bids"] = paired(a, c)
+    for at, q in zip(points, holm([result["points"][at]["p"] for at in points]), strict=True):
         result["points"][at]["p_holm"] = q
-    # the chosen temperature against others on these held-out deals (paired by deal, all points)
+    for at, q in zip(CARD_POINTS, holm([result["points"][at]["cards_vs_bids"]["p"] for at in CARD_POINTS]),
+                     strict=True):
+        result["points"][at]["cards_vs_bids"]["p_holm"] = q
+    # the chosen cards' temperature against others on these held-out deals (paired by deal, CARD_POINTS)
     result["temperatures"] = {}
-    base = np.nanmean(np.array([per_point[at]["inf"] for at in POINTS]), axis=0)
+    base = np.nanmean(np.array([per_point[at]["inf"] for at in CARD_POINTS]), axis=0)
     for t in others:
-        other = np.nanmean(np.array([per_point[at][f"T={t:g}"] for at in POINTS]), axis=0)
+        other = np.nanmean(np.array([per_point[at][f"T={t:g}"] for at in CARD_POINTS]), axis=0)
         d = base - other
         se = d.std(ddof=1) / math.sqrt(len(d))
         result["temperatures"][f"{t:g}"] = {"log_loss": float(other.mean()), "chosen_minus_this": float(d.mean()),
@@ -211,15 +296,24 @@ def draw(result: dict, plot: Path) -> None:
     plt = pyplot()
     fig, (ax, bx) = plt.subplots(2, 1, figsize=(5.5, 7), gridspec_kw={"height_ratios": [3, 1]}, sharex=True)
     ax.plot([0, 1], [0, 1], color="grey", lw=1, ls="--", label="perfect calibration")
-    width = 0.04
-    for j, (kind, label) in enumerate((("inf", f"inference (T = {result['temperature']:g})"),
-                                       ("uni", "uniform worlds"))):
+    tc = result.get("card_temperature", math.inf)
+    labels = [("inf", f"calls and cards (T = {result['temperature']:g}, T_card = {tc:g})" if math.isfinite(tc)
+               else f"inference (T = {result['temperature']:g})")]
+    if "bids" in result["reliability"] and math.isfinite(tc):
+        labels.append(("bids", f"calls alone (T = {result['temperature']:g})"))
+    labels.append(("uni", "uniform worlds"))
+    width = 0.8 / (10 * len(labels))
+    for j, (kind, label) in enumerate(labels):
         rows = [r for r in result["reliability"][kind] if r["n"]]
         ax.plot([r["predicted"] for r in rows], [r["observed"] for r in rows], marker="o", label=label)
         centres = np.array([float(r["bin"].split("-")[0]) + 0.05 for r in result["reliability"][kind]])
-        bx.bar(centres + (j - 0.5) * width, [r["n"] for r in result["reliability"][kind]], width=width, label=label)
+        bx.bar(centres + (j - (len(labels) - 1) / 2) * width, [r["n"] for r in result["reliability"][kind]],
+               width=width, label=label)
     ax.set_ylabel("observed frequency")
-    ax.set_title(f"Reliability: {result['deals']:,} held-out self-play deals, {result['worlds']:,} worlds")
+    at = result.get("points_checked", list(POINTS))
+    where = "tricks 2, 4 and 6" if tuple(at) == CARD_POINTS else "all points"
+    ax.set_title(f"Reliability: {result['deals']:,} held-out self-play deals,\n{where}, {result['worlds']:,} worlds",
+                 fontsize=10)
     ax.legend(loc="upper left")
     bx.set_yscale("log")
     bx.set_xlabel("predicted probability of a card in a place (bins of 0.1)")
@@ -230,11 +324,16 @@ def draw(result: dict, plot: Path) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--fit", type=Path)
+    ap.add_argument("--fit-cards", type=Path, help="fit the cards' temperature on these records")
+    ap.add_argument("--search", type=Path, help="the card net against the searched cards on these records")
     ap.add_argument("--fit-deals", type=int, default=300)
     ap.add_argument("--grid", default="5,10,20,40,80")
     ap.add_argument("--check", type=Path)
     ap.add_argument("--check-deals", type=int, default=1000)
     ap.add_argument("--temperature", type=float, default=None)
+    ap.add_argument("--card-temperature", type=float, default=None)
+    ap.add_argument("--points", choices=("all", "cards"), default="all",
+                    help="check every point, or only tricks 2, 4 and 6 (where the cards weigh)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--plot", type=Path)
     ap.add_argument("--others", default="", help="temperatures to set beside the chosen one on the held-out deals")
@@ -250,14 +349,26 @@ def main() -> None:
         print(json.dumps(figures["fit"], indent=1))
         print(f"least log-loss at T = {figures['fit']['least']:g}; chosen (one-standard-error rule): "
               f"T = {figures['fit']['chosen']:g}")
+    if args.fit_cards:
+        figures["fit_cards"] = fit(args.fit_cards, args.fit_deals, [float(x) for x in args.grid.split(",")], args.seed,
+                                   cards=True)
+        print(json.dumps(figures["fit_cards"], indent=1))
+        print(f"cards: least log-loss at T_card = {figures['fit_cards']['least']:g}; chosen (one-standard-error "
+              f"rule): T_card = {figures['fit_cards']['chosen']:g}")
+    if args.search:
+        tc = args.card_temperature if args.card_temperature is not None else CARD_TEMPERATURE
+        figures["search"] = searched(args.search, args.fit_deals, tc)
+        print(json.dumps(figures["search"], indent=1))
     if args.check:
         t = args.temperature if args.temperature is not None else TEMPERATURE
         others = [float(x) for x in args.others.split(",")] if args.others else []
-        figures["check"] = check(args.check, args.check_deals, t, args.seed, args.plot, others)
+        tc = args.card_temperature if args.card_temperature is not None else CARD_TEMPERATURE
+        figures["check"] = check(args.check, args.check_deals, t, tc, args.seed, args.plot, others,
+                                 CARD_POINTS if args.points == "cards" else POINTS)
         print(json.dumps(figures["check"]["temperatures"], indent=1))
         print(json.dumps(figures["check"]["points"], indent=1))
         print(json.dumps(figures["check"].get("marriage"), indent=1))
-        for kind in ("inf", "uni"):
+        for kind in ("inf", "bids", "uni"):
             print(kind, [(r["bin"], r["n"], r["predicted"] and round(r["predicted"], 3),
                           r["observed"] and round(r["observed"], 3)) for r in figures["check"]["reliability"][kind]])
     if args.out:

@@ -7,8 +7,14 @@
   each 7-card split of the cards the seat does not know, the talon known), each checked by
   replaying the whole record through the record walk with the rules' own functions (a deal that
   breaks any rule the record's moves imply is refused there), and weighted exactly by the other
-  seats' calls under the same likelihood (``likelihood_nb.auction_loglik``). Where each hidden card
-  lies now follows from the deal by the gifts, written here from the rules, not from ``view``.
+  seats' calls under the same likelihood (``likelihood_nb.auction_loglik``) and, with a card
+  temperature, by the cards they played (``naive_cards_loglik``). Where each hidden card lies now
+  follows from the deal by the gifts, written here from the rules, not from ``view``;
+- ``naive_cards_loglik``: the log-likelihood of the cards the other seats played with a choice,
+  the deal replayed trick by trick in plain Python from the hands as dealt (the gifts given, the
+  tallies, voids, declarations and knowledge kept here as the engine keeps them, not read from
+  ``model.play_rows``), the card net's features and forward pass called at each decision and the
+  softmax over the legal cards taken here, in float64.
 """
 
 from __future__ import annotations
@@ -19,12 +25,13 @@ import math
 import numpy as np
 
 from sim.game import rules_layout as R
-from sim.game.cards import FULL_DECK, mask_to_cards
-from sim.game.play_nb import barrel_need
+from sim.game.amounts import DARK_CONTRACT
+from sim.game.cards import ACE, CARD_POINTS, FULL_DECK, JACK, KING, QUEEN, RANK_MASK, mask_to_cards
+from sim.game.play_nb import barrel_need, beats, declaration, legal_follows, legal_leads
 from sim.game.state_layout import G_ON_BARREL, G_SCORE
 from sim.inference.model import auction_arrays, learned_model
 from sim.players.heuristic_nb import barrel_raise, heuristic_bid
-from sim.players.layout import H_BLOCK_MARGIN, H_NET
+from sim.players.layout import H_BLOCK_MARGIN, H_NET, H_SEARCH_CARDS
 from sim.players.learned.bidding_nb import (
     MADE_AT_LEAST,
     contract_value,
@@ -33,11 +40,12 @@ from sim.players.learned.bidding_nb import (
     ladder_inputs,
     made_chance,
 )
-from sim.players.learned.cards_nb import L_DENSE, L_OUT
+from sim.players.learned.cards_nb import L_DENSE, L_OUT, card_features, q_forward
 from sim.players.learned.layout import N_LADDER
 from sim.players.learned.likelihood_nb import auction_loglik
+from sim.records.parts import DARK
 from sim.records.record import Record
-from sim.records.walk import RecordError, walk
+from sim.records.walk import RecordError, talon_seen, walk
 
 
 def old_learned_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm, net, lbuf):
@@ -70,11 +78,119 @@ def _bits(cards) -> int:
     return m
 
 
-def exact_posterior(rec: Record, seat: int, at: str, rules, temperature: float) -> tuple[dict[int, np.ndarray], int]:
+def naive_cards_loglik(deal: Record, w, seat: int, rules, model, card_temperature: float) -> float:
+    """log P(the cards the seats other than ``seat`` played in ``deal``'s tricks (a full deal cut at
+    the view's point, walked: ``w``)) under the card net at ``card_temperature`` points: at each
+    of their decisions with more than one legal card and more cards in hand than the seat's
+    ``search_cards`` (below, the learned player searches), the softmax of the net's outputs (in
+    hundreds of points; the declarer's highest, a defender's lowest) over the legal cards."""
+    if not deal.tricks:
+        return 0.0
+    r = model.rules
+    d = w.declarer
+    left, right = (d + 1) % 3, (d + 2) % 3
+    hands = [int(h) for h in deal.hands]
+    hands[d] |= int(deal.talon)
+    gift = {g.to: g.card for g in deal.gifts}
+    for q in (left, right):
+        hands[d] &= ~(1 << gift[q])
+        hands[q] |= 1 << gift[q]
+    shown = int(deal.talon) if talon_seen(deal, left, rules) else 0
+    up = not rules.discard_face_down
+    known = [[0, 0, 0] for _ in range(3)]  # known[viewer][holder], as the engine's know_cards
+    known[d][left], known[d][right] = 1 << gift[left], 1 << gift[right]
+    for q in (left, right):
+        known[q][d] = shown & ~((1 << gift[left]) | (1 << gift[right]) if up else 1 << gift[q])
+        if up:
+            known[q][left] |= 1 << gift[left]
+            known[q][right] |= 1 << gift[right]
+    last_bid = [0, 0, 0]
+    for call in deal.auction:
+        if call.bid == DARK:
+            last_bid[call.seat] = DARK_CONTRACT
+        elif call.bid > 0:
+            last_bid[call.seat] = call.bid
+    contract = w.contract
+    tricks, card_points, marriage_points, marriages, voids, played_by = ([0, 0, 0] for _ in range(6))
+    played, leader, trump, owner = 0, d, -1, -1
+    lbuf, lidx, _ = model.card_scratch()
+    total = 0.0
+    declaring = RANK_MASK[KING] | RANK_MASK[QUEEN]
+    if r[R.HALF_MARRIAGE]:
+        declaring |= RANK_MASK[JACK]
+    if r[R.ACE_MARRIAGE]:
+        declaring |= RANK_MASK[ACE]
+    for t, trick in enumerate(deal.tricks):
+        cards: list[int] = []
+        win_card, win_seat, pending, points = -1, -1, -1, 0
+        for k, play in enumerate(trick):
+            p = (leader + k) % 3
+            c = play.card
+            hand = hands[p]
+            can_declare = False
+            if k == 0:
+                legal = hand
+                if trump >= 0 and (r[R.NO_LEAD_FOREIGN_TRUMP] or r[R.MUST_LEAD_TRUMP]):
+                    legal = int(legal_leads(np.int64(hand), trump, owner == p, r[R.NO_LEAD_FOREIGN_TRUMP],
+                                            r[R.MUST_LEAD_TRUMP]))
+                can_declare = (tricks[p] > 0 or r[R.MARRIAGE_FIRST_LEAD] != 0) and t <= 8 - r[R.MARRIAGE_MIN_CARDS]
+            else:
+                legal = int(legal_follows(np.int64(hand), cards[0] // 6, win_card, trump, r[R.MUST_HEAD]))
+            assert (legal >> c) & 1
+            choices = mask_to_cards(legal)
+            if p != seat and len(choices) > 1 and bin(hand).count("1") > model.prm[p, H_SEARCH_CARDS]:
+                trick_arr = np.array((cards + [-1, -1])[:2], dtype=np.int64)
+                n_idx = card_features(p, np.array(hands, dtype=np.int64), np.int64(legal), trick_arr, k, leader,
+                                      trump, owner, d, np.array(tricks, dtype=np.int64),
+                                      np.array(card_points, dtype=np.int64), np.array(marriage_points, dtype=np.int64),
+                                      np.array(marriages, dtype=np.int64), contract, np.int64(played),
+                                      np.array(played_by, dtype=np.int64), np.array(voids, dtype=np.int64),
+                                      np.array(known[p], dtype=np.int64), np.array(last_bid, dtype=np.int64),
+                                      can_declare, r, lidx, lbuf[L_DENSE])
+                q_forward(model.net, np.int64(model.prm[p, H_NET]), lidx, n_idx, lbuf[L_DENSE], (p - d) % 3, lbuf)
+                sign = 1.0 if p == d else -1.0
+                x = {q: sign * 100.0 * float(lbuf[L_OUT, q]) / card_temperature for q in choices}
+                top = max(x.values())
+                total += x[c] - top - math.log(sum(math.exp(v - top) for v in x.values()))
+            if k == 0:
+                win_card, win_seat = c, p
+                if can_declare and (declaring >> c) & 1 and play.declared:
+                    value, new_trump, bit = (int(v) for v in declaration(np.int64(hand), c, r))
+                    marriage_points[p] += value
+                    marriages[p] |= bit
+                    if new_trump >= 0:
+                        if r[R.MARRIAGE_TRUMP_FROM]:
+                            pending = new_trump
+                        else:
+                            trump, owner = new_trump, p
+            else:
+                if c // 6 != cards[0] // 6:
+                    voids[p] |= 1 << (cards[0] // 6)
+                    if trump >= 0 and c // 6 != trump:
+                        voids[p] |= 1 << trump
+                if beats(c, win_card, trump):
+                    win_card, win_seat = c, p
+            cards.append(c)
+            points += int(CARD_POINTS[c])
+            hands[p] &= ~(1 << c)
+            played |= 1 << c
+            played_by[p] |= 1 << c
+        if len(trick) == 3:
+            tricks[win_seat] += 1
+            card_points[win_seat] += points
+            if pending >= 0:
+                trump, owner = pending, leader
+            leader = win_seat
+    return total
+
+
+def exact_posterior(rec: Record, seat: int, at: str, rules, temperature: float,
+                    card_temperature: float = math.inf) -> tuple[dict[int, np.ndarray], int]:
     """({card: [P(left), P(right), P(talon)]} for every card ``seat`` neither holds nor has seen
     played at ``at``, the number of deals its view allows). The talon must be known to the seat
     (a talon it never saw is not enumerated here) and the gifts seen. ``temperature`` math.inf:
-    every deal the walk allows weighs the same."""
+    every deal the walk allows weighs the same; ``card_temperature`` math.inf: the cards played
+    weigh nothing."""
     full = rec
     cut = full.cut(at, seat=seat, rules=rules)
     view = cut.seen_by(seat, rules=rules)
@@ -89,7 +205,7 @@ def exact_posterior(rec: Record, seat: int, at: str, rules, temperature: float) 
     auction = auction_arrays(full.cut("auction"), rules)
     lbuf = model.scratch()
     totals: dict[int, np.ndarray] = {}
-    weight_sum = 0.0
+    places: list[tuple[float, int, int]] = []  # (the deal's log-weight, a hidden card, its place now)
     n = 0
     stage_auction = at == "auction"
     for lcards in itertools.combinations(unknown, 7):
@@ -104,13 +220,13 @@ def exact_posterior(rec: Record, seat: int, at: str, rules, temperature: float) 
             continue
         n += 1
         if math.isinf(temperature):
-            weight = 1.0
+            logw = 0.0
         else:
             logw = sum(auction_loglik(s, np.int64(hands[s]), auction.seat, auction.bid, auction.high,
                                       auction.high_seat, auction.dark, auction.free, model.gs, model.rules,
                                       model.prm, model.net, lbuf, 1.0 / temperature) for s in (left, right))
-            weight = math.exp(logw)
-        weight_sum += weight
+            if not math.isinf(card_temperature) and logw > -math.inf:
+                logw += naive_cards_loglik(deal, w, seat, rules, model, card_temperature)
         # where each card lies now: its hand as dealt, the talon with the declarer once taken, a
         # gift with its receiver
         now = {}
@@ -124,6 +240,10 @@ def exact_posterior(rec: Record, seat: int, at: str, rules, temperature: float) 
         for c in unknown:
             if c in played or now[c] == seat:
                 continue
-            place = {left: 0, right: 1, 3: 2}[now[c]]
-            totals.setdefault(c, np.zeros(3))[place] += weight
-    return {c: v / weight_sum for c, v in totals.items()}, n
+            places.append((logw, c, {left: 0, right: 1, 3: 2}[now[c]]))
+    # normalised in logs: at a low card temperature a record's cards the net would not play weigh
+    # e^-1000 in every deal
+    top = max((lw for lw, _, _ in places), default=0.0)
+    for lw, c, place in places:
+        totals.setdefault(c, np.zeros(3))[place] += math.exp(lw - top)
+    return {c: v / v.sum() for c, v in totals.items()}, n

@@ -29,6 +29,10 @@ def inference_lines(result: Inference, width: int | None) -> list[str]:
     t = result.temperature
     weighted = (f"weighted by {result.calls_weighted} call{'s' if result.calls_weighted != 1 else ''} at "
                 f"T = {t:g} point{'' if t == 1 else 's'}" if np.isfinite(t) else "unweighted (uniform)")
+    tc = result.card_temperature
+    if np.isfinite(t) and np.isfinite(tc) and result.cards_weighted:
+        weighted += (f" and {result.cards_weighted} card{'s' if result.cards_weighted != 1 else ''} at "
+                     f"T = {tc:g} point{'' if tc == 1 else 's'}")
     out = [f"{SEAT_NAMES[result.seat]}'s view at {result.at}: {len(result.hidden)} hidden cards, "
            f"{result.draws:,} worlds {weighted}; effective sample size {result.ess:,.0f}"
            f" ({result.ess / result.asked:.0%} of {result.asked:,})"]

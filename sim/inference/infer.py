@@ -26,18 +26,18 @@ from sim.arguments import integer, number, refused
 from sim.fingerprint import code_fingerprint
 from sim.game.cards import format_card, mask_to_cards
 from sim.game.rng_nb import state_from_sequence
-from sim.inference.model import auction_arrays, learned_model
+from sim.inference.model import NO_PLAYS, auction_arrays, learned_model, play_rows
 from sim.inference.view import View, view_facts
 from sim.inference.worlds_nb import draw_worlds
 from sim.parallel import run_chunks
-from sim.players.learned.likelihood_nb import TEMPERATURE
+from sim.players.learned.likelihood_nb import CARD_TEMPERATURE, TEMPERATURE
 from sim.players.learned.weights import DEFAULT_WEIGHTS, weights_identity
 from sim.records import Record, parse_record_text, read_records
 from sim.records.record import SEAT_NAMES, seat_index
 from sim.records.walk import house_rules
 from sim.streams import INFER_WORLDS, sequence
 
-__all__ = ["TEMPERATURE", "ESS_FLOOR", "MAX_DRAWS", "CHUNK", "MAX_WORLDS", "Inference", "infer"]
+__all__ = ["TEMPERATURE", "CARD_TEMPERATURE", "ESS_FLOOR", "MAX_DRAWS", "CHUNK", "MAX_WORLDS", "Inference", "infer"]
 
 ESS_FLOOR = 0.05  # draw more when the effective sample size falls below this share of the worlds asked
 MAX_DRAWS = 16  # ... up to this many times the worlds asked
@@ -60,6 +60,7 @@ class Inference:
     asked: int
     draws: int
     temperature: float
+    card_temperature: float
     where: np.ndarray
     deals: np.ndarray
     weights: np.ndarray
@@ -68,6 +69,7 @@ class Inference:
     hidden: tuple[int, ...]
     talon_place: bool
     calls_weighted: int
+    cards_weighted: int
     facts: tuple[str, ...]
     provenance: dict[str, Any]
 
@@ -99,8 +101,9 @@ class Inference:
         return {
             "seat": SEAT_NAMES[self.seat], "at": self.at, "left": SEAT_NAMES[self.left],
             "right": SEAT_NAMES[self.right], "worlds": self.asked, "draws": self.draws,
-            "temperature": self.temperature, "ess": self.ess, "collapsed": self.collapsed,
-            "calls_weighted": self.calls_weighted, "facts": list(self.facts),
+            "temperature": self.temperature, "card_temperature": self.card_temperature, "ess": self.ess,
+            "collapsed": self.collapsed,
+            "calls_weighted": self.calls_weighted, "cards_weighted": self.cards_weighted, "facts": list(self.facts),
             "cards": [{"card": format_card(c), "left": float(p[i, 0]), "right": float(p[i, 1]),
                        "talon": float(p[i, 2])} for i, c in enumerate(self.hidden)],
             "worlds_drawn": [{"weight": float(self.weights[i]),
@@ -133,12 +136,15 @@ def _record(record: Any) -> tuple[Record, Path | None]:
 
 
 def infer(record: Record | str | Path, *, seat: int | str, at: str, worlds: int = 2000, seed: int = 0,
-          temperature: float | None = None, threads: int | None = None) -> Inference:
+          temperature: float | None = None, card_temperature: float | None = None,
+          threads: int | None = None) -> Inference:
     """The weighted worlds of ``seat``'s view of ``record`` (a Record, a path, or a record's text)
     at ``at`` (``auction``, ``talon`` or ``trick:N``): ``worlds`` candidates (more when the weights
     collapse), drawn from ``seed``; ``temperature`` in points (None: TEMPERATURE; ``math.inf``: no
-    weighting, the uniform worlds of today's players); ``threads`` (None: one per core) changes
-    nothing but the time."""
+    weighting, the uniform worlds of today's players); ``card_temperature`` the temperature of
+    the cards the other seats played, in points (None: CARD_TEMPERATURE; ``math.inf``: the cards
+    weigh nothing, the calls alone; with ``temperature=math.inf`` nothing is weighted whatever
+    this is); ``threads`` (None: one per core) changes nothing but the time."""
     rec, base = _record(record)
     n = integer("worlds", worlds)
     if not 1 <= n <= MAX_WORLDS:
@@ -149,18 +155,26 @@ def infer(record: Record | str | Path, *, seat: int | str, at: str, worlds: int 
     t = TEMPERATURE if temperature is None else number("temperature", temperature)
     if not t > 0:
         raise InputError(f"temperature must be above 0 (points; inf: no weighting), not {t}")
+    tc = CARD_TEMPERATURE if card_temperature is None else number("card_temperature", card_temperature)
+    if not tc > 0:
+        raise InputError(f"card_temperature must be above 0 (points; inf: the cards weigh nothing), not {tc}")
     rules = house_rules(rec, base)
     who = seat_index(seat, what="seat", view=rec.view)
     facts = view_facts(rec, who, at, rules)
     model = learned_model(rec, rules)
     auction = auction_arrays(rec.cut("auction"), rules)
     weigh = math.isfinite(t)
+    weigh_cards = weigh and math.isfinite(tc)
+    plays = NO_PLAYS
+    if weigh_cards and facts.stage == 1:
+        plays = play_rows(rec.cut(facts.at, seat=who, rules=rules).seen_by(who, rules=rules), who, rules)
     where = np.zeros((0, 3), dtype=np.int64)
     deals = np.zeros((0, 4), dtype=np.int64)
     logw = np.zeros(0)
     rounds = 0
     while True:
-        w, d, lw = _draw(facts, model, auction, n, s, rounds * _chunks(n), 1.0 / t if weigh else 0.0, weigh, threads)
+        w, d, lw = _draw(facts, model, auction, plays, n, s, rounds * _chunks(n), 1.0 / t if weigh else 0.0, weigh,
+                         1.0 / tc if weigh_cards else 0.0, threads)
         where, deals, logw = np.concatenate([where, w]), np.concatenate([deals, d]), np.concatenate([logw, lw])
         rounds += 1
         ess = _ess(logw)
@@ -172,11 +186,13 @@ def infer(record: Record | str | Path, *, seat: int | str, at: str, worlds: int 
     weights = np.exp(logw - logw.max())
     weights /= weights.sum()
     provenance = {"version": __version__, "code": code_fingerprint(), "weights": weights_identity(DEFAULT_WEIGHTS),
-                  "seed": s, "worlds": n, "temperature": t, "record": rec.label}
-    return Inference(seat=who, at=facts.at, asked=n, draws=len(logw), temperature=t, where=where, deals=deals,
+                  "seed": s, "worlds": n, "temperature": t, "card_temperature": tc, "record": rec.label}
+    return Inference(seat=who, at=facts.at, asked=n, draws=len(logw), temperature=t, card_temperature=tc,
+                     where=where, deals=deals,
                      weights=weights, ess=ess, collapsed=ess < ESS_FLOOR * n, hidden=tuple(
                          int(c) for c in range(24) if (facts.hidden >> c) & 1), talon_place=facts.talon_place,
-                     calls_weighted=auction.chosen(who) if weigh else 0, facts=facts.facts, provenance=provenance)
+                     calls_weighted=auction.chosen(who) if weigh else 0, cards_weighted=plays.weighable(model.prm),
+                     facts=facts.facts, provenance=provenance)
 
 
 def _chunks(n: int) -> int:
@@ -190,8 +206,8 @@ def _ess(logw: np.ndarray) -> float:
     return float(w.sum() ** 2 / (w * w).sum())
 
 
-def _draw(facts: View, model, auction, n: int, seed: int, first_chunk: int, inv_t: float, weigh: bool,
-          threads: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _draw(facts: View, model, auction, plays, n: int, seed: int, first_chunk: int, inv_t: float, weigh: bool,
+          card_inv_t: float, threads: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``n`` worlds, chunk k (numbered from ``first_chunk``) drawn from its own stream."""
     where = np.zeros((n, 3), dtype=np.int64)
     deals = np.zeros((n, 4), dtype=np.int64)
@@ -199,10 +215,12 @@ def _draw(facts: View, model, auction, n: int, seed: int, first_chunk: int, inv_
 
     def work(i: int, lo: int, hi: int) -> None:
         state = state_from_sequence(sequence(INFER_WORLDS, seed, first_chunk + i))
+        lbuf, lidx, pos = model.card_scratch()
         draw_worlds(state, hi - lo, facts.free, facts.placed, facts.takes, facts.loc_seat, facts.pool, facts.stage,
                     facts.declarer, facts.viewer, facts.talon, facts.gift, facts.contract, facts.high, auction.seat,
                     auction.bid, auction.high, auction.high_seat, auction.dark, auction.free, model.gs, model.rules,
-                    model.prm, model.net, model.scratch(), inv_t, weigh, np.zeros(32, dtype=np.int64), where[lo:hi],
+                    model.prm, model.net, lbuf, inv_t, weigh, plays.rows, plays.played_now, plays.shown,
+                    plays.face_up, card_inv_t, lidx, pos, np.zeros(32, dtype=np.int64), where[lo:hi],
                     deals[lo:hi], logw[lo:hi])
 
     run_chunks(n, work, size=CHUNK, threads=threads)

@@ -1,6 +1,8 @@
-"""The model the likelihood reads: the learned player's bidding (its parameter rows, its packed
-nets, its scratch) under a record's rules and standing, and a record's auction as the arrays of
-``likelihood_nb`` (which calls the seats chose, and what stood before each)."""
+"""The model the likelihood reads: the learned player's bidding and card play (its parameter rows,
+its packed nets, its scratch) under a record's rules and standing, a record's auction as the
+arrays of ``likelihood_nb`` (which calls the seats chose, and what stood before each), and the
+cards the other seats played before a seat's decision as the position rows of
+``play_likelihood_nb`` (the public state of each of their decisions)."""
 
 from __future__ import annotations
 
@@ -12,15 +14,39 @@ import numpy as np
 from sim.game import rules_layout as R
 from sim.game.amounts import DARK_CONTRACT
 from sim.game.bids_nb import forced_bid, forced_seat
+from sim.game.cards import ACE, CARD_POINTS, JACK, KING, QUEEN
+from sim.game.play_nb import DECLARED_BIT_ACES, DECLARED_BIT_HALF, beats
 from sim.game.rules import HouseRules
 from sim.game.state_layout import G_SCORE
+from sim.players.layout import H_SEARCH_CARDS
 from sim.players.learned.cards_nb import new_learned_buffers
+from sim.players.learned.layout import (
+    P_CAN_DECLARE,
+    P_CARD_POINTS,
+    P_CHOSEN,
+    P_CONTRACT,
+    P_DECLARER,
+    P_LAST_BID,
+    P_LEADER,
+    P_MARRIAGE_POINTS,
+    P_MARRIAGES,
+    P_N,
+    P_N_IN_TRICK,
+    P_OWNER,
+    P_PLAYED,
+    P_PLAYED_BY,
+    P_SEAT,
+    P_TRICK,
+    P_TRICKS,
+    P_TRUMP,
+    P_VOIDS,
+)
 from sim.players.params import default_params, learned_nets, params_matrix
 from sim.records.parts import DARK, PASS
 from sim.records.record import Record
-from sim.records.walk import DEALER, state_of
+from sim.records.walk import DEALER, gifts_face_up, state_of, talon_seen, walk
 
-__all__ = ["Model", "Auction", "learned_model", "auction_arrays"]
+__all__ = ["Model", "Auction", "Plays", "learned_model", "auction_arrays", "play_rows", "NO_PLAYS"]
 
 SEATS = 3
 
@@ -40,6 +66,11 @@ class Model:
     def scratch(self) -> np.ndarray:
         """A new scratch of the learned player's nets (one a thread)."""
         return new_learned_buffers(self.net)[1]
+
+    def card_scratch(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """A new scratch of the card net (one a thread): ``lbuf``, ``lidx`` and a position row."""
+        _, lbuf, lidx, _ = new_learned_buffers(self.net)
+        return lbuf, lidx, np.zeros(P_N, dtype=np.int64)
 
 
 @dataclass(frozen=True)
@@ -105,3 +136,131 @@ def auction_arrays(rec: Record, rules: HouseRules) -> Auction:
             dark = False
     a = np.array(rows, dtype=np.int64).reshape(-1, 6)
     return Auction(*(np.ascontiguousarray(a[:, k]) for k in range(6)))
+
+
+@dataclass(frozen=True)
+class Plays:
+    """The cards the seats other than ``viewer`` played before the view's point, as the kernel
+    ``play_likelihood_nb.plays_loglik`` reads them: ``rows`` one position row (``layout.P_*``) a
+    card, its public state with the card played in ``P_CHOSEN`` (the hand, legal cards and
+    knowledge left 0: each world fills them in); ``played_now`` the cards each seat has played so
+    far; ``shown`` the talon's cards the defenders saw (0: none); ``face_up`` 1 when the gifts lay
+    face up. ``half_queens``: declared queens whose combination the view cannot name (under
+    half_marriage a queen led declaring is the marriage's or the half marriage's, as the hand
+    holds): read as the marriage."""
+
+    viewer: int
+    rows: np.ndarray
+    played_now: np.ndarray
+    shown: int
+    face_up: int
+    half_queens: int = 0
+
+    def weighable(self, prm: np.ndarray) -> int:
+        """How many of the cards were played while the seat held more cards than its
+        ``search_cards`` (those the net chose, when the seat had a choice; ``play_likelihood_nb``)."""
+        return sum(int(8 - bin(int(row[P_PLAYED_BY + row[P_SEAT]])).count("1") > prm[row[P_SEAT], H_SEARCH_CARDS])
+                   for row in self.rows)
+
+
+NO_PLAYS = Plays(viewer=-1, rows=np.zeros((0, P_N), dtype=np.int64), played_now=np.zeros(SEATS, dtype=np.int64),
+                 shown=0, face_up=1)
+
+
+def _declared(c: int, r: np.ndarray) -> tuple[int, int, int]:
+    """(value, new trump or -1, ``marriages`` bit) of a lead of ``c`` that declared, read from the
+    card alone (``play_nb.declaration`` reads the hand: a queen under half_marriage is taken as
+    the marriage's)."""
+    s, rank = c // 6, c % 6
+    if rank == ACE and r[R.ACE_MARRIAGE]:
+        return int(r[R.ACE_MARRIAGE]), -1, 1 << DECLARED_BIT_ACES
+    if rank == JACK and r[R.HALF_MARRIAGE]:
+        return int(r[R.MARRIAGE_VALUE + s]) // 2, s, 1 << (DECLARED_BIT_HALF + s)
+    if rank in (KING, QUEEN):
+        return int(r[R.MARRIAGE_VALUE + s]), s, 1 << s
+    return 0, -1, 0
+
+
+def play_rows(view: Record, viewer: int, rules: HouseRules) -> Plays:
+    """The decisions of the seats other than ``viewer`` in ``view`` (a record cut at the point and
+    seen by ``viewer``, already walked legal): each card they played, with the public state the
+    engine gave the player when it chose it (``tricks_nb.play_tricks``: the trick so far, the
+    trump in force, the tallies, the cards gone, the voids shown, the declarations, each seat's
+    last bid, whether the lead may declare)."""
+    if not view.tricks:
+        return NO_PLAYS
+    r = rules.to_array()
+    w = walk(view, rules)
+    d = int(w.declarer)
+    contract = int(w.contract) if w.contract is not None else int(w.high)
+    last_bid = [0] * SEATS
+    for call in view.auction:
+        if call.bid == DARK:
+            last_bid[call.seat] = DARK_CONTRACT
+        elif call.bid > 0:
+            last_bid[call.seat] = call.bid
+    defender = (d + 1) % SEATS
+    shown = int(view.talon) if view.talon is not None and talon_seen(view, defender, rules) else 0
+    leader, trump, owner = d, -1, -1
+    tricks, card_points, marriage_points = [0] * SEATS, [0] * SEATS, [0] * SEATS
+    marriages, voids, played_by = [0] * SEATS, [0] * SEATS, [0] * SEATS
+    played = 0
+    last_declaring = 8 - int(r[R.MARRIAGE_MIN_CARDS])
+    rows: list[np.ndarray] = []
+    half_queens = 0
+    for t, (trick, seats) in enumerate(zip(view.tricks, w.seats, strict=False)):
+        win_card, win_seat, pending, points = -1, -1, -1, 0
+        cards: list[int] = []
+        for k, (play, p) in enumerate(zip(trick, seats, strict=False)):
+            c = play.card
+            can_declare = k == 0 and (tricks[p] > 0 or r[R.MARRIAGE_FIRST_LEAD] != 0) and t <= last_declaring
+            if p != viewer:
+                row = np.zeros(P_N, dtype=np.int64)
+                row[P_SEAT], row[P_DECLARER], row[P_LEADER], row[P_N_IN_TRICK] = p, d, leader, k
+                row[P_TRICK] = cards[0] if k > 0 else -1
+                row[P_TRICK + 1] = cards[1] if k > 1 else -1
+                row[P_TRUMP], row[P_OWNER], row[P_CONTRACT], row[P_PLAYED] = trump, owner, contract, played
+                for q in range(SEATS):
+                    row[P_TRICKS + q] = tricks[q]
+                    row[P_CARD_POINTS + q] = card_points[q]
+                    row[P_MARRIAGE_POINTS + q] = marriage_points[q]
+                    row[P_MARRIAGES + q] = marriages[q]
+                    row[P_PLAYED_BY + q] = played_by[q]
+                    row[P_VOIDS + q] = voids[q]
+                    row[P_LAST_BID + q] = last_bid[q]
+                row[P_CAN_DECLARE] = int(can_declare)
+                row[P_CHOSEN] = c
+                rows.append(row)
+            if k == 0:
+                win_card, win_seat = c, p
+                if play.declared:
+                    value, new_trump, bit = _declared(c, r)
+                    half_queens += int(c % 6 == QUEEN and bool(r[R.HALF_MARRIAGE]))
+                    marriage_points[p] += value
+                    marriages[p] |= bit
+                    if new_trump >= 0:
+                        if r[R.MARRIAGE_TRUMP_FROM]:
+                            pending = new_trump
+                        else:
+                            trump, owner = new_trump, p
+            else:
+                led = cards[0] // 6
+                if c // 6 != led:
+                    voids[p] |= 1 << led
+                    if trump >= 0 and c // 6 != trump:
+                        voids[p] |= 1 << trump
+                if beats(c, win_card, trump):
+                    win_card, win_seat = c, p
+            cards.append(c)
+            points += int(CARD_POINTS[c])
+            played |= 1 << c
+            played_by[p] |= 1 << c
+        if len(trick) == SEATS:
+            tricks[win_seat] += 1
+            card_points[win_seat] += points
+            if pending >= 0:
+                trump, owner = pending, leader
+            leader = win_seat
+    return Plays(viewer=viewer, rows=np.array(rows, dtype=np.int64).reshape(-1, P_N),
+                 played_now=np.array(played_by, dtype=np.int64), shown=shown,
+                 face_up=int(gifts_face_up(rules)), half_queens=half_queens)

@@ -9,7 +9,8 @@ likely (uniform). Where the view leaves more open than the hidden cards' places 
 defender never saw, the other defender's gift face down), that is drawn too, uniformly: 3 of the
 declarer's 10 cards before his gifts, and one of the other defender's cards that the rules let be
 given. Each world is weighted by the log-likelihood of the two other seats' calls
-(``likelihood_nb.auction_loglik``).
+(``likelihood_nb.auction_loglik``) and of the cards they played with a choice
+(``play_likelihood_nb.plays_loglik``).
 
 The arguments (arrays of int64 unless said; seats are the record's, the dealer seat 2):
 
@@ -27,7 +28,12 @@ The arguments (arrays of int64 unless said; seats are the record's, the dealer s
   (uniform worlds: only the bids' caps are checked, ``likelihood_nb.auction_possible``);
 - ``contract`` the final contract to check against the declarer's cap (0: none), ``high`` the
   winning bid;
-- ``state`` the chunk's generator (``sim.game.rng_nb``); ``scratch`` int64 of at least 24;
+- ``rows`` the other seats' card decisions before the view's point (``layout.P_*`` rows, as
+  ``play_likelihood_nb``; none: shape (0, P_N)), ``played_now[3]`` the cards each seat has played,
+  ``shown`` the talon's cards the defenders saw (0: none), ``face_up`` 1 when the gifts lay face
+  up, ``card_inv_temperature`` 1 / T_card (0: the cards weigh nothing), ``lidx`` and ``pos`` the
+  card net's scratch (``cards_nb.new_learned_buffers``; int64 of P_N);
+- ``state`` the chunk's generator (``sim.game.rng_nb``); ``scratch`` int64 of at least 30;
 - out: ``where[i, 0:3]`` the hidden cards at the left, the right, the talon; ``deal[i, 0:4]`` the
   deal (seats 0..2 as dealt, then the talon); ``logw[i]`` the log-weight.
 """
@@ -40,6 +46,7 @@ from sim.game.play_nb import givable_cards, nth_card
 from sim.game.rng_nb import below
 from sim.numba_config import jit_hot
 from sim.players.learned.likelihood_nb import IMPOSSIBLE, others_loglik
+from sim.players.learned.play_likelihood_nb import plays_loglik, world_hands
 
 NO_GIFT = -2  # gift[s]: the seat received none
 HIDDEN_GIFT = -1  # gift[s]: a gift face down the viewer did not see
@@ -124,8 +131,10 @@ def draw_world(state, free, placed, takes, loc_seat, pool, stage, declarer, talo
 def draw_worlds(state, n, free, placed, takes, loc_seat, pool, stage, declarer, viewer, talon, gift, contract, high,
                 call_seat,
                 call_bid, call_high, call_high_seat, call_dark, call_free, gs, rules, prm, net, lbuf, inv_temperature,
-                weigh, scratch, where, deal, logw):
+                weigh, rows, played_now, shown, face_up, card_inv_temperature, lidx, pos, scratch, where, deal, logw):
     """``n`` worlds into rows 0..n-1 of ``where``, ``deal`` and ``logw`` (the module's docstring)."""
+    cur = scratch[24:27]
+    gifts = scratch[27:30]
     for i in range(n):
         total = draw_world(state, free, placed, takes, loc_seat, pool, stage, declarer, talon, gift, contract, high,
                            rules, scratch, where[i], deal[i])
@@ -133,4 +142,9 @@ def draw_worlds(state, n, free, placed, takes, loc_seat, pool, stage, declarer, 
             calls = others_loglik(viewer, deal[i], call_seat, call_bid, call_high, call_high_seat, call_dark,
                                   call_free, gs, rules, prm, net, lbuf, inv_temperature if weigh else 0.0)
             total = IMPOSSIBLE if calls == IMPOSSIBLE else total + calls
+        if total != IMPOSSIBLE and weigh and card_inv_temperature > 0.0 and rows.shape[0] > 0:
+            world_hands(declarer, loc_seat, where[i], pool, deal[i], played_now, cur, gifts)
+            cards = plays_loglik(rows, cur, played_now, gifts, shown, face_up, rules, prm, net, lbuf, lidx, pos,
+                                 card_inv_temperature)
+            total = IMPOSSIBLE if cards == IMPOSSIBLE else total + cards
         logw[i] = total

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from reference_inference import exact_posterior, old_learned_bid
+from reference_inference import exact_posterior, naive_cards_loglik, old_learned_bid
 from typer.testing import CliRunner
 
 from cli import app
@@ -21,9 +21,10 @@ from sim.game.state_layout import G_ON_BARREL, G_SCORE
 from sim.inference import infer
 from sim.inference.model import learned_model
 from sim.players.learned.bidding_nb import learned_bid, learned_bid_margin
-from sim.players.learned.likelihood_nb import IMPOSSIBLE, call_loglik, log_sigmoid
+from sim.players.learned.likelihood_nb import CARD_TEMPERATURE, IMPOSSIBLE, call_loglik, log_sigmoid
 from sim.records import parse_record_text, read_records
-from sim.records.walk import house_rules
+from sim.records.record import Record
+from sim.records.walk import house_rules, walk
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 EXAMPLE = ROOT / "examples" / "records" / "defmar.txt"
@@ -105,10 +106,11 @@ def _views():
     return out
 
 
-def _compare(rec, seat, at, temperature, worlds):
+def _compare(rec, seat, at, temperature, worlds, card_temperature=math.inf):
     rules = house_rules(rec)
-    exact, n = exact_posterior(rec, seat, at, rules, temperature)
-    res = infer(rec, seat=seat, at=at, worlds=worlds, seed=3, temperature=temperature)
+    exact, n = exact_posterior(rec, seat, at, rules, temperature, card_temperature)
+    res = infer(rec, seat=seat, at=at, worlds=worlds, seed=3, temperature=temperature,
+                card_temperature=card_temperature)
     p = res.probabilities()
     assert n > 0
     # Monte-Carlo error of a self-normalised weighted mean: at most 0.5 / sqrt(ESS); 5 of those
@@ -127,6 +129,45 @@ def _compare(rec, seat, at, temperature, worlds):
 @pytest.mark.parametrize(("rec", "seat", "at"), _views())
 def test_weighted_worlds_match_the_exact_posterior(rec, seat, at):
     _compare(rec, seat, at, 20.0, 20000)
+
+
+def _card_views():
+    """``_views`` and, with more deals left open and more cards played with a choice, the
+    self-play deals at trick 3 (up to 462 deals; the cards move a card's exact probability by up
+    to 0.13 there at T_card = 10)."""
+    recs = list(read_records(path=SELF_PLAY)) if SELF_PLAY.exists() else []
+    return _views() + [pytest.param(rec, seat, "trick:3", id=f"{k + 1}-{seat}-trick:3") for k, rec in enumerate(recs)
+                       for seat in range(3)]
+
+
+@pytest.mark.parametrize(("rec", "seat", "at"), _card_views())
+def test_worlds_weighted_by_the_cards_match_the_exact_posterior(rec, seat, at):
+    """The calls and the cards played weighed (the exact twin replays every deal and calls the
+    card net at each decision in plain Python: ``naive_cards_loglik``)."""
+    _compare(rec, seat, at, 20.0, 20000, CARD_TEMPERATURE)
+
+
+@pytest.mark.parametrize(("rec", "seat", "at"), [p for p in _card_views() if p.values[2] != "auction"])
+def test_each_world_weighs_what_the_naive_replay_of_its_cards_says(rec, seat, at):
+    """World by world, the kernel's card log-likelihood (the weight with the cards over the weight
+    without: the same seed draws the same worlds) is the naive replay's, up to the normalising
+    constant."""
+    rules = house_rules(rec)
+    with_cards = infer(rec, seat=seat, at=at, worlds=200, seed=4, temperature=20.0, card_temperature=7.0)
+    bids_only = infer(rec, seat=seat, at=at, worlds=200, seed=4, temperature=20.0, card_temperature=math.inf)
+    assert np.array_equal(with_cards.deals, bids_only.deals)
+    cut = rec.cut(at, seat=seat, rules=rules)
+    model = learned_model(rec, rules)
+    kernel, naive = [], []
+    for i in range(len(with_cards.weights)):
+        if bids_only.weights[i] == 0:
+            continue
+        deal = Record(**{**cut.__dict__, "hands": tuple(int(h) for h in with_cards.deals[i, :3]),
+                         "talon": int(with_cards.deals[i, 3]), "view": None, "lines": {}})
+        kernel.append(math.log(with_cards.weights[i]) - math.log(bids_only.weights[i]))
+        naive.append(naive_cards_loglik(deal, walk(deal, rules), seat, rules, model, 7.0))
+    d = np.array(kernel) - np.array(naive)
+    assert len(d) > 0 and np.abs(d - d.mean()).max() < 1e-6, np.abs(d - d.mean()).max()
 
 
 @pytest.mark.parametrize(("rec", "seat", "at"), _views())
@@ -151,6 +192,20 @@ def test_a_gift_face_down_counts_every_card_it_could_have_been():
     js, ks = 6 * 0 + 1, 6 * 0 + 3
     tol = 5 * math.sqrt((1 / 9) * (8 / 9) / res.ess)
     assert abs(p[js] - 1 / 9) < tol and abs(p[ks] - 1 / 9) < tol, (p[js], p[ks], tol)
+
+
+def test_the_cards_weigh_only_once_played():
+    """Before the play no card weighs (the weights are the calls' alone); at trick 3 the five cards
+    first and second played before third's turn do, and ``card_temperature=inf`` weighs none."""
+    kw = {"seat": "third", "worlds": 300, "seed": 5}
+    talon = infer(EXAMPLE, at="talon", **kw)
+    assert talon.cards_weighted == 0
+    assert np.array_equal(talon.weights, infer(EXAMPLE, at="talon", card_temperature=math.inf, **kw).weights)
+    cards = infer(EXAMPLE, at="trick:3", **kw)
+    bids = infer(EXAMPLE, at="trick:3", card_temperature=math.inf, **kw)
+    assert cards.cards_weighted == 5 and bids.cards_weighted == 0
+    assert np.array_equal(cards.where, bids.where) and not np.allclose(cards.weights, bids.weights)
+    assert cards.to_dict()["card_temperature"] == CARD_TEMPERATURE
 
 
 def test_same_seed_same_worlds_on_any_thread_count():
@@ -212,6 +267,8 @@ play 9C AH TH
     ({"seat": "first", "at": "auction", "worlds": 0}, "worlds"),
     ({"seat": "first", "at": "auction", "seed": -1}, "seed"),
     ({"seat": "first", "at": "auction", "temperature": 0}, "temperature"),
+    ({"seat": "first", "at": "auction", "card_temperature": -1}, "card_temperature"),
+    ({"seat": "first", "at": "auction", "card_temperature": "hot"}, "card_temperature"),
 ])
 def test_bad_arguments_are_named(kwargs, names):
     with pytest.raises(InputError, match=rf"^{names}\b"):
@@ -242,4 +299,5 @@ def test_the_command_answers_first_and_fits_80_columns():
     lines = out.output.splitlines()
     assert lines[0].startswith("third's view at trick:3: 8 hidden cards, 2,000 worlds weighted by 1 call")
     assert max(map(len, lines)) <= 80
-    assert any(line.startswith("surest: ") and "QC right 100%" in line for line in lines)
+    surest = next(i for i, line in enumerate(lines) if line.startswith("surest: "))
+    assert "QC right 100%" in " ".join(lines[surest:surest + 2])

@@ -26,6 +26,11 @@ from sim.players.learned.bidding_nb import learned_bid_margin
 # card locations on self-play of the learned player (seed 31337; benchmarks/infer_calibration.py,
 # docs/inference.md "The temperature").
 TEMPERATURE = 1.0
+# The temperature of the cards' softmax (``play_likelihood_nb``), in points, fitted alike (the
+# held-out log-loss of the true card places at tricks 2, 4 and 6 of the same self-play, the least
+# of the grid 0.01-4; docs/inference.md "The cards' temperature"): the learned player's cards are
+# its net's best, so a world whose hands would have made the net play otherwise is all but ruled out.
+CARD_TEMPERATURE = 0.01
 IMPOSSIBLE = -np.inf  # the log-likelihood of a call the hypothesised hand could not have made
 
 
