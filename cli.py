@@ -177,7 +177,8 @@ def simulate(
         help="one player for all seats or one per seat (three, or two or four with players = 2 or 4) of random, "
              "heuristic, dd, pimc, pimc-inf (pimc weighing its worlds by the auction; 3 or 4 players), leadage "
              "(a ported bot; 3 or 4 players), learned, learned-cards, learned-win "
-             "(its bids and contract weigh the chance of winning; the presets) or learned:PATH "
+             "(its bids and contract weigh the chance of winning; the presets), learned-inf (learned whose search "
+             "of its last cards weighs its worlds by the auction) or learned:PATH "
              "(a net's card play; 3 or 4 players), e.g. heuristic,random,random \\[default: as every analysis, "
              "learned-win in whole games where the rules ship its win table, else learned; heuristic with 2 "
              "players]")]
@@ -706,7 +707,8 @@ def tournament(
     players: Annotated[list[str] | None, typer.Argument(
         help="one player per seat: random, heuristic, dd, pimc, pimc-inf (pimc weighing its worlds by the "
              "auction), leadage (the ported tysyacha-1000 bot), learned, learned-cards, learned-win (the learned "
-             "player weighing the chance of winning the game; every preset), learned:PATH (weights of thousand "
+             "player weighing the chance of winning the game; every preset), learned-inf (learned whose search of "
+             "its last cards weighs its worlds by the auction), learned:PATH (weights of thousand "
              "train), or a TOML player file "
              "(examples/players/); none given: learned-win (learned where the rules have no win table, and with "
              "--deals) heuristic leadage (3 players)", show_default=False)] = None,

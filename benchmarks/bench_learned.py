@@ -10,7 +10,8 @@
    the heuristic (the issue's goal: 10,000 deals a second), each in a fresh folder.
 
 The learned player is timed as it ships (its last three cards searched) and with its net alone
-(``--search-cards``: other searches beside them).
+(``--search-cards``: other searches beside them); ``--learned-inf`` times the learned-inf player
+(its search's worlds weighed by the calls) beside it, as it ships and with other settings.
 
     python benchmarks/bench_learned.py [--weights sim/players/weights/learned-v4.npz] [--deals 20000]
 """
@@ -33,7 +34,13 @@ from sim.engine.workspace import new_game_state, new_workspace
 from sim.game.bits_nb import popcount
 from sim.game.rules import HouseRules
 from sim.numba_config import jit_hot
-from sim.players.layout import H_SEARCH_CARDS, H_SEARCH_MARGIN, H_SEARCH_WORLDS
+from sim.players.layout import (
+    H_INFERENCE_CANDIDATES,
+    H_INFERENCE_TEMPERATURE,
+    H_SEARCH_CARDS,
+    H_SEARCH_MARGIN,
+    H_SEARCH_WORLDS,
+)
 from sim.players.learned.bidding_nb import learned_bid, learned_contract
 from sim.players.learned.cards_nb import best_legal, new_learned_buffers, position_features, q_forward
 from sim.players.learned.layout import MAX_ACTIVE, N_DENSE, P_DECLARER, P_LEGAL, P_PLAYED, P_SEAT
@@ -84,6 +91,9 @@ def main() -> None:
                     "ships), K, K:W or K:W:M: learned cases whose seats search their cards as pimc does, over W "
                     "worlds, once they hold K or fewer (0: the net alone), where the net's best two cards are "
                     "within M points (search_cards, search_worlds, search_margin), each timed beside the others")
+    ap.add_argument("--learned-inf", default="", help="comma-separated cases of learned-inf timed beside: "
+                    "'default' (as it ships) or 'K:W:M:T:C' (search cards, worlds, margin, inference temperature, "
+                    "candidates a world; trailing fields the player's)")
     ap.add_argument("--end-to-end", type=int, default=100_000, help="deals of the simulate runs (0: skip)")
     args = ap.parse_args()
     net, _ = weights_matrix([args.weights])
@@ -98,22 +108,23 @@ def main() -> None:
     # "K", "K:W" or "K:W:M" (W worlds, M the margin in points; default the player's)
     search = [() if k == "default" else tuple(int(x) for x in k.split(":")) for k in args.search_cards.split(",")]
 
-    def engine(name, deals, search_cards=None, search_worlds=None, search_margin=None):
+    def engine(name, deals, *settings):
         codes = player_codes((name,) * 3)
-        solver = solver_buffers((name,), net if name == "learned" else None)
+        solver = solver_buffers((name,), net if name.startswith("learned") else None)
         seat_prm = prm.copy()
-        if search_cards is not None:
-            seat_prm[:, H_SEARCH_CARDS] = search_cards
-        if search_worlds is not None:
-            seat_prm[:, H_SEARCH_WORLDS] = search_worlds
-        if search_margin is not None:
-            seat_prm[:, H_SEARCH_MARGIN] = search_margin
+        for column, value in zip((H_SEARCH_CARDS, H_SEARCH_WORLDS, H_SEARCH_MARGIN, H_INFERENCE_TEMPERATURE,
+                                  H_INFERENCE_CANDIDATES), settings, strict=False):
+            seat_prm[:, column] = value
         return lambda: run_deals(chunk_rng(1, 0), chunk_rng(1, 0, DEAL_STREAM), arr, codes, seat_prm, 0, deals, rec,
                                  plays, gs, ws, no_script, solver)
 
     learned_cases = {("learned" if not k else "learned, net alone" if k[0] == 0 else
                       f"learned, search {':'.join(map(str, k))}"):
                      (engine("learned", n, *k), n) for k in search}
+    inferring = [() if k == "default" else tuple(float(x) for x in k.split(":"))
+                 for k in args.learned_inf.split(",") if k]
+    learned_cases |= {("learned-inf" if not k else f"learned-inf {':'.join(f'{x:g}' for x in k)}"):
+                      (engine("learned-inf", n, *k), n) for k in inferring}
     cases = {"bare random playout": (lambda: run_bare_playouts(chunk_rng(1, 0), n, plays, ws), n),
              "heuristic": (engine("heuristic", n), n), **learned_cases,
              "pimc": (engine("pimc", args.pimc_deals), args.pimc_deals)}

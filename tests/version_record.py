@@ -51,6 +51,8 @@ RUNS = (
     ("classic_learned_win", "games", 20, "classic", "learned-win,learned,learned", 12, 10),
     # pimc weighing its worlds by the auction under the shipped bidding nets
     ("classic_pimc_inf", "deals", 3, "classic", "pimc-inf,pimc,heuristic", 13, 3),
+    # the learned player whose last cards' search weighs its worlds by the auction
+    ("classic_learned_inf", "deals", 6, "classic", "learned-inf,learned,heuristic", 14, 3),
 )
 BID_TABLE_DEALS = 12  # one bid-table part of this many deals, pimc on the first 2
 

@@ -106,9 +106,9 @@ MAX_DEALS_PER_GAME = 2000  # a game still running after this many deals is store
 # about 1.5 us, a dd deal milliseconds, a pimc deal a tenth of a second or more).
 DEFAULT_CHUNK = {
     "deals": {"random": 50_000, "heuristic": 50_000, "leadage": 50_000, "dd": 500, "pimc": 10, "learned": 5_000,
-              "learned-cards": 50, "learned-win": 5_000, "pimc-inf": 10},
+              "learned-cards": 50, "learned-win": 5_000, "pimc-inf": 10, "learned-inf": 1_000},
     "games": {"random": 500, "heuristic": 500, "leadage": 500, "dd": 10, "pimc": 1, "learned": 50, "learned-cards": 2,
-              "learned-win": 50, "pimc-inf": 1},
+              "learned-win": 50, "pimc-inf": 1, "learned-inf": 10},
 }
 # The largest chunk: its record buffers (about 280 bytes a deal, room for 40 deals a game) stay
 # within about 300 MiB per thread, before the frame made from them.

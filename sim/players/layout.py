@@ -6,6 +6,7 @@ the weights, ``heuristic_nb.fill_suit_tables`` the per-suit tables after them).
 __all__ = [
     "PLAYER_RANDOM", "PLAYER_HEURISTIC", "PLAYER_DD", "PLAYER_PIMC", "PLAYER_LEADAGE",
     "PLAYER_LEARNED", "PLAYER_LEARNED_CARDS", "PLAYER_LEARNED_WIN", "PLAYER_SCRIPTED", "PLAYER_PIMC_INF",
+    "PLAYER_LEARNED_INF",
     "PLAYER_CODES", "H_BASE",
     "H_TALON", "H_ACE",
     "H_TEN_WITH_ACE", "H_TEN_SIDE", "H_TEN_BARE", "H_KING", "H_QUEEN", "H_MARRIAGE", "H_MARRIAGE_CARDS",
@@ -32,9 +33,13 @@ PLAYER_SCRIPTED = 9  # plays a given list of actions (known-answer tests); not a
 # PIMC whose worlds are weighed by the other seats' calls under the learned player's bidding
 # (pimc_inf_nb); bids as the heuristic, as pimc does
 PLAYER_PIMC_INF = 10
+# The learned player whose search of its last cards draws its worlds as pimc-inf does (weighed by the
+# other seats' calls; pimc_inf_nb.pimc_inf_choose_card); everything else is the learned player's
+PLAYER_LEARNED_INF = 11
 PLAYER_CODES = {"random": PLAYER_RANDOM, "heuristic": PLAYER_HEURISTIC, "dd": PLAYER_DD, "pimc": PLAYER_PIMC,
                 "leadage": PLAYER_LEADAGE, "learned": PLAYER_LEARNED, "learned-cards": PLAYER_LEARNED_CARDS,
-                "learned-win": PLAYER_LEARNED_WIN, "pimc-inf": PLAYER_PIMC_INF}
+                "learned-win": PLAYER_LEARNED_WIN, "pimc-inf": PLAYER_PIMC_INF,
+                "learned-inf": PLAYER_LEARNED_INF}
 
 # ---- heuristic parameters (float64 row per seat) --------------------------------------------
 H_BASE = 0

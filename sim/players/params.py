@@ -99,10 +99,11 @@ class HeuristicParams:
     # plays the net alone.
     search_cards: float = 3.0
     search_worlds: float = 6.0
-    # A pimc-inf seat weighs its candidate worlds by the other seats' calls at this temperature
-    # (points; fitted to opponents bidding as the heuristic player; 0: only what the calls make
-    # certain, a bid above a hand's cap) and draws inference_candidates of them for each world it
-    # searches (docs/pimc.md, "pimc-inf").
+    # A pimc-inf seat, and a learned-inf seat in its search, weighs its candidate worlds by the
+    # other seats' calls at this temperature (points; fitted to opponents bidding as the heuristic
+    # player; 0: only what the calls make certain, a bid above a hand's cap) and draws
+    # inference_candidates of them for each world it searches (docs/pimc.md, "pimc-inf";
+    # docs/learned.md, "learned-inf").
     inference_temperature: float = OPPONENT_TEMPERATURE
     inference_candidates: float = float(CANDIDATES_PER_WORLD)
     # ... where its net's best two legal cards are fewer points apart than this (1000: always).
@@ -215,10 +216,10 @@ def seat_params(params: HeuristicParams | tuple[HeuristicParams, ...] | None, n:
 
 def load_player_file(path: str | Path, n: int) -> tuple[str, HeuristicParams]:
     """A player defined in a TOML file: ``player = "heuristic"`` (or another type whose bidding reads
-    the parameters: dd, pimc, learned, learned-cards, learned-win) and any ``HeuristicParams`` field; the
-    rest are the defaults for an ``n``-player game. A learned player's ``weights`` names its weights
-    file (relative to the player file's folder). Returns (player name, parameters: ``learned:PATH``
-    for named weights); errors name the file and the key."""
+    the parameters: dd, pimc, learned, learned-cards, learned-win, pimc-inf, learned-inf) and any
+    ``HeuristicParams`` field; the rest are the defaults for an ``n``-player game. A learned
+    player's ``weights`` names its weights file (relative to the player file's folder). Returns
+    (player name, parameters: ``learned:PATH`` for named weights); errors name the file and the key."""
     path = Path(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -236,7 +237,8 @@ def load_player_file(path: str | Path, n: int) -> tuple[str, HeuristicParams]:
     if weights is not None:
         if kind not in LEARNED_TYPES or not isinstance(weights, str) or not weights:
             raise PlayerError(f"player file {str(path)!r}: weights names the weights file of a learned player "
-                              f"(player = \"learned\", \"learned-cards\" or \"learned-win\"), as a path")
+                              f"(player = \"learned\", \"learned-cards\", \"learned-win\" or \"learned-inf\"), "
+                              "as a path")
         kind = f"{kind}:{(path.parent / weights) if not Path(weights).is_absolute() else Path(weights)}"
     known = {f.name for f in fields(HeuristicParams)}
     unknown = sorted(set(data) - known)

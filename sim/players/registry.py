@@ -48,9 +48,10 @@ PLAYER_NAMES = tuple(PLAYER_CODES)
 # The learned players: "learned" plays the net's cards, gifts, bids and contract; "learned-cards" gives
 # pimc's gifts and the heuristic's bidding instead, so that against pimc only the card play differs;
 # "learned-win" is "learned" whose bids and final contract weigh the chance of winning the game
-# (a win-chance table of the rules beside its nets: sim.players.learned.win_table).
+# (a win-chance table of the rules beside its nets: sim.players.learned.win_table); "learned-inf" is
+# "learned" whose search of its last cards draws its worlds as pimc-inf does (weighed by the calls).
 # "TYPE:PATH" plays the weights file PATH instead of the shipped one.
-LEARNED_TYPES = ("learned", "learned-cards", "learned-win")
+LEARNED_TYPES = ("learned", "learned-cards", "learned-win", "learned-inf")
 SCORE_AWARE_TYPES = ("learned-win",)  # the learned players that read a win-chance table
 # The players that weigh their worlds by the other seats' calls under the learned player's bidding
 # nets (the shipped weights): pimc-inf. They play no net's cards, but their chunks carry the nets.
@@ -151,7 +152,8 @@ def learned_weights_files(names: Sequence[str]) -> list[Path]:
 # The player types whose decisions read the heuristic parameters (dd, pimc and the learned players
 # bid like the heuristic player; pimc_worlds sets the pimc player's sample, gift_candidates the learned
 # declarer's).
-PARAMETERISED_PLAYERS = ("heuristic", "dd", "pimc", "learned", "learned-cards", "learned-win", "pimc-inf")
+PARAMETERISED_PLAYERS = ("heuristic", "dd", "pimc", "learned", "learned-cards", "learned-win", "pimc-inf",
+                         "learned-inf")
 # The player types that search (double-dummy searches): their chunks need the solver's buffers.
 SEARCHING_PLAYERS = ("dd", "pimc", "learned-cards", "pimc-inf")
 

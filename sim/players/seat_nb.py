@@ -6,7 +6,8 @@ functions pick the player's kernel by its code: scripted (the known-answer tests
 heuristic, double dummy (``dd_nb``), PIMC (``pimc_nb``, ``pimc2_nb``; ``pimc_inf_nb``, its worlds
 weighed by the auction's record) and the ported bot
 (``leadage_nb``) and the learned player (``learned.cards_nb``, ``learned.bidding_nb``; its score-aware
-bids, contract and dark game ``learned.win_nb``). The dd and
+bids, contract and dark game ``learned.win_nb``; ``learned-inf``, whose search of its last cards
+draws its worlds as pimc-inf does). The dd and
 pimc players, and ``learned-cards``, bid, go dark and (pimc) choose the final contract as the heuristic player does.
 
 ``solver`` is the seat's search buffers (state, moves, transposition table, PIMC worlds) and the
@@ -44,6 +45,7 @@ from sim.players.layout import (
     PLAYER_LEADAGE,
     PLAYER_LEARNED,
     PLAYER_LEARNED_CARDS,
+    PLAYER_LEARNED_INF,
     PLAYER_LEARNED_WIN,
     PLAYER_PIMC,
     PLAYER_PIMC_INF,
@@ -100,8 +102,17 @@ def is_pimc(code):
 
 @jit_inline
 def is_learned(code):
-    """Whether ``code`` plays the learned player's cards (learned, learned-cards, learned-win)."""
-    return code == PLAYER_LEARNED or code == PLAYER_LEARNED_CARDS or code == PLAYER_LEARNED_WIN
+    """Whether ``code`` plays the learned player's cards (learned, learned-cards, learned-win,
+    learned-inf)."""
+    return (code == PLAYER_LEARNED or code == PLAYER_LEARNED_CARDS or code == PLAYER_LEARNED_WIN
+            or code == PLAYER_LEARNED_INF)
+
+
+@jit_inline
+def bids_as_learned(code):
+    """Whether ``code`` bids, goes dark, gives its gifts and chooses its contract as the learned
+    player does (learned, learned-inf: they differ only in the search of the last cards)."""
+    return code == PLAYER_LEARNED or code == PLAYER_LEARNED_INF
 
 
 @jit_inline
@@ -121,7 +132,7 @@ def choose_dark(code, seat, gs, rules, prm, rng, script, net):
     A seat on an imposed bidding line (``H_BID_LIMIT``) never goes dark."""
     if prm[seat, H_BID_LIMIT] != 0.0:
         return 0
-    if code == PLAYER_LEARNED:
+    if bids_as_learned(code):
         return learned_dark(seat, gs, rules, prm, net)
     if code == PLAYER_LEARNED_WIN:
         return learned_win_dark(seat, gs, rules, prm, net)
@@ -159,7 +170,7 @@ def choose_bid(code, seat, hand, high_seat, min_raise, cap, gs, rules, prm, rng,
         return random_bid(min_raise, cap, rules, rng)
     if code == PLAYER_LEADAGE:
         return leadage_bid(seat, hand, min_raise, cap, gs, rules, rng)
-    if code == PLAYER_LEARNED:
+    if bids_as_learned(code):
         return learned_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm, net, lbuf)
     if code == PLAYER_LEARNED_WIN:
         return learned_win_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm, net, lbuf)
@@ -177,7 +188,7 @@ def choose_discard(code, declarer, hands, givable, contract, last_bid, rules, pr
     right = (declarer + 2) % 3
     if code == PLAYER_DD:
         return dd_choose_discard(hands[declarer], hands[left], hands[right], rules, solver[0], solver[1], solver[2])
-    if code == PLAYER_LEARNED or code == PLAYER_LEARNED_WIN:
+    if bids_as_learned(code) or code == PLAYER_LEARNED_WIN:
         return learned_discard(declarer, hands, givable, contract, last_bid, rules, prm, solver[1], solver[4],
                                solver[5], solver[6])
     if code == PLAYER_PIMC_INF:
@@ -237,7 +248,7 @@ def choose_contract(code, seat, hand, contract, cap, can_concede, dd_value, gs, 
         return random_contract(contract, cap, can_concede, rules, rng)
     if code == PLAYER_LEADAGE:
         return leadage_contract(seat, hand, contract, cap, can_concede, gs, rules, rng)
-    if code == PLAYER_LEARNED:
+    if bids_as_learned(code):
         return learned_contract(seat, hand, contract, cap, can_concede, dd_value, gs, rules, prm, net, lbuf)
     if code == PLAYER_LEARNED_WIN:
         return learned_win_contract(seat, hand, contract, cap, can_concede, dd_value, gs, rules, prm, net, lbuf)
@@ -332,10 +343,23 @@ def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, trum
                 s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
                 _key_search_stream(rng, seat, hands[seat], trick, n_in_trick, leader, trump, declarer, contract,
                                    played, played_by, voids, known[3 * seat:3 * seat + 3])
-            choice, declare = pimc_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner,
-                                               pending, declarer, won, unsecured, played, voids,
-                                               known[3 * seat:3 * seat + 3], np.int64(worlds), rules, rng, solver[0],
-                                               solver[1], solver[2], solver[3])
+            if code == PLAYER_LEARNED_INF and popcount(legal) > 1:
+                # learned-inf: the same worlds' count, resampled from candidates weighed by the
+                # other seats' calls as pimc-inf's are (from the same keyed stream: a decision where
+                # no other seat made a call of its own draws learned's very worlds)
+                choice, declare = pimc_inf_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump,
+                                                       trump_owner, pending, declarer, won, unsecured, played, voids,
+                                                       known[3 * seat:3 * seat + 3], played_by, contract,
+                                                       np.int64(worlds), rules, prm, rng, solver[0], solver[1],
+                                                       solver[2], solver[3], auction, solver[4], solver[5],
+                                                       solver[8], solver[9], solver[10],
+                                                       np.int64(prm[seat, H_INFERENCE_CANDIDATES]),
+                                                       inverse_temperature(prm[seat, H_INFERENCE_TEMPERATURE]))
+            else:
+                choice, declare = pimc_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner,
+                                                   pending, declarer, won, unsecured, played, voids,
+                                                   known[3 * seat:3 * seat + 3], np.int64(worlds), rules, rng,
+                                                   solver[0], solver[1], solver[2], solver[3])
             if learned_searches:
                 rng[0] = s0
                 rng[1] = s1

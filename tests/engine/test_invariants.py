@@ -440,6 +440,10 @@ DEAL_CONFIGS = {
     # and with four players.
     **{f"pimc-inf-{name}": (("pimc-inf", "heuristic", "pimc-inf"), preset(name)) for name in PRESETS},
     "four-pimc-inf": (("pimc-inf", "heuristic", "pimc-inf", "random"), with_rules(HOUSE_COMBINED, **FOUR)),
+    # learned-inf (the learned player whose search of its last cards draws pimc-inf's worlds) under
+    # every preset, and with four players.
+    **{f"learned-inf-{name}": (("learned-inf", "pimc", "learned-inf"), preset(name)) for name in PRESETS},
+    "four-learned-inf": (("learned-inf", "heuristic", "learned-inf", "random"), with_rules(HOUSE_COMBINED, **FOUR)),
 }
 DEAL_COUNTS = {"dd-must-head-half": 60, "dd-all-play-options": 60, "dd-house-combined": 60,
                "dd-step-10-from-forced-dealer": 60,
@@ -447,7 +451,8 @@ DEAL_COUNTS = {"dd-must-head-half": 60, "dd-all-play-options": 60, "dd-house-com
                "two-talon3-dd-pimc-house-combined": 15, "dd-marriage-timing": 60, "pimc-marriage-timing": 15,
                "two-dd-pimc-marriage-timing": 15,
                "dd-polish": 60, "pimc-polish": 15, "pimc-mekedron": 15,
-               **{f"pimc-inf-{name}": 12 for name in PRESETS}, "four-pimc-inf": 12}  # others: FAST_DEALS
+               **{f"pimc-inf-{name}": 12 for name in PRESETS}, "four-pimc-inf": 12,
+               **{f"learned-inf-{name}": 15 for name in PRESETS}, "four-learned-inf": 60}  # others: FAST_DEALS
 
 
 @functools.cache
