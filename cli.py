@@ -193,7 +193,8 @@ def simulate(
     progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
     records: Annotated[bool, typer.Option("--records", help=(
         "also store every deal's record (docs/records.md), one JSON line each, in OUT/records.jsonl "
-        "(the deals played again from their seeds; 3-player preset rules)"))] = False,
+        "(the deals played again from their seeds; 3-player rules; rules that are no preset go beside it in "
+        "OUT/rules.toml, which the records name)"))] = False,
     fresh: Annotated[bool, typer.Option("--fresh", help=(
         "redo the run into --out although it holds another run (other arguments, or made by other code: otherwise "
         "refused); the old run stays whole until the new one is complete, and rerunning resumes the redo"))] = False,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import json
 import os
 import tomllib
 from dataclasses import dataclass, field, fields
@@ -29,7 +30,7 @@ from sim.game.redeal_odds import deal_shape, played_share, poorest_hand_most, ri
 
 __all__ = [
     "RulesError", "HouseRules", "RANGES", "OPTIONAL", "MIN_PLAYED_SHARE", "REDEAL_CONDITIONS", "BARREL_OPTIONS",
-    "PRESETS", "preset", "load_rules", "recorded_rules_are", "option_table",
+    "PRESETS", "preset", "load_rules", "rules_file_text", "recorded_rules_are", "option_table",
 ]
 
 
@@ -776,6 +777,25 @@ def load_rules(spec: str | Path | HouseRules | None) -> HouseRules:
     if "barrel" in data and str(data["barrel"]).lower() == "none":
         data["barrel"] = None
     return HouseRules.from_dict(data, base=base, source=str(path))
+
+
+def rules_file_text(rules: HouseRules) -> str:
+    """``rules`` as a rules file ``load_rules`` reads back as the same rules: ``preset = "classic"``
+    and each option that differs from classic (an option unset, None, written ``"none"``)."""
+    def value(v: Any) -> str:
+        if v is None:
+            return '"none"'
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, tuple):
+            return "[" + ", ".join(str(int(x)) for x in v) + "]"
+        if isinstance(v, int):
+            return str(v)
+        return json.dumps(str(v))  # a TOML basic string: JSON's escapes are TOML's
+
+    lines = ["# written by thousand: the rules of the records beside it (docs/records.md)", 'preset = "classic"']
+    lines += [f"{name} = {value(v)}" for name, v in rules.changes_from(preset("classic")).items()]
+    return "\n".join(lines) + "\n"
 
 
 def _rules_table(data: dict[str, Any], path: Path) -> dict[str, Any]:

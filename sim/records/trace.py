@@ -151,20 +151,22 @@ def _record(spec: BatchSpec, rules_name: str, row: np.ndarray, plays: np.ndarray
     return Record(**{**rec.__dict__, "tricks": tricks, "lines": {}})
 
 
-def trace_chunk(spec: BatchSpec, index: int) -> Iterator[Record]:
+def trace_chunk(spec: BatchSpec, index: int, *, rules_file: str | None = None) -> Iterator[Record]:
     """The records of chunk ``index``'s deals, in the order the run stores them, each replayed
     through the engine (a record the replay refuses, or scores otherwise, is a bug: EngineError).
     The chunk kernels are called one deal at a time from the chunk's seeds, as ``play_chunk``
-    plays the whole chunk."""
+    plays the whole chunk. A record names its rules by their preset or, for rules that are none,
+    by ``rules_file`` (the rules file the caller writes beside the records)."""
     if spec.rules.players != _N:
         raise EngineError(f"records hold 3-player deals; these rules have players = {spec.rules.players}")
     first, size, rng, deal_rng, rules, codes, prm, ws, gs, no_script, solver = chunk_start(spec, index)
     arrays = (rules, codes, prm, no_script, solver)
     rec = np.zeros((1, N_DEAL_COLUMNS), dtype=np.int32)
     plays = np.zeros((1, N_PLAYS), dtype=np.int8)
-    name = rules_name(spec.rules)
+    name = rules_name(spec.rules) or rules_file
     if name is None:
-        raise EngineError("records name their rules as a preset: these rules are none (give a preset's rules)")
+        raise EngineError("records name their rules as a preset or a file: these rules are no preset, and no "
+                          "rules file was given")
     if spec.mode == "deals":
         for i in range(size):
             at_start = rng.copy()
@@ -203,7 +205,7 @@ def _checked(spec: BatchSpec, name: str, rec: Record) -> Record:
     return rec
 
 
-def trace_run(spec: BatchSpec) -> Iterator[Record]:
-    """The records of every deal of a run, chunk by chunk."""
+def trace_run(spec: BatchSpec, *, rules_file: str | None = None) -> Iterator[Record]:
+    """The records of every deal of a run, chunk by chunk (``rules_file``: as ``trace_chunk``)."""
     for index in range(spec.n_chunks):
-        yield from trace_chunk(spec, index)
+        yield from trace_chunk(spec, index, rules_file=rules_file)

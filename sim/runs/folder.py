@@ -16,7 +16,7 @@ import re
 import shutil
 import stat
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,11 +29,12 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
 __all__ = [
-    "RUN_FILE", "MANIFEST_FILE", "JOURNAL_FILE", "RECORDS_FILE", "VERIFIED_FILE", "LOCK_FILE", "FINGERPRINT",
-    "MANIFEST_FORMAT",
+    "RUN_FILE", "MANIFEST_FILE", "JOURNAL_FILE", "RECORDS_FILE", "RECORDS_RULES_FILE", "VERIFIED_FILE", "LOCK_FILE",
+    "FINGERPRINT", "MANIFEST_FORMAT",
     "RunDirError", "StorageError", "shard_path", "shard_rel", "shard_index", "parse_shard_rel", "shard_tables",
     "is_temporary", "token_path", "fresh_sibling", "replaced_sibling", "building_sibling",
-    "storage_errors", "write_atomic_bytes", "write_bytes_if_different", "write_npz_atomic", "write_parquet_atomic",
+    "storage_errors", "write_atomic_bytes", "write_atomic_lines",
+    "write_bytes_if_different", "write_npz_atomic", "write_parquet_atomic",
     "NAME_MAX", "check_path_name", "foreign_entries", "clean_stale_dirs", "RunLock", "lock_or_none",
     "check_lock_file", "check_output_dir", "check_parent_writable",
 ]
@@ -42,6 +43,7 @@ RUN_FILE = "run.json"
 MANIFEST_FILE = "manifest.json"
 JOURNAL_FILE = "manifest.journal"
 RECORDS_FILE = "records.jsonl"  # thousand simulate --records: every deal's record (docs/records.md)
+RECORDS_RULES_FILE = "rules.toml"  # beside RECORDS_FILE, which names it, when the run's rules are no preset
 VERIFIED_FILE = ".verified.json"
 LOCK_FILE = ".lock"
 FINGERPRINT = "code_fingerprint"
@@ -52,7 +54,8 @@ _TOKEN_PREFIX = ".dask-token-"
 _FRESH_SUFFIX = ".fresh"  # a run redone with fresh is played in ".<name>.fresh" beside it
 _REPLACED_MARK = ".replaced-"  # the run it replaces, for the moment of the swap: ".<name>.replaced-<pid>"
 # What a run directory may hold; anything else is someone else's file, which fresh never deletes.
-_RUN_ENTRIES = {RUN_FILE, MANIFEST_FILE, JOURNAL_FILE, VERIFIED_FILE, LOCK_FILE, RECORDS_FILE, "deals", "games"}
+_RUN_ENTRIES = {RUN_FILE, MANIFEST_FILE, JOURNAL_FILE, VERIFIED_FILE, LOCK_FILE, RECORDS_FILE, RECORDS_RULES_FILE,
+                "deals", "games"}
 _SHARD_NAME = re.compile(r"part-(\d{5,})\.parquet")
 
 
@@ -204,6 +207,22 @@ def write_atomic_bytes(path: Path, data: bytes) -> None:
     try:
         with storage_errors(path):
             tmp.write_bytes(data)
+            os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+
+
+def write_atomic_lines(path: Path, lines: Iterable[str]) -> None:
+    """Write ``lines`` (each without its newline) to ``path`` as they come, under a temporary name,
+    then rename it, as ``write_atomic_bytes`` does: a long stream is never held whole in memory,
+    and an interrupted one leaves no partial file under ``path``."""
+    tmp = _tmp_name(path)
+    try:
+        with storage_errors(path):
+            with open(tmp, "w", encoding="utf-8") as f:
+                for line in lines:
+                    f.write(line + "\n")
             os.replace(tmp, path)
     finally:
         with contextlib.suppress(OSError):

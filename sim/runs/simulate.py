@@ -15,11 +15,11 @@ from sim import InputError, arguments
 from sim.compiling import AsideKernel, compiling
 from sim.engine import BatchSpec, play_chunk
 from sim.engine.playouts import COMPILE_ASIDE
-from sim.game.rules import HouseRules, load_rules
+from sim.game.rules import HouseRules, load_rules, rules_file_text
 from sim.players.registry import default_player
 from sim.records.record import format_json
 from sim.records.trace import rules_name, trace_chunk
-from sim.runs.folder import RECORDS_FILE, write_atomic_bytes
+from sim.runs.folder import RECORDS_FILE, RECORDS_RULES_FILE, write_atomic_bytes, write_atomic_lines
 from sim.runs.play import check_run_dir, run_batch, stored_units
 
 if TYPE_CHECKING:
@@ -112,26 +112,33 @@ def simulate(*, games: int | None = None, deals: int | None = None, rules: str |
 
 
 def _records_allowed(spec: BatchSpec) -> None:
-    """--records holds 3-player deals of a preset's rules (a record names its rules as a preset)."""
+    """--records holds 3-player deals (a record is one)."""
     if spec.rules.players != 3:
         raise InputError(f"--records: a record holds a 3-player deal; these rules have players = {spec.rules.players}")
-    if rules_name(spec.rules) is None:
-        raise InputError("--records: a record names its rules as a preset, and these rules are none; run a preset "
-                         "(or leave out --records)")
 
 
 def write_records(spec: BatchSpec, out: Path, *, progress: bool = False) -> Path:
     """Every deal of the run in ``out`` as a record, one JSON line each, in ``out/records.jsonl``
-    (written whole under a temporary name, then renamed)."""
+    (streamed under a temporary name, then renamed). A record names the run's rules by their
+    preset; rules that are none are written beside it as ``out/rules.toml``, which each record
+    names (a relative rules file is read from the record file's folder)."""
     _records_allowed(spec)
-    path = Path(out) / RECORDS_FILE
-    lines = []
-    with tqdm(total=spec.n, unit=spec.mode[:-1], unit_scale=True, disable=not progress, desc="records",
-              dynamic_ncols=True, file=sys.stderr) as bar:
-        for index in range(spec.n_chunks):
-            lines += [format_json(rec) for rec in trace_chunk(spec, index)]
-            bar.update(spec.chunk_bounds(index)[1])
-    write_atomic_bytes(path, ("\n".join(lines) + "\n").encode("utf-8"))
+    out = Path(out)
+    rules_file = None
+    if rules_name(spec.rules) is None:
+        rules_file = RECORDS_RULES_FILE
+        write_atomic_bytes(out / rules_file, rules_file_text(spec.rules).encode("utf-8"))
+    path = out / RECORDS_FILE
+
+    def lines():
+        with tqdm(total=spec.n, unit=spec.mode[:-1], unit_scale=True, disable=not progress, desc="records",
+                  dynamic_ncols=True, file=sys.stderr) as bar:
+            for index in range(spec.n_chunks):
+                for rec in trace_chunk(spec, index, rules_file=rules_file):
+                    yield format_json(rec)
+                bar.update(spec.chunk_bounds(index)[1])
+
+    write_atomic_lines(path, lines())
     return path
 
 

@@ -4,7 +4,7 @@ from sim.game import rules_layout as R
 from sim.game.bids_nb import contract_cap, legal_contract
 from sim.game.cards import parse_hand
 from sim.game.play_nb import concession_gain, concession_loss
-from sim.game.rules import PRESETS, HouseRules, RulesError, load_rules, option_table, preset
+from sim.game.rules import PRESETS, HouseRules, RulesError, load_rules, option_table, preset, rules_file_text
 
 
 def test_every_rules_md_option_is_named():
@@ -618,3 +618,20 @@ def test_bad_real_table_options_are_one_line(values, message):
     with pytest.raises(RulesError, match=message) as info:
         HouseRules.from_dict(values)
     assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_rules_written_as_a_file_read_back_the_same(tmp_path, name):
+    path = tmp_path / "rules.toml"
+    path.write_text(rules_file_text(preset(name)), encoding="utf-8")
+    assert load_rules(path) == preset(name)
+
+
+def test_options_of_every_kind_survive_a_rules_file(tmp_path):
+    # an option unset (None), a tuple, a string and a bool differing from classic
+    changed = HouseRules.from_dict({"silence_below": -100, "barrel": None, "marriage_values": "40 60 80 120",
+                                    "bolt_on": "three_passes", "dump_truck": False})
+    assert changed != preset("classic")
+    path = tmp_path / "rules.toml"
+    path.write_text(rules_file_text(changed), encoding="utf-8")
+    assert load_rules(path) == changed

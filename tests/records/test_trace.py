@@ -10,7 +10,7 @@ from sim import InputError
 from sim.engine import BatchSpec, play_chunk
 from sim.game.cards import format_card
 from sim.game.rules import load_rules
-from sim.records import check_records, read_records
+from sim.records import RecordError, check_records, read_records
 from sim.records.trace import trace_chunk
 from sim.runs.simulate import simulate
 
@@ -52,7 +52,24 @@ def test_simulate_stores_every_deals_record_beside_the_run(tmp_path):
     assert (out / "records.jsonl").read_bytes() == before
 
 
-def test_records_of_rules_no_record_can_name_are_refused_before_anything_runs(tmp_path):
-    with pytest.raises(InputError, match="--records: a record names its rules as a preset"):
-        simulate(deals=5, rules=load_rules("classic").__class__(bolt_penalty=100), out=tmp_path / "run", records=True)
+def test_records_of_rules_that_are_no_preset_name_the_rules_file_written_beside_them(tmp_path):
+    house = load_rules("online").__class__(bolt_penalty=100, barrel=900, marriage_values=(40, 60, 80, 120))
+    out = tmp_path / "run"
+    assert simulate(deals=12, rules=house, seed=5, out=out, progress=False, records=True) is None
+    assert load_rules(out / "rules.toml") == house
+    records = read_records(path=out / "records.jsonl")
+    assert len(records) == 12 and {r.rules for r in records} == {"rules.toml"}
+    verdicts = check_records(path=out / "records.jsonl")  # the file is read from the records' folder
+    assert all(v.recorded and v.line.startswith("legal; scores as recorded") for v in verdicts)
+    # a record moved away from its rules file is refused in one line naming the file
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    (alone / "records.jsonl").write_bytes((out / "records.jsonl").read_bytes())
+    with pytest.raises(RecordError, match="rules 'rules.toml' is neither a preset"):
+        check_records(path=alone / "records.jsonl")
+
+
+def test_records_of_two_player_rules_are_refused_before_anything_runs(tmp_path):
+    with pytest.raises(InputError, match="--records: a record holds a 3-player deal"):
+        simulate(deals=5, rules=load_rules("classic").__class__(players=2), out=tmp_path / "run", records=True)
     assert not (tmp_path / "run").exists()
