@@ -243,23 +243,27 @@ def build_report(*, rules: list[str] | None = None, quick: bool = False, out: Pa
                                                                          players.deals, backend, f))
     advance("marriages")
     begin("barrel")
+    followed = _StagesPlayed(advance, "barrel", 1)
     sections["barrel"] = (section("barrel", lambda d, f: _barrel(d, with_barrel, seed, sizes, players.barrel,
-                                                                   backend, f))
+                                                                   backend, followed, f))
                           if with_barrel else None)
-    advance("barrel")
+    followed.rest()
     begin("house rules")
+    followed = _StagesPlayed(advance, "rules", 1)
     sections["rules"] = (section("rules", lambda d, f: _compare(d, compared, seed, sizes, players.compared,
-                                                                   backend, f))
+                                                                   backend, followed, f))
                          if len(compared) >= 2 else None)
-    advance("rules")
+    followed.rest()
     begin("tournament")
+    followed = _StagesPlayed(advance, "players", 1)
     sections["players"] = section("players", lambda d, f: _tournament(d, rules[0], seed, sizes, players.field,
-                                                                           backend, f))
-    advance("players")
+                                                                           backend, followed, f))
+    followed.rest()
     begin("strategy")
+    followed = _StagesPlayed(advance, "strategy", 2)  # its games, then its paired deals
     sections["strategy"] = section("strategy", lambda d, f: _strategy(d, rules[0], seed, sizes, players.game,
-                                                                       backend, f))
-    advance("strategy")
+                                                                       backend, followed, f))
+    followed.rest()
     begin("folk advice")
     sections["folk"] = _folk(dirs["folk"], sections, rules[0], seed, sizes, threads)
     advance("folk")
@@ -381,6 +385,33 @@ class _PartsPlayed:
         self.stage, self.done = stage, done
 
 
+class _StagesPlayed:
+    """The report's bar following a played section's runs (``progress(stage, done, total)`` of
+    ``analysis.study.run_study``: each stage's runs counted in deals or games): each stage is
+    taken as an equal share of the section's estimate (``stages`` of them), so that the bar moves
+    while a section plays for many minutes rather than only at its end. ``share``: how much of the
+    section's estimate it has advanced (the caller advances the rest when the section is done)."""
+
+    def __init__(self, advance: Callable[[str, float], None], key: str, stages: int) -> None:
+        self.advance, self.key, self.stages = advance, key, stages
+        self.share = 0.0
+        self.seen: dict[str, float] = {}
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        if total <= 0 or (stage not in self.seen and len(self.seen) >= self.stages):
+            return
+        fraction = min(done / total, 1.0)
+        step = (fraction - self.seen.get(stage, 0.0)) / self.stages
+        self.seen[stage] = fraction
+        if step > 0:
+            self.share += step
+            self.advance(self.key, step)
+
+    def rest(self) -> None:
+        """Advance what is left of the section's share (all of it when nothing was played)."""
+        self.advance(self.key, max(0.0, 1.0 - self.share))
+
+
 def _json_dict(path: Path) -> dict:
     try:
         value = json.loads(path.read_text(encoding="utf-8"))
@@ -435,33 +466,34 @@ def _marriages(folder: Path, bids: Path, rules: str, seed: int, sizes: Sizes, pl
 
 
 def _barrel(folder: Path, rules: list[str], seed: int, sizes: Sizes, player: str, backend,
-            fresh: bool) -> BarrelStats:
+            progress: Progress, fresh: bool) -> BarrelStats:
     result = tables_barrel(games=sizes.barrel_games, rules=rules, players=player, seed=seed, out=folder,
-                           backend=backend, fresh=fresh)
+                           progress=progress, backend=backend, fresh=fresh)
     plot_barrel(result, result.plot_path)
     return result
 
 
 def _compare(folder: Path, rules: list[str], seed: int, sizes: Sizes, player: str, backend,
-             fresh: bool) -> Comparison:
+             progress: Progress, fresh: bool) -> Comparison:
     result = compare.compare(rules=rules, games=sizes.compare_games, players=player, seed=seed, out=folder,
-                             backend=backend, fresh=fresh)
+                             progress=progress, backend=backend, fresh=fresh)
     plot_comparison(result, result.plot_path)
     return result
 
 
 def _tournament(folder: Path, rules: str, seed: int, sizes: Sizes, field: tuple[str, ...], backend,
-                fresh: bool) -> TournamentResult:
+                progress: Progress, fresh: bool) -> TournamentResult:
     result = tournament.tournament(players=list(field), games=sizes.tournament_games, rules=rules,
-                                   seed=seed, out=folder, backend=backend, fresh=fresh)
+                                   seed=seed, out=folder, progress=progress, backend=backend, fresh=fresh)
     plot_tournament(result, folder / tournament.PLOT_FILE)
     return result
 
 
 def _strategy(folder: Path, rules: str, seed: int, sizes: Sizes, player: str, backend,
-              fresh: bool) -> StrategyReport:
+              progress: Progress, fresh: bool) -> StrategyReport:
     result = strategy_study.strategy(games=sizes.strategy_games, deals=sizes.strategy_deals, rules=rules,
-                                     players=player, seed=seed, out=folder, backend=backend, fresh=fresh)
+                                     players=player, seed=seed, out=folder, progress=progress, backend=backend,
+                                     fresh=fresh)
     plot_strategy(result, result.plot_path)
     return result
 

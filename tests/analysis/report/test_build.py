@@ -64,6 +64,9 @@ def test_progress_is_numbers_stage_by_stage(made):
     done = [d for _, d, _ in calls]
     assert done == sorted(done) and len({t for _, _, t in calls}) == 1
     assert done[-1] == calls[-1][2] > 0
+    # a played section moves the bar while it plays, not only at its end
+    for stage in ("barrel", "house rules", "tournament", "strategy"):
+        assert sum(s == stage for s, _, _ in calls) >= 3, stage
     logged = FOLLOWED["logged"]
     assert len(logged) == 2 and logged[0].startswith("report: ") and "report written in" in logged[1]
 
