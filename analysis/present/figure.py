@@ -57,8 +57,10 @@ def _fit_suptitle(fig: Figure) -> None:
     """Wrap the figure's title where a line is wider than the figure, so that a narrow figure (a
     two-panel tournament with a long field) never shows it clipped at both sides: each line too
     wide is broken at spaces into as few lines of even length as fit."""
-    title = fig._suptitle  # matplotlib keeps the suptitle's Text here; None when there is none
-    if title is None or not title.get_text():
+    text = fig.get_suptitle()
+    # The suptitle is one of the figure's texts (Figure.suptitle places it with Figure.text).
+    title = next((t for t in fig.texts if t.get_text() == text), None) if text else None
+    if title is None:
         return
     renderer = fig.canvas.get_renderer()
     room = 0.96 * fig.bbox.width
