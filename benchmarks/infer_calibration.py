@@ -167,7 +167,7 @@ def searched(folder: Path, n: int, card_temperature: float) -> dict:
             pos[:] = row
             pos[P_HAND + seat] = hand
             pos[P_LEGAL] = legal
-            seat_known(pos, seat, d, np.int64(plays.shown), gifts, plays.face_up)
+            seat_known(pos, seat, d, np.int64(plays.shown), gifts, plays.face_up, np.zeros(9, dtype=np.int64))
             ll = card_loglik(pos, model.rules, model.prm, model.net, lbuf, lidx, 1.0 / card_temperature)
             best = int(best_legal(lbuf[L_OUT], np.int64(legal), seat == d))
             kind = "net" if bin(hand).count("1") > model.prm[seat, H_SEARCH_CARDS] else "searched"
