@@ -153,7 +153,7 @@ def _record(record: Any) -> tuple[Record, Path | None]:
 def infer(record: Record | str | Path, *, seat: int | str, at: str, worlds: int = 2000, seed: int = 0,
           temperature: float | None = None, card_temperature: float | None = None,
           gift_temperature: float | None = None, contract_temperature: float | None = None,
-          threads: int | None = None) -> Inference:
+          gift_floor: float | None = None, threads: int | None = None) -> Inference:
     """The weighted worlds of ``seat``'s view of ``record`` (a Record, a path, or a record's text)
     at ``at`` (``auction``, ``talon`` or ``trick:N``): ``worlds`` candidates (more when the weights
     collapse), drawn from ``seed``; ``temperature`` in points (None: TEMPERATURE; ``math.inf``: no
@@ -162,8 +162,10 @@ def infer(record: Record | str | Path, *, seat: int | str, at: str, worlds: int 
     weigh nothing, the calls alone; with ``temperature=math.inf`` nothing is weighted whatever
     this is); ``gift_temperature`` and ``contract_temperature`` the temperatures of the declarer's
     gifts and of his final contract or concession, weighed where ``seat`` defends (None:
-    GIFT_TEMPERATURE, CONTRACT_TEMPERATURE; ``math.inf``: that term weighs nothing); ``threads``
-    (None: one per core) changes nothing but the time."""
+    GIFT_TEMPERATURE, CONTRACT_TEMPERATURE; ``math.inf``: that term weighs nothing);
+    ``gift_floor`` the gifts' share drawn uniformly from every pair the declarer could give (None:
+    GIFT_FLOOR; 0: a pair outside his candidates rules the world out); ``threads`` (None: one per
+    core) changes nothing but the time."""
     rec, base = _record(record)
     n = integer("worlds", worlds)
     if not 1 <= n <= MAX_WORLDS:
@@ -180,6 +182,9 @@ def infer(record: Record | str | Path, *, seat: int | str, at: str, worlds: int 
     tg = _temperature("gift_temperature", gift_temperature, GIFT_TEMPERATURE, "the gifts weigh nothing")
     tk = _temperature("contract_temperature", contract_temperature, CONTRACT_TEMPERATURE,
                       "the final contract weighs nothing")
+    floor = GIFT_FLOOR if gift_floor is None else number("gift_floor", gift_floor)
+    if not 0 <= floor <= 1:
+        raise InputError(f"gift_floor must be from 0 to 1 (the uniform share of the gifts), not {floor}")
     rules = house_rules(rec, base)
     who = seat_index(seat, what="seat", view=rec.view)
     facts = view_facts(rec, who, at, rules)
@@ -206,7 +211,7 @@ def infer(record: Record | str | Path, *, seat: int | str, at: str, worlds: int 
     logw = np.zeros(0)
     rounds = 0
     while True:
-        w, d, lw = _draw(facts, model, auction, plays, terms, n, s, rounds * _chunks(n), inv, threads)
+        w, d, lw = _draw(facts, model, auction, plays, terms, n, s, rounds * _chunks(n), inv, floor, threads)
         where, deals, logw = np.concatenate([where, w]), np.concatenate([deals, d]), np.concatenate([logw, lw])
         rounds += 1
         ess = _ess(logw)
@@ -219,7 +224,7 @@ def infer(record: Record | str | Path, *, seat: int | str, at: str, worlds: int 
     weights /= weights.sum()
     provenance = {"version": __version__, "code": code_fingerprint(), "weights": weights_identity(DEFAULT_WEIGHTS),
                   "seed": s, "worlds": n, "temperature": t, "card_temperature": tc, "gift_temperature": tg,
-                  "contract_temperature": tk, "gift_floor": GIFT_FLOOR, "record": rec.label}
+                  "contract_temperature": tk, "gift_floor": floor, "record": rec.label}
     return Inference(seat=who, at=facts.at, asked=n, draws=len(logw), temperature=t, card_temperature=tc,
                      gift_temperature=tg, contract_temperature=tk, where=where, deals=deals,
                      weights=weights, ess=ess, collapsed=ess < ESS_FLOOR * n, hidden=tuple(
@@ -249,7 +254,8 @@ def _ess(logw: np.ndarray) -> float:
 
 
 def _draw(facts: View, model, auction, plays, terms, n: int, seed: int, first_chunk: int,
-          inv: tuple[float, float, float, float], threads: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+          inv: tuple[float, float, float, float], floor: float,
+          threads: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``n`` worlds, chunk k (numbered from ``first_chunk``) drawn from its own stream; ``inv`` the
     inverse temperatures of the calls, the cards, the gifts and the contract (0: not weighed)."""
     where = np.zeros((n, 3), dtype=np.int64)
@@ -265,7 +271,7 @@ def _draw(facts: View, model, auction, plays, terms, n: int, seed: int, first_ch
                     auction.bid, auction.high, auction.high_seat, auction.dark, auction.free, model.gs, model.rules,
                     model.prm, model.net, lbuf, inv_t, plays.rows, plays.played_now, plays.shown, plays.face_up,
                     card_inv_t, terms.last_bid, terms.final, terms.can_concede, terms.cap_limit, gift_inv_t,
-                    GIFT_FLOOR, contract_inv_t, lidx, pos, model.gift_scratch(), np.zeros(SCRATCH, dtype=np.int64),
+                    floor, contract_inv_t, lidx, pos, model.gift_scratch(), np.zeros(SCRATCH, dtype=np.int64),
                     where[lo:hi], deals[lo:hi], logw[lo:hi])
 
     run_chunks(n, work, size=CHUNK, threads=threads)
