@@ -152,7 +152,8 @@ def deal_terms_loglik(declarer, deal, gifts, last_bid, final, can_concede, cap_l
     value = np.int64(0)
     if gift_inv_temperature > 0.0:
         total, value = gifts_loglik(declarer, ten, a, b, high, last_bid, rules, prm, net, lbuf, lidx, work,
-                                    gift_inv_temperature, gift_floor)
+                                    gift_inv_temperature, gift_floor,
+                                    contract_inv_temperature > 0.0 and final != 0)
         if total == IMPOSSIBLE:
             return IMPOSSIBLE
     if contract_inv_temperature > 0.0 and final != 0:

@@ -37,12 +37,15 @@ POINTS = 100.0  # the card net's values are in hundreds of points
 
 
 @jit_hot
-def gifts_loglik(declarer, ten, a, b, contract, last_bid, rules, prm, net, lbuf, lidx, work, inv_temperature, floor):
+def gifts_loglik(declarer, ten, a, b, contract, last_bid, rules, prm, net, lbuf, lidx, work, inv_temperature, floor,
+                 want_value):
     """(log P(the declarer holding the 10 cards ``ten`` gives ``a`` to the seat after him and
     ``b`` to the seat after that), the net's value of the deal after those gifts in points, as
-    ``learned_discard`` rounds it): the module's docstring, at 1 / T_gift = ``inv_temperature``
-    (points⁻¹) and the uniform share ``floor``. ``contract`` the bid, ``last_bid`` each seat's
-    last bid (as the engine passed them). A declarer without a net: (0, 0), no term."""
+    ``learned_discard`` rounds it, when ``want_value``, else 0): the module's docstring, at
+    1 / T_gift = ``inv_temperature`` (points⁻¹) and the uniform share ``floor``. ``contract`` the
+    bid, ``last_bid`` each seat's last bid (as the engine passed them). A declarer without a net:
+    (0, 0), no term. A pair outside the candidates costs no candidate's forward pass (most worlds'
+    pair: their share is the floor's alone)."""
     model = np.int64(prm[declarer, H_NET])
     givable = givable_cards(ten, rules)
     if a == b or not (givable >> a) & 1 or not (givable >> b) & 1:
@@ -52,14 +55,26 @@ def gifts_loglik(declarer, ten, a, b, contract, last_bid, rules, prm, net, lbuf,
     g = popcount(givable)
     k = cheapest_discards(ten, rules, work, max(1, np.int64(prm[declarer, H_GIFT_CANDIDATES])))
     observed = a * 24 + b
+    listed = False
+    for i in range(k):
+        listed = listed or work[DISCARD_ROW + i // MAX_MOVES, i % MAX_MOVES] == observed
+    p = floor / (g * (g - 1))
+    if not listed:
+        if p == 0.0:
+            return IMPOSSIBLE, np.int64(0)
+        value = np.int64(0)
+        if want_value:
+            value = np.int64(np.round(POINTS * gift_value(declarer, ten, a, b, contract, last_bid, rules, model, net,
+                                                          lbuf, lidx)))
+        return np.log(p), value
     top = -np.inf  # the softmax's log-sum-exp in one pass: the largest exponent so far, and the sum below it
     total = 0.0
-    mine = np.nan
-    value = np.float32(0.0)
+    mine = 0.0
+    out = np.float32(0.0)
     for i in range(k):
         code = work[DISCARD_ROW + i // MAX_MOVES, i % MAX_MOVES]
-        out = gift_value(declarer, ten, code // 24, code % 24, contract, last_bid, rules, model, net, lbuf, lidx)
-        v = POINTS * inv_temperature * np.float64(out)
+        v32 = gift_value(declarer, ten, code // 24, code % 24, contract, last_bid, rules, model, net, lbuf, lidx)
+        v = POINTS * inv_temperature * np.float64(v32)
         if v > top:
             total = total * np.exp(top - v) + 1.0
             top = v
@@ -67,13 +82,9 @@ def gifts_loglik(declarer, ten, a, b, contract, last_bid, rules, prm, net, lbuf,
             total += np.exp(v - top)
         if code == observed:
             mine = v
-            value = out
-    p = floor / (g * (g - 1))
-    if np.isnan(mine):
-        value = gift_value(declarer, ten, a, b, contract, last_bid, rules, model, net, lbuf, lidx)
-    else:
-        p += (1.0 - floor) * np.exp(mine - top) / total
-    return np.log(p), np.int64(np.round(POINTS * value))
+            out = v32
+    p += (1.0 - floor) * np.exp(mine - top) / total
+    return np.log(p), np.int64(np.round(POINTS * out))
 
 
 @jit_hot
