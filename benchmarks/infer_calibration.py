@@ -182,7 +182,8 @@ def _one_se(losses: dict[float, np.ndarray]) -> dict:
     for t, v in losses.items():
         d = v - losses[best]
         se = float(d.std(ddof=1) / math.sqrt(len(d))) if t != best else 0.0
-        out["values"][f"{t:g}"] = {"log_loss": float(v.mean()), "minus_least": float(d.mean()), "se": se}
+        out["values"][f"{t:g}"] = {"log_loss": float(v.mean()), "minus_least": float(d.mean()), "se": se,
+                                   "per_deal": v.tolist()}
     out["chosen"] = max(t for t in losses if losses[t].mean() - losses[best].mean() <= out["values"][f"{t:g}"]["se"])
     return out
 
