@@ -217,14 +217,16 @@ def fit_deal(folder: Path, n: int, grid: list[float], grid_contract: list[float]
     return out
 
 
-def check_deal(folder: Path, n: int, seed: int) -> dict:
+def check_deal(folder: Path, n: int, seed: int, others: list[tuple[float, float]] = ()) -> dict:
     """Inference with the declarer's gifts and contract (GIFT_TEMPERATURE, CONTRACT_TEMPERATURE)
     against inference without them (the calls and the cards) on the defenders' views of ``n``
     held-out deals at DEAL_POINTS, each term alone beside them: paired by view, each deal's views
-    averaged (clustered by deal), Holm over the points of each comparison."""
+    averaged (clustered by deal), Holm over the points of each comparison. ``others``: other
+    (T_gift, T_contract) set beside the chosen ones (the points' mean, paired by deal)."""
     recs = [r for r in read_records(path=folder / "records.jsonl") if usable(r)][:n]
     kinds = {"both": {}, "gifts": {"contract_temperature": math.inf}, "contract": {"gift_temperature": math.inf},
-             "without": {"gift_temperature": math.inf, "contract_temperature": math.inf}}
+             "without": {"gift_temperature": math.inf, "contract_temperature": math.inf},
+             **{f"{tg:g}:{tk:g}": {"gift_temperature": tg, "contract_temperature": tk} for tg, tk in others}}
     per = {at: {kind: [[] for _ in recs] for kind in kinds} for at in DEAL_POINTS}
     ess = {at: {kind: [] for kind in kinds} for at in DEAL_POINTS}
     t0 = time.process_time()
@@ -251,6 +253,17 @@ def check_deal(folder: Path, n: int, seed: int) -> dict:
                                             "p": two_sided_p(float(d.mean()), se)}
         row["ess_median_share"] = {kind: float(np.median(ess[at][kind])) for kind in kinds}
         out["points"][at] = row
+    base = np.nanmean(np.array([[float(np.nanmean(v)) if v else math.nan for v in per[at]["both"]]
+                                for at in DEAL_POINTS]), axis=0)
+    out["others"] = {}
+    for tg, tk in others:
+        other = np.nanmean(np.array([[float(np.nanmean(v)) if v else math.nan for v in per[at][f"{tg:g}:{tk:g}"]]
+                                     for at in DEAL_POINTS]), axis=0)
+        d = base - other
+        se = float(d.std(ddof=1) / math.sqrt(len(d)))
+        out["others"][f"{tg:g}:{tk:g}"] = {"log_loss": float(other.mean()), "chosen_minus_this": float(d.mean()),
+                                           "low": float(d.mean() - 1.96 * se), "high": float(d.mean() + 1.96 * se)}
+    out["chosen_log_loss"] = float(base.mean())
     for kind in ("both", "gifts", "contract"):
         key = f"{kind}_minus_without"
         for at, q in zip(DEAL_POINTS, holm([out["points"][at][key]["p"] for at in DEAL_POINTS]), strict=True):
@@ -447,6 +460,7 @@ def main() -> None:
     ap.add_argument("--grid-contract", default="0.3,1,3,10,inf")
     ap.add_argument("--floors", default="", help="the gifts' uniform shares to compare at the chosen temperatures")
     ap.add_argument("--check-deal", type=Path, help="the gifts and contract against none on these held-out records")
+    ap.add_argument("--others-deal", default="", help="T_gift:T_contract pairs to set beside the chosen ones there")
     ap.add_argument("--fit-deals", type=int, default=300)
     ap.add_argument("--grid", default="5,10,20,40,80")
     ap.add_argument("--check", type=Path)
@@ -482,7 +496,9 @@ def main() -> None:
                                        [float(x) for x in args.floors.split(",")] if args.floors else [], args.seed)
         print(json.dumps(figures["fit_deal"], indent=1))
     if args.check_deal:
-        figures["check_deal"] = check_deal(args.check_deal, args.check_deals, args.seed)
+        pairs = [tuple(float(x) for x in pair.split(":")) for pair in args.others_deal.split(",")] \
+            if args.others_deal else []
+        figures["check_deal"] = check_deal(args.check_deal, args.check_deals, args.seed, pairs)
         print(json.dumps(figures["check_deal"], indent=1))
     if args.search:
         tc = args.card_temperature if args.card_temperature is not None else CARD_TEMPERATURE
