@@ -308,9 +308,10 @@ def test_a_gift_face_down_counts_every_card_it_could_have_been():
 
 
 def test_the_cards_weigh_only_once_played():
-    """Before the play no card weighs (the weights are the calls' alone); at trick 3 the five cards
-    first and second played before third's turn do, and ``card_temperature=inf`` weighs none."""
-    kw = {"seat": "third", "worlds": 300, "seed": 5}
+    """Before the play no card weighs (the weights are the calls' alone; the declarer's gifts and
+    contract left out here); at trick 3 the five cards first and second played before third's turn
+    do, and ``card_temperature=inf`` weighs none."""
+    kw = {"seat": "third", "worlds": 300, "seed": 5, "gift_temperature": math.inf, "contract_temperature": math.inf}
     talon = infer(EXAMPLE, at="talon", **kw)
     assert talon.cards_weighted == 0
     assert np.array_equal(talon.weights, infer(EXAMPLE, at="talon", card_temperature=math.inf, **kw).weights)
