@@ -218,6 +218,9 @@ def infer(record: Record | str | Path, *, seat: int | str, at: str, worlds: int 
         if ess >= ESS_FLOOR * n or rounds >= MAX_DRAWS:
             break
     if not np.isfinite(logw.max()):
+        if weigh_gifts and floor == 0:
+            raise InputError(f"gift_floor: 0 leaves no deal drawn ({len(logw):,}): in none would the learned "
+                             "declarer consider the gifts given; give gift_floor above 0")
         raise InputError(f"record: no deal drawn ({len(logw):,}) is consistent with the auction: the bids need "
                          "marriages the hidden cards cannot make, or the view is inconsistent")
     weights = np.exp(logw - logw.max())

@@ -399,6 +399,8 @@ def test_bad_records_are_refused_in_one_line(tmp_path):
         infer(INCONSISTENT, seat="second", at="trick:4")
     with pytest.raises(InputError, match=r"^seat: the record is second's view"):
         infer(INCONSISTENT, seat="first", at="auction")
+    with pytest.raises(InputError, match=r"^gift_floor: 0 leaves no deal drawn"):  # a person's gifts, not candidates
+        infer(EXAMPLE, seat="second", at="talon", gift_floor=0, worlds=200)
     with pytest.raises(InputError, match=r"^record: '.*' is no record file"):
         infer(tmp_path / "missing.txt", seat="first", at="auction")
     runner = CliRunner()
