@@ -6,7 +6,9 @@ Candidate worlds are drawn uniformly among the deals the view allows (``view``, 
 in chunks of CHUNK worlds, each chunk from its own stream (``sim.streams.INFER_WORLDS``: the seed
 and the chunk's number), so the same seed gives the same worlds on any number of threads. Each
 world is weighted by the likelihood of the two other seats' calls under the learned player's
-bidding at temperature T (``likelihood_nb``). Where the effective sample size (sum w)^2 / sum w^2
+bidding at temperature T (``likelihood_nb``), of the cards they played under its card net at
+T_card (``play_likelihood_nb``) and, seen by a defender, of the declarer's gifts and final contract
+or concession at T_gift and T_contract (``deal_likelihood_nb``). Where the effective sample size (sum w)^2 / sum w^2
 falls below ESS_FLOOR of the worlds asked, as many again are drawn, up to MAX_DRAWS times the
 worlds asked; a result still below the floor says so (``collapsed``).
 """
