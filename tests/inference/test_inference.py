@@ -260,6 +260,31 @@ def test_each_world_weighs_what_the_naive_gifts_and_contract_say(rec, seat, at):
             assert np.ptp(n[np.isfinite(n)]) > 0.1  # the term does tell the worlds apart
 
 
+def test_a_concession_weighs_what_the_naive_twin_says():
+    """defmar's first concedes his 100 instead: seen by a defender after the talon, world by world
+    the concession's log-likelihood is the naive twin's, and it tells the worlds apart."""
+    text = EXAMPLE.read_text().replace("contract 100", "concede")
+    rec = parse_record_text(text="\n".join(line for line in text.splitlines() if not line.startswith(("play",
+                                                                                                          "result"))))
+    assert rec.conceded
+    rules = house_rules(rec)
+    model = learned_model(rec, rules)
+    kw = {"seat": "second", "at": "talon", "worlds": 300, "seed": 6, "temperature": 20.0, "gift_temperature": math.inf}
+    res = infer(rec, contract_temperature=5.0, **kw)
+    without = infer(rec, contract_temperature=math.inf, **kw)
+    assert res.contract_weighted and not without.contract_weighted
+    kernel, naive = [], []
+    for i in range(without.draws):
+        if without.weights[i] == 0:
+            continue
+        deal = Record(**{**rec.__dict__, "hands": tuple(int(h) for h in res.deals[i, :3]),
+                         "talon": int(res.deals[i, 3]), "view": None, "lines": {}})
+        kernel.append(math.log(res.weights[i]) - math.log(without.weights[i]))
+        naive.append(naive_deal_loglik(deal, walk(deal, rules), rules, model, math.inf, 5.0, 0.05))
+    d = np.array(kernel) - np.array(naive)
+    assert np.abs(d - d.mean()).max() < 1e-6 and np.ptp(naive) > 0.1
+
+
 @pytest.mark.parametrize(("rec", "seat", "at"), _defender_views(("talon", "trick:5")))
 def test_worlds_weighted_by_the_gifts_and_contract_match_the_exact_posterior(rec, seat, at):
     """The calls, the declarer's gifts and his final contract weighed: the sampler agrees with every
