@@ -977,21 +977,28 @@ def infer_command(
     card_temperature: Annotated[float | None, typer.Option(help="the temperature of the cards the others played, "
                                                                 "in points (default: the fitted one; inf: the "
                                                                 "calls alone)")] = None,
+    gift_temperature: Annotated[float | None, typer.Option(help="the temperature of the declarer's gifts, in "
+                                                                "points, weighed where the seat defends "
+                                                                "(default: the fitted one; inf: none)")] = None,
+    contract_temperature: Annotated[float | None, typer.Option(help="the temperature of the declarer's final "
+                                                                    "contract or concession, in points (default: "
+                                                                    "the fitted one; inf: none)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON: the card table, the worlds and their "
                                                          "weights")] = False,
     wide: Wide = False,
 ) -> None:
     """Where the hidden cards lie, as the seat's view and the others' bids and cards say (docs/inference.md):
-    worlds consistent with everything certain, weighted by how likely the other seats' calls and the cards
-    they played are under the learned player's bidding and card net; each hidden card's chance of lying
-    left, right or in the talon."""
+    worlds consistent with everything certain, weighted by how likely the other seats' calls, the declarer's
+    gifts and final contract, and the cards they played are under the learned player's bidding and card
+    net; each hidden card's chance of lying left, right or in the talon."""
     from analysis.present.inference import inference_lines
     from analysis.present.json_text import to_json
     from sim.inference import infer
 
     try:
         result = infer(file, seat=seat, at=at, worlds=worlds, seed=seed, temperature=temperature,
-                       card_temperature=card_temperature)
+                       card_temperature=card_temperature, gift_temperature=gift_temperature,
+                       contract_temperature=contract_temperature)
     except _user_errors() as exc:
         _refuse(exc)
     typer.echo(to_json(result) if as_json else "\n".join(inference_lines(result, _width(wide))))

@@ -25,12 +25,11 @@ from pathlib import Path
 import numpy as np
 
 from sim.engine import DEAL_STREAM, BatchSpec, chunk_rng, play_chunk, solver_buffers
-from sim.engine.auction_nb import know_cards
 from sim.engine.chunks_nb import run_deals
 from sim.engine.schema import N_DEAL_COLUMNS, N_PLAYS
 from sim.engine.workspace import new_game_state, new_workspace
 from sim.game.cards import CARD_POINTS, KING, MARRIAGE_MASK, QUEEN
-from sim.game.play_nb import LEAD_WITHOUT_DECLARING, beats, legal_follows, points_to_make
+from sim.game.play_nb import LEAD_WITHOUT_DECLARING, beats, know_cards, legal_follows, points_to_make
 from sim.game.rng_nb import state_from_seed
 from sim.game.rules import HouseRules
 from sim.players.params import PIMC_WORLDS, params_matrix

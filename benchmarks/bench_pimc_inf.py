@@ -25,7 +25,6 @@ import time
 import numpy as np
 
 from sim.engine import BatchSpec, chunk_start, play_chunk
-from sim.engine.auction_nb import know_cards
 from sim.engine.chunks_nb import run_deals
 from sim.engine.schema import (
     D_CONTRACT,
@@ -53,7 +52,7 @@ from sim.game.auction_layout import (
     F_SHOWN,
 )
 from sim.game.bids_nb import bid_range
-from sim.game.play_nb import legal_follows
+from sim.game.play_nb import know_cards, legal_follows
 from sim.game.rng_nb import state_from_seed
 from sim.game.rules import preset
 from sim.game.state_layout import N_GAME_STATE

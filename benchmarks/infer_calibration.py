@@ -11,6 +11,11 @@ on records of the learned player's self-play (`thousand simulate --deals N --pla
 - **fit of the cards' temperature** (``--fit-cards DIR``, seed 31337): the same for T_card, the
   calls at TEMPERATURE, over the views at tricks 2, 4 and 6 (the cards weigh nothing before the
   play); ``inf`` in the grid: the calls alone.
+- **fit of the declarer's gifts and contract** (``--fit-deal DIR``, seed 31337): the same for
+  T_gift (the grid ``--grid``, the contract not weighed), then for T_contract (``--grid-contract``,
+  the gifts at the T_gift chosen), then the gifts' uniform share (``--floors``) at both, the calls
+  and the cards at theirs, over the defenders' views (the declarer's own gifts and contract say
+  nothing to him) at DEAL_POINTS: after the talon and at tricks 2 and 4.
 - **the searched cards** (``--search DIR``): on the true hands of ``--fit-deals`` deals, every
   card played with a choice, split by whether the seat held more cards than its search_cards
   (the net's card) or not (the learned player searched): how often the card net's best card is
@@ -33,6 +38,14 @@ on records of the learned player's self-play (`thousand simulate --deals N --pla
     python benchmarks/infer_calibration.py --check out/self424242 --check-deals 1000 --temperature T \
         --card-temperature TC --plot docs/inference-reliability.png
 
+``--check-deal DIR`` (seed 424242) sets inference with the gifts and the contract against inference
+without them (the calls and the cards alone) on the defenders' views at DEAL_POINTS, paired by
+view, clustered by deal, Holm over the three points.
+
+    python benchmarks/infer_calibration.py --fit-deal out/self31337 --fit-deals 200 --grid 0.3,1,3,10,inf \
+        --grid-contract 0.3,1,3,10,inf --floors 0,0.05,0.2
+    python benchmarks/infer_calibration.py --check-deal out/self424242 --check-deals 250
+
 The check sets inference (the calls and the cards) against uniform worlds at every point and,
 where cards have been played (tricks 2, 4 and 6), against the calls alone (``bids``): the gain of
 weighing the cards, paired by view, clustered by deal, Holm over the three points.
@@ -53,7 +66,7 @@ import numpy as np
 
 from analysis.present.figure import pyplot, save
 from analysis.stats import holm, two_sided_p
-from sim.inference import CARD_TEMPERATURE, TEMPERATURE, infer
+from sim.inference import CARD_TEMPERATURE, CONTRACT_TEMPERATURE, GIFT_TEMPERATURE, TEMPERATURE, infer
 from sim.inference.model import learned_model, play_rows
 from sim.players.layout import H_SEARCH_CARDS
 from sim.players.learned.cards_nb import L_OUT, best_legal
@@ -67,6 +80,7 @@ WORLDS = 2000
 POINTS = ("auction", "talon", "trick:2", "trick:4", "trick:6")
 FIT_POINTS = ("auction", "talon", "trick:4")
 CARD_POINTS = ("trick:2", "trick:4", "trick:6")  # where the cards played weigh
+DEAL_POINTS = ("talon", "trick:2", "trick:4")  # where the declarer's gifts and contract are checked
 BINS = np.linspace(0.0, 1.0, 11)
 MARRIAGES = [(1 << (6 * s + 2)) | (1 << (6 * s + 3)) for s in range(4)]  # queen and king of each suit
 
@@ -142,6 +156,121 @@ def fit(folder: Path, n: int, grid: list[float], seed: int, cards: bool = False)
     return out
 
 
+def _deal_views(recs) -> list[tuple[int, int, str]]:
+    """(deal, defender, point) of every defender's view of ``recs`` at DEAL_POINTS."""
+    out = []
+    for k, rec in enumerate(recs):
+        d = int(walk(rec, house_rules(rec)).declarer)
+        out.extend((k, seat, at) for seat in range(3) if seat != d for at in DEAL_POINTS)
+    return out
+
+
+def _deal_losses(recs, views, seed: int, **kw) -> np.ndarray:
+    """Each deal's mean log-loss over its defenders' ``views`` under ``infer(**kw)``."""
+    per = [[] for _ in recs]
+    for k, seat, at in views:
+        res = infer(recs[k], seat=seat, at=at, worlds=WORLDS, seed=seed, threads=1, **kw)
+        per[k].append(view_loss(res.probabilities(), truth(recs[k], seat, at, res)))
+    return np.array([float(np.nanmean(v)) for v in per])
+
+
+def _one_se(losses: dict[float, np.ndarray]) -> dict:
+    """The figures of a grid (each value's per-deal losses): least, and chosen by the
+    one-standard-error rule (the largest value within one SE of the least, paired by deal)."""
+    best = min(losses, key=lambda t: losses[t].mean())
+    out = {"least": best, "values": {}}
+    for t, v in losses.items():
+        d = v - losses[best]
+        se = float(d.std(ddof=1) / math.sqrt(len(d))) if t != best else 0.0
+        out["values"][f"{t:g}"] = {"log_loss": float(v.mean()), "minus_least": float(d.mean()), "se": se,
+                                   "per_deal": v.tolist()}
+    out["chosen"] = max(t for t in losses if losses[t].mean() - losses[best].mean() <= out["values"][f"{t:g}"]["se"])
+    return out
+
+
+def fit_deal(folder: Path, n: int, grid: list[float], grid_contract: list[float], floors: list[float],
+             seed: int) -> dict:
+    """T_gift over ``grid`` (the contract not weighed), then T_contract over ``grid_contract`` (the
+    gifts at the T_gift chosen), then the gifts' uniform share over ``floors`` at both chosen; the
+    calls and the cards at theirs; the defenders' views of ``n`` deals at DEAL_POINTS."""
+    recs = [r for r in read_records(path=folder / "records.jsonl") if usable(r)][:n]
+    views = _deal_views(recs)
+    out = {"deals": len(recs), "views": len(views), "points": list(DEAL_POINTS)}
+
+    def run(label: str, values: list[float], kw_of) -> dict:
+        losses = {}
+        for v in values:
+            t0 = time.process_time()
+            losses[v] = _deal_losses(recs, views, seed, **kw_of(v))
+            print(f"{label} = {v:g}: log-loss {losses[v].mean():.5f} over {len(views)} views of {len(recs)} deals "
+                  f"({time.process_time() - t0:.0f} s CPU)", flush=True)
+        return _one_se(losses)
+
+    out["gift_temperature"] = run("T_gift", grid, lambda v: {"gift_temperature": v, "contract_temperature": math.inf})
+    tg = out["gift_temperature"]["chosen"]
+    out["contract_temperature"] = run("T_contract", grid_contract,
+                                      lambda v: {"gift_temperature": tg, "contract_temperature": v})
+    tk = out["contract_temperature"]["chosen"]
+    if floors:
+        out["gift_floor"] = run("gift floor", floors, lambda v: {"gift_temperature": tg, "contract_temperature": tk,
+                                                                 "gift_floor": v})
+    return out
+
+
+def check_deal(folder: Path, n: int, seed: int, others: list[tuple[float, float]] = ()) -> dict:
+    """Inference with the declarer's gifts and contract (GIFT_TEMPERATURE, CONTRACT_TEMPERATURE)
+    against inference without them (the calls and the cards) on the defenders' views of ``n``
+    held-out deals at DEAL_POINTS, each term alone beside them: paired by view, each deal's views
+    averaged (clustered by deal), Holm over the points of each comparison. ``others``: other
+    (T_gift, T_contract) set beside the chosen ones (the points' mean, paired by deal)."""
+    recs = [r for r in read_records(path=folder / "records.jsonl") if usable(r)][:n]
+    kinds = {"both": {}, "gifts": {"contract_temperature": math.inf}, "contract": {"gift_temperature": math.inf},
+             "without": {"gift_temperature": math.inf, "contract_temperature": math.inf},
+             **{f"{tg:g}:{tk:g}": {"gift_temperature": tg, "contract_temperature": tk} for tg, tk in others}}
+    per = {at: {kind: [[] for _ in recs] for kind in kinds} for at in DEAL_POINTS}
+    ess = {at: {kind: [] for kind in kinds} for at in DEAL_POINTS}
+    t0 = time.process_time()
+    for k, seat, at in _deal_views(recs):
+        for kind, kw in kinds.items():
+            res = infer(recs[k], seat=seat, at=at, worlds=WORLDS, seed=seed, threads=1, **kw)
+            per[at][kind][k].append(view_loss(res.probabilities(), truth(recs[k], seat, at, res)))
+            ess[at][kind].append(res.ess / WORLDS)
+        if seat == 2 and at == DEAL_POINTS[-1] and (k + 1) % 50 == 0:
+            print(f"{k + 1} deals ({time.process_time() - t0:.0f} s CPU)", flush=True)
+    out = {"deals": len(recs), "worlds": WORLDS, "seed": seed, "gift_temperature": GIFT_TEMPERATURE,
+           "contract_temperature": CONTRACT_TEMPERATURE, "points": {}}
+    for at in DEAL_POINTS:
+        mean = {kind: np.array([float(np.nanmean(v)) if v else math.nan for v in per[at][kind]]) for kind in kinds}
+        row = {kind: float(np.nanmean(mean[kind])) for kind in kinds}
+        for kind in ("both", "gifts", "contract"):
+            a, b = mean[kind], mean["without"]
+            ok = ~(np.isnan(a) | np.isnan(b))
+            d = a[ok] - b[ok]
+            se = float(d.std(ddof=1) / math.sqrt(len(d)))
+            row[f"{kind}_minus_without"] = {"difference": float(d.mean()), "low": float(d.mean() - 1.96 * se),
+                                            "high": float(d.mean() + 1.96 * se), "deals": int(ok.sum()),
+                                            "z": float(d.mean() / se) if se > 0 else math.nan,
+                                            "p": two_sided_p(float(d.mean()), se)}
+        row["ess_median_share"] = {kind: float(np.median(ess[at][kind])) for kind in kinds}
+        out["points"][at] = row
+    base = np.nanmean(np.array([[float(np.nanmean(v)) if v else math.nan for v in per[at]["both"]]
+                                for at in DEAL_POINTS]), axis=0)
+    out["others"] = {}
+    for tg, tk in others:
+        other = np.nanmean(np.array([[float(np.nanmean(v)) if v else math.nan for v in per[at][f"{tg:g}:{tk:g}"]]
+                                     for at in DEAL_POINTS]), axis=0)
+        d = base - other
+        se = float(d.std(ddof=1) / math.sqrt(len(d)))
+        out["others"][f"{tg:g}:{tk:g}"] = {"log_loss": float(other.mean()), "chosen_minus_this": float(d.mean()),
+                                           "low": float(d.mean() - 1.96 * se), "high": float(d.mean() + 1.96 * se)}
+    out["chosen_log_loss"] = float(base.mean())
+    for kind in ("both", "gifts", "contract"):
+        key = f"{kind}_minus_without"
+        for at, q in zip(DEAL_POINTS, holm([out["points"][at][key]["p"] for at in DEAL_POINTS]), strict=True):
+            out["points"][at][key]["p_holm"] = q
+    return out
+
+
 def searched(folder: Path, n: int, card_temperature: float) -> dict:
     """The card net against the cards played on the true hands, the net's decisions (more cards
     than search_cards) apart from the searched ones."""
@@ -167,7 +296,7 @@ def searched(folder: Path, n: int, card_temperature: float) -> dict:
             pos[:] = row
             pos[P_HAND + seat] = hand
             pos[P_LEGAL] = legal
-            seat_known(pos, seat, d, np.int64(plays.shown), gifts, plays.face_up)
+            seat_known(pos, seat, d, np.int64(plays.shown), gifts, plays.face_up, np.zeros(9, dtype=np.int64))
             ll = card_loglik(pos, model.rules, model.prm, model.net, lbuf, lidx, 1.0 / card_temperature)
             best = int(best_legal(lbuf[L_OUT], np.int64(legal), seat == d))
             kind = "net" if bin(hand).count("1") > model.prm[seat, H_SEARCH_CARDS] else "searched"
@@ -326,6 +455,12 @@ def main() -> None:
     ap.add_argument("--fit", type=Path)
     ap.add_argument("--fit-cards", type=Path, help="fit the cards' temperature on these records")
     ap.add_argument("--search", type=Path, help="the card net against the searched cards on these records")
+    ap.add_argument("--fit-deal", type=Path, help="fit the declarer's gifts' and contract's temperatures on these "
+                                                     "records")
+    ap.add_argument("--grid-contract", default="0.3,1,3,10,inf")
+    ap.add_argument("--floors", default="", help="the gifts' uniform shares to compare at the chosen temperatures")
+    ap.add_argument("--check-deal", type=Path, help="the gifts and contract against none on these held-out records")
+    ap.add_argument("--others-deal", default="", help="T_gift:T_contract pairs to set beside the chosen ones there")
     ap.add_argument("--fit-deals", type=int, default=300)
     ap.add_argument("--grid", default="5,10,20,40,80")
     ap.add_argument("--check", type=Path)
@@ -355,6 +490,16 @@ def main() -> None:
         print(json.dumps(figures["fit_cards"], indent=1))
         print(f"cards: least log-loss at T_card = {figures['fit_cards']['least']:g}; chosen (one-standard-error "
               f"rule): T_card = {figures['fit_cards']['chosen']:g}")
+    if args.fit_deal:
+        figures["fit_deal"] = fit_deal(args.fit_deal, args.fit_deals, [float(x) for x in args.grid.split(",")],
+                                       [float(x) for x in args.grid_contract.split(",")],
+                                       [float(x) for x in args.floors.split(",")] if args.floors else [], args.seed)
+        print(json.dumps(figures["fit_deal"], indent=1))
+    if args.check_deal:
+        pairs = [tuple(float(x) for x in pair.split(":")) for pair in args.others_deal.split(",")] \
+            if args.others_deal else []
+        figures["check_deal"] = check_deal(args.check_deal, args.check_deals, args.seed, pairs)
+        print(json.dumps(figures["check_deal"], indent=1))
     if args.search:
         tc = args.card_temperature if args.card_temperature is not None else CARD_TEMPERATURE
         figures["search"] = searched(args.search, args.fit_deals, tc)

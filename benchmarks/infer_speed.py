@@ -1,14 +1,18 @@
 """The cost of inference for one decision (docs/inference.md "The cost"): ``thousand.infer`` with
-2,000 worlds on one thread, three ways in one run on the same views: weighted by the calls and the
-cards played (``cards``: the shipped temperatures), by the calls alone (``bids``: card_temperature
-= infinity) and uniform worlds (``uniform``: T = infinity, the same certain facts, no likelihood),
+2,000 worlds on one thread, four ways in one run on the same views: weighted by everything (``all``:
+the calls, the declarer's gifts and final contract, the cards played, at the shipped temperatures),
+by the calls and the cards (``cards``: gift_temperature = contract_temperature = infinity), by the
+calls alone (``bids``: the cards too at infinity) and uniform worlds (``uniform``: T = infinity,
+the same certain facts, no likelihood),
 on views of records of the learned player's self-play (each seat, after the auction, after the
 talon, at tricks 2, 4 and 6: trick 6 is the worst case of the cards, the most of them to weigh;
 at trick 2 the weights collapse most often, and a view that draws more costs up to MAX_DRAWS
 times as much).
 Prints the CPU time a decision (median, mean, 95th percentile, the worst: one thread, so the
 time on one core) and the wall time beside it, for all the views and for trick 6 alone, and the
-load (wall times grow with it; CPU times hardly). The goal: at most 0.2 s a decision.
+load (wall times grow with it; CPU times hardly); and the defenders' views after the talon and at
+trick 6 apart (where the gifts and the contract weigh), ``all`` beside ``cards``: the new terms'
+cost. The goal: at most 0.2 s a decision, after the talon and at trick 6.
 
     python benchmarks/infer_speed.py [--records out/self424242/records.jsonl] [--deals 40]
 """
@@ -25,10 +29,14 @@ import numpy as np
 
 from sim.inference import infer
 from sim.records import read_records
+from sim.records.walk import house_rules, walk
 
 POINTS = ("auction", "talon", "trick:2", "trick:4", "trick:6")
 WORST = "trick:6"
-KINDS = (("cards", {}), ("bids", {"card_temperature": math.inf}), ("uniform", {"temperature": math.inf}))
+NO_DEAL = {"gift_temperature": math.inf, "contract_temperature": math.inf}
+KINDS = (("all", {}), ("cards", NO_DEAL), ("bids", {"card_temperature": math.inf, **NO_DEAL}),
+         ("uniform", {"temperature": math.inf}))
+GOALS = ("talon", "trick:6")  # the goal's points: the gifts' and contract's first, the most cards
 DEFAULT = Path(__file__).resolve().parent.parent / "tests" / "inference" / "self_play.jsonl"
 
 
@@ -52,28 +60,47 @@ def main() -> None:
             infer(r, seat=s, at=at, worlds=args.worlds, threads=1, **kw)
     wall = {(k, at): [] for k, _ in KINDS for at in POINTS}
     cpu = {(k, at): [] for k, _ in KINDS for at in POINTS}
+    defending = {(k, at): [] for k, _ in KINDS for at in POINTS}  # CPU of the defenders' views
+    per_round = {(k, at): [] for k, _ in KINDS for at in POINTS}  # CPU of every 2,000 worlds drawn
+    more = {(k, at): 0 for k, _ in KINDS for at in POINTS}  # views that drew more
     for r, s, at in views:
+        declarer = walk(r, house_rules(r)).declarer
         for kind, kw in KINDS:
             c0, w0 = time.process_time(), time.perf_counter()
-            infer(r, seat=s, at=at, worlds=args.worlds, threads=1, **kw)
+            res = infer(r, seat=s, at=at, worlds=args.worlds, threads=1, **kw)
             wall[kind, at].append(time.perf_counter() - w0)
             cpu[kind, at].append(time.process_time() - c0)
+            per_round[kind, at].append(cpu[kind, at][-1] * args.worlds / res.draws)
+            more[kind, at] += res.draws > args.worlds
+            if s != declarer:
+                defending[kind, at].append(cpu[kind, at][-1])
     load = os.getloadavg()
     print(f"{len(views)} decisions ({len(recs)} deals x 3 seats x {', '.join(POINTS)}), {args.worlds:,} worlds, "
           f"one thread; load average {load[0]:.1f} on {os.cpu_count()} cores")
     print("all points:")
     for kind, _ in KINDS:
         print(_line(kind, sum((wall[kind, at] for at in POINTS), []), sum((cpu[kind, at] for at in POINTS), [])))
-    print("the calls and the cards, point by point:")
+    print("everything weighed, point by point:")
     for at in POINTS:
-        print(_line(at, wall["cards", at], cpu["cards", at]))
-    print(f"{WORST} alone (the most cards to weigh):")
-    for kind, _ in KINDS:
-        print(_line(kind, wall[kind, WORST], cpu[kind, WORST]))
-    worst = np.array(cpu["cards", WORST])
-    print(f"  cards / bids at {WORST}: {np.median(worst) / np.median(cpu['bids', WORST]):.1f}x (median CPU); goal <= "
-          f"200 ms a decision on one core at {WORST}: {'met' if np.percentile(worst, 95) <= 0.2 else 'NOT met'} "
-          f"(95th percentile of CPU; {int((worst > 0.2).sum())} of {worst.size} decisions above)")
+        print(_line(at, wall["all", at], cpu["all", at]))
+    for at in GOALS:
+        print(f"{at} alone:")
+        for kind, _ in KINDS:
+            print(_line(kind, wall[kind, at], cpu[kind, at]))
+        print(f"  the defenders' views ({len(defending['all', at])}), CPU median / 95th pct ms: " + ", ".join(
+            f"{kind} {1000 * np.median(defending[kind, at]):.1f} / {1000 * np.percentile(defending[kind, at], 95):.1f}"
+            for kind, _ in KINDS))
+        print("  views drawing more (the weights collapsed), and the CPU median per 2,000 worlds drawn: " + ", ".join(
+            f"{kind} {more[kind, at]}, {1000 * np.median(per_round[kind, at]):.1f} ms" for kind, _ in KINDS))
+        extra = np.median(defending["all", at]) - np.median(defending["cards", at])
+        print(f"  the gifts and the contract cost {1000 * extra:.1f} ms a defender's decision (median CPU, all - "
+              "cards)")
+    for at in GOALS:
+        worst = np.array(cpu["all", at])
+        met = "met" if np.percentile(worst, 95) <= 0.2 else "NOT met"
+        print(f"goal <= 200 ms a decision on one core at {at}: {met}"
+              f" (95th percentile of CPU {1000 * np.percentile(worst, 95):.1f} ms; {int((worst > 0.2).sum())} of "
+              f"{worst.size} decisions above)")
 
 
 if __name__ == "__main__":

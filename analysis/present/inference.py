@@ -33,6 +33,11 @@ def inference_lines(result: Inference, width: int | None) -> list[str]:
     if np.isfinite(t) and np.isfinite(tc) and result.cards_weighted:
         weighted += (f" and {result.cards_weighted} card{'s' if result.cards_weighted != 1 else ''} at "
                      f"T = {tc:g} point{'' if tc == 1 else 's'}")
+    deal = [f"{name} at T = {t:g}" for name, on, t in (("gifts", result.gifts_weighted, result.gift_temperature),
+                                                       ("final contract", result.contract_weighted,
+                                                        result.contract_temperature)) if on]
+    if deal:
+        weighted += f", the declarer's {' and '.join(deal)}"
     out = [f"{SEAT_NAMES[result.seat]}'s view at {result.at}: {len(result.hidden)} hidden cards, "
            f"{result.draws:,} worlds {weighted}; effective sample size {result.ess:,.0f}"
            f" ({result.ess / result.asked:.0%} of {result.asked:,})"]

@@ -1,10 +1,10 @@
 """The auction and the talon: the forced seat's dark game, the bidding of 2 or 3 seats (the forced
 bid, silence, the barrel's free talon, undarking, the dealer playing when all pass; which bids are
 legal: ``sim.game.bids_nb``), the declarer's look at the talon (a talon redeal),
-and what each seat then knows of the hidden cards (the talon shown, the discard or the burial).
+and what each seat then knows of the hidden cards in the 2-player deal (the talon shown, the burial;
+the 3-player discard's: ``sim.game.play_nb.know_cards``).
 """
 
-import numpy as np
 
 from sim.engine.deal_nb import hand_redeal, limit_reached, redeal, talon_redeal, thrown_in
 from sim.engine.enums import ACCUMULATE_BID_CAP, ALL_PASSED, DARK_CONTRACT, GOLDEN_CONTRACT, ILLEGAL
@@ -275,28 +275,6 @@ def talon_shown_to_defenders(rules, mode, talon, uncontested):
     if rules[R.TALON_HIDDEN_AT_100] and uncontested:
         return 0
     return talon
-
-
-@jit_hot
-def know_cards(known, declarer, shown_talon, g1, g2, gifts_face_up):
-    """What each seat knows of the others' hands once the discard is made (``known[3 * viewer +
-    holder]``): the talon's cards shown to the defenders (``shown_talon``, 0 when they did not
-    see it) are the declarer's, but for those he gave away; the declarer knows where his gifts
-    went, and with ``gifts_face_up`` so does the other defender (each receiver holds his own
-    anyway). With the gifts face down a defender cannot tell whether the other gift was a talon
-    card: he still counts the talon's cards but his own gift as the declarer's, and a world that
-    this overfills leaves them unknown (``pimc_nb.enter_world``)."""
-    left = (declarer + 1) % 3
-    right = (declarer + 2) % 3
-    for i in range(9):
-        known[i] = 0
-    gifts = (np.int64(1) << g1) | (np.int64(1) << g2)
-    known[3 * left + declarer] = shown_talon & ~(gifts if gifts_face_up else np.int64(1) << g1)
-    known[3 * right + declarer] = shown_talon & ~(gifts if gifts_face_up else np.int64(1) << g2)
-    for viewer in range(3):
-        if viewer == declarer or gifts_face_up:
-            known[3 * viewer + left] |= np.int64(1) << g1
-            known[3 * viewer + right] |= np.int64(1) << g2
 
 
 @jit_hot

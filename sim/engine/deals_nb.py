@@ -17,7 +17,6 @@ from sim.engine.auction_nb import (
     anyone_on_barrel,
     at_talon,
     bid_for_talon,
-    know_cards,
     know_cards2,
     talon_shown_to_defenders,
 )
@@ -88,6 +87,7 @@ from sim.game.play_nb import (
     concession_loss,
     declarer_gain,
     givable_cards,
+    know_cards,
     mask_points,
     round_points,
 )

@@ -9,7 +9,7 @@ him (his left), seat 2 after seat 1. Every kernel takes its buffers from the cal
 
 import numpy as np
 
-from sim.engine.auction_nb import know_cards, no_auction_record
+from sim.engine.auction_nb import no_auction_record
 from sim.engine.deals_nb import play_hands3
 from sim.engine.enums import ILLEGAL
 from sim.engine.schema import (
@@ -26,7 +26,7 @@ from sim.engine.tricks_nb import play_tricks
 from sim.engine.workspace import W_AUCTION, W_CARD_POINTS, W_HANDS, W_KNOWN, W_LAST_BID, W_MARRIAGE_POINTS
 from sim.game.auction_layout import AUCTION_ROWS
 from sim.game.bits_nb import lowest_index, popcount
-from sim.game.play_nb import givable_cards
+from sim.game.play_nb import givable_cards, know_cards
 from sim.game.rng_nb import below, next_u64
 from sim.game.state_layout import N_GAME_STATE
 from sim.numba_config import jit_hot

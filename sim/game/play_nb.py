@@ -316,3 +316,25 @@ def bid_cap(hand, rules):
     if not rules[R.NO_BID_CAP]:
         cap = min(cap, CAP_WITHOUT_MARRIAGE + marriage_total(hand, rules))
     return cap
+
+
+@jit_hot
+def know_cards(known, declarer, shown_talon, g1, g2, gifts_face_up):
+    """What each seat knows of the others' hands once the discard is made (``known[3 * viewer +
+    holder]``): the talon's cards shown to the defenders (``shown_talon``, 0 when they did not
+    see it) are the declarer's, but for those he gave away; the declarer knows where his gifts
+    went, and with ``gifts_face_up`` so does the other defender (each receiver holds his own
+    anyway). With the gifts face down a defender cannot tell whether the other gift was a talon
+    card: he still counts the talon's cards but his own gift as the declarer's, and a world that
+    this overfills leaves them unknown (``pimc_nb.enter_world``)."""
+    left = (declarer + 1) % 3
+    right = (declarer + 2) % 3
+    for i in range(9):
+        known[i] = 0
+    gifts = (np.int64(1) << g1) | (np.int64(1) << g2)
+    known[3 * left + declarer] = shown_talon & ~(gifts if gifts_face_up else np.int64(1) << g1)
+    known[3 * right + declarer] = shown_talon & ~(gifts if gifts_face_up else np.int64(1) << g2)
+    for viewer in range(3):
+        if viewer == declarer or gifts_face_up:
+            known[3 * viewer + left] |= np.int64(1) << g1
+            known[3 * viewer + right] |= np.int64(1) << g2

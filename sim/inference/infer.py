@@ -6,7 +6,9 @@ Candidate worlds are drawn uniformly among the deals the view allows (``view``, 
 in chunks of CHUNK worlds, each chunk from its own stream (``sim.streams.INFER_WORLDS``: the seed
 and the chunk's number), so the same seed gives the same worlds on any number of threads. Each
 world is weighted by the likelihood of the two other seats' calls under the learned player's
-bidding at temperature T (``likelihood_nb``). Where the effective sample size (sum w)^2 / sum w^2
+bidding at temperature T (``likelihood_nb``), of the cards they played under its card net at
+T_card (``play_likelihood_nb``) and, seen by a defender, of the declarer's gifts and final contract
+or concession at T_gift and T_contract (``deal_likelihood_nb``). Where the effective sample size (sum w)^2 / sum w^2
 falls below ESS_FLOOR of the worlds asked, as many again are drawn, up to MAX_DRAWS times the
 worlds asked; a result still below the floor says so (``collapsed``).
 """
@@ -26,23 +28,31 @@ from sim.arguments import integer, number, refused
 from sim.fingerprint import code_fingerprint
 from sim.game.cards import format_card, mask_to_cards
 from sim.game.rng_nb import state_from_sequence
-from sim.inference.model import NO_PLAYS, auction_arrays, learned_model, play_rows
+from sim.inference.model import NO_DEAL_TERMS, NO_PLAYS, auction_arrays, deal_terms, learned_model, play_rows
 from sim.inference.view import View, view_facts
 from sim.inference.worlds_nb import draw_worlds
 from sim.parallel import run_chunks
-from sim.players.learned.likelihood_nb import CARD_TEMPERATURE, TEMPERATURE
+from sim.players.learned.likelihood_nb import (
+    CARD_TEMPERATURE,
+    CONTRACT_TEMPERATURE,
+    GIFT_FLOOR,
+    GIFT_TEMPERATURE,
+    TEMPERATURE,
+)
 from sim.players.learned.weights import DEFAULT_WEIGHTS, weights_identity
 from sim.records import Record, parse_record_text, read_records
 from sim.records.record import SEAT_NAMES, seat_index
 from sim.records.walk import house_rules
 from sim.streams import INFER_WORLDS, sequence
 
-__all__ = ["TEMPERATURE", "CARD_TEMPERATURE", "ESS_FLOOR", "MAX_DRAWS", "CHUNK", "MAX_WORLDS", "Inference", "infer"]
+__all__ = ["TEMPERATURE", "CARD_TEMPERATURE", "GIFT_TEMPERATURE", "CONTRACT_TEMPERATURE", "ESS_FLOOR", "MAX_DRAWS",
+           "CHUNK", "MAX_WORLDS", "Inference", "infer"]
 
 ESS_FLOOR = 0.05  # draw more when the effective sample size falls below this share of the worlds asked
 MAX_DRAWS = 16  # ... up to this many times the worlds asked
 CHUNK = 250  # worlds a chunk (one stream each)
 MAX_WORLDS = 1_000_000
+SCRATCH = 48  # int64 scratch of ``draw_worlds`` (at least 39)
 PLACES = ("left", "right", "talon")
 
 
@@ -61,6 +71,8 @@ class Inference:
     draws: int
     temperature: float
     card_temperature: float
+    gift_temperature: float
+    contract_temperature: float
     where: np.ndarray
     deals: np.ndarray
     weights: np.ndarray
@@ -70,6 +82,8 @@ class Inference:
     talon_place: bool
     calls_weighted: int
     cards_weighted: int
+    gifts_weighted: bool
+    contract_weighted: bool
     facts: tuple[str, ...]
     provenance: dict[str, Any]
 
@@ -101,9 +115,12 @@ class Inference:
         return {
             "seat": SEAT_NAMES[self.seat], "at": self.at, "left": SEAT_NAMES[self.left],
             "right": SEAT_NAMES[self.right], "worlds": self.asked, "draws": self.draws,
-            "temperature": self.temperature, "card_temperature": self.card_temperature, "ess": self.ess,
-            "collapsed": self.collapsed,
-            "calls_weighted": self.calls_weighted, "cards_weighted": self.cards_weighted, "facts": list(self.facts),
+            "temperature": self.temperature, "card_temperature": self.card_temperature,
+            "gift_temperature": self.gift_temperature, "contract_temperature": self.contract_temperature,
+            "ess": self.ess, "collapsed": self.collapsed,
+            "calls_weighted": self.calls_weighted, "cards_weighted": self.cards_weighted,
+            "gifts_weighted": self.gifts_weighted, "contract_weighted": self.contract_weighted,
+            "facts": list(self.facts),
             "cards": [{"card": format_card(c), "left": float(p[i, 0]), "right": float(p[i, 1]),
                        "talon": float(p[i, 2])} for i, c in enumerate(self.hidden)],
             "worlds_drawn": [{"weight": float(self.weights[i]),
@@ -137,14 +154,20 @@ def _record(record: Any) -> tuple[Record, Path | None]:
 
 def infer(record: Record | str | Path, *, seat: int | str, at: str, worlds: int = 2000, seed: int = 0,
           temperature: float | None = None, card_temperature: float | None = None,
-          threads: int | None = None) -> Inference:
+          gift_temperature: float | None = None, contract_temperature: float | None = None,
+          gift_floor: float | None = None, threads: int | None = None) -> Inference:
     """The weighted worlds of ``seat``'s view of ``record`` (a Record, a path, or a record's text)
     at ``at`` (``auction``, ``talon`` or ``trick:N``): ``worlds`` candidates (more when the weights
     collapse), drawn from ``seed``; ``temperature`` in points (None: TEMPERATURE; ``math.inf``: no
     weighting, the uniform worlds of today's players); ``card_temperature`` the temperature of
     the cards the other seats played, in points (None: CARD_TEMPERATURE; ``math.inf``: the cards
     weigh nothing, the calls alone; with ``temperature=math.inf`` nothing is weighted whatever
-    this is); ``threads`` (None: one per core) changes nothing but the time."""
+    this is); ``gift_temperature`` and ``contract_temperature`` the temperatures of the declarer's
+    gifts and of his final contract or concession, weighed where ``seat`` defends (None:
+    GIFT_TEMPERATURE, CONTRACT_TEMPERATURE; ``math.inf``: that term weighs nothing);
+    ``gift_floor`` the gifts' share drawn uniformly from every pair the declarer could give (None:
+    GIFT_FLOOR; 0: a pair outside his candidates rules the world out); ``threads`` (None: one per
+    core) changes nothing but the time."""
     rec, base = _record(record)
     n = integer("worlds", worlds)
     if not 1 <= n <= MAX_WORLDS:
@@ -158,6 +181,12 @@ def infer(record: Record | str | Path, *, seat: int | str, at: str, worlds: int 
     tc = CARD_TEMPERATURE if card_temperature is None else number("card_temperature", card_temperature)
     if not tc > 0:
         raise InputError(f"card_temperature must be above 0 (points; inf: the cards weigh nothing), not {tc}")
+    tg = _temperature("gift_temperature", gift_temperature, GIFT_TEMPERATURE, "the gifts weigh nothing")
+    tk = _temperature("contract_temperature", contract_temperature, CONTRACT_TEMPERATURE,
+                      "the final contract weighs nothing")
+    floor = GIFT_FLOOR if gift_floor is None else number("gift_floor", gift_floor)
+    if not 0 <= floor <= 1:
+        raise InputError(f"gift_floor must be from 0 to 1 (the uniform share of the gifts), not {floor}")
     rules = house_rules(rec, base)
     who = seat_index(seat, what="seat", view=rec.view)
     facts = view_facts(rec, who, at, rules)
@@ -166,33 +195,56 @@ def infer(record: Record | str | Path, *, seat: int | str, at: str, worlds: int 
     weigh = math.isfinite(t)
     weigh_cards = weigh and math.isfinite(tc)
     plays = NO_PLAYS
-    if weigh_cards and facts.stage == 1:
-        plays = play_rows(rec.cut(facts.at, seat=who, rules=rules).seen_by(who, rules=rules), who, rules)
+    terms = NO_DEAL_TERMS
+    defends = facts.stage == 1 and facts.declarer != who
+    weigh_gifts = weigh and defends and math.isfinite(tg)
+    weigh_contract = weigh and defends and math.isfinite(tk)
+    if facts.stage == 1 and (weigh_cards or weigh_gifts or weigh_contract):
+        view = rec.cut(facts.at, seat=who, rules=rules).seen_by(who, rules=rules)
+        if weigh_cards:
+            plays = play_rows(view, who, rules)
+        if weigh_gifts or weigh_contract:
+            terms = deal_terms(view, rules, model.gs)
+    weigh_contract = weigh_contract and terms.final != 0
+    inv = (1.0 / t if weigh else 0.0, 1.0 / tc if weigh_cards else 0.0, 1.0 / tg if weigh_gifts else 0.0,
+           1.0 / tk if weigh_contract else 0.0)
     where = np.zeros((0, 3), dtype=np.int64)
     deals = np.zeros((0, 4), dtype=np.int64)
     logw = np.zeros(0)
     rounds = 0
     while True:
-        w, d, lw = _draw(facts, model, auction, plays, n, s, rounds * _chunks(n), 1.0 / t if weigh else 0.0, weigh,
-                         1.0 / tc if weigh_cards else 0.0, threads)
+        w, d, lw = _draw(facts, model, auction, plays, terms, n, s, rounds * _chunks(n), inv, floor, threads)
         where, deals, logw = np.concatenate([where, w]), np.concatenate([deals, d]), np.concatenate([logw, lw])
         rounds += 1
         ess = _ess(logw)
         if ess >= ESS_FLOOR * n or rounds >= MAX_DRAWS:
             break
     if not np.isfinite(logw.max()):
+        if weigh_gifts and floor == 0:
+            raise InputError(f"gift_floor: 0 leaves no deal drawn ({len(logw):,}): in none would the learned "
+                             "declarer consider the gifts given; give gift_floor above 0")
         raise InputError(f"record: no deal drawn ({len(logw):,}) is consistent with the auction: the bids need "
                          "marriages the hidden cards cannot make, or the view is inconsistent")
     weights = np.exp(logw - logw.max())
     weights /= weights.sum()
     provenance = {"version": __version__, "code": code_fingerprint(), "weights": weights_identity(DEFAULT_WEIGHTS),
-                  "seed": s, "worlds": n, "temperature": t, "card_temperature": tc, "record": rec.label}
+                  "seed": s, "worlds": n, "temperature": t, "card_temperature": tc, "gift_temperature": tg,
+                  "contract_temperature": tk, "gift_floor": floor, "record": rec.label}
     return Inference(seat=who, at=facts.at, asked=n, draws=len(logw), temperature=t, card_temperature=tc,
-                     where=where, deals=deals,
+                     gift_temperature=tg, contract_temperature=tk, where=where, deals=deals,
                      weights=weights, ess=ess, collapsed=ess < ESS_FLOOR * n, hidden=tuple(
                          int(c) for c in range(24) if (facts.hidden >> c) & 1), talon_place=facts.talon_place,
                      calls_weighted=auction.chosen(who) if weigh else 0, cards_weighted=plays.weighable(model.prm),
-                     facts=facts.facts, provenance=provenance)
+                     gifts_weighted=weigh_gifts, contract_weighted=weigh_contract, facts=facts.facts,
+                     provenance=provenance)
+
+
+def _temperature(name: str, value: float | None, default: float, off: str) -> float:
+    """A temperature argument: None the default; above 0 (points), inf switching its term off."""
+    t = default if value is None else number(name, value)
+    if not t > 0:
+        raise InputError(f"{name} must be above 0 (points; inf: {off}), not {t}")
+    return t
 
 
 def _chunks(n: int) -> int:
@@ -206,12 +258,15 @@ def _ess(logw: np.ndarray) -> float:
     return float(w.sum() ** 2 / (w * w).sum())
 
 
-def _draw(facts: View, model, auction, plays, n: int, seed: int, first_chunk: int, inv_t: float, weigh: bool,
-          card_inv_t: float, threads: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``n`` worlds, chunk k (numbered from ``first_chunk``) drawn from its own stream."""
+def _draw(facts: View, model, auction, plays, terms, n: int, seed: int, first_chunk: int,
+          inv: tuple[float, float, float, float], floor: float,
+          threads: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``n`` worlds, chunk k (numbered from ``first_chunk``) drawn from its own stream; ``inv`` the
+    inverse temperatures of the calls, the cards, the gifts and the contract (0: not weighed)."""
     where = np.zeros((n, 3), dtype=np.int64)
     deals = np.zeros((n, 4), dtype=np.int64)
     logw = np.zeros(n)
+    inv_t, card_inv_t, gift_inv_t, contract_inv_t = inv
 
     def work(i: int, lo: int, hi: int) -> None:
         state = state_from_sequence(sequence(INFER_WORLDS, seed, first_chunk + i))
@@ -219,9 +274,10 @@ def _draw(facts: View, model, auction, plays, n: int, seed: int, first_chunk: in
         draw_worlds(state, hi - lo, facts.free, facts.placed, facts.takes, facts.loc_seat, facts.pool, facts.stage,
                     facts.declarer, facts.viewer, facts.talon, facts.gift, facts.contract, facts.high, auction.seat,
                     auction.bid, auction.high, auction.high_seat, auction.dark, auction.free, model.gs, model.rules,
-                    model.prm, model.net, lbuf, inv_t, weigh, plays.rows, plays.played_now, plays.shown,
-                    plays.face_up, card_inv_t, lidx, pos, np.zeros(32, dtype=np.int64), where[lo:hi],
-                    deals[lo:hi], logw[lo:hi])
+                    model.prm, model.net, lbuf, inv_t, plays.rows, plays.played_now, plays.shown, plays.face_up,
+                    card_inv_t, terms.last_bid, terms.final, terms.can_concede, terms.cap_limit, gift_inv_t,
+                    floor, contract_inv_t, lidx, pos, model.gift_scratch(), np.zeros(SCRATCH, dtype=np.int64),
+                    where[lo:hi], deals[lo:hi], logw[lo:hi])
 
     run_chunks(n, work, size=CHUNK, threads=threads)
     return where, deals, logw

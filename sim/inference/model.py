@@ -11,13 +11,15 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.engine.auction_nb import accumulates, anyone_on_barrel
+from sim.engine.schema import BID_DARK, BID_GOLDEN
 from sim.game import rules_layout as R
-from sim.game.amounts import DARK_CONTRACT
+from sim.game.amounts import ACCUMULATE_BID_CAP, DARK_CONTRACT
 from sim.game.bids_nb import forced_bid, forced_seat
 from sim.game.cards import ACE, CARD_POINTS, JACK, KING, QUEEN
 from sim.game.play_nb import DECLARED_BIT_ACES, DECLARED_BIT_HALF, beats
 from sim.game.rules import HouseRules
-from sim.game.state_layout import G_SCORE
+from sim.game.state_layout import G_CONCESSIONS, G_SCORE
 from sim.players.layout import H_SEARCH_CARDS
 from sim.players.learned.cards_nb import new_learned_buffers
 from sim.players.learned.layout import (
@@ -45,10 +47,13 @@ from sim.players.params import default_params, learned_nets, params_matrix
 from sim.records.parts import DARK, PASS
 from sim.records.record import Record
 from sim.records.walk import DEALER, gifts_face_up, state_of, talon_seen, walk
+from sim.solver.core_nb import new_work
 
-__all__ = ["Model", "Auction", "Plays", "learned_model", "auction_arrays", "play_rows", "NO_PLAYS"]
+__all__ = ["Model", "Auction", "Plays", "DealTerms", "learned_model", "auction_arrays", "play_rows", "deal_terms",
+           "last_bids", "NO_PLAYS", "NO_DEAL_TERMS", "NO_CAP"]
 
 SEATS = 3
+NO_CAP = 10_000  # DealTerms.cap_limit where nothing but the declarer's cards caps his contract
 
 
 @dataclass(frozen=True)
@@ -71,6 +76,10 @@ class Model:
         """A new scratch of the card net (one a thread): ``lbuf``, ``lidx`` and a position row."""
         _, lbuf, lidx, _ = new_learned_buffers(self.net)
         return lbuf, lidx, np.zeros(P_N, dtype=np.int64)
+
+    def gift_scratch(self) -> np.ndarray:
+        """A new scratch of the declarer's gift candidates (one a thread): the solver's work rows."""
+        return new_work()[1]
 
 
 @dataclass(frozen=True)
@@ -193,12 +202,7 @@ def play_rows(view: Record, viewer: int, rules: HouseRules) -> Plays:
     w = walk(view, rules)
     d = int(w.declarer)
     contract = int(w.contract) if w.contract is not None else int(w.high)
-    last_bid = [0] * SEATS
-    for call in view.auction:
-        if call.bid == DARK:
-            last_bid[call.seat] = DARK_CONTRACT
-        elif call.bid > 0:
-            last_bid[call.seat] = call.bid
+    last_bid = last_bids(view)
     defender = (d + 1) % SEATS
     shown = int(view.talon) if view.talon is not None and talon_seen(view, defender, rules) else 0
     leader, trump, owner = d, -1, -1
@@ -264,3 +268,51 @@ def play_rows(view: Record, viewer: int, rules: HouseRules) -> Plays:
     return Plays(viewer=viewer, rows=np.array(rows, dtype=np.int64).reshape(-1, P_N),
                  played_now=np.array(played_by, dtype=np.int64), shown=shown,
                  face_up=int(gifts_face_up(rules)), half_queens=half_queens)
+
+
+def last_bids(view: Record) -> list[int]:
+    """Each seat's last bid in ``view``'s auction (the dark game DARK_CONTRACT; 0: none), as the
+    engine gives it to the learned player (``W_LAST_BID``)."""
+    last_bid = [0] * SEATS
+    for call in view.auction:
+        if call.bid == DARK:
+            last_bid[call.seat] = DARK_CONTRACT
+        elif call.bid > 0:
+            last_bid[call.seat] = call.bid
+    return last_bid
+
+
+@dataclass(frozen=True)
+class DealTerms:
+    """What the declarer's gifts and final contract are weighed with (``deal_likelihood_nb``, as
+    the engine gave them to him): ``last_bid`` each seat's last bid; ``final`` the final contract
+    observed (-1 a concession; 0 none to weigh: not yet called, or a dark or golden contract, fixed
+    by the rules); ``can_concede`` 1 when the rules let him concede (``deals_nb.finish_deal``'s
+    test); ``cap_limit`` the barrel's cap on his contract under barrel_accumulate, else NO_CAP."""
+
+    last_bid: np.ndarray
+    final: int
+    can_concede: int
+    cap_limit: int
+
+
+NO_DEAL_TERMS = DealTerms(last_bid=np.zeros(SEATS, dtype=np.int64), final=0, can_concede=0, cap_limit=NO_CAP)
+
+
+def deal_terms(view: Record, rules: HouseRules, gs: np.ndarray) -> DealTerms:
+    """The declarer's ``DealTerms`` in ``view`` (a record cut at a point after the talon and seen
+    by a seat, walked legal; ``gs`` the game state before the deal)."""
+    r = rules.to_array()
+    w = walk(view, rules)
+    d = int(w.declarer)
+    doubled = w.mode in (BID_DARK, BID_GOLDEN)
+    if doubled or (w.contract is None and not view.conceded):
+        final = 0
+    else:
+        final = -1 if view.conceded else int(w.contract)
+    limit = int(r[R.CONCEDE_LIMIT])
+    can = (not doubled and bool(r[R.CONCEDE]) and (bool(r[R.CONCEDE_ON_BARREL]) or not anyone_on_barrel(gs))
+           and (limit == 0 or gs[G_CONCESSIONS + d] < limit))
+    cap = ACCUMULATE_BID_CAP if accumulates(gs, r, d) else NO_CAP
+    return DealTerms(last_bid=np.array(last_bids(view), dtype=np.int64), final=final, can_concede=int(can),
+                     cap_limit=cap)

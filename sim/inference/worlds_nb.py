@@ -9,8 +9,9 @@ likely (uniform). Where the view leaves more open than the hidden cards' places 
 defender never saw, the other defender's gift face down), that is drawn too, uniformly: 3 of the
 declarer's 10 cards before his gifts, and one of the other defender's cards that the rules let be
 given. Each world is weighted by the log-likelihood of the two other seats' calls
-(``likelihood_nb.auction_loglik``) and of the cards they played with a choice
-(``play_likelihood_nb.plays_loglik``).
+(``likelihood_nb.auction_loglik``), of the cards they played with a choice
+(``play_likelihood_nb.plays_loglik``) and, seen by a defender, of the declarer's gifts and final
+contract or concession (``deal_likelihood_nb``).
 
 The arguments (arrays of int64 unless said; seats are the record's, the dealer seat 2):
 
@@ -24,8 +25,9 @@ The arguments (arrays of int64 unless said; seats are the record's, the dealer s
 - ``gift[3]`` the card each seat received (-2: none, the declarer or before the talon; -1: a
   gift face down the viewer did not see);
 - the auction's arrays, ``gs``, ``rules``, ``prm``, ``net``, ``lbuf``: as ``likelihood_nb``;
-  ``inv_temperature`` 1 / T; ``weigh`` 0: every world the certain facts allow weighs the same
-  (uniform worlds: only the bids' caps are checked, ``likelihood_nb.auction_possible``);
+  ``inv_temperature`` 1 / T (0: every world the certain facts allow weighs the same, uniform
+  worlds: only the bids' caps are checked, ``likelihood_nb.auction_possible``; the caller then
+  gives every other 1 / T 0 too);
 - ``contract`` the final contract to check against the declarer's cap (0: none), ``high`` the
   winning bid;
 - ``rows`` the other seats' card decisions before the view's point (``layout.P_*`` rows, as
@@ -33,7 +35,14 @@ The arguments (arrays of int64 unless said; seats are the record's, the dealer s
   ``shown`` the talon's cards the defenders saw (0: none), ``face_up`` 1 when the gifts lay face
   up, ``card_inv_temperature`` 1 / T_card (0: the cards weigh nothing), ``lidx`` and ``pos`` the
   card net's scratch (``cards_nb.new_learned_buffers``; int64 of P_N);
-- ``state`` the chunk's generator (``sim.game.rng_nb``); ``scratch`` int64 of at least 30;
+- the declarer's gifts and final contract (``deal_likelihood_nb``; weighed where the viewer is a
+  defender, after the talon): ``last_bid[3]`` each seat's last bid, ``final`` the final contract
+  observed (-1 a concession; 0 none to weigh: before it, or a dark or golden contract),
+  ``can_concede`` 1 when the declarer could concede, ``cap_limit`` a cap on his contract beside
+  his cards' (the barrel's accumulation; a large number when none), ``gift_inv_temperature`` 1 /
+  T_gift and ``gift_floor`` the gifts' uniform share, ``contract_inv_temperature`` 1 / T_contract
+  (0: the term weighs nothing), ``work`` the solver's work rows (``core_nb.new_work``);
+- ``state`` the chunk's generator (``sim.game.rng_nb``); ``scratch`` int64 of at least 39;
 - out: ``where[i, 0:3]`` the hidden cards at the left, the right, the talon; ``deal[i, 0:4]`` the
   deal (seats 0..2 as dealt, then the talon); ``logw[i]`` the log-weight.
 """
@@ -41,10 +50,11 @@ The arguments (arrays of int64 unless said; seats are the record's, the dealer s
 import numpy as np
 
 from sim.game.bids_nb import contract_cap
-from sim.game.bits_nb import popcount
+from sim.game.bits_nb import lowest_index, popcount
 from sim.game.play_nb import givable_cards, nth_card
 from sim.game.rng_nb import below
 from sim.numba_config import jit_hot
+from sim.players.learned.deal_likelihood_nb import contract_loglik, gift_deal_value, gifts_loglik
 from sim.players.learned.likelihood_nb import IMPOSSIBLE, others_loglik
 from sim.players.learned.play_likelihood_nb import plays_loglik, world_hands
 
@@ -128,23 +138,63 @@ def draw_world(state, free, placed, takes, loc_seat, pool, stage, declarer, talo
 
 
 @jit_hot
+def deal_terms_loglik(declarer, deal, gifts, last_bid, final, can_concede, cap_limit, high, gs, rules, prm, net, lbuf,
+                      lidx, work, gift_inv_temperature, gift_floor, contract_inv_temperature):
+    """The log-likelihood of the declarer's gifts and of his final contract or concession in a
+    world (``deal`` its hands as dealt and talon, ``gifts[s]`` the card defender s received, a
+    mask): ``deal_likelihood_nb``'s terms, each at its 1 / T (0: that term weighs nothing)."""
+    left = (declarer + 1) % 3
+    right = (declarer + 2) % 3
+    ten = deal[declarer] | deal[3]
+    a = lowest_index(gifts[left])
+    b = lowest_index(gifts[right])
+    total = 0.0
+    value = np.int64(0)
+    if gift_inv_temperature > 0.0:
+        total, value = gifts_loglik(declarer, ten, a, b, high, last_bid, rules, prm, net, lbuf, lidx, work,
+                                    gift_inv_temperature, gift_floor,
+                                    contract_inv_temperature > 0.0 and final != 0)
+        if total == IMPOSSIBLE:
+            return IMPOSSIBLE
+    if contract_inv_temperature > 0.0 and final != 0:
+        if gift_inv_temperature == 0.0:
+            value = gift_deal_value(declarer, ten, a, b, high, last_bid, rules, prm, net, lbuf, lidx)
+        hand8 = ten & ~gifts[left] & ~gifts[right]
+        c = contract_loglik(declarer, hand8, high, cap_limit, can_concede, value, final, gs, rules, prm, net, lbuf,
+                            contract_inv_temperature)
+        total = IMPOSSIBLE if c == IMPOSSIBLE else total + c
+    return total
+
+
+@jit_hot
 def draw_worlds(state, n, free, placed, takes, loc_seat, pool, stage, declarer, viewer, talon, gift, contract, high,
-                call_seat,
-                call_bid, call_high, call_high_seat, call_dark, call_free, gs, rules, prm, net, lbuf, inv_temperature,
-                weigh, rows, played_now, shown, face_up, card_inv_temperature, lidx, pos, scratch, where, deal, logw):
+                call_seat, call_bid, call_high, call_high_seat, call_dark, call_free, gs, rules, prm, net, lbuf,
+                inv_temperature, rows, played_now, shown, face_up, card_inv_temperature, last_bid, final, can_concede,
+                cap_limit, gift_inv_temperature, gift_floor, contract_inv_temperature, lidx, pos, work, scratch, where,
+                deal, logw):
     """``n`` worlds into rows 0..n-1 of ``where``, ``deal`` and ``logw`` (the module's docstring)."""
     cur = scratch[24:27]
     gifts = scratch[27:30]
+    known = scratch[30:39]
+    others = stage == 1 and viewer != declarer
     for i in range(n):
         total = draw_world(state, free, placed, takes, loc_seat, pool, stage, declarer, talon, gift, contract, high,
                            rules, scratch, where[i], deal[i])
         if total != IMPOSSIBLE:
             calls = others_loglik(viewer, deal[i], call_seat, call_bid, call_high, call_high_seat, call_dark,
-                                  call_free, gs, rules, prm, net, lbuf, inv_temperature if weigh else 0.0)
+                                  call_free, gs, rules, prm, net, lbuf, inv_temperature)
             total = IMPOSSIBLE if calls == IMPOSSIBLE else total + calls
-        if total != IMPOSSIBLE and weigh and card_inv_temperature > 0.0 and rows.shape[0] > 0:
+        weigh_cards = card_inv_temperature > 0.0 and rows.shape[0] > 0
+        weigh_deal = others and (gift_inv_temperature > 0.0 or (contract_inv_temperature > 0.0 and final != 0))
+        if total != IMPOSSIBLE and (weigh_cards or weigh_deal):
             world_hands(declarer, loc_seat, where[i], pool, deal[i], played_now, cur, gifts)
-            cards = plays_loglik(rows, cur, played_now, gifts, shown, face_up, rules, prm, net, lbuf, lidx, pos,
+        if total != IMPOSSIBLE and weigh_deal:
+            terms = deal_terms_loglik(declarer, deal[i], gifts, last_bid, final, can_concede, cap_limit, high, gs,
+                                      rules, prm, net, lbuf, lidx, work, gift_inv_temperature, gift_floor,
+                                      contract_inv_temperature)
+            total = IMPOSSIBLE if terms == IMPOSSIBLE else total + terms
+        if total != IMPOSSIBLE and weigh_cards:
+            cards = plays_loglik(rows, cur, played_now, gifts, shown, face_up, rules, prm, net, lbuf, lidx, pos, known,
                                  card_inv_temperature)
             total = IMPOSSIBLE if cards == IMPOSSIBLE else total + cards
         logw[i] = total

@@ -5,14 +5,14 @@ recorded. No solver: what a hand is worth to the learned player is what it makes
 
 import numpy as np
 
-from sim.engine.auction_nb import know_cards, no_auction_record, talon_shown_to_defenders
+from sim.engine.auction_nb import no_auction_record, talon_shown_to_defenders
 from sim.engine.deal_nb import deal_cards
 from sim.engine.schema import BID_NORMAL
 from sim.engine.tricks_nb import play_tricks
 from sim.engine.workspace import W_AUCTION, W_CARD_POINTS, W_DECK, W_HANDS, W_KNOWN, W_LAST_BID, W_MARRIAGE_POINTS
 from sim.game import rules_layout as R
 from sim.game.auction_layout import AUCTION_ROWS
-from sim.game.play_nb import givable_cards
+from sim.game.play_nb import givable_cards, know_cards
 from sim.numba_config import jit_hot
 from sim.players.seat_nb import choose_discard
 

@@ -11,7 +11,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from reference_inference import exact_posterior, naive_cards_loglik, old_learned_bid
+from reference_inference import (
+    exact_posterior,
+    naive_cards_loglik,
+    naive_deal_loglik,
+    old_learned_bid,
+    old_learned_contract,
+)
 from typer.testing import CliRunner
 
 from cli import app
@@ -20,7 +26,7 @@ from sim.game.rules import preset
 from sim.game.state_layout import G_ON_BARREL, G_SCORE
 from sim.inference import infer
 from sim.inference.model import learned_model
-from sim.players.learned.bidding_nb import learned_bid, learned_bid_margin
+from sim.players.learned.bidding_nb import learned_bid, learned_bid_margin, learned_contract, learned_contract_margin
 from sim.players.learned.likelihood_nb import CARD_TEMPERATURE, IMPOSSIBLE, call_loglik, log_sigmoid
 from sim.records import parse_record_text, read_records
 from sim.records.record import Record
@@ -29,6 +35,7 @@ from sim.records.walk import house_rules, walk
 ROOT = Path(__file__).resolve().parent.parent.parent
 EXAMPLE = ROOT / "examples" / "records" / "defmar.txt"
 SELF_PLAY = Path(__file__).parent / "self_play.jsonl"  # records of the learned player's self-play
+EXAMPLE_LABEL = read_records(path=EXAMPLE)[0].label
 
 
 def _cases(rng, n):
@@ -106,11 +113,14 @@ def _views():
     return out
 
 
-def _compare(rec, seat, at, temperature, worlds, card_temperature=math.inf):
+def _compare(rec, seat, at, temperature, worlds, card_temperature=math.inf, gift_temperature=math.inf,
+             contract_temperature=math.inf):
     rules = house_rules(rec)
-    exact, n = exact_posterior(rec, seat, at, rules, temperature, card_temperature)
+    exact, n = exact_posterior(rec, seat, at, rules, temperature, card_temperature, gift_temperature,
+                               contract_temperature)
     res = infer(rec, seat=seat, at=at, worlds=worlds, seed=3, temperature=temperature,
-                card_temperature=card_temperature)
+                card_temperature=card_temperature, gift_temperature=gift_temperature,
+                contract_temperature=contract_temperature)
     p = res.probabilities()
     assert n > 0
     # Monte-Carlo error of a self-normalised weighted mean: at most 0.5 / sqrt(ESS); 5 of those
@@ -153,8 +163,10 @@ def test_each_world_weighs_what_the_naive_replay_of_its_cards_says(rec, seat, at
     without: the same seed draws the same worlds) is the naive replay's, up to the normalising
     constant."""
     rules = house_rules(rec)
-    with_cards = infer(rec, seat=seat, at=at, worlds=200, seed=4, temperature=20.0, card_temperature=7.0)
-    bids_only = infer(rec, seat=seat, at=at, worlds=200, seed=4, temperature=20.0, card_temperature=math.inf)
+    kw = {"seat": seat, "at": at, "worlds": 200, "seed": 4, "temperature": 20.0, "gift_temperature": math.inf,
+          "contract_temperature": math.inf}
+    with_cards = infer(rec, card_temperature=7.0, **kw)
+    bids_only = infer(rec, card_temperature=math.inf, **kw)
     assert np.array_equal(with_cards.deals, bids_only.deals)
     cut = rec.cut(at, seat=seat, rules=rules)
     model = learned_model(rec, rules)
@@ -168,6 +180,132 @@ def test_each_world_weighs_what_the_naive_replay_of_its_cards_says(rec, seat, at
         naive.append(naive_cards_loglik(deal, walk(deal, rules), seat, rules, model, 7.0))
     d = np.array(kernel) - np.array(naive)
     assert len(d) > 0 and np.abs(d - d.mean()).max() < 1e-6, np.abs(d - d.mean()).max()
+
+
+@pytest.mark.parametrize("name", ["classic", "online", "strict", "polish", "long", "mekedron"])
+def test_learned_contract_is_unchanged(name):
+    """``learned_contract`` (now ``learned_contract_margin``'s call) calls as the frozen 0.15.0
+    body does, on random 8-card hands, bids, caps, deal values and standings, barrel sitters and
+    concessions among them; the margins are never negative."""
+    rules = preset(name)
+    rec = parse_record_text(text=EXAMPLE.read_text())
+    m = learned_model(rec, rules)
+    lbuf = m.scratch()
+    rng = np.random.default_rng(11)
+    differ = 0
+    calls = set()
+    for _ in range(1500):
+        hand = np.int64(sum(1 << int(c) for c in rng.choice(24, 8, replace=False)))
+        seat = int(rng.integers(3))
+        high = int(rng.choice(np.arange(100, 205, 5)))
+        cap = high + int(rng.choice([0, 5, 20, 60]))
+        value = int(rng.integers(-20, 160))
+        can = bool(rng.random() < 0.7)
+        gs = m.gs.copy()
+        for p in range(3):
+            gs[G_SCORE + p] = int(rng.choice([0, 400, 880, 905, 950]))
+            gs[G_ON_BARREL + p] = int(rng.random() < 0.3)
+        old = old_learned_contract(seat, hand, high, cap, can, value, gs, m.rules, m.prm, m.net, lbuf)
+        new = learned_contract(seat, hand, high, cap, can, value, gs, m.rules, m.prm, m.net, lbuf)
+        observed = int(rng.choice([-1, high, high + 5, old]))
+        call, play, play_margin, concede_margin = learned_contract_margin(seat, hand, high, cap, can, value, observed,
+                                                                          gs, m.rules, m.prm, m.net, lbuf)
+        differ += int(old != new) + int(call != new) + int(call >= 0 and play != call)
+        assert play_margin >= 0.0 and concede_margin >= 0.0
+        calls.add(int(old == -1))
+    assert differ == 0, f"{differ} of 1500 contracts differ"
+    if rules.concede:
+        assert calls == {0, 1}  # both concessions and contracts were tried
+
+
+def _defender_views(points):
+    """(record, defender, point) of the tests' records: defmar's and the two self-play deals'."""
+    recs = [read_records(path=EXAMPLE)[0]] + (list(read_records(path=SELF_PLAY)) if SELF_PLAY.exists() else [])
+    out = []
+    for k, rec in enumerate(recs):
+        d = walk(rec, house_rules(rec)).declarer
+        out += [pytest.param(rec, seat, at, id=f"{k}-{seat}-{at}") for seat in range(3) if seat != d for at in points]
+    return out
+
+
+@pytest.mark.parametrize(("rec", "seat", "at"), _defender_views(("talon", "trick:3")))
+def test_each_world_weighs_what_the_naive_gifts_and_contract_say(rec, seat, at):
+    """World by world, the kernel's log-likelihood of the declarer's gifts and final contract (the
+    weight with them over the weight without: the same seed draws the same worlds) is the naive
+    twin's (``naive_deal_loglik``), up to the normalising constant; each term alone too."""
+    rules = house_rules(rec)
+    kw = {"seat": seat, "at": at, "worlds": 300, "seed": 4, "temperature": 20.0, "card_temperature": math.inf}
+    without = infer(rec, gift_temperature=math.inf, contract_temperature=math.inf, **kw)
+    assert not without.gifts_weighted and not without.contract_weighted
+    cut = rec.cut(at, seat=seat, rules=rules)
+    model = learned_model(rec, rules)
+    for tg, tk in ((3.0, 5.0), (3.0, math.inf), (math.inf, 5.0)):
+        res = infer(rec, gift_temperature=tg, contract_temperature=tk, **kw)
+        assert np.array_equal(res.deals[:without.draws], without.deals)  # (more drawn where the weights collapse)
+        assert res.gifts_weighted == math.isfinite(tg) and res.contract_weighted == math.isfinite(tk)
+        kernel, naive = [], []
+        for i in range(without.draws):
+            if without.weights[i] == 0:
+                continue
+            deal = Record(**{**cut.__dict__, "hands": tuple(int(h) for h in res.deals[i, :3]),
+                             "talon": int(res.deals[i, 3]), "view": None, "lines": {}})
+            kernel.append(math.log(res.weights[i]) if res.weights[i] > 0 else -math.inf)
+            kernel[-1] -= math.log(without.weights[i])
+            naive.append(naive_deal_loglik(deal, walk(deal, rules), rules, model, tg, tk, 0.05))
+        k, n = np.array(kernel), np.array(naive)
+        assert np.array_equal(np.isinf(k), np.isinf(n))
+        d = (k - n)[np.isfinite(k)]
+        assert len(d) > 0 and np.abs(d - d.mean()).max() < 1e-6, np.abs(d - d.mean()).max()
+        if rec.label != EXAMPLE_LABEL:  # the learned player's gifts (defmar's are a person's: the floor alone)
+            assert np.ptp(n[np.isfinite(n)]) > 0.1  # the term does tell the worlds apart
+
+
+def test_a_concession_weighs_what_the_naive_twin_says():
+    """defmar's first concedes his 100 instead: seen by a defender after the talon, world by world
+    the concession's log-likelihood is the naive twin's, and it tells the worlds apart."""
+    text = EXAMPLE.read_text().replace("contract 100", "concede")
+    rec = parse_record_text(text="\n".join(line for line in text.splitlines() if not line.startswith(("play",
+                                                                                                          "result"))))
+    assert rec.conceded
+    rules = house_rules(rec)
+    model = learned_model(rec, rules)
+    kw = {"seat": "second", "at": "talon", "worlds": 300, "seed": 6, "temperature": 20.0, "gift_temperature": math.inf}
+    res = infer(rec, contract_temperature=5.0, **kw)
+    without = infer(rec, contract_temperature=math.inf, **kw)
+    assert res.contract_weighted and not without.contract_weighted
+    kernel, naive = [], []
+    for i in range(without.draws):
+        if without.weights[i] == 0:
+            continue
+        deal = Record(**{**rec.__dict__, "hands": tuple(int(h) for h in res.deals[i, :3]),
+                         "talon": int(res.deals[i, 3]), "view": None, "lines": {}})
+        kernel.append(math.log(res.weights[i]) - math.log(without.weights[i]))
+        naive.append(naive_deal_loglik(deal, walk(deal, rules), rules, model, math.inf, 5.0, 0.05))
+    d = np.array(kernel) - np.array(naive)
+    assert np.abs(d - d.mean()).max() < 1e-6 and np.ptp(naive) > 0.1
+
+
+@pytest.mark.parametrize(("rec", "seat", "at"), _defender_views(("talon", "trick:5")))
+def test_worlds_weighted_by_the_gifts_and_contract_match_the_exact_posterior(rec, seat, at):
+    """The calls, the declarer's gifts and his final contract weighed: the sampler agrees with every
+    deal enumerated and weighed by the naive twin."""
+    _compare(rec, seat, at, 20.0, 20000, gift_temperature=2.0, contract_temperature=2.0)
+
+
+def test_the_declarer_and_the_auction_weigh_no_gifts():
+    """Seen by the declarer, or before the talon, the gifts and the contract add nothing."""
+    rec = read_records(path=EXAMPLE)[0]
+    d = walk(rec, house_rules(rec)).declarer
+    kw = {"worlds": 300, "seed": 5}
+    for seat, at in ((d, "talon"), (d, "trick:3"), ((d + 1) % 3, "auction")):
+        res = infer(EXAMPLE, seat=seat, at=at, **kw)
+        off = infer(EXAMPLE, seat=seat, at=at, gift_temperature=math.inf, contract_temperature=math.inf, **kw)
+        assert not res.gifts_weighted and not res.contract_weighted
+        assert np.array_equal(res.weights, off.weights)
+    res = infer(EXAMPLE, seat=(d + 1) % 3, at="talon", **kw)
+    assert res.gifts_weighted and res.contract_weighted
+    assert not np.allclose(res.weights, infer(EXAMPLE, seat=(d + 1) % 3, at="talon", gift_temperature=math.inf,
+                                              contract_temperature=math.inf, **kw).weights)
 
 
 @pytest.mark.parametrize(("rec", "seat", "at"), _views())
@@ -195,9 +333,10 @@ def test_a_gift_face_down_counts_every_card_it_could_have_been():
 
 
 def test_the_cards_weigh_only_once_played():
-    """Before the play no card weighs (the weights are the calls' alone); at trick 3 the five cards
-    first and second played before third's turn do, and ``card_temperature=inf`` weighs none."""
-    kw = {"seat": "third", "worlds": 300, "seed": 5}
+    """Before the play no card weighs (the weights are the calls' alone; the declarer's gifts and
+    contract left out here); at trick 3 the five cards first and second played before third's turn
+    do, and ``card_temperature=inf`` weighs none."""
+    kw = {"seat": "third", "worlds": 300, "seed": 5, "gift_temperature": math.inf, "contract_temperature": math.inf}
     talon = infer(EXAMPLE, at="talon", **kw)
     assert talon.cards_weighted == 0
     assert np.array_equal(talon.weights, infer(EXAMPLE, at="talon", card_temperature=math.inf, **kw).weights)
@@ -269,6 +408,9 @@ play 9C AH TH
     ({"seat": "first", "at": "auction", "temperature": 0}, "temperature"),
     ({"seat": "first", "at": "auction", "card_temperature": -1}, "card_temperature"),
     ({"seat": "first", "at": "auction", "card_temperature": "hot"}, "card_temperature"),
+    ({"seat": "first", "at": "auction", "gift_temperature": 0}, "gift_temperature"),
+    ({"seat": "first", "at": "auction", "contract_temperature": -2}, "contract_temperature"),
+    ({"seat": "first", "at": "auction", "gift_floor": 1.5}, "gift_floor"),
 ])
 def test_bad_arguments_are_named(kwargs, names):
     with pytest.raises(InputError, match=rf"^{names}\b"):
@@ -282,11 +424,15 @@ def test_bad_records_are_refused_in_one_line(tmp_path):
         infer(INCONSISTENT, seat="second", at="trick:4")
     with pytest.raises(InputError, match=r"^seat: the record is second's view"):
         infer(INCONSISTENT, seat="first", at="auction")
+    with pytest.raises(InputError, match=r"^gift_floor: 0 leaves no deal drawn"):  # a person's gifts, not candidates
+        infer(EXAMPLE, seat="second", at="talon", gift_floor=0, worlds=200)
     with pytest.raises(InputError, match=r"^record: '.*' is no record file"):
         infer(tmp_path / "missing.txt", seat="first", at="auction")
     runner = CliRunner()
     out = runner.invoke(app, ["infer", str(EXAMPLE), "--seat", "north", "--at", "auction"])
     assert out.exit_code == 2 and out.output.count("\n") == 1 and "seat must be" in out.output
+    out = runner.invoke(app, ["infer", str(EXAMPLE), "--seat", "first", "--at", "talon", "--gift-temperature", "0"])
+    assert out.exit_code == 2 and out.output.count("\n") == 1 and "gift_temperature must be above 0" in out.output
     path = tmp_path / "bad.txt"
     path.write_text(INCONSISTENT)
     out = runner.invoke(app, ["infer", str(path), "--seat", "second", "--at", "trick:2"])

@@ -4,7 +4,7 @@ must find every row unchanged (the digest covers every column; the plays are kep
 difference). History: commit ea4b7e1, whose players computed every candidate's value in every
 world, wrote the file that the players proving their choices from bounds replayed unchanged.
 On 2026-12-01 a defender stopped counting a talon card the declarer had given away as the
-declarer's (``auction_nb.know_cards``: his worlds had held a card too many), which changed the
+declarer's (``play_nb.know_cards``: his worlds had held a card too many), which changed the
 defenders' choices; the file was written again, and commit df396d7 with only that fix applied
 writes the same bytes as the solver changes of that day (sure points, window searches).
 

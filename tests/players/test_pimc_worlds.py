@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sim.engine.auction_nb import know_cards
 from sim.game.cards import parse_hand
+from sim.game.play_nb import know_cards
 from sim.game.rng_nb import state_from_seed
 from sim.game.rules import HouseRules
 from sim.players.pimc_nb import WB_HANDS, enter_world

@@ -201,17 +201,24 @@ def learned_bid(seat, hand, high_seat, min_raise, cap, gs, rules, prm, net, lbuf
 
 
 @jit_hot
-def learned_contract(seat, hand, contract, cap, can_concede, deal_value, gs, rules, prm, net, lbuf):
-    """The final contract (>= the bid ``contract``, <= ``cap`` when raising) or -1 to concede. Net C
-    reads the 8 cards kept and the card net's value of the deal (``deal_value``, from the gifts):
-    the contract of best expected result is played, unless conceding costs less. A concession is
-    weighed with its payment to the defenders, each weighted ``prm[seat, H_OPPONENT_WEIGHT]``
-    against the defenders' points of a played deal (1: the seat's result less the opponents' mean,
-    what a duplicate match compares). On the barrel, the barrel's minimum when it is at least
-    MADE_AT_LEAST likely made."""
+def learned_contract_margin(seat, hand, contract, cap, can_concede, deal_value, observed, gs, rules, prm, net, lbuf):
+    """``learned_contract``'s call with how far its two decisions lie from ``observed`` (a final
+    contract, or -1 a concession): (call, play, play_margin, concede_margin). ``call`` is exactly
+    ``learned_contract``'s; ``play`` the contract the seat plays when it does not concede (``call``
+    unless it concedes). Each contract c is worth its expected result ``contract_value`` (the
+    defenders' expected points, the same for every contract, aside); ``play_margin`` >= 0 (points)
+    is how far ``play`` is from ``observed``: with ``observed`` == ``play`` its value less the best
+    other contract's (NO_CHOICE_MARGIN when there is none), else |its value - observed's|; on the
+    barrel, where the barrel's minimum decides (taken at a chance of at least MADE_AT_LEAST), the
+    nearer of that boundary, want * |2 p - 1|, and the other (the boundary alone, or
+    NO_CHOICE_MARGIN under barrel_failed_contract = stays, where the rule takes it). 0 for an
+    observed concession. ``concede_margin`` >= 0: |the concession's worth - playing's| when the
+    seat may concede, else NO_CHOICE_MARGIN. Without the bidding nets the heuristic's call with
+    margins 0: uninformative (``sim.players.learned.deal_likelihood_nb``)."""
     model = np.int64(prm[seat, H_NET])
     if not has_bidding_nets(net, model):
-        return heuristic_contract(seat, hand, contract, cap, can_concede, gs, rules, prm)
+        call = np.int64(heuristic_contract(seat, hand, contract, cap, can_concede, gs, rules, prm))
+        return call, call, 0.0, 0.0
     x = lbuf[L_DENSE]
     ladder_inputs(hand, rules, deal_value, x)
     ladder_forward(net, model, 1, x, lbuf)
@@ -220,24 +227,63 @@ def learned_contract(seat, hand, contract, cap, can_concede, deal_value, gs, rul
     top = max(contract, cap)
     best = contract
     best_value = contract_value(ladder, contract, rules)
+    second = -np.inf  # the best value among the other contracts
     c = next_raise(contract, step, rules)
     while c <= top:
         v = contract_value(ladder, c, rules)
         if v > best_value:
+            second = max(second, best_value)
             best, best_value = c, v
+        else:
+            second = max(second, v)
         c = next_raise(c, step, rules)
+    barrel = NO_CHOICE_MARGIN  # how far the barrel's rule is from deciding otherwise
+    by_rule = False
     if rules[R.BARREL] > 0 and gs[G_ON_BARREL + seat]:
         need = contract_at_least(barrel_need(gs[G_SCORE + seat], rules), rules)
-        if best < need <= top and (rules[R.BARREL_FAILED_STAYS] or made_chance(ladder, need) >= MADE_AT_LEAST):
+        if best < need <= top:
+            if rules[R.BARREL_FAILED_STAYS]:
+                by_rule = True
+            else:
+                p = made_chance(ladder, need)
+                barrel = abs(need * (2.0 * p - 1.0))
+                by_rule = p >= MADE_AT_LEAST
+        if by_rule:
             best = need
             best_value = contract_value(ladder, best, rules)
+    if by_rule:
+        play_margin = barrel
+    elif observed == best:
+        play_margin = min(best_value - second, NO_CHOICE_MARGIN, barrel)
+    else:
+        play_margin = min(abs(best_value - contract_value(ladder, observed, rules)), barrel)
+    if observed < 0:
+        play_margin = 0.0
+    concede_margin = NO_CHOICE_MARGIN
+    call = best
     if can_concede:
         loss = concession_loss(contract, gs[G_CONCESSIONS + seat] + 1, rules)
         gain = concession_gain(contract, rules)
         weight = prm[seat, H_OPPONENT_WEIGHT]
-        if -loss - weight * gain > best_value - weight * 0.5 * ladder[N_LADDER]:
-            return -1
-    return best
+        conceding = -loss - weight * gain
+        playing = best_value - weight * 0.5 * ladder[N_LADDER]
+        concede_margin = abs(conceding - playing)
+        if conceding > playing:
+            call = -1
+    return np.int64(call), np.int64(best), np.float64(play_margin), np.float64(concede_margin)
+
+
+@jit_hot
+def learned_contract(seat, hand, contract, cap, can_concede, deal_value, gs, rules, prm, net, lbuf):
+    """The final contract (>= the bid ``contract``, <= ``cap`` when raising) or -1 to concede. Net C
+    reads the 8 cards kept and the card net's value of the deal (``deal_value``, from the gifts):
+    the contract of best expected result is played, unless conceding costs less. A concession is
+    weighed with its payment to the defenders, each weighted ``prm[seat, H_OPPONENT_WEIGHT]``
+    against the defenders' points of a played deal (1: the seat's result less the opponents' mean,
+    what a duplicate match compares). On the barrel, the barrel's minimum when it is at least
+    MADE_AT_LEAST likely made. ``learned_contract_margin``'s call."""
+    return learned_contract_margin(seat, hand, contract, cap, can_concede, deal_value, contract, gs, rules, prm, net,
+                                   lbuf)[0]
 
 
 @jit_hot

@@ -435,21 +435,12 @@ def features_rows(pos, rules_table, rules_of, sparse, dense, lidx, lval):
 
 
 @jit_hot
-def learned_discard(declarer, hands, givable, contract, last_bid, rules, prm, work, net, lbuf, lidx):
-    """The learned declarer's gifts: (card to the seat after him, card to the seat after that, the
-    net's value of the deal after them, in points). The candidates are the first
-    ``prm[declarer, H_GIFT_CANDIDATES]`` ordered pairs of the solver's cheapest-first order
-    (``discard_nb.cheapest_discards``: what the cards are worth keeping, voids made, masters kept). Each
-    is valued as the net values the declarer's first lead after it: the best legal lead's output,
-    his points to come, knowing where his two gifts went. The best value wins, the first listed
-    on ties. ``contract`` is the bid (-1 where none is set), ``last_bid`` each seat's last bid.
-    Without a model (training's round 0) the heuristic player's gifts, valued 0."""
-    model = np.int64(prm[declarer, H_NET])
-    if model < 0:
-        g1, g2 = heuristic_discard(hands[declarer], givable)
-        return g1, g2, np.int64(0)
-    hand10 = hands[declarer]
-    k = cheapest_discards(hand10, rules, work, max(1, np.int64(prm[declarer, H_GIFT_CANDIDATES])))
+def gift_value(declarer, hand10, a, b, contract, last_bid, rules, model, net, lbuf, lidx):
+    """The net's value of the declarer's first lead after he gives ``a`` to the seat after him and
+    ``b`` to the seat after that from his 10 cards ``hand10``: the best legal lead's output (his
+    points to come, in hundreds), knowing where his two gifts went. ``contract`` the bid (-1 where
+    none is set), ``last_bid`` each seat's last bid, ``model`` the net's row; ``lidx`` the card
+    net's scratch (its GIFT_SCRATCH tail holds the first lead's position)."""
     left = (declarer + 1) % 3
     right = (declarer + 2) % 3
     # The first lead's position: nothing played, won or declared yet, no trump.
@@ -462,21 +453,39 @@ def learned_discard(declarer, hands, givable, contract, last_bid, rules, prm, wo
     no_card = np.int64(-1)
     nothing = np.int64(0)
     can_declare = rules[R.MARRIAGE_FIRST_LEAD] != 0
+    hand8 = hand10 & ~(np.int64(1) << a) & ~(np.int64(1) << b)
+    seat_hands[declarer] = hand8
+    known[left] = np.int64(1) << a
+    known[right] = np.int64(1) << b
+    n_idx = card_features(declarer, seat_hands, hand8, trick, nothing, declarer, no_card, no_card, declarer,
+                          tricks, card_points, marriage_points, marriages, contract, nothing, played_by, voids,
+                          known, last_bid, can_declare, rules, idx, lbuf[L_DENSE])
+    q_forward(net, model, idx, n_idx, lbuf[L_DENSE], 0, lbuf)
+    return lbuf[L_OUT, best_legal(lbuf[L_OUT], hand8, True)]
+
+
+@jit_hot
+def learned_discard(declarer, hands, givable, contract, last_bid, rules, prm, work, net, lbuf, lidx):
+    """The learned declarer's gifts: (card to the seat after him, card to the seat after that, the
+    net's value of the deal after them, in points). The candidates are the first
+    ``prm[declarer, H_GIFT_CANDIDATES]`` ordered pairs of the solver's cheapest-first order
+    (``discard_nb.cheapest_discards``: what the cards are worth keeping, voids made, masters kept). Each
+    is valued as the net values the declarer's first lead after it (``gift_value``): the best
+    legal lead's output, his points to come, knowing where his two gifts went. The best value
+    wins, the first listed on ties. ``contract`` is the bid (-1 where none is set), ``last_bid``
+    each seat's last bid. Without a model (training's round 0) the heuristic player's gifts,
+    valued 0."""
+    model = np.int64(prm[declarer, H_NET])
+    if model < 0:
+        g1, g2 = heuristic_discard(hands[declarer], givable)
+        return g1, g2, np.int64(0)
+    hand10 = hands[declarer]
+    k = cheapest_discards(hand10, rules, work, max(1, np.int64(prm[declarer, H_GIFT_CANDIDATES])))
     best_value = np.float32(0.0)
     best_code = np.int64(-1)
     for i in range(k):
         code = work[DISCARD_ROW + i // MAX_MOVES, i % MAX_MOVES]
-        a = code // 24
-        b = code % 24
-        hand8 = hand10 & ~(np.int64(1) << a) & ~(np.int64(1) << b)
-        seat_hands[declarer] = hand8
-        known[left] = np.int64(1) << a
-        known[right] = np.int64(1) << b
-        n_idx = card_features(declarer, seat_hands, hand8, trick, nothing, declarer, no_card, no_card, declarer,
-                              tricks, card_points, marriage_points, marriages, contract, nothing, played_by, voids,
-                              known, last_bid, can_declare, rules, idx, lbuf[L_DENSE])
-        q_forward(net, model, idx, n_idx, lbuf[L_DENSE], 0, lbuf)
-        value = lbuf[L_OUT, best_legal(lbuf[L_OUT], hand8, True)]
+        value = gift_value(declarer, hand10, code // 24, code % 24, contract, last_bid, rules, model, net, lbuf, lidx)
         if best_code < 0 or value > best_value:
             best_value = value
             best_code = code

@@ -31,6 +31,19 @@ TEMPERATURE = 1.0
 # of the grid 0.01-4; docs/inference.md "The cards' temperature"): the learned player's cards are
 # its net's best, so a world whose hands would have made the net play otherwise is all but ruled out.
 CARD_TEMPERATURE = 0.01
+# The temperatures of the declarer's gifts (a softmax of his gift candidates' values) and of his
+# final contract and concession (a logistic of each decision's margin), in points
+# (``deal_likelihood_nb``), fitted alike (the log-loss of the true card places seen by the
+# defenders after the talon and at tricks 2 and 4 of the same self-play, the least of the grid
+# 0.03-10 for each; docs/inference.md "The gifts' and the contract's temperatures"): the learned
+# declarer's gifts and contract are his nets' best, as his cards are.
+GIFT_TEMPERATURE = 0.03
+CONTRACT_TEMPERATURE = 0.03
+# The gifts' share drawn uniformly from every pair the declarer could give (docs/inference.md):
+# another player's gifts are not the learned player's, and a pair outside his candidates keeps it
+# (0 would refuse a record whose gifts no learned declarer would give; on self-play it costs 0.0006
+# nats a card).
+GIFT_FLOOR = 0.05
 IMPOSSIBLE = -np.inf  # the log-likelihood of a call the hypothesised hand could not have made
 
 

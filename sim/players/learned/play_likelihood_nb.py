@@ -11,7 +11,7 @@ so far, the trump and its owner, the tallies, the contract, the cards gone and e
 the voids, the declarations, each seat's last bid, whether the lead may declare) and the card
 played (``P_CHOSEN``). What a hypothesised world decides is left to the kernel, per world: the
 seat's hand at the decision (``P_HAND``), its legal cards (``P_LEGAL``) and what it knew of the
-others' hands (``P_KNOWN``: the talon shown, the gifts, as the engine's ``know_cards`` has it).
+others' hands (``P_KNOWN``: the talon shown, the gifts, the engine's ``play_nb.know_cards``).
 
 A world gives each seat's hand now (``cur``) and the cards each seat has played so far
 (``played_now``); the seat's hand at a decision is its hand now and every card it played from
@@ -34,7 +34,7 @@ import numpy as np
 
 from sim.game import rules_layout as R
 from sim.game.bits_nb import lowest_index, popcount
-from sim.game.play_nb import beats, legal_follows, legal_leads
+from sim.game.play_nb import beats, know_cards, legal_follows, legal_leads
 from sim.numba_config import jit_hot
 from sim.players.layout import H_NET, H_SEARCH_CARDS
 from sim.players.learned.cards_nb import L_DENSE, L_OUT, position_features, q_forward
@@ -75,24 +75,15 @@ def decision_legal(row, hand, rules):
 
 
 @jit_hot
-def seat_known(pos, seat, declarer, shown, gifts, face_up):
+def seat_known(pos, seat, declarer, shown, gifts, face_up, known):
     """``pos[P_KNOWN:P_KNOWN + 3]``: what ``seat`` knew of each seat's hand once the gifts were
-    given (``auction_nb.know_cards``): the declarer his two gifts; a defender the talon's cards he
-    was shown (``shown``, 0 when he was not) less the gifts (face down: less his own), and with
-    the gifts face up both gifts."""
+    given, its row of the engine's ``play_nb.know_cards`` (computed into ``known``, int64 scratch
+    of 9): ``shown`` the talon's cards the defenders saw (0: none), ``gifts`` the card each
+    defender received (masks; 0 for the declarer), ``face_up`` 1 when the gifts lay face up."""
+    know_cards(known, declarer, shown, lowest_index(gifts[(declarer + 1) % 3]),
+               lowest_index(gifts[(declarer + 2) % 3]), face_up != 0)
     for q in range(3):
-        pos[P_KNOWN + q] = 0
-    left = (declarer + 1) % 3
-    right = (declarer + 2) % 3
-    if seat == declarer:
-        pos[P_KNOWN + left] = gifts[left]
-        pos[P_KNOWN + right] = gifts[right]
-        return
-    both = gifts[left] | gifts[right]
-    pos[P_KNOWN + declarer] = shown & ~(both if face_up else gifts[seat])
-    if face_up:
-        pos[P_KNOWN + left] |= gifts[left]
-        pos[P_KNOWN + right] |= gifts[right]
+        pos[P_KNOWN + q] = known[3 * seat + q]
 
 
 @jit_hot
@@ -126,12 +117,13 @@ def card_loglik(pos, rules, prm, net, lbuf, lidx, inv_temperature):
 
 
 @jit_hot
-def plays_loglik(rows, cur, played_now, gifts, shown, face_up, rules, prm, net, lbuf, lidx, pos, inv_temperature):
+def plays_loglik(rows, cur, played_now, gifts, shown, face_up, rules, prm, net, lbuf, lidx, pos, known,
+                 inv_temperature):
     """The sum of ``card_loglik`` over the decisions ``rows`` (P_* rows, the module's docstring),
     in a world where seat s holds ``cur[s]`` now, has played ``played_now[s]`` and defender s
     received the gift ``gifts[s]`` (a mask); ``shown`` the talon's cards the defenders saw (0:
-    none), ``face_up`` 1 when the gifts lay face up. IMPOSSIBLE when a card played was not legal
-    in the world's hand."""
+    none), ``face_up`` 1 when the gifts lay face up; ``known`` int64 scratch of 9. IMPOSSIBLE when
+    a card played was not legal in the world's hand."""
     total = 0.0
     for r in range(rows.shape[0]):
         row = rows[r]
@@ -146,7 +138,7 @@ def plays_loglik(rows, cur, played_now, gifts, shown, face_up, rules, prm, net, 
             pos[i] = row[i]
         pos[P_HAND + seat] = hand
         pos[P_LEGAL] = legal
-        seat_known(pos, seat, row[P_DECLARER], shown, gifts, face_up)
+        seat_known(pos, seat, row[P_DECLARER], shown, gifts, face_up, known)
         total += card_loglik(pos, rules, prm, net, lbuf, lidx, inv_temperature)
     return total
 
