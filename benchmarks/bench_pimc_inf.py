@@ -169,7 +169,7 @@ def run(p: dict, factor: int | None, rules, prm, net, lbuf, bufs, inf, seed: int
             pimc_choose_discard(p["hand10"], np.int64(0), np.int64(0), WORLDS, rules, rng, *bufs)
             return time.process_time() - t0, float("nan")
         pimc_inf_choose_discard(p["seat"], p["hand10"], np.int64(0), np.int64(0), WORLDS, rules, prm, rng, *bufs,
-                                p["log"], net, lbuf, ibuf, lw, mprm, factor, 1.0 / OPPONENT_TEMPERATURE)
+                                p["log"], net, lbuf, ibuf, lw, mprm, factor, 1.0 / OPPONENT_TEMPERATURE, False)
         k_cand = min(WORLDS, CANDIDATE_WORLDS) * factor
         return time.process_time() - t0, ess(lw[k_cand:k_cand + WORLDS * factor])
     args = (p["hands"], p["seat"], p["legal"], p["trick"], 1, p["declarer"], np.int64(-1), np.int64(-1),
@@ -217,7 +217,7 @@ def discard_regret(ps: list[dict], house, prm, net, lbuf, bufs, inf, factor: int
             if mine:
                 g = pimc_inf_choose_discard(p["seat"], p["hand10"], np.int64(0), np.int64(0), WORLDS, rules, prm, rng,
                                             *bufs, p["log"], net, lbuf, ibuf, lw, mprm, factor,
-                                            1.0 / OPPONENT_TEMPERATURE)
+                                            1.0 / OPPONENT_TEMPERATURE, False)
             else:
                 g = pimc_choose_discard(p["hand10"], np.int64(0), np.int64(0), WORLDS, rules, rng, *bufs)
             g1, g2 = int(g[0]), int(g[1])
