@@ -17,6 +17,7 @@ from sim.players.heuristic_nb import heuristic_contract
 from sim.players.layout import CONTRACT_HEURISTIC, CONTRACT_WORLDS, H_CONTRACT_MARGIN, H_OPPONENT_WEIGHT
 from sim.players.params import HeuristicParams, load_player_file, params_matrix
 from sim.players.pimc_inf_nb import (
+    CONTRACT_MARGIN,
     IB_N_VALUES,
     IB_VALUES,
     new_inference_buffers,
@@ -107,7 +108,7 @@ def test_the_heuristic_rule_ignores_the_worlds(values):
 
 def test_the_rule_is_not_the_default():
     assert HeuristicParams().contract_rule == CONTRACT_HEURISTIC
-    assert _prm(rule=CONTRACT_HEURISTIC)[0, H_CONTRACT_MARGIN] == HeuristicParams().contract_margin
+    assert params_matrix(HeuristicParams(), HouseRules())[0, H_CONTRACT_MARGIN] == CONTRACT_MARGIN
 
 
 @pytest.mark.parametrize("text, word", [("contract_rule = 2", "contract_rule"),
