@@ -15,15 +15,23 @@ the defenders' mean (a concession: his loss less their mean gain)::
 
 The chosen margin is the grid's best on these deals; it is measured on other seeds (matches,
 docs/pimc.md, "pimc-inf"), never on these. ``--save FILE.npz`` keeps the decisions.
+
+``--match DIR --rules R``: in a tournament's stored runs (``thousand tournament FILE.toml pimc pimc
+--deals N --out DIR``), how often the pimc-inf declarer's final contract differs from the one the
+heuristic's rule would have chosen with his eight cards: conceded where it would have played, and
+the reverse, raised higher or lower.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
+import polars as pl
 
 from sim.engine import BatchSpec, chunk_start
 from sim.engine.chunks_nb import run_deals
@@ -164,6 +172,38 @@ def evaluate(data: dict[str, np.ndarray], rules_name: str, margins) -> None:
     print(f"best margin on these deals: {best[0]}")
 
 
+def match_contracts(out: Path, rules_name: str) -> None:
+    """The pimc-inf declarer's contracts in a tournament's runs against the heuristic rule's."""
+    house = preset(rules_name)
+    rules = house.to_array()
+    prm = params_matrix(default_params(3), house)
+    gs = np.zeros(N_GAME_STATE, dtype=np.int64)
+    counts = {"declared": 0, "both played, same": 0, "raised higher": 0, "raised lower": 0, "conceded, not": 0,
+              "played, conceded": 0, "both conceded": 0}
+    for run in sorted((out / "runs").iterdir()):
+        seat = json.loads((run / "run.json").read_text())["players"].index("pimc-inf")
+        df = pl.read_parquet(run / "deals" / "*.parquet").filter(
+            (pl.col("declarer") == seat) & (pl.col("redeal") == 0) & ~pl.col("bid_kind").is_in([BID_DARK, BID_GOLDEN]))
+        left, right = (seat + 1) % 3, (seat + 2) % 3
+        for r in df.iter_rows(named=True):
+            hand8 = (r[f"hand{seat}"] | r["talon"]) & ~(1 << r[f"gift{left}"]) & ~(1 << r[f"gift{right}"])
+            bid = r["winning_bid"]
+            cap = int(contract_cap(np.int64(hand8), bid, rules))
+            h = int(heuristic_contract(seat, np.int64(hand8), bid, cap, bool(rules[R.CONCEDE]), gs, rules, prm))
+            counts["declared"] += 1
+            if r["conceded"]:
+                counts["both conceded" if h == -1 else "conceded, not"] += 1
+            elif h == -1:
+                counts["played, conceded"] += 1
+            else:
+                key = "both played, same" if r["contract"] == h else (
+                    "raised higher" if r["contract"] > h else "raised lower")
+                counts[key] += 1
+    n = max(1, counts["declared"])
+    print(f"{rules_name}, {out}: the pimc-inf declarer's contract against the heuristic rule's on his eight cards: "
+          + ", ".join(f"{k} {v} ({v / n:.1%})" for k, v in counts.items()))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=4000)
@@ -172,7 +212,11 @@ def main() -> None:
     parser.add_argument("--margins", type=float, nargs="+", default=MARGINS)
     parser.add_argument("--save", help="keep the decisions in this .npz file")
     parser.add_argument("--load", help="read the decisions from this .npz file instead of playing")
+    parser.add_argument("--match", type=Path, help="a tournament's --out: its pimc-inf declarer's contracts")
     a = parser.parse_args()
+    if a.match:
+        match_contracts(a.match, a.rules)
+        return
     t0 = time.process_time()
     if a.load:
         data = dict(np.load(a.load))
