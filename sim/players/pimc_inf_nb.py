@@ -1,8 +1,10 @@
 """The ``pimc-inf`` player, compiled: PIMC (``pimc_nb``) whose worlds are weighed by what the
-auction said. It bids, goes dark and chooses its final contract as ``pimc`` does (the heuristic
-player's), and gives its gifts and plays its cards by PIMC over the same number of worlds; only the
-worlds differ. At each decision it draws ``factor`` times as many candidate worlds as ``pimc``
-would, uniformly among those consistent with everything certain (``pimc_nb.draw_world``,
+auction said. It bids and goes dark as ``pimc`` does (the heuristic player's), and gives its gifts
+and plays its cards by PIMC over the same number of worlds; only the worlds differ. Its final
+contract and concession are the heuristic's too (``contract_rule`` 0, as ``pimc``), or, with
+``contract_rule`` 1, those of best mean result over its discard's weighted worlds
+(``pimc_inf_contract``: each world's exact value of the chosen gifts, less a margin). At each
+decision it draws ``factor`` times as many candidate worlds as ``pimc`` would, uniformly among those consistent with everything certain (``pimc_nb.draw_world``,
 ``discard_world``), weighs each by the likelihood of the two other seats' calls given their 7-card
 hands before the talon in that world (``sim.players.learned.likelihood_nb.auction_loglik``: the
 learned player's bidding decisions made probabilities at a temperature, OPPONENT_TEMPERATURE by
@@ -18,7 +20,8 @@ of these (the other defender's gift when the gifts lie face down, the talon when
 shown) is drawn in each world among what is consistent with it, uniformly.
 
 Buffers (``new_inference_buffers``, the seat tuple's ``solver[8:11]``): ``ibuf`` int64 (the
-candidate worlds, the resampled ones, the game state before the deal, the 7-card hands), ``lw``
+candidate worlds, the resampled ones, the game state before the deal, the 7-card hands, the last
+discard's world values), ``lw``
 float64 (the candidates' log-weights), ``mprm`` float64 (3, N_HEURISTIC_COLUMNS): the parameter
 rows the model of the other seats' bidding reads (the seats' own rows, with the learned nets of
 the viewing seat). Everything is ``jit_hot``: no allocation.

@@ -8,7 +8,8 @@ weighed by the auction's record) and the ported bot
 (``leadage_nb``) and the learned player (``learned.cards_nb``, ``learned.bidding_nb``; its score-aware
 bids, contract and dark game ``learned.win_nb``; ``learned-inf``, whose search of its last cards
 draws its worlds as pimc-inf does). The dd and
-pimc players, and ``learned-cards``, bid, go dark and (pimc) choose the final contract as the heuristic player does.
+pimc players, and ``learned-cards``, bid, go dark and (pimc) choose the final contract as the heuristic player does
+(pimc-inf too, unless its ``contract_rule`` reads its discard's worlds: ``pimc_inf_nb.pimc_inf_contract``).
 
 ``solver`` is the seat's search buffers (state, moves, transposition table, PIMC worlds) and the
 learned seats' nets and scratch (``seat_tuple`` makes them), ``rng``
