@@ -84,9 +84,9 @@ ALWAYS_SEARCH = 1000.0
 # and draws this many candidate worlds for each world it searches.
 H_INFERENCE_TEMPERATURE = 28
 H_INFERENCE_CANDIDATES = 29
-# A pimc-inf declarer chooses his final contract (and concession) by this rule: CONTRACT_HEURISTIC
-# the heuristic player's estimate (as pimc), CONTRACT_WORLDS the expected result over his
-# discard's weighted worlds, each world's double-dummy value less H_CONTRACT_MARGIN points.
+# A pimc-inf declarer chooses his final contract (and concession) by this rule: CONTRACT_WORLDS
+# (the default) the expected result over his discard's weighted worlds, each world's double-dummy
+# value less H_CONTRACT_MARGIN points, CONTRACT_HEURISTIC the heuristic player's estimate (as pimc).
 H_CONTRACT_RULE = 30
 H_CONTRACT_MARGIN = 31
 CONTRACT_HEURISTIC = 0

@@ -1,17 +1,18 @@
-"""The ``pimc-inf`` player, compiled: PIMC (``pimc_nb``) whose worlds are weighed by what the
-auction said. It bids and goes dark as ``pimc`` does (the heuristic player's), and gives its gifts
-and plays its cards by PIMC over the same number of worlds; only the worlds differ. Its final
-contract and concession are the heuristic's too (``contract_rule`` 0, as ``pimc``), or, with
-``contract_rule`` 1, those of best mean result over its discard's weighted worlds
-(``pimc_inf_contract``: each world's exact value of the chosen gifts, less a margin). At each
-decision it draws ``factor`` times as many candidate worlds as ``pimc`` would, uniformly among those consistent with everything certain (``pimc_nb.draw_world``,
-``discard_world``), weighs each by the likelihood of the two other seats' calls given their 7-card
-hands before the talon in that world (``sim.players.learned.likelihood_nb.auction_loglik``: the
-learned player's bidding decisions made probabilities at a temperature, OPPONENT_TEMPERATURE by
-default; a world where a seat bid above his hand's cap, or where the declarer's eight cards could
-not reach his final contract, weighs nothing), and resamples the PIMC world count from them by
-systematic resampling, from the seat's own stream. A decision where no other seat made a call of
-its own (every call forced, or none recorded) draws its worlds exactly as ``pimc`` does.
+"""The ``pimc-inf`` player, compiled: PIMC (``pimc_nb``) whose worlds are weighed by what the auction
+said. It bids and goes dark as ``pimc`` does (the heuristic player's), and gives its gifts and plays
+its cards by PIMC over the same number of worlds; only the worlds differ. Its final contract and
+concession are those of best mean result over its discard's weighted worlds (``contract_rule`` 1,
+the default; ``pimc_inf_contract``: each world's exact value of the chosen gifts, less a margin),
+or the heuristic's (``contract_rule`` 0, as ``pimc``). At each decision it draws ``factor`` times as many
+candidate worlds as ``pimc`` would, uniformly among those consistent with everything certain
+(``pimc_nb.draw_world``, ``discard_world``), weighs each by the likelihood of the two other seats'
+calls given their 7-card hands before the talon in that world
+(``sim.players.learned.likelihood_nb.auction_loglik``: the learned player's bidding decisions made
+probabilities at a temperature, OPPONENT_TEMPERATURE by default; a world where a seat bid above his
+hand's cap, or where the declarer's eight cards could not reach his final contract, weighs nothing),
+and resamples the PIMC world count from them by systematic resampling, from the seat's own stream. A
+decision where no other seat made a call of its own (every call forced, or none recorded) draws its
+worlds exactly as ``pimc`` does.
 
 A seat's 7-card hand before the talon, in a world (``seven_card_hands``): a defender's is what he
 holds now and has played, less the card the declarer gave him; the declarer's is what he holds

@@ -1,8 +1,9 @@
 """pimc-inf's final contract by its discard's worlds (``contract_rule`` = 1,
 ``pimc_inf_nb.pimc_inf_contract``): hand-built world values give the contract of best mean result,
 the margin lowers it, a hopeless deal is conceded only where a duplicate match counts the
-concession cheaper, the barrel's contract is taken when made in half the worlds, and the
-heuristic's rule (the default) ignores the values. (The discard's values: test_pimc_inf.py.)"""
+concession cheaper, the barrel's contract is taken when made in half the worlds, the rule is the
+default, and the heuristic's rule (``contract_rule`` 0, pimc-inf's before) ignores the values.
+(The discard's values: test_pimc_inf.py.)"""
 
 from __future__ import annotations
 
@@ -97,18 +98,19 @@ def test_the_barrel_contract_when_made_in_half_the_worlds():
 def test_the_heuristic_rule_ignores_the_worlds(values):
     house = HouseRules()
     rules = house.to_array()
-    for prm in (_prm(rule=CONTRACT_HEURISTIC), params_matrix(HeuristicParams(), house)):
-        want = int(heuristic_contract(0, HAND, 100, 200, True, GS, rules, prm))
-        assert _contract(values, prm=prm) == want
+    prm = _prm(rule=CONTRACT_HEURISTIC)
+    want = int(heuristic_contract(0, HAND, 100, 200, True, GS, rules, prm))
+    assert _contract(values, prm=prm) == want
     # No values kept (a discard under the heuristic's rule): the heuristic's contract too.
     prm = _prm()
     assert int(pimc_inf_contract(0, HAND, 100, 200, True, GS, rules, prm, _ibuf([]))) == int(
         heuristic_contract(0, HAND, 100, 200, True, GS, rules, prm))
 
 
-def test_the_rule_is_not_the_default():
-    assert HeuristicParams().contract_rule == CONTRACT_HEURISTIC
+def test_the_worlds_rule_is_the_default():
+    assert HeuristicParams().contract_rule == CONTRACT_WORLDS
     assert params_matrix(HeuristicParams(), HouseRules())[0, H_CONTRACT_MARGIN] == CONTRACT_MARGIN
+    assert _contract([150] * 20, prm=params_matrix(HeuristicParams(), HouseRules())) == 145  # 150 less 2
 
 
 @pytest.mark.parametrize("text, word", [("contract_rule = 2", "contract_rule"),
