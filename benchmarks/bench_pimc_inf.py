@@ -9,9 +9,10 @@ decision, one thread, all in one run::
 
     python benchmarks/bench_pimc_inf.py --deals 40 --factors 1 4 10 20 --whole-deals 60
 
-With ``--whole-deals N`` it first plays N whole deals with every seat pimc and the same N deals
-(the same seed) with every seat pimc-inf, chunk by chunk in turn (5 deals a chunk), one thread:
-the time a deal of each beside the other.
+With ``--whole-deals N`` it first plays N whole deals with every seat pimc, the same N deals
+(the same seed) with every seat pimc-inf, and with every seat pimc-inf choosing its contract by its
+worlds (``contract_rule = 1``), chunk by chunk in turn (5 deals a chunk), one thread: the time a
+deal of each beside pimc's.
 
 A factor whose ESS stays near or above the world count resamples few duplicates; beyond it more
 candidates cost drawing and weighing time for little. Times are CPU seconds of this process.
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from dataclasses import replace
 
 import numpy as np
 
@@ -56,9 +58,10 @@ from sim.game.play_nb import know_cards, legal_follows
 from sim.game.rng_nb import state_from_seed
 from sim.game.rules import preset
 from sim.game.state_layout import N_GAME_STATE
+from sim.players.layout import CONTRACT_WORLDS
 from sim.players.learned.bidding_nb import learned_bid_margin
 from sim.players.learned.cards_nb import new_learned_buffers
-from sim.players.params import learned_nets, params_matrix
+from sim.players.params import default_params, learned_nets, params_matrix
 from sim.players.pimc_inf_nb import (
     CANDIDATE_WORLDS,
     OPPONENT_TEMPERATURE,
@@ -168,7 +171,7 @@ def run(p: dict, factor: int | None, rules, prm, net, lbuf, bufs, inf, seed: int
             pimc_choose_discard(p["hand10"], np.int64(0), np.int64(0), WORLDS, rules, rng, *bufs)
             return time.process_time() - t0, float("nan")
         pimc_inf_choose_discard(p["seat"], p["hand10"], np.int64(0), np.int64(0), WORLDS, rules, prm, rng, *bufs,
-                                p["log"], net, lbuf, ibuf, lw, mprm, factor, 1.0 / OPPONENT_TEMPERATURE)
+                                p["log"], net, lbuf, ibuf, lw, mprm, factor, 1.0 / OPPONENT_TEMPERATURE, False)
         k_cand = min(WORLDS, CANDIDATE_WORLDS) * factor
         return time.process_time() - t0, ess(lw[k_cand:k_cand + WORLDS * factor])
     args = (p["hands"], p["seat"], p["legal"], p["trick"], 1, p["declarer"], np.int64(-1), np.int64(-1),
@@ -183,21 +186,26 @@ def run(p: dict, factor: int | None, rules, prm, net, lbuf, bufs, inf, seed: int
 
 
 def whole_deals(rules_name: str, n: int, seed: int) -> None:
-    """pimc and pimc-inf at every seat on the same deals, 5 at a time in turn: CPU seconds a deal."""
+    """pimc, pimc-inf and pimc-inf choosing its contract by its worlds (``contract_rule`` = 1) at every
+    seat on the same deals, 5 at a time in turn: CPU seconds a deal."""
     house = preset(rules_name)
-    spent = {"pimc": 0.0, "pimc-inf": 0.0}
-    for name in spent:  # compile (or load) before timing
-        play_chunk(BatchSpec(mode="deals", n=1, seed=seed, chunk_size=1, players=(name,) * 3, rules=house), 0)
+    worlds = replace(default_params(3), contract_rule=float(CONTRACT_WORLDS))
+    players = {"pimc": ("pimc", None), "pimc-inf": ("pimc-inf", None),
+               "pimc-inf, worlds' contract": ("pimc-inf", worlds)}
+    spent = dict.fromkeys(players, 0.0)
+    for name, params in players.values():  # compile (or load) before timing
+        play_chunk(BatchSpec(mode="deals", n=1, seed=seed, chunk_size=1, players=(name,) * 3, rules=house,
+                             params=params), 0)
     for index in range(n // 5):
-        for name in spent:
-            spec = BatchSpec(mode="deals", n=n, seed=seed, chunk_size=5, players=(name,) * 3, rules=house)
+        for label, (name, params) in players.items():
+            spec = BatchSpec(mode="deals", n=n, seed=seed, chunk_size=5, players=(name,) * 3, rules=house,
+                             params=params)
             t0 = time.process_time()
             play_chunk(spec, index)
-            spent[name] += time.process_time() - t0
+            spent[label] += time.process_time() - t0
     done = 5 * (n // 5)
     print(f"whole deals, every seat the same player, {done} deals of {rules_name} (seed {seed}), one thread: "
-          + ", ".join(f"{k} {v / done:.3f} s a deal" for k, v in spent.items())
-          + f"; pimc-inf / pimc {spent['pimc-inf'] / spent['pimc']:.2f}")
+          + ", ".join(f"{k} {v / done:.3f} s a deal ({v / spent['pimc']:.2f} x pimc)" for k, v in spent.items()))
 
 
 def discard_regret(ps: list[dict], house, prm, net, lbuf, bufs, inf, factor: int) -> None:
@@ -216,7 +224,7 @@ def discard_regret(ps: list[dict], house, prm, net, lbuf, bufs, inf, factor: int
             if mine:
                 g = pimc_inf_choose_discard(p["seat"], p["hand10"], np.int64(0), np.int64(0), WORLDS, rules, prm, rng,
                                             *bufs, p["log"], net, lbuf, ibuf, lw, mprm, factor,
-                                            1.0 / OPPONENT_TEMPERATURE)
+                                            1.0 / OPPONENT_TEMPERATURE, False)
             else:
                 g = pimc_choose_discard(p["hand10"], np.int64(0), np.int64(0), WORLDS, rules, rng, *bufs)
             g1, g2 = int(g[0]), int(g[1])
@@ -243,11 +251,14 @@ def main() -> None:
     parser.add_argument("--temperatures", type=float, nargs="+", default=[1, 5, 10, 15, 20, 25, 30, 40, 80],
                         help="the temperatures (points) whose fit to the calls is printed")
     parser.add_argument("--fit-only", action="store_true", help="only the model's fit to the calls")
+    parser.add_argument("--whole-only", action="store_true", help="only the whole deals' times (--whole-deals)")
     parser.add_argument("--regret", action="store_true",
                         help="the discards of pimc and pimc-inf valued in the true deal, instead of the factors")
     a = parser.parse_args()
     if a.whole_deals:
         whole_deals(a.rules, a.whole_deals, a.seed)
+    if a.whole_only:
+        return
     house = preset(a.rules)
     rules = house.to_array()
     prm = params_matrix(None, house)

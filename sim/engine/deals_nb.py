@@ -184,7 +184,7 @@ def finish_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script,
         contract = high
     else:
         contract = choose_contract(codes[declarer], declarer, hands[declarer], high, final_cap, can_concede, dd_value,
-                                   gs, rules, prm, rng, script, solver[4], solver[5])
+                                   gs, rules, prm, rng, script, solver[4], solver[5], solver[8])
     conceded = contract == -1
     if conceded:
         if not can_concede:

@@ -13,7 +13,7 @@ __all__ = [
     "H_TALON_MARRIAGE", "H_LENGTH", "H_RISK", "H_RAISE_MARGIN", "H_CONCEDE_MARGIN", "H_BLOCK_MARGIN", "H_TALON_SCALE",
     "H_DARK_DEFICIT", "H_PIMC_WORLDS", "H_BARREL_RISK", "H_NET", "H_EPSILON", "H_GIFT_CANDIDATES", "H_OPPONENT_WEIGHT",
     "H_BID_LIMIT", "H_SEARCH_CARDS", "H_SEARCH_WORLDS", "H_SEARCH_MARGIN", "H_INFERENCE_TEMPERATURE",
-    "H_INFERENCE_CANDIDATES",
+    "H_INFERENCE_CANDIDATES", "H_CONTRACT_RULE", "H_CONTRACT_MARGIN", "CONTRACT_HEURISTIC", "CONTRACT_WORLDS",
     "ALWAYS_SEARCH", "N_HEURISTIC", "H_SCORE_TABLE", "H_CHANCE_TABLE", "N_HEURISTIC_COLUMNS",
 ]
 
@@ -84,7 +84,14 @@ ALWAYS_SEARCH = 1000.0
 # and draws this many candidate worlds for each world it searches.
 H_INFERENCE_TEMPERATURE = 28
 H_INFERENCE_CANDIDATES = 29
-N_HEURISTIC = 30  # weights; the per-suit tables filled from them follow
+# A pimc-inf declarer chooses his final contract (and concession) by this rule: CONTRACT_WORLDS
+# (the default) the expected result over his discard's weighted worlds, each world's double-dummy
+# value less H_CONTRACT_MARGIN points, CONTRACT_HEURISTIC the heuristic player's estimate (as pimc).
+H_CONTRACT_RULE = 30
+H_CONTRACT_MARGIN = 31
+CONTRACT_HEURISTIC = 0
+CONTRACT_WORLDS = 1
+N_HEURISTIC = 32  # weights; the per-suit tables filled from them follow
 H_SCORE_TABLE = N_HEURISTIC  # 4 suits × 64 holdings
 H_CHANCE_TABLE = H_SCORE_TABLE + 256
 N_HEURISTIC_COLUMNS = H_CHANCE_TABLE + 256

@@ -19,11 +19,11 @@ import numpy as np
 from sim.game.rules import HouseRules
 from sim.players import layout
 from sim.players.heuristic_nb import fill_suit_tables
-from sim.players.layout import H_NET, N_HEURISTIC, N_HEURISTIC_COLUMNS
+from sim.players.layout import CONTRACT_HEURISTIC, CONTRACT_WORLDS, H_NET, N_HEURISTIC, N_HEURISTIC_COLUMNS
 from sim.players.learned.layout import NET_BIDDING
 from sim.players.learned.weights import load_weights, weights_matrix
 from sim.players.learned.win_table import load_win_table, win_table_for
-from sim.players.pimc_inf_nb import CANDIDATES_PER_WORLD, MAX_CANDIDATES, OPPONENT_TEMPERATURE
+from sim.players.pimc_inf_nb import CANDIDATES_PER_WORLD, CONTRACT_MARGIN, MAX_CANDIDATES, OPPONENT_TEMPERATURE
 from sim.players.registry import (
     LEARNED_TYPES,
     PARAMETERISED_PLAYERS,
@@ -49,6 +49,7 @@ MAX_PIMC_WORLDS = 1000
 # Gift pairs a learned declarer values with its net, cheapest first (learned.cards_nb.learned_discard).
 GIFT_CANDIDATES = 4
 MAX_GIFT_CANDIDATES = 90  # every ordered pair of two gifts from the declarer's ten cards
+MAX_CONTRACT_MARGIN = 120  # a pimc-inf declarer's contract_margin lies within plus or minus the deck's points
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,13 @@ class HeuristicParams:
     inference_candidates: float = float(CANDIDATES_PER_WORLD)
     # ... where its net's best two legal cards are fewer points apart than this (1000: always).
     search_margin: float = 1000.0
+    # A pimc-inf declarer's final contract and concession: 1 the best mean result over his
+    # discard's worlds, each world's double-dummy value less contract_margin points for PIMC's
+    # optimism (the default: +3.13 points a deal against pimc under classic rules where the
+    # heuristic's rule gained +0.61), 0 the heuristic's estimate, as pimc (docs/pimc.md, "The final
+    # contract by the worlds").
+    contract_rule: float = float(CONTRACT_WORLDS)
+    contract_margin: float = CONTRACT_MARGIN
 
     def to_array(self) -> np.ndarray:
         a = np.zeros(N_HEURISTIC, dtype=np.float64)
@@ -259,6 +267,12 @@ def load_player_file(path: str | Path, n: int) -> tuple[str, HeuristicParams]:
     if data.get("inference_temperature", 0) < 0:
         raise PlayerError(f"player file {str(path)!r}: inference_temperature must be at least 0 points, not "
                           f"{data['inference_temperature']}")
+    if "contract_rule" in data and data["contract_rule"] not in (CONTRACT_HEURISTIC, CONTRACT_WORLDS):
+        raise PlayerError(f"player file {str(path)!r}: contract_rule must be {CONTRACT_HEURISTIC} (the heuristic's "
+                          f"estimate) or {CONTRACT_WORLDS} (the discard's worlds), not {data['contract_rule']}")
+    if not -MAX_CONTRACT_MARGIN <= data.get("contract_margin", 0) <= MAX_CONTRACT_MARGIN:
+        raise PlayerError(f"player file {str(path)!r}: contract_margin must be from {-MAX_CONTRACT_MARGIN} to "
+                          f"{MAX_CONTRACT_MARGIN} points, not {data['contract_margin']}")
     if data.get("search_margin", 0) < 0:
         raise PlayerError(f"player file {str(path)!r}: search_margin must be at least 0 points, not "
                           f"{data['search_margin']}")

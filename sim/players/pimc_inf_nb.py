@@ -1,15 +1,18 @@
-"""The ``pimc-inf`` player, compiled: PIMC (``pimc_nb``) whose worlds are weighed by what the
-auction said. It bids, goes dark and chooses its final contract as ``pimc`` does (the heuristic
-player's), and gives its gifts and plays its cards by PIMC over the same number of worlds; only the
-worlds differ. At each decision it draws ``factor`` times as many candidate worlds as ``pimc``
-would, uniformly among those consistent with everything certain (``pimc_nb.draw_world``,
-``discard_world``), weighs each by the likelihood of the two other seats' calls given their 7-card
-hands before the talon in that world (``sim.players.learned.likelihood_nb.auction_loglik``: the
-learned player's bidding decisions made probabilities at a temperature, OPPONENT_TEMPERATURE by
-default; a world where a seat bid above his hand's cap, or where the declarer's eight cards could
-not reach his final contract, weighs nothing), and resamples the PIMC world count from them by
-systematic resampling, from the seat's own stream. A decision where no other seat made a call of
-its own (every call forced, or none recorded) draws its worlds exactly as ``pimc`` does.
+"""The ``pimc-inf`` player, compiled: PIMC (``pimc_nb``) whose worlds are weighed by what the auction
+said. It bids and goes dark as ``pimc`` does (the heuristic player's), and gives its gifts and plays
+its cards by PIMC over the same number of worlds; only the worlds differ. Its final contract and
+concession are those of best mean result over its discard's weighted worlds (``contract_rule`` 1,
+the default; ``pimc_inf_contract``: each world's exact value of the chosen gifts, less a margin),
+or the heuristic's (``contract_rule`` 0, as ``pimc``). At each decision it draws ``factor`` times as many
+candidate worlds as ``pimc`` would, uniformly among those consistent with everything certain
+(``pimc_nb.draw_world``, ``discard_world``), weighs each by the likelihood of the two other seats'
+calls given their 7-card hands before the talon in that world
+(``sim.players.learned.likelihood_nb.auction_loglik``: the learned player's bidding decisions made
+probabilities at a temperature, OPPONENT_TEMPERATURE by default; a world where a seat bid above his
+hand's cap, or where the declarer's eight cards could not reach his final contract, weighs nothing),
+and resamples the PIMC world count from them by systematic resampling, from the seat's own stream. A
+decision where no other seat made a call of its own (every call forced, or none recorded) draws its
+worlds exactly as ``pimc`` does.
 
 A seat's 7-card hand before the talon, in a world (``seven_card_hands``): a defender's is what he
 holds now and has played, less the card the declarer gave him; the declarer's is what he holds
@@ -18,7 +21,8 @@ of these (the other defender's gift when the gifts lie face down, the talon when
 shown) is drawn in each world among what is consistent with it, uniformly.
 
 Buffers (``new_inference_buffers``, the seat tuple's ``solver[8:11]``): ``ibuf`` int64 (the
-candidate worlds, the resampled ones, the game state before the deal, the 7-card hands), ``lw``
+candidate worlds, the resampled ones, the game state before the deal, the 7-card hands, the last
+discard's world values), ``lw``
 float64 (the candidates' log-weights), ``mprm`` float64 (3, N_HEURISTIC_COLUMNS): the parameter
 rows the model of the other seats' bidding reads (the seats' own rows, with the learned nets of
 the viewing seat). Everything is ``jit_hot``: no allocation.
@@ -26,6 +30,7 @@ the viewing seat). Everything is ``jit_hot``: no allocation.
 
 import numpy as np
 
+from sim.game import rules_layout as R
 from sim.game.auction_layout import (
     A_CALLS,
     A_FACTS,
@@ -44,21 +49,41 @@ from sim.game.auction_layout import (
     F_SHOWN,
     F_TALON,
 )
-from sim.game.bids_nb import contract_cap
+from sim.game.bids_nb import contract_at_least, contract_cap, next_raise
 from sim.game.bits_nb import lowest_index, popcount
-from sim.game.play_nb import nth_card
+from sim.game.play_nb import (
+    barrel_need,
+    concession_gain,
+    concession_loss,
+    declarer_gain,
+    marriage_total,
+    nth_card,
+    round_points,
+)
 from sim.game.rng_nb import below, uniform
-from sim.game.state_layout import N_GAME_STATE
+from sim.game.state_layout import G_CONCESSIONS, G_ON_BARREL, G_SCORE, N_GAME_STATE
 from sim.numba_config import jit_hot
-from sim.players.layout import H_NET, N_HEURISTIC_COLUMNS
+from sim.players.heuristic_nb import heuristic_contract
+from sim.players.layout import (
+    CONTRACT_WORLDS,
+    H_CONTRACT_MARGIN,
+    H_CONTRACT_RULE,
+    H_NET,
+    H_OPPONENT_WEIGHT,
+    N_HEURISTIC_COLUMNS,
+)
+from sim.players.learned.bidding_nb import MADE_AT_LEAST
 from sim.players.learned.likelihood_nb import IMPOSSIBLE, others_loglik
 from sim.players.pimc_nb import (
     CANDIDATE_WORLDS,
+    MAX_WORLDS,
     WB_HANDS,
+    WB_MOVES,
+    discard_values,
     discard_world,
     draw_world,
     pimc_choose_card_given,
-    pimc_choose_discard_given,
+    score_discards,
 )
 
 # The temperature (points) at which a pimc-inf seat reads the other seats' calls, by default (the
@@ -71,6 +96,11 @@ OPPONENT_TEMPERATURE = 20.0
 # inference_candidates; docs/pimc.md, "pimc-inf": chosen by the effective sample size and the cost
 # measured there).
 CANDIDATES_PER_WORLD = 10
+# The points a pimc-inf declarer takes off each world's double-dummy value when he chooses his
+# contract by the worlds (the parameter contract_margin): PIMC's double-dummy values are optimistic.
+CONTRACT_MARGIN = 2.0
+# The card points of the deck, which the tricks share (worlds_defence).
+DECK_POINTS = 120
 # The most candidate worlds of one decision (the discard draws two sets: its candidates' worlds
 # and its scoring worlds); a larger factor or world count is cut to fit.
 MAX_CANDIDATES = 1024
@@ -79,7 +109,11 @@ IB_CHOSEN = IB_POOL + 3 * MAX_CANDIDATES  # the resampled worlds, three hands ea
 IB_GS = IB_CHOSEN + 3 * MAX_CANDIDATES  # the game state before the deal
 IB_SEVEN = IB_GS + N_GAME_STATE  # a world's 7-card hands before the talon, by seat
 IB_NOTHING = IB_SEVEN + 3  # three zeros: the cards played before the first trick
-IB_SIZE = IB_NOTHING + 3
+# The declarer's last discard: how many worlds it valued its chosen gifts in (0: none, under the
+# heuristic's contract rule), then their exact double-dummy values (his points), for the contract.
+IB_N_VALUES = IB_NOTHING + 3
+IB_VALUES = IB_N_VALUES + 1
+IB_SIZE = IB_VALUES + MAX_WORLDS
 
 
 @jit_hot
@@ -287,18 +321,22 @@ def weigh_worlds(rng, first, k, seat, played_by, log, rules, prm, net, lbuf, ibu
 
 @jit_hot
 def pimc_inf_choose_discard(declarer, hand10, known1, known2, n_worlds, rules, prm, rng, st, work, tt, wbuf, log,
-                            net, lbuf, ibuf, lw, mprm, factor, inv_temperature):
+                            net, lbuf, ibuf, lw, mprm, factor, inv_temperature, values):
     """The pimc-inf declarer's discard: ``pimc_nb.pimc_choose_discard`` (its arguments; the
     engine's seat ``declarer``) whose candidates' worlds (CANDIDATE_WORLDS) and scoring worlds
     (``n_worlds``) are each resampled from ``factor`` times as many candidates weighed as
     ``pimc_inf_choose_card`` weighs them: before the gifts the opponents' hands in a world are
     their 7-card hands. The candidates of both sets
     are drawn first, then the two offsets: with ``factor`` 1 and every weight alike, the worlds are
-    ``pimc_choose_discard``'s."""
+    ``pimc_choose_discard``'s. With ``values`` (the worlds' contract rule), the chosen gifts'
+    exact value in each scoring world goes to ``ibuf[IB_VALUES:]`` (``IB_N_VALUES`` of them,
+    ``pimc_nb.discard_values``; a single candidate is valued in worlds drawn after the choice);
+    without, ``IB_N_VALUES`` is 0 and the choice draws exactly what it drew before."""
     worlds = max(1, n_worlds)
+    ibuf[IB_N_VALUES] = 0
     if informative_calls(log, declarer) == 0:
-        return pimc_choose_discard_given(hand10, known1, known2, worlds, rules, rng, st, work, tt, wbuf, wbuf, 0,
-                                         wbuf, 0)
+        return chosen_discard(hand10, known1, known2, worlds, rules, rng, st, work, tt, wbuf, wbuf, 0, wbuf, 0, ibuf,
+                              values)
     factor = max(1, factor)
     n_cand = min(worlds, CANDIDATE_WORLDS)
     k_cand = min(n_cand * factor, MAX_CANDIDATES // 2)
@@ -322,6 +360,100 @@ def pimc_inf_choose_discard(declarer, hand10, known1, known2, n_worlds, rules, p
         ibuf[IB_POOL + 3 * i + 2] = c
     systematic_resample(rng, lw, 0, k_cand, n_cand, ibuf, IB_CHOSEN)
     systematic_resample(rng, lw, k_cand, k, worlds, ibuf, IB_CHOSEN + 3 * n_cand)
-    return pimc_choose_discard_given(hand10, known1, known2, worlds, rules, rng, st, work, tt, wbuf,
-                                     ibuf[IB_CHOSEN:IB_CHOSEN + 3 * n_cand], n_cand,
-                                     ibuf[IB_CHOSEN + 3 * n_cand:IB_CHOSEN + 3 * (n_cand + worlds)], worlds)
+    return chosen_discard(hand10, known1, known2, worlds, rules, rng, st, work, tt, wbuf,
+                          ibuf[IB_CHOSEN:IB_CHOSEN + 3 * n_cand], n_cand,
+                          ibuf[IB_CHOSEN + 3 * n_cand:IB_CHOSEN + 3 * (n_cand + worlds)], worlds, ibuf, values)
+
+
+@jit_hot
+def chosen_discard(hand10, known1, known2, n_worlds, rules, rng, st, work, tt, wbuf, candidate_worlds,
+                   n_candidate_worlds, given, n_given, ibuf, values):
+    """``pimc_nb.pimc_choose_discard_given`` (its arguments), with ``values``: the chosen gifts'
+    values in its scoring worlds into ``ibuf[IB_VALUES:]`` (``pimc_inf_choose_discard``)."""
+    best, n, scored = score_discards(hand10, known1, known2, n_worlds, rules, rng, st, work, tt, wbuf,
+                                     candidate_worlds, n_candidate_worlds, given, n_given)
+    code = wbuf[WB_MOVES + best]
+    if values:
+        ibuf[IB_N_VALUES] = discard_values(best, n, scored, hand10, known1, known2, n_worlds, rules, rng, st, work,
+                                           tt, wbuf, given, n_given, ibuf[IB_VALUES:IB_VALUES + MAX_WORLDS])
+    return code // 24, code % 24
+
+
+@jit_hot
+def world_points(value, margin):
+    """A world's double-dummy value (the declarer's points) less the margin for PIMC's optimism:
+    the points he is taken to make in it (whole points)."""
+    return np.int64(np.floor(value - margin))
+
+
+@jit_hot
+def worlds_result(contract, values, n, margin, rules):
+    """(the declarer's mean result playing ``contract`` over the ``n`` world ``values``, each less
+    ``margin``; the share of worlds in which it is made): made when his points (rounded first
+    under round_declarer) reach it, scoring ``declarer_gain``, else minus the contract."""
+    total = 0.0
+    made = 0
+    for w in range(n):
+        points = world_points(values[w], margin)
+        reached = round_points(points, rules) if rules[R.ROUND_DECLARER] else points
+        if reached >= contract:
+            total += declarer_gain(contract, points, rules)
+            made += 1
+        else:
+            total -= contract
+    return total / n, made / n
+
+
+@jit_hot
+def worlds_defence(hand, values, n, margin, rules):
+    """The defenders' card points together, the mean over the worlds: 120 less the declarer's card
+    points (his world points, ``world_points``, less the marriages he holds in ``hand``, within 0
+    and 120; the defenders' marriages are not counted)."""
+    held = marriage_total(hand, rules)
+    total = 0.0
+    for w in range(n):
+        total += DECK_POINTS - min(DECK_POINTS, max(0, world_points(values[w], margin) - held))
+    return total / n
+
+
+@jit_hot
+def pimc_inf_contract(seat, hand, contract, cap, can_concede, gs, rules, prm, ibuf):
+    """The pimc-inf declarer's final contract (>= the bid ``contract``, <= ``cap`` when raising) or
+    -1 to concede. Under CONTRACT_WORLDS with his discard's world values in ``ibuf``
+    (``IB_N_VALUES`` > 0): the contract on the rules' grid of best mean result over the worlds
+    (``worlds_result``, each world's value less ``H_CONTRACT_MARGIN``; the lowest on ties); on the
+    barrel the contract that takes him off when it is made in at least MADE_AT_LEAST of the worlds
+    (whenever the cap allows under barrel_failed_contract = stays), as ``heuristic_contract``
+    takes it; a concession when it costs less, counted as a duplicate match counts it: his
+    result less ``H_OPPONENT_WEIGHT`` times the defenders' mean (a concession pays each
+    ``concession_gain``; a played deal gives them their card points, ``worlds_defence``).
+    Otherwise ``heuristic_contract``."""
+    n = ibuf[IB_N_VALUES]
+    if prm[seat, H_CONTRACT_RULE] != CONTRACT_WORLDS or n <= 0:
+        return heuristic_contract(seat, hand, contract, cap, can_concede, gs, rules, prm)
+    values = ibuf[IB_VALUES:IB_VALUES + n]
+    margin = prm[seat, H_CONTRACT_MARGIN]
+    step = rules[R.BID_STEP]
+    top = max(contract, cap)
+    best = contract
+    best_value = worlds_result(contract, values, n, margin, rules)[0]
+    c = next_raise(contract, step, rules)
+    while c <= top:
+        v = worlds_result(c, values, n, margin, rules)[0]
+        if v > best_value:
+            best, best_value = c, v
+        c = next_raise(c, step, rules)
+    if rules[R.BARREL] > 0 and gs[G_ON_BARREL + seat]:
+        need = contract_at_least(barrel_need(gs[G_SCORE + seat], rules), rules)
+        if best < need <= top:
+            v, made = worlds_result(need, values, n, margin, rules)
+            if rules[R.BARREL_FAILED_STAYS] or made >= MADE_AT_LEAST:
+                best, best_value = need, v
+    if can_concede:
+        loss = concession_loss(contract, gs[G_CONCESSIONS + seat] + 1, rules)
+        gain = concession_gain(contract, rules)
+        weight = prm[seat, H_OPPONENT_WEIGHT]
+        if -loss - weight * gain > best_value - weight * 0.5 * worlds_defence(hand, values, n, margin, rules):
+            return -1
+    return best
+

@@ -508,9 +508,21 @@ def pimc_choose_discard_given(hand10, known1, known2, n_worlds, rules, rng, st, 
     ``candidate_worlds[3 * w:3 * w + 3]`` and whose choice is scored over the ``n_given`` worlds
     ``given[3 * w:3 * w + 3]`` (``discard_world``'s layout: the declarer's 10 cards, then the
     opponents' 7 each), instead of sampled ones (a count 0: sampled, as ``pimc_choose_discard``)."""
+    best, _, _ = score_discards(hand10, known1, known2, n_worlds, rules, rng, st, work, tt, wbuf, candidate_worlds,
+                                n_candidate_worlds, given, n_given)
+    return wbuf[WB_MOVES + best] // 24, wbuf[WB_MOVES + best] % 24
+
+
+@jit_hot
+def score_discards(hand10, known1, known2, n_worlds, rules, rng, st, work, tt, wbuf, candidate_worlds,
+                   n_candidate_worlds, given, n_given):
+    """``pimc_choose_discard_given``'s search: (the chosen candidate's index in ``wbuf[WB_MOVES]``,
+    the candidates' count, the scoring worlds' count: 0 when a single candidate left nothing to
+    score). The scored worlds stay in ``wbuf`` (the first MAX_WORLDS: ``discard_values``)."""
     n = discard_candidates(hand10, known1, known2, n_worlds, rules, rng, st, work, tt, wbuf, candidate_worlds,
                            n_candidate_worlds)
     best = 0
+    worlds = 0
     if n > 1:
         reset_bounds(wbuf, n)
         worlds = max(1, n_worlds) if n_given == 0 else n_given
@@ -521,7 +533,37 @@ def pimc_choose_discard_given(hand10, known1, known2, n_worlds, rules, rng, st, 
                 copy_hands(given, 3 * w, WB_HANDS, wbuf)
             score_discard_world(w, n, CANDIDATE_DISCARD, hand10, rules, st, work, tt, wbuf)
         best = proven_discard(n, worlds, CANDIDATE_DISCARD, hand10, rules, st, work, tt, wbuf)
-    return wbuf[WB_MOVES + best] // 24, wbuf[WB_MOVES + best] % 24
+    return best, n, worlds
+
+
+@jit_hot
+def discard_values(best, n, scored, hand10, known1, known2, n_worlds, rules, rng, st, work, tt, wbuf, given,
+                   n_given, out):
+    """The exact double-dummy value (the declarer's points) of the discard candidate ``best`` in
+    each scoring world of ``score_discards`` (which returned ``best``, ``n`` and ``scored``; its
+    other arguments as there) into ``out``, for the first MAX_WORLDS worlds; their count. Values
+    the proof left as bounds are computed; a single candidate (``scored`` 0) is valued in the
+    ``n_given`` worlds ``given``, or, with none given, in ``max(1, n_worlds)`` worlds drawn from
+    ``rng`` as the scoring would draw them."""
+    if scored == 0:
+        worlds = min(max(1, n_worlds) if n_given == 0 else n_given, MAX_WORLDS)
+        for w in range(worlds):
+            if n_given == 0:
+                discard_world(rng, hand10, known1, known2, wbuf)
+            else:
+                copy_hands(given, 3 * w, WB_HANDS, wbuf)
+            next_stamp(st, tt)
+            out[w] = candidate_exact(best, 0, VALUE_CEILING, CANDIDATE_DISCARD, hand10, rules, st, work, tt, wbuf)
+        return worlds
+    worlds = min(scored, MAX_WORLDS)
+    for w in range(worlds):
+        cell = w * MAX_CANDIDATES + best
+        if wbuf[WB_LOWER + cell] != wbuf[WB_UPPER + cell]:
+            copy_hands(wbuf, WB_WORLDS + 3 * w, WB_HANDS, wbuf)
+            next_stamp(st, tt)
+            refine(wbuf, w, best, CANDIDATE_DISCARD, hand10, rules, st, work, tt)
+        out[w] = wbuf[WB_LOWER + cell]
+    return worlds
 
 
 @jit_hot

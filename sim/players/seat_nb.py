@@ -8,7 +8,8 @@ weighed by the auction's record) and the ported bot
 (``leadage_nb``) and the learned player (``learned.cards_nb``, ``learned.bidding_nb``; its score-aware
 bids, contract and dark game ``learned.win_nb``; ``learned-inf``, whose search of its last cards
 draws its worlds as pimc-inf does). The dd and
-pimc players, and ``learned-cards``, bid, go dark and (pimc) choose the final contract as the heuristic player does.
+pimc players, and ``learned-cards``, bid, go dark and (pimc) choose the final contract as the heuristic player does
+(pimc-inf too, unless its ``contract_rule`` reads its discard's worlds: ``pimc_inf_nb.pimc_inf_contract``).
 
 ``solver`` is the seat's search buffers (state, moves, transposition table, PIMC worlds) and the
 learned seats' nets and scratch (``seat_tuple`` makes them), ``rng``
@@ -33,7 +34,9 @@ from sim.players.heuristic_nb import (
 )
 from sim.players.layout import (
     ALWAYS_SEARCH,
+    CONTRACT_WORLDS,
     H_BID_LIMIT,
+    H_CONTRACT_RULE,
     H_INFERENCE_CANDIDATES,
     H_INFERENCE_TEMPERATURE,
     H_NET,
@@ -62,6 +65,7 @@ from sim.players.pimc_inf_nb import (
     new_inference_buffers,
     pimc_inf_choose_card,
     pimc_inf_choose_discard,
+    pimc_inf_contract,
 )
 from sim.players.pimc_nb import new_pimc_buffer, pimc_choose_card, pimc_choose_discard
 from sim.players.random_nb import (
@@ -196,7 +200,8 @@ def choose_discard(code, declarer, hands, givable, contract, last_bid, rules, pr
                                          rules, prm, rng, solver[0], solver[1], solver[2], solver[3], auction,
                                          solver[4], solver[5], solver[8], solver[9], solver[10],
                                          np.int64(prm[declarer, H_INFERENCE_CANDIDATES]),
-                                         inverse_temperature(prm[declarer, H_INFERENCE_TEMPERATURE]))
+                                         inverse_temperature(prm[declarer, H_INFERENCE_TEMPERATURE]),
+                                         prm[declarer, H_CONTRACT_RULE] == CONTRACT_WORLDS)
         return g1, g2, 0
     if is_pimc(code) or code == PLAYER_LEARNED_CARDS:
         # Before the discard the declarer knows no opponent's card.
@@ -236,10 +241,12 @@ def choose_burial(code, declarer, hands, givable, to_talon, other, rules, prm, r
 
 
 @jit_inline  # inlined into the engine's kernel: no call boundary to pass the arrays through
-def choose_contract(code, seat, hand, contract, cap, can_concede, dd_value, gs, rules, prm, rng, script, net, lbuf):
+def choose_contract(code, seat, hand, contract, cap, can_concede, dd_value, gs, rules, prm, rng, script, net, lbuf,
+                    ibuf):
     """The final contract (>= the bid ``contract``, <= ``cap`` when raising) or -1 to concede. A dd
     declarer knows the deal's value (``dd_value``, from his discard), a learned one his net's
-    (``net`` and ``lbuf``: the learned seats' weights and scratch)."""
+    (``net`` and ``lbuf``: the learned seats' weights and scratch), a pimc-inf one his discard's
+    world values (``ibuf``: the pimc-inf seats' scratch, ``pimc_inf_nb.pimc_inf_contract``)."""
     if code == PLAYER_DD:
         return dd_final_contract(contract, cap, dd_value, can_concede, rules)
     if code == PLAYER_SCRIPTED:
@@ -252,6 +259,8 @@ def choose_contract(code, seat, hand, contract, cap, can_concede, dd_value, gs, 
         return learned_contract(seat, hand, contract, cap, can_concede, dd_value, gs, rules, prm, net, lbuf)
     if code == PLAYER_LEARNED_WIN:
         return learned_win_contract(seat, hand, contract, cap, can_concede, dd_value, gs, rules, prm, net, lbuf)
+    if code == PLAYER_PIMC_INF:
+        return pimc_inf_contract(seat, hand, contract, cap, can_concede, gs, rules, prm, ibuf)
     return heuristic_contract(seat, hand, contract, cap, can_concede, gs, rules, prm)
 
 
@@ -324,16 +333,7 @@ def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, trum
             choice, declare = dd_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner,
                                              pending, declarer, won, unsecured, rules, solver[0], solver[1],
                                              solver[2])
-        elif code == PLAYER_PIMC_INF:
-            choice, declare = pimc_inf_choose_card(hands, seat, legal, trick, n_in_trick, leader, trump, trump_owner,
-                                                   pending, declarer, won, unsecured, played, voids,
-                                                   known[3 * seat:3 * seat + 3], played_by, contract,
-                                                   np.int64(prm[seat, H_PIMC_WORLDS]), rules, prm, rng, solver[0],
-                                                   solver[1], solver[2], solver[3], auction, solver[4], solver[5],
-                                                   solver[8], solver[9], solver[10],
-                                                   np.int64(prm[seat, H_INFERENCE_CANDIDATES]),
-                                                   inverse_temperature(prm[seat, H_INFERENCE_TEMPERATURE]))
-        else:  # pimc, or a learned seat that searches
+        else:  # pimc or pimc-inf, or a learned seat that searches
             worlds = prm[seat, H_SEARCH_WORLDS] if learned_searches else prm[seat, H_PIMC_WORLDS]
             # A learned seat samples its worlds from a stream keyed by what it sees, and leaves the
             # chunk's stream as it was: its card is a function of the position alone, as the net's
@@ -343,7 +343,8 @@ def choose_card(code, seat, hands, legal, trick, n_in_trick, leader, trump, trum
                 s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
                 _key_search_stream(rng, seat, hands[seat], trick, n_in_trick, leader, trump, declarer, contract,
                                    played, played_by, voids, known[3 * seat:3 * seat + 3])
-            if code == PLAYER_LEARNED_INF and popcount(legal) > 1:
+            if code == PLAYER_PIMC_INF or (code == PLAYER_LEARNED_INF and popcount(legal) > 1):
+                # pimc-inf (even with one legal card: its stream as it always drew it), and
                 # learned-inf: the same worlds' count, resampled from candidates weighed by the
                 # other seats' calls as pimc-inf's are (from the same keyed stream: a decision where
                 # no other seat made a call of its own draws learned's very worlds)

@@ -58,6 +58,8 @@ from sim.players.learned.cards_nb import new_learned_buffers
 from sim.players.params import HeuristicParams, learned_nets, load_player_file, params_matrix
 from sim.players.pimc_inf_nb import (
     IB_CHOSEN,
+    IB_N_VALUES,
+    IB_VALUES,
     OPPONENT_TEMPERATURE,
     new_inference_buffers,
     pimc_inf_choose_card,
@@ -68,6 +70,7 @@ from sim.players.pimc_nb import pimc_choose_card, pimc_choose_discard
 from sim.players.registry import PlayerError, parse_players
 from sim.players.seat_nb import seat_buffers
 from sim.runs import run_batch, scan_deals
+from sim.solver import dd_values
 
 
 def _mask(cards) -> int:
@@ -250,7 +253,7 @@ def test_every_weight_alike_and_one_candidate_a_world_is_pimc():
         log = _log_with([(1, 100, 0, -1), (2, 0, 100, 1)], declarer=0)
         want = pimc_choose_discard(hand10, np.int64(0), np.int64(0), 20, rules, state_from_seed(i, (9,)), *buffers)
         got = pimc_inf_choose_discard(0, hand10, np.int64(0), np.int64(0), 20, rules, prm, state_from_seed(i, (9,)),
-                                      *buffers, log, net, lbuf, ibuf, lw, mprm, 1, 0.0)
+                                      *buffers, log, net, lbuf, ibuf, lw, mprm, 1, 0.0, False)
         assert tuple(int(x) for x in got) == tuple(int(x) for x in want), i
 
 
@@ -275,7 +278,7 @@ def test_a_world_the_calls_rule_out_is_never_searched(inv_temperature):
         log = _log_with([(1, 120, 0, -1), (2, 0, 120, 1), (0, 125, 120, 1), (1, 130, 125, 0), (0, 135, 130, 1),
                          (1, 0, 135, 0)], declarer=0)
         pimc_inf_choose_discard(0, hand10, np.int64(0), np.int64(0), worlds, rules, prm, state_from_seed(i, (9,)),
-                                *buffers, log, net, lbuf, ibuf, lw, mprm, 10, inv_temperature)
+                                *buffers, log, net, lbuf, ibuf, lw, mprm, 10, inv_temperature, False)
         n_cand = 6
         for w in range(n_cand + worlds):
             hand = int(ibuf[IB_CHOSEN + 3 * w + 1])  # the seat after the declarer: seat 1
@@ -347,3 +350,36 @@ def test_a_player_file_sets_the_temperature_and_the_candidates(tmp_path):
         bad.write_text(f'player = "pimc-inf"\n{line}\n')
         with pytest.raises(PlayerError, match=message):
             load_player_file(bad, 3)
+
+
+def test_the_discard_values_are_its_gifts_exact_values():
+    """With the worlds' rule the discard keeps, for each of the 20 worlds it scored, the exact
+    double-dummy value of the gifts it chose (the declarer leads, his points), and chooses the gifts
+    it chooses without."""
+    house = HouseRules()
+    rules = house.to_array()
+    prm = params_matrix(None, house)
+    net = learned_nets(("pimc-inf", "pimc", "pimc"), prm, 3, house)
+    _, lbuf, _, _ = new_learned_buffers(net)
+    net = np.ascontiguousarray(net, dtype=np.float32)
+    ibuf, lw, mprm = new_inference_buffers()
+    buffers = seat_buffers(16)
+    deck_rng = np.random.default_rng(3)
+    worlds = 20
+    for i in range(3):
+        hand10 = np.int64(_mask(deck_rng.permutation(24)[:10]))
+        log = _log_with([(1, 110, 0, -1), (2, 0, 110, 1), (0, 0, 110, 1)], declarer=0)
+        args = (0, hand10, np.int64(0), np.int64(0), worlds, rules, prm)
+        plain = pimc_inf_choose_discard(*args, state_from_seed(i, (9,)), *buffers, log, net, lbuf, ibuf, lw, mprm,
+                                        10, 1.0 / 20.0, False)
+        assert ibuf[IB_N_VALUES] == 0
+        got = pimc_inf_choose_discard(*args, state_from_seed(i, (9,)), *buffers, log, net, lbuf, ibuf, lw, mprm,
+                                      10, 1.0 / 20.0, True)
+        assert tuple(int(x) for x in got) == tuple(int(x) for x in plain), i
+        assert ibuf[IB_N_VALUES] == worlds
+        g1, g2 = int(got[0]), int(got[1])
+        first = IB_CHOSEN + 3 * 6  # the scoring worlds follow the 6 candidates' worlds
+        hands = np.array([[int(hand10) & ~(1 << g1) & ~(1 << g2), int(ibuf[first + 3 * w + 1]) | 1 << g1,
+                           int(ibuf[first + 3 * w + 2]) | 1 << g2] for w in range(worlds)], dtype=np.int64)
+        want = dd_values(hands, leader=0, rules=house, threads=1)
+        assert [int(v) for v in ibuf[IB_VALUES:IB_VALUES + worlds]] == [int(v) for v in want], i
