@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 from analysis import tournament
 
 EXAMPLE_PLAYERS = Path(__file__).parents[2] / "examples" / "players"
-EXAMPLE_PLAYER_NAMES = ["aggressive", "cautious", "learned-deep"]
+EXAMPLE_PLAYER_NAMES = ["aggressive", "cautious", "learned-deep", "pimc-inf-heuristic-contract", "pimc-inf-worlds"]
+SPELLS_OUT_DEFAULTS = {"pimc-inf-worlds"}  # pins the defaults its documented matches were played with
 
 
 def result(res: tournament.TournamentResult):
@@ -103,7 +104,8 @@ def test_every_example_player_file_loads(name):
     from sim.players.params import HeuristicParams, load_player_file
 
     kind, params = load_player_file(EXAMPLE_PLAYERS / f"{name}.toml", 3)
-    assert kind in ("heuristic", "learned") and params != HeuristicParams()
+    assert kind in ("heuristic", "learned", "pimc-inf")
+    assert (params == HeuristicParams()) == (name in SPELLS_OUT_DEFAULTS)
 
 
 @pytest.mark.parametrize("text, message", [
