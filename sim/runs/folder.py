@@ -200,33 +200,35 @@ def storage_errors(path: Path) -> Iterator[None]:
         raise StorageError(f"cannot write {path}: {reason}") from None
 
 
-def write_atomic_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` under a temporary name, then rename it: never a partial file
-    under ``path``, and a full disk or a refused write is one line naming it (StorageError)."""
+@contextlib.contextmanager
+def _written_atomically(path: Path) -> Iterator[Path]:
+    """The temporary name to write ``path`` under; renamed to ``path`` when the block ends well,
+    removed when it does not (never a partial file under ``path``), and a full disk or a refused
+    write is one line naming ``path`` (StorageError)."""
     tmp = _tmp_name(path)
     try:
         with storage_errors(path):
-            tmp.write_bytes(data)
+            yield tmp
             os.replace(tmp, path)
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
+
+
+def write_atomic_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` under a temporary name, then rename it: never a partial file
+    under ``path``, and a full disk or a refused write is one line naming it (StorageError)."""
+    with _written_atomically(path) as tmp:
+        tmp.write_bytes(data)
 
 
 def write_atomic_lines(path: Path, lines: Iterable[str]) -> None:
     """Write ``lines`` (each without its newline) to ``path`` as they come, under a temporary name,
     then rename it, as ``write_atomic_bytes`` does: a long stream is never held whole in memory,
     and an interrupted one leaves no partial file under ``path``."""
-    tmp = _tmp_name(path)
-    try:
-        with storage_errors(path):
-            with open(tmp, "w", encoding="utf-8") as f:
-                for line in lines:
-                    f.write(line + "\n")
-            os.replace(tmp, path)
-    finally:
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
+    with _written_atomically(path) as tmp, open(tmp, "w", encoding="utf-8") as f:
+        for line in lines:
+            f.write(line + "\n")
 
 
 def write_bytes_if_different(path: Path, data: bytes) -> bool:
@@ -253,17 +255,11 @@ def write_npz_atomic(path: Path, **arrays: ArrayLike) -> None:
 def write_parquet_atomic(df: pl.DataFrame, path: Path, metadata: dict[str, str]) -> None:
     """Write ``df`` (zstd) with the key-value ``metadata`` to ``path`` as ``write_atomic_bytes``
     does: a temporary name, then a rename."""
-    tmp = _tmp_name(path)
-    try:
-        with storage_errors(path):
-            # One level only: a chunk abandoned on Ctrl-C that lands after its run folder was moved
-            # (a redo swapped in) must fail, not make the folder again.
-            path.parent.mkdir(exist_ok=True)
-            df.write_parquet(tmp, metadata=metadata, compression="zstd")
-            os.replace(tmp, path)
-    finally:
-        with contextlib.suppress(OSError):
-            tmp.unlink(missing_ok=True)
+    with _written_atomically(path) as tmp:
+        # One level only: a chunk abandoned on Ctrl-C that lands after its run folder was moved
+        # (a redo swapped in) must fail, not make the folder again.
+        path.parent.mkdir(exist_ok=True)
+        df.write_parquet(tmp, metadata=metadata, compression="zstd")
 
 
 
