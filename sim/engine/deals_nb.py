@@ -86,6 +86,7 @@ from sim.game.play_nb import (
     concession_gain,
     concession_loss,
     declarer_gain,
+    declarer_total,
     givable_cards,
     know_cards,
     mask_points,
@@ -217,8 +218,7 @@ def finish_deal(rng, rules, codes, prm, gs, dealer, ws, rec, row, plays, script,
             return status
         card_points[declarer] += buried_points
         points = card_points[declarer] + marriage_points[declarer]
-        total = round_points(points, rules) if rules[R.ROUND_DECLARER] else points
-        made = total >= contract
+        made = declarer_total(points, rules) >= contract
         factor = 2 if doubled else 1  # a dark or golden deal doubles all but the defenders' marriages
         # ... by default; dark_defenders_doubled = false scores a dark deal's defenders as usual, and
         # golden_defenders = doubled_rounded doubles a golden deal's defenders after rounding.

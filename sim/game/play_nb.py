@@ -117,6 +117,15 @@ round_points = jit_hot(round_points_of)
 
 
 @jit_hot
+def declarer_total(points, rules):
+    """What a contract is measured against: the declarer's ``points`` (cards and marriages), rounded
+    by ``rounding`` first under round_declarer; the contract is made when this reaches it."""
+    if rules[R.ROUND_DECLARER]:
+        return round_points(points, rules)
+    return points
+
+
+@jit_hot
 def declarer_gain(contract, points, rules):
     """What a declarer who made ``contract`` with ``points`` (cards and marriages) scores, before the
     dark or golden doubling: the contract, or with declarer_scores = points the larger of the

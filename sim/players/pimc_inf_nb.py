@@ -56,9 +56,9 @@ from sim.game.play_nb import (
     concession_gain,
     concession_loss,
     declarer_gain,
+    declarer_total,
     marriage_total,
     nth_card,
-    round_points,
 )
 from sim.game.rng_nb import below, uniform
 from sim.game.state_layout import G_CONCESSIONS, G_ON_BARREL, G_SCORE, N_GAME_STATE
@@ -395,8 +395,7 @@ def worlds_result(contract, values, n, margin, rules):
     made = 0
     for w in range(n):
         points = world_points(values[w], margin)
-        reached = round_points(points, rules) if rules[R.ROUND_DECLARER] else points
-        if reached >= contract:
+        if declarer_total(points, rules) >= contract:
             total += declarer_gain(contract, points, rules)
             made += 1
         else:

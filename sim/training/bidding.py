@@ -20,9 +20,8 @@ import numpy as np
 from sim.engine import chunk_rng, solver_buffers
 from sim.engine.schema import N_PLAYS
 from sim.engine.workspace import new_workspace
-from sim.game import rules_layout as R
 from sim.game.amounts import DARK_CONTRACT as DARK_BID
-from sim.game.play_nb import round_points_of
+from sim.game.play_nb import declarer_total, round_points_of
 from sim.game.rules import HouseRules
 from sim.players.layout import H_EPSILON, H_NET, H_SEARCH_CARDS
 from sim.players.learned.bidding_nb import ladder_rows
@@ -75,7 +74,9 @@ def generate_playouts(rules: HouseRules, seed: int, index: int, n_deals: int, ne
 def made_ladder(points: np.ndarray, rules: np.ndarray) -> np.ndarray:
     """float32 (n, N_LADDER): 1 where a declarer with ``points`` makes the ladder's contract (his
     points rounded by ``rounding`` first under round_declarer; ``rules`` a rules array)."""
-    total = round_points_of(points, rules) if rules[R.ROUND_DECLARER] else points
+    # The kernels' own rule, made a table over the few totals there are (0 to the most points).
+    totals = np.array([declarer_total(p, rules) for p in range(int(points.max(initial=0)) + 1)], dtype=np.int64)
+    total = totals[points]
     return (total[:, None] >= LADDER[None, :]).astype(np.float32)
 
 

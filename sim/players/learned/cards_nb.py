@@ -21,7 +21,7 @@ from sim.game.bits_nb import lowest_index, popcount
 from sim.game.cards import ACES_MASK, CARD_POINTS, FULL_DECK, JACK, KING, QUEEN, SUIT_MASK
 from sim.game.play_nb import LEAD_WITHOUT_DECLARING, beats, nth_card, points_to_make
 from sim.game.rng_nb import below, uniform
-from sim.numba_config import jit_hot
+from sim.numba_config import jit_hot, jit_inline
 from sim.players.heuristic_nb import heuristic_card, heuristic_discard
 from sim.players.layout import H_EPSILON, H_GIFT_CANDIDATES, H_NET
 from sim.players.learned.layout import (
@@ -94,6 +94,7 @@ LBUF_WIDTH = 512  # scratch row width: the widest hidden layer a net may have
 L_DENSE, L_H1, L_H2, L_OUT = 0, 1, 2, 3  # rows of lbuf
 LBUF_ROWS = 4
 GIFT_SCRATCH = 26  # int64 after lidx's MAX_ACTIVE feature indices: the first lead's position of a gift
+VALUE_POINTS = 100.0  # the card net's values are in hundreds of points
 
 
 def new_learned_buffers(net: np.ndarray | None = None, rec_rows: int = 1):
@@ -434,6 +435,13 @@ def features_rows(pos, rules_table, rules_of, sparse, dense, lidx, lval):
             dense[i, d] = lval[d]
 
 
+@jit_inline
+def value_points(value):
+    """A card net's value (hundreds of points) in whole points, as the gifts' value of a deal is
+    passed on to net C and to the inference."""
+    return np.int64(np.round(VALUE_POINTS * value))
+
+
 @jit_hot
 def gift_value(declarer, hand10, a, b, contract, last_bid, rules, model, net, lbuf, lidx):
     """The net's value of the declarer's first lead after he gives ``a`` to the seat after him and
@@ -489,4 +497,4 @@ def learned_discard(declarer, hands, givable, contract, last_bid, rules, prm, wo
         if best_code < 0 or value > best_value:
             best_value = value
             best_code = code
-    return best_code // 24, best_code % 24, np.int64(np.round(100.0 * best_value))
+    return best_code // 24, best_code % 24, value_points(best_value)

@@ -28,12 +28,10 @@ from sim.game.play_nb import givable_cards
 from sim.numba_config import jit_hot
 from sim.players.layout import H_GIFT_CANDIDATES, H_NET
 from sim.players.learned.bidding_nb import learned_contract_margin
-from sim.players.learned.cards_nb import gift_value
+from sim.players.learned.cards_nb import VALUE_POINTS, gift_value, value_points
 from sim.players.learned.likelihood_nb import IMPOSSIBLE, log_sigmoid
 from sim.solver.core_nb import DISCARD_ROW, MAX_MOVES
 from sim.solver.discard_nb import cheapest_discards
-
-POINTS = 100.0  # the card net's values are in hundreds of points
 
 
 @jit_hot
@@ -64,8 +62,7 @@ def gifts_loglik(declarer, ten, a, b, contract, last_bid, rules, prm, net, lbuf,
             return IMPOSSIBLE, np.int64(0)
         value = np.int64(0)
         if want_value:
-            value = np.int64(np.round(POINTS * gift_value(declarer, ten, a, b, contract, last_bid, rules, model, net,
-                                                          lbuf, lidx)))
+            value = gift_deal_value(declarer, ten, a, b, contract, last_bid, rules, prm, net, lbuf, lidx)
         return np.log(p), value
     top = -np.inf  # the softmax's log-sum-exp in one pass: the largest exponent so far, and the sum below it
     total = 0.0
@@ -74,7 +71,7 @@ def gifts_loglik(declarer, ten, a, b, contract, last_bid, rules, prm, net, lbuf,
     for i in range(k):
         code = work[DISCARD_ROW + i // MAX_MOVES, i % MAX_MOVES]
         v32 = gift_value(declarer, ten, code // 24, code % 24, contract, last_bid, rules, model, net, lbuf, lidx)
-        v = POINTS * inv_temperature * np.float64(v32)
+        v = VALUE_POINTS * inv_temperature * np.float64(v32)
         if v > top:
             total = total * np.exp(top - v) + 1.0
             top = v
@@ -84,7 +81,7 @@ def gifts_loglik(declarer, ten, a, b, contract, last_bid, rules, prm, net, lbuf,
             mine = v
             out = v32
     p += (1.0 - floor) * np.exp(mine - top) / total
-    return np.log(p), np.int64(np.round(POINTS * out))
+    return np.log(p), value_points(out)
 
 
 @jit_hot
@@ -94,8 +91,7 @@ def gift_deal_value(declarer, ten, a, b, contract, last_bid, rules, prm, net, lb
     model = np.int64(prm[declarer, H_NET])
     if model < 0:
         return np.int64(0)
-    return np.int64(np.round(POINTS * gift_value(declarer, ten, a, b, contract, last_bid, rules, model, net, lbuf,
-                                                 lidx)))
+    return value_points(gift_value(declarer, ten, a, b, contract, last_bid, rules, model, net, lbuf, lidx))
 
 
 @jit_hot
