@@ -394,7 +394,7 @@ def bid(
     worlds: Annotated[int | None, typer.Option(
         help="worlds a pimc decision averages over \\[default: the advisor's, 16]")] = None,
     threads: Annotated[int, typer.Option(help="threads (results do not depend on it)")] = 0,
-    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    as_json: PrintJson = False,
     as_csv: Annotated[bool, typer.Option("--csv", help="print CSV, one row per bidding line")] = False,
     wide: Annotated[bool, typer.Option("--wide", help=(
         "every column of the bidding lines, the make-rate table of each contract and how the plateau is judged, "
@@ -464,8 +464,14 @@ def bid(
         typer.echo("\n".join(advice_lines(result, _width(wide))))
 
 
-FRESH_HELP = ("replace what --out holds that was made by other code or with other arguments (otherwise refused), "
-              "redoing the work into it")
+# Options several commands share: --fresh, --json, and who plays the whole games of the tables and compare.
+Fresh = Annotated[bool, typer.Option("--fresh", help=(
+    "replace what --out holds that was made by other code or with other arguments (otherwise refused), "
+    "redoing the work into it"))]
+PrintJson = Annotated[bool, typer.Option("--json", help="print JSON")]
+GamePlayers = Annotated[str | None, typer.Option(
+    help="who plays, as in simulate (default: learned-win when every rule set has its table, else learned; "
+         "heuristic with players = 2)")]
 tables_app = typer.Typer(help="Tables built from many deals: bid success, marriage odds, barrel survival, "
                               "strategy in play, win chances.",
                          no_args_is_help=True,
@@ -487,7 +493,7 @@ def tables_bids(
     objective: Annotated[str, typer.Option(help="what a bidding line is worth: race (your score change minus the "
                                                 "opponents' mean) or own (your score change)")] = "race",
     as_json: Annotated[bool, typer.Option("--json", help="print JSON: make-rates by class, the cheat sheet")] = False,
-    fresh: Annotated[bool, typer.Option("--fresh", help=FRESH_HELP)] = False,
+    fresh: Fresh = False,
     scheduler: Scheduler = None,
     cluster: Cluster = None,
     workers: DaskWorkers = None,
@@ -559,7 +565,7 @@ def tables_marriages(
     risk: Annotated[float, typer.Option(help="failure chance for the contract a marriage makes safe")] = 0.3,
     play_rules: Annotated[list[str] | None, typer.Option(
         help="rules of the played deals, repeat to compare (default: --rules)")] = None,
-    fresh: Annotated[bool, typer.Option("--fresh", help=FRESH_HELP)] = False,
+    fresh: Fresh = False,
     scheduler: Scheduler = None,
     cluster: Cluster = None,
     workers: DaskWorkers = None,
@@ -598,14 +604,12 @@ def tables_barrel(
     games: Annotated[int, typer.Option(help="whole games per rule set")] = 2000,
     rules: Annotated[list[str] | None, typer.Option(
         help="a preset or a TOML file; repeat to compare rule sets (default classic)")] = None,
-    players: Annotated[str | None, typer.Option(
-        help="who plays, as in simulate (default: learned-win when every rule set has its table, else learned; "
-             "heuristic with players = 2)")] = None,
+    players: GamePlayers = None,
     seed: Annotated[int, typer.Option(help="root seed (the same for every rule set)")] = 0,
     out: Annotated[Path, typer.Option(help="directory for barrel.parquet, the plot and the stored runs")]
     = Path("out/tables"),
-    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
-    fresh: Annotated[bool, typer.Option("--fresh", help=FRESH_HELP)] = False,
+    as_json: PrintJson = False,
+    fresh: Fresh = False,
     scheduler: Scheduler = None,
     cluster: Cluster = None,
     workers: DaskWorkers = None,
@@ -633,8 +637,8 @@ def tables_strategy(
     seed: Annotated[int, typer.Option(help="root seed of every run")] = 0,
     out: Annotated[Path, typer.Option(help="directory for strategy.parquet, the plot and the stored runs")]
     = Path("out/tables"),
-    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
-    fresh: Annotated[bool, typer.Option("--fresh", help=FRESH_HELP)] = False,
+    as_json: PrintJson = False,
+    fresh: Fresh = False,
     scheduler: Scheduler = None,
     cluster: Cluster = None,
     workers: DaskWorkers = None,
@@ -658,8 +662,8 @@ def tables_win_chances(
     seed: Annotated[int, typer.Option(help="root seed")] = 0,
     out: Annotated[Path, typer.Option(help="directory for win_chances.parquet, the plot and the stored games")]
     = Path("out/tables"),
-    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
-    fresh: Annotated[bool, typer.Option("--fresh", help=FRESH_HELP)] = False,
+    as_json: PrintJson = False,
+    fresh: Fresh = False,
     scheduler: Scheduler = None,
     cluster: Cluster = None,
     workers: DaskWorkers = None,
@@ -680,14 +684,12 @@ def tables_win_chances(
 def compare(
     rule_sets: Annotated[list[str], typer.Argument(help="two or more presets or TOML rules files")],
     games: Annotated[int, typer.Option(help="whole games per rule set")] = 2000,
-    players: Annotated[str | None, typer.Option(
-        help="who plays, as in simulate (default: learned-win when every rule set has its table, else learned; "
-             "heuristic with players = 2)")] = None,
+    players: GamePlayers = None,
     seed: Annotated[int, typer.Option(help="root seed, the same for every rule set (common random numbers)")] = 0,
     out: Annotated[Path, typer.Option(help="directory for compare.parquet, the plot and the stored runs")]
     = Path("out/compare"),
-    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
-    fresh: Annotated[bool, typer.Option("--fresh", help=FRESH_HELP)] = False,
+    as_json: PrintJson = False,
+    fresh: Fresh = False,
     scheduler: Scheduler = None,
     cluster: Cluster = None,
     workers: DaskWorkers = None,
@@ -721,8 +723,8 @@ def tournament(
     seed: Annotated[int, typer.Option(help="root seed, the same for every seating")] = 0,
     out: Annotated[Path, typer.Option(help="directory for tournament.parquet, the plot and the stored runs")]
     = Path("out/tournament"),
-    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
-    fresh: Annotated[bool, typer.Option("--fresh", help=FRESH_HELP)] = False,
+    as_json: PrintJson = False,
+    fresh: Fresh = False,
     scheduler: Scheduler = None,
     cluster: Cluster = None,
     workers: DaskWorkers = None,
