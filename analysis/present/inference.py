@@ -41,7 +41,10 @@ def inference_lines(result: Inference, width: int | None) -> list[str]:
     out = [f"{SEAT_NAMES[result.seat]}'s view at {result.at}: {len(result.hidden)} hidden cards, "
            f"{result.draws:,} worlds {weighted}; effective sample size {result.ess:,.0f}"
            f" ({result.ess / result.asked:.0%} of {result.asked:,})"]
-    if result.draws > result.asked:
+    if result.exact:
+        out.append(f"  the weights collapsed: every one of the {len(result.weights):,} deals the view allows "
+                   f"weighed instead, the exact answer (worth {result.ess:,.1f} equally likely deals)")
+    elif result.draws > result.asked:
         out.append(f"  the weights collapsed: {result.draws - result.asked:,} more worlds drawn"
                    + ("; still below the floor: read the figures with care" if result.collapsed else ""))
     best = p.argmax(axis=1) if len(result.hidden) else np.zeros(0, dtype=int)

@@ -13,6 +13,11 @@ given. Each world is weighted by the log-likelihood of the two other seats' call
 (``play_likelihood_nb.plays_loglik``) and, seen by a defender, of the declarer's gifts and final
 contract or concession (``deal_likelihood_nb``).
 
+Where the weights collapse and the view leaves nothing open beyond the places (the talon seen or
+itself a place, no gift face down), every deal the view allows can be weighed once instead:
+``nth_world`` numbers them, ``enumerate_worlds`` weighs a range of them as ``draw_worlds`` weighs
+drawn ones (``infer``: the exact answer).
+
 The arguments (arrays of int64 unless said; seats are the record's, the dealer seat 2):
 
 - ``free`` the hidden cards to shuffle; ``placed[3]`` the hidden cards each location holds for
@@ -78,13 +83,7 @@ def pick(state, mask, k):
 def draw_world(state, free, placed, takes, loc_seat, pool, stage, declarer, talon, gift, contract, high, rules, scratch,
                where, deal):
     """One world into ``where[0:3]`` (the hidden cards of each location) and ``deal[0:4]`` (the
-    hands as dealt, the talon); returns its log prior weight: 0, or IMPOSSIBLE when it breaks a
-    fact the places cannot hold (a defender holding two talon cards when one gift was face down, a
-    ``contract`` above the cap of the declarer's 8 cards after the talon won with ``high``;
-    ``contract`` 0: none to check). A gift face down makes the worlds unequal: a world counts as
-    many deals as the cards that could have been the gift (one when the defender holds a talon
-    card the viewer saw: that one), each deal dealt alike and each card given alike, so its log
-    weight is the log of that number."""
+    hands as dealt, the talon); returns its log prior weight (``world_deal``)."""
     k = free.size
     for i in range(k):
         scratch[i] = free[i]
@@ -100,6 +99,19 @@ def draw_world(state, free, placed, takes, loc_seat, pool, stage, declarer, talo
             m |= np.int64(1) << scratch[i]
             i += 1
         where[loc] = m
+    return world_deal(state, where, loc_seat, pool, stage, declarer, talon, gift, contract, high, rules, deal)
+
+
+@jit_hot
+def world_deal(state, where, loc_seat, pool, stage, declarer, talon, gift, contract, high, rules, deal):
+    """The deal as dealt of the world ``where`` into ``deal[0:4]``; returns its log prior weight: 0,
+    or IMPOSSIBLE when it breaks a fact the places cannot hold (a defender holding two talon cards
+    when one gift was face down, a ``contract`` above the cap of the declarer's 8 cards after the
+    talon won with ``high``; ``contract`` 0: none to check). What the view leaves open beyond the
+    places is drawn from ``state`` (the talon unseen, a gift face down; nothing else draws). A
+    gift face down makes the worlds unequal: a world counts as many deals as the cards that could
+    have been the gift (one when the defender holds a talon card the viewer saw: that one), each
+    deal dealt alike and each card given alike, so its log weight is the log of that number."""
     for s in range(3):  # first each seat's cards since the talon (at the auction: as dealt)
         deal[s] = pool[s]
     for loc in range(2):
@@ -167,34 +179,117 @@ def deal_terms_loglik(declarer, deal, gifts, last_bid, final, can_concede, cap_l
 
 
 @jit_hot
+def weigh_world(where, deal, total, loc_seat, pool, stage, declarer, viewer, high, call_seat, call_bid, call_high,
+                call_high_seat, call_dark, call_free, gs, rules, prm, net, lbuf, inv_temperature, rows, played_now,
+                shown, face_up, card_inv_temperature, last_bid, final, can_concede, cap_limit, gift_inv_temperature,
+                gift_floor, contract_inv_temperature, lidx, pos, work, scratch):
+    """The log-weight of the world ``where`` dealt as ``deal``, whose log prior weight is ``total``
+    (``world_deal``): the prior plus the log-likelihood of every term weighed (the module's
+    docstring)."""
+    cur = scratch[24:27]
+    gifts = scratch[27:30]
+    known = scratch[30:39]
+    others = stage == 1 and viewer != declarer
+    if total != IMPOSSIBLE:
+        calls = others_loglik(viewer, deal, call_seat, call_bid, call_high, call_high_seat, call_dark, call_free, gs,
+                              rules, prm, net, lbuf, inv_temperature)
+        total = IMPOSSIBLE if calls == IMPOSSIBLE else total + calls
+    weigh_cards = card_inv_temperature > 0.0 and rows.shape[0] > 0
+    weigh_deal = others and (gift_inv_temperature > 0.0 or (contract_inv_temperature > 0.0 and final != 0))
+    if total != IMPOSSIBLE and (weigh_cards or weigh_deal):
+        world_hands(declarer, loc_seat, where, pool, deal, played_now, cur, gifts)
+    if total != IMPOSSIBLE and weigh_deal:
+        terms = deal_terms_loglik(declarer, deal, gifts, last_bid, final, can_concede, cap_limit, high, gs, rules,
+                                  prm, net, lbuf, lidx, work, gift_inv_temperature, gift_floor,
+                                  contract_inv_temperature)
+        total = IMPOSSIBLE if terms == IMPOSSIBLE else total + terms
+    if total != IMPOSSIBLE and weigh_cards:
+        cards = plays_loglik(rows, cur, played_now, gifts, shown, face_up, rules, prm, net, lbuf, lidx, pos, known,
+                             card_inv_temperature)
+        total = IMPOSSIBLE if cards == IMPOSSIBLE else total + cards
+    return total
+
+
+@jit_hot
 def draw_worlds(state, n, free, placed, takes, loc_seat, pool, stage, declarer, viewer, talon, gift, contract, high,
                 call_seat, call_bid, call_high, call_high_seat, call_dark, call_free, gs, rules, prm, net, lbuf,
                 inv_temperature, rows, played_now, shown, face_up, card_inv_temperature, last_bid, final, can_concede,
                 cap_limit, gift_inv_temperature, gift_floor, contract_inv_temperature, lidx, pos, work, scratch, where,
                 deal, logw):
     """``n`` worlds into rows 0..n-1 of ``where``, ``deal`` and ``logw`` (the module's docstring)."""
-    cur = scratch[24:27]
-    gifts = scratch[27:30]
-    known = scratch[30:39]
-    others = stage == 1 and viewer != declarer
     for i in range(n):
-        total = draw_world(state, free, placed, takes, loc_seat, pool, stage, declarer, talon, gift, contract, high,
+        prior = draw_world(state, free, placed, takes, loc_seat, pool, stage, declarer, talon, gift, contract, high,
                            rules, scratch, where[i], deal[i])
-        if total != IMPOSSIBLE:
-            calls = others_loglik(viewer, deal[i], call_seat, call_bid, call_high, call_high_seat, call_dark,
-                                  call_free, gs, rules, prm, net, lbuf, inv_temperature)
-            total = IMPOSSIBLE if calls == IMPOSSIBLE else total + calls
-        weigh_cards = card_inv_temperature > 0.0 and rows.shape[0] > 0
-        weigh_deal = others and (gift_inv_temperature > 0.0 or (contract_inv_temperature > 0.0 and final != 0))
-        if total != IMPOSSIBLE and (weigh_cards or weigh_deal):
-            world_hands(declarer, loc_seat, where[i], pool, deal[i], played_now, cur, gifts)
-        if total != IMPOSSIBLE and weigh_deal:
-            terms = deal_terms_loglik(declarer, deal[i], gifts, last_bid, final, can_concede, cap_limit, high, gs,
-                                      rules, prm, net, lbuf, lidx, work, gift_inv_temperature, gift_floor,
-                                      contract_inv_temperature)
-            total = IMPOSSIBLE if terms == IMPOSSIBLE else total + terms
-        if total != IMPOSSIBLE and weigh_cards:
-            cards = plays_loglik(rows, cur, played_now, gifts, shown, face_up, rules, prm, net, lbuf, lidx, pos, known,
-                                 card_inv_temperature)
-            total = IMPOSSIBLE if cards == IMPOSSIBLE else total + cards
-        logw[i] = total
+        logw[i] = weigh_world(where[i], deal[i], prior, loc_seat, pool, stage, declarer, viewer, high, call_seat,
+                              call_bid, call_high, call_high_seat, call_dark, call_free, gs, rules, prm, net, lbuf,
+                              inv_temperature, rows, played_now, shown, face_up, card_inv_temperature, last_bid,
+                              final, can_concede, cap_limit, gift_inv_temperature, gift_floor,
+                              contract_inv_temperature, lidx, pos, work, scratch)
+
+
+@jit_hot
+def binomial(n, k):
+    """n choose k (0 outside 0 <= k <= n), exactly in int64 (n at most 24 here)."""
+    if k < 0 or k > n:
+        return np.int64(0)
+    out = np.int64(1)
+    for i in range(min(k, n - k)):
+        out = out * (n - i) // (i + 1)
+    return out
+
+
+@jit_hot
+def nth_world(index, free, placed, takes, scratch, where):
+    """The world number ``index`` of the view's ``binomial(m, takes[0]) * binomial(m - takes[0],
+    takes[1])`` (m = free.size), into ``where[0:3]``: the ``index // binomial(m - takes[0],
+    takes[1])``-th ``takes[0]``-subset of ``free`` (in the lexicographic order of the
+    combinatorial number system) goes left, the remainder's ``takes[1]``-subset of that number's
+    rest right, the others to the talon. Each world of the view once as ``index`` runs over the
+    count."""
+    m = free.size
+    inner = binomial(m - takes[0], takes[1])
+    rank = (index // inner, index % inner)
+    for i in range(m):
+        scratch[i] = free[i]
+    rest = m
+    for loc in range(3):
+        where[loc] = placed[loc]
+    for loc in range(2):
+        r = rank[loc]
+        k = takes[loc]
+        kept = 0
+        for j in range(rest):
+            c = scratch[j]
+            below_count = binomial(rest - j - 1, k - 1) if k > 0 else np.int64(0)
+            if k > 0 and r < below_count:
+                where[loc] |= np.int64(1) << c
+                k -= 1
+            else:
+                if k > 0:
+                    r -= below_count
+                scratch[kept] = c
+                kept += 1
+        rest = kept
+    for j in range(rest):
+        where[2] |= np.int64(1) << scratch[j]
+
+
+@jit_hot
+def enumerate_worlds(state, first, n, free, placed, takes, loc_seat, pool, stage, declarer, viewer, talon, gift,
+                     contract, high, call_seat, call_bid, call_high, call_high_seat, call_dark, call_free, gs, rules,
+                     prm, net, lbuf, inv_temperature, rows, played_now, shown, face_up, card_inv_temperature, last_bid,
+                     final, can_concede, cap_limit, gift_inv_temperature, gift_floor, contract_inv_temperature, lidx,
+                     pos, work, scratch, where, deal, logw):
+    """The worlds number ``first`` .. ``first + n - 1`` of the view (``nth_world``) into rows
+    0..n-1 of ``where``, ``deal`` and ``logw``, weighed as ``draw_worlds`` weighs a drawn one. Only
+    for a view that leaves nothing open beyond the places (the talon seen or a place, no gift face
+    down): ``state`` is then never drawn from, and every deal the view allows is one world."""
+    for i in range(n):
+        nth_world(first + i, free, placed, takes, scratch, where[i])
+        prior = world_deal(state, where[i], loc_seat, pool, stage, declarer, talon, gift, contract, high, rules,
+                           deal[i])
+        logw[i] = weigh_world(where[i], deal[i], prior, loc_seat, pool, stage, declarer, viewer, high, call_seat,
+                              call_bid, call_high, call_high_seat, call_dark, call_free, gs, rules, prm, net, lbuf,
+                              inv_temperature, rows, played_now, shown, face_up, card_inv_temperature, last_bid,
+                              final, can_concede, cap_limit, gift_inv_temperature, gift_floor,
+                              contract_inv_temperature, lidx, pos, work, scratch)

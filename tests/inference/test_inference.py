@@ -27,7 +27,15 @@ from sim.game.state_layout import G_ON_BARREL, G_SCORE
 from sim.inference import infer
 from sim.inference.model import learned_model
 from sim.players.learned.bidding_nb import learned_bid, learned_bid_margin, learned_contract, learned_contract_margin
-from sim.players.learned.likelihood_nb import CARD_TEMPERATURE, IMPOSSIBLE, call_loglik, log_sigmoid
+from sim.players.learned.likelihood_nb import (
+    CARD_TEMPERATURE,
+    CONTRACT_TEMPERATURE,
+    GIFT_TEMPERATURE,
+    IMPOSSIBLE,
+    TEMPERATURE,
+    call_loglik,
+    log_sigmoid,
+)
 from sim.records import parse_record_text, read_records
 from sim.records.record import Record
 from sim.records.walk import house_rules, walk
@@ -36,6 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 EXAMPLE = ROOT / "examples" / "records" / "defmar.txt"
 SELF_PLAY = Path(__file__).parent / "self_play.jsonl"  # records of the learned player's self-play
 EXAMPLE_LABEL = read_records(path=EXAMPLE)[0].label
+EXACT_TOLERANCE = 1e-4  # an enumerated answer against the exact twin's
 
 
 def _cases(rng, n):
@@ -123,8 +132,11 @@ def _compare(rec, seat, at, temperature, worlds, card_temperature=math.inf, gift
                 contract_temperature=contract_temperature)
     p = res.probabilities()
     assert n > 0
-    # Monte-Carlo error of a self-normalised weighted mean: at most 0.5 / sqrt(ESS); 5 of those
-    tol = 5 * 0.5 / math.sqrt(res.ess) + 1e-9
+    # Monte-Carlo error of a self-normalised weighted mean: at most 0.5 / sqrt(ESS); 5 of those.
+    # Where the weights collapsed and every deal was weighed the answer is exact: the kernel's
+    # float32 nets against the twin's float64 (world by world within 1e-6 in the log below, the
+    # gifts' and contract's temperatures of 0.03 multiplying it by 33)
+    tol = EXACT_TOLERANCE if res.exact else 5 * 0.5 / math.sqrt(res.ess) + 1e-9
     worst = 0.0
     for i, c in enumerate(res.hidden):
         worst = max(worst, float(np.abs(p[i] - exact[c]).max()))
@@ -365,15 +377,57 @@ def _unlikely():
 
 
 def test_collapsed_weights_draw_more():
-    """On an unlikely auction the weights collapse: more worlds are drawn, up to the cap, and the
-    result says whether the floor was reached."""
-    res = infer(_unlikely(), seat="first", at="auction", worlds=500, seed=1, temperature=5.0)
-    assert res.draws == 16 * res.asked and res.collapsed and res.ess < 0.05 * res.asked
+    """On an unlikely auction the weights collapse: every deal the view allows is weighed (3,432:
+    the talon shown, 14 hidden cards), the exact answer; where that is more deals than the cap
+    leaves (``exact_limit``), more worlds are drawn, up to the cap, and the result says whether the
+    floor was reached."""
+    rec = _unlikely()
+    res = infer(rec, seat="first", at="auction", worlds=500, seed=1, temperature=5.0)
+    assert res.exact and not res.collapsed and len(res.weights) == 3432 and res.draws == 500 + 3432
     assert res.weights.sum() == pytest.approx(1.0)
+    drawn = infer(rec, seat="first", at="auction", worlds=500, seed=1, temperature=5.0, exact_limit=0)
+    assert not drawn.exact and drawn.draws == 16 * drawn.asked and drawn.collapsed
+    assert drawn.ess < 0.05 * drawn.asked and len(drawn.weights) == drawn.draws
+    few = infer(rec, seat="first", at="auction", worlds=200, seed=1, temperature=5.0)  # 15 * 200 < 3,432 deals
+    assert not few.exact and few.draws > few.asked and len(few.weights) == few.draws
     easy = infer(EXAMPLE, seat="first", at="auction", worlds=500, seed=1)
-    assert easy.draws == easy.asked and not easy.collapsed
+    assert easy.draws == easy.asked and not easy.collapsed and not easy.exact
     out = CliRunner().invoke(app, ["infer", str(EXAMPLE), "--seat", "first", "--at", "auction"])
     assert "collapsed" not in out.output
+
+
+def _collapsing_views():
+    """Defenders' views of the self-play deals whose weights collapse at the shipped temperatures
+    (the calls at 1 point, the cards at 0.01, the gifts and the contract at 0.03: few deals make
+    the learned declarer give that pair and call that contract): every one after the talon, and
+    the ones that fall below the floor after 2,000 worlds at tricks 2 and 3."""
+    recs = list(read_records(path=SELF_PLAY)) if SELF_PLAY.exists() else []
+    chosen = ((1, 0, "talon"), (1, 2, "talon"), (1, 0, "trick:3"), (2, 0, "talon"), (2, 1, "talon"),
+              (2, 0, "trick:2"), (2, 1, "trick:2"), (2, 0, "trick:3"))
+    return [pytest.param(recs[k - 1], seat, at, id=f"{k}-{seat}-{at}") for k, seat, at in chosen if k <= len(recs)]
+
+
+@pytest.mark.parametrize(("rec", "seat", "at"), _collapsing_views())
+def test_collapsed_weights_weigh_every_deal_exactly(rec, seat, at):
+    """Where the weights collapse at the shipped temperatures, every deal the view allows is weighed
+    once: the answer is the exact twin's (every deal replayed and weighed in plain Python), within
+    float rounding, not within a Monte-Carlo error; drawing to the cap as before (``exact_limit``
+    0) is further from it; the answer is the same on any thread count and from any seed."""
+    rules = house_rules(rec)
+    res = infer(rec, seat=seat, at=at, worlds=2000, seed=3)
+    assert res.gifts_weighted and res.contract_weighted
+    assert res.exact and not res.collapsed and res.draws == 2000 + len(res.weights)
+    exact, n = exact_posterior(rec, seat, at, rules, TEMPERATURE, CARD_TEMPERATURE, GIFT_TEMPERATURE,
+                               CONTRACT_TEMPERATURE)
+    assert n <= len(res.weights)  # the enumeration's deals the walk refuses weigh 0
+    p = res.probabilities()
+    worst = max(float(np.abs(p[i] - exact[c]).max()) for i, c in enumerate(res.hidden))
+    assert worst <= EXACT_TOLERANCE, worst
+    other = infer(rec, seat=seat, at=at, worlds=2000, seed=4, threads=3)
+    assert np.array_equal(other.weights, res.weights) and np.array_equal(other.deals, res.deals)
+    drawn = infer(rec, seat=seat, at=at, worlds=2000, seed=3, exact_limit=0)
+    assert not drawn.exact and drawn.draws > 2000
+    assert float(np.abs(drawn.probabilities() - p).max()) > worst
 
 
 def test_to_polars_and_json():
@@ -411,6 +465,8 @@ play 9C AH TH
     ({"seat": "first", "at": "auction", "gift_temperature": 0}, "gift_temperature"),
     ({"seat": "first", "at": "auction", "contract_temperature": -2}, "contract_temperature"),
     ({"seat": "first", "at": "auction", "gift_floor": 1.5}, "gift_floor"),
+    ({"seat": "first", "at": "auction", "exact_limit": -1}, "exact_limit"),
+    ({"seat": "first", "at": "auction", "exact_limit": 2.5}, "exact_limit"),
 ])
 def test_bad_arguments_are_named(kwargs, names):
     with pytest.raises(InputError, match=rf"^{names}\b"):
