@@ -1,6 +1,8 @@
 """The cost of inference for one decision (docs/inference.md "The cost"): ``thousand.infer`` with
-2,000 worlds on one thread, four ways in one run on the same views: weighted by everything (``all``:
-the calls, the declarer's gifts and final contract, the cards played, at the shipped temperatures),
+2,000 worlds on one thread, five ways in one run on the same views: weighted by everything (``all``:
+the calls, the declarer's gifts and final contract, the cards played, at the shipped temperatures;
+where the weights collapse, every deal the view allows weighed once), the same drawn as before
+0.17 (``drawn``: exact_limit = 0, more worlds drawn where the weights collapse, up to the cap),
 by the calls and the cards (``cards``: gift_temperature = contract_temperature = infinity), by the
 calls alone (``bids``: the cards too at infinity) and uniform worlds (``uniform``: T = infinity,
 the same certain facts, no likelihood),
@@ -12,7 +14,10 @@ Prints the CPU time a decision (median, mean, 95th percentile, the worst: one th
 time on one core) and the wall time beside it, for all the views and for trick 6 alone, and the
 load (wall times grow with it; CPU times hardly); and the defenders' views after the talon and at
 trick 6 apart (where the gifts and the contract weigh), ``all`` beside ``cards``: the new terms'
-cost. The goal: at most 0.2 s a decision, after the talon and at trick 6.
+cost; and the two samplers side by side (``all`` against ``drawn``) on the defenders' views after
+the talon and at trick 2, where the weights collapse most: views above 0.2 s, CPU median, 95th
+percentile and worst, how many were weighed exactly, how many stayed below the ESS floor, and the
+median ESS of the views drawn. The goal: at most 0.2 s a decision, after the talon and at trick 6.
 
     python benchmarks/infer_speed.py [--records out/self424242/records.jsonl] [--deals 40]
 """
@@ -32,10 +37,11 @@ from sim.records import read_records
 from sim.records.walk import house_rules, walk
 
 POINTS = ("auction", "talon", "trick:2", "trick:4", "trick:6")
+COLLAPSING = ("talon", "trick:2")  # the defenders' views where the weights collapse most
 WORST = "trick:6"
 NO_DEAL = {"gift_temperature": math.inf, "contract_temperature": math.inf}
-KINDS = (("all", {}), ("cards", NO_DEAL), ("bids", {"card_temperature": math.inf, **NO_DEAL}),
-         ("uniform", {"temperature": math.inf}))
+KINDS = (("all", {}), ("drawn", {"exact_limit": 0}), ("cards", NO_DEAL),
+         ("bids", {"card_temperature": math.inf, **NO_DEAL}), ("uniform", {"temperature": math.inf}))
 GOALS = ("talon", "trick:6")  # the goal's points: the gifts' and contract's first, the most cards
 DEFAULT = Path(__file__).resolve().parent.parent / "tests" / "inference" / "self_play.jsonl"
 
@@ -63,6 +69,8 @@ def main() -> None:
     defending = {(k, at): [] for k, _ in KINDS for at in POINTS}  # CPU of the defenders' views
     per_round = {(k, at): [] for k, _ in KINDS for at in POINTS}  # CPU of every 2,000 worlds drawn
     more = {(k, at): 0 for k, _ in KINDS for at in POINTS}  # views that drew more
+    # the defenders' views: (CPU, weighed exactly, below the floor, the ESS's share of the worlds asked)
+    sampler = {(k, at): [] for k, _ in KINDS for at in POINTS}
     for r, s, at in views:
         declarer = walk(r, house_rules(r)).declarer
         for kind, kw in KINDS:
@@ -74,6 +82,7 @@ def main() -> None:
             more[kind, at] += res.draws > args.worlds
             if s != declarer:
                 defending[kind, at].append(cpu[kind, at][-1])
+                sampler[kind, at].append((cpu[kind, at][-1], res.exact, res.collapsed, res.ess / args.worlds))
     load = os.getloadavg()
     print(f"{len(views)} decisions ({len(recs)} deals x 3 seats x {', '.join(POINTS)}), {args.worlds:,} worlds, "
           f"one thread; load average {load[0]:.1f} on {os.cpu_count()} cores")
@@ -95,6 +104,17 @@ def main() -> None:
         extra = np.median(defending["all", at]) - np.median(defending["cards", at])
         print(f"  the gifts and the contract cost {1000 * extra:.1f} ms a defender's decision (median CPU, all - "
               "cards)")
+    print("the samplers on the defenders' views (CPU ms a decision; ESS: median share of the worlds asked, of the "
+          "views drawn, not weighed exactly):")
+    for at in COLLAPSING:
+        for kind in ("all", "drawn"):
+            rows = sampler[kind, at]
+            c = 1000 * np.array([r[0] for r in rows])
+            drawn = [r[3] for r in rows if not r[1]]
+            ess = 100 * np.median(drawn) if drawn else math.nan
+            print(f"  {at:8} {kind:6}: {int((c > 200).sum())} of {len(rows)} above 200 ms; median {np.median(c):6.1f}, "
+                  f"95th pct {np.percentile(c, 95):6.1f}, max {c.max():6.1f}; exact {sum(r[1] for r in rows)}, "
+                  f"below the floor {sum(r[2] for r in rows)}, ESS {ess:.1f}%")
     for at in GOALS:
         worst = np.array(cpu["all", at])
         met = "met" if np.percentile(worst, 95) <= 0.2 else "NOT met"
