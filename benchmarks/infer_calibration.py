@@ -47,7 +47,7 @@ view, clustered by deal, Holm over the three points.
     python benchmarks/infer_calibration.py --check-deal out/self424242 --check-deals 250
 
 ``--check-sampler DIR`` (seed 424242) sets the sampler of 0.17 (where the weights collapse and the
-view allows, every deal weighed once: the exact answer) against the one before (``exact_limit`` 0:
+view allows, every deal weighed once: the exact answer) against the one before (``sweep_limit`` 0:
 more worlds drawn, up to the cap) on every seat's view at SAMPLER_POINTS, everything weighed at the
 shipped temperatures, paired by view, clustered by deal, Holm over the points; with how many views
 each way drew more or was exact, and the CPU time each took.
@@ -282,12 +282,12 @@ def check_deal(folder: Path, n: int, seed: int, others: list[tuple[float, float]
 
 def check_sampler(folder: Path, n: int, seed: int) -> dict:
     """The sampler (every deal weighed once where the weights collapse) against drawing more as
-    before (``exact_limit`` 0) on every seat's view of ``n`` held-out deals at SAMPLER_POINTS, at
+    before (``sweep_limit`` 0) on every seat's view of ``n`` held-out deals at SAMPLER_POINTS, at
     the shipped temperatures: each point's log-loss both ways, the difference's 95% interval
     clustered by deal (each deal's views averaged), Holm over the points; the views exact, drawing
     more and still below the floor; the CPU seconds each way (one thread)."""
     recs = [r for r in read_records(path=folder / "records.jsonl") if usable(r)][:n]
-    kinds = {"new": {}, "old": {"exact_limit": 0}}
+    kinds = {"new": {}, "old": {"sweep_limit": 0}}
     per = {at: {kind: [[] for _ in recs] for kind in kinds} for at in SAMPLER_POINTS}
     counts = {at: {kind: {"exact": 0, "drew_more": 0, "collapsed": 0, "cpu": 0.0} for kind in kinds}
               for at in SAMPLER_POINTS}

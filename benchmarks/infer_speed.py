@@ -2,7 +2,7 @@
 2,000 worlds on one thread, five ways in one run on the same views: weighted by everything (``all``:
 the calls, the declarer's gifts and final contract, the cards played, at the shipped temperatures;
 where the weights collapse, every deal the view allows weighed once), the same drawn as before
-0.17 (``drawn``: exact_limit = 0, more worlds drawn where the weights collapse, up to the cap),
+0.17 (``drawn``: sweep_limit = 0, more worlds drawn where the weights collapse, up to the cap),
 by the calls and the cards (``cards``: gift_temperature = contract_temperature = infinity), by the
 calls alone (``bids``: the cards too at infinity) and uniform worlds (``uniform``: T = infinity,
 the same certain facts, no likelihood),
@@ -40,7 +40,7 @@ POINTS = ("auction", "talon", "trick:2", "trick:4", "trick:6")
 COLLAPSING = ("talon", "trick:2")  # the defenders' views where the weights collapse most
 WORST = "trick:6"
 NO_DEAL = {"gift_temperature": math.inf, "contract_temperature": math.inf}
-KINDS = (("all", {}), ("drawn", {"exact_limit": 0}), ("cards", NO_DEAL),
+KINDS = (("all", {}), ("drawn", {"sweep_limit": 0}), ("cards", NO_DEAL),
          ("bids", {"card_temperature": math.inf, **NO_DEAL}), ("uniform", {"temperature": math.inf}))
 GOALS = ("talon", "trick:6")  # the goal's points: the gifts' and contract's first, the most cards
 DEFAULT = Path(__file__).resolve().parent.parent / "tests" / "inference" / "self_play.jsonl"

@@ -11,15 +11,19 @@ T_card (``play_likelihood_nb``) and, seen by a defender, of the declarer's gifts
 or concession at T_gift and T_contract (``deal_likelihood_nb``). Where the effective sample size (sum w)^2 / sum w^2
 falls below ESS_FLOOR of the worlds asked, as many again are drawn, up to MAX_DRAWS times the
 worlds asked; a result still below the floor says so (``collapsed``). Where the weights collapse
-and the view leaves nothing open beyond the places (``world_count``: no talon unseen after it was
-taken, no gift face down) and holds few enough deals (``exact_limit``), every deal the view allows
-is weighed once instead (``worlds_nb.enumerate_worlds``): the exact answer (``exact``).
+and the view's placements of its hidden cards are few enough (``world_count``, ``sweep_limit``),
+they are swept instead: each placement weighed once (``worlds_nb.enumerate_worlds``), the exact
+answer (``exact``): where the view leaves nothing open beyond the places a placement is one deal,
+and a talon the defender never saw is summed out of each placement's weight
+(``worlds_nb.sum_talons``: only the declarer's calls read it). Where a gift lay face down
+(``hidden_gift``) every term reads which card it was, and more worlds are drawn as before (sweeps
+that draw the gift, repeated, did no better: docs/inference.md).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +37,7 @@ from sim.game.cards import format_card, mask_to_cards
 from sim.game.rng_nb import state_from_sequence
 from sim.inference.model import NO_DEAL_TERMS, NO_PLAYS, auction_arrays, deal_terms, learned_model, play_rows
 from sim.inference.view import View, view_facts
-from sim.inference.worlds_nb import HIDDEN_GIFT, draw_worlds, enumerate_worlds
+from sim.inference.worlds_nb import HIDDEN_GIFT, TALONS, draw_worlds, enumerate_worlds, sum_talons
 from sim.parallel import run_chunks
 from sim.players.learned.likelihood_nb import (
     CARD_TEMPERATURE,
@@ -49,7 +53,7 @@ from sim.records.walk import house_rules
 from sim.streams import INFER_WORLDS, sequence
 
 __all__ = ["TEMPERATURE", "CARD_TEMPERATURE", "GIFT_TEMPERATURE", "CONTRACT_TEMPERATURE", "ESS_FLOOR", "MAX_DRAWS",
-           "CHUNK", "MAX_WORLDS", "Inference", "infer", "world_count"]
+           "CHUNK", "MAX_WORLDS", "Inference", "infer", "world_count", "hidden_gift"]
 
 ESS_FLOOR = 0.05  # draw more when the effective sample size falls below this share of the worlds asked
 MAX_DRAWS = 16  # ... up to this many times the worlds asked
@@ -65,13 +69,15 @@ class Inference:
     seat's left, its right and in the talon (masks); ``deals[i]``: its deal as dealt (the three
     seats' 7 cards in the record's seats, then the talon); ``weights`` normalised to sum 1;
     ``ess`` the effective sample size (sum w)^2 / sum w^2 of ``weights``; ``draws`` the worlds
-    weighed (more than asked when the ESS fell below the floor: the worlds drawn, and where every
-    deal was enumerated, the first worlds drawn and then every deal); ``exact``: the weights
-    collapsed and every deal the view allows was weighed once (``where``, ``deals`` and
-    ``weights`` are those deals: the answer is the exact posterior, without sampling error, and
-    ``ess`` says only how many equally likely deals it is worth); ``collapsed``: still below the
-    floor at the cap (never when exact); ``hidden`` the hidden cards (indices); ``facts`` the
-    deductions the view allowed, in words."""
+    weighed (more than asked when the ESS fell below the floor: the worlds drawn, and where the
+    placements were swept, the first worlds drawn and then every placement); ``exact``: the
+    weights collapsed and every placement of the hidden cards was weighed once with its exact
+    weight (``where``, ``deals`` and ``weights`` are the placements, the first draws left out; a
+    talon never seen summed out, and drawn from its posterior in ``deals``), so the answer is the
+    exact posterior, without sampling error (``ess`` then says only how many equally likely
+    placements it is worth); ``collapsed``: still below the floor at the end (never when
+    exact); ``hidden`` the hidden cards (indices); ``facts`` the deductions the view allowed, in
+    words."""
 
     seat: int
     at: str
@@ -164,7 +170,7 @@ def _record(record: Any) -> tuple[Record, Path | None]:
 def infer(record: Record | str | Path, *, seat: int | str, at: str, worlds: int = 2000, seed: int = 0,
           temperature: float | None = None, card_temperature: float | None = None,
           gift_temperature: float | None = None, contract_temperature: float | None = None,
-          gift_floor: float | None = None, exact_limit: int | None = None, threads: int | None = None) -> Inference:
+          gift_floor: float | None = None, sweep_limit: int | None = None, threads: int | None = None) -> Inference:
     """The weighted worlds of ``seat``'s view of ``record`` (a Record, a path, or a record's text)
     at ``at`` (``auction``, ``talon`` or ``trick:N``): ``worlds`` candidates (more when the weights
     collapse), drawn from ``seed``; ``temperature`` in points (None: TEMPERATURE; ``math.inf``: no
@@ -175,10 +181,10 @@ def infer(record: Record | str | Path, *, seat: int | str, at: str, worlds: int 
     gifts and of his final contract or concession, weighed where ``seat`` defends (None:
     GIFT_TEMPERATURE, CONTRACT_TEMPERATURE; ``math.inf``: that term weighs nothing);
     ``gift_floor`` the gifts' share drawn uniformly from every pair the declarer could give (None:
-    GIFT_FLOOR; 0: a pair outside his candidates rules the world out); ``exact_limit`` the most
-    deals weighed one by one where the weights collapse and the view allows it (``world_count``;
-    None: (MAX_DRAWS - 1) * ``worlds``, the draws the cap leaves, so that it never weighs more
-    worlds than drawing to the cap; 0: never, draw more as before); ``threads`` (None: one per
+    GIFT_FLOOR; 0: a pair outside his candidates rules the world out); ``sweep_limit`` the most
+    placements weighed one by one where the weights collapse (``world_count``; None:
+    (MAX_DRAWS - 1) * ``worlds``, the draws the cap leaves, so that it never weighs more worlds
+    than drawing to the cap; 0: never, draw more as before); ``threads`` (None: one per
     core) changes nothing but the time."""
     rec, base = _record(record)
     n = integer("worlds", worlds)
@@ -199,9 +205,10 @@ def infer(record: Record | str | Path, *, seat: int | str, at: str, worlds: int 
     floor = GIFT_FLOOR if gift_floor is None else number("gift_floor", gift_floor)
     if not 0 <= floor <= 1:
         raise InputError(f"gift_floor must be from 0 to 1 (the uniform share of the gifts), not {floor}")
-    limit = (MAX_DRAWS - 1) * n if exact_limit is None else integer("exact_limit", exact_limit)
+    limit = (MAX_DRAWS - 1) * n if sweep_limit is None else integer("sweep_limit", sweep_limit)
     if limit < 0:
-        raise InputError(f"exact_limit must be 0 or more (deals; 0: draw more where the weights collapse), not {limit}")
+        raise InputError(f"sweep_limit must be 0 or more (worlds; 0: draw more where the weights collapse), not "
+                         f"{limit}")
     rules = house_rules(rec, base)
     who = seat_index(seat, what="seat", view=rec.view)
     facts = view_facts(rec, who, at, rules)
@@ -238,11 +245,12 @@ def infer(record: Record | str | Path, *, seat: int | str, at: str, worlds: int 
         ess = _ess(logw)
         if ess >= ESS_FLOOR * n or rounds >= MAX_DRAWS:
             break
-        if 0 < count <= limit:  # cheaper than drawing to the cap, and exact
-            where, deals, logw = _enumerate(facts, model, auction, plays, terms, count, inv, floor, threads)
+        if count <= limit and not hidden_gift(facts):  # exact, and no dearer than drawing to the cap
+            first = MAX_DRAWS * _chunks(n)  # the sweep's streams follow every stream the draws may take
+            where, deals, logw = _sweep(facts, model, auction, plays, terms, count, s, first, inv, floor, threads)
             draws += count
-            exact = True
             ess = _ess(logw)
+            exact = True
             break
     if not np.isfinite(logw.max()):
         if weigh_gifts and floor == 0:
@@ -254,22 +262,27 @@ def infer(record: Record | str | Path, *, seat: int | str, at: str, worlds: int 
     weights /= weights.sum()
     provenance = {"version": __version__, "code": code_fingerprint(), "weights": weights_identity(DEFAULT_WEIGHTS),
                   "seed": s, "worlds": n, "temperature": t, "card_temperature": tc, "gift_temperature": tg,
-                  "contract_temperature": tk, "gift_floor": floor, "exact_limit": limit, "record": rec.label}
+                  "contract_temperature": tk, "gift_floor": floor, "sweep_limit": limit, "record": rec.label}
     return Inference(seat=who, at=facts.at, asked=n, draws=draws, temperature=t, card_temperature=tc,
                      gift_temperature=tg, contract_temperature=tk, where=where, deals=deals,
-                     weights=weights, ess=ess, collapsed=not exact and ess < ESS_FLOOR * n, exact=exact, hidden=tuple(
+                     weights=weights, ess=ess, collapsed=not exact and ess < ESS_FLOOR * n, exact=exact,
+                     hidden=tuple(
                          int(c) for c in range(24) if (facts.hidden >> c) & 1), talon_place=facts.talon_place,
                      calls_weighted=auction.chosen(who) if weigh else 0, cards_weighted=plays.weighable(model.prm),
                      gifts_weighted=weigh_gifts, contract_weighted=weigh_contract, facts=facts.facts,
                      provenance=provenance)
 
 
+def hidden_gift(facts: View) -> bool:
+    """Whether a gift lay face down in ``facts`` (which of the other defender's cards it was is
+    drawn, ``worlds_nb.world_deal``: a placement is then several deals, not swept)."""
+    return facts.stage == 1 and bool((facts.gift == HIDDEN_GIFT).any())
+
+
 def world_count(facts: View) -> int:
-    """How many deals ``facts`` allows, each one world of ``worlds_nb.nth_world``, where the view
-    leaves nothing open beyond the places; 0 where it does (after the talon, a talon the viewer
-    never saw or a gift face down: a world is then many deals, and they are drawn)."""
-    if facts.stage == 1 and (facts.talon < 0 or bool((facts.gift == HIDDEN_GIFT).any())):
-        return 0
+    """How many placements of the hidden cards ``facts`` allows, each one world of
+    ``worlds_nb.nth_world`` (one deal each, but for a talon never seen after it was taken, 120,
+    and a gift face down)."""
     m = facts.free.size
     return math.comb(m, int(facts.takes[0])) * math.comb(m - int(facts.takes[0]), int(facts.takes[1]))
 
@@ -326,17 +339,45 @@ def _draw(facts: View, model, auction, plays, terms, n: int, seed: int, first_ch
     return where, deals, logw
 
 
-def _enumerate(facts: View, model, auction, plays, terms, count: int, inv: tuple[float, float, float, float],
-               floor: float, threads: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every one of the ``count`` deals ``facts`` allows (``world_count``), weighed as ``_draw``
-    weighs drawn worlds, chunk by chunk: nothing is drawn, so any number of threads gives the same."""
+def _sweep(facts: View, model, auction, plays, terms, count: int, seed: int, first_chunk: int,
+           inv: tuple[float, float, float, float], floor: float,
+           threads: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every placement ``facts`` allows weighed once (``_enumerate``, chunk k's stream numbered from
+    ``first_chunk``); a talon the defender never saw summed out of each weight (``sum_talons``,
+    the next ``_chunks(count)`` streams)."""
+    if not (facts.stage == 1 and facts.talon < 0):
+        return _enumerate(facts, model, auction, plays, terms, count, seed, first_chunk, inv, floor, threads)
+    others = replace(auction, free=auction.free | (auction.seat == facts.declarer))  # his calls: summed below
+    where, deals, logw = _enumerate(facts, model, others, plays, terms, count, seed, first_chunk, inv, floor, threads)
+    if not np.isfinite(logw.max()):
+        return where, deals, logw
+    best = float(logw.max())
+    after = first_chunk + _chunks(count)
+
+    def work(i: int, lo: int, hi: int) -> None:
+        state = state_from_sequence(sequence(INFER_WORLDS, seed, after + i))
+        sum_talons(state, hi - lo, best, facts.declarer, auction.seat, auction.bid, auction.high, auction.high_seat,
+                   auction.dark, auction.free, model.gs, model.rules, model.prm, model.net, model.card_scratch()[0],
+                   inv[0], np.zeros(TALONS), deals[lo:hi], logw[lo:hi])
+
+    run_chunks(count, work, size=CHUNK, threads=threads)
+    return where, deals, logw
+
+
+def _enumerate(facts: View, model, auction, plays, terms, count: int, seed: int, first_chunk: int,
+               inv: tuple[float, float, float, float], floor: float,
+               threads: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every one of the ``count`` placements ``facts`` allows (``world_count``), weighed as
+    ``_draw`` weighs drawn worlds, chunk by chunk; what the view leaves open beyond the places
+    (a talon never seen, a gift face down) drawn from chunk k's own stream (numbered from ``first_chunk``), so the same
+    seed gives the same worlds on any number of threads."""
     where = np.zeros((count, 3), dtype=np.int64)
     deals = np.zeros((count, 4), dtype=np.int64)
     logw = np.zeros(count)
     head, tail = _kernel_views(facts, model, auction, plays, terms, inv, floor)
 
     def work(i: int, lo: int, hi: int) -> None:
-        state = state_from_sequence(sequence(INFER_WORLDS, 0, 0))  # never drawn from (``enumerate_worlds``)
+        state = state_from_sequence(sequence(INFER_WORLDS, seed, first_chunk + i))
         lbuf, lidx, pos = model.card_scratch()
         enumerate_worlds(state, lo, hi - lo, *head, lbuf, *tail, lidx, pos, model.gift_scratch(),
                          np.zeros(SCRATCH, dtype=np.int64), where[lo:hi], deals[lo:hi], logw[lo:hi])

@@ -13,10 +13,10 @@ given. Each world is weighted by the log-likelihood of the two other seats' call
 (``play_likelihood_nb.plays_loglik``) and, seen by a defender, of the declarer's gifts and final
 contract or concession (``deal_likelihood_nb``).
 
-Where the weights collapse and the view leaves nothing open beyond the places (the talon seen or
-itself a place, no gift face down), every deal the view allows can be weighed once instead:
-``nth_world`` numbers them, ``enumerate_worlds`` weighs a range of them as ``draw_worlds`` weighs
-drawn ones (``infer``: the exact answer).
+Where the weights collapse, every placement of the hidden cards the view allows can be weighed
+once instead (a sweep): ``nth_world`` numbers them, ``enumerate_worlds`` weighs a range of them as
+``draw_worlds`` weighs drawn ones, what the view leaves open beyond the places drawn as for a drawn
+world (where nothing is, a placement is one deal and a sweep the exact answer: ``infer``).
 
 The arguments (arrays of int64 unless said; seats are the record's, the dealer seat 2):
 
@@ -57,14 +57,16 @@ import numpy as np
 from sim.game.bids_nb import contract_cap
 from sim.game.bits_nb import lowest_index, popcount
 from sim.game.play_nb import givable_cards, nth_card
-from sim.game.rng_nb import below
+from sim.game.rng_nb import below, uniform
 from sim.numba_config import jit_hot
 from sim.players.learned.deal_likelihood_nb import contract_loglik, gift_deal_value, gifts_loglik
-from sim.players.learned.likelihood_nb import IMPOSSIBLE, others_loglik
+from sim.players.learned.likelihood_nb import IMPOSSIBLE, auction_loglik, auction_possible, others_loglik
 from sim.players.learned.play_likelihood_nb import plays_loglik, world_hands
 
 NO_GIFT = -2  # gift[s]: the seat received none
 HIDDEN_GIFT = -1  # gift[s]: a gift face down the viewer did not see
+TALONS = 120  # the talons of a declarer's 10 cards: 10 choose 3
+SUM_CUTOFF = 20.0  # ``sum_talons``: a world this far (log) below the sweep's best keeps its drawn talon
 
 
 @jit_hot
@@ -281,9 +283,9 @@ def enumerate_worlds(state, first, n, free, placed, takes, loc_seat, pool, stage
                      final, can_concede, cap_limit, gift_inv_temperature, gift_floor, contract_inv_temperature, lidx,
                      pos, work, scratch, where, deal, logw):
     """The worlds number ``first`` .. ``first + n - 1`` of the view (``nth_world``) into rows
-    0..n-1 of ``where``, ``deal`` and ``logw``, weighed as ``draw_worlds`` weighs a drawn one. Only
-    for a view that leaves nothing open beyond the places (the talon seen or a place, no gift face
-    down): ``state`` is then never drawn from, and every deal the view allows is one world."""
+    0..n-1 of ``where``, ``deal`` and ``logw``, weighed as ``draw_worlds`` weighs a drawn one; what
+    the view leaves open beyond the places (the talon unseen, a gift face down) drawn from
+    ``state`` (``world_deal``; where nothing is, nothing is drawn and a world is one deal)."""
     for i in range(n):
         nth_world(first + i, free, placed, takes, scratch, where[i])
         prior = world_deal(state, where[i], loc_seat, pool, stage, declarer, talon, gift, contract, high, rules,
@@ -293,3 +295,87 @@ def enumerate_worlds(state, first, n, free, placed, takes, loc_seat, pool, stage
                               inv_temperature, rows, played_now, shown, face_up, card_inv_temperature, last_bid,
                               final, can_concede, cap_limit, gift_inv_temperature, gift_floor,
                               contract_inv_temperature, lidx, pos, work, scratch)
+
+
+@jit_hot
+def seat_calls_loglik(seat, hand, call_seat, call_bid, call_high, call_high_seat, call_dark, call_free, gs, rules,
+                      prm, net, lbuf, inv_temperature):
+    """One seat's term of ``others_loglik``: the log-likelihood of its chosen calls holding the 7
+    cards ``hand`` (with ``inv_temperature`` 0 only whether it could have made them: 0 or
+    IMPOSSIBLE)."""
+    if inv_temperature == 0.0:
+        ok = auction_possible(seat, hand, call_seat, call_bid, call_high, call_high_seat, call_dark, call_free, gs,
+                              rules)
+        return 0.0 if ok else IMPOSSIBLE
+    return auction_loglik(seat, hand, call_seat, call_bid, call_high, call_high_seat, call_dark, call_free, gs, rules,
+                          prm, net, lbuf, inv_temperature)
+
+
+@jit_hot
+def sum_talons(state, n, best, declarer, call_seat, call_bid, call_high, call_high_seat, call_dark, call_free, gs,
+               rules, prm, net, lbuf, inv_temperature, talon_loglik, deal, logw):
+    """The talon a defender never saw, summed out of rows 0..n-1 of a sweep (``enumerate_worlds``
+    weighed with the declarer's calls left out, ``call_free`` marking them not chosen: nothing else
+    in a world after the talon reads which 3 of his 10 cards were the talon). Each world's weight
+    becomes its weight times the mean over the TALONS talons of the likelihood of the declarer's
+    calls holding the other 7 (``call_*`` the auction's arrays with his calls chosen), and its deal
+    that of a talon drawn in proportion to that likelihood: the exact weight of the placement, the
+    talon drawn from its posterior. A world more than SUM_CUTOFF below ``best`` (the sweep's
+    largest log weight before the declarer's calls: its weight, at most e^-20 of the best's, only
+    falls with them) keeps the talon it was dealt (``world_deal``'s uniform draw) and the
+    likelihood of that one: an unbiased estimate of the mean, for TALONS times less.
+    ``talon_loglik``: float64 scratch of TALONS."""
+    for i in range(n):
+        if logw[i] == IMPOSSIBLE:
+            continue
+        ten = deal[i, declarer] | deal[i, 3]
+        if logw[i] < best - SUM_CUTOFF:
+            v = seat_calls_loglik(declarer, deal[i, declarer], call_seat, call_bid, call_high, call_high_seat,
+                                  call_dark, call_free, gs, rules, prm, net, lbuf, inv_temperature)
+            logw[i] = IMPOSSIBLE if v == IMPOSSIBLE else logw[i] + v
+            continue
+        top = IMPOSSIBLE
+        j = 0
+        for a in range(24):
+            if not (ten >> a) & 1:
+                continue
+            for b in range(a + 1, 24):
+                if not (ten >> b) & 1:
+                    continue
+                for c in range(b + 1, 24):
+                    if not (ten >> c) & 1:
+                        continue
+                    t = (np.int64(1) << a) | (np.int64(1) << b) | (np.int64(1) << c)
+                    v = seat_calls_loglik(declarer, ten & ~t, call_seat, call_bid, call_high, call_high_seat,
+                                          call_dark, call_free, gs, rules, prm, net, lbuf, inv_temperature)
+                    talon_loglik[j] = v
+                    top = max(top, v)
+                    j += 1
+        if top == IMPOSSIBLE:
+            logw[i] = IMPOSSIBLE
+            continue
+        total = 0.0
+        for k in range(j):
+            total += np.exp(talon_loglik[k] - top)
+        logw[i] += top + np.log(total / j)
+        pick_at = uniform(state) * total  # the talon drawn in proportion to its likelihood
+        k = 0
+        acc = np.exp(talon_loglik[0] - top)
+        while acc <= pick_at and k < j - 1:
+            k += 1
+            acc += np.exp(talon_loglik[k] - top)
+        m = 0  # the k-th talon of the order above
+        for a in range(24):
+            if not (ten >> a) & 1:
+                continue
+            for b in range(a + 1, 24):
+                if not (ten >> b) & 1:
+                    continue
+                for c in range(b + 1, 24):
+                    if not (ten >> c) & 1:
+                        continue
+                    if m == k:
+                        t = (np.int64(1) << a) | (np.int64(1) << b) | (np.int64(1) << c)
+                        deal[i, declarer] = ten & ~t
+                        deal[i, 3] = t
+                    m += 1
