@@ -11,13 +11,12 @@ T_card (``play_likelihood_nb``) and, seen by a defender, of the declarer's gifts
 or concession at T_gift and T_contract (``deal_likelihood_nb``). Where the effective sample size (sum w)^2 / sum w^2
 falls below ESS_FLOOR of the worlds asked, as many again are drawn, up to MAX_DRAWS times the
 worlds asked; a result still below the floor says so (``collapsed``). Where the weights collapse
-and the view's placements of its hidden cards are few enough (``world_count``, ``sweep_limit``),
-they are swept instead: each placement weighed once (``worlds_nb.enumerate_worlds``), the exact
-answer (``exact``): where the view leaves nothing open beyond the places a placement is one deal,
-and a talon the defender never saw is summed out of each placement's weight
-(``worlds_nb.sum_talons``: only the declarer's calls read it). Where a gift lay face down
-(``hidden_gift``) every term reads which card it was, and more worlds are drawn as before (sweeps
-that draw the gift, repeated, did no better: docs/inference.md).
+and the view's deals are few enough (``world_count``, ``sweep_limit``), they are swept instead:
+each weighed once (``worlds_nb.enumerate_worlds``), the exact answer (``exact``). Where the view
+leaves nothing open beyond the places a placement of the hidden cards is one deal; a gift face
+down (``hidden_gift``) makes it up to GIFT_SLOTS deals, each weighed (every term reads which card
+it was); a talon the defender never saw is summed out of each one's weight
+(``worlds_nb.sum_talons``: only the declarer's calls read it).
 """
 
 from __future__ import annotations
@@ -37,7 +36,7 @@ from sim.game.cards import format_card, mask_to_cards
 from sim.game.rng_nb import state_from_sequence
 from sim.inference.model import NO_DEAL_TERMS, NO_PLAYS, auction_arrays, deal_terms, learned_model, play_rows
 from sim.inference.view import View, view_facts
-from sim.inference.worlds_nb import HIDDEN_GIFT, TALONS, draw_worlds, enumerate_worlds, sum_talons
+from sim.inference.worlds_nb import GIFT_SLOTS, HIDDEN_GIFT, TALONS, draw_worlds, enumerate_worlds, sum_talons
 from sim.parallel import run_chunks
 from sim.players.learned.likelihood_nb import (
     CARD_TEMPERATURE,
@@ -70,14 +69,14 @@ class Inference:
     seats' 7 cards in the record's seats, then the talon); ``weights`` normalised to sum 1;
     ``ess`` the effective sample size (sum w)^2 / sum w^2 of ``weights``; ``draws`` the worlds
     weighed (more than asked when the ESS fell below the floor: the worlds drawn, and where the
-    placements were swept, the first worlds drawn and then every placement); ``exact``: the
-    weights collapsed and every placement of the hidden cards was weighed once with its exact
-    weight (``where``, ``deals`` and ``weights`` are the placements, the first draws left out; a
-    talon never seen summed out, and drawn from its posterior in ``deals``), so the answer is the
-    exact posterior, without sampling error (``ess`` then says only how many equally likely
-    placements it is worth); ``collapsed``: still below the floor at the end (never when
-    exact); ``hidden`` the hidden cards (indices); ``facts`` the deductions the view allowed, in
-    words."""
+    view was swept, the first worlds drawn and then the sweep's); ``exact``: the weights collapsed
+    and every deal the view allows was weighed once (``where``, ``deals`` and ``weights`` are the
+    sweep's worlds, the first draws left out: each placement of the hidden cards, and each card a
+    gift face down may have been; a talon never seen summed out of the weight, and drawn from its
+    posterior in ``deals``), so the answer is the exact posterior, without sampling error (``ess``
+    then says only how many equally likely worlds it is worth); ``collapsed``: still below the
+    floor at the end (never when exact); ``hidden`` the hidden cards (indices); ``facts`` the
+    deductions the view allowed, in words."""
 
     seat: int
     at: str
@@ -182,7 +181,7 @@ def infer(record: Record | str | Path, *, seat: int | str, at: str, worlds: int 
     GIFT_TEMPERATURE, CONTRACT_TEMPERATURE; ``math.inf``: that term weighs nothing);
     ``gift_floor`` the gifts' share drawn uniformly from every pair the declarer could give (None:
     GIFT_FLOOR; 0: a pair outside his candidates rules the world out); ``sweep_limit`` the most
-    placements weighed one by one where the weights collapse (``world_count``; None:
+    worlds swept where the weights collapse (``world_count``; None:
     (MAX_DRAWS - 1) * ``worlds``, the draws the cap leaves, so that it never weighs more worlds
     than drawing to the cap; 0: never, draw more as before); ``threads`` (None: one per
     core) changes nothing but the time."""
@@ -245,7 +244,7 @@ def infer(record: Record | str | Path, *, seat: int | str, at: str, worlds: int 
         ess = _ess(logw)
         if ess >= ESS_FLOOR * n or rounds >= MAX_DRAWS:
             break
-        if count <= limit and not hidden_gift(facts):  # exact, and no dearer than drawing to the cap
+        if count <= limit:  # exact, and no dearer than drawing to the cap
             first = MAX_DRAWS * _chunks(n)  # the sweep's streams follow every stream the draws may take
             where, deals, logw = _sweep(facts, model, auction, plays, terms, count, s, first, inv, floor, threads)
             draws += count
@@ -275,16 +274,17 @@ def infer(record: Record | str | Path, *, seat: int | str, at: str, worlds: int 
 
 def hidden_gift(facts: View) -> bool:
     """Whether a gift lay face down in ``facts`` (which of the other defender's cards it was is
-    drawn, ``worlds_nb.world_deal``: a placement is then several deals, not swept)."""
+    open: ``worlds_nb.world_deal``)."""
     return facts.stage == 1 and bool((facts.gift == HIDDEN_GIFT).any())
 
 
 def world_count(facts: View) -> int:
-    """How many placements of the hidden cards ``facts`` allows, each one world of
-    ``worlds_nb.nth_world`` (one deal each, but for a talon never seen after it was taken, 120,
-    and a gift face down)."""
+    """How many worlds a sweep of ``facts`` weighs: the placements of the hidden cards
+    (``worlds_nb.nth_world``), times GIFT_SLOTS where a gift lay face down (the cards it may have
+    been; a placement's slots beyond them weigh nothing)."""
     m = facts.free.size
-    return math.comb(m, int(facts.takes[0])) * math.comb(m - int(facts.takes[0]), int(facts.takes[1]))
+    places = math.comb(m, int(facts.takes[0])) * math.comb(m - int(facts.takes[0]), int(facts.takes[1]))
+    return places * (GIFT_SLOTS if hidden_gift(facts) else 1)
 
 
 def _temperature(name: str, value: float | None, default: float, off: str) -> float:
@@ -342,9 +342,9 @@ def _draw(facts: View, model, auction, plays, terms, n: int, seed: int, first_ch
 def _sweep(facts: View, model, auction, plays, terms, count: int, seed: int, first_chunk: int,
            inv: tuple[float, float, float, float], floor: float,
            threads: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every placement ``facts`` allows weighed once (``_enumerate``, chunk k's stream numbered from
-    ``first_chunk``); a talon the defender never saw summed out of each weight (``sum_talons``,
-    the next ``_chunks(count)`` streams)."""
+    """Every world of a sweep of ``facts`` weighed once (``_enumerate``, chunk k's stream numbered
+    from ``first_chunk``); a talon the defender never saw summed out of each weight
+    (``sum_talons``, the next ``_chunks(count)`` streams)."""
     if not (facts.stage == 1 and facts.talon < 0):
         return _enumerate(facts, model, auction, plays, terms, count, seed, first_chunk, inv, floor, threads)
     others = replace(auction, free=auction.free | (auction.seat == facts.declarer))  # his calls: summed below
@@ -367,19 +367,20 @@ def _sweep(facts: View, model, auction, plays, terms, count: int, seed: int, fir
 def _enumerate(facts: View, model, auction, plays, terms, count: int, seed: int, first_chunk: int,
                inv: tuple[float, float, float, float], floor: float,
                threads: int | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every one of the ``count`` placements ``facts`` allows (``world_count``), weighed as
-    ``_draw`` weighs drawn worlds, chunk by chunk; what the view leaves open beyond the places
-    (a talon never seen, a gift face down) drawn from chunk k's own stream (numbered from ``first_chunk``), so the same
-    seed gives the same worlds on any number of threads."""
+    """Every one of the ``count`` worlds of a sweep of ``facts`` (``world_count``), weighed as
+    ``_draw`` weighs drawn worlds, chunk by chunk; a talon never seen drawn from chunk k's own
+    stream (numbered from ``first_chunk``), so the same seed gives the same worlds on any number of
+    threads."""
     where = np.zeros((count, 3), dtype=np.int64)
     deals = np.zeros((count, 4), dtype=np.int64)
     logw = np.zeros(count)
     head, tail = _kernel_views(facts, model, auction, plays, terms, inv, floor)
+    slots = GIFT_SLOTS if hidden_gift(facts) else 1
 
     def work(i: int, lo: int, hi: int) -> None:
         state = state_from_sequence(sequence(INFER_WORLDS, seed, first_chunk + i))
         lbuf, lidx, pos = model.card_scratch()
-        enumerate_worlds(state, lo, hi - lo, *head, lbuf, *tail, lidx, pos, model.gift_scratch(),
+        enumerate_worlds(state, lo, hi - lo, slots, *head, lbuf, *tail, lidx, pos, model.gift_scratch(),
                          np.zeros(SCRATCH, dtype=np.int64), where[lo:hi], deals[lo:hi], logw[lo:hi])
 
     run_chunks(count, work, size=CHUNK, threads=threads)

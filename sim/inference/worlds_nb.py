@@ -13,10 +13,11 @@ given. Each world is weighted by the log-likelihood of the two other seats' call
 (``play_likelihood_nb.plays_loglik``) and, seen by a defender, of the declarer's gifts and final
 contract or concession (``deal_likelihood_nb``).
 
-Where the weights collapse, every placement of the hidden cards the view allows can be weighed
-once instead (a sweep): ``nth_world`` numbers them, ``enumerate_worlds`` weighs a range of them as
-``draw_worlds`` weighs drawn ones, what the view leaves open beyond the places drawn as for a drawn
-world (where nothing is, a placement is one deal and a sweep the exact answer: ``infer``).
+Where the weights collapse, every deal the view allows can be weighed once instead (a sweep):
+``nth_world`` numbers the placements of the hidden cards, ``enumerate_worlds`` weighs a range of
+them (each gift a gift face down may have been apart) as ``draw_worlds`` weighs drawn ones, and
+``sum_talons`` sums a talon the viewer never saw out of their weights (``infer``: the exact
+answer).
 
 The arguments (arrays of int64 unless said; seats are the record's, the dealer seat 2):
 
@@ -66,6 +67,7 @@ from sim.players.learned.play_likelihood_nb import plays_loglik, world_hands
 NO_GIFT = -2  # gift[s]: the seat received none
 HIDDEN_GIFT = -1  # gift[s]: a gift face down the viewer did not see
 TALONS = 120  # the talons of a declarer's 10 cards: 10 choose 3
+GIFT_SLOTS = 8  # the most cards a defender's gift face down may have been: his 8 after the gifts
 SUM_CUTOFF = 20.0  # ``sum_talons``: a world this far (log) below the sweep's best keeps its drawn talon
 
 
@@ -101,11 +103,11 @@ def draw_world(state, free, placed, takes, loc_seat, pool, stage, declarer, talo
             m |= np.int64(1) << scratch[i]
             i += 1
         where[loc] = m
-    return world_deal(state, where, loc_seat, pool, stage, declarer, talon, gift, contract, high, rules, deal)
+    return world_deal(state, where, loc_seat, pool, stage, declarer, talon, gift, contract, high, rules, -1, deal)
 
 
 @jit_hot
-def world_deal(state, where, loc_seat, pool, stage, declarer, talon, gift, contract, high, rules, deal):
+def world_deal(state, where, loc_seat, pool, stage, declarer, talon, gift, contract, high, rules, slot, deal):
     """The deal as dealt of the world ``where`` into ``deal[0:4]``; returns its log prior weight: 0,
     or IMPOSSIBLE when it breaks a fact the places cannot hold (a defender holding two talon cards
     when one gift was face down, a ``contract`` above the cap of the declarer's 8 cards after the
@@ -113,7 +115,10 @@ def world_deal(state, where, loc_seat, pool, stage, declarer, talon, gift, contr
     places is drawn from ``state`` (the talon unseen, a gift face down; nothing else draws). A
     gift face down makes the worlds unequal: a world counts as many deals as the cards that could
     have been the gift (one when the defender holds a talon card the viewer saw: that one), each
-    deal dealt alike and each card given alike, so its log weight is the log of that number."""
+    deal dealt alike and each card given alike, so its log weight is the log of that number.
+    ``slot`` -1 draws that card; ``slot`` k >= 0 takes the k-th of the cards that could have been
+    it instead (IMPOSSIBLE where there are no more than k), one deal of log weight 0: the slots 0
+    to GIFT_SLOTS - 1 of a world are its deals, each once (``enumerate_worlds``)."""
     for s in range(3):  # first each seat's cards since the talon (at the auction: as dealt)
         deal[s] = pool[s]
     for loc in range(2):
@@ -139,8 +144,13 @@ def world_deal(state, where, loc_seat, pool, stage, declarer, talon, gift, contr
             if choices == 0:
                 choices = givable_cards(deal[s], rules)
             k = popcount(choices)
-            prior += np.log(k)
-            g = nth_card(choices, below(state, k))
+            if slot < 0:
+                prior += np.log(k)
+                g = nth_card(choices, below(state, k))
+            elif slot < k:
+                g = nth_card(choices, slot)
+            else:
+                return IMPOSSIBLE
         bit = np.int64(1) << g
         gifts |= bit
         deal[s] &= ~bit
@@ -277,18 +287,20 @@ def nth_world(index, free, placed, takes, scratch, where):
 
 
 @jit_hot
-def enumerate_worlds(state, first, n, free, placed, takes, loc_seat, pool, stage, declarer, viewer, talon, gift,
+def enumerate_worlds(state, first, n, slots, free, placed, takes, loc_seat, pool, stage, declarer, viewer, talon, gift,
                      contract, high, call_seat, call_bid, call_high, call_high_seat, call_dark, call_free, gs, rules,
                      prm, net, lbuf, inv_temperature, rows, played_now, shown, face_up, card_inv_temperature, last_bid,
                      final, can_concede, cap_limit, gift_inv_temperature, gift_floor, contract_inv_temperature, lidx,
                      pos, work, scratch, where, deal, logw):
-    """The worlds number ``first`` .. ``first + n - 1`` of the view (``nth_world``) into rows
-    0..n-1 of ``where``, ``deal`` and ``logw``, weighed as ``draw_worlds`` weighs a drawn one; what
-    the view leaves open beyond the places (the talon unseen, a gift face down) drawn from
-    ``state`` (``world_deal``; where nothing is, nothing is drawn and a world is one deal)."""
+    """The worlds number ``first`` .. ``first + n - 1`` of the view into rows 0..n-1 of ``where``,
+    ``deal`` and ``logw``, weighed as ``draw_worlds`` weighs a drawn one: world i is placement
+    i // ``slots`` (``nth_world``) and, where a gift lay face down (``slots`` GIFT_SLOTS), its
+    deal of gift slot i % ``slots`` (``world_deal``; ``slots`` 1: none). A talon the viewer never
+    saw is drawn from ``state``; nothing else is."""
     for i in range(n):
-        nth_world(first + i, free, placed, takes, scratch, where[i])
-        prior = world_deal(state, where[i], loc_seat, pool, stage, declarer, talon, gift, contract, high, rules,
+        nth_world((first + i) // slots, free, placed, takes, scratch, where[i])
+        slot = (first + i) % slots if slots > 1 else -1
+        prior = world_deal(state, where[i], loc_seat, pool, stage, declarer, talon, gift, contract, high, rules, slot,
                            deal[i])
         logw[i] = weigh_world(where[i], deal[i], prior, loc_seat, pool, stage, declarer, viewer, high, call_seat,
                               call_bid, call_high, call_high_seat, call_dark, call_free, gs, rules, prm, net, lbuf,

@@ -28,6 +28,7 @@ from sim.game.rules import preset
 from sim.game.state_layout import G_ON_BARREL, G_SCORE
 from sim.inference import infer
 from sim.inference.model import auction_arrays, learned_model
+from sim.inference.view import view_facts
 from sim.players.learned.bidding_nb import learned_bid, learned_bid_margin, learned_contract, learned_contract_margin
 from sim.players.learned.likelihood_nb import (
     CARD_TEMPERATURE,
@@ -41,6 +42,7 @@ from sim.players.learned.likelihood_nb import (
     log_sigmoid,
 )
 from sim.records import parse_record_text, read_records
+from sim.records.parts import Gift
 from sim.records.record import Record
 from sim.records.walk import house_rules, walk
 
@@ -253,7 +255,8 @@ def test_each_world_weighs_what_the_naive_gifts_and_contract_say(rec, seat, at):
     weight with them over the weight without: the same seed draws the same worlds) is the naive
     twin's (``naive_deal_loglik``), up to the normalising constant; each term alone too."""
     rules = house_rules(rec)
-    kw = {"seat": seat, "at": at, "worlds": 300, "seed": 4, "temperature": 20.0, "card_temperature": math.inf}
+    kw = {"seat": seat, "at": at, "worlds": 300, "seed": 4, "temperature": 20.0, "card_temperature": math.inf,
+          "sweep_limit": 0}  # drawn worlds, the same for both (a sweep where the weights collapse: below)
     without = infer(rec, gift_temperature=math.inf, contract_temperature=math.inf, **kw)
     assert not without.gifts_weighted and not without.contract_weighted
     cut = rec.cut(at, seat=seat, rules=rules)
@@ -367,9 +370,12 @@ def test_the_cards_weigh_only_once_played():
 
 
 def test_same_seed_same_worlds_on_any_thread_count():
-    a = infer(EXAMPLE, seat="second", at="trick:3", worlds=1100, seed=9, threads=1)
-    b = infer(EXAMPLE, seat="second", at="trick:3", worlds=1100, seed=9, threads=3)
-    c = infer(EXAMPLE, seat="second", at="trick:3", worlds=1100, seed=10, threads=1)
+    """Drawn worlds (``sweep_limit`` 0: here the weights collapse and would be swept, the same for
+    every seed: ``test_collapsed_weights_weigh_every_deal_exactly``)."""
+    kw = {"seat": "second", "at": "trick:3", "worlds": 1100, "sweep_limit": 0}
+    a = infer(EXAMPLE, seed=9, threads=1, **kw)
+    b = infer(EXAMPLE, seed=9, threads=3, **kw)
+    c = infer(EXAMPLE, seed=10, threads=1, **kw)
     assert np.array_equal(a.where, b.where) and np.array_equal(a.deals, b.deals)
     assert np.array_equal(a.weights, b.weights)
     assert not np.array_equal(a.where, c.where)
@@ -513,18 +519,23 @@ def test_the_command_answers_first_and_fits_80_columns():
 
 
 SELF_PLAY_STRICT = Path(__file__).parent / "self_play_strict.jsonl"  # the learned player's self-play, strict rules
+SELF_PLAY_FACE_DOWN = Path(__file__).parent / "self_play_tysyacha.jsonl"  # ... tysyacha_1000: gifts face down
 
 
-@pytest.mark.parametrize(("seat", "at"), [(0, "talon"), (1, "talon"), (0, "trick:2")])
-def test_a_talon_never_seen_is_summed_out(seat, at):
-    """Under strict rules (talon_shown_to_declarer_only) a defender never sees the talon: where the
-    weights collapse, every placement of the hidden cards is weighed once, the talon summed out of
-    its weight (only the declarer's calls read it). World by world the weight is the twins' (the
-    other defender's calls, the gifts and contract, the cards: ``naive_deal_loglik``,
-    ``naive_cards_loglik``) times the mean over the declarer's 120 talons of his calls' likelihood
-    holding the other 7, up to the normalising constant; the answer agrees with drawing to the
-    cap within that one's Monte-Carlo error; the same on any thread count."""
-    rec = read_records(path=SELF_PLAY_STRICT)[0]
+def lowest(mask: int) -> int:
+    """The one card of a one-card mask."""
+    assert mask and mask & (mask - 1) == 0, mask
+    return mask.bit_length() - 1
+
+
+def _swept_against_the_twins(rec, seat, at):
+    """Where the weights collapse a sweep weighs every deal once: world by world its weight is the
+    twins' (the two other seats' calls, the gifts and contract, the cards: ``naive_deal_loglik``,
+    ``naive_cards_loglik``; a gift face down: each card it may have been a world of its own, no
+    prior weight), a talon the defender never saw summed out (the mean over the declarer's 120
+    talons of his calls' likelihood holding the other 7), up to the normalising constant; the
+    answer agrees with drawing to the cap within that one's Monte-Carlo error; the same on any
+    thread count."""
     rules = house_rules(rec)
     declarer = walk(rec, rules).declarer
     assert seat != declarer
@@ -536,6 +547,9 @@ def test_a_talon_never_seen_is_summed_out(seat, at):
     lbuf = model.scratch()
     cut = rec.cut(at, seat=seat, rules=rules)
     other = 3 - seat - declarer
+    facts = view_facts(rec, seat, at, rules)
+    unseen = facts.talon < 0
+    other_loc = 0 if other == (seat + 1) % 3 else 1
 
     def calls(s, hand):
         return auction_loglik(s, np.int64(hand), auction.seat, auction.bid, auction.high, auction.high_seat,
@@ -543,24 +557,48 @@ def test_a_talon_never_seen_is_summed_out(seat, at):
                               1.0 / TEMPERATURE)
 
     kernel, naive = [], []
-    # The heaviest worlds, within e^-10 of the heaviest: the talon is summed out of them (of a world
-    # e^-20 below the sweep's best before the declarer's calls, the one dealt is weighed alone)
+    # The heaviest worlds, within e^-10 of the heaviest: a talon never seen is summed out of them (of
+    # a world e^-20 below the sweep's best before the declarer's calls, the one dealt weighs alone)
     for i in np.flatnonzero(res.weights >= res.weights.max() * math.exp(-10)):
         hands = [int(h) for h in res.deals[i, :3]]
         ten = hands[declarer] | int(res.deals[i, 3])
-        deal = Record(**{**cut.__dict__, "hands": tuple(hands), "talon": int(res.deals[i, 3]), "view": None,
-                         "lines": {}})
+        # the world's gift to the other defender (face down: the world's own): his 8 cards less his 7
+        given = (int(res.where[i, other_loc]) | int(facts.pool[other])) & ~hands[other]
+        gifts = tuple(Gift(card=lowest(given), to=g.to) if g.to == other else g for g in cut.gifts)
+        deal = Record(**{**cut.__dict__, "hands": tuple(hands), "talon": int(res.deals[i, 3]), "gifts": gifts,
+                         "view": None, "lines": {}})
         w = walk(deal, rules)
-        talons = [math.exp(calls(declarer, ten & ~sum(1 << c for c in t)))
-                  for t in itertools.combinations(mask_to_cards(ten), 3)]
-        assert len(talons) == 120
+        if unseen:
+            talons = [math.exp(calls(declarer, ten & ~sum(1 << c for c in t)))
+                      for t in itertools.combinations(mask_to_cards(ten), 3)]
+            assert len(talons) == 120
+            declarer_calls = math.log(np.mean(talons))
+        else:
+            declarer_calls = calls(declarer, hands[declarer])
         kernel.append(math.log(res.weights[i]))
-        naive.append(calls(other, hands[other]) + naive_deal_loglik(deal, w, rules, model, GIFT_TEMPERATURE,
-                                                                      CONTRACT_TEMPERATURE, GIFT_FLOOR)
-                     + naive_cards_loglik(deal, w, seat, rules, model, CARD_TEMPERATURE) + math.log(np.mean(talons)))
+        naive.append(calls(other, hands[other]) + declarer_calls
+                     + naive_deal_loglik(deal, w, rules, model, GIFT_TEMPERATURE, CONTRACT_TEMPERATURE, GIFT_FLOOR)
+                     + naive_cards_loglik(deal, w, seat, rules, model, CARD_TEMPERATURE))
     d = np.array(kernel) - np.array(naive)
     assert len(d) > 1 and np.abs(d - d.mean()).max() < SUMMED_TOLERANCE, (len(d), np.abs(d - d.mean()).max())
     drawn = infer(rec, seat=seat, at=at, worlds=2000, seed=3, sweep_limit=0)
     assert not drawn.exact and drawn.draws > 2000
     tol = 5 * 0.5 / math.sqrt(drawn.ess)
     assert float(np.abs(drawn.probabilities() - res.probabilities()).max()) <= tol
+    return res
+
+
+@pytest.mark.parametrize(("seat", "at"), [(0, "talon"), (1, "talon"), (0, "trick:2")])
+def test_a_talon_never_seen_is_summed_out(seat, at):
+    """Under strict rules (talon_shown_to_declarer_only) a defender never sees the talon: the sweep
+    sums it out of each placement's weight (only the declarer's calls read it)."""
+    _swept_against_the_twins(read_records(path=SELF_PLAY_STRICT)[0], seat, at)
+
+
+@pytest.mark.parametrize(("seat", "at"), [(0, "trick:2"), (1, "trick:2")])
+def test_a_gift_face_down_is_swept_card_by_card(seat, at):
+    """Under tysyacha_1000 (discard_face_down) a defender does not see the other's gift: the sweep
+    weighs each card it may have been as a deal of its own (8 slots a placement, those beyond the
+    cards it may have been weighing nothing)."""
+    res = _swept_against_the_twins(read_records(path=SELF_PLAY_FACE_DOWN)[0], seat, at)
+    assert len(res.weights) % 8 == 0 and (res.weights == 0).any()
