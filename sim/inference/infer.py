@@ -353,12 +353,18 @@ def _sweep(facts: View, model, auction, plays, terms, count: int, seed: int, fir
         return where, deals, logw
     best = float(logw.max())
     after = first_chunk + _chunks(count)
+    # The cards that may be the declarer's 10: all but the viewer's 7 as dealt (his gift among them)
+    dealt = int(facts.pool[facts.viewer]) & ~(1 << int(facts.gift[facts.viewer]))
+    maybe = [c for c in range(24) if not (dealt >> c) & 1]
+    index_in = np.zeros(24, dtype=np.int64)
+    index_in[maybe] = np.arange(len(maybe))
+    memo = np.full(math.comb(len(maybe), 7), np.nan)
 
     def work(i: int, lo: int, hi: int) -> None:
         state = state_from_sequence(sequence(INFER_WORLDS, seed, after + i))
         sum_talons(state, hi - lo, best, facts.declarer, auction.seat, auction.bid, auction.high, auction.high_seat,
                    auction.dark, auction.free, model.gs, model.rules, model.prm, model.net, model.card_scratch()[0],
-                   inv[0], np.zeros(TALONS), deals[lo:hi], logw[lo:hi])
+                   inv[0], index_in, memo, np.zeros(TALONS), deals[lo:hi], logw[lo:hi])
 
     run_chunks(count, work, size=CHUNK, threads=threads)
     return where, deals, logw

@@ -324,8 +324,29 @@ def seat_calls_loglik(seat, hand, call_seat, call_bid, call_high, call_high_seat
 
 
 @jit_hot
+def declarer_calls(hand, declarer, call_seat, call_bid, call_high, call_high_seat, call_dark, call_free, gs, rules,
+                   prm, net, lbuf, inv_temperature, index_in, memo):
+    """``seat_calls_loglik`` of the declarer holding the 7 cards ``hand``, remembered: ``memo[r]``
+    (NaN: not yet known) for the hand of rank r among the 7-card subsets of the cards that may be
+    his (``index_in[c]`` card c's place among them, in the combinatorial number system). Every
+    world of a sweep reads its declarer's 120 hands; neighbouring worlds share most of them."""
+    r = np.int64(0)
+    j = 0
+    for c in range(24):
+        if (hand >> c) & 1:
+            j += 1
+            r += binomial(index_in[c], j)
+    v = memo[r]
+    if v != v:
+        v = seat_calls_loglik(declarer, hand, call_seat, call_bid, call_high, call_high_seat, call_dark, call_free, gs,
+                              rules, prm, net, lbuf, inv_temperature)
+        memo[r] = v
+    return v
+
+
+@jit_hot
 def sum_talons(state, n, best, declarer, call_seat, call_bid, call_high, call_high_seat, call_dark, call_free, gs,
-               rules, prm, net, lbuf, inv_temperature, talon_loglik, deal, logw):
+               rules, prm, net, lbuf, inv_temperature, index_in, memo, talon_loglik, deal, logw):
     """The talon a defender never saw, summed out of rows 0..n-1 of a sweep (``enumerate_worlds``
     weighed with the declarer's calls left out, ``call_free`` marking them not chosen: nothing else
     in a world after the talon reads which 3 of his 10 cards were the talon). Each world's weight
@@ -336,14 +357,15 @@ def sum_talons(state, n, best, declarer, call_seat, call_bid, call_high, call_hi
     largest log weight before the declarer's calls: its weight, at most e^-20 of the best's, only
     falls with them) keeps the talon it was dealt (``world_deal``'s uniform draw) and the
     likelihood of that one: an unbiased estimate of the mean, for TALONS times less.
-    ``talon_loglik``: float64 scratch of TALONS."""
+    ``index_in`` and ``memo``: ``declarer_calls``'s (one ``memo`` a sweep, shared by its threads:
+    a hand's value is the same whoever writes it); ``talon_loglik``: float64 scratch of TALONS."""
     for i in range(n):
         if logw[i] == IMPOSSIBLE:
             continue
         ten = deal[i, declarer] | deal[i, 3]
         if logw[i] < best - SUM_CUTOFF:
-            v = seat_calls_loglik(declarer, deal[i, declarer], call_seat, call_bid, call_high, call_high_seat,
-                                  call_dark, call_free, gs, rules, prm, net, lbuf, inv_temperature)
+            v = declarer_calls(deal[i, declarer], declarer, call_seat, call_bid, call_high, call_high_seat,
+                               call_dark, call_free, gs, rules, prm, net, lbuf, inv_temperature, index_in, memo)
             logw[i] = IMPOSSIBLE if v == IMPOSSIBLE else logw[i] + v
             continue
         top = IMPOSSIBLE
@@ -358,8 +380,9 @@ def sum_talons(state, n, best, declarer, call_seat, call_bid, call_high, call_hi
                     if not (ten >> c) & 1:
                         continue
                     t = (np.int64(1) << a) | (np.int64(1) << b) | (np.int64(1) << c)
-                    v = seat_calls_loglik(declarer, ten & ~t, call_seat, call_bid, call_high, call_high_seat,
-                                          call_dark, call_free, gs, rules, prm, net, lbuf, inv_temperature)
+                    v = declarer_calls(ten & ~t, declarer, call_seat, call_bid, call_high, call_high_seat,
+                                       call_dark, call_free, gs, rules, prm, net, lbuf, inv_temperature, index_in,
+                                       memo)
                     talon_loglik[j] = v
                     top = max(top, v)
                     j += 1
