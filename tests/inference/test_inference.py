@@ -50,10 +50,10 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 EXAMPLE = ROOT / "examples" / "records" / "defmar.txt"
 SELF_PLAY = Path(__file__).parent / "self_play.jsonl"  # records of the learned player's self-play
 EXAMPLE_LABEL = read_records(path=EXAMPLE)[0].label
-EXACT_TOLERANCE = 1e-4  # an enumerated answer against the exact twin's
-# A world's log weight against the twins' at the shipped temperatures: the float32 nets' rounding
-# (within 1e-6 world by world at 2 points, below) multiplied by the gifts' and contract's 1 / 0.03
-SUMMED_TOLERANCE = 1e-3
+# A swept answer against the exact twin's, and a swept world's log weight against the twins', at the
+# shipped temperatures: as world by world below (they agree to 1e-15 on these views)
+EXACT_TOLERANCE = 1e-6
+SUMMED_TOLERANCE = 1e-6
 
 
 def _cases(rng, n):
@@ -142,9 +142,7 @@ def _compare(rec, seat, at, temperature, worlds, card_temperature=math.inf, gift
     p = res.probabilities()
     assert n > 0
     # Monte-Carlo error of a self-normalised weighted mean: at most 0.5 / sqrt(ESS); 5 of those.
-    # Where the weights collapsed and every deal was weighed the answer is exact: the kernel's
-    # float32 nets against the twin's float64 (world by world within 1e-6 in the log below, the
-    # gifts' and contract's temperatures of 0.03 multiplying it by 33)
+    # Where the weights collapsed and every deal was weighed the answer is exact
     tol = EXACT_TOLERANCE if res.exact else 5 * 0.5 / math.sqrt(res.ess) + 1e-9
     worst = 0.0
     for i, c in enumerate(res.hidden):
