@@ -46,7 +46,7 @@ view, clustered by deal, Holm over the three points.
         --grid-contract 0.3,1,3,10,inf --floors 0,0.05,0.2
     python benchmarks/infer_calibration.py --check-deal out/self424242 --check-deals 250
 
-``--check-sampler DIR`` (seed 424242) sets the sampler of 0.17 (where the weights collapse and the
+``--check-sampler DIR`` (seed 424242) sets the sweep (where the weights collapse and the
 view allows, every deal weighed once: the exact answer) against the one before (``sweep_limit`` 0:
 more worlds drawn, up to the cap) on every seat's view at SAMPLER_POINTS, everything weighed at the
 shipped temperatures, paired by view, clustered by deal, Holm over the points; with how many views

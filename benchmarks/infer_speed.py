@@ -2,7 +2,7 @@
 2,000 worlds on one thread, five ways in one run on the same views: weighted by everything (``all``:
 the calls, the declarer's gifts and final contract, the cards played, at the shipped temperatures;
 where the weights collapse, every deal the view allows weighed once), the same drawn as before
-0.17 (``drawn``: sweep_limit = 0, more worlds drawn where the weights collapse, up to the cap),
+the sweep (``drawn``: sweep_limit = 0, more worlds drawn where the weights collapse, up to the cap),
 by the calls and the cards (``cards``: gift_temperature = contract_temperature = infinity), by the
 calls alone (``bids``: the cards too at infinity) and uniform worlds (``uniform``: T = infinity,
 the same certain facts, no likelihood),

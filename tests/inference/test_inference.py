@@ -379,15 +379,18 @@ def test_same_seed_same_worlds_on_any_thread_count():
     assert not np.array_equal(a.where, c.where)
 
 
-def _unlikely():
+def _unlikely_text():
     """defmar's deal with an auction of five raises: few hands make them all as the model would."""
     text = EXAMPLE.read_text().replace("bids   first 100, second pass, third pass", "bids first 100, second 105, "
                                        "third 110, first pass, second 115, third 120, second pass")
-    return parse_record_text(text="\n".join(line for line in text.splitlines()
-                                             if not line.startswith(("gifts", "contract", "play", "result"))))
+    return "\n".join(line for line in text.splitlines() if not line.startswith(("gifts", "contract", "play", "result")))
 
 
-def test_collapsed_weights_draw_more():
+def _unlikely():
+    return parse_record_text(text=_unlikely_text())
+
+
+def test_collapsed_weights_draw_more(tmp_path):
     """On an unlikely auction the weights collapse: every deal the view allows is weighed (3,432:
     the talon shown, 14 hidden cards), the exact answer; where that is more deals than the cap
     leaves (``sweep_limit``), more worlds are drawn, up to the cap, and the result says whether the
@@ -405,6 +408,12 @@ def test_collapsed_weights_draw_more():
     assert easy.draws == easy.asked and not easy.collapsed and not easy.exact
     out = CliRunner().invoke(app, ["infer", str(EXAMPLE), "--seat", "first", "--at", "auction"])
     assert "collapsed" not in out.output
+    path = tmp_path / "unlikely.txt"
+    path.write_text(_unlikely_text() + "\n")
+    out = CliRunner().invoke(app, ["infer", str(path), "--seat", "first", "--at", "auction", "--wide"])
+    lines = out.output.splitlines()
+    assert out.exit_code == 0 and lines[0].endswith("; the exact answer"), out.output
+    assert lines[1].startswith("  the weights collapsed: every deal the view allows weighed instead (3,432 worlds")
 
 
 def _collapsing_views():
