@@ -46,6 +46,14 @@ view, clustered by deal, Holm over the three points.
         --grid-contract 0.3,1,3,10,inf --floors 0,0.05,0.2
     python benchmarks/infer_calibration.py --check-deal out/self424242 --check-deals 250
 
+``--check-sampler DIR`` (seed 424242) sets the sweep (where the weights collapse and the
+view allows, every deal weighed once: the exact answer) against the one before (``sweep_limit`` 0:
+more worlds drawn, up to the cap) on every seat's view at SAMPLER_POINTS, everything weighed at the
+shipped temperatures, paired by view, clustered by deal, Holm over the points; with how many views
+each way drew more or was exact, and the CPU time each took.
+
+    python benchmarks/infer_calibration.py --check-sampler out/self424242 --check-deals 200
+
 The check sets inference (the calls and the cards) against uniform worlds at every point and,
 where cards have been played (tricks 2, 4 and 6), against the calls alone (``bids``): the gain of
 weighing the cards, paired by view, clustered by deal, Holm over the three points.
@@ -68,12 +76,13 @@ from analysis.present.figure import pyplot, save
 from analysis.stats import holm, two_sided_p
 from sim.inference import CARD_TEMPERATURE, CONTRACT_TEMPERATURE, GIFT_TEMPERATURE, TEMPERATURE, infer
 from sim.inference.model import learned_model, play_rows
+from sim.inference.view import view_facts
 from sim.players.layout import H_SEARCH_CARDS
 from sim.players.learned.cards_nb import L_OUT, best_legal
 from sim.players.learned.layout import P_CHOSEN, P_HAND, P_LEGAL, P_PLAYED_BY, P_SEAT
 from sim.players.learned.play_likelihood_nb import card_loglik, decision_legal, seat_known
 from sim.records import read_records
-from sim.records.walk import house_rules, walk
+from sim.records.walk import RecordError, house_rules, walk
 
 EPS = 1e-3
 WORLDS = 2000
@@ -81,6 +90,7 @@ POINTS = ("auction", "talon", "trick:2", "trick:4", "trick:6")
 FIT_POINTS = ("auction", "talon", "trick:4")
 CARD_POINTS = ("trick:2", "trick:4", "trick:6")  # where the cards played weigh
 DEAL_POINTS = ("talon", "trick:2", "trick:4")  # where the declarer's gifts and contract are checked
+SAMPLER_POINTS = ("talon", "trick:2", "trick:4", "trick:6")  # where the weights collapse (the old sampler drew more)
 BINS = np.linspace(0.0, 1.0, 11)
 MARRIAGES = [(1 << (6 * s + 2)) | (1 << (6 * s + 3)) for s in range(4)]  # queen and king of each suit
 
@@ -268,6 +278,57 @@ def check_deal(folder: Path, n: int, seed: int, others: list[tuple[float, float]
         key = f"{kind}_minus_without"
         for at, q in zip(DEAL_POINTS, holm([out["points"][at][key]["p"] for at in DEAL_POINTS]), strict=True):
             out["points"][at][key]["p_holm"] = q
+    return out
+
+
+def check_sampler(folder: Path, n: int, seed: int) -> dict:
+    """The sampler (every deal weighed once where the weights collapse) against drawing more as
+    before (``sweep_limit`` 0) on every seat's view of ``n`` held-out deals at SAMPLER_POINTS, at
+    the shipped temperatures: each point's log-loss both ways, the difference's 95% interval
+    clustered by deal (each deal's views averaged), Holm over the points; the views exact, drawing
+    more and still below the floor; the CPU seconds each way (one thread); the views the record
+    walk refuses, left out."""
+    recs = [r for r in read_records(path=folder / "records.jsonl") if usable(r)][:n]
+    kinds = {"new": {}, "old": {"sweep_limit": 0}}
+    per = {at: {kind: [[] for _ in recs] for kind in kinds} for at in SAMPLER_POINTS}
+    counts = {at: {kind: {"exact": 0, "drew_more": 0, "collapsed": 0, "cpu": 0.0} for kind in kinds}
+              for at in SAMPLER_POINTS}
+    views = 0
+    refused = dict.fromkeys(SAMPLER_POINTS, 0)
+    t0 = time.process_time()
+    for k, rec in enumerate(recs):
+        for seat in range(3):
+            for at in SAMPLER_POINTS:
+                try:  # 0.16.0's record walk refuses some views of tysyacha_1000 records ("played out of turn")
+                    view_facts(rec, seat, at, house_rules(rec))
+                except RecordError:
+                    refused[at] += 1
+                    continue
+                views += 1
+                for kind, kw in kinds.items():
+                    c0 = time.process_time()
+                    res = infer(rec, seat=seat, at=at, worlds=WORLDS, seed=seed, threads=1, **kw)
+                    row = counts[at][kind]
+                    row["cpu"] += time.process_time() - c0
+                    row["exact"] += int(res.exact)
+                    row["drew_more"] += int(res.draws > WORLDS and not res.exact)
+                    row["collapsed"] += int(res.collapsed)
+                    per[at][kind][k].append(view_loss(res.probabilities(), truth(rec, seat, at, res)))
+        if (k + 1) % 25 == 0:
+            print(f"{k + 1} deals ({time.process_time() - t0:.0f} s CPU)", flush=True)
+    out = {"deals": len(recs), "views": views, "worlds": WORLDS, "seed": seed, "points": {}}
+    for at in SAMPLER_POINTS:
+        mean = {kind: np.array([float(np.nanmean(v)) for v in per[at][kind]]) for kind in kinds}
+        ok = ~(np.isnan(mean["new"]) | np.isnan(mean["old"]))
+        d = mean["new"][ok] - mean["old"][ok]
+        se = float(d.std(ddof=1) / math.sqrt(len(d)))
+        out["points"][at] = {"new": float(mean["new"][ok].mean()), "old": float(mean["old"][ok].mean()),
+                             "difference": float(d.mean()), "low": float(d.mean() - 1.96 * se),
+                             "high": float(d.mean() + 1.96 * se), "deals": int(ok.sum()),
+                             "z": float(d.mean() / se) if se > 0 else math.nan, "p": two_sided_p(float(d.mean()), se),
+                             "refused": refused[at], **{f"{kind}_views": counts[at][kind] for kind in kinds}}
+    for at, q in zip(SAMPLER_POINTS, holm([out["points"][at]["p"] for at in SAMPLER_POINTS]), strict=True):
+        out["points"][at]["p_holm"] = q
     return out
 
 
@@ -460,6 +521,8 @@ def main() -> None:
     ap.add_argument("--grid-contract", default="0.3,1,3,10,inf")
     ap.add_argument("--floors", default="", help="the gifts' uniform shares to compare at the chosen temperatures")
     ap.add_argument("--check-deal", type=Path, help="the gifts and contract against none on these held-out records")
+    ap.add_argument("--check-sampler", type=Path, help="the sampler against drawing more as before on these "
+                                                       "held-out records")
     ap.add_argument("--others-deal", default="", help="T_gift:T_contract pairs to set beside the chosen ones there")
     ap.add_argument("--fit-deals", type=int, default=300)
     ap.add_argument("--grid", default="5,10,20,40,80")
@@ -500,6 +563,9 @@ def main() -> None:
             if args.others_deal else []
         figures["check_deal"] = check_deal(args.check_deal, args.check_deals, args.seed, pairs)
         print(json.dumps(figures["check_deal"], indent=1))
+    if args.check_sampler:
+        figures["check_sampler"] = check_sampler(args.check_sampler, args.check_deals, args.seed)
+        print(json.dumps(figures["check_sampler"], indent=1))
     if args.search:
         tc = args.card_temperature if args.card_temperature is not None else CARD_TEMPERATURE
         figures["search"] = searched(args.search, args.fit_deals, tc)

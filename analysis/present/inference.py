@@ -38,10 +38,14 @@ def inference_lines(result: Inference, width: int | None) -> list[str]:
                                                         result.contract_temperature)) if on]
     if deal:
         weighted += f", the declarer's {' and '.join(deal)}"
+    quality = ("the exact answer" if result.exact else
+               f"effective sample size {result.ess:,.0f} ({result.ess / result.asked:.0%} of {result.asked:,})")
     out = [f"{SEAT_NAMES[result.seat]}'s view at {result.at}: {len(result.hidden)} hidden cards, "
-           f"{result.draws:,} worlds {weighted}; effective sample size {result.ess:,.0f}"
-           f" ({result.ess / result.asked:.0%} of {result.asked:,})"]
-    if result.draws > result.asked:
+           f"{result.draws:,} worlds {weighted}; {quality}"]
+    if result.exact:  # the ESS of an exact answer is no sampling error: how many equally likely deals it is worth
+        out.append(f"  the weights collapsed: every deal the view allows weighed instead ({len(result.weights):,} "
+                   f"worlds; the answer is worth {result.ess:,.1f} equally likely deals)")
+    elif result.draws > result.asked:
         out.append(f"  the weights collapsed: {result.draws - result.asked:,} more worlds drawn"
                    + ("; still below the floor: read the figures with care" if result.collapsed else ""))
     best = p.argmax(axis=1) if len(result.hidden) else np.zeros(0, dtype=int)

@@ -6,6 +6,7 @@ is refused in one line naming the argument."""
 
 from __future__ import annotations
 
+import itertools
 import math
 from pathlib import Path
 
@@ -22,13 +23,26 @@ from typer.testing import CliRunner
 
 from cli import app
 from sim import InputError
+from sim.game.cards import mask_to_cards
 from sim.game.rules import preset
 from sim.game.state_layout import G_ON_BARREL, G_SCORE
 from sim.inference import infer
-from sim.inference.model import learned_model
+from sim.inference.model import auction_arrays, learned_model
+from sim.inference.view import view_facts
 from sim.players.learned.bidding_nb import learned_bid, learned_bid_margin, learned_contract, learned_contract_margin
-from sim.players.learned.likelihood_nb import CARD_TEMPERATURE, IMPOSSIBLE, call_loglik, log_sigmoid
+from sim.players.learned.likelihood_nb import (
+    CARD_TEMPERATURE,
+    CONTRACT_TEMPERATURE,
+    GIFT_FLOOR,
+    GIFT_TEMPERATURE,
+    IMPOSSIBLE,
+    TEMPERATURE,
+    auction_loglik,
+    call_loglik,
+    log_sigmoid,
+)
 from sim.records import parse_record_text, read_records
+from sim.records.parts import Gift
 from sim.records.record import Record
 from sim.records.walk import house_rules, walk
 
@@ -36,6 +50,10 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 EXAMPLE = ROOT / "examples" / "records" / "defmar.txt"
 SELF_PLAY = Path(__file__).parent / "self_play.jsonl"  # records of the learned player's self-play
 EXAMPLE_LABEL = read_records(path=EXAMPLE)[0].label
+# A swept answer against the exact twin's, and a swept world's log weight against the twins', at the
+# shipped temperatures: as world by world below (they agree to 1e-15 on these views)
+EXACT_TOLERANCE = 1e-6
+SUMMED_TOLERANCE = 1e-6
 
 
 def _cases(rng, n):
@@ -123,8 +141,9 @@ def _compare(rec, seat, at, temperature, worlds, card_temperature=math.inf, gift
                 contract_temperature=contract_temperature)
     p = res.probabilities()
     assert n > 0
-    # Monte-Carlo error of a self-normalised weighted mean: at most 0.5 / sqrt(ESS); 5 of those
-    tol = 5 * 0.5 / math.sqrt(res.ess) + 1e-9
+    # Monte-Carlo error of a self-normalised weighted mean: at most 0.5 / sqrt(ESS); 5 of those.
+    # Where the weights collapsed and every deal was weighed the answer is exact
+    tol = EXACT_TOLERANCE if res.exact else 5 * 0.5 / math.sqrt(res.ess) + 1e-9
     worst = 0.0
     for i, c in enumerate(res.hidden):
         worst = max(worst, float(np.abs(p[i] - exact[c]).max()))
@@ -234,7 +253,8 @@ def test_each_world_weighs_what_the_naive_gifts_and_contract_say(rec, seat, at):
     weight with them over the weight without: the same seed draws the same worlds) is the naive
     twin's (``naive_deal_loglik``), up to the normalising constant; each term alone too."""
     rules = house_rules(rec)
-    kw = {"seat": seat, "at": at, "worlds": 300, "seed": 4, "temperature": 20.0, "card_temperature": math.inf}
+    kw = {"seat": seat, "at": at, "worlds": 300, "seed": 4, "temperature": 20.0, "card_temperature": math.inf,
+          "sweep_limit": 0}  # drawn worlds, the same for both (a sweep where the weights collapse: below)
     without = infer(rec, gift_temperature=math.inf, contract_temperature=math.inf, **kw)
     assert not without.gifts_weighted and not without.contract_weighted
     cut = rec.cut(at, seat=seat, rules=rules)
@@ -348,32 +368,86 @@ def test_the_cards_weigh_only_once_played():
 
 
 def test_same_seed_same_worlds_on_any_thread_count():
-    a = infer(EXAMPLE, seat="second", at="trick:3", worlds=1100, seed=9, threads=1)
-    b = infer(EXAMPLE, seat="second", at="trick:3", worlds=1100, seed=9, threads=3)
-    c = infer(EXAMPLE, seat="second", at="trick:3", worlds=1100, seed=10, threads=1)
+    """Drawn worlds (``sweep_limit`` 0: here the weights collapse and would be swept, the same for
+    every seed: ``test_collapsed_weights_weigh_every_deal_exactly``)."""
+    kw = {"seat": "second", "at": "trick:3", "worlds": 1100, "sweep_limit": 0}
+    a = infer(EXAMPLE, seed=9, threads=1, **kw)
+    b = infer(EXAMPLE, seed=9, threads=3, **kw)
+    c = infer(EXAMPLE, seed=10, threads=1, **kw)
     assert np.array_equal(a.where, b.where) and np.array_equal(a.deals, b.deals)
     assert np.array_equal(a.weights, b.weights)
     assert not np.array_equal(a.where, c.where)
 
 
-def _unlikely():
+def _unlikely_text():
     """defmar's deal with an auction of five raises: few hands make them all as the model would."""
     text = EXAMPLE.read_text().replace("bids   first 100, second pass, third pass", "bids first 100, second 105, "
                                        "third 110, first pass, second 115, third 120, second pass")
-    return parse_record_text(text="\n".join(line for line in text.splitlines()
-                                             if not line.startswith(("gifts", "contract", "play", "result"))))
+    return "\n".join(line for line in text.splitlines() if not line.startswith(("gifts", "contract", "play", "result")))
 
 
-def test_collapsed_weights_draw_more():
-    """On an unlikely auction the weights collapse: more worlds are drawn, up to the cap, and the
-    result says whether the floor was reached."""
-    res = infer(_unlikely(), seat="first", at="auction", worlds=500, seed=1, temperature=5.0)
-    assert res.draws == 16 * res.asked and res.collapsed and res.ess < 0.05 * res.asked
+def _unlikely():
+    return parse_record_text(text=_unlikely_text())
+
+
+def test_collapsed_weights_draw_more(tmp_path):
+    """On an unlikely auction the weights collapse: every deal the view allows is weighed (3,432:
+    the talon shown, 14 hidden cards), the exact answer; where that is more deals than the cap
+    leaves (``sweep_limit``), more worlds are drawn, up to the cap, and the result says whether the
+    floor was reached."""
+    rec = _unlikely()
+    res = infer(rec, seat="first", at="auction", worlds=500, seed=1, temperature=5.0)
+    assert res.exact and not res.collapsed and len(res.weights) == 3432 and res.draws == 500 + 3432
     assert res.weights.sum() == pytest.approx(1.0)
+    drawn = infer(rec, seat="first", at="auction", worlds=500, seed=1, temperature=5.0, sweep_limit=0)
+    assert not drawn.exact and drawn.draws == 16 * drawn.asked and drawn.collapsed
+    assert drawn.ess < 0.05 * drawn.asked and len(drawn.weights) == drawn.draws
+    few = infer(rec, seat="first", at="auction", worlds=200, seed=1, temperature=5.0)  # 15 * 200 < 3,432 deals
+    assert not few.exact and few.draws > few.asked and len(few.weights) == few.draws
     easy = infer(EXAMPLE, seat="first", at="auction", worlds=500, seed=1)
-    assert easy.draws == easy.asked and not easy.collapsed
+    assert easy.draws == easy.asked and not easy.collapsed and not easy.exact
     out = CliRunner().invoke(app, ["infer", str(EXAMPLE), "--seat", "first", "--at", "auction"])
     assert "collapsed" not in out.output
+    path = tmp_path / "unlikely.txt"
+    path.write_text(_unlikely_text() + "\n")
+    out = CliRunner().invoke(app, ["infer", str(path), "--seat", "first", "--at", "auction", "--wide"])
+    lines = out.output.splitlines()
+    assert out.exit_code == 0 and lines[0].endswith("; the exact answer"), out.output
+    assert lines[1].startswith("  the weights collapsed: every deal the view allows weighed instead (3,432 worlds")
+
+
+def _collapsing_views():
+    """Defenders' views of the self-play deals whose weights collapse at the shipped temperatures
+    (the calls at 1 point, the cards at 0.01, the gifts and the contract at 0.03: few deals make
+    the learned declarer give that pair and call that contract): every one after the talon, and
+    the ones that fall below the floor after 2,000 worlds at tricks 2 and 3."""
+    recs = list(read_records(path=SELF_PLAY)) if SELF_PLAY.exists() else []
+    chosen = ((1, 0, "talon"), (1, 2, "talon"), (1, 0, "trick:3"), (2, 0, "talon"), (2, 1, "talon"),
+              (2, 0, "trick:2"), (2, 1, "trick:2"), (2, 0, "trick:3"))
+    return [pytest.param(recs[k - 1], seat, at, id=f"{k}-{seat}-{at}") for k, seat, at in chosen if k <= len(recs)]
+
+
+@pytest.mark.parametrize(("rec", "seat", "at"), _collapsing_views())
+def test_collapsed_weights_weigh_every_deal_exactly(rec, seat, at):
+    """Where the weights collapse at the shipped temperatures, every deal the view allows is weighed
+    once: the answer is the exact twin's (every deal replayed and weighed in plain Python), within
+    float rounding, not within a Monte-Carlo error; drawing to the cap as before (``sweep_limit``
+    0) is further from it; the answer is the same on any thread count and from any seed."""
+    rules = house_rules(rec)
+    res = infer(rec, seat=seat, at=at, worlds=2000, seed=3)
+    assert res.gifts_weighted and res.contract_weighted
+    assert res.exact and not res.collapsed and res.draws == 2000 + len(res.weights)
+    exact, n = exact_posterior(rec, seat, at, rules, TEMPERATURE, CARD_TEMPERATURE, GIFT_TEMPERATURE,
+                               CONTRACT_TEMPERATURE)
+    assert n <= len(res.weights)  # the enumeration's deals the walk refuses weigh 0
+    p = res.probabilities()
+    worst = max(float(np.abs(p[i] - exact[c]).max()) for i, c in enumerate(res.hidden))
+    assert worst <= EXACT_TOLERANCE, worst
+    other = infer(rec, seat=seat, at=at, worlds=2000, seed=4, threads=3)
+    assert np.array_equal(other.weights, res.weights) and np.array_equal(other.deals, res.deals)
+    drawn = infer(rec, seat=seat, at=at, worlds=2000, seed=3, sweep_limit=0)
+    assert not drawn.exact and drawn.draws > 2000
+    assert float(np.abs(drawn.probabilities() - p).max()) > worst
 
 
 def test_to_polars_and_json():
@@ -411,6 +485,8 @@ play 9C AH TH
     ({"seat": "first", "at": "auction", "gift_temperature": 0}, "gift_temperature"),
     ({"seat": "first", "at": "auction", "contract_temperature": -2}, "contract_temperature"),
     ({"seat": "first", "at": "auction", "gift_floor": 1.5}, "gift_floor"),
+    ({"seat": "first", "at": "auction", "sweep_limit": -1}, "sweep_limit"),
+    ({"seat": "first", "at": "auction", "sweep_limit": 2.5}, "sweep_limit"),
 ])
 def test_bad_arguments_are_named(kwargs, names):
     with pytest.raises(InputError, match=rf"^{names}\b"):
@@ -447,3 +523,89 @@ def test_the_command_answers_first_and_fits_80_columns():
     assert max(map(len, lines)) <= 80
     surest = next(i for i, line in enumerate(lines) if line.startswith("surest: "))
     assert "QC right 100%" in " ".join(lines[surest:surest + 2])
+
+
+SELF_PLAY_STRICT = Path(__file__).parent / "self_play_strict.jsonl"  # the learned player's self-play, strict rules
+SELF_PLAY_FACE_DOWN = Path(__file__).parent / "self_play_tysyacha.jsonl"  # ... tysyacha_1000: gifts face down
+
+
+def lowest(mask: int) -> int:
+    """The one card of a one-card mask."""
+    assert mask and mask & (mask - 1) == 0, mask
+    return mask.bit_length() - 1
+
+
+def _swept_against_the_twins(rec, seat, at):
+    """Where the weights collapse a sweep weighs every deal once: world by world its weight is the
+    twins' (the two other seats' calls, the gifts and contract, the cards: ``naive_deal_loglik``,
+    ``naive_cards_loglik``; a gift face down: each card it may have been a world of its own, no
+    prior weight), a talon the defender never saw summed out (the mean over the declarer's 120
+    talons of his calls' likelihood holding the other 7), up to the normalising constant; the
+    answer agrees with drawing to the cap within that one's Monte-Carlo error; the same on any
+    thread count."""
+    rules = house_rules(rec)
+    declarer = walk(rec, rules).declarer
+    assert seat != declarer
+    res = infer(rec, seat=seat, at=at, worlds=2000, seed=3)
+    assert res.exact and not res.collapsed and res.draws == 2000 + len(res.weights)
+    assert np.array_equal(infer(rec, seat=seat, at=at, worlds=2000, seed=3, threads=3).weights, res.weights)
+    model = learned_model(rec, rules)
+    auction = auction_arrays(rec.cut("auction"), rules)
+    lbuf = model.scratch()
+    cut = rec.cut(at, seat=seat, rules=rules)
+    other = 3 - seat - declarer
+    facts = view_facts(rec, seat, at, rules)
+    unseen = facts.talon < 0
+    other_loc = 0 if other == (seat + 1) % 3 else 1
+
+    def calls(s, hand):
+        return auction_loglik(s, np.int64(hand), auction.seat, auction.bid, auction.high, auction.high_seat,
+                              auction.dark, auction.free, model.gs, model.rules, model.prm, model.net, lbuf,
+                              1.0 / TEMPERATURE)
+
+    kernel, naive = [], []
+    # The heaviest worlds, within e^-10 of the heaviest: a talon never seen is summed out of them (of
+    # a world e^-20 below the sweep's best before the declarer's calls, the one dealt weighs alone)
+    for i in np.flatnonzero(res.weights >= res.weights.max() * math.exp(-10)):
+        hands = [int(h) for h in res.deals[i, :3]]
+        ten = hands[declarer] | int(res.deals[i, 3])
+        # the world's gift to the other defender (face down: the world's own): his 8 cards less his 7
+        given = (int(res.where[i, other_loc]) | int(facts.pool[other])) & ~hands[other]
+        gifts = tuple(Gift(card=lowest(given), to=g.to) if g.to == other else g for g in cut.gifts)
+        deal = Record(**{**cut.__dict__, "hands": tuple(hands), "talon": int(res.deals[i, 3]), "gifts": gifts,
+                         "view": None, "lines": {}})
+        w = walk(deal, rules)
+        if unseen:
+            talons = [math.exp(calls(declarer, ten & ~sum(1 << c for c in t)))
+                      for t in itertools.combinations(mask_to_cards(ten), 3)]
+            assert len(talons) == 120
+            declarer_calls = math.log(np.mean(talons))
+        else:
+            declarer_calls = calls(declarer, hands[declarer])
+        kernel.append(math.log(res.weights[i]))
+        naive.append(calls(other, hands[other]) + declarer_calls
+                     + naive_deal_loglik(deal, w, rules, model, GIFT_TEMPERATURE, CONTRACT_TEMPERATURE, GIFT_FLOOR)
+                     + naive_cards_loglik(deal, w, seat, rules, model, CARD_TEMPERATURE))
+    d = np.array(kernel) - np.array(naive)
+    assert len(d) > 1 and np.abs(d - d.mean()).max() < SUMMED_TOLERANCE, (len(d), np.abs(d - d.mean()).max())
+    drawn = infer(rec, seat=seat, at=at, worlds=2000, seed=3, sweep_limit=0)
+    assert not drawn.exact and drawn.draws > 2000
+    tol = 5 * 0.5 / math.sqrt(drawn.ess)
+    assert float(np.abs(drawn.probabilities() - res.probabilities()).max()) <= tol
+    return res
+
+
+@pytest.mark.parametrize(("seat", "at"), [(0, "talon"), (1, "talon"), (0, "trick:2")])
+def test_a_talon_never_seen_is_summed_out(seat, at):
+    """Under strict rules (talon_shown_to_declarer_only) a defender never sees the talon: the sweep
+    sums it out of each placement's weight (only the declarer's calls read it)."""
+    _swept_against_the_twins(read_records(path=SELF_PLAY_STRICT)[0], seat, at)
+
+
+@pytest.mark.parametrize(("seat", "at"), [(0, "trick:2"), (1, "trick:2")])
+def test_a_gift_face_down_is_swept_card_by_card(seat, at):
+    """Under tysyacha_1000 (discard_face_down) a defender does not see the other's gift: the sweep
+    weighs each card it may have been as a deal of its own (8 slots a placement, those beyond the
+    cards it may have been weighing nothing)."""
+    res = _swept_against_the_twins(read_records(path=SELF_PLAY_FACE_DOWN)[0], seat, at)
+    assert len(res.weights) % 8 == 0 and (res.weights == 0).any()
