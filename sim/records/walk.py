@@ -422,6 +422,10 @@ def _walk_tricks(rec: Any, r: np.ndarray, w: Walk, hands: list[int], infer_marks
     last_declaring = n_tricks - r[R.MARRIAGE_MIN_CARDS]
     trump_later = r[R.MARRIAGE_TRUMP_FROM] != 0
     played: dict[int, int] = {}
+    # A defender whose gift the viewer did not see (discard_face_down) got one of the declarer's ten
+    # cards: a talon card the viewer saw, played by him, was that gift.
+    face_down = {g.to for g in rec.gifts if g.card < 0}
+    talon = rec.talon or 0
     for t, trick in enumerate(rec.tricks):
         key = f"trick{t}"
         if t >= n_tricks:
@@ -438,6 +442,10 @@ def _walk_tricks(rec: Any, r: np.ndarray, w: Walk, hands: list[int], infer_marks
             if c in played:
                 raise _fail(rec, key, f"{where}{format_card(c)} was played already in trick {played[c] + 1}")
             played[c] = t
+            if not full and p in face_down and (hands[w.declarer] >> c) & 1 and (talon >> c) & 1:
+                face_down.discard(p)
+                hands[w.declarer] &= ~(1 << c)
+                hands[p] |= 1 << c
             if not full and any((hands[q] >> c) & 1 for q in range(N) if q != p):
                 holder = next(q for q in range(N) if q != p and (hands[q] >> c) & 1)
                 raise _fail(rec, key, f"{where}{format_card(c)} is {_NAMES[holder]}'s card, played out of turn: "

@@ -289,6 +289,36 @@ def test_gifts_face_down_hide_the_other_defenders_gift(tmp_path):
     assert [g.card for g in rec.seen_by("first").gifts] == [g.card for g in rec.gifts]
 
 
+FACE_DOWN_TALON_GIFT = """thousand record 1
+rules tysyacha_1000
+first  AH TH TD KC AS TS 9S
+second QH JH AD QD 9C KS QS
+third  KH 9H KD JD 9D AC QC
+talon  TC JC JS
+bids third 100, first pass, second pass
+gifts JS to first, 9H to second
+contract 100
+play TC KC 9C / QC JS 9H / JC 9S JH / AC TH QD
+play JD TD AD / QS+ 9D TS / AS KS KD / AH QH KH
+result first +50, second +65, third -100
+"""
+
+
+def test_a_talon_card_played_by_the_defender_whose_gift_was_face_down_was_that_gift():
+    # tysyacha_1000 gives face down: second saw the talon (TC JC JS) but not first's gift, JS,
+    # which first plays in trick 2; it was the declarer's until given, never his own card.
+    rec = parse_record_text(text=FACE_DOWN_TALON_GIFT)
+    second = rec.seen_by("second")
+    assert [g.card for g in second.gifts] == [UNKNOWN, rec.gifts[1].card]
+    assert check_record(record=second).line.startswith("consistent as far as second's view shows")
+    for at in ("trick:2", "trick:3", "trick:8"):
+        assert check_record(record=rec.cut(at).seen_by("second")).line.startswith("consistent")
+    # ... but one gift only: a second talon card he plays (JC, the declarer's) is refused.
+    text = format_text(rec.cut("trick:3").seen_by("second")) + "play AC JC\n"
+    with pytest.raises(RecordError, match="JC is third's card, played out of turn"):
+        check_record(record=parse_record_text(text=text))
+
+
 def test_a_view_still_refuses_what_it_shows_wrong():
     second = parse_record_text(text=DEFMAR).seen_by("second")
     text = format_text(second.cut("trick:3")) + "play 9D\n"
