@@ -364,7 +364,8 @@ def _sweep(facts: View, model, auction, plays, terms, count: int, seed: int, fir
         state = state_from_sequence(sequence(INFER_WORLDS, seed, after + i))
         sum_talons(state, hi - lo, best, facts.declarer, auction.seat, auction.bid, auction.high, auction.high_seat,
                    auction.dark, auction.free, model.gs, model.rules, model.prm, model.net, model.card_scratch()[0],
-                   inv[0], index_in, memo, np.zeros(TALONS), deals[lo:hi], logw[lo:hi])
+                   inv[0], index_in, memo, np.zeros(TALONS), np.zeros(TALONS, dtype=np.int64), deals[lo:hi],
+                   logw[lo:hi])
 
     run_chunks(count, work, size=CHUNK, threads=threads)
     return where, deals, logw

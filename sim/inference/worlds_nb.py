@@ -365,7 +365,7 @@ def declarer_calls(hand, declarer, call_seat, call_bid, call_high, call_high_sea
 
 @jit_hot
 def sum_talons(state, n, best, declarer, call_seat, call_bid, call_high, call_high_seat, call_dark, call_free, gs,
-               rules, prm, net, lbuf, inv_temperature, index_in, memo, talon_loglik, deal, logw):
+               rules, prm, net, lbuf, inv_temperature, index_in, memo, talon_loglik, talon_masks, deal, logw):
     """The talon a defender never saw, summed out of rows 0..n-1 of a sweep (``enumerate_worlds``
     weighed with the declarer's calls left out, ``call_free`` marking them not chosen: nothing else
     in a world after the talon reads which 3 of his 10 cards were the talon). Each world's weight
@@ -377,7 +377,8 @@ def sum_talons(state, n, best, declarer, call_seat, call_bid, call_high, call_hi
     falls with them) keeps the talon it was dealt (``world_deal``'s uniform draw) and the
     likelihood of that one: an unbiased estimate of the mean, for TALONS times less.
     ``index_in`` and ``memo``: ``declarer_calls``'s (one ``memo`` a sweep, shared by its threads:
-    a hand's value is the same whoever writes it); ``talon_loglik``: float64 scratch of TALONS."""
+    a hand's value is the same whoever writes it); ``talon_loglik``, ``talon_masks``: float64 and
+    int64 scratch of TALONS."""
     for i in range(n):
         if logw[i] == IMPOSSIBLE:
             continue
@@ -403,6 +404,7 @@ def sum_talons(state, n, best, declarer, call_seat, call_bid, call_high, call_hi
                                        call_dark, call_free, gs, rules, prm, net, lbuf, inv_temperature, index_in,
                                        memo)
                     talon_loglik[j] = v
+                    talon_masks[j] = t
                     top = max(top, v)
                     j += 1
         if top == IMPOSSIBLE:
@@ -418,18 +420,5 @@ def sum_talons(state, n, best, declarer, call_seat, call_bid, call_high, call_hi
         while acc <= pick_at and k < j - 1:
             k += 1
             acc += np.exp(talon_loglik[k] - top)
-        m = 0  # the k-th talon of the order above
-        for a in range(24):
-            if not (ten >> a) & 1:
-                continue
-            for b in range(a + 1, 24):
-                if not (ten >> b) & 1:
-                    continue
-                for c in range(b + 1, 24):
-                    if not (ten >> c) & 1:
-                        continue
-                    if m == k:
-                        t = (np.int64(1) << a) | (np.int64(1) << b) | (np.int64(1) << c)
-                        deal[i, declarer] = ten & ~t
-                        deal[i, 3] = t
-                    m += 1
+        deal[i, declarer] = ten & ~talon_masks[k]
+        deal[i, 3] = talon_masks[k]
