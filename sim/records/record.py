@@ -243,6 +243,8 @@ def parse_text(text: str, *, start_line: int = 1) -> Record:
         key = key.lower().rstrip(":")
         rest = rest.strip()
         if key == "rules":
+            if not rest:
+                raise RecordError(f"{where}the rules line names no rules: 'rules classic' (a preset or a rules file)")
             b.once("rules", rest, n, "rules line")
         elif key == "view":
             b.once("view", seat_index(rest, what=f"{where}view"), n, "view line")
@@ -534,7 +536,9 @@ def parse_json(data: str | dict, *, line: int = 1) -> Record:
 
     if data.get("rules") is None:
         raise RecordError(f"{where}the record names no rules ('rules': 'classic', a preset or a rules file)")
-    put("rules", text(data["rules"], "rules"), "rules")
+    if not text(data["rules"], "rules").strip():
+        raise RecordError(f"{where}the record's rules are empty ('rules': 'classic', a preset or a rules file)")
+    put("rules", data["rules"], "rules")
     view = None
     if data.get("view") is not None:
         view = seat_index(text(data["view"], "view"), what=f"{where}view")

@@ -67,7 +67,10 @@ def check(rec: Record, *, rules: HouseRules | None = None, base: Path | None = N
             state=game_state(rec))
     except IllegalAction as exc:
         if exc.step >= len(actions) and not complete:
-            return Verdict(False, None, rec.result is not None, "legal as far as it goes: " + _stop(rec, w))
+            if rec.result is not None:  # a result ends a whole deal (a cut record drops it)
+                raise RecordError(f"{rec.line('result')}a result is recorded, but the deal stops short: "
+                                  + _stop(rec, w)) from None
+            return Verdict(False, None, False, "legal as far as it goes: " + _stop(rec, w))
         key = keys[min(exc.step, len(keys) - 1)] if keys else "rules"
         raise RecordError(f"{rec.line(key)}the engine refuses this move ({exc})") from None
     changes = tuple(int(row[f"change{p}"]) for p in range(3))

@@ -142,6 +142,27 @@ def test_a_record_without_a_result_gets_the_engines_score():
         "legal; the engine scores first -100, second +120, third +35 (no result recorded)")
 
 
+def test_a_result_on_a_deal_that_stops_short_is_refused_at_the_result_line():
+    text = _with(DEFMAR, "/ QS KS 9S", "/ QS KS")
+    with pytest.raises(RecordError, match=r"^line 12: a result is recorded, but the deal stops short: in trick 8, "
+                                          r"second to play$"):
+        check_record(record=parse_record_text(text=text))
+    with pytest.raises(RecordError, match="^line 11: a result is recorded, but the deal stops short: the gifts given, "
+                                          "no contract yet$"):
+        check_record(record=parse_record_text(text=_with(_with(DEFMAR, "contract 100\n", ""), "play KH", "# play KH")
+                                              .replace("play TD", "# play TD")))
+    # Without the result the same record is legal as far as it goes.
+    short = text.replace("result first -100, second +120, third +35\n", "")
+    assert check_record(record=parse_record_text(text=short)).line == (
+        "legal as far as it goes: in trick 8, second to play")
+
+
+@pytest.mark.parametrize("rules", ["rules", "rules   "])
+def test_a_rules_line_naming_nothing_is_refused(rules):
+    with pytest.raises(RecordError, match="^line 2: the rules line names no rules"):
+        parse_record_text(text=_with(DEFMAR, "rules classic", rules))
+
+
 def test_a_standing_before_the_deal_reaches_the_settlement():
     # The sweep deal of tests/known_answers/deals.toml and its case deal_defender_third_bolt (in
     # play.toml, computed by hand): first makes 100 and takes every trick; second (200, two bolts)
