@@ -61,7 +61,7 @@ from sim.game.play_nb import givable_cards, nth_card
 from sim.game.rng_nb import below, uniform
 from sim.numba_config import jit_hot
 from sim.players.learned.deal_likelihood_nb import contract_loglik, gift_deal_value, gifts_loglik
-from sim.players.learned.likelihood_nb import IMPOSSIBLE, auction_loglik, auction_possible, others_loglik
+from sim.players.learned.likelihood_nb import IMPOSSIBLE, others_loglik, seat_loglik
 from sim.players.learned.play_likelihood_nb import plays_loglik, world_hands
 
 NO_GIFT = -2  # gift[s]: the seat received none
@@ -329,23 +329,9 @@ def enumerate_worlds(state, first, n, slots, free, placed, takes, loc_seat, pool
 
 
 @jit_hot
-def seat_calls_loglik(seat, hand, call_seat, call_bid, call_high, call_high_seat, call_dark, call_free, gs, rules,
-                      prm, net, lbuf, inv_temperature):
-    """One seat's term of ``others_loglik``: the log-likelihood of its chosen calls holding the 7
-    cards ``hand`` (with ``inv_temperature`` 0 only whether it could have made them: 0 or
-    IMPOSSIBLE)."""
-    if inv_temperature == 0.0:
-        ok = auction_possible(seat, hand, call_seat, call_bid, call_high, call_high_seat, call_dark, call_free, gs,
-                              rules)
-        return 0.0 if ok else IMPOSSIBLE
-    return auction_loglik(seat, hand, call_seat, call_bid, call_high, call_high_seat, call_dark, call_free, gs, rules,
-                          prm, net, lbuf, inv_temperature)
-
-
-@jit_hot
 def declarer_calls(hand, declarer, call_seat, call_bid, call_high, call_high_seat, call_dark, call_free, gs, rules,
                    prm, net, lbuf, inv_temperature, index_in, memo):
-    """``seat_calls_loglik`` of the declarer holding the 7 cards ``hand``, remembered: ``memo[r]``
+    """``likelihood_nb.seat_loglik`` of the declarer holding the 7 cards ``hand``, remembered: ``memo[r]``
     (NaN: not yet known) for the hand of rank r among the 7-card subsets of the cards that may be
     his (``index_in[c]`` card c's place among them, in the combinatorial number system). Every
     world of a sweep reads its declarer's 120 hands; neighbouring worlds share most of them."""
@@ -357,7 +343,7 @@ def declarer_calls(hand, declarer, call_seat, call_bid, call_high, call_high_sea
             r += binomial(index_in[c], j)
     v = memo[r]
     if v != v:
-        v = seat_calls_loglik(declarer, hand, call_seat, call_bid, call_high, call_high_seat, call_dark, call_free, gs,
+        v = seat_loglik(declarer, hand, call_seat, call_bid, call_high, call_high_seat, call_dark, call_free, gs,
                               rules, prm, net, lbuf, inv_temperature)
         memo[r] = v
     return v

@@ -19,7 +19,7 @@ Everything is ``jit_hot``: buffers (``lbuf``, the learned player's scratch) come
 import numpy as np
 
 from sim.game.bids_nb import bid_range, legal_bid
-from sim.numba_config import jit_hot
+from sim.numba_config import jit_hot, jit_inline
 from sim.players.learned.bidding_nb import learned_bid_margin
 
 # The temperature of the calls' logistic, in points: fitted by the held-out log-loss of the true
@@ -105,6 +105,20 @@ def auction_possible(seat, hand, call_seat, call_bid, call_high, call_high_seat,
     return True
 
 
+@jit_inline
+def seat_loglik(seat, hand, call_seat, call_bid, call_high, call_high_seat, call_dark, call_free, gs, rules, prm, net,
+                lbuf, inv_temperature):
+    """One seat's term of ``others_loglik``: the log-likelihood of its chosen calls holding the 7
+    cards ``hand``; with ``inv_temperature`` 0 only whether it could have made them (0 or
+    IMPOSSIBLE, ``auction_possible``)."""
+    if inv_temperature == 0.0:
+        ok = auction_possible(seat, hand, call_seat, call_bid, call_high, call_high_seat, call_dark, call_free, gs,
+                              rules)
+        return 0.0 if ok else IMPOSSIBLE
+    return auction_loglik(seat, hand, call_seat, call_bid, call_high, call_high_seat, call_dark, call_free, gs, rules,
+                          prm, net, lbuf, inv_temperature)
+
+
 @jit_hot
 def others_loglik(viewer, hands, call_seat, call_bid, call_high, call_high_seat, call_dark, call_free, gs, rules,
                   prm, net, lbuf, inv_temperature):
@@ -117,12 +131,8 @@ def others_loglik(viewer, hands, call_seat, call_bid, call_high, call_high_seat,
     for s in range(3):
         if s == viewer:
             continue
-        if inv_temperature == 0.0:
-            v = 0.0 if auction_possible(s, hands[s], call_seat, call_bid, call_high, call_high_seat, call_dark,
-                                        call_free, gs, rules) else IMPOSSIBLE
-        else:
-            v = auction_loglik(s, hands[s], call_seat, call_bid, call_high, call_high_seat, call_dark, call_free, gs,
-                               rules, prm, net, lbuf, inv_temperature)
+        v = seat_loglik(s, hands[s], call_seat, call_bid, call_high, call_high_seat, call_dark, call_free, gs, rules,
+                        prm, net, lbuf, inv_temperature)
         if v == IMPOSSIBLE:
             return IMPOSSIBLE
         total += v
