@@ -26,9 +26,9 @@ import argparse
 import json
 from pathlib import Path
 
-import numpy as np
 import polars as pl
 
+from analysis.measures import clustered_mean
 from sim import InputError
 
 __all__ = ["CASES", "seat_margins", "paired_split", "split_table"]
@@ -116,11 +116,8 @@ def paired_split(a: pl.DataFrame, b: pl.DataFrame) -> tuple[dict, pl.DataFrame]:
     if j.height != a.height or j.height != b.height:
         raise InputError("the two matches do not hold the same deals and seats (the same --deals, --seed and rules)")
     j = j.with_columns((pl.col("margin_a") - pl.col("margin_b")).alias("difference"))
-    by_deal = j.group_by("game").agg(pl.col("difference").mean())["difference"].to_numpy()
-    n = len(by_deal)
-    half = 1.96 * by_deal.std(ddof=1) / np.sqrt(n) if n > 1 else float("nan")
-    whole = {"difference": float(by_deal.mean()), "ci_low": float(by_deal.mean() - half),
-             "ci_high": float(by_deal.mean() + half), "deals": n}
+    mean, low, high = clustered_mean(j["difference"].to_numpy(), j["game"].to_numpy())
+    whole = {"difference": mean, "ci_low": low, "ci_high": high, "deals": j["game"].n_unique()}
     rows = []
     for name, case in CASES:
         s = j.filter(case())
