@@ -299,7 +299,7 @@ def check_sampler(folder: Path, n: int, seed: int) -> dict:
     for k, rec in enumerate(recs):
         for seat in range(3):
             for at in SAMPLER_POINTS:
-                try:  # 0.16.0's record walk refuses some views of tysyacha_1000 records ("played out of turn")
+                try:  # 0.16.0's walk refused some tysyacha_1000 views (mended in 0.17.0): a guard, counted
                     view_facts(rec, seat, at, house_rules(rec))
                 except RecordError:
                     refused[at] += 1

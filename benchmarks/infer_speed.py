@@ -54,8 +54,9 @@ def _line(name: str, wall: list[float], cpu: list[float]) -> str:
 
 
 def _readable(rec, seat: int, at: str) -> bool:
-    """Whether the record's walk reads the seat's view at the point (0.16.0 refuses some views of
-    tysyacha_1000 records with a RecordError, "played out of turn": left out, counted)."""
+    """Whether the record's walk reads the seat's view at the point (0.16.0 refused some views of
+    tysyacha_1000 records with a RecordError, "played out of turn", mended in 0.17.0; a view it
+    refuses is left out and counted)."""
     try:
         view_facts(rec, seat, at, house_rules(rec))
     except RecordError:
